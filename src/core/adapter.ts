@@ -1,0 +1,44 @@
+// What every chat adapter implements: platform events in, Invocations out; Replies back in,
+// platform payloads out. Adapters own platform timing (Discord's and Slack's 3 s), nothing else.
+import type { Actor } from './actor.ts';
+import type { Command, Choice } from './command.ts';
+import type { Reply } from './reply.ts';
+
+export interface Invocation {
+  /** The command's full name, e.g. "weather" or "email send". */
+  command: string;
+  /** Typed options (Discord) or the raw argument text (console, Slack). */
+  rawInput: Record<string, unknown> | string;
+  actor: Actor;
+  channelId: string;
+  /** Aborts when the platform's reply window closes. */
+  signal: AbortSignal;
+  respond(reply: Reply): Promise<void>;
+}
+
+export interface AutocompleteRequest {
+  command: string;
+  option: string;
+  partial: string;
+  actor: Actor;
+}
+
+export interface CommandRegistry {
+  readonly commands: readonly Command[];
+  get(name: string): Command | undefined;
+}
+
+export interface AdapterHandlers {
+  /** Runs a command and always calls `invocation.respond` exactly once. Never throws. */
+  onInvocation(invocation: Invocation): Promise<void>;
+  onAutocomplete(request: AutocompleteRequest): Promise<Choice[]>;
+}
+
+export interface ChatAdapter {
+  readonly platform: 'console' | 'discord' | 'slack';
+  start(registry: CommandRegistry, handlers: AdapterHandlers): Promise<void>;
+  /** Stops taking new events; resolves once the platform connection is closed. */
+  stop(): Promise<void>;
+  /** True once connected (for /readyz). */
+  isReady(): boolean;
+}

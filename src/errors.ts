@@ -1,0 +1,157 @@
+// The error family of herald and the one place that turns any error into a sentence for a user.
+// Constructors take one options object; branch on `code`, never on the message.
+
+export type ServiceName =
+  'email' | 'analytics' | 'weather' | 'geocoding' | 'speech' | 'hostscan' | 'webhook' | 'jobSearch';
+
+export const SERVICE_LABELS: Readonly<Record<ServiceName, string>> = {
+  email: 'email',
+  analytics: 'analytics',
+  weather: 'weather',
+  geocoding: 'geocoding',
+  speech: 'speech',
+  hostscan: 'host intelligence',
+  webhook: 'webhook',
+  jobSearch: 'job search',
+};
+
+export type ServiceErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'upstream'
+  | 'timeout'
+  | 'network'
+  | 'bad_response'
+  | 'unavailable';
+
+export type UserErrorCode =
+  'invalid_input' | 'forbidden' | 'rate_limited' | 'not_configured' | 'unknown_command';
+
+export type AdapterErrorCode =
+  'connect_failed' | 'send_failed' | 'upload_failed' | 'expired' | 'invalid_event';
+
+export class BotError extends Error {
+  readonly code: string;
+  constructor(opts: { code: string; message: string; cause?: unknown }) {
+    super(opts.message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.code = opts.code;
+  }
+}
+
+/** A failure talking to one of the eight upstream services. */
+export class ServiceError extends BotError {
+  declare readonly code: ServiceErrorCode;
+  readonly service: ServiceName;
+  readonly operation: string;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  /** The provider's own message, already redacted; for logs, never for users. */
+  readonly providerMessage: string | undefined;
+  constructor(opts: {
+    service: ServiceName;
+    operation: string;
+    code: ServiceErrorCode;
+    status?: number | undefined;
+    retryAfterMs?: number | undefined;
+    providerMessage?: string | undefined;
+    message?: string;
+    cause?: unknown;
+  }) {
+    super({
+      code: opts.code,
+      message:
+        opts.message ??
+        `${opts.service}.${opts.operation} failed: ${opts.code}${opts.status === undefined ? '' : ` (HTTP ${opts.status})`}`,
+      cause: opts.cause,
+    });
+    this.service = opts.service;
+    this.operation = opts.operation;
+    this.status = opts.status;
+    this.retryAfterMs = opts.retryAfterMs;
+    this.providerMessage = opts.providerMessage;
+  }
+}
+
+/** An expected failure whose message is safe to show to the invoker as it is. */
+export class UserError extends BotError {
+  declare readonly code: UserErrorCode;
+  constructor(opts: { code: UserErrorCode; message: string; cause?: unknown }) {
+    super(opts);
+  }
+}
+
+export class AdapterError extends BotError {
+  declare readonly code: AdapterErrorCode;
+  readonly platform: 'console' | 'discord' | 'slack';
+  constructor(opts: {
+    platform: 'console' | 'discord' | 'slack';
+    code: AdapterErrorCode;
+    message: string;
+    cause?: unknown;
+  }) {
+    super(opts);
+    this.platform = opts.platform;
+  }
+}
+
+export interface ConfigProblem {
+  variable: string;
+  message: string;
+}
+
+export class ConfigError extends BotError {
+  readonly problems: readonly ConfigProblem[];
+  constructor(opts: { problems: readonly ConfigProblem[] }) {
+    super({
+      code: 'invalid_config',
+      message: `Invalid configuration:\n${opts.problems.map((p) => `  - ${p.variable}: ${p.message}`).join('\n')}`,
+    });
+    this.problems = opts.problems;
+  }
+}
+
+export class DeadlineError extends BotError {
+  constructor(opts: { ms: number; cause?: unknown }) {
+    super({ code: 'deadline', message: `took longer than ${opts.ms} ms`, cause: opts.cause });
+  }
+}
+
+function seconds(ms: number | undefined): string {
+  if (ms === undefined || ms <= 0) return 'a moment';
+  const s = Math.ceil(ms / 1000);
+  return s === 1 ? '1 second' : `${s} seconds`;
+}
+
+/** The one mapping from any error to one clear sentence for the person who ran a command. */
+export function userMessageFor(err: unknown): string {
+  if (err instanceof UserError) return err.message;
+  if (err instanceof ServiceError) {
+    const name = SERVICE_LABELS[err.service];
+    switch (err.code) {
+      case 'unauthorized':
+      case 'forbidden':
+        return `The ${name} service rejected herald's credentials; an operator needs to check its configuration.`;
+      case 'not_found':
+        return `The ${name} service found nothing for that.`;
+      case 'invalid_request':
+        return `The ${name} service did not accept that request; check the input and try again.`;
+      case 'rate_limited':
+        return `The ${name} service is rate limiting herald; try again in ${seconds(err.retryAfterMs)}.`;
+      case 'unavailable':
+        return `The ${name} service is unavailable; try again in ${seconds(err.retryAfterMs)}.`;
+      case 'timeout':
+        return `The ${name} service took too long to answer; try again in a moment.`;
+      case 'network':
+      case 'upstream':
+        return `The ${name} service is having trouble right now; try again in a moment.`;
+      case 'bad_response':
+        return `The ${name} service sent an answer herald could not read; try again later.`;
+    }
+  }
+  if (err instanceof DeadlineError) return 'That took too long to answer; try again in a moment.';
+  return 'Something went wrong while running that command; it has been logged.';
+}

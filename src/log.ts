@@ -1,0 +1,73 @@
+// The root pino logger. JSON in production, readable on a terminal; always to stderr so that the
+// console adapter's stdout holds only replies. Every credential carrier is redacted: by key
+// (headers, query parameters) and by value (every configured secret, inside any string).
+import pino, { type Logger } from 'pino';
+import { REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './http/redact.ts';
+
+export type { Logger };
+
+const REDACT_PATHS = [
+  ...SECRET_HEADERS.flatMap((h) => [`headers["${h}"]`, `*.headers["${h}"]`, `req.headers["${h}"]`]),
+  ...SECRET_QUERY_PARAMS.flatMap((p) => [p, `*.${p}`, `query.${p}`]),
+  'token',
+  '*.token',
+  'password',
+  '*.password',
+  'config.services',
+];
+
+function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) {
+    const out: Record<string, unknown> = {
+      type: value.name,
+      message: redactText(value.message),
+      stack: value.stack === undefined ? undefined : redactText(value.stack),
+    };
+    for (const [k, v] of Object.entries(value)) out[k] = scrub(v, depth + 1);
+    if (value.cause !== undefined) out.cause = scrub(value.cause, depth + 1);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  if (value instanceof Uint8Array) return `<${value.byteLength} bytes>`;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = scrub(v, depth + 1);
+  return out;
+}
+
+export interface LogOptions {
+  level?: string;
+  format?: 'json' | 'pretty';
+  /** Defaults to stderr (fd 2). */
+  destination?: pino.DestinationStream;
+}
+
+export function createLogger(opts: LogOptions = {}): Logger {
+  const options: pino.LoggerOptions = {
+    level: opts.level ?? 'info',
+    base: { app: 'herald' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    formatters: {
+      log: (obj) => scrub(obj) as Record<string, unknown>,
+    },
+    hooks: {
+      logMethod(args, method) {
+        const safe = args.map((a) => (typeof a === 'string' ? redactText(a) : a));
+        method.apply(this, safe as Parameters<typeof method>);
+      },
+    },
+    serializers: { err: (e: unknown) => scrub(e) },
+  };
+  if (opts.destination) return pino(options, opts.destination);
+  if (opts.format === 'pretty') {
+    return pino({
+      ...options,
+      transport: {
+        target: 'pino-pretty',
+        options: { destination: 2, colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,app' },
+      },
+    });
+  }
+  return pino(options, pino.destination({ fd: 2, sync: false }));
+}

@@ -1,0 +1,26 @@
+// Where each simulated service lives on the one sandbox server. Each prefix carries the same
+// path segments as the provider's base URL (SPEC.md's base address placeholders).
+
+export type SandboxService =
+  'email' | 'analytics' | 'weather' | 'geocoding' | 'speech' | 'hostscan' | 'webhook' | 'jobSearch';
+
+export const SANDBOX_PREFIXES: Readonly<Record<SandboxService, string>> = {
+  email: '/email',
+  analytics: '/analytics/v1beta',
+  weather: '/weather/data/2.5',
+  geocoding: '/geocoding-api',
+  speech: '/speech/v1',
+  hostscan: '/hostscan',
+  webhook: '/webhook/api/webhooks',
+  jobSearch: '/jobs/v1/api',
+};
+
+/** The base URL a client uses to reach a service on a sandbox server at `origin`. */
+export function sandboxBaseUrl(origin: string, service: SandboxService): string {
+  return origin + SANDBOX_PREFIXES[service];
+}
+
+/** The msw path pattern for a route of a service, matching any origin. */
+export function route(service: SandboxService, path: string): string {
+  return `*${SANDBOX_PREFIXES[service]}${path}`;
+}

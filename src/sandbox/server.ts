@@ -1,0 +1,143 @@
+// A loopback HTTP server that answers with msw handlers (msw's getResponse), so the real undici
+// path runs over real sockets: the built-in simulator and every test fake share this one server.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { getResponse, type RequestHandler } from 'msw';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query exactly as received (still percent-encoded). */
+  url: string;
+  pathname: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface SandboxServerOptions {
+  handlers: RequestHandler[];
+  port?: number;
+  host?: string;
+  /** Added before every answer (demos and benchmarks). */
+  latencyMs?: number;
+  /** Share of requests answered with a 503 (0 to 1). */
+  faultRate?: number;
+  /** Keep every request for assertions (tests); off for the simulator and benchmarks. */
+  record?: boolean;
+  random?: () => number;
+}
+
+export interface SandboxServer {
+  readonly url: string;
+  readonly port: number;
+  readonly requests: RecordedRequest[];
+  /** Handlers that take precedence until resetHandlers (one test's override). */
+  use(...handlers: RequestHandler[]): void;
+  resetHandlers(): void;
+  setLatency(ms: number): void;
+  close(): Promise<void>;
+}
+
+export async function startSandboxServer(opts: SandboxServerOptions): Promise<SandboxServer> {
+  const base = [...opts.handlers];
+  let overrides: RequestHandler[] = [];
+  let latencyMs = opts.latencyMs ?? 0;
+  const requests: RecordedRequest[] = [];
+  const random = opts.random ?? Math.random;
+  const host = opts.host ?? '127.0.0.1';
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+    const url = new URL(req.url ?? '/', origin);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    }
+    if (opts.record) {
+      const flat: Record<string, string> = {};
+      headers.forEach((v, k) => (flat[k] = v));
+      requests.push({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        pathname: url.pathname,
+        query: url.searchParams,
+        headers: flat,
+        body: body.toString('utf8'),
+      });
+    }
+    if (latencyMs > 0) await sleep(latencyMs);
+    if (opts.faultRate && random() < opts.faultRate) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"simulated fault"}');
+      return;
+    }
+    const request = new Request(url, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' || body.length === 0 ? undefined : body,
+    });
+    const response = await getResponse([...overrides, ...base], request);
+    if (!response) {
+      res
+        .writeHead(404, { 'content-type': 'application/json', 'x-sandbox-unhandled': '1' })
+        .end(JSON.stringify({ message: `no sandbox route for ${req.method} ${url.pathname}` }));
+      return;
+    }
+    if (response.type === 'error') {
+      // msw's HttpResponse.error(): a connection reset.
+      req.socket.destroy();
+      return;
+    }
+    const outHeaders: Record<string, string> = {};
+    response.headers.forEach((v, k) => (outHeaders[k] = v));
+    res.writeHead(response.status, outHeaders);
+    if (response.body) {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (!res.write(value)) await new Promise((r) => res.once('drain', r));
+      }
+    }
+    res.end();
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: `sandbox handler failed: ${String(err)}` }));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    requests,
+    use: (...handlers) => {
+      overrides = [...handlers, ...overrides];
+    },
+    resetHandlers: () => {
+      overrides = [];
+    },
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,204 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { http, HttpResponse, delay } from 'msw';
+import { z } from 'zod';
+import { createHttpClient, type CallRecord } from '../../src/http/client.ts';
+import { path } from '../../src/http/path.ts';
+import { ServiceError } from '../../src/errors.ts';
+import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+
+const Thing = z.looseObject({ name: z.string() });
+let server: SandboxServer;
+
+beforeAll(async () => {
+  server = await startFake([
+    http.get('*/base/v1/things/:id', ({ params }) => HttpResponse.json({ name: params.id, extra: 1 })),
+  ]);
+});
+afterAll(() => server.close());
+afterEach(() => {
+  server.resetHandlers();
+  server.requests.length = 0;
+});
+
+function client(extra: Partial<Parameters<typeof createHttpClient>[0]> = {}) {
+  return createHttpClient({
+    service: 'weather',
+    baseUrl: `${server.url}/base/v1`,
+    options: { retryBaseMs: 5, requestTimeoutMs: 3000 },
+    ...extra,
+  });
+}
+
+async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ServiceError);
+  return err as ServiceError;
+}
+
+describe('http client', () => {
+  it('keeps the base path, encodes the segment and keeps unknown fields', async () => {
+    const c = client();
+    const out = await c.send(
+      { service: 'weather', operation: 'get', method: 'GET', path: path`/things/${'a b/../?#é'}` },
+      Thing,
+    );
+    expect(out).toEqual({ name: 'a b/../?#é', extra: 1 });
+    expect(server.requests[0]!.pathname).toBe('/base/v1/things/a%20b%2F..%2F%3F%23%C3%A9');
+    await c.close();
+  });
+
+  it('encodes a dot-only segment so it cannot climb', () => {
+    expect(path`/x/${'..'}/y`).toBe('/x/%2E%2E/y');
+  });
+
+  it('retries a 503 and succeeds, counting upstream calls', async () => {
+    let calls = 0;
+    server.use(
+      http.get('*/base/v1/flaky', () => {
+        calls++;
+        return calls < 3
+          ? HttpResponse.json({ message: 'down' }, { status: 503 })
+          : HttpResponse.json({ name: 'ok' });
+      }),
+    );
+    const records: CallRecord[] = [];
+    const c = client({ onCall: (r) => records.push(r) });
+    await expect(
+      c.send({ service: 'weather', operation: 'flaky', method: 'GET', path: '/flaky' }, Thing),
+    ).resolves.toEqual({ name: 'ok' });
+    expect(calls).toBe(3);
+    expect(records[0]!.attempts).toBe(3);
+    await c.close();
+  });
+
+  it('does not retry a POST without an idempotency key, and retries one with it', async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/base/v1/send', () => {
+        calls++;
+        return HttpResponse.json({ message: 'boom' }, { status: 500 });
+      }),
+    );
+    const c = client();
+    const e = await failure(
+      c.send({ service: 'weather', operation: 'send', method: 'POST', path: '/send', body: {} }, Thing),
+    );
+    expect(e.code).toBe('upstream');
+    expect(calls).toBe(1);
+    calls = 0;
+    await failure(
+      c.send(
+        {
+          service: 'weather',
+          operation: 'send',
+          method: 'POST',
+          path: '/send',
+          body: {},
+          idempotencyKey: 'k1',
+        },
+        Thing,
+      ),
+    );
+    expect(calls).toBe(3);
+    const keys = server.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
+    expect(keys.slice(-3)).toEqual(['k1', 'k1', 'k1']);
+    await c.close();
+  });
+
+  it('honours Retry-After on a 429', async () => {
+    let calls = 0;
+    server.use(
+      http.get('*/base/v1/limited', () => {
+        calls++;
+        return calls === 1
+          ? HttpResponse.json({ message: 'slow down' }, { status: 429, headers: { 'retry-after': '1' } })
+          : HttpResponse.json({ name: 'ok' });
+      }),
+    );
+    const c = client();
+    const t0 = Date.now();
+    await c.send({ service: 'weather', operation: 'limited', method: 'GET', path: '/limited' }, Thing);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    await c.close();
+  });
+
+  it('maps statuses, resets, timeouts, non-JSON and schema misfits to typed errors', async () => {
+    server.use(
+      http.get('*/base/v1/s/:status', ({ params }) =>
+        HttpResponse.json({ message: 'nope' }, { status: Number(params.status) }),
+      ),
+      http.get('*/base/v1/reset', () => HttpResponse.error()),
+      http.get('*/base/v1/slow', async () => {
+        await delay(2000);
+        return HttpResponse.json({ name: 'late' });
+      }),
+      http.get(
+        '*/base/v1/html',
+        () => new HttpResponse('<html>oops</html>', { headers: { 'content-type': 'text/html' } }),
+      ),
+      http.get('*/base/v1/misfit', () => HttpResponse.json({ name: 42 })),
+    );
+    const c = client({ options: { retryBaseMs: 1, requestTimeoutMs: 300, maxRetries: 0 } });
+    const get = (p: string) =>
+      failure(c.send({ service: 'weather', operation: 'op', method: 'GET', path: p }, Thing));
+    const cases: [string, string][] = [
+      ['/s/400', 'invalid_request'],
+      ['/s/401', 'unauthorized'],
+      ['/s/403', 'forbidden'],
+      ['/s/404', 'not_found'],
+      ['/s/429', 'rate_limited'],
+      ['/s/502', 'upstream'],
+      ['/reset', 'network'],
+      ['/slow', 'timeout'],
+      ['/html', 'bad_response'],
+      ['/misfit', 'bad_response'],
+    ];
+    for (const [p, code] of cases) {
+      const e = await get(p);
+      expect({ p, code: e.code }).toEqual({ p, code });
+    }
+    expect((await get('/s/404')).providerMessage).toBe('nope');
+    await c.close();
+  });
+
+  it('coalesces identical concurrent GETs and caches with a TTL on an injectable clock', async () => {
+    let calls = 0;
+    server.use(
+      http.get('*/base/v1/once', async () => {
+        calls++;
+        await delay(30);
+        return HttpResponse.json({ name: 'x' });
+      }),
+    );
+    let nowMs = 1_000_000;
+    const c = client({ now: () => nowMs });
+    const req = {
+      service: 'weather' as const,
+      operation: 'once',
+      method: 'GET' as const,
+      path: '/once',
+      cacheTtlMs: 60_000,
+    };
+    await Promise.all(Array.from({ length: 20 }, () => c.send(req, Thing)));
+    expect(calls).toBe(1);
+    await c.send(req, Thing);
+    expect(calls).toBe(1);
+    nowMs += 61_000;
+    await c.send(req, Thing);
+    expect(calls).toBe(2);
+    await c.close();
+  });
+
+  it('refuses a body larger than the bound', async () => {
+    server.use(http.get('*/base/v1/huge', () => HttpResponse.json({ name: 'x'.repeat(5000) })));
+    const c = client({ options: { maxResponseBytes: 1000 } });
+    const e = await failure(
+      c.send({ service: 'weather', operation: 'huge', method: 'GET', path: '/huge' }, Thing),
+    );
+    expect(e.code).toBe('bad_response');
+    await c.close();
+  });
+});
