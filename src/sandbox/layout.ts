@@ -24,3 +24,12 @@ export function sandboxBaseUrl(origin: string, service: SandboxService): string 
 export function route(service: SandboxService, path: string): string {
   return `*${SANDBOX_PREFIXES[service]}${path}`;
 }
+
+/** Options every service's handler factory takes. */
+export interface HandlerOptions {
+  /**
+   * The credential the fake accepts (API key, access token, app_key, webhook token). When unset,
+   * any non-empty credential is accepted; a missing or wrong one gets the provider's 401.
+   */
+  credential?: string;
+}
