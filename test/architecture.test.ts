@@ -1,0 +1,137 @@
+// STYLE.md §2: the dependency table, checked by reading every file's imports.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+interface Import {
+  file: string;
+  target: string;
+  typeOnly: boolean;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const out: Import[] = [];
+  const re = /^\s*(import|export)\s+(type\s+)?(?:[\s\S]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+  for (const m of text.matchAll(re)) {
+    const spec = m[3]!;
+    const target = spec.startsWith('.') ? relative(ROOT, resolve(dirname(file), spec)) : spec;
+    out.push({ file: relative(ROOT, file), target, typeOnly: Boolean(m[2]) });
+  }
+  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const spec = m[1]!;
+    out.push({ file: relative(ROOT, file), target: spec.startsWith('.') ? relative(ROOT, resolve(dirname(file), spec)) : spec, typeOnly: false });
+  }
+  return out;
+}
+
+const all = ['src', 'commands', 'adapters', 'jobs'].flatMap((d) => walk(join(ROOT, d))).flatMap(importsOf);
+const from = (prefix: string) => all.filter((i) => i.file.startsWith(prefix));
+const isIn = (i: Import, prefix: string) => i.target.startsWith(prefix);
+const PLATFORM_SDKS = ['discord.js', '@slack/bolt', '@slack/web-api', 'ws'];
+
+function violations(list: Import[], bad: (i: Import) => boolean): string[] {
+  return list.filter(bad).map((i) => `${i.file} -> ${i.target}`);
+}
+
+describe('architecture', () => {
+  it('reads a plausible number of imports', () => {
+    expect(all.length).toBeGreaterThan(50);
+  });
+
+  it('commands import only core, errors and service types', () => {
+    expect(
+      violations(
+        from('commands/'),
+        (i) =>
+          isIn(i, 'adapters') ||
+          isIn(i, 'jobs') ||
+          isIn(i, 'src/http') ||
+          isIn(i, 'src/sandbox') ||
+          isIn(i, 'src/store') ||
+          i.target === 'undici' ||
+          PLATFORM_SDKS.includes(i.target) ||
+          (isIn(i, 'src/services') && !i.typeOnly),
+      ),
+    ).toEqual([]);
+  });
+
+  it('adapters never import commands, services, jobs or http', () => {
+    expect(
+      violations(
+        from('adapters/').filter((i) => !i.file.endsWith('register.ts')),
+        (i) => isIn(i, 'commands') || isIn(i, 'src/services') || isIn(i, 'jobs') || isIn(i, 'src/http') || isIn(i, 'src/store'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('each adapter uses only its own platform SDK', () => {
+    expect(violations(from('adapters/discord/'), (i) => i.target.startsWith('@slack/'))).toEqual([]);
+    expect(violations(from('adapters/slack/'), (i) => i.target === 'discord.js')).toEqual([]);
+    expect(violations(from('adapters/console/'), (i) => PLATFORM_SDKS.includes(i.target))).toEqual([]);
+  });
+
+  it('jobs never import commands, adapters or node-cron', () => {
+    expect(
+      violations(from('jobs/'), (i) => isIn(i, 'commands') || isIn(i, 'adapters') || i.target === 'node-cron' || (isIn(i, 'src/services') && !i.typeOnly)),
+    ).toEqual([]);
+  });
+
+  it('services import only http, errors and zod, and never each other', () => {
+    expect(
+      violations(
+        from('src/services/').filter((i) => !i.file.startsWith('src/services/index.ts')),
+        (i) => {
+          if (isIn(i, 'src/core') || isIn(i, 'commands') || isIn(i, 'adapters') || isIn(i, 'jobs') || isIn(i, 'src/store') || isIn(i, 'src/sandbox')) return true;
+          const own = i.file.split('/')[2];
+          const m = /^src\/services\/([^/.]+)\//.exec(i.target);
+          return m !== null && m[1] !== own;
+        },
+      ),
+    ).toEqual([]);
+  });
+
+  it('http imports only undici, errors and its own files', () => {
+    expect(
+      violations(from('src/http/'), (i) => i.target.startsWith('src/') && !isIn(i, 'src/http') && i.target !== 'src/errors.ts'),
+    ).toEqual([]);
+  });
+
+  it('core never imports commands, adapters, jobs or service values; only the scheduler uses node-cron', () => {
+    expect(
+      violations(
+        from('src/core/'),
+        (i) =>
+          isIn(i, 'commands') ||
+          isIn(i, 'adapters') ||
+          isIn(i, 'jobs') ||
+          (isIn(i, 'src/services') && !i.typeOnly) ||
+          (i.target === 'node-cron' && !i.file.endsWith('scheduler.ts')),
+      ),
+    ).toEqual([]);
+  });
+
+  it('the sandbox never imports what the bot runs on', () => {
+    expect(
+      violations(from('src/sandbox/'), (i) => isIn(i, 'src/services') || isIn(i, 'commands') || isIn(i, 'adapters') || isIn(i, 'src/http/client')),
+    ).toEqual([]);
+  });
+
+  it('only main.ts imports adapters and jobs', () => {
+    expect(
+      violations(
+        all.filter((i) => i.file.startsWith('src/') && i.file !== 'src/main.ts' && i.file !== 'src/run-job.ts'),
+        (i) => isIn(i, 'adapters') || (isIn(i, 'jobs') && !i.typeOnly),
+      ),
+    ).toEqual([]);
+  });
+});

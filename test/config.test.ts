@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, isAllowedBaseUrl, parseWebhookUrl, secretsOf, DEFAULT_BASE_URLS } from '../src/config.ts';
+import { ConfigError } from '../src/errors.ts';
+
+function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return [...(err as ConfigError).problems];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config', () => {
+  it('starts with nothing configured: every service disabled, sandbox auto, console defaults', () => {
+    const c = loadConfig({});
+    expect(c.services).toEqual({});
+    expect(c.sandbox).toBe('auto');
+    expect(c.discord).toBeUndefined();
+    expect(c.slack).toBeUndefined();
+    expect(c.storeUrl).toBe('./data/herald.sqlite');
+    expect(c.limits).toEqual({ perUserPerMinute: 10, sayDailyChars: 2000 });
+    expect(c.analyticsSummary.metrics).toContain('keyEvents');
+  });
+
+  it('enables a service with its credentials and the provider default base URL', () => {
+    const c = loadConfig({ WEATHER_API_KEY: 'k-weather-123', GEOCODING_API_KEY: 'k-geo-1234', JOBS_APP_ID: 'app', JOBS_API_KEY: 'k-jobs-1234' });
+    expect(c.services.weather).toEqual({ baseUrl: DEFAULT_BASE_URLS.weather, apiKey: 'k-weather-123' });
+    expect(c.services.geocoding?.dataset).toBe('mapbox.places');
+    expect(c.services.jobSearch).toMatchObject({ appId: 'app', country: 'gb' });
+  });
+
+  it('reports every problem at once, naming each variable', () => {
+    const problems = problemsOf({
+      WEATHER_BASE_URL: 'http://evil.example.com/data/2.5',
+      EMAIL_ACCESS_TOKEN: 'tok-123456',
+      ANALYTICS_PROPERTY_ID: 'abc',
+      SANDBOX: 'maybe',
+      PORT: '99999',
+      DISCORD_TOKEN: 'discord-token-123',
+    });
+    const vars = problems.map((p) => p.variable).sort();
+    expect(vars).toEqual(['ANALYTICS_PROPERTY_ID', 'PORT', 'SANDBOX', 'WEATHER_BASE_URL']);
+  });
+
+  it('reports contradictory and incomplete settings together', () => {
+    const problems = problemsOf({
+      EMAIL_ACCESS_TOKEN: 'tok-123456',
+      DISCORD_TOKEN: 'discord-token-123',
+      SLACK_BOT_TOKEN: 'bot-token-123',
+      WEBHOOK_URL: 'https://discord.com/api/webhooks/1/abc',
+      WEBHOOK_ID: '2',
+      ANALYTICS_SUMMARY_TZ: 'Mars/Olympus',
+      ANALYTICS_SUMMARY_EMAIL_TO: 'ops@example.com,not-an-address',
+    });
+    const vars = problems.map((p) => p.variable).sort();
+    expect(vars).toEqual([
+      'ANALYTICS_SUMMARY_EMAIL_TO',
+      'ANALYTICS_SUMMARY_TZ',
+      'DISCORD_APPLICATION_ID',
+      'EMAIL_FROM',
+      'SLACK_APP_TOKEN',
+      'WEBHOOK_URL',
+    ]);
+  });
+
+  it('accepts https anywhere and http only on loopback', () => {
+    expect(isAllowedBaseUrl('https://api.example.com/v1')).toBe(true);
+    expect(isAllowedBaseUrl('http://127.0.0.1:8080/x')).toBe(true);
+    expect(isAllowedBaseUrl('http://localhost:1')).toBe(true);
+    expect(isAllowedBaseUrl('http://10.0.0.1')).toBe(false);
+    expect(isAllowedBaseUrl('https://user:pw@api.example.com')).toBe(false);
+    expect(isAllowedBaseUrl('ftp://x')).toBe(false);
+    expect(isAllowedBaseUrl('not a url')).toBe(false);
+  });
+
+  it('splits a whole webhook address and keeps its path', () => {
+    expect(parseWebhookUrl('https://discord.com/api/webhooks/123/tok-en_x')).toEqual({
+      baseUrl: 'https://discord.com/api/webhooks',
+      id: '123',
+      token: 'tok-en_x',
+    });
+    expect(parseWebhookUrl('https://discord.com/api/other/123')).toBeUndefined();
+    const c = loadConfig({ WEBHOOK_URL: 'http://127.0.0.1:9/api/webhooks/42/secret-token-1' });
+    expect(c.services.webhook).toEqual({ baseUrl: 'http://127.0.0.1:9/api/webhooks', id: '42', token: 'secret-token-1' });
+    expect(secretsOf(c)).toContain('secret-token-1');
+  });
+
+  it('uses Redis for the store when REDIS_URL is set', () => {
+    const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(c.storeUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+});

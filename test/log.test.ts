@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { createLogger } from '../src/log.ts';
+import { redactText, registerSecret } from '../src/http/redact.ts';
+
+function capture() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  return { lines, log: createLogger({ level: 'debug', destination }) };
+}
+
+const SECRET = {
+  bearer: 'sentinel-bearer-4f1c9a',
+  xApiKey: 'sentinel-xapikey-77ab2c',
+  xiApiKey: 'sentinel-xi-9d0e11',
+  appid: 'sentinel-appid-31bb4e',
+  accessToken: 'pk.sentinel-mapbox-5a6b7c',
+  key: 'sentinel-shodan-0f0f0f',
+  appId: 'sentinel-adzuna-id-123',
+  appKey: 'sentinel-adzuna-key-456',
+  webhookToken: 'sentinel-webhook-token-abcdef',
+};
+
+describe('log redaction', () => {
+  it('redacts every credential carrier by key and by pattern, even when the value was never registered', async () => {
+    const { lines, log } = capture();
+    log.info(
+      {
+        headers: { authorization: `Bearer ${SECRET.bearer}`, 'x-api-key': SECRET.xApiKey, 'xi-api-key': SECRET.xiApiKey },
+        url: `https://api.example.com/data/2.5/weather?q=Oslo&appid=${SECRET.appid}&units=metric`,
+      },
+      'request',
+    );
+    log.warn({ url: `https://api.mapbox.com/geocoding/v5/mapbox.places/x.json?access_token=${SECRET.accessToken}` }, 'geo');
+    log.warn(`GET https://api.shodan.io/shodan/host/1.1.1.1?key=${SECRET.key} failed`);
+    log.error({ err: new Error(`failed https://a/jobs/gb/search/1?app_id=${SECRET.appId}&app_key=${SECRET.appKey}`) }, 'jobs');
+    log.error({ target: `https://discord.com/api/webhooks/123/${SECRET.webhookToken}` }, 'webhook');
+    log.info({ msg2: `Authorization: Bearer ${SECRET.bearer}` }, 'free text');
+    log.flush();
+    await new Promise((r) => setTimeout(r, 20));
+    const out = lines.join('\n');
+    expect(lines.length).toBe(6);
+    for (const value of Object.values(SECRET)) expect(out).not.toContain(value);
+    expect(out).toContain('[REDACTED]');
+    expect(out).toContain('q=Oslo');
+  });
+
+  it('redacts a registered secret wherever it appears, including URL-encoded', () => {
+    registerSecret('sentinel/odd+secret=value');
+    const text = `boom sentinel/odd+secret=value and ${encodeURIComponent('sentinel/odd+secret=value')}`;
+    expect(redactText(text)).toBe('boom [REDACTED] and [REDACTED]');
+  });
+
+  it('redacts inside nested error causes', async () => {
+    const { lines, log } = capture();
+    registerSecret(SECRET.xiApiKey);
+    const err = new Error('outer', { cause: new Error(`inner with ${SECRET.xiApiKey}`) });
+    log.error({ err }, 'nested');
+    log.flush();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(lines.join('\n')).not.toContain(SECRET.xiApiKey);
+    expect(lines.join('\n')).toContain('inner with [REDACTED]');
+  });
+});
