@@ -9,6 +9,7 @@ import { ServiceError, type ServiceErrorCode, type ServiceName } from '../errors
 import { HTTP_DEFAULTS, parseRetryAfter, retryDelayMs, type HttpOptions } from './policy.ts';
 import { joinUrl } from './path.ts';
 import { redactText } from './redact.ts';
+import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS, type BreakerState } from './guard.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -92,6 +93,8 @@ export interface HttpClient {
     req: HttpRequest,
     opts?: CallOptions,
   ): Promise<{ status: number; headers: Record<string, string> }>;
+  /** The circuit breaker's state and the requests queued for a slot (health and metrics). */
+  health(): { breaker: BreakerState; queued: number };
   close(): Promise<void>;
 }
 
@@ -179,6 +182,33 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     perf: { now },
   });
   const inflight = new Map<string, Promise<unknown>>();
+  const breaker = createBreaker(
+    { failureThreshold: opts.breakerFailureThreshold, cooldownMs: opts.breakerCooldownMs },
+    now,
+  );
+  const limiter = createLimiter({
+    maxConcurrent: opts.maxConcurrent,
+    rate: opts.providerRateLimit ? PROVIDER_RATE_LIMITS[service] : undefined,
+  });
+
+  /** One attempt through the breaker and the queue; feeds the breaker with its outcome. */
+  async function guardedAttempt(req: HttpRequest, url: string, signal: AbortSignal): Promise<RawResponse> {
+    const blockedMs = breaker.blockedForMs();
+    if (blockedMs !== undefined) {
+      throw fail(req, 'unavailable', { retryAfterMs: blockedMs, providerMessage: 'circuit open' });
+    }
+    let res: RawResponse;
+    try {
+      res = await limiter.run(() => attempt(req, url, signal), signal);
+    } catch (err) {
+      const error = err instanceof ServiceError ? err : fail(req, 'timeout', { cause: err });
+      if (error.code === 'network' || error.code === 'timeout') breaker.failure();
+      throw error;
+    }
+    if (res.status >= 500) breaker.failure();
+    else breaker.success();
+    return res;
+  }
 
   function fail(
     req: HttpRequest,
@@ -286,7 +316,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       attempts++;
       let error: ServiceError;
       try {
-        const res = await attempt(req, url, signal);
+        const res = await guardedAttempt(req, url, signal);
         status = res.status;
         if (res.status >= 200 && res.status < 300) {
           record(req, status, 'ok', attempts, started);
@@ -426,6 +456,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       const res = await exchange(req, callOpts?.signal);
       return { status: res.status, headers: res.headers };
     },
+    health: () => ({ breaker: breaker.state(), queued: limiter.pending() }),
     async close() {
       cache.clear();
       await agent.close();

@@ -16,6 +16,12 @@ export interface HttpOptions {
   maxResponseBytes: number;
   connections: number;
   keepAliveTimeoutMs: number;
+  /** Requests in flight to this upstream at once; more wait in a queue. */
+  maxConcurrent: number;
+  /** Queue to the provider's documented rate (PROVIDER_RATE_LIMITS); off for the simulator. */
+  providerRateLimit: boolean;
+  breakerFailureThreshold: number;
+  breakerCooldownMs: number;
 }
 
 export const HTTP_DEFAULTS = Object.freeze({
@@ -29,6 +35,10 @@ export const HTTP_DEFAULTS = Object.freeze({
   maxResponseBytes: 8 * 1024 * 1024,
   connections: 32,
   keepAliveTimeoutMs: 30_000,
+  maxConcurrent: 64,
+  providerRateLimit: false,
+  breakerFailureThreshold: 5,
+  breakerCooldownMs: 15_000,
 }) satisfies Required<HttpOptions>;
 
 export const RETRY_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
