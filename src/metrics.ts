@@ -1,0 +1,80 @@
+// Prometheus metrics (prom-client) on a registry of our own: commands by name and outcome,
+// upstream calls by service and status, latency histograms, job runs.
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CallRecord } from './http/client.ts';
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** Pass as ClientDeps.onCall. */
+  onCall(record: CallRecord): void;
+  command(e: { command: string; outcome: string; durationMs: number }): void;
+  job(e: { job: string; outcome: string; durationMs: number }): void;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'herald_' });
+  const commands = new Counter({
+    name: 'herald_commands_total',
+    help: 'Commands run, by command and outcome',
+    labelNames: ['command', 'outcome'] as const,
+    registers: [registry],
+  });
+  const commandSeconds = new Histogram({
+    name: 'herald_command_duration_seconds',
+    help: 'End-to-end command latency',
+    labelNames: ['command'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const upstream = new Counter({
+    name: 'herald_upstream_requests_total',
+    help: 'Upstream calls by service, operation, HTTP status and outcome code',
+    labelNames: ['service', 'operation', 'status', 'code', 'cached'] as const,
+    registers: [registry],
+  });
+  const upstreamSeconds = new Histogram({
+    name: 'herald_upstream_duration_seconds',
+    help: 'Upstream call latency including retries',
+    labelNames: ['service', 'operation'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const jobs = new Counter({
+    name: 'herald_job_runs_total',
+    help: 'Scheduled job runs by job and outcome',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [registry],
+  });
+  const jobSeconds = new Histogram({
+    name: 'herald_job_duration_seconds',
+    help: 'Scheduled job duration',
+    labelNames: ['job'] as const,
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [registry],
+  });
+  return {
+    registry,
+    onCall(r) {
+      upstream.inc({
+        service: r.service,
+        operation: r.operation,
+        status: r.status === undefined ? 'none' : String(r.status),
+        code: r.code,
+        cached: String(r.cached),
+      });
+      if (!r.cached)
+        upstreamSeconds.observe({ service: r.service, operation: r.operation }, r.durationMs / 1000);
+    },
+    command(e) {
+      commands.inc({ command: e.command, outcome: e.outcome });
+      commandSeconds.observe({ command: e.command }, e.durationMs / 1000);
+    },
+    job(e) {
+      jobs.inc({ job: e.job, outcome: e.outcome });
+      jobSeconds.observe({ job: e.job }, e.durationMs / 1000);
+    },
+  };
+}
