@@ -1,0 +1,112 @@
+// Per-user limits shared across replicas when Redis is configured (rate-limiter-flexible):
+// the per-minute command rate limit and the /say daily character budget. With Redis down, each
+// falls back to an in-process limiter (insuranceLimiter) rather than failing every command.
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
+export interface LimitResult {
+  allowed: boolean;
+  /** Points left in the current window. */
+  remaining: number;
+  /** Until the window resets (or until the next point is free). */
+  retryAfterMs: number;
+}
+
+export interface PerUserLimiter {
+  /** Takes `amount` points for `key`; a denied request takes nothing. */
+  consume(key: string, amount?: number): Promise<LimitResult>;
+}
+
+function build(opts: {
+  points: number;
+  durationS: number;
+  prefix: string;
+  redis?: Redis | undefined;
+}): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({
+    points: opts.points,
+    duration: opts.durationS,
+    keyPrefix: opts.prefix,
+  });
+  if (!opts.redis) return memory;
+  return new RateLimiterRedis({
+    storeClient: opts.redis,
+    points: opts.points,
+    duration: opts.durationS,
+    keyPrefix: opts.prefix,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: memory,
+  });
+}
+
+function wrap(
+  limiter: RateLimiterAbstract,
+  maxPoints: number,
+  keyOf: (key: string) => string,
+): PerUserLimiter {
+  return {
+    async consume(key, amount = 1) {
+      const k = keyOf(key);
+      if (amount > maxPoints) {
+        const state = await limiter.get(k);
+        return {
+          allowed: false,
+          remaining: state ? Math.max(0, state.remainingPoints) : maxPoints,
+          retryAfterMs: state?.msBeforeNext ?? 0,
+        };
+      }
+      try {
+        const res = await limiter.consume(k, amount);
+        return { allowed: true, remaining: res.remainingPoints, retryAfterMs: res.msBeforeNext };
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        // rate-limiter-flexible counts a refused request too; give the points back so that a
+        // refused 500-character /say does not eat the rest of the day's budget.
+        const back = await limiter.reward(k, amount);
+        return {
+          allowed: false,
+          remaining: Math.max(0, back.remainingPoints),
+          retryAfterMs: err.msBeforeNext,
+        };
+      }
+    },
+  };
+}
+
+export interface Quotas {
+  /** Commands per user per minute. */
+  commands: PerUserLimiter;
+  /** /say characters per user per UTC day. */
+  sayChars: PerUserLimiter;
+}
+
+export function createQuotas(opts: {
+  perUserPerMinute: number;
+  sayDailyChars: number;
+  redis?: Redis | undefined;
+  now?: () => Date;
+}): Quotas {
+  const now = opts.now ?? (() => new Date());
+  const commands = build({
+    points: opts.perUserPerMinute,
+    durationS: 60,
+    prefix: 'herald:rl:cmd',
+    redis: opts.redis,
+  });
+  // Keyed by the UTC day so the budget resets at midnight UTC; the 25 h window only expires keys.
+  const say = build({
+    points: opts.sayDailyChars,
+    durationS: 25 * 3600,
+    prefix: 'herald:rl:say',
+    redis: opts.redis,
+  });
+  return {
+    commands: wrap(commands, opts.perUserPerMinute, (k) => k),
+    sayChars: wrap(say, opts.sayDailyChars, (k) => `${now().toISOString().slice(0, 10)}:${k}`),
+  };
+}

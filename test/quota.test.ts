@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQuotas } from '../src/quota.ts';
+
+const run = promisify(execFile);
+const REDIS_URL = 'redis://127.0.0.1:6379';
+let redis: Redis;
+
+beforeAll(async () => {
+  redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+});
+afterAll(async () => {
+  const keys = await redis.keys('herald:rl:*test-*');
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+});
+
+describe('quotas', () => {
+  it('limits commands per user per minute, each user separately', async () => {
+    const q = createQuotas({ perUserPerMinute: 3, sayDailyChars: 100 });
+    const a = [];
+    for (let i = 0; i < 4; i++) a.push(await q.commands.consume('discord:alice'));
+    expect(a.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(a[3]!.retryAfterMs).toBeGreaterThan(50_000);
+    expect((await q.commands.consume('discord:bob')).allowed).toBe(true);
+  });
+
+  it('refuses a /say over the remaining daily budget without spending it', async () => {
+    const q = createQuotas({ perUserPerMinute: 3, sayDailyChars: 100 });
+    expect((await q.sayChars.consume('u', 60)).allowed).toBe(true);
+    const refused = await q.sayChars.consume('u', 50);
+    expect(refused.allowed).toBe(false);
+    expect(refused.remaining).toBe(40);
+    expect((await q.sayChars.consume('u', 40)).allowed).toBe(true);
+    expect((await q.sayChars.consume('u', 1)).allowed).toBe(false);
+    expect((await q.sayChars.consume('other', 500)).allowed).toBe(false);
+  });
+
+  it('starts a fresh budget on the next UTC day', async () => {
+    let now = new Date('2026-11-22T23:59:00Z');
+    const q = createQuotas({ perUserPerMinute: 3, sayDailyChars: 100, now: () => now });
+    expect((await q.sayChars.consume('u', 100)).allowed).toBe(true);
+    expect((await q.sayChars.consume('u', 1)).allowed).toBe(false);
+    now = new Date('2026-11-23T00:00:30Z');
+    expect((await q.sayChars.consume('u', 100)).allowed).toBe(true);
+  });
+
+  it('shares the rate limit across replicas through Redis', async () => {
+    const user = `test-${randomUUID()}`;
+    const a = createQuotas({ perUserPerMinute: 4, sayDailyChars: 100, redis });
+    const b = createQuotas({ perUserPerMinute: 4, sayDailyChars: 100, redis });
+    const results = [];
+    for (let i = 0; i < 3; i++) {
+      results.push((await a.commands.consume(user)).allowed, (await b.commands.consume(user)).allowed);
+    }
+    expect(results.filter(Boolean)).toHaveLength(4);
+  });
+
+  it('shares the /say budget between two processes using one Redis', async () => {
+    const user = `test-${randomUUID()}`;
+    // Each process tries 4 x 200 characters against a 1000-character day: 5 may pass in total.
+    const [one, two] = await Promise.all(
+      [0, 1].map(() =>
+        run('npx', ['node', 'test/support/spend-say.ts', REDIS_URL, user, '200', '4'], {
+          cwd: process.cwd(),
+        }),
+      ),
+    );
+    const allowed = [
+      ...(JSON.parse(one!.stdout) as boolean[]),
+      ...(JSON.parse(two!.stdout) as boolean[]),
+    ].filter(Boolean);
+    expect(allowed).toHaveLength(5);
+  });
+});
