@@ -1,5 +1,11 @@
-import type { CallOptions } from '../../http/client.ts';
+// S5 speech synthesis: ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech").
+// https://elevenlabs.io/docs/api-reference/text-to-speech/convert
+import { createHttpClient, type CallOptions, type ProviderErrorReader } from '../../http/client.ts';
+import { path } from '../../http/path.ts';
+import { registerSecret } from '../../http/redact.ts';
+import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import type { ClientDeps, Closable } from '../deps.ts';
+import { SpeechErrorResponse, VoicesResponse } from './schemas.ts';
 
 export interface SpeechConfig {
   baseUrl: string;
@@ -27,5 +33,153 @@ export interface SpeechClient extends Closable {
 }
 
 /** Characters per request for each model (API-NOTES.md, S5 "Models"). */
-export declare const MODEL_CHARACTER_LIMITS: Readonly<Record<string, number>>;
-export declare function createSpeechClient(config: SpeechConfig, deps?: ClientDeps): SpeechClient;
+export const MODEL_CHARACTER_LIMITS: Readonly<Record<string, number>> = Object.freeze({
+  eleven_v3: 5_000,
+  eleven_multilingual_v2: 10_000,
+  eleven_flash_v2_5: 40_000,
+  eleven_turbo_v2_5: 40_000,
+  eleven_flash_v2: 30_000,
+  eleven_turbo_v2: 30_000,
+  eleven_monolingual_v1: 10_000,
+  eleven_multilingual_v1: 10_000,
+});
+
+/** DESIGN.md: the voice list changes rarely, so it is kept for an hour. */
+export const VOICES_CACHE_TTL_MS = 60 * 60 * 1000;
+
+/** ElevenLabs' `detail.code` / `detail.status` values that say more than the HTTP status. */
+const DETAIL_CODES: Readonly<Record<string, ServiceErrorCode>> = {
+  // Quota exhaustion arrives as 401 (seen live) or 402; it clears with time or a plan change.
+  quota_exceeded: 'rate_limited',
+  insufficient_credits: 'rate_limited',
+  too_many_concurrent_requests: 'rate_limited',
+  concurrent_limit_exceeded: 'rate_limited',
+  system_busy: 'rate_limited',
+  rate_limit_exceeded: 'rate_limited',
+  invalid_api_key: 'unauthorized',
+  missing_api_key: 'unauthorized',
+  needs_authorization: 'unauthorized',
+  missing_permissions: 'forbidden',
+  feature_not_available: 'forbidden',
+  subscription_required: 'forbidden',
+  payment_required: 'forbidden',
+  voice_not_found: 'not_found',
+  max_character_limit_exceeded: 'invalid_request',
+  text_too_long: 'invalid_request',
+  empty_text: 'invalid_request',
+  model_not_found: 'invalid_request',
+  unsupported_model: 'invalid_request',
+  invalid_output_format: 'invalid_request',
+  invalid_voice_settings: 'invalid_request',
+  service_unavailable: 'unavailable',
+};
+
+/** A short, tag-free excerpt of a body that is not JSON (an HTML error page). */
+function excerpt(text: string): string | undefined {
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain === '' ? undefined : plain.slice(0, 160);
+}
+
+/** Keys on `detail.code || detail.status` before the HTTP status, as API-NOTES.md advises. */
+export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
+  const parsed = SpeechErrorResponse.safeParse(body);
+  if (!parsed.success) return { message: excerpt(text) };
+  const detail = parsed.data.detail;
+  if (typeof detail === 'string') return { message: detail };
+  if (Array.isArray(detail)) {
+    const issues = detail.map((i) => `${(i.loc ?? []).join('.')}: ${i.msg ?? i.type ?? 'invalid'}`);
+    return { message: issues.join('; '), code: 'invalid_request' };
+  }
+  const key = detail.code ?? detail.status;
+  return {
+    message: [key, detail.message].filter((p) => p !== undefined && p !== '').join(': ') || undefined,
+    code: key === undefined ? undefined : DETAIL_CODES[key],
+  };
+};
+
+function rejected(operation: string, reason: string): ServiceError {
+  return new ServiceError({
+    service: 'speech',
+    operation,
+    code: 'invalid_request',
+    message: `speech.${operation} not sent: ${reason}`,
+  });
+}
+
+export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}): SpeechClient {
+  registerSecret(config.apiKey);
+  const http = createHttpClient({
+    service: 'speech',
+    baseUrl: config.baseUrl,
+    headers: { 'xi-api-key': config.apiKey },
+    readError: readSpeechError,
+    log: deps.log,
+    onCall: deps.onCall,
+    now: deps.now,
+    random: deps.random,
+    options: deps.httpOptions,
+  });
+
+  return {
+    async synthesize(q, opts) {
+      const voiceId = q.voiceId ?? config.voiceId;
+      const modelId = q.modelId ?? config.modelId;
+      if (q.text.trim() === '') throw rejected('synthesize', 'the text is empty');
+      const limit = MODEL_CHARACTER_LIMITS[modelId];
+      const length = [...q.text].length;
+      if (limit !== undefined && length > limit) {
+        throw rejected('synthesize', `${length} characters exceed ${modelId}'s limit of ${limit}`);
+      }
+      // A dot-only segment would be removed by URL normalisation even when percent-encoded.
+      if (voiceId.trim() === '' || /^\.+$/.test(voiceId)) throw rejected('synthesize', 'no usable voice id');
+      const res = await http.sendBytes(
+        {
+          service: 'speech',
+          operation: 'synthesize',
+          method: 'POST',
+          path: path`/text-to-speech/${voiceId}`,
+          headers: { accept: 'audio/mpeg' },
+          body: { text: q.text, model_id: modelId },
+        },
+        opts,
+      );
+      const contentType = (res.contentType.split(';')[0] ?? '').trim().toLowerCase();
+      if (!contentType.startsWith('audio/') || res.bytes.length === 0) {
+        throw new ServiceError({
+          service: 'speech',
+          operation: 'synthesize',
+          code: 'bad_response',
+          status: 200,
+          providerMessage: `expected audio, got ${res.bytes.length} bytes of ${contentType || 'no type'}`,
+        });
+      }
+      return { bytes: res.bytes, contentType };
+    },
+
+    async voices(opts) {
+      const wire = await http.send(
+        {
+          service: 'speech',
+          operation: 'voices',
+          method: 'GET',
+          path: '/voices',
+          cacheTtlMs: VOICES_CACHE_TTL_MS,
+        },
+        VoicesResponse,
+        opts,
+      );
+      return wire.voices.map((v) => ({
+        id: v.voice_id,
+        name: v.name,
+        category: v.category,
+        labels: { ...v.labels },
+        previewUrl: v.preview_url ?? undefined,
+      }));
+    },
+
+    close: () => http.close(),
+  };
+}
