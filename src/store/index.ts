@@ -1,0 +1,33 @@
+// Picks the store from configuration: Redis when STORE_URL or REDIS_URL is a redis:// URL
+// (STORE_URL's wins when both are), else the node:sqlite file at STORE_URL (`:memory:` for none).
+import type { Config } from '../config.ts';
+import { createMemoryStore } from './memory-store.ts';
+import { createRedisStore, type RedisStoreOptions } from './redis-store.ts';
+import { createSqliteStore } from './sqlite-store.ts';
+import type { Store } from './store.ts';
+
+export type * from './store.ts';
+export { RETENTION_MS } from './store.ts';
+export { createMemoryStore, createRedisStore, createSqliteStore };
+
+const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
+
+/** Where the store lives, without credentials: for the startup log line. */
+export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string {
+  const url = isRedisUrl(config.storeUrl) ? config.storeUrl : config.redisUrl;
+  if (isRedisUrl(url)) {
+    const u = new URL(url);
+    return `redis ${u.hostname}:${u.port || '6379'}`;
+  }
+  return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
+}
+
+export async function openStore(
+  config: Pick<Config, 'storeUrl' | 'redisUrl'>,
+  opts: RedisStoreOptions = {},
+): Promise<Store> {
+  if (isRedisUrl(config.storeUrl)) return createRedisStore(config.storeUrl, opts);
+  if (isRedisUrl(config.redisUrl)) return createRedisStore(config.redisUrl, opts);
+  if (config.storeUrl === ':memory:') return createMemoryStore(opts);
+  return createSqliteStore(config.storeUrl, opts);
+}

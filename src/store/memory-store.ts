@@ -1,0 +1,158 @@
+// The store in process memory: for tests and `STORE_URL=:memory:`. Same rules as the others;
+// every method runs synchronously inside one call, so each is atomic.
+import type {
+  ClaimResult,
+  NewOutboxEntry,
+  OutboxEntry,
+  OutboxStatus,
+  SlotRecord,
+  Store,
+  StoreOptions,
+} from './store.ts';
+
+export function createMemoryStore(opts: StoreOptions = {}): Store {
+  const now = opts.now ?? Date.now;
+  const slots = new Map<string, SlotRecord>();
+  const outbox = new Map<string, OutboxEntry & { owner: string }>();
+  const kv = new Map<string, string>();
+  const slotKey = (job: string, slotId: string) => `${job}\u0000${slotId}`;
+  const copy = <T extends object>(v: T): T => structuredClone(v);
+
+  function add(entry: NewOutboxEntry, at: number): boolean {
+    if (outbox.has(entry.id)) return false;
+    outbox.set(entry.id, {
+      ...copy(entry),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: at,
+      createdAt: at,
+      updatedAt: at,
+      owner: '',
+    });
+    return true;
+  }
+
+  function held(id: string, owner: string): (OutboxEntry & { owner: string }) | undefined {
+    const e = outbox.get(id);
+    return e && e.status === 'pending' && e.owner === owner ? e : undefined;
+  }
+
+  const strip = ({ owner: _owner, ...entry }: OutboxEntry & { owner: string }): OutboxEntry => copy(entry);
+
+  return {
+    kind: 'memory',
+    claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
+      const t = now();
+      const key = slotKey(job, slotId);
+      const s = slots.get(key);
+      if (s?.status === 'posted') return Promise.resolve({ status: 'already-posted' });
+      if (s && s.status === 'claimed' && s.owner !== owner && s.leaseUntil > t) {
+        return Promise.resolve({ status: 'held', owner: s.owner, leaseUntil: s.leaseUntil });
+      }
+      // The same owner claiming again (node-cron's election, then the run) is one attempt.
+      const isRenewal = s?.status === 'claimed' && s.owner === owner && s.leaseUntil > t;
+      const attempts = (s?.attempts ?? 0) + (isRenewal ? 0 : 1);
+      slots.set(key, {
+        job,
+        slotId,
+        status: 'claimed',
+        owner,
+        leaseUntil: t + leaseMs,
+        attempts,
+        updatedAt: t,
+      });
+      return Promise.resolve({ status: 'claimed', attempt: attempts });
+    },
+    markPosted(job, slotId, owner, deliveries) {
+      const t = now();
+      const s = slots.get(slotKey(job, slotId));
+      if (!s || s.status !== 'claimed' || s.owner !== owner) return Promise.resolve(false);
+      s.status = 'posted';
+      s.updatedAt = t;
+      delete s.error;
+      for (const d of deliveries) add(d, t);
+      return Promise.resolve(true);
+    },
+    markFailed(job, slotId, owner, error) {
+      const s = slots.get(slotKey(job, slotId));
+      if (s && s.status === 'claimed' && s.owner === owner) {
+        s.status = 'failed';
+        s.error = error;
+        s.leaseUntil = 0;
+        s.updatedAt = now();
+      }
+      return Promise.resolve();
+    },
+    getSlot(job, slotId) {
+      const s = slots.get(slotKey(job, slotId));
+      return Promise.resolve(s ? copy(s) : undefined);
+    },
+    addToOutbox(entry) {
+      return Promise.resolve(add(entry, now()));
+    },
+    claimDueOutbox(owner, leaseMs, limit) {
+      const t = now();
+      const due = [...outbox.values()]
+        .filter((e) => e.status === 'pending' && e.nextAttemptAt <= t)
+        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt)
+        .slice(0, limit);
+      for (const e of due) {
+        e.owner = owner;
+        e.attempts += 1;
+        e.nextAttemptAt = t + leaseMs;
+        e.updatedAt = t;
+      }
+      return Promise.resolve(due.map(strip));
+    },
+    markDelivered(id) {
+      const e = outbox.get(id);
+      if (!e || e.status !== 'pending') return Promise.resolve(false);
+      e.status = 'delivered';
+      e.updatedAt = now();
+      return Promise.resolve(true);
+    },
+    rescheduleOutbox(id, owner, nextAttemptAt, error) {
+      const e = held(id, owner);
+      if (!e) return Promise.resolve(false);
+      e.nextAttemptAt = nextAttemptAt;
+      e.lastError = error;
+      e.owner = '';
+      e.updatedAt = now();
+      return Promise.resolve(true);
+    },
+    giveUpOutbox(id, owner, reason) {
+      const e = held(id, owner);
+      if (!e) return Promise.resolve(false);
+      e.status = 'given_up';
+      e.reason = reason;
+      e.updatedAt = now();
+      return Promise.resolve(true);
+    },
+    listOutbox(filter?: { status?: OutboxStatus }) {
+      const list = [...outbox.values()].filter((e) => !filter?.status || e.status === filter.status);
+      return Promise.resolve(list.sort((a, b) => a.createdAt - b.createdAt).map(strip));
+    },
+    getValue(key) {
+      return Promise.resolve(kv.get(key));
+    },
+    setValue(key, value, opts) {
+      if (opts?.ifAbsent && kv.has(key)) return Promise.resolve(false);
+      kv.set(key, value);
+      return Promise.resolve(true);
+    },
+    prune(olderThanMs) {
+      const cutoff = now() - olderThanMs;
+      let removed = 0;
+      for (const [k, s] of slots) {
+        if (s.status !== 'claimed' && s.updatedAt < cutoff && slots.delete(k)) removed++;
+      }
+      for (const [k, e] of outbox) {
+        if (e.status !== 'pending' && e.updatedAt < cutoff && outbox.delete(k)) removed++;
+      }
+      return Promise.resolve(removed);
+    },
+    close() {
+      return Promise.resolve();
+    },
+  };
+}

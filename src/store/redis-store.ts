@@ -1,0 +1,300 @@
+// The shared store for several replicas: Redis through ioredis. Every read-then-write is one Lua
+// script, which Redis runs atomically (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/),
+// so a claim cannot race. Leases use the caller's clock, passed in, so that fake clocks work too.
+// Keys: <prefix>slot:<job>:<slot>, <prefix>outbox:<id>, <prefix>outbox:due (sorted by due time),
+// <prefix>outbox:all (sorted by creation), <prefix>kv:<key>. The prefix defaults to "herald:".
+import { Redis } from 'ioredis';
+import {
+  RETENTION_MS,
+  type ClaimResult,
+  type OutboxEntry,
+  type OutboxStatus,
+  type Store,
+  type StoreOptions,
+} from './store.ts';
+
+export interface RedisStoreOptions extends StoreOptions {
+  /** Defaults to "herald:". Tests use a unique one per run. */
+  keyPrefix?: string;
+  connectTimeoutMs?: number;
+}
+
+const CLAIM = `
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'leaseUntil', 'attempts')
+local now = tonumber(ARGV[4])
+local lease_end = string.format('%.0f', now + tonumber(ARGV[5]))
+if not s[1] then
+  redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'claimed', 'owner', ARGV[3],
+    'leaseUntil', lease_end, 'attempts', 1, 'updatedAt', ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[6])
+  return {'claimed', 1}
+end
+if s[1] == 'posted' then return {'already-posted'} end
+local live = s[1] == 'claimed' and tonumber(s[3]) > now
+if live and s[2] ~= ARGV[3] then return {'held', s[2], s[3]} end
+local attempts = tonumber(s[4])
+if not live then attempts = attempts + 1 end
+redis.call('HSET', KEYS[1], 'status', 'claimed', 'owner', ARGV[3], 'leaseUntil', lease_end,
+  'attempts', attempts, 'updatedAt', ARGV[4])
+redis.call('HDEL', KEYS[1], 'error')
+return {'claimed', attempts}
+`;
+
+// KEYS: slot, due, all, entry... ARGV: owner, now, retention, then id, job, slotId, kind, payload per entry.
+const POST = `
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'posted', 'updatedAt', ARGV[2])
+redis.call('HDEL', KEYS[1], 'error')
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+for i = 4, #KEYS do
+  local a = 4 + (i - 4) * 5
+  if redis.call('EXISTS', KEYS[i]) == 0 then
+    redis.call('HSET', KEYS[i], 'id', ARGV[a], 'job', ARGV[a + 1], 'slotId', ARGV[a + 2], 'kind', ARGV[a + 3],
+      'payload', ARGV[a + 4], 'status', 'pending', 'attempts', 0, 'nextAttemptAt', ARGV[2], 'owner', '',
+      'createdAt', ARGV[2], 'updatedAt', ARGV[2])
+    redis.call('ZADD', KEYS[2], ARGV[2], ARGV[a])
+    redis.call('ZADD', KEYS[3], ARGV[2], ARGV[a])
+  end
+end
+return 1
+`;
+
+// KEYS: entry, due, all. ARGV: now, id, job, slotId, kind, payload.
+const ADD = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'id', ARGV[2], 'job', ARGV[3], 'slotId', ARGV[4], 'kind', ARGV[5], 'payload', ARGV[6],
+  'status', 'pending', 'attempts', 0, 'nextAttemptAt', ARGV[1], 'owner', '', 'createdAt', ARGV[1], 'updatedAt', ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])
+return 1
+`;
+
+const FAIL = `
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'leaseUntil', 0, 'updatedAt', ARGV[3])
+return 1
+`;
+
+// KEYS: due. ARGV: now, leaseMs, limit, owner, entry key prefix.
+const CLAIM_DUE = `
+local now = tonumber(ARGV[1])
+local lease_end = string.format('%.0f', now + tonumber(ARGV[2]))
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, id in ipairs(ids) do
+  local k = ARGV[5] .. id
+  if redis.call('HGET', k, 'status') == 'pending' then
+    redis.call('HINCRBY', k, 'attempts', 1)
+    redis.call('HSET', k, 'owner', ARGV[4], 'nextAttemptAt', lease_end, 'updatedAt', ARGV[1])
+    redis.call('ZADD', KEYS[1], lease_end, id)
+    table.insert(out, redis.call('HGETALL', k))
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out
+`;
+
+// KEYS: entry, due. ARGV: id, now, retention.
+const DELIVERED = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'delivered', 'updatedAt', ARGV[2])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`;
+
+// KEYS: entry, due. ARGV: id, owner, nextAttemptAt, error, now.
+const RESCHEDULE = `
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'pending' or s[2] ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'nextAttemptAt', ARGV[3], 'lastError', ARGV[4], 'owner', '', 'updatedAt', ARGV[5])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return 1
+`;
+
+// KEYS: entry, due. ARGV: id, owner, reason, now, retention.
+const GIVE_UP = `
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'pending' or s[2] ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'given_up', 'reason', ARGV[3], 'updatedAt', ARGV[4])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`;
+
+function pairsToRecord(flat: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!Array.isArray(flat)) return out;
+  for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
+  return out;
+}
+
+function toEntry(h: Record<string, string>): OutboxEntry {
+  const entry: OutboxEntry = {
+    id: h.id ?? '',
+    job: h.job ?? '',
+    slotId: h.slotId ?? '',
+    kind: h.kind ?? '',
+    payload: JSON.parse(h.payload ?? 'null') as unknown,
+    status: (h.status ?? 'pending') as OutboxStatus,
+    attempts: Number(h.attempts ?? 0),
+    nextAttemptAt: Number(h.nextAttemptAt ?? 0),
+    createdAt: Number(h.createdAt ?? 0),
+    updatedAt: Number(h.updatedAt ?? 0),
+  };
+  if (h.lastError !== undefined) entry.lastError = h.lastError;
+  if (h.reason !== undefined) entry.reason = h.reason;
+  return entry;
+}
+
+/** Connects to Redis at `url` (redis:// or rediss://); rejects when it cannot be reached. */
+export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
+  const now = opts.now ?? Date.now;
+  const p = opts.keyPrefix ?? 'herald:';
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: opts.connectTimeoutMs ?? 5_000,
+    maxRetriesPerRequest: 2,
+  });
+  redis.on('error', () => {
+    // Reconnection is automatic; failed commands reject with their own error.
+  });
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    const where = new URL(url);
+    throw new Error(`could not connect to Redis at ${where.hostname}:${where.port || '6379'}`, {
+      cause: err,
+    });
+  }
+
+  const slotKey = (job: string, slotId: string) => `${p}slot:${job}:${slotId}`;
+  const entryKey = (id: string) => `${p}outbox:${id}`;
+  const due = `${p}outbox:due`;
+  const all = `${p}outbox:all`;
+  const retention = String(RETENTION_MS);
+
+  async function entries(ids: string[]): Promise<OutboxEntry[]> {
+    if (ids.length === 0) return [];
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.hgetall(entryKey(id));
+    const results = (await pipeline.exec()) ?? [];
+    return results
+      .map(([err, value]) => (err ? undefined : (value as Record<string, string>)))
+      .filter((h): h is Record<string, string> => h !== undefined && h.id !== undefined)
+      .map(toEntry);
+  }
+
+  return {
+    kind: 'redis',
+    async claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
+      const r = (await redis.eval(
+        CLAIM,
+        1,
+        slotKey(job, slotId),
+        job,
+        slotId,
+        owner,
+        String(now()),
+        String(leaseMs),
+        retention,
+      )) as [string, ...(string | number)[]];
+      if (r[0] === 'already-posted') return { status: 'already-posted' };
+      if (r[0] === 'held') return { status: 'held', owner: String(r[1]), leaseUntil: Number(r[2]) };
+      return { status: 'claimed', attempt: Number(r[1]) };
+    },
+    async markPosted(job, slotId, owner, deliveries) {
+      const keys = [slotKey(job, slotId), due, all, ...deliveries.map((d) => entryKey(d.id))];
+      const args = [owner, String(now()), retention];
+      for (const d of deliveries) args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload));
+      return (await redis.eval(POST, keys.length, ...keys, ...args)) === 1;
+    },
+    async markFailed(job, slotId, owner, error) {
+      await redis.eval(FAIL, 1, slotKey(job, slotId), owner, error, String(now()));
+    },
+    async getSlot(job, slotId) {
+      const h = await redis.hgetall(slotKey(job, slotId));
+      if (h.status === undefined) return undefined;
+      const slot = {
+        job: h.job ?? job,
+        slotId: h.slotId ?? slotId,
+        status: h.status as 'claimed' | 'posted' | 'failed',
+        owner: h.owner ?? '',
+        leaseUntil: Number(h.leaseUntil ?? 0),
+        attempts: Number(h.attempts ?? 0),
+        updatedAt: Number(h.updatedAt ?? 0),
+      };
+      return h.error === undefined ? slot : { ...slot, error: h.error };
+    },
+    async addToOutbox(e) {
+      const keys = [entryKey(e.id), due, all];
+      const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
+      return (await redis.eval(ADD, keys.length, ...keys, ...args)) === 1;
+    },
+    async claimDueOutbox(owner, leaseMs, limit) {
+      const rows = (await redis.eval(
+        CLAIM_DUE,
+        1,
+        due,
+        String(now()),
+        String(leaseMs),
+        String(limit),
+        owner,
+        `${p}outbox:`,
+      )) as unknown[];
+      return rows.map((r) => toEntry(pairsToRecord(r)));
+    },
+    async markDelivered(id) {
+      return (await redis.eval(DELIVERED, 2, entryKey(id), due, id, String(now()), retention)) === 1;
+    },
+    async rescheduleOutbox(id, owner, nextAttemptAt, error) {
+      const r = await redis.eval(
+        RESCHEDULE,
+        2,
+        entryKey(id),
+        due,
+        id,
+        owner,
+        String(nextAttemptAt),
+        error,
+        String(now()),
+      );
+      return r === 1;
+    },
+    async giveUpOutbox(id, owner, reason) {
+      const r = await redis.eval(GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
+      return r === 1;
+    },
+    async listOutbox(filter) {
+      const list = await entries(await redis.zrange(all, '0', '-1'));
+      return filter?.status ? list.filter((e) => e.status === filter.status) : list;
+    },
+    async getValue(key) {
+      return (await redis.get(`${p}kv:${key}`)) ?? undefined;
+    },
+    async setValue(key, value, o) {
+      const r = o?.ifAbsent
+        ? await redis.set(`${p}kv:${key}`, value, 'NX')
+        : await redis.set(`${p}kv:${key}`, value);
+      return r === 'OK';
+    },
+    async prune() {
+      // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
+      const ids = await redis.zrange(all, '0', '-1');
+      if (ids.length === 0) return 0;
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.exists(entryKey(id));
+      const exists = (await pipeline.exec()) ?? [];
+      const gone = ids.filter((_, i) => exists[i]?.[1] === 0);
+      if (gone.length > 0) await redis.zrem(all, ...gone);
+      return gone.length;
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,280 @@
+// The default store: one node:sqlite file (https://nodejs.org/api/sqlite.html), in WAL mode so
+// that several processes may share it. Claims run inside BEGIN IMMEDIATE transactions, which
+// take the write lock before reading, so two claimers can never both see a slot as free.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type {
+  ClaimResult,
+  NewOutboxEntry,
+  OutboxEntry,
+  OutboxStatus,
+  SlotRecord,
+  SlotStatus,
+  Store,
+  StoreOptions,
+} from './store.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS slots (
+  job TEXT NOT NULL,
+  slot_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  lease_until INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  error TEXT,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (job, slot_id)
+) STRICT;
+CREATE TABLE IF NOT EXISTS outbox (
+  id TEXT PRIMARY KEY,
+  job TEXT NOT NULL,
+  slot_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER NOT NULL,
+  owner TEXT NOT NULL,
+  last_error TEXT,
+  reason TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS kv (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+`;
+
+interface SlotRow {
+  job: string;
+  slot_id: string;
+  status: string;
+  owner: string;
+  lease_until: number;
+  attempts: number;
+  error: string | null;
+  updated_at: number;
+}
+
+interface OutboxRow {
+  id: string;
+  job: string;
+  slot_id: string;
+  kind: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function toSlot(r: SlotRow): SlotRecord {
+  const slot: SlotRecord = {
+    job: r.job,
+    slotId: r.slot_id,
+    status: r.status as SlotStatus,
+    owner: r.owner,
+    leaseUntil: r.lease_until,
+    attempts: r.attempts,
+    updatedAt: r.updated_at,
+  };
+  if (r.error !== null) slot.error = r.error;
+  return slot;
+}
+
+function toEntry(r: OutboxRow): OutboxEntry {
+  const entry: OutboxEntry = {
+    id: r.id,
+    job: r.job,
+    slotId: r.slot_id,
+    kind: r.kind,
+    payload: JSON.parse(r.payload) as unknown,
+    status: r.status as OutboxStatus,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+  if (r.last_error !== null) entry.lastError = r.last_error;
+  if (r.reason !== null) entry.reason = r.reason;
+  return entry;
+}
+
+/** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
+export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
+  const now = opts.now ?? Date.now;
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  db.exec(SCHEMA);
+
+  const q = {
+    slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
+    insertSlot: db.prepare(
+      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, updated_at)
+       VALUES (?, ?, 'claimed', ?, ?, 1, ?)`,
+    ),
+    reclaimSlot: db.prepare(
+      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
+       updated_at = ? WHERE job = ? AND slot_id = ?`,
+    ),
+    postSlot: db.prepare(
+      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    failSlot: db.prepare(
+      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    addEntry: db.prepare(
+      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
+       owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, '', ?, ?)`,
+    ),
+    due: db.prepare(
+      `SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, created_at LIMIT ?`,
+    ),
+    lease: db.prepare(
+      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+    ),
+    delivered: db.prepare(
+      `UPDATE outbox SET status = 'delivered', updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
+    reschedule: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    giveUp: db.prepare(
+      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
+    listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
+    get: db.prepare('SELECT value FROM kv WHERE key = ?'),
+    set: db.prepare(
+      `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ),
+    setIfAbsent: db.prepare('INSERT OR IGNORE INTO kv (key, value, updated_at) VALUES (?, ?, ?)'),
+    pruneSlots: db.prepare(`DELETE FROM slots WHERE status != 'claimed' AND updated_at < ?`),
+    pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
+  };
+
+  /** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so reads and writes are one atomic step. */
+  function tx<T>(fn: () => T): T {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
+  const run = <T>(fn: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
+
+  return {
+    kind: 'sqlite',
+    claimSlot: (job, slotId, owner, leaseMs) =>
+      run(() =>
+        tx((): ClaimResult => {
+          const t = now();
+          const s = q.slot.get(job, slotId) as SlotRow | undefined;
+          if (!s) {
+            q.insertSlot.run(job, slotId, owner, t + leaseMs, t);
+            return { status: 'claimed', attempt: 1 };
+          }
+          if (s.status === 'posted') return { status: 'already-posted' };
+          const isLive = s.status === 'claimed' && s.lease_until > t;
+          if (isLive && s.owner !== owner)
+            return { status: 'held', owner: s.owner, leaseUntil: s.lease_until };
+          // The same owner claiming again (node-cron's election, then the run) is one attempt.
+          const attempts = s.attempts + (isLive ? 0 : 1);
+          q.reclaimSlot.run(owner, t + leaseMs, attempts, t, job, slotId);
+          return { status: 'claimed', attempt: attempts };
+        }),
+      ),
+    markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[]) =>
+      run(() =>
+        tx(() => {
+          const t = now();
+          if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
+          for (const d of deliveries) {
+            q.addEntry.run(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), t, t, t);
+          }
+          return true;
+        }),
+      ),
+    markFailed: (job, slotId, owner, error) =>
+      run(() => {
+        q.failSlot.run(error, now(), job, slotId, owner);
+      }),
+    getSlot: (job, slotId) =>
+      run(() => {
+        const r = q.slot.get(job, slotId) as SlotRow | undefined;
+        return r ? toSlot(r) : undefined;
+      }),
+    addToOutbox: (e) =>
+      run(() => {
+        const t = now();
+        return changed(q.addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), t, t, t));
+      }),
+    claimDueOutbox: (owner, leaseMs, limit) =>
+      run(() =>
+        tx(() => {
+          const t = now();
+          const rows = q.due.all(t, limit) as unknown as OutboxRow[];
+          for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id);
+          return rows.map((r) =>
+            toEntry({ ...r, attempts: r.attempts + 1, next_attempt_at: t + leaseMs, updated_at: t }),
+          );
+        }),
+      ),
+    markDelivered: (id) => run(() => changed(q.delivered.run(now(), id))),
+    rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
+      run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),
+    giveUpOutbox: (id, owner, reason) => run(() => changed(q.giveUp.run(reason, now(), id, owner))),
+    listOutbox: (filter) =>
+      run(() => {
+        const rows = (filter?.status
+          ? q.listByStatus.all(filter.status)
+          : q.list.all()) as unknown as OutboxRow[];
+        return rows.map(toEntry);
+      }),
+    getValue: (key) =>
+      run(() => {
+        const r = q.get.get(key) as { value: string } | undefined;
+        return r?.value;
+      }),
+    setValue: (key, value, o) =>
+      run(() => changed((o?.ifAbsent ? q.setIfAbsent : q.set).run(key, value, now()))),
+    prune: (olderThanMs) =>
+      run(() =>
+        tx(() => {
+          const cutoff = now() - olderThanMs;
+          return Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
+        }),
+      ),
+    close: () =>
+      run(() => {
+        if (db.isOpen) db.close();
+      }),
+  };
+}

@@ -1,0 +1,101 @@
+// The state the scheduled jobs need, behind one small interface: a record per scheduled slot
+// (claimed, posted, failed), an outbox of posts not yet delivered, and a little key/value.
+// Implementations: node:sqlite (default, one file), Redis (shared by replicas), memory (tests).
+
+export type SlotStatus = 'claimed' | 'posted' | 'failed';
+
+export interface SlotRecord {
+  job: string;
+  slotId: string;
+  status: SlotStatus;
+  /** The scheduler instance that holds (or last held) the claim. */
+  owner: string;
+  /** Epoch ms; a `claimed` slot whose lease has passed can be claimed again. */
+  leaseUntil: number;
+  /** How many times the slot has been claimed. */
+  attempts: number;
+  updatedAt: number;
+  error?: string;
+}
+
+/**
+ * `claimed`: this owner may run the slot. `already-posted`: it ran; never run it again.
+ * `held`: another owner's lease is still running (retry after `leaseUntil`).
+ */
+export type ClaimResult =
+  | { status: 'claimed'; attempt: number }
+  | { status: 'already-posted' }
+  | { status: 'held'; owner: string; leaseUntil: number };
+
+export interface NewOutboxEntry {
+  /** Unique per delivery, e.g. `analytics-summary|2025-11-22T08:00:00.000Z|0:webhook`. */
+  id: string;
+  job: string;
+  slotId: string;
+  kind: string;
+  /** JSON-serialisable. */
+  payload: unknown;
+}
+
+export type OutboxStatus = 'pending' | 'delivered' | 'given_up';
+
+export interface OutboxEntry extends NewOutboxEntry {
+  status: OutboxStatus;
+  /** Delivery attempts started so far (a claim counts as one). */
+  attempts: number;
+  /** Epoch ms when the entry is next due; while leased, the lease's end. */
+  nextAttemptAt: number;
+  createdAt: number;
+  updatedAt: number;
+  lastError?: string;
+  /** Why it was given up on. */
+  reason?: string;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'redis' | 'memory';
+  /** Atomically claims a slot for `owner` for `leaseMs`; a posted slot is never claimed again. */
+  claimSlot(job: string, slotId: string, owner: string, leaseMs: number): Promise<ClaimResult>;
+  /**
+   * Marks a slot that `owner` holds as posted and hands its deliveries to the outbox, in one
+   * atomic step. False when the claim was lost (another owner took it over, or it was posted).
+   * The claim is never released: the posted record is what stops a lagging replica.
+   */
+  markPosted(
+    job: string,
+    slotId: string,
+    owner: string,
+    deliveries: readonly NewOutboxEntry[],
+  ): Promise<boolean>;
+  /** Records a failed run; the slot may be claimed again (catch-up, another replica). */
+  markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
+  getSlot(job: string, slotId: string): Promise<SlotRecord | undefined>;
+
+  /** Adds an entry due now; false when an entry with that id already exists. */
+  addToOutbox(entry: NewOutboxEntry): Promise<boolean>;
+  /** Leases up to `limit` due pending entries to `owner` for `leaseMs`, counting an attempt each. */
+  claimDueOutbox(owner: string, leaseMs: number, limit: number): Promise<OutboxEntry[]>;
+  /** Marks an entry delivered, whoever holds it: the post happened. */
+  markDelivered(id: string): Promise<boolean>;
+  /** Puts an entry that `owner` holds back in the queue, due at `nextAttemptAt`. */
+  rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
+  /** Stops retrying an entry that `owner` holds, keeping it with its reason. */
+  giveUpOutbox(id: string, owner: string, reason: string): Promise<boolean>;
+  listOutbox(filter?: { status?: OutboxStatus }): Promise<OutboxEntry[]>;
+
+  getValue(key: string): Promise<string | undefined>;
+  /** With `ifAbsent`, writes only when the key is missing; returns whether it wrote. */
+  setValue(key: string, value: string, opts?: { ifAbsent?: boolean }): Promise<boolean>;
+
+  /** Deletes finished records (posted or failed slots, delivered or given-up entries) older than this. */
+  prune(olderThanMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Epoch ms clock used for leases and due times (tests pass a fake one). */
+  now?: () => number;
+}
+
+/** How long finished records are kept: long enough that no replica lags behind them. */
+export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;

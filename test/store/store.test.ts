@@ -1,0 +1,279 @@
+// One contract, three stores: node:sqlite (a temp file), the real Redis on 127.0.0.1:6379 (a
+// unique key prefix per run, deleted afterwards) and memory. Leases run on a fake clock.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createMemoryStore,
+  createRedisStore,
+  createSqliteStore,
+  openStore,
+  type NewOutboxEntry,
+  type Store,
+} from '../../src/store/index.ts';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const runPrefix = `herald:test-${randomUUID()}:`;
+const dir = mkdtempSync(join(tmpdir(), 'herald-store-'));
+
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${runPrefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+});
+
+interface Backend {
+  name: string;
+  /** Opens `count` handles on one shared store, as separate processes or replicas would. */
+  open(count: number, now: () => number): Promise<Store[]>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'sqlite',
+    open: async (count, now) => {
+      const file = join(dir, `${randomUUID()}`, 'store.sqlite');
+      return Array.from({ length: count }, () => createSqliteStore(file, { now }));
+    },
+  },
+  {
+    name: 'redis',
+    open: async (count, now) => {
+      const keyPrefix = `${runPrefix}${randomUUID()}:`;
+      return Promise.all(
+        Array.from({ length: count }, () => createRedisStore(REDIS_URL, { now, keyPrefix })),
+      );
+    },
+  },
+  {
+    name: 'memory',
+    open: async (count, now) => {
+      const store = createMemoryStore({ now });
+      return Array.from({ length: count }, () => store);
+    },
+  },
+];
+
+const entry = (id: string, slotId = 'slot-1'): NewOutboxEntry => ({
+  id,
+  job: 'analytics-summary',
+  slotId,
+  kind: 'webhook',
+  payload: { username: 'herald', embeds: [{ title: `report ${id}`, color: 3_900_150 }] },
+});
+
+describe.each(backends)('$name store', (backend) => {
+  let t = 1_763_800_000_000;
+  const now = () => t;
+  let stores: Store[] = [];
+  let store: Store;
+
+  beforeEach(async () => {
+    t = 1_763_800_000_000;
+    stores = await backend.open(3, now);
+    store = stores[0]!;
+  });
+
+  afterEach(async () => {
+    for (const s of new Set(stores)) await s.close();
+  });
+
+  it('claims a fresh slot once and reports it held to another owner until the lease ends', async () => {
+    expect(await store.claimSlot('job', 's1', 'a', 60_000)).toEqual({ status: 'claimed', attempt: 1 });
+    expect(await stores[1]!.claimSlot('job', 's1', 'b', 60_000)).toEqual({
+      status: 'held',
+      owner: 'a',
+      leaseUntil: t + 60_000,
+    });
+    const slot = await store.getSlot('job', 's1');
+    expect(slot).toMatchObject({ job: 'job', slotId: 's1', status: 'claimed', owner: 'a', attempts: 1 });
+  });
+
+  it('lets exactly one of many concurrent claimers win a slot', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => stores[i % 3]!.claimSlot('job', 'race', `owner-${i}`, 60_000)),
+    );
+    expect(results.filter((r) => r.status === 'claimed')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'held')).toHaveLength(29);
+  });
+
+  it('never claims a posted slot again, even long after its lease', async () => {
+    await store.claimSlot('job', 's1', 'a', 1_000);
+    expect(await store.markPosted('job', 's1', 'a', [])).toBe(true);
+    t += 10 * 60_000;
+    expect(await stores[1]!.claimSlot('job', 's1', 'b', 1_000)).toEqual({ status: 'already-posted' });
+    expect(await store.claimSlot('job', 's1', 'a', 1_000)).toEqual({ status: 'already-posted' });
+    expect((await store.getSlot('job', 's1'))?.status).toBe('posted');
+  });
+
+  it('lets another owner take over a claim whose lease expired without a post', async () => {
+    await store.claimSlot('job', 's1', 'crashed', 1_000);
+    t += 1_001;
+    expect(await stores[1]!.claimSlot('job', 's1', 'b', 1_000)).toEqual({ status: 'claimed', attempt: 2 });
+    // The first owner woke up late: its claim is gone, so it cannot post.
+    expect(await store.markPosted('job', 's1', 'crashed', [entry('late')])).toBe(false);
+    expect(await stores[1]!.markPosted('job', 's1', 'b', [entry('fresh')])).toBe(true);
+    expect((await store.listOutbox()).map((e) => e.id)).toEqual(['fresh']);
+  });
+
+  it('counts a renewal by the same owner as the same attempt', async () => {
+    await store.claimSlot('job', 's1', 'a', 5_000);
+    t += 1_000;
+    expect(await store.claimSlot('job', 's1', 'a', 5_000)).toEqual({ status: 'claimed', attempt: 1 });
+    expect((await store.getSlot('job', 's1'))?.leaseUntil).toBe(t + 5_000);
+  });
+
+  it('lets a failed slot be claimed again and keeps the error until then', async () => {
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    await store.markFailed('job', 's1', 'a', 'analytics.runReport failed: upstream (HTTP 503)');
+    expect(await store.getSlot('job', 's1')).toMatchObject({
+      status: 'failed',
+      error: 'analytics.runReport failed: upstream (HTTP 503)',
+    });
+    expect(await stores[2]!.claimSlot('job', 's1', 'c', 60_000)).toEqual({ status: 'claimed', attempt: 2 });
+    expect((await store.getSlot('job', 's1'))?.error).toBeUndefined();
+  });
+
+  it('hands deliveries to the outbox with the post, once even when given twice', async () => {
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    await store.markPosted('job', 's1', 'a', [entry('e1'), entry('e2')]);
+    expect(await store.addToOutbox(entry('e1'))).toBe(false);
+    const list = await store.listOutbox({ status: 'pending' });
+    expect(list.map((e) => e.id)).toEqual(['e1', 'e2']);
+    expect(list[0]).toMatchObject({
+      job: 'analytics-summary',
+      kind: 'webhook',
+      attempts: 0,
+      nextAttemptAt: t,
+      createdAt: t,
+      payload: { username: 'herald', embeds: [{ title: 'report e1', color: 3_900_150 }] },
+    });
+  });
+
+  it('leases due entries to one owner, counting attempts, and hides them until the lease ends', async () => {
+    await store.addToOutbox(entry('e1'));
+    const [first] = await store.claimDueOutbox('a', 30_000, 10);
+    expect(first).toMatchObject({ id: 'e1', attempts: 1, nextAttemptAt: t + 30_000 });
+    expect(await stores[1]!.claimDueOutbox('b', 30_000, 10)).toEqual([]);
+    t += 30_000;
+    const [again] = await stores[1]!.claimDueOutbox('b', 30_000, 10);
+    expect(again).toMatchObject({ id: 'e1', attempts: 2 });
+    // The first owner's lease is over: it may no longer reschedule or give up the entry.
+    expect(await store.rescheduleOutbox('e1', 'a', t + 1, 'late')).toBe(false);
+    expect(await store.giveUpOutbox('e1', 'a', 'late')).toBe(false);
+  });
+
+  it('spreads concurrent drains so that each due entry goes to exactly one owner', async () => {
+    for (let i = 0; i < 12; i++) await store.addToOutbox(entry(`e${i}`));
+    const batches = await Promise.all(stores.map((s, i) => s.claimDueOutbox(`owner-${i}`, 30_000, 5)));
+    const ids = batches.flat().map((e) => e.id);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+  });
+
+  it('reschedules a failed delivery with its error and serves it again when due', async () => {
+    await store.addToOutbox(entry('e1'));
+    await store.claimDueOutbox('a', 30_000, 10);
+    expect(
+      await store.rescheduleOutbox('e1', 'a', t + 60_000, 'webhook.post failed: upstream (HTTP 502)'),
+    ).toBe(true);
+    t += 59_999;
+    expect(await store.claimDueOutbox('a', 30_000, 10)).toEqual([]);
+    t += 1;
+    const [due] = await store.claimDueOutbox('a', 30_000, 10);
+    expect(due).toMatchObject({
+      id: 'e1',
+      attempts: 2,
+      lastError: 'webhook.post failed: upstream (HTTP 502)',
+    });
+  });
+
+  it('keeps delivered and given-up entries out of the queue, with the reason', async () => {
+    await store.addToOutbox(entry('ok'));
+    await store.addToOutbox(entry('bad'));
+    await store.claimDueOutbox('a', 30_000, 10);
+    expect(await store.markDelivered('ok')).toBe(true);
+    expect(await store.markDelivered('ok')).toBe(false);
+    expect(await store.giveUpOutbox('bad', 'a', 'unauthorized: the webhook was revoked')).toBe(true);
+    t += 60 * 60_000;
+    expect(await store.claimDueOutbox('a', 30_000, 10)).toEqual([]);
+    expect((await store.listOutbox({ status: 'delivered' })).map((e) => e.id)).toEqual(['ok']);
+    expect(await store.listOutbox({ status: 'given_up' })).toEqual([
+      expect.objectContaining({ id: 'bad', reason: 'unauthorized: the webhook was revoked' }),
+    ]);
+  });
+
+  it('stores small values, writing only absent ones when asked', async () => {
+    expect(await store.getValue('k')).toBeUndefined();
+    expect(await store.setValue('k', 'one', { ifAbsent: true })).toBe(true);
+    expect(await stores[1]!.setValue('k', 'two', { ifAbsent: true })).toBe(false);
+    expect(await store.getValue('k')).toBe('one');
+    expect(await store.setValue('k', 'three')).toBe(true);
+    expect(await stores[2]!.getValue('k')).toBe('three');
+  });
+
+  // Redis expires finished keys by itself (PEXPIRE), checked in openStore below.
+  it.runIf(backend.name !== 'redis')(
+    'prunes finished records but keeps pending entries and live claims',
+    async () => {
+      await store.claimSlot('job', 'old', 'a', 1_000);
+      await store.markPosted('job', 'old', 'a', [entry('done', 'old'), entry('waiting', 'old')]);
+      await store.claimDueOutbox('a', 1_000, 1);
+      await store.markDelivered('done');
+      await store.claimSlot('job', 'live', 'a', 10 * 24 * 3_600_000);
+      t += 8 * 24 * 3_600_000;
+      expect(await store.prune(7 * 24 * 3_600_000)).toBe(2);
+      expect(await store.getSlot('job', 'old')).toBeUndefined();
+      expect(await store.getSlot('job', 'live')).toBeDefined();
+      expect((await store.listOutbox()).map((e) => e.id)).toEqual(['waiting']);
+    },
+  );
+});
+
+describe('openStore', () => {
+  it('opens a node:sqlite file in WAL mode, creating its directories', async () => {
+    const file = join(dir, 'nested', 'deeper', 'herald.sqlite');
+    const store = await openStore({ storeUrl: file, redisUrl: undefined });
+    expect(store.kind).toBe('sqlite');
+    await store.close();
+    const db = new DatabaseSync(file);
+    expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    db.close();
+  });
+
+  it('uses Redis when STORE_URL or REDIS_URL is redis://, with keys under herald:', async () => {
+    const store = await openStore({ storeUrl: join(dir, 'unused.sqlite'), redisUrl: REDIS_URL });
+    expect(store.kind).toBe('redis');
+    const slotId = `prefix-check-${randomUUID()}`;
+    await store.claimSlot('job', slotId, 'a', 60_000);
+    await store.markPosted('job', slotId, 'a', []);
+    await store.close();
+    const redis = new Redis(REDIS_URL);
+    const key = `herald:slot:job:${slotId}`;
+    expect(await redis.hget(key, 'status')).toBe('posted');
+    // A posted slot is kept for the retention period, then expires by itself.
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(29 * 24 * 3_600_000);
+    await redis.del(key);
+    await redis.quit();
+    const viaStoreUrl = await openStore({ storeUrl: REDIS_URL, redisUrl: undefined });
+    expect(viaStoreUrl.kind).toBe('redis');
+    await viaStoreUrl.close();
+  });
+
+  it('fails clearly when Redis cannot be reached', async () => {
+    await expect(createRedisStore('redis://127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(
+      'could not connect to Redis at 127.0.0.1:1',
+    );
+  });
+});
