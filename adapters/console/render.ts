@@ -1,0 +1,110 @@
+// Renders a Reply as plain terminal text: the text, each embed as an indented card with aligned
+// fields, saved attachments as paths and buttons as the console line that runs them. Pure.
+import { actionToCommandLine, type Color, type Embed, type Reply } from '../../src/core/reply.ts';
+
+/** Field names wider than this wrap the alignment rather than push every value right. */
+export const MAX_FIELD_NAME_WIDTH = 24;
+const BAR = '│';
+const ANSI: Readonly<Record<Color | 'bold' | 'dim' | 'reset', string>> = {
+  info: '\u001b[34m',
+  success: '\u001b[32m',
+  warning: '\u001b[33m',
+  error: '\u001b[31m',
+  bold: '\u001b[1m',
+  dim: '\u001b[2m',
+  reset: '\u001b[0m',
+};
+
+export interface ConsoleRenderOptions {
+  /** Where each attachment was saved, by index; undefined when it could not be saved. */
+  savedPaths?: readonly (string | undefined)[];
+  /** ANSI colours (only on a terminal). */
+  isColor?: boolean;
+}
+
+/** Upstream text must not drive the terminal: control characters other than newline and tab go. */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** Chat markdown read as plain text: **bold** and __underline__ unwrapped, [label](url) spelled out. */
+function plain(text: string): string {
+  return clean(text)
+    .replace(/\*\*(.+?)\*\*/gs, '$1')
+    .replace(/__(.+?)__/gs, '$1')
+    .replace(/\[([^\]\n]+)\]\((\S+?)\)/g, (_, label: string, url: string) =>
+      label === url ? url : `${label} (${url})`,
+    );
+}
+
+function width(text: string): number {
+  return Array.from(text).length;
+}
+
+function formatTimestamp(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string) => string): string[] {
+  const lines: string[] = [];
+  const bar = paint(embed.color ?? 'info', BAR);
+  const push = (text: string): void => {
+    for (const line of text.split('\n')) lines.push(line === '' ? bar : `${bar} ${line}`);
+  };
+  if (embed.title) push(paint('bold', plain(embed.title)));
+  if (embed.url) push(clean(embed.url));
+  if (embed.description) push(plain(embed.description));
+  const fields = embed.fields ?? [];
+  if (fields.length > 0) {
+    if (lines.length > 0) lines.push(bar);
+    const names = fields.map((f) => plain(f.name));
+    const column = Math.min(MAX_FIELD_NAME_WIDTH, Math.max(...names.map(width)));
+    fields.forEach((field, index) => {
+      const name = names[index]!;
+      const pad = ' '.repeat(Math.max(0, column - width(name)));
+      const [first = '', ...rest] = plain(field.value).split('\n');
+      push(`${name}${pad}  ${first}`);
+      for (const line of rest) push(`${' '.repeat(column)}  ${line}`);
+    });
+  }
+  if (embed.thumbnail) push(paint('dim', `image: ${clean(embed.thumbnail)}`));
+  const footer = [
+    embed.footer ? plain(embed.footer) : '',
+    embed.timestamp ? formatTimestamp(embed.timestamp) : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' · ');
+  if (footer) push(paint('dim', footer));
+  return lines;
+}
+
+export function renderConsole(reply: Reply, opts: ConsoleRenderOptions = {}): string {
+  const paint = (code: keyof typeof ANSI, text: string): string =>
+    opts.isColor ? `${ANSI[code]}${text}${ANSI.reset}` : text;
+  const sections: string[] = [];
+  const text = plain(reply.text).trim();
+  if (text) sections.push(text);
+  for (const embed of reply.embeds ?? []) sections.push(renderEmbed(embed, paint).join('\n'));
+  const files = (reply.attachments ?? []).map((attachment, index) => {
+    const about = `${attachment.contentType}, ${formatBytes(attachment.bytes.byteLength)}`;
+    const path = opts.savedPaths?.[index];
+    return path === undefined
+      ? `Could not save ${clean(attachment.filename)} (${about}).`
+      : `Saved ${clean(attachment.filename)} (${about}) to ${path}`;
+  });
+  if (files.length > 0) sections.push(files.join('\n'));
+  const actions = (reply.actions ?? []).map(
+    (action) => `${paint('dim', `[${clean(action.label)}]`)} ${clean(actionToCommandLine(action))}`,
+  );
+  if (actions.length > 0) sections.push(actions.join('\n'));
+  return sections.length > 0 ? sections.join('\n\n') : '(empty reply)';
+}

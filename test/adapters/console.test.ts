@@ -1,0 +1,330 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createConsoleAdapter } from '../../adapters/console/adapter.ts';
+import { renderConsole } from '../../adapters/console/render.ts';
+import type { AdapterHandlers, Invocation } from '../../src/core/adapter.ts';
+import { defineCommand, type CommandContext } from '../../src/core/command.ts';
+import { createDispatcher } from '../../src/core/dispatch.ts';
+import type { Reply } from '../../src/core/reply.ts';
+import { createRegistry } from '../../src/core/registry.ts';
+import { UserError } from '../../src/errors.ts';
+
+const quietLog = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+describe('renderConsole', () => {
+  it('renders the text alone when there is nothing else', () => {
+    expect(renderConsole({ text: 'Sent. The email id is em_1.' })).toBe('Sent. The email id is em_1.');
+  });
+
+  it('renders an embed as a card with title, url, description, aligned fields, footer and timestamp', () => {
+    const out = renderConsole({
+      text: 'Weather in Oslo',
+      embeds: [
+        {
+          title: 'Oslo, NO',
+          url: 'https://openweathermap.org/city/3143244',
+          description: 'Light rain',
+          color: 'info',
+          fields: [
+            { name: 'Temperature', value: '7.2 °C', inline: true },
+            { name: 'Wind', value: '3.6 m/s' },
+            { name: 'Humidity', value: '81 %' },
+          ],
+          footer: 'OpenWeatherMap',
+          timestamp: '2025-03-01T12:34:56Z',
+        },
+      ],
+    });
+    expect(out.split('\n')).toEqual([
+      'Weather in Oslo',
+      '',
+      '│ Oslo, NO',
+      '│ https://openweathermap.org/city/3143244',
+      '│ Light rain',
+      '│',
+      '│ Temperature  7.2 °C',
+      '│ Wind         3.6 m/s',
+      '│ Humidity     81 %',
+      '│ OpenWeatherMap · 2025-03-01 12:34 UTC',
+    ]);
+  });
+
+  it('indents the continuation lines of a multi-line field value under the value column', () => {
+    const out = renderConsole({
+      text: 'Host',
+      embeds: [
+        {
+          fields: [
+            { name: 'Ports', value: '22/tcp OpenSSH\n443/tcp nginx' },
+            { name: 'Org', value: 'Example' },
+          ],
+        },
+      ],
+    });
+    expect(out).toContain('│ Ports  22/tcp OpenSSH\n│        443/tcp nginx\n│ Org    Example');
+  });
+
+  it('shows each button as the console line that runs it', () => {
+    const out = renderConsole({
+      text: '1,234 jobs',
+      actions: [
+        { label: 'Next page', command: 'jobs', input: { what: 'rust developer', where: 'Berlin', page: 3 } },
+      ],
+    });
+    expect(out).toContain('[Next page] /jobs what:"rust developer" where:Berlin page:3');
+  });
+
+  it('prints where each attachment was saved, and says when one could not be', () => {
+    const bytes = new Uint8Array(2048);
+    const out = renderConsole(
+      {
+        text: 'Here is your audio.',
+        attachments: [
+          { filename: 'say.mp3', contentType: 'audio/mpeg', bytes },
+          { filename: 'b.mp3', contentType: 'audio/mpeg', bytes: new Uint8Array(10) },
+        ],
+      },
+      { savedPaths: ['/tmp/out/a-say.mp3', undefined] },
+    );
+    expect(out).toContain('Saved say.mp3 (audio/mpeg, 2.0 kB) to /tmp/out/a-say.mp3');
+    expect(out).toContain('Could not save b.mp3 (audio/mpeg, 10 B).');
+  });
+
+  it('reads chat markdown as plain text', () => {
+    expect(renderConsole({ text: '**Bold** and [the docs](https://example.com/d)' })).toBe(
+      'Bold and the docs (https://example.com/d)',
+    );
+  });
+
+  it('strips terminal control sequences from upstream text', () => {
+    const out = renderConsole({ text: 'ok\u001b[2J\u0007', embeds: [{ title: 'A\u001b]0;pwned\u0007B' }] });
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(out).toContain('ok');
+  });
+
+  it('colours the card bar by palette token only when asked', () => {
+    const reply: Reply = { text: 'x', embeds: [{ title: 'T', color: 'error' }] };
+    expect(renderConsole(reply, { isColor: true })).toContain('\u001b[31m│\u001b[0m');
+    expect(renderConsole(reply)).not.toContain('\u001b[');
+  });
+});
+
+describe('createConsoleAdapter', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'herald-console-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const echo = defineCommand({
+    name: 'echo',
+    description: 'Echo after a delay',
+    options: z.object({
+      text: z.string().describe('Text'),
+      delay: z.number().int().min(0).max(500).default(0).describe('Delay in ms'),
+    }),
+    positional: ['text'],
+    needs: [],
+    handler: async (input) => {
+      await sleep(input.delay);
+      return { text: `echo: ${input.text}` };
+    },
+  });
+  const who = defineCommand({
+    name: 'who',
+    description: 'Who runs this',
+    options: z.object({}),
+    needs: [],
+    access: [() => new UserError({ code: 'forbidden', message: 'denied' })],
+    handler: async (_input, ctx: CommandContext) => ({
+      text: `${ctx.actor.id} operator=${String(ctx.actor.isOperator)}`,
+    }),
+  });
+  const beep = defineCommand({
+    name: 'beep',
+    description: 'Returns audio',
+    options: z.object({}),
+    needs: [],
+    handler: async () => ({
+      text: 'Audio ready.',
+      attachments: [
+        {
+          filename: '../../evil name.mp3',
+          contentType: 'audio/mpeg',
+          bytes: Uint8Array.of(0xff, 0xfb, 0x90, 0x00),
+        },
+      ],
+    }),
+  });
+  const registry = createRegistry([echo, who, beep]);
+
+  function session(lines: string, handlers?: AdapterHandlers, concurrency?: number) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let stdout = '';
+    output.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const adapter = createConsoleAdapter({
+      input,
+      output,
+      audioDir: dir,
+      log: quietLog,
+      isTTY: false,
+      concurrency,
+    });
+    const dispatcher = createDispatcher({
+      registry,
+      services: {},
+      log: quietLog,
+      commandTimeoutMs: 2_000,
+      serviceVariables: {},
+    });
+    return {
+      adapter,
+      run: async () => {
+        await adapter.start(registry, handlers ?? dispatcher);
+        input.end(lines);
+        await adapter.finished;
+        return stdout;
+      },
+    };
+  }
+
+  it('prints one reply block per command line in input order, even when later ones finish first', async () => {
+    const { run } = session('/echo first delay:120\n/echo second delay:0\n/echo third delay:40\n');
+    const out = await run();
+    expect(out).toBe(
+      '> /echo first delay:120\necho: first\n\n> /echo second delay:0\necho: second\n\n> /echo third delay:40\necho: third\n\n',
+    );
+  });
+
+  it('runs piped commands concurrently', async () => {
+    const { run } = session('/echo a delay:150\n/echo b delay:150\n/echo c delay:150\n');
+    const started = performance.now();
+    await run();
+    expect(performance.now() - started).toBeLessThan(400);
+  });
+
+  it('ignores blank lines and # comments, and answers unknown commands in their place', async () => {
+    const out = await session('\n# a comment\n   \n/nope\necho bare words\n').run();
+    const blocks = out.trim().split('\n\n');
+    expect(blocks).toEqual([
+      '> /nope\nThere is no command /nope; /help lists them all.',
+      '> echo bare words\necho: bare words',
+    ]);
+  });
+
+  it('runs commands as the local operator, who passes every access check', async () => {
+    const out = await session('/who\n').run();
+    expect(out).toContain('local operator=true');
+  });
+
+  it('writes attachments to the audio directory with unique, safe names and prints the path', async () => {
+    const out = await session('/beep\n/beep\n').run();
+    const files = await readdir(dir);
+    expect(files).toHaveLength(2);
+    expect(new Set(files).size).toBe(2);
+    for (const file of files) {
+      expect(file).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}-evil_name\.mp3$/);
+      expect(out).toContain(join(dir, file));
+      expect([...(await readFile(join(dir, file)))]).toEqual([0xff, 0xfb, 0x90, 0x00]);
+    }
+  });
+
+  it('keeps answering when the audio directory cannot be written', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let stdout = '';
+    output.on('data', (c: Buffer) => (stdout += c.toString()));
+    const blocked = join(dir, 'file');
+    await writeFile(blocked, 'x');
+    const adapter = createConsoleAdapter({
+      input,
+      output,
+      audioDir: join(blocked, 'audio'),
+      log: quietLog,
+      isTTY: false,
+    });
+    const dispatcher = createDispatcher({
+      registry,
+      services: {},
+      log: quietLog,
+      commandTimeoutMs: 2_000,
+      serviceVariables: {},
+    });
+    await adapter.start(registry, dispatcher);
+    input.end('/beep\n/echo after\n');
+    await adapter.finished;
+    expect(stdout).toContain('Could not save ../../evil name.mp3 (audio/mpeg, 4 B).');
+    expect(stdout).toContain('echo: after');
+  });
+
+  it('finishes at end of input only after every command has answered', async () => {
+    let release: () => void = () => undefined;
+    const handlers: AdapterHandlers = {
+      onAutocomplete: async () => [],
+      onInvocation: async (inv: Invocation) => {
+        await new Promise<void>((r) => (release = r));
+        await inv.respond({ text: 'late' });
+      },
+    };
+    const { adapter, run } = session('/echo x\n', handlers);
+    let isDone = false;
+    const done = run().then((out) => {
+      isDone = true;
+      return out;
+    });
+    await sleep(50);
+    expect(isDone).toBe(false);
+    expect(adapter.isReady()).toBe(false);
+    release();
+    expect(await done).toBe('> /echo x\nlate\n\n');
+  });
+
+  it('finishes at once on empty input', async () => {
+    expect(await session('').run()).toBe('');
+  });
+
+  it('on a terminal shows the notice and a prompt, answers, and ends on exit', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let screen = '';
+    output.on('data', (c: Buffer) => (screen += c.toString()));
+    const adapter = createConsoleAdapter({
+      input,
+      output,
+      audioDir: dir,
+      log: quietLog,
+      isTTY: true,
+      notice: 'The built-in sandbox answers: replies are simulated.',
+    });
+    const dispatcher = createDispatcher({
+      registry,
+      services: {},
+      log: quietLog,
+      commandTimeoutMs: 2_000,
+      serviceVariables: {},
+    });
+    await adapter.start(registry, dispatcher);
+    input.write('/echo hello\n');
+    await sleep(50);
+    input.write('exit\n');
+    await adapter.finished;
+    expect(screen).toContain('The built-in sandbox answers: replies are simulated.');
+    expect(screen).toContain('herald> ');
+    expect(screen).toContain('echo: hello');
+    expect(screen).not.toContain('> /echo hello\n');
+  });
+});
