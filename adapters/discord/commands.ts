@@ -1,0 +1,167 @@
+// Command definitions -> Discord application command JSON (CHAT_INPUT), for one bulk overwrite.
+// "email send" and "email status" become one /email command with two subcommands. Shape and limits:
+// https://discord.com/developers/docs/interactions/application-commands#application-command-object
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  type APIApplicationCommandBasicOption,
+  type APIApplicationCommandSubcommandOption,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import { describeOptions, type Command, type OptionSpec } from '../../src/core/command.ts';
+import { truncate } from './render.ts';
+
+export const DESCRIPTION_MAX = 100;
+export const OPTIONS_MAX = 25;
+export const SUBCOMMANDS_MAX = 25;
+export const CHOICES_MAX = 25;
+export const CHOICE_MAX = 100;
+export const STRING_LENGTH_LIMIT = 6000;
+/** Names, descriptions, choice names and values of one command together. */
+export const COMMAND_CHARS_MAX = 8000;
+const NAME_RE = /^[-_\p{Ll}\p{Lo}\p{N}]{1,32}$/u;
+/** Discord's INTEGER and NUMBER bounds; zod's int() reports these when no bound was given. */
+const SAFE_BOUND = Number.MAX_SAFE_INTEGER;
+
+export type DiscordCommandJson = RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+const TYPES = {
+  string: ApplicationCommandOptionType.String,
+  integer: ApplicationCommandOptionType.Integer,
+  number: ApplicationCommandOptionType.Number,
+  boolean: ApplicationCommandOptionType.Boolean,
+} as const;
+
+function describe(text: string, fallback: string): string {
+  const trimmed = text.trim();
+  return truncate(trimmed === '' ? fallback : trimmed, DESCRIPTION_MAX);
+}
+
+function optionDescription(spec: OptionSpec): string {
+  const base = describe(spec.description, spec.name);
+  const value = spec.default;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return base;
+  const withDefault = `${base} (default: ${String(value)})`;
+  return withDefault.length <= DESCRIPTION_MAX ? withDefault : base;
+}
+
+function buildOption(command: Command, spec: OptionSpec): APIApplicationCommandBasicOption {
+  if (!NAME_RE.test(spec.name)) {
+    throw new Error(
+      `command ${command.name}: option "${spec.name}" is not a valid Discord option name (lower case, 1-32)`,
+    );
+  }
+  const option: Record<string, unknown> = {
+    type: TYPES[spec.type],
+    name: spec.name,
+    description: optionDescription(spec),
+    required: spec.required,
+  };
+  const hasAutocomplete = command.autocomplete[spec.name] !== undefined;
+  // Discord forbids choices together with autocomplete; autocomplete wins.
+  if (hasAutocomplete && (spec.type === 'string' || spec.type === 'integer' || spec.type === 'number')) {
+    option.autocomplete = true;
+  } else if (spec.choices && spec.choices.length > 0 && spec.choices.length <= CHOICES_MAX) {
+    // More than 25 values cannot be offered as choices; the dispatcher still validates them.
+    option.choices = spec.choices.filter((c) => c.length <= CHOICE_MAX).map((c) => ({ name: c, value: c }));
+  }
+  if (spec.type === 'integer' || spec.type === 'number') {
+    if (spec.min !== undefined && Math.abs(spec.min) < SAFE_BOUND) option.min_value = spec.min;
+    if (spec.max !== undefined && Math.abs(spec.max) < SAFE_BOUND) option.max_value = spec.max;
+  }
+  if (spec.type === 'string') {
+    if (spec.minLength !== undefined)
+      option.min_length = Math.min(Math.max(spec.minLength, 0), STRING_LENGTH_LIMIT);
+    if (spec.maxLength !== undefined)
+      option.max_length = Math.min(Math.max(spec.maxLength, 1), STRING_LENGTH_LIMIT);
+  }
+  return option as unknown as APIApplicationCommandBasicOption;
+}
+
+function buildOptions(command: Command): APIApplicationCommandBasicOption[] {
+  const options = describeOptions(command.options).map((spec) => buildOption(command, spec));
+  if (options.length > OPTIONS_MAX)
+    throw new Error(`command ${command.name}: more than ${OPTIONS_MAX} options`);
+  // Discord requires every required option to come before the optional ones.
+  return [...options.filter((o) => o.required), ...options.filter((o) => !o.required)];
+}
+
+/** The characters Discord counts against the 8000 per command. */
+export function commandChars(json: unknown): number {
+  if (Array.isArray(json)) return json.reduce((n: number, item) => n + commandChars(item), 0);
+  if (typeof json !== 'object' || json === null) return 0;
+  let n = 0;
+  for (const [key, value] of Object.entries(json)) {
+    if ((key === 'name' || key === 'description' || key === 'value') && typeof value !== 'object') {
+      n += String(value).length;
+    } else if (key === 'options' || key === 'choices') {
+      n += commandChars(value);
+    }
+  }
+  return n;
+}
+
+function check(json: DiscordCommandJson): DiscordCommandJson {
+  const chars = commandChars(json);
+  if (chars > COMMAND_CHARS_MAX) {
+    throw new Error(
+      `command /${json.name}: ${chars} characters of names and descriptions (max ${COMMAND_CHARS_MAX})`,
+    );
+  }
+  return json;
+}
+
+/** The whole set of slash commands for Discord's bulk overwrite, in definition order. */
+export function buildDiscordCommands(commands: readonly Command[]): DiscordCommandJson[] {
+  const groups = new Map<string, { single?: Command; subcommands: Command[] }>();
+  for (const command of commands) {
+    const [top = '', sub] = command.name.split(' ');
+    const group = groups.get(top) ?? { subcommands: [] };
+    groups.set(top, group);
+    if (sub === undefined) {
+      if (group.single) throw new Error(`command /${top} is defined twice`);
+      group.single = command;
+    } else {
+      if (group.subcommands.some((c) => c.name === command.name))
+        throw new Error(`command /${command.name} is defined twice`);
+      group.subcommands.push(command);
+    }
+  }
+  const out: DiscordCommandJson[] = [];
+  for (const [name, group] of groups) {
+    if (group.single && group.subcommands.length > 0) {
+      throw new Error(`/${name} cannot be both a command and a group of subcommands on Discord`);
+    }
+    if (group.single) {
+      out.push(
+        check({
+          type: ApplicationCommandType.ChatInput,
+          name,
+          description: describe(group.single.description, name),
+          options: buildOptions(group.single),
+        }),
+      );
+      continue;
+    }
+    if (group.subcommands.length > SUBCOMMANDS_MAX)
+      throw new Error(`/${name}: more than ${SUBCOMMANDS_MAX} subcommands`);
+    const subNames = group.subcommands.map((c) => c.name.split(' ')[1] ?? '');
+    out.push(
+      check({
+        type: ApplicationCommandType.ChatInput,
+        name,
+        description: describe(
+          `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}: ${subNames.join(', ')}`,
+          name,
+        ),
+        options: group.subcommands.map((command, i): APIApplicationCommandSubcommandOption => ({
+          type: ApplicationCommandOptionType.Subcommand,
+          name: subNames[i] ?? '',
+          description: describe(command.description, command.name),
+          options: buildOptions(command),
+        })),
+      }),
+    );
+  }
+  return out;
+}
