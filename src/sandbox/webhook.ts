@@ -1,0 +1,293 @@
+// Simulated Discord incoming webhook (API-NOTES.md "S7 Chat webhook"): POST /{id}/{token} answers
+// 204 and keeps the message in an inbox, enforces Discord's documented limits with 400 50035 form
+// errors, and answers 404 Unknown Webhook / 401 Invalid Webhook Token like Discord does.
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { route, type HandlerOptions } from './layout.ts';
+import { hashSeed } from './seeded-random.ts';
+
+export interface AcceptedWebhookMessage {
+  /** Snowflake of the created message. */
+  id: string;
+  webhookId: string;
+  content: string | undefined;
+  username: string | undefined;
+  embeds: Record<string, unknown>[];
+  allowedMentions: unknown;
+  /** The whole JSON body as received. */
+  body: Record<string, unknown>;
+  receivedAt: string;
+}
+
+/** The messages a simulated webhook accepted, newest last (the oldest are dropped past 200). */
+export interface WebhookInbox {
+  readonly messages: readonly AcceptedWebhookMessage[];
+  add(message: AcceptedWebhookMessage): void;
+  clear(): void;
+}
+
+export function createWebhookInbox(max = 200): WebhookInbox {
+  const messages: AcceptedWebhookMessage[] = [];
+  return {
+    messages,
+    add(message) {
+      messages.push(message);
+      if (messages.length > max) messages.splice(0, messages.length - max);
+    },
+    clear() {
+      messages.length = 0;
+    },
+  };
+}
+
+const defaultInbox = createWebhookInbox();
+
+/** The inbox of handlers created without their own `inbox` option (the built-in simulator). */
+export function webhookInbox(): WebhookInbox {
+  return defaultInbox;
+}
+
+export interface WebhookHandlerOptions extends HandlerOptions {
+  /** The webhook id the fake knows; any other id is 404 Unknown Webhook. Unset: any id but the magic one. */
+  webhookId?: string;
+  inbox?: WebhookInbox;
+  /** Enforce Discord's per-webhook bucket with 429s. Unset: headers are sent but nothing is refused. */
+  rateLimit?: { limit: number; windowMs: number };
+  now?: () => number;
+}
+
+/** Inputs that make the simulator answer like Discord's failures (for demos and tests). */
+export const WEBHOOK_MAGIC = Object.freeze({
+  /** A webhook id that is always 404 Unknown Webhook (a deleted webhook). */
+  unknownWebhookId: '1000000000000000404',
+});
+
+const DISCORD_EPOCH_MS = 1_420_070_400_000;
+const BUCKET_LIMIT = 5;
+const BUCKET_WINDOW_MS = 2_000;
+
+/** Discord's 429: JSON body with `retry_after` in float seconds, Retry-After in whole seconds. */
+export function discordRateLimitResponse(opts: {
+  retryAfterS: number;
+  global?: boolean;
+  bucket?: string;
+  nowMs?: number;
+}): Response {
+  const nowMs = opts.nowMs ?? Date.now();
+  const headers: Record<string, string> = {
+    'retry-after': String(Math.ceil(opts.retryAfterS)),
+    'x-ratelimit-limit': String(BUCKET_LIMIT),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': ((nowMs + opts.retryAfterS * 1000) / 1000).toFixed(3),
+    'x-ratelimit-reset-after': opts.retryAfterS.toFixed(3),
+    'x-ratelimit-bucket': opts.bucket ?? 'a2e3b6b1c8d94f0e9d0f1a2b3c4d5e6f',
+    'x-ratelimit-scope': opts.global ? 'global' : 'user',
+  };
+  if (opts.global) headers['x-ratelimit-global'] = 'true';
+  return HttpResponse.json(
+    { message: 'You are being rate limited.', retry_after: opts.retryAfterS, global: opts.global ?? false },
+    { status: 429, headers },
+  );
+}
+
+type FormErrors = Record<string, unknown>;
+
+function addError(errors: FormErrors, at: (string | number)[], code: string, message: string): void {
+  let node = errors;
+  for (const key of at.map(String)) node = (node[key] ??= {}) as FormErrors;
+  ((node._errors ??= []) as unknown[]).push({ code, message });
+}
+
+const chars = (v: unknown): number => (typeof v === 'string' ? [...v.trim()].length : 0);
+
+function maxLength(errors: FormErrors, at: (string | number)[], value: unknown, max: number): void {
+  if (chars(value) > max) addError(errors, at, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+}
+
+/** Discord's form validation of an execute-webhook body: 50035 errors, or 50006 for nothing to send. */
+export function validateWebhookBody(body: Record<string, unknown>): Response | undefined {
+  const errors: FormErrors = {};
+  maxLength(errors, ['content'], body.content, 2000);
+  if (typeof body.username === 'string') {
+    const n = chars(body.username);
+    if (n < 1 || n > 80)
+      addError(errors, ['username'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 80 in length.');
+    const banned = /discord|clyde/i.exec(body.username);
+    if (banned) {
+      addError(
+        errors,
+        ['username'],
+        'USERNAME_INVALID_CONTAINS',
+        `Username cannot contain "${banned[0].toLowerCase()}"`,
+      );
+    }
+  }
+  const embeds = Array.isArray(body.embeds) ? (body.embeds as Record<string, unknown>[]) : [];
+  if (embeds.length > 10)
+    addError(errors, ['embeds'], 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+  let total = 0;
+  embeds.slice(0, 10).forEach((embed, i) => {
+    maxLength(errors, ['embeds', i, 'title'], embed.title, 256);
+    maxLength(errors, ['embeds', i, 'description'], embed.description, 4096);
+    const color = embed.color;
+    if (color !== undefined && color !== null) {
+      if (typeof color !== 'number' || !Number.isInteger(color) || color < 0) {
+        addError(
+          errors,
+          ['embeds', i, 'color'],
+          'NUMBER_TYPE_COERCE',
+          `Value "${JSON.stringify(color)}" is not int.`,
+        );
+      } else if (color > 0xffffff) {
+        addError(
+          errors,
+          ['embeds', i, 'color'],
+          'NUMBER_TYPE_MAX',
+          'int value should be less than or equal to 16777215.',
+        );
+      }
+    }
+    const fields = Array.isArray(embed.fields) ? (embed.fields as Record<string, unknown>[]) : [];
+    if (fields.length > 25)
+      addError(errors, ['embeds', i, 'fields'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    fields.forEach((field, j) => {
+      for (const [key, max] of [
+        ['name', 256],
+        ['value', 1024],
+      ] as const) {
+        if (chars(field[key]) === 0)
+          addError(errors, ['embeds', i, 'fields', j, key], 'BASE_TYPE_REQUIRED', 'This field is required');
+        maxLength(errors, ['embeds', i, 'fields', j, key], field[key], max);
+        total += chars(field[key]);
+      }
+    });
+    const footer = embed.footer as { text?: unknown } | undefined;
+    const author = embed.author as { name?: unknown } | undefined;
+    maxLength(errors, ['embeds', i, 'footer', 'text'], footer?.text, 2048);
+    maxLength(errors, ['embeds', i, 'author', 'name'], author?.name, 256);
+    total += chars(embed.title) + chars(embed.description) + chars(footer?.text) + chars(author?.name);
+  });
+  if (total > 6000)
+    addError(errors, ['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
+  const parse = (body.allowed_mentions as { parse?: unknown } | undefined)?.parse;
+  if (Array.isArray(parse)) {
+    parse.forEach((p: unknown, k) => {
+      if (p !== 'roles' && p !== 'users' && p !== 'everyone') {
+        addError(
+          errors,
+          ['allowed_mentions', 'parse', k],
+          'ENUM_TYPE_COERCE',
+          `Value "${String(p)}" is not a valid enum value.`,
+        );
+      }
+    });
+  }
+  if (Object.keys(errors).length > 0) {
+    return HttpResponse.json({ message: 'Invalid Form Body', code: 50035, errors }, { status: 400 });
+  }
+  if (chars(body.content) === 0 && embeds.length === 0) {
+    return HttpResponse.json({ message: 'Cannot send an empty message', code: 50006 }, { status: 400 });
+  }
+  return undefined;
+}
+
+function snowflake(nowMs: number, increment: number): string {
+  return ((BigInt(nowMs - DISCORD_EPOCH_MS) << 22n) | BigInt(increment & 0xfff)).toString();
+}
+
+export function webhookHandlers(opts: WebhookHandlerOptions = {}): RequestHandler[] {
+  const inbox = opts.inbox ?? defaultInbox;
+  const now = opts.now ?? Date.now;
+  const windows = new Map<string, number[]>();
+  let increment = 0;
+
+  return [
+    http.post(route('webhook', '/:id/:token'), async ({ request, params }) => {
+      const id = String(params.id);
+      const token = String(params.token);
+      if (id === WEBHOOK_MAGIC.unknownWebhookId || (opts.webhookId !== undefined && id !== opts.webhookId)) {
+        return HttpResponse.json({ message: 'Unknown Webhook', code: 10015 }, { status: 404 });
+      }
+      if (opts.credential !== undefined && token !== opts.credential) {
+        return HttpResponse.json({ message: 'Invalid Webhook Token', code: 50027 }, { status: 401 });
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(await request.text());
+      } catch {
+        return HttpResponse.json(
+          { message: 'The request body contains invalid JSON.', code: 50109 },
+          { status: 400 },
+        );
+      }
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        return HttpResponse.json({ message: 'Cannot send an empty message', code: 50006 }, { status: 400 });
+      }
+      const invalid = validateWebhookBody(body as Record<string, unknown>);
+      if (invalid) return invalid;
+
+      const nowMs = now();
+      const limit = opts.rateLimit?.limit ?? BUCKET_LIMIT;
+      const windowMs = opts.rateLimit?.windowMs ?? BUCKET_WINDOW_MS;
+      const bucket = hashSeed(id, token).toString(16).padStart(8, '0').repeat(4);
+      const recent = (windows.get(bucket) ?? []).filter((t) => t > nowMs - windowMs);
+      if (opts.rateLimit && recent.length >= limit) {
+        const retryAfterS = Math.max(0.001, ((recent[0] ?? nowMs) + windowMs - nowMs) / 1000);
+        return discordRateLimitResponse({ retryAfterS, bucket, nowMs });
+      }
+      recent.push(nowMs);
+      windows.set(bucket, recent);
+
+      const b = body as Record<string, unknown>;
+      const message: AcceptedWebhookMessage = {
+        id: snowflake(nowMs, increment++),
+        webhookId: id,
+        content: typeof b.content === 'string' ? b.content : undefined,
+        username: typeof b.username === 'string' ? b.username.trim() : undefined,
+        embeds: Array.isArray(b.embeds) ? (b.embeds as Record<string, unknown>[]) : [],
+        allowedMentions: b.allowed_mentions,
+        body: b,
+        receivedAt: new Date(nowMs).toISOString(),
+      };
+      inbox.add(message);
+      const resetAfterS = ((recent[0] ?? nowMs) + windowMs - nowMs) / 1000;
+      const headers = {
+        'x-ratelimit-bucket': bucket,
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(Math.max(0, limit - recent.length)),
+        'x-ratelimit-reset': ((nowMs + resetAfterS * 1000) / 1000).toFixed(3),
+        'x-ratelimit-reset-after': resetAfterS.toFixed(3),
+      };
+      if (new URL(request.url).searchParams.get('wait') === 'true') {
+        return HttpResponse.json(
+          {
+            id: message.id,
+            type: 0,
+            content: message.content ?? '',
+            channel_id: '1234567890123456789',
+            author: {
+              bot: true,
+              id,
+              username: message.username ?? 'herald',
+              avatar: null,
+              discriminator: '0000',
+            },
+            attachments: [],
+            embeds: message.embeds.map((e) => ({ type: 'rich', ...e })),
+            mentions: [],
+            mention_roles: [],
+            pinned: false,
+            mention_everyone: false,
+            tts: false,
+            timestamp: message.receivedAt.replace('Z', '000+00:00'),
+            edited_timestamp: null,
+            flags: 0,
+            components: [],
+            webhook_id: id,
+          },
+          { headers },
+        );
+      }
+      return new HttpResponse(null, { status: 204, headers });
+    }),
+  ];
+}
