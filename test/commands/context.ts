@@ -1,0 +1,138 @@
+// Test helpers for commands: a CommandContext with a fixed clock and a recording log, and `invoke`,
+// which validates input and runs access checks the way the dispatcher does before the handler.
+import { expect } from 'vitest';
+import type { Actor } from '../../src/core/actor.ts';
+import type { Command, CommandContext, CommandLog } from '../../src/core/command.ts';
+import type { Reply } from '../../src/core/reply.ts';
+import type { Services } from '../../src/core/services.ts';
+import { ServiceError, UserError, type ServiceErrorCode, type ServiceName } from '../../src/errors.ts';
+
+export const NOW = new Date('2026-11-22T10:00:00Z');
+
+export const OPERATOR: Actor = {
+  platform: 'console',
+  id: 'local',
+  displayName: 'operator',
+  roles: [],
+  isOperator: true,
+};
+
+export const DISCORD_MEMBER: Actor = {
+  platform: 'discord',
+  id: '331245678901234567',
+  displayName: 'Ada',
+  roles: ['1098765432109876543'],
+};
+
+export const SLACK_MEMBER: Actor = { platform: 'slack', id: 'U04ABCDEF12', displayName: 'Grace', roles: [] };
+
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: object;
+  msg: string;
+}
+
+export interface TestContext extends CommandContext {
+  logs: LogEntry[];
+}
+
+export function createContext(opts: { services?: Services; actor?: Actor; now?: Date } = {}): TestContext {
+  const logs: LogEntry[] = [];
+  const record =
+    (level: LogEntry['level']) =>
+    (obj: object, msg: string): void => {
+      logs.push({ level, obj, msg });
+    };
+  const log: CommandLog = {
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+  };
+  const now = opts.now ?? NOW;
+  return {
+    actor: opts.actor ?? OPERATOR,
+    services: opts.services ?? {},
+    log,
+    signal: new AbortController().signal,
+    now: () => new Date(now),
+    invocationId: 'inv-0001',
+    logs,
+  };
+}
+
+/**
+ * Runs a command as the dispatcher would once the raw text is coerced: validates `input` with the
+ * options schema (a failure is a UserError), runs the access checks in order, then the handler.
+ */
+export async function invoke<I>(
+  command: Command<I>,
+  input: Record<string, unknown>,
+  ctx: CommandContext,
+): Promise<Reply> {
+  const parsed = command.options.safeParse(input);
+  if (!parsed.success) {
+    throw new UserError({
+      code: 'invalid_input',
+      message: parsed.error.issues[0]?.message ?? 'invalid input',
+    });
+  }
+  for (const check of command.access) {
+    const denied = await check(ctx);
+    if (denied) throw denied;
+  }
+  return command.handler(parsed.data as I, ctx);
+}
+
+/** Every code a service call can fail with; each must reach the dispatcher untouched. */
+export const SERVICE_ERROR_CODES: readonly ServiceErrorCode[] = [
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'invalid_request',
+  'rate_limited',
+  'upstream',
+  'timeout',
+  'network',
+  'bad_response',
+  'unavailable',
+];
+
+export function serviceError(service: ServiceName, operation: string, code: ServiceErrorCode): ServiceError {
+  return new ServiceError({
+    service,
+    operation,
+    code,
+    status: code === 'rate_limited' ? 429 : undefined,
+    ...(code === 'rate_limited' ? { retryAfterMs: 2_000 } : {}),
+  });
+}
+
+/** Asserts the reply's shape every command promises: a one-line text fallback, sane embeds. */
+export function expectWellFormed(reply: Reply): void {
+  expect(reply.text.length).toBeGreaterThan(0);
+  expect(reply.text).not.toContain('\n');
+  expect(reply.text.length).toBeLessThanOrEqual(2000);
+  expect(reply.text).not.toMatch(/^\s*[@<]/);
+  for (const embed of reply.embeds ?? []) {
+    expect(embed.fields?.length ?? 0).toBeLessThanOrEqual(25);
+    expect(embed.title?.length ?? 0).toBeLessThanOrEqual(256);
+    expect(embed.description?.length ?? 0).toBeLessThanOrEqual(4096);
+    for (const field of embed.fields ?? []) {
+      expect(field.name.length).toBeGreaterThan(0);
+      expect(field.value.length).toBeGreaterThan(0);
+      expect(field.value.length).toBeLessThanOrEqual(1024);
+    }
+  }
+}
+
+/** The embed of a one-embed reply. */
+export function onlyEmbed(reply: Reply) {
+  expect(reply.embeds).toHaveLength(1);
+  return reply.embeds![0]!;
+}
+
+/** The value of the field named `name` in the reply's first embed. */
+export function field(reply: Reply, name: string): string | undefined {
+  return reply.embeds?.[0]?.fields?.find((f) => f.name === name)?.value;
+}
