@@ -1,0 +1,87 @@
+// Units and condition wording shared by /weather and /forecast (OpenWeatherMap's unit systems,
+// API-NOTES.md S3 "Units": standard is Kelvin and m/s, metric °C and m/s, imperial °F and mph).
+import { z } from 'zod';
+import type { Reply } from '../src/core/reply.ts';
+import type { Condition, Units } from '../src/services/weather/client.ts';
+import { formatNumber, quote } from './format.ts';
+
+export const UNIT_CHOICES = ['metric', 'imperial', 'standard'] as const;
+
+export const CITY_OPTION = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe('City name, optionally with a country code: "Paris,FR"');
+
+export const UNITS_OPTION = z
+  .enum(UNIT_CHOICES)
+  .default('metric')
+  .describe('metric (°C, m/s), imperial (°F, mph) or standard (K, m/s)');
+
+/** The answer when OpenWeatherMap does not know the city: a hint, not an error. */
+export function unknownCityReply(city: string): Reply {
+  return {
+    text: `No city called ${quote(city)} was found.`,
+    embeds: [
+      {
+        title: 'City not found',
+        description: `The weather service does not know ${quote(city)}. Check the spelling, or add a country code, e.g. \`Paris,FR\` or \`Portland,US\`.`,
+        color: 'warning',
+      },
+    ],
+  };
+}
+
+const TEMPERATURE_UNIT: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
+const WIND_UNIT: Readonly<Record<Units, string>> = { metric: 'm/s', imperial: 'mph', standard: 'm/s' };
+
+/** "25.3 °C", "77.6 °F", "298.5 K". */
+export function formatTemperature(value: number, units: Units): string {
+  return `${formatNumber(value, 1)} ${TEMPERATURE_UNIT[units]}`;
+}
+
+export function formatWind(value: number, units: Units): string {
+  return `${formatNumber(value, 1)} ${WIND_UNIT[units]}`;
+}
+
+/** "metric (°C, m/s)". */
+export function describeUnits(units: Units): string {
+  return `${units} (${TEMPERATURE_UNIT[units]}, ${WIND_UNIT[units]})`;
+}
+
+// OpenWeatherMap's condition groups (the `main` field).
+const ICONS: Readonly<Record<string, string>> = {
+  Thunderstorm: '⛈️',
+  Drizzle: '🌦️',
+  Rain: '🌧️',
+  Snow: '❄️',
+  Clear: '☀️',
+  Clouds: '☁️',
+  Tornado: '🌪️',
+};
+
+export function conditionIcon(main: string): string {
+  return ICONS[main] ?? '🌫️';
+}
+
+/** "Moderate rain, mist" from the conditions' descriptions, or the groups when none is given. */
+export function describeConditions(conditions: readonly Condition[]): string {
+  const parts = [...new Set(conditions.map((c) => (c.description || c.main).trim()).filter(Boolean))];
+  const text = parts.join(', ');
+  return text === '' ? 'Unknown conditions' : text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "Zocca, IT". */
+export function placeLabel(city: string, country: string | undefined): string {
+  return country ? `${city}, ${country}` : city;
+}
+
+/** "UTC+02:00" from OpenWeatherMap's offset in seconds. */
+export function formatUtcOffset(offsetS: number): string {
+  const sign = offsetS < 0 ? '-' : '+';
+  const minutes = Math.round(Math.abs(offsetS) / 60);
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(minutes % 60).padStart(2, '0');
+  return `UTC${sign}${hh}:${mm}`;
+}

@@ -1,0 +1,62 @@
+// /weather city [units]: current conditions from S3 (GET /weather).
+import { z } from 'zod';
+import { defineCommand } from '../src/core/command.ts';
+import { formatAge } from './format.ts';
+import {
+  CITY_OPTION,
+  UNITS_OPTION,
+  conditionIcon,
+  describeConditions,
+  describeUnits,
+  formatTemperature,
+  formatWind,
+  placeLabel,
+  unknownCityReply,
+} from './weather-format.ts';
+
+export const weather = defineCommand({
+  name: 'weather',
+  description: 'Current weather for a city',
+  options: z.object({ city: CITY_OPTION, units: UNITS_OPTION }),
+  positional: ['city'],
+  needs: ['weather'],
+  examples: ['/weather London', '/weather "New York,US" units:imperial'],
+  async handler(input, ctx) {
+    const now = await ctx.services.weather!.current(
+      { city: input.city, units: input.units },
+      { signal: ctx.signal },
+    );
+    if (now === undefined) return unknownCityReply(input.city);
+
+    const units = now.units;
+    const place = placeLabel(now.city, now.country);
+    const conditions = describeConditions(now.conditions);
+    const icon = conditionIcon(now.conditions[0]?.main ?? '');
+    const temp = formatTemperature(now.temp, units);
+    const feels = formatTemperature(now.feelsLike, units);
+    const wind = formatWind(now.windSpeed, units);
+    const humidity = `${Math.round(now.humidity)}%`;
+    const footer = [
+      now.observedAt ? `Observed ${formatAge(now.observedAt, ctx.now())}` : undefined,
+      `Units: ${describeUnits(units)}`,
+    ].filter((part) => part !== undefined);
+    return {
+      text: `${place}: ${conditions.toLowerCase()}, ${temp} (feels like ${feels}), humidity ${humidity}, wind ${wind}`,
+      embeds: [
+        {
+          title: `${icon} Weather in ${place}`,
+          description: conditions,
+          color: 'info',
+          fields: [
+            { name: 'Temperature', value: temp, inline: true },
+            { name: 'Feels like', value: feels, inline: true },
+            { name: 'Humidity', value: humidity, inline: true },
+            { name: 'Wind', value: wind, inline: true },
+          ],
+          footer: footer.join(' · '),
+          ...(now.observedAt ? { timestamp: now.observedAt.toISOString() } : {}),
+        },
+      ],
+    };
+  },
+});
