@@ -1,0 +1,116 @@
+// /jobs what [where] [country] [page]: a page of S8 job listings with salaries in the country's
+// currency, and buttons that re-run the same search one page back or on.
+import { z } from 'zod';
+import { defineCommand } from '../src/core/command.ts';
+import type { Action } from '../src/core/reply.ts';
+import { UserError } from '../src/errors.ts';
+import type { JobListing } from '../src/services/job-search/client.ts';
+import { formatAge, formatNumber, plural, quote, truncate } from './format.ts';
+import { JOB_COUNTRIES, countryName, formatMoney, formatSalary, isJobCountry } from './job-countries.ts';
+
+export interface JobsCommandOptions {
+  /** JOBS_COUNTRY: the country searched when the input names none. */
+  defaultCountry: string;
+}
+
+/** Five listings fit an embed comfortably (and a phone screen). */
+export const RESULTS_PER_PAGE = 5;
+
+function listingValue(job: JobListing, country: string, now: Date): string {
+  const where = [job.company, job.location].filter((part) => part !== undefined).join(' · ');
+  const terms = [job.contractType, job.contractTime?.replace('_', ' ')].filter((t) => t !== undefined);
+  const salary = formatSalary(job.salaryMin, job.salaryMax, country, job.salaryIsPredicted);
+  return [
+    where || 'Company not given',
+    [salary ?? 'Salary not given', ...terms].join(' · '),
+    job.created ? `Posted ${formatAge(job.created, now)}` : undefined,
+    job.url,
+  ]
+    .filter((line) => line !== undefined)
+    .join('\n');
+}
+
+export function createJobsCommand(opts: JobsCommandOptions) {
+  return defineCommand({
+    name: 'jobs',
+    description: 'Search job listings in one country, page by page',
+    options: z.object({
+      what: z.string().trim().min(1).max(100).describe('Search terms, e.g. "rust developer"'),
+      where: z.string().trim().min(1).max(100).optional().describe('Town, city or region'),
+      country: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .length(2)
+        .optional()
+        .describe(`Two-letter country code: ${JOB_COUNTRIES.join(', ')}`),
+      page: z.number().int().min(1).max(1000).default(1).describe('Page of results, from 1'),
+    }),
+    positional: ['what'],
+    needs: ['jobSearch'],
+    examples: ['/jobs typescript', '/jobs what:"rust developer" where:Berlin country:de page:2'],
+    async handler(input, ctx) {
+      const country = input.country ?? opts.defaultCountry;
+      if (!isJobCountry(country)) {
+        throw new UserError({
+          code: 'invalid_input',
+          message: `The job search does not cover ${quote(country, 10)}; use one of ${JOB_COUNTRIES.join(', ')}.`,
+        });
+      }
+      const { what, where, page } = input;
+      const result = await ctx.services.jobSearch!.search(
+        { country, page, what, ...(where === undefined ? {} : { where }), resultsPerPage: RESULTS_PER_PAGE },
+        { signal: ctx.signal },
+      );
+      const place =
+        where === undefined ? countryName(country) : `${truncate(where, 60)}, ${countryName(country)}`;
+      const search = `${quote(what, 60)} in ${place}`;
+      const lastPage = Math.max(1, Math.ceil(result.count / RESULTS_PER_PAGE));
+      const pageAction = (label: string, target: number): Action => ({
+        label,
+        command: 'jobs',
+        input: { what, ...(where === undefined ? {} : { where }), country, page: target },
+      });
+
+      if (result.count === 0 || result.results.length === 0) {
+        const pastEnd = result.count > 0;
+        return {
+          text: pastEnd
+            ? `Page ${page} is past the last page (${lastPage}) of ${search}.`
+            : `No jobs found for ${search}.`,
+          embeds: [
+            {
+              title: pastEnd ? 'No more listings' : 'No jobs found',
+              description: pastEnd
+                ? `${search} has ${plural(result.count, 'listing')} on ${plural(lastPage, 'page')}.`
+                : `Nothing matches ${search}. Try broader search terms, a larger place, or another country.`,
+              color: 'warning',
+            },
+          ],
+          ...(pastEnd ? { actions: [pageAction('Last page', lastPage)] } : {}),
+        };
+      }
+
+      const now = ctx.now();
+      const mean = result.meanSalary === undefined ? undefined : formatMoney(result.meanSalary, country);
+      const actions: Action[] = [];
+      if (page > 1) actions.push(pageAction('◀ Previous', Math.min(page - 1, lastPage)));
+      if (page < lastPage) actions.push(pageAction('Next ▶', page + 1));
+      return {
+        text: `${plural(result.count, 'job')} for ${search}; page ${page} of ${formatNumber(lastPage)}`,
+        embeds: [
+          {
+            title: `${plural(result.count, 'job')} for ${search}`,
+            description: `Page ${page} of ${formatNumber(lastPage)}${mean ? ` · average salary ${mean}` : ''}`,
+            color: 'info',
+            fields: result.results.slice(0, RESULTS_PER_PAGE).map((job, i) => ({
+              name: `${(page - 1) * RESULTS_PER_PAGE + i + 1}. ${truncate(job.title, 200)}`,
+              value: listingValue(job, country, now),
+            })),
+          },
+        ],
+        ...(actions.length > 0 ? { actions } : {}),
+      };
+    },
+  });
+}

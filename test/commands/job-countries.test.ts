@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import * as service from '../../src/services/job-search/client.ts';
+import {
+  countryName,
+  formatMoney,
+  formatSalary,
+  isJobCountry,
+  JOB_COUNTRIES,
+  JOB_COUNTRY_CURRENCIES,
+} from '../../commands/job-countries.ts';
+
+// API-NOTES.md S8 "Countries": the 19 codes of the provider's live UNSUPPORTED_COUNTRY text.
+const API_NOTES_COUNTRIES = 'at, au, be, br, ca, ch, de, es, fr, gb, in, it, mx, nl, nz, pl, sg, us, za';
+
+describe('job countries', () => {
+  it("equals API-NOTES.md's list of 19 countries", () => {
+    expect(JOB_COUNTRIES.join(', ')).toBe(API_NOTES_COUNTRIES);
+  });
+
+  // The service's own list exists once its client is implemented; both must then agree.
+  it.runIf(Array.isArray((service as { JOB_COUNTRIES?: unknown }).JOB_COUNTRIES))(
+    "equals the job-search client's JOB_COUNTRIES",
+    () => {
+      expect([...JOB_COUNTRIES].sort()).toEqual([...service.JOB_COUNTRIES].sort());
+    },
+  );
+
+  it('knows the currency of each country', () => {
+    expect(JOB_COUNTRY_CURRENCIES).toMatchObject({
+      gb: 'GBP',
+      us: 'USD',
+      de: 'EUR',
+      fr: 'EUR',
+      it: 'EUR',
+      es: 'EUR',
+      nl: 'EUR',
+      at: 'EUR',
+      be: 'EUR',
+      ca: 'CAD',
+      au: 'AUD',
+      nz: 'NZD',
+      in: 'INR',
+      br: 'BRL',
+      pl: 'PLN',
+      sg: 'SGD',
+      za: 'ZAR',
+      mx: 'MXN',
+      ch: 'CHF',
+    });
+  });
+
+  it('accepts only the listed codes, and no inherited property names', () => {
+    expect(isJobCountry('de')).toBe(true);
+    expect(isJobCountry('ru')).toBe(false);
+    expect(isJobCountry('xx')).toBe(false);
+    expect(isJobCountry('constructor')).toBe(false);
+  });
+
+  it('names countries in English', () => {
+    expect(countryName('de')).toBe('Germany');
+    expect(countryName('gb')).toBe('United Kingdom');
+  });
+});
+
+describe('formatSalary', () => {
+  it("writes a range in the country's currency", () => {
+    expect(formatSalary(50000, 65000, 'gb', false)).toBe('£50,000–£65,000');
+    expect(formatSalary(60000, 80000, 'de', false)).toBe('€60,000–€80,000');
+    expect(formatSalary(120000, 150000, 'us', false)).toBe('US$120,000–US$150,000');
+    expect(formatSalary(90000, 110000, 'ch', false)).toBe('CHF\u00a090,000–CHF\u00a0110,000');
+    expect(formatSalary(1200000, 1800000, 'in', false)).toBe('₹1,200,000–₹1,800,000');
+  });
+
+  it('marks a predicted salary as an estimate and rounds its decimals', () => {
+    expect(formatSalary(47993.64, 47993.64, 'gb', true)).toBe('£47,994 (est.)');
+  });
+
+  it('handles a missing bound and a reversed range', () => {
+    expect(formatSalary(30000, undefined, 'au', false)).toBe('from A$30,000');
+    expect(formatSalary(undefined, 40000, 'nl', false)).toBe('up to €40,000');
+    expect(formatSalary(70000, 50000, 'ca', false)).toBe('CA$50,000–CA$70,000');
+    expect(formatSalary(undefined, undefined, 'gb', false)).toBeUndefined();
+  });
+
+  it('formats an average in whole units', () => {
+    expect(formatMoney(54321.77, 'gb')).toBe('£54,322');
+  });
+});
