@@ -28,14 +28,18 @@ function clean(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
-/** Chat markdown read as plain text: **bold** and __underline__ unwrapped, [label](url) spelled out. */
+/** Chat markdown read as plain text: code fences dropped, **bold**, __underline__ and `code`
+ * unwrapped, [label](url) spelled out. */
 function plain(text: string): string {
   return clean(text)
+    .replace(/^```[\w-]*\n?/gm, '')
+    .replace(/`([^`\n]+)`/g, '$1')
     .replace(/\*\*(.+?)\*\*/gs, '$1')
     .replace(/__(.+?)__/gs, '$1')
     .replace(/\[([^\]\n]+)\]\((\S+?)\)/g, (_, label: string, url: string) =>
       label === url ? url : `${label} (${url})`,
-    );
+    )
+    .replace(/\s+$/, '');
 }
 
 function width(text: string): number {

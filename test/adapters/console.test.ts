@@ -106,6 +106,15 @@ describe('renderConsole', () => {
     );
   });
 
+  it('drops code fences and inline code marks', () => {
+    const out = renderConsole({
+      text: 'Ports',
+      embeds: [{ description: '```\n53/udp  dnsmasq\n22/tcp  ssh\n```' }],
+    });
+    expect(out).toBe('Ports\n\n│ 53/udp  dnsmasq\n│ 22/tcp  ssh');
+    expect(renderConsole({ text: 'Voice `abc123`' })).toBe('Voice abc123');
+  });
+
   it('strips terminal control sequences from upstream text', () => {
     const out = renderConsole({ text: 'ok\u001b[2J\u0007', embeds: [{ title: 'A\u001b]0;pwned\u0007B' }] });
     // eslint-disable-next-line no-control-regex
