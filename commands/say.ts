@@ -1,0 +1,95 @@
+// /say text [voice]: speech from S5 as an mp3 attachment. The text is checked against the model's
+// character limit before any request. The daily character budget (a later issue) plugs in without
+// touching the handler: a yes/no guard through `access`, the per-text charge through `charge`.
+import { z } from 'zod';
+import { defineCommand, type AccessCheck, type CommandContext } from '../src/core/command.ts';
+import { ServiceError, UserError } from '../src/errors.ts';
+import { formatNumber, plural, quote, truncate } from './format.ts';
+import { characterLimitOf, countCharacters } from './speech-models.ts';
+import { findVoice, voiceChoices } from './voice-format.ts';
+
+export interface SayCommandOptions {
+  /** SPEECH_MODEL_ID: decides the character limit. */
+  modelId: string;
+  access?: readonly AccessCheck[];
+  /** Called with the text's length just before synthesis; a UserError refuses (e.g. over budget). */
+  charge?: (chars: number, ctx: CommandContext) => Promise<UserError | undefined>;
+}
+
+// ElevenLabs voice ids are 20 letters and digits; one not in the list may still be usable.
+const VOICE_ID_RE = /^[A-Za-z0-9]{20}$/;
+
+export function createSayCommand(opts: SayCommandOptions) {
+  const limit = characterLimitOf(opts.modelId);
+  return defineCommand({
+    name: 'say',
+    description: 'Speak a text aloud: replies with an mp3',
+    options: z.object({
+      text: z
+        .string()
+        .trim()
+        .min(1)
+        .describe(`The text to speak (at most ${formatNumber(limit)} characters)`),
+      voice: z.string().trim().min(1).max(100).optional().describe('Voice name or id; /voices lists them'),
+    }),
+    positional: ['text'],
+    needs: ['speech'],
+    access: opts.access ?? [],
+    autocomplete: {
+      voice: async (partial, ctx) => {
+        const speech = ctx.services.speech;
+        return speech ? voiceChoices(await speech.voices({ signal: ctx.signal }), partial) : [];
+      },
+    },
+    examples: ['/say Hello from herald', '/say "Good morning, team" voice:Rachel'],
+    async handler(input, ctx) {
+      const chars = countCharacters(input.text);
+      if (chars > limit) {
+        throw new UserError({
+          code: 'invalid_input',
+          message: `That text has ${formatNumber(chars)} characters; the speech model ${opts.modelId} takes at most ${formatNumber(limit)}. Shorten it and try again.`,
+        });
+      }
+      const speech = ctx.services.speech!;
+      let voiceId: string | undefined;
+      let voiceName = 'the default voice';
+      if (input.voice !== undefined) {
+        const voice = findVoice(await speech.voices({ signal: ctx.signal }), input.voice);
+        if (voice !== undefined) {
+          voiceId = voice.id;
+          voiceName = voice.name;
+        } else if (VOICE_ID_RE.test(input.voice)) {
+          voiceId = voiceName = input.voice;
+        } else {
+          throw new UserError({
+            code: 'invalid_input',
+            message: `There is no voice called ${quote(input.voice, 40)}; /voices lists the voices you can use.`,
+          });
+        }
+      }
+
+      const refused = await opts.charge?.(chars, ctx);
+      if (refused) throw refused;
+      const audio = await speech.synthesize(
+        { text: input.text, modelId: opts.modelId, ...(voiceId === undefined ? {} : { voiceId }) },
+        { signal: ctx.signal },
+      );
+      if (audio.bytes.byteLength === 0) {
+        throw new ServiceError({ service: 'speech', operation: 'synthesize', code: 'bad_response' });
+      }
+      const sizeKb = Math.max(1, Math.round(audio.bytes.byteLength / 1024));
+      return {
+        text: `Spoke ${plural(chars, 'character')} as ${voiceName} (say.mp3, ${formatNumber(sizeKb)} KB).`,
+        embeds: [
+          {
+            title: `🔊 ${voiceName}`,
+            description: truncate(input.text, 300),
+            color: 'success',
+            footer: `${opts.modelId} · ${plural(chars, 'character')} · ${formatNumber(sizeKb)} KB`,
+          },
+        ],
+        attachments: [{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: audio.bytes }],
+      };
+    },
+  });
+}

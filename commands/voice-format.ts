@@ -1,0 +1,35 @@
+// Finding and describing S5 voices, shared by /say (its voice option and autocomplete) and /voices.
+import type { Choice } from '../src/core/command.ts';
+import type { Voice } from '../src/services/speech/client.ts';
+import { truncate } from './format.ts';
+
+/** Discord shows at most 25 autocomplete choices. */
+export const MAX_CHOICES = 25;
+
+/** "premade, american accent, young": the category and the labels people choose by. */
+export function describeVoice(voice: Voice): string {
+  const { accent, age, gender, description } = voice.labels;
+  return [voice.category, accent && `${accent} accent`, age, gender, description]
+    .filter((part): part is string => typeof part === 'string' && part !== '')
+    .join(', ');
+}
+
+/** A voice by id (exact) or by name (any case); undefined when none fits. */
+export function findVoice(voices: readonly Voice[], given: string): Voice | undefined {
+  const wanted = given.trim();
+  const lower = wanted.toLowerCase();
+  return voices.find((v) => v.id === wanted) ?? voices.find((v) => v.name.toLowerCase() === lower);
+}
+
+/** Autocomplete: names starting with the partial first, then names containing it; value = id. */
+export function voiceChoices(voices: readonly Voice[], partial: string): Choice[] {
+  const lower = partial.trim().toLowerCase();
+  const starts = voices.filter((v) => v.name.toLowerCase().startsWith(lower));
+  const contains = voices.filter(
+    (v) => !v.name.toLowerCase().startsWith(lower) && v.name.toLowerCase().includes(lower),
+  );
+  return [...starts, ...contains].slice(0, MAX_CHOICES).map((v) => {
+    const detail = describeVoice(v);
+    return { name: truncate(detail ? `${v.name} (${detail})` : v.name, 100), value: v.id };
+  });
+}
