@@ -1,0 +1,183 @@
+// Socket Mode, the default: the real Bolt App and Slack's socket-mode client against a fake
+// apps.connections.open and a minimal WebSocket server on loopback (RFC 6455 text, ping, close).
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { http, HttpResponse } from 'msw';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSlackAdapter, type SlackAdapter } from '../../../adapters/slack/adapter.ts';
+import {
+  APP_TOKEN,
+  BOT_TOKEN,
+  createFakeDispatcher,
+  createTestRegistry,
+  startSlackFake,
+  waitFor,
+  type SlackFake,
+} from './fakes.ts';
+
+const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+function frame(opcode: number, payload: Buffer): Buffer {
+  const len = payload.length;
+  const head =
+    len < 126 ? Buffer.from([0x80 | opcode, len]) : Buffer.from([0x80 | opcode, 126, len >> 8, len & 0xff]);
+  return Buffer.concat([head, payload]);
+}
+
+interface FakeSocketServer {
+  port: number;
+  received: Record<string, unknown>[];
+  send(message: object): void;
+  isClosed(): boolean;
+  close(): Promise<void>;
+}
+
+/** Accepts one WebSocket client, greets it with Slack's hello and records the JSON it sends. */
+async function startSocketServer(): Promise<FakeSocketServer> {
+  const received: Record<string, unknown>[] = [];
+  let client: Socket | undefined;
+  let closed = false;
+  const server: Server = createServer((_req, res) => res.writeHead(404).end());
+  server.on('upgrade', (req, socket: Socket) => {
+    const accept = createHash('sha1')
+      .update(`${String(req.headers['sec-websocket-key'])}${WS_GUID}`)
+      .digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
+    client = socket;
+    let buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        if (buffer.length < 2) return;
+        const opcode = buffer[0]! & 0x0f;
+        let len = buffer[1]! & 0x7f;
+        let offset = 2;
+        if (len === 126) {
+          if (buffer.length < 4) return;
+          len = buffer.readUInt16BE(2);
+          offset = 4;
+        } else if (len === 127) {
+          if (buffer.length < 10) return;
+          len = Number(buffer.readBigUInt64BE(2));
+          offset = 10;
+        }
+        const isMasked = (buffer[1]! & 0x80) !== 0;
+        const mask = isMasked ? buffer.subarray(offset, offset + 4) : undefined;
+        offset += isMasked ? 4 : 0;
+        if (buffer.length < offset + len) return;
+        const payload = Buffer.from(buffer.subarray(offset, offset + len));
+        if (mask) for (let i = 0; i < payload.length; i++) payload[i]! ^= mask[i % 4]!;
+        buffer = buffer.subarray(offset + len);
+        if (opcode === 0x1) received.push(JSON.parse(payload.toString('utf8')) as Record<string, unknown>);
+        if (opcode === 0x9) socket.write(frame(0xa, payload));
+        if (opcode === 0x8) {
+          closed = true;
+          socket.end(frame(0x8, payload));
+        }
+      }
+    });
+    socket.on('error', () => undefined);
+    const hello = {
+      type: 'hello',
+      num_connections: 1,
+      debug_info: { host: 'applink-test-1', build_number: 118, approximate_connection_time: 18060 },
+      connection_info: { app_id: 'A0HERALD' },
+    };
+    socket.write(frame(0x1, Buffer.from(JSON.stringify(hello))));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    received,
+    send: (message) => client?.write(frame(0x1, Buffer.from(JSON.stringify(message)))),
+    isClosed: () => closed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        client?.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let fake: SlackFake;
+let sockets: FakeSocketServer;
+let adapter: SlackAdapter;
+const dispatcher = createFakeDispatcher(createTestRegistry());
+
+beforeAll(async () => {
+  fake = await startSlackFake();
+  sockets = await startSocketServer();
+  fake.server.use(
+    http.post('*/api/apps.connections.open', () =>
+      HttpResponse.json({
+        ok: true,
+        url: `ws://127.0.0.1:${sockets.port}/link/?ticket=test-ticket&app_id=A0HERALD`,
+      }),
+    ),
+  );
+  adapter = createSlackAdapter({
+    config: {
+      botToken: BOT_TOKEN,
+      appToken: APP_TOKEN,
+      signingSecret: undefined,
+      apiUrl: `${fake.server.url}/api/`,
+      port: 3000,
+    },
+    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  await adapter.start(createTestRegistry(), dispatcher);
+});
+
+afterAll(async () => {
+  await adapter.stop();
+  await sockets.close();
+  await fake.server.close();
+});
+
+describe('Slack adapter, Socket Mode', () => {
+  it('opens the connection with the app-level token at SLACK_API_URL and listens on no port', () => {
+    const open = fake.server.requests.find((r) => r.pathname === '/api/apps.connections.open');
+    expect(open!.headers.authorization).toBe(`Bearer ${APP_TOKEN}`);
+    expect(adapter.isReady()).toBe(true);
+    expect(adapter.port).toBeUndefined();
+  });
+
+  it('acks a slash command envelope on the socket, then answers through response_url', async () => {
+    sockets.send({
+      envelope_id: 'c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11',
+      type: 'slash_commands',
+      accepts_response_payload: true,
+      payload: {
+        token: 'legacy-verification-token',
+        team_id: 'T0HERALD',
+        team_domain: 'herald-test',
+        channel_id: 'C0GENERAL',
+        channel_name: 'general',
+        user_id: 'U0ALICE',
+        user_name: 'alice',
+        command: '/weather',
+        text: 'Oslo',
+        api_app_id: 'A0HERALD',
+        is_enterprise_install: 'false',
+        response_url: fake.responseUrl('socket-1'),
+        trigger_id: '7000000000005.7000000000006.abcdef0123456789',
+      },
+    });
+    const ack = await waitFor(() => sockets.received.find((m) => m.envelope_id !== undefined));
+    expect(ack.envelope_id).toBe('c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11');
+    const [reply] = await waitFor(() =>
+      fake.responses('socket-1').length > 0 ? fake.responses('socket-1') : undefined,
+    );
+    expect(reply!.text).toBe('Weather for Oslo');
+    expect(dispatcher.invocations[0]!.rawInput).toBe('Oslo');
+  });
+
+  it('closes the socket on stop and is no longer ready', async () => {
+    await adapter.stop();
+    expect(adapter.isReady()).toBe(false);
+    await waitFor(() => (sockets.isClosed() ? true : undefined));
+  });
+});
