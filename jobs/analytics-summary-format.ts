@@ -1,0 +1,161 @@
+// Pure text helpers of the analytics summary: metric and dimension labels, values by GA4 metric
+// type (https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/MetricType),
+// changes in percent and text sparklines. English with fixed grouping, so output is reproducible.
+
+const METRIC_LABELS: Readonly<Record<string, string>> = {
+  sessions: 'Sessions',
+  totalUsers: 'Users',
+  activeUsers: 'Active users',
+  newUsers: 'New users',
+  eventCount: 'Events',
+  keyEvents: 'Key events',
+  conversions: 'Conversions',
+  screenPageViews: 'Views',
+  engagedSessions: 'Engaged sessions',
+  engagementRate: 'Engagement rate',
+  bounceRate: 'Bounce rate',
+  averageSessionDuration: 'Avg. session duration',
+  totalRevenue: 'Revenue',
+  purchaseRevenue: 'Purchase revenue',
+  transactions: 'Transactions',
+};
+
+const DIMENSION_LABELS: Readonly<Record<string, string>> = {
+  country: 'countries',
+  region: 'regions',
+  city: 'cities',
+  pagePath: 'pages',
+  pageTitle: 'pages',
+  landingPage: 'landing pages',
+  deviceCategory: 'devices',
+  browser: 'browsers',
+  operatingSystem: 'operating systems',
+  eventName: 'events',
+  sessionSource: 'sources',
+  sessionMedium: 'mediums',
+  sessionDefaultChannelGroup: 'channels',
+  language: 'languages',
+};
+
+/** "averageSessionDuration" -> "Average session duration" for names without a label. */
+function humanize(name: string): string {
+  const words = name
+    .replace(/^custom(Event|User):/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_:]+/g, ' ')
+    .toLowerCase()
+    .trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function metricLabel(name: string): string {
+  return METRIC_LABELS[name] ?? humanize(name);
+}
+
+export function dimensionLabel(name: string): string {
+  return DIMENSION_LABELS[name] ?? humanize(name).toLowerCase();
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+
+function duration(totalSeconds: number): string {
+  const s = Math.round(totalSeconds);
+  if (s < 60) return `${s}s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}h ${m}m` : `${m}m ${s % 60}s`;
+}
+
+function money(value: number, currency: string | undefined): string {
+  if (currency === undefined) return decimal.format(value);
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(value);
+  } catch {
+    return `${value.toFixed(2)} ${currency}`; // not an ISO 4217 code Intl knows
+  }
+}
+
+const UNITS: Readonly<Record<string, string>> = {
+  TYPE_FEET: 'ft',
+  TYPE_MILES: 'mi',
+  TYPE_METERS: 'm',
+  TYPE_KILOMETERS: 'km',
+};
+
+/** A metric value as people read it: 1,234; $1,200.50; 1m 34s; 52.3% for GA4's 0–1 rates. */
+export function formatMetric(
+  value: number,
+  type: string,
+  opts: { name: string; currency?: string | undefined },
+): string {
+  if (!Number.isFinite(value)) return '—';
+  switch (type) {
+    case 'TYPE_INTEGER':
+      return integer.format(value);
+    case 'TYPE_CURRENCY':
+      return money(value, opts.currency);
+    case 'TYPE_SECONDS':
+      return duration(value);
+    case 'TYPE_MILLISECONDS':
+      return duration(value / 1000);
+    case 'TYPE_MINUTES':
+      return duration(value * 60);
+    case 'TYPE_HOURS':
+      return duration(value * 3600);
+    default: {
+      if (/Rate$/.test(opts.name) && value >= 0 && value <= 1) return percent.format(value);
+      const unit = UNITS[type];
+      return unit === undefined ? decimal.format(value) : `${decimal.format(value)} ${unit}`;
+    }
+  }
+}
+
+/** The change from `previous` to `current`: "▲ 12.3%", "▼ 4.0%", "= 0%", or "▲ new" from zero. */
+export function formatChange(current: number, previous: number): string {
+  if (!Number.isFinite(current) || !Number.isFinite(previous)) return '—';
+  if (previous === 0) return current === 0 ? '= 0%' : current > 0 ? '▲ new' : '▼ new';
+  const pct = ((current - previous) / Math.abs(previous)) * 100;
+  const text =
+    Math.abs(pct) >= 100 ? Math.round(Math.abs(pct)).toLocaleString('en-US') : Math.abs(pct).toFixed(1);
+  if (text === '0.0') return '= 0%';
+  return `${pct > 0 ? '▲' : '▼'} ${text}%`;
+}
+
+export const SPARK_CHARS = '▁▂▃▄▅▆▇█';
+/** A sparkline longer than this averages neighbouring days, so that it fits on one line. */
+export const MAX_SPARK_POINTS = 31;
+
+function downsample(values: readonly number[], max: number): number[] {
+  if (values.length <= max) return [...values];
+  const out: number[] = [];
+  for (let i = 0; i < max; i++) {
+    const slice = values.slice(
+      Math.floor((i * values.length) / max),
+      Math.floor(((i + 1) * values.length) / max),
+    );
+    out.push(slice.reduce((a, b) => a + b, 0) / slice.length);
+  }
+  return out;
+}
+
+/** One character per value, lowest ▁ to highest █; a flat series is ▄ (or ▁ when all zero). */
+export function sparkline(values: readonly number[]): string {
+  const points = downsample(values.filter(Number.isFinite), MAX_SPARK_POINTS);
+  if (points.length === 0) return '';
+  const min = Math.min(...points);
+  const max = Math.max(...points);
+  const top = SPARK_CHARS.length - 1;
+  return points
+    .map((v) => {
+      if (max === min) return max === 0 ? SPARK_CHARS[0] : SPARK_CHARS[3];
+      return SPARK_CHARS[Math.round(((v - min) / (max - min)) * top)];
+    })
+    .join('');
+}
+
+/** Escapes Discord markdown in data (page titles, city names) so that it shows as typed. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\*_~`|>[\]]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,70 @@
+// Known GA4 answers for the analytics-summary tests: wire payloads as the Data API sends them
+// (strings for every value, `kind`, metadata extras) and the domain Reports the client maps them to.
+import type { Report } from '../../src/services/analytics/client.ts';
+
+export const METRICS = ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'] as const;
+
+const HEADERS = [
+  { name: 'sessions', type: 'TYPE_INTEGER' },
+  { name: 'totalUsers', type: 'TYPE_INTEGER' },
+  { name: 'newUsers', type: 'TYPE_INTEGER' },
+  { name: 'eventCount', type: 'TYPE_INTEGER' },
+  { name: 'keyEvents', type: 'TYPE_INTEGER' },
+];
+
+const METADATA = { currencyCode: 'EUR', timeZone: 'Europe/Berlin', subjectToThresholding: false };
+
+/** A runReport response body (API-NOTES.md "S2 Success"); `rows` omitted when empty, like GA4. */
+export function wireReport(
+  dimensions: string[],
+  rows: { dims: string[]; values: number[] }[],
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    dimensionHeaders: dimensions.map((name) => ({ name })),
+    metricHeaders: HEADERS,
+    metadata: METADATA,
+    kind: 'analyticsData#runReport',
+  };
+  if (rows.length > 0) {
+    body.rows = rows.map((r) => ({
+      dimensionValues: r.dims.map((value) => ({ value })),
+      metricValues: r.values.map((v) => ({ value: String(v) })),
+    }));
+    body.rowCount = rows.length;
+  }
+  return body;
+}
+
+export function domainReport(dimensions: string[], rows: { dims: string[]; values: number[] }[]): Report {
+  return {
+    dimensionHeaders: dimensions,
+    metricHeaders: HEADERS,
+    rows: rows.map((r) => ({ dimensions: r.dims, metrics: r.values })),
+    rowCount: rows.length,
+    currencyCode: METADATA.currencyCode,
+    timeZone: METADATA.timeZone,
+  };
+}
+
+/** Yesterday (21 Nov 2025) against 20 Nov: sessions up 12.2 %, users down 1.3 %, new users flat, key events new. */
+export const CURRENT_TOTALS = [{ dims: [], values: [1234, 987, 321, 15_000, 42] }];
+export const PREVIOUS_TOTALS = [{ dims: [], values: [1100, 1000, 321, 14_000, 0] }];
+
+/** 15–21 Nov; 18 Nov has no row (GA4 leaves out empty days). */
+export const DAILY = [
+  { dims: ['20251115'], values: [100, 90, 30, 1000, 1] },
+  { dims: ['20251116'], values: [200, 180, 60, 2000, 2] },
+  { dims: ['20251117'], values: [300, 270, 90, 3000, 3] },
+  { dims: ['20251119'], values: [500, 450, 150, 5000, 5] },
+  { dims: ['20251120'], values: [1100, 1000, 321, 14_000, 0] },
+  { dims: ['20251121'], values: [1234, 987, 321, 15_000, 42] },
+];
+
+export const COUNTRIES = [
+  { dims: ['Germany'], values: [300, 250, 80, 4000, 10] },
+  { dims: ['Japan'], values: [600, 500, 150, 7000, 20] },
+  { dims: ['France'], values: [150, 120, 50, 2000, 5] },
+  { dims: ['(not set)'], values: [4, 4, 1, 40, 0] },
+  { dims: ['Brazil'], values: [80, 60, 20, 1000, 3] },
+  { dims: ['Canada'], values: [100, 53, 20, 960, 4] },
+];
