@@ -1,5 +1,11 @@
-import type { CallOptions } from '../../http/client.ts';
+// S8 job search: Adzuna (SPEC.md S8; API-NOTES.md "S8 Job search").
+// https://developer.adzuna.com/docs/search — GET /jobs/{country}/search/{page}?app_id=…&app_key=…
+import { createHttpClient, type CallOptions, type ProviderErrorReader } from '../../http/client.ts';
+import { path } from '../../http/path.ts';
+import { registerSecret } from '../../http/redact.ts';
+import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import type { ClientDeps, Closable } from '../deps.ts';
+import { AdzunaErrorResponse, JobSearchResponse, type JobWire } from './schemas.ts';
 
 export interface JobSearchConfig {
   baseUrl: string;
@@ -9,8 +15,33 @@ export interface JobSearchConfig {
   country: string;
 }
 
-/** Adzuna's current countries (API-NOTES.md, S8 "Countries"). */
-export declare const JOB_COUNTRIES: readonly string[];
+/** Adzuna's current countries (API-NOTES.md, S8 "Countries": the live UNSUPPORTED_COUNTRY text). */
+export const JOB_COUNTRIES: readonly string[] = Object.freeze([
+  'at',
+  'au',
+  'be',
+  'br',
+  'ca',
+  'ch',
+  'de',
+  'es',
+  'fr',
+  'gb',
+  'in',
+  'it',
+  'mx',
+  'nl',
+  'nz',
+  'pl',
+  'sg',
+  'us',
+  'za',
+]);
+
+export const DEFAULT_RESULTS_PER_PAGE = 5;
+export const MAX_RESULTS_PER_PAGE = 50;
+/** Short: listings change during the day, but paging back and forth should not cost quota (25/min). */
+export const JOB_SEARCH_CACHE_TTL_MS = 60 * 1000;
 
 export interface JobSearchInput {
   /** Lower-case ISO code from JOB_COUNTRIES. */
@@ -46,4 +77,122 @@ export interface JobSearchClient extends Closable {
   search(input: JobSearchInput, opts?: CallOptions): Promise<JobSearchResult>;
 }
 
-export declare function createJobSearchClient(config: JobSearchConfig, deps?: ClientDeps): JobSearchClient;
+const EXCEPTION_CODES: Readonly<Record<string, ServiceErrorCode>> = {
+  AUTH_FAIL: 'unauthorized',
+  // A 404, but it says the input was wrong, not that nothing matched.
+  UNSUPPORTED_COUNTRY: 'invalid_request',
+};
+
+function excerpt(text: string): string | undefined {
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain === '' ? undefined : plain.slice(0, 160);
+}
+
+export const readJobSearchError: ProviderErrorReader = ({ body, text }) => {
+  const parsed = AdzunaErrorResponse.safeParse(body);
+  if (!parsed.success) return { message: excerpt(text) };
+  const { exception, display } = parsed.data;
+  return {
+    message: display ? `${exception}: ${display}` : exception,
+    code: EXCEPTION_CODES[exception],
+  };
+};
+
+/** "1" and 1 mean predicted; "0" is a non-empty string, so a truthiness check would be wrong. */
+function isPredicted(value: JobWire['salary_is_predicted']): boolean {
+  return value === '1' || value === 1 || value === true;
+}
+
+function toDate(value: string | null | undefined): Date | undefined {
+  if (!value) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function toListing(w: JobWire): JobListing {
+  return {
+    id: String(w.id),
+    title: w.title,
+    company: w.company?.display_name ?? undefined,
+    location: w.location?.display_name ?? undefined,
+    salaryMin: w.salary_min ?? undefined,
+    salaryMax: w.salary_max ?? undefined,
+    salaryIsPredicted: isPredicted(w.salary_is_predicted),
+    created: toDate(w.created),
+    url: w.redirect_url ?? undefined,
+    contractTime: w.contract_time ?? undefined,
+    contractType: w.contract_type ?? undefined,
+  };
+}
+
+function rejected(reason: string): ServiceError {
+  return new ServiceError({
+    service: 'jobSearch',
+    operation: 'search',
+    code: 'invalid_request',
+    message: `jobSearch.search not sent: ${reason}`,
+  });
+}
+
+export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps = {}): JobSearchClient {
+  registerSecret(config.apiKey);
+  registerSecret(config.appId);
+  const http = createHttpClient({
+    service: 'jobSearch',
+    baseUrl: config.baseUrl,
+    // SPEC.md S8: app_id and app_key as query parameters, and the key as X-API-Key too.
+    headers: { 'x-api-key': config.apiKey },
+    readError: readJobSearchError,
+    log: deps.log,
+    onCall: deps.onCall,
+    now: deps.now,
+    random: deps.random,
+    options: deps.httpOptions,
+  });
+
+  return {
+    async search(input, opts) {
+      const country = (input.country || config.country).trim().toLowerCase();
+      if (!JOB_COUNTRIES.includes(country)) {
+        throw rejected(`"${country.slice(0, 10)}" is not one of ${JOB_COUNTRIES.join(', ')}`);
+      }
+      if (!Number.isInteger(input.page) || input.page < 1)
+        throw rejected('the page must be a whole number from 1');
+      const perPage = input.resultsPerPage ?? DEFAULT_RESULTS_PER_PAGE;
+      if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_RESULTS_PER_PAGE) {
+        throw rejected(`results per page must be from 1 to ${MAX_RESULTS_PER_PAGE}`);
+      }
+      const what = input.what.trim();
+      const where = input.where?.trim();
+      const wire = await http.send(
+        {
+          service: 'jobSearch',
+          operation: 'search',
+          method: 'GET',
+          path: path`/jobs/${country}/search/${input.page}`,
+          // URLSearchParams joins the words of `what` with plus signs, as SPEC.md S8 asks.
+          query: {
+            results_per_page: perPage,
+            what: what === '' ? undefined : what,
+            where: where === '' ? undefined : where,
+            app_id: config.appId,
+            app_key: config.apiKey,
+          },
+          cacheTtlMs: JOB_SEARCH_CACHE_TTL_MS,
+        },
+        JobSearchResponse,
+        opts,
+      );
+      return {
+        count: wire.count,
+        results: wire.results.map(toListing),
+        meanSalary: wire.mean ?? undefined,
+      };
+    },
+
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,37 @@
+// Wire schemas of Adzuna's job search (SPEC.md S8; API-NOTES.md "S8 Job search"). Unknown fields
+// (__CLASS__, adref, category, latitude, …) survive. Salary and contract fields are often absent
+// rather than null, and salary_is_predicted is the string "0" or "1" (older answers: 0 or 1).
+import { z } from 'zod';
+
+const DisplayName = z.looseObject({
+  display_name: z.string().nullish(),
+});
+
+export const JobResponse = z.looseObject({
+  id: z.union([z.string(), z.number()]),
+  title: z.string(),
+  company: DisplayName.nullish(),
+  location: DisplayName.nullish(),
+  salary_min: z.number().nullish(),
+  salary_max: z.number().nullish(),
+  salary_is_predicted: z.union([z.string(), z.number(), z.boolean()]).nullish(),
+  created: z.string().nullish(),
+  redirect_url: z.string().nullish(),
+  contract_type: z.string().nullish(),
+  contract_time: z.string().nullish(),
+});
+
+export const JobSearchResponse = z.looseObject({
+  count: z.number().int().nonnegative(),
+  mean: z.number().nullish(),
+  results: z.array(JobResponse),
+});
+
+/** `{"__CLASS__": "Adzuna::API::Response::Exception", "exception": "AUTH_FAIL", "display": …, "doc": …}` */
+export const AdzunaErrorResponse = z.looseObject({
+  exception: z.string(),
+  display: z.string().nullish(),
+  doc: z.string().nullish(),
+});
+
+export type JobWire = z.output<typeof JobResponse>;
