@@ -24,7 +24,7 @@ export function expectWithinDiscordLimits(message: {
   if (message.username !== undefined) {
     expect(n(message.username)).toBeGreaterThanOrEqual(1);
     expect(n(message.username)).toBeLessThanOrEqual(80);
-    expect(String(message.username)).not.toMatch(/discord|clyde/i);
+    expect(message.username as string).not.toMatch(/discord|clyde/i);
   }
   expect(embeds.length).toBeLessThanOrEqual(10);
   let total = 0;
