@@ -1,0 +1,68 @@
+// /email status id: the record of a sent email from S1 (GET /emails/{id}) with its last event.
+import { z } from 'zod';
+import { defineCommand } from '../src/core/command.ts';
+import { UserError } from '../src/errors.ts';
+import { emailAccess } from './access.ts';
+import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
+import { formatDateTime, formatRelative, listWithMore, truncate } from './format.ts';
+
+export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users' | 'roles'>) {
+  return defineCommand({
+    name: 'email status',
+    description: 'Show a sent email and its latest delivery event',
+    options: z.object({
+      id: z.string().trim().min(1).max(64).describe('The id /email send replied with'),
+    }),
+    positional: ['id'],
+    needs: ['email'],
+    access: [emailAccess(opts)],
+    ephemeral: true,
+    examples: ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794'],
+    async handler(input, ctx) {
+      if (!EMAIL_ID_RE.test(input.id)) {
+        throw new UserError({
+          code: 'invalid_input',
+          message:
+            'That is not an email id; /email send replies with one, e.g. 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794.',
+        });
+      }
+      const record = await ctx.services.email!.get(input.id, { signal: ctx.signal });
+      if (record === undefined) {
+        return {
+          text: `No email with id ${input.id} was found.`,
+          ephemeral: true,
+          embeds: [
+            {
+              title: 'Email not found',
+              description: `The email service has no email with id ${input.id}. Check the id that /email send replied with.`,
+              color: 'warning',
+            },
+          ],
+        };
+      }
+      const event = describeEvent(record.lastEvent);
+      return {
+        text: `Email ${record.id} to ${listWithMore(record.to, 3)}: ${event}.`,
+        ephemeral: true,
+        embeds: [
+          {
+            title: truncate(record.subject || '(no subject)', 200),
+            color: eventColor(record.lastEvent),
+            fields: [
+              { name: 'Last event', value: event, inline: true },
+              {
+                name: 'Created',
+                value: `${formatRelative(record.createdAt, ctx.now())}\n${formatDateTime(record.createdAt)}`,
+                inline: true,
+              },
+              { name: 'From', value: record.from },
+              { name: 'To', value: listWithMore(record.to, 10) },
+            ],
+            footer: `Id ${record.id}`,
+            timestamp: record.createdAt.toISOString(),
+          },
+        ],
+      };
+    },
+  });
+}
