@@ -1,0 +1,402 @@
+// A fake Discord on loopback for the real discord.js Client: the REST API as msw handlers on the
+// shared loopback server, and a gateway WebSocket (the `ws` package, already installed by
+// discord.js) speaking HELLO, IDENTIFY, READY, heartbeats and INTERACTION_CREATE dispatches.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { http, HttpResponse } from 'msw';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
+
+export const APP_ID = '1187421520894746624';
+export const GUILD_ID = '1187421520894746700';
+export const CHANNEL_ID = '1187421520894746711';
+export const USER_ID = '80351110224678912';
+/** Not a real token format: any string works against the fake. */
+export const BOT_TOKEN = 'loopback-test-bot-token-0001';
+export const ROLE_IDS = ['1187421520894746801', '1187421520894746802'];
+
+const BOT_USER = {
+  id: APP_ID,
+  username: 'herald',
+  discriminator: '0000',
+  global_name: null,
+  avatar: null,
+  bot: true,
+  flags: 0,
+  public_flags: 0,
+};
+
+export interface FakeFile {
+  field: string;
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+export interface DiscordCall {
+  kind: 'gateway' | 'callback' | 'edit' | 'followup' | 'delete' | 'commands';
+  method: string;
+  path: string;
+  /** The interaction token or id in the path, when there is one. */
+  token?: string;
+  interactionId?: string;
+  authorization: string | null;
+  json: Record<string, unknown> | undefined;
+  files: FakeFile[];
+  at: number;
+}
+
+async function readBody(
+  request: Request,
+): Promise<{ json: Record<string, unknown> | undefined; files: FakeFile[] }> {
+  const type = request.headers.get('content-type') ?? '';
+  const files: FakeFile[] = [];
+  if (type.startsWith('multipart/form-data')) {
+    let json: Record<string, unknown> | undefined;
+    const form = await request.formData();
+    for (const [field, value] of form.entries()) {
+      if (typeof value === 'string') {
+        if (field === 'payload_json') json = JSON.parse(value) as Record<string, unknown>;
+      } else {
+        files.push({
+          field,
+          name: value.name,
+          contentType: value.type,
+          bytes: new Uint8Array(await value.arrayBuffer()),
+        });
+      }
+    }
+    return { json, files };
+  }
+  const text = await request.text();
+  return { json: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>), files };
+}
+
+let nextId = 1300000000000000000n;
+export function snowflake(): string {
+  nextId += 1n;
+  return nextId.toString();
+}
+
+function messageFrom(json: Record<string, unknown> | undefined, files: FakeFile[], id: string) {
+  return {
+    id,
+    type: 20,
+    channel_id: CHANNEL_ID,
+    guild_id: GUILD_ID,
+    author: BOT_USER,
+    content: (json?.content as string | undefined) ?? '',
+    embeds: json?.embeds ?? [],
+    components: json?.components ?? [],
+    attachments: files.map((f, i) => ({
+      id: snowflake(),
+      filename: f.name,
+      size: f.bytes.byteLength,
+      url: `https://cdn.discordapp.com/attachments/${CHANNEL_ID}/${i}/${f.name}`,
+      proxy_url: `https://media.discordapp.net/attachments/${CHANNEL_ID}/${i}/${f.name}`,
+      content_type: f.contentType,
+    })),
+    mentions: [],
+    mention_roles: [],
+    mention_everyone: false,
+    pinned: false,
+    tts: false,
+    timestamp: new Date().toISOString(),
+    edited_timestamp: null,
+    flags: (json?.flags as number | undefined) ?? 0,
+    webhook_id: APP_ID,
+    application_id: APP_ID,
+    position: 0,
+  };
+}
+
+export interface FakeDiscord {
+  /** DISCORD_API_URL for the adapter: the REST base without the version. */
+  readonly apiUrl: string;
+  readonly gatewayUrl: string;
+  readonly rest: SandboxServer;
+  readonly calls: DiscordCall[];
+  readonly identifies: Record<string, unknown>[];
+  /** Open gateway connections. */
+  connections(): number;
+  dispatch(event: string, data: unknown): void;
+  waitFor(predicate: (call: DiscordCall) => boolean, timeoutMs?: number): Promise<DiscordCall>;
+  close(): Promise<void>;
+}
+
+export async function startFakeDiscord(): Promise<FakeDiscord> {
+  const calls: DiscordCall[] = [];
+  const identifies: Record<string, unknown>[] = [];
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await once(wss, 'listening');
+  const gatewayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  const sockets = new Set<WebSocket>();
+  let seq = 0;
+
+  const record = async (
+    kind: DiscordCall['kind'],
+    request: Request,
+    params: Record<string, string | readonly string[] | undefined>,
+  ) => {
+    const { json, files } = await readBody(request);
+    const call: DiscordCall = {
+      kind,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      token: typeof params.token === 'string' ? params.token : undefined,
+      interactionId: typeof params.id === 'string' ? params.id : undefined,
+      authorization: request.headers.get('authorization'),
+      json,
+      files,
+      at: Date.now(),
+    };
+    calls.push(call);
+    return call;
+  };
+
+  const rest = await startFake([
+    http.get('*/api/v10/gateway/bot', async ({ request, params }) => {
+      await record('gateway', request, params);
+      if (request.headers.get('authorization') !== `Bot ${BOT_TOKEN}`) {
+        return HttpResponse.json({ message: '401: Unauthorized', code: 0 }, { status: 401 });
+      }
+      return HttpResponse.json({
+        url: gatewayUrl,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+      });
+    }),
+    http.post('*/api/v10/interactions/:id/:token/callback', async ({ request, params }) => {
+      await record('callback', request, params);
+      return new HttpResponse(null, { status: 204 });
+    }),
+    http.patch('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
+      const call = await record('edit', request, params);
+      return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
+    }),
+    http.delete('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
+      await record('delete', request, params);
+      return new HttpResponse(null, { status: 204 });
+    }),
+    http.post('*/api/v10/webhooks/:app/:token', async ({ request, params }) => {
+      const call = await record('followup', request, params);
+      return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
+    }),
+    http.put('*/api/v10/applications/:app/commands', async ({ request, params }) => {
+      const call = await record('commands', request, params);
+      return HttpResponse.json(savedCommands(call.json, undefined));
+    }),
+    http.put('*/api/v10/applications/:app/guilds/:guild/commands', async ({ request, params }) => {
+      const call = await record('commands', request, params);
+      return HttpResponse.json(savedCommands(call.json, String(params.guild)));
+    }),
+  ]);
+
+  wss.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    const send = (payload: unknown) => socket.send(JSON.stringify(payload));
+    send({
+      op: 10,
+      d: { heartbeat_interval: 41_250, _trace: ['["gateway-fake",{"micros":0}]'] },
+      s: null,
+      t: null,
+    });
+    socket.on('message', (raw: Buffer) => {
+      const message = JSON.parse(raw.toString('utf8')) as { op: number; d: Record<string, unknown> };
+      if (message.op === 1) send({ op: 11, d: null, s: null, t: null });
+      if (message.op === 2) {
+        identifies.push(message.d);
+        if (message.d.token !== BOT_TOKEN) {
+          socket.close(4004, 'Authentication failed.');
+          return;
+        }
+        send({
+          op: 0,
+          t: 'READY',
+          s: ++seq,
+          d: {
+            v: 10,
+            user_settings: {},
+            user: { ...BOT_USER, verified: true, mfa_enabled: false, email: null },
+            session_type: 'normal',
+            session_id: 'f4c3d0e1a2b3c4d5e6f708192a3b4c5d',
+            resume_gateway_url: gatewayUrl,
+            relationships: [],
+            private_channels: [],
+            presences: [],
+            guilds: [{ id: GUILD_ID, unavailable: true }],
+            guild_join_requests: [],
+            geo_ordered_rtc_regions: ['rotterdam', 'frankfurt'],
+            auth: {},
+            application: { id: APP_ID, flags: 8_953_856 },
+            shard: [0, 1],
+            _trace: ['["gateway-fake",{"micros":0}]'],
+          },
+        });
+      }
+    });
+  });
+
+  return {
+    apiUrl: `${rest.url}/api`,
+    gatewayUrl,
+    rest,
+    calls,
+    identifies,
+    connections: () => sockets.size,
+    dispatch(event, data) {
+      const payload = JSON.stringify({ op: 0, t: event, s: ++seq, d: data });
+      for (const socket of sockets) socket.send(payload);
+    },
+    async waitFor(predicate, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = calls.find(predicate);
+        if (found) return found;
+        if (Date.now() > deadline) {
+          const seen = calls.map((c) => `${c.method} ${c.kind}`).join(', ');
+          throw new Error(`no matching Discord call within ${timeoutMs} ms (seen: ${seen})`);
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    async close() {
+      for (const socket of sockets) socket.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await rest.close();
+    },
+  };
+}
+
+function savedCommands(json: unknown, guildId: string | undefined) {
+  const list = Array.isArray(json) ? (json as Record<string, unknown>[]) : [];
+  return list.map((c) => ({
+    ...c,
+    id: snowflake(),
+    application_id: APP_ID,
+    version: snowflake(),
+    default_member_permissions: null,
+    nsfw: false,
+    integration_types: [0],
+    contexts: null,
+    ...(guildId === undefined ? {} : { guild_id: guildId }),
+  }));
+}
+
+// Interaction payloads as Discord sends them in INTERACTION_CREATE, with the usual extra fields.
+
+const member = {
+  user: {
+    id: USER_ID,
+    username: 'ada',
+    global_name: 'Ada Lovelace',
+    discriminator: '0',
+    avatar: 'a_1f0e3dad99908345f7439f8ffabdffc4',
+    public_flags: 64,
+    primary_guild: null,
+    collectibles: null,
+  },
+  nick: 'Ada',
+  roles: ROLE_IDS,
+  joined_at: '2023-11-02T09:15:11.052000+00:00',
+  premium_since: null,
+  deaf: false,
+  mute: false,
+  flags: 0,
+  pending: false,
+  permissions: '2248473465835073',
+  communication_disabled_until: null,
+  unusual_dm_activity_until: null,
+  avatar: null,
+  banner: null,
+};
+
+function base(type: number, token: string) {
+  return {
+    id: snowflake(),
+    application_id: APP_ID,
+    type,
+    token,
+    version: 1,
+    guild_id: GUILD_ID,
+    guild: { id: GUILD_ID, locale: 'en-US', features: ['COMMUNITY', 'NEWS'] },
+    channel_id: CHANNEL_ID,
+    channel: {
+      id: CHANNEL_ID,
+      type: 0,
+      guild_id: GUILD_ID,
+      name: 'general',
+      topic: null,
+      nsfw: false,
+      position: 0,
+      parent_id: null,
+      permissions: '2248473465835073',
+      last_message_id: null,
+      rate_limit_per_user: 0,
+      flags: 0,
+    },
+    member,
+    locale: 'en-GB',
+    guild_locale: 'en-US',
+    app_permissions: '2248473465835073',
+    entitlements: [],
+    entitlement_sku_ids: [],
+    authorizing_integration_owners: { '0': GUILD_ID },
+    context: 0,
+    attachment_size_limit: 10_485_760,
+  };
+}
+
+export interface OptionValue {
+  name: string;
+  type: number;
+  value: string | number | boolean;
+  focused?: boolean;
+}
+
+export function slashCommand(opts: {
+  name: string;
+  subcommand?: string;
+  options?: OptionValue[];
+  token: string;
+}) {
+  const options = opts.options ?? [];
+  return {
+    ...base(2, opts.token),
+    data: {
+      id: snowflake(),
+      name: opts.name,
+      type: 1,
+      guild_id: GUILD_ID,
+      options: opts.subcommand === undefined ? options : [{ name: opts.subcommand, type: 1, options }],
+    },
+  };
+}
+
+export function autocomplete(opts: { name: string; options: OptionValue[]; token: string }) {
+  return { ...slashCommand(opts), type: 4 };
+}
+
+export function buttonClick(opts: { customId: string; token: string; messageFlags?: number }) {
+  return {
+    ...base(3, opts.token),
+    data: { custom_id: opts.customId, component_type: 2 },
+    message: {
+      ...messageFrom({ content: '', flags: opts.messageFlags ?? 0 }, [], snowflake()),
+      components: [
+        {
+          type: 1,
+          id: 1,
+          components: [{ type: 2, id: 2, style: 2, label: 'Next page', custom_id: opts.customId }],
+        },
+      ],
+      interaction_metadata: {
+        id: snowflake(),
+        type: 2,
+        user: member.user,
+        authorizing_integration_owners: {},
+      },
+    },
+  };
+}

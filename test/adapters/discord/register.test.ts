@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { http, HttpResponse } from 'msw';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildDiscordCommands } from '../../../adapters/discord/commands.ts';
+import { commandsToRegister, registerCommands } from '../../../adapters/discord/register.ts';
+import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
+import { AdapterError } from '../../../src/errors.ts';
+import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
+
+const reply = async () => ({ text: 'ok' });
+const weather = defineCommand({
+  name: 'weather',
+  description: 'Current weather',
+  options: z.object({ city: z.string().describe('City') }),
+  needs: ['weather'],
+  handler: reply,
+});
+const emailSend = defineCommand({
+  name: 'email send',
+  description: 'Send an email',
+  options: z.object({ to: z.string().describe('Recipient') }),
+  needs: ['email'],
+  handler: reply,
+});
+const help = defineCommand({
+  name: 'help',
+  description: 'Help',
+  options: z.object({}),
+  needs: [],
+  handler: reply,
+});
+
+const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
+let fake: FakeDiscord;
+
+beforeAll(async () => {
+  fake = await startFakeDiscord();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.calls.length = 0;
+  fake.rest.resetHandlers();
+});
+
+describe('registerCommands', () => {
+  it('replaces the guild’s command set with one bulk PUT when a guild is configured', async () => {
+    const result = await registerCommands({
+      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
+      commands: [weather, emailSend, help],
+      log: silent,
+    });
+    expect(fake.calls).toHaveLength(1);
+    const [call] = fake.calls;
+    expect(call!.method).toBe('PUT');
+    expect(call!.path).toBe(`/api/v10/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
+    expect(call!.authorization).toBe(`Bot ${BOT_TOKEN}`);
+    expect(call!.json).toEqual(buildDiscordCommands([weather, emailSend, help]));
+    expect(result).toEqual({ scope: 'guild', names: ['weather', 'email', 'help'] });
+  });
+
+  it('registers globally when no guild is configured', async () => {
+    const result = await registerCommands({
+      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+      commands: [help],
+      log: silent,
+    });
+    expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `PUT /api/v10/applications/${APP_ID}/commands`,
+    ]);
+    expect(result.scope).toBe('global');
+  });
+
+  it('reports Discord’s validation errors as an AdapterError without the token', async () => {
+    fake.rest.use(
+      http.put('*/api/v10/applications/:app/guilds/:guild/commands', () =>
+        HttpResponse.json(
+          {
+            message: 'Invalid Form Body',
+            code: 50035,
+            errors: {
+              '0': {
+                name: {
+                  _errors: [{ code: 'APPLICATION_COMMAND_INVALID_NAME', message: 'Command name is invalid' }],
+                },
+              },
+            },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    const before = fake.rest.requests.length;
+    const error = await registerCommands({
+      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
+      commands: [help],
+      log: silent,
+    }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(AdapterError);
+    expect((error as AdapterError).message).toContain('Command name is invalid');
+    expect((error as AdapterError).message).not.toContain(BOT_TOKEN);
+    // A 400 is final: one request, no retry.
+    expect(fake.rest.requests.length - before).toBe(1);
+  });
+});
+
+describe('commandsToRegister', () => {
+  it('leaves out commands whose services are not configured', () => {
+    const services = { weather: { baseUrl: 'https://api.openweathermap.org/data/2.5', apiKey: 'k' } };
+    expect(
+      commandsToRegister([weather, emailSend, help], { sandbox: 'auto', services }).map((c) => c.name),
+    ).toEqual(['weather', 'help']);
+  });
+
+  it('keeps every command when the sandbox simulates every service', () => {
+    expect(commandsToRegister([weather, emailSend, help], { sandbox: 'on', services: {} })).toHaveLength(3);
+  });
+});
+
+describe('npm run register', () => {
+  it('publishes herald’s configured commands to the guild and prints them', async () => {
+    const script = fileURLToPath(new URL('../../../adapters/discord/register.ts', import.meta.url));
+    const env = {
+      PATH: process.env.PATH,
+      DISCORD_TOKEN: BOT_TOKEN,
+      DISCORD_APPLICATION_ID: APP_ID,
+      DISCORD_GUILD_ID: GUILD_ID,
+      DISCORD_API_URL: fake.apiUrl,
+      WEATHER_API_KEY: 'loopback-weather-key',
+      LOG_LEVEL: 'silent',
+      LOG_FORMAT: 'json',
+    };
+    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(fake.calls).toHaveLength(1);
+    const names = (fake.calls[0]!.json as unknown as { name: string }[]).map((c) => c.name);
+    expect(names).toContain('weather');
+    expect(names).toContain('help');
+    expect(names).not.toContain('email');
+    expect(stdout).toContain(`Registered ${names.length} commands in guild ${GUILD_ID}`);
+    expect(stdout).toContain('Left out (service not configured):');
+    expect(stdout).not.toContain(BOT_TOKEN);
+  });
+
+  it('exits 2 with a clear message when the Discord variables are missing', async () => {
+    const script = fileURLToPath(new URL('../../../adapters/discord/register.ts', import.meta.url));
+    const child = spawn(process.execPath, [script], {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('DISCORD_TOKEN');
+    expect(fake.calls).toHaveLength(0);
+  });
+});
