@@ -1,5 +1,11 @@
-import type { CallOptions } from '../../http/client.ts';
+// S3 weather client (OpenWeatherMap 2.5): GET /weather and GET /forecast by city name, with the key
+// in both carriers SPEC.md lists (appid and X-API-Key). https://openweathermap.org/current
+import { createHttpClient, type CallOptions } from '../../http/client.ts';
+import { path } from '../../http/path.ts';
+import { registerSecret } from '../../http/redact.ts';
+import { ServiceError } from '../../errors.ts';
 import type { ClientDeps, Closable } from '../deps.ts';
+import { CurrentWeatherResponse, ForecastResponse, readOwmError, type ConditionWire } from './schemas.ts';
 
 export interface WeatherConfig {
   baseUrl: string;
@@ -52,4 +58,108 @@ export interface WeatherClient extends Closable {
   forecast(q: WeatherQuery, opts?: CallOptions): Promise<Forecast | undefined>;
 }
 
-export declare function createWeatherClient(config: WeatherConfig, deps?: ClientDeps): WeatherClient;
+/** DESIGN.md: conditions change slowly enough to keep an answer for ten minutes. */
+export const WEATHER_CACHE_TTL_MS = 10 * 60 * 1000;
+export const UNITS: readonly Units[] = ['metric', 'imperial', 'standard'];
+/** Longer than any real "city,state,country" query; OpenWeatherMap's own bound is not documented. */
+export const MAX_CITY_LENGTH = 200;
+
+function checkQuery(operation: string, q: WeatherQuery): { city: string; units: Units } {
+  const city = q.city.trim();
+  const units = q.units ?? 'metric';
+  const reason =
+    city === ''
+      ? 'the city is empty'
+      : city.length > MAX_CITY_LENGTH
+        ? `the city is longer than ${MAX_CITY_LENGTH} characters`
+        : /\p{Cc}/u.test(city)
+          ? 'the city contains control characters'
+          : !UNITS.includes(units)
+            ? `units must be one of ${UNITS.join(', ')}`
+            : undefined;
+  if (reason !== undefined) {
+    throw new ServiceError({
+      service: 'weather',
+      operation,
+      code: 'invalid_request',
+      message: `weather.${operation} refused before sending: ${reason}`,
+    });
+  }
+  return { city, units };
+}
+
+function toConditions(list: ConditionWire[]): Condition[] {
+  return list.map((c) => ({ main: c.main, description: c.description ?? c.main.toLowerCase() }));
+}
+
+/** OpenWeatherMap's 404 "city not found" is an answer, not a failure. */
+async function orUndefined<T>(call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === 'not_found') return undefined;
+    throw err;
+  }
+}
+
+export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}): WeatherClient {
+  registerSecret(config.apiKey);
+  const http = createHttpClient({
+    service: 'weather',
+    baseUrl: config.baseUrl,
+    headers: { 'x-api-key': config.apiKey },
+    readError: readOwmError,
+    options: deps.httpOptions,
+    log: deps.log,
+    onCall: deps.onCall,
+    now: deps.now,
+    random: deps.random,
+  });
+  const request = (operation: 'current' | 'forecast', city: string, units: Units) => ({
+    service: 'weather' as const,
+    operation,
+    method: 'GET' as const,
+    path: operation === 'current' ? path`/weather` : path`/forecast`,
+    query: { q: city, units, appid: config.apiKey },
+    cacheTtlMs: WEATHER_CACHE_TTL_MS,
+  });
+
+  return {
+    async current(q, opts) {
+      const { city, units } = checkQuery('current', q);
+      const w = await orUndefined(http.send(request('current', city, units), CurrentWeatherResponse, opts));
+      if (!w) return undefined;
+      return {
+        city: w.name,
+        country: w.sys?.country,
+        units,
+        temp: w.main.temp,
+        feelsLike: w.main.feels_like,
+        humidity: w.main.humidity,
+        windSpeed: w.wind.speed,
+        conditions: toConditions(w.weather),
+        observedAt: w.dt === undefined ? undefined : new Date(w.dt * 1000),
+        timezoneOffsetS: w.timezone,
+      };
+    },
+
+    async forecast(q, opts) {
+      const { city, units } = checkQuery('forecast', q);
+      const f = await orUndefined(http.send(request('forecast', city, units), ForecastResponse, opts));
+      if (!f) return undefined;
+      return {
+        city: f.city.name,
+        country: f.city.country,
+        units,
+        timezoneOffsetS: f.city.timezone,
+        steps: f.list.map((s) => ({
+          at: new Date(s.dt * 1000),
+          temp: s.main.temp,
+          conditions: toConditions(s.weather),
+        })),
+      };
+    },
+
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,73 @@
+// OpenWeatherMap 2.5 wire shapes (API-NOTES.md "S3"): current weather, the 5 day / 3 hour forecast
+// and the `{cod, message}` error body. https://openweathermap.org/current, .../forecast5
+import { z } from 'zod';
+import type { ProviderErrorReader } from '../../http/client.ts';
+
+/** `cod` is the number 200 on /weather and the string "200" on /forecast; errors vary the same way. */
+const Cod = z.union([z.number(), z.string()]);
+
+const ConditionWire = z.looseObject({
+  id: z.number().optional(),
+  main: z.string(),
+  description: z.string().optional(),
+  icon: z.string().optional(),
+});
+
+export const CurrentWeatherResponse = z.looseObject({
+  cod: Cod.optional(),
+  name: z.string(),
+  main: z.looseObject({
+    temp: z.number(),
+    feels_like: z.number(),
+    humidity: z.number(),
+  }),
+  weather: z.array(ConditionWire),
+  wind: z.looseObject({ speed: z.number() }),
+  dt: z.number().optional(),
+  timezone: z.number().optional(),
+  sys: z.looseObject({ country: z.string().optional() }).optional(),
+});
+
+export const ForecastResponse = z.looseObject({
+  cod: Cod.optional(),
+  list: z.array(
+    z.looseObject({
+      dt: z.number().int(),
+      main: z.looseObject({ temp: z.number() }),
+      weather: z.array(ConditionWire),
+    }),
+  ),
+  city: z.looseObject({
+    name: z.string(),
+    country: z.string().optional(),
+    timezone: z.number().optional(),
+  }),
+});
+
+export type ConditionWire = z.output<typeof ConditionWire>;
+
+export const OwmErrorResponse = z.looseObject({
+  cod: Cod.optional(),
+  message: z.string(),
+});
+
+/** OpenWeatherMap's "not found" outcome, told apart from a missing route by its message. */
+export const CITY_NOT_FOUND = /^city not found$/i;
+
+/**
+ * `{"cod": <num|string>, "message": "..."}`. Only "city not found" is the not-found outcome; any
+ * other 404 (a wrong base URL, a proxy page) is a request that went to the wrong place.
+ */
+export const readOwmError: ProviderErrorReader = ({ status, body }) => {
+  const parsed = OwmErrorResponse.safeParse(body);
+  if (!parsed.success) {
+    return {
+      message: body === undefined ? 'the error body is not JSON' : undefined,
+      code: status === 404 ? 'invalid_request' : undefined,
+    };
+  }
+  const { message } = parsed.data;
+  if (status === 404)
+    return { message, code: CITY_NOT_FOUND.test(message.trim()) ? 'not_found' : 'invalid_request' };
+  return { message };
+};
