@@ -591,3 +591,66 @@ describe('Discord adapter lifecycle', () => {
     }
   });
 });
+
+describe('Discord adapter with the real dispatcher', () => {
+  it('runs a command with typed options and shows a missing service privately', async () => {
+    const { createDispatcher } = await import('../../../src/core/dispatch.ts');
+    const own = await startFakeDiscord();
+    const needsWeather = defineCommand({
+      name: 'forecast',
+      description: 'Needs the weather service',
+      options: z.object({ city: z.string().describe('City') }),
+      needs: ['weather'],
+      handler: async () => ({ text: 'never runs' }),
+    });
+    const jobsCommand = commands.find((c) => c.name === 'jobs')!;
+    const realRegistry = createRegistry([jobsCommand, needsWeather]);
+    const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
+    const real = createDispatcher({
+      registry: realRegistry,
+      services: {},
+      log: silent,
+      commandTimeoutMs: 5_000,
+      serviceVariables: { weather: 'WEATHER_API_KEY' },
+    });
+    const ownAdapter = createDiscordAdapter({
+      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
+      log: silent,
+    });
+    try {
+      await ownAdapter.start(realRegistry, real);
+      own.dispatch(
+        'INTERACTION_CREATE',
+        slashCommand({
+          name: 'jobs',
+          token: 'real-dispatch-ok',
+          options: [
+            { name: 'what', type: 3, value: 'go' },
+            { name: 'page', type: 4, value: 4 },
+          ],
+        }),
+      );
+      const edit = await own.waitFor((c) => c.token === 'real-dispatch-ok' && c.kind === 'edit');
+      expect(edit.json).toMatchObject({ embeds: [{ title: 'go: page 4' }], allowed_mentions: { parse: [] } });
+
+      own.dispatch(
+        'INTERACTION_CREATE',
+        slashCommand({
+          name: 'forecast',
+          token: 'real-dispatch-denied',
+          options: [{ name: 'city', type: 3, value: 'Rome' }],
+        }),
+      );
+      await own.waitFor((c) => c.token === 'real-dispatch-denied' && c.kind === 'delete');
+      const followup = own.calls.find((c) => c.token === 'real-dispatch-denied' && c.kind === 'followup')!;
+      expect(followup.json).toMatchObject({
+        content: 'The weather service is not configured; set WEATHER_API_KEY.',
+        flags: 64,
+        allowed_mentions: { parse: [] },
+      });
+    } finally {
+      await ownAdapter.stop();
+      await own.close();
+    }
+  });
+});
