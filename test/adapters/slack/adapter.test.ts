@@ -39,6 +39,7 @@ let eventsUrl: string;
 const logs: LogEntry[] = [];
 const registry = createTestRegistry();
 let seq = 0;
+let authCallsAtStart: { authorization: string | undefined }[] = [];
 
 beforeAll(async () => {
   fake = await startSlackFake();
@@ -56,6 +57,9 @@ beforeAll(async () => {
   dispatcher = createFakeDispatcher(registry);
   expect(adapter.isReady()).toBe(false);
   await adapter.start(registry, dispatcher);
+  authCallsAtStart = fake.server.requests
+    .filter((r) => r.pathname === '/api/auth.test')
+    .map((r) => ({ authorization: r.headers.authorization }));
   eventsUrl = `http://127.0.0.1:${adapter.port}${SLACK_EVENTS_PATH}`;
 });
 
@@ -66,6 +70,8 @@ afterAll(async () => {
 
 afterEach(() => {
   fake.server.resetHandlers();
+  fake.server.requests.length = 0;
+  fake.uploads.clear();
   dispatcher.invocations.length = 0;
   dispatcher.respondErrors.length = 0;
 });
@@ -79,9 +85,7 @@ async function slash(command: string, text: string) {
 
 describe('Slack adapter, HTTP mode', () => {
   it('checks the bot token once at start and is ready', () => {
-    const auth = fake.server.requests.filter((r) => r.pathname === '/api/auth.test');
-    expect(auth).toHaveLength(1);
-    expect(auth[0]!.headers.authorization).toBe(`Bearer ${BOT_TOKEN}`);
+    expect(authCallsAtStart).toEqual([{ authorization: `Bearer ${BOT_TOKEN}` }]);
     expect(adapter.isReady()).toBe(true);
   });
 
@@ -147,13 +151,14 @@ describe('Slack adapter, HTTP mode', () => {
     const [getUrl] = fake.calls('files.getUploadURLExternal');
     expect(getUrl!.get('filename')).toBe('speech.mp3');
     expect(getUrl!.get('length')).toBe(String(MP3.byteLength));
-    expect(fake.uploads.get('F0AUDIO1')).toEqual(MP3);
+    const files = JSON.parse(complete.get('files')!) as { id: string; title: string }[];
+    expect(files).toEqual([{ id: expect.stringMatching(/^F0AUDIO\d+$/), title: 'speech.mp3' }]);
+    expect(fake.uploads.get(files[0]!.id)).toEqual(MP3);
     expect(complete.get('channel_id')).toBe('C0GENERAL');
-    expect(JSON.parse(complete.get('files')!)).toEqual([{ id: 'F0AUDIO1', title: 'speech.mp3' }]);
 
     const order = fake.server.requests.map((r) => r.pathname);
     expect(order.indexOf(`/respond/${id}`)).toBeLessThan(order.indexOf('/api/files.getUploadURLExternal'));
-    expect(order.indexOf('/upload/v1/F0AUDIO1')).toBeLessThan(
+    expect(order.indexOf(`/upload/v1/${files[0]!.id}`)).toBeLessThan(
       order.indexOf('/api/files.completeUploadExternal'),
     );
   });

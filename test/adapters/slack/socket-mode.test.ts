@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../../../adapters/slack/adapter.ts';
+import { describe, expect, it } from 'vitest';
+import { createSlackAdapter } from '../../../adapters/slack/adapter.ts';
 import {
   APP_TOKEN,
   BOT_TOKEN,
@@ -13,7 +13,6 @@ import {
   createTestRegistry,
   startSlackFake,
   waitFor,
-  type SlackFake,
 } from './fakes.ts';
 
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -102,82 +101,71 @@ async function startSocketServer(): Promise<FakeSocketServer> {
   };
 }
 
-let fake: SlackFake;
-let sockets: FakeSocketServer;
-let adapter: SlackAdapter;
-const dispatcher = createFakeDispatcher(createTestRegistry());
-
-beforeAll(async () => {
-  fake = await startSlackFake();
-  sockets = await startSocketServer();
-  fake.server.use(
-    http.post('*/api/apps.connections.open', () =>
-      HttpResponse.json({
-        ok: true,
-        url: `ws://127.0.0.1:${sockets.port}/link/?ticket=test-ticket&app_id=A0HERALD`,
-      }),
-    ),
-  );
-  adapter = createSlackAdapter({
-    config: {
-      botToken: BOT_TOKEN,
-      appToken: APP_TOKEN,
-      signingSecret: undefined,
-      apiUrl: `${fake.server.url}/api/`,
-      port: 3000,
-    },
-    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  await adapter.start(createTestRegistry(), dispatcher);
-});
-
-afterAll(async () => {
-  await adapter.stop();
-  await sockets.close();
-  await fake.server.close();
-});
-
 describe('Slack adapter, Socket Mode', () => {
-  it('opens the connection with the app-level token at SLACK_API_URL and listens on no port', () => {
-    const open = fake.server.requests.find((r) => r.pathname === '/api/apps.connections.open');
-    expect(open!.headers.authorization).toBe(`Bearer ${APP_TOKEN}`);
-    expect(adapter.isReady()).toBe(true);
-    expect(adapter.port).toBeUndefined();
-  });
-
-  it('acks a slash command envelope on the socket, then answers through response_url', async () => {
-    sockets.send({
-      envelope_id: 'c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11',
-      type: 'slash_commands',
-      accepts_response_payload: true,
-      payload: {
-        token: 'legacy-verification-token',
-        team_id: 'T0HERALD',
-        team_domain: 'herald-test',
-        channel_id: 'C0GENERAL',
-        channel_name: 'general',
-        user_id: 'U0ALICE',
-        user_name: 'alice',
-        command: '/weather',
-        text: 'Oslo',
-        api_app_id: 'A0HERALD',
-        is_enterprise_install: 'false',
-        response_url: fake.responseUrl('socket-1'),
-        trigger_id: '7000000000005.7000000000006.abcdef0123456789',
-      },
-    });
-    const ack = await waitFor(() => sockets.received.find((m) => m.envelope_id !== undefined));
-    expect(ack.envelope_id).toBe('c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11');
-    const [reply] = await waitFor(() =>
-      fake.responses('socket-1').length > 0 ? fake.responses('socket-1') : undefined,
+  it('connects with the app-level token, acks a slash command on the socket, answers and closes on stop', async () => {
+    const fake = await startSlackFake();
+    const sockets = await startSocketServer();
+    fake.server.use(
+      http.post('*/api/apps.connections.open', () =>
+        HttpResponse.json({
+          ok: true,
+          url: `ws://127.0.0.1:${sockets.port}/link/?ticket=test-ticket&app_id=A0HERALD`,
+        }),
+      ),
     );
-    expect(reply!.text).toBe('Weather for Oslo');
-    expect(dispatcher.invocations[0]!.rawInput).toBe('Oslo');
-  });
+    const dispatcher = createFakeDispatcher(createTestRegistry());
+    const adapter = createSlackAdapter({
+      config: {
+        botToken: BOT_TOKEN,
+        appToken: APP_TOKEN,
+        signingSecret: undefined,
+        apiUrl: `${fake.server.url}/api/`,
+        port: 3000,
+      },
+      log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    try {
+      await adapter.start(createTestRegistry(), dispatcher);
+      const open = fake.server.requests.find((r) => r.pathname === '/api/apps.connections.open');
+      expect(open!.headers.authorization).toBe(`Bearer ${APP_TOKEN}`);
+      expect(adapter.isReady()).toBe(true);
+      expect(adapter.port).toBeUndefined(); // no HTTP listener in Socket Mode
 
-  it('closes the socket on stop and is no longer ready', async () => {
-    await adapter.stop();
-    expect(adapter.isReady()).toBe(false);
-    await waitFor(() => (sockets.isClosed() ? true : undefined));
+      sockets.send({
+        envelope_id: 'c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11',
+        type: 'slash_commands',
+        accepts_response_payload: true,
+        payload: {
+          token: 'legacy-verification-token',
+          team_id: 'T0HERALD',
+          team_domain: 'herald-test',
+          channel_id: 'C0GENERAL',
+          channel_name: 'general',
+          user_id: 'U0ALICE',
+          user_name: 'alice',
+          command: '/weather',
+          text: 'Oslo',
+          api_app_id: 'A0HERALD',
+          is_enterprise_install: 'false',
+          response_url: fake.responseUrl('socket-1'),
+          trigger_id: '7000000000005.7000000000006.abcdef0123456789',
+        },
+      });
+      const ack = await waitFor(() => sockets.received.find((m) => m.envelope_id !== undefined));
+      expect(ack.envelope_id).toBe('c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11');
+      const [reply] = await waitFor(() =>
+        fake.responses('socket-1').length > 0 ? fake.responses('socket-1') : undefined,
+      );
+      expect(reply!.text).toBe('Weather for Oslo');
+      expect(dispatcher.invocations[0]!.rawInput).toBe('Oslo');
+
+      await adapter.stop();
+      expect(adapter.isReady()).toBe(false);
+      await waitFor(() => (sockets.isClosed() ? true : undefined));
+    } finally {
+      await adapter.stop();
+      await sockets.close();
+      await fake.server.close();
+    }
   });
 });
