@@ -1,0 +1,41 @@
+// Builds the Services bag: one client per service whose config is present (credentials set, or
+// pointed at the sandbox); a service without config stays absent and its commands are hidden.
+import type { Services } from '../core/services.ts';
+import type { ServiceConfigs } from '../config.ts';
+import type { ClientDeps } from './deps.ts';
+import { createAnalyticsClient } from './analytics/client.ts';
+import { createEmailClient } from './email/client.ts';
+import { createGeocodingClient } from './geocoding/client.ts';
+import { createHostscanClient } from './hostscan/client.ts';
+import { createJobSearchClient } from './job-search/client.ts';
+import { createSpeechClient } from './speech/client.ts';
+import { createWeatherClient } from './weather/client.ts';
+import { createWebhookClient } from './webhook/client.ts';
+
+export type { Services } from '../core/services.ts';
+
+export function createServices(configs: ServiceConfigs, deps: ClientDeps = {}): Services {
+  const services: Services = {};
+  if (configs.email) services.email = createEmailClient(configs.email, deps);
+  if (configs.analytics) services.analytics = createAnalyticsClient(configs.analytics, deps);
+  if (configs.weather) services.weather = createWeatherClient(configs.weather, deps);
+  if (configs.geocoding) services.geocoding = createGeocodingClient(configs.geocoding, deps);
+  if (configs.speech) services.speech = createSpeechClient(configs.speech, deps);
+  if (configs.hostscan) services.hostscan = createHostscanClient(configs.hostscan, deps);
+  if (configs.webhook) services.webhook = createWebhookClient(configs.webhook, deps);
+  if (configs.jobSearch) services.jobSearch = createJobSearchClient(configs.jobSearch, deps);
+  return services;
+}
+
+/** Closes every client's connection pool; one failing close does not stop the others. */
+export async function closeServices(services: Services): Promise<void> {
+  const clients = Object.values(services).filter((c): c is { close(): Promise<void> } => c !== undefined);
+  const results = await Promise.allSettled(clients.map((c) => c.close()));
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed.length > 0) {
+    throw new AggregateError(
+      failed.map((r): unknown => r.reason),
+      `${failed.length} of ${clients.length} service clients failed to close`,
+    );
+  }
+}
