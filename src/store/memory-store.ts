@@ -90,10 +90,13 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
     addToOutbox(entry) {
       return Promise.resolve(add(entry, now()));
     },
-    claimDueOutbox(owner, leaseMs, limit) {
+    claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = now();
+      const includeBackingOff = opts?.includeBackingOff ?? false;
       const due = [...outbox.values()]
-        .filter((e) => e.status === 'pending' && e.nextAttemptAt <= t)
+        .filter(
+          (e) => e.status === 'pending' && (e.nextAttemptAt <= t || (includeBackingOff && e.owner === '')),
+        )
         .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.createdAt - b.createdAt)
         .slice(0, limit);
       for (const e of due) {

@@ -77,21 +77,29 @@ redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'leaseUntil', 
 return 1
 `;
 
-// KEYS: due. ARGV: now, leaseMs, limit, owner, entry key prefix.
+// KEYS: due. ARGV: now, leaseMs, limit, owner, entry key prefix, include backing-off (1 or 0).
 const CLAIM_DUE = `
 local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[3])
 local lease_end = string.format('%.0f', now + tonumber(ARGV[2]))
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local ids
+if ARGV[6] == '1' then
+  ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+else
+  ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, limit)
+end
 local out = {}
 for _, id in ipairs(ids) do
+  if #out >= limit then break end
   local k = ARGV[5] .. id
-  if redis.call('HGET', k, 'status') == 'pending' then
+  local e = redis.call('HMGET', k, 'status', 'owner', 'nextAttemptAt')
+  if e[1] ~= 'pending' then
+    redis.call('ZREM', KEYS[1], id)
+  elseif tonumber(e[3]) <= now or e[2] == '' then
     redis.call('HINCRBY', k, 'attempts', 1)
     redis.call('HSET', k, 'owner', ARGV[4], 'nextAttemptAt', lease_end, 'updatedAt', ARGV[1])
     redis.call('ZADD', KEYS[1], lease_end, id)
     table.insert(out, redis.call('HGETALL', k))
-  else
-    redis.call('ZREM', KEYS[1], id)
   end
 end
 return out
@@ -235,7 +243,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
       return (await redis.eval(ADD, keys.length, ...keys, ...args)) === 1;
     },
-    async claimDueOutbox(owner, leaseMs, limit) {
+    async claimDueOutbox(owner, leaseMs, limit, opts) {
       const rows = (await redis.eval(
         CLAIM_DUE,
         1,
@@ -245,6 +253,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
         String(limit),
         owner,
         `${p}outbox:`,
+        opts?.includeBackingOff ? '1' : '0',
       )) as unknown[];
       return rows.map((r) => toEntry(pairsToRecord(r)));
     },

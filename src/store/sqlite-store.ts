@@ -139,7 +139,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
        owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, '', ?, ?)`,
     ),
     due: db.prepare(
-      `SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?
+      `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
        ORDER BY next_attempt_at, created_at LIMIT ?`,
     ),
     lease: db.prepare(
@@ -236,11 +236,11 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
         const t = now();
         return changed(q.addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), t, t, t));
       }),
-    claimDueOutbox: (owner, leaseMs, limit) =>
+    claimDueOutbox: (owner, leaseMs, limit, opts) =>
       run(() =>
         tx(() => {
           const t = now();
-          const rows = q.due.all(t, limit) as unknown as OutboxRow[];
+          const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as unknown as OutboxRow[];
           for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id);
           return rows.map((r) =>
             toEntry({ ...r, attempts: r.attempts + 1, next_attempt_at: t + leaseMs, updated_at: t }),

@@ -73,8 +73,17 @@ export interface Store {
 
   /** Adds an entry due now; false when an entry with that id already exists. */
   addToOutbox(entry: NewOutboxEntry): Promise<boolean>;
-  /** Leases up to `limit` due pending entries to `owner` for `leaseMs`, counting an attempt each. */
-  claimDueOutbox(owner: string, leaseMs: number, limit: number): Promise<OutboxEntry[]>;
+  /**
+   * Leases up to `limit` due pending entries to `owner` for `leaseMs`, counting an attempt each.
+   * With `includeBackingOff`, entries waiting out a retry backoff count as due too (a restart or a
+   * job tick retries at once); entries leased to another owner still wait for the lease to end.
+   */
+  claimDueOutbox(
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    opts?: { includeBackingOff?: boolean },
+  ): Promise<OutboxEntry[]>;
   /** Marks an entry delivered, whoever holds it: the post happened. */
   markDelivered(id: string): Promise<boolean>;
   /** Puts an entry that `owner` holds back in the queue, due at `nextAttemptAt`. */

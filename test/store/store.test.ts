@@ -198,6 +198,17 @@ describe.each(backends)('$name store', (backend) => {
     });
   });
 
+  it('serves entries waiting out a backoff at once when asked, but never ones leased to another owner', async () => {
+    await store.addToOutbox(entry('backing-off'));
+    await store.addToOutbox(entry('leased'));
+    await store.claimDueOutbox('a', 30_000, 1);
+    await store.rescheduleOutbox('backing-off', 'a', t + 3_600_000, 'webhook.post failed: network');
+    await store.claimDueOutbox('b', 30_000, 1);
+    expect(await store.claimDueOutbox('c', 30_000, 10)).toEqual([]);
+    const restarted = await stores[2]!.claimDueOutbox('c', 30_000, 10, { includeBackingOff: true });
+    expect(restarted.map((e) => e.id)).toEqual(['backing-off']);
+  });
+
   it('keeps delivered and given-up entries out of the queue, with the reason', async () => {
     await store.addToOutbox(entry('ok'));
     await store.addToOutbox(entry('bad'));

@@ -1,0 +1,187 @@
+// Delivers the outbox: each entry is leased from the store, sent through its service, and marked
+// delivered, put back with a backoff, or given up on with a logged error. A webhook POST carries no
+// idempotency key, so the HTTP core does not retry it; this loop does: a 429 is waited out
+// (retry_after), 5xx and network errors are retried with jittered backoff, and what still fails
+// stays in the store for the next tick or start. 401/403/404/400 will not get better: given up.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ServiceError } from '../errors.ts';
+import type { OutboxEntry, Store } from '../store/store.ts';
+import type { Delivery, JobLog } from './job.ts';
+import type { Services } from './services.ts';
+
+export interface DeliveryOptions {
+  store: Store;
+  services: Services;
+  log: JobLog;
+  /** This process's lease owner id. */
+  owner: string;
+  now?: () => number;
+  random?: () => number;
+  /** How long one drain may hold an entry; longer than every in-process wait and retry. */
+  leaseMs?: number;
+  /** Tries per entry within one drain before it goes back to the store. */
+  triesPerDrain?: number;
+  /** First in-process backoff; doubles per try, with full jitter. */
+  backoffMs?: number;
+  /** The longest 429 wait done in process; a longer one puts the entry back until then. */
+  maxWaitMs?: number;
+  /** First backoff between drains; doubles per attempt up to `retryMaxMs`. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** An entry still undelivered after this long is given up on, with an error log. */
+  maxAgeMs?: number;
+}
+
+export const DELIVERY_DEFAULTS = Object.freeze({
+  leaseMs: 5 * 60_000,
+  triesPerDrain: 3,
+  backoffMs: 1_000,
+  maxWaitMs: 60_000,
+  retryBaseMs: 60_000,
+  retryMaxMs: 60 * 60_000,
+  maxAgeMs: 24 * 60 * 60_000,
+}) satisfies Required<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'now' | 'random'>>;
+
+export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
+
+export interface DrainResult {
+  /** Entry id to outcome, for every entry this drain handled. */
+  outcomes: Map<string, EntryOutcome>;
+}
+
+/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
+const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
+const BATCH = 10;
+const WIDE_BATCH = 200;
+const MAX_BATCHES = 100;
+
+export interface Deliverer {
+  /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
+  drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
+}
+
+export function createDeliverer(options: DeliveryOptions): Deliverer {
+  const o = { ...DELIVERY_DEFAULTS, ...options };
+  const now = o.now ?? Date.now;
+  const random = o.random ?? Math.random;
+  const { store, log, owner } = o;
+
+  async function send(delivery: Delivery): Promise<void> {
+    if (delivery.kind === 'webhook') {
+      if (!o.services.webhook) throw new Error('the webhook service is not configured');
+      await o.services.webhook.post(delivery.message);
+      return;
+    }
+    if (!o.services.email) throw new Error('the email service is not configured');
+    await o.services.email.send(delivery.email);
+  }
+
+  function describe(err: unknown): string {
+    if (err instanceof ServiceError) {
+      return `${err.service}.${err.operation} failed: ${err.code}${err.status === undefined ? '' : ` (HTTP ${err.status})`}`;
+    }
+    return err instanceof Error ? err.message : String(err);
+  }
+
+  async function giveUp(entry: OutboxEntry, reason: string, err?: unknown): Promise<EntryOutcome> {
+    await store.giveUpOutbox(entry.id, owner, reason);
+    // Named by job and kind only: the payload and the webhook address (its token) stay out of logs.
+    const fields = {
+      job: entry.job,
+      slotId: entry.slotId,
+      kind: entry.kind,
+      outboxId: entry.id,
+      attempts: entry.attempts,
+      reason,
+      ...(err instanceof ServiceError ? { code: err.code, status: err.status } : {}),
+    };
+    log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
+    return 'given_up';
+  }
+
+  async function putBack(entry: OutboxEntry, waitMs: number, err: unknown): Promise<EntryOutcome> {
+    const base = Math.min(o.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), o.retryMaxMs);
+    const nextAttemptAt = now() + Math.max(waitMs, base);
+    await store.rescheduleOutbox(entry.id, owner, nextAttemptAt, describe(err));
+    log.warn(
+      {
+        job: entry.job,
+        slotId: entry.slotId,
+        kind: entry.kind,
+        attempts: entry.attempts,
+        error: describe(err),
+        nextAttemptAt: new Date(nextAttemptAt).toISOString(),
+      },
+      'outbox.retry_scheduled',
+    );
+    return 'pending';
+  }
+
+  async function deliver(entry: OutboxEntry, signal?: AbortSignal): Promise<EntryOutcome> {
+    if (now() - entry.createdAt > o.maxAgeMs) {
+      return giveUp(
+        entry,
+        `not delivered within ${Math.round(o.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
+      );
+    }
+    const delivery = entry.payload as Delivery;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await send(delivery);
+        await store.markDelivered(entry.id);
+        log.info(
+          { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts },
+          'outbox.delivered',
+        );
+        return 'delivered';
+      } catch (err) {
+        if (err instanceof ServiceError && PERMANENT.has(err.code)) {
+          const why =
+            err.code === 'unauthorized' || err.code === 'not_found'
+              ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
+              : `${err.code}: the ${err.service} refused the post`;
+          return giveUp(entry, why, err);
+        }
+        const isServiceError = err instanceof ServiceError;
+        const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
+        const backoff = Math.max(1, Math.round(random() * o.backoffMs * 2 ** (attempt - 1)));
+        const waitMs = retryAfterMs ?? backoff;
+        if (!isServiceError || attempt >= o.triesPerDrain || waitMs > o.maxWaitMs) {
+          if (!isServiceError)
+            log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
+          return putBack(entry, retryAfterMs ?? 0, err);
+        }
+        log.debug(
+          { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
+          'outbox.retry',
+        );
+        try {
+          await sleep(waitMs, undefined, signal ? { signal } : undefined);
+        } catch {
+          return putBack(entry, 0, err); // shutting down: the next start retries it
+        }
+      }
+    }
+  }
+
+  return {
+    async drain(opts) {
+      const outcomes = new Map<string, EntryOutcome>();
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        // Backing-off entries are taken in the first batch only, so that an entry this drain put
+        // back is not tried twice in one go.
+        const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
+        const entries = await store.claimDueOutbox(owner, o.leaseMs, isFirstWide ? WIDE_BATCH : BATCH, {
+          includeBackingOff: isFirstWide,
+        });
+        const fresh = entries.filter((e) => !outcomes.has(e.id));
+        for (const e of entries) {
+          if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
+        }
+        if (fresh.length === 0) break;
+        for (const entry of fresh) outcomes.set(entry.id, await deliver(entry, opts?.signal));
+      }
+      return { outcomes };
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The scheduled-job contract (STYLE.md §7): a job is a name and a `run` that fetches, builds and
+// hands its posts to `ctx.deliver`. The scheduler, not the job, claims the slot, stores the posts
+// in the outbox together with the "posted" mark, delivers them and logs.
+import type { SendEmailInput } from '../services/email/client.ts';
+import type { WebhookMessage } from '../services/webhook/client.ts';
+import type { Store } from '../store/store.ts';
+import type { ServiceKey, Services } from './services.ts';
+
+export interface JobLog {
+  debug(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** A post a job wants made; it goes through the outbox, so it survives a crash or an outage. */
+export type Delivery =
+  | { kind: 'webhook'; message: WebhookMessage }
+  /** `idempotencyKey` is required: the outbox may send again after a crash, the key makes it once. */
+  | { kind: 'email'; email: SendEmailInput & { idempotencyKey: string } };
+
+/** The scheduled fire a run belongs to; its id is the same on every replica and every retry. */
+export interface JobSlot {
+  /** The scheduled fire time in ISO 8601 (UTC), or `manual:<time>` for `npm run job`. */
+  id: string;
+  /** When the slot was due, not when it runs: time windows are computed from it. */
+  scheduledAt: Date;
+  reason: 'scheduled' | 'catch-up' | 'manual';
+}
+
+export interface JobContext {
+  /** Only the services the job `needs` are guaranteed present. */
+  services: Services;
+  store: Store;
+  log: JobLog;
+  now(): Date;
+  /** Fires when the run takes too long or the process shuts down. */
+  signal: AbortSignal;
+  slot: JobSlot;
+  deliver(delivery: Delivery): void;
+}
+
+export interface JobDef {
+  /** kebab-case; equals the file name under jobs/. */
+  name: string;
+  description: string;
+  /** The job is not scheduled (and says which variables to set) when one of these is missing. */
+  needs: readonly ServiceKey[];
+  run(ctx: JobContext): Promise<void>;
+}
+
+export type Job = Readonly<JobDef>;
+
+const NAME_RE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+export function defineJob(def: JobDef): Job {
+  if (!NAME_RE.test(def.name)) throw new Error(`invalid job name "${def.name}": use kebab-case`);
+  return Object.freeze({ ...def, needs: [...def.needs] });
+}

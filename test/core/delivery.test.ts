@@ -1,0 +1,202 @@
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDeliverer, type DeliveryOptions } from '../../src/core/delivery.ts';
+import type { Delivery } from '../../src/core/job.ts';
+import { route } from '../../src/sandbox/layout.ts';
+import { WEBHOOK_MAGIC, discordRateLimitResponse } from '../../src/sandbox/webhook.ts';
+import { createMemoryStore, type Store } from '../../src/store/index.ts';
+import {
+  FAST_DELIVERY,
+  WEBHOOK_TOKEN,
+  captureLog,
+  fakeClock,
+  postedContents,
+  startWebhookFake,
+  type FakeClock,
+  type WebhookFake,
+} from '../jobs/harness.ts';
+
+const POST = route('webhook', '/:id/:token');
+let fake: WebhookFake;
+
+beforeAll(async () => {
+  fake = await startWebhookFake();
+});
+afterAll(() => fake.close());
+afterEach(() => {
+  fake.inbox.clear();
+  fake.server.resetHandlers();
+  fake.server.requests.length = 0;
+});
+
+/** Answers the first `times` posts with `respond`, then lets the real fake answer. */
+function failFirst(times: number, respond: () => Response) {
+  let left = times;
+  const arrivals: number[] = [];
+  fake.server.use(
+    http.post(POST, () => {
+      arrivals.push(performance.now());
+      // Returning nothing falls through to the sandbox handler behind this override.
+      return left-- > 0 ? respond() : undefined;
+    }),
+  );
+  return arrivals;
+}
+
+const badGateway = () =>
+  HttpResponse.json(
+    { message: '502: Bad Gateway', code: 0 },
+    { status: 502, headers: { 'content-type': 'application/json' } },
+  );
+
+async function setup(
+  opts: {
+    clock?: FakeClock;
+    webhook?: Parameters<WebhookFake['client']>[0];
+    delivery?: Partial<DeliveryOptions>;
+  } = {},
+) {
+  const clock = opts.clock ?? fakeClock('2025-11-22T08:00:00Z');
+  const store: Store = createMemoryStore({ now: clock.nowMs });
+  const captured = captureLog();
+  const deliverer = createDeliverer({
+    store,
+    services: { webhook: fake.client(opts.webhook) },
+    log: captured.log,
+    owner: 'test-process',
+    now: clock.nowMs,
+    ...FAST_DELIVERY,
+    ...opts.delivery,
+  });
+  const payload: Delivery = { kind: 'webhook', message: { username: 'herald', content: 'daily report' } };
+  await store.addToOutbox({
+    id: 'analytics-summary|slot|0:webhook',
+    job: 'analytics-summary',
+    slotId: 'slot',
+    kind: 'webhook',
+    payload,
+  });
+  return { clock, store, deliverer, ...captured };
+}
+
+describe('outbox delivery', () => {
+  it('retries a webhook 5xx with backoff and delivers once when it recovers', async () => {
+    failFirst(2, badGateway);
+    const { deliverer, store } = await setup();
+    const { outcomes } = await deliverer.drain();
+    expect([...outcomes.values()]).toEqual(['delivered']);
+    expect(fake.server.requests).toHaveLength(3);
+    expect(postedContents(fake.inbox)).toEqual(['daily report']);
+    expect(await store.listOutbox({ status: 'delivered' })).toHaveLength(1);
+  });
+
+  it('retries a connection reset like a 5xx', async () => {
+    failFirst(1, () => HttpResponse.error());
+    const { deliverer } = await setup();
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect(postedContents(fake.inbox)).toEqual(['daily report']);
+  });
+
+  it('keeps a post that still fails in the outbox and delivers it once on the next tick', async () => {
+    failFirst(4, badGateway);
+    const { deliverer, store, clock, find } = await setup();
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    const [waiting] = await store.listOutbox({ status: 'pending' });
+    expect(waiting).toMatchObject({ attempts: 1, lastError: 'webhook.post failed: upstream (HTTP 502)' });
+    expect(waiting!.nextAttemptAt).toBe(clock.ms + 1_000);
+    expect(find('outbox.retry_scheduled')).toHaveLength(1);
+    // Not due yet: a plain tick leaves it; once due, the next tick delivers it.
+    expect((await deliverer.drain()).outcomes.size).toBe(0);
+    clock.advance(1_000);
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect(postedContents(fake.inbox)).toEqual(['daily report']);
+    expect(fake.server.requests).toHaveLength(5);
+  });
+
+  it('waits out a 429 for its retry_after before posting again', async () => {
+    const arrivals = failFirst(1, () => discordRateLimitResponse({ retryAfterS: 0.35 }));
+    const { deliverer } = await setup();
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(340);
+    expect(postedContents(fake.inbox)).toEqual(['daily report']);
+  });
+
+  it('puts back a 429 whose retry_after is longer than it waits in process, due when the limit lifts', async () => {
+    failFirst(1, () => discordRateLimitResponse({ retryAfterS: 64.57 }));
+    const { deliverer, store, clock } = await setup();
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    const [waiting] = await store.listOutbox({ status: 'pending' });
+    expect(waiting!.nextAttemptAt).toBe(clock.ms + 64_570);
+    expect(fake.inbox.messages).toHaveLength(0);
+  });
+
+  it('gives up on 401 Invalid Webhook Token with an error naming the job, never the token', async () => {
+    const wrongToken = 'revoked-token-of-herald-webhook-99';
+    const { deliverer, store, find, raw } = await setup({ webhook: { token: wrongToken } });
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
+    expect(fake.server.requests).toHaveLength(1);
+    const [given] = await store.listOutbox({ status: 'given_up' });
+    expect(given!.reason).toBe('unauthorized: the webhook rejected the post (revoked or deleted?)');
+    const [line] = raw.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 50);
+    expect(line).toMatchObject({ job: 'analytics-summary', code: 'unauthorized', status: 401 });
+    expect(line!.msg).toBe(
+      'analytics-summary: gave up delivering its webhook post: unauthorized: the webhook rejected the post (revoked or deleted?)',
+    );
+    expect(find('outbox.delivered')).toHaveLength(0);
+    for (const l of raw) {
+      expect(l).not.toContain(wrongToken);
+      expect(l).not.toContain(WEBHOOK_TOKEN);
+    }
+    // Given up means given up: later ticks and restarts leave it alone.
+    expect((await deliverer.drain({ includeBackingOff: true })).outcomes.size).toBe(0);
+  });
+
+  it('gives up on 404 Unknown Webhook, as Discord asks clients to stop using it', async () => {
+    const { deliverer, store, lines } = await setup({ webhook: { id: WEBHOOK_MAGIC.unknownWebhookId } });
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
+    expect((await store.listOutbox({ status: 'given_up' }))[0]!.reason).toMatch(/^not_found:/);
+    expect(lines.filter((l) => l.level === 50)).toEqual([
+      expect.objectContaining({ job: 'analytics-summary', code: 'not_found', status: 404 }),
+    ]);
+  });
+
+  it('gives up with an error log on a post still undelivered after the maximum age', async () => {
+    failFirst(100, badGateway);
+    const { deliverer, store, clock, find } = await setup({
+      delivery: { maxAgeMs: 60_000, triesPerDrain: 1 },
+    });
+    await deliverer.drain();
+    clock.advance(60_001);
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
+    expect((await store.listOutbox({ status: 'given_up' }))[0]!.reason).toBe(
+      'not delivered within 1 minutes: webhook.post failed: upstream (HTTP 502)',
+    );
+    expect(find('outbox.retry_scheduled')).toHaveLength(1);
+  });
+
+  it('keeps an entry whose service is not configured (yet) instead of dropping it', async () => {
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    const { log } = captureLog();
+    const deliverer = createDeliverer({
+      store,
+      services: {},
+      log,
+      owner: 'p',
+      now: clock.nowMs,
+      ...FAST_DELIVERY,
+    });
+    await store.addToOutbox({
+      id: 'e',
+      job: 'j',
+      slotId: 's',
+      kind: 'email',
+      payload: { kind: 'email', email: {} },
+    });
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect((await store.listOutbox({ status: 'pending' }))[0]!.lastError).toBe(
+      'the email service is not configured',
+    );
+  });
+});

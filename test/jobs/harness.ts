@@ -1,0 +1,135 @@
+// Shared pieces of the job and scheduler tests: a logger that keeps its JSON lines (the real
+// redacting pino logger), a loopback fake webhook (the sandbox's S7 handlers) with a real client,
+// a fake clock, and a tiny job that posts one message per slot.
+import type { RequestHandler } from 'msw';
+import { defineJob, type Job, type JobContext } from '../../src/core/job.ts';
+import type { JobSchedule } from '../../src/core/scheduler.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
+import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
+import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
+import {
+  createWebhookClient,
+  type WebhookClient,
+  type WebhookConfig,
+} from '../../src/services/webhook/client.ts';
+import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+
+export interface CapturedLog {
+  log: Logger;
+  lines: Record<string, unknown>[];
+  /** Every line as written, for "never contains" checks. */
+  raw: string[];
+  find(msg: string): Record<string, unknown>[];
+}
+
+export function captureLog(): CapturedLog {
+  const lines: Record<string, unknown>[] = [];
+  const raw: string[] = [];
+  const log = createLogger({
+    level: 'debug',
+    destination: {
+      write(line: string) {
+        raw.push(line);
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  });
+  return { log, lines, raw, find: (msg) => lines.filter((l) => l.msg === msg) };
+}
+
+export const WEBHOOK_ID = '1349081729583431690';
+/** Not a real token format; long enough to be registered for redaction. */
+export const WEBHOOK_TOKEN = 'herald-test-webhook-token-7c2e91';
+
+export interface WebhookFake {
+  server: SandboxServer;
+  inbox: WebhookInbox;
+  config: WebhookConfig;
+  client(overrides?: Partial<WebhookConfig>): WebhookClient;
+  close(): Promise<void>;
+}
+
+export async function startWebhookFake(extra: RequestHandler[] = []): Promise<WebhookFake> {
+  const inbox = createWebhookInbox(10_000);
+  const server = await startFake([
+    ...webhookHandlers({ credential: WEBHOOK_TOKEN, webhookId: WEBHOOK_ID, inbox }),
+    ...extra,
+  ]);
+  const config = { baseUrl: sandboxBaseUrl(server.url, 'webhook'), id: WEBHOOK_ID, token: WEBHOOK_TOKEN };
+  const clients: WebhookClient[] = [];
+  return {
+    server,
+    inbox,
+    config,
+    client(overrides = {}) {
+      const c = createWebhookClient(
+        { ...config, ...overrides },
+        { httpOptions: { requestTimeoutMs: 5_000 } },
+      );
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+      await server.close();
+    },
+  };
+}
+
+export interface FakeClock {
+  ms: number;
+  now(): Date;
+  nowMs(): number;
+  set(iso: string): void;
+  advance(ms: number): void;
+}
+
+export function fakeClock(iso: string): FakeClock {
+  const clock: FakeClock = {
+    ms: Date.parse(iso),
+    now: () => new Date(clock.ms),
+    nowMs: () => clock.ms,
+    set: (to) => void (clock.ms = Date.parse(to)),
+    advance: (ms) => void (clock.ms += ms),
+  };
+  return clock;
+}
+
+/** A job that posts "report for <slot id>" through the webhook; `run` replaces its body. */
+export function reportJob(run?: (ctx: JobContext) => Promise<void>): Job {
+  return defineJob({
+    name: 'report',
+    description: 'posts one message per slot',
+    needs: ['webhook'],
+    run:
+      run ??
+      ((ctx) => {
+        ctx.deliver({
+          kind: 'webhook',
+          message: { username: 'herald', content: `report for ${ctx.slot.id}` },
+        });
+        return Promise.resolve();
+      }),
+  });
+}
+
+export function hourly(job: Job = reportJob(), cron = '0 * * * *', timezone = 'UTC'): JobSchedule {
+  return { job, cron, timezone, variables: { cron: 'REPORT_CRON', timezone: 'REPORT_TZ' } };
+}
+
+/** Fast delivery settings for tests: millisecond backoffs, retries a second later on the fake clock. */
+export const FAST_DELIVERY = { backoffMs: 5, retryBaseMs: 1_000, maxWaitMs: 2_000 };
+
+/** Posts the fake accepted, by content. */
+export function postedContents(inbox: WebhookInbox): string[] {
+  return inbox.messages.map((m) => m.content ?? '');
+}
+
+/** Waits until `check` is true, polling; fails after `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
