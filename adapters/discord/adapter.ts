@@ -129,7 +129,11 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
   async function respond(flight: InFlight, reply: Reply): Promise<void> {
     await flight.deferred;
     const { interaction } = flight;
-    const message = renderDiscord(reply, { customIdFor: (a) => store.idFor(a) });
+    const message = renderDiscord(reply, {
+      customIdFor: (a) => store.idFor(a),
+      // Boosted servers allow larger uploads; Discord says how large with each interaction.
+      maxFileBytes: interaction.attachmentSizeLimit > 0 ? interaction.attachmentSizeLimit : undefined,
+    });
     const options = toSendOptions(message);
     const hasFiles = message.files.length > 0;
     try {
@@ -329,9 +333,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
       c.on(Events.ShardResume, (shardId) => log.info({ shardId }, 'discord.resumed'));
       const timeout = AbortSignal.timeout(opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
       try {
-        const ready = once(c, Events.ClientReady, { signal: timeout });
-        await c.login(config.token);
-        await ready;
+        // Both are awaited together so that a failed login leaves no dangling rejection behind.
+        await Promise.all([once(c, Events.ClientReady, { signal: timeout }), c.login(config.token)]);
       } catch (err) {
         await c.destroy().catch(() => undefined);
         client = undefined;

@@ -379,6 +379,21 @@ describe('Discord adapter against a fake Discord', () => {
     expect(next.custom_id).toBe('h1:["jobs",{"what":"rust developer","page":3}]');
   });
 
+  it('answers a failing button click privately and leaves the clicked message alone', async () => {
+    const click = newToken();
+    await invokeAndWait(
+      buttonClick({ customId: 'h1:["broken",{}]', token: click }),
+      (c) => c.kind === 'followup',
+    );
+    expect(callsFor(click).map((c) => `${c.method} ${c.kind}`)).toEqual(['POST callback', 'POST followup']);
+    expect(callsFor(click)[0]!.json).toEqual({ type: 6 });
+    expect(callsFor(click)[1]!.json).toMatchObject({
+      content: 'Something went wrong while running that command; it has been logged.',
+      flags: 64,
+      allowed_mentions: { parse: [] },
+    });
+  });
+
   it('remembers a button whose input is too long for a custom id', async () => {
     const what =
       'senior rust developer with embedded linux and kubernetes experience, remote friendly, europe';
