@@ -1,0 +1,47 @@
+// The command registry: an explicit list, in the order /help shows it. To add a command, add its
+// file in commands/ and one line below; main.ts hands the list to the dispatcher and adapters.
+import type { Command } from '../src/core/command.ts';
+import { createEmailSendCommand } from './email-send.ts';
+import { createEmailStatusCommand } from './email-status.ts';
+import { forecast } from './forecast.ts';
+import { geocode } from './geocode.ts';
+import { createHelpCommand } from './help.ts';
+import { createHostCommand } from './host.ts';
+import { createJobsCommand } from './jobs.ts';
+import { report } from './report.ts';
+import { createSayCommand } from './say.ts';
+import { voices } from './voices.ts';
+import { weather } from './weather.ts';
+
+/** What the commands take from the configuration (src/config.ts). */
+export interface CommandSettings {
+  access: {
+    emailUsers: string[];
+    emailRoles: string[];
+    emailDomains: string[];
+    hostUsers: string[];
+    hostRoles: string[];
+  };
+  limits: { perUserPerMinute: number; sayDailyChars: number };
+  speechModelId: string;
+  jobsCountry: string;
+}
+
+export function buildCommands(settings: CommandSettings): Command[] {
+  const { access } = settings;
+  const email = { users: access.emailUsers, roles: access.emailRoles, domains: access.emailDomains };
+  const commands: Command[] = [
+    weather,
+    forecast,
+    geocode,
+    createHostCommand({ users: access.hostUsers, roles: access.hostRoles }),
+    createJobsCommand({ defaultCountry: settings.jobsCountry }),
+    createSayCommand({ modelId: settings.speechModelId }),
+    voices,
+    createEmailSendCommand(email),
+    createEmailStatusCommand(email),
+    report,
+  ];
+  commands.push(createHelpCommand(() => commands, { perUserPerMinute: settings.limits.perUserPerMinute }));
+  return commands;
+}
