@@ -385,6 +385,7 @@ describe('Discord adapter against a fake Discord', () => {
       buttonClick({ customId: 'h1:["broken",{}]', token: click }),
       (c) => c.kind === 'followup',
     );
+    await sleep(100); // nothing else may follow: no edit, no delete of the clicked message
     expect(callsFor(click).map((c) => `${c.method} ${c.kind}`)).toEqual(['POST callback', 'POST followup']);
     expect(callsFor(click)[0]!.json).toEqual({ type: 6 });
     expect(callsFor(click)[1]!.json).toMatchObject({
