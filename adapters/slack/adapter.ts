@@ -8,25 +8,21 @@ import {
   type AppOptions,
   type BlockAction,
   type ButtonAction,
-  type RespondFn,
   type webApi,
 } from '@slack/bolt';
 import type { SlackConfig } from '../../src/config.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
-import type { Command, CommandLog } from '../../src/core/command.ts';
-import type { Attachment, Reply } from '../../src/core/reply.ts';
-import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
+import type { CommandLog } from '../../src/core/command.ts';
+import { AdapterError } from '../../src/errors.ts';
 import { createBoltLogger, describeSdkError } from './bolt-log.ts';
+import { adapterError, createDelivery, RESPONSE_URL_WINDOW_MS, type ReplyTarget } from './deliver.ts';
 import { decodeSlackText } from './escape.ts';
-import { ACTION_ID_PREFIX, decodeActionValue, renderSlack, type SlackMessage } from './render.ts';
-import { groupUsageText, needsArguments, usageText } from './usage.ts';
+import { ACTION_ID_PREFIX, decodeActionValue } from './render.ts';
+import { route, topLevels } from './route.ts';
 
 /** Where HTTP mode receives slash commands and interactivity (the app's Request URL path). */
 export const SLACK_EVENTS_PATH = '/slack/events';
-/** A response_url takes up to 5 messages within 30 minutes of the invocation. */
-export const RESPONSE_URL_WINDOW_MS = 30 * 60_000;
-export const RESPONSE_URL_MAX_USES = 5;
 const RESPOND_TIMEOUT_MS = 10_000;
 const WEB_API_TIMEOUT_MS = 30_000;
 // The SDK's default retries for half an hour; a chat reply is worth a few quick tries only.
@@ -53,75 +49,6 @@ export interface SlackAdapter extends ChatAdapter {
   readonly port: number | undefined;
 }
 
-interface TopLevel {
-  name: string;
-  command: Command | undefined;
-  subcommands: Map<string, Command>;
-}
-
-/** Where and how one invocation's replies go; `uses` counts response_url posts. */
-interface ReplyTarget {
-  respond: RespondFn;
-  client: webApi.WebClient;
-  channelId: string;
-  userId: string;
-  isAction: boolean;
-  startedAtMs: number;
-  isCommandEphemeral: boolean;
-  uses: number;
-}
-
-function topLevels(registry: CommandRegistry): TopLevel[] {
-  const byName = new Map<string, TopLevel>();
-  for (const command of registry.commands) {
-    const [first, sub] = command.name.split(' ') as [string, string | undefined];
-    const entry = byName.get(first) ?? { name: first, command: undefined, subcommands: new Map() };
-    if (sub === undefined) entry.command = command;
-    else entry.subcommands.set(sub, command);
-    byName.set(first, entry);
-  }
-  return [...byName.values()];
-}
-
-type Routed = { command: Command; rest: string } | { usage: string };
-
-/** The first word of a group's text picks the subcommand; empty text on a command needing arguments asks for them. */
-function route(entry: TopLevel, text: string): Routed {
-  const first = text.split(/\s+/, 1)[0] ?? '';
-  const sub = entry.subcommands.get(first.toLowerCase());
-  if (sub) {
-    const rest = text.slice(first.length).trim();
-    return rest === '' && needsArguments(sub) ? { usage: usageText(sub) } : { command: sub, rest };
-  }
-  if (entry.command) {
-    return text === '' && needsArguments(entry.command)
-      ? { usage: usageText(entry.command) }
-      : { command: entry.command, rest: text };
-  }
-  const subs = [...entry.subcommands.values()];
-  return { usage: groupUsageText(entry.name, subs, first === '' ? undefined : first) };
-}
-
-function slackReason(err: unknown): string {
-  const { data, statusCode, code } = (err ?? {}) as {
-    data?: { error?: unknown };
-    statusCode?: unknown;
-    code?: unknown;
-  };
-  if (typeof data?.error === 'string') return data.error;
-  if (typeof statusCode === 'number') return `HTTP ${statusCode}`;
-  return typeof code === 'string' ? code : err instanceof Error ? err.name : 'unknown error';
-}
-
-function adapterError(code: AdapterErrorCode, what: string, cause: unknown): AdapterError {
-  return new AdapterError({ platform: 'slack', code, message: `${what} (${slackReason(cause)})`, cause });
-}
-
-function isExpiredUrl(err: unknown): boolean {
-  const status = (err as { statusCode?: unknown } | undefined)?.statusCode;
-  return status === 404 || status === 410;
-}
-
 // Bolt's respond() has no timeout of its own: every fetch without a signal gets one here.
 const fetchWithTimeout: webApi.FetchFunction = (url, init) =>
   fetch(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(RESPOND_TIMEOUT_MS) });
@@ -137,58 +64,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
   let isConnected = false;
   let stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
-
-  async function post(target: ReplyTarget, message: SlackMessage, isEphemeral: boolean): Promise<void> {
-    const isUsable =
-      now() - target.startedAtMs < RESPONSE_URL_WINDOW_MS && target.uses < RESPONSE_URL_MAX_USES;
-    if (isUsable) {
-      target.uses += 1;
-      try {
-        await target.respond({
-          ...message,
-          response_type: isEphemeral ? 'ephemeral' : 'in_channel',
-          // A page button replaces the list it belongs to; an error about it arrives beside it.
-          ...(target.isAction ? { replace_original: !isEphemeral } : {}),
-        });
-        return;
-      } catch (err) {
-        if (!isExpiredUrl(err)) throw adapterError('send_failed', 'Slack did not accept the reply', err);
-        log.info({ err: describeSdkError(err, secrets) }, 'slack.response_url_expired');
-      }
-    }
-    // The response_url is spent or expired: post through the Web API instead.
-    try {
-      const args = { channel: target.channelId, text: message.text, blocks: message.blocks };
-      if (isEphemeral) await target.client.chat.postEphemeral({ ...args, user: target.userId });
-      else await target.client.chat.postMessage(args);
-    } catch (err) {
-      throw adapterError('expired', 'Slack reply window closed and posting failed', err);
-    }
-  }
-
-  async function upload(target: ReplyTarget, attachments: readonly Attachment[]): Promise<void> {
-    try {
-      // files.getUploadURLExternal → POST the bytes → files.completeUploadExternal (files.upload is gone).
-      await target.client.filesUploadV2({
-        channel_id: target.channelId,
-        file_uploads: attachments.map((a) => ({
-          file: Buffer.from(a.bytes),
-          filename: a.filename,
-          title: a.filename,
-        })),
-      });
-    } catch (err) {
-      throw adapterError('upload_failed', 'Slack did not take the file upload', err);
-    }
-  }
-
-  async function deliver(target: ReplyTarget, reply: Reply): Promise<void> {
-    const isEphemeral = reply.ephemeral === true || target.isCommandEphemeral;
-    await post(target, renderSlack({ ...reply, ephemeral: isEphemeral }), isEphemeral);
-    // Files are shared in the channel, which a private reply must not be (renderSlack notes it).
-    if (!isEphemeral && reply.attachments && reply.attachments.length > 0)
-      await upload(target, reply.attachments);
-  }
+  const deliver = createDelivery({ log, secrets, now });
 
   async function run(
     handlers: AdapterHandlers,

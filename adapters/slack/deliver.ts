@@ -1,0 +1,108 @@
+// Reply delivery for one invocation: the rendered reply through response_url (5 uses within 30
+// minutes), the Web API once that is spent or expired, then files into the channel with filesUploadV2.
+import type { RespondFn, webApi } from '@slack/bolt';
+import type { CommandLog } from '../../src/core/command.ts';
+import type { Attachment, Reply } from '../../src/core/reply.ts';
+import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
+import { describeSdkError } from './bolt-log.ts';
+import { renderSlack, type SlackMessage } from './render.ts';
+
+/** A response_url takes up to 5 messages within 30 minutes of the invocation. */
+export const RESPONSE_URL_WINDOW_MS = 30 * 60_000;
+export const RESPONSE_URL_MAX_USES = 5;
+
+/** Where and how one invocation's replies go; `uses` counts response_url posts. */
+export interface ReplyTarget {
+  respond: RespondFn;
+  client: webApi.WebClient;
+  channelId: string;
+  userId: string;
+  isAction: boolean;
+  startedAtMs: number;
+  isCommandEphemeral: boolean;
+  uses: number;
+}
+
+function slackReason(err: unknown): string {
+  const { data, statusCode, code } = (err ?? {}) as {
+    data?: { error?: unknown };
+    statusCode?: unknown;
+    code?: unknown;
+  };
+  if (typeof data?.error === 'string') return data.error;
+  if (typeof statusCode === 'number') return `HTTP ${statusCode}`;
+  return typeof code === 'string' ? code : err instanceof Error ? err.name : 'unknown error';
+}
+
+export function adapterError(code: AdapterErrorCode, what: string, cause: unknown): AdapterError {
+  return new AdapterError({ platform: 'slack', code, message: `${what} (${slackReason(cause)})`, cause });
+}
+
+function isExpiredUrl(err: unknown): boolean {
+  const status = (err as { statusCode?: unknown } | undefined)?.statusCode;
+  return status === 404 || status === 410;
+}
+
+export interface DeliveryDeps {
+  log: CommandLog;
+  secrets: readonly string[];
+  now: () => number;
+}
+
+export type Deliver = (target: ReplyTarget, reply: Reply) => Promise<void>;
+
+export function createDelivery({ log, secrets, now }: DeliveryDeps): Deliver {
+  async function post(target: ReplyTarget, message: SlackMessage, isEphemeral: boolean): Promise<void> {
+    const isUsable =
+      now() - target.startedAtMs < RESPONSE_URL_WINDOW_MS && target.uses < RESPONSE_URL_MAX_USES;
+    if (isUsable) {
+      target.uses += 1;
+      try {
+        await target.respond({
+          ...message,
+          response_type: isEphemeral ? 'ephemeral' : 'in_channel',
+          // A page button replaces the list it belongs to; an error about it arrives beside it.
+          ...(target.isAction ? { replace_original: !isEphemeral } : {}),
+        });
+        return;
+      } catch (err) {
+        if (!isExpiredUrl(err)) throw adapterError('send_failed', 'Slack did not accept the reply', err);
+        log.info({ err: describeSdkError(err, secrets) }, 'slack.response_url_expired');
+      }
+    }
+    // The response_url is spent or expired: post through the Web API instead.
+    try {
+      const args = { channel: target.channelId, text: message.text, blocks: message.blocks };
+      if (isEphemeral) await target.client.chat.postEphemeral({ ...args, user: target.userId });
+      else await target.client.chat.postMessage(args);
+    } catch (err) {
+      throw adapterError('expired', 'Slack reply window closed and posting failed', err);
+    }
+  }
+
+  async function upload(target: ReplyTarget, attachments: readonly Attachment[]): Promise<void> {
+    try {
+      // files.getUploadURLExternal → POST the bytes → files.completeUploadExternal (files.upload is gone).
+      await target.client.filesUploadV2({
+        channel_id: target.channelId,
+        file_uploads: attachments.map((a) => ({
+          file: Buffer.from(a.bytes),
+          filename: a.filename,
+          title: a.filename,
+        })),
+      });
+    } catch (err) {
+      throw adapterError('upload_failed', 'Slack did not take the file upload', err);
+    }
+  }
+
+  async function deliver(target: ReplyTarget, reply: Reply): Promise<void> {
+    const isEphemeral = reply.ephemeral === true || target.isCommandEphemeral;
+    await post(target, renderSlack({ ...reply, ephemeral: isEphemeral }), isEphemeral);
+    // Files are shared in the channel, which a private reply must not be (renderSlack notes it).
+    const files = reply.attachments ?? [];
+    if (!isEphemeral && files.length > 0) await upload(target, files);
+  }
+
+  return deliver;
+}
