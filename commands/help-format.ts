@@ -53,5 +53,5 @@ export function syntaxHint(command: Command): string | undefined {
       ? ` ${command.positional.join(', ')} can also be given as plain words, in that order.`
       : '';
   const sample = specs.find((s) => !command.positional.includes(s.name)) ?? specs[0]!;
-  return `In the console and Slack, write options as name:value (e.g. ${sample.name}:value, quotes around several words).${positional}`;
+  return `In the console and Slack, write options as name:value, with quotes around several words, e.g. ${sample.name}:"two words".${positional}`;
 }

@@ -82,7 +82,7 @@ export function createSayCommand(opts: SayCommandOptions) {
         text: `Spoke ${plural(chars, 'character')} as ${voiceName} (say.mp3, ${formatNumber(sizeKb)} KB).`,
         embeds: [
           {
-            title: `🔊 ${voiceName}`,
+            title: `🔊 ${voiceId === undefined ? 'Default voice' : voiceName}`,
             description: truncate(input.text, 300),
             color: 'success',
             footer: `${opts.modelId} · ${plural(chars, 'character')} · ${formatNumber(sizeKb)} KB`,

@@ -87,6 +87,7 @@ describe('/help', () => {
       { name: 'exact', value: 'Match the words exactly\n(true or false, optional)' },
     ]);
     expect(embed.footer).toContain('name:value');
+    expect(embed.footer).toContain('e.g. sort:"two words"');
     expect(embed.footer).toContain('what can also be given as plain words');
   });
 

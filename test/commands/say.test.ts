@@ -63,6 +63,7 @@ describe('/say', () => {
     expect(speech.voices).not.toHaveBeenCalled();
     expectWellFormed(reply);
     expect(reply.attachments).toEqual([{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: MP3 }]);
+    expect(onlyEmbed(reply).title).toBe('🔊 Default voice');
     expect(onlyEmbed(reply).description).toBe('Hello from herald');
     expect(onlyEmbed(reply).footer).toBe('eleven_multilingual_v2 · 17 characters · 4 KB');
     expect(reply.text).toBe('Spoke 17 characters as the default voice (say.mp3, 4 KB).');
@@ -75,6 +76,7 @@ describe('/say', () => {
     const byId = await invoke(say, { text: 'Hi', voice: ADAM.id }, ctx);
     expect(speech.synthesize.mock.calls.map((c) => c[0].voiceId)).toEqual([RACHEL.id, ADAM.id]);
     expect(byName.text).toContain('as Rachel');
+    expect(onlyEmbed(byName).title).toBe('🔊 Rachel');
     expect(byId.text).toContain('as Adam');
   });
 
