@@ -2,8 +2,9 @@
 // fields, saved attachments as paths and buttons as the console line that runs them. Pure.
 import { actionToCommandLine, type Color, type Embed, type Reply } from '../../src/core/reply.ts';
 
-/** Field names wider than this wrap the alignment rather than push every value right. */
+/** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
 export const MAX_FIELD_NAME_WIDTH = 24;
+const LIST_INDENT = '  ';
 const BAR = '│';
 const ANSI: Readonly<Record<Color | 'bold' | 'dim' | 'reset', string>> = {
   info: '\u001b[34m',
@@ -71,13 +72,19 @@ function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string
   if (fields.length > 0) {
     if (lines.length > 0) lines.push(bar);
     const names = fields.map((f) => plain(f.name));
-    const column = Math.min(MAX_FIELD_NAME_WIDTH, Math.max(...names.map(width)));
+    const widest = Math.max(...names.map(width));
+    // A table while the names are short; a list (name, then its value indented) once one is long.
+    const isTable = widest <= MAX_FIELD_NAME_WIDTH;
     fields.forEach((field, index) => {
       const name = names[index]!;
-      const pad = ' '.repeat(Math.max(0, column - width(name)));
       const [first = '', ...rest] = plain(field.value).split('\n');
-      push(`${name}${pad}  ${first}`);
-      for (const line of rest) push(`${' '.repeat(column)}  ${line}`);
+      if (isTable) {
+        push(`${name}${' '.repeat(widest - width(name))}  ${first}`);
+        for (const line of rest) push(`${' '.repeat(widest)}  ${line}`);
+      } else {
+        push(name);
+        for (const line of [first, ...rest]) push(`${LIST_INDENT}${line}`);
+      }
     });
   }
   if (embed.thumbnail) push(paint('dim', `image: ${clean(embed.thumbnail)}`));

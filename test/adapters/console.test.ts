@@ -74,6 +74,27 @@ describe('renderConsole', () => {
     expect(out).toContain('│ Ports  22/tcp OpenSSH\n│        443/tcp nginx\n│ Org    Example');
   });
 
+  it('lists fields under their names once a name is too long to align', () => {
+    const out = renderConsole({
+      text: 'Jobs',
+      embeds: [
+        {
+          fields: [
+            { name: '1. Senior Rust Developer (Hybrid)', value: 'Acme GmbH · Berlin\n€60,000–€80,000' },
+            { name: '2. Rust Engineer', value: 'Initech · Berlin' },
+          ],
+        },
+      ],
+    });
+    expect(out.split('\n').slice(2)).toEqual([
+      '│ 1. Senior Rust Developer (Hybrid)',
+      '│   Acme GmbH · Berlin',
+      '│   €60,000–€80,000',
+      '│ 2. Rust Engineer',
+      '│   Initech · Berlin',
+    ]);
+  });
+
   it('shows each button as the console line that runs it', () => {
     const out = renderConsole({
       text: '1,234 jobs',
