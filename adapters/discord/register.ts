@@ -83,10 +83,7 @@ async function main(): Promise<number> {
   const commands = commandsToRegister(all, config);
   try {
     const result = await registerCommands({ config: config.discord, commands, log });
-    const where =
-      result.scope === 'guild'
-        ? `guild ${config.discord.guildId}`
-        : 'all guilds (global, may take up to an hour)';
+    const where = result.scope === 'guild' ? `guild ${config.discord.guildId}` : 'every guild (global)';
     process.stdout.write(
       `Registered ${result.names.length} commands in ${where}: ${result.names.map((n) => `/${n}`).join(' ')}\n`,
     );
