@@ -1,5 +1,11 @@
-import type { CallOptions } from '../../http/client.ts';
+// S4 geocoding client (Mapbox v5): GET /geocoding/v5/{dataset}/{query}.json with the token in both
+// carriers SPEC.md lists. https://docs.mapbox.com/api/search/geocoding-v5/#forward-geocoding
+import { createHttpClient, type CallOptions } from '../../http/client.ts';
+import { path } from '../../http/path.ts';
+import { registerSecret } from '../../http/redact.ts';
+import { ConfigError, ServiceError } from '../../errors.ts';
 import type { ClientDeps, Closable } from '../deps.ts';
+import { GeocodeResponse, readMapboxError } from './schemas.ts';
 
 export interface GeocodingConfig {
   baseUrl: string;
@@ -21,4 +27,82 @@ export interface GeocodingClient extends Closable {
   forward(q: { query: string; limit?: number }, opts?: CallOptions): Promise<GeocodeMatch[]>;
 }
 
-export declare function createGeocodingClient(config: GeocodingConfig, deps?: ClientDeps): GeocodingClient;
+/** DESIGN.md: places do not move, so an answer is kept for a day. */
+export const GEOCODE_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Mapbox v5's documented bounds on the search text and on `limit`. */
+export const MAX_QUERY_LENGTH = 256;
+export const MAX_QUERY_TOKENS = 20;
+export const MAX_LIMIT = 10;
+
+function invalid(reason: string): ServiceError {
+  return new ServiceError({
+    service: 'geocoding',
+    operation: 'forward',
+    code: 'invalid_request',
+    message: `geocoding.forward refused before sending: ${reason}`,
+  });
+}
+
+function checkForward(q: { query: string; limit?: number }): string {
+  const query = q.query.trim();
+  if (query === '') throw invalid('the query is empty');
+  if (query.length > MAX_QUERY_LENGTH)
+    throw invalid(`the query is longer than ${MAX_QUERY_LENGTH} characters`);
+  if ((query.match(/[\p{L}\p{N}]+/gu) ?? []).length > MAX_QUERY_TOKENS)
+    throw invalid(`the query has more than ${MAX_QUERY_TOKENS} words or numbers`);
+  // `;` separates batch queries, which Mapbox refuses raw or encoded on mapbox.places.
+  if (query.includes(';')) throw invalid('the query contains ";"');
+  if (/\p{Cc}/u.test(query)) throw invalid('the query contains control characters');
+  if (q.limit !== undefined && !(Number.isInteger(q.limit) && q.limit >= 1 && q.limit <= MAX_LIMIT))
+    throw invalid(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  return query;
+}
+
+export function createGeocodingClient(config: GeocodingConfig, deps: ClientDeps = {}): GeocodingClient {
+  // The dataset is a path segment; a dot-only one would be a dot-segment that URL parsing removes.
+  if (!/^[A-Za-z0-9._-]+$/.test(config.dataset) || /^\.+$/.test(config.dataset)) {
+    throw new ConfigError({
+      problems: [{ variable: 'GEOCODING_DATASET', message: 'must be a dataset name such as mapbox.places' }],
+    });
+  }
+  registerSecret(config.apiKey);
+  const http = createHttpClient({
+    service: 'geocoding',
+    baseUrl: config.baseUrl,
+    headers: { 'x-api-key': config.apiKey },
+    readError: readMapboxError,
+    options: deps.httpOptions,
+    log: deps.log,
+    onCall: deps.onCall,
+    now: deps.now,
+    random: deps.random,
+  });
+
+  return {
+    async forward(q, opts) {
+      const query = checkForward(q);
+      const res = await http.send(
+        {
+          service: 'geocoding',
+          operation: 'forward',
+          method: 'GET',
+          // The literal `.json` follows the encoded search text inside the same segment.
+          path: path`/geocoding/v5/${config.dataset}/${query}.json`,
+          query: { access_token: config.apiKey, limit: q.limit },
+          cacheTtlMs: GEOCODE_CACHE_TTL_MS,
+        },
+        GeocodeResponse,
+        opts,
+      );
+      return res.features.map((f) => ({
+        placeName: f.place_name,
+        longitude: f.center[0]!,
+        latitude: f.center[1]!,
+        placeType: f.place_type ?? [],
+        relevance: f.relevance,
+      }));
+    },
+
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,385 @@
+// Simulated Mapbox Geocoding v5 (API-NOTES.md "S4"): GET /geocoding/v5/{dataset}/{query}.json
+// answers a FeatureCollection for any text: real places from the gazetteer first, then believable
+// places, streets and points of interest named after the query, deterministic for the same input.
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { route, type HandlerOptions } from './layout.ts';
+import { hashSeed, seededRandom } from './seeded-random.ts';
+import {
+  NEIGHBOURHOODS,
+  normalizePlaceText,
+  PLACES,
+  POI_KINDS,
+  postcode,
+  STREETS,
+  titleCase,
+  type Place,
+} from './fixtures/places.ts';
+
+/** Inputs that make the simulator answer like Mapbox's edge cases (README, tests). */
+export const GEOCODING_MAGIC = Object.freeze({
+  /** 200 with `features: []`, Mapbox's "no match"; so does text without a letter or digit. */
+  noMatchQueries: ['nothing', 'Atlantis', 'nowhere'] as readonly string[],
+  /** 429 {"message":"Rate limit exceeded"} with X-Rate-Limit-* headers. */
+  rateLimitedQuery: 'sandbox:busy',
+  /** 500 {"message":"Internal Server Error"}. */
+  errorQuery: 'sandbox:error',
+});
+
+export interface GeocodingHandlerOptions extends HandlerOptions {
+  /** Clock for X-Rate-Limit-Reset and the attribution year (tests fix it). */
+  now?: () => number;
+}
+
+const TYPES = [
+  'country',
+  'region',
+  'postcode',
+  'district',
+  'place',
+  'locality',
+  'neighborhood',
+  'address',
+  'poi',
+];
+type Feature = Record<string, unknown> & { relevance: number; place_type: string[] };
+
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+function mapboxId(...parts: (string | number)[]): string {
+  const short = Buffer.from(hashSeed('mbx', ...parts).toString(16) + hashSeed(...parts).toString(36))
+    .toString('base64url')
+    .slice(0, 10);
+  return Buffer.from(`urn:mbxplc:${short}`).toString('base64url');
+}
+
+function featureId(type: string, ...parts: (string | number)[]): string {
+  const a = hashSeed(type, ...parts);
+  const b = hashSeed(...parts, type);
+  return `${type}.${String(a).padStart(10, '0')}${String(b % 1_000_000).padStart(6, '0')}`;
+}
+
+function context(p: Place, withPlace: boolean): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (withPlace)
+    out.push({
+      id: featureId('place', p.name, p.geonameId),
+      mapbox_id: mapboxId('place', p.geonameId),
+      wikidata: p.wikidata,
+      text: p.name,
+    });
+  if (p.region !== p.name || withPlace)
+    out.push({
+      id: featureId('region', p.region, p.countryCode),
+      mapbox_id: mapboxId('region', p.region),
+      ...(p.regionCode ? { short_code: `${p.countryCode}-${p.regionCode}` } : {}),
+      text: p.region,
+    });
+  out.push({
+    id: featureId('country', p.countryCode),
+    mapbox_id: mapboxId('country', p.countryCode),
+    short_code: p.countryCode.toLowerCase(),
+    text: p.country,
+  });
+  return out;
+}
+
+interface FeatureSpec {
+  type: string;
+  text: string;
+  placeName: string;
+  lon: number;
+  lat: number;
+  relevance: number;
+  context: Record<string, unknown>[];
+  properties?: Record<string, unknown>;
+  address?: string;
+  /** Half the bbox width in degrees; points (addresses, POIs) have none. */
+  span?: number;
+}
+
+function feature(f: FeatureSpec): Feature {
+  const [lon, lat] = [round6(f.lon), round6(f.lat)];
+  const span = f.span ?? 0;
+  return {
+    id: featureId(f.type, f.placeName),
+    type: 'Feature',
+    place_type: [f.type],
+    relevance: Math.round(f.relevance * 1000) / 1000,
+    properties: { mapbox_id: mapboxId(f.type, f.placeName), ...f.properties },
+    text: f.text,
+    place_name: f.placeName,
+    ...(span > 0 ? { bbox: [lon - span, lat - span * 0.7, lon + span, lat + span * 0.7].map(round6) } : {}),
+    center: [lon, lat],
+    geometry: { type: 'Point', coordinates: [lon, lat] },
+    ...(f.address === undefined ? {} : { address: f.address }),
+    context: f.context,
+  };
+}
+
+/** "A, B, C" without the empty parts. */
+const label = (...parts: string[]) => parts.filter((x) => x.trim() !== '').join(', ');
+
+/** Every query token matches a word of the label; the last one may be a prefix (autocomplete). */
+function matches(tokens: string[], text: string): boolean {
+  const words = normalizePlaceText(text).split(' ');
+  return tokens.every((t, i) =>
+    words.some((w) => w === t || (i === tokens.length - 1 && t.length >= 2 && w.startsWith(t))),
+  );
+}
+
+/** Countries, regions and places of the gazetteer that the query names. */
+function knownFeatures(tokens: string[]): Feature[] {
+  const out: Feature[] = [];
+  const seen = new Set<string>();
+  const first = tokens.slice(0, 1);
+  for (const p of [...PLACES].sort((a, b) => b.population - a.population)) {
+    const { lon, lat, country, countryCode: cc, region } = p;
+    if (!seen.has(cc) && matches(tokens, country)) {
+      seen.add(cc);
+      const properties = { short_code: cc.toLowerCase() };
+      out.push(
+        feature({
+          type: 'country',
+          text: country,
+          placeName: country,
+          lon,
+          lat,
+          relevance: 1,
+          context: [],
+          properties,
+          span: 4,
+        }),
+      );
+    }
+    if (
+      region !== p.name &&
+      !seen.has(`${cc}|${region}`) &&
+      matches(tokens, `${region} ${country}`) &&
+      matches(first, region)
+    ) {
+      seen.add(`${cc}|${region}`);
+      const ctx = context(p, false).slice(-1);
+      out.push(
+        feature({
+          type: 'region',
+          text: region,
+          placeName: label(region, country),
+          lon,
+          lat,
+          relevance: 1,
+          context: ctx,
+          span: 1.5,
+        }),
+      );
+    }
+  }
+  for (const p of PLACES.filter((x) =>
+    [x.name, ...(x.aliases ?? [])].some(
+      (n) =>
+        matches(tokens, `${n} ${x.region} ${x.regionCode ?? ''} ${x.country} ${x.countryCode}`) &&
+        matches(first, n),
+    ),
+  ).sort((a, b) => b.population - a.population)) {
+    const placeName = label(p.name, p.region === p.name ? '' : p.region, p.country);
+    const properties = { wikidata: p.wikidata };
+    out.push(
+      feature({
+        type: 'place',
+        text: p.name,
+        placeName,
+        lon: p.lon,
+        lat: p.lat,
+        relevance: 1,
+        context: context(p, false),
+        properties,
+        span: 0.25,
+      }),
+    );
+  }
+  return out;
+}
+
+const SYNTHETIC_KINDS = ['poi', 'locality', 'neighborhood', 'address', 'place'] as const;
+
+/** Made-up but believable matches named after the query, anchored near real places. */
+function syntheticFeatures(search: string, tokens: string[], count: number, isAddress: boolean): Feature[] {
+  const rng = seededRandom('geocode', tokens.join(' '));
+  const named = titleCase(search.replace(/^\d+\s+/, '').split(',')[0] ?? search);
+  // An address names its city after the street ("10 Downing Street, London"): the first match is there.
+  const namedCity = PLACES.find((p) => tokens.slice(1).includes(normalizePlaceText(p.name)));
+  return Array.from({ length: count }, (_, k): Feature => {
+    const a = k === 0 && namedCity ? namedCity : rng.pick(PLACES);
+    const lon = a.lon + (rng.next() - 0.5) * (isAddress ? 0.1 : 1.2);
+    const lat = a.lat + (rng.next() - 0.5) * (isAddress ? 0.08 : 0.9);
+    const relevance = Math.max(0.5, 0.97 - k * 0.06 - rng.next() * 0.04);
+    const code = postcode(a.countryCode, rng);
+    const region = a.region === a.name ? '' : a.region;
+    const kind = isAddress
+      ? 'address'
+      : k === 0
+        ? 'place'
+        : SYNTHETIC_KINDS[(k - 1) % SYNTHETIC_KINDS.length]!;
+    const base = { lon, lat, relevance };
+    if (kind === 'address') {
+      const number = (isAddress ? /^\d+/.exec(search)?.[0] : undefined) ?? String(rng.int(1, 250));
+      const street = isAddress ? named : `${named} ${rng.pick(['Street', 'Road', 'Avenue', 'Lane'])}`;
+      const postcodeCtx = {
+        id: featureId('postcode', code, a.countryCode),
+        mapbox_id: mapboxId('postcode', code),
+        text: code,
+      };
+      const placeName = label(`${number} ${street}`, a.name, `${region} ${code}`.trim(), a.country);
+      const properties = { accuracy: 'rooftop' };
+      return feature({
+        ...base,
+        type: 'address',
+        text: street,
+        placeName,
+        address: number,
+        properties,
+        context: [postcodeCtx, ...context(a, true)],
+      });
+    }
+    if (kind === 'poi') {
+      const [suffix, category] = rng.pick(POI_KINDS);
+      const text = `${named} ${suffix}`;
+      const placeName = label(
+        text,
+        `${rng.int(1, 120)} ${rng.pick(STREETS)}`,
+        a.name,
+        `${region} ${code}`.trim(),
+        a.country,
+      );
+      const properties = {
+        category,
+        landmark: true,
+        foursquare: `${hashSeed('fsq', text).toString(16)}4b0588`,
+      };
+      return feature({ ...base, type: 'poi', text, placeName, properties, context: context(a, true) });
+    }
+    if (kind === 'place')
+      return feature({
+        ...base,
+        type: 'place',
+        text: named,
+        placeName: label(named, region, a.country),
+        context: context(a, false),
+        span: 0.12,
+      });
+    const text = kind === 'neighborhood' ? `${named} ${rng.pick(NEIGHBOURHOODS)}` : named;
+    return feature({
+      ...base,
+      type: kind,
+      text,
+      placeName: label(text, a.name, region, a.country),
+      context: context(a, true),
+      span: 0.03,
+    });
+  });
+}
+
+function collection(
+  search: string,
+  limit: number,
+  types: string[] | undefined,
+  countries: string[] | undefined,
+  year: number,
+) {
+  const tokens = normalizePlaceText(search).split(' ').filter(Boolean);
+  const query = search
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  let features: Feature[] = [];
+  const isNoMatch =
+    tokens.length === 0 ||
+    GEOCODING_MAGIC.noMatchQueries.some((q) => normalizePlaceText(q) === tokens.join(' '));
+  if (!isNoMatch) {
+    const isAddress = /^\d+\s+\S/.test(search.trim());
+    const known = isAddress ? [] : knownFeatures(tokens);
+    features = [
+      ...known,
+      ...syntheticFeatures(search.trim(), tokens, Math.max(0, 10 - known.length), isAddress),
+    ];
+    const countryOf = (f: Feature) =>
+      (
+        (f.context as { short_code?: string; id: string }[]).find((c) => c.id.startsWith('country.'))
+          ?.short_code ??
+        (f.properties as { short_code?: string }).short_code ??
+        ''
+      ).toUpperCase();
+    if (types) features = features.filter((f) => types.includes(f.place_type[0]!));
+    if (countries) features = features.filter((f) => countries.includes(countryOf(f)));
+  }
+  return {
+    type: 'FeatureCollection',
+    query,
+    features: features.slice(0, limit),
+    attribution: `NOTICE: © ${year} Mapbox and its suppliers. All rights reserved. Use of this data is subject to the Mapbox Terms of Service (https://www.mapbox.com/about/maps/). This response and the information it contains may not be retained. POI(s) provided by Foursquare.`,
+  };
+}
+
+export function geocodingHandlers(opts: GeocodingHandlerOptions = {}): RequestHandler[] {
+  const now = opts.now ?? Date.now;
+  return [
+    http.get(route('geocoding', '/geocoding/v5/:dataset/:query'), ({ request, params }) => {
+      const headers = {
+        'content-type': 'application/vnd.geo+json; charset=utf-8',
+        'x-rate-limit-interval': '60',
+        'x-rate-limit-limit': '600',
+        'x-rate-limit-reset': String(Math.ceil(now() / 60_000) * 60),
+        'access-control-allow-origin': '*',
+      };
+      const fail = (status: number, message: string, extra: Record<string, string> = {}) =>
+        HttpResponse.json(
+          { message },
+          { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8', ...extra } },
+        );
+      const url = new URL(request.url);
+      const token = url.searchParams.get('access_token');
+      if (!token) return fail(401, 'Not Authorized - No Token');
+      if (opts.credential !== undefined && token !== opts.credential)
+        return fail(401, 'Not Authorized - Invalid Token');
+      const dataset = String(params.dataset);
+      const segment = String(params.query);
+      if (
+        !/\.places(-permanent)?$/.test(dataset) ||
+        !segment.endsWith('.json') ||
+        segment.slice(0, -5).trim() === ''
+      )
+        return fail(404, 'Not Found');
+      const search = segment.slice(0, -5);
+      const key = search.trim().toLowerCase();
+      if (key === GEOCODING_MAGIC.rateLimitedQuery)
+        return fail(429, 'Rate limit exceeded', { 'x-rate-limit-remaining': '0' });
+      if (key === GEOCODING_MAGIC.errorQuery) return fail(500, 'Internal Server Error');
+      const limitParam = url.searchParams.get('limit');
+      const limit = limitParam === null ? 5 : Number(limitParam);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10)
+        return fail(422, 'limit must be a number between 1 and 10');
+      const types = url.searchParams
+        .get('types')
+        ?.split(',')
+        .map((t) => t.trim());
+      const badType = types?.find((t) => !TYPES.includes(t));
+      if (badType !== undefined)
+        return fail(422, `Type "${badType}" is not a known type. Must be one of: ${TYPES.join(', ')}.`);
+      const countries = url.searchParams
+        .get('country')
+        ?.split(',')
+        .map((c) => c.trim().toUpperCase());
+      const queries = search.split(';');
+      const isPermanent = dataset.endsWith('-permanent');
+      if (queries.length > 1 && !isPermanent)
+        return fail(422, 'Batch queries are only supported by the mapbox.places-permanent endpoint');
+      if (queries.length > 50) return fail(422, 'Batch queries are limited to 50');
+      for (const q of queries) {
+        if (q.length > 256 || (q.match(/[\p{L}\p{N}]+/gu) ?? []).length > 20)
+          return fail(422, 'Query too long');
+      }
+      const year = new Date(now()).getUTCFullYear();
+      const answers = queries.map((q) => collection(q, limit, types, countries, year));
+      return HttpResponse.json(isPermanent && queries.length > 1 ? answers : answers[0], { headers });
+    }),
+  ];
+}
