@@ -1,0 +1,98 @@
+// analytics-summary: the S2 report of the configured range against the range before, posted
+// through the S7 webhook as one embed and, when recipients are configured, emailed through S1.
+// The ranges come from the slot's scheduled time, so a retried or caught-up slot reports the same days.
+import { defineJob, type Job } from '../src/core/job.ts';
+import type { AnalyticsClient, Report } from '../src/services/analytics/client.ts';
+import {
+  buildAnalyticsSummary,
+  resolveRanges,
+  summarize,
+  type DateSpan,
+  type SummaryInput,
+} from './analytics-summary-build.ts';
+import { buildAnalyticsSummaryEmail } from './analytics-summary-email.ts';
+import { renderWebhookMessage, webhookUsername } from './webhook-message.ts';
+
+export interface AnalyticsSummarySettings {
+  /** yesterday, today or Nd. */
+  range: string;
+  metrics: readonly string[];
+  dimension: string;
+  /** The schedule's zone: "yesterday" is yesterday there. */
+  timezone: string;
+  emailTo: readonly string[];
+  /** The webhook's display name for the post. */
+  username: string;
+}
+
+/** GA4 refuses a request with more metrics than this. */
+const MAX_METRICS = 10;
+
+export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): Job {
+  return defineJob({
+    name: 'analytics-summary',
+    description: 'Posts the analytics summary of the configured range through the webhook',
+    needs: ['analytics', 'webhook'],
+    async run(ctx) {
+      const { analytics } = ctx.services;
+      if (!analytics) throw new Error('the analytics service is not configured');
+      if (settings.metrics.length > MAX_METRICS) {
+        ctx.log.warn(
+          { job: 'analytics-summary', metrics: settings.metrics.length },
+          `only the first ${MAX_METRICS} metrics are reported`,
+        );
+      }
+      const metrics = settings.metrics.slice(0, MAX_METRICS);
+      const ranges = resolveRanges(settings.range, ctx.slot.scheduledAt, settings.timezone);
+      const report = (client: AnalyticsClient, dimensions: string[], span: DateSpan): Promise<Report> =>
+        client.runReport({ dimensions, metrics: [...metrics], dateRanges: [span] }, { signal: ctx.signal });
+      // Totals come from dimensionless reports: summing daily rows would overcount users and rates.
+      const [current, previous, trend, top] = await Promise.all([
+        report(analytics, [], ranges.current),
+        report(analytics, [], ranges.previous),
+        report(analytics, ['date'], ranges.trend),
+        report(analytics, [settings.dimension], ranges.current),
+      ]);
+      const input: SummaryInput = {
+        current,
+        previous,
+        trend,
+        top,
+        ranges,
+        metrics,
+        dimension: settings.dimension,
+        now: ctx.now(),
+      };
+      if (settings.username.trim() !== '' && webhookUsername(settings.username) === undefined) {
+        ctx.log.warn(
+          { job: 'analytics-summary' },
+          'WEBHOOK_USERNAME is not a name Discord accepts; posting under the webhook default',
+        );
+      }
+      ctx.deliver({
+        kind: 'webhook',
+        message: renderWebhookMessage(buildAnalyticsSummary(input), { username: settings.username }),
+      });
+
+      if (settings.emailTo.length === 0) return;
+      if (!ctx.services.email) {
+        ctx.log.warn(
+          { job: 'analytics-summary' },
+          'ANALYTICS_SUMMARY_EMAIL_TO is set but the email service is not configured',
+        );
+        return;
+      }
+      const { subject, html } = buildAnalyticsSummaryEmail(summarize(input));
+      ctx.deliver({
+        kind: 'email',
+        email: {
+          to: [...settings.emailTo],
+          subject,
+          html,
+          // Derived from the slot: a resend after a crash or a retry is the same email to Resend.
+          idempotencyKey: `herald/analytics-summary/${ctx.slot.id}`,
+        },
+      });
+    },
+  });
+}

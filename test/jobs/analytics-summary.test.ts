@@ -1,0 +1,232 @@
+// The analytics-summary job through the scheduler with a fixed clock, fake services (plain
+// objects typed by the client interfaces) and a memory store.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAnalyticsSummaryJob, type AnalyticsSummarySettings } from '../../jobs/analytics-summary.ts';
+import { createJobSchedules, startJobs } from '../../jobs/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createScheduler, validateSchedules, type Scheduler } from '../../src/core/scheduler.ts';
+import type { Services } from '../../src/core/services.ts';
+import { ServiceError } from '../../src/errors.ts';
+import type { AnalyticsClient, Report, RunReportInput } from '../../src/services/analytics/client.ts';
+import type { EmailClient, SendEmailInput } from '../../src/services/email/client.ts';
+import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/client.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
+import { expectWithinDiscordLimits } from './discord-limits.ts';
+import { COUNTRIES, CURRENT_TOTALS, DAILY, METRICS, PREVIOUS_TOTALS, domainReport } from './fixtures.ts';
+import { captureLog, fakeClock } from './harness.ts';
+
+const SLOT = new Date('2025-11-22T08:00:00Z');
+
+function fakes(opts: { empty?: boolean; failWith?: Error } = {}) {
+  const reports: RunReportInput[] = [];
+  const posts: WebhookMessage[] = [];
+  const emails: SendEmailInput[] = [];
+  const analytics: AnalyticsClient = {
+    runReport(input) {
+      reports.push(input);
+      if (opts.failWith) return Promise.reject(opts.failWith);
+      const dims = input.dimensions;
+      const rows = opts.empty
+        ? []
+        : dims[0] === 'date'
+          ? DAILY
+          : dims.length === 1
+            ? COUNTRIES
+            : input.dateRanges[0]!.startDate === '2025-11-21'
+              ? CURRENT_TOTALS
+              : PREVIOUS_TOTALS;
+      return Promise.resolve<Report>(domainReport(dims, rows));
+    },
+    close: () => Promise.resolve(),
+  };
+  const webhook: WebhookClient = {
+    post: (m) => {
+      posts.push(m);
+      return Promise.resolve();
+    },
+    close: () => Promise.resolve(),
+  };
+  const email: EmailClient = {
+    send: (input) => {
+      emails.push(input);
+      return Promise.resolve({ id: '49a3999c-0ce1-4ea6-ab68-afcd6dc2e794' });
+    },
+    get: () => Promise.resolve(undefined),
+    close: () => Promise.resolve(),
+  };
+  return { reports, posts, emails, services: { analytics, webhook, email } satisfies Services };
+}
+
+const SETTINGS: AnalyticsSummarySettings = {
+  range: 'yesterday',
+  metrics: METRICS,
+  dimension: 'country',
+  timezone: 'UTC',
+  emailTo: [],
+  username: 'herald reports',
+};
+
+const running: Scheduler[] = [];
+afterEach(async () => {
+  for (const s of running.splice(0)) await s.stop();
+});
+
+function run(services: Services, settings: Partial<AnalyticsSummarySettings> = {}) {
+  const clock = fakeClock('2025-11-22T08:00:02Z');
+  const store = createMemoryStore({ now: clock.nowMs });
+  const captured = captureLog();
+  const job = createAnalyticsSummaryJob({ ...SETTINGS, ...settings });
+  const scheduler = createScheduler({
+    schedules: [{ job, cron: '0 8 * * *', timezone: 'UTC', variables: { cron: 'C', timezone: 'T' } }],
+    services,
+    store,
+    log: captured.log,
+    now: clock.now,
+    catchupMinutes: 360,
+  });
+  running.push(scheduler);
+  return { scheduler, store, ...captured, slot: () => scheduler.runSlot('analytics-summary', SLOT) };
+}
+
+describe('analytics-summary job', () => {
+  it("asks S2 for both ranges' totals, the daily trend and the top rows of the dimension", async () => {
+    const f = fakes();
+    await run(f.services).slot();
+    const metrics = [...METRICS];
+    expect(f.reports).toEqual([
+      { dimensions: [], metrics, dateRanges: [{ startDate: '2025-11-21', endDate: '2025-11-21' }] },
+      { dimensions: [], metrics, dateRanges: [{ startDate: '2025-11-20', endDate: '2025-11-20' }] },
+      { dimensions: ['date'], metrics, dateRanges: [{ startDate: '2025-11-15', endDate: '2025-11-21' }] },
+      { dimensions: ['country'], metrics, dateRanges: [{ startDate: '2025-11-21', endDate: '2025-11-21' }] },
+    ]);
+  });
+
+  it('posts one embed through the webhook under the username override, within Discord limits', async () => {
+    const f = fakes();
+    const outcome = await run(f.services).slot();
+    expect(outcome.status).toBe('posted');
+    expect(f.posts).toHaveLength(1);
+    const [post] = f.posts;
+    expect(post!.username).toBe('herald reports');
+    expect(post!.embeds).toHaveLength(1);
+    expect(post!.embeds![0]).toMatchObject({
+      title: 'Analytics summary: yesterday',
+      timestamp: '2025-11-22T08:00:02.000Z',
+    });
+    expect(post!.embeds![0]!.fields![0]).toEqual({
+      name: 'Sessions',
+      value: '**1,234**\n▲ 12.2%\n`▂▂▃▁▄▇█`',
+      inline: true,
+    });
+    expectWithinDiscordLimits(post!);
+    expect(f.emails).toHaveLength(0);
+  });
+
+  it('emails the summary as HTML to the recipients, keyed by the slot so that a resend is not a second email', async () => {
+    const f = fakes();
+    const { slot, store } = run(f.services, { emailTo: ['team@example.com', 'ops@example.com'] });
+    await slot();
+    expect(f.emails).toEqual([
+      {
+        to: ['team@example.com', 'ops@example.com'],
+        subject: 'Analytics summary: yesterday (21 Nov 2025)',
+        html: expect.stringContaining('<!DOCTYPE html>') as string,
+        idempotencyKey: 'herald/analytics-summary/2025-11-22T08:00:00.000Z',
+      },
+    ]);
+    expect(await store.listOutbox({ status: 'delivered' })).toHaveLength(2);
+    expect(await slot()).toMatchObject({ status: 'skipped', reason: 'already-posted' });
+    expect(f.emails).toHaveLength(1);
+  });
+
+  it('posts without the email, and warns, when recipients are set but email is not configured', async () => {
+    const f = fakes();
+    const { slot, lines } = run(
+      { analytics: f.services.analytics, webhook: f.services.webhook },
+      { emailTo: ['team@example.com'] },
+    );
+    expect((await slot()).status).toBe('posted');
+    expect(f.posts).toHaveLength(1);
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      'ANALYTICS_SUMMARY_EMAIL_TO is set but the email service is not configured',
+    ]);
+  });
+
+  it('posts a "no data" report when S2 has no rows, instead of failing', async () => {
+    const f = fakes({ empty: true });
+    expect((await run(f.services).slot()).status).toBe('posted');
+    expect(f.posts[0]!.embeds![0]).toMatchObject({
+      title: 'Analytics summary: yesterday',
+      description: expect.stringMatching(/^No data for yesterday \(21 Nov 2025\)\./) as string,
+      color: 0xf59e0b,
+    });
+  });
+
+  it('fails the run, posts nothing and keeps the slot open when S2 fails', async () => {
+    const f = fakes({
+      failWith: new ServiceError({
+        service: 'analytics',
+        operation: 'runReport',
+        code: 'upstream',
+        status: 503,
+      }),
+    });
+    const { slot, find, store } = run(f.services);
+    expect((await slot()).status).toBe('failed');
+    expect(f.posts).toHaveLength(0);
+    expect(find('job.failed')).toEqual([expect.objectContaining({ level: 40, job: 'analytics-summary' })]);
+    expect((await store.getSlot('analytics-summary', SLOT.toISOString()))?.status).toBe('failed');
+  });
+
+  it('reports the last 7 days against the 7 before when configured so', async () => {
+    const f = fakes();
+    await run(f.services, { range: '7d', timezone: 'Europe/Berlin' }).slot();
+    expect(f.reports[0]!.dateRanges).toEqual([{ startDate: '2025-11-15', endDate: '2025-11-21' }]);
+    expect(f.reports[1]!.dateRanges).toEqual([{ startDate: '2025-11-08', endDate: '2025-11-14' }]);
+  });
+});
+
+describe('jobs/index', () => {
+  it('validates every configured default schedule', () => {
+    const schedules = createJobSchedules(loadConfig({}), {});
+    expect(schedules.map((s) => [s.job.name, s.cron, s.timezone])).toEqual([
+      ['analytics-summary', '0 8 * * *', 'UTC'],
+    ]);
+    expect(() => validateSchedules(schedules)).not.toThrow();
+  });
+
+  it('validates the schedule set through the environment, naming the variable when it is wrong', () => {
+    const schedules = createJobSchedules(loadConfig({ ANALYTICS_SUMMARY_CRON: '0 25 * * *' }), {});
+    expect(() => validateSchedules(schedules)).toThrow(
+      /ANALYTICS_SUMMARY_CRON: invalid cron expression "0 25 \* \* \*"/,
+    );
+  });
+
+  it('disables a job whose services are missing, saying which variables to set', () => {
+    const [summary] = createJobSchedules(loadConfig({}), { webhook: fakes().services.webhook });
+    expect(summary!.disabledReason).toBe(
+      'not configured: set ANALYTICS_ACCESS_TOKEN and ANALYTICS_PROPERTY_ID',
+    );
+  });
+
+  it('starts the jobs for main.ts and stops them again', async () => {
+    const f = fakes();
+    const { log, find } = captureLog();
+    const config = loadConfig({
+      ANALYTICS_SUMMARY_CRON: '30 7 * * 1-5',
+      ANALYTICS_SUMMARY_TZ: 'Europe/Berlin',
+    });
+    const jobs = await startJobs({ config, services: f.services, store: createMemoryStore(), log });
+    expect(find('job.scheduled')).toEqual([
+      expect.objectContaining({
+        job: 'analytics-summary',
+        cron: '30 7 * * 1-5',
+        timezone: 'Europe/Berlin',
+        nextRunAt: expect.any(String) as string,
+      }),
+    ]);
+    expect(jobs.scheduler.nextRun('analytics-summary')).toBeInstanceOf(Date);
+    await jobs.stop();
+    expect(jobs.scheduler.nextRun('analytics-summary')).toBeUndefined();
+  });
+});
