@@ -1,5 +1,6 @@
 // Slack text safety, both ways. Outgoing: every piece of reply text is escaped so that no input
-// becomes a mention, a channel ping, a link or stray formatting
+// becomes a mention, a channel ping, a link or stray formatting; only the code marks and **bold**
+// that commands write for every platform survive
 // (https://docs.slack.dev/messaging/formatting-message-text#escaping). Incoming: slash command
 // text arrives entity-escaped and, with "escape channels, users and links", with <…> markup.
 
@@ -50,6 +51,34 @@ function defuseFormatting(text: string): string {
 /** For user-derived text inside a mrkdwn text object: no mention, ping, link or formatting. */
 export function escapeMrkdwn(text: string): string {
   return escapeControl(defuseFormatting(defuseBroadcasts(text)));
+}
+
+// Code the way commands write it for every platform: ```fences``` (a Discord-style language tag on
+// the first line is dropped; Slack has none) and `spans`. **bold** becomes Slack's *bold*.
+const MARKUP_RE = /```(?:[A-Za-z0-9_+-]+\n)?([\s\S]*?)```|`([^`\n]+)`|\*\*([^*\n]+?)\*\*/g;
+
+/**
+ * For reply text and field values: escapeMrkdwn, except that code fences, code spans and
+ * **bold** keep working. Inside code only the control characters and broadcast words are
+ * escaped, so nothing in it can mention, ping or link either.
+ */
+export function formatMrkdwn(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(MARKUP_RE)) {
+    out += escapeMrkdwn(text.slice(last, m.index));
+    const [, fence, span, bold] = m;
+    if (fence !== undefined) out += `\`\`\`${escapeControl(defuseBroadcasts(fence))}\`\`\``;
+    else if (span !== undefined) out += `\`${escapeControl(defuseBroadcasts(span))}\``;
+    else out += `*${escapeMrkdwn(bold ?? '')}*`;
+    last = m.index + m[0].length;
+  }
+  return out + escapeMrkdwn(text.slice(last));
+}
+
+/** Count of ``` in mrkdwn: odd means a code block is left open. */
+export function hasOpenFence(mrkdwn: string): boolean {
+  return (mrkdwn.match(/```/g)?.length ?? 0) % 2 === 1;
 }
 
 /**

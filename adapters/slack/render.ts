@@ -3,7 +3,14 @@
 // a limit is split across blocks or shortened with a visible ellipsis and a note, never rejected.
 import type { types as SlackTypes } from '@slack/bolt';
 import type { Action, Color, Embed, Reply } from '../../src/core/reply.ts';
-import { escapeMrkdwn, escapePlainText, mrkdwnLink, safeLinkUrl } from './escape.ts';
+import {
+  escapeMrkdwn,
+  escapePlainText,
+  formatMrkdwn,
+  hasOpenFence,
+  mrkdwnLink,
+  safeLinkUrl,
+} from './escape.ts';
 
 type KnownBlock = SlackTypes.KnownBlock;
 type SectionBlock = SlackTypes.SectionBlock;
@@ -101,6 +108,28 @@ export function splitText(text: string, max: number): string[] {
   return out;
 }
 
+const FENCE = '```';
+
+/** truncate for mrkdwn: a code block the cut would leave open is closed. */
+export function truncateMrkdwn(text: string, max: number): string {
+  const cut = truncate(text, max);
+  if (cut === text || !hasOpenFence(cut)) return cut;
+  const shorter = truncate(text, max - FENCE.length - 1);
+  return hasOpenFence(shorter) ? `${shorter}\n${FENCE}` : shorter;
+}
+
+/** splitText for mrkdwn: a code block crossing a split is closed and reopened. */
+export function splitMrkdwn(text: string, max: number): string[] {
+  if (!text.includes(FENCE)) return splitText(text, max);
+  let isOpen = false;
+  return splitText(text, max - 2 * (FENCE.length + 1)).map((piece) => {
+    let out = isOpen ? `${FENCE}\n${piece}` : piece;
+    isOpen = hasOpenFence(out);
+    if (isOpen) out = `${out}\n${FENCE}`;
+    return out;
+  });
+}
+
 /** The button value: {command, input} as JSON, or undefined when Slack's 2000 characters cannot hold it. */
 export function encodeActionValue(action: Action): string | undefined {
   const value = JSON.stringify({ command: action.command, input: action.input } satisfies ActionPayload);
@@ -131,15 +160,15 @@ function mrkdwn(text: string): MrkdwnElement {
 }
 
 function textSections(escaped: string): SectionBlock[] {
-  return splitText(escaped, MAX_SECTION_TEXT).map((piece) => ({ type: 'section', text: mrkdwn(piece) }));
+  return splitMrkdwn(escaped, MAX_SECTION_TEXT).map((piece) => ({ type: 'section', text: mrkdwn(piece) }));
 }
 
 function fieldText(name: string, value: string): string | undefined {
   const n = truncate(escapeMrkdwn(name.replace(/\s+/g, ' ').trim()), MAX_FIELD_NAME);
-  const v = escapeMrkdwn(value.trim());
+  const v = formatMrkdwn(value.trim());
   if (!n && !v) return undefined;
   const head = n ? `*${n}*\n` : '';
-  return head + truncate(v || '—', MAX_FIELD_TEXT - head.length);
+  return head + truncateMrkdwn(v || '—', MAX_FIELD_TEXT - head.length);
 }
 
 function contextBlock(embed: Embed): ContextBlock | undefined {
@@ -184,7 +213,7 @@ function embedBlocks(embed: Embed): KnownBlock[] {
   }
   const description = embed.description?.trim();
   if (description) {
-    const sections = textSections((title ? '' : mark) + escapeMrkdwn(description));
+    const sections = textSections((title ? '' : mark) + formatMrkdwn(description));
     const thumb = embed.thumbnail;
     if (thumb && safeLinkUrl(thumb) !== undefined && thumb.length <= MAX_IMAGE_URL && sections[0]) {
       sections[0].accessory = { type: 'image', image_url: thumb, alt_text: 'thumbnail' };
@@ -255,7 +284,7 @@ function fit(
       while (max >= MIN_PARTIAL_SECTION) {
         const partial: SectionBlock = {
           type: 'section',
-          text: { ...block.text, text: truncate(block.text.text, max) },
+          text: { ...block.text, text: truncateMrkdwn(block.text.text, max) },
         };
         const over = used + jsonSize(partial) + 1 - roomJson;
         if (over <= 0) {
@@ -276,7 +305,7 @@ export function renderSlack(reply: Reply): SlackMessage {
   const embeds = reply.embeds ?? [];
   const content: KnownBlock[] = [];
   const text = reply.text.trim();
-  if (text) content.push(...textSections(escapeMrkdwn(text)));
+  if (text) content.push(...textSections(formatMrkdwn(text)));
   for (const [i, embed] of embeds.entries()) {
     if (i > 0 || content.length > 0) content.push({ type: 'divider' });
     content.push(...embedBlocks(embed));
@@ -307,5 +336,5 @@ export function renderSlack(reply: Reply): SlackMessage {
 
   const fallback =
     text || embeds.find((e) => e.title)?.title || embeds.find((e) => e.description)?.description;
-  return { text: truncate(escapeMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT), blocks };
+  return { text: truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT), blocks };
 }

@@ -4,6 +4,8 @@ import {
   escapeControl,
   escapeMrkdwn,
   escapePlainText,
+  formatMrkdwn,
+  hasOpenFence,
   mrkdwnLink,
   safeLinkUrl,
 } from '../../../adapters/slack/escape.ts';
@@ -48,6 +50,29 @@ describe('escapeMrkdwn', () => {
 
   it('leaves plain_text unescaped apart from the broadcast words, since Slack does not parse it', () => {
     expect(escapePlainText('A & B <x> @here')).toBe('A & B <x> @\u2060here');
+  });
+});
+
+describe('formatMrkdwn', () => {
+  it('keeps code fences and code spans, escaping only control characters and broadcasts inside', () => {
+    expect(formatMrkdwn('Ports:\n```\n22/tcp <ssh> *x* @here\n```')).toBe(
+      'Ports:\n```\n22/tcp &lt;ssh&gt; *x* @\u2060here\n```',
+    );
+    expect(formatMrkdwn('Voice `abc_1*` <!channel>')).toBe('Voice `abc_1*` &lt;!channel&gt;');
+  });
+
+  it('drops a language tag Slack would show as a line of code', () => {
+    expect(formatMrkdwn('```ts\nconst a = 1;\n```')).toBe('```const a = 1;\n```');
+  });
+
+  it('turns **bold** into Slack bold and keeps the rest escaped', () => {
+    expect(formatMrkdwn('**Paris** is *sunny* <@U1>')).toBe('*Paris* is \u2217sunny\u2217 &lt;@U1&gt;');
+  });
+
+  it('defuses a backtick that opens nothing', () => {
+    expect(formatMrkdwn('it`s fine')).toBe('it\u02CBs fine');
+    expect(formatMrkdwn('a ``` b')).toBe('a \u02CB\u02CB\u02CB b');
+    expect(hasOpenFence(formatMrkdwn('a ``` b'))).toBe(false);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   renderSlack,
   splitText,
   truncate,
+  truncateMrkdwn,
 } from '../../../adapters/slack/render.ts';
 
 type KnownBlock = SlackTypes.KnownBlock;
@@ -150,6 +151,37 @@ describe('renderSlack', () => {
       if (type === 'mrkdwn') expect(t).not.toMatch(/<[!@#h]/);
       expect(t).not.toMatch(/@(everyone|here|channel)\b/);
     }
+  });
+
+  it('renders the code blocks and spans commands write, as Slack code', () => {
+    const { blocks } = renderSlack({
+      text: 'Voice `21m00Tcm4TlvDq8ikWAM`',
+      embeds: [{ title: 'Host 8.8.8.8', description: '```\n53/udp  dnsmasq <2.85>\n443/tcp https\n```' }],
+    });
+    expect(textOf(sections(blocks)[0]!)).toBe('Voice `21m00Tcm4TlvDq8ikWAM`');
+    expect(textOf(sections(blocks)[1]!)).toBe('```\n53/udp  dnsmasq &lt;2.85&gt;\n443/tcp https\n```');
+  });
+
+  it('closes and reopens a code block split across sections', () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `${1000 + i}/tcp  service-${i}`).join('\n');
+    const { blocks } = renderSlack({ text: 'x', embeds: [{ description: `\`\`\`\n${lines}\n\`\`\`` }] });
+    const parts = sections(blocks).slice(1).map(textOf);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) {
+      expect(p.length).toBeLessThanOrEqual(MAX_SECTION_TEXT);
+      expect(p.startsWith('```')).toBe(true);
+      expect(p.endsWith('```')).toBe(true);
+    }
+  });
+
+  it('closes a code block that a field cut leaves open', () => {
+    const value = `\`\`\`\n${'CVE-2024-0001 '.repeat(300)}\n\`\`\``;
+    const { blocks } = renderSlack({ text: 'x', embeds: [{ fields: [{ name: 'CVEs', value }] }] });
+    const field = (sections(blocks)[1]!.fields![0] as { text: string }).text;
+    expect(field.length).toBeLessThanOrEqual(MAX_FIELD_TEXT);
+    expect(field.endsWith(`${ELLIPSIS}\n\`\`\``)).toBe(true);
+    expect(truncateMrkdwn('```abcdefgh```', 10)).toBe('```ab…\n```');
+    expect(truncateMrkdwn('plain text here', 10)).toBe('plain tex…');
   });
 
   it('links an embed URL only when it is http or https', () => {
