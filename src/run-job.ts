@@ -9,7 +9,7 @@ import { ConfigError } from './errors.ts';
 import { redactText, registerSecret } from './http/redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { closeServices, createServices } from './services/index.ts';
-import { describeStore, openStore } from './store/index.ts';
+import { describeStore, openStore, type Store } from './store/index.ts';
 
 class ExitError extends Error {
   readonly exitCode: number;
@@ -67,12 +67,14 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
   const known = schedules.map((s) => s.job.name).join(', ');
   const name = args[0];
   const target = schedules.find((s) => s.job.name === name);
-  const store = target && !target.disabledReason ? await openStore(config) : undefined;
+  let store: Store | undefined;
   try {
     if (name === undefined) throw new ExitError(`usage: npm run job -- NAME (known jobs: ${known})`, 2);
     if (!target) throw new ExitError(`unknown job "${name}"; known jobs: ${known}`, 2);
-    if (target.disabledReason || !store)
-      throw new ExitError(`${name} cannot run: ${target.disabledReason ?? 'no store'}`, 1);
+    if (target.disabledReason) throw new ExitError(`${name} cannot run: ${target.disabledReason}`, 1);
+    store = await openStore(config).catch((err: unknown) => {
+      throw new ExitError(`${name} cannot run: ${err instanceof Error ? err.message : String(err)}`, 1);
+    });
     validateSchedules(schedules);
     log.info({ job: name, store: describeStore(config) }, 'job.manual_run');
     const scheduler = createScheduler({

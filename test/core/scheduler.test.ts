@@ -312,6 +312,38 @@ describe('catch-up at start', () => {
   });
 });
 
+describe('resilience', () => {
+  it('retries the outbox on every tick while running, not only at start', async () => {
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    const { scheduler: s } = scheduler(clock, store, { outboxIntervalMs: 30 });
+    await s.start();
+    await store.addToOutbox({
+      id: 'late',
+      job: 'report',
+      slotId: 'x',
+      kind: 'webhook',
+      payload: { kind: 'webhook', message: { content: 'handed over after start' } },
+    });
+    await waitFor(() => fake.inbox.messages.length === 1, 2_000, 'the tick to deliver');
+    expect(postedContents(fake.inbox)).toEqual(['handed over after start']);
+  });
+
+  it('logs job.failed instead of throwing when the store itself fails', async () => {
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    const broken: Store = {
+      ...store,
+      claimSlot: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
+    };
+    const { scheduler: s, find } = scheduler(clock, broken);
+    const outcome = await s.runSlot('report', new Date('2025-11-22T08:00:00Z'));
+    expect(outcome.status).toBe('failed');
+    expect(find('job.failed')).toEqual([expect.objectContaining({ level: 50, job: 'report' })]);
+    expect(fake.inbox.messages).toHaveLength(0);
+  });
+});
+
 describe('node-cron wiring', () => {
   it("fires on schedule and lets node-cron's RunCoordinator elect one of three replicas per fire", async () => {
     const store = createMemoryStore();
