@@ -87,7 +87,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
     }
   }
 
-  async function answerUsage(target: ReplyTarget, usage: string): Promise<void> {
+  async function answerPrivately(target: ReplyTarget, usage: string): Promise<void> {
     try {
       await deliver(target, { text: usage, ephemeral: true });
     } catch (err) {
@@ -110,7 +110,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
           uses: 0,
         };
         const routed = route(entry, decodeSlackText(payload.text ?? '').trim());
-        if ('usage' in routed) return answerUsage(target, routed.usage);
+        if ('usage' in routed) return answerPrivately(target, routed.usage);
         target.isCommandEphemeral = routed.command.ephemeral;
         const actor: Actor = {
           platform: 'slack',
@@ -145,7 +145,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
         const payload = decodeActionValue(action.value);
         if (!payload || channelId === undefined) {
           log.warn({ actionId: action.action_id }, 'slack.button_unreadable');
-          return answerUsage(target, 'That button no longer works; run the command again.');
+          return answerPrivately(target, 'That button no longer works; run the command again.');
         }
         target.isCommandEphemeral = registry.get(payload.command)?.ephemeral ?? false;
         const actor: Actor = {

@@ -196,6 +196,24 @@ describe('Slack adapter, HTTP mode', () => {
     expect(click.actor.id).toBe('U0BOB');
   });
 
+  it('answers a button whose value it cannot read privately, without running anything', async () => {
+    const res = await postSigned(
+      eventsUrl,
+      buttonBody(
+        { action_id: `${ACTION_ID_PREFIX}0`, value: '{"cmd":', text: 'Next page' },
+        fake.responseUrl('click-bad'),
+      ),
+    );
+    expect(res.status).toBe(200);
+    const [reply] = await waitFor(() =>
+      fake.responses('click-bad').length > 0 ? fake.responses('click-bad') : undefined,
+    );
+    expect(reply!.response_type).toBe('ephemeral');
+    expect(reply!.replace_original).toBe(false);
+    expect(reply!.text).toBe('That button no longer works; run the command again.');
+    expect(dispatcher.invocations).toHaveLength(0);
+  });
+
   it('rejects a request with a wrong signature and runs nothing', async () => {
     const id = 'forged';
     const res = await postSigned(eventsUrl, slashBody('/weather', 'Paris', fake.responseUrl(id)), {
