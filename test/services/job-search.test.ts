@@ -21,6 +21,28 @@ const SEARCH_FIXTURE = JSON.parse(
 ) as Record<string, unknown>;
 const SEARCH_ROUTE = route('jobSearch', '/jobs/:country/search/:page');
 
+/** Adzuna's exception body with the given status, served for the next searches. */
+function answerException(
+  status: number,
+  exception: string,
+  display: string,
+  headers: Record<string, string> = {},
+) {
+  server.use(
+    http.get(SEARCH_ROUTE, () =>
+      HttpResponse.json(
+        {
+          __CLASS__: 'Adzuna::API::Response::Exception',
+          exception,
+          display,
+          doc: 'https://api.adzuna.com/v1/doc',
+        },
+        { status, headers },
+      ),
+    ),
+  );
+}
+
 let server: SandboxServer;
 let logLines: string[] = [];
 
@@ -247,18 +269,10 @@ describe('job search client', () => {
   });
 
   it('maps 404 UNSUPPORTED_COUNTRY to invalid_request and another 404 to not_found', async () => {
-    server.use(
-      http.get(SEARCH_ROUTE, () =>
-        HttpResponse.json(
-          {
-            __CLASS__: 'Adzuna::API::Response::Exception',
-            exception: 'UNSUPPORTED_COUNTRY',
-            display: 'The currently supported ISO 3166 country codes are at, au, be, br, ca, ch, de',
-            doc: 'https://api.adzuna.com/v1/doc',
-          },
-          { status: 404 },
-        ),
-      ),
+    answerException(
+      404,
+      'UNSUPPORTED_COUNTRY',
+      'The currently supported ISO 3166 country codes are at, au, be, br, ca, ch, de',
     );
     const jobs = client();
     const err = await failure(jobs.search({ country: 'ch', page: 1, what: 'nurse' }));
@@ -280,40 +294,18 @@ describe('job search client', () => {
 
   it('maps a 400 to invalid_request and a 403 to forbidden', async () => {
     const jobs = client();
-    server.use(
-      http.get(SEARCH_ROUTE, () =>
-        HttpResponse.json(
-          {
-            __CLASS__: 'Adzuna::API::Response::Exception',
-            exception: 'INVALID_PARAMETER',
-            display: 'sort_by is invalid',
-          },
-          { status: 400 },
-        ),
-      ),
-    );
+    answerException(400, 'INVALID_PARAMETER', 'sort_by is invalid');
     const badRequest = await failure(jobs.search({ country: 'gb', page: 1, what: 'a' }));
     expect(badRequest.code).toBe('invalid_request');
     expect(badRequest.providerMessage).toBe('INVALID_PARAMETER: sort_by is invalid');
     server.resetHandlers();
-    server.use(
-      http.get(SEARCH_ROUTE, () =>
-        HttpResponse.json({ exception: 'FORBIDDEN', display: 'Access denied' }, { status: 403 }),
-      ),
-    );
+    answerException(403, 'FORBIDDEN', 'Access denied');
     expect((await failure(jobs.search({ country: 'gb', page: 1, what: 'b' }))).code).toBe('forbidden');
     await jobs.close();
   });
 
   it('maps a 429 to rate_limited with Retry-After in ms', async () => {
-    server.use(
-      http.get(SEARCH_ROUTE, () =>
-        HttpResponse.json(
-          { exception: 'RATE_LIMIT_EXCEEDED', display: 'Too many requests' },
-          { status: 429, headers: { 'retry-after': '45' } },
-        ),
-      ),
-    );
+    answerException(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests', { 'retry-after': '45' });
     const jobs = client();
     const err = await failure(jobs.search({ country: 'gb', page: 1, what: 'nurse' }));
     expect(err.code).toBe('rate_limited');

@@ -23,6 +23,11 @@ const API_KEY = 'sandbox-speech-key-7f3a9c';
 const VOICES_FIXTURE = JSON.parse(
   readFileSync(new URL('../fixtures/speech/voices.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
+const ERRORS = JSON.parse(
+  readFileSync(new URL('../fixtures/speech/errors.json', import.meta.url), 'utf8'),
+) as Record<string, Record<string, unknown>>;
+const TTS_ROUTE = route('speech', '/text-to-speech/:voiceId');
+const VOICES_ROUTE = route('speech', '/voices');
 const HTML_PAGE =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
 
@@ -185,7 +190,7 @@ describe('speech client', () => {
   });
 
   it('parses a realistic voice list with extra fields, null labels and a null preview', async () => {
-    server.use(http.get(route('speech', '/voices'), () => HttpResponse.json(VOICES_FIXTURE)));
+    server.use(http.get(VOICES_ROUTE, () => HttpResponse.json(VOICES_FIXTURE)));
     const speech = client();
     const voices = await speech.voices();
     expect(voices).toHaveLength(2);
@@ -219,19 +224,7 @@ describe('speech client', () => {
     expect(err.providerMessage).toBe('invalid_api_key: Invalid API key');
     await wrong.close();
 
-    server.use(
-      http.get(route('speech', '/voices'), () =>
-        HttpResponse.json(
-          {
-            detail: {
-              status: 'needs_authorization',
-              message: 'Neither authorization header nor xi-api-key received, please provide one.',
-            },
-          },
-          { status: 401 },
-        ),
-      ),
-    );
+    server.use(http.get(VOICES_ROUTE, () => HttpResponse.json(ERRORS.needsAuthorization, { status: 401 })));
     const speech = client();
     expect((await failure(speech.voices())).code).toBe('unauthorized');
     await speech.close();
@@ -248,19 +241,7 @@ describe('speech client', () => {
   });
 
   it('maps a 400 from the provider to invalid_request with its code and message', async () => {
-    server.use(
-      http.post(route('speech', '/text-to-speech/:voiceId'), () =>
-        HttpResponse.json(
-          {
-            detail: {
-              status: 'max_character_limit_exceeded',
-              message: 'Text is too long. Maximum length is 10000 characters.',
-            },
-          },
-          { status: 400 },
-        ),
-      ),
-    );
+    server.use(http.post(TTS_ROUTE, () => HttpResponse.json(ERRORS.textTooLong, { status: 400 })));
     const speech = client();
     const err = await failure(speech.synthesize({ text: 'hello' }));
     expect(err.code).toBe('invalid_request');
@@ -272,23 +253,7 @@ describe('speech client', () => {
   });
 
   it('maps a FastAPI validation list (422) to invalid_request', async () => {
-    server.use(
-      http.post(route('speech', '/text-to-speech/:voiceId'), () =>
-        HttpResponse.json(
-          {
-            detail: [
-              {
-                type: 'float_type',
-                loc: ['body', 'voice_settings', 'stability'],
-                msg: 'Input should be a valid number',
-                input: null,
-              },
-            ],
-          },
-          { status: 422 },
-        ),
-      ),
-    );
+    server.use(http.post(TTS_ROUTE, () => HttpResponse.json(ERRORS.validationList, { status: 422 })));
     const speech = client();
     const err = await failure(speech.synthesize({ text: 'hello' }));
     expect(err.code).toBe('invalid_request');
@@ -297,22 +262,7 @@ describe('speech client', () => {
   });
 
   it('maps a 403 plan restriction to forbidden', async () => {
-    server.use(
-      http.post(route('speech', '/text-to-speech/:voiceId'), () =>
-        HttpResponse.json(
-          {
-            detail: {
-              type: 'authorization_error',
-              code: 'feature_not_available',
-              status: 'feature_not_available',
-              message: 'This output format requires a higher tier.',
-              request_id: '8fa2f408a94988fe95c089bcd8033244',
-            },
-          },
-          { status: 403 },
-        ),
-      ),
-    );
+    server.use(http.post(TTS_ROUTE, () => HttpResponse.json(ERRORS.featureNotAvailable, { status: 403 })));
     const speech = client();
     expect((await failure(speech.synthesize({ text: 'hello' }))).code).toBe('forbidden');
     await speech.close();
@@ -320,16 +270,8 @@ describe('speech client', () => {
 
   it('maps a 429 to rate_limited with Retry-After in ms, and does not retry the POST', async () => {
     server.use(
-      http.post(route('speech', '/text-to-speech/:voiceId'), () =>
-        HttpResponse.json(
-          {
-            detail: {
-              status: 'too_many_concurrent_requests',
-              message: 'You have too many concurrent requests.',
-            },
-          },
-          { status: 429, headers: { 'retry-after': '3' } },
-        ),
+      http.post(TTS_ROUTE, () =>
+        HttpResponse.json(ERRORS.tooManyConcurrent, { status: 429, headers: { 'retry-after': '3' } }),
       ),
     );
     const speech = client();
@@ -351,7 +293,7 @@ describe('speech client', () => {
   it('retries a 5xx voice list twice, then fails with upstream and a readable excerpt of the HTML page', async () => {
     server.use(
       http.get(
-        route('speech', '/voices'),
+        VOICES_ROUTE,
         () => new HttpResponse(HTML_PAGE, { status: 502, headers: { 'content-type': 'text/html' } }),
       ),
     );
@@ -366,7 +308,7 @@ describe('speech client', () => {
 
   it('fails with timeout when the provider is slower than the request timeout', async () => {
     server.use(
-      http.post(route('speech', '/text-to-speech/:voiceId'), async () => {
+      http.post(TTS_ROUTE, async () => {
         await delay(1_000);
         return new HttpResponse(buildSilentMp3(500), { headers: { 'content-type': 'audio/mpeg' } });
       }),
@@ -379,7 +321,7 @@ describe('speech client', () => {
   });
 
   it('fails with network when the connection is reset', async () => {
-    server.use(http.post(route('speech', '/text-to-speech/:voiceId'), () => HttpResponse.error()));
+    server.use(http.post(TTS_ROUTE, () => HttpResponse.error()));
     const speech = client();
     expect((await failure(speech.synthesize({ text: 'hello' }))).code).toBe('network');
     await speech.close();
@@ -388,7 +330,7 @@ describe('speech client', () => {
   it('treats a 200 HTML page instead of audio as bad_response', async () => {
     server.use(
       http.post(
-        route('speech', '/text-to-speech/:voiceId'),
+        TTS_ROUTE,
         () =>
           new HttpResponse('<html><body>Welcome</body></html>', { headers: { 'content-type': 'text/html' } }),
       ),
@@ -401,7 +343,7 @@ describe('speech client', () => {
   it('treats a voice list that is not JSON, or does not fit the schema, as bad_response', async () => {
     server.use(
       http.get(
-        route('speech', '/voices'),
+        VOICES_ROUTE,
         () => new HttpResponse('<html>maintenance</html>', { headers: { 'content-type': 'text/html' } }),
       ),
     );
@@ -409,7 +351,7 @@ describe('speech client', () => {
     expect((await failure(speech.voices())).code).toBe('bad_response');
     server.resetHandlers();
     server.use(
-      http.get(route('speech', '/voices'), () =>
+      http.get(VOICES_ROUTE, () =>
         HttpResponse.json({ voices: [{ voice_id: 'x', name: 7, category: 'premade' }] }),
       ),
     );
@@ -421,7 +363,7 @@ describe('speech client', () => {
 
   it('never writes the key into log lines, even when the provider echoes it', async () => {
     server.use(
-      http.get(route('speech', '/voices'), () =>
+      http.get(VOICES_ROUTE, () =>
         HttpResponse.json(
           { detail: { status: 'invalid_api_key', message: `Invalid API key: ${API_KEY}` } },
           { status: 401 },
