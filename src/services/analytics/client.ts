@@ -1,5 +1,11 @@
-import type { CallOptions } from '../../http/client.ts';
+// S2 analytics client (GA4 Data API v1beta): POST /properties/{propertyId}:runReport.
+// https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/properties/runReport
+import { createHttpClient, type CallOptions } from '../../http/client.ts';
+import { path } from '../../http/path.ts';
+import { registerSecret } from '../../http/redact.ts';
+import { ServiceError } from '../../errors.ts';
 import type { ClientDeps, Closable } from '../deps.ts';
+import { readGoogleError, RunReportResponse } from './schemas.ts';
 
 export interface AnalyticsConfig {
   baseUrl: string;
@@ -43,4 +49,111 @@ export interface AnalyticsClient extends Closable {
   runReport(input: RunReportInput, opts?: CallOptions): Promise<Report>;
 }
 
-export declare function createAnalyticsClient(config: AnalyticsConfig, deps?: ClientDeps): AnalyticsClient;
+/** GA4's documented request bounds (API-NOTES.md "Documented limits"). */
+export const MAX_DIMENSIONS = 9;
+export const MAX_METRICS = 10;
+export const MAX_DATE_RANGES = 4;
+export const MAX_LIMIT = 250_000;
+
+const NAME_RE = /^[A-Za-z][A-Za-z0-9_]*(:[A-Za-z0-9_]+)?$/;
+const DATE_RE = /^(today|yesterday|\d+daysAgo|\d{4}-\d{2}-\d{2})$/;
+
+function isRealDate(value: string): boolean {
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** Why GA4 would refuse the request, or undefined; checked before anything is sent. */
+function problemWith(input: RunReportInput, propertyId: string): string | undefined {
+  if (propertyId.trim() === '') return 'the property id is empty';
+  if (input.dimensions.length > MAX_DIMENSIONS) return `more than ${MAX_DIMENSIONS} dimensions`;
+  if (input.metrics.length > MAX_METRICS) return `more than ${MAX_METRICS} metrics`;
+  if (input.dimensions.length + input.metrics.length === 0) return 'no dimension and no metric';
+  const badName = [...input.dimensions, ...input.metrics].find((n) => !NAME_RE.test(n));
+  if (badName !== undefined) return `"${badName}" is not a dimension or metric name`;
+  if (input.dateRanges.length === 0 || input.dateRanges.length > MAX_DATE_RANGES)
+    return `1 to ${MAX_DATE_RANGES} date ranges are needed`;
+  for (const r of input.dateRanges) {
+    for (const d of [r.startDate, r.endDate]) {
+      if (!DATE_RE.test(d) || (/^\d{4}/.test(d) && !isRealDate(d)))
+        return `"${d}" is not YYYY-MM-DD, NdaysAgo, yesterday or today`;
+    }
+    const [isAbsStart, isAbsEnd] = [r.startDate, r.endDate].map((d) => /^\d{4}/.test(d));
+    if (isAbsStart && isAbsEnd && r.startDate > r.endDate) return `${r.startDate} is after ${r.endDate}`;
+    if (r.name !== undefined && /^(date_range_|RESERVED_)/.test(r.name))
+      return `a date range name must not start with date_range_ or RESERVED_`;
+  }
+  if (
+    input.limit !== undefined &&
+    !(Number.isInteger(input.limit) && input.limit > 0 && input.limit <= MAX_LIMIT)
+  )
+    return `limit must be an integer from 1 to ${MAX_LIMIT}`;
+  return undefined;
+}
+
+export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps = {}): AnalyticsClient {
+  registerSecret(config.accessToken);
+  const http = createHttpClient({
+    service: 'analytics',
+    baseUrl: config.baseUrl,
+    headers: { authorization: `Bearer ${config.accessToken}` },
+    readError: readGoogleError,
+    options: deps.httpOptions,
+    log: deps.log,
+    onCall: deps.onCall,
+    now: deps.now,
+    random: deps.random,
+  });
+
+  return {
+    async runReport(input, opts) {
+      const propertyId = input.propertyId ?? config.propertyId;
+      const problem = problemWith(input, propertyId);
+      if (problem !== undefined) {
+        throw new ServiceError({
+          service: 'analytics',
+          operation: 'runReport',
+          code: 'invalid_request',
+          message: `analytics.runReport refused before sending: ${problem}`,
+        });
+      }
+      const res = await http.send(
+        {
+          service: 'analytics',
+          operation: 'runReport',
+          method: 'POST',
+          // The id is one encoded segment; the `:runReport` custom method stays literal.
+          path: path`/properties/${propertyId}:runReport`,
+          body: {
+            dimensions: input.dimensions.map((name) => ({ name })),
+            metrics: input.metrics.map((name) => ({ name })),
+            dateRanges: input.dateRanges.map((r) => ({
+              startDate: r.startDate,
+              endDate: r.endDate,
+              ...(r.name === undefined ? {} : { name: r.name }),
+            })),
+            ...(input.limit === undefined ? {} : { limit: input.limit }),
+          },
+        },
+        RunReportResponse,
+        opts,
+      );
+      const rows = (res.rows ?? []).map((r) => ({
+        dimensions: (r.dimensionValues ?? []).map((v) => v.value ?? ''),
+        metrics: (r.metricValues ?? []).map((v) => Number(v.value ?? 0)),
+      }));
+      return {
+        dimensionHeaders: res.dimensionHeaders?.map((h) => h.name) ?? [...input.dimensions],
+        metricHeaders:
+          res.metricHeaders?.map((h) => ({ name: h.name, type: h.type ?? 'METRIC_TYPE_UNSPECIFIED' })) ??
+          input.metrics.map((name) => ({ name, type: 'METRIC_TYPE_UNSPECIFIED' })),
+        rows,
+        rowCount: res.rowCount ?? rows.length,
+        currencyCode: res.metadata?.currencyCode,
+        timeZone: res.metadata?.timeZone,
+      };
+    },
+
+    close: () => http.close(),
+  };
+}
