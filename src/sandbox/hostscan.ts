@@ -112,6 +112,17 @@ const SERVICES: readonly ServiceSpec[] = [
   { port: 9200, transport: 'tcp', module: 'elastic', products: [{ product: 'Elastic', versions: { '7.10.2': [], '8.13.4': [] }, cpe: 'cpe:2.3:a:elastic:elasticsearch', banner: (v) => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"version":{"number":"${v}"}}` }] },
 ];
 
+const orgNamed = (name: string): Org => ORGS.find((o) => o.org === name)!;
+const GOOGLE_DNS: Org = { ...orgNamed('Google LLC'), hostname: () => 'dns.google' };
+const CLOUDFLARE_DNS: Org = { ...orgNamed('Cloudflare, Inc.'), hostname: () => 'one.one.one.one' };
+/** Famous public resolvers keep their real owner, so demos look right. */
+const WELL_KNOWN: Readonly<Record<string, Org>> = {
+  '8.8.8.8': GOOGLE_DNS,
+  '8.8.4.4': GOOGLE_DNS,
+  '1.1.1.1': CLOUDFLARE_DNS,
+  '1.0.0.1': CLOUDFLARE_DNS,
+};
+
 function ipv4ToInt(ip: string): number {
   return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
 }
@@ -158,7 +169,7 @@ function shodanTime(ms: number): string {
 
 function buildHost(ip: string, nowMs: number): Record<string, unknown> {
   const rnd: SeededRandom = seededRandom('hostscan', ip);
-  const org = rnd.pick(ORGS);
+  const org = WELL_KNOWN[ip] ?? rnd.pick(ORGS);
   const isV4 = isIP(ip) === 4;
   const hostnames = org.hostname && isV4 ? [org.hostname(ip)] : [];
   const domains = hostnames.map((h) => h.split('.').slice(-2).join('.'));

@@ -46,7 +46,7 @@ const VOICE_SEEDS: readonly VoiceSeed[] = [
   { id: 'VR6AewLTigWG4xSOukaG', name: 'Arnold', accent: 'american', age: 'middle aged', gender: 'male', description: 'crisp', useCase: 'narration' },
   { id: 'pNInz6obpgDQGcFmaJgB', name: 'Adam', accent: 'american', age: 'middle aged', gender: 'male', description: 'deep', useCase: 'narration' },
   { id: 'onwK4e9ZLuTAKqWW03F9', name: 'Daniel', accent: 'british', age: 'middle aged', gender: 'male', description: 'authoritative', useCase: 'news' },
-  { id: 'XB0fDUnXU5powFXDhCwa', name: 'Charlotte', accent: 'swedish', age: 'young', gender: 'female', description: 'seductive', useCase: 'characters' },
+  { id: 'XB0fDUnXU5powFXDhCwa', name: 'Charlotte', accent: 'swedish', age: 'young', gender: 'female', description: 'warm', useCase: 'characters' },
 ];
 
 export const SANDBOX_VOICE_IDS: readonly string[] = VOICE_SEEDS.map((v) => v.id);

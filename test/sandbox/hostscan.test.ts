@@ -18,6 +18,7 @@ const lookup = (ip: string, key: string | null = KEY) =>
   fetch(`${base}/shodan/host/${encodeURIComponent(ip)}${key === null ? '' : `?key=${key}`}`);
 
 interface Host {
+  org: string;
   ip_str: string;
   ports: number[];
   vulns?: string[];
@@ -33,6 +34,11 @@ describe('hostscan sandbox', () => {
     const second = (await (await lookup('8.8.8.8')).json()) as Host;
     expect(second).toEqual(first);
     expect(first.ip_str).toBe('8.8.8.8');
+    expect(first).toMatchObject({
+      org: 'Google LLC',
+      hostnames: ['dns.google'],
+      country_name: 'United States',
+    });
     expect(first.ports.length).toBeGreaterThanOrEqual(1);
     expect(first.ports.length).toBeLessThanOrEqual(6);
     expect(first.data.map((d) => d.port)).toEqual(first.ports);
