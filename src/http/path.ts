@@ -1,19 +1,33 @@
 // Path building: every interpolated value is percent-encoded as one whole segment, so no input
 // can add a segment, a query or a fragment, or climb with `..`.
 
-/** Encodes one value so that it stays inside its path segment. */
-export function encodeSegment(value: string | number): string {
-  const text = String(value);
-  const encoded = encodeURIComponent(text);
-  // `.` and `..` survive encodeURIComponent and are dot-segments that URL normalisation removes.
-  return /^\.+$/.test(text) ? encoded.replaceAll('.', '%2E') : encoded;
+/** A value that cannot be a path segment at all: `.`, `..` or empty. */
+export class UnsafePathSegmentError extends Error {
+  constructor(value: string) {
+    super(`"${value.slice(0, 20)}" cannot be used as a path segment`);
+    this.name = 'UnsafePathSegmentError';
+  }
 }
 
-/** Tag for request paths: path`/emails/${id}` encodes `id` as one segment. */
+/** Encodes one value so that it stays inside its path segment. */
+export function encodeSegment(value: string | number): string {
+  return encodeURIComponent(String(value));
+}
+
+/**
+ * Tag for request paths: path`/emails/${id}` encodes `id` as one segment. A value that is empty,
+ * or that leaves its segment as `.` or `..`, is refused: URL parsing drops or climbs such segments,
+ * and WHATWG URL (which undici uses) treats `%2e%2e` as `..`, so no encoding would keep them.
+ */
 export function path(strings: TemplateStringsArray, ...values: (string | number)[]): string {
   let out = strings[0] ?? '';
   for (let i = 0; i < values.length; i++) {
-    out += encodeSegment(values[i] as string | number) + (strings[i + 1] ?? '');
+    const text = String(values[i]);
+    if (text === '') throw new UnsafePathSegmentError(text);
+    out += encodeSegment(text) + (strings[i + 1] ?? '');
+  }
+  if (values.length > 0 && out.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new UnsafePathSegmentError(values.map(String).join(', '));
   }
   return out;
 }

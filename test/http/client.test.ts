@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { http, HttpResponse, delay } from 'msw';
 import { z } from 'zod';
 import { createHttpClient, type CallRecord } from '../../src/http/client.ts';
-import { path } from '../../src/http/path.ts';
+import { path, UnsafePathSegmentError } from '../../src/http/path.ts';
 import { ServiceError } from '../../src/errors.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 
@@ -50,8 +50,12 @@ describe('http client', () => {
     await c.close();
   });
 
-  it('encodes a dot-only segment so it cannot climb', () => {
-    expect(path`/x/${'..'}/y`).toBe('/x/%2E%2E/y');
+  it('refuses a segment that URL parsing would turn into a climb or drop', () => {
+    expect(() => path`/x/${'..'}/y`).toThrow(UnsafePathSegmentError);
+    expect(() => path`/x/${'.'}/y`).toThrow(UnsafePathSegmentError);
+    expect(() => path`/x/${''}/y`).toThrow(UnsafePathSegmentError);
+    expect(path`/x/${'...'}/y`).toBe('/x/.../y');
+    expect(path`/x/${'..'}.json`.length).toBeGreaterThan(0);
   });
 
   it('retries a 503 and succeeds, counting upstream calls', async () => {
