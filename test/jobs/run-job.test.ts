@@ -1,0 +1,240 @@
+// End to end: `npm run job -- analytics-summary` as a child process, with the analytics, webhook
+// and email variables pointed at loopback fakes that behave like S2, S7 and S1.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resolveRanges } from '../../jobs/analytics-summary-build.ts';
+import { analyticsHandlers } from '../../src/sandbox/analytics.ts';
+import { emailHandlers } from '../../src/sandbox/email.ts';
+import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
+import { createWebhookInbox, webhookHandlers } from '../../src/sandbox/webhook.ts';
+import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { expectWithinDiscordLimits } from './discord-limits.ts';
+import { METRICS } from './fixtures.ts';
+import { WEBHOOK_ID, WEBHOOK_TOKEN } from './harness.ts';
+import { PROPERTY_ID, S2_TOKEN, s2Handlers } from './s2-fake.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const EMAIL_TOKEN = 'test-email-access-token-5b8f0e';
+const dir = mkdtempSync(join(tmpdir(), 'herald-run-job-'));
+const inbox = createWebhookInbox();
+const today = () => resolveRanges('yesterday', new Date(), 'UTC');
+let server: SandboxServer;
+
+beforeAll(async () => {
+  server = await startFake([
+    ...s2Handlers({ currentStart: () => today().current.startDate }),
+    ...webhookHandlers({ credential: WEBHOOK_TOKEN, webhookId: WEBHOOK_ID, inbox }),
+    ...emailHandlers({ credential: EMAIL_TOKEN }),
+  ]);
+});
+afterEach(() => {
+  server.resetHandlers();
+  server.requests.length = 0;
+  inbox.clear();
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    SANDBOX: 'off',
+    LOG_FORMAT: 'json',
+    STORE_URL: join(dir, `${Math.random().toString(36).slice(2)}.sqlite`),
+    ANALYTICS_BASE_URL: sandboxBaseUrl(server.url, 'analytics'),
+    ANALYTICS_ACCESS_TOKEN: S2_TOKEN,
+    ANALYTICS_PROPERTY_ID: PROPERTY_ID,
+    WEBHOOK_BASE_URL: sandboxBaseUrl(server.url, 'webhook'),
+    WEBHOOK_ID,
+    WEBHOOK_TOKEN,
+    WEBHOOK_USERNAME: 'herald reports',
+    ...extra,
+  };
+}
+
+function runJob(args: string[], environment: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+    const child = spawn('npm', ['run', '--silent', 'job', '--', ...args], { cwd: ROOT, env: environment });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`npm run job timed out: ${stderr}`));
+    }, 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+const requestsTo = (prefix: string) => server.requests.filter((r) => r.pathname.startsWith(prefix));
+
+describe('npm run job -- analytics-summary', () => {
+  it('makes the runReport calls SPEC.md describes and one webhook post within Discord limits, then exits 0', async () => {
+    const result = await runJob(['analytics-summary'], env());
+    expect(result.stderr).not.toContain(WEBHOOK_TOKEN);
+    expect(result.stderr).not.toContain(S2_TOKEN);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^analytics-summary: delivered webhook \(slot manual:\d{4}-/);
+
+    const reports = requestsTo('/analytics/');
+    expect(reports).toHaveLength(4);
+    const r = today();
+    const spans = [r.current, r.previous, r.trend, r.current];
+    const dims = [[], [], [{ name: 'date' }], [{ name: 'country' }]];
+    for (const req of reports) {
+      expect(req.method).toBe('POST');
+      expect(req.pathname).toBe(`/analytics/v1beta/properties/${PROPERTY_ID}:runReport`);
+      expect(req.headers.authorization).toBe(`Bearer ${S2_TOKEN}`);
+      expect(req.headers['content-type']).toContain('application/json');
+    }
+    const bodies = reports.map((req) => JSON.parse(req.body) as Record<string, unknown>);
+    const expected = spans.map((span, i) => ({
+      dimensions: dims[i],
+      metrics: METRICS.map((name) => ({ name })),
+      dateRanges: [{ startDate: span.startDate, endDate: span.endDate }],
+    }));
+    expect(
+      bodies.map((b) => ({ dimensions: b.dimensions, metrics: b.metrics, dateRanges: b.dateRanges })),
+    ).toEqual(expect.arrayContaining(expected));
+
+    expect(requestsTo('/webhook/')).toHaveLength(1);
+    expect(inbox.messages).toHaveLength(1);
+    const [post] = inbox.messages;
+    expect(post!.username).toBe('herald reports');
+    expect(post!.allowedMentions).toEqual({ parse: [] });
+    expect(post!.embeds).toHaveLength(1);
+    expect(post!.embeds[0]).toMatchObject({ title: 'Analytics summary: yesterday', color: 0x3b82f6 });
+    expectWithinDiscordLimits(post!.body);
+    expect(requestsTo('/email/')).toHaveLength(0);
+  });
+
+  it('with ANALYTICS_SUMMARY_EMAIL_TO set, also sends one S1 email with an idempotency key from the slot', async () => {
+    const result = await runJob(
+      ['analytics-summary'],
+      env({
+        ANALYTICS_SUMMARY_EMAIL_TO: 'team@example.com,ops@example.com',
+        EMAIL_BASE_URL: sandboxBaseUrl(server.url, 'email'),
+        EMAIL_ACCESS_TOKEN: EMAIL_TOKEN,
+        EMAIL_FROM: 'herald <reports@example.com>',
+      }),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^analytics-summary: delivered webhook and email/);
+    const sends = requestsTo('/email/').filter((r) => r.method === 'POST');
+    expect(sends).toHaveLength(1);
+    const [send] = sends;
+    expect(send!.pathname).toBe('/email/emails');
+    expect(send!.headers.authorization).toBe(`Bearer ${EMAIL_TOKEN}`);
+    expect(send!.headers['idempotency-key']).toMatch(/^herald\/analytics-summary\/manual:\d{4}-\d\d-\d\dT/);
+    const body = JSON.parse(send!.body) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      from: 'herald <reports@example.com>',
+      to: ['team@example.com', 'ops@example.com'],
+      subject: expect.stringMatching(/^Analytics summary: yesterday \(/) as string,
+    });
+    expect(body.html).toEqual(expect.stringContaining('<table '));
+    expect(inbox.messages).toHaveLength(1);
+  });
+
+  it('exits 1 with a clear message, and no token in it, when the webhook refuses the post', async () => {
+    const result = await runJob(
+      ['analytics-summary'],
+      env({ WEBHOOK_TOKEN: 'revoked-webhook-token-0f3a77' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'analytics-summary ran but not every post was delivered: the webhook post was refused and given up',
+    );
+    expect(result.stderr).not.toContain('revoked-webhook-token-0f3a77');
+    expect(inbox.messages).toHaveLength(0);
+  });
+
+  it('exits 1 naming the failure when S2 refuses the credentials', async () => {
+    const result = await runJob(
+      ['analytics-summary'],
+      env({ ANALYTICS_ACCESS_TOKEN: 'ya29.expired-token-000000' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'analytics-summary failed: analytics.runReport failed: unauthorized (HTTP 401)',
+    );
+    expect(inbox.messages).toHaveLength(0);
+  });
+
+  it('lists the known jobs for an unknown name', async () => {
+    const result = await runJob(['weekly-digest'], env());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown job "weekly-digest"; known jobs: analytics-summary');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("says which variables to set when the job's services are not configured", async () => {
+    const result = await runJob(
+      ['analytics-summary'],
+      env({ ANALYTICS_ACCESS_TOKEN: '', ANALYTICS_PROPERTY_ID: '' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'analytics-summary cannot run: not configured: set ANALYTICS_ACCESS_TOKEN and ANALYTICS_PROPERTY_ID',
+    );
+  });
+
+  it('posts a report built from the built-in S2 simulator, within every Discord limit', async () => {
+    const simulator = await startFake([
+      ...analyticsHandlers({ credential: S2_TOKEN }),
+      ...webhookHandlers({ credential: WEBHOOK_TOKEN, webhookId: WEBHOOK_ID, inbox }),
+    ]);
+    try {
+      const result = await runJob(
+        ['analytics-summary'],
+        env({
+          ANALYTICS_BASE_URL: sandboxBaseUrl(simulator.url, 'analytics'),
+          WEBHOOK_BASE_URL: sandboxBaseUrl(simulator.url, 'webhook'),
+          ANALYTICS_SUMMARY_RANGE: '28d',
+          ANALYTICS_SUMMARY_DIMENSION: 'pagePath',
+          ANALYTICS_SUMMARY_METRICS: 'sessions,totalUsers,engagementRate,averageSessionDuration,totalRevenue',
+        }),
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(simulator.requests.filter((r) => r.pathname.includes(':runReport'))).toHaveLength(4);
+      const [post] = inbox.messages;
+      expect(post!.embeds[0]).toMatchObject({ title: 'Analytics summary: last 28 days' });
+      const fields = post!.embeds[0]!.fields as { name: string; value: string }[];
+      expect(fields.map((f) => f.name)).toEqual([
+        'Sessions',
+        'Users',
+        'Engagement rate',
+        'Avg. session duration',
+        'Revenue',
+        'Top pages by sessions',
+      ]);
+      // A 28-day sparkline has one character per day.
+      expect(/`([▁▂▃▄▅▆▇█]+)`/.exec(fields[0]!.value)?.[1]).toHaveLength(28);
+      expectWithinDiscordLimits(post!.body);
+    } finally {
+      await simulator.close();
+    }
+  });
+
+  it('runs against the whole built-in simulator with SANDBOX=on', async () => {
+    const result = await runJob(['analytics-summary'], {
+      PATH: process.env.PATH ?? '',
+      SANDBOX: 'on',
+      STORE_URL: ':memory:',
+      LOG_LEVEL: 'warn',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^analytics-summary: delivered webhook/);
+    expect(server.requests).toHaveLength(0);
+  });
+});

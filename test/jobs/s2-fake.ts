@@ -1,0 +1,56 @@
+// A loopback stand-in for S2 (GA4 Data API runReport) for the job tests: checks the Bearer token,
+// answers with the known fixtures in GA4's wire shape (string values, `kind`, metadata), and leaves
+// out `rows` and `rowCount` for an empty result, as GA4 does.
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { route } from '../../src/sandbox/layout.ts';
+import { COUNTRIES, DAILY, PREVIOUS_TOTALS, CURRENT_TOTALS, wireReport } from './fixtures.ts';
+
+export const S2_TOKEN = 'ya29.test-analytics-access-token-0042';
+export const PROPERTY_ID = '123456789';
+
+interface RunReportBody {
+  dimensions?: { name: string }[];
+  metrics?: { name: string }[];
+  dateRanges?: { startDate: string; endDate: string }[];
+}
+
+/** `currentStart` is the first day of the current range; other ranges get the previous totals. */
+export function s2Handlers(opts: { currentStart: () => string; isEmpty?: boolean }): RequestHandler[] {
+  return [
+    http.post(route('analytics', '/properties/*'), async ({ request }) => {
+      const match = /\/properties\/(\d+):runReport$/.exec(new URL(request.url).pathname);
+      if (!match)
+        return HttpResponse.json(
+          { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } },
+          { status: 404 },
+        );
+      if (request.headers.get('authorization') !== `Bearer ${S2_TOKEN}`) {
+        return HttpResponse.json(
+          {
+            error: {
+              code: 401,
+              message: 'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+              status: 'UNAUTHENTICATED',
+            },
+          },
+          { status: 401 },
+        );
+      }
+      const body = (await request.json()) as RunReportBody;
+      const dims = (body.dimensions ?? []).map((d) => d.name);
+      const start = body.dateRanges?.[0]?.startDate;
+      const rows = opts.isEmpty
+        ? []
+        : dims[0] === 'date'
+          ? DAILY
+          : dims.length === 1
+            ? COUNTRIES
+            : start === opts.currentStart()
+              ? CURRENT_TOTALS
+              : PREVIOUS_TOTALS;
+      return HttpResponse.json(wireReport(dims, rows), {
+        headers: { 'content-type': 'application/json; charset=UTF-8' },
+      });
+    }),
+  ];
+}
