@@ -77,6 +77,9 @@ async function main(): Promise<void> {
     log.info({ url: sandbox.url }, `sandbox answering on ${sandbox.url}`);
   }
   logServices(log, config, plan);
+  if (config.sandbox === 'on' && (config.discord || config.slack)) {
+    log.warn({ sandbox: 'on' }, 'SANDBOX=on with a chat platform: its users get simulated data');
+  }
   const configs = resolveServiceConfigs(config, plan, sandbox?.url);
   const services = createServices(configs, { log: log.child({ component: 'http' }) });
 
