@@ -24,6 +24,8 @@ export interface HttpRequest {
   body?: unknown;
   /** POST is retried only when it carries one (DESIGN.md). */
   idempotencyKey?: string;
+  /** A POST that only reads (GA4 runReport) and is safe to repeat. */
+  retryable?: boolean;
   /** GET only: keep the parsed answer this long; identical concurrent GETs always share one request. */
   cacheTtlMs?: number;
 }
@@ -307,7 +309,8 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       req.method === 'GET' ||
       req.method === 'PUT' ||
       req.method === 'DELETE' ||
-      req.idempotencyKey !== undefined;
+      req.idempotencyKey !== undefined ||
+      req.retryable === true;
     const started = performance.now();
     let attempts = 0;
     let last: ServiceError | undefined;

@@ -206,3 +206,33 @@ describe('http client', () => {
     await c.close();
   });
 });
+
+describe('http client: read-only POST', () => {
+  it('retries a POST marked retryable (a report query) on 503', async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/base/v1/report', () => {
+        calls++;
+        return calls < 2
+          ? HttpResponse.json({ message: 'busy' }, { status: 503 })
+          : HttpResponse.json({ name: 'r' });
+      }),
+    );
+    const c = client();
+    await expect(
+      c.send(
+        {
+          service: 'analytics',
+          operation: 'runReport',
+          method: 'POST',
+          path: '/report',
+          body: {},
+          retryable: true,
+        },
+        Thing,
+      ),
+    ).resolves.toEqual({ name: 'r' });
+    expect(calls).toBe(2);
+    await c.close();
+  });
+});

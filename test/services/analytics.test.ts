@@ -150,7 +150,8 @@ describe('analytics client', () => {
     const [hostile, dots] = server.requests;
     expect(hostile!.url).toBe('/analytics/v1beta/properties/a%20b%2F..%2F%3F%23%C3%A9:runReport');
     expect(hostile!.pathname).toBe('/analytics/v1beta/properties/a%20b%2F..%2F%3F%23%C3%A9:runReport');
-    expect(dots!.pathname).toBe('/analytics/v1beta/properties/%2E%2E:runReport');
+    // `..:runReport` is not a dot-segment, so it stays where it is.
+    expect(dots!.pathname).toBe('/analytics/v1beta/properties/..:runReport');
     expect([e.code, e.status]).toEqual(['invalid_request', 400]);
     expect(e.providerMessage).toMatch(
       /^Invalid property ID: a b\/\.\.\/\?#é\. A numeric Property ID is required/,
@@ -282,9 +283,15 @@ describe('analytics client', () => {
     }
   });
 
-  it('does not retry a failed report, a POST without an Idempotency-Key', async () => {
+  it('retries a report that failed with 503: runReport only reads, so repeating it is safe', async () => {
     const { client } = makeClient();
     await failure(client.runReport({ ...totals, propertyId: ANALYTICS_MAGIC.unavailablePropertyId }));
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry a report refused as invalid', async () => {
+    const { client } = makeClient();
+    await failure(client.runReport({ ...totals, propertyId: 'not-a-number' }));
     expect(server.requests).toHaveLength(1);
   });
 

@@ -122,6 +122,8 @@ export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps 
           service: 'analytics',
           operation: 'runReport',
           method: 'POST',
+          // runReport only reads, so it is safe to repeat on 429/5xx.
+          retryable: true,
           // The id is one encoded segment; the `:runReport` custom method stays literal.
           path: path`/properties/${propertyId}:runReport`,
           body: {
