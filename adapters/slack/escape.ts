@@ -82,11 +82,12 @@ export function hasOpenFence(mrkdwn: string): boolean {
 }
 
 /**
- * For plain_text objects (header, button label). Slack does not parse plain_text for mentions,
- * links or formatting, and would show entities literally, so only broadcast words are defused.
+ * For plain_text objects (header, button label). Slack applies no formatting there, but `&`, `<`
+ * and `>` are control characters in every text object and are decoded for display, so they are
+ * escaped too (https://docs.slack.dev/messaging/formatting-message-text#escaping).
  */
 export function escapePlainText(text: string): string {
-  return defuseBroadcasts(text);
+  return escapeControl(defuseBroadcasts(text));
 }
 
 /** The URL as Slack's `<url|label>` markup wants it, or undefined for anything but http(s). */

@@ -48,8 +48,8 @@ describe('escapeMrkdwn', () => {
     );
   });
 
-  it('leaves plain_text unescaped apart from the broadcast words, since Slack does not parse it', () => {
-    expect(escapePlainText('A & B <x> @here')).toBe('A & B <x> @\u2060here');
+  it('escapes the control characters and broadcast words of plain_text, which Slack decodes for display', () => {
+    expect(escapePlainText('A & B <x> @here')).toBe('A &amp; B &lt;x&gt; @\u2060here');
   });
 });
 

@@ -144,8 +144,8 @@ describe('renderSlack', () => {
     expect(textOf(sections(blocks)[1]!)).toBe(escaped);
     expect((sections(blocks)[2]!.fields![0] as { text: string }).text).toBe(`*${escaped}*\n${escaped}`);
     expect(contextText(contexts(blocks)[0]!)).toBe(`${escaped} ${escaped}`);
-    // plain_text is never parsed by Slack, so only the broadcast words need defusing there.
-    expect(headers(blocks)[0]!.text.text).toBe(hostile.replace('@everyone', '@\u2060everyone'));
+    // plain_text gets no formatting, but its control characters are escaped like everywhere else.
+    expect(headers(blocks)[0]!.text.text).toBe(escaped);
     expect(buttons(blocks)[0]!.text.text).toBe('@\u2060here next');
     for (const { type, text: t } of allTexts(blocks)) {
       if (type === 'mrkdwn') expect(t).not.toMatch(/<[!@#h]/);

@@ -1,0 +1,142 @@
+// Mention and markup injection (issue 6): every field herald echoes, typed by the invoker or sent by
+// an upstream, carries each payload through the real dispatcher and commands; the reply is rendered
+// for Discord, Slack and the console, and the analytics summary goes out through the webhook
+// client (loopback fake) and as HTML email.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderConsole } from '../../adapters/console/render.ts';
+import { renderDiscord } from '../../adapters/discord/render.ts';
+import { renderSlack } from '../../adapters/slack/render.ts';
+import { buildCommands } from '../../commands/index.ts';
+import type { Actor } from '../../src/core/actor.ts';
+import { createDispatcher } from '../../src/core/dispatch.ts';
+import type { Reply } from '../../src/core/reply.ts';
+import { createRegistry } from '../../src/core/registry.ts';
+import type { Services } from '../../src/core/services.ts';
+import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
+import { createWebhookInbox, webhookHandlers } from '../../src/sandbox/webhook.ts';
+import { createWebhookClient } from '../../src/services/webhook/client.ts';
+import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { ECHO_CASES, type Sent } from './echo-cases.ts';
+import { runAnalyticsSummary } from './analytics-run.ts';
+import {
+  INJECTIONS,
+  consoleForm,
+  discordTexts,
+  expectConsolePlain,
+  expectDiscordSilent,
+  expectHtmlEscaped,
+  expectSlackEscaped,
+  slackVisible,
+} from './payloads.ts';
+
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+const OPERATOR: Actor = {
+  platform: 'console',
+  id: 'local',
+  displayName: 'operator',
+  roles: [],
+  isOperator: true,
+};
+
+const commands = buildCommands({
+  access: { emailUsers: [], emailRoles: [], emailDomains: [], hostUsers: [], hostRoles: [] },
+  limits: { perUserPerMinute: 1_000, sayDailyChars: 100_000 },
+  speechModelId: 'eleven_multilingual_v2',
+  jobsCountry: 'gb',
+});
+const registry = createRegistry(commands);
+
+/** Runs one command through the real dispatcher, as an adapter would, and returns its reply. */
+async function run(command: string, rawInput: Record<string, unknown>, services: Services): Promise<Reply> {
+  const dispatcher = createDispatcher({
+    registry,
+    services,
+    log: quiet,
+    commandTimeoutMs: 5_000,
+    serviceVariables: {},
+    now: () => new Date('2026-11-22T10:00:00Z'),
+  });
+  const replies: Reply[] = [];
+  await dispatcher.onInvocation({
+    command,
+    rawInput,
+    actor: OPERATOR,
+    channelId: 'C0GENERAL',
+    signal: new AbortController().signal,
+    respond: (reply) => {
+      replies.push(reply);
+      return Promise.resolve();
+    },
+  });
+  expect(replies).toHaveLength(1);
+  return replies[0]!;
+}
+
+describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
+  it.each(INJECTIONS)('never lets %s ping, link or inject markup', async (payload) => {
+    const sent: Sent = { emails: [] };
+    const reply = await run(echo.command, echo.input(payload), echo.services(payload, sent));
+
+    const discord = renderDiscord(reply);
+    expectDiscordSilent(discord);
+    const slack = renderSlack(reply);
+    expectSlackEscaped(slack);
+    const terminal = renderConsole(reply);
+    expectConsolePlain(terminal);
+
+    if (echo.isShown ?? true) {
+      // The payload did reach the reply: each platform shows it, harmless.
+      expect(discordTexts(discord).join('\n')).toContain(payload);
+      expect(slackVisible(slack)).toContain(payload);
+      expect(terminal).toContain(consoleForm(payload));
+    }
+    if (echo.isInEmailHtml) {
+      expect(sent.emails).toHaveLength(1);
+      expectHtmlEscaped(sent.emails[0]!.html, payload);
+    }
+  });
+});
+
+describe('analytics summary with GA4 dimension values carrying a payload', () => {
+  const WEBHOOK_ID = '1349081729583431690';
+  const WEBHOOK_TOKEN = 'loopback-webhook-token-7c1e';
+  const inbox = createWebhookInbox();
+  let server: SandboxServer;
+
+  beforeAll(async () => {
+    server = await startFake(webhookHandlers({ credential: WEBHOOK_TOKEN, webhookId: WEBHOOK_ID, inbox }));
+  });
+  afterAll(() => server.close());
+
+  it.each(INJECTIONS)('posts %s with allowed_mentions empty and emails it escaped', async (payload) => {
+    const { webhook, email } = await runAnalyticsSummary(payload);
+
+    const client = createWebhookClient({
+      baseUrl: sandboxBaseUrl(server.url, 'webhook'),
+      id: WEBHOOK_ID,
+      token: WEBHOOK_TOKEN,
+    });
+    try {
+      await client.post(webhook);
+    } finally {
+      await client.close();
+    }
+    const body = JSON.parse(server.requests.at(-1)!.body) as {
+      allowed_mentions?: unknown;
+      embeds: { fields: { value: string }[] }[];
+    };
+    expectDiscordSilent(body);
+    const top = body.embeds[0]!.fields.at(-1)!.value;
+    // Discord markdown in a page title is escaped, so a title cannot become a masked link.
+    expect(top.replace(/\\([\\*_~`|>[\]])/g, '$1')).toContain(payload);
+    expect(top).not.toContain('[click](');
+
+    expectHtmlEscaped(email.html, payload);
+  });
+});
