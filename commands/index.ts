@@ -9,7 +9,7 @@ import { createHelpCommand } from './help.ts';
 import { createHostCommand } from './host.ts';
 import { createJobsCommand } from './jobs.ts';
 import { report } from './report.ts';
-import { createSayCommand } from './say.ts';
+import { createSayCommand, type SayCommandOptions } from './say.ts';
 import { voices } from './voices.ts';
 import { weather } from './weather.ts';
 
@@ -25,6 +25,8 @@ export interface CommandSettings {
   limits: { perUserPerMinute: number; sayDailyChars: number };
   speechModelId: string;
   jobsCountry: string;
+  /** Spends /say characters from the invoker's daily budget (src/quota.ts); absent: no budget. */
+  chargeSay?: SayCommandOptions['charge'];
 }
 
 export function buildCommands(settings: CommandSettings): Command[] {
@@ -36,7 +38,10 @@ export function buildCommands(settings: CommandSettings): Command[] {
     geocode,
     createHostCommand({ users: access.hostUsers, roles: access.hostRoles }),
     createJobsCommand({ defaultCountry: settings.jobsCountry }),
-    createSayCommand({ modelId: settings.speechModelId }),
+    createSayCommand({
+      modelId: settings.speechModelId,
+      ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),
+    }),
     voices,
     createEmailSendCommand(email),
     createEmailStatusCommand(email),

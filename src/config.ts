@@ -201,6 +201,8 @@ export interface Config {
   storeUrl: string;
   redisUrl: string | undefined;
   healthPort: number | undefined;
+  /** PORT: Slack's HTTP mode listens on it; otherwise the health endpoints do. */
+  port: number | undefined;
   log: { level: string; format: 'json' | 'pretty' };
   commandTimeoutMs: number;
   audioDir: string;
@@ -431,6 +433,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storeUrl: e.STORE_URL ?? e.REDIS_URL ?? './data/herald.sqlite',
     redisUrl: e.REDIS_URL ?? (e.STORE_URL?.startsWith('redis') ? e.STORE_URL : undefined),
     healthPort: e.HEALTH_PORT,
+    port: e.PORT,
     log: { level: e.LOG_LEVEL ?? 'info', format: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json') },
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     audioDir: e.AUDIO_DIR ?? './out/audio',

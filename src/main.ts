@@ -4,10 +4,15 @@ import { buildCommands } from '../commands/index.ts';
 import { createConsoleAdapter } from '../adapters/console/adapter.ts';
 import { loadConfig, secretsOf, type Config } from './config.ts';
 import type { ChatAdapter } from './core/adapter.ts';
-import { createDispatcher, createMemoryRateLimiter } from './core/dispatch.ts';
+import { createDispatcher } from './core/dispatch.ts';
+import type { CommandContext } from './core/command.ts';
 import { createRegistry } from './core/registry.ts';
 import { SERVICE_KEYS } from './core/services.ts';
-import { ConfigError } from './errors.ts';
+import { ConfigError, UserError } from './errors.ts';
+import { startHealthServer, type HealthServer } from './health.ts';
+import { createMetrics } from './metrics.ts';
+import { createQuotas, type Quotas } from './quota.ts';
+import { connectRedis } from './redis.ts';
 import { redactText, registerSecret } from './http/redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { sandboxHandlers } from './sandbox/index.ts';
@@ -54,6 +59,18 @@ function sandboxNotice(plan: ServicePlan): string | undefined {
   return `The built-in sandbox answers for ${which}: replies are simulated data, not real.`;
 }
 
+/** Spends /say characters from the invoker's daily budget; the console operator has none. */
+async function chargeSay(quotas: Quotas, chars: number, ctx: CommandContext): Promise<UserError | undefined> {
+  if (ctx.actor.isOperator) return undefined;
+  const result = await quotas.sayChars.consume(`${ctx.actor.platform}:${ctx.actor.id}`, chars);
+  if (result.allowed) return undefined;
+  ctx.log.info({ userId: ctx.actor.id, chars, remaining: result.remaining }, 'say.budget_exceeded');
+  return new UserError({
+    code: 'rate_limited',
+    message: `That needs ${chars} characters, but your /say budget has ${result.remaining} left today; it resets at midnight UTC.`,
+  });
+}
+
 function withTimeout(work: Promise<unknown>, ms: number): Promise<unknown> {
   return Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
 }
@@ -81,16 +98,28 @@ async function main(): Promise<void> {
     log.warn({ sandbox: 'on' }, 'SANDBOX=on with a chat platform: its users get simulated data');
   }
   const configs = resolveServiceConfigs(config, plan, sandbox?.url);
-  const services = createServices(configs, { log: log.child({ component: 'http' }) });
+  const metrics = createMetrics();
+  // Real providers get their documented rate limits as a queue; the simulator has none.
+  const realOnly = Object.fromEntries(
+    SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [k, { providerRateLimit: true }]),
+  );
+  const services = createServices(
+    configs,
+    { log: log.child({ component: 'http' }), onCall: (r) => metrics.onCall(r) },
+    realOnly,
+  );
 
+  // With REDIS_URL, the per-user limits are shared by every replica.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
+  const quotas = createQuotas({ ...config.limits, redis });
   const commands = buildCommands({
     access: config.access,
     limits: config.limits,
     speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
     jobsCountry: configs.jobSearch?.country ?? 'gb',
+    chargeSay: (chars, ctx) => chargeSay(quotas, chars, ctx),
   });
   const registry = createRegistry(commands);
-  // issue 6: swap in the Redis-backed quotas (src/quota.ts) and the metrics hook (onCommand).
   const dispatcher = createDispatcher({
     registry,
     services,
@@ -98,10 +127,12 @@ async function main(): Promise<void> {
     commandTimeoutMs: config.commandTimeoutMs,
     serviceVariables: config.serviceVariables,
     now: () => new Date(),
-    rateLimit: createMemoryRateLimiter({ perMinute: config.limits.perUserPerMinute }),
+    rateLimit: quotas.commands,
+    onCommand: (r) => metrics.command(r),
   });
 
   const adapters: ChatAdapter[] = [];
+  let health: HealthServer | undefined;
   let stopping: Promise<void> | undefined;
   async function shutdown(reason: string, code: number): Promise<void> {
     log.info({ reason }, 'herald stopping');
@@ -113,8 +144,8 @@ async function main(): Promise<void> {
     if (!isDrained) log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
     await withTimeout(Promise.allSettled(adapters.map((a) => a.stop())), ADAPTER_STOP_MS);
     // issue 5: stop the scheduler and close the store here.
-    // issue 6: close the health server here.
-    await Promise.allSettled([closeServices(services), sandbox?.close()]);
+    await Promise.allSettled([closeServices(services), sandbox?.close(), health?.close()]);
+    redis?.disconnect();
     log.info({ reason }, 'herald stopped');
     await withTimeout(new Promise<void>((resolve) => log.flush(() => resolve())), 2_000);
     process.exit(code);
@@ -130,7 +161,19 @@ async function main(): Promise<void> {
   }
 
   // issue 5: create the store and start the scheduled jobs here.
-  // issue 6: start the health and metrics endpoints here.
+  // Slack's HTTP mode owns PORT; otherwise PORT or HEALTH_PORT serves /healthz, /readyz, /metrics.
+  const healthPort = config.healthPort ?? (config.slack && !config.slack.appToken ? undefined : config.port);
+  if (healthPort !== undefined) {
+    health = await startHealthServer({
+      port: healthPort,
+      metrics,
+      checks: [
+        { name: 'adapters', check: () => adapters.length > 0 && adapters.every((a) => a.isReady()) },
+        { name: 'redis', check: () => redis === undefined || redis.status === 'ready' },
+      ],
+    });
+    log.info({ port: health.port }, `health and metrics on port ${health.port}`);
+  }
 
   try {
     if (config.discord) {

@@ -3,6 +3,7 @@
 import type { Services } from '../core/services.ts';
 import type { ServiceConfigs } from '../config.ts';
 import type { ClientDeps } from './deps.ts';
+import type { HttpOptions } from '../http/policy.ts';
 import { createAnalyticsClient } from './analytics/client.ts';
 import { createEmailClient } from './email/client.ts';
 import { createGeocodingClient } from './geocoding/client.ts';
@@ -14,16 +15,28 @@ import { createWebhookClient } from './webhook/client.ts';
 
 export type { Services } from '../core/services.ts';
 
-export function createServices(configs: ServiceConfigs, deps: ClientDeps = {}): Services {
+/**
+ * `perService` adds HTTP options for single services, e.g. the provider's rate limit for the real
+ * upstreams and not for the simulated ones.
+ */
+export function createServices(
+  configs: ServiceConfigs,
+  deps: ClientDeps = {},
+  perService: Partial<Record<keyof Services, Partial<HttpOptions>>> = {},
+): Services {
+  const d = (key: keyof Services): ClientDeps => {
+    const extra = perService[key];
+    return extra ? { ...deps, httpOptions: { ...deps.httpOptions, ...extra } } : deps;
+  };
   const services: Services = {};
-  if (configs.email) services.email = createEmailClient(configs.email, deps);
-  if (configs.analytics) services.analytics = createAnalyticsClient(configs.analytics, deps);
-  if (configs.weather) services.weather = createWeatherClient(configs.weather, deps);
-  if (configs.geocoding) services.geocoding = createGeocodingClient(configs.geocoding, deps);
-  if (configs.speech) services.speech = createSpeechClient(configs.speech, deps);
-  if (configs.hostscan) services.hostscan = createHostscanClient(configs.hostscan, deps);
-  if (configs.webhook) services.webhook = createWebhookClient(configs.webhook, deps);
-  if (configs.jobSearch) services.jobSearch = createJobSearchClient(configs.jobSearch, deps);
+  if (configs.email) services.email = createEmailClient(configs.email, d('email'));
+  if (configs.analytics) services.analytics = createAnalyticsClient(configs.analytics, d('analytics'));
+  if (configs.weather) services.weather = createWeatherClient(configs.weather, d('weather'));
+  if (configs.geocoding) services.geocoding = createGeocodingClient(configs.geocoding, d('geocoding'));
+  if (configs.speech) services.speech = createSpeechClient(configs.speech, d('speech'));
+  if (configs.hostscan) services.hostscan = createHostscanClient(configs.hostscan, d('hostscan'));
+  if (configs.webhook) services.webhook = createWebhookClient(configs.webhook, d('webhook'));
+  if (configs.jobSearch) services.jobSearch = createJobSearchClient(configs.jobSearch, d('jobSearch'));
   return services;
 }
 
