@@ -78,3 +78,12 @@ export function formatSalary(
   }
   return isPredicted ? `${text} (est.)` : text;
 }
+
+/** Autocomplete for the country option: codes or names that start with (or contain) the text. */
+export function countryChoices(partial: string): { name: string; value: string }[] {
+  const q = partial.trim().toLowerCase();
+  const all = JOB_COUNTRIES.map((code) => ({ code, name: countryName(code) }));
+  const starts = all.filter((c) => c.code.startsWith(q) || c.name.toLowerCase().startsWith(q));
+  const contains = all.filter((c) => !starts.includes(c) && c.name.toLowerCase().includes(q));
+  return [...starts, ...contains].slice(0, 25).map((c) => ({ name: `${c.name} (${c.code})`, value: c.code }));
+}

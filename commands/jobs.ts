@@ -6,7 +6,14 @@ import type { Action } from '../src/core/reply.ts';
 import { UserError } from '../src/errors.ts';
 import type { JobListing } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, plural, quote, truncate } from './format.ts';
-import { JOB_COUNTRIES, countryName, formatMoney, formatSalary, isJobCountry } from './job-countries.ts';
+import {
+  JOB_COUNTRIES,
+  countryChoices,
+  countryName,
+  formatMoney,
+  formatSalary,
+  isJobCountry,
+} from './job-countries.ts';
 
 export interface JobsCommandOptions {
   /** JOBS_COUNTRY: the country searched when the input names none. */
@@ -48,6 +55,7 @@ export function createJobsCommand(opts: JobsCommandOptions) {
     }),
     positional: ['what'],
     needs: ['jobSearch'],
+    autocomplete: { country: (partial) => Promise.resolve(countryChoices(partial)) },
     examples: ['/jobs typescript', '/jobs what:"rust developer" where:Berlin country:de page:2'],
     async handler(input, ctx) {
       const country = input.country ?? opts.defaultCountry;

@@ -183,3 +183,15 @@ describe('/jobs', () => {
     expect(client.search).not.toHaveBeenCalled();
   });
 });
+
+describe('/jobs country autocomplete', () => {
+  it('offers the covered countries matching a code or a name, at most 25', async () => {
+    const command = createJobsCommand({ defaultCountry: 'gb' });
+    const complete = command.autocomplete.country!;
+    const ctx = {} as Parameters<typeof complete>[1];
+    expect(await complete('de', ctx)).toEqual([{ name: 'Germany (de)', value: 'de' }]);
+    expect((await complete('nEw', ctx)).map((c) => c.value)).toEqual(['nz']);
+    expect((await complete('', ctx)).length).toBe(19);
+    expect(await complete('xx', ctx)).toEqual([]);
+  });
+});
