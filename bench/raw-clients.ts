@@ -1,0 +1,229 @@
+// Each service client alone, called directly (no dispatcher, no command) against the sandbox with
+// no injected latency: what one client and its one connection pool can push through, and its p99.
+// Inputs are distinct per call, so neither the TTL cache nor coalescing saves a request.
+import { loadConfig, type ServiceConfigs } from '../src/config.ts';
+import { planServices, resolveServiceConfigs } from '../src/sandbox/resolve.ts';
+import type { ClientDeps } from '../src/services/deps.ts';
+import { createAnalyticsClient } from '../src/services/analytics/client.ts';
+import { createEmailClient } from '../src/services/email/client.ts';
+import { createGeocodingClient } from '../src/services/geocoding/client.ts';
+import { createHostscanClient } from '../src/services/hostscan/client.ts';
+import { createJobSearchClient } from '../src/services/job-search/client.ts';
+import { VOICES_CACHE_TTL_MS, createSpeechClient } from '../src/services/speech/client.ts';
+import { createWeatherClient } from '../src/services/weather/client.ts';
+import { createWebhookClient } from '../src/services/webhook/client.ts';
+import { cityName } from './commands.ts';
+import { closedLoop, cpuMsSince, spread, type Spread } from './stats.ts';
+import type { Upstream } from './upstream.ts';
+
+interface RawOp {
+  name: string;
+  method: 'GET' | 'POST';
+  /** Builds a fresh client (its own pool) and returns one call per index, and its close. */
+  open(
+    configs: Required<ServiceConfigs>,
+    deps: ClientDeps,
+  ): { call(i: number): Promise<unknown>; close(): Promise<void> };
+  note?: string;
+}
+
+const EMAIL_IDS: string[] = [];
+
+function rangeDays(i: number): { startDate: string; endDate: string } {
+  const end = new Date(Date.UTC(2025, 0, 1) + (i % 3000) * 86_400_000);
+  const start = new Date(end.getTime() - 6 * 86_400_000);
+  return { startDate: start.toISOString().slice(0, 10), endDate: end.toISOString().slice(0, 10) };
+}
+
+const OPS: readonly RawOp[] = [
+  {
+    name: 'weather.current',
+    method: 'GET',
+    open(c, deps) {
+      const client = createWeatherClient(c.weather, deps);
+      return { call: (i) => client.current({ city: cityName('Raw', i) }), close: () => client.close() };
+    },
+  },
+  {
+    name: 'weather.forecast',
+    method: 'GET',
+    open(c, deps) {
+      const client = createWeatherClient(c.weather, deps);
+      return { call: (i) => client.forecast({ city: cityName('Raw', i) }), close: () => client.close() };
+    },
+  },
+  {
+    name: 'geocoding.forward',
+    method: 'GET',
+    open(c, deps) {
+      const client = createGeocodingClient(c.geocoding, deps);
+      return {
+        call: (i) => client.forward({ query: `${i} High Street`, limit: 5 }),
+        close: () => client.close(),
+      };
+    },
+  },
+  {
+    name: 'hostscan.host',
+    method: 'GET',
+    open(c, deps) {
+      const client = createHostscanClient(c.hostscan, deps);
+      const ip = (i: number) =>
+        `23.${Math.floor(i / 64_516) % 256}.${(Math.floor(i / 254) % 254) + 1}.${(i % 254) + 1}`;
+      return { call: (i) => client.host(ip(i)), close: () => client.close() };
+    },
+  },
+  {
+    name: 'speech.voices',
+    method: 'GET',
+    note: 'no input to vary: its clock jumps past the TTL on every read, concurrent calls still share',
+    open(c, deps) {
+      let clockMs = Date.now();
+      const client = createSpeechClient(c.speech, {
+        ...deps,
+        now: () => (clockMs += VOICES_CACHE_TTL_MS + 1),
+      });
+      return { call: () => client.voices(), close: () => client.close() };
+    },
+  },
+  {
+    name: 'jobSearch.search',
+    method: 'GET',
+    open(c, deps) {
+      const client = createJobSearchClient(c.jobSearch, deps);
+      return {
+        call: (i) => client.search({ country: 'gb', page: (i % 5) + 1, what: `engineer ${i}` }),
+        close: () => client.close(),
+      };
+    },
+  },
+  {
+    name: 'email.send',
+    method: 'POST',
+    open(c, deps) {
+      const client = createEmailClient(c.email, deps);
+      return {
+        call: async (i) => {
+          const { id } = await client.send({
+            to: [`person${i}@example.com`],
+            subject: `Weekly report ${i}`,
+            html: `<p>Report number ${i}</p>`,
+          });
+          if (EMAIL_IDS.length < 2_000) EMAIL_IDS.push(id);
+        },
+        close: () => client.close(),
+      };
+    },
+  },
+  {
+    name: 'email.get',
+    method: 'GET',
+    note: 'reads back the ids email.send created',
+    open(c, deps) {
+      const client = createEmailClient(c.email, deps);
+      return { call: (i) => client.get(EMAIL_IDS[i % EMAIL_IDS.length]!), close: () => client.close() };
+    },
+  },
+  {
+    name: 'analytics.runReport',
+    method: 'POST',
+    open(c, deps) {
+      const client = createAnalyticsClient(c.analytics, deps);
+      return {
+        call: (i) =>
+          client.runReport({
+            dimensions: ['date'],
+            metrics: ['sessions', 'activeUsers'],
+            dateRanges: [rangeDays(i)],
+          }),
+        close: () => client.close(),
+      };
+    },
+  },
+  {
+    name: 'speech.synthesize',
+    method: 'POST',
+    open(c, deps) {
+      const client = createSpeechClient(c.speech, deps);
+      return {
+        call: (i) => client.synthesize({ text: `Reminder number ${i}.` }),
+        close: () => client.close(),
+      };
+    },
+  },
+  {
+    name: 'webhook.post',
+    method: 'POST',
+    open(c, deps) {
+      const client = createWebhookClient(c.webhook, deps);
+      return { call: (i) => client.post({ content: `Benchmark message ${i}` }), close: () => client.close() };
+    },
+  },
+];
+
+export interface RawResult {
+  operation: string;
+  method: 'GET' | 'POST';
+  calls: number;
+  failed: number;
+  upstreamRequests: number;
+  callsPerSecond: number;
+  latencyMs: Spread;
+  /** The client thread's CPU per call and the sandbox thread's per request, in µs. */
+  clientCpuUsPerCall: number;
+  sandboxCpuUsPerRequest: number;
+  note?: string;
+}
+
+export async function runRawClients(
+  upstream: Upstream,
+  opts: { concurrency: number; warmup: number; calls: number; maxMs: number; only?: readonly string[] },
+): Promise<RawResult[]> {
+  const config = loadConfig({ SANDBOX: 'on' });
+  const configs = resolveServiceConfigs(
+    config,
+    planServices(config),
+    upstream.url,
+  ) as Required<ServiceConfigs>;
+  const results: RawResult[] = [];
+  let offset = 0;
+  for (const op of OPS) {
+    if (opts.only && !opts.only.includes(op.name)) continue;
+    const client = op.open(configs, {});
+    const latencies: number[] = [];
+    let failed = 0;
+    const timed = async (i: number): Promise<void> => {
+      const started = performance.now();
+      try {
+        await client.call(offset + i);
+      } catch {
+        failed++;
+      }
+      latencies.push(performance.now() - started);
+    };
+    await closedLoop(opts.warmup, opts.concurrency, timed);
+    offset += opts.warmup;
+    latencies.length = 0;
+    failed = 0;
+    await upstream.collect();
+    const cpu = process.threadCpuUsage();
+    const { ran, wallMs } = await closedLoop(opts.calls, opts.concurrency, timed, opts.maxMs);
+    const clientCpuMs = cpuMsSince(cpu);
+    offset += ran;
+    const { requests, cpuMs } = await upstream.collect();
+    await client.close();
+    results.push({
+      operation: op.name,
+      method: op.method,
+      calls: ran,
+      failed,
+      upstreamRequests: requests,
+      callsPerSecond: (ran / wallMs) * 1000,
+      latencyMs: spread(latencies),
+      clientCpuUsPerCall: (clientCpuMs * 1000) / Math.max(1, ran),
+      sandboxCpuUsPerRequest: (cpuMs * 1000) / Math.max(1, requests),
+      ...(op.note ? { note: op.note } : {}),
+    });
+  }
+  return results;
+}

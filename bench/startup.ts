@@ -1,0 +1,117 @@
+// Start-up: spawns `src/main.ts` with piped stdin, no configuration and SANDBOX=on, and times
+// process start to "console ready": the `adapter console: reading standard input` log line on
+// stderr, which main.ts writes as it starts the console adapter. Idle RSS is read from
+// /proc/<pid>/status after the process has sat idle for a moment.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { percentile } from './stats.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The project's Node 24 (the `node` devDependency), without npx's own start-up in front of it. */
+export const LOCAL_NODE = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+const READY = /adapter console: reading standard input/;
+
+export interface StartupRun {
+  readyMs: number;
+  /** VmRSS after `idleMs` of idling; undefined when the process is not herald itself (npx). */
+  idleRssMb: number | undefined;
+}
+
+export interface StartupResult {
+  how: string;
+  runs: number;
+  readyMs: { min: number; median: number; max: number };
+  idleRssMb: number | undefined;
+  /** Why the process did not reach "console ready", when it did not. */
+  error?: string;
+}
+
+async function rssMb(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One start: resolves once ready, idle-measured and stopped (end of input), or rejects on timeout. */
+export function startOnce(
+  command: string,
+  args: readonly string[],
+  opts: { idleMs: number; timeoutMs: number; readsRss: boolean },
+): Promise<StartupRun> {
+  // No configuration at all: what a shell needs to find programs, and SANDBOX=on. NODE_OPTIONS is
+  // passed on when set, for profiling a start (NODE_OPTIONS=--cpu-prof).
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? ROOT,
+    SANDBOX: 'on',
+  };
+  if (process.env.NODE_OPTIONS) env.NODE_OPTIONS = process.env.NODE_OPTIONS;
+  const started = performance.now();
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['pipe', 'ignore', 'pipe'] });
+  return new Promise<StartupRun>((resolve, reject) => {
+    let stderr = '';
+    let readyMs: number | undefined;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`not ready within ${opts.timeoutMs} ms; stderr: ${stderr.slice(-500)}`));
+    }, opts.timeoutMs);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (readyMs !== undefined || !READY.test(stderr)) return;
+      readyMs = performance.now() - started;
+      const ready = readyMs;
+      setTimeout(() => {
+        const measured =
+          opts.readsRss && child.pid !== undefined ? rssMb(child.pid) : Promise.resolve(undefined);
+        void measured.then((idleRssMb) => {
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve({ readyMs: ready, idleRssMb });
+          });
+          child.stdin.end(); // end of input: the console adapter finishes and herald exits
+        });
+      }, opts.idleMs);
+    });
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.once('exit', (code) => {
+      if (readyMs !== undefined) return;
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ready; stderr: ${stderr.slice(-500)}`));
+    });
+  });
+}
+
+export async function measureStartup(
+  how: string,
+  command: string,
+  args: readonly string[],
+  opts: { runs: number; idleMs: number; timeoutMs: number; readsRss: boolean },
+): Promise<StartupResult> {
+  const runs: StartupRun[] = [];
+  try {
+    // One unmeasured start first: the disk cache then holds the modules, as for any restart.
+    await startOnce(command, args, { ...opts, idleMs: 0 });
+    for (let i = 0; i < opts.runs; i++) runs.push(await startOnce(command, args, opts));
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const none = { min: Number.NaN, median: Number.NaN, max: Number.NaN };
+    return { how, runs: runs.length, readyMs: none, idleRssMb: undefined, error };
+  }
+  const ready = runs.map((r) => r.readyMs);
+  const rss = runs.flatMap((r) => (r.idleRssMb === undefined ? [] : [r.idleRssMb]));
+  return {
+    how,
+    runs: runs.length,
+    readyMs: { min: Math.min(...ready), median: percentile(ready, 50), max: Math.max(...ready) },
+    idleRssMb: rss.length === 0 ? undefined : percentile(rss, 50),
+  };
+}
