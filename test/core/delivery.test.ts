@@ -1,10 +1,17 @@
+// Outbox delivery against the loopback fake webhook, on each store: memory, node:sqlite (a temp
+// file) and the real Redis on 127.0.0.1:6379 (a unique key prefix per run, deleted afterwards).
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeliverer, type DeliveryOptions } from '../../src/core/delivery.ts';
 import type { Delivery } from '../../src/core/job.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, discordRateLimitResponse } from '../../src/sandbox/webhook.ts';
-import { createMemoryStore, type Store } from '../../src/store/index.ts';
+import { createMemoryStore, createRedisStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import {
   FAST_DELIVERY,
   WEBHOOK_TOKEN,
@@ -17,13 +24,42 @@ import {
 } from '../jobs/harness.ts';
 
 const POST = route('webhook', '/:id/:token');
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const runPrefix = `herald:test-${randomUUID()}:`;
+const dir = mkdtempSync(join(tmpdir(), 'herald-delivery-'));
 let fake: WebhookFake;
+const opened: Store[] = [];
+
+const backends: { name: string; open(clock: FakeClock): Promise<Store> }[] = [
+  { name: 'memory', open: async (clock) => createMemoryStore({ now: clock.nowMs }) },
+  {
+    name: 'node:sqlite',
+    open: async (clock) => createSqliteStore(join(dir, `${randomUUID()}.sqlite`), { now: clock.nowMs }),
+  },
+  {
+    name: 'Redis',
+    open: (clock) =>
+      createRedisStore(REDIS_URL, { now: clock.nowMs, keyPrefix: `${runPrefix}${randomUUID()}:` }),
+  },
+];
 
 beforeAll(async () => {
   fake = await startWebhookFake();
 });
-afterAll(() => fake.close());
-afterEach(() => {
+afterAll(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${runPrefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+});
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
   fake.inbox.clear();
   fake.server.resetHandlers();
   fake.server.requests.length = 0;
@@ -49,6 +85,8 @@ const badGateway = () =>
     { status: 502, headers: { 'content-type': 'application/json' } },
   );
 
+let backend = backends[0]!;
+
 async function setup(
   opts: {
     clock?: FakeClock;
@@ -57,7 +95,8 @@ async function setup(
   } = {},
 ) {
   const clock = opts.clock ?? fakeClock('2025-11-22T08:00:00Z');
-  const store: Store = createMemoryStore({ now: clock.nowMs });
+  const store = await backend.open(clock);
+  opened.push(store);
   const captured = captureLog();
   const deliverer = createDeliverer({
     store,
@@ -79,7 +118,11 @@ async function setup(
   return { clock, store, deliverer, ...captured };
 }
 
-describe('outbox delivery', () => {
+describe.each(backends)('outbox delivery with the $name store', (b) => {
+  beforeEach(() => {
+    backend = b;
+  });
+
   it('retries a webhook 5xx with backoff and delivers once when it recovers', async () => {
     failFirst(2, badGateway);
     const { deliverer, store } = await setup();
@@ -177,7 +220,8 @@ describe('outbox delivery', () => {
 
   it('keeps an entry whose service is not configured (yet) instead of dropping it', async () => {
     const clock = fakeClock('2025-11-22T08:00:00Z');
-    const store = createMemoryStore({ now: clock.nowMs });
+    const store = await backend.open(clock);
+    opened.push(store);
     const { log } = captureLog();
     const deliverer = createDeliverer({
       store,
