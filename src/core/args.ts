@@ -180,7 +180,8 @@ export function parseArgs(command: Command, text: string): Record<string, string
   }
   const slots = command.positional.filter((n) => !Object.hasOwn(out, n));
   if (words.length > 0 && slots.length === 0) {
-    const extra = words.join(' ');
+    // Quoted words may hold line breaks; the answer quoting them stays on one line.
+    const extra = words.join(' ').replace(/\s+/gu, ' ');
     const shown = extra.length > 40 ? `${extra.slice(0, 39)}…` : extra;
     throw invalid(`/${command.name} did not expect "${shown}"; usage: ${usageOf(command)}.`);
   }
