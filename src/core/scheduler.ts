@@ -5,10 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createTask, parse, validateDetailed, type RunCoordinator, type ScheduledTask } from 'node-cron';
-import { ConfigError, ServiceError, type ConfigProblem } from '../errors.ts';
+import { ConfigError, type ConfigProblem } from '../errors.ts';
 import type { Store } from '../store/store.ts';
-import { createDeliverer, type DeliveryOptions, type DrainResult, type EntryOutcome } from './delivery.ts';
-import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
+import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
+import type { Job, JobLog, JobSlot } from './job.ts';
+import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import type { Services } from './services.ts';
 
 export interface JobSchedule {
@@ -20,6 +21,8 @@ export interface JobSchedule {
   /** Set when the job cannot run (its services are not configured): validated, not scheduled. */
   disabledReason?: string;
 }
+
+export type { SlotOutcome } from './slot-run.ts';
 
 export interface SchedulerOptions {
   schedules: readonly JobSchedule[];
@@ -39,15 +42,6 @@ export interface SchedulerOptions {
   outboxIntervalMs?: number;
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner'>>;
   onRun?: (e: { job: string; outcome: SlotOutcome['status']; durationMs: number }) => void;
-}
-
-export interface SlotOutcome {
-  job: string;
-  slotId: string;
-  status: 'posted' | 'skipped' | 'failed';
-  reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
-  deliveries: { id: string; kind: Delivery['kind']; outcome: EntryOutcome }[];
-  error?: unknown;
 }
 
 export interface Scheduler {
@@ -132,6 +126,17 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     now: () => now().getTime(),
   });
   const stopping = new AbortController();
+  const runDeps: SlotRunDeps = {
+    services: o.services,
+    store,
+    log,
+    now,
+    owner,
+    jobTimeoutMs: o.jobTimeoutMs,
+    deliverer,
+    signal: stopping.signal,
+    ...(o.onRun ? { onRun: o.onRun } : {}),
+  };
   const tasks = new Map<string, ScheduledTask>();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Map<string, Promise<SlotOutcome>>();
@@ -167,75 +172,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     const { job } = enabled(name);
     const skipped = await claim(name, scheduledAt, slotId);
     if (skipped) return skipped;
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    log.info({ job: name, slotId, reason }, 'job.started');
-    const deliveries: Delivery[] = [];
-    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(o.jobTimeoutMs)]);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const onAbort = () => reject(new Error(`${name} did not finish within ${o.jobTimeoutMs} ms`));
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        job
-          .run({
-            services: o.services,
-            store,
-            log,
-            now,
-            signal,
-            slot: { id: slotId, scheduledAt, reason },
-            deliver: (d) => void deliveries.push(d),
-          })
-          .then(resolve, reject)
-          .finally(() => signal.removeEventListener('abort', onAbort));
-      });
-    } catch (err) {
-      await store.markFailed(name, slotId, owner, err instanceof Error ? err.message : String(err));
-      const durationMs = elapsed();
-      const level = err instanceof ServiceError ? 'warn' : 'error';
-      log[level]({ job: name, slotId, durationMs, err }, 'job.failed');
-      o.onRun?.({ job: name, outcome: 'failed', durationMs });
-      return { job: name, slotId, status: 'failed', deliveries: [], error: err } satisfies SlotOutcome;
-    }
-    const entries = deliveries.map((d, i) => ({
-      id: `${name}|${slotId}|${i}:${d.kind}`,
-      job: name,
-      slotId,
-      kind: d.kind,
-      payload: d,
-    }));
-    if (!(await store.markPosted(name, slotId, owner, entries))) {
-      log.warn({ job: name, slotId, durationMs: elapsed() }, 'job.claim_lost');
-      return {
-        job: name,
-        slotId,
-        status: 'skipped',
-        reason: 'claim-lost',
-        deliveries: [],
-      } satisfies SlotOutcome;
-    }
-    const { outcomes } = await deliverer.drain({ includeBackingOff: true, signal: stopping.signal });
-    const delivered = entries.map((e) => ({
-      id: e.id,
-      kind: e.kind,
-      outcome: outcomes.get(e.id) ?? 'pending',
-    }));
-    const durationMs = elapsed();
-    const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
-    log.info(
-      {
-        job: name,
-        slotId,
-        durationMs,
-        delivered: count('delivered'),
-        pending: count('pending'),
-        givenUp: count('given_up'),
-      },
-      'job.finished',
-    );
-    o.onRun?.({ job: name, outcome: 'posted', durationMs });
-    return { job: name, slotId, status: 'posted', deliveries: delivered } satisfies SlotOutcome;
+    return runClaimedSlot(runDeps, job, { id: slotId, scheduledAt, reason });
   }
 
   function runSlot(name: string, scheduledAt: Date, reason: JobSlot['reason'] = 'scheduled', id?: string) {
