@@ -53,6 +53,8 @@ export interface StartJobsOptions {
   now?: () => Date;
   /** e.g. metrics.job from src/metrics.ts. */
   onRun?: SchedulerOptions['onRun'];
+  /** Wait for the outbox retry and the catch-up run before resolving (tests); false by default. */
+  awaitRecovery?: boolean;
 }
 
 export interface RunningJobs {
@@ -61,8 +63,8 @@ export interface RunningJobs {
 }
 
 /**
- * Validates every schedule (a ConfigError names the variable), prunes old records, retries the
- * outbox, catches up a recently missed slot, then schedules the enabled jobs.
+ * Validates every schedule (a ConfigError names the variable), prunes old records and schedules
+ * the enabled jobs; the outbox retry and the catch-up of a recently missed slot follow.
  */
 export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
   const schedules = createJobSchedules(opts.config, opts.services);
@@ -77,6 +79,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.onRun ? { onRun: opts.onRun } : {}),
   });
-  await scheduler.start();
+  // The bot does not wait for the outbox retry and the catch-up run: they continue in the background.
+  await scheduler.start({ awaitRecovery: opts.awaitRecovery ?? false });
   return { scheduler, stop: () => scheduler.stop() };
 }

@@ -46,8 +46,12 @@ export interface SchedulerOptions {
 
 export interface Scheduler {
   readonly owner: string;
-  /** Validates, catches up missed slots, retries the outbox, then schedules every enabled job. */
-  start(): Promise<void>;
+  /**
+   * Validates every schedule (a ConfigError names the variable), schedules the enabled jobs, then
+   * retries the outbox and catches up a recently missed slot. With `awaitRecovery: false` it
+   * resolves once the jobs are scheduled and recovers in the background (the bot need not wait).
+   */
+  start(opts?: { awaitRecovery?: boolean }): Promise<void>;
   stop(): Promise<void>;
   /** Runs one slot: the cron callback, and tests driving slots with a fake clock. Never throws. */
   runSlot(jobName: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
@@ -140,6 +144,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
   const tasks = new Map<string, ScheduledTask>();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Map<string, Promise<SlotOutcome>>();
+  let recovery: Promise<void> = Promise.resolve();
 
   function enabled(name: string): JobSchedule {
     const s = schedules.get(name);
@@ -318,20 +323,24 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
 
   return {
     owner,
-    async start() {
+    async start(startOpts) {
       validateSchedules(o.schedules);
       for (const s of schedules.values()) {
         if (s.disabledReason) log.info({ job: s.job.name, reason: s.disabledReason }, 'job.disabled');
+        else schedule(s);
       }
-      await drainOutbox({ includeBackingOff: true });
-      await catchUp();
-      for (const s of schedules.values()) if (!s.disabledReason) schedule(s);
       const interval = setInterval(() => void drainOutbox(), o.outboxIntervalMs);
       interval.unref();
       timers.add(interval);
+      recovery = (async () => {
+        await drainOutbox({ includeBackingOff: true });
+        await catchUp();
+      })();
+      if (startOpts?.awaitRecovery ?? true) await recovery;
     },
     async stop() {
       stopping.abort();
+      await recovery;
       for (const task of tasks.values()) await task.destroy();
       tasks.clear();
       for (const t of timers) clearTimeout(t);

@@ -13,7 +13,7 @@ import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/c
 import { createMemoryStore } from '../../src/store/index.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { COUNTRIES, CURRENT_TOTALS, DAILY, METRICS, PREVIOUS_TOTALS, domainReport } from './fixtures.ts';
-import { captureLog, fakeClock } from './harness.ts';
+import { captureLog, fakeClock, waitFor } from './harness.ts';
 
 const SLOT = new Date('2025-11-22T08:00:00Z');
 
@@ -228,5 +228,35 @@ describe('jobs/index', () => {
     expect(jobs.scheduler.nextRun('analytics-summary')).toBeInstanceOf(Date);
     await jobs.stop();
     expect(jobs.scheduler.nextRun('analytics-summary')).toBeUndefined();
+  });
+
+  it('does not hold up the bot while a catch-up run is slow, and stops it at shutdown', async () => {
+    const clock = fakeClock('2025-11-22T08:30:00Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    await store.setValue('job:analytics-summary:since', '2025-11-01T00:00:00.000Z');
+    let calls = 0;
+    const f = fakes();
+    const stuck: Services = {
+      ...f.services,
+      analytics: {
+        runReport: () => {
+          calls++;
+          return new Promise<Report>(() => undefined);
+        },
+        close: () => Promise.resolve(),
+      },
+    };
+    const { log, find } = captureLog();
+    const started = performance.now();
+    const jobs = await startJobs({ config: loadConfig({}), services: stuck, store, log, now: clock.now });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await waitFor(() => calls === 4, 2_000, 'the catch-up run to ask S2');
+    expect(find('job.started')).toEqual([
+      expect.objectContaining({ slotId: '2025-11-22T08:00:00.000Z', reason: 'catch-up' }),
+    ]);
+    expect(calls).toBe(4);
+    await jobs.stop();
+    expect(find('job.failed')).toHaveLength(1);
+    expect(f.posts).toHaveLength(0);
   });
 });
