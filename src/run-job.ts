@@ -5,6 +5,7 @@
 import { createJobSchedules } from '../jobs/index.ts';
 import { loadConfig, secretsOf, type Config, type ServiceConfigs } from './config.ts';
 import { createScheduler, validateSchedules, type SlotOutcome } from './core/scheduler.ts';
+import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
 import { redactText, registerSecret } from './http/redact.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -60,9 +61,15 @@ function summarize(name: string, outcome: SlotOutcome): { message: string; isSuc
 
 async function run(args: readonly string[], log: Logger, config: Config): Promise<string> {
   const sandbox = config.sandbox === 'on' ? await sandboxConfigs(config) : undefined;
-  const services = createServices(sandbox?.configs ?? config.services, {
-    log: log.child({ component: 'http' }),
-  });
+  // Real providers get their documented rate limits, as in main.ts; the simulator has none.
+  const realOnly = sandbox
+    ? {}
+    : Object.fromEntries(SERVICE_KEYS.map((k) => [k, { providerRateLimit: true }]));
+  const services = createServices(
+    sandbox?.configs ?? config.services,
+    { log: log.child({ component: 'http' }) },
+    realOnly,
+  );
   const schedules = createJobSchedules(config, services);
   const known = schedules.map((s) => s.job.name).join(', ');
   const name = args[0];
