@@ -15,6 +15,7 @@ import {
   type ChatInputCommandInteraction,
   type CommandInteractionOption,
   type Interaction,
+  type RESTOptions,
 } from 'discord.js';
 import type { DiscordConfig } from '../../src/config.ts';
 import type { Actor } from '../../src/core/actor.ts';
@@ -32,6 +33,9 @@ export const AUTOCOMPLETE_DEADLINE_MS = 2_500;
 export const CONNECT_TIMEOUT_MS = 30_000;
 export const EXPIRED_BUTTON_MESSAGE = 'This button has expired; run the command again.';
 const NO_MENTIONS = { parse: [] as [] };
+/** Node's fetch for discord.js's REST calls (see `start`); its DOM typings and undici's differ only nominally. */
+const restFetch = ((url: string, init: RequestInit) =>
+  fetch(url, init)) as unknown as RESTOptions['makeRequest'];
 
 export interface DiscordAdapterOptions {
   config: DiscordConfig;
@@ -315,7 +319,13 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
         // Interactions arrive without any gateway intent, so herald asks for none (no privileged ones).
         intents: [],
         allowedMentions: NO_MENTIONS,
-        rest: config.apiUrl === undefined ? {} : { api: config.apiUrl },
+        rest: {
+          ...(config.apiUrl === undefined ? {} : { api: config.apiUrl }),
+          // discord.js's own undici sends through the process-wide dispatcher, which another undici
+          // (the service clients') may own and which then refuses its FormData: file uploads failed.
+          // Node's fetch builds the multipart body itself, whoever owns the dispatcher.
+          makeRequest: restFetch,
+        },
       });
       client = c;
       // The gateway packet is seen here just before discord.js builds the Interaction from it.
