@@ -58,7 +58,7 @@ export interface Upstream {
 }
 
 /** The request as a careless upstream echoes it back: full URL with its query, and the headers. */
-function echoOf(request: Request): string {
+export function echoOf(request: Request): string {
   const url = new URL(request.url);
   const headers = ['authorization', 'x-api-key', 'xi-api-key']
     .map((name) => [name, request.headers.get(name)] as const)
@@ -229,6 +229,9 @@ export function faultHandler(upstream: Upstream, fault: FaultName, base: Request
         return HttpResponse.json(breakShape(await real.json()) as JsonBodyType, { status: 200 });
       }
       case 'oversize': {
+        // S7 answers 204; a 200 carrying a huge body must still be cut off at the bound.
+        if (upstream.body === 'empty')
+          return streamed([new Uint8Array(oversize).fill(32)], 'application/json');
         const real = await realAnswer(base, request);
         if (upstream.body === 'audio') {
           const audio = new Uint8Array(await real.arrayBuffer());

@@ -8,7 +8,7 @@ import { createDispatcher, createMemoryRateLimiter } from '../../src/core/dispat
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import type { Services } from '../../src/core/services.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { closeServices, createServices } from '../../src/services/index.ts';
 import type { RecordedRequest, SandboxServer } from '../support/sandbox-server.ts';
@@ -152,7 +152,7 @@ export function runCell(h: Harness, cell: Cell): Promise<CellRun> {
 }
 
 /** Requests that reached the upstream operation of a cell. */
-export function requestsTo(run: CellRun, upstream: Upstream): RecordedRequest[] {
+export function requestsTo(run: Pick<CellRun, 'requests'>, upstream: Upstream): RecordedRequest[] {
   const pattern = new RegExp(
     `^${route(upstream.service, upstream.path)
       .slice(1)
@@ -187,4 +187,42 @@ export function errorTexts(err: unknown): string[] {
     e = (e as { cause?: unknown }).cause;
   }
   return out;
+}
+
+export interface CallRun {
+  outcome: PromiseSettledResult<unknown>;
+  log: LogLine[];
+  rawLog: string;
+  errors: unknown[];
+  requests: RecordedRequest[];
+}
+
+/** Calls services directly (S7 is used by jobs, not commands), with the same clients and log. */
+export async function runServiceCall(
+  h: Harness,
+  call: (services: Services, log: Logger) => Promise<unknown>,
+  overrides: RequestHandler[] = [],
+): Promise<CallRun> {
+  const capture = captureLog('debug');
+  const errors: unknown[] = [];
+  const first = h.server.requests.length;
+  h.server.use(...overrides);
+  const services = createServices(serviceConfigs(h.server.url, h.creds), {
+    log: capture.log.child({ component: 'http' }),
+    httpOptions: FAST_HTTP,
+  });
+  let outcome: PromiseSettledResult<unknown>;
+  try {
+    [outcome] = await Promise.allSettled([call(recordingErrors(services, errors), capture.log)]);
+  } finally {
+    h.server.resetHandlers();
+    await closeServices(services);
+  }
+  return {
+    outcome,
+    log: capture.lines(),
+    rawLog: capture.raw.join(''),
+    errors,
+    requests: h.server.requests.slice(first),
+  };
 }

@@ -1,0 +1,320 @@
+// Sentinel credentials (issue 6): a distinctive random value in every credential variable, then
+// (a) a whole piped console session of herald as a child process against a loopback fake that
+// accepts only those values, and (b) the fault matrix in process. No sentinel may appear in
+// stdout, stderr, any log line, any reply or any error; the fake must have received every one, so
+// that the test proves redaction rather than absence.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { delay, http, HttpResponse, type RequestHandler } from 'msw';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../src/http/redact.ts';
+import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
+import { startFake, type RecordedRequest, type SandboxServer } from '../support/sandbox-server.ts';
+import { UPSTREAMS, cellsOf, fakeHandlers, type Credentials } from './fault-cells.ts';
+import { BODY_MARKER, FAULTS, echoOf, faultHandler, type FaultName } from './faults.ts';
+import { createHarness, errorTexts, requestsTo, runCell, runServiceCall, type Harness } from './harness.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** The random part alone is searched too, in case a prefix was cut or changed on the way. */
+function sentinel(name: string): string {
+  return `sentinel-${name}-${randomBytes(10).toString('hex')}`;
+}
+
+const SENTINELS: Credentials = {
+  emailToken: sentinel('email'),
+  analyticsToken: sentinel('analytics'),
+  weatherKey: sentinel('weather'),
+  geocodingKey: sentinel('geocoding'),
+  speechKey: sentinel('speech'),
+  hostscanKey: sentinel('hostscan'),
+  webhookToken: sentinel('webhook'),
+  jobsAppId: sentinel('jobsappid'),
+  jobsApiKey: sentinel('jobskey'),
+};
+
+/** Every sentinel, encoded or not, or its random core, found in `text`: by credential name. */
+function sentinelsIn(text: string): string[] {
+  return (Object.entries(SENTINELS) as [string, string][])
+    .filter(([, value]) => {
+      const core = value.slice(value.lastIndexOf('-') + 1);
+      return text.includes(value) || text.includes(encodeURIComponent(value)) || text.includes(core);
+    })
+    .map(([name]) => name);
+}
+
+/** Where each service's credential travels: query string, headers or (S7) the path. */
+function carried(requests: readonly RecordedRequest[]): string {
+  return requests.map((r) => `${r.url}\n${JSON.stringify(r.headers)}`).join('\n');
+}
+
+const CARRIES: Readonly<Record<string, readonly (keyof Credentials)[]>> = {
+  email: ['emailToken'],
+  analytics: ['analyticsToken'],
+  weather: ['weatherKey'],
+  geocoding: ['geocodingKey'],
+  speech: ['speechKey'],
+  hostscan: ['hostscanKey'],
+  webhook: ['webhookToken'],
+  jobSearch: ['jobsAppId', 'jobsApiKey'],
+};
+
+// ---------------------------------------------------------------------------------------------
+// (a) the console session
+
+/** Failures on cue, each echoing the request with its credential, as a careless upstream does. */
+function sessionFaults(): RequestHandler[] {
+  const echo500 = (request: Request, body: (message: string) => object) =>
+    HttpResponse.json(body(`${echoOf(request)}: Internal error [${BODY_MARKER}]`), { status: 500 });
+  return [
+    http.get(route('weather', '/weather'), ({ request }) =>
+      new URL(request.url).searchParams.get('q') === 'Leak City'
+        ? echo500(request, (message) => ({ cod: 500, message }))
+        : undefined,
+    ),
+    http.get(route('geocoding', '/geocoding/v5/:dataset/:query'), ({ request }) =>
+      request.url.includes('Unauthorized')
+        ? HttpResponse.json(
+            { message: `Not Authorized - Invalid Token: ${echoOf(request)}` },
+            { status: 401 },
+          )
+        : undefined,
+    ),
+    http.get(route('hostscan', '/:provider/host/:ip'), ({ request, params }) =>
+      params.ip === '1.1.1.1'
+        ? HttpResponse.json(
+            { error: `Request rate limit reached (1/second) for ${echoOf(request)}` },
+            { status: 429, headers: { 'retry-after': '30' } },
+          )
+        : undefined,
+    ),
+    http.get(route('jobSearch', '/jobs/:country/search/:page'), async ({ request }) => {
+      if (new URL(request.url).searchParams.get('what') !== 'slow') return undefined;
+      await delay('infinite');
+      return undefined;
+    }),
+    http.post(route('speech', '/text-to-speech/:voiceId'), async ({ request }) => {
+      const { text } = (await request.clone().json()) as { text?: string };
+      if (text !== 'fail loudly') return undefined;
+      return new HttpResponse(
+        `<html><head><title>503 Service Temporarily Unavailable</title></head><body><h1>503</h1><p>${echoOf(request)}</p></body></html>`,
+        { status: 503, headers: { 'content-type': 'text/html' } },
+      );
+    }),
+    http.post(route('email', '/emails'), async ({ request }) => {
+      const { subject } = (await request.clone().json()) as { subject?: string };
+      if (subject !== 'bounce me') return undefined;
+      return echo500(request, (message) => ({ statusCode: 500, name: 'internal_server_error', message }));
+    }),
+    http.post(route('analytics', '/properties/:resource'), async ({ request }) => {
+      const body = (await request.clone().json()) as {
+        dateRanges?: { startDate: string; endDate: string }[];
+      };
+      const range = body.dateRanges?.[0];
+      if (range === undefined || range.startDate !== range.endDate) return undefined;
+      return echo500(request, (message) => ({ error: { code: 500, message, status: 'INTERNAL' } }));
+    }),
+  ];
+}
+
+/** Each line of the session and a piece of the answer it must get. */
+const SESSION: readonly (readonly [line: string, answer: RegExp])[] = [
+  ['/help', /commands?/],
+  ['/help jobs', /\/jobs/],
+  ['/weather London', /London/],
+  ['/weather Atlantis', /No city called/],
+  ['/weather "Leak City"', /The weather service is having trouble/],
+  ['/forecast Oslo', /Oslo/],
+  ['/geocode "Eiffel Tower" limit:2', /Eiffel|Paris/i],
+  ['/geocode "Unauthorized Place"', /rejected herald's credentials/],
+  ['/host 8.8.8.8', /8\.8\.8\.8/],
+  ['/host not-an-ip', /is not an IP address/],
+  ['/host 1.1.1.1', /rate limiting herald; try again in 30 seconds/],
+  ['/jobs what:"rust developer" country:de', /rust developer/],
+  ['/jobs slow', /took too long/],
+  ['/say "Hello from herald" voice:Rachel', /Rachel/],
+  ['/say "fail loudly"', /The speech service/],
+  ['/voices', /voices?/],
+  ['/email send ops@example.com "Deploy done" The release is live.', /Email sent/],
+  ['/email send ops@example.com "bounce me" Nothing to see.', /The email service is having trouble/],
+  ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794', /No email with id/],
+  ['/report 28d', /28 days|Last 28/i],
+  ['/report yesterday', /The analytics service/],
+];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runHerald(env: Record<string, string>, stdin: string, timeoutMs = 30_000): Promise<Run> {
+  // Nothing of the parent's own configuration may reach the child.
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) =>
+        !/^(DISCORD_|SLACK_|SANDBOX|LOG_|AUDIO_DIR|STORE_URL|REDIS_URL|HEALTH_PORT|PORT$|EMAIL_|ANALYTICS_|WEATHER_|GEOCODING_|SPEECH_|HOSTSCAN_|WEBHOOK_|JOBS_)/.test(
+          key,
+        ),
+    ),
+  ) as Record<string, string>;
+  return new Promise((done, fail) => {
+    // process.execPath is the project's Node 24 that runs vitest (`npx node` would add npm's own
+    // warnings to stderr, which must hold JSON log lines only).
+    const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env: { ...base, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`herald did not exit within ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+describe('a whole console session with sentinel credentials', () => {
+  let server: SandboxServer;
+  let dir: string;
+  let run: Run;
+
+  beforeAll(async () => {
+    server = await startFake([...sessionFaults(), ...fakeHandlers(SENTINELS)]);
+    dir = await mkdtemp(join(tmpdir(), 'herald-sentinel-'));
+    const url = (key: Parameters<typeof sandboxBaseUrl>[1]) => sandboxBaseUrl(server.url, key);
+    run = await runHerald(
+      {
+        SANDBOX: 'off',
+        LOG_LEVEL: 'debug',
+        LOG_FORMAT: 'json',
+        COMMAND_TIMEOUT_MS: '4000',
+        AUDIO_DIR: join(dir, 'audio'),
+        STORE_URL: join(dir, 'herald.sqlite'),
+        SAY_DAILY_CHARS: '100000',
+        EMAIL_BASE_URL: url('email'),
+        EMAIL_ACCESS_TOKEN: SENTINELS.emailToken,
+        EMAIL_FROM: 'herald <herald@example.com>',
+        ANALYTICS_BASE_URL: url('analytics'),
+        ANALYTICS_ACCESS_TOKEN: SENTINELS.analyticsToken,
+        ANALYTICS_PROPERTY_ID: '123456789',
+        WEATHER_BASE_URL: url('weather'),
+        WEATHER_API_KEY: SENTINELS.weatherKey,
+        GEOCODING_BASE_URL: url('geocoding'),
+        GEOCODING_API_KEY: SENTINELS.geocodingKey,
+        SPEECH_BASE_URL: url('speech'),
+        SPEECH_API_KEY: SENTINELS.speechKey,
+        HOSTSCAN_BASE_URL: url('hostscan'),
+        HOSTSCAN_API_KEY: SENTINELS.hostscanKey,
+        WEBHOOK_BASE_URL: url('webhook'),
+        WEBHOOK_ID: '123456789012345678',
+        WEBHOOK_TOKEN: SENTINELS.webhookToken,
+        JOBS_BASE_URL: url('jobSearch'),
+        JOBS_APP_ID: SENTINELS.jobsAppId,
+        JOBS_API_KEY: SENTINELS.jobsApiKey,
+      },
+      `${SESSION.map(([line]) => line).join('\n')}\n`,
+    );
+  }, 40_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers every line, the failing ones included, and exits 0', () => {
+    expect(run.code, run.stderr.slice(-3_000)).toBe(0);
+    const blocks = run.stdout.trimEnd().split(/\n\n(?=> \/)/);
+    expect(blocks.map((b) => b.split('\n')[0])).toEqual(SESSION.map(([line]) => `> ${line}`));
+    SESSION.forEach(([line, answer], i) => expect(blocks[i], line).toMatch(answer));
+  });
+
+  it('prints no sentinel on stdout, in any reply', () => {
+    expect(sentinelsIn(run.stdout)).toEqual([]);
+  });
+
+  it('writes no sentinel in any log line on stderr, at debug level', () => {
+    const lines = run.stderr.split('\n').filter((l) => l.trim() !== '');
+    const parsed = lines.map((l) => JSON.parse(l) as { msg: string });
+    expect(parsed.some((l) => l.msg === 'http.call')).toBe(true);
+    expect(parsed.filter((l) => l.msg === 'command.failed').length).toBeGreaterThanOrEqual(6);
+    for (const line of lines) expect(sentinelsIn(line), line).toEqual([]);
+    // The echoed credentials were there to leak, and were blanked.
+    expect(run.stderr).toContain(REDACTED);
+  });
+
+  it('did send every credential the session used to the fake', () => {
+    const sent = carried(server.requests);
+    for (const [service, names] of Object.entries(CARRIES)) {
+      if (service === 'webhook') continue; // no command posts to S7; part (b) covers it
+      for (const name of names) expect(sent, name).toContain(SENTINELS[name]);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// (b) the fault matrix in process
+
+describe('the fault matrix with sentinel credentials', () => {
+  let server: SandboxServer;
+  let harness: Harness;
+
+  beforeAll(async () => {
+    const base = fakeHandlers(SENTINELS);
+    server = await startFake(base);
+    harness = createHarness(server, base, SENTINELS);
+  });
+  afterAll(() => server.close());
+
+  it.each(cellsOf().map((cell) => [cell.name, cell] as const))(
+    '%s leaks no sentinel into the reply, the log or the error',
+    async (_name, cell) => {
+      const run = await runCell(harness, cell);
+      expect(sentinelsIn(JSON.stringify(run.replies))).toEqual([]);
+      expect(sentinelsIn(run.rawLog)).toEqual([]);
+      expect(run.errors.length).toBeGreaterThan(0);
+      for (const err of run.errors) expect(sentinelsIn(errorTexts(err).join('\n'))).toEqual([]);
+      const sent = carried(requestsTo(run, cell.upstream));
+      for (const name of CARRIES[cell.upstream.service]!) expect(sent).toContain(SENTINELS[name]);
+      // Provider bodies echoed the credential; the log kept the message with it blanked.
+      if (['500', '503', '429'].includes(cell.fault)) expect(run.rawLog).toContain(REDACTED);
+    },
+  );
+
+  /** S7 answers 204 with no body, so a malformed or reshaped body cannot fail it. */
+  const WEBHOOK_FAULTS = FAULTS.filter((f: FaultName) => f !== 'malformed JSON' && f !== 'schema');
+
+  it.each(WEBHOOK_FAULTS)(
+    'webhook.post × %s (the scheduled reports) leaks no sentinel into the log or the error',
+    async (fault) => {
+      const upstream = UPSTREAMS.webhookPost;
+      const run = await runServiceCall(
+        harness,
+        async (services, log) => {
+          try {
+            await services.webhook!.post({ content: 'Daily analytics summary', username: 'herald' });
+          } catch (err) {
+            // What the scheduler's catch-all does with a failed job.
+            log.error({ err, job: 'analytics-summary' }, 'job.failed');
+            throw err;
+          }
+        },
+        [faultHandler(upstream, fault, harness.base)],
+      );
+      expect(run.outcome.status).toBe('rejected');
+      expect(run.errors).toHaveLength(1);
+      expect(sentinelsIn(errorTexts(run.errors[0]).join('\n'))).toEqual([]);
+      expect(run.log.some((l) => l.msg === 'job.failed')).toBe(true);
+      expect(sentinelsIn(run.rawLog)).toEqual([]);
+      expect(carried(requestsTo(run, upstream))).toContain(SENTINELS.webhookToken);
+    },
+  );
+});
