@@ -13,6 +13,8 @@ import { startHealthServer, type HealthServer } from './health.ts';
 import { createMetrics } from './metrics.ts';
 import { createQuotas, type Quotas } from './quota.ts';
 import { connectRedis } from './redis.ts';
+import { describeStore, openStore } from './store/index.ts';
+import { startJobs, type RunningJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './http/redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { sandboxHandlers } from './sandbox/index.ts';
@@ -133,6 +135,7 @@ async function main(): Promise<void> {
 
   const adapters: ChatAdapter[] = [];
   let health: HealthServer | undefined;
+  let jobs: RunningJobs | undefined;
   let stopping: Promise<void> | undefined;
   async function shutdown(reason: string, code: number): Promise<void> {
     log.info({ reason }, 'herald stopping');
@@ -143,7 +146,9 @@ async function main(): Promise<void> {
     const isDrained = await dispatcher.drain(Math.min(config.commandTimeoutMs + 1_000, 30_000));
     if (!isDrained) log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
     await withTimeout(Promise.allSettled(adapters.map((a) => a.stop())), ADAPTER_STOP_MS);
-    // issue 5: stop the scheduler and close the store here.
+    // Jobs finish their slot (bounded by the scheduler), then the outbox is left for the next start.
+    await withTimeout(Promise.allSettled([jobs?.stop()]), ADAPTER_STOP_MS);
+    await Promise.allSettled([store.close()]);
     await Promise.allSettled([closeServices(services), sandbox?.close(), health?.close()]);
     redis?.disconnect();
     log.info({ reason }, 'herald stopped');
@@ -160,7 +165,8 @@ async function main(): Promise<void> {
     });
   }
 
-  // issue 5: create the store and start the scheduled jobs here.
+  const store = await openStore(config);
+  log.info({ store: describeStore(config) }, `store: ${describeStore(config)}`);
   // Slack's HTTP mode owns PORT; otherwise PORT or HEALTH_PORT serves /healthz, /readyz, /metrics.
   const healthPort = config.healthPort ?? (config.slack && !config.slack.appToken ? undefined : config.port);
   if (healthPort !== undefined) {
@@ -170,12 +176,21 @@ async function main(): Promise<void> {
       checks: [
         { name: 'adapters', check: () => adapters.length > 0 && adapters.every((a) => a.isReady()) },
         { name: 'redis', check: () => redis === undefined || redis.status === 'ready' },
+        { name: 'store', check: async () => (await store.getSlot('readyz', 'probe'), true) },
       ],
     });
     log.info({ port: health.port }, `health and metrics on port ${health.port}`);
   }
 
   try {
+    // Schedules are validated here, before any platform connection is made.
+    jobs = await startJobs({
+      config,
+      services,
+      store,
+      log: log.child({ component: 'jobs' }),
+      onRun: (e) => metrics.job(e),
+    });
     if (config.discord) {
       const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
       adapters.push(createDiscordAdapter({ config: config.discord, log: log.child({ adapter: 'discord' }) }));
@@ -207,6 +222,11 @@ async function main(): Promise<void> {
         log.info({ adapter: adapter.platform }, `adapter ${adapter.platform}: connected`);
     }
   } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`herald cannot start: ${err.message}\n`);
+      stop('invalid configuration', 2);
+      return;
+    }
     log.fatal({ err }, 'herald could not start');
     stop('start-up failed', 1);
   }
