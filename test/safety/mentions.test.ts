@@ -14,12 +14,12 @@ import { createRegistry } from '../../src/core/registry.ts';
 import type { Services } from '../../src/core/services.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { createWebhookInbox, webhookHandlers } from '../../src/sandbox/webhook.ts';
-import { createWebhookClient } from '../../src/services/webhook/client.ts';
+import { createWebhookClient, type WebhookMessage } from '../../src/services/webhook/client.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 import { ECHO_CASES, type Sent } from './echo-cases.ts';
 import { runAnalyticsSummary } from './analytics-run.ts';
 import {
-  INJECTIONS,
+  INJECTION_ROWS,
   consoleForm,
   discordTexts,
   expectConsolePlain,
@@ -79,7 +79,7 @@ async function run(command: string, rawInput: Record<string, unknown>, services:
 }
 
 describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
-  it.each(INJECTIONS)('never lets %s ping, link or inject markup', async (payload) => {
+  it.each(INJECTION_ROWS)('never lets %s ping, link or inject markup', async (_title, payload) => {
     const sent: Sent = { emails: [] };
     const reply = await run(echo.command, echo.input(payload), echo.services(payload, sent));
 
@@ -103,7 +103,7 @@ describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
   });
 });
 
-describe('analytics summary with GA4 dimension values carrying a payload', () => {
+describe('webhook posts carrying a payload (analytics summary, GA4 dimension values)', () => {
   const WEBHOOK_ID = '1349081729583431690';
   const WEBHOOK_TOKEN = 'loopback-webhook-token-7c1e';
   const inbox = createWebhookInbox();
@@ -114,29 +114,46 @@ describe('analytics summary with GA4 dimension values carrying a payload', () =>
   });
   afterAll(() => server.close());
 
-  it.each(INJECTIONS)('posts %s with allowed_mentions empty and emails it escaped', async (payload) => {
-    const { webhook, email } = await runAnalyticsSummary(payload);
-
+  /** Posts through the real webhook client and returns the JSON body the fake Discord received. */
+  async function post(message: WebhookMessage): Promise<Record<string, unknown>> {
     const client = createWebhookClient({
       baseUrl: sandboxBaseUrl(server.url, 'webhook'),
       id: WEBHOOK_ID,
       token: WEBHOOK_TOKEN,
     });
+    const before = server.requests.length;
     try {
-      await client.post(webhook);
+      await client.post(message);
     } finally {
       await client.close();
     }
-    const body = JSON.parse(server.requests.at(-1)!.body) as {
-      allowed_mentions?: unknown;
-      embeds: { fields: { value: string }[] }[];
-    };
-    expectDiscordSilent(body);
-    const top = body.embeds[0]!.fields.at(-1)!.value;
-    // Discord markdown in a page title is escaped, so a title cannot become a masked link.
-    expect(top.replace(/\\([\\*_~`|>[\]])/g, '$1')).toContain(payload);
-    expect(top).not.toContain('[click](');
+    expect(server.requests).toHaveLength(before + 1);
+    return JSON.parse(server.requests.at(-1)!.body) as Record<string, unknown>;
+  }
 
-    expectHtmlEscaped(email.html, payload);
-  });
+  it.each(INJECTION_ROWS)(
+    'posts %s as a page title with allowed_mentions empty and emails it escaped',
+    async (_title, payload) => {
+      const { webhook, email } = await runAnalyticsSummary(payload);
+
+      const body = await post(webhook);
+      expectDiscordSilent(body);
+      const embeds = body.embeds as { fields: { value: string }[] }[];
+      const top = embeds[0]!.fields.at(-1)!.value;
+      // Discord markdown in a page title is escaped, so a title cannot become a masked link.
+      expect(top.replace(/\\([\\*_~`|>[\]])/g, '$1')).toContain(payload);
+      expect(top).not.toContain('[click](');
+
+      expectHtmlEscaped(email.html, payload);
+    },
+  );
+
+  it.each(INJECTION_ROWS)(
+    'posts %s as plain content with allowed_mentions empty',
+    async (_title, payload) => {
+      const body = await post({ content: `No data for ${payload}`, username: 'herald reports' });
+      expectDiscordSilent(body);
+      expect(body.content).toBe(`No data for ${payload}`);
+    },
+  );
 });

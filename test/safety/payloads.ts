@@ -19,7 +19,12 @@ export const INJECTIONS = [
   '[click](https://evil.example)',
   '<script>',
   '"><img src=x onerror=alert(1)>',
+  // Clears a terminal and paints it red: the console must print it as plain text.
+  '\u001b[2J\u001b[31m@here',
 ] as const;
+
+/** [title, payload] rows for it.each: the title shows control characters escaped. */
+export const INJECTION_ROWS = INJECTIONS.map((payload) => [JSON.stringify(payload), payload] as const);
 
 /** Every piece of text a Discord message shows. */
 export function discordTexts(message: DiscordMessage): string[] {
@@ -89,15 +94,16 @@ export function slackVisible(message: SlackMessage): string {
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const CONTROL_RE_ALL = new RegExp(CONTROL_RE.source, 'g');
 
 /** Terminal output: no ANSI escape or other control character, whatever the data held. */
 export function expectConsolePlain(output: string): void {
   expect(output).not.toMatch(CONTROL_RE);
 }
 
-/** How the console spells a payload out: chat markdown links become "label (url)". */
+/** How the console spells a payload out: control characters dropped, markdown links as "label (url)". */
 export function consoleForm(payload: string): string {
-  return payload.replace(/\[([^\]\n]+)\]\((\S+?)\)/g, '$1 ($2)');
+  return payload.replace(CONTROL_RE_ALL, '').replace(/\[([^\]\n]+)\]\((\S+?)\)/g, '$1 ($2)');
 }
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
