@@ -53,7 +53,7 @@ export interface AdapterDriver {
 const SETTLE_MS = 200;
 
 /** Waits for the command's first platform call, then until no new one comes for SETTLE_MS. */
-async function received(driver: AdapterDriver, sent: Sent, timeoutMs = 5_000): Promise<Delivered[]> {
+export async function received(driver: AdapterDriver, sent: Sent, timeoutMs = 5_000): Promise<Delivered[]> {
   const deadline = Date.now() + timeoutMs;
   while (driver.activity(sent) === 0) {
     if (Date.now() > deadline) return [];
@@ -71,7 +71,7 @@ async function received(driver: AdapterDriver, sent: Sent, timeoutMs = 5_000): P
   return driver.delivered(sent);
 }
 
-const commands = [
+export const contractCommands = [
   defineCommand({
     name: 'echo',
     description: 'Echoes text',
@@ -133,7 +133,7 @@ const commands = [
   }),
 ] as Command[];
 
-const quiet = {
+export const quiet = {
   debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,
@@ -151,7 +151,7 @@ function understood(registry: CommandRegistry, inv: Invocation) {
 
 export function runAdapterContract(name: string, createDriver: () => Promise<AdapterDriver>): void {
   describe(`${name} adapter contract`, () => {
-    const registry = createRegistry(commands);
+    const registry = createRegistry(contractCommands);
     let driver: AdapterDriver;
     let adapter: ChatAdapter;
     let invocations: Invocation[];
