@@ -1,17 +1,27 @@
 // The faults of the matrix, as the providers send them: their own error bodies with Retry-After, an
-// nginx page, a reset socket, a stalled answer, and the sandbox's realistic answers cut short,
-// reshaped or padded past the size bound. One msw handler per upstream operation and fault.
+// nginx page, a reset socket, a connection dropped mid-body, a stalled answer, and the sandbox's
+// realistic answers cut short, reshaped or padded past the size bound. One msw handler each.
 import { delay, getResponse, http, HttpResponse, type JsonBodyType, type RequestHandler } from 'msw';
 import type { ServiceKey } from '../../src/core/services.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
 import { route } from '../../src/sandbox/layout.ts';
 
 export type FaultName =
-  'timeout' | 'reset' | '500' | '503' | '429' | 'malformed JSON' | 'schema' | 'HTML 502' | 'oversize';
+  | 'timeout'
+  | 'reset'
+  | 'cut mid-body'
+  | '500'
+  | '503'
+  | '429'
+  | 'malformed JSON'
+  | 'schema'
+  | 'HTML 502'
+  | 'oversize';
 
 export const FAULTS: readonly FaultName[] = [
   'timeout',
   'reset',
+  'cut mid-body',
   '500',
   '503',
   '429',
@@ -25,6 +35,7 @@ export const FAULTS: readonly FaultName[] = [
 export const EXPECTED_CODES: Readonly<Record<FaultName, readonly string[]>> = {
   timeout: ['timeout'],
   reset: ['network'],
+  'cut mid-body': ['network', 'timeout'],
   '500': ['upstream'],
   '503': ['upstream', 'unavailable'],
   '429': ['rate_limited'],
@@ -201,6 +212,26 @@ export function faultHandler(upstream: Upstream, fault: FaultName, base: Request
         return HttpResponse.error();
       case 'reset':
         return HttpResponse.error();
+      case 'cut mid-body': {
+        // 200 and the first half of a real answer, then the connection drops.
+        const real =
+          upstream.body === 'empty'
+            ? new TextEncoder().encode(JSON.stringify({ id: '1', content: 'x'.repeat(2_000) }))
+            : new Uint8Array(await (await realAnswer(base, request)).arrayBuffer());
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(real.subarray(0, Math.floor(real.length / 2)));
+            setTimeout(() => controller.error(new Error('connection dropped')), 20);
+          },
+        });
+        return new HttpResponse(stream, {
+          status: 200,
+          headers: {
+            'content-type': upstream.body === 'audio' ? 'audio/mpeg' : 'application/json',
+            'content-length': String(real.length),
+          },
+        });
+      }
       case '500':
       case '503':
       case '429':
