@@ -74,7 +74,7 @@ const quietLog: DispatchLog = {
 };
 
 const calls: Call[] = [];
-const dispatcher = createDispatcher({
+export const dispatcher = createDispatcher({
   registry,
   services: throwingServices(calls),
   log: quietLog,

@@ -7,15 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { JOB_COUNTRIES } from '../../commands/job-countries.ts';
 import { RANGE_CHOICES } from '../../commands/report-ranges.ts';
 import {
+  ALLOWED,
   COMMANDS,
   MODEL_LIMIT,
   STRANGER,
   anyString,
   argText,
+  dispatcher,
   expectOneReply,
   expectRefusedLocally,
   expectSent,
   invoke,
+  optionName,
   quoted,
   tricky,
 } from './property-inputs.ts';
@@ -351,6 +354,29 @@ describe('every command through the dispatcher, with upstreams that fail', () =>
         else expectRefusedLocally(outcome);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('answers any autocomplete request with at most 25 choices Discord accepts, and never throws', async () => {
+    const command = fc.constantFrom(...COMMANDS.map((c) => c.name), 'nope', '');
+    const partial = fc.oneof(anyString, tricky, fc.string({ maxLength: 5_000 }));
+    await fc.assert(
+      fc.asyncProperty(
+        command,
+        optionName,
+        partial,
+        fc.constantFrom(ALLOWED, STRANGER),
+        async (c, o, p, actor) => {
+          const choices = await dispatcher.onAutocomplete({ command: c, option: o, partial: p, actor });
+          expect(choices.length).toBeLessThanOrEqual(25);
+          for (const choice of choices) {
+            expect(choice.name.length).toBeGreaterThanOrEqual(1);
+            expect(choice.name.length).toBeLessThanOrEqual(100);
+            expect(choice.value.length).toBeLessThanOrEqual(100);
+          }
+        },
+      ),
+      { numRuns: 1_000 },
     );
   });
 });
