@@ -33,9 +33,12 @@ export const HTTP_DEFAULTS = Object.freeze({
   retryBaseMs: 250,
   maxRetryAfterMs: 10_000,
   maxResponseBytes: 8 * 1024 * 1024,
-  connections: 32,
+  // Sized to the bot's own concurrency: a burst of 1000 commands on one upstream must not queue
+  // behind the pool (32/64 added seconds at 1000; bench/). A real provider's rate is guarded by
+  // providerRateLimit and a failing one by the breaker; this bounds sockets per upstream.
+  connections: 1024,
   keepAliveTimeoutMs: 30_000,
-  maxConcurrent: 64,
+  maxConcurrent: 1024,
   providerRateLimit: false,
   breakerFailureThreshold: 5,
   breakerCooldownMs: 15_000,
