@@ -113,7 +113,7 @@ export interface LevelResult {
   addedLowMs: Spread;
   upstreamRequests: number;
   peakRssMb: number;
-  /** Main-thread (bot) CPU per command, and the sandbox thread's CPU per upstream request, in µs. */
+  /** The bot's CPU per command, and the sandbox's CPU per upstream request, in µs. */
   botCpuUsPerCommand: number;
   sandboxCpuUsPerRequest: number;
 }
@@ -141,7 +141,9 @@ export async function runLevel(
   const botCpuMs = cpuMsSince(cpu);
   const peakRssMb = peakRss.read();
   const wire = bot.wire.take();
-  const { requests, serverMs, cpuMs } = await upstream.collect();
+  const collected = await upstream.collect();
+  const { requests, cpuMs } = collected;
+  const serverMs = new Map(collected.serverMs);
   const upstreamMs: number[] = [];
   const addedMs: number[] = [];
   const addedLowMs: number[] = [];

@@ -1,12 +1,14 @@
 // `npm run bench`: herald's performance against the built-in sandbox on loopback (issue 7).
-// Commands through the real dispatcher at several concurrency levels, identical commands and the
-// cache, each service client raw, and start-up. Prints tables and writes bench/results.json.
-// BENCH_QUICK=1 runs a fifth of the counts (profiling, smoke runs).
-import { writeFile } from 'node:fs/promises';
-import { cpus, loadavg, release, totalmem, type } from 'node:os';
+// The sandbox runs in this process with a fixed 50 ms latency; the bot runs in a child process
+// (bot-process.ts) and drives /weather through the real dispatcher in waves of 1, 50, 200 and
+// 1000, then identical commands and the cache, then each service client raw. Start-up is measured
+// last. Prints tables and writes bench/results.json. BENCH_QUICK=1 runs a fifth of the counts.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
+import { join } from 'node:path';
 import { SANDBOX_CREDENTIAL } from '../src/sandbox/resolve.ts';
-import { createBot, runIdentical, runLevel, type LevelResult } from './commands.ts';
-import { runRawClients } from './raw-clients.ts';
+import { runBotProcess } from './bot-host.ts';
+import type { BotPlan } from './bot-process.ts';
 import { checkTargets, renderReport, type Results } from './report.ts';
 import { LOCAL_NODE, measureStartup } from './startup.ts';
 import { startUpstream } from './upstream.ts';
@@ -14,52 +16,44 @@ import { startUpstream } from './upstream.ts';
 const UPSTREAM_LATENCY_MS = 50;
 const scale = process.env.BENCH_QUICK === '1' ? 0.2 : 1;
 const count = (n: number) => Math.max(1, Math.round(n * scale));
-/** Concurrency, distinct commands, and a city prefix no other level uses. */
-const LEVELS: readonly [concurrency: number, total: number, prefix: string][] = [
-  [1, count(100), 'Ash'],
-  [50, count(2_000), 'Bel'],
-  [200, count(4_000), 'Cor'],
-  [1000, count(6_000), 'Dun'],
-];
-const LEVEL_MAX_MS = 20_000;
 
 const started = performance.now();
 const loadBefore = loadavg()[0] ?? Number.NaN;
 const progress = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
 const upstream = await startUpstream({ latencyMs: UPSTREAM_LATENCY_MS, credential: SANDBOX_CREDENTIAL });
-const bot = createBot(upstream.url);
-
-progress('warming up');
-await runLevel(bot, upstream, { concurrency: 100, total: count(2_000), prefix: 'Warm', maxMs: LEVEL_MAX_MS });
-
-const levels: LevelResult[] = [];
-for (const [concurrency, total, prefix] of LEVELS) {
-  progress(`${total} distinct commands at concurrency ${concurrency}`);
-  levels.push(await runLevel(bot, upstream, { concurrency, total, prefix, maxMs: LEVEL_MAX_MS }));
-}
-
-progress('identical commands and cached repeats');
-const identical = await runIdentical(bot, upstream, count(1_000));
-await bot.close();
-
-progress('each client raw, no injected latency');
-upstream.setLatency(0);
-const raw = await runRawClients(upstream, {
-  concurrency: 50,
-  warmup: count(500),
-  calls: count(6_000),
-  maxMs: 2_000,
-});
+const plan: BotPlan = {
+  upstreamUrl: upstream.url,
+  warmup: { concurrency: 100, total: count(2_000) },
+  // Each level's cities start with their own prefix, so no command repeats another's lookup.
+  levels: [
+    { concurrency: 1, total: count(100), prefix: 'Ash' },
+    { concurrency: 50, total: count(2_000), prefix: 'Bel' },
+    { concurrency: 200, total: count(4_000), prefix: 'Cor' },
+    { concurrency: 1000, total: count(6_000), prefix: 'Dun' },
+  ],
+  levelMaxMs: 20_000,
+  cachedRepeats: count(1_000),
+  raw: { concurrency: 50, warmup: count(500), calls: count(6_000), maxMs: 2_000 },
+};
+const bot = await runBotProcess(upstream, plan, progress);
 await upstream.close();
 
 progress('start-up');
 const startupOptions = { idleMs: 1_000, timeoutMs: 15_000 };
+// Node's on-disk compile cache (type-stripped and compiled modules), warmed by the unmeasured start.
+const compileCache = await mkdtemp(join(tmpdir(), 'herald-bench-cache-'));
 const startup = [
   await measureStartup('node_modules/node/bin/node src/main.ts', LOCAL_NODE, ['src/main.ts'], {
     ...startupOptions,
     runs: count(5),
     readsRss: true,
+  }),
+  await measureStartup('same, NODE_COMPILE_CACHE set', LOCAL_NODE, ['src/main.ts'], {
+    ...startupOptions,
+    runs: count(5),
+    readsRss: true,
+    env: { NODE_COMPILE_CACHE: compileCache },
   }),
   await measureStartup('npx node src/main.ts', 'npx', ['node', 'src/main.ts'], {
     ...startupOptions,
@@ -68,6 +62,7 @@ const startup = [
     readsRss: false,
   }),
 ];
+await rm(compileCache, { recursive: true, force: true });
 
 const cpu = cpus();
 const results: Results = {
@@ -82,11 +77,9 @@ const results: Results = {
     loadAfter: loadavg()[0] ?? Number.NaN,
   },
   upstreamLatencyMs: UPSTREAM_LATENCY_MS,
-  levels,
-  identical,
-  raw,
+  ...bot,
   startup,
-  targets: checkTargets(levels, identical, raw, startup),
+  targets: checkTargets(bot.levels, bot.identical, bot.raw, startup),
   durationS: (performance.now() - started) / 1000,
 };
 await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);

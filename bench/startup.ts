@@ -37,18 +37,23 @@ async function rssMb(pid: number): Promise<number | undefined> {
   }
 }
 
+export interface StartOptions {
+  idleMs: number;
+  timeoutMs: number;
+  readsRss: boolean;
+  /** Added to the environment (e.g. NODE_COMPILE_CACHE); still no herald configuration. */
+  env?: Record<string, string>;
+}
+
 /** One start: resolves once ready, idle-measured and stopped (end of input), or rejects on timeout. */
-export function startOnce(
-  command: string,
-  args: readonly string[],
-  opts: { idleMs: number; timeoutMs: number; readsRss: boolean },
-): Promise<StartupRun> {
+export function startOnce(command: string, args: readonly string[], opts: StartOptions): Promise<StartupRun> {
   // No configuration at all: what a shell needs to find programs, and SANDBOX=on. NODE_OPTIONS is
   // passed on when set, for profiling a start (NODE_OPTIONS=--cpu-prof).
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? ROOT,
     SANDBOX: 'on',
+    ...opts.env,
   };
   if (process.env.NODE_OPTIONS) env.NODE_OPTIONS = process.env.NODE_OPTIONS;
   const started = performance.now();
@@ -94,7 +99,7 @@ export async function measureStartup(
   how: string,
   command: string,
   args: readonly string[],
-  opts: { runs: number; idleMs: number; timeoutMs: number; readsRss: boolean },
+  opts: StartOptions & { runs: number },
 ): Promise<StartupResult> {
   const runs: StartupRun[] = [];
   try {

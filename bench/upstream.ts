@@ -1,54 +1,75 @@
-// The main thread's handle on the sandbox worker: its origin, its injected latency, and the
-// requests it served with their server-side times since the last collect().
-import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
-import type { WorkerCommand, WorkerEvent, WorkerInput } from './sandbox-worker.ts';
+// The benchmark's upstream: the built-in sandbox on loopback, in the bench's own process. The bot
+// under test runs in a child process (bot-process.ts), so the sandbox's handlers never share the
+// bot's event loop or memory, as with a real upstream. Every request is timed server-side, from
+// parsed headers to the last byte written (node:http's diagnostics channels), keyed by the weather
+// query `q`, so each command's upstream time can be taken out of its end-to-end time.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import { sandboxHandlers } from '../src/sandbox/index.ts';
+import { startSandboxServer } from '../src/sandbox/server.ts';
+import { cpuMsSince } from './stats.ts';
 
 export interface Collected {
-  /** Requests the upstream received. */
+  /** Requests the upstream received since the last collect. */
   requests: number;
   /** Server-side milliseconds per weather query (or path), summed over its requests. */
-  serverMs: Map<string, number>;
-  /** CPU milliseconds the sandbox thread used since the last collect. */
+  serverMs: [key: string, ms: number][];
+  /** CPU milliseconds the sandbox's thread used since the last collect. */
   cpuMs: number;
 }
 
 export interface Upstream {
   readonly url: string;
-  setLatency(ms: number): void;
+  setLatency(ms: number): void | Promise<void>;
   collect(): Promise<Collected>;
   close(): Promise<void>;
 }
 
-export async function startUpstream(input: WorkerInput): Promise<Upstream> {
-  const worker = new Worker(new URL('./sandbox-worker.ts', import.meta.url), { workerData: input });
-  const next = async (type: WorkerEvent['type']): Promise<WorkerEvent> => {
-    for (;;) {
-      const [event] = (await once(worker, 'message')) as [WorkerEvent];
-      if (event.type === type) return event;
-    }
+/** The weather query when there is one (the per-command key), else the path. */
+function keyOf(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  return new URLSearchParams(url.slice(query + 1)).get('q') ?? url.slice(0, query);
+}
+
+export async function startUpstream(opts: { latencyMs: number; credential: string }): Promise<Upstream> {
+  const started = new WeakMap<object, number>();
+  let requests = 0;
+  let serverMs = new Map<string, number>();
+  let cpu = process.threadCpuUsage();
+  const onStart = (message: unknown) => {
+    requests++;
+    started.set((message as { request: IncomingMessage }).request, performance.now());
   };
-  const send = (command: WorkerCommand) => worker.postMessage(command);
-  const ready = await Promise.race([
-    next('ready'),
-    once(worker, 'error').then(([err]) => Promise.reject(err as Error)),
-  ]);
-  if (ready.type !== 'ready') throw new Error('the sandbox worker did not start');
+  const onFinish = (message: unknown) => {
+    const { request } = message as { request: IncomingMessage };
+    const at = started.get(request);
+    if (at === undefined) return;
+    const key = keyOf(request.url ?? '/');
+    serverMs.set(key, (serverMs.get(key) ?? 0) + performance.now() - at);
+  };
+  subscribe('http.server.request.start', onStart);
+  subscribe('http.server.response.finish', onFinish);
+  const server = await startSandboxServer({
+    handlers: sandboxHandlers({ credential: opts.credential }),
+    host: '127.0.0.1',
+    port: 0,
+    latencyMs: opts.latencyMs,
+  });
   return {
-    url: ready.url,
-    setLatency: (ms) => send({ type: 'latency', ms }),
-    async collect() {
-      const answer = next('collected');
-      send({ type: 'collect' });
-      const event = await answer;
-      if (event.type !== 'collected') throw new Error('unexpected sandbox worker answer');
-      return { requests: event.requests, serverMs: new Map(event.serverMs), cpuMs: event.cpuMs };
+    url: server.url,
+    setLatency: (ms) => server.setLatency(ms),
+    collect() {
+      const out: Collected = { requests, serverMs: [...serverMs], cpuMs: cpuMsSince(cpu) };
+      requests = 0;
+      serverMs = new Map();
+      cpu = process.threadCpuUsage();
+      return Promise.resolve(out);
     },
     async close() {
-      const closed = next('closed');
-      send({ type: 'close' });
-      await closed;
-      await worker.terminate();
+      unsubscribe('http.server.request.start', onStart);
+      unsubscribe('http.server.response.finish', onFinish);
+      await server.close();
     },
   };
 }
