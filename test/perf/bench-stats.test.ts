@@ -1,0 +1,123 @@
+// The benchmark's own arithmetic: the numbers in the README table are only as good as these.
+import { describe, expect, it } from 'vitest';
+import { cityName } from '../../bench/commands.ts';
+import type { IdenticalResult, LevelResult } from '../../bench/commands.ts';
+import type { RawResult } from '../../bench/raw-clients.ts';
+import { checkTargets } from '../../bench/report.ts';
+import { closedLoop, inWaves, percentile, spread } from '../../bench/stats.ts';
+
+describe('bench stats', () => {
+  it('takes percentiles by nearest rank, whatever the input order', () => {
+    const values = [9, 1, 8, 2, 7, 3, 6, 4, 5, 10];
+    expect(percentile(values, 50)).toBe(5);
+    expect(percentile(values, 95)).toBe(10);
+    expect(percentile(values, 99)).toBe(10);
+    expect(percentile(values, 10)).toBe(1);
+    expect(percentile([], 50)).toBeNaN();
+    expect(spread([3, 1, 2])).toEqual({ p50: 2, p95: 3, p99: 3, max: 3 });
+  });
+
+  it('fires each wave at once and starts the next only when the previous has finished', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const waves: number[] = [];
+    const { ran } = await inWaves(10, 4, async (i) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      waves.push(inFlight);
+      await new Promise((r) => setTimeout(r, 2 + (i % 3)));
+      inFlight--;
+    });
+    expect(ran).toBe(10);
+    expect(peak).toBe(4);
+    // Waves of 4, 4 and 2: inside a wave the count only rises; it starts from 1 each time.
+    expect(waves).toEqual([1, 2, 3, 4, 1, 2, 3, 4, 1, 2]);
+  });
+
+  it('keeps at most the given number in flight in a closed loop, and runs each index once', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    const { ran } = await closedLoop(25, 5, async (i) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      seen.push(i);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+    });
+    expect(ran).toBe(25);
+    expect(peak).toBe(5);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  });
+
+  it('stops starting new work once the time bound has passed', async () => {
+    const { ran } = await closedLoop(1_000, 2, () => new Promise((r) => setTimeout(r, 10)), 30);
+    expect(ran).toBeGreaterThanOrEqual(2);
+    expect(ran).toBeLessThan(20);
+  });
+
+  it('gives every command index its own city, so no lookup can hit the cache', () => {
+    const names = new Set(Array.from({ length: 20_000 }, (_, i) => cityName('Dun', i)));
+    expect(names.size).toBe(20_000);
+    expect(cityName('Ash', 7)).toMatch(/^Ash[a-z]+ton$/);
+  });
+
+  it('marks each issue 7 target met or missed from the measured values', () => {
+    const flat = (v: number) => ({ p50: v, p95: v, p99: v, max: v });
+    const level = (concurrency: number, addedMs: number, peakRssMb: number): LevelResult => ({
+      concurrency,
+      commands: 10,
+      answered: 10,
+      failed: 0,
+      commandsPerSecond: 100,
+      endToEndMs: flat(50 + addedMs),
+      upstreamMs: flat(50),
+      addedMs: flat(addedMs),
+      addedLowMs: flat(addedMs),
+      upstreamRequests: 10,
+      peakRssMb,
+      botCpuUsPerCommand: 100,
+      sandboxCpuUsPerRequest: 100,
+    });
+    const identical: IdenticalResult = {
+      commands: 100,
+      upstreamRequests: 1,
+      endToEndMs: flat(51),
+      cachedRepeats: 10,
+      cachedUpstreamRequests: 0,
+      cachedMs: flat(0.2),
+    };
+    const raw = (operation: string, callsPerSecond: number, upstreamRequests: number): RawResult => ({
+      operation,
+      method: 'GET',
+      calls: 100,
+      failed: 0,
+      upstreamRequests,
+      callsPerSecond,
+      latencyMs: flat(1),
+      clientCpuUsPerCall: 50,
+      sandboxCpuUsPerRequest: 50,
+    });
+    const startup = [{ how: 'node', runs: 1, readyMs: { min: 300, median: 300, max: 300 }, idleRssMb: 120 }];
+    const checks = checkTargets(
+      [level(200, 0.8, 150), level(1000, 25, 150)],
+      identical,
+      // speech.voices shares its calls, so its call rate is not a request rate and does not count.
+      [raw('weather.current', 4_000, 100), raw('speech.voices', 60_000, 2)],
+      startup,
+    );
+    const met = Object.fromEntries(checks.map((c) => [c.target.split(' (')[0]!.split(' [')[0]!, c.isMet]));
+    expect(met).toEqual({
+      'added latency p50 at 200 concurrent': true,
+      'added latency p99 at 200 concurrent': true,
+      'unanswered or failed of 1000 concurrent': true,
+      'added latency p99 at 1000 concurrent': false,
+      'peak RSS at 1000 concurrent': true,
+      'upstream requests for 100 identical /weather': true,
+      'cached repeat /weather, p99': true,
+      'raw GET client, one pool': false,
+      'start to console ready, median': true,
+      'idle RSS': false,
+    });
+  });
+});
