@@ -126,9 +126,17 @@ function seconds(ms: number | undefined): string {
   return s === 1 ? '1 second' : `${s} seconds`;
 }
 
+/** One line of printable text: a refusal may quote what the user typed, control characters and all. */
+function oneLine(text: string): string {
+  return text
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
 /** The one mapping from any error to one clear sentence for the person who ran a command. */
 export function userMessageFor(err: unknown): string {
-  if (err instanceof UserError) return err.message;
+  if (err instanceof UserError) return oneLine(err.message);
   if (err instanceof ServiceError) {
     const name = SERVICE_LABELS[err.service];
     switch (err.code) {
