@@ -121,7 +121,10 @@ const OPS: readonly RawOp[] = [
     note: 'reads back the ids email.send created',
     open(c, deps) {
       const client = createEmailClient(c.email, deps);
-      return { call: (i) => client.get(EMAIL_IDS[i % EMAIL_IDS.length]!), close: () => client.close() };
+      return {
+        call: (i) => client.get(EMAIL_IDS[i % EMAIL_IDS.length] ?? '4ef9a417-02e9-4d39-ad75-9611e0fcc33c'),
+        close: () => client.close(),
+      };
     },
   },
   {

@@ -185,7 +185,7 @@ export function renderReport(r: Results): string {
     '',
     'Start-up (SANDBOX=on, no other configuration, stdin piped)',
     table(
-      ['how', 'runs', 'ready min ms', 'ready median ms', 'ready max ms', 'idle RSS MB'],
+      ['how', 'runs', 'ready min ms', 'ready median ms', 'ready max ms', 'idle RSS MB', 'of it file-backed'],
       r.startup.map((s) => [
         s.how,
         String(s.runs),
@@ -193,6 +193,7 @@ export function renderReport(r: Results): string {
         n(s.readyMs.median),
         n(s.readyMs.max),
         n(s.idleRssMb),
+        n(s.idleFileMb),
       ]),
     ),
     ...r.startup.flatMap((s) => (s.error ? [`${s.how} did not start: ${s.error.split('\n')[0]}`] : [])),

@@ -16,6 +16,8 @@ export interface StartupRun {
   readyMs: number;
   /** VmRSS after `idleMs` of idling; undefined when the process is not herald itself (npx). */
   idleRssMb: number | undefined;
+  /** The file-backed part of it (RssFile): mostly the node binary's own pages, shared. */
+  idleFileMb: number | undefined;
 }
 
 export interface StartupResult {
@@ -23,17 +25,23 @@ export interface StartupResult {
   runs: number;
   readyMs: { min: number; median: number; max: number };
   idleRssMb: number | undefined;
+  idleFileMb: number | undefined;
   /** Why the process did not reach "console ready", when it did not. */
   error?: string;
 }
 
-async function rssMb(pid: number): Promise<number | undefined> {
+type IdleMemory = Pick<StartupRun, 'idleRssMb' | 'idleFileMb'>;
+
+async function rssMb(pid: number): Promise<IdleMemory> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
+    const mb = (field: string) => {
+      const kb = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1];
+      return kb === undefined ? undefined : Number(kb) / 1024;
+    };
+    return { idleRssMb: mb('VmRSS'), idleFileMb: mb('RssFile') };
   } catch {
-    return undefined;
+    return { idleRssMb: undefined, idleFileMb: undefined };
   }
 }
 
@@ -73,11 +81,13 @@ export function startOnce(command: string, args: readonly string[], opts: StartO
       const ready = readyMs;
       setTimeout(() => {
         const measured =
-          opts.readsRss && child.pid !== undefined ? rssMb(child.pid) : Promise.resolve(undefined);
-        void measured.then((idleRssMb) => {
+          opts.readsRss && child.pid !== undefined
+            ? rssMb(child.pid)
+            : Promise.resolve<IdleMemory>({ idleRssMb: undefined, idleFileMb: undefined });
+        void measured.then(({ idleRssMb, idleFileMb }) => {
           child.once('exit', () => {
             clearTimeout(timer);
-            resolve({ readyMs: ready, idleRssMb });
+            resolve({ readyMs: ready, idleRssMb, idleFileMb });
           });
           child.stdin.end(); // end of input: the console adapter finishes and herald exits
         });
@@ -109,14 +119,16 @@ export async function measureStartup(
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     const none = { min: Number.NaN, median: Number.NaN, max: Number.NaN };
-    return { how, runs: runs.length, readyMs: none, idleRssMb: undefined, error };
+    return { how, runs: runs.length, readyMs: none, idleRssMb: undefined, idleFileMb: undefined, error };
   }
   const ready = runs.map((r) => r.readyMs);
   const rss = runs.flatMap((r) => (r.idleRssMb === undefined ? [] : [r.idleRssMb]));
+  const file = runs.flatMap((r) => (r.idleFileMb === undefined ? [] : [r.idleFileMb]));
   return {
     how,
     runs: runs.length,
     readyMs: { min: Math.min(...ready), median: percentile(ready, 50), max: Math.max(...ready) },
     idleRssMb: rss.length === 0 ? undefined : percentile(rss, 50),
+    idleFileMb: file.length === 0 ? undefined : percentile(file, 50),
   };
 }

@@ -98,7 +98,9 @@ describe('bench stats', () => {
       clientCpuUsPerCall: 50,
       sandboxCpuUsPerRequest: 50,
     });
-    const startup = [{ how: 'node', runs: 1, readyMs: { min: 300, median: 300, max: 300 }, idleRssMb: 120 }];
+    const startup = [
+      { how: 'node', runs: 1, readyMs: { min: 300, median: 300, max: 300 }, idleRssMb: 120, idleFileMb: 60 },
+    ];
     const checks = checkTargets(
       [level(200, 0.8, 150), level(1000, 25, 150)],
       identical,
