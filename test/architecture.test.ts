@@ -29,7 +29,11 @@ function importsOf(file: string): Import[] {
   }
   for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
     const spec = m[1]!;
-    out.push({ file: relative(ROOT, file), target: spec.startsWith('.') ? relative(ROOT, resolve(dirname(file), spec)) : spec, typeOnly: false });
+    out.push({
+      file: relative(ROOT, file),
+      target: spec.startsWith('.') ? relative(ROOT, resolve(dirname(file), spec)) : spec,
+      typeOnly: false,
+    });
   }
   return out;
 }
@@ -69,7 +73,12 @@ describe('architecture', () => {
     expect(
       violations(
         from('adapters/').filter((i) => !i.file.endsWith('register.ts')),
-        (i) => isIn(i, 'commands') || isIn(i, 'src/services') || isIn(i, 'jobs') || isIn(i, 'src/http') || isIn(i, 'src/store'),
+        (i) =>
+          isIn(i, 'commands') ||
+          isIn(i, 'src/services') ||
+          isIn(i, 'jobs') ||
+          isIn(i, 'src/http') ||
+          isIn(i, 'src/store'),
       ),
     ).toEqual([]);
   });
@@ -82,7 +91,14 @@ describe('architecture', () => {
 
   it('jobs never import commands, adapters or node-cron', () => {
     expect(
-      violations(from('jobs/'), (i) => isIn(i, 'commands') || isIn(i, 'adapters') || i.target === 'node-cron' || (isIn(i, 'src/services') && !i.typeOnly)),
+      violations(
+        from('jobs/'),
+        (i) =>
+          isIn(i, 'commands') ||
+          isIn(i, 'adapters') ||
+          i.target === 'node-cron' ||
+          (isIn(i, 'src/services') && !i.typeOnly),
+      ),
     ).toEqual([]);
   });
 
@@ -91,7 +107,15 @@ describe('architecture', () => {
       violations(
         from('src/services/').filter((i) => !i.file.startsWith('src/services/index.ts')),
         (i) => {
-          if (isIn(i, 'src/core') || isIn(i, 'commands') || isIn(i, 'adapters') || isIn(i, 'jobs') || isIn(i, 'src/store') || isIn(i, 'src/sandbox')) return true;
+          if (
+            isIn(i, 'src/core') ||
+            isIn(i, 'commands') ||
+            isIn(i, 'adapters') ||
+            isIn(i, 'jobs') ||
+            isIn(i, 'src/store') ||
+            isIn(i, 'src/sandbox')
+          )
+            return true;
           const own = i.file.split('/')[2];
           const m = /^src\/services\/([^/.]+)\//.exec(i.target);
           return m !== null && m[1] !== own;
@@ -102,7 +126,10 @@ describe('architecture', () => {
 
   it('http imports only undici, errors and its own files', () => {
     expect(
-      violations(from('src/http/'), (i) => i.target.startsWith('src/') && !isIn(i, 'src/http') && i.target !== 'src/errors.ts'),
+      violations(
+        from('src/http/'),
+        (i) => i.target.startsWith('src/') && !isIn(i, 'src/http') && i.target !== 'src/errors.ts',
+      ),
     ).toEqual([]);
   });
 
@@ -122,14 +149,20 @@ describe('architecture', () => {
 
   it('the sandbox never imports what the bot runs on', () => {
     expect(
-      violations(from('src/sandbox/'), (i) => isIn(i, 'src/services') || isIn(i, 'commands') || isIn(i, 'adapters') || isIn(i, 'src/http/client')),
+      violations(
+        from('src/sandbox/'),
+        (i) =>
+          isIn(i, 'src/services') || isIn(i, 'commands') || isIn(i, 'adapters') || isIn(i, 'src/http/client'),
+      ),
     ).toEqual([]);
   });
 
   it('only main.ts imports adapters and jobs', () => {
     expect(
       violations(
-        all.filter((i) => i.file.startsWith('src/') && i.file !== 'src/main.ts' && i.file !== 'src/run-job.ts'),
+        all.filter(
+          (i) => i.file.startsWith('src/') && i.file !== 'src/main.ts' && i.file !== 'src/run-job.ts',
+        ),
         (i) => isIn(i, 'adapters') || (isIn(i, 'jobs') && !i.typeOnly),
       ),
     ).toEqual([]);

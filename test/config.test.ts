@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, isAllowedBaseUrl, parseWebhookUrl, secretsOf, DEFAULT_BASE_URLS } from '../src/config.ts';
+import {
+  loadConfig,
+  isAllowedBaseUrl,
+  parseWebhookUrl,
+  secretsOf,
+  DEFAULT_BASE_URLS,
+} from '../src/config.ts';
 import { ConfigError } from '../src/errors.ts';
 
 function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
@@ -25,7 +31,12 @@ describe('config', () => {
   });
 
   it('enables a service with its credentials and the provider default base URL', () => {
-    const c = loadConfig({ WEATHER_API_KEY: 'k-weather-123', GEOCODING_API_KEY: 'k-geo-1234', JOBS_APP_ID: 'app', JOBS_API_KEY: 'k-jobs-1234' });
+    const c = loadConfig({
+      WEATHER_API_KEY: 'k-weather-123',
+      GEOCODING_API_KEY: 'k-geo-1234',
+      JOBS_APP_ID: 'app',
+      JOBS_API_KEY: 'k-jobs-1234',
+    });
     expect(c.services.weather).toEqual({ baseUrl: DEFAULT_BASE_URLS.weather, apiKey: 'k-weather-123' });
     expect(c.services.geocoding?.dataset).toBe('mapbox.places');
     expect(c.services.jobSearch).toMatchObject({ appId: 'app', country: 'gb' });
@@ -83,7 +94,11 @@ describe('config', () => {
     });
     expect(parseWebhookUrl('https://discord.com/api/other/123')).toBeUndefined();
     const c = loadConfig({ WEBHOOK_URL: 'http://127.0.0.1:9/api/webhooks/42/secret-token-1' });
-    expect(c.services.webhook).toEqual({ baseUrl: 'http://127.0.0.1:9/api/webhooks', id: '42', token: 'secret-token-1' });
+    expect(c.services.webhook).toEqual({
+      baseUrl: 'http://127.0.0.1:9/api/webhooks',
+      id: '42',
+      token: 'secret-token-1',
+    });
     expect(secretsOf(c)).toContain('secret-token-1');
   });
 

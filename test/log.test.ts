@@ -31,14 +31,24 @@ describe('log redaction', () => {
     const { lines, log } = capture();
     log.info(
       {
-        headers: { authorization: `Bearer ${SECRET.bearer}`, 'x-api-key': SECRET.xApiKey, 'xi-api-key': SECRET.xiApiKey },
+        headers: {
+          authorization: `Bearer ${SECRET.bearer}`,
+          'x-api-key': SECRET.xApiKey,
+          'xi-api-key': SECRET.xiApiKey,
+        },
         url: `https://api.example.com/data/2.5/weather?q=Oslo&appid=${SECRET.appid}&units=metric`,
       },
       'request',
     );
-    log.warn({ url: `https://api.mapbox.com/geocoding/v5/mapbox.places/x.json?access_token=${SECRET.accessToken}` }, 'geo');
+    log.warn(
+      { url: `https://api.mapbox.com/geocoding/v5/mapbox.places/x.json?access_token=${SECRET.accessToken}` },
+      'geo',
+    );
     log.warn(`GET https://api.shodan.io/shodan/host/1.1.1.1?key=${SECRET.key} failed`);
-    log.error({ err: new Error(`failed https://a/jobs/gb/search/1?app_id=${SECRET.appId}&app_key=${SECRET.appKey}`) }, 'jobs');
+    log.error(
+      { err: new Error(`failed https://a/jobs/gb/search/1?app_id=${SECRET.appId}&app_key=${SECRET.appKey}`) },
+      'jobs',
+    );
     log.error({ target: `https://discord.com/api/webhooks/123/${SECRET.webhookToken}` }, 'webhook');
     log.info({ msg2: `Authorization: Bearer ${SECRET.bearer}` }, 'free text');
     log.flush();
