@@ -5,13 +5,12 @@ import { createConsoleAdapter } from '../adapters/console/adapter.ts';
 import { loadConfig, secretsOf, type Config } from './config.ts';
 import type { ChatAdapter } from './core/adapter.ts';
 import { createDispatcher } from './core/dispatch.ts';
-import type { CommandContext } from './core/command.ts';
 import { createRegistry } from './core/registry.ts';
 import { SERVICE_KEYS } from './core/services.ts';
-import { ConfigError, UserError } from './errors.ts';
+import { ConfigError } from './errors.ts';
 import { startHealthServer, type HealthServer } from './health.ts';
 import { createMetrics } from './metrics.ts';
-import { createQuotas, type Quotas } from './quota.ts';
+import { createQuotas, createSayCharge } from './quota.ts';
 import { connectRedis } from './redis.ts';
 import { describeStore, openStore } from './store/index.ts';
 import { startJobs, type RunningJobs } from '../jobs/index.ts';
@@ -61,18 +60,6 @@ function sandboxNotice(plan: ServicePlan): string | undefined {
   return `The built-in sandbox answers for ${which}: replies are simulated data, not real.`;
 }
 
-/** Spends /say characters from the invoker's daily budget; the console operator has none. */
-async function chargeSay(quotas: Quotas, chars: number, ctx: CommandContext): Promise<UserError | undefined> {
-  if (ctx.actor.isOperator) return undefined;
-  const result = await quotas.sayChars.consume(`${ctx.actor.platform}:${ctx.actor.id}`, chars);
-  if (result.allowed) return undefined;
-  ctx.log.info({ userId: ctx.actor.id, chars, remaining: result.remaining }, 'say.budget_exceeded');
-  return new UserError({
-    code: 'rate_limited',
-    message: `That needs ${chars} characters, but your /say budget has ${result.remaining} left today; it resets at midnight UTC.`,
-  });
-}
-
 function withTimeout(work: Promise<unknown>, ms: number): Promise<unknown> {
   return Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
 }
@@ -119,7 +106,7 @@ async function main(): Promise<void> {
     limits: config.limits,
     speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
     jobsCountry: configs.jobSearch?.country ?? 'gb',
-    chargeSay: (chars, ctx) => chargeSay(quotas, chars, ctx),
+    chargeSay: createSayCharge(quotas),
   });
   const registry = createRegistry(commands);
   const dispatcher = createDispatcher({

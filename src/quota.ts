@@ -2,6 +2,8 @@
 // the per-minute command rate limit and the /say daily character budget. With Redis down, each
 // falls back to an in-process limiter (insuranceLimiter) rather than failing every command.
 import type { Redis } from 'ioredis';
+import type { CommandContext } from './core/command.ts';
+import { UserError } from './errors.ts';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -108,5 +110,22 @@ export function createQuotas(opts: {
   return {
     commands: wrap(commands, opts.perUserPerMinute, (k) => k),
     sayChars: wrap(say, opts.sayDailyChars, (k) => `${now().toISOString().slice(0, 10)}:${k}`),
+  };
+}
+
+/** The /say budget as the command's charge hook: spends the text's characters, or refuses. */
+export function createSayCharge(
+  quotas: Quotas,
+): (chars: number, ctx: CommandContext) => Promise<UserError | undefined> {
+  return async (chars, ctx) => {
+    // The console user is the local operator: no budget.
+    if (ctx.actor.isOperator) return undefined;
+    const result = await quotas.sayChars.consume(`${ctx.actor.platform}:${ctx.actor.id}`, chars);
+    if (result.allowed) return undefined;
+    ctx.log.info({ userId: ctx.actor.id, chars, remaining: result.remaining }, 'say.budget_exceeded');
+    return new UserError({
+      code: 'rate_limited',
+      message: `That needs ${chars} characters, but your /say budget has ${result.remaining} left today; it resets at midnight UTC.`,
+    });
   };
 }

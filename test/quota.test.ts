@@ -77,3 +77,38 @@ describe('quotas', () => {
     expect(allowed).toHaveLength(5);
   });
 });
+
+describe('the /say budget through the command', () => {
+  it('speaks while the budget lasts, then refuses with one sentence and no synthesis', async () => {
+    const { createSayCommand } = await import('../commands/say.ts');
+    const { createContext, invoke } = await import('./commands/context.ts');
+    const { createSayCharge } = await import('../src/quota.ts');
+    const synthesized: string[] = [];
+    const speech = {
+      synthesize: async (q: { text: string }) => {
+        synthesized.push(q.text);
+        return { bytes: new Uint8Array([0xff, 0xfb, 0x90, 0x64, 0, 0, 0, 0]), contentType: 'audio/mpeg' };
+      },
+      voices: async () => [],
+      close: async () => undefined,
+    };
+    const quotas = createQuotas({ perUserPerMinute: 10, sayDailyChars: 12 });
+    const say = createSayCommand({ modelId: 'eleven_multilingual_v2', charge: createSayCharge(quotas) });
+    const actor = { platform: 'discord' as const, id: `u-${randomUUID()}`, displayName: 'Ana', roles: [] };
+    const ctx = () => createContext({ services: { speech }, actor });
+    await invoke(say, { text: 'hello there' }, ctx());
+    const refused = await invoke(say, { text: 'and again' }, ctx()).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'rate_limited' });
+    expect((refused as Error).message).toBe(
+      'That needs 9 characters, but your /say budget has 1 left today; it resets at midnight UTC.',
+    );
+    expect(synthesized).toEqual(['hello there']);
+    // The console operator has no budget.
+    const operator = createContext({
+      services: { speech },
+      actor: { platform: 'console', id: 'local', displayName: 'operator', roles: [], isOperator: true },
+    });
+    await invoke(say, { text: 'operator speaks freely' }, operator);
+    expect(synthesized).toHaveLength(2);
+  });
+});
