@@ -127,7 +127,8 @@ export function renderReport(r: Results): string {
         n(l.addedMs.p99),
         n(l.addedLowMs.p99),
         String(l.upstreamRequests),
-        n(l.botCpuUsPerCommand),
+        // Mostly idle at concurrency 1: tick-sampled CPU time says little there (JSON keeps it).
+        l.concurrency === 1 ? '-' : n(l.botCpuUsPerCommand),
         n(l.peakRssMb),
       ]),
     ),
