@@ -123,6 +123,15 @@ export function statusToCode(status: number): ServiceErrorCode {
   return 'invalid_request';
 }
 
+/** A short, tag-free excerpt of an error body that is not JSON (an HTML error page), for logs. */
+export function bodyExcerpt(text: string): string | undefined {
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain === '' ? undefined : plain.slice(0, 160);
+}
+
 /** The default reader: `message`, `error` or `error.message`, whichever the body has. */
 export const readCommonError: ProviderErrorReader = ({ body, text }) => {
   if (body && typeof body === 'object') {
@@ -134,7 +143,7 @@ export const readCommonError: ProviderErrorReader = ({ body, text }) => {
       if (typeof m === 'string') return { message: m };
     }
   }
-  return { message: text.trim() === '' ? undefined : text.slice(0, 200) };
+  return { message: bodyExcerpt(text) };
 };
 
 function errorCode(err: unknown): string | undefined {

@@ -1,7 +1,12 @@
 // S6 host intelligence: Shodan's host lookup (SPEC.md S6; API-NOTES.md "S6 Host intelligence").
 // https://developer.shodan.io/api — GET /shodan/host/{ip}?key=…
 import { isIP } from 'node:net';
-import { createHttpClient, type CallOptions, type ProviderErrorReader } from '../../http/client.ts';
+import {
+  createHttpClient,
+  type CallOptions,
+  type ProviderErrorReader,
+  bodyExcerpt,
+} from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError } from '../../errors.ts';
@@ -47,18 +52,10 @@ export const HOST_CACHE_TTL_MS = 60 * 60 * 1000;
 /** Shodan's 404 for an address it has not seen: a normal outcome, not a failure. */
 const NO_INFORMATION = /no information available/i;
 
-function excerpt(text: string): string | undefined {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain === '' ? undefined : plain.slice(0, 160);
-}
-
 /** `{"error": "..."}`, or nginx's HTML page for a missing key. */
 export const readHostscanError: ProviderErrorReader = ({ body, text }) => {
   const parsed = ShodanErrorResponse.safeParse(body);
-  return { message: parsed.success ? parsed.data.error : excerpt(text) };
+  return { message: parsed.success ? parsed.data.error : bodyExcerpt(text) };
 };
 
 /** Shodan's timestamps carry no zone and are UTC; six fractional digits are cut to milliseconds. */

@@ -1,6 +1,11 @@
 // S8 job search: Adzuna (SPEC.md S8; API-NOTES.md "S8 Job search").
 // https://developer.adzuna.com/docs/search — GET /jobs/{country}/search/{page}?app_id=…&app_key=…
-import { createHttpClient, type CallOptions, type ProviderErrorReader } from '../../http/client.ts';
+import {
+  createHttpClient,
+  type CallOptions,
+  type ProviderErrorReader,
+  bodyExcerpt,
+} from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
@@ -83,17 +88,9 @@ const EXCEPTION_CODES: Readonly<Record<string, ServiceErrorCode>> = {
   UNSUPPORTED_COUNTRY: 'invalid_request',
 };
 
-function excerpt(text: string): string | undefined {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain === '' ? undefined : plain.slice(0, 160);
-}
-
 export const readJobSearchError: ProviderErrorReader = ({ body, text }) => {
   const parsed = AdzunaErrorResponse.safeParse(body);
-  if (!parsed.success) return { message: excerpt(text) };
+  if (!parsed.success) return { message: bodyExcerpt(text) };
   const { exception, display } = parsed.data;
   return {
     message: display ? `${exception}: ${display}` : exception,

@@ -1,6 +1,11 @@
 // S5 speech synthesis: ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech").
 // https://elevenlabs.io/docs/api-reference/text-to-speech/convert
-import { createHttpClient, type CallOptions, type ProviderErrorReader } from '../../http/client.ts';
+import {
+  createHttpClient,
+  type CallOptions,
+  type ProviderErrorReader,
+  bodyExcerpt,
+} from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
@@ -74,19 +79,10 @@ const DETAIL_CODES: Readonly<Record<string, ServiceErrorCode>> = {
   service_unavailable: 'unavailable',
 };
 
-/** A short, tag-free excerpt of a body that is not JSON (an HTML error page). */
-function excerpt(text: string): string | undefined {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain === '' ? undefined : plain.slice(0, 160);
-}
-
 /** Keys on `detail.code || detail.status` before the HTTP status, as API-NOTES.md advises. */
 export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
   const parsed = SpeechErrorResponse.safeParse(body);
-  if (!parsed.success) return { message: excerpt(text) };
+  if (!parsed.success) return { message: bodyExcerpt(text) };
   const detail = parsed.data.detail;
   if (typeof detail === 'string') return { message: detail };
   if (Array.isArray(detail)) {

@@ -1,7 +1,12 @@
 // S7 chat webhook: Discord's execute webhook (SPEC.md S7; API-NOTES.md "S7 Chat webhook").
 // https://discord.com/developers/docs/resources/webhook#execute-webhook
 // The token path segment is the credential: it is registered for redaction and never logged.
-import { createHttpClient, type CallOptions, type ProviderErrorReader } from '../../http/client.ts';
+import {
+  createHttpClient,
+  type CallOptions,
+  type ProviderErrorReader,
+  bodyExcerpt,
+} from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
@@ -74,18 +79,10 @@ function formErrors(errors: unknown, prefix: string[] = [], out: string[] = []):
   return out;
 }
 
-function excerpt(text: string): string | undefined {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain === '' ? undefined : plain.slice(0, 160);
-}
-
 /** Reads `{message, code, errors}` and a 429's `retry_after` (float seconds, rounded up to ms). */
 export const readWebhookError: ProviderErrorReader = ({ body, text }) => {
   const parsed = DiscordErrorResponse.safeParse(body);
-  if (!parsed.success) return { message: excerpt(text) };
+  if (!parsed.success) return { message: bodyExcerpt(text) };
   const { message, code, retry_after: retryAfter, errors } = parsed.data;
   const details = formErrors(errors);
   return {
