@@ -219,7 +219,7 @@ export function renderReport(r: Results): string {
     '- added low = e2e minus the client-side wire time (undici diagnostics: request written to last',
     "  byte received), which counts any delay of the bot's own event loop as upstream: a lower bound.",
     '- One event loop serves a wave in turn, so the k-th command of a wave waits for the work of the',
-    "  k-1 before it: added p50 grows like concurrency / 2 x the bot's CPU per command.",
+    "  k-1 before it: added latency grows with the wave size times the bot's CPU per command.",
     "- CPU µs: process.threadCpuUsage of the bot's main thread per command, and of the sandbox's",
     '  thread per request. The kernel samples CPU time by ticks, so at concurrency 1 (mostly idle)',
     "  it is left out. Peak RSS is the bot process's VmHWM, reset before each level (memory the",
