@@ -11,7 +11,6 @@ import { ConfigError } from './errors.ts';
 import { startHealthServer, type HealthServer } from './health.ts';
 import { createMetrics } from './metrics.ts';
 import { createQuotas, createSayCharge } from './quota.ts';
-import { connectRedis } from './redis.ts';
 import { describeStore, openStore } from './store/index.ts';
 import { startJobs, type RunningJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './http/redact.ts';
@@ -99,7 +98,9 @@ async function main(): Promise<void> {
   );
 
   // With REDIS_URL, the per-user limits are shared by every replica.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
+  const redis = config.redisUrl
+    ? await (await import('./redis.ts')).connectRedis(config.redisUrl, log)
+    : undefined;
   const quotas = createQuotas({ ...config.limits, redis });
   const commands = buildCommands({
     access: config.access,

@@ -2,13 +2,13 @@
 // (STORE_URL's wins when both are), else the node:sqlite file at STORE_URL (`:memory:` for none).
 import type { Config } from '../config.ts';
 import { createMemoryStore } from './memory-store.ts';
-import { createRedisStore, type RedisStoreOptions } from './redis-store.ts';
+import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
 
 export type * from './store.ts';
 export { RETENTION_MS } from './store.ts';
-export { createMemoryStore, createRedisStore, createSqliteStore };
+export { createMemoryStore, createSqliteStore };
 
 const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
 
@@ -26,8 +26,13 @@ export async function openStore(
   config: Pick<Config, 'storeUrl' | 'redisUrl'>,
   opts: RedisStoreOptions = {},
 ): Promise<Store> {
-  if (isRedisUrl(config.storeUrl)) return createRedisStore(config.storeUrl, opts);
-  if (isRedisUrl(config.redisUrl)) return createRedisStore(config.redisUrl, opts);
+  // ioredis is loaded only when a redis:// URL is configured (about 8 MB of idle memory otherwise).
+  const redisUrl = isRedisUrl(config.storeUrl)
+    ? config.storeUrl
+    : isRedisUrl(config.redisUrl)
+      ? config.redisUrl
+      : undefined;
+  if (redisUrl !== undefined) return (await import('./redis-store.ts')).createRedisStore(redisUrl, opts);
   if (config.storeUrl === ':memory:') return createMemoryStore(opts);
   return createSqliteStore(config.storeUrl, opts);
 }

@@ -11,7 +11,8 @@ import { createDeliverer, type DeliveryOptions } from '../../src/core/delivery.t
 import type { Delivery } from '../../src/core/job.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, discordRateLimitResponse } from '../../src/sandbox/webhook.ts';
-import { createMemoryStore, createRedisStore, createSqliteStore, type Store } from '../../src/store/index.ts';
+import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
+import { createRedisStore } from '../../src/store/redis-store.ts';
 import {
   FAST_DELIVERY,
   WEBHOOK_TOKEN,

@@ -4,7 +4,8 @@
 // "claimed" or "posting" on stdout when it gets there, then hangs until killed.
 import { createScheduler } from '../../src/core/scheduler.ts';
 import { createLogger } from '../../src/log.ts';
-import { createRedisStore, createSqliteStore, type Store } from '../../src/store/index.ts';
+import { createSqliteStore, type Store } from '../../src/store/index.ts';
+import { createRedisStore } from '../../src/store/redis-store.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import { hourly, reportJob } from './harness.ts';
 

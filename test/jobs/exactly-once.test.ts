@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src/core/job.ts';
 import { createScheduler, type Scheduler } from '../../src/core/scheduler.ts';
 import { route } from '../../src/sandbox/layout.ts';
-import { createRedisStore, createSqliteStore, type Store } from '../../src/store/index.ts';
+import { createSqliteStore, type Store } from '../../src/store/index.ts';
+import { createRedisStore } from '../../src/store/redis-store.ts';
 import {
   FAST_DELIVERY,
   WEBHOOK_ID,

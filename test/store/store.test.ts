@@ -9,12 +9,12 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createMemoryStore,
-  createRedisStore,
   createSqliteStore,
   openStore,
   type NewOutboxEntry,
   type Store,
 } from '../../src/store/index.ts';
+import { createRedisStore } from '../../src/store/redis-store.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const runPrefix = `herald:test-${randomUUID()}:`;
