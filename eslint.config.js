@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['eslint.config.js', 'src/start.mjs', 'node_modules/', 'coverage/', 'bench/results.json', 'data/', 'out/'] },
+  {
+    ignores: [
+      'eslint.config.js',
+      'src/start.mjs',
+      'node_modules/',
+      'coverage/',
+      'bench/results.json',
+      'data/',
+      'out/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
