@@ -44,6 +44,17 @@ const startupOptions = { idleMs: 1_000, timeoutMs: 15_000 };
 // Node's on-disk compile cache (type-stripped and compiled modules), warmed by the unmeasured start.
 const compileCache = await mkdtemp(join(tmpdir(), 'herald-bench-cache-'));
 const startup = [
+  // What `npm start` runs: the compile-cache entry with a smaller young generation.
+  await measureStartup(
+    'npm start entry: node --max-semi-space-size=4 src/start.mjs',
+    LOCAL_NODE,
+    ['--max-semi-space-size=4', 'src/start.mjs'],
+    {
+      ...startupOptions,
+      runs: count(5),
+      readsRss: true,
+    },
+  ),
   await measureStartup('node_modules/node/bin/node src/main.ts', LOCAL_NODE, ['src/main.ts'], {
     ...startupOptions,
     runs: count(5),

@@ -6,15 +6,20 @@ import { REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './htt
 
 export type { Logger };
 
-const REDACT_PATHS = [
-  ...SECRET_HEADERS.flatMap((h) => [`headers["${h}"]`, `*.headers["${h}"]`, `req.headers["${h}"]`]),
-  ...SECRET_QUERY_PARAMS.flatMap((p) => [p, `*.${p}`, `query.${p}`]),
+// Keys whose values are blanked at any depth. This walk replaces pino's `redact` paths, whose
+// wildcards cost about 8 µs a line (bench/), while scrub() walks every logged object anyway.
+const SECRET_KEYS = new Set([
+  ...SECRET_HEADERS,
+  ...SECRET_QUERY_PARAMS,
   'token',
-  '*.token',
   'password',
-  '*.password',
-  'config.services',
-];
+  'secret',
+  'apikey',
+  'accesstoken',
+  'bottoken',
+  'apptoken',
+  'signingsecret',
+]);
 
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
@@ -32,7 +37,10 @@ function scrub(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
   if (value instanceof Uint8Array) return `<${value.byteLength} bytes>`;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = scrub(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) {
+    out[k] =
+      SECRET_KEYS.has(k.toLowerCase()) && v !== undefined && v !== null ? REDACTED : scrub(v, depth + 1);
+  }
   return out;
 }
 
@@ -47,7 +55,6 @@ export function createLogger(opts: LogOptions = {}): Logger {
   const options: pino.LoggerOptions = {
     level: opts.level ?? 'info',
     base: { app: 'herald' },
-    redact: { paths: REDACT_PATHS, censor: REDACTED },
     formatters: {
       log: (obj) => scrub(obj) as Record<string, unknown>,
     },

@@ -66,6 +66,35 @@ describe('log redaction', () => {
     expect(redactText(text)).toBe('boom [REDACTED] and [REDACTED]');
   });
 
+  it('blanks credential keys at any depth, whatever their value', async () => {
+    const { lines, log } = capture();
+    log.info(
+      {
+        req: { headers: { 'X-Api-Key': 'unregistered-key-value-1', Authorization: 'Basic dXNlcjpwdw==' } },
+        config: {
+          services: { weather: { apiKey: 'unregistered-key-value-2' }, jobs: { appId: 'unregistered-3' } },
+        },
+        slack: { botToken: 'unregistered-4', signingSecret: 'unregistered-5' },
+        city: 'Oslo',
+      },
+      'nested',
+    );
+    log.flush();
+    await new Promise((r) => setTimeout(r, 20));
+    const out = lines.join('\n');
+    for (const v of [
+      'unregistered-key-value-1',
+      'dXNlcjpwdw==',
+      'unregistered-key-value-2',
+      'unregistered-3',
+      'unregistered-4',
+      'unregistered-5',
+    ]) {
+      expect(out).not.toContain(v);
+    }
+    expect(out).toContain('"city":"Oslo"');
+  });
+
   it('redacts inside nested error causes', async () => {
     const { lines, log } = capture();
     registerSecret(SECRET.xiApiKey);

@@ -37,8 +37,22 @@ const QUERY_PARAM_RE = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^
 const WEBHOOK_TOKEN_RE = /(\/webhooks\/[^/\s?#"']+\/)[^/\s?#"']+/gi;
 const BEARER_RE = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 
+// One cheap scan decides whether the three patterns need to run at all (most log strings are clean).
+const ANY_CARRIER_RE = new RegExp(`[?&](?:${SECRET_QUERY_PARAMS.join('|')})=|/webhooks/|Bearer\\s`, 'i');
+
 /** Blanks credential query parameters, the webhook token segment and bearer tokens in any text. */
 export function redactText(text: string): string {
+  const hasCarrier = ANY_CARRIER_RE.test(text);
+  if (!hasCarrier) {
+    let hasSecret = false;
+    for (const secret of knownSecrets) {
+      if (text.includes(secret) || text.includes(encodeURIComponent(secret))) {
+        hasSecret = true;
+        break;
+      }
+    }
+    if (!hasSecret) return text;
+  }
   let out = text
     .replace(QUERY_PARAM_RE, `$1${REDACTED}`)
     .replace(WEBHOOK_TOKEN_RE, `$1${REDACTED}`)
