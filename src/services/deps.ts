@@ -1,4 +1,10 @@
-import type { CallRecord, HttpLog } from '../http/client.ts';
+import {
+  createHttpClient,
+  type CallRecord,
+  type HttpClient,
+  type HttpClientConfig,
+  type HttpLog,
+} from '../http/client.ts';
 import type { HttpOptions } from '../http/policy.ts';
 
 /** What every client factory takes besides its own config. */
@@ -13,4 +19,19 @@ export interface ClientDeps {
 
 export interface Closable {
   close(): Promise<void>;
+}
+
+/** The service's own HTTP client (its pool, breaker and limits), wired to the shared deps. */
+export function createServiceHttp(
+  deps: ClientDeps,
+  config: Omit<HttpClientConfig, 'log' | 'onCall' | 'now' | 'random' | 'options'>,
+): HttpClient {
+  return createHttpClient({
+    ...config,
+    log: deps.log,
+    onCall: deps.onCall,
+    now: deps.now,
+    random: deps.random,
+    options: deps.httpOptions,
+  });
 }

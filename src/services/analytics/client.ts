@@ -1,10 +1,10 @@
 // S2 analytics client (GA4 Data API v1beta): POST /properties/{propertyId}:runReport.
 // https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/properties/runReport
-import { createHttpClient, type CallOptions } from '../../http/client.ts';
+import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { readGoogleError, RunReportResponse } from './schemas.ts';
 
 export interface AnalyticsConfig {
@@ -93,16 +93,11 @@ function problemWith(input: RunReportInput, propertyId: string): string | undefi
 
 export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps = {}): AnalyticsClient {
   registerSecret(config.accessToken);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'analytics',
     baseUrl: config.baseUrl,
     headers: { authorization: `Bearer ${config.accessToken}` },
     readError: readGoogleError,
-    options: deps.httpOptions,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
   });
 
   return {

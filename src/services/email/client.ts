@@ -1,11 +1,11 @@
 // S1 email client (Resend): POST /emails with an Idempotency-Key on every send, GET /emails/{id}.
 // https://resend.com/docs/api-reference/emails/send-email
 import { randomUUID } from 'node:crypto';
-import { createHttpClient, type CallOptions } from '../../http/client.ts';
+import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { EmailResponse, parseResendTimestamp, readResendError, SendEmailResponse } from './schemas.ts';
 
 export interface EmailConfig {
@@ -79,16 +79,11 @@ function checkSend(input: SendEmailInput, from: string): void {
 
 export function createEmailClient(config: EmailConfig, deps: ClientDeps = {}): EmailClient {
   registerSecret(config.accessToken);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'email',
     baseUrl: config.baseUrl,
     headers: { authorization: `Bearer ${config.accessToken}` },
     readError: readResendError,
-    options: deps.httpOptions,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
   });
 
   return {

@@ -1,10 +1,10 @@
 // S4 geocoding client (Mapbox v5): GET /geocoding/v5/{dataset}/{query}.json with the token in both
 // carriers SPEC.md lists. https://docs.mapbox.com/api/search/geocoding-v5/#forward-geocoding
-import { createHttpClient, type CallOptions } from '../../http/client.ts';
+import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ConfigError, ServiceError } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { GeocodeResponse, readMapboxError } from './schemas.ts';
 
 export interface GeocodingConfig {
@@ -66,16 +66,11 @@ export function createGeocodingClient(config: GeocodingConfig, deps: ClientDeps 
     });
   }
   registerSecret(config.apiKey);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'geocoding',
     baseUrl: config.baseUrl,
     headers: { 'x-api-key': config.apiKey },
     readError: readMapboxError,
-    options: deps.httpOptions,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
   });
 
   return {

@@ -1,16 +1,11 @@
 // S6 host intelligence: Shodan's host lookup (SPEC.md S6; API-NOTES.md "S6 Host intelligence").
 // https://developer.shodan.io/api — GET /shodan/host/{ip}?key=…
 import { isIP } from 'node:net';
-import {
-  createHttpClient,
-  type CallOptions,
-  type ProviderErrorReader,
-  bodyExcerpt,
-} from '../../http/client.ts';
+import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { HostResponse, ShodanErrorResponse, type HostWire } from './schemas.ts';
 
 export interface HostscanConfig {
@@ -93,17 +88,12 @@ function toHostRecord(w: HostWire): HostRecord {
 
 export function createHostscanClient(config: HostscanConfig, deps: ClientDeps = {}): HostscanClient {
   registerSecret(config.apiKey);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'hostscan',
     baseUrl: config.baseUrl,
     // SPEC.md S6: the key in the `key` query parameter, and the same key as X-API-Key.
     headers: { 'x-api-key': config.apiKey },
     readError: readHostscanError,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
-    options: deps.httpOptions,
   });
 
   return {

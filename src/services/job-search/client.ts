@@ -1,15 +1,10 @@
 // S8 job search: Adzuna (SPEC.md S8; API-NOTES.md "S8 Job search").
 // https://developer.adzuna.com/docs/search — GET /jobs/{country}/search/{page}?app_id=…&app_key=…
-import {
-  createHttpClient,
-  type CallOptions,
-  type ProviderErrorReader,
-  bodyExcerpt,
-} from '../../http/client.ts';
+import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { AdzunaErrorResponse, JobSearchResponse, type JobWire } from './schemas.ts';
 
 export interface JobSearchConfig {
@@ -137,17 +132,12 @@ function rejected(reason: string): ServiceError {
 export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps = {}): JobSearchClient {
   registerSecret(config.apiKey);
   registerSecret(config.appId);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'jobSearch',
     baseUrl: config.baseUrl,
     // SPEC.md S8: app_id and app_key as query parameters, and the key as X-API-Key too.
     headers: { 'x-api-key': config.apiKey },
     readError: readJobSearchError,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
-    options: deps.httpOptions,
   });
 
   return {

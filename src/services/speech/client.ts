@@ -1,15 +1,10 @@
 // S5 speech synthesis: ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech").
 // https://elevenlabs.io/docs/api-reference/text-to-speech/convert
-import {
-  createHttpClient,
-  type CallOptions,
-  type ProviderErrorReader,
-  bodyExcerpt,
-} from '../../http/client.ts';
+import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { SpeechErrorResponse, VoicesResponse } from './schemas.ts';
 
 export interface SpeechConfig {
@@ -107,16 +102,11 @@ function rejected(operation: string, reason: string): ServiceError {
 
 export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}): SpeechClient {
   registerSecret(config.apiKey);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'speech',
     baseUrl: config.baseUrl,
     headers: { 'xi-api-key': config.apiKey },
     readError: readSpeechError,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
-    options: deps.httpOptions,
   });
 
   return {

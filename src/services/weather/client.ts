@@ -1,10 +1,10 @@
 // S3 weather client (OpenWeatherMap 2.5): GET /weather and GET /forecast by city name, with the key
 // in both carriers SPEC.md lists (appid and X-API-Key). https://openweathermap.org/current
-import { createHttpClient, type CallOptions } from '../../http/client.ts';
+import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { CurrentWeatherResponse, ForecastResponse, readOwmError, type ConditionWire } from './schemas.ts';
 
 export interface WeatherConfig {
@@ -104,16 +104,11 @@ async function orUndefined<T>(call: Promise<T>): Promise<T | undefined> {
 
 export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}): WeatherClient {
   registerSecret(config.apiKey);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'weather',
     baseUrl: config.baseUrl,
     headers: { 'x-api-key': config.apiKey },
     readError: readOwmError,
-    options: deps.httpOptions,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
   });
   const request = (operation: 'current' | 'forecast', city: string, units: Units) => ({
     service: 'weather' as const,

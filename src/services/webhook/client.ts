@@ -1,16 +1,11 @@
 // S7 chat webhook: Discord's execute webhook (SPEC.md S7; API-NOTES.md "S7 Chat webhook").
 // https://discord.com/developers/docs/resources/webhook#execute-webhook
 // The token path segment is the credential: it is registered for redaction and never logged.
-import {
-  createHttpClient,
-  type CallOptions,
-  type ProviderErrorReader,
-  bodyExcerpt,
-} from '../../http/client.ts';
+import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
-import type { ClientDeps, Closable } from '../deps.ts';
+import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
 
 export interface WebhookConfig {
@@ -145,15 +140,10 @@ function rejected(reason: string): ServiceError {
 
 export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}): WebhookClient {
   registerSecret(config.token);
-  const http = createHttpClient({
+  const http = createServiceHttp(deps, {
     service: 'webhook',
     baseUrl: config.baseUrl,
     readError: readWebhookError,
-    log: deps.log,
-    onCall: deps.onCall,
-    now: deps.now,
-    random: deps.random,
-    options: deps.httpOptions,
   });
   const isUsable = (segment: string) => segment.trim() !== '' && !/^\.+$/.test(segment);
 
