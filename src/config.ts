@@ -434,7 +434,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? (e.STORE_URL?.startsWith('redis') ? e.STORE_URL : undefined),
     healthPort: e.HEALTH_PORT,
     port: e.PORT,
-    log: { level: e.LOG_LEVEL ?? 'info', format: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json') },
+    // An interactive console keeps the terminal for the conversation: only warnings and errors.
+    log: {
+      level:
+        e.LOG_LEVEL ?? (!discord && !slack && process.stdin.isTTY && process.stdout.isTTY ? 'warn' : 'info'),
+      format: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
+    },
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     audioDir: e.AUDIO_DIR ?? './out/audio',
     access: {
