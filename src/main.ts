@@ -134,7 +134,9 @@ async function main(): Promise<void> {
     const isDrained = await dispatcher.drain(Math.min(config.commandTimeoutMs + 1_000, 30_000));
     if (!isDrained) log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
     await withTimeout(Promise.allSettled(adapters.map((a) => a.stop())), ADAPTER_STOP_MS);
-    // Jobs finish their slot (bounded by the scheduler), then the outbox is left for the next start.
+    // Jobs finish their slot, one last attempt flushes the outbox; what is still undelivered stays
+    // in the store for the next start.
+    await withTimeout(Promise.allSettled([jobs?.scheduler.drainOutbox()]), ADAPTER_STOP_MS);
     await withTimeout(Promise.allSettled([jobs?.stop()]), ADAPTER_STOP_MS);
     await Promise.allSettled([store.close()]);
     await Promise.allSettled([closeServices(services), sandbox?.close(), health?.close()]);
