@@ -112,6 +112,20 @@ function noteLine(notes: Notes): string | undefined {
   return parts.length === 0 ? undefined : truncate(`-# ${parts.join(' ')}`, 500);
 }
 
+/**
+ * Masked links (`[label](url)`) render as a clickable label in content, descriptions and field
+ * values, so text from a user or an upstream could hide any address behind any words. herald
+ * writes none itself: each one is shown as typed (its `[` escaped), except inside code, where
+ * Discord renders no markdown and a backslash would show.
+ */
+export function defuseMaskedLinks(text: string): string {
+  if (!text.includes('](')) return text;
+  return text
+    .split(/(```[\s\S]*?```|`[^`\n]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/(?<!\\)\[(?=[^\]\n]*\]\()/g, '\\[')))
+    .join('');
+}
+
 function clip(text: string, max: number, notes: Notes): string {
   if (text.length > max) notes.shortened = true;
   return truncate(text, max);
@@ -128,7 +142,7 @@ function renderEmbed(embed: Embed, seenUrls: Set<string>, notes: Notes): APIEmbe
     seenUrls.add(url);
   }
   if (embed.description !== undefined && embed.description.trim() !== '') {
-    out.description = clip(embed.description, EMBED_DESCRIPTION_MAX, notes);
+    out.description = clip(defuseMaskedLinks(embed.description), EMBED_DESCRIPTION_MAX, notes);
   }
   if (embed.color !== undefined) out.color = COLOR_HEX[embed.color];
   const fields = embed.fields ?? [];
@@ -137,7 +151,7 @@ function renderEmbed(embed: Embed, seenUrls: Set<string>, notes: Notes): APIEmbe
     out.fields = fields.slice(0, EMBED_FIELDS_MAX).map((f) => {
       const field: APIEmbedField = {
         name: clip(nonBlank(f.name), FIELD_NAME_MAX, notes),
-        value: clip(nonBlank(f.value), FIELD_VALUE_MAX, notes),
+        value: clip(nonBlank(defuseMaskedLinks(f.value)), FIELD_VALUE_MAX, notes),
       };
       if (f.inline) field.inline = true;
       return field;
@@ -300,7 +314,7 @@ export function renderDiscord(reply: Reply, options: RenderOptions = {}): Discor
   const files = renderFiles(reply, options.maxFileBytes ?? FILE_BYTES_MAX, notes);
 
   // With embeds, the embeds carry the answer and `text` stays the notification fallback.
-  let text = embeds.length > 0 ? '' : reply.text;
+  let text = embeds.length > 0 ? '' : defuseMaskedLinks(reply.text);
   let note = noteLine(notes);
   const room = () => CONTENT_MAX - (note === undefined ? 0 : note.length + (text === '' ? 0 : 1));
   if (text.length > room()) {

@@ -85,6 +85,14 @@ describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
 
     const discord = renderDiscord(reply);
     expectDiscordSilent(discord);
+    // No masked link survives where Discord renders one (content, descriptions, field values),
+    // outside code: `[label](url)` would hide an address behind words.
+    const linkable = [
+      discord.content,
+      ...discord.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)]),
+    ];
+    const outsideCode = linkable.join('\n').replace(/```[\s\S]*?```|`[^`\n]*`/g, '');
+    expect(outsideCode).not.toMatch(/(?<!\\)\[[^\]\n]*\]\(/);
     const slack = renderSlack(reply);
     expectSlackEscaped(slack);
     const terminal = renderConsole(reply);

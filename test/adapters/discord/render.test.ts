@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action, Embed, Reply } from '../../../src/core/reply.ts';
 import { COLOR_HEX } from '../../../src/core/reply.ts';
 import {
+  defuseMaskedLinks,
   BUTTON_LABEL_MAX,
   BUTTONS_PER_ROW,
   CONTENT_MAX,
@@ -365,5 +366,29 @@ describe('renderChoices', () => {
     expect(out[0]!.name.endsWith('…')).toBe(true);
     expect(out.some((c) => c.value.length > 100)).toBe(false);
     expect(out[1]).toEqual({ name: 'Voice 0', value: 'v0' });
+  });
+});
+
+describe('masked links', () => {
+  it('shows a [label](url) from data as typed, in content, descriptions and field values', () => {
+    const bait = 'Free nitro [click here](https://evil.example/claim) now';
+    const message = renderDiscord({
+      text: bait,
+      embeds: [{ title: 'Jobs', description: bait, fields: [{ name: 'Acme', value: bait }] }],
+    });
+    expect(message.embeds[0]!.description).toBe('Free nitro \\[click here](https://evil.example/claim) now');
+    expect(message.embeds[0]!.fields![0]!.value).toBe(
+      'Free nitro \\[click here](https://evil.example/claim) now',
+    );
+    const plain = renderDiscord({ text: bait });
+    expect(plain.content).toBe('Free nitro \\[click here](https://evil.example/claim) now');
+  });
+
+  it('leaves code, plain brackets and already escaped links alone', () => {
+    expect(defuseMaskedLinks('`[a](https://x)` and ```\n[b](https://y)\n```')).toBe(
+      '`[a](https://x)` and ```\n[b](https://y)\n```',
+    );
+    expect(defuseMaskedLinks('[not a link] (https://x)')).toBe('[not a link] (https://x)');
+    expect(defuseMaskedLinks('\\[x](https://y)')).toBe('\\[x](https://y)');
   });
 });
