@@ -5,156 +5,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
-import { ServiceError, type ServiceErrorCode, type ServiceName } from '../errors.ts';
-import { HTTP_DEFAULTS, parseRetryAfter, retryDelayMs, type HttpOptions } from './policy.ts';
+import { ServiceError, type ServiceErrorCode } from '../errors.ts';
+import { errorCode, readCommonError, statusToCode, TIMEOUT_CODES } from './failure.ts';
+import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS } from './guard.ts';
 import { joinUrl } from './path.ts';
+import { HTTP_DEFAULTS, parseRetryAfter, retryDelayMs, type HttpOptions } from './policy.ts';
 import { redactText } from './redact.ts';
-import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS, type BreakerState } from './guard.ts';
+import type { CallRecord, HttpClient, HttpClientConfig, HttpRequest, RawResponse } from './types.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface HttpRequest {
-  service: ServiceName;
-  operation: string;
-  method: HttpMethod;
-  /** Built with the `path` tag so that every parameter is encoded. */
-  path: string;
-  query?: Record<string, string | number | boolean | undefined>;
-  headers?: Record<string, string>;
-  body?: unknown;
-  /** POST is retried only when it carries one (DESIGN.md). */
-  idempotencyKey?: string;
-  /** A POST that only reads (GA4 runReport) and is safe to repeat. */
-  retryable?: boolean;
-  /** GET only: keep the parsed answer this long; identical concurrent GETs always share one request. */
-  cacheTtlMs?: number;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-}
-
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  bytes: Buffer;
-}
-
-export interface ProviderError {
-  message?: string | undefined;
-  /** Overrides the status-based code, e.g. a quota error sent as 401. */
-  code?: ServiceErrorCode | undefined;
-  retryAfterMs?: number | undefined;
-}
-
-/** Reads a provider's error body: its message (kept for logs) and anything that refines the code. */
-export type ProviderErrorReader = (response: {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-  text: string;
-}) => ProviderError;
-
-export interface CallRecord {
-  service: ServiceName;
-  operation: string;
-  method: HttpMethod;
-  status: number | undefined;
-  code: ServiceErrorCode | 'ok';
-  attempts: number;
-  durationMs: number;
-  cached: boolean;
-}
-
-export interface HttpLog {
-  debug(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
-
-export interface HttpClientConfig {
-  service: ServiceName;
-  baseUrl: string;
-  options?: Partial<HttpOptions>;
-  headers?: Record<string, string>;
-  readError?: ProviderErrorReader;
-  log?: HttpLog;
-  onCall?: (record: CallRecord) => void;
-  /** Injectable for tests. */
-  now?: () => number;
-  random?: () => number;
-}
-
-export interface HttpClient {
-  readonly service: ServiceName;
-  /** Sends a request and validates its JSON body with the schema. */
-  send<S extends z.ZodType>(req: HttpRequest, schema: S, opts?: CallOptions): Promise<z.output<S>>;
-  /** Sends a request whose answer is binary (S5 audio). */
-  sendBytes(req: HttpRequest, opts?: CallOptions): Promise<{ bytes: Buffer; contentType: string }>;
-  /** Sends a request whose success has no body worth reading (S7's 204). */
-  sendEmpty(
-    req: HttpRequest,
-    opts?: CallOptions,
-  ): Promise<{ status: number; headers: Record<string, string> }>;
-  /** The circuit breaker's state and the requests queued for a slot (health and metrics). */
-  health(): { breaker: BreakerState; queued: number };
-  close(): Promise<void>;
-}
-
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-export function statusToCode(status: number): ServiceErrorCode {
-  if (status === 401) return 'unauthorized';
-  if (status === 402 || status === 403) return 'forbidden';
-  if (status === 404 || status === 410) return 'not_found';
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'upstream';
-  return 'invalid_request';
-}
-
-/** A short, tag-free excerpt of an error body that is not JSON (an HTML error page), for logs. */
-export function bodyExcerpt(text: string): string | undefined {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain === '' ? undefined : plain.slice(0, 160);
-}
-
-/** The default reader: `message`, `error` or `error.message`, whichever the body has. */
-export const readCommonError: ProviderErrorReader = ({ body, text }) => {
-  if (body && typeof body === 'object') {
-    const b = body as Record<string, unknown>;
-    if (typeof b.message === 'string') return { message: b.message };
-    if (typeof b.error === 'string') return { message: b.error };
-    if (b.error && typeof b.error === 'object') {
-      const m = (b.error as Record<string, unknown>).message;
-      if (typeof m === 'string') return { message: m };
-    }
-  }
-  return { message: bodyExcerpt(text) };
-};
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || TIMEOUT_CODES.has(code))) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+export type * from './types.ts';
+export { bodyExcerpt, readCommonError, statusToCode } from './failure.ts';
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};

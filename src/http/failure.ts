@@ -1,0 +1,63 @@
+// How transport failures and provider error bodies become ServiceError codes and log text.
+import type { ServiceErrorCode } from '../errors.ts';
+import type { ProviderErrorReader } from './types.ts';
+
+export const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+export const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+export function statusToCode(status: number): ServiceErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 402 || status === 403) return 'forbidden';
+  if (status === 404 || status === 410) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'upstream';
+  return 'invalid_request';
+}
+
+/** A short, tag-free excerpt of an error body that is not JSON (an HTML error page), for logs. */
+export function bodyExcerpt(text: string): string | undefined {
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain === '' ? undefined : plain.slice(0, 160);
+}
+
+/** The default reader: `message`, `error` or `error.message`, whichever the body has. */
+export const readCommonError: ProviderErrorReader = ({ body, text }) => {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    if (typeof b.message === 'string') return { message: b.message };
+    if (typeof b.error === 'string') return { message: b.error };
+    if (b.error && typeof b.error === 'object') {
+      const m = (b.error as Record<string, unknown>).message;
+      if (typeof m === 'string') return { message: m };
+    }
+  }
+  return { message: bodyExcerpt(text) };
+};
+
+export function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || TIMEOUT_CODES.has(code))) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,94 @@
+// The request, response and client shapes of the HTTP core (src/http/client.ts).
+import type { z } from 'zod';
+import type { ServiceErrorCode, ServiceName } from '../errors.ts';
+import type { BreakerState } from './guard.ts';
+import type { HttpOptions } from './policy.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpRequest {
+  service: ServiceName;
+  operation: string;
+  method: HttpMethod;
+  /** Built with the `path` tag so that every parameter is encoded. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** POST is retried only when it carries one (DESIGN.md). */
+  idempotencyKey?: string;
+  /** A POST that only reads (GA4 runReport) and is safe to repeat. */
+  retryable?: boolean;
+  /** GET only: keep the parsed answer this long; identical concurrent GETs always share one request. */
+  cacheTtlMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+}
+
+export interface ProviderError {
+  message?: string | undefined;
+  /** Overrides the status-based code, e.g. a quota error sent as 401. */
+  code?: ServiceErrorCode | undefined;
+  retryAfterMs?: number | undefined;
+}
+
+/** Reads a provider's error body: its message (kept for logs) and anything that refines the code. */
+export type ProviderErrorReader = (response: {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  text: string;
+}) => ProviderError;
+
+export interface CallRecord {
+  service: ServiceName;
+  operation: string;
+  method: HttpMethod;
+  status: number | undefined;
+  code: ServiceErrorCode | 'ok';
+  attempts: number;
+  durationMs: number;
+  cached: boolean;
+}
+
+export interface HttpLog {
+  debug(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface HttpClientConfig {
+  service: ServiceName;
+  baseUrl: string;
+  options?: Partial<HttpOptions>;
+  headers?: Record<string, string>;
+  readError?: ProviderErrorReader;
+  log?: HttpLog;
+  onCall?: (record: CallRecord) => void;
+  /** Injectable for tests. */
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface HttpClient {
+  readonly service: ServiceName;
+  /** Sends a request and validates its JSON body with the schema. */
+  send<S extends z.ZodType>(req: HttpRequest, schema: S, opts?: CallOptions): Promise<z.output<S>>;
+  /** Sends a request whose answer is binary (S5 audio). */
+  sendBytes(req: HttpRequest, opts?: CallOptions): Promise<{ bytes: Buffer; contentType: string }>;
+  /** Sends a request whose success has no body worth reading (S7's 204). */
+  sendEmpty(
+    req: HttpRequest,
+    opts?: CallOptions,
+  ): Promise<{ status: number; headers: Record<string, string> }>;
+  /** The circuit breaker's state and the requests queued for a slot (health and metrics). */
+  health(): { breaker: BreakerState; queued: number };
+  close(): Promise<void>;
+}
