@@ -1,6 +1,5 @@
 // One zod schema for the whole environment. loadConfig reports every problem at once, naming the
 // variable to fix. A service whose credentials are absent is disabled (or simulated), not an error.
-import { z } from 'zod';
 import { ConfigError, type ConfigProblem } from './errors.ts';
 import type { EmailConfig } from './services/email/client.ts';
 import type { AnalyticsConfig } from './services/analytics/client.ts';
@@ -11,145 +10,9 @@ import type { HostscanConfig } from './services/hostscan/client.ts';
 import type { WebhookConfig } from './services/webhook/client.ts';
 import type { JobSearchConfig } from './services/job-search/client.ts';
 import type { ServiceKey } from './core/services.ts';
+import { DEFAULT_BASE_URLS, EnvSchema, isAllowedBaseUrl, type Env } from './config-env.ts';
 
-/** The providers' public addresses (API-NOTES.md); used when a *_BASE_URL is not set. */
-export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
-  email: 'https://api.resend.com',
-  analytics: 'https://analyticsdata.googleapis.com/v1beta',
-  weather: 'https://api.openweathermap.org/data/2.5',
-  geocoding: 'https://api.mapbox.com',
-  speech: 'https://api.elevenlabs.io/v1',
-  hostscan: 'https://api.shodan.io',
-  webhook: 'https://discord.com/api/webhooks',
-  jobSearch: 'https://api.adzuna.com/v1/api',
-};
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/** https anywhere; plain http only to loopback, so credentials never travel in clear text. */
-export function isAllowedBaseUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password || url.search || url.hash) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.'));
-}
-
-const optionalText = z
-  .string()
-  .transform((s) => s.trim())
-  .optional()
-  .transform((s) => (s === '' ? undefined : s));
-
-const baseUrl = optionalText.refine((v) => v === undefined || isAllowedBaseUrl(v), {
-  message: 'must be an https:// URL (http:// only for 127.0.0.1 or localhost), without credentials or query',
-});
-
-const list = optionalText.transform((s) =>
-  s === undefined
-    ? []
-    : s
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x !== ''),
-);
-
-const port = optionalText.pipe(z.coerce.number<string>().int().min(0).max(65535).optional());
-
-const positiveInt = (fallback: number) =>
-  optionalText.pipe(z.coerce.number<string>().int().positive().optional()).transform((v) => v ?? fallback);
-
-const EnvSchema = z.object({
-  EMAIL_BASE_URL: baseUrl,
-  EMAIL_ACCESS_TOKEN: optionalText,
-  EMAIL_FROM: optionalText,
-  ANALYTICS_BASE_URL: baseUrl,
-  ANALYTICS_ACCESS_TOKEN: optionalText,
-  ANALYTICS_PROPERTY_ID: optionalText.refine((v) => v === undefined || /^\d+$/.test(v), {
-    message: 'must be the numeric GA4 property id',
-  }),
-  WEATHER_BASE_URL: baseUrl,
-  WEATHER_API_KEY: optionalText,
-  GEOCODING_BASE_URL: baseUrl,
-  GEOCODING_API_KEY: optionalText,
-  GEOCODING_DATASET: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]+$/.test(v), {
-    message: 'must be a dataset name such as mapbox.places',
-  }),
-  SPEECH_BASE_URL: baseUrl,
-  SPEECH_API_KEY: optionalText,
-  SPEECH_MODEL_ID: optionalText,
-  SPEECH_VOICE_ID: optionalText,
-  HOSTSCAN_BASE_URL: baseUrl,
-  HOSTSCAN_API_KEY: optionalText,
-  HOSTSCAN_PROVIDER: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]+$/.test(v), {
-    message: 'must be a path segment such as shodan',
-  }),
-  WEBHOOK_URL: optionalText,
-  WEBHOOK_BASE_URL: baseUrl,
-  WEBHOOK_ID: optionalText,
-  WEBHOOK_TOKEN: optionalText,
-  WEBHOOK_USERNAME: optionalText,
-  JOBS_BASE_URL: baseUrl,
-  JOBS_APP_ID: optionalText,
-  JOBS_API_KEY: optionalText,
-  JOBS_COUNTRY: optionalText.refine((v) => v === undefined || /^[a-z]{2}$/.test(v), {
-    message: 'must be a lower-case two-letter country code such as gb',
-  }),
-
-  DISCORD_TOKEN: optionalText,
-  DISCORD_APPLICATION_ID: optionalText,
-  DISCORD_GUILD_ID: optionalText,
-  DISCORD_API_URL: baseUrl,
-  SLACK_BOT_TOKEN: optionalText,
-  SLACK_APP_TOKEN: optionalText,
-  SLACK_SIGNING_SECRET: optionalText,
-  SLACK_API_URL: baseUrl,
-  PORT: port,
-
-  SANDBOX: optionalText.pipe(z.enum(['auto', 'on', 'off']).optional()).transform((v) => v ?? 'auto'),
-  SANDBOX_LATENCY_MS: optionalText.pipe(z.coerce.number<string>().int().min(0).max(60_000).optional()),
-  SANDBOX_FAULT_RATE: optionalText.pipe(z.coerce.number<string>().min(0).max(1).optional()),
-  STORE_URL: optionalText,
-  REDIS_URL: optionalText.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-    message: 'must start with redis:// or rediss://',
-  }),
-  HEALTH_PORT: port,
-  LOG_LEVEL: optionalText.pipe(
-    z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
-  ),
-  LOG_FORMAT: optionalText.pipe(z.enum(['json', 'pretty']).optional()),
-  COMMAND_TIMEOUT_MS: positiveInt(25_000),
-  AUDIO_DIR: optionalText,
-
-  EMAIL_ALLOWED_USERS: list,
-  EMAIL_ALLOWED_ROLES: list,
-  EMAIL_ALLOWED_DOMAINS: list,
-  HOST_ALLOWED_USERS: list,
-  HOST_ALLOWED_ROLES: list,
-  RATE_LIMIT_PER_MINUTE: positiveInt(10),
-  SAY_DAILY_CHARS: positiveInt(2_000),
-
-  ANALYTICS_SUMMARY_CRON: optionalText,
-  ANALYTICS_SUMMARY_TZ: optionalText,
-  ANALYTICS_SUMMARY_RANGE: optionalText.refine(
-    (v) => v === undefined || /^(yesterday|today|\d{1,3}d)$/.test(v),
-    {
-      message: 'must be yesterday, today or a number of days such as 7d',
-    },
-  ),
-  ANALYTICS_SUMMARY_METRICS: list,
-  ANALYTICS_SUMMARY_DIMENSION: optionalText,
-  ANALYTICS_SUMMARY_EMAIL_TO: list,
-  JOB_CATCHUP_MINUTES: optionalText
-    .pipe(z.coerce.number<string>().int().min(0).optional())
-    .transform((v) => v ?? 360),
-});
-
-type Env = z.output<typeof EnvSchema>;
+export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './config-env.ts';
 
 export interface DiscordConfig {
   token: string;
