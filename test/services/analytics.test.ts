@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import {
   createAnalyticsClient,
@@ -10,53 +9,35 @@ import {
 import { ANALYTICS_MAGIC, analyticsHandlers } from '../../src/sandbox/analytics.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
-import { ServiceError } from '../../src/errors.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import {
+  captureLog,
+  closeAfterEach,
+  errorText,
+  expectNoSecret,
+  failure,
+  readFixture,
+  useFakeServer,
+} from '../support/service-harness.ts';
 
 const TOKEN = 'test-analytics-access-token-31415';
 const PROPERTY = '123456789'; // reports in America/Los_Angeles, USD
 // 12:00 on Wednesday 2025-03-05 in Los Angeles.
 const NOW = Date.parse('2025-03-05T20:00:00Z');
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/analytics/${name}`, import.meta.url), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+const fixture = (name: string) => readFixture('analytics', name);
 
-let server: SandboxServer;
-const clients: AnalyticsClient[] = [];
-
-beforeAll(async () => {
-  server = await startFake(analyticsHandlers({ credential: TOKEN, now: () => NOW }));
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  server.resetHandlers();
-  server.requests.length = 0;
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const server = useFakeServer(() => analyticsHandlers({ credential: TOKEN, now: () => NOW }));
+const clients = closeAfterEach<AnalyticsClient>();
 
 function makeClient(config: Partial<AnalyticsConfig> = {}, httpOptions: Partial<HttpOptions> = {}) {
-  const lines: string[] = [];
-  const capture = (obj: object, msg: string) => lines.push(JSON.stringify({ ...obj, msg }));
+  const { log, lines } = captureLog();
   const client = createAnalyticsClient(
     { baseUrl: sandboxBaseUrl(server.url, 'analytics'), accessToken: TOKEN, propertyId: PROPERTY, ...config },
     {
-      log: { debug: capture, warn: capture },
+      log,
       httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
     },
   );
-  clients.push(client);
-  return { client, lines };
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
+  return { client: clients.track(client), lines };
 }
 
 const week: RunReportInput = {
@@ -339,13 +320,9 @@ describe('analytics client', () => {
       await failure(makeClient({ accessToken: `${TOKEN}-wrong` }).client.runReport(totals)),
     ];
     expect(errors[0]!.providerMessage).toBe('Token Bearer [REDACTED] expired');
-    for (const e of errors) {
-      expect(
-        JSON.stringify({ ...e, message: e.message, stack: e.stack, cause: String(e.cause) }),
-      ).not.toContain(TOKEN);
-    }
+    expectNoSecret([TOKEN], ...errors.map(errorText));
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.join('\n')).not.toContain(TOKEN);
+    expectNoSecret([TOKEN], lines.join('\n'));
   });
 });
 

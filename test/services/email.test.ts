@@ -1,58 +1,39 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import { createEmailClient, type EmailClient, type EmailConfig } from '../../src/services/email/client.ts';
 import { parseResendTimestamp } from '../../src/services/email/schemas.ts';
 import { EMAIL_DELIVERY_MS, EMAIL_MAGIC, emailHandlers } from '../../src/sandbox/email.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
-import { ServiceError } from '../../src/errors.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import {
+  captureLog,
+  closeAfterEach,
+  errorText,
+  expectNoSecret,
+  failure,
+  readFixture,
+  useFakeServer,
+} from '../support/service-harness.ts';
 
 const TOKEN = 'test-email-token-4711';
 const FROM = 'Herald Reports <reports@herald.example>';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/email/${name}`, import.meta.url), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+const fixture = (name: string) => readFixture('email', name);
 
-let server: SandboxServer;
 let clockMs = Date.parse('2025-04-03T22:13:42.674Z');
-const clients: EmailClient[] = [];
-
-beforeAll(async () => {
-  server = await startFake(emailHandlers({ credential: TOKEN, now: () => clockMs }));
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  server.resetHandlers();
-  server.requests.length = 0;
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const server = useFakeServer(() => emailHandlers({ credential: TOKEN, now: () => clockMs }));
+const clients = closeAfterEach<EmailClient>();
 
 function makeClient(config: Partial<EmailConfig> = {}, httpOptions: Partial<HttpOptions> = {}) {
-  const lines: string[] = [];
-  const capture = (obj: object, msg: string) => lines.push(JSON.stringify({ ...obj, msg }));
+  const { log, lines } = captureLog();
   const client = createEmailClient(
     { baseUrl: sandboxBaseUrl(server.url, 'email'), accessToken: TOKEN, from: FROM, ...config },
     {
-      log: { debug: capture, warn: capture },
+      log,
       httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
     },
   );
-  clients.push(client);
-  return { client, lines };
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
+  return { client: clients.track(client), lines };
 }
 
 const message = { to: ['delivered@resend.dev'], subject: 'Weekly analytics', html: '<p>Sessions up 4%</p>' };
@@ -333,11 +314,8 @@ describe('email client', () => {
       await failure(makeClient({ accessToken: `${TOKEN}-wrong` }).client.send(message)),
     ];
     expect(errors[0]!.providerMessage).toMatch(/^Key Bearer \[REDACTED\] is invalid$/);
-    for (const e of errors) {
-      const text = JSON.stringify({ ...e, message: e.message, stack: e.stack, cause: String(e.cause) });
-      expect(text).not.toContain(TOKEN);
-    }
+    expectNoSecret([TOKEN], ...errors.map(errorText));
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.join('\n')).not.toContain(TOKEN);
+    expectNoSecret([TOKEN], lines.join('\n'));
   });
 });

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import {
   createGeocodingClient,
@@ -11,55 +10,38 @@ import { GEOCODING_MAGIC, geocodingHandlers } from '../../src/sandbox/geocoding.
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
-import { ConfigError, ServiceError } from '../../src/errors.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { ConfigError } from '../../src/errors.ts';
+import {
+  captureLog,
+  closeAfterEach,
+  errorText,
+  expectNoSecret,
+  failure,
+  readFixture,
+  useFakeServer,
+} from '../support/service-harness.ts';
 
 const KEY = 'test-geocoding-token-2718';
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/geocoding/${name}`, import.meta.url), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+const fixture = (name: string) => readFixture('geocoding', name);
 
-let server: SandboxServer;
-const clients: GeocodingClient[] = [];
-
-beforeAll(async () => {
-  server = await startFake(geocodingHandlers({ credential: KEY }));
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  server.resetHandlers();
-  server.requests.length = 0;
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const server = useFakeServer(() => geocodingHandlers({ credential: KEY }));
+const clients = closeAfterEach<GeocodingClient>();
 
 function makeClient(
   config: Partial<GeocodingConfig> = {},
   httpOptions: Partial<HttpOptions> = {},
   deps: ClientDeps = {},
 ) {
-  const lines: string[] = [];
-  const capture = (obj: object, msg: string) => lines.push(JSON.stringify({ ...obj, msg }));
+  const { log, lines } = captureLog();
   const client = createGeocodingClient(
     { baseUrl: sandboxBaseUrl(server.url, 'geocoding'), apiKey: KEY, dataset: 'mapbox.places', ...config },
     {
-      log: { debug: capture, warn: capture },
+      log,
       httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
       ...deps,
     },
   );
-  clients.push(client);
-  return { client, lines };
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
+  return { client: clients.track(client), lines };
 }
 
 const FORWARD = '/geocoding-api/geocoding/v5/mapbox.places';
@@ -291,13 +273,9 @@ describe('geocoding client', () => {
       await failure(makeClient({ apiKey: `${KEY}-wrong` }).client.forward({ query: 'Lima' })),
     ];
     expect(errors[0]!.providerMessage).toBe('Invalid Token [REDACTED]');
-    for (const e of errors) {
-      expect(
-        JSON.stringify({ ...e, message: e.message, stack: e.stack, cause: String(e.cause) }),
-      ).not.toContain(KEY);
-    }
+    expectNoSecret([KEY], ...errors.map(errorText));
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.join('\n')).not.toContain(KEY);
+    expectNoSecret([KEY], lines.join('\n'));
   });
 });
 

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import {
   createWeatherClient,
@@ -11,56 +10,38 @@ import { WEATHER_MAGIC, weatherHandlers } from '../../src/sandbox/weather.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
-import { ServiceError } from '../../src/errors.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import {
+  captureLog,
+  closeAfterEach,
+  errorText,
+  expectNoSecret,
+  failure,
+  readFixture,
+  useFakeServer,
+} from '../support/service-harness.ts';
 
 const KEY = 'test-weather-key-0815';
 const NOW = Date.parse('2025-01-15T10:20:00Z');
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/weather/${name}`, import.meta.url), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+const fixture = (name: string) => readFixture('weather', name);
 
-let server: SandboxServer;
-const clients: WeatherClient[] = [];
-
-beforeAll(async () => {
-  server = await startFake(weatherHandlers({ credential: KEY, now: () => NOW }));
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  server.resetHandlers();
-  server.requests.length = 0;
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const server = useFakeServer(() => weatherHandlers({ credential: KEY, now: () => NOW }));
+const clients = closeAfterEach<WeatherClient>();
 
 function makeClient(
   config: Partial<WeatherConfig> = {},
   httpOptions: Partial<HttpOptions> = {},
   deps: ClientDeps = {},
 ) {
-  const lines: string[] = [];
-  const capture = (obj: object, msg: string) => lines.push(JSON.stringify({ ...obj, msg }));
+  const { log, lines } = captureLog();
   const client = createWeatherClient(
     { baseUrl: sandboxBaseUrl(server.url, 'weather'), apiKey: KEY, ...config },
     {
-      log: { debug: capture, warn: capture },
+      log,
       httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
       ...deps,
     },
   );
-  clients.push(client);
-  return { client, lines };
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
+  return { client: clients.track(client), lines };
 }
 
 const gets = () => server.requests.filter((r) => r.method === 'GET');
@@ -309,13 +290,9 @@ describe('weather client', () => {
       await failure(makeClient({ apiKey: `${KEY}-wrong` }).client.forecast({ city: 'Madrid' })),
     ];
     expect(errors[0]!.providerMessage).toBe('Invalid API key [REDACTED]');
-    for (const e of errors) {
-      expect(
-        JSON.stringify({ ...e, message: e.message, stack: e.stack, cause: String(e.cause) }),
-      ).not.toContain(KEY);
-    }
+    expectNoSecret([KEY], ...errors.map(errorText));
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.join('\n')).not.toContain(KEY);
+    expectNoSecret([KEY], lines.join('\n'));
   });
 });
 

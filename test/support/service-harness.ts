@@ -1,0 +1,109 @@
+// Scaffolding the service-client tests share: a loopback fake started once per file and reset after
+// every test, a capturing HttpLog, `failure()` for calls that must reject with a ServiceError, and
+// the no-credential checks.
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { RequestHandler } from 'msw';
+import { ServiceError } from '../../src/errors.ts';
+import type { HttpLog } from '../../src/http/client.ts';
+import { startFake, type SandboxServer } from './sandbox-server.ts';
+
+/**
+ * Starts the fake before the file's tests and closes it after them; after every test its overrides
+ * and recorded requests are dropped. The returned server forwards to the running one, so it can be
+ * held in a `const` at module level and used inside tests and hooks.
+ */
+export function useFakeServer(handlers: () => RequestHandler[]): SandboxServer {
+  let current: SandboxServer | undefined;
+  const live = (): SandboxServer => {
+    if (!current) throw new Error('the fake server runs only between beforeAll and afterAll');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startFake(handlers());
+  });
+  afterAll(() => current?.close());
+  afterEach(() => {
+    live().resetHandlers();
+    live().requests.length = 0;
+  });
+  return {
+    get url() {
+      return live().url;
+    },
+    get port() {
+      return live().port;
+    },
+    get requests() {
+      return live().requests;
+    },
+    use: (...overrides) => live().use(...overrides),
+    resetHandlers: () => live().resetHandlers(),
+    setLatency: (ms) => live().setLatency(ms),
+    close: () => live().close(),
+  };
+}
+
+/** Registers clients to be closed after each test; `track` hands the client back. */
+export function closeAfterEach<T extends { close(): Promise<void> }>(): { track(client: T): T } {
+  const open: T[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  return {
+    track: (client) => {
+      open.push(client);
+      return client;
+    },
+  };
+}
+
+export interface LogCapture {
+  log: HttpLog;
+  /** One JSON line per call: `{ level, ...obj, msg }`. Empty it with `lines.length = 0`. */
+  lines: string[];
+}
+
+export function captureLog(): LogCapture {
+  const lines: string[] = [];
+  const write = (level: 'debug' | 'warn') => (obj: object, msg: string) =>
+    lines.push(JSON.stringify({ level, ...obj, msg }));
+  return { log: { debug: write('debug'), warn: write('warn') }, lines };
+}
+
+/** A JSON file under test/fixtures/<dir>/. */
+export function readFixture<T = Record<string, unknown>>(dir: string, name: string): T {
+  return JSON.parse(readFileSync(new URL(`../fixtures/${dir}/${name}`, import.meta.url), 'utf8')) as T;
+}
+
+/** Asserts that none of `secrets` occurs in any of `texts`. */
+export function expectNoSecret(secrets: readonly string[], ...texts: string[]): void {
+  for (const secret of secrets) {
+    for (const text of texts) expect(text).not.toContain(secret);
+  }
+}
+
+/** Everything of an error that could end up in a log or a chat: its fields, message, stack and cause. */
+export function errorText(e: Error): string {
+  return JSON.stringify({ ...e, message: e.message, stack: e.stack, cause: String(e.cause) });
+}
+
+/**
+ * Awaits a promise that must reject with a ServiceError and returns the error. None of `secrets`
+ * may appear in it, its message or its provider message.
+ */
+export async function failure(p: Promise<unknown>, ...secrets: string[]): Promise<ServiceError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ServiceError);
+  const serviceError = err as ServiceError;
+  expectNoSecret(
+    secrets,
+    JSON.stringify(serviceError),
+    serviceError.message,
+    serviceError.providerMessage ?? '',
+  );
+  return serviceError;
+}
