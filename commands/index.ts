@@ -27,6 +27,7 @@ export interface CommandSettings {
   jobsCountry: string;
   /** Spends /say characters from the invoker's daily budget (src/quota.ts); absent: no budget. */
   chargeSay?: SayCommandOptions['charge'];
+  refundSay?: SayCommandOptions['refund'];
 }
 
 export function buildCommands(settings: CommandSettings): Command[] {
@@ -41,6 +42,7 @@ export function buildCommands(settings: CommandSettings): Command[] {
     createSayCommand({
       modelId: settings.speechModelId,
       ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),
+      ...(settings.refundSay ? { refund: settings.refundSay } : {}),
     }),
     voices,
     createEmailSendCommand(email),

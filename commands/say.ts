@@ -14,6 +14,8 @@ export interface SayCommandOptions {
   access?: readonly AccessCheck[];
   /** Called with the text's length just before synthesis; a UserError refuses (e.g. over budget). */
   charge?: (chars: number, ctx: CommandContext) => Promise<UserError | undefined>;
+  /** Gives the characters back when the synthesis fails: nobody pays for audio they did not get. */
+  refund?: (chars: number, ctx: CommandContext) => Promise<void>;
 }
 
 // ElevenLabs voice ids are 20 letters and digits; one not in the list may still be usable.
@@ -70,12 +72,18 @@ export function createSayCommand(opts: SayCommandOptions) {
 
       const refused = await opts.charge?.(chars, ctx);
       if (refused) throw refused;
-      const audio = await speech.synthesize(
-        { text: input.text, modelId: opts.modelId, ...(voiceId === undefined ? {} : { voiceId }) },
-        { signal: ctx.signal },
-      );
-      if (audio.bytes.byteLength === 0) {
-        throw new ServiceError({ service: 'speech', operation: 'synthesize', code: 'bad_response' });
+      let audio;
+      try {
+        audio = await speech.synthesize(
+          { text: input.text, modelId: opts.modelId, ...(voiceId === undefined ? {} : { voiceId }) },
+          { signal: ctx.signal },
+        );
+        if (audio.bytes.byteLength === 0) {
+          throw new ServiceError({ service: 'speech', operation: 'synthesize', code: 'bad_response' });
+        }
+      } catch (err) {
+        await opts.refund?.(chars, ctx).catch(() => undefined);
+        throw err;
       }
       const sizeKb = Math.max(1, Math.round(audio.bytes.byteLength / 1024));
       return {

@@ -10,7 +10,7 @@ import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
 import { startHealthServer, type HealthServer } from './health.ts';
 import { createMetrics } from './metrics.ts';
-import { createQuotas, createSayCharge } from './quota.ts';
+import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
 import { describeStore, openStore } from './store/index.ts';
 import { startJobs, type RunningJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './http/redact.ts';
@@ -108,6 +108,7 @@ async function main(): Promise<void> {
     speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
     jobsCountry: configs.jobSearch?.country ?? 'gb',
     chargeSay: createSayCharge(quotas),
+    refundSay: createSayRefund(quotas),
   });
   const registry = createRegistry(commands);
   const dispatcher = createDispatcher({

@@ -22,6 +22,8 @@ export interface LimitResult {
 export interface PerUserLimiter {
   /** Takes `amount` points for `key`; a denied request takes nothing. */
   consume(key: string, amount?: number): Promise<LimitResult>;
+  /** Gives back points taken for work that then failed. */
+  refund(key: string, amount: number): Promise<void>;
 }
 
 function build(opts: {
@@ -52,6 +54,9 @@ function wrap(
   keyOf: (key: string) => string,
 ): PerUserLimiter {
   return {
+    async refund(key, amount) {
+      await limiter.reward(keyOf(key), amount);
+    },
     async consume(key, amount = 1) {
       const k = keyOf(key);
       if (amount > maxPoints) {
@@ -110,6 +115,13 @@ export function createQuotas(opts: {
   return {
     commands: wrap(commands, opts.perUserPerMinute, (k) => k),
     sayChars: wrap(say, opts.sayDailyChars, (k) => `${now().toISOString().slice(0, 10)}:${k}`),
+  };
+}
+
+/** Gives /say characters back to the invoker when the synthesis failed. */
+export function createSayRefund(quotas: Quotas): (chars: number, ctx: CommandContext) => Promise<void> {
+  return async (chars, ctx) => {
+    if (!ctx.actor.isOperator) await quotas.sayChars.refund(`${ctx.actor.platform}:${ctx.actor.id}`, chars);
   };
 }
 

@@ -111,4 +111,40 @@ describe('the /say budget through the command', () => {
     await invoke(say, { text: 'operator speaks freely' }, operator);
     expect(synthesized).toHaveLength(2);
   });
+
+  it('gives the characters back when the synthesis fails', async () => {
+    const { createSayCommand } = await import('../commands/say.ts');
+    const { createContext, invoke } = await import('./commands/context.ts');
+    const { createSayCharge, createSayRefund } = await import('../src/quota.ts');
+    const { ServiceError } = await import('../src/errors.ts');
+    let fail = true;
+    const speech = {
+      synthesize: async () => {
+        if (fail)
+          throw new ServiceError({
+            service: 'speech',
+            operation: 'synthesize',
+            code: 'upstream',
+            status: 503,
+          });
+        return { bytes: new Uint8Array([0xff, 0xfb, 0x90, 0x64]), contentType: 'audio/mpeg' };
+      },
+      voices: async () => [],
+      close: async () => undefined,
+    };
+    const quotas = createQuotas({ perUserPerMinute: 10, sayDailyChars: 12 });
+    const say = createSayCommand({
+      modelId: 'eleven_multilingual_v2',
+      charge: createSayCharge(quotas),
+      refund: createSayRefund(quotas),
+    });
+    const actor = { platform: 'slack' as const, id: `u-${randomUUID()}`, displayName: 'Bo', roles: [] };
+    const ctx = () => createContext({ services: { speech }, actor });
+    await expect(invoke(say, { text: 'hello there' }, ctx())).rejects.toMatchObject({ code: 'upstream' });
+    fail = false;
+    // The failed 11 characters were given back, so the same text fits the 12-character day again.
+    await expect(invoke(say, { text: 'hello there' }, ctx())).resolves.toMatchObject({
+      text: expect.stringContaining('Spoke'),
+    });
+  });
 });
