@@ -1,38 +1,24 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import { ServiceError } from '../../src/errors.ts';
-import type { HttpLog } from '../../src/http/client.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { HOSTSCAN_MAGIC, hostscanHandlers } from '../../src/sandbox/hostscan.ts';
 import { createHostscanClient, type HostscanConfig } from '../../src/services/hostscan/client.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import {
+  expectNoSecret,
+  failure as serviceFailure,
+  readFixture,
+  useFakeServer,
+  useLogCapture,
+} from '../support/service-harness.ts';
 
 const API_KEY = 'sandbox-shodan-key-51c0d2';
 const NOW = Date.parse('2025-06-01T12:00:00Z');
-const HOST_FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/hostscan/host-8.8.8.8.json', import.meta.url), 'utf8'),
-) as Record<string, unknown>;
+const HOST_FIXTURE = readFixture('hostscan', 'host-8.8.8.8.json');
 const HOST_ROUTE = route('hostscan', '/:provider/host/:ip');
 
-let server: SandboxServer;
-let logLines: string[] = [];
-
-beforeAll(async () => {
-  server = await startFake(hostscanHandlers({ credential: API_KEY, now: () => NOW }));
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.resetHandlers();
-  server.requests.length = 0;
-  logLines = [];
-});
-
-const capturingLog: HttpLog = {
-  debug: (obj, msg) => logLines.push(JSON.stringify({ level: 'debug', ...obj, msg })),
-  warn: (obj, msg) => logLines.push(JSON.stringify({ level: 'warn', ...obj, msg })),
-};
+const server = useFakeServer(() => hostscanHandlers({ credential: API_KEY, now: () => NOW }));
+const { log: capturingLog, lines: logLines } = useLogCapture();
 
 function client(config: Partial<HostscanConfig> = {}, deps: ClientDeps = {}) {
   return createHostscanClient(
@@ -41,18 +27,7 @@ function client(config: Partial<HostscanConfig> = {}, deps: ClientDeps = {}) {
   );
 }
 
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  const serviceError = err as ServiceError;
-  expect(JSON.stringify(serviceError)).not.toContain(API_KEY);
-  expect(serviceError.message).not.toContain(API_KEY);
-  expect(serviceError.providerMessage ?? '').not.toContain(API_KEY);
-  return serviceError;
-}
+const failure = (p: Promise<unknown>) => serviceFailure(p, API_KEY);
 
 describe('hostscan client', () => {
   it('looks a host up with GET /shodan/host/{ip}, the key query parameter and the X-API-Key header', async () => {
@@ -314,7 +289,7 @@ describe('hostscan client', () => {
     server.resetHandlers();
     await hostscan.host('1.0.0.1');
     expect(logLines.length).toBeGreaterThanOrEqual(2);
-    for (const line of logLines) expect(line).not.toContain(API_KEY);
+    expectNoSecret([API_KEY], ...logLines);
     await hostscan.close();
   });
 });

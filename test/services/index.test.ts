@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
 import type { ServiceConfigs } from '../../src/config.ts';
 import type { Services } from '../../src/core/services.ts';
@@ -6,18 +6,13 @@ import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { hostscanHandlers } from '../../src/sandbox/hostscan.ts';
 import { jobSearchHandlers } from '../../src/sandbox/job-search.ts';
 import { closeServices, createServices } from '../../src/services/index.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { useFakeServer } from '../support/service-harness.ts';
 
 const KEY = 'sandbox-index-key-5e5e';
-let server: SandboxServer;
-
-beforeAll(async () => {
-  server = await startFake([
-    ...hostscanHandlers({ credential: KEY }),
-    ...jobSearchHandlers({ credential: KEY }),
-  ]);
-});
-afterAll(() => server.close());
+const server = useFakeServer(() => [
+  ...hostscanHandlers({ credential: KEY }),
+  ...jobSearchHandlers({ credential: KEY }),
+]);
 
 function configs(): ServiceConfigs {
   return {

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import { ServiceError } from '../../src/errors.ts';
-import type { HttpLog } from '../../src/http/client.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { JOB_SEARCH_MAGIC, jobSearchHandlers } from '../../src/sandbox/job-search.ts';
 import {
@@ -11,14 +8,18 @@ import {
   type JobSearchConfig,
 } from '../../src/services/job-search/client.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import {
+  expectNoSecret,
+  failure as serviceFailure,
+  readFixture,
+  useFakeServer,
+  useLogCapture,
+} from '../support/service-harness.ts';
 
 const APP_ID = 'sandbox-app-id-3e9a';
 const API_KEY = 'sandbox-adzuna-key-8d2b6f';
 const NOW = Date.parse('2025-06-01T12:00:00Z');
-const SEARCH_FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/job-search/search-gb.json', import.meta.url), 'utf8'),
-) as Record<string, unknown>;
+const SEARCH_FIXTURE = readFixture('job-search', 'search-gb.json');
 const SEARCH_ROUTE = route('jobSearch', '/jobs/:country/search/:page');
 
 /** Adzuna's exception body with the given status, served for the next searches. */
@@ -43,23 +44,8 @@ function answerException(
   );
 }
 
-let server: SandboxServer;
-let logLines: string[] = [];
-
-beforeAll(async () => {
-  server = await startFake(jobSearchHandlers({ credential: API_KEY, now: () => NOW }));
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.resetHandlers();
-  server.requests.length = 0;
-  logLines = [];
-});
-
-const capturingLog: HttpLog = {
-  debug: (obj, msg) => logLines.push(JSON.stringify({ level: 'debug', ...obj, msg })),
-  warn: (obj, msg) => logLines.push(JSON.stringify({ level: 'warn', ...obj, msg })),
-};
+const server = useFakeServer(() => jobSearchHandlers({ credential: API_KEY, now: () => NOW }));
+const { log: capturingLog, lines: logLines } = useLogCapture();
 
 function client(config: Partial<JobSearchConfig> = {}, deps: ClientDeps = {}) {
   return createJobSearchClient(
@@ -74,20 +60,7 @@ function client(config: Partial<JobSearchConfig> = {}, deps: ClientDeps = {}) {
   );
 }
 
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  const serviceError = err as ServiceError;
-  for (const secret of [API_KEY, APP_ID]) {
-    expect(JSON.stringify(serviceError)).not.toContain(secret);
-    expect(serviceError.message).not.toContain(secret);
-    expect(serviceError.providerMessage ?? '').not.toContain(secret);
-  }
-  return serviceError;
-}
+const failure = (p: Promise<unknown>) => serviceFailure(p, API_KEY, APP_ID);
 
 describe('job search client', () => {
   it('searches with GET /jobs/{country}/search/{page}, both credential carriers and plus-joined words', async () => {
@@ -385,10 +358,7 @@ describe('job search client', () => {
     server.resetHandlers();
     await jobs.search({ country: 'gb', page: 1, what: 'welder' });
     expect(logLines.length).toBeGreaterThanOrEqual(2);
-    for (const line of logLines) {
-      expect(line).not.toContain(API_KEY);
-      expect(line).not.toContain(APP_ID);
-    }
+    expectNoSecret([API_KEY, APP_ID], ...logLines);
     await jobs.close();
   });
 });

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import { ServiceError } from '../../src/errors.ts';
-import type { HttpLog } from '../../src/http/client.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import {
   MP3_FRAME_HEADER,
@@ -17,37 +14,24 @@ import {
   type SpeechConfig,
 } from '../../src/services/speech/client.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import {
+  expectNoSecret,
+  failure as serviceFailure,
+  readFixture,
+  useFakeServer,
+  useLogCapture,
+} from '../support/service-harness.ts';
 
 const API_KEY = 'sandbox-speech-key-7f3a9c';
-const VOICES_FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/speech/voices.json', import.meta.url), 'utf8'),
-) as Record<string, unknown>;
-const ERRORS = JSON.parse(
-  readFileSync(new URL('../fixtures/speech/errors.json', import.meta.url), 'utf8'),
-) as Record<string, Record<string, unknown>>;
+const VOICES_FIXTURE = readFixture('speech', 'voices.json');
+const ERRORS = readFixture<Record<string, Record<string, unknown>>>('speech', 'errors.json');
 const TTS_ROUTE = route('speech', '/text-to-speech/:voiceId');
 const VOICES_ROUTE = route('speech', '/voices');
 const HTML_PAGE =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
 
-let server: SandboxServer;
-let logLines: string[] = [];
-
-beforeAll(async () => {
-  server = await startFake(speechHandlers({ credential: API_KEY }));
-});
-afterAll(() => server.close());
-afterEach(() => {
-  server.resetHandlers();
-  server.requests.length = 0;
-  logLines = [];
-});
-
-const capturingLog: HttpLog = {
-  debug: (obj, msg) => logLines.push(JSON.stringify({ level: 'debug', ...obj, msg })),
-  warn: (obj, msg) => logLines.push(JSON.stringify({ level: 'warn', ...obj, msg })),
-};
+const server = useFakeServer(() => speechHandlers({ credential: API_KEY }));
+const { log: capturingLog, lines: logLines } = useLogCapture();
 
 function client(config: Partial<SpeechConfig> = {}, deps: ClientDeps = {}) {
   return createSpeechClient(
@@ -62,19 +46,8 @@ function client(config: Partial<SpeechConfig> = {}, deps: ClientDeps = {}) {
   );
 }
 
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  const serviceError = err as ServiceError;
-  // No credential in the message, the provider's message or anything serialised, ever.
-  expect(JSON.stringify(serviceError)).not.toContain(API_KEY);
-  expect(serviceError.message).not.toContain(API_KEY);
-  expect(serviceError.providerMessage ?? '').not.toContain(API_KEY);
-  return serviceError;
-}
+// No credential in the message, the provider's message or anything serialised, ever.
+const failure = (p: Promise<unknown>) => serviceFailure(p, API_KEY);
 
 /** Walks the MP3 frame by frame: every frame starts with a valid MPEG-1 Layer III header. */
 function mp3Frames(bytes: Uint8Array): number {
@@ -375,7 +348,7 @@ describe('speech client', () => {
     expect(err.providerMessage).toBe('invalid_api_key: Invalid API key: [REDACTED]');
     await speech.synthesize({ text: 'hello' });
     expect(logLines.length).toBeGreaterThanOrEqual(2);
-    for (const line of logLines) expect(line).not.toContain(API_KEY);
+    expectNoSecret([API_KEY], ...logLines);
     await speech.close();
   });
 });

@@ -1,7 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import { ServiceError } from '../../src/errors.ts';
-import type { HttpLog } from '../../src/http/client.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import {
   WEBHOOK_MAGIC,
@@ -16,31 +14,23 @@ import {
   type WebhookEmbed,
 } from '../../src/services/webhook/client.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import {
+  expectNoSecret,
+  failure as serviceFailure,
+  useFakeServer,
+  useLogCapture,
+} from '../support/service-harness.ts';
 
 const WEBHOOK_ID = '1349081729583431690';
 const TOKEN = 'test-webhook-token-4f1d2c-0b9e';
 const POST_ROUTE = route('webhook', '/:id/:token');
 const inbox = createWebhookInbox();
 
-let server: SandboxServer;
-let logLines: string[] = [];
-
-beforeAll(async () => {
-  server = await startFake(webhookHandlers({ credential: TOKEN, webhookId: WEBHOOK_ID, inbox }));
-});
-afterAll(() => server.close());
+const server = useFakeServer(() => webhookHandlers({ credential: TOKEN, webhookId: WEBHOOK_ID, inbox }));
+const { log: capturingLog, lines: logLines } = useLogCapture();
 afterEach(() => {
-  server.resetHandlers();
-  server.requests.length = 0;
   inbox.clear();
-  logLines = [];
 });
-
-const capturingLog: HttpLog = {
-  debug: (obj, msg) => logLines.push(JSON.stringify({ level: 'debug', ...obj, msg })),
-  warn: (obj, msg) => logLines.push(JSON.stringify({ level: 'warn', ...obj, msg })),
-};
 
 function client(config: Partial<WebhookConfig> = {}, deps: ClientDeps = {}) {
   return createWebhookClient(
@@ -49,20 +39,7 @@ function client(config: Partial<WebhookConfig> = {}, deps: ClientDeps = {}) {
   );
 }
 
-async function failure(p: Promise<unknown>, token = TOKEN): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  const serviceError = err as ServiceError;
-  for (const secret of [token, encodeURIComponent(token)]) {
-    expect(JSON.stringify(serviceError)).not.toContain(secret);
-    expect(serviceError.message).not.toContain(secret);
-    expect(serviceError.providerMessage ?? '').not.toContain(secret);
-  }
-  return serviceError;
-}
+const failure = (p: Promise<unknown>, token = TOKEN) => serviceFailure(p, token, encodeURIComponent(token));
 
 const embed = (over: Partial<WebhookEmbed> = {}): WebhookEmbed => ({
   title: 'Daily analytics',
@@ -359,7 +336,7 @@ describe('webhook client', () => {
     const err = await failure(webhook.post({ content: 'hi' }));
     expect(err.providerMessage).toContain(`/webhooks/${WEBHOOK_ID}/[REDACTED]`);
     expect(logLines.length).toBeGreaterThanOrEqual(2);
-    for (const line of logLines) expect(line).not.toContain(TOKEN);
+    expectNoSecret([TOKEN], ...logLines);
     await webhook.close();
   });
 });

@@ -71,6 +71,15 @@ export function captureLog(): LogCapture {
   return { log: { debug: write('debug'), warn: write('warn') }, lines };
 }
 
+/** A captured log whose lines are emptied after every test, for module-level clients. */
+export function useLogCapture(): LogCapture {
+  const capture = captureLog();
+  afterEach(() => {
+    capture.lines.length = 0;
+  });
+  return capture;
+}
+
 /** A JSON file under test/fixtures/<dir>/. */
 export function readFixture<T = Record<string, unknown>>(dir: string, name: string): T {
   return JSON.parse(readFileSync(new URL(`../fixtures/${dir}/${name}`, import.meta.url), 'utf8')) as T;
