@@ -10,11 +10,13 @@ import { ANALYTICS_MAGIC, analyticsHandlers } from '../../src/sandbox/analytics.
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
 import {
+  type Answer,
   captureLog,
   closeAfterEach,
   errorText,
   expectNoSecret,
   failure,
+  htmlPage,
   readFixture,
   useFakeServer,
 } from '../support/service-harness.ts';
@@ -278,25 +280,11 @@ describe('analytics client', () => {
 
   it('maps a timeout, a reset, an HTML page and misfit bodies to typed codes', async () => {
     const good = fixture('report-date-country.json');
-    const cases: [() => Response | Promise<Response>, string][] = [
+    const cases: [Answer, string][] = [
       [async () => (await delay(1_000), HttpResponse.json(good)), 'timeout'],
       [() => HttpResponse.error(), 'network'],
-      [
-        () =>
-          new HttpResponse('<html><title>Error 502</title></html>', {
-            status: 200,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'bad_response',
-      ],
-      [
-        () =>
-          new HttpResponse('<html><title>Error 502</title></html>', {
-            status: 502,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'upstream',
-      ],
+      [() => htmlPage('<html><title>Error 502</title></html>', 200), 'bad_response'],
+      [() => htmlPage('<html><title>Error 502</title></html>', 502), 'upstream'],
       [() => HttpResponse.json({ ...good, rows: [{ metricValues: [{ value: 'n/a' }] }] }), 'bad_response'],
       [() => HttpResponse.json({ ...good, rowCount: 'two' }), 'bad_response'],
     ];

@@ -6,11 +6,13 @@ import { EMAIL_DELIVERY_MS, EMAIL_MAGIC, emailHandlers } from '../../src/sandbox
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
 import {
+  type Answer,
   captureLog,
   closeAfterEach,
   errorText,
   expectNoSecret,
   failure,
+  htmlPage,
   readFixture,
   useFakeServer,
 } from '../support/service-harness.ts';
@@ -255,25 +257,11 @@ describe('email client', () => {
   });
 
   it('maps a timeout, a reset, an HTML page and a misfit body to typed codes', async () => {
-    const cases: [() => Response | Promise<Response>, string][] = [
+    const cases: [Answer, string][] = [
       [async () => (await delay(1_000), HttpResponse.json({})), 'timeout'],
       [() => HttpResponse.error(), 'network'],
-      [
-        () =>
-          new HttpResponse('<html><body>Bad gateway</body></html>', {
-            status: 200,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'bad_response',
-      ],
-      [
-        () =>
-          new HttpResponse('<html><body>Bad gateway</body></html>', {
-            status: 502,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'upstream',
-      ],
+      [() => htmlPage('<html><body>Bad gateway</body></html>', 200), 'bad_response'],
+      [() => htmlPage('<html><body>Bad gateway</body></html>', 502), 'upstream'],
       [() => HttpResponse.json({ id: 42, from: 'x' }), 'bad_response'],
       [
         () => HttpResponse.json({ ...fixture('email-iso-timestamp.json'), created_at: 'soon' }),

@@ -12,11 +12,13 @@ import type { HttpOptions } from '../../src/http/policy.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
 import { ConfigError } from '../../src/errors.ts';
 import {
+  type Answer,
   captureLog,
   closeAfterEach,
   errorText,
   expectNoSecret,
   failure,
+  htmlPage,
   readFixture,
   useFakeServer,
 } from '../support/service-harness.ts';
@@ -225,25 +227,11 @@ describe('geocoding client', () => {
   it('maps a timeout, a reset, an HTML page and misfit bodies to typed codes', async () => {
     const la = fixture('los-angeles.json');
     const [first] = la.features as Record<string, unknown>[];
-    const cases: [() => Response | Promise<Response>, string][] = [
+    const cases: [Answer, string][] = [
       [async () => (await delay(1_000), HttpResponse.json(la)), 'timeout'],
       [() => HttpResponse.error(), 'network'],
-      [
-        () =>
-          new HttpResponse('<html>Bad gateway</html>', {
-            status: 200,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'bad_response',
-      ],
-      [
-        () =>
-          new HttpResponse('<html>Bad gateway</html>', {
-            status: 503,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'upstream',
-      ],
+      [() => htmlPage('<html>Bad gateway</html>', 200), 'bad_response'],
+      [() => htmlPage('<html>Bad gateway</html>', 503), 'upstream'],
       [() => HttpResponse.json({ ...la, type: 'Feature' }), 'bad_response'],
       [
         () => HttpResponse.json({ ...la, features: [{ ...first, center: [34.053691, -118.242766] }] }),

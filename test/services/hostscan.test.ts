@@ -7,6 +7,7 @@ import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,
   failure as serviceFailure,
+  htmlPage,
   readFixture,
   useFakeServer,
   useLogCapture,
@@ -220,13 +221,8 @@ describe('hostscan client', () => {
 
   it('maps a 502 HTML page to upstream after the retries', async () => {
     server.use(
-      http.get(
-        HOST_ROUTE,
-        () =>
-          new HttpResponse('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', {
-            status: 502,
-            headers: { 'content-type': 'text/html' },
-          }),
+      http.get(HOST_ROUTE, () =>
+        htmlPage('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', 502),
       ),
     );
     const hostscan = client();
@@ -259,12 +255,7 @@ describe('hostscan client', () => {
 
   it('treats an HTML 200, a body that does not fit and a 200 carrying an error as bad_response', async () => {
     const hostscan = client();
-    server.use(
-      http.get(
-        HOST_ROUTE,
-        () => new HttpResponse('<html>hi</html>', { headers: { 'content-type': 'text/html' } }),
-      ),
-    );
+    server.use(http.get(HOST_ROUTE, () => htmlPage('<html>hi</html>')));
     expect((await failure(hostscan.host('8.8.8.8'))).code).toBe('bad_response');
     server.resetHandlers();
     server.use(http.get(HOST_ROUTE, () => HttpResponse.json({ ...HOST_FIXTURE, ports: '53,443' })));

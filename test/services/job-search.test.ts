@@ -11,6 +11,7 @@ import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,
   failure as serviceFailure,
+  htmlPage,
   readFixture,
   useFakeServer,
   useLogCapture,
@@ -252,13 +253,7 @@ describe('job search client', () => {
     expect(err.code).toBe('invalid_request');
     expect(err.providerMessage).toMatch(/^UNSUPPORTED_COUNTRY: The currently supported/);
     server.resetHandlers();
-    server.use(
-      http.get(
-        SEARCH_ROUTE,
-        () =>
-          new HttpResponse('<h1>Not Found</h1>', { status: 404, headers: { 'content-type': 'text/html' } }),
-      ),
-    );
+    server.use(http.get(SEARCH_ROUTE, () => htmlPage('<h1>Not Found</h1>', 404)));
     const notFound = await failure(jobs.search({ country: 'ch', page: 2, what: 'nurse' }));
     expect(notFound.code).toBe('not_found');
     expect(notFound.providerMessage).toBe('Not Found');
@@ -289,13 +284,8 @@ describe('job search client', () => {
 
   it('retries a 5xx twice and then fails with upstream', async () => {
     server.use(
-      http.get(
-        SEARCH_ROUTE,
-        () =>
-          new HttpResponse('<html><title>503 Service Temporarily Unavailable</title></html>', {
-            status: 503,
-            headers: { 'content-type': 'text/html' },
-          }),
+      http.get(SEARCH_ROUTE, () =>
+        htmlPage('<html><title>503 Service Temporarily Unavailable</title></html>', 503),
       ),
     );
     const jobs = client();
@@ -328,12 +318,7 @@ describe('job search client', () => {
 
   it('treats an HTML 200 or a body that does not fit as bad_response', async () => {
     const jobs = client();
-    server.use(
-      http.get(
-        SEARCH_ROUTE,
-        () => new HttpResponse('<html>Adzuna</html>', { headers: { 'content-type': 'text/html' } }),
-      ),
-    );
+    server.use(http.get(SEARCH_ROUTE, () => htmlPage('<html>Adzuna</html>')));
     expect((await failure(jobs.search({ country: 'gb', page: 1, what: 'a' }))).code).toBe('bad_response');
     server.resetHandlers();
     server.use(http.get(SEARCH_ROUTE, () => HttpResponse.json({ ...SEARCH_FIXTURE, count: 'many' })));

@@ -17,6 +17,7 @@ import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,
   failure as serviceFailure,
+  htmlPage,
   readFixture,
   useFakeServer,
   useLogCapture,
@@ -264,12 +265,7 @@ describe('speech client', () => {
   });
 
   it('retries a 5xx voice list twice, then fails with upstream and a readable excerpt of the HTML page', async () => {
-    server.use(
-      http.get(
-        VOICES_ROUTE,
-        () => new HttpResponse(HTML_PAGE, { status: 502, headers: { 'content-type': 'text/html' } }),
-      ),
-    );
+    server.use(http.get(VOICES_ROUTE, () => htmlPage(HTML_PAGE, 502)));
     const speech = client();
     const err = await failure(speech.voices());
     expect(err.code).toBe('upstream');
@@ -301,25 +297,14 @@ describe('speech client', () => {
   });
 
   it('treats a 200 HTML page instead of audio as bad_response', async () => {
-    server.use(
-      http.post(
-        TTS_ROUTE,
-        () =>
-          new HttpResponse('<html><body>Welcome</body></html>', { headers: { 'content-type': 'text/html' } }),
-      ),
-    );
+    server.use(http.post(TTS_ROUTE, () => htmlPage('<html><body>Welcome</body></html>')));
     const speech = client();
     expect((await failure(speech.synthesize({ text: 'hello' }))).code).toBe('bad_response');
     await speech.close();
   });
 
   it('treats a voice list that is not JSON, or does not fit the schema, as bad_response', async () => {
-    server.use(
-      http.get(
-        VOICES_ROUTE,
-        () => new HttpResponse('<html>maintenance</html>', { headers: { 'content-type': 'text/html' } }),
-      ),
-    );
+    server.use(http.get(VOICES_ROUTE, () => htmlPage('<html>maintenance</html>')));
     const speech = client();
     expect((await failure(speech.voices())).code).toBe('bad_response');
     server.resetHandlers();

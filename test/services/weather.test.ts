@@ -11,11 +11,13 @@ import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import type { HttpOptions } from '../../src/http/policy.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
 import {
+  type Answer,
   captureLog,
   closeAfterEach,
   errorText,
   expectNoSecret,
   failure,
+  htmlPage,
   readFixture,
   useFakeServer,
 } from '../support/service-harness.ts';
@@ -242,25 +244,11 @@ describe('weather client', () => {
   });
 
   it('maps a timeout, a reset, an HTML page and a misfit body to typed codes', async () => {
-    const cases: [() => Response | Promise<Response>, string][] = [
+    const cases: [Answer, string][] = [
       [async () => (await delay(1_000), HttpResponse.json({})), 'timeout'],
       [() => HttpResponse.error(), 'network'],
-      [
-        () =>
-          new HttpResponse('<html><h1>502 Bad Gateway</h1></html>', {
-            status: 200,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'bad_response',
-      ],
-      [
-        () =>
-          new HttpResponse('<html><h1>502 Bad Gateway</h1></html>', {
-            status: 502,
-            headers: { 'content-type': 'text/html' },
-          }),
-        'upstream',
-      ],
+      [() => htmlPage('<html><h1>502 Bad Gateway</h1></html>', 200), 'bad_response'],
+      [() => htmlPage('<html><h1>502 Bad Gateway</h1></html>', 502), 'upstream'],
       [
         () => HttpResponse.json({ ...fixture('current-zocca.json'), main: { temp: '25.33' } }),
         'bad_response',

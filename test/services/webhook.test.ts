@@ -17,6 +17,7 @@ import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,
   failure as serviceFailure,
+  htmlPage,
   useFakeServer,
   useLogCapture,
 } from '../support/service-harness.ts';
@@ -231,16 +232,12 @@ describe('webhook client', () => {
 
   it('maps a Cloudflare HTML 429 to rate_limited using the Retry-After header', async () => {
     server.use(
-      http.post(
-        POST_ROUTE,
-        () =>
-          new HttpResponse(
-            '<!DOCTYPE html><html><head><title>Access denied | discord.com used Cloudflare</title></head></html>',
-            {
-              status: 429,
-              headers: { 'content-type': 'text/html', 'retry-after': '600' },
-            },
-          ),
+      http.post(POST_ROUTE, () =>
+        htmlPage(
+          '<!DOCTYPE html><html><head><title>Access denied | discord.com used Cloudflare</title></head></html>',
+          429,
+          { 'retry-after': '600' },
+        ),
       ),
     );
     const webhook = client();
@@ -276,16 +273,8 @@ describe('webhook client', () => {
 
   it('maps a 5xx HTML page to upstream, once: a POST without an idempotency key is not retried', async () => {
     server.use(
-      http.post(
-        POST_ROUTE,
-        () =>
-          new HttpResponse(
-            '<html><body><h1>502 Bad Gateway</h1>There was not a gateway available.</body></html>',
-            {
-              status: 502,
-              headers: { 'content-type': 'text/html' },
-            },
-          ),
+      http.post(POST_ROUTE, () =>
+        htmlPage('<html><body><h1>502 Bad Gateway</h1>There was not a gateway available.</body></html>', 502),
       ),
     );
     const webhook = client();

@@ -3,7 +3,7 @@
 // the no-credential checks.
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { RequestHandler } from 'msw';
+import { HttpResponse, type RequestHandler } from 'msw';
 import { ServiceError } from '../../src/errors.ts';
 import type { HttpLog } from '../../src/http/client.ts';
 import { startFake, type SandboxServer } from './sandbox-server.ts';
@@ -78,6 +78,14 @@ export function useLogCapture(): LogCapture {
     capture.lines.length = 0;
   });
   return capture;
+}
+
+/** What a test's handler override answers with, in the tables of failure cases. */
+export type Answer = () => Response | Promise<Response>;
+
+/** An HTML page where JSON was expected: a proxy's error page or a login wall. */
+export function htmlPage(html: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new HttpResponse(html, { status, headers: { 'content-type': 'text/html', ...headers } });
 }
 
 /** A JSON file under test/fixtures/<dir>/. */
