@@ -14,6 +14,7 @@ import {
   captureLog,
   closeAfterEach,
   errorText,
+  expectFailureCodes,
   expectNoSecret,
   failure,
   htmlPage,
@@ -289,11 +290,12 @@ describe('analytics client', () => {
       [() => HttpResponse.json({ ...good, rowCount: 'two' }), 'bad_response'],
     ];
     const { client } = makeClient({}, { requestTimeoutMs: 150 });
-    for (const [answer, code] of cases) {
-      server.use(http.post(runReport, answer));
-      expect((await failure(client.runReport(totals))).code).toBe(code);
-      server.resetHandlers();
-    }
+    await expectFailureCodes(
+      server,
+      cases,
+      (answer) => http.post(runReport, answer),
+      () => client.runReport(totals),
+    );
   });
 
   it('never lets the token reach an error, a provider message or a log line', async () => {

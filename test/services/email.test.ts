@@ -10,6 +10,7 @@ import {
   captureLog,
   closeAfterEach,
   errorText,
+  expectFailureCodes,
   expectNoSecret,
   failure,
   htmlPage,
@@ -269,11 +270,12 @@ describe('email client', () => {
       ],
     ];
     const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 150 });
-    for (const [answer, code] of cases) {
-      server.use(http.get(route('email', '/emails/:id'), answer));
-      expect((await failure(client.get('some-id'))).code).toBe(code);
-      server.resetHandlers();
-    }
+    await expectFailureCodes(
+      server,
+      cases,
+      (answer) => http.get(route('email', '/emails/:id'), answer),
+      () => client.get('some-id'),
+    );
   });
 
   it('fails on a route the fake does not serve instead of answering undefined', async () => {

@@ -16,6 +16,7 @@ import {
   captureLog,
   closeAfterEach,
   errorText,
+  expectFailureCodes,
   expectNoSecret,
   failure,
   htmlPage,
@@ -239,11 +240,12 @@ describe('geocoding client', () => {
       ],
     ];
     const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 150 });
-    for (const [i, [respond, code]] of cases.entries()) {
-      server.use(http.get(route('geocoding', '/geocoding/v5/:dataset/:query'), respond));
-      expect((await failure(client.forward({ query: `case ${i}` }))).code).toBe(code);
-      server.resetHandlers();
-    }
+    await expectFailureCodes(
+      server,
+      cases,
+      (respond) => http.get(route('geocoding', '/geocoding/v5/:dataset/:query'), respond),
+      (i) => client.forward({ query: `case ${i}` }),
+    );
   });
 
   it('never lets the token reach an error, a provider message or a log line', async () => {

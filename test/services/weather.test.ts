@@ -15,6 +15,7 @@ import {
   captureLog,
   closeAfterEach,
   errorText,
+  expectFailureCodes,
   expectNoSecret,
   failure,
   htmlPage,
@@ -255,11 +256,12 @@ describe('weather client', () => {
       ],
     ];
     const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 150 });
-    for (const [i, [answer, code]] of cases.entries()) {
-      server.use(http.get(route('weather', '/weather'), answer));
-      expect((await failure(client.current({ city: `Case ${i}` }))).code).toBe(code);
-      server.resetHandlers();
-    }
+    await expectFailureCodes(
+      server,
+      cases,
+      (answer) => http.get(route('weather', '/weather'), answer),
+      (i) => client.current({ city: `Case ${i}` }),
+    );
   });
 
   it('never lets the key reach an error, a provider message or a log line', async () => {

@@ -124,3 +124,20 @@ export async function failure(p: Promise<unknown>, ...secrets: string[]): Promis
   );
   return serviceError;
 }
+
+/**
+ * For each case in turn: serves its answer through `serve`, expects `call(index)` to fail with the
+ * case's code, then drops the override.
+ */
+export async function expectFailureCodes(
+  server: SandboxServer,
+  cases: readonly (readonly [Answer, string])[],
+  serve: (answer: Answer) => RequestHandler,
+  call: (index: number) => Promise<unknown>,
+): Promise<void> {
+  for (const [i, [answer, code]] of cases.entries()) {
+    server.use(serve(answer));
+    expect((await failure(call(i))).code).toBe(code);
+    server.resetHandlers();
+  }
+}
