@@ -1,46 +1,12 @@
 // The whole bot end to end: `src/main.ts` with no platform token and SANDBOX=on, fed a piped
 // console session, answering from the built-in simulator over loopback.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHerald, type Run } from '../support/spawn-herald.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const SESSION = '/weather Oslo\n/jobs what:"rust developer" where:Berlin country:de page:2\n/say "Hello"\n';
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runHerald(env: Record<string, string>, stdin: string, timeoutMs = 25_000): Promise<Run> {
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([key]) => !/^(DISCORD_|SLACK_|SANDBOX|LOG_|AUDIO_DIR|STORE_URL|REDIS_URL|HEALTH_PORT|PORT$)/.test(key),
-    ),
-  ) as Record<string, string>;
-  return new Promise((done, fail) => {
-    // process.execPath is the Node 24 that runs vitest (the project's own, via npm/npx).
-    const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env: { ...base, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`herald did not exit within ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', fail);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      done({ code, signal, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
-}
 
 describe('a piped console session end to end', () => {
   let dir: string;

@@ -1,34 +1,13 @@
 // SIGTERM with commands in flight: herald stops taking commands, lets the running ones answer,
 // and exits 0; a second signal exits at once.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startHerald, type HeraldProcess } from '../support/spawn-herald.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-function start(env: Record<string, string>): {
-  child: ChildProcessWithoutNullStreams;
-  out: () => string;
-  err: () => string;
-  exited: Promise<number | null>;
-} {
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !/^(DISCORD_|SLACK_|SANDBOX|LOG_|AUDIO_DIR|STORE_URL|REDIS_URL|HEALTH_PORT|PORT$)/.test(k),
-    ),
-  ) as Record<string, string>;
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: ROOT,
-    env: { ...base, SANDBOX: 'on', LOG_FORMAT: 'json', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-  return { child, out: () => stdout, err: () => stderr, exited };
+function start(env: Record<string, string>): HeraldProcess {
+  return startHerald({ SANDBOX: 'on', LOG_FORMAT: 'json', ...env });
 }
 
 async function until(check: () => boolean, ms: number): Promise<void> {

@@ -3,21 +3,19 @@
 // accepts only those values, and (b) the fault matrix in process. No sentinel may appear in
 // stdout, stderr, any log line, any reply or any error; the fake must have received every one, so
 // that the test proves redaction rather than absence.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { delay, http, HttpResponse, type RequestHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/http/redact.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { startFake, type RecordedRequest, type SandboxServer } from '../support/sandbox-server.ts';
+import { runHerald, type Run } from '../support/spawn-herald.ts';
 import { UPSTREAMS, cellsOf, fakeHandlers, type Credentials } from './fault-cells.ts';
 import { BODY_MARKER, FAULTS, echoOf, faultHandler, type FaultName } from './faults.ts';
 import { createHarness, errorTexts, requestsTo, runCell, runServiceCall, type Harness } from './harness.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The random part alone is searched too, in case a prefix was cut or changed on the way. */
 function sentinel(name: string): string {
@@ -145,43 +143,6 @@ const SESSION: readonly (readonly [line: string, answer: RegExp])[] = [
   ['/report yesterday', /The analytics service/],
 ];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runHerald(env: Record<string, string>, stdin: string, timeoutMs = 30_000): Promise<Run> {
-  // Nothing of the parent's own configuration may reach the child.
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([key]) =>
-        !/^(DISCORD_|SLACK_|SANDBOX|LOG_|AUDIO_DIR|STORE_URL|REDIS_URL|HEALTH_PORT|PORT$|EMAIL_|ANALYTICS_|WEATHER_|GEOCODING_|SPEECH_|HOSTSCAN_|WEBHOOK_|JOBS_)/.test(
-          key,
-        ),
-    ),
-  ) as Record<string, string>;
-  return new Promise((done, fail) => {
-    // process.execPath is the project's Node 24 that runs vitest (`npx node` would add npm's own
-    // warnings to stderr, which must hold JSON log lines only).
-    const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env: { ...base, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`herald did not exit within ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
-}
-
 describe('a whole console session with sentinel credentials', () => {
   let server: SandboxServer;
   let dir: string;
@@ -222,6 +183,8 @@ describe('a whole console session with sentinel credentials', () => {
         JOBS_API_KEY: SENTINELS.jobsApiKey,
       },
       `${SESSION.map(([line]) => line).join('\n')}\n`,
+      // Nothing of the parent's own configuration may reach the child.
+      { timeoutMs: 30_000, dropServiceVars: true },
     );
   }, 40_000);
 
