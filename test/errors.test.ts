@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../src/errors.ts';
+import { SERVICE_ERROR_CODES } from './support/service-errors.ts';
 
 describe('userMessageFor', () => {
   it('passes a user error through as one printable line', () => {
@@ -9,18 +10,7 @@ describe('userMessageFor', () => {
   });
 
   it('turns every service error code into one sentence naming the service, with no detail', () => {
-    const codes = [
-      'unauthorized',
-      'forbidden',
-      'not_found',
-      'invalid_request',
-      'rate_limited',
-      'upstream',
-      'timeout',
-      'network',
-      'bad_response',
-      'unavailable',
-    ] as const;
+    const codes = SERVICE_ERROR_CODES;
     for (const code of codes) {
       const text = userMessageFor(
         new ServiceError({

@@ -85,18 +85,7 @@ export async function invoke<I>(
 }
 
 /** Every code a service call can fail with; each must reach the dispatcher untouched. */
-export const SERVICE_ERROR_CODES: readonly ServiceErrorCode[] = [
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'invalid_request',
-  'rate_limited',
-  'upstream',
-  'timeout',
-  'network',
-  'bad_response',
-  'unavailable',
-];
+export { SERVICE_ERROR_CODES } from '../support/service-errors.ts';
 
 export function serviceError(service: ServiceName, operation: string, code: ServiceErrorCode): ServiceError {
   return new ServiceError({

@@ -1,12 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  AdapterError,
-  DeadlineError,
-  ServiceError,
-  UserError,
-  type ServiceErrorCode,
-} from '../../src/errors.ts';
+import { AdapterError, DeadlineError, ServiceError, UserError } from '../../src/errors.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { Invocation } from '../../src/core/adapter.ts';
 import {
@@ -20,6 +14,7 @@ import type { Reply } from '../../src/core/reply.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import type { Services } from '../../src/core/services.ts';
 import type { WeatherClient } from '../../src/services/weather/client.ts';
+import { SERVICE_ERROR_CODES } from '../support/service-errors.ts';
 
 interface LogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -108,16 +103,21 @@ function echo(over: { ephemeral?: boolean; access?: AccessCheck[] } = {}, seen: 
   });
 }
 
+/** A command with no options. */
+function bare(
+  name: string,
+  description: string,
+  handler: (input: object, ctx: CommandContext) => Promise<Reply>,
+  needs: Command['needs'] = [],
+): Command {
+  return defineCommand({ name, description, options: z.object({}), needs, handler });
+}
+
 function failing(err: unknown, name = 'boom', needs: Command['needs'] = []): Command {
-  return defineCommand({
-    name,
-    description: 'Fails',
-    options: z.object({}),
-    needs,
-    handler: async () => {
-      throw err;
-    },
-  });
+  const handler = async (): Promise<Reply> => {
+    throw err;
+  };
+  return bare(name, 'Fails', handler, needs);
 }
 
 const SECRET = 'sentinel-secret-9f8e7d6c';
@@ -181,20 +181,8 @@ describe('createDispatcher', () => {
 
   it('names the variable to set when a needed service is not configured, without running the handler', async () => {
     const handler = vi.fn(async () => ({ text: 'never' }));
-    const say = defineCommand({
-      name: 'say',
-      description: 'Speak',
-      options: z.object({}),
-      needs: ['speech'],
-      handler,
-    });
-    const jobs = defineCommand({
-      name: 'jobs',
-      description: 'Jobs',
-      options: z.object({}),
-      needs: ['jobSearch'],
-      handler,
-    });
+    const say = bare('say', 'Speak', handler, ['speech']);
+    const jobs = bare('jobs', 'Jobs', handler, ['jobSearch']);
     const { dispatcher } = setup([say, jobs] as Command[]);
     const first = invocation('say', '');
     await dispatcher.onInvocation(first.inv);
@@ -286,15 +274,9 @@ describe('createDispatcher', () => {
 
   it('answers with a deadline sentence when a handler hangs and ignores its signal', async () => {
     let signal: AbortSignal | undefined;
-    const hang = defineCommand({
-      name: 'hang',
-      description: 'Hangs',
-      options: z.object({}),
-      needs: [],
-      handler: (_input, ctx) => {
-        signal = ctx.signal;
-        return new Promise<Reply>(() => undefined);
-      },
+    const hang = bare('hang', 'Hangs', (_input, ctx) => {
+      signal = ctx.signal;
+      return new Promise<Reply>(() => undefined);
     });
     const { dispatcher, lines } = setup([hang], { commandTimeoutMs: 60 });
     const { inv, replies } = invocation('hang', '');
@@ -312,16 +294,14 @@ describe('createDispatcher', () => {
   });
 
   it('treats an AbortError from a handler that honours its signal as the deadline', async () => {
-    const polite = defineCommand({
-      name: 'polite',
-      description: 'Honours the signal',
-      options: z.object({}),
-      needs: [],
-      handler: (_input, ctx) =>
+    const polite = bare(
+      'polite',
+      'Honours the signal',
+      (_input, ctx) =>
         new Promise<Reply>((_, reject) => {
           ctx.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
-    });
+    );
     const { dispatcher } = setup([polite], { commandTimeoutMs: 30 });
     const { inv, replies } = invocation('polite', '');
     await dispatcher.onInvocation(inv);
@@ -330,13 +310,7 @@ describe('createDispatcher', () => {
 
   it("stops waiting when the platform's reply window closes", async () => {
     const controller = new AbortController();
-    const hang = defineCommand({
-      name: 'hang',
-      description: 'Hangs',
-      options: z.object({}),
-      needs: [],
-      handler: () => new Promise<Reply>(() => undefined),
-    });
+    const hang = bare('hang', 'Hangs', () => new Promise<Reply>(() => undefined));
     const { dispatcher } = setup([hang], { commandTimeoutMs: 10_000 });
     const { inv, replies } = invocation('hang', '', { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('interaction expired')), 20);
@@ -345,18 +319,7 @@ describe('createDispatcher', () => {
   });
 
   describe('error mapping', () => {
-    const codes: ServiceErrorCode[] = [
-      'unauthorized',
-      'forbidden',
-      'not_found',
-      'invalid_request',
-      'rate_limited',
-      'upstream',
-      'timeout',
-      'network',
-      'bad_response',
-      'unavailable',
-    ];
+    const codes = SERVICE_ERROR_CODES;
     const cases: [string, unknown, RegExp][] = [
       [
         'a user error',
@@ -450,15 +413,9 @@ describe('createDispatcher', () => {
   });
 
   it('gives the handler a logger bound to the command and invocation', async () => {
-    const chatty = defineCommand({
-      name: 'chatty',
-      description: 'Logs',
-      options: z.object({}),
-      needs: [],
-      handler: async (_input, ctx) => {
-        ctx.log.info({ step: 1 }, 'chatty.step');
-        return { text: 'done' };
-      },
+    const chatty = bare('chatty', 'Logs', async (_input, ctx) => {
+      ctx.log.info({ step: 1 }, 'chatty.step');
+      return { text: 'done' };
     });
     const { dispatcher, lines } = setup([chatty]);
     await dispatcher.onInvocation(invocation('chatty', '').inv);
@@ -480,13 +437,7 @@ describe('createDispatcher', () => {
   });
 
   it('turns a handler that returns no reply into the generic sentence', async () => {
-    const broken = defineCommand({
-      name: 'broken',
-      description: 'Returns nothing',
-      options: z.object({}),
-      needs: [],
-      handler: async () => undefined as unknown as Reply,
-    });
+    const broken = bare('broken', 'Returns nothing', async () => undefined as unknown as Reply);
     const { dispatcher } = setup([broken]);
     const { inv, replies } = invocation('broken', '');
     await dispatcher.onInvocation(inv);
@@ -495,13 +446,11 @@ describe('createDispatcher', () => {
 
   it('drains in-flight commands and refuses new ones while shutting down', async () => {
     let release: () => void = () => undefined;
-    const slow = defineCommand({
-      name: 'slow',
-      description: 'Slow',
-      options: z.object({}),
-      needs: [],
-      handler: () => new Promise<Reply>((resolve) => (release = () => resolve({ text: 'finally' }))),
-    });
+    const slow = bare(
+      'slow',
+      'Slow',
+      () => new Promise<Reply>((resolve) => (release = () => resolve({ text: 'finally' }))),
+    );
     const { dispatcher } = setup([slow]);
     const first = invocation('slow', '');
     const running = dispatcher.onInvocation(first.inv);
@@ -518,13 +467,7 @@ describe('createDispatcher', () => {
   });
 
   it('gives up draining after the bound', async () => {
-    const hang = defineCommand({
-      name: 'hang',
-      description: 'Hangs',
-      options: z.object({}),
-      needs: [],
-      handler: () => new Promise<Reply>(() => undefined),
-    });
+    const hang = bare('hang', 'Hangs', () => new Promise<Reply>(() => undefined));
     const { dispatcher } = setup([hang], { commandTimeoutMs: 5_000 });
     void dispatcher.onInvocation(invocation('hang', '').inv);
     await expect(dispatcher.drain(30)).resolves.toBe(false);
