@@ -201,33 +201,43 @@ describe('createConsoleAdapter', () => {
   });
   const registry = createRegistry([echo, who, beep]);
 
-  function session(lines: string, handlers?: AdapterHandlers, concurrency?: number) {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let stdout = '';
-    output.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    const adapter = createConsoleAdapter({
-      input,
-      output,
-      audioDir: dir,
-      log: quietLog,
-      isTTY: false,
-      concurrency,
-    });
-    const dispatcher = createDispatcher({
+  function newDispatcher() {
+    return createDispatcher({
       registry,
       services: {},
       log: quietLog,
       commandTimeoutMs: 2_000,
       serviceVariables: {},
     });
+  }
+
+  /** A console adapter on in-memory streams; `out()` is everything it has written so far. */
+  function consoleOn(over: Partial<Parameters<typeof createConsoleAdapter>[0]> = {}) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let written = '';
+    output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+    const adapter = createConsoleAdapter({
+      input,
+      output,
+      audioDir: dir,
+      log: quietLog,
+      isTTY: false,
+      ...over,
+    });
+    return { input, adapter, out: () => written };
+  }
+
+  function session(lines: string, handlers?: AdapterHandlers, concurrency?: number) {
+    const { input, adapter, out } = consoleOn({ concurrency });
+    const dispatcher = newDispatcher();
     return {
       adapter,
       run: async () => {
         await adapter.start(registry, handlers ?? dispatcher);
         input.end(lines);
         await adapter.finished;
-        return stdout;
+        return out();
       },
     };
   }
@@ -274,31 +284,14 @@ describe('createConsoleAdapter', () => {
   });
 
   it('keeps answering when the audio directory cannot be written', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let stdout = '';
-    output.on('data', (c: Buffer) => (stdout += c.toString()));
     const blocked = join(dir, 'file');
     await writeFile(blocked, 'x');
-    const adapter = createConsoleAdapter({
-      input,
-      output,
-      audioDir: join(blocked, 'audio'),
-      log: quietLog,
-      isTTY: false,
-    });
-    const dispatcher = createDispatcher({
-      registry,
-      services: {},
-      log: quietLog,
-      commandTimeoutMs: 2_000,
-      serviceVariables: {},
-    });
-    await adapter.start(registry, dispatcher);
+    const { input, adapter, out } = consoleOn({ audioDir: join(blocked, 'audio') });
+    await adapter.start(registry, newDispatcher());
     input.end('/beep\n/echo after\n');
     await adapter.finished;
-    expect(stdout).toContain('Could not save ../../evil name.mp3 (audio/mpeg, 4 B).');
-    expect(stdout).toContain('echo: after');
+    expect(out()).toContain('Could not save ../../evil name.mp3 (audio/mpeg, 4 B).');
+    expect(out()).toContain('echo: after');
   });
 
   it('finishes at end of input only after every command has answered', async () => {
@@ -328,30 +321,16 @@ describe('createConsoleAdapter', () => {
   });
 
   it('on a terminal shows the notice and a prompt, answers, and ends on exit', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let screen = '';
-    output.on('data', (c: Buffer) => (screen += c.toString()));
-    const adapter = createConsoleAdapter({
-      input,
-      output,
-      audioDir: dir,
-      log: quietLog,
+    const { input, adapter, out } = consoleOn({
       isTTY: true,
       notice: 'The built-in sandbox answers: replies are simulated.',
     });
-    const dispatcher = createDispatcher({
-      registry,
-      services: {},
-      log: quietLog,
-      commandTimeoutMs: 2_000,
-      serviceVariables: {},
-    });
-    await adapter.start(registry, dispatcher);
+    await adapter.start(registry, newDispatcher());
     input.write('/echo hello\n');
     await sleep(50);
     input.write('exit\n');
     await adapter.finished;
+    const screen = out();
     expect(screen).toContain('The built-in sandbox answers: replies are simulated.');
     expect(screen).toContain('herald> ');
     expect(screen).toContain('echo: hello');
