@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeliverer, type DeliveryOptions } from '../../src/core/delivery.ts';
@@ -23,10 +22,10 @@ import {
   type FakeClock,
   type WebhookFake,
 } from '../jobs/harness.ts';
+import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 
 const POST = route('webhook', '/:id/:token');
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const runPrefix = `herald:test-${randomUUID()}:`;
+const runPrefix = testKeyPrefix();
 const dir = mkdtempSync(join(tmpdir(), 'herald-delivery-'));
 let fake: WebhookFake;
 const opened: Store[] = [];
@@ -50,14 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${runPrefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
+  await deleteKeys(runPrefix);
 });
 afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();

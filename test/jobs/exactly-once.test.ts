@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Redis } from 'ioredis';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src/core/job.ts';
@@ -27,9 +26,9 @@ import {
   type FakeClock,
   type WebhookFake,
 } from './harness.ts';
+import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const runPrefix = `herald:test-${randomUUID()}:`;
+const runPrefix = testKeyPrefix();
 const dir = mkdtempSync(join(tmpdir(), 'herald-once-'));
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -50,14 +49,7 @@ afterEach(async () => {
 afterAll(async () => {
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${runPrefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
+  await deleteKeys(runPrefix);
 });
 
 interface Backend {

@@ -15,21 +15,14 @@ import {
   type Store,
 } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
+import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const runPrefix = `herald:test-${randomUUID()}:`;
+const runPrefix = testKeyPrefix();
 const dir = mkdtempSync(join(tmpdir(), 'herald-store-'));
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${runPrefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
+  await deleteKeys(runPrefix);
 });
 
 interface Backend {
