@@ -68,16 +68,20 @@ function recordingErrors(services: Services, errors: unknown[]): Services {
   return out;
 }
 
-export interface CellRun {
-  replies: Reply[];
-  /** From the invocation to its first reply. */
-  replyMs: number;
+/** What a run logged, what its service calls threw and what reached the fake. */
+export interface Observed {
   log: LogLine[];
   rawLog: string;
   /** Errors thrown by service calls (before the dispatcher turned them into a sentence). */
   errors: unknown[];
-  /** The requests the fake received during the cell. */
+  /** The requests the fake received during the run. */
   requests: RecordedRequest[];
+}
+
+export interface CellRun extends Observed {
+  replies: Reply[];
+  /** From the invocation to its first reply. */
+  replyMs: number;
 }
 
 export interface Harness {
@@ -92,14 +96,14 @@ export function createHarness(server: SandboxServer, base: RequestHandler[], cre
 }
 
 /**
- * Runs one invocation with fresh clients (no cache or breaker state carried between cells),
- * with `overrides` in front of the fake's handlers for its duration.
+ * Runs `body` with fresh clients (no cache or breaker state carried between runs) whose errors are
+ * recorded, with `overrides` in front of the fake's handlers for its duration.
  */
-export async function runInvocation(
+async function withFreshServices<T>(
   h: Harness,
-  c: Pick<CommandCase, 'command' | 'text'>,
-  overrides: RequestHandler[] = [],
-): Promise<CellRun> {
+  overrides: RequestHandler[],
+  body: (services: Services, log: Logger) => Promise<T>,
+): Promise<Observed & { result: T }> {
   const capture = captureLog('debug');
   const errors: unknown[] = [];
   const first = h.server.requests.length;
@@ -108,18 +112,43 @@ export async function runInvocation(
     log: capture.log.child({ component: 'http' }),
     httpOptions: FAST_HTTP,
   });
-  const dispatcher = createDispatcher({
-    registry: h.registry,
-    services: recordingErrors(services, errors),
-    log: capture.log,
-    commandTimeoutMs: 2_500,
-    serviceVariables: SERVICE_VARIABLES,
-    rateLimit: createMemoryRateLimiter({ perMinute: COMMAND_SETTINGS.limits.perUserPerMinute }),
-  });
-  const replies: Reply[] = [];
-  let replyMs = Number.POSITIVE_INFINITY;
-  const started = performance.now();
+  let result: T;
   try {
+    result = await body(recordingErrors(services, errors), capture.log);
+  } finally {
+    h.server.resetHandlers();
+    await closeServices(services);
+  }
+  return {
+    result,
+    log: capture.lines(),
+    rawLog: capture.raw.join(''),
+    errors,
+    requests: h.server.requests.slice(first),
+  };
+}
+
+/**
+ * Runs one invocation with fresh clients (no cache or breaker state carried between cells),
+ * with `overrides` in front of the fake's handlers for its duration.
+ */
+export async function runInvocation(
+  h: Harness,
+  c: Pick<CommandCase, 'command' | 'text'>,
+  overrides: RequestHandler[] = [],
+): Promise<CellRun> {
+  const { result, ...observed } = await withFreshServices(h, overrides, async (services, log) => {
+    const dispatcher = createDispatcher({
+      registry: h.registry,
+      services,
+      log,
+      commandTimeoutMs: 2_500,
+      serviceVariables: SERVICE_VARIABLES,
+      rateLimit: createMemoryRateLimiter({ perMinute: COMMAND_SETTINGS.limits.perUserPerMinute }),
+    });
+    const replies: Reply[] = [];
+    let replyMs = Number.POSITIVE_INFINITY;
+    const started = performance.now();
     await dispatcher.onInvocation({
       command: c.command,
       rawInput: c.text,
@@ -133,18 +162,9 @@ export async function runInvocation(
     });
     // A second, late reply or a stray rejection would show up in this pause.
     await new Promise((resolve) => setTimeout(resolve, 15));
-  } finally {
-    h.server.resetHandlers();
-    await closeServices(services);
-  }
-  return {
-    replies,
-    replyMs,
-    log: capture.lines(),
-    rawLog: capture.raw.join(''),
-    errors,
-    requests: h.server.requests.slice(first),
-  };
+    return { replies, replyMs };
+  });
+  return { ...result, ...observed };
 }
 
 export function runCell(h: Harness, cell: Cell): Promise<CellRun> {
@@ -189,12 +209,8 @@ export function errorTexts(err: unknown): string[] {
   return out;
 }
 
-export interface CallRun {
+export interface CallRun extends Observed {
   outcome: PromiseSettledResult<unknown>;
-  log: LogLine[];
-  rawLog: string;
-  errors: unknown[];
-  requests: RecordedRequest[];
 }
 
 /** Calls services directly (S7 is used by jobs, not commands), with the same clients and log. */
@@ -203,26 +219,9 @@ export async function runServiceCall(
   call: (services: Services, log: Logger) => Promise<unknown>,
   overrides: RequestHandler[] = [],
 ): Promise<CallRun> {
-  const capture = captureLog('debug');
-  const errors: unknown[] = [];
-  const first = h.server.requests.length;
-  h.server.use(...overrides);
-  const services = createServices(serviceConfigs(h.server.url, h.creds), {
-    log: capture.log.child({ component: 'http' }),
-    httpOptions: FAST_HTTP,
+  const { result, ...observed } = await withFreshServices(h, overrides, async (services, log) => {
+    const [outcome] = await Promise.allSettled([call(services, log)]);
+    return outcome;
   });
-  let outcome: PromiseSettledResult<unknown>;
-  try {
-    [outcome] = await Promise.allSettled([call(recordingErrors(services, errors), capture.log)]);
-  } finally {
-    h.server.resetHandlers();
-    await closeServices(services);
-  }
-  return {
-    outcome,
-    log: capture.lines(),
-    rawLog: capture.raw.join(''),
-    errors,
-    requests: h.server.requests.slice(first),
-  };
+  return { outcome: result, ...observed };
 }
