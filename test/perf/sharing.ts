@@ -1,12 +1,12 @@
 // One suite, run once per cached service client: identical concurrent calls share one upstream
 // request, a repeat within the TTL is answered from the cache, and the TTL is read from the
 // client's injected clock (ClientDeps.now). Proven by request counts at the loopback fake.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { HttpResponse, http, type JsonBodyType, type RequestHandler } from 'msw';
 import { ServiceError } from '../../src/errors.ts';
 import type { CallOptions, CallRecord } from '../../src/http/client.ts';
 import type { ClientDeps, Closable } from '../../src/services/deps.ts';
-import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { closeAfterEach, useFakeServer } from '../support/service-harness.ts';
 
 /** lru-cache treats a start time of 0 as "no TTL", so the fake clock starts at a real date. */
 export const START_MS = Date.parse('2025-06-01T12:00:00Z');
@@ -39,20 +39,12 @@ interface Harness<C> {
 
 export function describeSharing<C extends Closable>(spec: SharingSpec<C>): void {
   describe(`${spec.name} sharing and caching`, () => {
-    let server: SandboxServer;
     let nowMs = START_MS;
-    const clients: Closable[] = [];
-
-    beforeAll(async () => {
-      server = await startFake(spec.handlers(() => nowMs));
-    });
-    afterAll(() => server.close());
-    afterEach(async () => {
-      server.resetHandlers();
+    const server = useFakeServer(() => spec.handlers(() => nowMs));
+    const clients = closeAfterEach<Closable>();
+    afterEach(() => {
       server.setLatency(0);
-      server.requests.length = 0;
       nowMs = START_MS;
-      await Promise.all(clients.splice(0).map((c) => c.close()));
     });
 
     function harness(): Harness<C> {
@@ -62,7 +54,7 @@ export function describeSharing<C extends Closable>(spec: SharingSpec<C>): void 
         onCall: (record) => calls.push(record),
         httpOptions: { maxRetries: 0, retryBaseMs: 1, requestTimeoutMs: 5_000 },
       });
-      clients.push(client);
+      clients.track(client);
       return { client, calls, advance: (ms) => (nowMs += ms) };
     }
 
