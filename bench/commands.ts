@@ -7,7 +7,8 @@ import pino from 'pino';
 import { buildCommands } from '../commands/index.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Invocation } from '../src/core/adapter.ts';
-import { createDispatcher, createMemoryRateLimiter, type Dispatcher } from '../src/core/dispatch.ts';
+import { createDispatcher, type Dispatcher } from '../src/core/dispatch.ts';
+import { createQuotas } from '../src/quota.ts';
 import { createRegistry } from '../src/core/registry.ts';
 import type { Reply } from '../src/core/reply.ts';
 import { createLogger } from '../src/log.ts';
@@ -47,7 +48,7 @@ export function createBot(upstreamUrl: string): Bot {
     serviceVariables: config.serviceVariables,
     now: () => new Date(),
     // The real per-user limiter, sized so that the benchmark's users never hit it.
-    rateLimit: createMemoryRateLimiter({ perMinute: 1_000_000 }),
+    rateLimit: createQuotas({ perUserPerMinute: 1_000_000, sayDailyChars: 1 }).commands,
   });
   const wire = trackWireTimes();
   return {

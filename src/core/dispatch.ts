@@ -2,7 +2,6 @@
 // input, check access and the per-user rate limit, run the handler under a deadline, time and log
 // it, and turn any failure into one sentence for the invoker. It never throws.
 import { randomUUID } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { DeadlineError, SERVICE_LABELS, ServiceError, UserError, userMessageFor } from '../errors.ts';
 import type { AdapterHandlers, AutocompleteRequest, CommandRegistry, Invocation } from './adapter.ts';
 import type { Actor } from './actor.ts';
@@ -11,26 +10,9 @@ import type { Choice, Command, CommandContext, CommandLog } from './command.ts';
 import type { Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
 
-/** A per-user budget of commands; `key` is `platform:userId`. */
+/** A per-user budget of commands; `key` is `platform:userId` (src/quota.ts implements it). */
 export interface RateLimiter {
   consume(key: string): Promise<{ allowed: boolean; retryAfterMs: number }>;
-}
-
-/** A rate limiter in process memory (one replica): `perMinute` commands per user per minute. */
-export function createMemoryRateLimiter(opts: { perMinute: number }): RateLimiter {
-  const limiter = new RateLimiterMemory({ points: opts.perMinute, duration: 60 });
-  return {
-    async consume(key) {
-      try {
-        await limiter.consume(key);
-        return { allowed: true, retryAfterMs: 0 };
-      } catch (err) {
-        // rate-limiter-flexible rejects with a RateLimiterRes (not an Error) when over the limit.
-        if (err instanceof RateLimiterRes) return { allowed: false, retryAfterMs: err.msBeforeNext };
-        throw err;
-      }
-    },
-  };
 }
 
 export interface DispatchLog extends CommandLog {

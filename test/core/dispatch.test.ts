@@ -9,7 +9,8 @@ import {
   type Command,
   type CommandContext,
 } from '../../src/core/command.ts';
-import { createDispatcher, createMemoryRateLimiter, type RateLimiter } from '../../src/core/dispatch.ts';
+import { createDispatcher, type RateLimiter } from '../../src/core/dispatch.ts';
+import { createQuotas } from '../../src/quota.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import type { Services } from '../../src/core/services.ts';
@@ -228,7 +229,9 @@ describe('createDispatcher', () => {
   });
 
   it('rate limits each user per platform and exempts the console operator', async () => {
-    const { dispatcher } = setup([echo()], { rateLimit: createMemoryRateLimiter({ perMinute: 2 }) });
+    const { dispatcher } = setup([echo()], {
+      rateLimit: createQuotas({ perUserPerMinute: 2, sayDailyChars: 1 }).commands,
+    });
     const texts: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       const { inv, replies } = invocation('echo', 'x');

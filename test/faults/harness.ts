@@ -4,7 +4,8 @@
 import type { RequestHandler } from 'msw';
 import { buildCommands } from '../../commands/index.ts';
 import { SERVICE_VARIABLES } from '../../src/config.ts';
-import { createDispatcher, createMemoryRateLimiter } from '../../src/core/dispatch.ts';
+import { createDispatcher } from '../../src/core/dispatch.ts';
+import { createQuotas } from '../../src/quota.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import type { Services } from '../../src/core/services.ts';
@@ -144,7 +145,7 @@ export async function runInvocation(
       log,
       commandTimeoutMs: 2_500,
       serviceVariables: SERVICE_VARIABLES,
-      rateLimit: createMemoryRateLimiter({ perMinute: COMMAND_SETTINGS.limits.perUserPerMinute }),
+      rateLimit: createQuotas(COMMAND_SETTINGS.limits).commands,
     });
     const replies: Reply[] = [];
     let replyMs = Number.POSITIVE_INFINITY;
