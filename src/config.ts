@@ -11,6 +11,7 @@ import type { WebhookConfig } from './services/webhook/client.ts';
 import type { JobSearchConfig } from './services/job-search/client.ts';
 import type { ServiceKey } from './core/services.ts';
 import { DEFAULT_BASE_URLS, EnvSchema, isAllowedBaseUrl, type Env } from './config-env.ts';
+import { loadScheduleConfig, scheduleSecrets, type ScheduleConfig } from './config-schedule.ts';
 
 export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './config-env.ts';
 
@@ -80,6 +81,8 @@ export interface Config {
   webhookUsername: string;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
+  /** Scheduled reports: limits, access, destinations (src/config-schedule.ts). */
+  schedule: ScheduleConfig;
 }
 
 export const SERVICE_VARIABLES: Readonly<Record<ServiceKey, string>> = {
@@ -283,6 +286,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  const schedule = loadScheduleConfig(env, services.webhook, problems);
+
   if (problems.length > 0) throw new ConfigError({ problems });
 
   return {
@@ -326,6 +331,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       emailTo: e.ANALYTICS_SUMMARY_EMAIL_TO,
     },
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
+    schedule,
   };
 }
 
@@ -355,5 +361,6 @@ export function secretsOf(config: Config): string[] {
     config.slack?.botToken,
     config.slack?.appToken,
     config.slack?.signingSecret,
+    ...scheduleSecrets(config.schedule),
   ].filter((v): v is string => v !== undefined);
 }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, secretsOf } from '../src/config.ts';
+import { ConfigError } from '../src/errors.ts';
+
+function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return [...(err as ConfigError).problems];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const HOOK = 'https://discord.com/api/webhooks/111/tok-default-abc';
+
+describe('config: scheduled reports', () => {
+  it('has safe defaults: UTC, 15 minutes, 50 schedules, operator only, no destination', () => {
+    expect(loadConfig({}).schedule).toEqual({
+      timezone: 'UTC',
+      minIntervalMinutes: 15,
+      max: 50,
+      allowedUsers: [],
+      allowedRoles: [],
+      destinations: {},
+    });
+  });
+
+  it('names WEBHOOK_URL "default" and each WEBHOOK_URL_<NAME> "<name>", and redacts every token', () => {
+    const c = loadConfig({
+      WEBHOOK_URL: HOOK,
+      WEBHOOK_URL_OPS: 'https://discord.com/api/webhooks/222/tok-ops-def',
+      WEBHOOK_URL_Sales_EU: 'http://127.0.0.1:9000/api/webhooks/333/tok-sales-ghi',
+      SCHEDULE_TZ: 'europe/berlin',
+      SCHEDULE_MIN_INTERVAL_MINUTES: '1',
+      SCHEDULE_MAX: '3',
+      SCHEDULE_ALLOWED_USERS: 'U1, U2',
+      SCHEDULE_ALLOWED_ROLES: 'R1',
+    });
+    expect(Object.keys(c.schedule.destinations)).toEqual(['default', 'ops', 'sales_eu']);
+    expect(c.schedule.destinations.ops).toEqual({
+      baseUrl: 'https://discord.com/api/webhooks',
+      id: '222',
+      token: 'tok-ops-def',
+    });
+    expect(c.schedule).toMatchObject({
+      timezone: 'Europe/Berlin',
+      minIntervalMinutes: 1,
+      max: 3,
+      allowedUsers: ['U1', 'U2'],
+      allowedRoles: ['R1'],
+    });
+    expect(secretsOf(c)).toEqual(expect.arrayContaining(['tok-default-abc', 'tok-ops-def', 'tok-sales-ghi']));
+  });
+
+  it('reports every bad variable at once, never echoing an address', () => {
+    const problems = problemsOf({
+      WEBHOOK_URL_OPS: 'http://example.com/api/webhooks/1/secret-token-1',
+      WEBHOOK_URL_DEFAULT: HOOK,
+      WEBHOOK_URL_X: 'not a url',
+      SCHEDULE_TZ: 'Mars/Olympus',
+      SCHEDULE_MIN_INTERVAL_MINUTES: '0',
+      SCHEDULE_MAX: 'lots',
+    });
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      'SCHEDULE_MAX',
+      'SCHEDULE_MIN_INTERVAL_MINUTES',
+      'SCHEDULE_TZ',
+      'WEBHOOK_URL_DEFAULT',
+      'WEBHOOK_URL_OPS',
+      'WEBHOOK_URL_X',
+    ]);
+    expect(JSON.stringify(problems)).not.toMatch(/secret-token-1|tok-default-abc/);
+  });
+});
