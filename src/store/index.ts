@@ -5,12 +5,21 @@ import { createMemoryStore } from './memory-store.ts';
 import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
+import type { ScheduleStore } from '../core/schedules.ts';
+import { createMemoryScheduleStore } from './schedules-memory.ts';
+import { createSqliteScheduleStore } from './schedules-sqlite.ts';
 
 export type * from './store.ts';
 export { RETENTION_MS } from './store.ts';
-export { createMemoryStore, createSqliteStore };
+export { createMemoryStore, createSqliteStore, createMemoryScheduleStore, createSqliteScheduleStore };
 
 const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
+
+/** The Redis the store lives in, when it does: STORE_URL's when it is redis://, else REDIS_URL's. */
+function redisUrlOf(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | undefined {
+  if (isRedisUrl(config.storeUrl)) return config.storeUrl;
+  return isRedisUrl(config.redisUrl) ? config.redisUrl : undefined;
+}
 
 /** Where the store lives, without credentials: for the startup log line. */
 export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string {
@@ -27,12 +36,20 @@ export async function openStore(
   opts: RedisStoreOptions = {},
 ): Promise<Store> {
   // ioredis is loaded only when a redis:// URL is configured (about 8 MB of idle memory otherwise).
-  const redisUrl = isRedisUrl(config.storeUrl)
-    ? config.storeUrl
-    : isRedisUrl(config.redisUrl)
-      ? config.redisUrl
-      : undefined;
+  const redisUrl = redisUrlOf(config);
   if (redisUrl !== undefined) return (await import('./redis-store.ts')).createRedisStore(redisUrl, opts);
   if (config.storeUrl === ':memory:') return createMemoryStore(opts);
   return createSqliteStore(config.storeUrl, opts);
+}
+
+/** The schedules of /schedule, in the same place as the rest of the store (see openStore). */
+export async function openScheduleStore(
+  config: Pick<Config, 'storeUrl' | 'redisUrl'>,
+  opts: { keyPrefix?: string } = {},
+): Promise<ScheduleStore> {
+  const redisUrl = redisUrlOf(config);
+  if (redisUrl !== undefined)
+    return (await import('./schedules-redis.ts')).createRedisScheduleStore(redisUrl, opts);
+  if (config.storeUrl === ':memory:') return createMemoryScheduleStore();
+  return createSqliteScheduleStore(config.storeUrl);
 }

@@ -1,0 +1,74 @@
+// Scheduled reports as data (DESIGN.md, "Scheduled reports"): a record per schedule, kept in the
+// store so that it survives restarts and every replica sees it, behind one small interface.
+// Implementations: src/store/schedules-{sqlite,redis,memory}.ts.
+import { randomInt } from 'node:crypto';
+import type { Actor } from './actor.ts';
+
+export type RunOutcome = 'posted' | 'failed';
+
+export interface ScheduleRun {
+  /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */
+  slotId: string;
+  /** Epoch ms when the run finished. */
+  at: number;
+  outcome: RunOutcome;
+  /** Why it failed, one sentence. */
+  error?: string;
+  /** The webhook message id Discord returned, when it did. */
+  messageId?: string;
+}
+
+export interface ScheduleRecord {
+  /** Short and typeable: `k7p2mx`. */
+  id: string;
+  /** `when` as written. */
+  when: string;
+  /** The five-field cron expression it means. */
+  cron: string;
+  /** `when` in words. */
+  words: string;
+  /** IANA zone the cron is read in. */
+  timezone: string;
+  /** A configured destination name. */
+  destination: string;
+  /** The scheduled command line, as typed: `/weather Oslo units:imperial`. */
+  command: string;
+  /** Who added it: the slot runs with this identity, so their access rules apply. */
+  creator: Actor;
+  paused: boolean;
+  /** Epoch ms. */
+  createdAt: number;
+  lastRun?: ScheduleRun;
+}
+
+export type AddResult = 'added' | 'full' | 'exists';
+
+export interface ScheduleStore {
+  /** Every schedule, oldest first. */
+  list(): Promise<ScheduleRecord[]>;
+  get(id: string): Promise<ScheduleRecord | undefined>;
+  /** Adds the schedule atomically unless `max` exist already ('full') or the id is taken. */
+  add(record: ScheduleRecord, max: number): Promise<AddResult>;
+  /** False when there was no such schedule. */
+  remove(id: string): Promise<boolean>;
+  /** False when there is no such schedule. */
+  setPaused(id: string, paused: boolean): Promise<boolean>;
+  /** Records the outcome of a run; ignored when the schedule was removed meanwhile. */
+  recordRun(id: string, run: ScheduleRun): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** No look-alikes (0/o, 1/l/i), so that an id read aloud or retyped is the same id. */
+const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export const SCHEDULE_ID_LENGTH = 6;
+
+export function newScheduleId(): string {
+  let id = '';
+  for (let i = 0; i < SCHEDULE_ID_LENGTH; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+  return id;
+}
+
+/** The job name a schedule's slots are claimed under, in the same store as the jobs' slots. */
+export function scheduleJobName(id: string): string {
+  return `schedule-${id}`;
+}
