@@ -33,3 +33,22 @@ export function sortCves(ids: readonly string[]): string[] {
     return yb - ya || nb - na || a.localeCompare(b);
   });
 }
+
+/**
+ * How /host names an address no scanner can see, from a range named like "loopback (::1)":
+ * "a private address (in 10.0.0.0/8)", "a private address (RFC 1918)", "the loopback address"
+ * (a one-address range is not repeated beside the address itself).
+ */
+export function describeInternal(address: string, range: string): string {
+  const m = /^(.*?)\s*\(([^()]*)\)$/.exec(range);
+  const [name, block] = m ? [m[1]!, m[2]!] : [range, ''];
+  const article = /^[aeiou]/i.test(name) ? 'an' : 'a';
+  if (block === '') return `${article} ${name} address`;
+  if (block.includes('/')) return `${article} ${name} address (in ${block})`;
+  if (/^[0-9a-f:.]+$/i.test(block)) {
+    return block.toLowerCase() === address.toLowerCase()
+      ? `the ${name} address`
+      : `the ${name} address (${block})`;
+  }
+  return `${article} ${name} address (${block})`;
+}

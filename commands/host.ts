@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { UserError } from '../src/errors.ts';
 import { hostAccess } from './access.ts';
-import { formatAge, listWithMore, plural, quote } from './format.ts';
-import { formatServiceLines, sortCves } from './host-format.ts';
+import { formatRelative, listWithMore, plural, quote } from './format.ts';
+import { describeInternal, formatServiceLines, sortCves } from './host-format.ts';
 import { checkIpAddress } from './ip-address.ts';
 
 export interface HostCommandOptions {
@@ -35,12 +35,13 @@ export function createHostCommand(opts: HostCommandOptions) {
         });
       }
       if (checked.kind === 'internal') {
+        const what = describeInternal(checked.address, checked.range);
         return {
-          text: `${checked.address} is a ${checked.range} address; no internet scanner can see it.`,
+          text: `${checked.address} is ${what}; no internet scanner can see it.`,
           embeds: [
             {
               title: `${checked.address} is not on the public internet`,
-              description: `It is in the ${checked.range} range, so there is nothing to look up. Try the public address of the host instead.`,
+              description: `It is ${what}, so there is nothing to look up. Try the public address of the host instead.`,
               color: 'warning',
             },
           ],
@@ -89,7 +90,8 @@ export function createHostCommand(opts: HostCommandOptions) {
             fields,
             ...(host.lastUpdate
               ? {
-                  footer: `Last scanned ${formatAge(host.lastUpdate, ctx.now())}`,
+                  // The date itself is the timestamp: the footer gives the age only.
+                  footer: `Last scanned ${formatRelative(host.lastUpdate, ctx.now())}`,
                   timestamp: host.lastUpdate.toISOString(),
                 }
               : {}),

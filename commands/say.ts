@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineCommand, type AccessCheck, type CommandContext } from '../src/core/command.ts';
 import { ServiceError, UserError } from '../src/errors.ts';
-import { formatNumber, plural, quote, truncate } from './format.ts';
+import { formatBytes, formatNumber, plural, quote, truncate } from './format.ts';
 import { characterLimitOf, countCharacters } from './speech-models.ts';
 import { findVoice, voiceChoices } from './voice-format.ts';
 
@@ -85,15 +85,15 @@ export function createSayCommand(opts: SayCommandOptions) {
         await opts.refund?.(chars, ctx).catch(() => undefined);
         throw err;
       }
-      const sizeKb = Math.max(1, Math.round(audio.bytes.byteLength / 1024));
+      const size = formatBytes(audio.bytes.byteLength);
       return {
-        text: `Spoke ${plural(chars, 'character')} as ${voiceName} (say.mp3, ${formatNumber(sizeKb)} KB).`,
+        text: `Spoke ${plural(chars, 'character')} as ${voiceName} (say.mp3, ${size}).`,
         embeds: [
           {
             title: `🔊 ${voiceId === undefined ? 'Default voice' : voiceName}`,
             description: truncate(input.text, 300),
             color: 'success',
-            footer: `${opts.modelId} · ${plural(chars, 'character')} · ${formatNumber(sizeKb)} KB`,
+            footer: `${opts.modelId} · ${plural(chars, 'character')} · ${size}`,
           },
         ],
         attachments: [{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: audio.bytes }],

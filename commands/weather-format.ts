@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Reply } from '../src/core/reply.ts';
 import type { Condition, Units } from '../src/services/weather/client.ts';
-import { formatNumber, quote } from './format.ts';
+import { formatQuantity, quote } from './format.ts';
 
 export const UNIT_CHOICES = ['metric', 'imperial', 'standard'] as const;
 
@@ -36,13 +36,13 @@ export function unknownCityReply(city: string): Reply {
 const TEMPERATURE_UNIT: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
 const WIND_UNIT: Readonly<Record<Units, string>> = { metric: 'm/s', imperial: 'mph', standard: 'm/s' };
 
-/** "25.3 °C", "77.6 °F", "298.5 K". */
+/** "25.3 °C", "77.6 °F", "298.5 K", "5.0 °C": always one decimal (src/format.ts). */
 export function formatTemperature(value: number, units: Units): string {
-  return `${formatNumber(value, 1)} ${TEMPERATURE_UNIT[units]}`;
+  return formatQuantity(value, TEMPERATURE_UNIT[units]);
 }
 
 export function formatWind(value: number, units: Units): string {
-  return `${formatNumber(value, 1)} ${WIND_UNIT[units]}`;
+  return formatQuantity(value, WIND_UNIT[units]);
 }
 
 /** "metric (°C, m/s)". */

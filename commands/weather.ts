@@ -1,7 +1,7 @@
 // /weather city [units]: current conditions from S3 (GET /weather).
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import { formatAge } from './format.ts';
+import { formatPercent, formatRelative } from './format.ts';
 import {
   CITY_OPTION,
   UNITS_OPTION,
@@ -35,9 +35,10 @@ export const weather = defineCommand({
     const temp = formatTemperature(now.temp, units);
     const feels = formatTemperature(now.feelsLike, units);
     const wind = formatWind(now.windSpeed, units);
-    const humidity = `${Math.round(now.humidity)}%`;
+    const humidity = formatPercent(now.humidity, 0);
     const footer = [
-      now.observedAt ? `Observed ${formatAge(now.observedAt, ctx.now())}` : undefined,
+      // The absolute time is the embed's timestamp: the footer gives only the age, so no date twice.
+      now.observedAt ? `Observed ${formatRelative(now.observedAt, ctx.now())}` : undefined,
       `Units: ${describeUnits(units)}`,
     ].filter((part) => part !== undefined);
     return {

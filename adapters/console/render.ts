@@ -1,6 +1,7 @@
 // Renders a Reply as plain terminal text: the text, each embed as an indented card with aligned
 // fields, saved attachments as paths and buttons as the console line that runs them. Pure.
 import { actionToCommandLine, type Color, type Embed, type Reply } from '../../src/core/reply.ts';
+import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
 
 /** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
 export const MAX_FIELD_NAME_WIDTH = 24;
@@ -47,18 +48,6 @@ function width(text: string): number {
   return Array.from(text).length;
 }
 
-function formatTimestamp(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string) => string): string[] {
   const lines: string[] = [];
   const bar = paint(embed.color ?? 'info', BAR);
@@ -90,7 +79,7 @@ function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string
   if (embed.thumbnail) push(paint('dim', `image: ${clean(embed.thumbnail)}`));
   const footer = [
     embed.footer ? plain(embed.footer) : '',
-    embed.timestamp ? formatTimestamp(embed.timestamp) : '',
+    embed.timestamp ? formatIsoDateTime(embed.timestamp) : '',
   ]
     .filter((part) => part !== '')
     .join(' · ');
@@ -102,9 +91,11 @@ export function renderConsole(reply: Reply, opts: ConsoleRenderOptions = {}): st
   const paint = (code: keyof typeof ANSI, text: string): string =>
     opts.isColor ? `${ANSI[code]}${text}${ANSI.reset}` : text;
   const sections: string[] = [];
-  const text = plain(reply.text).trim();
+  // With embeds, `text` is the notification fallback that repeats them (Discord omits it too).
+  const embeds = reply.embeds ?? [];
+  const text = embeds.length > 0 ? '' : plain(reply.text).trim();
   if (text) sections.push(text);
-  for (const embed of reply.embeds ?? []) sections.push(renderEmbed(embed, paint).join('\n'));
+  for (const embed of embeds) sections.push(renderEmbed(embed, paint).join('\n'));
   const files = (reply.attachments ?? []).map((attachment, index) => {
     const about = `${attachment.contentType}, ${formatBytes(attachment.bytes.byteLength)}`;
     const path = opts.savedPaths?.[index];

@@ -43,7 +43,7 @@ describe('/email status', () => {
     expect(embed.title).toBe('Deploy done');
     expect(embed.color).toBe('success');
     expect(field(reply, 'Last event')).toBe('delivered');
-    expect(field(reply, 'Created')).toBe('2 days ago\n19 Nov 2026, 14:05 UTC');
+    expect(field(reply, 'Created')).toBe('3 days ago\n19 Nov 2026, 14:05 UTC');
     expect(field(reply, 'From')).toBe('herald <herald@example.com>');
     expect(field(reply, 'To')).toBe('ops@example.com');
     expect(embed.footer).toBe(`Id ${RECORD.id}`);

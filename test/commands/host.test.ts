@@ -55,7 +55,7 @@ describe('/host', () => {
     expect(field(reply, 'Open ports')).toBe('53, 443');
     expect(field(reply, 'Vulnerabilities')).toBe('2: CVE-2021-23017, CVE-2019-9511');
     expect(embed.color).toBe('warning');
-    expect(embed.footer).toBe('Last scanned 3 days ago, 19 Nov 2026');
+    expect(embed.footer).toBe('Last scanned 3 days ago');
     expect(reply.text).toBe('8.8.8.8: Google LLC, United States; 2 open ports, 2 known vulnerabilities');
     expect(reply.ephemeral).toBeUndefined();
     expect(host.ephemeral).toBe(false);

@@ -75,7 +75,7 @@ describe('/jobs', () => {
       [
         'Ferrous Systems GmbH · Berlin, Deutschland',
         '€70,000–€90,000 · permanent · full time',
-        'Posted 2 days ago, 19 Nov 2026',
+        'Posted 3 days ago, 19 Nov 2026',
         LISTING.url,
       ].join('\n'),
     );

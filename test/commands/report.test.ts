@@ -53,10 +53,10 @@ describe('/report', () => {
     expect(field(reply, 'Sessions')).toBe('12,345\n↑ 12.5% (was 10,974)');
     expect(field(reply, 'Users')).toBe('8,000\nno change (was 8,000)');
     expect(field(reply, 'New users')).toBe('2,100\nnew (was 0)');
-    expect(field(reply, 'Events')).toBe('98,000\n↓ 2% (was 100,000)');
+    expect(field(reply, 'Events')).toBe('98,000\n↓ 2.0% (was 100,000)');
     expect(field(reply, 'Key events')).toBe('37\n↓ 7.5% (was 40)');
     expect(reply.text).toBe(
-      'Last 7 days (15–21 Nov 2026): sessions 12,345 (↑ 12.5%), users 8,000 (no change), new users 2,100 (new), events 98,000 (↓ 2%), key events 37 (↓ 7.5%)',
+      'Last 7 days (15–21 Nov 2026): sessions 12,345 (↑ 12.5%), users 8,000 (no change), new users 2,100 (new), events 98,000 (↓ 2.0%), key events 37 (↓ 7.5%)',
     );
   });
 
@@ -64,7 +64,7 @@ describe('/report', () => {
     const analytics = fakeAnalytics({ '2026-11-21': [10, 8, 2, 50, 1], '2026-11-20': [5, 4, 1, 25, 1] });
     const reply = await invoke(report, { range: 'yesterday' }, createContext({ services: { analytics } }));
     expect(onlyEmbed(reply).description).toBe('21 Nov 2026, compared with 20 Nov 2026');
-    expect(field(reply, 'Sessions')).toBe('10\n↑ 100% (was 5)');
+    expect(field(reply, 'Sessions')).toBe('10\n↑ 100.0% (was 5)');
   });
 
   it('treats a period GA4 sends without rows as zeros', async () => {

@@ -65,8 +65,8 @@ describe('/say', () => {
     expect(reply.attachments).toEqual([{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: MP3 }]);
     expect(onlyEmbed(reply).title).toBe('🔊 Default voice');
     expect(onlyEmbed(reply).description).toBe('Hello from herald');
-    expect(onlyEmbed(reply).footer).toBe('eleven_multilingual_v2 · 17 characters · 4 KB');
-    expect(reply.text).toBe('Spoke 17 characters as the default voice (say.mp3, 4 KB).');
+    expect(onlyEmbed(reply).footer).toBe('eleven_multilingual_v2 · 17 characters · 4.0 KiB');
+    expect(reply.text).toBe('Spoke 17 characters as the default voice (say.mp3, 4.0 KiB).');
   });
 
   it('finds a voice by name in any case, or by id, and speaks with its id', async () => {

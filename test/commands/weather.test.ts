@@ -54,7 +54,9 @@ describe('/weather', () => {
     expect(field(reply, 'Feels like')).toBe('25.6 °C');
     expect(field(reply, 'Humidity')).toBe('64%');
     expect(field(reply, 'Wind')).toBe('0.6 m/s');
-    expect(embed.footer).toContain('Observed 20 minutes ago, 22 Nov 2026');
+    expect(embed.footer).toContain('Observed 20 minutes ago · ');
+    // The date is the embed's timestamp: the footer does not write it a second time.
+    expect(embed.footer).not.toContain('Nov');
     expect(embed.timestamp).toBe('2026-11-22T09:40:00.000Z');
     expect(reply.text).toBe(
       'Zocca, IT: moderate rain, 25.3 °C (feels like 25.6 °C), humidity 64%, wind 0.6 m/s',

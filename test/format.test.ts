@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatAge,
+  formatBytes,
+  formatIsoDateTime,
+  formatPercent,
+  formatQuantity,
+  formatRatio,
   formatChange,
   formatDate,
   formatDateTime,
@@ -11,14 +16,31 @@ import {
   plural,
   quote,
   truncate,
-} from '../../commands/format.ts';
-import { NOW } from './context.ts';
+} from '../src/format.ts';
+import { NOW } from './commands/context.ts';
 
 describe('format', () => {
   it('groups thousands and rounds to the digits asked for', () => {
     expect(formatNumber(1234567.8)).toBe('1,234,568');
     expect(formatNumber(25.33, 1)).toBe('25.3');
     expect(formatNumber(-2.5, 1)).toBe('-2.5');
+  });
+
+  it('keeps the decimals of a measured value, so 5 and 5.3 read alike', () => {
+    expect(formatNumber(5, 1)).toBe('5.0');
+    expect(formatQuantity(5, '°C')).toBe('5.0 °C');
+    expect(formatQuantity(5.3, '°C')).toBe('5.3 °C');
+    expect(formatQuantity(-0.04, '°C')).toBe('0.0 °C');
+    expect(formatPercent(37.94)).toBe('37.9%');
+    expect(formatPercent(38)).toBe('38.0%');
+    expect(formatRatio(0.5)).toBe('50.0%');
+  });
+
+  it('writes byte sizes in one unit system with one decimal', () => {
+    expect(formatBytes(812)).toBe('812 B');
+    expect(formatBytes(18.4 * 1024)).toBe('18.4 KiB');
+    expect(formatBytes(18 * 1024)).toBe('18.0 KiB');
+    expect(formatBytes(10 * 1024 * 1024)).toBe('10.0 MiB');
   });
 
   it('writes dates in UTC, day month year', () => {
@@ -35,7 +57,22 @@ describe('format', () => {
     expect(ago(3 * 86_400_000)).toBe('3 days ago');
     expect(ago(15 * 86_400_000)).toBe('2 weeks ago');
     expect(ago(400 * 86_400_000)).toBe('last year');
+    expect(ago(12 * 86_400_000)).toBe('12 days ago');
+    expect(ago(28 * 86_400_000)).toBe('4 weeks ago');
     expect(formatRelative(new Date(NOW.getTime() + 2 * 3_600_000), NOW)).toBe('in 2 hours');
+  });
+
+  it('counts calendar days, so the relative age agrees with the date beside it', () => {
+    const now = new Date('2026-11-24T09:47:00Z');
+    // 2 days and 14 hours earlier, but on 21 Nov: three calendar days.
+    expect(formatAge(new Date('2026-11-21T19:00:00Z'), now)).toBe('3 days ago, 21 Nov 2026');
+    expect(formatAge(new Date('2026-11-23T23:30:00Z'), now)).toBe('yesterday, 23 Nov 2026');
+    expect(formatAge(new Date('2026-11-24T09:20:00Z'), now)).toBe('27 minutes ago, 24 Nov 2026');
+  });
+
+  it('writes an embed timestamp in the same format as every other date', () => {
+    expect(formatIsoDateTime('2026-11-24T09:38:00.000Z')).toBe('24 Nov 2026, 09:38 UTC');
+    expect(formatIsoDateTime('not a date')).toBe('not a date');
   });
 
   it('gives an age both relative and absolute', () => {
@@ -52,7 +89,9 @@ describe('format', () => {
 
   it('formats a change with an arrow and one decimal', () => {
     expect(formatChange(12.5)).toBe('↑ 12.5%');
-    expect(formatChange(-3.04)).toBe('↓ 3%');
+    expect(formatChange(-3.04)).toBe('↓ 3.0%');
+    expect(formatChange(38)).toBe('↑ 38.0%');
+    expect(formatChange(37.94)).toBe('↑ 37.9%');
     expect(formatChange(1234.56)).toBe('↑ 1,234.6%');
     expect(formatChange(0.01)).toBe('no change');
     expect(formatChange('new')).toBe('new');

@@ -1,0 +1,160 @@
+// The one formatting module (STYLE.md "one fact in one place"): numbers, measured quantities,
+// percentages and changes, byte sizes, dates and ages, and bounded echoes of text. Commands,
+// jobs and adapters all import it, so a reply never shows "18 KB" beside "18.4 kB" or "5 °C"
+// beside "5.3 °C". A leaf: it imports nothing. One locale (en-GB) and dates in UTC.
+
+export const LOCALE = 'en-GB';
+
+const DAY_MS = 86_400_000;
+
+const integerFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
+const dateFormat = new Intl.DateTimeFormat(LOCALE, {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const dayFormat = new Intl.DateTimeFormat(LOCALE, {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
+const timeFormat = new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+const relativeFormat = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
+
+// Building an Intl.NumberFormat costs tens of µs: keep one per precision (bench/ measured it).
+const fractionFormats = new Map<number, Intl.NumberFormat>();
+
+/**
+ * 1234.5 -> "1,235" (a count); with `digits`, exactly that many decimals: 5 -> "5.0", 25.33 ->
+ * "25.3". Measured values always keep their decimals, so they line up and read alike.
+ */
+export function formatNumber(value: number, digits = 0): string {
+  if (digits === 0) return integerFormat.format(value === 0 ? 0 : value);
+  let format = fractionFormats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    fractionFormats.set(digits, format);
+  }
+  // -0.04 rounds to "-0.0": show "0.0".
+  const text = format.format(value);
+  return /^-0[.,]?0*$/.test(text) ? text.slice(1) : text;
+}
+
+/** A measured value with its unit, one decimal unless told: "5.0 °C", "3.4 m/s". */
+export function formatQuantity(value: number, unit: string, digits = 1): string {
+  return `${formatNumber(value, digits)} ${unit}`;
+}
+
+/** A percentage given in percent (37.94 -> "37.9%"); one decimal unless told. */
+export function formatPercent(percent: number, digits = 1): string {
+  return `${formatNumber(percent, digits)}%`;
+}
+
+/** A share given as a ratio (0.3794 -> "37.9%"). */
+export function formatRatio(ratio: number, digits = 1): string {
+  return formatPercent(ratio * 100, digits);
+}
+
+/** Change from `previous` to `current` in percent; 'new' when there was nothing before. */
+export function percentChange(current: number, previous: number): number | 'new' {
+  if (previous === 0) return current === 0 ? 0 : 'new';
+  return ((current - previous) / Math.abs(previous)) * 100;
+}
+
+/** The arrows of a change; one pair everywhere (replies and webhook reports). */
+export const CHANGE_ARROWS = Object.freeze({ up: '↑', down: '↓' });
+
+/** "↑ 12.5%", "↓ 3.0%", "no change" (under 0.05%), "new". Always one decimal. */
+export function formatChange(change: number | 'new'): string {
+  if (change === 'new') return 'new';
+  const rounded = Math.round(change * 10) / 10;
+  if (rounded === 0) return 'no change';
+  return `${rounded > 0 ? CHANGE_ARROWS.up : CHANGE_ARROWS.down} ${formatPercent(Math.abs(rounded))}`;
+}
+
+/** Byte sizes in binary units, one decimal above a KiB: "812 B", "11.4 KiB", "2.0 MiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${formatNumber(bytes)} B`;
+  if (bytes < 1024 * 1024) return formatQuantity(bytes / 1024, 'KiB');
+  if (bytes < 1024 ** 3) return formatQuantity(bytes / 1024 ** 2, 'MiB');
+  return formatQuantity(bytes / 1024 ** 3, 'GiB');
+}
+
+/** "19 Nov 2026" (UTC). */
+export function formatDate(date: Date): string {
+  return dateFormat.format(date);
+}
+
+/** "Thu 19 Nov" (the UTC fields of `date`: shift it first for a city's wall clock). */
+export function formatDay(date: Date): string {
+  return dayFormat.format(date);
+}
+
+/** "19 Nov 2026, 14:05 UTC". */
+export function formatDateTime(date: Date): string {
+  return `${dateFormat.format(date)}, ${timeFormat.format(date)} UTC`;
+}
+
+/** An ISO 8601 instant as formatDateTime does; text that is not a date is returned as it is. */
+export function formatIsoDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : formatDateTime(date);
+}
+
+/** Whole UTC calendar days from `now` to `date` (negative in the past). */
+function calendarDays(date: Date, now: Date): number {
+  return Math.round((startOfUtcDay(date) - startOfUtcDay(now)) / DAY_MS);
+}
+
+function startOfUtcDay(date: Date): number {
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+}
+
+/**
+ * "just now", "5 minutes ago", "3 hours ago" within the same day; from the day before on, by
+ * calendar days (so it agrees with the date written beside it): "yesterday", "3 days ago",
+ * "12 days ago", "4 weeks ago", "3 months ago", "last year"; the future alike ("in 2 hours").
+ */
+export function formatRelative(date: Date, now: Date): string {
+  const diffMs = date.getTime() - now.getTime();
+  const days = calendarDays(date, now);
+  if (days === 0 || Math.abs(diffMs) < 3_600_000) {
+    if (Math.abs(diffMs) < 60_000) return 'just now';
+    if (Math.abs(diffMs) < 3_600_000) return relativeFormat.format(Math.trunc(diffMs / 60_000), 'minute');
+    return relativeFormat.format(Math.trunc(diffMs / 3_600_000), 'hour');
+  }
+  const size = Math.abs(days);
+  if (size < 14) return relativeFormat.format(days, 'day');
+  if (size < 60) return relativeFormat.format(Math.round(days / 7), 'week');
+  if (size < 365) return relativeFormat.format(Math.round(days / 30.44), 'month');
+  return relativeFormat.format(Math.trunc(days / 365.25) || Math.sign(days), 'year');
+}
+
+/** "3 days ago, 19 Nov 2026": relative for reading, absolute for reference. */
+export function formatAge(date: Date, now: Date): string {
+  return `${formatRelative(date, now)}, ${formatDate(date)}`;
+}
+
+/** Cuts text to `max` characters with an ellipsis, on one line. */
+export function truncate(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+}
+
+/** "1 voice", "42 voices". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** Echoes user text inside quotes, on one line and bounded, so it cannot break the layout. */
+export function quote(text: string, max = 80): string {
+  return `“${truncate(text, max)}”`;
+}
+
+/** "a, b, c and 4 more". */
+export function listWithMore(items: readonly string[], shown: number): string {
+  if (items.length <= shown) return items.join(', ');
+  return `${items.slice(0, shown).join(', ')} and ${formatNumber(items.length - shown)} more`;
+}
