@@ -20,12 +20,16 @@ export interface Embed {
   /** ISO 8601. */
   timestamp?: string;
   thumbnail?: string;
+  /** The embed's picture: the filename of one of the reply's attachments (a chart PNG). */
+  image?: string;
 }
 
 export interface Attachment {
   filename: string;
   contentType: string;
   bytes: Uint8Array;
+  /** Alt text (an image's text alternative), where the platform takes one. */
+  description?: string;
 }
 
 /** A button that re-invokes a command with the given input (e.g. the next page of /jobs). */
