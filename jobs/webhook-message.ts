@@ -1,8 +1,11 @@
-// Renders a job's Reply as a Discord webhook message within every documented limit
-// (https://discord.com/developers/docs/resources/message#embed-object-embed-limits), clamping with
-// an ellipsis rather than letting Discord refuse the post with a 400.
-import { COLOR_HEX, type Reply } from '../src/core/reply.ts';
-import type { WebhookEmbed, WebhookMessage } from '../src/services/webhook/client.ts';
+// Turns a Reply into a Discord webhook message within every documented limit
+// (https://discord.com/developers/docs/resources/message#embed-object-embed-limits and
+// https://discord.com/developers/docs/reference#uploading-files), clamping with an ellipsis rather
+// than letting Discord refuse the post with a 400. Attachments become files of the same post (an
+// embed shows one through `attachment://name`); buttons cannot ride on a webhook message, so each
+// becomes a line naming the command to type. Mentions never ping: the client sends parse [].
+import { actionToCommandLine, COLOR_HEX, type Embed, type Reply } from '../src/core/reply.ts';
+import type { WebhookEmbed, WebhookFile, WebhookMessage } from '../src/services/webhook/client.ts';
 
 export const DISCORD_LIMITS = Object.freeze({
   content: 2000,
@@ -16,7 +19,15 @@ export const DISCORD_LIMITS = Object.freeze({
   /** Titles, descriptions, field names and values and footers of all embeds together. */
   total: 6000,
   username: 80,
+  files: 10,
+  /** Per file without boosts (10 MiB), and the whole request (25 MiB). */
+  fileBytes: 10 * 1024 * 1024,
+  uploadBytes: 25 * 1024 * 1024,
+  filename: 100,
 });
+
+/** Command hints for left-out buttons: at most this many lines. */
+const MAX_ACTION_HINTS = 5;
 
 /** Discord counts characters after trimming; code points, so an emoji is one. */
 export function charCount(text: string | undefined): number {
@@ -29,31 +40,84 @@ function clip(text: string, max: number): string {
   return max <= 0 ? '' : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** A username Discord accepts for a webhook (1–80 characters, never "discord" or "clyde"), else undefined. */
+/**
+ * A username Discord accepts for a webhook, else undefined (the webhook's own name is used).
+ * Webhook names follow the nickname rules: no `@`, `#`, `:` or triple backtick, not "everyone" or
+ * "here", never "discord" or "clyde"; 1–80 characters once whitespace is collapsed.
+ */
 export function webhookUsername(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   const trimmed = name.trim().replace(/\s+/g, ' ');
   if (trimmed === '' || /discord|clyde/i.test(trimmed) || /[@#:]|```/.test(trimmed)) return undefined;
+  if (/^(everyone|here)$/i.test(trimmed)) return undefined;
   return clip(trimmed, DISCORD_LIMITS.username);
 }
 
-export function renderWebhookMessage(
-  reply: Reply,
-  opts: { username?: string | undefined } = {},
-): WebhookMessage {
+/** A plain, unique file name Discord keeps as it is (no path, no spaces). */
+function safeFilename(name: string, taken: ReadonlySet<string>): string {
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  const plain = clip(base === '' ? 'file' : base, DISCORD_LIMITS.filename);
+  let unique = plain;
+  for (let i = 2; taken.has(unique); i++) unique = `${i}-${plain}`;
+  return unique;
+}
+
+interface RenderedFiles {
+  files: WebhookFile[];
+  /** Reply filename to the name it is uploaded under. */
+  names: Map<string, string>;
+  dropped: string[];
+}
+
+function renderFiles(reply: Reply, maxFileBytes: number): RenderedFiles {
+  const L = DISCORD_LIMITS;
+  const out: RenderedFiles = { files: [], names: new Map(), dropped: [] };
+  const taken = new Set<string>();
+  let total = 0;
+  for (const a of reply.attachments ?? []) {
+    const size = a.bytes.byteLength;
+    if (out.files.length >= L.files || size > maxFileBytes || total + size > L.uploadBytes) {
+      out.dropped.push(a.filename);
+      continue;
+    }
+    const name = safeFilename(a.filename, taken);
+    taken.add(name);
+    total += size;
+    if (!out.names.has(a.filename)) out.names.set(a.filename, name);
+    const file: WebhookFile = { name, contentType: a.contentType, bytes: a.bytes };
+    if (a.description !== undefined && a.description.trim() !== '')
+      file.description = clip(a.description, 1024);
+    out.files.push(file);
+  }
+  return out;
+}
+
+function httpsUrl(value: string | undefined): string | undefined {
+  return value !== undefined && /^https?:\/\//i.test(value) ? value : undefined;
+}
+
+/** The embed's picture: an attached file by its uploaded name, or a web address. */
+function imageUrl(image: string | undefined, names: ReadonlyMap<string, string>): string | undefined {
+  if (image === undefined) return undefined;
+  const file = names.get(image.replace(/^attachment:\/\//, ''));
+  return file === undefined ? httpsUrl(image) : `attachment://${file}`;
+}
+
+/** Embeds within each limit and the 6000 characters all embeds share. */
+function renderEmbeds(embeds: readonly Embed[], names: ReadonlyMap<string, string>): WebhookEmbed[] {
   const L = DISCORD_LIMITS;
   let budget = L.total;
   /** Clips to the field's own limit and to what is left of the 6000 shared by all embeds. */
-  const take = (text: string | undefined, limit: number, min = 1): string | undefined => {
+  const take = (text: string | undefined, limit: number): string | undefined => {
     if (text === undefined || charCount(text) === 0) return undefined;
     const room = Math.min(limit, budget);
-    if (room < min) return undefined;
+    if (room < 1) return undefined;
     const out = clip(text, room);
     budget -= charCount(out);
     return out;
   };
-  const embeds: WebhookEmbed[] = [];
-  for (const e of (reply.embeds ?? []).slice(0, L.embeds)) {
+  const out: WebhookEmbed[] = [];
+  for (const e of embeds.slice(0, L.embeds)) {
     if (budget < 2) break;
     const embed: WebhookEmbed = {};
     const title = take(e.title, L.title);
@@ -77,15 +141,68 @@ export function renderWebhookMessage(
     const footer = take(footerText, L.footer);
     if (footer !== undefined) embed.footer = { text: footer };
     if (e.color !== undefined) embed.color = COLOR_HEX[e.color];
-    if (e.url !== undefined) embed.url = e.url;
+    if (httpsUrl(e.url) !== undefined) embed.url = e.url!;
     if (e.timestamp !== undefined) embed.timestamp = e.timestamp;
+    const image = imageUrl(e.image, names);
+    if (image !== undefined) embed.image = { url: image };
+    const thumbnail = httpsUrl(e.thumbnail);
+    if (thumbnail !== undefined) embed.thumbnail = { url: thumbnail };
     if (embed.title !== undefined || embed.description !== undefined || embed.fields !== undefined)
-      embeds.push(embed);
+      out.push(embed);
   }
+  return out;
+}
+
+/** Lines under the text: what could not be attached, and the commands the left-out buttons ran. */
+function noteLines(reply: Reply, dropped: readonly string[]): string[] {
+  const lines: string[] = [];
+  if (dropped.length > 0) lines.push(`-# Not attached (too large or too many): ${dropped.join(', ')}`);
+  for (const action of (reply.actions ?? []).slice(0, MAX_ACTION_HINTS)) {
+    // "-# " is Discord's subtext markdown: a small grey line.
+    lines.push(`-# ${action.label.trim() || 'More'}: \`${actionToCommandLine(action)}\``);
+  }
+  return lines;
+}
+
+/** Notes may take this much of the content when the text shares it; the text keeps the rest. */
+const NOTES_SHARE = 600;
+
+/** The message content: the reply's text when no embed carries it, then the notes, within 2000. */
+function renderContent(text: string | undefined, notes: readonly string[]): string | undefined {
+  const max = DISCORD_LIMITS.content;
+  const notesRoom = text === undefined ? max : NOTES_SHARE;
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of notes) {
+    const n = charCount(line) + (kept.length > 0 ? 1 : 0);
+    if (used + n > notesRoom) break;
+    kept.push(line.trim());
+    used += n;
+  }
+  const textRoom = max - used - (kept.length > 0 ? 1 : 0);
+  const head = text === undefined ? undefined : clip(text, textRoom);
+  const content = [head, ...kept].filter((p) => p !== undefined && p !== '').join('\n');
+  return content === '' ? undefined : content;
+}
+
+export interface WebhookRenderOptions {
+  username?: string | undefined;
+  /** Per-file upload limit; Discord's default without boosts when unset. */
+  maxFileBytes?: number;
+}
+
+export function renderWebhookMessage(reply: Reply, opts: WebhookRenderOptions = {}): WebhookMessage {
+  const { files, names, dropped } = renderFiles(reply, opts.maxFileBytes ?? DISCORD_LIMITS.fileBytes);
+  const embeds = renderEmbeds(reply.embeds ?? [], names);
+  // With embeds, the embeds carry the answer and `text` stays the notification fallback.
+  const text = embeds.length > 0 ? undefined : charCount(reply.text) > 0 ? reply.text : undefined;
+  let content = renderContent(text, noteLines(reply, dropped));
+  if (content === undefined && embeds.length === 0 && files.length === 0) content = '(empty report)';
   const message: WebhookMessage = {};
   const username = webhookUsername(opts.username);
   if (username !== undefined) message.username = username;
+  if (content !== undefined) message.content = content;
   if (embeds.length > 0) message.embeds = embeds;
-  else message.content = clip(reply.text, L.content) || '(empty report)';
+  if (files.length > 0) message.files = files;
   return message;
 }

@@ -55,6 +55,36 @@ const BATCH = 10;
 const WIDE_BATCH = 200;
 const MAX_BATCHES = 100;
 
+/** A file as the outbox keeps it: JSON has no bytes, so they travel as base64. */
+interface StoredFile {
+  name: string;
+  contentType: string;
+  description?: string;
+  base64: string;
+}
+
+/** The JSON form of a delivery for the outbox (files' bytes as base64). */
+export function toOutboxPayload(delivery: Delivery): unknown {
+  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
+  const files: StoredFile[] = delivery.message.files.map(({ bytes, ...f }) => ({
+    ...f,
+    base64: Buffer.from(bytes).toString('base64'),
+  }));
+  return { ...delivery, message: { ...delivery.message, files } };
+}
+
+/** The delivery an outbox entry holds, files decoded. */
+export function fromOutboxPayload(payload: unknown): Delivery {
+  const delivery = payload as Delivery;
+  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
+  const stored = delivery.message.files as unknown as StoredFile[];
+  const files = stored.map(({ base64, ...f }) => ({
+    ...f,
+    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
+  }));
+  return { ...delivery, message: { ...delivery.message, files } };
+}
+
 export interface Deliverer {
   /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
   drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
@@ -66,14 +96,14 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
   const random = o.random ?? Math.random;
   const { store, log, owner } = o;
 
-  async function send(delivery: Delivery): Promise<void> {
+  /** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
+  async function send(delivery: Delivery): Promise<string> {
     if (delivery.kind === 'webhook') {
       if (!o.services.webhook) throw new Error('the webhook service is not configured');
-      await o.services.webhook.post(delivery.message);
-      return;
+      return (await o.services.webhook.post(delivery.message)).id;
     }
     if (!o.services.email) throw new Error('the email service is not configured');
-    await o.services.email.send(delivery.email);
+    return (await o.services.email.send(delivery.email)).id;
   }
 
   function describe(err: unknown): string {
@@ -124,13 +154,13 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
         `not delivered within ${Math.round(o.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
       );
     }
-    const delivery = entry.payload as Delivery;
+    const delivery = fromOutboxPayload(entry.payload);
     for (let attempt = 1; ; attempt++) {
       try {
-        await send(delivery);
-        await store.markDelivered(entry.id);
+        const receipt = await send(delivery);
+        await store.markDelivered(entry.id, receipt);
         log.info(
-          { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts },
+          { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
           'outbox.delivered',
         );
         return 'delivered';

@@ -3,7 +3,7 @@
 // The scheduler claims the slot first; this is the only place a job's run is caught and logged.
 import { ServiceError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
-import type { Deliverer, EntryOutcome } from './delivery.ts';
+import { toOutboxPayload, type Deliverer, type EntryOutcome } from './delivery.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from './services.ts';
 
@@ -75,7 +75,7 @@ export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot)
     job: name,
     slotId,
     kind: d.kind,
-    payload: d,
+    payload: toOutboxPayload(d),
   }));
   if (!(await store.markPosted(name, slotId, owner, entries))) {
     // Our lease ran out and another replica took the slot over: its run is the one that counts.

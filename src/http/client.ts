@@ -127,7 +127,13 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       const res = await request(url, {
         method: req.method,
         headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        // Bytes (a multipart upload) go as they are, with the caller's content-type; the rest is JSON.
+        body:
+          req.body === undefined
+            ? undefined
+            : req.body instanceof Uint8Array
+              ? req.body
+              : JSON.stringify(req.body),
         dispatcher: agent,
         signal,
       });

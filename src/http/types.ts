@@ -14,6 +14,7 @@ export interface HttpRequest {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   headers?: Record<string, string>;
+  /** Sent as JSON; a Uint8Array is sent as it is (set its content-type in `headers`). */
   body?: unknown;
   /** POST is retried only when it carries one (DESIGN.md). */
   idempotencyKey?: string;

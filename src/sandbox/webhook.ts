@@ -1,6 +1,7 @@
-// Simulated Discord incoming webhook (API-NOTES.md "S7 Chat webhook"): POST /{id}/{token} answers
-// 204 and keeps the message in an inbox, enforces Discord's documented limits with 400 50035 form
-// errors, and answers 404 Unknown Webhook / 401 Invalid Webhook Token like Discord does.
+// Simulated Discord incoming webhook (API-NOTES.md "S7 Chat webhook"): POST /{id}/{token}, JSON or
+// multipart (`payload_json` + `files[n]`), answers 204 (200 with the message under `wait=true`) and
+// keeps the message in an inbox, enforces Discord's documented limits with 400 50035 form errors,
+// and answers 404 Unknown Webhook / 401 Invalid Webhook Token like Discord does.
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { route, type HandlerOptions } from './layout.ts';
 import { hashSeed } from './seeded-random.ts';
@@ -13,9 +14,19 @@ export interface AcceptedWebhookMessage {
   username: string | undefined;
   embeds: Record<string, unknown>[];
   allowedMentions: unknown;
-  /** The whole JSON body as received. */
+  /** The files of a multipart post (`files[n]`), in order. */
+  files: AcceptedWebhookFile[];
+  /** The whole JSON body (or `payload_json`) as received. */
   body: Record<string, unknown>;
   receivedAt: string;
+}
+
+export interface AcceptedWebhookFile {
+  /** The form field, `files[n]`. */
+  field: string;
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
 }
 
 /** The messages a simulated webhook accepted, newest last (the oldest are dropped past 200). */
@@ -104,13 +115,16 @@ function maxLength(errors: FormErrors, at: (string | number)[], value: unknown, 
 }
 
 /** Discord's form validation of an execute-webhook body: 50035 errors, or 50006 for nothing to send. */
-export function validateWebhookBody(body: Record<string, unknown>): Response | undefined {
+export function validateWebhookBody(body: Record<string, unknown>, fileCount = 0): Response | undefined {
   const errors: FormErrors = {};
   maxLength(errors, ['content'], body.content, 2000);
   if (typeof body.username === 'string') {
     const n = chars(body.username);
     if (n < 1 || n > 80)
       addError(errors, ['username'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 80 in length.');
+    if (/[@#:]|```/.test(body.username) || /^(everyone|here)$/i.test(body.username.trim())) {
+      addError(errors, ['username'], 'USERNAME_INVALID', 'Username is invalid');
+    }
     const banned = /discord|clyde/i.exec(body.username);
     if (banned) {
       addError(
@@ -184,10 +198,43 @@ export function validateWebhookBody(body: Record<string, unknown>): Response | u
   if (Object.keys(errors).length > 0) {
     return HttpResponse.json({ message: 'Invalid Form Body', code: 50035, errors }, { status: 400 });
   }
-  if (chars(body.content) === 0 && embeds.length === 0) {
+  if (chars(body.content) === 0 && embeds.length === 0 && fileCount === 0) {
     return HttpResponse.json({ message: 'Cannot send an empty message', code: 50006 }, { status: 400 });
   }
   return undefined;
+}
+
+const FILES_MAX = 10;
+const FILE_BYTES_MAX = 10 * 1024 * 1024;
+
+/** A multipart post: `payload_json` and `files[n]`; 413 (40005) for a file over 10 MiB, 30015 for over 10 files. */
+async function readMultipart(
+  request: Request,
+): Promise<{ body: unknown; files: AcceptedWebhookFile[] } | Response> {
+  const form = await request.formData();
+  const payload = form.get('payload_json');
+  const body: unknown =
+    payload === null ? {} : JSON.parse(typeof payload === 'string' ? payload : await payload.text());
+  const files: AcceptedWebhookFile[] = [];
+  for (const [field, value] of form.entries()) {
+    if (!/^files\[\d+\]$/.test(field) || typeof value === 'string') continue;
+    if (value.size > FILE_BYTES_MAX) {
+      return HttpResponse.json({ message: 'Request entity too large', code: 40005 }, { status: 413 });
+    }
+    files.push({
+      field,
+      filename: value.name,
+      contentType: value.type,
+      bytes: new Uint8Array(await value.arrayBuffer()),
+    });
+  }
+  if (files.length > FILES_MAX) {
+    return HttpResponse.json(
+      { message: `Maximum number of attachments in a message reached (${FILES_MAX})`, code: 30015 },
+      { status: 400 },
+    );
+  }
+  return { body, files };
 }
 
 function snowflake(nowMs: number, increment: number): string {
@@ -211,8 +258,15 @@ export function webhookHandlers(opts: WebhookHandlerOptions = {}): RequestHandle
         return HttpResponse.json({ message: 'Invalid Webhook Token', code: 50027 }, { status: 401 });
       }
       let body: unknown;
+      let files: AcceptedWebhookFile[] = [];
       try {
-        body = JSON.parse(await request.text());
+        if (request.headers.get('content-type')?.startsWith('multipart/form-data')) {
+          const form = await readMultipart(request);
+          if (form instanceof Response) return form;
+          ({ body, files } = form);
+        } else {
+          body = JSON.parse(await request.text());
+        }
       } catch {
         return HttpResponse.json(
           { message: 'The request body contains invalid JSON.', code: 50109 },
@@ -222,7 +276,7 @@ export function webhookHandlers(opts: WebhookHandlerOptions = {}): RequestHandle
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         return HttpResponse.json({ message: 'Cannot send an empty message', code: 50006 }, { status: 400 });
       }
-      const invalid = validateWebhookBody(body as Record<string, unknown>);
+      const invalid = validateWebhookBody(body as Record<string, unknown>, files.length);
       if (invalid) return invalid;
 
       const nowMs = now();
@@ -245,6 +299,7 @@ export function webhookHandlers(opts: WebhookHandlerOptions = {}): RequestHandle
         username: typeof b.username === 'string' ? b.username.trim() : undefined,
         embeds: Array.isArray(b.embeds) ? (b.embeds as Record<string, unknown>[]) : [],
         allowedMentions: b.allowed_mentions,
+        files,
         body: b,
         receivedAt: new Date(nowMs).toISOString(),
       };
@@ -271,7 +326,13 @@ export function webhookHandlers(opts: WebhookHandlerOptions = {}): RequestHandle
               avatar: null,
               discriminator: '0000',
             },
-            attachments: [],
+            attachments: files.map((f, i) => ({
+              id: snowflake(nowMs, increment + i),
+              filename: f.filename,
+              size: f.bytes.byteLength,
+              content_type: f.contentType,
+              url: `https://cdn.discordapp.com/attachments/1234567890123456789/${message.id}/${f.filename}`,
+            })),
             embeds: message.embeds.map((e) => ({ type: 'rich', ...e })),
             mentions: [],
             mention_roles: [],

@@ -107,10 +107,11 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
       }
       return Promise.resolve(due.map(strip));
     },
-    markDelivered(id) {
+    markDelivered(id, receipt) {
       const e = outbox.get(id);
       if (!e || e.status !== 'pending') return Promise.resolve(false);
       e.status = 'delivered';
+      if (receipt !== undefined) e.receipt = receipt;
       e.updatedAt = now();
       return Promise.resolve(true);
     },

@@ -105,10 +105,11 @@ end
 return out
 `;
 
-// KEYS: entry, due. ARGV: id, now, retention.
+// KEYS: entry, due. ARGV: id, now, retention, receipt ('' for none).
 const DELIVERED = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'delivered', 'updatedAt', ARGV[2])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[4]) end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
@@ -155,6 +156,7 @@ function toEntry(h: Record<string, string>): OutboxEntry {
   };
   if (h.lastError !== undefined) entry.lastError = h.lastError;
   if (h.reason !== undefined) entry.reason = h.reason;
+  if (h.receipt !== undefined) entry.receipt = h.receipt;
   return entry;
 }
 
@@ -257,8 +259,9 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       )) as unknown[];
       return rows.map((r) => toEntry(pairsToRecord(r)));
     },
-    async markDelivered(id) {
-      return (await redis.eval(DELIVERED, 2, entryKey(id), due, id, String(now()), retention)) === 1;
+    async markDelivered(id, receipt) {
+      const args = [id, String(now()), retention, receipt ?? ''];
+      return (await redis.eval(DELIVERED, 2, entryKey(id), due, ...args)) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
       const r = await redis.eval(

@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS outbox (
   owner TEXT NOT NULL,
   last_error TEXT,
   reason TEXT,
+  receipt TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 ) STRICT;
@@ -72,6 +73,7 @@ interface OutboxRow {
   next_attempt_at: number;
   last_error: string | null;
   reason: string | null;
+  receipt: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -105,7 +107,14 @@ function toEntry(r: OutboxRow): OutboxEntry {
   };
   if (r.last_error !== null) entry.lastError = r.last_error;
   if (r.reason !== null) entry.reason = r.reason;
+  if (r.receipt !== null && r.receipt !== undefined) entry.receipt = r.receipt;
   return entry;
+}
+
+/** Brings a store file written by an older herald up to the current schema (columns added since). */
+function migrate(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(outbox)').all() as unknown as { name: string }[];
+  if (!columns.some((c) => c.name === 'receipt')) db.exec('ALTER TABLE outbox ADD COLUMN receipt TEXT');
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
@@ -115,6 +124,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
   const db = new DatabaseSync(path, { timeout: 5_000 });
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   db.exec(SCHEMA);
+  migrate(db);
 
   const q = {
     slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
@@ -146,7 +156,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
       `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
     ),
     delivered: db.prepare(
-      `UPDATE outbox SET status = 'delivered', updated_at = ? WHERE id = ? AND status = 'pending'`,
+      `UPDATE outbox SET status = 'delivered', receipt = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
     ),
     reschedule: db.prepare(
       `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
@@ -247,7 +257,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
           );
         }),
       ),
-    markDelivered: (id) => run(() => changed(q.delivered.run(now(), id))),
+    markDelivered: (id, receipt) => run(() => changed(q.delivered.run(receipt ?? null, now(), id))),
     rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
       run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),
     giveUpOutbox: (id, owner, reason) => run(() => changed(q.giveUp.run(reason, now(), id, owner))),

@@ -50,6 +50,11 @@ export interface OutboxEntry extends NewOutboxEntry {
   lastError?: string;
   /** Why it was given up on. */
   reason?: string;
+  /**
+   * The provider's id of what was delivered (the Discord message id confirmed by `wait=true`, the
+   * Resend email id): the slot's proof of posting, shown by `/schedule list` and the logs.
+   */
+  receipt?: string;
 }
 
 export interface Store {
@@ -84,8 +89,8 @@ export interface Store {
     limit: number,
     opts?: { includeBackingOff?: boolean },
   ): Promise<OutboxEntry[]>;
-  /** Marks an entry delivered, whoever holds it: the post happened. */
-  markDelivered(id: string): Promise<boolean>;
+  /** Marks an entry delivered, whoever holds it: the post happened; `receipt` is the provider's id of it. */
+  markDelivered(id: string, receipt?: string): Promise<boolean>;
   /** Puts an entry that `owner` holds back in the queue, due at `nextAttemptAt`. */
   rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
   /** Stops retrying an entry that `owner` holds, keeping it with its reason. */

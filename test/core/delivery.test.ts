@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDeliverer, type DeliveryOptions } from '../../src/core/delivery.ts';
+import { createDeliverer, toOutboxPayload, type DeliveryOptions } from '../../src/core/delivery.ts';
 import type { Delivery } from '../../src/core/job.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, discordRateLimitResponse } from '../../src/sandbox/webhook.ts';
@@ -124,6 +124,50 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     expect(fake.server.requests).toHaveLength(3);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
     expect(await store.listOutbox({ status: 'delivered' })).toHaveLength(1);
+  });
+
+  it('records the message id Discord confirmed (wait=true) with the slot', async () => {
+    const { deliverer, store, find } = await setup();
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    const messageId = fake.inbox.messages[0]!.id;
+    expect(fake.server.requests[0]!.query.get('wait')).toBe('true');
+    expect(await store.listOutbox({ status: 'delivered' })).toEqual([
+      expect.objectContaining({ slotId: 'slot', receipt: messageId }),
+    ]);
+    expect(find('outbox.delivered')[0]).toMatchObject({ receipt: messageId });
+  });
+
+  it('does not count a 204 without a message as delivered: it stays in the outbox', async () => {
+    failFirst(3, () => new HttpResponse(null, { status: 204 }));
+    const { deliverer, store } = await setup();
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    const [waiting] = await store.listOutbox({ status: 'pending' });
+    expect(waiting).toMatchObject({ lastError: 'webhook.post failed: bad_response' });
+    expect(waiting!.receipt).toBeUndefined();
+  });
+
+  it('keeps the files of a post through the outbox and uploads them with it', async () => {
+    const { deliverer, store } = await setup();
+    const bytes = new Uint8Array(3000).map((_, i) => (i * 31) & 0xff);
+    const delivery: Delivery = {
+      kind: 'webhook',
+      message: {
+        content: 'briefing',
+        files: [{ name: 'briefing.mp3', contentType: 'audio/mpeg', bytes }],
+      },
+    };
+    await store.markDelivered('analytics-summary|slot|0:webhook');
+    await store.addToOutbox({
+      id: 'say|slot|0:webhook',
+      job: 'say',
+      slotId: 'slot',
+      kind: 'webhook',
+      payload: toOutboxPayload(delivery),
+    });
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect(fake.inbox.messages[0]!.files).toEqual([
+      { field: 'files[0]', filename: 'briefing.mp3', contentType: 'audio/mpeg', bytes },
+    ]);
   });
 
   it('retries a connection reset like a 5xx', async () => {

@@ -42,7 +42,7 @@ function fakes(opts: { empty?: boolean; failWith?: Error } = {}) {
   const webhook: WebhookClient = {
     post: (m) => {
       posts.push(m);
-      return Promise.resolve();
+      return Promise.resolve({ id: String(1349081729583431690n + BigInt(posts.length)) });
     },
     close: () => Promise.resolve(),
   };

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Embed, Reply } from '../../src/core/reply.ts';
 import { buildAnalyticsSummary, resolveRanges } from '../../jobs/analytics-summary-build.ts';
 import { charCount, renderWebhookMessage, webhookUsername } from '../../jobs/webhook-message.ts';
 import { COUNTRIES, CURRENT_TOTALS, DAILY, METRICS, PREVIOUS_TOTALS, domainReport } from './fixtures.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
+import { startWebhookFake, type WebhookFake } from './harness.ts';
 
 const long = (c: string, count: number) => c.repeat(count);
 
@@ -70,8 +71,136 @@ describe('renderWebhookMessage', () => {
     expect(webhookUsername('Discord Reports')).toBeUndefined();
     expect(webhookUsername('clyde')).toBeUndefined();
     expect(webhookUsername('ops@team')).toBeUndefined();
+    expect(webhookUsername('everyone')).toBeUndefined();
+    expect(webhookUsername(' Here ')).toBeUndefined();
+    expect(webhookUsername('team#1')).toBeUndefined();
+    expect(webhookUsername('a:b')).toBeUndefined();
+    expect(webhookUsername('x```y')).toBeUndefined();
+    expect(webhookUsername('here and there')).toBe('here and there');
     expect(webhookUsername('   ')).toBeUndefined();
     expect(webhookUsername('  herald   daily ')).toBe('herald daily');
     expect(renderWebhookMessage({ text: 'x' }, { username: 'discord' })).toEqual({ content: 'x' });
+  });
+});
+
+describe('a Reply posted as a webhook message, through the real client to the loopback fake', () => {
+  let fake: WebhookFake;
+  beforeAll(async () => {
+    fake = await startWebhookFake();
+  });
+  afterAll(() => fake.close());
+  afterEach(() => fake.inbox.clear());
+
+  const png = (size: number) => new Uint8Array(size).map((_, i) => (i * 13 + 7) & 0xff);
+
+  it('uploads the /say mp3 as a file of the same post, with the text and no ping', async () => {
+    const mp3 = png(48_000);
+    const reply: Reply = {
+      text: 'Spoke 12 words as Rachel @everyone <@123>',
+      attachments: [{ filename: 'say 2025-11-22.mp3', contentType: 'audio/mpeg', bytes: mp3 }],
+    };
+    const posted = await fake.client().post(renderWebhookMessage(reply, { username: 'herald' }));
+    const [message] = fake.inbox.messages;
+    expect(posted.id).toBe(message!.id);
+    expect(message!.body).toMatchObject({
+      content: 'Spoke 12 words as Rachel @everyone <@123>',
+      username: 'herald',
+      allowed_mentions: { parse: [] },
+      attachments: [{ id: 0, filename: 'say_2025-11-22.mp3' }],
+    });
+    expect(message!.files).toEqual([
+      { field: 'files[0]', filename: 'say_2025-11-22.mp3', contentType: 'audio/mpeg', bytes: mp3 },
+    ]);
+    expectWithinDiscordLimits(message!.body);
+  });
+
+  it('shows an attached chart as the embed image by attachment:// name, and keeps the numbers in the text', async () => {
+    const chart = png(20_000);
+    const reply: Reply = {
+      text: 'Sessions 1,204 (↑ 12%)',
+      embeds: [
+        {
+          title: 'Analytics summary: last 7 days',
+          fields: [{ name: 'Sessions', value: '1,204 (↑ 12%)' }],
+          image: 'sessions chart.png',
+        },
+      ],
+      attachments: [
+        {
+          filename: 'sessions chart.png',
+          contentType: 'image/png',
+          bytes: chart,
+          description: 'Sessions per day',
+        },
+      ],
+    };
+    await fake.client().post(renderWebhookMessage(reply));
+    const [message] = fake.inbox.messages;
+    expect(message!.embeds[0]).toMatchObject({
+      image: { url: 'attachment://sessions_chart.png' },
+      fields: [{ name: 'Sessions', value: '1,204 (↑ 12%)' }],
+    });
+    expect(message!.body.attachments).toEqual([
+      { id: 0, filename: 'sessions_chart.png', description: 'Sessions per day' },
+    ]);
+    expect(message!.files.map((f) => f.bytes)).toEqual([chart]);
+    expectWithinDiscordLimits(message!.body);
+  });
+
+  it('fits /jobs listings to every limit, leaves out the buttons and names their commands instead', async () => {
+    const listing = (i: number): Embed => ({
+      title: `${i}. Senior Rust developer ${'x'.repeat(300)}`,
+      description: 'd'.repeat(900),
+      fields: [
+        { name: 'Company', value: 'Acme GmbH', inline: true },
+        { name: 'Salary', value: '€70,000–€85,000', inline: true },
+      ],
+      footer: 'Posted 2 days ago',
+      url: `https://www.adzuna.de/jobs/land/ad/${5470132083 + i}`,
+    });
+    const reply: Reply = {
+      text: '1,204 listings for rust developer in Berlin',
+      embeds: Array.from({ length: 12 }, (_, i) => listing(i + 1)),
+      actions: [{ label: 'Next page', command: 'jobs', input: { what: 'rust developer', page: 2 } }],
+      attachments: [
+        {
+          filename: 'huge.bin',
+          contentType: 'application/octet-stream',
+          bytes: new Uint8Array(11 * 1024 * 1024),
+        },
+      ],
+    };
+    const message = renderWebhookMessage(reply);
+    expect(message.embeds!.length).toBeLessThanOrEqual(10);
+    expect(message.content).toBe(
+      '-# Not attached (too large or too many): huge.bin\n-# Next page: `/jobs what:"rust developer" page:2`',
+    );
+    expect(message.files).toBeUndefined();
+    await fake.client().post(message);
+    const [received] = fake.inbox.messages;
+    expect(received!.body).not.toHaveProperty('components');
+    expect(received!.files).toEqual([]);
+    expectWithinDiscordLimits(received!.body);
+  });
+
+  it('keeps at most 10 files and 25 MiB in one post, naming the ones left out', async () => {
+    const reply: Reply = {
+      text: 'many files',
+      attachments: Array.from({ length: 12 }, (_, i) => ({
+        filename: 'same.png',
+        contentType: 'image/png',
+        bytes: png(i < 3 ? 9 * 1024 * 1024 : 100),
+      })),
+    };
+    const message = renderWebhookMessage(reply);
+    expect(message.files!.map((f) => f.name)).toEqual([
+      'same.png',
+      '2-same.png',
+      ...Array.from({ length: 8 }, (_, i) => `${i + 3}-same.png`),
+    ]);
+    expect(message.files!.reduce((n, f) => n + f.bytes.byteLength, 0)).toBeLessThanOrEqual(25 * 1024 * 1024);
+    expect(message.content).toContain('Not attached (too large or too many): same.png, same.png');
+    await fake.client().post(message);
+    expect(fake.inbox.messages[0]!.files).toHaveLength(10);
   });
 });

@@ -42,6 +42,8 @@ function client(config: Partial<WebhookConfig> = {}, deps: ClientDeps = {}) {
 
 const failure = (p: Promise<unknown>, token = TOKEN) => serviceFailure(p, token, encodeURIComponent(token));
 
+const file = (name: string, size = 3) => ({ name, contentType: 'text/plain', bytes: new Uint8Array(size) });
+
 const embed = (over: Partial<WebhookEmbed> = {}): WebhookEmbed => ({
   title: 'Daily analytics',
   description: 'Sessions are up 12% on the previous day.',
@@ -53,15 +55,19 @@ const embed = (over: Partial<WebhookEmbed> = {}): WebhookEmbed => ({
 });
 
 describe('webhook client', () => {
-  it('posts JSON to /{id}/{token} with no auth header and suppressed mentions, and the message arrives', async () => {
+  it('posts JSON to /{id}/{token}?wait=true with no auth header and suppressed mentions, and returns the created message', async () => {
     const webhook = client();
-    await webhook.post({ content: 'Deploy finished ✅ @everyone', username: 'herald', embeds: [embed()] });
+    const posted = await webhook.post({
+      content: 'Deploy finished ✅ @everyone',
+      username: 'herald',
+      embeds: [embed()],
+    });
 
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;
     expect(req.method).toBe('POST');
     expect(req.pathname).toBe(`/webhook/api/webhooks/${WEBHOOK_ID}/${TOKEN}`);
-    expect(req.query.toString()).toBe('');
+    expect(req.query.toString()).toBe('wait=true');
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.headers.authorization).toBeUndefined();
     expect(req.headers['x-api-key']).toBeUndefined();
@@ -77,6 +83,70 @@ describe('webhook client', () => {
       content: 'Deploy finished ✅ @everyone',
       allowedMentions: { parse: [] },
     });
+    expect(posted).toEqual({ id: inbox.messages[0]!.id, channelId: '1234567890123456789' });
+    await webhook.close();
+  });
+
+  it('uploads files in the same post as multipart (payload_json plus files[n]) that an embed can show', async () => {
+    const webhook = client();
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 255]);
+    const mp3 = new Uint8Array(4096).map((_, i) => (i * 7) & 0xff);
+    const posted = await webhook.post({
+      content: 'Morning briefing @here',
+      embeds: [embed({ image: { url: 'attachment://sessions.png' } })],
+      files: [
+        { name: 'sessions.png', contentType: 'image/png', bytes: png, description: 'Sessions, 7 days' },
+        { name: 'briefing.mp3', contentType: 'audio/mpeg', bytes: mp3 },
+      ],
+    });
+    const req = server.requests[0]!;
+    expect(req.query.toString()).toBe('wait=true');
+    expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const message = inbox.messages[0]!;
+    expect(posted.id).toBe(message.id);
+    expect(message.body).toEqual({
+      content: 'Morning briefing @here',
+      embeds: [embed({ image: { url: 'attachment://sessions.png' } })],
+      allowed_mentions: { parse: [] },
+      attachments: [
+        { id: 0, filename: 'sessions.png', description: 'Sessions, 7 days' },
+        { id: 1, filename: 'briefing.mp3' },
+      ],
+    });
+    expect(message.files.map((f) => [f.field, f.filename, f.contentType])).toEqual([
+      ['files[0]', 'sessions.png', 'image/png'],
+      ['files[1]', 'briefing.mp3', 'audio/mpeg'],
+    ]);
+    expect(message.files[0]!.bytes).toEqual(png);
+    expect(message.files[1]!.bytes).toEqual(mp3);
+    await webhook.close();
+  });
+
+  it('treats an answer that is not a created message as not posted (bad_response)', async () => {
+    const answers = [
+      () => new HttpResponse(null, { status: 204 }),
+      () => HttpResponse.json({ ok: true }),
+      () => htmlPage('<html><body>Welcome to the proxy</body></html>', 200),
+    ];
+    for (const answer of answers) {
+      server.use(http.post(POST_ROUTE, answer));
+      const webhook = client();
+      const err = await failure(webhook.post({ content: 'hi' }));
+      expect(err.code).toBe('bad_response');
+      await webhook.close();
+    }
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('refuses a webhook username that breaks the nickname rules before any request', async () => {
+    const webhook = client();
+    for (const username of ['everyone', ' HERE ', 'ops@team', 'team#1', 'a:b', 'x```y', 'Discord']) {
+      const err = await failure(webhook.post({ content: 'hi', username }));
+      expect(err.code).toBe('invalid_request');
+      expect(err.message).toMatch(/username/);
+    }
+    await webhook.post({ content: 'hi', username: 'herald for everyone' });
+    expect(server.requests).toHaveLength(1);
     await webhook.close();
   });
 
@@ -129,6 +199,11 @@ describe('webhook client', () => {
       { content: long(L.content + 1) },
       { content: 'hi', username: 'Discord Bot' },
       { content: 'hi', username: long(L.username + 1) },
+      { content: 'hi', files: Array.from({ length: L.files + 1 }, (_, i) => file(`f${i}.txt`)) },
+      { content: 'hi', files: [file('a.mp3', L.fileBytes + 1)] },
+      { content: 'hi', files: [file('a.png'), file('a.png')] },
+      { content: 'hi', files: [file('../a.png')] },
+      { embeds: [embed({ image: { url: 'attachment://chart.png' } })], files: [file('other.png')] },
       { embeds: Array.from({ length: L.embeds + 1 }, () => embed()) },
       { embeds: [embed({ title: long(L.title + 1) })] },
       { embeds: [embed({ description: long(L.description + 1) })] },

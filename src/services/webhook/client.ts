@@ -1,12 +1,18 @@
 // S7 chat webhook: Discord's execute webhook (SPEC.md S7; API-NOTES.md "S7 Chat webhook").
 // https://discord.com/developers/docs/resources/webhook#execute-webhook
+// Posts ask Discord to confirm (`wait=true`): only an answer carrying the created message counts as
+// posted. Files go in the same request as multipart (`payload_json` plus `files[n]`).
 // The token path segment is the credential: it is registered for redaction and never logged.
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
-import { DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
+import { WEBHOOK_LIMITS, charCount, usernameProblem } from './limits.ts';
+import { CreatedMessage, DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
+import { z } from 'zod';
+
+export { WEBHOOK_LIMITS } from './limits.ts';
 
 export interface WebhookConfig {
   /** Base URL carrying api/webhooks. */
@@ -23,34 +29,42 @@ export interface WebhookEmbed {
   fields?: { name: string; value: string; inline?: boolean }[];
   footer?: { text: string };
   timestamp?: string;
+  /** An https address, or `attachment://<name>` of a file of the same post. */
+  image?: { url: string };
+  thumbnail?: { url: string };
+}
+
+/** A file uploaded with the message (an mp3, a chart PNG). */
+export interface WebhookFile {
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+  /** Alt text shown by Discord. */
+  description?: string;
 }
 
 export interface WebhookMessage {
   content?: string;
   username?: string;
   embeds?: WebhookEmbed[];
+  files?: WebhookFile[];
+}
+
+/** What Discord confirmed it created. */
+export interface PostedMessage {
+  /** The message's snowflake id. */
+  id: string;
+  channelId?: string;
 }
 
 export interface WebhookClient extends Closable {
-  /** Resolves on 204. Mentions are always suppressed (allowed_mentions parse: []). */
-  post(message: WebhookMessage, opts?: CallOptions): Promise<void>;
+  /**
+   * Posts and waits for Discord's confirmation (`wait=true`); resolves with the created message.
+   * An answer that is not a message (a 204, an HTML page) is a `bad_response` failure.
+   * Mentions are always suppressed (allowed_mentions parse: []).
+   */
+  post(message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
 }
-
-/** Discord's documented message and embed limits, in characters after trimming. */
-export const WEBHOOK_LIMITS = Object.freeze({
-  content: 2000,
-  embeds: 10,
-  title: 256,
-  description: 4096,
-  fields: 25,
-  fieldName: 256,
-  fieldValue: 1024,
-  footer: 2048,
-  /** Title, description, field names and values and footers of all embeds together. */
-  total: 6000,
-  username: 80,
-  color: 0xffffff,
-});
 
 /** Discord's JSON error codes that say more than the HTTP status. */
 const DISCORD_CODES: Readonly<Record<number, ServiceErrorCode>> = {
@@ -87,55 +101,117 @@ export const readWebhookError: ProviderErrorReader = ({ body, text }) => {
   };
 };
 
-function length(text: string | undefined): number {
-  return text === undefined ? 0 : [...text.trim()].length;
+function embedProblem(e: WebhookEmbed, i: number): string | undefined {
+  const L = WEBHOOK_LIMITS;
+  const fields = e.fields ?? [];
+  if (charCount(e.title) > L.title) return `embeds[${i}].title is over ${L.title} characters`;
+  if (charCount(e.description) > L.description)
+    return `embeds[${i}].description is over ${L.description} characters`;
+  if (fields.length > L.fields) return `embeds[${i}] has more than ${L.fields} fields`;
+  for (const [j, f] of fields.entries()) {
+    if (charCount(f.name) === 0 || charCount(f.value) === 0)
+      return `embeds[${i}].fields[${j}] needs a name and a value`;
+    if (charCount(f.name) > L.fieldName)
+      return `embeds[${i}].fields[${j}].name is over ${L.fieldName} characters`;
+    if (charCount(f.value) > L.fieldValue)
+      return `embeds[${i}].fields[${j}].value is over ${L.fieldValue} characters`;
+  }
+  if (charCount(e.footer?.text) > L.footer) return `embeds[${i}].footer is over ${L.footer} characters`;
+  if (e.color !== undefined && !(Number.isInteger(e.color) && e.color >= 0 && e.color <= L.color)) {
+    return `embeds[${i}].color must be an integer from 0 to 0xFFFFFF`;
+  }
+  return undefined;
+}
+
+function embedLength(e: WebhookEmbed): number {
+  let total = charCount(e.title) + charCount(e.description) + charCount(e.footer?.text);
+  for (const f of e.fields ?? []) total += charCount(f.name) + charCount(f.value);
+  return total;
+}
+
+function filesProblem(message: WebhookMessage): string | undefined {
+  const L = WEBHOOK_LIMITS;
+  const files = message.files ?? [];
+  if (files.length > L.files) return `more than ${L.files} files`;
+  const names = new Set<string>();
+  let bytes = 0;
+  for (const [i, f] of files.entries()) {
+    if (f.name.trim() === '' || /[\\/]/.test(f.name)) return `files[${i}] needs a plain file name`;
+    if (names.has(f.name)) return `files[${i}]: two files are named "${f.name}"`;
+    names.add(f.name);
+    if (f.bytes.byteLength > L.fileBytes) return `files[${i}] is over ${L.fileBytes} bytes`;
+    bytes += f.bytes.byteLength;
+  }
+  if (bytes > L.uploadBytes) return `the files together are over ${L.uploadBytes} bytes`;
+  for (const [i, e] of (message.embeds ?? []).entries()) {
+    for (const url of [e.image?.url, e.thumbnail?.url]) {
+      const name = url?.startsWith('attachment://') ? url.slice('attachment://'.length) : undefined;
+      if (name !== undefined && !names.has(name))
+        return `embeds[${i}] refers to ${url} but no file has that name`;
+    }
+  }
+  return undefined;
 }
 
 /** The first limit the message breaks, or undefined; Discord would answer 400 for each. */
 export function findMessageProblem(message: WebhookMessage): string | undefined {
   const L = WEBHOOK_LIMITS;
   const embeds = message.embeds ?? [];
-  if (length(message.content) === 0 && embeds.length === 0) return 'the message is empty';
-  if (length(message.content) > L.content) return `content is over ${L.content} characters`;
+  if (charCount(message.content) === 0 && embeds.length === 0 && (message.files ?? []).length === 0)
+    return 'the message is empty';
+  if (charCount(message.content) > L.content) return `content is over ${L.content} characters`;
   if (message.username !== undefined) {
-    const name = length(message.username);
-    if (name < 1 || name > L.username) return `username must be 1 to ${L.username} characters`;
-    if (/discord|clyde/i.test(message.username)) return 'username must not contain "discord" or "clyde"';
+    const problem = usernameProblem(message.username);
+    if (problem !== undefined) return problem;
   }
   if (embeds.length > L.embeds) return `more than ${L.embeds} embeds`;
-  let total = 0;
   for (const [i, e] of embeds.entries()) {
-    const fields = e.fields ?? [];
-    if (length(e.title) > L.title) return `embeds[${i}].title is over ${L.title} characters`;
-    if (length(e.description) > L.description)
-      return `embeds[${i}].description is over ${L.description} characters`;
-    if (fields.length > L.fields) return `embeds[${i}] has more than ${L.fields} fields`;
-    for (const [j, f] of fields.entries()) {
-      if (length(f.name) === 0 || length(f.value) === 0)
-        return `embeds[${i}].fields[${j}] needs a name and a value`;
-      if (length(f.name) > L.fieldName)
-        return `embeds[${i}].fields[${j}].name is over ${L.fieldName} characters`;
-      if (length(f.value) > L.fieldValue)
-        return `embeds[${i}].fields[${j}].value is over ${L.fieldValue} characters`;
-    }
-    if (length(e.footer?.text) > L.footer) return `embeds[${i}].footer is over ${L.footer} characters`;
-    if (e.color !== undefined && !(Number.isInteger(e.color) && e.color >= 0 && e.color <= L.color)) {
-      return `embeds[${i}].color must be an integer from 0 to 0xFFFFFF`;
-    }
-    total += length(e.title) + length(e.description) + length(e.footer?.text);
-    for (const f of fields) total += length(f.name) + length(f.value);
+    const problem = embedProblem(e, i);
+    if (problem !== undefined) return problem;
   }
-  if (total > L.total) return `the embeds together are over ${L.total} characters`;
-  return undefined;
+  if (embeds.reduce((n, e) => n + embedLength(e), 0) > L.total)
+    return `the embeds together are over ${L.total} characters`;
+  return filesProblem(message);
 }
 
-function rejected(reason: string): ServiceError {
-  return new ServiceError({
-    service: 'webhook',
-    operation: 'post',
-    code: 'invalid_request',
-    message: `webhook.post not sent: ${reason}`,
-  });
+function failure(code: ServiceErrorCode, message: string, status?: number): ServiceError {
+  return new ServiceError({ service: 'webhook', operation: 'post', code, status, message });
+}
+
+/** The JSON payload, with one `attachments` entry per file (ids match the `files[n]` parts). */
+function toPayload(message: WebhookMessage): ExecuteWebhookPayload {
+  const files = message.files ?? [];
+  return {
+    content: message.content,
+    username: message.username,
+    embeds: message.embeds,
+    // Nothing herald posts may ping anyone (DESIGN.md); webhooks default to parsing users.
+    allowed_mentions: { parse: [] },
+    ...(files.length === 0
+      ? {}
+      : {
+          attachments: files.map((f, id) =>
+            f.description === undefined
+              ? { id, filename: f.name }
+              : { id, filename: f.name, description: f.description },
+          ),
+        }),
+  };
+}
+
+/** `multipart/form-data` with `payload_json` and `files[n]`, encoded by the platform's own FormData. */
+async function toMultipart(
+  payload: ExecuteWebhookPayload,
+  files: readonly WebhookFile[],
+): Promise<{ body: Uint8Array; contentType: string }> {
+  const form = new FormData();
+  form.append('payload_json', new Blob([JSON.stringify(payload)], { type: 'application/json' }));
+  for (const [i, f] of files.entries()) {
+    form.append(`files[${i}]`, new Blob([new Uint8Array(f.bytes)], { type: f.contentType }), f.name);
+  }
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
+  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType };
 }
 
 export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}): WebhookClient {
@@ -149,26 +225,39 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
 
   return {
     async post(message, opts) {
-      if (!isUsable(config.id) || !isUsable(config.token)) throw rejected('the webhook id or token is empty');
+      if (!isUsable(config.id) || !isUsable(config.token))
+        throw failure('invalid_request', 'webhook.post not sent: the webhook id or token is empty');
       const problem = findMessageProblem(message);
-      if (problem !== undefined) throw rejected(problem);
-      const body: ExecuteWebhookPayload = {
-        content: message.content,
-        username: message.username,
-        embeds: message.embeds,
-        // User-supplied text must never ping anyone (DESIGN.md); webhooks default to parsing users.
-        allowed_mentions: { parse: [] },
-      };
-      await http.sendEmpty(
+      if (problem !== undefined) throw failure('invalid_request', `webhook.post not sent: ${problem}`);
+      const payload = toPayload(message);
+      const files = message.files ?? [];
+      const multipart = files.length === 0 ? undefined : await toMultipart(payload, files);
+      const answer = await http.send(
         {
           service: 'webhook',
           operation: 'post',
           method: 'POST',
           path: path`/${config.id}/${config.token}`,
-          body,
+          query: { wait: 'true' },
+          ...(multipart
+            ? { body: multipart.body, headers: { 'content-type': multipart.contentType } }
+            : { body: payload }),
         },
+        z.unknown(),
         opts,
       );
+      const created = CreatedMessage.safeParse(answer);
+      if (!created.success) {
+        // With wait=true Discord answers with the message; anything else is no proof it was saved.
+        throw failure(
+          'bad_response',
+          answer === undefined
+            ? 'webhook.post not confirmed: the webhook answered without a message'
+            : 'webhook.post not confirmed: the answer is not a Discord message',
+        );
+      }
+      const { id, channel_id: channelId } = created.data;
+      return channelId === undefined ? { id } : { id, channelId };
     },
 
     close: () => http.close(),

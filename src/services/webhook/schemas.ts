@@ -1,5 +1,6 @@
 // Wire shapes of Discord's execute-webhook endpoint (SPEC.md S7; API-NOTES.md "S7 Chat webhook").
-// Success is 204 with no body, so only the request body and the error body have a shape here.
+// herald posts with `wait=true`, so success is 200 with the created message (a 204 means the post
+// was not confirmed); errors are `{message, code}` with form errors nested under `errors`.
 import { z } from 'zod';
 
 /** Errors: `{message, code}`; form errors nest under `errors`; a 429 adds `retry_after` (float seconds). */
@@ -11,6 +12,14 @@ export const DiscordErrorResponse = z.looseObject({
   errors: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** The message Discord created (`?wait=true`): a snowflake id, and more that herald keeps but does not need. */
+export const CreatedMessage = z.looseObject({
+  id: z.string().regex(/^\d{1,20}$/, 'a message id is a snowflake'),
+  channel_id: z.string().optional(),
+  webhook_id: z.string().optional(),
+  attachments: z.array(z.looseObject({ id: z.string(), filename: z.string() })).optional(),
+});
+
 export interface EmbedPayload {
   title?: string;
   description?: string;
@@ -19,14 +28,18 @@ export interface EmbedPayload {
   fields?: { name: string; value: string; inline?: boolean }[];
   footer?: { text: string };
   timestamp?: string;
+  image?: { url: string };
+  thumbnail?: { url: string };
 }
 
-/** The JSON body of POST /{webhook.id}/{webhook.token}. */
+/** The JSON body of POST /{webhook.id}/{webhook.token}, or its `payload_json` part with files. */
 export interface ExecuteWebhookPayload {
   content?: string;
   username?: string;
   embeds?: EmbedPayload[];
   allowed_mentions: { parse: ('roles' | 'users' | 'everyone')[] };
+  /** One per `files[n]` part, in order; `attachment://<filename>` in an embed refers to it. */
+  attachments?: { id: number; filename: string; description?: string }[];
 }
 
 export type DiscordErrorWire = z.output<typeof DiscordErrorResponse>;
