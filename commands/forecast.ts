@@ -1,7 +1,10 @@
 // /forecast city [units]: S3's 5-day forecast (GET /forecast), its 3-hour steps grouped by the
 // city's local days with min/max and the dominant condition (commands/forecast-days.ts).
 import { z } from 'zod';
+import { forecastChart } from '../src/charts/forecast-chart.ts';
+import { tryDrawChart, withChart } from '../src/charts/index.ts';
 import { defineCommand } from '../src/core/command.ts';
+import type { Reply } from '../src/core/reply.ts';
 import { groupForecastDays } from './forecast-days.ts';
 import { quote } from './format.ts';
 import {
@@ -51,7 +54,12 @@ export const forecast = defineCommand({
         ? formatTemperature(min, units)
         : `${formatTemperature(min, units)} to ${formatTemperature(max, units)}`;
     const summary = days.map((d) => `${d.label} ${d.condition.toLowerCase()} ${range(d.min, d.max)}`);
-    return {
+    const chart = tryDrawChart(
+      () =>
+        forecastChart({ place, units, offsetS, offsetText: formatUtcOffset(offsetS), steps: result.steps }),
+      ctx.log,
+    );
+    const reply: Reply = {
       text: `${place}, next ${days.length} days: ${summary.join('; ')}`,
       embeds: [
         {
@@ -66,5 +74,6 @@ export const forecast = defineCommand({
         },
       ],
     };
+    return withChart(reply, await chart);
   },
 });

@@ -3,6 +3,9 @@
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import type { DateRange } from '../src/services/analytics/client.ts';
+import { withChart } from '../src/charts/index.ts';
+import type { Reply } from '../src/core/reply.ts';
+import { reportChart } from './report-chart.ts';
 import { formatChange, formatNumber, percentChange } from './format.ts';
 import { RANGE_CHOICES, REPORT_METRICS, formatPeriod, metricTotals, reportPeriods } from './report-ranges.ts';
 
@@ -26,6 +29,7 @@ export const report = defineCommand({
     // without GA4's synthetic dateRange dimension to untangle.
     const run = (range: DateRange) =>
       analytics.runReport({ dimensions: [], metrics: names, dateRanges: [range] }, { signal: ctx.signal });
+    const chart = reportChart(periods, ctx);
     const [current, previous] = await Promise.all([run(periods.current), run(periods.previous)]);
     const now = metricTotals(current, names);
     const before = metricTotals(previous, names);
@@ -50,7 +54,7 @@ export const report = defineCommand({
       const prior = before[i] ?? 0;
       return { label: metric.label, value, prior, change: formatChange(percentChange(value, prior)) };
     });
-    return {
+    const reply: Reply = {
       text: `${periods.label} (${currentText}): ${rows
         .map((r) => `${r.label.toLowerCase()} ${formatNumber(r.value)} (${r.change})`)
         .join(', ')}`,
@@ -68,5 +72,6 @@ export const report = defineCommand({
         },
       ],
     };
+    return withChart(reply, await chart);
   },
 });

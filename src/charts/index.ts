@@ -1,7 +1,7 @@
 // Charts for replies and reports (issue 13). Callers build a LineChartSpec and call drawChart;
 // the drawing code and resvg's native binary are imported on the first call only, so start-up
 // and idle memory do not pay for charts that are never drawn.
-import type { Attachment } from '../core/reply.ts';
+import type { Attachment, Reply } from '../core/reply.ts';
 import type { LineChartSpec } from './spec.ts';
 import type * as Draw from './draw.ts';
 
@@ -17,4 +17,35 @@ export async function drawChart(spec: LineChartSpec): Promise<Attachment> {
     throw err;
   });
   return draw.renderChart(spec);
+}
+
+interface WarnLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * The chart, or undefined when it cannot be drawn (logged): a chart never holds the only copy of
+ * a number, so the reply goes out without it.
+ */
+export async function tryDrawChart(
+  build: () => LineChartSpec | Promise<LineChartSpec>,
+  log: WarnLog,
+): Promise<Attachment | undefined> {
+  try {
+    return await drawChart(await build());
+  } catch (err) {
+    log.warn({ err }, 'the chart could not be drawn; the reply goes out without it');
+    return undefined;
+  }
+}
+
+/** The reply with the chart attached and shown as its first embed's image. */
+export function withChart(reply: Reply, chart: Attachment | undefined): Reply {
+  if (chart === undefined) return reply;
+  const [first, ...rest] = reply.embeds ?? [];
+  return {
+    ...reply,
+    embeds: first ? [{ ...first, image: chart.filename }, ...rest] : reply.embeds,
+    attachments: [...(reply.attachments ?? []), chart],
+  };
 }

@@ -124,11 +124,13 @@ describe('weather client', () => {
           at: new Date(1661871600_000),
           temp: 23.61,
           conditions: [{ main: 'Rain', description: 'light rain' }],
+          pop: 0.32,
         },
         {
           at: new Date(1661882400_000),
           temp: 21.05,
           conditions: [{ main: 'Clouds', description: 'broken clouds' }],
+          pop: 0.08,
         },
       ],
     });

@@ -37,6 +37,8 @@ export interface ForecastStep {
   at: Date;
   temp: number;
   conditions: Condition[];
+  /** Chance of precipitation, 0 to 1, where the provider gives it. */
+  pop?: number;
 }
 
 export interface Forecast {
@@ -151,6 +153,7 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
           at: new Date(s.dt * 1000),
           temp: s.main.temp,
           conditions: toConditions(s.weather),
+          ...(s.pop === undefined ? {} : { pop: s.pop }),
         })),
       };
     },

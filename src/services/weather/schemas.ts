@@ -35,6 +35,8 @@ export const ForecastResponse = z.looseObject({
       dt: z.number().int(),
       main: z.looseObject({ temp: z.number() }),
       weather: z.array(ConditionWire),
+      /** Probability of precipitation, 0 to 1 (OpenWeatherMap sends it on forecast steps). */
+      pop: z.number().optional(),
     }),
   ),
   city: z.looseObject({

@@ -1,0 +1,61 @@
+// The chart of /forecast: temperature at each 3-hour step in the city's local time, a dashed line
+// at each local midnight labelled with the day, and the chance of precipitation as bars on a
+// right-hand 0–100 % axis where the provider gives it.
+import type { ForecastStep, Units } from '../services/weather/client.ts';
+import { formatNumber } from '../format.ts';
+import type { LineChartSpec } from './spec.ts';
+
+const UNIT_SYMBOL: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
+const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+
+export interface ForecastChartInput {
+  /** "Oslo, NO". */
+  place: string;
+  units: Units;
+  /** The city's offset from UTC in seconds. */
+  offsetS: number;
+  /** "UTC+01:00". */
+  offsetText: string;
+  steps: readonly ForecastStep[];
+}
+
+export function forecastChart(input: ForecastChartInput): LineChartSpec {
+  const local = input.steps.map((s) => new Date(s.at.getTime() + input.offsetS * 1000));
+  const symbol = UNIT_SYMBOL[input.units];
+  const boundaries = local.flatMap((at, i) =>
+    i > 0 && at.getUTCDate() !== local[i - 1]!.getUTCDate() ? [{ index: i, label: dayLabel.format(at) }] : [],
+  );
+  const hasPop = input.steps.some((s) => s.pop !== undefined);
+  const temps = input.steps.map((s) => s.temp);
+  const lo = Math.min(...temps);
+  const hi = Math.max(...temps);
+  const wettest = Math.max(0, ...input.steps.map((s) => s.pop ?? 0));
+  return {
+    filename: 'forecast.png',
+    title: hasPop ? `${input.place}: temperature and chance of precipitation` : `${input.place}: temperature`,
+    subtitle: `3-hour steps in the city's local time (${input.offsetText}); dashed lines mark midnight`,
+    xLabels: local.map((at) => `${String(at.getUTCHours()).padStart(2, '0')}h`),
+    xLabelEvery: 2,
+    xAxisTitle: 'Local time',
+    yAxisTitle: `Temperature (${symbol})`,
+    yUnit: input.units === 'standard' ? ' K' : '°',
+    series: [{ name: `Temperature (${symbol})`, values: temps }],
+    ...(hasPop
+      ? {
+          bars: {
+            name: 'Chance of precipitation',
+            values: input.steps.map((s) => (s.pop === undefined ? null : Math.round(s.pop * 100))),
+            axisTitle: 'Chance of precipitation (%)',
+            max: 100,
+            unit: '%',
+          },
+        }
+      : {}),
+    boundaries,
+    alt:
+      `Line chart of the temperature in ${input.place} every 3 hours, from ${formatNumber(lo, 1)} to ${formatNumber(hi, 1)} ${symbol}` +
+      (hasPop
+        ? `, with bars for the chance of precipitation (at most ${Math.round(wettest * 100)} %).`
+        : '.'),
+  };
+}
