@@ -1,6 +1,7 @@
 // Pure helpers for /email send and /email status: address checks, the HTML body built from user
 // text (escaped, paragraphs from blank lines) and how each delivery event reads.
 import type { Color } from '../src/core/reply.ts';
+import { escapeHtml } from '../src/domain/text.ts';
 
 /** What buildCommands passes to both /email commands. */
 export interface EmailCommandOptions {
@@ -28,18 +29,6 @@ export function isAllowedDomain(address: string, allowed: readonly string[]): bo
   if (allowed.length === 0) return true;
   const domain = domainOf(address);
   return allowed.some((d) => d.toLowerCase() === domain);
-}
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
 }
 
 /** User text as HTML: every character escaped, blank lines start paragraphs, single newlines break lines. */

@@ -1,36 +1,7 @@
-// The job search's countries and their currencies. Commands may not import service values, so
-// this copy of S8's list must stay equal to API-NOTES.md ("Countries": the 19 in the live 404
-// text) and to src/services/job-search's JOB_COUNTRIES; a test compares them.
+// How the job search's countries read: their names, salaries in their currencies, and the
+// country option's autocomplete. The countries themselves are domain facts (src/domain).
+import { JOB_COUNTRIES, JOB_COUNTRY_CURRENCIES } from '../src/domain/job-countries.ts';
 import { LOCALE } from './format.ts';
-
-/** ISO 4217 currency of each supported country, in the order of the provider's error text. */
-export const JOB_COUNTRY_CURRENCIES: Readonly<Record<string, string>> = {
-  at: 'EUR',
-  au: 'AUD',
-  be: 'EUR',
-  br: 'BRL',
-  ca: 'CAD',
-  ch: 'CHF',
-  de: 'EUR',
-  es: 'EUR',
-  fr: 'EUR',
-  gb: 'GBP',
-  in: 'INR',
-  it: 'EUR',
-  mx: 'MXN',
-  nl: 'EUR',
-  nz: 'NZD',
-  pl: 'PLN',
-  sg: 'SGD',
-  us: 'USD',
-  za: 'ZAR',
-};
-
-export const JOB_COUNTRIES: readonly string[] = Object.keys(JOB_COUNTRY_CURRENCIES);
-
-export function isJobCountry(code: string): boolean {
-  return Object.hasOwn(JOB_COUNTRY_CURRENCIES, code);
-}
 
 const regionNames = new Intl.DisplayNames(LOCALE, { type: 'region' });
 

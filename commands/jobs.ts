@@ -6,14 +6,8 @@ import type { Action } from '../src/core/reply.ts';
 import { UserError } from '../src/errors.ts';
 import type { JobListing } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, plural, quote, truncate } from './format.ts';
-import {
-  JOB_COUNTRIES,
-  countryChoices,
-  countryName,
-  formatMoney,
-  formatSalary,
-  isJobCountry,
-} from './job-countries.ts';
+import { JOB_COUNTRIES, isJobCountry } from '../src/domain/job-countries.ts';
+import { countryChoices, countryName, formatMoney, formatSalary } from './job-countries.ts';
 
 export interface JobsCommandOptions {
   /** JOBS_COUNTRY: the country searched when the input names none. */

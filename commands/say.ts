@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineCommand, type AccessCheck, type CommandContext } from '../src/core/command.ts';
 import { ServiceError, UserError } from '../src/errors.ts';
 import { formatBytes, formatNumber, plural, quote, truncate } from './format.ts';
-import { characterLimitOf, countCharacters } from './speech-models.ts';
+import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
 import { findVoice, voiceChoices } from './voice-format.ts';
 
 export interface SayCommandOptions {

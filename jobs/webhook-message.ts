@@ -5,39 +5,20 @@
 // embed shows one through `attachment://name`); buttons cannot ride on a webhook message, so each
 // becomes a line naming the command to type. Mentions never ping: the client sends parse [].
 import { actionToCommandLine, COLOR_HEX, type Embed, type Reply } from '../src/core/reply.ts';
+import { DISCORD_LIMITS, discordLength, webhookUsernameProblem } from '../src/domain/discord.ts';
+import { truncate } from '../src/domain/text.ts';
 import type { WebhookEmbed, WebhookFile, WebhookMessage } from '../src/services/webhook/client.ts';
-
-export const DISCORD_LIMITS = Object.freeze({
-  content: 2000,
-  embeds: 10,
-  title: 256,
-  description: 4096,
-  fields: 25,
-  fieldName: 256,
-  fieldValue: 1024,
-  footer: 2048,
-  /** Titles, descriptions, field names and values and footers of all embeds together. */
-  total: 6000,
-  username: 80,
-  files: 10,
-  /** Per file without boosts (10 MiB), and the whole request (25 MiB). */
-  fileBytes: 10 * 1024 * 1024,
-  uploadBytes: 25 * 1024 * 1024,
-  filename: 100,
-});
 
 /** Command hints for left-out buttons: at most this many lines. */
 const MAX_ACTION_HINTS = 5;
 
-/** Discord counts characters after trimming; code points, so an emoji is one. */
+/** Discord's count of a text it receives (src/domain/discord.ts says how herald counts). */
 export function charCount(text: string | undefined): number {
-  return text === undefined ? 0 : [...text.trim()].length;
+  return discordLength(text);
 }
 
 function clip(text: string, max: number): string {
-  const chars = [...text.trim()];
-  if (chars.length <= max) return chars.join('');
-  return max <= 0 ? '' : `${chars.slice(0, max - 1).join('')}…`;
+  return max <= 0 ? '' : truncate(text.trim(), max);
 }
 
 /**
@@ -48,8 +29,7 @@ function clip(text: string, max: number): string {
 export function webhookUsername(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
   const trimmed = name.trim().replace(/\s+/g, ' ');
-  if (trimmed === '' || /discord|clyde/i.test(trimmed) || /[@#:]|```/.test(trimmed)) return undefined;
-  if (/^(everyone|here)$/i.test(trimmed)) return undefined;
+  if (trimmed === '' || webhookUsernameProblem(trimmed) !== undefined) return undefined;
   return clip(trimmed, DISCORD_LIMITS.username);
 }
 
@@ -106,7 +86,7 @@ function imageUrl(image: string | undefined, names: ReadonlyMap<string, string>)
 /** Embeds within each limit and the 6000 characters all embeds share. */
 function renderEmbeds(embeds: readonly Embed[], names: ReadonlyMap<string, string>): WebhookEmbed[] {
   const L = DISCORD_LIMITS;
-  let budget = L.total;
+  let budget = L.embedsTotal;
   /** Clips to the field's own limit and to what is left of the 6000 shared by all embeds. */
   const take = (text: string | undefined, limit: number): string | undefined => {
     if (text === undefined || charCount(text) === 0) return undefined;

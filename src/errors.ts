@@ -1,8 +1,8 @@
 // The error family of herald and the one place that turns any error into a sentence for a user.
 // Constructors take one options object; branch on `code`, never on the message.
+import type { ServiceKey } from './domain/services.ts';
 
-export type ServiceName =
-  'email' | 'analytics' | 'weather' | 'geocoding' | 'speech' | 'hostscan' | 'webhook' | 'jobSearch';
+export type ServiceName = ServiceKey;
 
 export const SERVICE_LABELS: Readonly<Record<ServiceName, string>> = {
   email: 'email',

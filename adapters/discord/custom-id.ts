@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Action } from '../../src/core/reply.ts';
+import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 
-export const CUSTOM_ID_MAX = 100;
+export const CUSTOM_ID_MAX = DISCORD_LIMITS.customId;
 const INLINE_PREFIX = 'h1:';
 const STORED_PREFIX = 'h1#';
 

@@ -1,4 +1,4 @@
-// `npm run register`: publishes herald's slash commands to Discord with ONE bulk overwrite, to
+// Publishes herald's slash commands to Discord with ONE bulk overwrite, to
 // DISCORD_GUILD_ID's guild when set (instant, for development) or globally. Commands whose services
 // are not configured are left out, so Discord never offers a command that cannot run.
 // https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands
@@ -52,50 +52,4 @@ export async function registerCommands(opts: {
       cause: new Error(message),
     });
   }
-}
-
-async function main(): Promise<number> {
-  const { loadConfig } = await import('../../src/config.ts');
-  const { createLogger } = await import('../../src/log.ts');
-  const { buildCommands } = await import('../../commands/index.ts');
-  const { ConfigError } = await import('../../src/errors.ts');
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  if (!config.discord) {
-    process.stderr.write('Set DISCORD_TOKEN and DISCORD_APPLICATION_ID to register the slash commands.\n');
-    return 2;
-  }
-  const log = createLogger({ level: config.log.level, format: config.log.format });
-  const all = buildCommands({
-    access: config.access,
-    limits: config.limits,
-    speechModelId: config.services.speech?.modelId ?? 'eleven_multilingual_v2',
-    jobsCountry: config.services.jobSearch?.country ?? 'gb',
-  });
-  const commands = commandsToRegister(all, config);
-  try {
-    const result = await registerCommands({ config: config.discord, commands, log });
-    const where = result.scope === 'guild' ? `guild ${config.discord.guildId}` : 'every guild (global)';
-    process.stdout.write(
-      `Registered ${result.names.length} commands in ${where}: ${result.names.map((n) => `/${n}`).join(' ')}\n`,
-    );
-    const skipped = all.filter((c: Command) => !commands.includes(c)).map((c: Command) => `/${c.name}`);
-    if (skipped.length > 0) process.stdout.write(`Left out (service not configured): ${skipped.join(' ')}\n`);
-    return 0;
-  } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
-}
-
-if (import.meta.main) {
-  process.exitCode = await main();
 }

@@ -12,33 +12,32 @@ import {
 } from 'discord.js';
 import type { Choice } from '../../src/core/command.ts';
 import { actionToCommandLine, COLOR_HEX, type Action, type Embed, type Reply } from '../../src/core/reply.ts';
+import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
+import { truncate } from '../../src/domain/text.ts';
 import { customIdFor as defaultCustomIdFor } from './custom-id.ts';
 
-export const CONTENT_MAX = 2000;
-export const EMBEDS_MAX = 10;
-export const EMBED_TITLE_MAX = 256;
-export const EMBED_DESCRIPTION_MAX = 4096;
-export const EMBED_FIELDS_MAX = 25;
-export const FIELD_NAME_MAX = 256;
-export const FIELD_VALUE_MAX = 1024;
-export const FOOTER_MAX = 2048;
-/** The Reply model has no embed author; kept so the total below is computed as Discord does. */
-export const AUTHOR_NAME_MAX = 256;
-/** Title, description, field names and values, footer and author across all embeds of a message. */
-export const EMBEDS_TOTAL_MAX = 6000;
-export const BUTTONS_PER_ROW = 5;
-export const ROWS_MAX = 5;
-export const BUTTON_LABEL_MAX = 80;
-export const FILES_MAX = 10;
-/** Default per-file upload limit without boosts; interactions may report a higher one. */
-export const FILE_BYTES_MAX = 10 * 1024 * 1024;
-/** Whole multipart request. */
-export const UPLOAD_BYTES_MAX = 25 * 1024 * 1024;
-export const AUTOCOMPLETE_CHOICES_MAX = 25;
-export const CHOICE_NAME_MAX = 100;
-export const CHOICE_VALUE_MAX = 100;
+// Discord's limits are domain facts (src/domain/discord.ts); the names below are this renderer's.
+const L = DISCORD_LIMITS;
+export const CONTENT_MAX = L.content;
+export const EMBEDS_MAX = L.embeds;
+export const EMBED_TITLE_MAX = L.title;
+export const EMBED_DESCRIPTION_MAX = L.description;
+export const EMBED_FIELDS_MAX = L.fields;
+export const FIELD_NAME_MAX = L.fieldName;
+export const FIELD_VALUE_MAX = L.fieldValue;
+export const FOOTER_MAX = L.footer;
+export const EMBEDS_TOTAL_MAX = L.embedsTotal;
+export const BUTTONS_PER_ROW = L.buttonsPerRow;
+export const ROWS_MAX = L.rows;
+export const BUTTON_LABEL_MAX = L.buttonLabel;
+export const FILES_MAX = L.files;
+export const FILE_BYTES_MAX = L.fileBytes;
+export const UPLOAD_BYTES_MAX = L.uploadBytes;
+export const AUTOCOMPLETE_CHOICES_MAX = L.autocompleteChoices;
+export const CHOICE_NAME_MAX = L.choiceName;
+export const CHOICE_VALUE_MAX = L.choiceValue;
 
-export const ELLIPSIS = '…';
+export { truncate };
 /** Discord rejects empty or blank names and values; a zero-width space renders as nothing. */
 export const EMPTY_PLACEHOLDER = '\u200b';
 /** Smallest useful remainder when an embed is shortened to fit the 6000 total. */
@@ -64,15 +63,6 @@ export interface RenderOptions {
   customIdFor?: (action: Action) => string;
   /** Per-file upload limit; defaults to FILE_BYTES_MAX. */
   maxFileBytes?: number;
-}
-
-/** Shortens text to max characters, ending in an ellipsis, without splitting a surrogate pair. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max - ELLIPSIS.length);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(0, end) + ELLIPSIS;
 }
 
 function nonBlank(text: string | undefined): string {

@@ -3,6 +3,7 @@
 // a limit is split across blocks or shortened with a visible ellipsis and a note, never rejected.
 import type { types as SlackTypes } from '@slack/bolt';
 import type { Action, Color, Embed, Reply } from '../../src/core/reply.ts';
+import { SLACK_LIMITS } from '../../src/domain/slack.ts';
 import {
   escapeMrkdwn,
   escapePlainText,
@@ -18,25 +19,26 @@ type ContextBlock = SlackTypes.ContextBlock;
 type Button = SlackTypes.Button;
 type MrkdwnElement = SlackTypes.MrkdwnElement;
 
+// Slack's documented limits are domain facts (src/domain/slack.ts); the names below are this renderer's.
 /** Blocks per message (100 only in modals and Home tabs). */
-export const MAX_BLOCKS = 50;
-export const MAX_SECTION_TEXT = 3000;
-export const MAX_SECTION_FIELDS = 10;
-export const MAX_FIELD_TEXT = 2000;
-export const MAX_HEADER_TEXT = 150;
-export const MAX_CONTEXT_ELEMENTS = 10;
-export const MAX_CONTEXT_TEXT = 3000;
-export const MAX_ACTION_ELEMENTS = 25;
-export const MAX_BUTTON_TEXT = 75;
-export const MAX_BUTTON_VALUE = 2000;
-export const MAX_IMAGE_URL = 3000;
+export const MAX_BLOCKS = SLACK_LIMITS.blocks;
+export const MAX_SECTION_TEXT = SLACK_LIMITS.sectionText;
+export const MAX_SECTION_FIELDS = SLACK_LIMITS.sectionFields;
+export const MAX_FIELD_TEXT = SLACK_LIMITS.fieldText;
+export const MAX_HEADER_TEXT = SLACK_LIMITS.headerText;
+export const MAX_CONTEXT_ELEMENTS = SLACK_LIMITS.contextElements;
+export const MAX_CONTEXT_TEXT = SLACK_LIMITS.contextText;
+export const MAX_ACTION_ELEMENTS = SLACK_LIMITS.actionElements;
+export const MAX_BUTTON_TEXT = SLACK_LIMITS.buttonText;
+export const MAX_BUTTON_VALUE = SLACK_LIMITS.buttonValue;
+export const MAX_IMAGE_URL = SLACK_LIMITS.imageUrl;
 /** The message's `text`: shown in notifications; Slack truncates at 40k, readable stays short. */
 export const MAX_FALLBACK_TEXT = 3000;
 /**
  * Slack answers msg_blocks_too_long at ~13.2k characters of block content (bolt-js #2509,
  * undocumented), so the whole blocks array, measured as JSON, stays under this.
  */
-export const MAX_BLOCKS_JSON = 12_000;
+export const MAX_BLOCKS_JSON = SLACK_LIMITS.blocksJson;
 /** Room kept for buttons inside MAX_BLOCKS_JSON, so content cannot crowd them out. */
 export const MAX_ACTIONS_JSON = 6_000;
 /** Buttons across actions blocks; Slack allows 25 per block. */

@@ -1,8 +1,9 @@
 // Where each simulated service lives on the one sandbox server. Each prefix carries the same
 // path segments as the provider's base URL (SPEC.md's base address placeholders).
 
-export type SandboxService =
-  'email' | 'analytics' | 'weather' | 'geocoding' | 'speech' | 'hostscan' | 'webhook' | 'jobSearch';
+import type { ServiceKey } from '../domain/services.ts';
+
+export type SandboxService = ServiceKey;
 
 export const SANDBOX_PREFIXES: Readonly<Record<SandboxService, string>> = {
   email: '/email',

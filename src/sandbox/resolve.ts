@@ -2,7 +2,8 @@
 // configs that follow. SANDBOX=auto simulates only while no chat platform is configured, so a
 // real chat never gets made-up data; on simulates everything; off nothing.
 import type { Config, ServiceConfigs } from '../config.ts';
-import { SERVICE_KEYS, type ServiceKey } from '../core/services.ts';
+import { SERVICE_KEYS, type ServiceKey } from '../domain/services.ts';
+import { DEFAULT_SPEECH_MODEL_ID } from '../domain/speech.ts';
 import { sandboxBaseUrl } from './layout.ts';
 
 export type ServiceMode = 'real' | 'simulated' | 'disabled';
@@ -70,7 +71,7 @@ export function resolveServiceConfigs(
     speech: {
       baseUrl: base('speech'),
       apiKey: SANDBOX_CREDENTIAL,
-      modelId: own.speech?.modelId ?? 'eleven_multilingual_v2',
+      modelId: own.speech?.modelId ?? DEFAULT_SPEECH_MODEL_ID,
       voiceId: own.speech?.voiceId ?? '21m00Tcm4TlvDq8ikWAM',
     },
     hostscan: {

@@ -4,6 +4,7 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { route, type HandlerOptions } from './layout.ts';
 import { hashSeed } from './seeded-random.ts';
+import { DEFAULT_SPEECH_MODEL_ID, MODEL_CHARACTER_LIMITS, isKnownSpeechModel } from '../domain/speech.ts';
 
 /** Texts that make the simulator fail the way ElevenLabs does (for demos and tests). */
 export const SPEECH_MAGIC_TEXTS = Object.freeze({
@@ -11,18 +12,6 @@ export const SPEECH_MAGIC_TEXTS = Object.freeze({
   quotaExceeded: 'sandbox:quota',
   /** 429 system_busy. */
   systemBusy: 'sandbox:busy',
-});
-
-/** The models the simulator knows and their characters per request. */
-export const SANDBOX_SPEECH_MODELS: Readonly<Record<string, number>> = Object.freeze({
-  eleven_v3: 5_000,
-  eleven_multilingual_v2: 10_000,
-  eleven_flash_v2_5: 40_000,
-  eleven_turbo_v2_5: 40_000,
-  eleven_flash_v2: 30_000,
-  eleven_turbo_v2: 30_000,
-  eleven_monolingual_v1: 10_000,
-  eleven_multilingual_v1: 10_000,
 });
 
 interface VoiceSeed {
@@ -187,8 +176,8 @@ export function speechHandlers(opts: HandlerOptions = {}): RequestHandler[] {
       if (typeof text !== 'string') {
         return validationError(['body', 'text'], 'string_type', 'Input should be a valid string', text);
       }
-      const modelId = typeof modelField === 'string' ? modelField : 'eleven_multilingual_v2';
-      const limit = SANDBOX_SPEECH_MODELS[modelId];
+      const modelId = typeof modelField === 'string' ? modelField : DEFAULT_SPEECH_MODEL_ID;
+      const limit = isKnownSpeechModel(modelId) ? MODEL_CHARACTER_LIMITS[modelId] : undefined;
       if (limit === undefined) {
         return errorDetail(
           400,

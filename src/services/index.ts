@@ -1,19 +1,32 @@
 // Builds the Services bag: one client per service whose config is present (credentials set, or
 // pointed at the sandbox); a service without config stays absent and its commands are hidden.
-import type { Services } from '../core/services.ts';
+import type { ServiceKey } from '../domain/services.ts';
 import type { ServiceConfigs } from '../config.ts';
 import type { ClientDeps } from './deps.ts';
 import type { HttpOptions } from '../http/policy.ts';
-import { createAnalyticsClient } from './analytics/client.ts';
-import { createEmailClient } from './email/client.ts';
-import { createGeocodingClient } from './geocoding/client.ts';
-import { createHostscanClient } from './hostscan/client.ts';
-import { createJobSearchClient } from './job-search/client.ts';
-import { createSpeechClient } from './speech/client.ts';
-import { createWeatherClient } from './weather/client.ts';
-import { createWebhookClient } from './webhook/client.ts';
+import { createAnalyticsClient, type AnalyticsClient } from './analytics/client.ts';
+import { createEmailClient, type EmailClient } from './email/client.ts';
+import { createGeocodingClient, type GeocodingClient } from './geocoding/client.ts';
+import { createHostscanClient, type HostscanClient } from './hostscan/client.ts';
+import { createJobSearchClient, type JobSearchClient } from './job-search/client.ts';
+import { createSpeechClient, type SpeechClient } from './speech/client.ts';
+import { createWeatherClient, type WeatherClient } from './weather/client.ts';
+import { createWebhookClient, type WebhookClient } from './webhook/client.ts';
 
-export type { Services } from '../core/services.ts';
+/** The client type of each service key. */
+export interface ServiceClients {
+  email: EmailClient;
+  analytics: AnalyticsClient;
+  weather: WeatherClient;
+  geocoding: GeocodingClient;
+  speech: SpeechClient;
+  hostscan: HostscanClient;
+  webhook: WebhookClient;
+  jobSearch: JobSearchClient;
+}
+
+/** A client per configured service; a service without config is absent. */
+export type Services = { [K in ServiceKey]?: ServiceClients[K] };
 
 /**
  * `perService` adds HTTP options for single services, e.g. the provider's rate limit for the real
@@ -22,9 +35,9 @@ export type { Services } from '../core/services.ts';
 export function createServices(
   configs: ServiceConfigs,
   deps: ClientDeps = {},
-  perService: Partial<Record<keyof Services, Partial<HttpOptions>>> = {},
+  perService: Partial<Record<ServiceKey, Partial<HttpOptions>>> = {},
 ): Services {
-  const d = (key: keyof Services): ClientDeps => {
+  const d = (key: ServiceKey): ClientDeps => {
     const extra = perService[key];
     return extra ? { ...deps, httpOptions: { ...deps.httpOptions, ...extra } } : deps;
   };
@@ -42,7 +55,7 @@ export function createServices(
 
 /** Closes every client's connection pool; one failing close does not stop the others. */
 export async function closeServices(services: Services): Promise<void> {
-  const clients = Object.values(services).filter((c): c is { close(): Promise<void> } => c !== undefined);
+  const clients = Object.values(services).filter((c) => c !== undefined);
   const results = await Promise.allSettled(clients.map((c) => c.close()));
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed.length > 0) {

@@ -51,7 +51,7 @@ export function captureLog(level = 'debug') {
 function recordingErrors(services: Services, errors: unknown[]): Services {
   const out: Record<string, unknown> = {};
   for (const [key, client] of Object.entries(services)) {
-    out[key] = new Proxy(client as object, {
+    out[key] = new Proxy(client, {
       get(target, prop, receiver) {
         const value: unknown = Reflect.get(target, prop, receiver);
         if (typeof value !== 'function' || prop === 'close') return value;

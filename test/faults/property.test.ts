@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JOB_COUNTRIES } from '../../commands/job-countries.ts';
+import { JOB_COUNTRIES } from '../../src/domain/job-countries.ts';
 import { RANGE_CHOICES } from '../../commands/report-ranges.ts';
 import {
   ALLOWED,

@@ -55,10 +55,12 @@ describe('renderWebhookMessage', () => {
     expect(charCount(message.username)).toBe(80);
   });
 
-  it('counts characters as Discord does, so emoji near a limit do not break it', () => {
+  it('counts UTF-16 code units, never more than Discord counts, and keeps emoji whole', () => {
     const reply: Reply = { text: 't', embeds: [{ title: long('📈', 300), description: 'ok' }] };
     const message = renderWebhookMessage(reply);
-    expect([...message.embeds![0]!.title!]).toHaveLength(256);
+    const title = message.embeds![0]!.title!;
+    expect(title).toBe(`${long('📈', 127)}…`);
+    expect(title.length).toBeLessThanOrEqual(256);
     expectWithinDiscordLimits(message);
   });
 

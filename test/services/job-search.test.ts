@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { JOB_SEARCH_MAGIC, jobSearchHandlers } from '../../src/sandbox/job-search.ts';
-import {
-  JOB_COUNTRIES,
-  createJobSearchClient,
-  type JobSearchConfig,
-} from '../../src/services/job-search/client.ts';
+import { createJobSearchClient, type JobSearchConfig } from '../../src/services/job-search/client.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,
@@ -125,12 +121,6 @@ describe('job search client', () => {
     }
     expect(server.requests).toHaveLength(0);
     await jobs.close();
-  });
-
-  it("knows Adzuna's current 19 countries", () => {
-    expect([...JOB_COUNTRIES].sort()).toEqual(
-      'at au be br ca ch de es fr gb in it mx nl nz pl sg us za'.split(' '),
-    );
   });
 
   it('lower-cases the country, falls back to the configured one and omits empty text parameters', async () => {

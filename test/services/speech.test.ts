@@ -8,11 +8,8 @@ import {
   buildSilentMp3,
   speechHandlers,
 } from '../../src/sandbox/speech.ts';
-import {
-  MODEL_CHARACTER_LIMITS,
-  createSpeechClient,
-  type SpeechConfig,
-} from '../../src/services/speech/client.ts';
+import { MODEL_CHARACTER_LIMITS } from '../../src/domain/speech.ts';
+import { createSpeechClient, type SpeechConfig } from '../../src/services/speech/client.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,
@@ -122,17 +119,6 @@ describe('speech client', () => {
     await speech.synthesize({ text: '😀'.repeat(limit), modelId: 'eleven_v3' });
     expect(server.requests).toHaveLength(1);
     await speech.close();
-  });
-
-  it('knows the per-request character limits of the documented models', () => {
-    expect(MODEL_CHARACTER_LIMITS).toMatchObject({
-      eleven_v3: 5_000,
-      eleven_multilingual_v2: 10_000,
-      eleven_flash_v2_5: 40_000,
-      eleven_turbo_v2_5: 40_000,
-      eleven_flash_v2: 30_000,
-      eleven_turbo_v2: 30_000,
-    });
   });
 
   it('lists voices with their labels from GET /voices', async () => {

@@ -7,8 +7,8 @@ import {
   discordRateLimitResponse,
   webhookHandlers,
 } from '../../src/sandbox/webhook.ts';
+import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import {
-  WEBHOOK_LIMITS,
   createWebhookClient,
   type WebhookConfig,
   type WebhookEmbed,
@@ -191,7 +191,7 @@ describe('webhook client', () => {
 
   it('rejects a message Discord would refuse before any request', async () => {
     const webhook = client();
-    const L = WEBHOOK_LIMITS;
+    const L = DISCORD_LIMITS;
     const long = (n: number) => 'x'.repeat(n);
     const bad = [
       {},
@@ -233,7 +233,7 @@ describe('webhook client', () => {
   it('sends a message exactly at every limit, and the simulated Discord accepts it', async () => {
     const webhook = client();
     const long = (n: number) => 'y'.repeat(n);
-    await webhook.post({ content: long(WEBHOOK_LIMITS.content), username: long(WEBHOOK_LIMITS.username) });
+    await webhook.post({ content: long(DISCORD_LIMITS.content), username: long(DISCORD_LIMITS.username) });
     await webhook.post({
       embeds: [
         embed({ title: long(256), description: long(4096), fields: [], footer: undefined }),

@@ -4,6 +4,7 @@ import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../h
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
+import { JOB_COUNTRIES, isJobCountry } from '../../domain/job-countries.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { AdzunaErrorResponse, JobSearchResponse, type JobWire } from './schemas.ts';
 
@@ -14,29 +15,6 @@ export interface JobSearchConfig {
   /** Default country code when a search names none. */
   country: string;
 }
-
-/** Adzuna's current countries (API-NOTES.md, S8 "Countries": the live UNSUPPORTED_COUNTRY text). */
-export const JOB_COUNTRIES: readonly string[] = Object.freeze([
-  'at',
-  'au',
-  'be',
-  'br',
-  'ca',
-  'ch',
-  'de',
-  'es',
-  'fr',
-  'gb',
-  'in',
-  'it',
-  'mx',
-  'nl',
-  'nz',
-  'pl',
-  'sg',
-  'us',
-  'za',
-]);
 
 export const DEFAULT_RESULTS_PER_PAGE = 5;
 export const MAX_RESULTS_PER_PAGE = 50;
@@ -143,7 +121,7 @@ export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps 
   return {
     async search(input, opts) {
       const country = (input.country || config.country).trim().toLowerCase();
-      if (!JOB_COUNTRIES.includes(country)) {
+      if (!isJobCountry(country)) {
         throw rejected(`"${country.slice(0, 10)}" is not one of ${JOB_COUNTRIES.join(', ')}`);
       }
       if (!Number.isInteger(input.page) || input.page < 1)

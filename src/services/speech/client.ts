@@ -4,6 +4,7 @@ import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../h
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
+import { characterLimitOf, countCharacters, isKnownSpeechModel } from '../../domain/speech.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { SpeechErrorResponse, VoicesResponse } from './schemas.ts';
 
@@ -31,18 +32,6 @@ export interface SpeechClient extends Closable {
   synthesize(q: { text: string; voiceId?: string; modelId?: string }, opts?: CallOptions): Promise<Audio>;
   voices(opts?: CallOptions): Promise<Voice[]>;
 }
-
-/** Characters per request for each model (API-NOTES.md, S5 "Models"). */
-export const MODEL_CHARACTER_LIMITS: Readonly<Record<string, number>> = Object.freeze({
-  eleven_v3: 5_000,
-  eleven_multilingual_v2: 10_000,
-  eleven_flash_v2_5: 40_000,
-  eleven_turbo_v2_5: 40_000,
-  eleven_flash_v2: 30_000,
-  eleven_turbo_v2: 30_000,
-  eleven_monolingual_v1: 10_000,
-  eleven_multilingual_v1: 10_000,
-});
 
 /** DESIGN.md: the voice list changes rarely, so it is kept for an hour. */
 export const VOICES_CACHE_TTL_MS = 60 * 60 * 1000;
@@ -114,9 +103,10 @@ export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}):
       const voiceId = q.voiceId ?? config.voiceId;
       const modelId = q.modelId ?? config.modelId;
       if (q.text.trim() === '') throw rejected('synthesize', 'the text is empty');
-      const limit = MODEL_CHARACTER_LIMITS[modelId];
-      const length = [...q.text].length;
-      if (limit !== undefined && length > limit) {
+      const limit = characterLimitOf(modelId);
+      const length = countCharacters(q.text);
+      // An unknown model is left for the provider to judge.
+      if (isKnownSpeechModel(modelId) && length > limit) {
         throw rejected('synthesize', `${length} characters exceed ${modelId}'s limit of ${limit}`);
       }
       // A dot-only segment would be removed by URL normalisation even when percent-encoded.

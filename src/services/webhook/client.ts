@@ -8,11 +8,9 @@ import { path } from '../../http/path.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
-import { WEBHOOK_LIMITS, charCount, usernameProblem } from './limits.ts';
+import { DISCORD_LIMITS, discordLength as charCount, webhookUsernameProblem } from '../../domain/discord.ts';
 import { CreatedMessage, DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
 import { z } from 'zod';
-
-export { WEBHOOK_LIMITS } from './limits.ts';
 
 export interface WebhookConfig {
   /** Base URL carrying api/webhooks. */
@@ -102,7 +100,7 @@ export const readWebhookError: ProviderErrorReader = ({ body, text }) => {
 };
 
 function embedProblem(e: WebhookEmbed, i: number): string | undefined {
-  const L = WEBHOOK_LIMITS;
+  const L = DISCORD_LIMITS;
   const fields = e.fields ?? [];
   if (charCount(e.title) > L.title) return `embeds[${i}].title is over ${L.title} characters`;
   if (charCount(e.description) > L.description)
@@ -130,7 +128,7 @@ function embedLength(e: WebhookEmbed): number {
 }
 
 function filesProblem(message: WebhookMessage): string | undefined {
-  const L = WEBHOOK_LIMITS;
+  const L = DISCORD_LIMITS;
   const files = message.files ?? [];
   if (files.length > L.files) return `more than ${L.files} files`;
   const names = new Set<string>();
@@ -153,9 +151,18 @@ function filesProblem(message: WebhookMessage): string | undefined {
   return undefined;
 }
 
+/** Why Discord would refuse `name` as this post's username (1 to 80 characters once collapsed), or undefined. */
+function usernameProblem(name: string): string | undefined {
+  const collapsed = name.trim().replace(/\s+/g, ' ');
+  const n = charCount(collapsed);
+  if (n < 1 || n > DISCORD_LIMITS.username)
+    return `username must be 1 to ${DISCORD_LIMITS.username} characters`;
+  return webhookUsernameProblem(collapsed);
+}
+
 /** The first limit the message breaks, or undefined; Discord would answer 400 for each. */
 export function findMessageProblem(message: WebhookMessage): string | undefined {
-  const L = WEBHOOK_LIMITS;
+  const L = DISCORD_LIMITS;
   const embeds = message.embeds ?? [];
   if (charCount(message.content) === 0 && embeds.length === 0 && (message.files ?? []).length === 0)
     return 'the message is empty';
@@ -169,8 +176,8 @@ export function findMessageProblem(message: WebhookMessage): string | undefined 
     const problem = embedProblem(e, i);
     if (problem !== undefined) return problem;
   }
-  if (embeds.reduce((n, e) => n + embedLength(e), 0) > L.total)
-    return `the embeds together are over ${L.total} characters`;
+  if (embeds.reduce((n, e) => n + embedLength(e), 0) > L.embedsTotal)
+    return `the embeds together are over ${L.embedsTotal} characters`;
   return filesProblem(message);
 }
 

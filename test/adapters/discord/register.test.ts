@@ -122,7 +122,7 @@ describe('commandsToRegister', () => {
 
 describe('npm run register', () => {
   it('publishes herald’s configured commands to the guild and prints them', async () => {
-    const script = fileURLToPath(new URL('../../../adapters/discord/register.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
     const env = {
       PATH: process.env.PATH,
       DISCORD_TOKEN: BOT_TOKEN,
@@ -152,7 +152,7 @@ describe('npm run register', () => {
   });
 
   it('exits 2 with a clear message when the Discord variables are missing', async () => {
-    const script = fileURLToPath(new URL('../../../adapters/discord/register.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
     const child = spawn(process.execPath, [script], {
       env: { PATH: process.env.PATH },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,63 @@
+// Discord's documented limits (API-NOTES.md "Discord"; https://discord.com/developers/docs/resources/message#embed-object-embed-limits),
+// kept once for the gateway adapter's renderer, the webhook job renderer and the webhook client.
+//
+// Counting: herald counts every Discord limit in UTF-16 code units (JavaScript's `String#length`).
+// Discord counts code points after trimming leading and trailing whitespace; a code-unit count is
+// never smaller, so text that fits by herald's count always fits by Discord's (an emoji costs two).
+
+export const DISCORD_LIMITS = Object.freeze({
+  /** Message `content`. */
+  content: 2000,
+  embeds: 10,
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  authorName: 256,
+  /** Title, description, field names and values, footer and author across all embeds of a message. */
+  embedsTotal: 6000,
+  /** A webhook's username override (nicknames are 32; webhook names may be 80). */
+  username: 80,
+  color: 0xffffff,
+  buttonsPerRow: 5,
+  rows: 5,
+  buttonLabel: 80,
+  customId: 100,
+  files: 10,
+  /** Per-file upload limit without boosts; an interaction may report a higher `attachment_size_limit`. */
+  fileBytes: 10 * 1024 * 1024,
+  /** The whole multipart request. */
+  uploadBytes: 25 * 1024 * 1024,
+  /** An uploaded file's name. */
+  filename: 100,
+  autocompleteChoices: 25,
+  choiceName: 100,
+  choiceValue: 100,
+  /** Slash command definitions: description, options, choices, and a string option's max_length. */
+  commandDescription: 100,
+  commandOptions: 25,
+  subcommands: 25,
+  choices: 25,
+  stringOptionLength: 6000,
+  /** Names and descriptions of one command together. */
+  commandChars: 8000,
+});
+
+/** The length herald measures against a Discord limit: UTF-16 code units of the trimmed text. */
+export function discordLength(text: string | undefined): number {
+  return text === undefined ? 0 : text.trim().length;
+}
+
+/**
+ * Why Discord would refuse `name` as a webhook username whatever its length, or undefined. Webhook
+ * names follow the nickname rules (no `@`, `#`, `:` or triple backtick; not "everyone" or "here")
+ * and may not contain "discord" or "clyde". Pass the name trimmed, whitespace collapsed.
+ */
+export function webhookUsernameProblem(name: string): string | undefined {
+  if (/discord|clyde/i.test(name)) return 'username must not contain "discord" or "clyde"';
+  if (/[@#:]|```/.test(name)) return 'username must not contain @, #, : or ```';
+  if (/^(everyone|here)$/i.test(name)) return `username must not be "${name}"`;
+  return undefined;
+}

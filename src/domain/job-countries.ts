@@ -1,0 +1,32 @@
+// The job search's countries (API-NOTES.md S8 "Countries": the 19 in the provider's live
+// UNSUPPORTED_COUNTRY text) and the ISO 4217 currency of each, in the order of that text.
+
+export const JOB_COUNTRY_CURRENCIES: Readonly<Record<string, string>> = Object.freeze({
+  at: 'EUR',
+  au: 'AUD',
+  be: 'EUR',
+  br: 'BRL',
+  ca: 'CAD',
+  ch: 'CHF',
+  de: 'EUR',
+  es: 'EUR',
+  fr: 'EUR',
+  gb: 'GBP',
+  in: 'INR',
+  it: 'EUR',
+  mx: 'MXN',
+  nl: 'EUR',
+  nz: 'NZD',
+  pl: 'PLN',
+  sg: 'SGD',
+  us: 'USD',
+  za: 'ZAR',
+});
+
+/** Lower-case ISO 3166 codes. */
+export const JOB_COUNTRIES: readonly string[] = Object.freeze(Object.keys(JOB_COUNTRY_CURRENCIES));
+
+/** True for a listed lower-case code, and never for an inherited property name. */
+export function isJobCountry(code: string): boolean {
+  return Object.hasOwn(JOB_COUNTRY_CURRENCIES, code);
+}

@@ -1,0 +1,18 @@
+// Slack's Block Kit limits (API-NOTES.md "Slack"; https://docs.slack.dev/reference/block-kit/blocks),
+// counted in UTF-16 code units like every limit in herald.
+
+export const SLACK_LIMITS = Object.freeze({
+  blocks: 50,
+  sectionText: 3000,
+  sectionFields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  contextElements: 10,
+  contextText: 3000,
+  actionElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  imageUrl: 3000,
+  /** `msg_blocks_too_long` was seen at about 13.2k characters of block JSON; herald stays under 12k. */
+  blocksJson: 12_000,
+});
