@@ -9,6 +9,7 @@ import { createHelpCommand } from './help.ts';
 import { createHostCommand } from './host.ts';
 import { createJobsCommand } from './jobs.ts';
 import { report } from './report.ts';
+import { createScheduleCommands, type ScheduleCommandOptions } from './schedule.ts';
 import { createSayCommand, type SayCommandOptions } from './say.ts';
 import { voices } from './voices.ts';
 import { weather } from './weather.ts';
@@ -28,6 +29,8 @@ export interface CommandSettings {
   /** Spends /say characters from the invoker's daily budget (src/quota.ts); absent: no budget. */
   chargeSay?: SayCommandOptions['charge'];
   refundSay?: SayCommandOptions['refund'];
+  /** /schedule's service and who may manage schedules; absent: no /schedule. */
+  schedules?: ScheduleCommandOptions;
 }
 
 export function buildCommands(settings: CommandSettings): Command[] {
@@ -48,6 +51,7 @@ export function buildCommands(settings: CommandSettings): Command[] {
     createEmailSendCommand(email),
     createEmailStatusCommand(email),
     report,
+    ...(settings.schedules ? createScheduleCommands(settings.schedules) : []),
   ];
   commands.push(createHelpCommand(() => commands, { perUserPerMinute: settings.limits.perUserPerMinute }));
   return commands;

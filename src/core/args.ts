@@ -309,7 +309,8 @@ export function readInput(
   command: Command,
   rawInput: Record<string, unknown> | string,
 ): Record<string, unknown> {
-  const raw: Record<string, unknown> = typeof rawInput === 'string' ? parseArgs(command, rawInput) : rawInput;
+  const raw: Record<string, unknown> =
+    typeof rawInput === 'string' ? (command.readText?.(rawInput) ?? parseArgs(command, rawInput)) : rawInput;
   const specs = specsOf(command);
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {

@@ -49,6 +49,11 @@ export interface CommandDef<S extends z.ZodObject> {
   autocomplete?: Partial<Record<keyof z.output<S> & string, Autocomplete>>;
   /** Examples for /help and the README, written as console lines. */
   examples?: readonly string[];
+  /**
+   * Reads argument text (console, Slack) its own way before the common grammar, for a form the
+   * grammar cannot express (a command line inside a command line); undefined: use the grammar.
+   */
+  readText?: (text: string) => Record<string, string> | undefined;
   handler(input: z.output<S>, ctx: CommandContext): Promise<Reply>;
 }
 
@@ -62,6 +67,7 @@ export interface Command<I = Record<string, unknown>> {
   readonly ephemeral: boolean;
   readonly autocomplete: Partial<Record<string, Autocomplete>>;
   readonly examples: readonly string[];
+  readonly readText?: (text: string) => Record<string, string> | undefined;
   handler(input: I, ctx: CommandContext): Promise<Reply>;
 }
 
@@ -85,6 +91,7 @@ export function defineCommand<S extends z.ZodObject>(def: CommandDef<S>): Comman
     ephemeral: def.ephemeral ?? false,
     autocomplete: def.autocomplete ?? {},
     examples: def.examples ?? [],
+    ...(def.readText ? { readText: def.readText } : {}),
     handler: (input, ctx) => def.handler(input, ctx),
   };
 }

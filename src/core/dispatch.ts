@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DeadlineError, SERVICE_LABELS, ServiceError, UserError, userMessageFor } from '../errors.ts';
 import type { AdapterHandlers, AutocompleteRequest, CommandRegistry, Invocation } from './adapter.ts';
 import type { Actor } from './actor.ts';
-import { readInput, resolveCommand } from './args.ts';
+import { parseLine, readInput, resolveCommand } from './args.ts';
 import type { Choice, Command, CommandContext, CommandLog } from './command.ts';
 import type { Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
@@ -49,6 +49,14 @@ export interface Dispatcher extends AdapterHandlers {
   /** Stops taking commands and waits for the ones in flight; false when `timeoutMs` ran out first. */
   drain(timeoutMs: number): Promise<boolean>;
   inFlight(): number;
+  /**
+   * Reads a command line as typed (`/jobs what:"rust developer"`) without running it: finds the
+   * command (`accept` may refuse it first), checks its services, options and `actor`'s access.
+   * Throws the UserError the invoker would see.
+   */
+  check(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
+  /** Runs a command line for a schedule as `actor` typed it, without the per-user rate limit. */
+  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
 }
 
 const MAX_CHOICES = 25;
@@ -155,7 +163,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
 
   type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
 
-  async function execute(inv: Invocation, invocationId: string): Promise<Result> {
+  async function execute(inv: Invocation, invocationId: string, isScheduled = false): Promise<Result> {
     let command: Command | undefined;
     try {
       if (!isAccepting) {
@@ -172,7 +180,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       const ctx = contextFor(inv.actor, found, invocationId, signal);
       const run = async (): Promise<Reply> => {
         await checkAccess(found, ctx);
-        await checkRate(inv.actor, found, invocationId);
+        if (!isScheduled) await checkRate(inv.actor, found, invocationId);
         try {
           return await found.handler(input, ctx);
         } catch (err) {
@@ -270,7 +278,50 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     }
   }
 
+  /** A command line's command and argument text; a line that names no command is a UserError. */
+  function splitLine(line: string): { command: string; rawInput: string } {
+    const parsed = parseLine(line);
+    if (!parsed) {
+      throw new UserError({
+        code: 'unknown_command',
+        message: 'The command line is empty; write it as /weather Oslo.',
+      });
+    }
+    const { command, rest } = resolveCommand(registry, parsed.name, parsed.text);
+    return { command: command.name, rawInput: rest };
+  }
+
+  async function check(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command> {
+    const { command: name, rawInput } = splitLine(line);
+    const command = registry.get(name)!;
+    accept?.(command);
+    checkNeeds(command);
+    readInput(command, rawInput);
+    await checkAccess(
+      command,
+      contextFor(actor, command, randomUUID(), AbortSignal.timeout(commandTimeoutMs)),
+    );
+    return command;
+  }
+
+  async function run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply> {
+    const { command, rawInput } = splitLine(line);
+    const inv: Invocation = {
+      command,
+      rawInput,
+      actor,
+      channelId: 'schedule',
+      signal,
+      respond: () => Promise.resolve(),
+    };
+    const result = await execute(inv, randomUUID(), true);
+    if ('failure' in result) throw result.failure;
+    return result.reply;
+  }
+
   return {
+    check,
+    run,
     onInvocation,
     onAutocomplete,
     inFlight: () => active,

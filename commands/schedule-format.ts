@@ -1,0 +1,116 @@
+// The replies of /schedule: what was added (with the next runs in the schedule's zone and the lines
+// to type next, as buttons where the platform has them), the list, and the one-line answers.
+import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
+import type { BuiltInSchedule, Listing, ManualRun } from '../src/core/schedule-service.ts';
+import type { ScheduleRecord, ScheduleRun } from '../src/core/schedules.ts';
+import { formatRun } from '../src/core/when.ts';
+import { truncate } from './format.ts';
+
+/** Discord's fields per embed. */
+const FIELDS_PER_EMBED = 25;
+
+export function nextLines(id: string): Action[] {
+  return [
+    { label: 'Run now', command: 'schedule run', input: { id } },
+    { label: 'Remove', command: 'schedule remove', input: { id } },
+  ];
+}
+
+export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply {
+  const tz = record.timezone;
+  const next = runs.map((d) => formatRun(d, tz));
+  return {
+    text: `Schedule ${record.id} added: ${record.words} (${tz}), ${record.command} to ${record.destination}.`,
+    embeds: [
+      {
+        title: `Schedule ${record.id} added`,
+        color: 'success',
+        fields: [
+          { name: 'When', value: `${record.words} (${tz})` },
+          { name: 'Command', value: truncate(record.command, 1000) },
+          { name: 'Destination', value: record.destination, inline: true },
+          { name: 'Next runs', value: next.join('\n') || 'none' },
+        ],
+        footer: `Next: /schedule run ${record.id} to post now, /schedule remove ${record.id} to remove it`,
+      },
+    ],
+    actions: nextLines(record.id),
+  };
+}
+
+function lastRunLine(run: ScheduleRun | undefined, tz: string): string {
+  if (!run) return 'not run yet';
+  const at = formatRun(new Date(run.at), tz);
+  if (run.outcome === 'posted') return `posted ${at}`;
+  return `failed ${at}: ${truncate(run.error ?? 'unknown error', 300)}`;
+}
+
+function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): EmbedField {
+  const tz = record.timezone;
+  const state = record.paused ? ' (paused)' : '';
+  return {
+    name: truncate(`${record.id}${state} · ${record.words}`, 250),
+    value: [
+      `When: "${truncate(record.when, 100)}", ${tz}`,
+      `Runs: ${truncate(record.command, 300)} → ${record.destination}`,
+      `By: ${truncate(record.creator.displayName, 80)} (${record.creator.platform})`,
+      `Next: ${record.paused ? 'paused' : nextRun ? formatRun(nextRun, tz) : 'none'}`,
+      `Last: ${lastRunLine(record.lastRun, tz)}`,
+    ].join('\n'),
+  };
+}
+
+function builtInField(b: BuiltInSchedule, nextRun: Date | undefined): EmbedField {
+  return {
+    name: `${b.name} (built in, read-only) · ${b.description}`,
+    value: [
+      `When: "${b.cron}", ${b.timezone} (${b.variables})`,
+      `Runs: the ${b.name} job → ${b.destination}`,
+      `Next: ${b.disabledReason ?? (nextRun ? formatRun(nextRun, b.timezone) : 'none')}`,
+      `Last: ${lastRunLine(b.lastRun, b.timezone)}`,
+    ].join('\n'),
+  };
+}
+
+export function listReply(listing: Listing, max: number): Reply {
+  const fields = [
+    ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun)),
+    ...listing.schedules.map((s) => scheduleField(s.record, s.nextRun)),
+  ];
+  const count = listing.schedules.length;
+  const text =
+    fields.length === 0
+      ? 'No schedules yet; add one with /schedule add "every weekday at 07:30" /weather Oslo.'
+      : `${count} schedule${count === 1 ? '' : 's'} (at most ${max})${listing.builtIns.length > 0 ? ', and the built-in ones' : ''}.`;
+  const embeds: Embed[] = [];
+  for (let i = 0; i < fields.length; i += FIELDS_PER_EMBED) {
+    embeds.push({
+      ...(i === 0 ? { title: 'Schedules' } : {}),
+      color: 'info',
+      fields: fields.slice(i, i + FIELDS_PER_EMBED),
+    });
+  }
+  return embeds.length > 0 ? { text, embeds } : { text };
+}
+
+export function pausedReply(record: ScheduleRecord, nextRun: Date | undefined): Reply {
+  return record.paused
+    ? { text: `Schedule ${record.id} is paused; /schedule resume ${record.id} starts it again.` }
+    : {
+        text: `Schedule ${record.id} resumed; next run ${nextRun ? formatRun(nextRun, record.timezone) : 'none'}.`,
+      };
+}
+
+export function removedReply(record: ScheduleRecord): Reply {
+  return { text: `Schedule ${record.id} (${record.words}, ${record.command}) removed.` };
+}
+
+export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
+  if (result.outcome === 'posted') {
+    return { text: `Schedule ${record.id} posted ${record.command} to ${record.destination}.` };
+  }
+  if (result.outcome === 'skipped') {
+    return { text: `Schedule ${record.id} did not run: ${result.error ?? 'another run holds it'}.` };
+  }
+  return { text: `Schedule ${record.id} failed: ${result.error ?? 'unknown error'}`, ephemeral: true };
+}

@@ -1,0 +1,183 @@
+// /schedule add|list|remove|pause|resume|run: scheduled reports from chat (README, "Scheduled
+// reports"). Anyone may list; managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator).
+// The work is in src/core/schedule-service.ts; this file defines the commands and their replies.
+import { z } from 'zod';
+import { tokenize } from '../src/core/args.ts';
+import { defineCommand, type Command } from '../src/core/command.ts';
+import type { ScheduleService } from '../src/core/schedule-service.ts';
+import { UserError } from '../src/errors.ts';
+import { allowList } from './access.ts';
+import { addedReply, listReply, pausedReply, ranReply, removedReply } from './schedule-format.ts';
+
+export interface ScheduleCommandOptions {
+  service: ScheduleService;
+  users: readonly string[];
+  roles: readonly string[];
+}
+
+const ADD_KEYS = ['when', 'command', 'to', 'tz'] as const;
+const QUOTES = new Set(['"', "'", '“', '‘']);
+
+/**
+ * The short form `"<when>" /weather Oslo units:imperial` (`to:`/`tz:` may come first): everything
+ * from the first word starting with "/" is the command line, verbatim. Undefined for the keyed form.
+ */
+export function readShortForm(text: string): Record<string, string> | undefined {
+  if (/(^|\s)command:/i.test(text)) return undefined;
+  let quote: string | undefined;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    const isWordStart = i === 0 || /\s/.test(text[i - 1]!);
+    if (quote !== undefined) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = undefined;
+    } else if (isWordStart && QUOTES.has(ch)) {
+      quote = ch === '“' ? '”' : ch === '‘' ? '’' : ch;
+    } else if (isWordStart && ch === '/') {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) return undefined;
+  const out: Record<string, string> = { command: text.slice(start).trim() };
+  const words: string[] = [];
+  for (const token of tokenize(text.slice(0, start))) {
+    if (token.key === undefined) {
+      words.push(token.value);
+      continue;
+    }
+    const key = token.key.toLowerCase();
+    if (!(ADD_KEYS as readonly string[]).includes(key) || key === 'command') {
+      throw new UserError({
+        code: 'invalid_input',
+        message: `/schedule add has no option "${token.key}" before the command; its options are when, to and tz.`,
+      });
+    }
+    if (Object.hasOwn(out, key))
+      throw new UserError({ code: 'invalid_input', message: `The option ${key} is given twice.` });
+    out[key] = token.value;
+  }
+  if (words.length > 0) {
+    if (Object.hasOwn(out, 'when'))
+      throw new UserError({ code: 'invalid_input', message: 'The option when is given twice.' });
+    out.when = words.join(' ');
+  }
+  return out;
+}
+
+const ID = z.string().trim().min(1).max(64).describe('The schedule id, as /schedule list shows it');
+
+export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
+  const { service } = opts;
+  const manage = allowList({
+    users: opts.users,
+    roles: opts.roles,
+    action: 'manage schedules',
+    usersVariable: 'SCHEDULE_ALLOWED_USERS',
+    rolesVariable: 'SCHEDULE_ALLOWED_ROLES',
+  });
+  const byId = (name: string, description: string) => ({
+    name,
+    description,
+    options: z.object({ id: ID }),
+    positional: ['id'] as const,
+    needs: [],
+    access: [manage],
+  });
+  return [
+    defineCommand({
+      name: 'schedule add',
+      description: 'Post a command’s reply to a channel on a schedule',
+      options: z.object({
+        when: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .describe('When: "every weekday at 07:30", "every 2 hours" or a cron expression'),
+        command: z
+          .string()
+          .trim()
+          .min(1)
+          .max(1000)
+          .describe('The command line, e.g. /weather Oslo units:imperial'),
+        to: z
+          .string()
+          .trim()
+          .min(1)
+          .max(32)
+          .optional()
+          .describe('A configured destination (default: default)'),
+        tz: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe('IANA time zone, e.g. Europe/Berlin (default: SCHEDULE_TZ)'),
+      }),
+      positional: ['when', 'command'],
+      needs: [],
+      access: [manage],
+      readText: readShortForm,
+      autocomplete: {
+        to: (partial) => Promise.resolve(service.destinationChoices(partial)),
+        tz: (partial) => Promise.resolve(service.zoneChoices(partial)),
+      },
+      examples: [
+        '/schedule add "every weekday at 07:30" /weather Oslo units:imperial',
+        '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
+      ],
+      async handler(input, ctx) {
+        const { record, nextRuns } = await service.add(input, ctx.actor);
+        ctx.log.info(
+          { scheduleId: record.id, cron: record.cron, timezone: record.timezone },
+          'schedule.added',
+        );
+        return addedReply(record, nextRuns);
+      },
+    }),
+    defineCommand({
+      name: 'schedule list',
+      description: 'List the schedules, their next and last runs',
+      options: z.object({}),
+      needs: [],
+      examples: ['/schedule list'],
+      async handler() {
+        return listReply(await service.list(), service.settings.max);
+      },
+    }),
+    defineCommand({
+      ...byId('schedule remove', 'Remove a schedule'),
+      examples: ['/schedule remove k7p2mx'],
+      async handler(input, ctx) {
+        const record = await service.remove(input.id);
+        ctx.log.info({ scheduleId: record.id }, 'schedule.removed');
+        return removedReply(record);
+      },
+    }),
+    defineCommand({
+      ...byId('schedule pause', 'Pause a schedule until it is resumed'),
+      async handler(input) {
+        const { record, nextRun } = await service.setPaused(input.id, true);
+        return pausedReply(record, nextRun);
+      },
+    }),
+    defineCommand({
+      ...byId('schedule resume', 'Resume a paused schedule'),
+      async handler(input) {
+        const { record, nextRun } = await service.setPaused(input.id, false);
+        return pausedReply(record, nextRun);
+      },
+    }),
+    defineCommand({
+      ...byId('schedule run', 'Post a schedule now, outside its times'),
+      examples: ['/schedule run k7p2mx'],
+      async handler(input) {
+        const { record, result } = await service.run(input.id);
+        return ranReply(record, result);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,201 @@
+// What /schedule does, apart from how it is typed or shown: add (every input checked, each refusal
+// one sentence, the scheduled command line read as if typed, with no upstream request), list,
+// remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
+import { UserError } from '../errors.ts';
+import type { Actor } from './actor.ts';
+import type { Command, Choice } from './command.ts';
+import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
+import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
+
+export interface ScheduleSettings {
+  /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
+  timezone: string;
+  minIntervalMinutes: number;
+  max: number;
+  /** Configured destination names; never their addresses. */
+  destinations: readonly string[];
+}
+
+/** A schedule set by the deployment (the analytics summary): listed, never changed from chat. */
+export interface BuiltInSchedule {
+  name: string;
+  description: string;
+  cron: string;
+  timezone: string;
+  /** The variables that set it, for the read-only answer. */
+  variables: string;
+  destination: string;
+  disabledReason?: string;
+  lastRun?: ScheduleRun;
+}
+
+export interface ManualRun {
+  outcome: 'posted' | 'failed' | 'skipped';
+  /** Why it failed or was skipped, one sentence. */
+  error?: string;
+  messageId?: string;
+}
+
+/** The part of the dispatcher /schedule uses to read a command line as if typed. */
+export interface CommandLineChecker {
+  check(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
+}
+
+export interface ScheduleServiceOptions {
+  store: ScheduleStore;
+  settings: ScheduleSettings;
+  /** Late-bound: the dispatcher is built from the registry that holds /schedule. */
+  commands: () => CommandLineChecker;
+  /** Runs a schedule once now (a manual slot); late-bound to the runner. */
+  runNow: (record: ScheduleRecord) => Promise<ManualRun>;
+  builtIns?: () => Promise<BuiltInSchedule[]>;
+  now: () => Date;
+}
+
+export interface AddInput {
+  when: string;
+  command: string;
+  to?: string | undefined;
+  tz?: string | undefined;
+}
+
+export interface Listing {
+  schedules: { record: ScheduleRecord; nextRun: Date | undefined }[];
+  builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined }[];
+}
+
+export interface ScheduleService {
+  readonly settings: ScheduleSettings;
+  add(input: AddInput, creator: Actor): Promise<{ record: ScheduleRecord; nextRuns: Date[] }>;
+  list(): Promise<Listing>;
+  remove(id: string): Promise<ScheduleRecord>;
+  setPaused(id: string, paused: boolean): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
+  run(id: string): Promise<{ record: ScheduleRecord; result: ManualRun }>;
+  destinationChoices(partial: string): Choice[];
+  zoneChoices(partial: string): Choice[];
+}
+
+/** Commands that change something or manage schedules are never run on a schedule. */
+const UNSCHEDULABLE = /^(email send|schedule( |$))/;
+const MAX_CHOICES = 25;
+
+function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
+  return new UserError({ code, message });
+}
+
+export function createScheduleService(opts: ScheduleServiceOptions): ScheduleService {
+  const { store, settings } = opts;
+  const zones = Intl.supportedValuesOf('timeZone');
+
+  function destinationOf(to: string | undefined): string {
+    const name = (to ?? 'default').trim().toLowerCase();
+    if (settings.destinations.includes(name)) return name;
+    if (settings.destinations.length === 0) {
+      throw fail(
+        'invalid_input',
+        'No destination is configured; set WEBHOOK_URL (the destination "default") or WEBHOOK_URL_<NAME>.',
+      );
+    }
+    const known = settings.destinations.join(', ');
+    throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
+  }
+
+  function refuseUnschedulable(command: Command): void {
+    if (!UNSCHEDULABLE.test(command.name)) return;
+    throw fail(
+      'invalid_input',
+      `/${command.name} cannot be scheduled: only commands that read can, such as /weather, /jobs or /report.`,
+    );
+  }
+
+  async function find(id: string): Promise<ScheduleRecord> {
+    const wanted = id.trim().toLowerCase();
+    const record = await store.get(wanted);
+    if (record) return record;
+    const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
+    if (builtIn) {
+      throw fail(
+        'forbidden',
+        `${builtIn.name} is built in (set by ${builtIn.variables}); it cannot be changed from chat.`,
+      );
+    }
+    throw fail('invalid_input', `There is no schedule "${id.trim()}"; /schedule list shows them all.`);
+  }
+
+  const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
+    nextRuns(r.cron, r.timezone, opts.now(), count);
+
+  return {
+    settings,
+    async add(input, creator) {
+      const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes });
+      const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
+      const destination = destinationOf(input.to);
+      const line = input.command.trim().startsWith('/') ? input.command.trim() : `/${input.command.trim()}`;
+      // The same reading as a typed command: its sentences, and no request upstream.
+      await opts.commands().check(line, creator, refuseUnschedulable);
+      const record: ScheduleRecord = {
+        id: newScheduleId(),
+        when: when.text,
+        cron: when.cron,
+        words: when.words,
+        timezone,
+        destination,
+        command: line,
+        creator: { ...creator, roles: [...creator.roles] },
+        paused: false,
+        createdAt: opts.now().getTime(),
+      };
+      const result = await store.add(record, settings.max);
+      if (result === 'full') {
+        throw fail(
+          'invalid_input',
+          `There are already ${settings.max} schedules, the most SCHEDULE_MAX allows; remove one first.`,
+        );
+      }
+      if (result === 'exists') throw new Error('schedule id collision; try again');
+      return { record, nextRuns: next(record, 3) };
+    },
+    async list() {
+      const [records, builtIns] = await Promise.all([store.list(), opts.builtIns?.() ?? []]);
+      return {
+        schedules: records.map((record) => ({
+          record,
+          nextRun: record.paused ? undefined : next(record, 1)[0],
+        })),
+        builtIns: builtIns.map((schedule) => ({
+          schedule,
+          nextRun: schedule.disabledReason ? undefined : next(schedule, 1)[0],
+        })),
+      };
+    },
+    async remove(id) {
+      const record = await find(id);
+      await store.remove(record.id);
+      return record;
+    },
+    async setPaused(id, paused) {
+      const record = await find(id);
+      if (!(await store.setPaused(record.id, paused))) await find(id);
+      const updated = { ...record, paused };
+      return { record: updated, nextRun: paused ? undefined : next(record, 1)[0] };
+    },
+    async run(id) {
+      const record = await find(id);
+      return { record, result: await opts.runNow(record) };
+    },
+    destinationChoices(partial) {
+      const p = partial.trim().toLowerCase();
+      return settings.destinations
+        .filter((d) => d.includes(p))
+        .slice(0, MAX_CHOICES)
+        .map((d) => ({ name: d, value: d }));
+    },
+    zoneChoices(partial) {
+      const p = partial.trim().toLowerCase().replace(/\s+/g, '_');
+      const hits =
+        p === '' ? [settings.timezone, 'UTC', ...zones] : zones.filter((z) => z.toLowerCase().includes(p));
+      return [...new Set(hits)].slice(0, MAX_CHOICES).map((z) => ({ name: z, value: z }));
+    },
+  };
+}

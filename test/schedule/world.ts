@@ -1,0 +1,165 @@
+// A herald for /schedule tests: the sandbox's handlers on a recording loopback server (so that "no
+// upstream request" can be checked), the real clients, commands, registry and dispatcher, a schedule
+// store, and `type()`, which runs a console line the way the console adapter does.
+import { buildCommands, type CommandSettings } from '../../commands/index.ts';
+import { loadConfig, SERVICE_VARIABLES } from '../../src/config.ts';
+import type { Actor } from '../../src/core/actor.ts';
+import { parseLine } from '../../src/core/args.ts';
+import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
+import { createRegistry, type Registry } from '../../src/core/registry.ts';
+import type { Reply } from '../../src/core/reply.ts';
+import {
+  createScheduleService,
+  type ManualRun,
+  type ScheduleService,
+  type ScheduleSettings,
+} from '../../src/core/schedule-service.ts';
+import type { ScheduleRecord, ScheduleStore } from '../../src/core/schedules.ts';
+import type { Services } from '../../src/core/services.ts';
+import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
+import { sandboxHandlers } from '../../src/sandbox/index.ts';
+import { SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
+import { planServices, resolveServiceConfigs, SANDBOX_CREDENTIAL } from '../../src/sandbox/resolve.ts';
+import { closeServices, createServices } from '../../src/services/index.ts';
+import { createMemoryScheduleStore } from '../../src/store/index.ts';
+import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+
+export const OPERATOR: Actor = {
+  platform: 'console',
+  id: 'local',
+  displayName: 'operator',
+  roles: [],
+  isOperator: true,
+};
+export const MANAGER: Actor = {
+  platform: 'discord',
+  id: '400000000000000001',
+  displayName: 'Ada',
+  roles: [],
+};
+export const ROLE_HOLDER: Actor = {
+  platform: 'discord',
+  id: '400000000000000002',
+  displayName: 'Bo',
+  roles: ['500000000000000001'],
+};
+export const STRANGER: Actor = { platform: 'slack', id: 'U0STRANGER1', displayName: 'Cy', roles: [] };
+
+export const COMMAND_SETTINGS: Omit<CommandSettings, 'schedules'> = {
+  access: { emailUsers: [], emailRoles: [], emailDomains: [], hostUsers: [MANAGER.id], hostRoles: [] },
+  limits: { perUserPerMinute: 1_000, sayDailyChars: 100_000 },
+  speechModelId: 'eleven_multilingual_v2',
+  jobsCountry: 'gb',
+};
+
+export const SILENT_LOG = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+const WEBHOOK_PREFIX = SANDBOX_PREFIXES.webhook;
+
+export interface World {
+  server: SandboxServer;
+  inbox: WebhookInbox;
+  services: Services;
+  store: ScheduleStore;
+  service: ScheduleService;
+  registry: Registry;
+  dispatcher: Dispatcher;
+  settings: ScheduleSettings;
+  /** Runs a console line as `actor` (the operator by default) and returns the reply. */
+  type(line: string, actor?: Actor): Promise<Reply>;
+  /** Requests the fake received, but the webhook's. */
+  upstream(): { method: string; path: string }[];
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  now?: () => Date;
+  store?: ScheduleStore;
+  settings?: Partial<ScheduleSettings>;
+  runNow?: (record: ScheduleRecord, world: World) => Promise<ManualRun>;
+}
+
+export async function startWorld(opts: WorldOptions = {}): Promise<World> {
+  const inbox = createWebhookInbox();
+  // The world's own webhook inbox first, then the rest of the simulator.
+  const server = await startFake([
+    ...webhookHandlers({ credential: SANDBOX_CREDENTIAL, inbox }),
+    ...sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
+  ]);
+  const config = loadConfig({ SANDBOX: 'on' });
+  const services = createServices(resolveServiceConfigs(config, planServices(config), server.url));
+  const now = opts.now ?? (() => new Date('2026-03-27T12:00:00Z'));
+  const store = opts.store ?? createMemoryScheduleStore();
+  const settings: ScheduleSettings = {
+    timezone: 'UTC',
+    minIntervalMinutes: 15,
+    max: 50,
+    destinations: ['default', 'ops'],
+    ...opts.settings,
+  };
+  const service = createScheduleService({
+    store,
+    settings,
+    commands: () => dispatcher,
+    runNow: (record) =>
+      opts.runNow ? opts.runNow(record, world) : Promise.resolve({ outcome: 'skipped', error: 'no runner' }),
+    now,
+  });
+  const registry = createRegistry(
+    buildCommands({
+      ...COMMAND_SETTINGS,
+      schedules: { service, users: [MANAGER.id], roles: [ROLE_HOLDER.roles[0]!] },
+    }),
+  );
+  const dispatcher = createDispatcher({
+    registry,
+    services,
+    log: SILENT_LOG,
+    commandTimeoutMs: 10_000,
+    serviceVariables: SERVICE_VARIABLES,
+    now,
+  });
+  const d = dispatcher;
+  const world: World = {
+    server,
+    inbox,
+    services,
+    store,
+    service,
+    registry,
+    dispatcher: d,
+    settings,
+    async type(line, actor = OPERATOR) {
+      const parsed = parseLine(line);
+      if (!parsed) throw new Error(`not a command line: ${line}`);
+      let reply: Reply | undefined;
+      await d.onInvocation({
+        command: parsed.name,
+        rawInput: parsed.text,
+        actor,
+        channelId: 'test',
+        signal: new AbortController().signal,
+        respond: (r) => {
+          reply = r;
+          return Promise.resolve();
+        },
+      });
+      return reply!;
+    },
+    upstream: () =>
+      server.requests
+        .filter((r) => !r.pathname.startsWith(WEBHOOK_PREFIX))
+        .map((r) => ({ method: r.method, path: r.pathname })),
+    async close() {
+      await closeServices(services);
+      await server.close();
+      await store.close();
+    },
+  };
+  return world;
+}
