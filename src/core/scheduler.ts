@@ -1,13 +1,15 @@
 // Runs the scheduled jobs: the only node-cron user (https://nodecron.com). Each fire is a slot
-// whose id is its scheduled time; node-cron's RunCoordinator elects the replica that claims the
-// slot in the store, and the claim, kept after the post, stops any replica from posting it again.
+// whose id is its scheduled time; every replica's fire claims the slot in the store once, the
+// first claim wins, and the claim, kept after the post, stops any replica from posting it again.
 // A run's posts go to the outbox together with the "posted" mark, then are delivered from there.
+// Slots missed while down come from the expression's previous fire times (catch-up.ts).
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createTask, parse, validateDetailed, type RunCoordinator, type ScheduledTask } from 'node-cron';
+import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
 import { ConfigError, type ConfigProblem } from '../errors.ts';
 import type { Store } from '../store/store.ts';
-import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
+import { catchUpJob, type CatchUpDeps } from './catch-up.ts';
+import { createDeliverer, type Deliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
 import type { Job, JobLog, JobSlot } from './job.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import type { Services } from './services.ts';
@@ -68,12 +70,6 @@ export const SCHEDULER_DEFAULTS = Object.freeze({
   outboxIntervalMs: 60_000,
 });
 
-const DAY_MS = 24 * 60 * 60_000;
-/** Bounds the start-up scan for missed slots (cron matches tested per second of a minute). */
-const MAX_SCAN_MATCHES = 120_000;
-/** Missed slots checked one by one; older ones are only counted. */
-const MAX_SLOTS_CHECKED = 50;
-
 function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
@@ -102,258 +98,219 @@ export function validateSchedules(schedules: readonly JobSchedule[]): void {
   if (problems.length > 0) throw new ConfigError({ problems });
 }
 
-/** The fire times of `task` in (from, to], oldest first, found by testing each second it can fire on. */
-function fireTimesBetween(task: ScheduledTask, seconds: readonly number[], from: number, to: number): Date[] {
-  const out: Date[] = [];
-  for (let minute = Math.floor(from / 60_000) * 60_000; minute <= to; minute += 60_000) {
-    for (const s of seconds) {
-      const at = minute + s * 1000;
-      if (at > from && at <= to && task.match(new Date(at))) out.push(new Date(at));
-    }
-  }
-  return out;
+/** What the parts of a scheduler share: its options, its clock, its claim owner and its stop signal. */
+interface SchedulerCore {
+  o: SchedulerOptions & { leaseMs: number; jobTimeoutMs: number; outboxIntervalMs: number };
+  now: () => Date;
+  owner: string;
+  catchupMs: number;
+  deliverer: Deliverer;
+  stopping: AbortController;
+  timers: Set<NodeJS.Timeout>;
+  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason'], id?: string): Promise<SlotOutcome>;
+  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
 }
 
-export function createScheduler(opts: SchedulerOptions): Scheduler {
-  const o = { ...SCHEDULER_DEFAULTS, ...opts };
-  const now = opts.now ?? (() => new Date());
-  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const { store, log } = o;
-  const catchupMs = o.catchupMinutes * 60_000;
-  const schedules = new Map(o.schedules.map((s) => [s.job.name, s]));
-  const deliverer = createDeliverer({
-    ...o.delivery,
-    store,
-    services: o.services,
-    log,
-    owner,
-    now: () => now().getTime(),
-  });
-  const stopping = new AbortController();
-  const runDeps: SlotRunDeps = {
-    services: o.services,
-    store,
-    log,
-    now,
-    owner,
-    jobTimeoutMs: o.jobTimeoutMs,
-    deliverer,
-    signal: stopping.signal,
-    ...(o.onRun ? { onRun: o.onRun } : {}),
-  };
-  const tasks = new Map<string, ScheduledTask>();
-  const timers = new Set<NodeJS.Timeout>();
-  const running = new Map<string, Promise<SlotOutcome>>();
-  let recovery: Promise<void> = Promise.resolve();
+function skippedOutcome(job: string, slotId: string, reason: SlotOutcome['reason']): SlotOutcome {
+  return { job, slotId, status: 'skipped', reason, deliveries: [] };
+}
 
-  function enabled(name: string): JobSchedule {
+/** A slot another replica holds is checked again when its lease ends, while still young enough. */
+function recheckLater(core: SchedulerCore, name: string, scheduledAt: Date, leaseUntil: number): void {
+  const ageAtRecheck = leaseUntil - scheduledAt.getTime();
+  if (core.stopping.signal.aborted || ageAtRecheck > core.catchupMs) return;
+  const delay = Math.min(Math.max(leaseUntil - core.now().getTime(), 0), core.o.leaseMs) + 1_000;
+  const timer = setTimeout(() => {
+    core.timers.delete(timer);
+    void core.runSlot(name, scheduledAt, 'catch-up');
+  }, delay);
+  timer.unref();
+  core.timers.add(timer);
+}
+
+/** The one claim of a fire: undefined when this process may run the slot, else why it is skipped. */
+async function claimSlot(
+  core: SchedulerCore,
+  name: string,
+  scheduledAt: Date,
+  slotId: string,
+): Promise<SlotOutcome | undefined> {
+  const result = await core.o.store.claimSlot(name, slotId, core.owner, core.o.leaseMs);
+  if (result.status === 'claimed') return undefined;
+  core.o.log.debug({ job: name, slotId, reason: result.status }, 'job.skipped');
+  if (result.status === 'held') recheckLater(core, name, scheduledAt, result.leaseUntil);
+  return skippedOutcome(name, slotId, result.status);
+}
+
+/** Schedules one job with node-cron; each fire runs (and claims) its slot, then retries the outbox. */
+function startCronTask(core: SchedulerCore, s: JobSchedule): ScheduledTask {
+  const { log } = core.o;
+  const name = s.job.name;
+  const cronLog = {
+    info: (m: string) => log.debug({ job: name }, `node-cron: ${m}`),
+    warn: (m: string) => log.warn({ job: name }, `node-cron: ${m}`),
+    error: (m: string | Error, err?: Error) => log.error({ job: name, err: err ?? m }, 'node-cron error'),
+    debug: (m: string | Error) => log.debug({ job: name }, `node-cron: ${String(m)}`),
+  };
+  const task = createTask(
+    s.cron,
+    async (ctx) => {
+      // Every tick retries the outbox; a posted run has just drained it already.
+      const outcome = await core.runSlot(name, ctx.date, 'scheduled');
+      if (outcome.status !== 'posted') await core.drainOutbox({ includeBackingOff: true });
+    },
+    { name, timezone: s.timezone, noOverlap: true, logger: cronLog, suppressMissedWarning: true },
+  );
+  task.on('execution:missed', (ctx) => {
+    const ageMs = core.now().getTime() - ctx.date.getTime();
+    if (ageMs <= core.catchupMs) void core.runSlot(name, ctx.date, 'catch-up');
+    else log.warn({ job: name, slotId: ctx.date.toISOString() }, 'job.missed');
+  });
+  task.on('execution:overlap', (ctx) => {
+    const slotId = ctx.date.toISOString();
+    log.warn({ job: name, slotId, reason: 'the previous run is still going' }, 'job.overlap');
+  });
+  void task.start();
+  log.info(
+    { job: name, cron: s.cron, timezone: s.timezone, nextRunAt: task.getNextRun()?.toISOString() },
+    'job.scheduled',
+  );
+  return task;
+}
+
+/** Catches up every enabled job; one job's failure does not stop the others. */
+async function catchUpAll(core: SchedulerCore, schedules: Iterable<JobSchedule>): Promise<void> {
+  const deps: CatchUpDeps = {
+    store: core.o.store,
+    log: core.o.log,
+    now: core.now,
+    catchupMs: core.catchupMs,
+    runSlot: (name, at, reason) => core.runSlot(name, at, reason),
+  };
+  for (const s of schedules) {
+    if (s.disabledReason) continue;
+    const probe = createTask(s.cron, () => undefined, { timezone: s.timezone });
+    try {
+      await catchUpJob(deps, { name: s.job.name, cron: s.cron, timezone: s.timezone }, probe);
+    } catch (err) {
+      core.o.log.error({ job: s.job.name, err }, 'job.catchup_failed');
+    } finally {
+      await probe.destroy();
+    }
+  }
+}
+
+/** Runs slots: one claim per fire, one run per slot in this process, never a throw. */
+function createSlotRunner(
+  core: Omit<SchedulerCore, 'runSlot' | 'drainOutbox'>,
+  schedules: Map<string, JobSchedule>,
+) {
+  const running = new Map<string, Promise<SlotOutcome>>();
+  const slotCore: SchedulerCore = { ...core, runSlot, drainOutbox };
+  const runDeps: SlotRunDeps = {
+    services: core.o.services,
+    store: core.o.store,
+    log: core.o.log,
+    now: core.now,
+    owner: core.owner,
+    jobTimeoutMs: core.o.jobTimeoutMs,
+    deliverer: core.deliverer,
+    signal: core.stopping.signal,
+    ...(core.o.onRun ? { onRun: core.o.onRun } : {}),
+  };
+  async function execute(name: string, scheduledAt: Date, slotId: string, reason: JobSlot['reason']) {
     const s = schedules.get(name);
     if (!s) throw new Error(`unknown job "${name}"`);
-    return s;
-  }
-
-  /** A slot another replica holds is checked again when its lease ends, while still young enough. */
-  function recheckLater(name: string, scheduledAt: Date, leaseUntil: number): void {
-    const ageAtRecheck = leaseUntil - scheduledAt.getTime();
-    if (stopping.signal.aborted || ageAtRecheck > catchupMs) return;
-    const delay = Math.min(Math.max(leaseUntil - now().getTime(), 0), o.leaseMs) + 1_000;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void runSlot(name, scheduledAt, 'catch-up');
-    }, delay);
-    timer.unref();
-    timers.add(timer);
-  }
-
-  async function claim(name: string, scheduledAt: Date, slotId: string): Promise<SlotOutcome | undefined> {
-    const result = await store.claimSlot(name, slotId, owner, o.leaseMs);
-    if (result.status === 'claimed') return undefined;
-    log.debug({ job: name, slotId, reason: result.status }, 'job.skipped');
-    if (result.status === 'held') recheckLater(name, scheduledAt, result.leaseUntil);
-    return { job: name, slotId, status: 'skipped', reason: result.status, deliveries: [] };
-  }
-
-  async function execute(name: string, scheduledAt: Date, slotId: string, reason: JobSlot['reason']) {
-    const { job } = enabled(name);
-    const skipped = await claim(name, scheduledAt, slotId);
+    const skipped = await claimSlot(slotCore, name, scheduledAt, slotId);
     if (skipped) return skipped;
-    return runClaimedSlot(runDeps, job, { id: slotId, scheduledAt, reason });
+    return runClaimedSlot(runDeps, s.job, { id: slotId, scheduledAt, reason });
   }
-
   function runSlot(name: string, scheduledAt: Date, reason: JobSlot['reason'] = 'scheduled', id?: string) {
     const slotId = id ?? scheduledAt.toISOString();
     const key = `${name}|${slotId}`;
-    const current = running.get(key);
-    if (current)
-      return Promise.resolve<SlotOutcome>({
-        job: name,
-        slotId,
-        status: 'skipped',
-        reason: 'running',
-        deliveries: [],
-      });
+    if (running.has(key)) return Promise.resolve(skippedOutcome(name, slotId, 'running'));
     const run = execute(name, scheduledAt, slotId, reason)
       .catch((err: unknown): SlotOutcome => {
         // The store itself failed (Redis down): the slot is not lost, the next start catches it up.
-        log.error({ job: name, slotId, err }, 'job.failed');
+        core.o.log.error({ job: name, slotId, err }, 'job.failed');
         return { job: name, slotId, status: 'failed', deliveries: [], error: err };
       })
       .finally(() => running.delete(key));
     running.set(key, run);
     return run;
   }
-
-  async function catchUpOne(s: JobSchedule): Promise<void> {
-    const name = s.job.name;
-    const t = now().getTime();
-    await store.setValue(`job:${name}:since`, new Date(t).toISOString(), { ifAbsent: true });
-    const since = Date.parse((await store.getValue(`job:${name}:since`)) ?? '') || t;
-    const seconds = parse(s.cron).second;
-    const lookbackMs = Math.min(
-      Math.max(catchupMs, DAY_MS),
-      7 * DAY_MS,
-      Math.floor(MAX_SCAN_MATCHES / seconds.length) * 60_000,
-    );
-    const probe = createTask(s.cron, () => undefined, { timezone: s.timezone });
-    let slots: Date[];
-    try {
-      slots = fireTimesBetween(probe, seconds, Math.max(since, t - lookbackMs), t);
-    } finally {
-      await probe.destroy();
-    }
-    const checked = slots.slice(-MAX_SLOTS_CHECKED);
-    if (slots.length > checked.length) {
-      log.warn(
-        { job: name, count: slots.length - checked.length, before: checked[0]?.toISOString() },
-        'job.missed',
-      );
-    }
-    for (const [i, slot] of checked.entries()) {
-      const slotId = slot.toISOString();
-      if ((await store.getSlot(name, slotId))?.status === 'posted') continue;
-      const ageMs = t - slot.getTime();
-      const isLatest = i === checked.length - 1;
-      if (isLatest && ageMs <= catchupMs) {
-        await runSlot(name, slot, 'catch-up');
-        continue;
-      }
-      const why = isLatest
-        ? 'older than the catch-up window (JOB_CATCHUP_MINUTES)'
-        : 'a later slot supersedes it';
-      log.warn({ job: name, slotId, ageMinutes: Math.round(ageMs / 60_000), reason: why }, 'job.missed');
-    }
-  }
-
-  async function catchUp(): Promise<void> {
-    for (const s of schedules.values()) {
-      if (s.disabledReason) continue;
-      try {
-        await catchUpOne(s);
-      } catch (err) {
-        log.error({ job: s.job.name, err }, 'job.catchup_failed');
-      }
-    }
-  }
-
   async function drainOutbox(drainOpts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
     try {
-      return await deliverer.drain({ ...drainOpts, signal: stopping.signal });
+      return await core.deliverer.drain({ ...drainOpts, signal: core.stopping.signal });
     } catch (err) {
-      log.error({ err }, 'outbox.drain_failed');
+      core.o.log.error({ err }, 'outbox.drain_failed');
       return { outcomes: new Map() };
     }
   }
+  return { core: slotCore, running };
+}
 
-  function coordinatorFor(name: string): RunCoordinator {
-    return {
-      // node-cron asks once per fire with `<name>:<ISO time>`: the store claim is the election.
-      async shouldRun(key) {
-        const slotId = key.slice(name.length + 1);
-        return (await claim(name, new Date(slotId), slotId)) === undefined;
-      },
-      // The claim is deliberately kept: releasing it would let a lagging replica post again.
-      onComplete: () => undefined,
-    };
-  }
-
-  function schedule(s: JobSchedule): void {
-    const name = s.job.name;
-    const cronLog = {
-      info: (m: string) => log.debug({ job: name }, `node-cron: ${m}`),
-      warn: (m: string) => log.warn({ job: name }, `node-cron: ${m}`),
-      error: (m: string | Error, err?: Error) => log.error({ job: name, err: err ?? m }, 'node-cron error'),
-      debug: (m: string | Error) => log.debug({ job: name }, `node-cron: ${String(m)}`),
-    };
-    const task = createTask(
-      s.cron,
-      async (ctx) => {
-        // Every tick retries the outbox; a posted run has just drained it already.
-        const outcome = await runSlot(name, ctx.date, 'scheduled');
-        if (outcome.status !== 'posted') await drainOutbox({ includeBackingOff: true });
-      },
-      {
-        name,
-        timezone: s.timezone,
-        noOverlap: true,
-        distributed: true,
-        runCoordinator: coordinatorFor(name),
-        distributedLease: o.leaseMs,
-        logger: cronLog,
-        suppressMissedWarning: true,
-      },
-    );
-    task.on('execution:missed', (ctx) => {
-      const ageMs = now().getTime() - ctx.date.getTime();
-      if (ageMs <= catchupMs) void runSlot(name, ctx.date, 'catch-up');
-      else log.warn({ job: name, slotId: ctx.date.toISOString() }, 'job.missed');
-    });
-    task.on('execution:overlap', (ctx) => {
-      log.warn(
-        { job: name, slotId: ctx.date.toISOString(), reason: 'the previous run is still going' },
-        'job.overlap',
-      );
-    });
-    void task.start();
-    tasks.set(name, task);
-    log.info(
-      { job: name, cron: s.cron, timezone: s.timezone, nextRunAt: task.getNextRun()?.toISOString() },
-      'job.scheduled',
-    );
-  }
+export function createScheduler(opts: SchedulerOptions): Scheduler {
+  const o = { ...SCHEDULER_DEFAULTS, ...opts };
+  const now = opts.now ?? (() => new Date());
+  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const schedules = new Map(o.schedules.map((s) => [s.job.name, s]));
+  const deliverer = createDeliverer({
+    ...o.delivery,
+    store: o.store,
+    services: o.services,
+    log: o.log,
+    owner,
+    now: () => now().getTime(),
+  });
+  const { core, running } = createSlotRunner(
+    {
+      o,
+      now,
+      owner,
+      catchupMs: o.catchupMinutes * 60_000,
+      deliverer,
+      stopping: new AbortController(),
+      timers: new Set(),
+    },
+    schedules,
+  );
+  const tasks = new Map<string, ScheduledTask>();
+  let recovery: Promise<void> = Promise.resolve();
 
   return {
     owner,
     async start(startOpts) {
       validateSchedules(o.schedules);
       for (const s of schedules.values()) {
-        if (s.disabledReason) log.info({ job: s.job.name, reason: s.disabledReason }, 'job.disabled');
-        else schedule(s);
+        if (s.disabledReason) o.log.info({ job: s.job.name, reason: s.disabledReason }, 'job.disabled');
+        else tasks.set(s.job.name, startCronTask(core, s));
       }
-      const interval = setInterval(() => void drainOutbox(), o.outboxIntervalMs);
+      const interval = setInterval(() => void core.drainOutbox(), o.outboxIntervalMs);
       interval.unref();
-      timers.add(interval);
+      core.timers.add(interval);
       recovery = (async () => {
-        await drainOutbox({ includeBackingOff: true });
-        await catchUp();
+        await core.drainOutbox({ includeBackingOff: true });
+        await catchUpAll(core, schedules.values());
       })();
       if (startOpts?.awaitRecovery ?? true) await recovery;
     },
     async stop() {
-      stopping.abort();
+      core.stopping.abort();
       await recovery;
       for (const task of tasks.values()) await task.destroy();
       tasks.clear();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      for (const t of core.timers) clearTimeout(t);
+      core.timers.clear();
       await Promise.allSettled(running.values());
     },
-    runSlot: (name, scheduledAt, reason) => runSlot(name, scheduledAt, reason),
+    runSlot: (name, scheduledAt, reason) => core.runSlot(name, scheduledAt, reason),
     runNow(name) {
       const at = now();
-      return runSlot(name, at, 'manual', `manual:${at.toISOString()}`);
+      return core.runSlot(name, at, 'manual', `manual:${at.toISOString()}`);
     },
-    catchUp,
-    drainOutbox,
+    catchUp: () => catchUpAll(core, schedules.values()),
+    drainOutbox: (drainOpts) => core.drainOutbox(drainOpts),
     nextRun: (name) => tasks.get(name)?.getNextRun() ?? undefined,
   };
 }

@@ -6,6 +6,8 @@ import {
   type Scheduler,
   type SchedulerOptions,
 } from '../../src/core/scheduler.ts';
+import { createTask } from 'node-cron';
+import { fireTimesBetween } from '../../src/core/catch-up.ts';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import {
   FAST_DELIVERY,
@@ -344,9 +346,82 @@ describe('resilience', () => {
   });
 });
 
+describe('missed slots from the previous fire times', () => {
+  const match = (cron: string, tz: string) => {
+    const probe = createTask(cron, () => undefined, { timezone: tz });
+    return { match: (at: Date) => probe.match(at), done: () => probe.destroy() };
+  };
+
+  it('lists the fire times in (from, to], oldest first, to the second for six-field expressions', async () => {
+    const m = match('*/20 * * * * *', 'UTC');
+    const { slots, more } = fireTimesBetween(
+      '*/20 * * * * *',
+      'UTC',
+      { from: Date.parse('2025-11-22T08:00:00Z'), to: Date.parse('2025-11-22T08:01:00Z'), max: 50 },
+      m.match,
+    );
+    await m.done();
+    expect(slots.map((d) => d.toISOString())).toEqual([
+      '2025-11-22T08:00:20.000Z',
+      '2025-11-22T08:00:40.000Z',
+      '2025-11-22T08:01:00.000Z',
+    ]);
+    expect(more).toBe(false);
+  });
+
+  it('keeps the latest `max` of an every-second schedule over a week, and says older ones exist', async () => {
+    const m = match('* * * * * *', 'UTC');
+    const to = Date.parse('2025-11-22T08:00:00Z');
+    const { slots, more } = fireTimesBetween(
+      '* * * * * *',
+      'UTC',
+      { from: to - 7 * 24 * 3_600_000, to, max: 50 },
+      m.match,
+    );
+    await m.done();
+    expect(slots).toHaveLength(50);
+    expect(slots.at(-1)!.toISOString()).toBe('2025-11-22T08:00:00.000Z');
+    expect(slots[0]!.toISOString()).toBe('2025-11-22T07:59:11.000Z');
+    expect(more).toBe(true);
+  });
+
+  it('agrees with node-cron across a daylight-saving gap and on day-of-month AND day-of-week', async () => {
+    const gap = match('30 2 * * *', 'Europe/Berlin');
+    const { slots } = fireTimesBetween(
+      '30 2 * * *',
+      'Europe/Berlin',
+      { from: Date.parse('2025-03-29T00:00:00Z'), to: Date.parse('2025-03-31T12:00:00Z'), max: 50 },
+      gap.match,
+    );
+    await gap.done();
+    // 30 March has no 02:30 in Berlin: node-cron does not fire, so there is no slot to catch up.
+    expect(slots.map((d) => d.toISOString())).toEqual([
+      '2025-03-29T01:30:00.000Z',
+      '2025-03-31T00:30:00.000Z',
+    ]);
+    const both = match('0 9 13 * 5', 'UTC');
+    const fridays13 = fireTimesBetween(
+      '0 9 13 * 5',
+      'UTC',
+      { from: Date.parse('2025-01-01T00:00:00Z'), to: Date.parse('2025-12-31T00:00:00Z'), max: 50 },
+      both.match,
+    );
+    await both.done();
+    expect(fridays13.slots.map((d) => d.toISOString())).toEqual(['2025-06-13T09:00:00.000Z']);
+  });
+});
+
 describe('node-cron wiring', () => {
-  it("fires on schedule and lets node-cron's RunCoordinator elect one of three replicas per fire", async () => {
-    const store = createMemoryStore();
+  it('fires on schedule and claims each slot once per fire, one of three replicas posting it', async () => {
+    const inner = createMemoryStore();
+    const claims = new Map<string, number>();
+    const store: Store = {
+      ...inner,
+      claimSlot(job, slotId, owner, leaseMs) {
+        claims.set(`${owner}|${slotId}`, (claims.get(`${owner}|${slotId}`) ?? 0) + 1);
+        return inner.claimSlot(job, slotId, owner, leaseMs);
+      },
+    };
     const everySecond = hourly(reportJob(), '* * * * * *');
     const replicas = ['a', 'b', 'c'].map(
       (owner) =>
@@ -364,6 +439,8 @@ describe('node-cron wiring', () => {
     await Promise.all(replicas.map((r) => r.stop()));
     const contents = postedContents(fake.inbox);
     expect(new Set(contents).size).toBe(contents.length);
+    expect(claims.size).toBeGreaterThanOrEqual(2);
+    expect([...claims.values()].every((n) => n === 1)).toBe(true);
     for (const c of contents) expect(c).toMatch(/^report for \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
   });
 });
