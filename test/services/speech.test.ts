@@ -294,14 +294,47 @@ describe('speech client', () => {
     const speech = client();
     expect((await failure(speech.voices())).code).toBe('bad_response');
     server.resetHandlers();
-    server.use(
-      http.get(VOICES_ROUTE, () =>
-        HttpResponse.json({ voices: [{ voice_id: 'x', name: 7, category: 'premade' }] }),
-      ),
-    );
+    server.use(http.get(VOICES_ROUTE, () => HttpResponse.json({ voices: 'none' })));
     const err = await failure(speech.voices());
     expect(err.code).toBe('bad_response');
-    expect(err.providerMessage).toContain('voices.0.name');
+    expect(err.providerMessage).toContain('voices');
+    await speech.close();
+  });
+
+  it('keeps the valid voices when one lacks a name, a category or an id, and logs each it leaves out', async () => {
+    const [rachel, jessica] = (VOICES_FIXTURE as { voices: Record<string, unknown>[] }).voices;
+    const { name: _name, ...nameless } = { ...rachel!, voice_id: 'NoName000000000000001' };
+    const { category: _category, ...uncategorised } = {
+      ...jessica!,
+      voice_id: 'NoCat0000000000000001',
+      name: 'Ada',
+    };
+    const { voice_id: _id, ...idless } = { ...rachel!, name: 'Nobody' };
+    server.use(
+      http.get(VOICES_ROUTE, () =>
+        HttpResponse.json({
+          voices: [rachel, nameless, { ...jessica, name: null }, uncategorised, idless, 'junk', jessica],
+        }),
+      ),
+    );
+    const speech = client();
+    const voices = await speech.voices();
+    expect(voices.map((v) => [v.id, v.name, v.category])).toEqual([
+      ['21m00Tcm4TlvDq8ikWAM', 'Rachel', 'premade'],
+      ['NoCat0000000000000001', 'Ada', undefined],
+      ['cgSgspJ2msm6clMCkdW9', 'Jessica (cloned)', 'cloned'],
+    ]);
+    const skipped = logLines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'speech.voice_skipped');
+    expect(skipped.map((l) => [l.index, l.voiceId])).toEqual([
+      [1, 'NoName000000000000001'],
+      [2, 'cgSgspJ2msm6clMCkdW9'],
+      [4, undefined],
+      [5, undefined],
+    ]);
+    expect(skipped[0]!.problem).toContain('name');
+    expect(skipped.every((l) => l.level === 'warn')).toBe(true);
     await speech.close();
   });
 

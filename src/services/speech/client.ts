@@ -2,11 +2,11 @@
 // https://elevenlabs.io/docs/api-reference/text-to-speech/convert
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../http/redact.ts';
+import { registerSecret } from '../../redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { characterLimitOf, countCharacters, isKnownSpeechModel } from '../../domain/speech.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
-import { SpeechErrorResponse, VoicesResponse } from './schemas.ts';
+import { SpeechErrorResponse, VoiceResponse, VoicesResponse, type VoiceWire } from './schemas.ts';
 
 export interface SpeechConfig {
   baseUrl: string;
@@ -18,7 +18,8 @@ export interface SpeechConfig {
 export interface Voice {
   id: string;
   name: string;
-  category: string;
+  /** premade, cloned, generated, professional; absent from some voices. */
+  category: string | undefined;
   labels: Record<string, string>;
   previewUrl: string | undefined;
 }
@@ -79,6 +80,42 @@ export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
     code: key === undefined ? undefined : DETAIL_CODES[key],
   };
 };
+
+function toVoice(v: VoiceWire): Voice {
+  const labels: Record<string, string> = {};
+  for (const [k, value] of Object.entries(v.labels ?? {})) if (typeof value === 'string') labels[k] = value;
+  return {
+    id: v.voice_id,
+    name: v.name,
+    category: v.category ?? undefined,
+    labels,
+    previewUrl: v.preview_url ?? undefined,
+  };
+}
+
+/** The voices herald can offer; each one it cannot (no id or no name) is logged and left out. */
+function usableVoices(voices: readonly unknown[], log: ClientDeps['log']): Voice[] {
+  const out: Voice[] = [];
+  voices.forEach((raw, index) => {
+    const parsed = VoiceResponse.safeParse(raw);
+    if (parsed.success) {
+      out.push(toVoice(parsed.data));
+      return;
+    }
+    const id = (raw as { voice_id?: unknown } | null)?.voice_id;
+    log?.warn(
+      {
+        service: 'speech',
+        operation: 'voices',
+        index,
+        voiceId: typeof id === 'string' ? id.slice(0, 64) : undefined,
+        problem: parsed.error.issues.map((i) => `${i.path.join('.') || '(voice)'}: ${i.message}`).join('; '),
+      },
+      'speech.voice_skipped',
+    );
+  });
+  return out;
+}
 
 function rejected(operation: string, reason: string): ServiceError {
   return new ServiceError({
@@ -147,13 +184,7 @@ export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}):
         VoicesResponse,
         opts,
       );
-      return wire.voices.map((v) => ({
-        id: v.voice_id,
-        name: v.name,
-        category: v.category,
-        labels: { ...v.labels },
-        previewUrl: v.preview_url ?? undefined,
-      }));
+      return usableVoices(wire.voices, deps.log);
     },
 
     close: () => http.close(),

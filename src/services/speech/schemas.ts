@@ -1,17 +1,22 @@
 // Wire schemas of ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech"). Unknown fields survive.
 import { z } from 'zod';
 
+/**
+ * One voice. ElevenLabs' newer SDK marks `name`, `category` and `labels` optional; herald needs the
+ * id and the name (people choose by name), and shows the category and labels when present.
+ */
 export const VoiceResponse = z.looseObject({
   voice_id: z.string().min(1),
-  name: z.string(),
-  category: z.string(),
-  /** A free-form string map; older voices send null. */
-  labels: z.record(z.string(), z.string()).nullish(),
+  name: z.string().min(1),
+  category: z.string().nullish(),
+  /** A free-form map; older voices send null. Only string values are shown. */
+  labels: z.record(z.string(), z.unknown()).nullish(),
   preview_url: z.string().nullish(),
 });
 
+/** Each voice is checked on its own (VoiceResponse), so that one odd voice cannot fail the list. */
 export const VoicesResponse = z.looseObject({
-  voices: z.array(VoiceResponse),
+  voices: z.array(z.unknown()),
 });
 
 /** The current and legacy `detail` objects: {status, message} or {type, code, status, message, request_id}. */
