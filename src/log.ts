@@ -2,7 +2,7 @@
 // console adapter's stdout holds only replies. Every credential carrier is redacted: by key
 // (headers, query parameters) and by value (every configured secret, inside any string).
 import pino, { type Logger } from 'pino';
-import { REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './http/redact.ts';
+import { REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './redact.ts';
 
 export type { Logger };
 

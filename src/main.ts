@@ -13,7 +13,7 @@ import { createMetrics } from './metrics.ts';
 import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
 import { describeStore, openStore } from './store/index.ts';
 import { startJobs, type RunningJobs } from '../jobs/index.ts';
-import { redactText, registerSecret } from './http/redact.ts';
+import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { sandboxHandlers } from './sandbox/index.ts';
 import {

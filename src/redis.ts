@@ -1,7 +1,7 @@
 // One ioredis connection for the shared state of several replicas (quotas, store, job election).
 import { Redis } from 'ioredis';
 import type { Logger } from './log.ts';
-import { redactText } from './http/redact.ts';
+import { redactText } from './redact.ts';
 
 export async function connectRedis(url: string, log: Logger): Promise<Redis> {
   const redis = new Redis(url, {

@@ -7,7 +7,7 @@ import { loadConfig, secretsOf, type Config, type ServiceConfigs } from './confi
 import { createScheduler, validateSchedules, type SlotOutcome } from './core/scheduler.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
-import { redactText, registerSecret } from './http/redact.ts';
+import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { closeServices, createServices } from './services/index.ts';
 import { describeStore, openStore, type Store } from './store/index.ts';

@@ -127,7 +127,7 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
-  it('http imports only undici, errors and its own files', () => {
+  it('http imports only undici, errors, the domain and redaction leaves and its own files', () => {
     expect(
       violations(
         from('src/http/'),
@@ -135,7 +135,8 @@ describe('architecture', () => {
           i.target.startsWith('src/') &&
           !isIn(i, 'src/http') &&
           !isIn(i, 'src/domain/') &&
-          i.target !== 'src/errors.ts',
+          i.target !== 'src/errors.ts' &&
+          i.target !== 'src/redact.ts',
       ),
     ).toEqual([]);
   });
@@ -152,6 +153,10 @@ describe('architecture', () => {
           (i.target === 'node-cron' && !i.file.endsWith('scheduler.ts')),
       ),
     ).toEqual([]);
+  });
+
+  it('the redaction module (used by logs, error text and replies) imports nothing', () => {
+    expect(from('src/redact.ts').map((i) => i.target)).toEqual([]);
   });
 
   it('the sandbox never imports what the bot runs on', () => {

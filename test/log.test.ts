@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/log.ts';
-import { redactText, registerSecret } from '../src/http/redact.ts';
+import { redactText, registerSecret } from '../src/redact.ts';
 
 function capture() {
   const lines: string[] = [];

@@ -23,6 +23,7 @@ import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '
 import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
+import { redactText } from '../../src/redact.ts';
 import { createActionStore, type ActionStore, type ActionTarget } from './custom-id.ts';
 import { renderChoices, renderDiscord, type DiscordMessage } from './render.ts';
 
@@ -72,13 +73,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
   let stopped = false;
 
   /** Interaction and bot tokens never reach a log line or an error message. */
-  function redact(text: string): string {
-    let out = text
-      .replace(/(\/interactions\/[^/\s]+\/)[^/\s?#]+/g, '$1[REDACTED]')
-      .replace(/(\/webhooks\/[^/\s]+\/)[^/\s?#]+/g, '$1[REDACTED]');
-    if (config.token.length >= 6) out = out.replaceAll(config.token, '[REDACTED]');
-    return out;
-  }
+  const redact = (text: string): string => redactText(text, [config.token]);
 
   function safeError(err: unknown): Error {
     const source = err instanceof Error ? err : new Error(String(err));

@@ -6,6 +6,7 @@ import { REST, Routes } from 'discord.js';
 import type { Config, DiscordConfig } from '../../src/config.ts';
 import type { Command, CommandLog } from '../../src/core/command.ts';
 import { AdapterError } from '../../src/errors.ts';
+import { redactText } from '../../src/redact.ts';
 import { buildDiscordCommands } from './commands.ts';
 
 export interface RegisterResult {
@@ -43,8 +44,7 @@ export async function registerCommands(opts: {
     return { scope, names };
   } catch (err) {
     const source = err instanceof Error ? err : new Error(String(err));
-    const message =
-      config.token === '' ? source.message : source.message.replaceAll(config.token, '[REDACTED]');
+    const message = redactText(source.message, [config.token]);
     throw new AdapterError({
       platform: 'discord',
       code: 'send_failed',

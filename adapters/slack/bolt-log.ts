@@ -2,13 +2,7 @@
 // with every Slack token, the signing secret and response_url capabilities blanked first.
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { CommandLog } from '../../src/core/command.ts';
-
-const REDACTED = '[REDACTED]';
-// Bot, user, app-level and refresh tokens, whatever the configuration says.
-const TOKEN_RE = /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]+/gi;
-const BEARER_RE = /(Bearer\s+)\S+/gi;
-// A response_url is a capability: whoever holds it can post as the app for 30 minutes.
-const RESPONSE_URL_RE = /(https:\/\/hooks\.slack\.com\/)\S+/gi;
+import { redactText } from '../../src/redact.ts';
 
 const RANK: Readonly<Record<LogLevel, number>> = {
   [LogLevel.DEBUG]: 0,
@@ -17,20 +11,10 @@ const RANK: Readonly<Record<LogLevel, number>> = {
   [LogLevel.ERROR]: 3,
 };
 
-/** Blanks the given secrets and anything shaped like a Slack credential in free text. */
-export function scrubSlackText(text: string, secrets: readonly string[]): string {
-  let out = text
-    .replace(TOKEN_RE, REDACTED)
-    .replace(BEARER_RE, `$1${REDACTED}`)
-    .replace(RESPONSE_URL_RE, `$1${REDACTED}`);
-  for (const secret of secrets) if (secret.length >= 6) out = out.replaceAll(secret, REDACTED);
-  return out;
-}
-
 /** A log-safe summary of an SDK error: its type, code and scrubbed message, never its request. */
 export function describeSdkError(err: unknown, secrets: readonly string[]): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: scrubSlackText(String(err), secrets) };
-  const out: Record<string, unknown> = { type: err.name, message: scrubSlackText(err.message, secrets) };
+  if (!(err instanceof Error)) return { message: redactText(String(err), secrets) };
+  const out: Record<string, unknown> = { type: err.name, message: redactText(err.message, secrets) };
   const { code, statusCode, data } = err as {
     code?: unknown;
     statusCode?: unknown;
@@ -57,7 +41,7 @@ export function createBoltLogger(log: CommandLog, secrets: readonly string[]): B
         .map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))
         .join(' ');
       const obj = errors.length > 0 ? { sdk: name, err: errors[0] } : { sdk: name };
-      write(obj, scrubSlackText(text || (errors[0]?.message as string | undefined) || 'slack sdk', secrets));
+      write(obj, redactText(text || (errors[0]?.message as string | undefined) || 'slack sdk', secrets));
     };
   return {
     debug: emit(LogLevel.DEBUG, (o, m) => log.debug(o, m)),

@@ -10,7 +10,7 @@ import { errorCode, readCommonError, statusToCode, TIMEOUT_CODES } from './failu
 import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS } from './guard.ts';
 import { joinUrl } from './path.ts';
 import { HTTP_DEFAULTS, parseRetryAfter, retryDelayMs, type HttpOptions } from './policy.ts';
-import { redactText } from './redact.ts';
+import { redactText } from '../redact.ts';
 import type { CallRecord, HttpClient, HttpClientConfig, HttpRequest, RawResponse } from './types.ts';
 
 export type * from './types.ts';

@@ -1,5 +1,6 @@
 // How transport failures and provider error bodies become ServiceError codes and log text.
 import type { ServiceErrorCode } from '../errors.ts';
+import { redactText } from '../redact.ts';
 import type { ProviderErrorReader } from './types.ts';
 
 export const NETWORK_CODES = new Set([
@@ -29,13 +30,22 @@ export function statusToCode(status: number): ServiceErrorCode {
   return 'invalid_request';
 }
 
-/** A short, tag-free excerpt of an error body that is not JSON (an HTML error page), for logs. */
+/** How much of an error body that is not JSON is kept for logs. */
+export const BODY_EXCERPT_CHARS = 160;
+
+/**
+ * A short, tag-free excerpt of an error body that is not JSON (an HTML error page), for logs.
+ * Redacted whole before it is cut: a credential cut at the boundary would no longer match and
+ * its first part would be kept.
+ */
 export function bodyExcerpt(text: string): string | undefined {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain === '' ? undefined : plain.slice(0, 160);
+  const plain = redactText(
+    redactText(text)
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+  return plain === '' ? undefined : plain.slice(0, BODY_EXCERPT_CHARS);
 }
 
 /** The default reader: `message`, `error` or `error.message`, whichever the body has. */

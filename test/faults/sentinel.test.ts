@@ -3,62 +3,28 @@
 // accepts only those values, and (b) the fault matrix in process. No sentinel may appear in
 // stdout, stderr, any log line, any reply or any error; the fake must have received every one, so
 // that the test proves redaction rather than absence.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { delay, http, HttpResponse, type RequestHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED } from '../../src/http/redact.ts';
+import { REDACTED } from '../../src/redact.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
-import { startFake, type RecordedRequest, type SandboxServer } from '../support/sandbox-server.ts';
+import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 import { runHerald, type Run } from '../support/spawn-herald.ts';
-import { UPSTREAMS, cellsOf, fakeHandlers, type Credentials } from './fault-cells.ts';
-import { BODY_MARKER, FAULTS, echoOf, faultHandler, type FaultName } from './faults.ts';
-import { createHarness, errorTexts, requestsTo, runCell, runServiceCall, type Harness } from './harness.ts';
-
-/** The random part alone is searched too, in case a prefix was cut or changed on the way. */
-function sentinel(name: string): string {
-  return `sentinel-${name}-${randomBytes(10).toString('hex')}`;
-}
-
-const SENTINELS: Credentials = {
-  emailToken: sentinel('email'),
-  analyticsToken: sentinel('analytics'),
-  weatherKey: sentinel('weather'),
-  geocodingKey: sentinel('geocoding'),
-  speechKey: sentinel('speech'),
-  hostscanKey: sentinel('hostscan'),
-  webhookToken: sentinel('webhook'),
-  jobsAppId: sentinel('jobsappid'),
-  jobsApiKey: sentinel('jobskey'),
-};
-
-/** Every sentinel, encoded or not, or its random core, found in `text`: by credential name. */
-function sentinelsIn(text: string): string[] {
-  return (Object.entries(SENTINELS) as [string, string][])
-    .filter(([, value]) => {
-      const core = value.slice(value.lastIndexOf('-') + 1);
-      return text.includes(value) || text.includes(encodeURIComponent(value)) || text.includes(core);
-    })
-    .map(([name]) => name);
-}
-
-/** Where each service's credential travels: query string, headers or (S7) the path. */
-function carried(requests: readonly RecordedRequest[]): string {
-  return requests.map((r) => `${r.url}\n${JSON.stringify(r.headers)}`).join('\n');
-}
-
-const CARRIES: Readonly<Record<string, readonly (keyof Credentials)[]>> = {
-  email: ['emailToken'],
-  analytics: ['analyticsToken'],
-  weather: ['weatherKey'],
-  geocoding: ['geocodingKey'],
-  speech: ['speechKey'],
-  hostscan: ['hostscanKey'],
-  webhook: ['webhookToken'],
-  jobSearch: ['jobsAppId', 'jobsApiKey'],
-};
+import { BODY_EXCERPT_CHARS } from '../../src/http/failure.ts';
+import { COMMAND_CASES, UPSTREAMS, cellsOf, fakeHandlers } from './fault-cells.ts';
+import { BODY_MARKER, FAULTS, echoOf, faultHandler, type FaultName, type Upstream } from './faults.ts';
+import {
+  createHarness,
+  errorTexts,
+  requestsTo,
+  runCell,
+  runInvocation,
+  runServiceCall,
+  type Harness,
+} from './harness.ts';
+import { CARRIES, SENTINELS, carried, credentialOf, runsIn, sentinelsIn } from './sentinels.ts';
 
 // ---------------------------------------------------------------------------------------------
 // (a) the console session
@@ -280,4 +246,86 @@ describe('the fault matrix with sentinel credentials', () => {
       expect(carried(requestsTo(run, upstream))).toContain(SENTINELS.webhookToken);
     },
   );
+});
+
+// ---------------------------------------------------------------------------------------------
+// (c) a credential cut at every offset, and a credential echoed in a good answer
+
+/** 500 text/html: `<p>`, `padding` × x, a space, the request's own credential, `</p>` (issue 14). */
+function keyAfter(upstream: Upstream, padding: number): RequestHandler {
+  const on = upstream.method === 'get' ? http.get : http.post;
+  return on(
+    route(upstream.service, upstream.path),
+    ({ request }) =>
+      new HttpResponse(`<p>${'x'.repeat(padding)} ${credentialOf(request)}</p>`, {
+        status: 500,
+        headers: { 'content-type': 'text/html' },
+      }),
+  );
+}
+
+/** Every output of a run: the replies, every log line, every error's message, provider text and stack. */
+function outputsOf(run: { replies?: unknown; rawLog: string; errors: unknown[] }): string {
+  return [JSON.stringify(run.replies ?? []), run.rawLog, ...run.errors.flatMap(errorTexts)].join('\n');
+}
+
+describe('a credential cut at every offset of an error page', () => {
+  let server: SandboxServer;
+  let harness: Harness;
+
+  beforeAll(async () => {
+    const base = fakeHandlers(SENTINELS);
+    server = await startFake(base);
+    harness = createHarness(server, base, SENTINELS);
+  });
+  afterAll(() => server.close());
+
+  const HOST = COMMAND_CASES.find((c) => c.command === 'host')!;
+  const longest = Math.max(...(Object.values(SENTINELS) as string[]).map((s) => s.length));
+
+  it('/host 8.8.8.8 keeps no 8 characters of any key, wherever the key falls in the excerpt', async () => {
+    for (let padding = 0; padding <= BODY_EXCERPT_CHARS + 1; padding++) {
+      const run = await runInvocation(harness, HOST, [keyAfter(UPSTREAMS.hostscanHost, padding)]);
+      expect(runsIn(outputsOf(run)), `padding ${padding}`).toEqual([]);
+      expect(carried(requestsTo(run, UPSTREAMS.hostscanHost))).toContain(SENTINELS.hostscanKey);
+      const { providerMessage } = run.log.find((l) => l.msg === 'command.failed')?.err as {
+        providerMessage: string;
+      };
+      // The key starts at excerpt index padding + 1: there it is blanked, whole or cut.
+      const excerpt = `${'x'.repeat(padding)} ${REDACTED}`.trim().slice(0, BODY_EXCERPT_CHARS);
+      expect(providerMessage, `padding ${padding}`).toBe(excerpt);
+    }
+  }, 60_000);
+
+  it.each(cellsOf().filter((c) => c.fault === '500' && c.upstream !== UPSTREAMS.hostscanHost))(
+    '$name: no 8 characters of any key at the offsets around the cut',
+    async (cell) => {
+      for (let padding = BODY_EXCERPT_CHARS - longest - 1; padding <= BODY_EXCERPT_CHARS; padding++) {
+        const run = await runInvocation(harness, cell.case, [keyAfter(cell.upstream, padding)]);
+        expect(runsIn(outputsOf(run)), `padding ${padding}`).toEqual([]);
+        expect(requestsTo(run, cell.upstream).length).toBeGreaterThan(0);
+      }
+    },
+    30_000,
+  );
+
+  it('webhook.post: no 8 characters of the token at the offsets around the cut', async () => {
+    for (let padding = BODY_EXCERPT_CHARS - longest - 1; padding <= BODY_EXCERPT_CHARS; padding++) {
+      const run = await runServiceCall(
+        harness,
+        async (services, log) => {
+          try {
+            await services.webhook!.post({ content: 'Daily analytics summary', username: 'herald' });
+          } catch (err) {
+            log.error({ err, job: 'analytics-summary' }, 'job.failed');
+            throw err;
+          }
+        },
+        [keyAfter(UPSTREAMS.webhookPost, padding)],
+      );
+      expect(run.outcome.status).toBe('rejected');
+      expect(runsIn(outputsOf(run)), `padding ${padding}`).toEqual([]);
+      expect(carried(requestsTo(run, UPSTREAMS.webhookPost))).toContain(SENTINELS.webhookToken);
+    }
+  }, 30_000);
 });

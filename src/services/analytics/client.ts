@@ -2,7 +2,7 @@
 // https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/properties/runReport
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../http/redact.ts';
+import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { readGoogleError, RunReportResponse } from './schemas.ts';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../http/redact.ts';
+import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { EmailResponse, parseResendTimestamp, readResendError, SendEmailResponse } from './schemas.ts';

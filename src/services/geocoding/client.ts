@@ -2,7 +2,7 @@
 // carriers SPEC.md lists. https://docs.mapbox.com/api/search/geocoding-v5/#forward-geocoding
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../http/redact.ts';
+import { registerSecret } from '../../redact.ts';
 import { ConfigError, ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { GeocodeResponse, readMapboxError } from './schemas.ts';

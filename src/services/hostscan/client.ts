@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../http/redact.ts';
+import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { HostResponse, ShodanErrorResponse, type HostWire } from './schemas.ts';

@@ -2,7 +2,7 @@
 // https://developer.adzuna.com/docs/search — GET /jobs/{country}/search/{page}?app_id=…&app_key=…
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../http/redact.ts';
+import { registerSecret } from '../../redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { JOB_COUNTRIES, isJobCountry } from '../../domain/job-countries.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';

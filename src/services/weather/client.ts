@@ -2,7 +2,7 @@
 // in both carriers SPEC.md lists (appid and X-API-Key). https://openweathermap.org/current
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../http/redact.ts';
+import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { CurrentWeatherResponse, ForecastResponse, readOwmError, type ConditionWire } from './schemas.ts';

@@ -1,14 +1,15 @@
 import { LogLevel } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { createBoltLogger, describeSdkError, scrubSlackText } from '../../../adapters/slack/bolt-log.ts';
+import { createBoltLogger, describeSdkError } from '../../../adapters/slack/bolt-log.ts';
+import { redactText } from '../../../src/redact.ts';
 
 const SECRET = 'configured-secret-value-42';
 
-describe('scrubSlackText', () => {
+describe('redactText on Slack credentials', () => {
   it('blanks configured secrets, Slack-shaped tokens, bearer values and response URLs', () => {
     const tokenLike = ['xo', 'xb-1-2-abc'].join(''); // assembled so the source holds no token-shaped literal
     const text = `a ${SECRET} b ${tokenLike} c Bearer abc.def d https://hooks.slack.com/commands/T1/2/xyz e`;
-    expect(scrubSlackText(text, [SECRET])).toBe(
+    expect(redactText(text, [SECRET])).toBe(
       'a [REDACTED] b [REDACTED] c Bearer [REDACTED] d https://hooks.slack.com/[REDACTED] e',
     );
   });

@@ -1,0 +1,120 @@
+// The one redaction module (DESIGN.md, "Security"): every credential carrier of the eight services
+// and the two chat platforms, and the functions that blank them out of headers, free text and
+// whole values. Logs (src/log.ts), error text (src/http) and replies (the dispatcher) all use it.
+// A leaf: it imports nothing of herald, so every layer may import it.
+
+export const SECRET_HEADERS: readonly string[] = [
+  'authorization',
+  'x-api-key',
+  'xi-api-key',
+  'idempotency-key',
+];
+export const SECRET_QUERY_PARAMS: readonly string[] = ['appid', 'access_token', 'key', 'app_id', 'app_key'];
+export const REDACTED = '[REDACTED]';
+
+/** Shorter values would blank ordinary words; real credentials are long. */
+const MIN_SECRET_LENGTH = 6;
+
+const knownSecrets = new Set<string>();
+
+/** Registers a credential value so that redactText blanks it wherever it appears. */
+export function registerSecret(value: string | undefined): void {
+  if (value && value.length >= MIN_SECRET_LENGTH) knownSecrets.add(value);
+}
+
+const QUERY_PARAM_RE = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#\\s"']*`, 'gi');
+// Discord's webhook and interaction tokens are the path segment after the id.
+const PATH_TOKEN_RE = /(\/(?:webhooks|interactions)\/[^/\s?#"']+\/)[^/\s?#"']+/gi;
+const BEARER_RE = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+// Slack bot, user, app-level and refresh tokens, whatever the configuration says.
+const SLACK_TOKEN_RE = /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]+/gi;
+// A Slack response_url is a capability: whoever holds it can post as the app for 30 minutes.
+const SLACK_RESPONSE_URL_RE = /(https:\/\/hooks\.slack\.com\/)\S+/gi;
+
+// One cheap scan decides whether the patterns need to run at all (most strings are clean).
+const ANY_CARRIER_RE = new RegExp(
+  `[?&](?:${SECRET_QUERY_PARAMS.join('|')})=|/webhooks/|/interactions/|Bearer\\s|\\bx(?:ox[a-z]|app)-|hooks\\.slack\\.com/`,
+  'i',
+);
+
+function blankValue(text: string, secret: string): string {
+  let out = text.includes(secret) ? text.replaceAll(secret, REDACTED) : text;
+  const encoded = encodeURIComponent(secret);
+  if (encoded !== secret && out.includes(encoded)) out = out.replaceAll(encoded, REDACTED);
+  return out;
+}
+
+function holdsValue(text: string, secret: string): boolean {
+  return text.includes(secret) || text.includes(encodeURIComponent(secret));
+}
+
+/**
+ * Blanks every credential carrier (query parameters, Discord path tokens, bearer values, Slack
+ * tokens and response URLs) and every registered secret, plain or percent-encoded, in any text.
+ * `extra` adds secrets known only to the caller (an adapter's own token in its tests).
+ * Redact a whole text before cutting it: a secret cut in two no longer matches.
+ */
+export function redactText(text: string, extra: readonly string[] = []): string {
+  let hasSecret = ANY_CARRIER_RE.test(text);
+  if (!hasSecret) {
+    for (const secret of knownSecrets) if (holdsValue(text, secret)) hasSecret = true;
+    for (const secret of extra)
+      if (secret.length >= MIN_SECRET_LENGTH && holdsValue(text, secret)) hasSecret = true;
+    if (!hasSecret) return text;
+  }
+  let out = text
+    .replace(QUERY_PARAM_RE, `$1${REDACTED}`)
+    .replace(PATH_TOKEN_RE, `$1${REDACTED}`)
+    .replace(BEARER_RE, `$1${REDACTED}`)
+    .replace(SLACK_TOKEN_RE, REDACTED)
+    .replace(SLACK_RESPONSE_URL_RE, `$1${REDACTED}`);
+  for (const secret of knownSecrets) out = blankValue(out, secret);
+  for (const secret of extra) if (secret.length >= MIN_SECRET_LENGTH) out = blankValue(out, secret);
+  return out;
+}
+
+export function redactHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = SECRET_HEADERS.includes(name.toLowerCase())
+      ? REDACTED
+      : Array.isArray(value)
+        ? value.join(', ')
+        : value;
+  }
+  return out;
+}
+
+/**
+ * A copy of a value (a reply, an embed, a record) with redactText applied to every string in it,
+ * at any depth; bytes, dates and other class instances are kept as they are. The value itself is
+ * returned when nothing in it needed blanking, so clean replies cost no copy.
+ */
+export function redactValue<T>(value: T): T {
+  return redactAny(value, 0) as T;
+}
+
+function redactAny(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v: unknown) => {
+      const r = redactAny(v, depth + 1);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return changed ? out : value;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const r = redactAny(v, depth + 1);
+    if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
+  }
+  return out ?? value;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactText, redactValue, registerSecret } from '../src/redact.ts';
+
+const SECRET = 'redact-test-secret-8c1f0e';
+registerSecret(SECRET);
+
+describe('redactText', () => {
+  it('blanks a registered secret, plain and percent-encoded, and leaves clean text as it is', () => {
+    const spaced = 'redact test/secret+9a';
+    registerSecret(spaced);
+    expect(redactText(`a ${SECRET} b ${encodeURIComponent(spaced)} c`)).toBe(`a ${REDACTED} b ${REDACTED} c`);
+    expect(redactText('London, 12 °C')).toBe('London, 12 °C');
+  });
+
+  it("blanks Discord's webhook and interaction tokens, and a secret only the caller knows", () => {
+    expect(
+      redactText('POST /api/v10/interactions/123/tok.en-1/callback and /webhooks/9/abc?wait=true', [
+        'own-token-42',
+      ]),
+    ).toBe(`POST /api/v10/interactions/123/${REDACTED}/callback and /webhooks/9/${REDACTED}?wait=true`);
+    expect(redactText('failed with own-token-42', ['own-token-42'])).toBe(`failed with ${REDACTED}`);
+    // Short values would blank ordinary words.
+    expect(redactText('the cat sat', ['cat'])).toBe('the cat sat');
+  });
+});
+
+describe('redactValue', () => {
+  it('blanks secrets at any depth of a reply and keeps bytes and dates as they are', () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    const when = new Date(0);
+    const reply = {
+      text: `City: ${SECRET}`,
+      embeds: [{ title: 'ok', fields: [{ name: 'Company', value: `Acme ${SECRET}` }], timestamp: when }],
+      attachments: [{ filename: 'a.mp3', contentType: 'audio/mpeg', bytes }],
+    };
+    const safe = redactValue(reply);
+    expect(safe.text).toBe(`City: ${REDACTED}`);
+    expect(safe.embeds[0]!.fields[0]!.value).toBe(`Acme ${REDACTED}`);
+    expect(safe.embeds[0]!.timestamp).toBe(when);
+    expect(safe.attachments[0]!.bytes).toBe(bytes);
+    // The original is not changed.
+    expect(reply.text).toContain(SECRET);
+  });
+
+  it('returns the very value when nothing needed blanking', () => {
+    const reply = { text: 'Oslo', embeds: [{ title: 'Oslo', fields: [{ name: 'a', value: 'b' }] }] };
+    expect(redactValue(reply)).toBe(reply);
+  });
+});
