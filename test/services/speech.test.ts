@@ -303,13 +303,11 @@ describe('speech client', () => {
 
   it('keeps the valid voices when one lacks a name, a category or an id, and logs each it leaves out', async () => {
     const [rachel, jessica] = (VOICES_FIXTURE as { voices: Record<string, unknown>[] }).voices;
-    const { name: _name, ...nameless } = { ...rachel!, voice_id: 'NoName000000000000001' };
-    const { category: _category, ...uncategorised } = {
-      ...jessica!,
-      voice_id: 'NoCat0000000000000001',
-      name: 'Ada',
-    };
-    const { voice_id: _id, ...idless } = { ...rachel!, name: 'Nobody' };
+    const without = (voice: Record<string, unknown>, field: string, extra: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries({ ...voice, ...extra }).filter(([k]) => k !== field));
+    const nameless = without(rachel!, 'name', { voice_id: 'NoName000000000000001' });
+    const uncategorised = without(jessica!, 'category', { voice_id: 'NoCat0000000000000001', name: 'Ada' });
+    const idless = without(rachel!, 'voice_id', { name: 'Nobody' });
     server.use(
       http.get(VOICES_ROUTE, () =>
         HttpResponse.json({
