@@ -120,7 +120,9 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
       content: message.content,
       embeds: message.embeds,
       components: message.components,
-      files: message.files.map((f) => new AttachmentBuilder(Buffer.from(f.data), { name: f.name })),
+      files: message.files.map(
+        (f) => new AttachmentBuilder(Buffer.from(f.data), { name: f.name, description: f.description }),
+      ),
       allowedMentions: NO_MENTIONS,
     };
   }

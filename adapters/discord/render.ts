@@ -47,7 +47,12 @@ export interface DiscordFile {
   name: string;
   contentType: string;
   data: Uint8Array;
+  /** Alt text. */
+  description?: string;
 }
+
+/** Discord's limit on an attachment's description (alt text). */
+export const FILE_DESCRIPTION_MAX = 1024;
 
 export interface DiscordMessage {
   content: string;
@@ -156,6 +161,7 @@ function renderEmbed(embed: Embed, seenUrls: Set<string>, notes: Notes): APIEmbe
   }
   const thumbnail = httpUrl(embed.thumbnail);
   if (thumbnail !== undefined) out.thumbnail = { url: thumbnail };
+  if (embed.image !== undefined) out.image = { url: `attachment://${safeFilename(embed.image)}` };
   return out;
 }
 
@@ -285,7 +291,9 @@ function renderFiles(reply: Reply, maxFileBytes: number, notes: Notes): DiscordF
       continue;
     }
     total += size;
-    files.push({ name, contentType: attachment.contentType, data: attachment.bytes });
+    const file: DiscordFile = { name, contentType: attachment.contentType, data: attachment.bytes };
+    if (attachment.description) file.description = truncate(attachment.description, FILE_DESCRIPTION_MAX);
+    files.push(file);
   }
   return files;
 }
@@ -302,6 +310,10 @@ export function renderDiscord(reply: Reply, options: RenderOptions = {}): Discor
   const embeds = renderEmbeds(reply.embeds ?? [], notes);
   const components = renderButtons(reply.actions ?? [], options.customIdFor ?? defaultCustomIdFor, notes);
   const files = renderFiles(reply, options.maxFileBytes ?? FILE_BYTES_MAX, notes);
+  // An embed shows its image only when that file is in the message (attachment://name).
+  for (const embed of embeds) {
+    if (embed.image && !files.some((f) => embed.image?.url === `attachment://${f.name}`)) delete embed.image;
+  }
 
   // With embeds, the embeds carry the answer and `text` stays the notification fallback.
   let text = embeds.length > 0 ? '' : defuseMaskedLinks(reply.text);

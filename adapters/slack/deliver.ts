@@ -89,6 +89,7 @@ export function createDelivery({ log, secrets, now }: DeliveryDeps): Deliver {
           file: Buffer.from(a.bytes),
           filename: a.filename,
           title: a.filename,
+          ...(a.description ? { alt_text: a.description } : {}),
         })),
       });
     } catch (err) {

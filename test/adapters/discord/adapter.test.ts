@@ -35,6 +35,12 @@ const MP3 = new Uint8Array([
   0x00,
 ]);
 
+/** A real 1×1 PNG (discord.js sniffs the content type from the bytes). */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 const VOICES = Array.from({ length: 40 }, (_, i) => ({ name: `Voice ${i}`, value: `voice-${i}` }));
 
 const commands: Command[] = [
@@ -95,6 +101,19 @@ const commands: Command[] = [
     handler: async (input) => ({
       text: `“${input.text}” read aloud`,
       attachments: [{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: MP3 }],
+    }),
+  }),
+  defineCommand({
+    name: 'report',
+    description: 'A chart shown as the embed image',
+    options: z.object({}),
+    needs: [],
+    handler: async () => ({
+      text: 'Sessions: 1,204',
+      embeds: [{ title: 'Analytics', fields: [{ name: 'Sessions', value: '1,204' }], image: 'report.png' }],
+      attachments: [
+        { filename: 'report.png', contentType: 'image/png', bytes: PNG, description: 'Line chart' },
+      ],
     }),
   }),
   defineCommand({
@@ -344,6 +363,19 @@ describe('Discord adapter against a fake Discord', () => {
       content: '“hello” read aloud',
       attachments: [{ id: '0' }],
       allowed_mentions: { parse: [] },
+    });
+  });
+
+  it('shows a chart as the embed image through attachment://, with its alt text', async () => {
+    const token = newToken();
+    const edit = await invokeAndWait(
+      slashCommand({ name: 'report', token, options: [] }),
+      (c) => c.kind === 'edit',
+    );
+    expect(edit.files[0]).toMatchObject({ field: 'files[0]', name: 'report.png', contentType: 'image/png' });
+    expect(edit.json).toMatchObject({
+      embeds: [{ title: 'Analytics', image: { url: 'attachment://report.png' } }],
+      attachments: [{ id: '0', description: 'Line chart' }],
     });
   });
 
