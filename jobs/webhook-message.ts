@@ -66,7 +66,7 @@ function renderFiles(reply: Reply, maxFileBytes: number): RenderedFiles {
     if (!out.names.has(a.filename)) out.names.set(a.filename, name);
     const file: WebhookFile = { name, contentType: a.contentType, bytes: a.bytes };
     if (a.description !== undefined && a.description.trim() !== '')
-      file.description = clip(a.description, 1024);
+      file.description = clip(a.description, L.fileDescription);
     out.files.push(file);
   }
   return out;

@@ -51,9 +51,6 @@ export interface DiscordFile {
   description?: string;
 }
 
-/** Discord's limit on an attachment's description (alt text). */
-export const FILE_DESCRIPTION_MAX = 1024;
-
 export interface DiscordMessage {
   content: string;
   embeds: APIEmbed[];
@@ -292,7 +289,7 @@ function renderFiles(reply: Reply, maxFileBytes: number, notes: Notes): DiscordF
     }
     total += size;
     const file: DiscordFile = { name, contentType: attachment.contentType, data: attachment.bytes };
-    if (attachment.description) file.description = truncate(attachment.description, FILE_DESCRIPTION_MAX);
+    if (attachment.description) file.description = truncate(attachment.description, L.fileDescription);
     files.push(file);
   }
   return files;

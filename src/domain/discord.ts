@@ -32,6 +32,8 @@ export const DISCORD_LIMITS = Object.freeze({
   uploadBytes: 25 * 1024 * 1024,
   /** An uploaded file's name. */
   filename: 100,
+  /** An uploaded file's description (its alt text). */
+  fileDescription: 1024,
   autocompleteChoices: 25,
   choiceName: 100,
   choiceValue: 100,
