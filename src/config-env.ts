@@ -1,5 +1,6 @@
 // The environment's schema: every variable herald reads, its type and its rule. config.ts turns
 // the parsed values into a Config and adds the rules that span several variables.
+import { isIP, isIPv4 } from 'node:net';
 import { z } from 'zod';
 import type { ServiceKey } from './core/services.ts';
 
@@ -15,7 +16,15 @@ export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
   jobSearch: 'https://api.adzuna.com/v1/api',
 };
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+/**
+ * Loopback only: the IP literals 127.0.0.0/8 and ::1, and the name `localhost`. The URL parser has
+ * already canonicalised the host (`127.1` and `0x7f.0.0.1` read as 127.0.0.1), so a name that merely
+ * starts with `127.` (127.attacker.example) is not an address and fails `isIPv4`.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]' || hostname === '::1') return true;
+  return isIPv4(hostname) && hostname.startsWith('127.');
+}
 
 /** https anywhere; plain http only to loopback, so credentials never travel in clear text. */
 export function isAllowedBaseUrl(value: string): boolean {
@@ -27,7 +36,7 @@ export function isAllowedBaseUrl(value: string): boolean {
   }
   if (url.username || url.password || url.search || url.hash) return false;
   if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.'));
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 const optionalText = z
@@ -37,7 +46,8 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s));
 
 const baseUrl = optionalText.refine((v) => v === undefined || isAllowedBaseUrl(v), {
-  message: 'must be an https:// URL (http:// only for 127.0.0.1 or localhost), without credentials or query',
+  message:
+    'must be an https:// URL (http:// only for loopback: 127.x.x.x, [::1] or localhost), without credentials or query',
 });
 
 const list = optionalText.transform((s) =>
@@ -109,6 +119,9 @@ export const EnvSchema = z.object({
     message: 'must start with redis:// or rediss://',
   }),
   HEALTH_PORT: port,
+  HEALTH_HOST: optionalText.refine((v) => v === undefined || isIP(v.replace(/^\[|\]$/g, '')) !== 0, {
+    message: 'must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0',
+  }),
   LOG_LEVEL: optionalText.pipe(
     z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
   ),

@@ -1,8 +1,10 @@
-// Optional health and metrics endpoints (HEALTH_PORT, or PORT when Slack is not listening on it):
-// /healthz: the process is up; /readyz: adapters connected and the store reachable; /metrics.
+// Optional health and metrics endpoints (HEALTH_PORT, or PORT when Slack is not listening on it),
+// on loopback unless HEALTH_HOST widens it: /healthz: the process is up; /readyz: adapters
+// connected, the store reachable and Redis ready where it is configured; /metrics.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Metrics } from './metrics.ts';
+import type { Store } from './store/index.ts';
 
 export interface ReadinessCheck {
   name: string;
@@ -10,12 +12,35 @@ export interface ReadinessCheck {
 }
 
 export interface HealthServer {
+  /** The address it listens on. */
+  readonly host: string;
   readonly port: number;
   close(): Promise<void>;
 }
 
+/**
+ * herald's readiness: every adapter connected, the store answering, and Redis ready, a check that
+ * exists only where Redis is configured (so /readyz never claims a Redis herald does not use).
+ */
+export function readinessChecks(parts: {
+  adapters: () => readonly { isReady(): boolean }[];
+  store: Pick<Store, 'getSlot'>;
+  redis: { readonly status: string } | undefined;
+}): ReadinessCheck[] {
+  const { redis } = parts;
+  return [
+    {
+      name: 'adapters',
+      check: () => parts.adapters().length > 0 && parts.adapters().every((a) => a.isReady()),
+    },
+    { name: 'store', check: async () => (await parts.store.getSlot('readyz', 'probe'), true) },
+    ...(redis ? [{ name: 'redis', check: () => redis.status === 'ready' }] : []),
+  ];
+}
+
 export async function startHealthServer(opts: {
   port: number;
+  /** Defaults to 127.0.0.1: only this machine. */
   host?: string;
   checks: readonly ReadinessCheck[];
   metrics: Metrics;
@@ -60,10 +85,12 @@ export async function startHealthServer(opts: {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
   });
+  const address = server.address() as AddressInfo;
   return {
-    port: (server.address() as AddressInfo).port,
+    host: address.address,
+    port: address.port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,20 +1,25 @@
-// The composition root (DESIGN.md, "Layout"): config → log → sandbox → services → commands →
-// dispatcher → adapters, and an orderly stop on SIGINT/SIGTERM. Wiring only: no logic lives here.
+// The composition root (DESIGN.md, "Layout"): command line and config → log → lifecycle →
+// sandbox → services → commands → dispatcher → store, health, jobs → adapters. Wiring only: the
+// command line and the config checks live in cli.ts, the stop and its order in lifecycle.ts, which
+// port and host serve health in config-sections.ts.
 import { buildCommands } from '../commands/index.ts';
 import { createConsoleAdapter } from '../adapters/console/adapter.ts';
-import { loadConfig, secretsOf, type Config } from './config.ts';
+import { prepare } from './cli.ts';
+import { configReport } from './config-report.ts';
+import { secretsOf } from './config.ts';
 import type { ChatAdapter } from './core/adapter.ts';
 import { createDispatcher } from './core/dispatch.ts';
 import { createRegistry } from './core/registry.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
-import { startHealthServer, type HealthServer } from './health.ts';
+import { readinessChecks, startHealthServer } from './health.ts';
+import { createLifecycle, drainMs } from './lifecycle.ts';
 import { createMetrics } from './metrics.ts';
 import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
-import { describeStore, openStore } from './store/index.ts';
-import { startJobs, type RunningJobs } from '../jobs/index.ts';
+import { openStore } from './store/index.ts';
+import { startJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './redact.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger } from './log.ts';
 import { sandboxHandlers } from './sandbox/index.ts';
 import {
   planServices,
@@ -22,36 +27,8 @@ import {
   SANDBOX_CREDENTIAL,
   type ServicePlan,
 } from './sandbox/resolve.ts';
-import { startSandboxServer, type SandboxServer } from './sandbox/server.ts';
+import { startSandboxServer } from './sandbox/server.ts';
 import { closeServices, createServices } from './services/index.ts';
-
-/** How long adapters get to disconnect, and the last resort should anything hang at shutdown. */
-const ADAPTER_STOP_MS = 5_000;
-const SHUTDOWN_GRACE_MS = 10_000;
-
-function readConfig(): Config {
-  try {
-    return loadConfig(process.env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`herald cannot start: ${err.message}\n`);
-    process.exit(2);
-  }
-}
-
-function logServices(log: Logger, config: Config, plan: ServicePlan): void {
-  for (const key of SERVICE_KEYS) {
-    const mode = plan.modes[key];
-    const real = config.services[key];
-    if (mode === 'real' && real) {
-      log.info({ service: key, mode, origin: new URL(real.baseUrl).origin }, `service ${key}: real`);
-    } else if (mode === 'simulated') {
-      log.info({ service: key, mode }, `service ${key}: simulated by the built-in sandbox`);
-    } else {
-      log.info({ service: key, mode }, `service ${key}: disabled (set ${config.serviceVariables[key]})`);
-    }
-  }
-}
 
 function sandboxNotice(plan: ServicePlan): string | undefined {
   if (plan.simulated.length === 0) return undefined;
@@ -59,31 +36,34 @@ function sandboxNotice(plan: ServicePlan): string | undefined {
   return `The built-in sandbox answers for ${which}: replies are simulated data, not real.`;
 }
 
-function withTimeout(work: Promise<unknown>, ms: number): Promise<unknown> {
-  return Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
-}
-
 async function main(): Promise<void> {
-  const config = readConfig();
+  const prepared = prepare(process.argv.slice(2));
+  if (prepared.kind === 'exit') {
+    process.exitCode = prepared.code;
+    return;
+  }
+  const { config, environment } = prepared;
   for (const secret of secretsOf(config)) registerSecret(secret);
   const log = createLogger({ level: config.log.level, format: config.log.format });
+  const lifecycle = createLifecycle({ log, commandTimeoutMs: config.commandTimeoutMs });
   process.on('unhandledRejection', (err) => log.error({ err }, 'process.unhandled_rejection'));
 
   const plan = planServices(config);
-  let sandbox: SandboxServer | undefined;
-  if (plan.simulated.length > 0) {
-    sandbox = await startSandboxServer({
-      handlers: sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
-      host: '127.0.0.1',
-      port: 0,
-      latencyMs: config.sandboxLatencyMs,
-      faultRate: config.sandboxFaultRate,
-    });
+  for (const line of configReport(config, plan, environment))
+    log[line.warn ? 'warn' : 'info'](line.fields, line.text);
+  const sandbox =
+    plan.simulated.length === 0
+      ? undefined
+      : await startSandboxServer({
+          handlers: sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
+          host: '127.0.0.1',
+          port: 0,
+          latencyMs: config.sandboxLatencyMs,
+          faultRate: config.sandboxFaultRate,
+        });
+  if (sandbox) {
+    lifecycle.onStop('connections', () => sandbox.close());
     log.info({ url: sandbox.url }, `sandbox answering on ${sandbox.url}`);
-  }
-  logServices(log, config, plan);
-  if (config.sandbox === 'on' && (config.discord || config.slack)) {
-    log.warn({ sandbox: 'on' }, 'SANDBOX=on with a chat platform: its users get simulated data');
   }
   const configs = resolveServiceConfigs(config, plan, sandbox?.url);
   const metrics = createMetrics();
@@ -96,11 +76,13 @@ async function main(): Promise<void> {
     { log: log.child({ component: 'http' }), onCall: (r) => metrics.onCall(r) },
     realOnly,
   );
+  lifecycle.onStop('connections', () => closeServices(services));
 
   // With REDIS_URL, the per-user limits are shared by every replica.
   const redis = config.redisUrl
     ? await (await import('./redis.ts')).connectRedis(config.redisUrl, log)
     : undefined;
+  if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   const quotas = createQuotas({ ...config.limits, redis });
   const commands = buildCommands({
     access: config.access,
@@ -121,67 +103,36 @@ async function main(): Promise<void> {
     rateLimit: quotas.commands,
     onCommand: (r) => metrics.command(r),
   });
-
+  lifecycle.onStop('commands', async () => {
+    if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))
+      log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
+  });
   const adapters: ChatAdapter[] = [];
-  let health: HealthServer | undefined;
-  let jobs: RunningJobs | undefined;
-  let stopping: Promise<void> | undefined;
-  async function shutdown(reason: string, code: number): Promise<void> {
-    log.info({ reason }, 'herald stopping');
-    setTimeout(
-      () => process.exit(code === 0 ? 1 : code),
-      config.commandTimeoutMs + SHUTDOWN_GRACE_MS,
-    ).unref();
-    const isDrained = await dispatcher.drain(Math.min(config.commandTimeoutMs + 1_000, 30_000));
-    if (!isDrained) log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
-    await withTimeout(Promise.allSettled(adapters.map((a) => a.stop())), ADAPTER_STOP_MS);
-    // Jobs finish their slot, one last attempt flushes the outbox; what is still undelivered stays
-    // in the store for the next start.
-    await withTimeout(Promise.allSettled([jobs?.scheduler.drainOutbox()]), ADAPTER_STOP_MS);
-    await withTimeout(Promise.allSettled([jobs?.stop()]), ADAPTER_STOP_MS);
-    await Promise.allSettled([store.close()]);
-    await Promise.allSettled([closeServices(services), sandbox?.close(), health?.close()]);
-    redis?.disconnect();
-    log.info({ reason }, 'herald stopped');
-    await withTimeout(new Promise<void>((resolve) => log.flush(() => resolve())), 2_000);
-    process.exit(code);
-  }
-  const stop = (reason: string, code = 0): void => {
-    stopping ??= shutdown(reason, code);
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) process.exit(130);
-      stop(signal);
-    });
-  }
+  lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
 
   const store = await openStore(config);
-  log.info({ store: describeStore(config) }, `store: ${describeStore(config)}`);
-  // Slack's HTTP mode owns PORT; otherwise PORT or HEALTH_PORT serves /healthz, /readyz, /metrics.
-  const healthPort = config.healthPort ?? (config.slack && !config.slack.appToken ? undefined : config.port);
-  if (healthPort !== undefined) {
-    health = await startHealthServer({
-      port: healthPort,
-      metrics,
-      checks: [
-        { name: 'adapters', check: () => adapters.length > 0 && adapters.every((a) => a.isReady()) },
-        { name: 'redis', check: () => redis === undefined || redis.status === 'ready' },
-        { name: 'store', check: async () => (await store.getSlot('readyz', 'probe'), true) },
-      ],
-    });
-    log.info({ port: health.port }, `health and metrics on port ${health.port}`);
+  lifecycle.onStop('store', () => store.close());
+  if (config.health) {
+    const checks = readinessChecks({ adapters: () => adapters, store, redis });
+    const health = await startHealthServer({ ...config.health, metrics, checks });
+    lifecycle.onStop('connections', () => health.close());
+    log.info(
+      { host: health.host, port: health.port },
+      `health and metrics on ${health.host} port ${health.port}`,
+    );
   }
 
   try {
     // Schedules are validated here, before any platform connection is made.
-    jobs = await startJobs({
+    const jobs = await startJobs({
       config,
       services,
       store,
       log: log.child({ component: 'jobs' }),
       onRun: (e) => metrics.job(e),
     });
+    lifecycle.onStop('outbox', () => jobs.scheduler.drainOutbox());
+    lifecycle.onStop('jobs', () => jobs.stop());
     if (config.discord) {
       const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
       adapters.push(createDiscordAdapter({ config: config.discord, log: log.child({ adapter: 'discord' }) }));
@@ -200,7 +151,7 @@ async function main(): Promise<void> {
         isTTY,
         notice: sandboxNotice(plan),
       });
-      void consoleAdapter.finished.then(() => stop(isTTY ? 'console closed' : 'end of input'));
+      void consoleAdapter.finished.then(() => lifecycle.stop(isTTY ? 'console closed' : 'end of input'));
       adapters.push(consoleAdapter);
       log.info(
         { adapter: 'console', isTTY },
@@ -215,11 +166,11 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`herald cannot start: ${err.message}\n`);
-      stop('invalid configuration', 2);
+      void lifecycle.stop('invalid configuration', 2);
       return;
     }
     log.fatal({ err }, 'herald could not start');
-    stop('start-up failed', 1);
+    void lifecycle.stop('start-up failed', 1);
   }
 }
 

@@ -42,7 +42,7 @@ describe('config', () => {
     expect(c.services.jobSearch).toMatchObject({ appId: 'app', country: 'gb' });
   });
 
-  it('reports every problem at once, naming each variable', () => {
+  it('reports every problem at once, naming each variable: refused values and incomplete settings together', () => {
     const problems = problemsOf({
       WEATHER_BASE_URL: 'http://evil.example.com/data/2.5',
       EMAIL_ACCESS_TOKEN: 'tok-123456',
@@ -52,7 +52,45 @@ describe('config', () => {
       DISCORD_TOKEN: 'discord-token-123',
     });
     const vars = problems.map((p) => p.variable).sort();
-    expect(vars).toEqual(['ANALYTICS_PROPERTY_ID', 'PORT', 'SANDBOX', 'WEATHER_BASE_URL']);
+    expect(vars).toEqual([
+      'ANALYTICS_PROPERTY_ID',
+      'DISCORD_APPLICATION_ID',
+      'EMAIL_FROM',
+      'PORT',
+      'SANDBOX',
+      'WEATHER_BASE_URL',
+    ]);
+  });
+
+  it('lists all seven problems of issue 15 in one error, the cron expression included', () => {
+    const problems = problemsOf({
+      WEATHER_BASE_URL: 'http://example.com',
+      SANDBOX: 'maybe',
+      LOG_LEVEL: 'loud',
+      EMAIL_ACCESS_TOKEN: 'x',
+      DISCORD_TOKEN: 'x',
+      ANALYTICS_SUMMARY_TZ: 'Mars/Base',
+      ANALYTICS_SUMMARY_CRON: 'not a cron',
+    });
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      'ANALYTICS_SUMMARY_CRON',
+      'ANALYTICS_SUMMARY_TZ',
+      'DISCORD_APPLICATION_ID',
+      'EMAIL_FROM',
+      'LOG_LEVEL',
+      'SANDBOX',
+      'WEATHER_BASE_URL',
+    ]);
+    expect(problems.find((p) => p.variable === 'ANALYTICS_SUMMARY_CRON')?.message).toMatch(
+      /^invalid cron expression "not a cron"/,
+    );
+  });
+
+  it('reports a refused variable once, not again as the missing half of a pair', () => {
+    const problems = problemsOf({ ANALYTICS_ACCESS_TOKEN: 'tok-123456', ANALYTICS_PROPERTY_ID: 'abc' });
+    expect(problems).toEqual([
+      { variable: 'ANALYTICS_PROPERTY_ID', message: 'must be the numeric GA4 property id' },
+    ]);
   });
 
   it('reports contradictory and incomplete settings together', () => {
@@ -84,6 +122,50 @@ describe('config', () => {
     expect(isAllowedBaseUrl('https://user:pw@api.example.com')).toBe(false);
     expect(isAllowedBaseUrl('ftp://x')).toBe(false);
     expect(isAllowedBaseUrl('not a url')).toBe(false);
+  });
+
+  it('counts as loopback only 127.0.0.0/8, [::1] and localhost, not a name that starts like one', () => {
+    for (const url of [
+      'http://127.0.0.1:8080/x',
+      'http://127.1.2.3/x',
+      'http://127.255.255.254:1/',
+      'http://127.1/x', // the URL parser reads it as 127.0.0.1
+      'http://[::1]:4010/v1',
+      'http://localhost/x',
+      'http://LOCALHOST:1/x',
+    ]) {
+      expect(isAllowedBaseUrl(url), url).toBe(true);
+    }
+    for (const url of [
+      'http://127.attacker.example/x',
+      'http://127.0.0.1.attacker.example/x',
+      'http://127.0.0.1.nip.io/x',
+      'http://localhost.attacker.example/x',
+      'http://localhost.localdomain/x',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://[::2]/x',
+      'http://128.0.0.1/x',
+      'http://0.0.0.0/x',
+    ]) {
+      expect(isAllowedBaseUrl(url), url).toBe(false);
+    }
+    expect(problemsOf({ WEATHER_BASE_URL: 'http://127.attacker.example/x' })).toEqual([
+      { variable: 'WEATHER_BASE_URL', message: expect.stringMatching(/^must be an https:\/\/ URL/) },
+    ]);
+  });
+
+  it('serves health on loopback by default, on HEALTH_HOST when set, never on the port Slack HTTP mode owns', () => {
+    expect(loadConfig({}).health).toBeUndefined();
+    expect(loadConfig({ HEALTH_PORT: '9090' }).health).toEqual({ port: 9090, host: '127.0.0.1' });
+    expect(loadConfig({ PORT: '8080' }).health).toEqual({ port: 8080, host: '127.0.0.1' });
+    expect(loadConfig({ HEALTH_PORT: '9090', HEALTH_HOST: '0.0.0.0' }).health?.host).toBe('0.0.0.0');
+    expect(loadConfig({ HEALTH_PORT: '9090', HEALTH_HOST: '[::]' }).health?.host).toBe('::');
+    const slackHttp = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'signing-secret-1', PORT: '8080' };
+    expect(loadConfig(slackHttp).health).toBeUndefined();
+    expect(problemsOf({ HEALTH_PORT: '9090', HEALTH_HOST: 'everywhere' }).map((p) => p.variable)).toEqual([
+      'HEALTH_HOST',
+    ]);
+    expect(problemsOf({ ...slackHttp, HEALTH_PORT: '8080' }).map((p) => p.variable)).toEqual(['HEALTH_PORT']);
   });
 
   it('splits a whole webhook address and keeps its path', () => {

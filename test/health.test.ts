@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHealthServer, type HealthServer } from '../src/health.ts';
+import { readinessChecks, startHealthServer, type HealthServer } from '../src/health.ts';
 import { createMetrics } from '../src/metrics.ts';
 
 let server: HealthServer | undefined;
@@ -28,6 +28,45 @@ describe('health endpoints', () => {
     adaptersUp = true;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect((await fetch(`${base}/nope`)).status).toBe(404);
+  });
+
+  it('listens on loopback only unless a host is given', async () => {
+    server = await startHealthServer({
+      port: 0,
+      metrics: createMetrics({ defaultMetrics: false }),
+      checks: [],
+    });
+    expect(server.host).toBe('127.0.0.1');
+    expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+  });
+
+  it('leaves Redis out of /readyz where it is not configured, and reports it where it is', async () => {
+    const store = { getSlot: () => Promise.resolve(undefined) };
+    const adapters = [{ isReady: () => true }];
+    const metrics = createMetrics({ defaultMetrics: false });
+    server = await startHealthServer({
+      port: 0,
+      metrics,
+      checks: readinessChecks({ adapters: () => adapters, store, redis: undefined }),
+    });
+    const without = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    expect(without.status).toBe(200);
+    expect(await without.json()).toEqual({ status: 'ready', checks: { adapters: true, store: true } });
+    await server.close();
+    const redis = { status: 'reconnecting' };
+    server = await startHealthServer({
+      port: 0,
+      metrics,
+      checks: readinessChecks({ adapters: () => adapters, store, redis }),
+    });
+    const down = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({
+      status: 'not ready',
+      checks: { adapters: true, store: true, redis: false },
+    });
+    redis.status = 'ready';
+    expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
   });
 
   it('treats a check that throws as not ready', async () => {

@@ -81,11 +81,43 @@ describe('a piped console session end to end', () => {
 });
 
 describe('start-up with a bad configuration', () => {
-  it('prints every problem to stderr and exits 2', async () => {
-    const run = await runHerald({ SANDBOX: 'sometimes', WEATHER_BASE_URL: 'http://example.com' }, '');
+  it('lists all seven problems in one run, as plain text, before anything starts, and exits 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'herald-badconf-'));
+    const store = join(dir, 'herald.sqlite');
+    const run = await runHerald(
+      {
+        WEATHER_BASE_URL: 'http://example.com',
+        SANDBOX: 'maybe',
+        LOG_LEVEL: 'loud',
+        EMAIL_ACCESS_TOKEN: 'x',
+        DISCORD_TOKEN: 'x',
+        ANALYTICS_SUMMARY_TZ: 'Mars/Base',
+        ANALYTICS_SUMMARY_CRON: 'not a cron',
+        STORE_URL: store,
+      },
+      '',
+    );
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('SANDBOX');
-    expect(run.stderr).toContain('WEATHER_BASE_URL');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe('herald cannot start: Invalid configuration:');
+    expect(
+      lines
+        .slice(1)
+        .map((l) => /^ {2}- (\w+): /.exec(l)?.[1])
+        .sort(),
+    ).toEqual([
+      'ANALYTICS_SUMMARY_CRON',
+      'ANALYTICS_SUMMARY_TZ',
+      'DISCORD_APPLICATION_ID',
+      'EMAIL_FROM',
+      'LOG_LEVEL',
+      'SANDBOX',
+      'WEATHER_BASE_URL',
+    ]);
+    // Nothing started: no log line, no sandbox, no store file.
+    expect(run.stderr).not.toMatch(/^\{/m);
+    await expect(readFile(store)).rejects.toThrow(/ENOENT/);
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -15,13 +15,15 @@ export interface SpawnOptions {
   dropServiceVars?: boolean;
 }
 
-/** The parent's environment without the variables a test must set itself. */
+/**
+ * The parent's environment without the variables a test must set itself, and with no `.env` file:
+ * a developer's own `.env` in the project root never reaches a test's child.
+ */
 export function inheritedEnv({ dropServiceVars = false }: SpawnOptions = {}): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([key]) => !RUN_VARS.test(key) && !(dropServiceVars && SERVICE_VARS.test(key)),
-    ),
-  ) as Record<string, string>;
+  const kept = Object.entries(process.env).filter(
+    ([key]) => !RUN_VARS.test(key) && !(dropServiceVars && SERVICE_VARS.test(key)),
+  ) as [string, string][];
+  return { ...Object.fromEntries(kept), HERALD_ENV_FILE: '' };
 }
 
 export interface HeraldProcess {
@@ -32,14 +34,22 @@ export interface HeraldProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts herald with `env` over the inherited environment; stdin stays open. */
-export function startHerald(env: Record<string, string>, opts: SpawnOptions = {}): HeraldProcess {
+export interface StartOptions extends SpawnOptions {
+  /** Arguments after `src/main.ts`. */
+  args?: readonly string[];
+  /** A shell command to run instead (as a Procfile runner would: `sh -c`), in the project root. */
+  shell?: string;
+}
+
+/** Starts herald (with `args`, or through `shell`) with `env` over the inherited environment; stdin stays open. */
+export function startHerald(env: Record<string, string>, opts: StartOptions = {}): HeraldProcess {
   // process.execPath is the project's Node 24 that runs vitest (`npx node` would add npm's own
   // warnings to stderr, which must hold JSON log lines only).
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: ROOT,
-    env: { ...inheritedEnv(opts), ...env },
-  });
+  const [file, args] =
+    opts.shell === undefined
+      ? [process.execPath, ['src/main.ts', ...(opts.args ?? [])]]
+      : ['/bin/sh', ['-c', opts.shell]];
+  const child = spawn(file, args, { cwd: ROOT, env: { ...inheritedEnv(opts), ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -59,7 +69,7 @@ export interface Run {
 export function runHerald(
   env: Record<string, string>,
   stdin: string,
-  { timeoutMs = 25_000, ...opts }: SpawnOptions & { timeoutMs?: number } = {},
+  { timeoutMs = 25_000, ...opts }: StartOptions & { timeoutMs?: number } = {},
 ): Promise<Run> {
   const { child, out, err } = startHerald(env, opts);
   return new Promise((done, fail) => {

@@ -1,0 +1,94 @@
+// The command line of `npm start -- [OPTION]` and the steps before anything starts: read `.env`,
+// validate the whole configuration (every problem at once, as plain text, exit 2), and answer
+// --help, --version and --check without starting the bot.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readEnvironment, type Environment } from './config-file.ts';
+import { configReport } from './config-report.ts';
+import { loadConfig, type Config } from './config.ts';
+import { ConfigError } from './errors.ts';
+import { planServices } from './sandbox/resolve.ts';
+
+export const EXIT_CONFIG = 2;
+
+export const USAGE = `Usage: npm start [-- OPTION]
+
+  (no option)  run herald: on Discord and/or Slack when their tokens are set, else in this terminal
+  --check      validate the configuration and print the start-up report, then exit
+               (0 when valid; 2 with every problem listed)
+  --version    print herald's version
+  --help       print this text
+
+Configuration: environment variables, or a .env file in the project root (the environment wins);
+.env.example lists every variable. Exit codes: 0 done, 1 failed, 2 configuration or usage error,
+130 a second SIGINT/SIGTERM, 141 the output was closed.
+`;
+
+type Option = 'run' | 'check' | 'version' | 'help';
+const OPTIONS: Record<string, Option> = {
+  '--check': 'check',
+  '--version': 'version',
+  '-v': 'version',
+  '--help': 'help',
+  '-h': 'help',
+};
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+export type Prepared =
+  { kind: 'run'; config: Config; environment: Environment } | { kind: 'exit'; code: number };
+
+/**
+ * Everything before the bot starts. Returns the config to run with, or the exit code when the
+ * command line or the configuration says not to run.
+ */
+export function prepare(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+  io: Io = processIo,
+): Prepared {
+  const option = argv.length === 0 ? 'run' : argv.length === 1 ? OPTIONS[argv[0]!] : undefined;
+  if (option === undefined) {
+    io.err(`herald: unknown option ${argv.join(' ')} (try --help)\n`);
+    return { kind: 'exit', code: EXIT_CONFIG };
+  }
+  if (option === 'help') {
+    io.out(`herald ${version()}: a chat bot for Discord, Slack and the console\n\n${USAGE}`);
+    return { kind: 'exit', code: 0 };
+  }
+  if (option === 'version') {
+    io.out(`herald ${version()}\n`);
+    return { kind: 'exit', code: 0 };
+  }
+  let environment: Environment;
+  let config: Config;
+  try {
+    environment = readEnvironment(env);
+    config = loadConfig(environment.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    io.err(`herald cannot start: ${err.message}\n`);
+    return { kind: 'exit', code: EXIT_CONFIG };
+  }
+  if (option === 'check') {
+    const lines = configReport(config, planServices(config), environment).map((l) => l.text);
+    io.out(`The configuration is valid.\n${lines.join('\n')}\n`);
+    return { kind: 'exit', code: 0 };
+  }
+  return { kind: 'run', config, environment };
+}

@@ -1,0 +1,268 @@
+// One parser per configuration section. Each reads the parsed environment, adds the problems of
+// its own variables to `problems`, and returns its part of the Config (undefined when the section
+// is off or wrong). loadConfig (config.ts) calls them in turn, so every problem is found in one run.
+import { validateDetailed } from 'node-cron';
+import { DEFAULT_BASE_URLS, isAllowedBaseUrl, type Env } from './config-env.ts';
+import type { ConfigProblem } from './errors.ts';
+import type {
+  AnalyticsSummaryConfig,
+  Config,
+  DiscordConfig,
+  ServiceConfigs,
+  SlackConfig,
+  WebhookParts,
+} from './config.ts';
+
+export type Problems = ConfigProblem[];
+
+/** Both or neither: a lone half names the missing variable. */
+function pair(e: Env, a: keyof Env, b: keyof Env, what: string, problems: Problems): boolean {
+  const hasA = e[a] !== undefined;
+  const hasB = e[b] !== undefined;
+  if (hasA !== hasB)
+    problems.push({
+      variable: String(hasA ? b : a),
+      message: `must be set together with ${String(hasA ? a : b)} (${what})`,
+    });
+  return hasA && hasB;
+}
+
+/** Splits a whole webhook address into its base, id and token. */
+export function parseWebhookUrl(value: string): WebhookParts | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  const match = /^(.*\/webhooks)\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
+  if (!match || url.search || url.hash) return undefined;
+  const [, prefix, id, token] = match as unknown as [string, string, string, string];
+  return {
+    baseUrl: `${url.protocol}//${url.host}${prefix}`,
+    id: decodeURIComponent(id),
+    token: decodeURIComponent(token),
+  };
+}
+
+function webhookSection(e: Env, problems: Problems): ServiceConfigs['webhook'] {
+  if (e.WEBHOOK_URL === undefined) {
+    if (!pair(e, 'WEBHOOK_ID', 'WEBHOOK_TOKEN', 'webhook', problems)) return undefined;
+    return {
+      baseUrl: e.WEBHOOK_BASE_URL ?? DEFAULT_BASE_URLS.webhook,
+      id: e.WEBHOOK_ID!,
+      token: e.WEBHOOK_TOKEN!,
+    };
+  }
+  const parts = parseWebhookUrl(e.WEBHOOK_URL);
+  if (!parts || !isAllowedBaseUrl(parts.baseUrl)) {
+    problems.push({
+      variable: 'WEBHOOK_URL',
+      message: 'must be a whole webhook address: https://host/api/webhooks/ID/TOKEN',
+    });
+    return undefined;
+  }
+  if (e.WEBHOOK_ID !== undefined || e.WEBHOOK_TOKEN !== undefined || e.WEBHOOK_BASE_URL !== undefined) {
+    problems.push({
+      variable: 'WEBHOOK_URL',
+      message: 'set either WEBHOOK_URL or WEBHOOK_BASE_URL/WEBHOOK_ID/WEBHOOK_TOKEN, not both',
+    });
+    return undefined;
+  }
+  return parts;
+}
+
+/** The eight services: each enabled by its credentials, at the provider's address unless overridden. */
+export function servicesSection(e: Env, problems: Problems): ServiceConfigs {
+  const services: ServiceConfigs = {};
+  if (pair(e, 'EMAIL_ACCESS_TOKEN', 'EMAIL_FROM', 'email', problems)) {
+    services.email = {
+      baseUrl: e.EMAIL_BASE_URL ?? DEFAULT_BASE_URLS.email,
+      accessToken: e.EMAIL_ACCESS_TOKEN!,
+      from: e.EMAIL_FROM!,
+    };
+  }
+  if (pair(e, 'ANALYTICS_ACCESS_TOKEN', 'ANALYTICS_PROPERTY_ID', 'analytics', problems)) {
+    services.analytics = {
+      baseUrl: e.ANALYTICS_BASE_URL ?? DEFAULT_BASE_URLS.analytics,
+      accessToken: e.ANALYTICS_ACCESS_TOKEN!,
+      propertyId: e.ANALYTICS_PROPERTY_ID!,
+    };
+  }
+  if (e.WEATHER_API_KEY)
+    services.weather = {
+      baseUrl: e.WEATHER_BASE_URL ?? DEFAULT_BASE_URLS.weather,
+      apiKey: e.WEATHER_API_KEY,
+    };
+  if (e.GEOCODING_API_KEY) {
+    services.geocoding = {
+      baseUrl: e.GEOCODING_BASE_URL ?? DEFAULT_BASE_URLS.geocoding,
+      apiKey: e.GEOCODING_API_KEY,
+      dataset: e.GEOCODING_DATASET ?? 'mapbox.places',
+    };
+  }
+  if (e.SPEECH_API_KEY) {
+    services.speech = {
+      baseUrl: e.SPEECH_BASE_URL ?? DEFAULT_BASE_URLS.speech,
+      apiKey: e.SPEECH_API_KEY,
+      modelId: e.SPEECH_MODEL_ID ?? 'eleven_multilingual_v2',
+      voiceId: e.SPEECH_VOICE_ID ?? '21m00Tcm4TlvDq8ikWAM',
+    };
+  }
+  if (e.HOSTSCAN_API_KEY) {
+    services.hostscan = {
+      baseUrl: e.HOSTSCAN_BASE_URL ?? DEFAULT_BASE_URLS.hostscan,
+      apiKey: e.HOSTSCAN_API_KEY,
+      provider: e.HOSTSCAN_PROVIDER ?? 'shodan',
+    };
+  }
+  const webhook = webhookSection(e, problems);
+  if (webhook) services.webhook = webhook;
+  if (pair(e, 'JOBS_APP_ID', 'JOBS_API_KEY', 'job search', problems)) {
+    services.jobSearch = {
+      baseUrl: e.JOBS_BASE_URL ?? DEFAULT_BASE_URLS.jobSearch,
+      appId: e.JOBS_APP_ID!,
+      apiKey: e.JOBS_API_KEY!,
+      country: e.JOBS_COUNTRY ?? 'gb',
+    };
+  }
+  return services;
+}
+
+export function discordSection(e: Env, problems: Problems): DiscordConfig | undefined {
+  if (e.DISCORD_TOKEN === undefined) {
+    if (e.DISCORD_APPLICATION_ID !== undefined || e.DISCORD_GUILD_ID !== undefined) {
+      problems.push({
+        variable: 'DISCORD_TOKEN',
+        message: 'must be set when DISCORD_APPLICATION_ID or DISCORD_GUILD_ID is set',
+      });
+    }
+    return undefined;
+  }
+  if (e.DISCORD_APPLICATION_ID === undefined) {
+    problems.push({ variable: 'DISCORD_APPLICATION_ID', message: 'must be set when DISCORD_TOKEN is set' });
+    return undefined;
+  }
+  return {
+    token: e.DISCORD_TOKEN,
+    applicationId: e.DISCORD_APPLICATION_ID,
+    guildId: e.DISCORD_GUILD_ID,
+    apiUrl: e.DISCORD_API_URL,
+  };
+}
+
+export function slackSection(e: Env, problems: Problems): SlackConfig | undefined {
+  if (e.SLACK_BOT_TOKEN === undefined) {
+    if (e.SLACK_APP_TOKEN !== undefined || e.SLACK_SIGNING_SECRET !== undefined) {
+      problems.push({
+        variable: 'SLACK_BOT_TOKEN',
+        message: 'must be set when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set',
+      });
+    }
+    return undefined;
+  }
+  if (e.SLACK_APP_TOKEN === undefined && e.SLACK_SIGNING_SECRET === undefined) {
+    problems.push({
+      variable: 'SLACK_APP_TOKEN',
+      message: 'set SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode) with SLACK_BOT_TOKEN',
+    });
+    return undefined;
+  }
+  if (e.SLACK_APP_TOKEN !== undefined && !e.SLACK_APP_TOKEN.startsWith('xapp-')) {
+    problems.push({ variable: 'SLACK_APP_TOKEN', message: 'must be an app-level token starting with xapp-' });
+    return undefined;
+  }
+  return {
+    botToken: e.SLACK_BOT_TOKEN,
+    appToken: e.SLACK_APP_TOKEN,
+    signingSecret: e.SLACK_SIGNING_SECRET,
+    apiUrl: e.SLACK_API_URL,
+    port: e.PORT ?? 3000,
+  };
+}
+
+/**
+ * The health endpoints: HEALTH_PORT, else PORT unless Slack's HTTP mode owns it; loopback unless
+ * HEALTH_HOST widens it.
+ */
+export function healthSection(e: Env, slack: SlackConfig | undefined, problems: Problems): Config['health'] {
+  const slackHttp = slack !== undefined && slack.appToken === undefined;
+  if (slackHttp && e.HEALTH_PORT !== undefined && e.HEALTH_PORT === slack.port) {
+    problems.push({
+      variable: 'HEALTH_PORT',
+      message: 'must differ from PORT, which Slack HTTP mode listens on',
+    });
+  }
+  const port = e.HEALTH_PORT ?? (slackHttp ? undefined : e.PORT);
+  return port === undefined
+    ? undefined
+    : { port, host: e.HEALTH_HOST?.replace(/^\[|\]$/g, '') ?? '127.0.0.1' };
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+export function analyticsSummarySection(e: Env, problems: Problems): AnalyticsSummaryConfig {
+  const timezone = e.ANALYTICS_SUMMARY_TZ ?? 'UTC';
+  if (!isValidTimeZone(timezone)) {
+    problems.push({
+      variable: 'ANALYTICS_SUMMARY_TZ',
+      message: `unknown time zone "${timezone}" (use an IANA name such as Europe/Berlin)`,
+    });
+  }
+  const cron = e.ANALYTICS_SUMMARY_CRON ?? '0 8 * * *';
+  const checked = validateDetailed(cron);
+  if (!checked.valid) {
+    const why = checked.errors.map((err) => err.message).join('; ');
+    problems.push({
+      variable: 'ANALYTICS_SUMMARY_CRON',
+      message: `invalid cron expression "${cron}": ${why}`,
+    });
+  }
+  for (const address of e.ANALYTICS_SUMMARY_EMAIL_TO) {
+    if (!EMAIL_ADDRESS.test(address)) {
+      problems.push({
+        variable: 'ANALYTICS_SUMMARY_EMAIL_TO',
+        message: `"${address}" is not an email address`,
+      });
+    }
+  }
+  return {
+    cron,
+    timezone,
+    range: e.ANALYTICS_SUMMARY_RANGE ?? 'yesterday',
+    metrics:
+      e.ANALYTICS_SUMMARY_METRICS.length > 0
+        ? e.ANALYTICS_SUMMARY_METRICS
+        : ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'],
+    dimension: e.ANALYTICS_SUMMARY_DIMENSION ?? 'country',
+    emailTo: e.ANALYTICS_SUMMARY_EMAIL_TO,
+  };
+}
+
+/** An interactive console keeps the terminal for the conversation: only warnings and errors. */
+export function logSection(e: Env, hasPlatform: boolean): Config['log'] {
+  const interactive = !hasPlatform && Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  return {
+    level: e.LOG_LEVEL ?? (interactive ? 'warn' : 'info'),
+    format: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
+  };
+}
+
+export function accessSection(e: Env): Config['access'] {
+  return {
+    emailUsers: e.EMAIL_ALLOWED_USERS,
+    emailRoles: e.EMAIL_ALLOWED_ROLES,
+    emailDomains: e.EMAIL_ALLOWED_DOMAINS.map((d) => d.toLowerCase()),
+    hostUsers: e.HOST_ALLOWED_USERS,
+    hostRoles: e.HOST_ALLOWED_ROLES,
+  };
+}
