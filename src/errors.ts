@@ -25,7 +25,9 @@ export type ServiceErrorCode =
   | 'timeout'
   | 'network'
   | 'bad_response'
-  | 'unavailable';
+  | 'unavailable'
+  /** herald's own fault: a request it could not build or send (never the provider's). */
+  | 'internal';
 
 export type UserErrorCode =
   'invalid_input' | 'forbidden' | 'rate_limited' | 'not_configured' | 'unknown_command';
@@ -158,6 +160,8 @@ export function userMessageFor(err: unknown): string {
         return `The ${name} service is having trouble right now; try again in a moment.`;
       case 'bad_response':
         return `The ${name} service sent an answer herald could not read; try again later.`;
+      case 'internal':
+        return `The ${name} service was not asked: herald could not send that request, and the fault has been logged.`;
     }
   }
   if (err instanceof DeadlineError) return 'That took too long to answer; try again in a moment.';

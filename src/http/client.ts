@@ -6,7 +6,7 @@ import { Agent, request } from 'undici';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
-import { errorCode, readCommonError, statusToCode, TIMEOUT_CODES } from './failure.ts';
+import { errorCode, isOwnFault, readCommonError, statusToCode, TIMEOUT_CODES } from './failure.ts';
 import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS } from './guard.ts';
 import { joinUrl } from './path.ts';
 import { HTTP_DEFAULTS, parseRetryAfter, retryDelayMs, type HttpOptions } from './policy.ts';
@@ -73,7 +73,10 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       res = await limiter.run(() => attempt(req, url, signal), signal);
     } catch (err) {
       const error = err instanceof ServiceError ? err : fail(req, 'timeout', { cause: err });
+      // Only the upstream's own failures count; anything else (herald's fault, a body too large)
+      // says nothing about its health, and must not hold a half-open trial either.
       if (error.code === 'network' || error.code === 'timeout') breaker.failure();
+      else breaker.release();
       throw error;
     }
     if (res.status >= 500) breaker.failure();
@@ -154,6 +157,12 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       if (signal.aborted) throw fail(req, 'timeout', { cause: signal.reason ?? err });
       const code = errorCode(err);
       if (code !== undefined && TIMEOUT_CODES.has(code)) throw fail(req, 'timeout', { cause: err });
+      if (isOwnFault(err)) {
+        throw fail(req, 'internal', {
+          providerMessage: err instanceof Error ? err.message : undefined,
+          cause: err,
+        });
+      }
       throw fail(req, 'network', { providerMessage: code, cause: err });
     }
   }

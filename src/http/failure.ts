@@ -21,6 +21,38 @@ export const TIMEOUT_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/**
+ * Codes of errors that say the request itself was wrong before it left (undici's argument checks,
+ * Node's URL and header validation): herald's own fault, not the network's.
+ */
+export const OWN_FAULT_CODES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'UND_ERR_INVALID_RETURN_VALUE',
+  'ERR_INVALID_URL',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+]);
+
+/**
+ * True for a fault of herald's own making: a request that could not be built (a header value above
+ * U+00FF, a body JSON cannot hold) or a programming error. Such a fault is reported as `internal`,
+ * is never retried and never counts toward opening the circuit breaker.
+ */
+export function isOwnFault(err: unknown): boolean {
+  if (errorCode(err) !== undefined) return false;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && OWN_FAULT_CODES.has(code)) return true;
+  return (
+    err instanceof TypeError ||
+    err instanceof RangeError ||
+    err instanceof SyntaxError ||
+    err instanceof ReferenceError
+  );
+}
+
 export function statusToCode(status: number): ServiceErrorCode {
   if (status === 401) return 'unauthorized';
   if (status === 402 || status === 403) return 'forbidden';

@@ -35,6 +35,8 @@ export interface Breaker {
   blockedForMs(): number | undefined;
   success(): void;
   failure(): void;
+  /** The request ended telling nothing about the upstream: a half-open trial may be tried again. */
+  release(): void;
   state(): BreakerState;
 }
 
@@ -62,6 +64,9 @@ export function createBreaker(opts: BreakerOptions, now: () => number = Date.now
         openedAt = now();
         trialInFlight = false;
       }
+    },
+    release() {
+      trialInFlight = false;
     },
     state() {
       if (openedAt === undefined) return 'closed';

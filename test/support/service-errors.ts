@@ -13,4 +13,5 @@ export const SERVICE_ERROR_CODES: readonly ServiceErrorCode[] = [
   'network',
   'bad_response',
   'unavailable',
+  'internal',
 ];
