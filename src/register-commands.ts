@@ -2,6 +2,7 @@
 // and prints what it published and what it left out. Config errors exit 2, a refused publish 1.
 import { buildCommands } from '../commands/index.ts';
 import { commandsToRegister, registerCommands } from '../adapters/discord/register.ts';
+import { readEnvironment } from './config-file.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { Command } from './core/command.ts';
 import { DEFAULT_SPEECH_MODEL_ID } from './domain/speech.ts';
@@ -11,7 +12,7 @@ import { createLogger } from './log.ts';
 async function main(): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(readEnvironment().env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

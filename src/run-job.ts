@@ -3,6 +3,7 @@
 // stays in the store's outbox for the bot to retry). Config and usage errors exit 2.
 // Real services only: a manual report must never post simulated data, unless SANDBOX=on.
 import { createJobSchedules } from '../jobs/index.ts';
+import { readEnvironment } from './config-file.ts';
 import { loadConfig, secretsOf, type Config, type ServiceConfigs } from './config.ts';
 import { createScheduler, validateSchedules, type SlotOutcome } from './core/scheduler.ts';
 import { SERVICE_KEYS } from './core/services.ts';
@@ -102,7 +103,7 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
 async function main(args: readonly string[]): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(readEnvironment().env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`herald job cannot start: ${err.message}\n`);

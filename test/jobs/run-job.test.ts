@@ -60,7 +60,11 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 
 function runJob(args: string[], environment: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    const child = spawn('npm', ['run', '--silent', 'job', '--', ...args], { cwd: ROOT, env: environment });
+    // HERALD_ENV_FILE empty: a developer's own .env never reaches the job.
+    const child = spawn('npm', ['run', '--silent', 'job', '--', ...args], {
+      cwd: ROOT,
+      env: { ...environment, HERALD_ENV_FILE: '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

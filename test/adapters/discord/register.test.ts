@@ -125,6 +125,7 @@ describe('npm run register', () => {
     const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
     const env = {
       PATH: process.env.PATH,
+      HERALD_ENV_FILE: '',
       DISCORD_TOKEN: BOT_TOKEN,
       DISCORD_APPLICATION_ID: APP_ID,
       DISCORD_GUILD_ID: GUILD_ID,
@@ -154,7 +155,7 @@ describe('npm run register', () => {
   it('exits 2 with a clear message when the Discord variables are missing', async () => {
     const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
     const child = spawn(process.execPath, [script], {
-      env: { PATH: process.env.PATH },
+      env: { PATH: process.env.PATH, HERALD_ENV_FILE: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
