@@ -1,6 +1,7 @@
 // analytics-summary: the S2 report of the configured range against the range before, posted
 // through the S7 webhook as one embed and, when recipients are configured, emailed through S1.
 // The ranges come from the slot's scheduled time, so a retried or caught-up slot reports the same days.
+import { createHash } from 'node:crypto';
 import { defineJob, type Job } from '../src/core/job.ts';
 import type { AnalyticsClient, Report } from '../src/services/analytics/client.ts';
 import {
@@ -23,6 +24,11 @@ export interface AnalyticsSummarySettings {
   emailTo: readonly string[];
   /** The webhook's display name for the post. */
   username: string;
+}
+
+/** A short stable stand-in for an address in an Idempotency-Key (the address itself stays out of headers). */
+function recipientKey(address: string): string {
+  return createHash('sha256').update(address).digest('hex').slice(0, 16);
 }
 
 /** GA4 refuses a request with more metrics than this. */
@@ -83,16 +89,20 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
         return;
       }
       const { subject, html } = buildAnalyticsSummaryEmail(summarize(input));
-      ctx.deliver({
-        kind: 'email',
-        email: {
-          to: [...settings.emailTo],
-          subject,
-          html,
-          // Derived from the slot: a resend after a crash or a retry is the same email to Resend.
-          idempotencyKey: `herald/analytics-summary/${ctx.slot.id}`,
-        },
-      });
+      // One email per recipient, so that no recipient sees the others' addresses; each is its own
+      // outbox entry with a key derived from the slot and the recipient, so a resend after a crash
+      // or a retry is the same email to Resend (kept 24 h), and each recipient gets it once.
+      for (const recipient of new Set(settings.emailTo.map((a) => a.trim().toLowerCase()))) {
+        ctx.deliver({
+          kind: 'email',
+          email: {
+            to: [recipient],
+            subject,
+            html,
+            idempotencyKey: `herald/analytics-summary/${ctx.slot.id}/${recipientKey(recipient)}`,
+          },
+        });
+      }
     },
   });
 }

@@ -1,7 +1,14 @@
 // `npm run job -- NAME`: runs one scheduled job once, now, through the same claim, outbox and
-// delivery as the scheduler, then exits 0 when every post was delivered and 1 when not (the post
-// stays in the store's outbox for the bot to retry). Config and usage errors exit 2.
-// Real services only: a manual report must never post simulated data, unless SANDBOX=on.
+// delivery as the scheduler, prints what it posted, then exits 0 when every post was delivered
+// and 1 when not (the post stays in the store's outbox for the bot to retry). Config and usage
+// errors exit 2. Services follow SANDBOX as `npm start` does: with nothing configured the built-in
+// simulator answers; simulated data is never posted to a real webhook.
+import { renderConsole } from '../adapters/console/render.ts';
+import { fromOutboxPayload } from './core/delivery.ts';
+import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
+import type { WebhookMessage } from './services/webhook/client.ts';
+import { formatBytes } from './format.ts';
+import type { OutboxEntry } from './store/store.ts';
 import { createJobSchedules } from '../jobs/index.ts';
 import { readEnvironment } from './config-file.ts';
 import { loadConfig, secretsOf, type Config, type ServiceConfigs } from './config.ts';
@@ -21,8 +28,10 @@ class ExitError extends Error {
   }
 }
 
-/** SANDBOX=on: the built-in simulator answers every service (loaded only then). */
-async function sandboxConfigs(config: Config): Promise<{ configs: ServiceConfigs; close(): Promise<void> }> {
+/** The services the plan simulates are answered by the built-in simulator (loaded only then). */
+async function sandboxConfigs(
+  config: Config,
+): Promise<{ configs: ServiceConfigs; simulated: readonly string[]; close(): Promise<void> } | undefined> {
   const [
     { planServices, resolveServiceConfigs, SANDBOX_CREDENTIAL },
     { sandboxHandlers },
@@ -32,11 +41,74 @@ async function sandboxConfigs(config: Config): Promise<{ configs: ServiceConfigs
     import('./sandbox/index.ts'),
     import('./sandbox/server.ts'),
   ]);
+  const plan = planServices(config);
+  if (plan.simulated.length === 0) return undefined;
+  if (plan.modes.webhook === 'real') {
+    throw new ExitError(
+      `refusing to post simulated ${plan.simulated.join(', ')} data to the real webhook; ` +
+        `configure ${plan.simulated.join(', ')} or set SANDBOX=off`,
+      2,
+    );
+  }
   const server = await startSandboxServer({ handlers: sandboxHandlers({ credential: SANDBOX_CREDENTIAL }) });
   return {
-    configs: resolveServiceConfigs(config, planServices(config), server.url),
+    configs: resolveServiceConfigs(config, plan, server.url),
+    simulated: plan.simulated,
     close: () => server.close(),
   };
+}
+
+// What a run posted, printed as the console shows a reply (the embed as a card, files by name).
+const COLOR_BY_HEX = new Map(Object.entries(COLOR_HEX).map(([name, hex]) => [hex, name as Color]));
+
+function asEmbeds(message: WebhookMessage): Embed[] {
+  return (message.embeds ?? []).map((e) => {
+    const embed: Embed = {};
+    if (e.title !== undefined) embed.title = e.title;
+    if (e.url !== undefined) embed.url = e.url;
+    if (e.description !== undefined) embed.description = e.description;
+    const color = e.color === undefined ? undefined : COLOR_BY_HEX.get(e.color);
+    if (color !== undefined) embed.color = color;
+    if (e.fields !== undefined) embed.fields = e.fields;
+    if (e.footer !== undefined) embed.footer = e.footer.text;
+    if (e.timestamp !== undefined) embed.timestamp = e.timestamp;
+    if (e.image !== undefined) embed.image = e.image.url;
+    return embed;
+  });
+}
+
+/** One webhook message as terminal text. */
+function renderPostedMessage(message: WebhookMessage): string {
+  const sections: string[] = [];
+  if (message.username !== undefined) sections.push(`As ${message.username}:`);
+  if (message.content !== undefined) sections.push(message.content);
+  const embeds = asEmbeds(message);
+  if (embeds.length > 0) sections.push(renderConsole({ text: '', embeds }));
+  for (const f of message.files ?? []) {
+    sections.push(`Attached ${f.name} (${f.contentType}, ${formatBytes(f.bytes.byteLength)})`);
+  }
+  return sections.join('\n\n');
+}
+
+/** Every post of a slot, readably, with its delivery state and the provider's id. */
+function renderSlotPosts(entries: readonly OutboxEntry[]): string {
+  return entries
+    .map((entry) => {
+      const delivery = fromOutboxPayload(entry.payload);
+      const state =
+        entry.status === 'delivered'
+          ? `delivered${entry.receipt === undefined ? '' : ` (id ${entry.receipt})`}`
+          : entry.status === 'given_up'
+            ? 'given up'
+            : 'kept in the outbox for a retry';
+      if (delivery.kind === 'webhook') {
+        return `── webhook post, ${state}\n${renderPostedMessage(delivery.message)}`;
+      }
+      const to = delivery.email.to;
+      const count = Array.isArray(to) ? to.length : 1;
+      return `── email "${delivery.email.subject}" to ${count} recipient${count === 1 ? '' : 's'}, ${state}`;
+    })
+    .join('\n\n');
 }
 
 function summarize(name: string, outcome: SlotOutcome): { message: string; isSuccess: boolean } {
@@ -47,7 +119,10 @@ function summarize(name: string, outcome: SlotOutcome): { message: string; isSuc
   if (outcome.status === 'skipped')
     return { message: `${name} did not run: ${outcome.reason ?? 'skipped'}`, isSuccess: false };
   const undelivered = outcome.deliveries.filter((d) => d.outcome !== 'delivered');
-  const sent = outcome.deliveries.map((d) => d.kind).join(' and ') || 'nothing to post';
+  const counts = new Map<string, number>();
+  for (const d of outcome.deliveries) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
+  const sent =
+    [...counts].map(([kind, n]) => (n === 1 ? kind : `${n} ${kind}s`)).join(' and ') || 'nothing to post';
   if (undelivered.length === 0)
     return { message: `${name}: delivered ${sent} (slot ${outcome.slotId})`, isSuccess: true };
   const what = undelivered
@@ -60,8 +135,17 @@ function summarize(name: string, outcome: SlotOutcome): { message: string; isSuc
   return { message: `${name} ran but not every post was delivered: ${what} (see the log)`, isSuccess: false };
 }
 
+/** What the slot posted, as the console shows it, after the one-line outcome. */
+async function describeRun(store: Store, outcome: SlotOutcome, line: string): Promise<string> {
+  if (outcome.status !== 'posted') return line;
+  const ids = new Set(outcome.deliveries.map((d) => d.id));
+  const entries = (await store.listOutbox()).filter((e) => ids.has(e.id));
+  return entries.length === 0 ? line : `${line}\n\n${renderSlotPosts(entries)}`;
+}
+
 async function run(args: readonly string[], log: Logger, config: Config): Promise<string> {
-  const sandbox = config.sandbox === 'on' ? await sandboxConfigs(config) : undefined;
+  const sandbox = await sandboxConfigs(config);
+  if (sandbox) log.info({ simulated: sandbox.simulated }, 'the built-in sandbox answers for these services');
   // Real providers get their documented rate limits, as in main.ts; the simulator has none.
   const realOnly = sandbox
     ? {}
@@ -92,9 +176,14 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
       log,
       catchupMinutes: config.jobCatchupMinutes,
     });
-    const { message, isSuccess } = summarize(name, await scheduler.runNow(name));
-    if (!isSuccess) throw new ExitError(message, 1);
-    return message;
+    const outcome = await scheduler.runNow(name);
+    const { message, isSuccess } = summarize(name, outcome);
+    const notice = sandbox
+      ? `\n\nSimulated by the built-in sandbox: ${sandbox.simulated.join(', ')} (not real data).`
+      : '';
+    const text = (await describeRun(store, outcome, message)) + notice;
+    if (!isSuccess) throw new ExitError(text, 1);
+    return text;
   } finally {
     await Promise.allSettled([store?.close(), closeServices(services), sandbox?.close()]);
   }

@@ -122,21 +122,28 @@ describe('analytics-summary job', () => {
     expect(f.emails).toHaveLength(0);
   });
 
-  it('emails the summary as HTML to the recipients, keyed by the slot so that a resend is not a second email', async () => {
+  it('emails each recipient alone (nobody sees the others), keyed by slot and recipient so a resend is not a second email', async () => {
     const f = fakes();
-    const { slot, store } = run(f.services, { emailTo: ['team@example.com', 'ops@example.com'] });
+    const { slot, store } = run(f.services, {
+      emailTo: ['team@example.com', 'ops@example.com', ' Team@Example.com '],
+    });
     await slot();
+    const email = {
+      subject: 'Analytics summary: yesterday (21 Nov 2025)',
+      html: expect.stringContaining('<!DOCTYPE html>') as string,
+      idempotencyKey: expect.stringMatching(
+        /^herald\/analytics-summary\/2025-11-22T08:00:00\.000Z\/[0-9a-f]{16}$/,
+      ) as string,
+    };
     expect(f.emails).toEqual([
-      {
-        to: ['team@example.com', 'ops@example.com'],
-        subject: 'Analytics summary: yesterday (21 Nov 2025)',
-        html: expect.stringContaining('<!DOCTYPE html>') as string,
-        idempotencyKey: 'herald/analytics-summary/2025-11-22T08:00:00.000Z',
-      },
+      { to: ['team@example.com'], ...email },
+      { to: ['ops@example.com'], ...email },
     ]);
-    expect(await store.listOutbox({ status: 'delivered' })).toHaveLength(2);
+    expect(f.emails[0]!.idempotencyKey).not.toBe(f.emails[1]!.idempotencyKey);
+    expect(f.emails.map((e) => e.idempotencyKey).join()).not.toContain('@');
+    expect(await store.listOutbox({ status: 'delivered' })).toHaveLength(3);
     expect(await slot()).toMatchObject({ status: 'skipped', reason: 'already-posted' });
-    expect(f.emails).toHaveLength(1);
+    expect(f.emails).toHaveLength(2);
   });
 
   it('posts without the email, and warns, when recipients are set but email is not configured', async () => {

@@ -89,6 +89,11 @@ describe('npm run job -- analytics-summary', () => {
     expect(result.stderr).not.toContain(S2_TOKEN);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^analytics-summary: delivered webhook \(slot manual:\d{4}-/);
+    // The report it posted, readably: the embed as a console card, and the id Discord confirmed.
+    expect(result.stdout).toContain(`── webhook post, delivered (id ${inbox.messages[0]!.id})`);
+    expect(result.stdout).toContain('│ Analytics summary: yesterday');
+    expect(result.stdout).toMatch(/│ Sessions\n│ {3}[\d,]+\n/);
+    expect(result.stdout).not.toContain('Simulated');
 
     const reports = requestsTo('/analytics/');
     expect(reports).toHaveLength(4);
@@ -122,7 +127,7 @@ describe('npm run job -- analytics-summary', () => {
     expect(requestsTo('/email/')).toHaveLength(0);
   });
 
-  it('with ANALYTICS_SUMMARY_EMAIL_TO set, also sends one S1 email with an idempotency key from the slot', async () => {
+  it('with ANALYTICS_SUMMARY_EMAIL_TO set, also emails each recipient alone, with an idempotency key per slot and recipient', async () => {
     const result = await runJob(
       ['analytics-summary'],
       env({
@@ -133,20 +138,26 @@ describe('npm run job -- analytics-summary', () => {
       }),
     );
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^analytics-summary: delivered webhook and email/);
+    expect(result.stdout).toMatch(/^analytics-summary: delivered webhook and 2 emails \(slot manual:/);
+    expect(result.stdout).toContain('to 1 recipient, delivered (id ');
     const sends = requestsTo('/email/').filter((r) => r.method === 'POST');
-    expect(sends).toHaveLength(1);
-    const [send] = sends;
-    expect(send!.pathname).toBe('/email/emails');
-    expect(send!.headers.authorization).toBe(`Bearer ${EMAIL_TOKEN}`);
-    expect(send!.headers['idempotency-key']).toMatch(/^herald\/analytics-summary\/manual:\d{4}-\d\d-\d\dT/);
-    const body = JSON.parse(send!.body) as Record<string, unknown>;
-    expect(body).toMatchObject({
-      from: 'herald <reports@example.com>',
-      to: ['team@example.com', 'ops@example.com'],
-      subject: expect.stringMatching(/^Analytics summary: yesterday \(/) as string,
-    });
-    expect(body.html).toEqual(expect.stringContaining('<table '));
+    expect(sends).toHaveLength(2);
+    const keys = sends.map((send) => send.headers['idempotency-key']);
+    for (const key of keys)
+      expect(key).toMatch(/^herald\/analytics-summary\/manual:\d{4}-\d\d-\d\dT.*\/[0-9a-f]{16}$/);
+    expect(new Set(keys).size).toBe(2);
+    const bodies = sends.map((send) => JSON.parse(send.body) as Record<string, unknown>);
+    expect(bodies.map((b) => b.to)).toEqual([['team@example.com'], ['ops@example.com']]);
+    for (const [i, body] of bodies.entries()) {
+      expect(sends[i]!.pathname).toBe('/email/emails');
+      expect(sends[i]!.headers.authorization).toBe(`Bearer ${EMAIL_TOKEN}`);
+      expect(body).toMatchObject({
+        from: 'herald <reports@example.com>',
+        subject: expect.stringMatching(/^Analytics summary: yesterday \(/) as string,
+      });
+      expect(body).not.toHaveProperty('cc');
+      expect(body.html).toEqual(expect.stringContaining('<table '));
+    }
     expect(inbox.messages).toHaveLength(1);
   });
 
@@ -228,6 +239,33 @@ describe('npm run job -- analytics-summary', () => {
     } finally {
       await simulator.close();
     }
+  });
+
+  it('runs on the built-in sandbox when nothing is configured, and prints the report it posted', async () => {
+    const result = await runJob(['analytics-summary'], {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      STORE_URL: ':memory:',
+      LOG_LEVEL: 'warn',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^analytics-summary: delivered webhook \(slot manual:/);
+    expect(result.stdout).toMatch(/── webhook post, delivered \(id \d+\)/);
+    expect(result.stdout).toContain('│ Analytics summary: yesterday');
+    expect(result.stdout).toContain('│ Top countries by sessions');
+    expect(result.stdout).toContain('Simulated by the built-in sandbox: email, analytics');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses to post simulated data to a real webhook', async () => {
+    const result = await runJob(
+      ['analytics-summary'],
+      env({ SANDBOX: 'auto', ANALYTICS_ACCESS_TOKEN: '', ANALYTICS_PROPERTY_ID: '' }),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('refusing to post simulated');
+    expect(result.stderr).toContain('analytics');
+    expect(inbox.messages).toHaveLength(0);
   });
 
   it('runs against the whole built-in simulator with SANDBOX=on', async () => {
