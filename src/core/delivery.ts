@@ -8,6 +8,7 @@ import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { Services } from './services.ts';
+import type { WebhookClient } from '../services/webhook/client.ts';
 
 export interface DeliveryOptions {
   store: Store;
@@ -30,6 +31,8 @@ export interface DeliveryOptions {
   retryMaxMs?: number;
   /** An entry still undelivered after this long is given up on, with an error log. */
   maxAgeMs?: number;
+  /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
+  destinations?: Readonly<Record<string, WebhookClient>>;
 }
 
 export const DELIVERY_DEFAULTS = Object.freeze({
@@ -40,13 +43,17 @@ export const DELIVERY_DEFAULTS = Object.freeze({
   retryBaseMs: 60_000,
   retryMaxMs: 60 * 60_000,
   maxAgeMs: 24 * 60 * 60_000,
-}) satisfies Required<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'now' | 'random'>>;
+}) satisfies Required<
+  Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'destinations'>
+>;
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
 export interface DrainResult {
   /** Entry id to outcome, for every entry this drain handled. */
   outcomes: Map<string, EntryOutcome>;
+  /** Entry id to the provider's id of what was delivered (the webhook message id). */
+  receipts?: Map<string, string>;
 }
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
@@ -99,8 +106,11 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
   /** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
   async function send(delivery: Delivery): Promise<string> {
     if (delivery.kind === 'webhook') {
-      if (!o.services.webhook) throw new Error('the webhook service is not configured');
-      return (await o.services.webhook.post(delivery.message)).id;
+      const name = delivery.destination ?? 'default';
+      // A named destination never falls back to another webhook: the post waits until it exists.
+      const client = name === 'default' ? o.services.webhook : o.destinations?.[name];
+      if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
+      return (await client.post(delivery.message)).id;
     }
     if (!o.services.email) throw new Error('the email service is not configured');
     return (await o.services.email.send(delivery.email)).id;
@@ -147,7 +157,11 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
     return 'pending';
   }
 
-  async function deliver(entry: OutboxEntry, signal?: AbortSignal): Promise<EntryOutcome> {
+  async function deliver(
+    entry: OutboxEntry,
+    signal?: AbortSignal,
+    receipts?: Map<string, string>,
+  ): Promise<EntryOutcome> {
     if (now() - entry.createdAt > o.maxAgeMs) {
       return giveUp(
         entry,
@@ -159,6 +173,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
       try {
         const receipt = await send(delivery);
         await store.markDelivered(entry.id, receipt);
+        receipts?.set(entry.id, receipt);
         log.info(
           { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
           'outbox.delivered',
@@ -197,6 +212,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
   return {
     async drain(opts) {
       const outcomes = new Map<string, EntryOutcome>();
+      const receipts = new Map<string, string>();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries are taken in the first batch only, so that an entry this drain put
         // back is not tried twice in one go.
@@ -209,9 +225,9 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        for (const entry of fresh) outcomes.set(entry.id, await deliver(entry, opts?.signal));
+        for (const entry of fresh) outcomes.set(entry.id, await deliver(entry, opts?.signal, receipts));
       }
-      return { outcomes };
+      return { outcomes, receipts };
     },
   };
 }

@@ -15,7 +15,8 @@ export interface JobLog {
 
 /** A post a job wants made; it goes through the outbox, so it survives a crash or an outage. */
 export type Delivery =
-  | { kind: 'webhook'; message: WebhookMessage }
+  /** `destination`: a configured destination name (/schedule); absent: the `default` webhook. */
+  | { kind: 'webhook'; message: WebhookMessage; destination?: string }
   /** `idempotencyKey` is required: the outbox may send again after a crash, the key makes it once. */
   | { kind: 'email'; email: SendEmailInput & { idempotencyKey: string } };
 

@@ -12,7 +12,8 @@ export interface SlotOutcome {
   slotId: string;
   status: 'posted' | 'skipped' | 'failed';
   reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
-  deliveries: { id: string; kind: Delivery['kind']; outcome: EntryOutcome }[];
+  /** `receipt`: the provider's id of the post (the webhook message id), once delivered. */
+  deliveries: { id: string; kind: Delivery['kind']; outcome: EntryOutcome; receipt?: string }[];
   error?: unknown;
 }
 
@@ -82,12 +83,12 @@ export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot)
     log.warn({ job: name, slotId, durationMs: elapsed() }, 'job.claim_lost');
     return { job: name, slotId, status: 'skipped', reason: 'claim-lost', deliveries: [] };
   }
-  const { outcomes } = await deps.deliverer.drain({ includeBackingOff: true, signal: deps.signal });
-  const delivered = entries.map((e) => ({
-    id: e.id,
-    kind: e.kind,
-    outcome: outcomes.get(e.id) ?? 'pending',
-  }));
+  const { outcomes, receipts } = await deps.deliverer.drain({ includeBackingOff: true, signal: deps.signal });
+  const delivered = entries.map((e) => {
+    const receipt = receipts?.get(e.id);
+    const outcome = outcomes.get(e.id) ?? 'pending';
+    return { id: e.id, kind: e.kind, outcome, ...(receipt === undefined ? {} : { receipt }) };
+  });
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();
   log.info(

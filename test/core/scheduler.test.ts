@@ -119,7 +119,12 @@ describe('createScheduler', () => {
     ]);
     expect(first).toMatchObject({ status: 'posted', slotId: '2025-11-22T08:00:00.000Z' });
     expect(first.deliveries).toEqual([
-      { id: 'report|2025-11-22T08:00:00.000Z|0:webhook', kind: 'webhook', outcome: 'delivered' },
+      {
+        id: 'report|2025-11-22T08:00:00.000Z|0:webhook',
+        kind: 'webhook',
+        outcome: 'delivered',
+        receipt: expect.stringMatching(/^\d+$/),
+      },
     ]);
     expect(again).toMatchObject({ status: 'skipped', reason: 'already-posted' });
     expect(postedContents(fake.inbox)).toEqual(['report for 2025-11-22T08:00:00.000Z']);
