@@ -42,6 +42,7 @@ function lastRunLine(run: ScheduleRun | undefined, tz: string): string {
   if (!run) return 'not run yet';
   const at = formatRun(new Date(run.at), tz);
   if (run.outcome === 'posted') return `posted ${at}`;
+  if (run.outcome === 'pending') return `ran ${at}; ${run.error ?? 'the post waits for a retry'}`;
   return `failed ${at}: ${truncate(run.error ?? 'unknown error', 300)}`;
 }
 
@@ -108,6 +109,11 @@ export function removedReply(record: ScheduleRecord): Reply {
 export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
   if (result.outcome === 'posted') {
     return { text: `Schedule ${record.id} posted ${record.command} to ${record.destination}.` };
+  }
+  if (result.outcome === 'pending') {
+    return {
+      text: `Schedule ${record.id} ran; ${result.error ?? 'its post waits in the outbox for a retry.'}`,
+    };
   }
   if (result.outcome === 'skipped') {
     return { text: `Schedule ${record.id} did not run: ${result.error ?? 'another run holds it'}.` };

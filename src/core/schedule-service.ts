@@ -30,7 +30,7 @@ export interface BuiltInSchedule {
 }
 
 export interface ManualRun {
-  outcome: 'posted' | 'failed' | 'skipped';
+  outcome: 'posted' | 'pending' | 'failed' | 'skipped';
   /** Why it failed or was skipped, one sentence. */
   error?: string;
   messageId?: string;

@@ -4,7 +4,8 @@
 import { randomInt } from 'node:crypto';
 import type { Actor } from './actor.ts';
 
-export type RunOutcome = 'posted' | 'failed';
+/** `pending`: the run succeeded but its post waits in the outbox for a retry. */
+export type RunOutcome = 'posted' | 'pending' | 'failed';
 
 export interface ScheduleRun {
   /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */

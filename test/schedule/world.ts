@@ -16,6 +16,10 @@ import {
 } from '../../src/core/schedule-service.ts';
 import type { ScheduleRecord, ScheduleStore } from '../../src/core/schedules.ts';
 import type { Services } from '../../src/core/services.ts';
+import { createScheduleRunner, type ScheduleRunner } from '../../src/core/schedule-runner.ts';
+import { renderWebhookMessage } from '../../jobs/webhook-message.ts';
+import { createWebhookClient } from '../../src/services/webhook/client.ts';
+import type { Store } from '../../src/store/index.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
 import { sandboxHandlers } from '../../src/sandbox/index.ts';
 import { SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
@@ -75,6 +79,36 @@ export interface World {
   /** Requests the fake received, but the webhook's. */
   upstream(): { method: string; path: string }[];
   close(): Promise<void>;
+}
+
+export const OPS_WEBHOOK_ID = '1300000000000000001';
+
+/** A replica's runner on `store` (shared by replicas), posting through the world's webhook fake. */
+export function replica(
+  w: World,
+  store: Store,
+  opts: { now: () => Date; owner: string; leaseMs?: number; schedules?: ScheduleStore },
+): ScheduleRunner {
+  const ops = createWebhookClient({
+    baseUrl: w.server.url + SANDBOX_PREFIXES.webhook,
+    id: OPS_WEBHOOK_ID,
+    token: SANDBOX_CREDENTIAL,
+  });
+  return createScheduleRunner({
+    schedules: opts.schedules ?? w.store,
+    store,
+    services: w.services,
+    destinations: { ops },
+    commands: () => w.dispatcher,
+    toMessage: (reply) => renderWebhookMessage(reply, { username: 'herald' }),
+    log: SILENT_LOG,
+    now: opts.now,
+    owner: opts.owner,
+    catchupMinutes: 60,
+    retryDelayMs: 30_000,
+    delivery: { backoffMs: 1, retryBaseMs: 1_000 },
+    ...(opts.leaseMs === undefined ? {} : { leaseMs: opts.leaseMs }),
+  });
 }
 
 export interface WorldOptions {

@@ -1,0 +1,260 @@
+// Fires the schedules of /schedule. They are data in the store, so every tick reads them afresh:
+// one added on any replica is seen here, one removed or paused anywhere is not run again. Each due
+// slot (the latest fire time of its cron, no older than the catch-up window) goes through the same
+// claim, outbox and delivery as the jobs (slot-run.ts), so it is posted exactly once across replicas
+// and restarts. A failed run is retried within its slot, then recorded as failed in the schedule.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { userMessageFor } from '../errors.ts';
+import type { WebhookMessage } from '../services/webhook/client.ts';
+import type { Store } from '../store/store.ts';
+import type { Actor } from './actor.ts';
+import { createDeliverer, type Deliverer, type DeliveryOptions } from './delivery.ts';
+import { defineJob, type JobLog, type JobSlot } from './job.ts';
+import type { Reply } from './reply.ts';
+import type { ManualRun } from './schedule-service.ts';
+import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
+import type { Services } from './services.ts';
+import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
+import { previousRun } from './when.ts';
+
+/** Runs a command line as its creator typed it (the dispatcher's `run`). */
+export interface CommandLineRunner {
+  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
+}
+
+export interface ScheduleRunnerOptions {
+  schedules: ScheduleStore;
+  store: Store;
+  services: Services;
+  /** Named webhooks besides `default` (services.webhook). */
+  destinations: DeliveryOptions['destinations'];
+  commands: () => CommandLineRunner;
+  /** A reply as a webhook message (jobs/webhook-message.ts). */
+  toMessage: (reply: Reply) => WebhookMessage;
+  log: JobLog;
+  now?: () => Date;
+  owner?: string;
+  /** A slot missed while down is still run when younger than this. */
+  catchupMinutes: number;
+  leaseMs?: number;
+  jobTimeoutMs?: number;
+  /** How often the schedules are read again (a tick also wakes at the next due run). */
+  pollMs?: number;
+  /** Runs of one slot, the first included, before it is recorded as failed for good. */
+  maxAttempts?: number;
+  /** Wait after a failed run before the slot is tried again. */
+  retryDelayMs?: number;
+  delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
+}
+
+export interface ScheduleRunner {
+  readonly owner: string;
+  start(): void;
+  stop(): Promise<void>;
+  /** Reads the schedules and runs every due slot (the timer's callback; tests call it with a fake clock). */
+  tick(): Promise<SlotOutcome[]>;
+  /** `/schedule run` and `npm run job`: a manual slot now. */
+  runNow(record: ScheduleRecord): Promise<ManualRun>;
+}
+
+export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
+  leaseMs: 5 * 60_000,
+  jobTimeoutMs: 2 * 60_000,
+  pollMs: 15_000,
+  maxAttempts: 3,
+  retryDelayMs: 60_000,
+});
+
+/** Why a slot's run did not post, one sentence. */
+function failureSentence(outcome: SlotOutcome): string {
+  if (outcome.status === 'failed') return userMessageFor(outcome.error);
+  const lost = outcome.deliveries.find((d) => d.outcome === 'given_up');
+  if (lost) return 'The webhook refused the post (revoked or deleted?); see the log.';
+  return 'The post is kept in the outbox and will be retried.';
+}
+
+/** The schedule's record of a finished run. */
+export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
+  const receipt = outcome.deliveries.find((d) => d.receipt !== undefined)?.receipt;
+  const isPosted = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome === 'delivered');
+  if (isPosted) {
+    return { slotId: outcome.slotId, at, outcome: 'posted', ...(receipt ? { messageId: receipt } : {}) };
+  }
+  const isPending = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome !== 'given_up');
+  return {
+    slotId: outcome.slotId,
+    at,
+    outcome: isPending ? 'pending' : 'failed',
+    error: failureSentence(outcome),
+  };
+}
+
+export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
+  const o = { ...SCHEDULE_RUNNER_DEFAULTS, ...opts };
+  const now = opts.now ?? (() => new Date());
+  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const { store, log } = o;
+  const catchupMs = o.catchupMinutes * 60_000;
+  const stopping = new AbortController();
+  const deliverer: Deliverer = createDeliverer({
+    ...o.delivery,
+    store,
+    services: o.services,
+    log,
+    owner,
+    destinations: o.destinations,
+    now: () => now().getTime(),
+  });
+  const runDeps: SlotRunDeps = {
+    services: o.services,
+    store,
+    log,
+    now,
+    owner,
+    jobTimeoutMs: o.jobTimeoutMs,
+    deliverer,
+    signal: stopping.signal,
+  };
+  const running = new Map<string, Promise<SlotOutcome>>();
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<SlotOutcome[]> | undefined;
+
+  function jobFor(id: string) {
+    return defineJob({
+      name: scheduleJobName(id),
+      description: `schedule ${id}`,
+      needs: [],
+      async run(ctx) {
+        // Read again after the claim: removed or paused anywhere means it does not post.
+        const current = await o.schedules.get(id);
+        if (!current) throw new Error('the schedule was removed');
+        if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
+        const reply = await o.commands().run(current.command, current.creator, ctx.signal);
+        ctx.deliver({ kind: 'webhook', destination: current.destination, message: o.toMessage(reply) });
+      },
+    });
+  }
+
+  async function execute(record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
+    const name = scheduleJobName(record.id);
+    const claim = await store.claimSlot(name, slot.id, owner, o.leaseMs);
+    if (claim.status !== 'claimed') {
+      const reason = claim.status === 'held' ? 'held' : 'already-posted';
+      return { job: name, slotId: slot.id, status: 'skipped', reason, deliveries: [] };
+    }
+    const outcome = await runClaimedSlot(runDeps, jobFor(record.id), slot);
+    if (outcome.status !== 'skipped')
+      await o.schedules.recordRun(record.id, runRecord(outcome, now().getTime()));
+    return outcome;
+  }
+
+  /** One run per slot in this process at a time; a second asker is told it is running. */
+  function runSlot(record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
+    const key = `${record.id}|${slot.id}`;
+    if (running.has(key)) {
+      return Promise.resolve({
+        job: scheduleJobName(record.id),
+        slotId: slot.id,
+        status: 'skipped',
+        reason: 'running',
+        deliveries: [],
+      });
+    }
+    const run = execute(record, slot)
+      .catch((err: unknown): SlotOutcome => {
+        // The store itself failed: the slot is not lost, a later tick tries it again.
+        log.error({ scheduleId: record.id, slotId: slot.id, err }, 'schedule.failed');
+        return {
+          job: scheduleJobName(record.id),
+          slotId: slot.id,
+          status: 'failed',
+          deliveries: [],
+          error: err,
+        };
+      })
+      .finally(() => running.delete(key));
+    running.set(key, run);
+    return run;
+  }
+
+  /** The slot of `record` due now, if any: its latest fire time, not yet posted nor given up on. */
+  async function dueSlot(record: ScheduleRecord, t: number): Promise<JobSlot | undefined> {
+    if (record.paused) return undefined;
+    const at = previousRun(record.cron, record.timezone, new Date(t));
+    if (!at || at.getTime() < record.createdAt || t - at.getTime() > Math.max(catchupMs, o.pollMs * 2))
+      return undefined;
+    const slotId = at.toISOString();
+    const done = await store.getSlot(scheduleJobName(record.id), slotId);
+    if (done?.status === 'posted') return undefined;
+    if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
+    if (done?.status === 'failed' && (done.attempts >= o.maxAttempts || t - done.updatedAt < o.retryDelayMs))
+      return undefined;
+    return { id: slotId, scheduledAt: at, reason: done ? 'catch-up' : 'scheduled' };
+  }
+
+  async function tickOnce(): Promise<SlotOutcome[]> {
+    const t = now().getTime();
+    const outcomes: SlotOutcome[] = [];
+    for (const record of await o.schedules.list()) {
+      try {
+        const slot = await dueSlot(record, t);
+        if (slot) outcomes.push(await runSlot(record, slot));
+      } catch (err) {
+        log.error({ scheduleId: record.id, err }, 'schedule.tick_failed');
+      }
+    }
+    // Posts left pending by an outage (here or on another replica) are retried when due.
+    await deliverer.drain({ signal: stopping.signal }).catch((err: unknown) => {
+      log.error({ err }, 'outbox.drain_failed');
+    });
+    return outcomes;
+  }
+
+  function tick(): Promise<SlotOutcome[]> {
+    ticking ??= tickOnce().finally(() => {
+      ticking = undefined;
+    });
+    return ticking;
+  }
+
+  /** Sleeps until the next poll or the next fire time, whichever is first. */
+  async function loop(): Promise<void> {
+    if (stopping.signal.aborted) return;
+    await tick().catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
+    if (stopping.signal.aborted) return;
+    const t = now().getTime();
+    const secondsLeft = 60_000 - (t % 60_000) + 200;
+    timer = setTimeout(() => void loop(), Math.min(o.pollMs, secondsLeft));
+    timer.unref();
+  }
+
+  return {
+    owner,
+    start() {
+      void loop();
+    },
+    async stop() {
+      stopping.abort();
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([ticking, ...running.values()]);
+    },
+    tick,
+    async runNow(record) {
+      const at = now();
+      const outcome = await runSlot(record, {
+        id: `manual:${at.toISOString()}`,
+        scheduledAt: at,
+        reason: 'manual',
+      });
+      if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
+      const run = runRecord(outcome, at.getTime());
+      if (run.outcome === 'posted')
+        return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
+      return {
+        outcome: run.outcome === 'pending' ? 'pending' : 'failed',
+        error: run.error ?? 'unknown error',
+      };
+    },
+  };
+}
