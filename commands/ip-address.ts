@@ -21,13 +21,47 @@ function internalV4(octets: readonly number[]): string | undefined {
   return undefined;
 }
 
+/** The eight 16-bit groups of a valid IPv6 address (isIP said so), a dotted IPv4 tail included. */
+function hextets(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((h) => Number.parseInt(h, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+const octetsOf = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
+
+/**
+ * The IPv4 address an IPv6 form carries, and the form: IPv4-mapped (::ffff:0:0/96), IPv4-translated
+ * (::ffff:0:0:0/96), IPv4-compatible (::/96, deprecated), NAT64 (64:ff9b::/96) and 6to4 (2002::/16).
+ * A scanner asked about any of them reaches the IPv4 address, so that address decides.
+ */
+function embeddedV4(h: readonly number[]): number[] | undefined {
+  const [h0, h1, h2, h3, h4, h5, h6 = 0, h7 = 0] = h;
+  const zeroTo = (n: number) => h.slice(0, n).every((x) => x === 0);
+  if (zeroTo(5) && h5 === 0xffff) return octetsOf(h6, h7);
+  if (zeroTo(4) && h4 === 0xffff && h5 === 0) return octetsOf(h6, h7);
+  if (zeroTo(6) && (h6 !== 0 || h7 > 1)) return octetsOf(h6, h7);
+  if (h0 === 0x64 && h1 === 0xff9b && h2 === 0 && h3 === 0 && h4 === 0 && h5 === 0) return octetsOf(h6, h7);
+  if (h0 === 0x2002) return octetsOf(h1 ?? 0, h2 ?? 0);
+  return undefined;
+}
+
 function internalV6(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return internalV4(mapped[1]!.split('.').map(Number));
-  if (/^(0*:)*:?0*$/.test(lower)) return 'unspecified (::)';
-  if (/^(0*:)*:?0*1$/.test(lower)) return 'loopback (::1)';
-  const first = Number.parseInt(lower.split(':')[0] || '0', 16);
+  const h = hextets(address);
+  const v4 = embeddedV4(h);
+  if (v4) return internalV4(v4);
+  if (h.every((x) => x === 0)) return 'unspecified (::)';
+  if (h.slice(0, 7).every((x) => x === 0) && h[7] === 1) return 'loopback (::1)';
+  const first = h[0] ?? 0;
+  if (first === 0x64 && h[1] === 0xff9b && h[2] === 1) return 'local-use NAT64 (64:ff9b:1::/48)';
   if ((first & 0xffc0) === 0xfe80) return 'link-local (fe80::/10)';
   if ((first & 0xfe00) === 0xfc00) return 'unique local (fc00::/7)';
   if ((first & 0xff00) === 0xff00) return 'multicast (ff00::/8)';
