@@ -11,6 +11,7 @@ import {
 import type { JobLog } from '../src/core/job.ts';
 import type { Services } from '../src/core/services.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
+import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { createAnalyticsSummaryJob } from './analytics-summary.ts';
 
 /** Why a job cannot run with these services, naming the variables to set; undefined when it can. */
@@ -55,6 +56,8 @@ export interface StartJobsOptions {
   onRun?: SchedulerOptions['onRun'];
   /** Wait for the outbox retry and the catch-up run before resolving (tests); false by default. */
   awaitRecovery?: boolean;
+  /** The named webhooks of /schedule: the outbox this scheduler drains holds their posts too. */
+  destinations?: Readonly<Record<string, WebhookClient>>;
 }
 
 export interface RunningJobs {
@@ -78,6 +81,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     catchupMinutes: opts.config.jobCatchupMinutes,
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.onRun ? { onRun: opts.onRun } : {}),
+    ...(opts.destinations ? { delivery: { destinations: opts.destinations } } : {}),
   });
   // The bot does not wait for the outbox retry and the catch-up run: they continue in the background.
   await scheduler.start({ awaitRecovery: opts.awaitRecovery ?? false });

@@ -16,7 +16,9 @@ import { readinessChecks, startHealthServer } from './health.ts';
 import { createLifecycle, drainMs } from './lifecycle.ts';
 import { createMetrics } from './metrics.ts';
 import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
-import { openStore } from './store/index.ts';
+import { openScheduleStore, openStore } from './store/index.ts';
+import { closeDestinationClients, createDestinationClients } from './destinations.ts';
+import { createScheduling } from '../jobs/schedules.ts';
 import { startJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger } from './log.ts';
@@ -84,6 +86,21 @@ async function main(): Promise<void> {
     : undefined;
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   const quotas = createQuotas({ ...config.limits, redis });
+  const store = await openStore(config);
+  lifecycle.onStop('store', () => store.close());
+  // Schedules from chat: kept beside the slots and the outbox, fired by the runner below.
+  const schedules = await openScheduleStore(config);
+  lifecycle.onStop('store', () => schedules.close());
+  const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
+  lifecycle.onStop('connections', () => closeDestinationClients(destinations));
+  const scheduling = createScheduling({
+    config,
+    services,
+    store,
+    schedules,
+    destinations,
+    log: log.child({ component: 'schedules' }),
+  });
   const commands = buildCommands({
     access: config.access,
     limits: config.limits,
@@ -91,6 +108,11 @@ async function main(): Promise<void> {
     jobsCountry: configs.jobSearch?.country ?? 'gb',
     chargeSay: createSayCharge(quotas),
     refundSay: createSayRefund(quotas),
+    schedules: {
+      service: scheduling.service,
+      users: config.schedule.allowedUsers,
+      roles: config.schedule.allowedRoles,
+    },
   });
   const registry = createRegistry(commands);
   const dispatcher = createDispatcher({
@@ -110,8 +132,7 @@ async function main(): Promise<void> {
   const adapters: ChatAdapter[] = [];
   lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
 
-  const store = await openStore(config);
-  lifecycle.onStop('store', () => store.close());
+  scheduling.attach(dispatcher);
   if (config.health) {
     const checks = readinessChecks({ adapters: () => adapters, store, redis });
     const health = await startHealthServer({ ...config.health, metrics, checks });
@@ -130,9 +151,12 @@ async function main(): Promise<void> {
       store,
       log: log.child({ component: 'jobs' }),
       onRun: (e) => metrics.job(e),
+      destinations,
     });
     lifecycle.onStop('outbox', () => jobs.scheduler.drainOutbox());
     lifecycle.onStop('jobs', () => jobs.stop());
+    scheduling.runner.start();
+    lifecycle.onStop('jobs', () => scheduling.runner.stop());
     if (config.discord) {
       const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
       adapters.push(createDiscordAdapter({ config: config.discord, log: log.child({ adapter: 'discord' }) }));

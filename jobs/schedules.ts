@@ -1,0 +1,106 @@
+// /schedule's moving parts put together for main.ts and run-job.ts: the schedule service the
+// commands use, the runner that fires the schedules, and the built-in schedule (the analytics
+// summary set by environment), listed read-only beside them.
+import type { Config } from '../src/config.ts';
+import type { Dispatcher } from '../src/core/dispatch.ts';
+import type { JobLog } from '../src/core/job.ts';
+import { createScheduleRunner, type ScheduleRunner } from '../src/core/schedule-runner.ts';
+import {
+  createScheduleService,
+  type BuiltInSchedule,
+  type ScheduleService,
+} from '../src/core/schedule-service.ts';
+import type { ScheduleRun, ScheduleStore } from '../src/core/schedules.ts';
+import type { Services } from '../src/core/services.ts';
+import { previousRun } from '../src/core/when.ts';
+import type { WebhookClient } from '../src/services/webhook/client.ts';
+import type { Store } from '../src/store/index.ts';
+import { createJobSchedules } from './index.ts';
+import { renderWebhookMessage } from './webhook-message.ts';
+
+export interface SchedulingOptions {
+  config: Config;
+  services: Services;
+  store: Store;
+  schedules: ScheduleStore;
+  /** The named destinations' clients (src/destinations.ts); `default` is services.webhook. */
+  destinations: Readonly<Record<string, WebhookClient>>;
+  log: JobLog;
+  now?: () => Date;
+}
+
+export interface Scheduling {
+  service: ScheduleService;
+  runner: ScheduleRunner;
+  /** Hands over the dispatcher, built later from the registry that holds /schedule. */
+  attach(dispatcher: Dispatcher): void;
+}
+
+/** The built-in jobs as read-only schedules, with the outcome of their latest slot. */
+async function builtIns(opts: SchedulingOptions, now: () => Date): Promise<BuiltInSchedule[]> {
+  const out: BuiltInSchedule[] = [];
+  for (const s of createJobSchedules(opts.config, opts.services)) {
+    const latest = previousRun(s.cron, s.timezone, now());
+    const slot = latest ? await opts.store.getSlot(s.job.name, latest.toISOString()) : undefined;
+    let lastRun: ScheduleRun | undefined;
+    if (slot?.status === 'posted') lastRun = { slotId: slot.slotId, at: slot.updatedAt, outcome: 'posted' };
+    if (slot?.status === 'failed')
+      lastRun = { slotId: slot.slotId, at: slot.updatedAt, outcome: 'failed', error: slot.error ?? 'failed' };
+    out.push({
+      name: s.job.name,
+      description: s.job.description,
+      cron: s.cron,
+      timezone: s.timezone,
+      variables: `${s.variables.cron} and ${s.variables.timezone}`,
+      destination: 'default',
+      ...(s.disabledReason ? { disabledReason: s.disabledReason } : {}),
+      ...(lastRun ? { lastRun } : {}),
+    });
+  }
+  return out;
+}
+
+export function createScheduling(opts: SchedulingOptions): Scheduling {
+  const now = opts.now ?? (() => new Date());
+  const { config } = opts;
+  let dispatcher: Dispatcher | undefined;
+  const attached = (): Dispatcher => {
+    if (!dispatcher) throw new Error('the dispatcher is not attached yet');
+    return dispatcher;
+  };
+  const runner = createScheduleRunner({
+    schedules: opts.schedules,
+    store: opts.store,
+    services: opts.services,
+    destinations: opts.destinations,
+    commands: attached,
+    toMessage: (reply) => renderWebhookMessage(reply, { username: config.webhookUsername }),
+    log: opts.log,
+    now,
+    catchupMinutes: config.jobCatchupMinutes,
+  });
+  const destinations = [
+    ...(opts.services.webhook ? ['default'] : []),
+    ...Object.keys(opts.destinations).filter((d) => d !== 'default'),
+  ];
+  const service = createScheduleService({
+    store: opts.schedules,
+    settings: {
+      timezone: config.schedule.timezone,
+      minIntervalMinutes: config.schedule.minIntervalMinutes,
+      max: config.schedule.max,
+      destinations,
+    },
+    commands: attached,
+    runNow: (record) => runner.runNow(record),
+    builtIns: () => builtIns(opts, now),
+    now,
+  });
+  return {
+    service,
+    runner,
+    attach(d) {
+      dispatcher = d;
+    },
+  };
+}
