@@ -2,8 +2,12 @@
 // sandbox → services → commands → dispatcher → store, health, jobs → adapters. Wiring only: the
 // command line and the config checks live in cli.ts, the stop and its order in lifecycle.ts, which
 // port and host serve health in config-sections.ts.
+import { resolve } from 'node:path';
 import { buildCommands } from '../commands/index.ts';
+import { resolve } from 'node:path';
 import { createConsoleAdapter } from '../adapters/console/adapter.ts';
+import { HISTORY_FILE_NAME } from '../adapters/console/history.ts';
+import { openTerminalLog } from '../adapters/console/terminal-log.ts';
 import { prepare } from './cli.ts';
 import { configReport } from './config-report.ts';
 import { secretsOf } from './config.ts';
@@ -46,7 +50,13 @@ async function main(): Promise<void> {
   }
   const { config, environment } = prepared;
   for (const secret of secretsOf(config)) registerSecret(secret);
-  const log = createLogger({ level: config.log.level, format: config.log.format });
+  // On an interactive console, log lines are printed around its prompt, never over it.
+  const terminalLog = config.discord || config.slack ? undefined : openTerminalLog(config.log.format);
+  const log = createLogger({
+    level: config.log.level,
+    format: config.log.format,
+    destination: terminalLog?.destination,
+  });
   const lifecycle = createLifecycle({ log, commandTimeoutMs: config.commandTimeoutMs });
   process.on('unhandledRejection', (err) => log.error({ err }, 'process.unhandled_rejection'));
 
@@ -174,8 +184,12 @@ async function main(): Promise<void> {
         log: log.child({ adapter: 'console' }),
         isTTY,
         notice: sandboxNotice(plan),
+        historyFile: resolve(HISTORY_FILE_NAME),
+        terminalLog,
       });
-      void consoleAdapter.finished.then(() => lifecycle.stop(isTTY ? 'console closed' : 'end of input'));
+      void consoleAdapter.finished.then(({ exitCode }) =>
+        lifecycle.stop(isTTY ? 'console closed' : 'end of input', exitCode),
+      );
       adapters.push(consoleAdapter);
       log.info(
         { adapter: 'console', isTTY },

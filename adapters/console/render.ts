@@ -2,6 +2,7 @@
 // fields, saved attachments as paths and buttons as the console line that runs them. Pure.
 import { actionToCommandLine, type Color, type Embed, type Reply } from '../../src/core/reply.ts';
 import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
+import { visibleControls } from '../text-safety.ts';
 
 /** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
 export const MAX_FIELD_NAME_WIDTH = 24;
@@ -24,11 +25,8 @@ export interface ConsoleRenderOptions {
   isColor?: boolean;
 }
 
-/** Upstream text must not drive the terminal: control characters other than newline and tab go. */
-function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-}
+/** Reply text must not drive the terminal: its control characters are shown as escapes. */
+const clean = visibleControls;
 
 /** Chat markdown read as plain text: code fences dropped, **bold**, __underline__ and `code`
  * unwrapped, [label](url) spelled out. */

@@ -14,6 +14,7 @@ import type { Choice } from '../../src/core/command.ts';
 import { actionToCommandLine, COLOR_HEX, type Action, type Embed, type Reply } from '../../src/core/reply.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { truncate } from '../../src/domain/text.ts';
+import { mapReplyText, withoutBidiControls } from '../text-safety.ts';
 import { customIdFor as defaultCustomIdFor } from './custom-id.ts';
 
 // Discord's limits are domain facts (src/domain/discord.ts); the names below are this renderer's.
@@ -296,7 +297,9 @@ function renderFiles(reply: Reply, maxFileBytes: number, notes: Notes): DiscordF
 }
 
 /** Renders a Reply as a Discord message; never produces a payload Discord would reject. */
-export function renderDiscord(reply: Reply, options: RenderOptions = {}): DiscordMessage {
+export function renderDiscord(shown: Reply, options: RenderOptions = {}): DiscordMessage {
+  // Bidi controls could reorder what readers see (issue 14): gone from every piece of text.
+  const reply = mapReplyText(shown, withoutBidiControls);
   const notes: Notes = {
     shortened: false,
     droppedEmbeds: 0,
@@ -343,7 +346,8 @@ export function renderChoices(choices: readonly Choice[]): Choice[] {
     if (out.length >= AUTOCOMPLETE_CHOICES_MAX) break;
     if (choice.value === '' || choice.value.length > CHOICE_VALUE_MAX || seen.has(choice.value)) continue;
     seen.add(choice.value);
-    const name = choice.name.trim() === '' ? choice.value : choice.name;
+    const shown = withoutBidiControls(choice.name);
+    const name = shown.trim() === '' ? choice.value : shown;
     out.push({ name: truncate(name, CHOICE_NAME_MAX), value: choice.value });
   }
   return out;

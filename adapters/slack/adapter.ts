@@ -76,9 +76,10 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(RESPONSE_URL_WINDOW_MS)]),
       respond: (reply) => deliver(target, reply),
     };
-    const task = handlers.onInvocation(invocation).catch((err: unknown) => {
-      log.error({ err, command: inv.command }, 'slack.invocation_failed');
-    });
+    const task = handlers.onInvocation(invocation).then(
+      () => undefined,
+      (err: unknown) => log.error({ err, command: inv.command }, 'slack.invocation_failed'),
+    );
     inFlight.add(task);
     try {
       await task;

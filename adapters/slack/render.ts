@@ -12,6 +12,7 @@ import {
   mrkdwnLink,
   safeLinkUrl,
 } from './escape.ts';
+import { mapReplyText, withoutBidiControls } from '../text-safety.ts';
 
 type KnownBlock = SlackTypes.KnownBlock;
 type SectionBlock = SlackTypes.SectionBlock;
@@ -303,7 +304,9 @@ function fit(
   return { kept, omitted: 0 };
 }
 
-export function renderSlack(reply: Reply): SlackMessage {
+export function renderSlack(shown: Reply): SlackMessage {
+  // Bidi controls could reorder what readers see (issue 14): gone from every piece of text.
+  const reply = mapReplyText(shown, withoutBidiControls);
   const embeds = reply.embeds ?? [];
   const content: KnownBlock[] = [];
   const text = reply.text.trim();

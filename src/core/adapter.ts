@@ -28,9 +28,15 @@ export interface CommandRegistry {
   get(name: string): Command | undefined;
 }
 
+/** How a command ended: answered, refused (UserError), or failed (service, deadline, internal). */
+export type CommandOutcome = 'ok' | 'user_error' | 'service_error' | 'deadline' | 'error';
+
 export interface AdapterHandlers {
-  /** Runs a command and always calls `invocation.respond` exactly once. Never throws. */
-  onInvocation(invocation: Invocation): Promise<void>;
+  /**
+   * Runs a command and always calls `invocation.respond` exactly once. Never throws. Resolves with
+   * the outcome (the console's exit code is made from it).
+   */
+  onInvocation(invocation: Invocation): Promise<CommandOutcome | void>;
   onAutocomplete(request: AutocompleteRequest): Promise<Choice[]>;
 }
 

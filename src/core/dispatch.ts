@@ -3,7 +3,13 @@
 // it, and turn any failure into one sentence for the invoker. It never throws.
 import { randomUUID } from 'node:crypto';
 import { DeadlineError, SERVICE_LABELS, ServiceError, UserError, userMessageFor } from '../errors.ts';
-import type { AdapterHandlers, AutocompleteRequest, CommandRegistry, Invocation } from './adapter.ts';
+import type {
+  AdapterHandlers,
+  AutocompleteRequest,
+  CommandOutcome,
+  CommandRegistry,
+  Invocation,
+} from './adapter.ts';
 import type { Actor } from './actor.ts';
 import { parseLine, readInput, resolveCommand } from './args.ts';
 import type { Choice, Command, CommandContext, CommandLog } from './command.ts';
@@ -19,7 +25,7 @@ export interface DispatchLog extends CommandLog {
   child?(bindings: Record<string, unknown>): CommandLog;
 }
 
-export type CommandOutcome = 'ok' | 'user_error' | 'service_error' | 'deadline' | 'error';
+export type { CommandOutcome };
 
 export interface CommandRecord {
   command: string;
@@ -208,7 +214,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     } else log.error({ ...record, err: failure }, 'command.failed');
   }
 
-  async function onInvocation(inv: Invocation): Promise<void> {
+  async function onInvocation(inv: Invocation): Promise<CommandOutcome> {
     active += 1;
     const invocationId = randomUUID();
     const startedAt = performance.now();
@@ -217,6 +223,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     let failure: unknown;
     let hasFailed = false;
     let hasResponded = false;
+    let outcome: CommandOutcome = 'error';
     try {
       const result = await execute(inv, invocationId);
       name = result.command?.name ?? name;
@@ -244,6 +251,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         durationMs: Math.round(performance.now() - startedAt),
         outcome: hasFailed ? outcomeOf(failure) : 'ok',
       };
+      outcome = record.outcome;
       logOutcome(record, hasFailed, failure);
       opts.onCommand?.(record);
     } catch (err) {
@@ -258,6 +266,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       active -= 1;
       if (active === 0) for (const wake of waiters) wake();
     }
+    return outcome;
   }
 
   async function onAutocomplete(req: AutocompleteRequest): Promise<Choice[]> {

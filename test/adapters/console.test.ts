@@ -5,14 +5,14 @@ import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createConsoleAdapter } from '../../adapters/console/adapter.ts';
+import { createConsoleAdapter, EXIT_FAILED, EXIT_REFUSED } from '../../adapters/console/adapter.ts';
 import { renderConsole } from '../../adapters/console/render.ts';
 import type { AdapterHandlers, Invocation } from '../../src/core/adapter.ts';
 import { defineCommand, type CommandContext } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { createRegistry } from '../../src/core/registry.ts';
-import { UserError } from '../../src/errors.ts';
+import { ServiceError, UserError } from '../../src/errors.ts';
 
 const quietLog = {
   debug: () => undefined,
@@ -135,14 +135,19 @@ describe('renderConsole', () => {
     expect(renderConsole({ text: 'Voice `abc123`' })).toBe('Voice abc123');
   });
 
-  it('strips terminal control sequences from upstream text', () => {
-    const out = renderConsole({ text: 'ok', embeds: [{ title: 'A\u001b]0;pwned\u0007B' }] });
-    // eslint-disable-next-line no-control-regex
-    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  it('shows terminal control sequences and bidi controls in reply text as visible escapes', () => {
+    const out = renderConsole({
+      text: 'ok',
+      embeds: [{ title: 'A\u001b]0;pwned\u0007B', fields: [{ name: 'City', value: '\u202eLondon\u2066' }] }],
+    });
     const text = renderConsole({ text: 'ok\u001b[2J\u0007' });
-    // eslint-disable-next-line no-control-regex
-    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
-    expect(text).toContain('ok');
+    for (const shown of [out, text]) {
+      // eslint-disable-next-line no-control-regex
+      expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\p{Bidi_Control}/u);
+    }
+    expect(text).toBe('ok\\x1b[2J\\x07');
+    expect(out).toContain('A\\x1b]0;pwned\\x07B');
+    expect(out).toContain('City  \\u202eLondon\\u2066');
   });
 
   it('colours the card bar by palette token only when asked', () => {
@@ -201,7 +206,16 @@ describe('createConsoleAdapter', () => {
       ],
     }),
   });
-  const registry = createRegistry([echo, who, beep]);
+  const flaky = defineCommand({
+    name: 'flaky',
+    description: 'Fails as a provider would',
+    options: z.object({}),
+    needs: [],
+    handler: async () => {
+      throw new ServiceError({ service: 'weather', operation: 'current', code: 'upstream', status: 500 });
+    },
+  });
+  const registry = createRegistry([echo, who, beep, flaky]);
 
   function newDispatcher() {
     return createDispatcher({
@@ -240,6 +254,11 @@ describe('createConsoleAdapter', () => {
         input.end(lines);
         await adapter.finished;
         return out();
+      },
+      exitCode: async () => {
+        await adapter.start(registry, handlers ?? dispatcher);
+        input.end(lines);
+        return (await adapter.finished).exitCode;
       },
     };
   }
@@ -316,6 +335,62 @@ describe('createConsoleAdapter', () => {
     expect(adapter.isReady()).toBe(false);
     release();
     expect(await done).toBe('> /echo x\nlate\n\n');
+  });
+
+  it('echoes a typed line with its terminal and bidi controls as visible escapes', async () => {
+    const out = await session('/nope \u001b]0;pwned\u0007\u001b[2J \u202eevil\n').run();
+    expect(out.split('\n')[0]).toBe('> /nope \\x1b]0;pwned\\x07\\x1b[2J \\u202eevil');
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\p{Bidi_Control}/u);
+  });
+
+  it.each(['exit', 'quit', 'EXIT', '/quit'])(
+    'ends a piped session at %s: the lines before it answer, the lines after it never run',
+    async (word) => {
+      const ran: string[] = [];
+      const handlers: AdapterHandlers = {
+        onAutocomplete: async () => [],
+        onInvocation: async (inv) => {
+          const text = typeof inv.rawInput === 'string' ? inv.rawInput : '';
+          ran.push(text);
+          await inv.respond({ text: `ran ${text}` });
+        },
+      };
+      const out = await session(`/echo before\n${word}\n/echo after\n`, handlers).run();
+      expect(out).toBe('> /echo before\nran before\n\n');
+      expect(ran).toEqual(['before']);
+    },
+  );
+
+  it('exits 0 when every piped command answered', async () => {
+    expect(await session('/echo a\n/who\n').exitCode()).toBe(0);
+  });
+
+  it('exits EXIT_REFUSED (3) when a command was refused and none failed', async () => {
+    expect(EXIT_REFUSED).toBe(3);
+    expect(await session('/echo a\n/nope\n/echo b\n').exitCode()).toBe(EXIT_REFUSED);
+    expect(await session('/echo a delay:-1\n').exitCode()).toBe(EXIT_REFUSED);
+  });
+
+  it('exits EXIT_FAILED (1) when a command failed with a service error, refusals or not', async () => {
+    expect(EXIT_FAILED).toBe(1);
+    expect(await session('/echo a\n/flaky\n/nope\n').exitCode()).toBe(EXIT_FAILED);
+  });
+
+  it('exits EXIT_FAILED when a command ran past the deadline or the handler broke', async () => {
+    const slow = createDispatcher({
+      registry,
+      services: {},
+      log: quietLog,
+      commandTimeoutMs: 20,
+      serviceVariables: {},
+    });
+    expect(await session('/echo late delay:200\n', slow).exitCode()).toBe(EXIT_FAILED);
+    const broken: AdapterHandlers = {
+      onAutocomplete: async () => [],
+      onInvocation: () => Promise.reject(new Error('boom')),
+    };
+    expect(await session('/echo x\n', broken).exitCode()).toBe(EXIT_FAILED);
   });
 
   it('finishes at once on empty input', async () => {

@@ -241,6 +241,15 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Ada
       expect(next.map((m) => m.text).join('\n')).toContain('page 2 of rust developer');
     });
 
+    it('shows no bidi control of a user’s text, so none can reorder what readers see', async () => {
+      const typed = 'invoice \u202egnp.exe\u2066 \u200fdone';
+      const messages = await received(driver, await driver.send('echo', { text: typed }));
+      expect(invocations).toHaveLength(1);
+      const shown = messages.map((m) => m.text).join('\n');
+      expect(shown).toContain('gnp.exe');
+      expect(shown).not.toMatch(/\p{Bidi_Control}/u);
+    });
+
     it('takes no new events once stopped', async () => {
       await driver.stop();
       expect(adapter.isReady()).toBe(false);

@@ -11,6 +11,7 @@ import { PassThrough } from 'node:stream';
 import { createConsoleAdapter } from '../../adapters/console/adapter.ts';
 import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/adapter.ts';
+import { visibleControls } from '../../adapters/text-safety.ts';
 import { actionToCommandLine } from '../../src/core/reply.ts';
 import type { AdapterDriver, Delivered, Sent } from './contract.ts';
 import {
@@ -55,10 +56,10 @@ export async function consoleDriver(): Promise<AdapterDriver> {
   output.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   const adapter = createConsoleAdapter({ input, output, audioDir: dir, log: quiet, isTTY: false });
 
-  /** The reply blocks printed under one command line: `> line`, the block, a blank line. */
+  /** The reply blocks printed under one command line: `> line` (controls escaped), the block, a blank line. */
   const blocks = (line: string): string[] =>
     stdout
-      .split(`> ${line}\n`)
+      .split(`> ${visibleControls(line)}\n`)
       .slice(1)
       .map((rest) => rest.split('\n\n> ')[0]!.replace(/\n+$/, ''));
   const type = (line: string): Sent => {

@@ -159,8 +159,8 @@ describe('a whole console session with sentinel credentials', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('answers every line, the failing ones included, and exits 0', () => {
-    expect(run.code, run.stderr.slice(-3_000)).toBe(0);
+  it('answers every line, the failing ones included, and exits 1 (service errors among them)', () => {
+    expect(run.code, run.stderr.slice(-3_000)).toBe(1);
     const blocks = run.stdout.trimEnd().split(/\n\n(?=> \/)/);
     expect(blocks.map((b) => b.split('\n')[0])).toEqual(SESSION.map(([line]) => `> ${line}`));
     SESSION.forEach(([line, answer], i) => expect(blocks[i], line).toMatch(answer));
