@@ -4,7 +4,6 @@
 // port and host serve health in config-sections.ts.
 import { resolve } from 'node:path';
 import { buildCommands } from '../commands/index.ts';
-import { resolve } from 'node:path';
 import { createConsoleAdapter } from '../adapters/console/adapter.ts';
 import { HISTORY_FILE_NAME } from '../adapters/console/history.ts';
 import { openTerminalLog } from '../adapters/console/terminal-log.ts';
