@@ -88,7 +88,7 @@ describe('the interactive console under a pseudo-terminal', () => {
     second.type('\u001b[A');
     await second.until(promptLine('/help weather'));
     second.type('\r');
-    await second.until(/\/weather city[\s\S]*\/weather city/);
+    await second.until(/\/weather city[\s\S]*\nherald>$/);
     second.type('quit\r');
     expect(await second.exited).toBe(0);
     const saved = (await readFile(file, 'utf8')).trimEnd().split('\n');
