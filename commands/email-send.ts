@@ -34,7 +34,7 @@ export function createEmailSendCommand(opts: EmailCommandOptions) {
           message: `herald may only send email to addresses at ${opts.domains.join(', ')}.`,
         });
       }
-      const { id } = await ctx.services.email!.send(
+      const { id } = await ctx.services.email.send(
         {
           to: [input.to],
           subject: input.subject,

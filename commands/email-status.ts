@@ -26,7 +26,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
             'That is not an email id; /email send replies with one, e.g. 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794.',
         });
       }
-      const record = await ctx.services.email!.get(input.id, { signal: ctx.signal });
+      const record = await ctx.services.email.get(input.id, { signal: ctx.signal });
       if (record === undefined) {
         return {
           text: `No email with id ${input.id} was found.`,

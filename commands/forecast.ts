@@ -26,7 +26,7 @@ export const forecast = defineCommand({
   needs: ['weather'],
   examples: ['/forecast Oslo', '/forecast "Austin,US" units:imperial'],
   async handler(input, ctx) {
-    const result = await ctx.services.weather!.forecast(
+    const result = await ctx.services.weather.forecast(
       { city: input.city, units: input.units },
       { signal: ctx.signal },
     );

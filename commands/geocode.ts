@@ -54,7 +54,7 @@ export const geocode = defineCommand({
         message: `A place search can have at most ${MAX_QUERY_WORDS} words; shorten it and try again.`,
       });
     }
-    const matches = await ctx.services.geocoding!.forward(
+    const matches = await ctx.services.geocoding.forward(
       { query: input.query, limit: input.limit },
       { signal: ctx.signal },
     );

@@ -48,7 +48,7 @@ export function createHostCommand(opts: HostCommandOptions) {
         };
       }
 
-      const host = await ctx.services.hostscan!.host(checked.address, { signal: ctx.signal });
+      const host = await ctx.services.hostscan.host(checked.address, { signal: ctx.signal });
       if (host === undefined) {
         return {
           text: `No information is available for ${checked.address}.`,

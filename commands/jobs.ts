@@ -60,7 +60,7 @@ export function createJobsCommand(opts: JobsCommandOptions) {
         });
       }
       const { what, where, page } = input;
-      const result = await ctx.services.jobSearch!.search(
+      const result = await ctx.services.jobSearch.search(
         { country, page, what, ...(where === undefined ? {} : { where }), resultsPerPage: RESULTS_PER_PAGE },
         { signal: ctx.signal },
       );

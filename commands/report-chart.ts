@@ -8,7 +8,7 @@ import {
   type DateSpan,
 } from '../src/charts/comparison.ts';
 import { tryDrawChart } from '../src/charts/index.ts';
-import type { CommandContext } from '../src/core/command.ts';
+import type { CommandContext, NeededServices } from '../src/core/command.ts';
 import type { Attachment } from '../src/core/reply.ts';
 import { formatPeriod, REPORT_METRICS, type ReportPeriods } from './report-ranges.ts';
 
@@ -22,13 +22,16 @@ function chartSpan(periods: ReportPeriods): DateSpan {
   return { startDate: start, endDate: periods.current.endDate };
 }
 
-export function reportChart(periods: ReportPeriods, ctx: CommandContext): Promise<Attachment | undefined> {
+export function reportChart(
+  periods: ReportPeriods,
+  ctx: CommandContext<NeededServices<'analytics'>>,
+): Promise<Attachment | undefined> {
   const metric = REPORT_METRICS[0]!;
   const current = chartSpan(periods);
   const previous = spanBefore(current);
   const days = spanDays(current).length;
   const daily = (span: DateSpan) =>
-    ctx.services.analytics!.runReport(
+    ctx.services.analytics.runReport(
       { dimensions: ['date'], metrics: [metric.name], dateRanges: [span] },
       { signal: ctx.signal },
     );

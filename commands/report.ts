@@ -24,7 +24,7 @@ export const report = defineCommand({
   async handler(input, ctx) {
     const periods = reportPeriods(input.range, ctx.now());
     const names = REPORT_METRICS.map((m) => m.name);
-    const analytics = ctx.services.analytics!;
+    const analytics = ctx.services.analytics;
     // Two single-range reports rather than one with two ranges: each answers with plain totals,
     // without GA4's synthetic dateRange dimension to untangle.
     const run = (range: DateRange) =>

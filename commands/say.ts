@@ -52,7 +52,7 @@ export function createSayCommand(opts: SayCommandOptions) {
           message: `That text has ${formatNumber(chars)} characters; the speech model ${opts.modelId} takes at most ${formatNumber(limit)}. Shorten it and try again.`,
         });
       }
-      const speech = ctx.services.speech!;
+      const speech = ctx.services.speech;
       let voiceId: string | undefined;
       let voiceName = 'the default voice';
       if (input.voice !== undefined) {

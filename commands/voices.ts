@@ -14,7 +14,7 @@ export const voices = defineCommand({
   needs: ['speech'],
   examples: ['/voices'],
   async handler(_input, ctx) {
-    const list = await ctx.services.speech!.voices({ signal: ctx.signal });
+    const list = await ctx.services.speech.voices({ signal: ctx.signal });
     if (list.length === 0) {
       return {
         text: 'No voices are available to herald.',

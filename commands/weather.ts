@@ -22,7 +22,7 @@ export const weather = defineCommand({
   needs: ['weather'],
   examples: ['/weather London', '/weather "New York,US" units:imperial'],
   async handler(input, ctx) {
-    const now = await ctx.services.weather!.current(
+    const now = await ctx.services.weather.current(
       { city: input.city, units: input.units },
       { signal: ctx.signal },
     );

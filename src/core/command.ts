@@ -4,8 +4,11 @@
 import type { z } from 'zod';
 import type { UserError } from '../errors.ts';
 import type { Actor } from './actor.ts';
+import { optionSpecs } from './options.ts';
 import type { Reply } from './reply.ts';
-import type { ServiceKey, Services } from './services.ts';
+import type { ServiceClients, ServiceKey, Services } from './services.ts';
+
+export { describeOptions, type OptionSpec, type OptionType } from './options.ts';
 
 export interface CommandLog {
   debug(obj: object, msg: string): void;
@@ -14,10 +17,13 @@ export interface CommandLog {
   error(obj: object, msg: string): void;
 }
 
-export interface CommandContext {
+/** Exactly the services a command `needs`, each present. */
+export type NeededServices<K extends ServiceKey> = { [P in K]: ServiceClients[P] };
+
+/** What a handler gets. `S` is the services it may use: in a handler, those it `needs`. */
+export interface CommandContext<S extends Services = Services> {
   actor: Actor;
-  /** Only the services this command `needs` are guaranteed present. */
-  services: Services;
+  services: S;
   log: CommandLog;
   /** Fires when the reply window closes; pass it to every service call. */
   signal: AbortSignal;
@@ -35,14 +41,15 @@ export interface Choice {
 
 export type Autocomplete = (partial: string, ctx: CommandContext) => Promise<Choice[]>;
 
-export interface CommandDef<S extends z.ZodObject> {
+export interface CommandDef<S extends z.ZodObject, K extends ServiceKey> {
   /** Lower-case slash name; a space makes a subcommand of a group: "email send". */
   name: string;
   description: string;
   options: S;
   /** Option names that take positional words, in order; the last one takes every remaining word. */
   positional?: readonly (keyof z.output<S> & string)[];
-  needs: readonly ServiceKey[];
+  /** The services the handler uses; the dispatcher refuses the command while one is missing. */
+  needs: readonly K[];
   access?: readonly AccessCheck[];
   /** Only the invoker sees the reply (fixed up front: Discord decides it when deferring). */
   ephemeral?: boolean;
@@ -54,7 +61,7 @@ export interface CommandDef<S extends z.ZodObject> {
    * grammar cannot express (a command line inside a command line); undefined: use the grammar.
    */
   readText?: (text: string) => Record<string, string> | undefined;
-  handler(input: z.output<S>, ctx: CommandContext): Promise<Reply>;
+  handler(input: z.output<S>, ctx: CommandContext<NeededServices<K>>): Promise<Reply>;
 }
 
 export interface Command<I = Record<string, unknown>> {
@@ -73,12 +80,14 @@ export interface Command<I = Record<string, unknown>> {
 
 const NAME_RE = /^[a-z][a-z0-9-]{0,31}( [a-z][a-z0-9-]{0,31})?$/;
 
-export function defineCommand<S extends z.ZodObject>(def: CommandDef<S>): Command<z.output<S>> {
+export function defineCommand<S extends z.ZodObject, K extends ServiceKey = never>(
+  def: CommandDef<S, K>,
+): Command<z.output<S>> {
   if (!NAME_RE.test(def.name)) throw new Error(`invalid command name "${def.name}"`);
   if (def.description.length < 1 || def.description.length > 100) {
     throw new Error(`command ${def.name}: description must be 1-100 characters`);
   }
-  for (const spec of describeOptions(def.options)) {
+  for (const spec of optionSpecs(def.options)) {
     if (!spec.description) throw new Error(`command ${def.name}: option ${spec.name} has no .describe()`);
   }
   return {
@@ -92,77 +101,8 @@ export function defineCommand<S extends z.ZodObject>(def: CommandDef<S>): Comman
     autocomplete: def.autocomplete ?? {},
     examples: def.examples ?? [],
     ...(def.readText ? { readText: def.readText } : {}),
-    handler: (input, ctx) => def.handler(input, ctx),
+    // The dispatcher runs a handler only once every service in `needs` is present (checkNeeds),
+    // so the bag it passes has them; this is the one place that relies on that.
+    handler: (input, ctx) => def.handler(input, ctx as CommandContext<NeededServices<K>>),
   };
-}
-
-export type OptionType = 'string' | 'integer' | 'number' | 'boolean';
-
-export interface OptionSpec {
-  name: string;
-  description: string;
-  type: OptionType;
-  required: boolean;
-  choices?: readonly string[];
-  min?: number;
-  max?: number;
-  minLength?: number;
-  maxLength?: number;
-  default?: unknown;
-}
-
-interface ZodInternals {
-  _zod: {
-    def: { type: string; innerType?: z.ZodType; defaultValue?: unknown; entries?: Record<string, string> };
-  };
-  description?: string;
-  minValue?: number | null;
-  maxValue?: number | null;
-  isInt?: boolean;
-  minLength?: number | null;
-  maxLength?: number | null;
-}
-
-/** Reads each option's type, bounds and description out of the zod object, for every adapter. */
-export function describeOptions(schema: z.ZodObject): OptionSpec[] {
-  return Object.entries(schema.shape).map(([name, field]) => {
-    let node = field as unknown as ZodInternals;
-    let required = true;
-    let description = node.description;
-    let defaultValue: unknown;
-    for (;;) {
-      const def = node._zod.def;
-      if ((def.type === 'optional' || def.type === 'default' || def.type === 'prefault') && def.innerType) {
-        required = false;
-        if (def.type === 'default') defaultValue = def.defaultValue;
-        node = def.innerType;
-        description ??= node.description;
-        continue;
-      }
-      if ((def.type === 'nullable' || def.type === 'pipe') && def.innerType) {
-        node = def.innerType;
-        description ??= node.description;
-        continue;
-      }
-      break;
-    }
-    const t = node._zod.def.type;
-    const spec: OptionSpec = {
-      name,
-      description: description ?? '',
-      type: t === 'number' ? (node.isInt ? 'integer' : 'number') : t === 'boolean' ? 'boolean' : 'string',
-      required,
-    };
-    if (t === 'enum' && node._zod.def.entries) spec.choices = Object.values(node._zod.def.entries);
-    if (t === 'number') {
-      if (typeof node.minValue === 'number' && Number.isFinite(node.minValue)) spec.min = node.minValue;
-      if (typeof node.maxValue === 'number' && Number.isFinite(node.maxValue)) spec.max = node.maxValue;
-    }
-    if (t === 'string') {
-      if (typeof node.minLength === 'number') spec.minLength = node.minLength;
-      if (typeof node.maxLength === 'number') spec.maxLength = node.maxLength;
-    }
-    if (defaultValue !== undefined) spec.default = defaultValue;
-    return spec;
-  });
 }

@@ -2,9 +2,11 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { buildCommands, type CommandSettings } from '../../commands/index.ts';
 import { parseLine, readInput, resolveCommand } from '../../src/core/args.ts';
-import { defineCommand, describeOptions, type Command } from '../../src/core/command.ts';
+import { defineCommand, describeOptions, type Command, type NeededServices } from '../../src/core/command.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { createContext, SLACK_MEMBER } from './context.ts';
+import type { GeocodingClient } from '../../src/services/geocoding/client.ts';
+import type { WeatherClient } from '../../src/services/weather/client.ts';
 
 const SETTINGS: CommandSettings = {
   access: {
@@ -139,5 +141,31 @@ describe('defineCommand', () => {
       Command<{ city: string; units: 'metric' | 'imperial'; page?: number | undefined }>
     >();
     expectTypeOf(command.handler).parameter(0).toHaveProperty('units').toEqualTypeOf<'metric' | 'imperial'>();
+  });
+
+  it('gives the handler exactly the services it needs, present and typed', () => {
+    defineCommand({
+      name: 'typed-needs',
+      description: 'A command for the needs type test',
+      options: z.object({}),
+      needs: ['weather', 'geocoding'],
+      handler: async (_input, ctx) => {
+        expectTypeOf(ctx.services).toEqualTypeOf<{ weather: WeatherClient; geocoding: GeocodingClient }>();
+        // @ts-expect-error: a service the command does not need is not in its bag.
+        expectTypeOf(ctx.services.email).toBeUnknown();
+        return { text: 'ok' };
+      },
+    });
+    defineCommand({
+      name: 'no-needs',
+      description: 'A command that needs no service',
+      options: z.object({}),
+      needs: [],
+      handler: async (_input, ctx) => {
+        expectTypeOf(ctx.services).toEqualTypeOf<NeededServices<never>>();
+        expectTypeOf<keyof typeof ctx.services>().toBeNever();
+        return { text: 'ok' };
+      },
+    });
   });
 });

@@ -136,8 +136,12 @@ describe('tokenize', () => {
     ]);
   });
 
-  it('treats a trailing colon as part of a word', () => {
-    expect(tokenize('Note: hello')).toEqual([{ value: 'Note:' }, { value: 'hello' }]);
+  it('marks a key followed by a space or the end as an option without a value', () => {
+    expect(tokenize('Note: hello units:')).toEqual([
+      { key: 'Note', value: '', hasNoValue: true },
+      { value: 'hello' },
+      { key: 'units', value: '', hasNoValue: true },
+    ]);
   });
 
   it('rejects an unterminated quote with a clear sentence', () => {
@@ -234,6 +238,27 @@ describe('parseArgs', () => {
     });
   });
 
+  it('keeps "word:" before a space as a word when the command has no such option', () => {
+    expect(parseArgs(weather, 'Note: Oslo')).toEqual({ city: 'Note: Oslo' });
+  });
+
+  it('refuses an option written without its value, naming it, wherever it stands', () => {
+    expect(userError(() => parseArgs(weather, 'London units:')).message).toBe(
+      'The option units has no value; write it as units:metric with no space after the colon, or leave it out.',
+    );
+    expect(userError(() => parseArgs(weather, 'London units: imperial')).message).toContain(
+      'The option units has no value',
+    );
+    const page = userError(() => parseArgs(jobs, 'rust page:'));
+    expect(page.code).toBe('invalid_input');
+    expect(page.message).toBe(
+      'The option page has no value; write it as page:1 with no space after the colon, or leave it out.',
+    );
+    expect(userError(() => parseArgs(jobs, 'rust Where:')).message).toContain(
+      'The option where has no value',
+    );
+  });
+
   it('matches option keys without regard to case', () => {
     expect(parseArgs(weather, 'City:Oslo UNITS:imperial')).toEqual({ city: 'Oslo', units: 'imperial' });
   });
@@ -276,6 +301,14 @@ describe('readInput', () => {
       radius: 12.5,
     });
     expect(readInput(weather, 'Oslo')).toEqual({ city: 'Oslo', units: 'metric' });
+  });
+
+  it('reads enum values in any case, as country codes are', () => {
+    expect(readInput(weather, 'Oslo units:IMPERIAL')).toEqual({ city: 'Oslo', units: 'imperial' });
+    expect(readInput(weather, 'Oslo units:Standard')).toEqual({ city: 'Oslo', units: 'standard' });
+    expect(userError(() => readInput(weather, 'Oslo units:kelvin')).message).toBe(
+      'units must be one of metric, imperial, standard.',
+    );
   });
 
   it('takes typed input from a platform as it is', () => {

@@ -1,0 +1,71 @@
+// Binds a command's tokens to its option names: `key:value` by name (any case), plain words to
+// the positional options in order, the last positional taking every remaining word.
+import { UserError } from '../../errors.ts';
+import type { Command } from '../command.ts';
+import { optionSpecs } from '../options.ts';
+import { tokenize } from './tokenize.ts';
+
+function invalid(message: string): UserError {
+  return new UserError({ code: 'invalid_input', message });
+}
+
+/** "/jobs what where:… country:…": how the command is typed. */
+export function usageOf(command: Command): string {
+  const keys = Object.keys(command.options.shape);
+  const parts = keys.map((k) => (command.positional.includes(k) ? k : `${k}:…`));
+  return `/${command.name}${parts.length > 0 ? ` ${parts.join(' ')}` : ''}`;
+}
+
+/** "units:metric": the option written with a value, for the sentence refusing an empty one. */
+function exampleOf(command: Command, name: string): string {
+  const spec = optionSpecs(command.options).find((s) => s.name === name);
+  const fallback = spec?.default;
+  const value =
+    spec?.choices?.[0] ??
+    (typeof fallback === 'string' || typeof fallback === 'number' ? String(fallback) : '…');
+  return `${name}:${value}`;
+}
+
+/**
+ * Parses a command's argument text into raw option strings. Positional words fill
+ * `command.positional` in order; the last positional option takes every remaining word.
+ */
+export function parseArgs(command: Command, text: string): Record<string, string> {
+  const names = Object.keys(command.options.shape);
+  const out: Record<string, string> = {};
+  const words: string[] = [];
+  for (const token of tokenize(text)) {
+    const name =
+      token.key === undefined ? undefined : names.find((n) => n.toLowerCase() === token.key!.toLowerCase());
+    if (token.key === undefined || (token.hasNoValue && name === undefined)) {
+      // "Note:" before a space is a word when the command has no option of that name.
+      words.push(token.hasNoValue ? `${token.key}:` : token.value);
+      continue;
+    }
+    if (name === undefined) {
+      const valid = names.length > 0 ? `its options are ${names.join(', ')}` : 'it takes no options';
+      throw invalid(
+        `/${command.name} has no option "${token.key}"; ${valid} (put words holding ":" in quotes).`,
+      );
+    }
+    if (token.hasNoValue) {
+      throw invalid(
+        `The option ${name} has no value; write it as ${exampleOf(command, name)} with no space after the colon, or leave it out.`,
+      );
+    }
+    if (Object.hasOwn(out, name)) throw invalid(`The option ${name} is given twice.`);
+    out[name] = token.value;
+  }
+  const slots = command.positional.filter((n) => !Object.hasOwn(out, n));
+  if (words.length > 0 && slots.length === 0) {
+    // Quoted words may hold line breaks; the answer quoting them stays on one line.
+    const extra = words.join(' ').replace(/\s+/gu, ' ');
+    const shown = extra.length > 40 ? `${extra.slice(0, 39)}…` : extra;
+    throw invalid(`/${command.name} did not expect "${shown}"; usage: ${usageOf(command)}.`);
+  }
+  slots.forEach((name, index) => {
+    if (index >= words.length) return;
+    out[name] = index === slots.length - 1 ? words.slice(index).join(' ') : words[index]!;
+  });
+  return out;
+}

@@ -1,0 +1,68 @@
+// Which command a name and its text address ("email" with "send to:…" is "email send"), and the
+// closest name when there is none, for a "did you mean" hint.
+import { UserError } from '../../errors.ts';
+import type { CommandRegistry } from '../adapter.ts';
+import type { Command } from '../command.ts';
+
+/** The largest edit distance still offered as "did you mean". */
+const MAX_SUGGESTION_DISTANCE = 2;
+
+function splitFirstWord(text: string): { word: string; rest: string } {
+  const match = /^\s*(\S*)\s*([\s\S]*)$/u.exec(text)!;
+  return { word: match[1]!.toLowerCase(), rest: match[2]! };
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions. */
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, k) => k);
+  for (let x = 1; x <= a.length; x += 1) {
+    let diagonal = row[0]!;
+    row[0] = x;
+    for (let y = 1; y <= b.length; y += 1) {
+      const above = row[y]!;
+      row[y] = Math.min(row[y]! + 1, row[y - 1]! + 1, diagonal + (a[x - 1] === b[y - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The known name closest to `wanted`, when it is close enough to be a typo. */
+export function closestName(wanted: string, names: readonly string[]): string | undefined {
+  const scored = names
+    .map((name) => ({ name, distance: editDistance(wanted, name) }))
+    .filter((s) => s.distance <= MAX_SUGGESTION_DISTANCE)
+    .sort((a, b) => a.distance - b.distance);
+  return scored[0]?.name;
+}
+
+function unknownCommand(message: string): UserError {
+  return new UserError({ code: 'unknown_command', message });
+}
+
+/**
+ * Finds the command a name and its text address: "email" with "send to:…" is "email send".
+ * Slack hands over the slash command and its text; the console the first word and the rest.
+ */
+export function resolveCommand(
+  registry: CommandRegistry,
+  name: string,
+  text: string,
+): { command: Command; rest: string } {
+  const wanted = name.trim().replace(/^\//, '').toLowerCase();
+  const direct = registry.get(wanted);
+  if (direct) return { command: direct, rest: text };
+  const subcommands = registry.commands.filter((c) => c.name.startsWith(`${wanted} `));
+  const list = subcommands.map((c) => `/${c.name}`).join(', ');
+  if (subcommands.length > 0) {
+    const { word, rest } = splitFirstWord(text);
+    const sub = word === '' ? undefined : registry.get(`${wanted} ${word}`);
+    if (sub) return { command: sub, rest };
+    if (word === '') throw unknownCommand(`/${wanted} needs a subcommand: ${list}.`);
+    throw unknownCommand(`/${wanted} has no subcommand "${word}"; use one of ${list}.`);
+  }
+  const names = [...new Set(registry.commands.map((c) => c.name.split(' ')[0]!))];
+  const close = closestName(wanted, names);
+  const hint = close ? `did you mean /${close}? ` : '';
+  throw unknownCommand(`There is no command /${wanted}; ${hint}/help lists them all.`);
+}
