@@ -139,6 +139,20 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
     return 'given_up';
   }
 
+  function warnUncertain(entry: OutboxEntry): void {
+    log.warn(
+      {
+        job: entry.job,
+        slotId: entry.slotId,
+        kind: entry.kind,
+        outboxId: entry.id,
+        inFlightSince: entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString(),
+        reason: 'an earlier send got no answer (crash or timeout): the post may appear twice',
+      },
+      'outbox.resend_uncertain',
+    );
+  }
+
   async function putBack(entry: OutboxEntry, waitMs: number, err: unknown): Promise<EntryOutcome> {
     const base = Math.min(o.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), o.retryMaxMs);
     const nextAttemptAt = now() + Math.max(waitMs, base);
@@ -169,8 +183,14 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
       );
     }
     const delivery = fromOutboxPayload(entry.payload);
+    let isUncertain = entry.inFlightAt !== undefined;
     for (let attempt = 1; ; attempt++) {
       try {
+        if (isUncertain) warnUncertain(entry);
+        // Recorded before the request: if this process dies before the answer, the next claim knows
+        // the post may already be visible (a webhook has no idempotency key to make a resend safe).
+        await store.markInFlight(entry.id, owner, true);
+        isUncertain = true;
         const receipt = await send(delivery);
         await store.markDelivered(entry.id, receipt);
         receipts?.set(entry.id, receipt);
@@ -180,6 +200,12 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
         );
         return 'delivered';
       } catch (err) {
+        // An answer (any HTTP status) means the provider did not take the post; a timeout or a cut
+        // connection leaves it unknown.
+        if (err instanceof ServiceError && err.status !== undefined) {
+          isUncertain = false;
+          await store.markInFlight(entry.id, owner, false);
+        }
         if (err instanceof ServiceError && PERMANENT.has(err.code)) {
           const why =
             err.code === 'unauthorized' || err.code === 'not_found'

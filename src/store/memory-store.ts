@@ -115,6 +115,13 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
       e.updatedAt = now();
       return Promise.resolve(true);
     },
+    markInFlight(id, owner, isInFlight) {
+      const e = held(id, owner);
+      if (!e) return Promise.resolve(false);
+      if (isInFlight) e.inFlightAt = now();
+      else delete e.inFlightAt;
+      return Promise.resolve(true);
+    },
     rescheduleOutbox(id, owner, nextAttemptAt, error) {
       const e = held(id, owner);
       if (!e) return Promise.resolve(false);

@@ -115,6 +115,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
+// KEYS: entry. ARGV: owner, now ('' to clear).
+const IN_FLIGHT = `
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'pending' or s[2] ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'inFlightAt') else redis.call('HSET', KEYS[1], 'inFlightAt', ARGV[2]) end
+return 1
+`;
+
 // KEYS: entry, due. ARGV: id, owner, nextAttemptAt, error, now.
 const RESCHEDULE = `
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
@@ -157,6 +165,7 @@ function toEntry(h: Record<string, string>): OutboxEntry {
   if (h.lastError !== undefined) entry.lastError = h.lastError;
   if (h.reason !== undefined) entry.reason = h.reason;
   if (h.receipt !== undefined) entry.receipt = h.receipt;
+  if (h.inFlightAt !== undefined) entry.inFlightAt = Number(h.inFlightAt);
   return entry;
 }
 
@@ -262,6 +271,9 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     async markDelivered(id, receipt) {
       const args = [id, String(now()), retention, receipt ?? ''];
       return (await redis.eval(DELIVERED, 2, entryKey(id), due, ...args)) === 1;
+    },
+    async markInFlight(id, owner, isInFlight) {
+      return (await redis.eval(IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? String(now()) : '')) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
       const r = await redis.eval(

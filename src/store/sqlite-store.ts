@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS outbox (
   last_error TEXT,
   reason TEXT,
   receipt TEXT,
+  in_flight_at INTEGER,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 ) STRICT;
@@ -74,6 +75,7 @@ interface OutboxRow {
   last_error: string | null;
   reason: string | null;
   receipt: string | null;
+  in_flight_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -108,13 +110,16 @@ function toEntry(r: OutboxRow): OutboxEntry {
   if (r.last_error !== null) entry.lastError = r.last_error;
   if (r.reason !== null) entry.reason = r.reason;
   if (r.receipt !== null && r.receipt !== undefined) entry.receipt = r.receipt;
+  if (r.in_flight_at !== null && r.in_flight_at !== undefined) entry.inFlightAt = r.in_flight_at;
   return entry;
 }
 
 /** Brings a store file written by an older herald up to the current schema (columns added since). */
 function migrate(db: DatabaseSync): void {
   const columns = db.prepare('PRAGMA table_info(outbox)').all() as unknown as { name: string }[];
-  if (!columns.some((c) => c.name === 'receipt')) db.exec('ALTER TABLE outbox ADD COLUMN receipt TEXT');
+  const has = (name: string) => columns.some((c) => c.name === name);
+  if (!has('receipt')) db.exec('ALTER TABLE outbox ADD COLUMN receipt TEXT');
+  if (!has('in_flight_at')) db.exec('ALTER TABLE outbox ADD COLUMN in_flight_at INTEGER');
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
@@ -157,6 +162,9 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
     ),
     delivered: db.prepare(
       `UPDATE outbox SET status = 'delivered', receipt = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
+    inFlight: db.prepare(
+      `UPDATE outbox SET in_flight_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
     ),
     reschedule: db.prepare(
       `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
@@ -258,6 +266,11 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
         }),
       ),
     markDelivered: (id, receipt) => run(() => changed(q.delivered.run(receipt ?? null, now(), id))),
+    markInFlight: (id, owner, isInFlight) =>
+      run(() => {
+        const t = now();
+        return changed(q.inFlight.run(isInFlight ? t : null, t, id, owner));
+      }),
     rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
       run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),
     giveUpOutbox: (id, owner, reason) => run(() => changed(q.giveUp.run(reason, now(), id, owner))),

@@ -55,6 +55,12 @@ export interface OutboxEntry extends NewOutboxEntry {
    * Resend email id): the slot's proof of posting, shown by `/schedule list` and the logs.
    */
   receipt?: string;
+  /**
+   * Epoch ms when a send started whose outcome is unknown (set before the request, cleared when the
+   * provider answers). Still set at the next claim: the process died or timed out mid-request, so the
+   * post may already be visible and the resend can repeat it (webhooks carry no idempotency key).
+   */
+  inFlightAt?: number;
 }
 
 export interface Store {
@@ -91,6 +97,8 @@ export interface Store {
   ): Promise<OutboxEntry[]>;
   /** Marks an entry delivered, whoever holds it: the post happened; `receipt` is the provider's id of it. */
   markDelivered(id: string, receipt?: string): Promise<boolean>;
+  /** Marks a send of an entry `owner` holds as started (true) or answered (false); see `inFlightAt`. */
+  markInFlight(id: string, owner: string, isInFlight: boolean): Promise<boolean>;
   /** Puts an entry that `owner` holds back in the queue, due at `nextAttemptAt`. */
   rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
   /** Stops retrying an entry that `owner` holds, keeping it with its reason. */

@@ -170,6 +170,28 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     ]);
   });
 
+  it('marks a send in flight until the provider answers: a 502 clears it, a cut connection leaves it and the resend is logged', async () => {
+    failFirst(1, badGateway);
+    const answered = await setup();
+    expect([...(await answered.deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect(answered.find('outbox.resend_uncertain')).toEqual([]);
+
+    fake.inbox.clear();
+    failFirst(1, () => HttpResponse.error());
+    const cut = await setup();
+    await cut.store.markDelivered('analytics-summary|slot|0:webhook');
+    await cut.store.addToOutbox({
+      id: 'cut',
+      job: 'analytics-summary',
+      slotId: 'slot',
+      kind: 'webhook',
+      payload: { kind: 'webhook', message: { content: 'daily report' } } satisfies Delivery,
+    });
+    expect([...(await cut.deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect(cut.find('outbox.resend_uncertain')).toEqual([expect.objectContaining({ outboxId: 'cut' })]);
+    expect(postedContents(fake.inbox)).toEqual(['daily report']);
+  });
+
   it('retries a connection reset like a 5xx', async () => {
     failFirst(1, () => HttpResponse.error());
     const { deliverer } = await setup();

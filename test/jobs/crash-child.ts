@@ -1,6 +1,7 @@
 // A scheduler process for the crash tests, killed with SIGKILL by the parent test at a chosen
 // point: CRASH_AT=claim stops inside the job (the slot is claimed, nothing posted); CRASH_AT=post
-// stops inside the webhook call (the post is recorded in the outbox, not yet sent). It prints
+// stops inside the webhook call (the post is recorded in the outbox, not yet sent); CRASH_AT=in-flight
+// sends the real POST, and the parent kills it while the webhook is still answering. It prints
 // "claimed" or "posting" on stdout when it gets there, then hangs until killed.
 import { createScheduler } from '../../src/core/scheduler.ts';
 import { createLogger } from '../../src/log.ts';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src/core/job.ts';
 import { createScheduler, type Scheduler } from '../../src/core/scheduler.ts';
@@ -23,6 +23,7 @@ import {
   postedContents,
   reportJob,
   startWebhookFake,
+  waitFor,
   type FakeClock,
   type WebhookFake,
 } from './harness.ts';
@@ -95,7 +96,13 @@ async function openStore(backend: Backend, where: ReturnType<Backend['location']
 }
 
 /** Runs the crash child until it reaches `crashAt`, then kills it with SIGKILL. */
-async function crashChild(where: ReturnType<Backend['location']>, slot: string, crashAt: 'claim' | 'post') {
+async function crashChild(
+  where: ReturnType<Backend['location']>,
+  slot: string,
+  crashAt: 'claim' | 'post' | 'in-flight',
+  /** When to kill it; by default once it prints its marker. */
+  until?: () => boolean,
+) {
   const child = spawn(process.execPath, [join(ROOT, 'test/jobs/crash-child.ts')], {
     cwd: ROOT,
     env: {
@@ -118,11 +125,12 @@ async function crashChild(where: ReturnType<Backend['location']>, slot: string, 
     child.on('exit', (_code, signal) => done(signal)),
   );
   const marker = crashAt === 'claim' ? 'claimed' : 'posting';
+  const isThere = until ?? (() => stdout.includes(marker));
   const deadline = Date.now() + 15_000;
-  while (!stdout.includes(marker)) {
+  while (!isThere()) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');
-      throw new Error(`the child never reached "${marker}": ${stderr.slice(0, 2_000)}`);
+      throw new Error(`the child never reached "${crashAt}": ${stderr.slice(0, 2_000)}`);
     }
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -215,5 +223,52 @@ describe.each(backends)('exactly once per slot with a shared $name store', (back
     expect(await store.listOutbox({ status: 'delivered' })).toEqual([
       expect.objectContaining({ slotId: slot }),
     ]);
+  });
+  it('a process killed while its webhook POST is in flight resends it once after the lease, logged as a possible repeat', async () => {
+    // The webhook takes 1.5 s to answer; the process is killed 0.3 s after the POST reached it.
+    // Discord has then posted the message, and nothing the protocol offers can tell herald so.
+    let arrivedAt: number | undefined;
+    fake.server.use(
+      http.post(route('webhook', '/:id/:token'), async () => {
+        arrivedAt ??= Date.now();
+        await delay(1_500);
+        return undefined; // the sandbox handler behind it accepts the post
+      }),
+    );
+    const where = backend.location();
+    const slot = '2025-11-22T10:00:00.000Z';
+    await crashChild(where, slot, 'in-flight', () => arrivedAt !== undefined && Date.now() - arrivedAt > 300);
+    await waitFor(() => fake.inbox.messages.length === 1, 5_000, 'the cut-off post to land');
+
+    const clock = fakeClock('2025-11-22T10:01:00Z');
+    const store = await openStore(backend, where, clock);
+    const [pending] = await store.listOutbox({ status: 'pending' });
+    expect(pending).toMatchObject({ slotId: slot, attempts: 1, inFlightAt: expect.any(Number) as number });
+    expect(pending!.receipt).toBeUndefined();
+    // While the dead process's 5-minute lease runs, a restart does not send it.
+    await replica(store, clock, 'restarted-early').start();
+    expect(fake.inbox.messages).toHaveLength(1);
+    fake.server.resetHandlers();
+    clock.set('2025-11-22T10:06:30Z');
+    const log = captureLog();
+    const restarted = createScheduler({
+      schedules: [hourly()],
+      services: { webhook: fake.client() },
+      store,
+      log: log.log,
+      now: clock.now,
+      owner: 'restarted',
+      catchupMinutes: 360,
+      delivery: FAST_DELIVERY,
+    });
+    opened.push(restarted);
+    await restarted.start();
+    // At least once: the post is there twice, never lost, and the resend says it may repeat.
+    expect(postedContents(fake.inbox)).toEqual([`report for ${slot}`, `report for ${slot}`]);
+    expect(log.find('outbox.resend_uncertain')).toEqual([expect.objectContaining({ slotId: slot })]);
+    const [delivered] = await store.listOutbox({ status: 'delivered' });
+    expect(delivered).toMatchObject({ receipt: fake.inbox.messages[1]!.id, attempts: 2 });
+    await replica(store, clock, 'restarted-again').start();
+    expect(fake.inbox.messages).toHaveLength(2);
   });
 });
