@@ -11,6 +11,7 @@ import { createJobsCommand } from './jobs.ts';
 import { report } from './report.ts';
 import { createScheduleCommands, type ScheduleCommandOptions } from './schedule.ts';
 import { createSayCommand, type SayCommandOptions } from './say.ts';
+import { withSpeakOption } from './speak.ts';
 import { voices } from './voices.ts';
 import { weather } from './weather.ts';
 
@@ -36,12 +37,18 @@ export interface CommandSettings {
 export function buildCommands(settings: CommandSettings): Command[] {
   const { access } = settings;
   const email = { users: access.emailUsers, roles: access.emailRoles, domains: access.emailDomains };
+  // The reading commands take `speak:yes` (commands/speak.ts), charged to the /say budget.
+  const speakable = <I extends object>(command: Command<I>) =>
+    withSpeakOption(command, {
+      ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),
+      ...(settings.refundSay ? { refund: settings.refundSay } : {}),
+    });
   const commands: Command[] = [
-    weather,
-    forecast,
+    speakable(weather),
+    speakable(forecast),
     geocode,
-    createHostCommand({ users: access.hostUsers, roles: access.hostRoles }),
-    createJobsCommand({ defaultCountry: settings.jobsCountry }),
+    speakable(createHostCommand({ users: access.hostUsers, roles: access.hostRoles })),
+    speakable(createJobsCommand({ defaultCountry: settings.jobsCountry })),
     createSayCommand({
       modelId: settings.speechModelId,
       ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),
@@ -50,7 +57,7 @@ export function buildCommands(settings: CommandSettings): Command[] {
     voices,
     createEmailSendCommand(email),
     createEmailStatusCommand(email),
-    report,
+    speakable(report),
     ...(settings.schedules ? createScheduleCommands(settings.schedules) : []),
   ];
   commands.push(createHelpCommand(() => commands, { perUserPerMinute: settings.limits.perUserPerMinute }));

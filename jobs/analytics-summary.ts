@@ -12,6 +12,8 @@ import {
   type SummaryInput,
 } from './analytics-summary-build.ts';
 import { buildAnalyticsSummaryEmail } from './analytics-summary-email.ts';
+import { summaryChart } from './analytics-summary-media.ts';
+import { withChart } from '../src/charts/index.ts';
 import { renderWebhookMessage, webhookUsername } from './webhook-message.ts';
 
 export interface AnalyticsSummarySettings {
@@ -75,9 +77,13 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
           'WEBHOOK_USERNAME is not a name Discord accepts; posting under the webhook default',
         );
       }
+      const chart =
+        trend.rows.length > 0 ? await summaryChart({ ranges, metric: metrics[0]!, trend }, ctx) : undefined;
       ctx.deliver({
         kind: 'webhook',
-        message: renderWebhookMessage(buildAnalyticsSummary(input), { username: settings.username }),
+        message: renderWebhookMessage(withChart(buildAnalyticsSummary(input), chart), {
+          username: settings.username,
+        }),
       });
 
       if (settings.emailTo.length === 0) return;

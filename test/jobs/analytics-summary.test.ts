@@ -98,6 +98,12 @@ describe('analytics-summary job', () => {
       { dimensions: [], metrics, dateRanges: [{ startDate: '2025-11-20', endDate: '2025-11-20' }] },
       { dimensions: ['date'], metrics, dateRanges: [{ startDate: '2025-11-15', endDate: '2025-11-21' }] },
       { dimensions: ['country'], metrics, dateRanges: [{ startDate: '2025-11-21', endDate: '2025-11-21' }] },
+      // The chart's previous week, for the first metric only.
+      {
+        dimensions: ['date'],
+        metrics: ['sessions'],
+        dateRanges: [{ startDate: '2025-11-08', endDate: '2025-11-14' }],
+      },
     ]);
   });
 

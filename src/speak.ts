@@ -1,0 +1,98 @@
+// Spoken versions of replies (issue 13): a reply's plain text made readable aloud, synthesized
+// through S5 with the configured voice and model, and attached as an mp3. Used by the `speak`
+// option of the reading commands (commands/speak.ts) and by the analytics summary's spoken
+// briefing (ANALYTICS_SUMMARY_SPEAK). A synthesis that fails never loses the reply: it goes out
+// with one sentence saying the audio could not be made.
+import type { Attachment, Reply } from './core/reply.ts';
+import { countCharacters } from './domain/speech.ts';
+import { ServiceError, userMessageFor } from './errors.ts';
+import type { SpeechClient } from './services/speech/client.ts';
+
+/** A spoken reply is short: about half a minute of speech. */
+export const SPOKEN_MAX_CHARS = 500;
+
+const SPOKEN_UNITS: readonly [RegExp, string][] = [
+  [/\s?°C\b/g, ' degrees Celsius'],
+  [/\s?°F\b/g, ' degrees Fahrenheit'],
+  [/\s?°/g, ' degrees'],
+  [/(\d)\s?K\b/g, '$1 kelvin'],
+  [/(\d)\s?m\/s\b/g, '$1 metres per second'],
+  [/(\d)\s?mph\b/g, '$1 miles per hour'],
+  [/(\d)\s?km\/h\b/g, '$1 kilometres per hour'],
+  [/(\d)\s?%/g, '$1 percent'],
+  [/↑|▲/g, 'up '],
+  [/↓|▼/g, 'down '],
+];
+
+/** Clips at the last sentence or clause end that fits, else at a word, with a full stop. */
+function clip(text: string, max: number): string {
+  if (countCharacters(text) <= max) return text;
+  const head = [...text].slice(0, max).join('');
+  const stop = Math.max(head.lastIndexOf('. '), head.lastIndexOf('; '), head.lastIndexOf(', '));
+  const cut = stop > max / 2 ? head.slice(0, stop) : head.slice(0, Math.max(head.lastIndexOf(' '), 1));
+  return `${cut.replace(/[\s,;:.]+$/, '')}.`;
+}
+
+/** The reply's text as something to read aloud: no links, markup, emoji or symbols for units. */
+export function spokenText(text: string, max = SPOKEN_MAX_CHARS): string {
+  let out = text
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/[*_`~|>#]/g, '')
+    .replace(/\p{Extended_Pictographic}\uFE0F?/gu, '')
+    .replace(/[▁▂▃▄▅▆▇█]+/g, '')
+    .replace(/\s·\s/g, ', ');
+  for (const [pattern, words] of SPOKEN_UNITS) out = out.replace(pattern, words);
+  out = out
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => (/[.!?;:]$/.test(line) ? line : `${line}.`))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return clip(out, max);
+}
+
+export interface SpeakRequest {
+  speech: SpeechClient;
+  /** Already spoken text (spokenText). */
+  text: string;
+  /** The mp3's file name, e.g. weather.mp3. */
+  filename: string;
+  signal?: AbortSignal;
+}
+
+/** The text synthesized with the configured voice and model, as an mp3 attachment. */
+export async function synthesizeSpoken(req: SpeakRequest): Promise<Attachment> {
+  const audio = await req.speech.synthesize({ text: req.text }, req.signal ? { signal: req.signal } : {});
+  if (audio.bytes.byteLength === 0) {
+    throw new ServiceError({ service: 'speech', operation: 'synthesize', code: 'bad_response' });
+  }
+  return {
+    filename: req.filename,
+    contentType: 'audio/mpeg',
+    bytes: audio.bytes,
+    description: `Spoken version: ${req.text}`,
+  };
+}
+
+/** The one sentence a reply carries when its audio could not be made, with the reason. */
+export function audioFailedSentence(reason: unknown): string {
+  const why = userMessageFor(reason).replace(/[.!]$/, '');
+  return `The audio could not be made: ${why.charAt(0).toLowerCase()}${why.slice(1)}.`;
+}
+
+export function withAudio(reply: Reply, audio: Attachment): Reply {
+  return { ...reply, attachments: [...(reply.attachments ?? []), audio] };
+}
+
+/** The reply as it was, plus the sentence in its text and, where it has embeds, as a last one. */
+export function withAudioProblem(reply: Reply, sentence: string): Reply {
+  return {
+    ...reply,
+    text: `${reply.text}\n${sentence}`,
+    ...(reply.embeds && reply.embeds.length > 0
+      ? { embeds: [...reply.embeds, { description: sentence, color: 'warning' as const }] }
+      : {}),
+  };
+}
