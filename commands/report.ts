@@ -29,7 +29,6 @@ export const report = defineCommand({
     // without GA4's synthetic dateRange dimension to untangle.
     const run = (range: DateRange) =>
       analytics.runReport({ dimensions: [], metrics: names, dateRanges: [range] }, { signal: ctx.signal });
-    const chart = reportChart(periods, ctx);
     const [current, previous] = await Promise.all([run(periods.current), run(periods.previous)]);
     const now = metricTotals(current, names);
     const before = metricTotals(previous, names);
@@ -49,6 +48,8 @@ export const report = defineCommand({
       };
     }
 
+    // The chart's daily reports only once the totals answered: a failing S2 is asked no more.
+    const chart = reportChart(periods, ctx);
     const rows = REPORT_METRICS.map((metric, i) => {
       const value = now[i] ?? 0;
       const prior = before[i] ?? 0;

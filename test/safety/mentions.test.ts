@@ -139,7 +139,8 @@ describe('webhook posts carrying a payload (analytics summary, GA4 dimension val
       await client.close();
     }
     expect(server.requests).toHaveLength(before + 1);
-    return JSON.parse(server.requests.at(-1)!.body) as Record<string, unknown>;
+    // The JSON body, or the payload_json part of a multipart post with the chart.
+    return inbox.messages.at(-1)!.body;
   }
 
   it.each(INJECTION_ROWS)(
