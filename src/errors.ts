@@ -1,5 +1,6 @@
 // The error family of herald and the one place that turns any error into a sentence for a user.
 // Constructors take one options object; branch on `code`, never on the message.
+import { formatDateTime, formatNumber } from './format.ts';
 import type { ServiceKey } from './domain/services.ts';
 
 export type ServiceName = ServiceKey;
@@ -29,6 +30,16 @@ export type ServiceErrorCode =
   /** herald's own fault: a request it could not build or send (never the provider's). */
   | 'internal';
 
+/** The calendar windows (UTC) of a provider's call quota. */
+export type QuotaWindow = 'minute' | 'day' | 'week' | 'month';
+
+/** A provider quota herald has used up: its size, its window and when the next call is possible. */
+export interface QuotaExhausted {
+  limit: number;
+  per: QuotaWindow;
+  nextAt: Date;
+}
+
 export type UserErrorCode =
   'invalid_input' | 'forbidden' | 'rate_limited' | 'not_configured' | 'unknown_command';
 
@@ -53,6 +64,8 @@ export class ServiceError extends BotError {
   readonly retryAfterMs: number | undefined;
   /** The provider's own message, already redacted; for logs, never for users. */
   readonly providerMessage: string | undefined;
+  /** Set when herald refused the call itself because the provider's quota is used up. */
+  readonly quota: QuotaExhausted | undefined;
   constructor(opts: {
     service: ServiceName;
     operation: string;
@@ -60,6 +73,7 @@ export class ServiceError extends BotError {
     status?: number | undefined;
     retryAfterMs?: number | undefined;
     providerMessage?: string | undefined;
+    quota?: QuotaExhausted | undefined;
     message?: string;
     cause?: unknown;
   }) {
@@ -75,6 +89,7 @@ export class ServiceError extends BotError {
     this.status = opts.status;
     this.retryAfterMs = opts.retryAfterMs;
     this.providerMessage = opts.providerMessage;
+    this.quota = opts.quota;
   }
 }
 
@@ -128,6 +143,12 @@ function seconds(ms: number | undefined): string {
   return s === 1 ? '1 second' : `${s} seconds`;
 }
 
+/** "The job search service allows herald 250 calls a day; the next is possible at …". */
+function quotaSentence(name: string, quota: QuotaExhausted, retryAfterMs: number | undefined): string {
+  const when = quota.per === 'minute' ? `in ${seconds(retryAfterMs)}` : `on ${formatDateTime(quota.nextAt)}`;
+  return `The ${name} service allows herald ${formatNumber(quota.limit)} calls a ${quota.per}, all used; the next is possible ${when}.`;
+}
+
 /** One line of printable text: a refusal may quote what the user typed, control characters and all. */
 function oneLine(text: string): string {
   return text
@@ -150,6 +171,7 @@ export function userMessageFor(err: unknown): string {
       case 'invalid_request':
         return `The ${name} service did not accept that request; check the input and try again.`;
       case 'rate_limited':
+        if (err.quota) return quotaSentence(name, err.quota, err.retryAfterMs);
         return `The ${name} service is rate limiting herald; try again in ${seconds(err.retryAfterMs)}.`;
       case 'unavailable':
         return `The ${name} service is unavailable; try again in ${seconds(err.retryAfterMs)}.`;

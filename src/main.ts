@@ -76,6 +76,11 @@ async function main(): Promise<void> {
     lifecycle.onStop('connections', () => sandbox.close());
     log.info({ url: sandbox.url }, `sandbox answering on ${sandbox.url}`);
   }
+  // With REDIS_URL, the per-user limits and the providers' quotas are shared by every replica.
+  const redis = config.redisUrl
+    ? await (await import('./redis.ts')).connectRedis(config.redisUrl, log)
+    : undefined;
+  if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   const configs = resolveServiceConfigs(config, plan, sandbox?.url);
   const metrics = createMetrics();
   // Real providers get their documented rate limits as a queue; the simulator has none.
@@ -84,16 +89,11 @@ async function main(): Promise<void> {
   );
   const services = createServices(
     configs,
-    { log: log.child({ component: 'http' }), onCall: (r) => metrics.onCall(r) },
+    { log: log.child({ component: 'http' }), onCall: (r) => metrics.onCall(r), quotaStore: { redis } },
     realOnly,
   );
   lifecycle.onStop('connections', () => closeServices(services));
 
-  // With REDIS_URL, the per-user limits are shared by every replica.
-  const redis = config.redisUrl
-    ? await (await import('./redis.ts')).connectRedis(config.redisUrl, log)
-    : undefined;
-  if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   const quotas = createQuotas({ ...config.limits, redis });
   const store = await openStore(config);
   lifecycle.onStop('store', () => store.close());

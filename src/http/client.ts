@@ -5,10 +5,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
-import { ServiceError, type ServiceErrorCode } from '../errors.ts';
+import { ServiceError, type QuotaExhausted, type ServiceErrorCode } from '../errors.ts';
 import { errorCode, isOwnFault, readCommonError, statusToCode, TIMEOUT_CODES } from './failure.ts';
 import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS } from './guard.ts';
 import { joinUrl } from './path.ts';
+import { createProviderQuota, PROVIDER_QUOTAS } from './quota.ts';
 import { HTTP_DEFAULTS, parseRetryAfter, retryDelayMs, type HttpOptions } from './policy.ts';
 import { redactText } from '../redact.ts';
 import type { CallRecord, HttpClient, HttpClientConfig, HttpRequest, RawResponse } from './types.ts';
@@ -57,6 +58,16 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     { failureThreshold: opts.breakerFailureThreshold, cooldownMs: opts.breakerCooldownMs },
     now,
   );
+  const quotaLimits = opts.providerRateLimit ? PROVIDER_QUOTAS[service] : undefined;
+  const quota =
+    quotaLimits &&
+    createProviderQuota({
+      service,
+      limits: quotaLimits,
+      redis: config.quotaStore?.redis,
+      prefix: config.quotaStore?.prefix,
+      now,
+    });
   const limiter = createLimiter({
     maxConcurrent: opts.maxConcurrent,
     rate: opts.providerRateLimit ? PROVIDER_RATE_LIMITS[service] : undefined,
@@ -67,6 +78,16 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     const blockedMs = breaker.blockedForMs();
     if (blockedMs !== undefined) {
       throw fail(req, 'unavailable', { retryAfterMs: blockedMs, providerMessage: 'circuit open' });
+    }
+    // Every attempt, a retry too, is a call the provider counts.
+    const exhausted = await quota?.take();
+    if (exhausted) {
+      breaker.release();
+      throw fail(req, 'rate_limited', {
+        retryAfterMs: Math.max(0, exhausted.nextAt.getTime() - now()),
+        providerMessage: `herald's quota of ${exhausted.limit} calls a ${exhausted.per} is used up`,
+        quota: exhausted,
+      });
     }
     let res: RawResponse;
     try {
@@ -87,7 +108,13 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
   function fail(
     req: HttpRequest,
     code: ServiceErrorCode,
-    extra: { status?: number; providerMessage?: string | undefined; retryAfterMs?: number; cause?: unknown },
+    extra: {
+      status?: number;
+      providerMessage?: string | undefined;
+      retryAfterMs?: number;
+      quota?: QuotaExhausted;
+      cause?: unknown;
+    },
   ): ServiceError {
     return new ServiceError({
       service,
@@ -96,6 +123,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       status: extra.status,
       retryAfterMs: extra.retryAfterMs,
       providerMessage: extra.providerMessage === undefined ? undefined : redactText(extra.providerMessage),
+      quota: extra.quota,
       cause: extra.cause,
     });
   }

@@ -11,14 +11,16 @@ export interface RateLimit {
   intervalMs: number;
 }
 
-/** Documented provider limits (API-NOTES.md), applied to real upstreams, not the simulator. */
+/**
+ * Documented provider limits (API-NOTES.md), applied to real upstreams, not the simulator, as a
+ * queue. Adzuna's limits are calendar quotas, refused rather than queued (quota.ts).
+ */
 export const PROVIDER_RATE_LIMITS: Readonly<Partial<Record<ServiceName, RateLimit>>> = {
   email: { intervalCap: 2, intervalMs: 1_000 },
   weather: { intervalCap: 60, intervalMs: 60_000 },
   geocoding: { intervalCap: 600, intervalMs: 60_000 },
   hostscan: { intervalCap: 1, intervalMs: 1_000 },
   webhook: { intervalCap: 5, intervalMs: 2_000 },
-  jobSearch: { intervalCap: 25, intervalMs: 60_000 },
 };
 
 export interface BreakerOptions {

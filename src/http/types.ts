@@ -1,4 +1,5 @@
 // The request, response and client shapes of the HTTP core (src/http/client.ts).
+import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { ServiceErrorCode, ServiceName } from '../errors.ts';
 import type { BreakerState } from './guard.ts';
@@ -65,6 +66,12 @@ export interface HttpLog {
   warn(obj: object, msg: string): void;
 }
 
+export interface QuotaStore {
+  redis?: Redis | undefined;
+  /** Key prefix; tests give each file its own. */
+  prefix?: string;
+}
+
 export interface HttpClientConfig {
   service: ServiceName;
   baseUrl: string;
@@ -73,6 +80,8 @@ export interface HttpClientConfig {
   readError?: ProviderErrorReader;
   log?: HttpLog;
   onCall?: (record: CallRecord) => void;
+  /** Where providers' call quotas are counted (PROVIDER_QUOTAS): shared by replicas; memory without. */
+  quotaStore?: QuotaStore;
   /** Injectable for tests. */
   now?: () => number;
   random?: () => number;

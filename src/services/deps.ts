@@ -4,6 +4,7 @@ import {
   type HttpClient,
   type HttpClientConfig,
   type HttpLog,
+  type QuotaStore,
 } from '../http/client.ts';
 import type { HttpOptions } from '../http/policy.ts';
 
@@ -12,6 +13,8 @@ export interface ClientDeps {
   log?: HttpLog;
   onCall?: (record: CallRecord) => void;
   httpOptions?: Partial<HttpOptions>;
+  /** Counts providers' quotas (Adzuna's) across replicas when it holds a Redis. */
+  quotaStore?: QuotaStore;
   /** Clock for caches (tests use a fake one). */
   now?: () => number;
   random?: () => number;
@@ -24,7 +27,7 @@ export interface Closable {
 /** The service's own HTTP client (its pool, breaker and limits), wired to the shared deps. */
 export function createServiceHttp(
   deps: ClientDeps,
-  config: Omit<HttpClientConfig, 'log' | 'onCall' | 'now' | 'random' | 'options'>,
+  config: Omit<HttpClientConfig, 'log' | 'onCall' | 'now' | 'random' | 'options' | 'quotaStore'>,
 ): HttpClient {
   return createHttpClient({
     ...config,
@@ -33,5 +36,6 @@ export function createServiceHttp(
     now: deps.now,
     random: deps.random,
     options: deps.httpOptions,
+    quotaStore: deps.quotaStore,
   });
 }
