@@ -43,13 +43,61 @@ export async function registerCommands(opts: {
     log.info({ scope, guildId: config.guildId, count: names.length, names }, 'discord.commands_registered');
     return { scope, names };
   } catch (err) {
-    const source = err instanceof Error ? err : new Error(String(err));
-    const message = redactText(source.message, [config.token]);
-    throw new AdapterError({
+    throw registerFailure(err, config);
+  }
+}
+
+/** The error codes of a connection that never carried an answer (Node's and undici's). */
+const UNREACHABLE: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'name lookup failed',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+/** The network error code of `err` or of one of its causes, if it is one. */
+function networkCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE[code] !== undefined) return code;
+    if (e.name === 'AbortError' || e.name === 'TimeoutError') return 'ETIMEDOUT';
+  }
+  return undefined;
+}
+
+/** One sentence for the operator: Discord unreachable, Discord failing, or Discord refusing the set. */
+function registerFailure(err: unknown, config: DiscordConfig): AdapterError {
+  const source = err instanceof Error ? err : new Error(String(err));
+  const message = redactText(source.message, [config.token]);
+  const cause = new Error(message);
+  const network = networkCode(err);
+  if (network !== undefined) {
+    const origin = new URL(config.apiUrl ?? 'https://discord.com/api').origin;
+    return new AdapterError({
       platform: 'discord',
-      code: 'send_failed',
-      message: `Discord rejected the command set: ${message}`,
-      cause: new Error(message),
+      code: 'connect_failed',
+      message: `Could not reach Discord at ${origin}: ${UNREACHABLE[network]} (${network}); nothing was registered.`,
+      cause,
     });
   }
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 500) {
+    return new AdapterError({
+      platform: 'discord',
+      code: 'send_failed',
+      message: `Discord failed to take the command set (HTTP ${status}); try again later: ${message}`,
+      cause,
+    });
+  }
+  return new AdapterError({
+    platform: 'discord',
+    code: 'send_failed',
+    message: `Discord rejected the command set: ${message}`,
+    cause,
+  });
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -33,6 +34,15 @@ const help = defineCommand({
 });
 
 const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** A loopback URL nothing listens on: a port taken from the OS, then released. */
+async function refusingUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return `http://127.0.0.1:${port}/api`;
+}
 let fake: FakeDiscord;
 
 beforeAll(async () => {
@@ -107,6 +117,40 @@ describe('registerCommands', () => {
   });
 });
 
+describe('registerCommands when Discord cannot be reached or fails', () => {
+  it('says it could not reach Discord when the connection is refused, not that Discord rejected anything', async () => {
+    const apiUrl = await refusingUrl();
+    const error = await registerCommands({
+      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl },
+      commands: [help],
+      log: silent,
+    }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(AdapterError);
+    expect((error as AdapterError).code).toBe('connect_failed');
+    expect((error as AdapterError).message).toBe(
+      `Could not reach Discord at ${new URL(apiUrl).origin}: connection refused (ECONNREFUSED); nothing was registered.`,
+    );
+  });
+
+  it('says Discord failed, with the status, when it answers 5xx after its retries', async () => {
+    fake.rest.use(
+      http.put('*/api/v10/applications/:app/guilds/:guild/commands', () =>
+        HttpResponse.json({ message: 'upstream connect error', code: 0 }, { status: 503 }),
+      ),
+    );
+    const error = await registerCommands({
+      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
+      commands: [help],
+      log: silent,
+    }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(AdapterError);
+    expect((error as AdapterError).message).toMatch(
+      /^Discord failed to take the command set \(HTTP 503\); try again later/,
+    );
+    expect((error as AdapterError).message).not.toContain('rejected');
+  });
+});
+
 describe('commandsToRegister', () => {
   it('leaves out commands whose services are not configured', () => {
     const services = { weather: { baseUrl: 'https://api.openweathermap.org/data/2.5', apiKey: 'k' } };
@@ -150,6 +194,27 @@ describe('npm run register', () => {
     expect(stdout).toContain(`Registered ${names.length} commands in guild ${GUILD_ID}`);
     expect(stdout).toContain('Left out (service not configured):');
     expect(stdout).not.toContain(BOT_TOKEN);
+  });
+
+  it('exits 1 saying it could not reach Discord when nothing answers at DISCORD_API_URL', async () => {
+    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
+    const apiUrl = await refusingUrl();
+    const env = {
+      PATH: process.env.PATH,
+      HERALD_ENV_FILE: '',
+      DISCORD_TOKEN: BOT_TOKEN,
+      DISCORD_APPLICATION_ID: APP_ID,
+      DISCORD_API_URL: apiUrl,
+      LOG_LEVEL: 'silent',
+    };
+    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `Could not reach Discord at ${new URL(apiUrl).origin}: connection refused (ECONNREFUSED); nothing was registered.\n`,
+    );
   });
 
   it('exits 2 with a clear message when the Discord variables are missing', async () => {
