@@ -10,6 +10,7 @@ import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
 import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { expectWithinDiscordLimits } from '../jobs/discord-limits.ts';
 import { MANAGER, OPS_WEBHOOK_ID, replica, startWorld, type World } from './world.ts';
 
 const runPrefix = testKeyPrefix();
@@ -237,5 +238,37 @@ describe('failures and manual runs (memory store)', () => {
       outcome: 'posted',
       slotId: expect.stringMatching(/^manual:/),
     });
+  });
+
+  it('/schedule run of a /say schedule posts the mp3 as a file of the webhook message', async () => {
+    await world.type('/schedule add hourly /say "Good morning, team"');
+    const [record] = await world.store.list();
+    expect((await world.type(`/schedule run ${record!.id}`)).text).toMatch(/^Schedule \w{6} posted \/say/);
+    const [message] = world.inbox.messages;
+    expect(world.inbox.messages).toHaveLength(1);
+    expect(message!.files).toHaveLength(1);
+    expect(message!.files[0]).toMatchObject({
+      filename: expect.stringMatching(/\.mp3$/),
+      contentType: 'audio/mpeg',
+    });
+    expect(message!.files[0]!.bytes.byteLength).toBeGreaterThan(100);
+    expectWithinDiscordLimits(message!);
+    expect(message!.allowedMentions).toEqual({ parse: [] });
+  });
+
+  it('/schedule run of a /jobs schedule posts its listings as embeds within Discord’s limits', async () => {
+    await world.type(
+      '/schedule add "every monday at 09:00" /jobs what:"rust developer" where:Berlin country:de',
+    );
+    const [record] = await world.store.list();
+    await world.type(`/schedule run ${record!.id}`);
+    const [message] = world.inbox.messages;
+    expect(world.inbox.messages).toHaveLength(1);
+    expect(message!.embeds.length).toBeGreaterThan(0);
+    expect(JSON.stringify(message!.embeds)).toMatch(/rust/i);
+    expect(message!.files).toEqual([]);
+    expectWithinDiscordLimits(message!);
+    // Buttons cannot ride on a webhook message: the page buttons are left out.
+    expect(message!.body.components).toBeUndefined();
   });
 });

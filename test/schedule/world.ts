@@ -116,6 +116,8 @@ export interface WorldOptions {
   store?: ScheduleStore;
   settings?: Partial<ScheduleSettings>;
   runNow?: (record: ScheduleRecord, world: World) => Promise<ManualRun>;
+  /** Who may manage schedules (SCHEDULE_ALLOWED_USERS / _ROLES). */
+  allow?: { users: string[]; roles: string[] };
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -147,7 +149,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const registry = createRegistry(
     buildCommands({
       ...COMMAND_SETTINGS,
-      schedules: { service, users: [MANAGER.id], roles: [ROLE_HOLDER.roles[0]!] },
+      schedules: { service, ...(opts.allow ?? { users: [MANAGER.id], roles: [ROLE_HOLDER.roles[0]!] }) },
     }),
   );
   const dispatcher = createDispatcher({
