@@ -5,7 +5,7 @@ import { defineCommand } from '../src/core/command.ts';
 import type { Action } from '../src/core/reply.ts';
 import { UserError } from '../src/errors.ts';
 import type { JobListing } from '../src/services/job-search/client.ts';
-import { formatAge, formatNumber, plural, quote, truncate } from './format.ts';
+import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
 import { JOB_COUNTRIES, isJobCountry } from '../src/domain/job-countries.ts';
 import { countryChoices, countryName, formatMoney, formatSalary } from './job-countries.ts';
 
@@ -64,8 +64,7 @@ export function createJobsCommand(opts: JobsCommandOptions) {
         { country, page, what, ...(where === undefined ? {} : { where }), resultsPerPage: RESULTS_PER_PAGE },
         { signal: ctx.signal },
       );
-      const place =
-        where === undefined ? countryName(country) : `${truncate(where, 60)}, ${countryName(country)}`;
+      const place = joinPlace(where === undefined ? undefined : truncate(where, 60), countryName(country));
       const search = `${quote(what, 60)} in ${place}`;
       const lastPage = Math.max(1, Math.ceil(result.count / RESULTS_PER_PAGE));
       const pageAction = (label: string, target: number): Action => ({

@@ -6,7 +6,7 @@ import { defineCommand, type AccessCheck, type CommandContext } from '../src/cor
 import { ServiceError, UserError } from '../src/errors.ts';
 import { formatBytes, formatNumber, plural, quote, truncate } from './format.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
-import { findVoice, voiceChoices } from './voice-format.ts';
+import { findVoice, voiceChoices, voiceNameOf } from './voice-format.ts';
 
 export interface SayCommandOptions {
   /** SPEECH_MODEL_ID: decides the character limit. */
@@ -86,11 +86,16 @@ export function createSayCommand(opts: SayCommandOptions) {
         throw err;
       }
       const size = formatBytes(audio.bytes.byteLength);
+      const defaultName =
+        voiceId === undefined && audio.voiceId !== undefined
+          ? await voiceNameOf(speech, audio.voiceId, ctx.signal)
+          : undefined;
+      if (defaultName !== undefined) voiceName = defaultName;
       return {
         text: `Spoke ${plural(chars, 'character')} as ${voiceName} (say.mp3, ${size}).`,
         embeds: [
           {
-            title: `🔊 ${voiceId === undefined ? 'Default voice' : voiceName}`,
+            title: `🔊 ${voiceId === undefined && defaultName === undefined ? 'Default voice' : voiceName}`,
             description: truncate(input.text, 300),
             color: 'success',
             footer: `${opts.modelId} · ${plural(chars, 'character')} · ${size}`,

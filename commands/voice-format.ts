@@ -1,6 +1,6 @@
 // Finding and describing S5 voices, shared by /say (its voice option and autocomplete) and /voices.
 import type { Choice } from '../src/core/command.ts';
-import type { Voice } from '../src/services/speech/client.ts';
+import type { SpeechClient, Voice } from '../src/services/speech/client.ts';
 import { truncate } from './format.ts';
 
 /** Discord shows at most 25 autocomplete choices. */
@@ -32,4 +32,20 @@ export function voiceChoices(voices: readonly Voice[], partial: string): Choice[
     const detail = describeVoice(v);
     return { name: truncate(detail ? `${v.name} (${detail})` : v.name, 100), value: v.id };
   });
+}
+
+/**
+ * The name of the voice with `id` from the (cached) voice list, so a reply names the default
+ * voice ("Rachel") rather than calling it "the default voice"; undefined when it cannot be told.
+ */
+export async function voiceNameOf(
+  speech: Pick<SpeechClient, 'voices'>,
+  id: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  try {
+    return (await speech.voices({ signal })).find((v) => v.id === id)?.name;
+  } catch {
+    return undefined; // the audio is there; only its voice's name is missing
+  }
 }

@@ -50,7 +50,8 @@ export function describeUnits(units: Units): string {
   return `${units} (${TEMPERATURE_UNIT[units]}, ${WIND_UNIT[units]})`;
 }
 
-// OpenWeatherMap's condition groups (the `main` field).
+// OpenWeatherMap's condition groups (the `main` field), by day; at night (an icon ending in "n",
+// https://openweathermap.org/weather-conditions) the sky ones change: no sun after sunset.
 const ICONS: Readonly<Record<string, string>> = {
   Thunderstorm: '⛈️',
   Drizzle: '🌦️',
@@ -60,9 +61,16 @@ const ICONS: Readonly<Record<string, string>> = {
   Clouds: '☁️',
   Tornado: '🌪️',
 };
+const NIGHT_ICONS: Readonly<Record<string, string>> = { Clear: '🌙', Drizzle: '🌧️' };
+/** By icon code: "few clouds" (02) shows the sun or the moon behind a cloud. */
+const ICON_CODES: Readonly<Record<string, string>> = { '02d': '🌤️', '02n': '☁️', '10d': '🌦️' };
 
-export function conditionIcon(main: string): string {
-  return ICONS[main] ?? '🌫️';
+/** The emoji for a condition: by its icon code's day or night when given ("01n" -> 🌙). */
+export function conditionIcon(main: string, icon?: string): string {
+  const byCode = icon === undefined ? undefined : ICON_CODES[icon];
+  if (byCode) return byCode;
+  const isNight = icon?.endsWith('n') ?? false;
+  return (isNight ? NIGHT_ICONS[main] : undefined) ?? ICONS[main] ?? '🌫️';
 }
 
 /** "Moderate rain, mist" from the conditions' descriptions, or the groups when none is given. */

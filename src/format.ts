@@ -158,3 +158,17 @@ export function listWithMore(items: readonly string[], shown: number): string {
   if (items.length <= shown) return items.join(', ');
   return `${items.slice(0, shown).join(', ')} and ${formatNumber(items.length - shown)} more`;
 }
+
+/** "London, United Kingdom"; a part that repeats an earlier one is left out ("United Kingdom"). */
+export function joinPlace(...parts: (string | undefined)[]): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const part of parts) {
+    const text = part?.trim() ?? '';
+    const key = text.normalize('NFKC').toLocaleLowerCase(LOCALE);
+    if (text === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(text);
+  }
+  return out.join(', ');
+}

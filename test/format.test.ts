@@ -6,6 +6,7 @@ import {
   formatPercent,
   formatQuantity,
   formatRatio,
+  joinPlace,
   formatChange,
   formatDate,
   formatDateTime,
@@ -95,6 +96,13 @@ describe('format', () => {
     expect(formatChange(1234.56)).toBe('↑ 1,234.6%');
     expect(formatChange(0.01)).toBe('no change');
     expect(formatChange('new')).toBe('new');
+  });
+
+  it('names a place without repeating a part', () => {
+    expect(joinPlace('United Kingdom', 'United Kingdom')).toBe('United Kingdom');
+    expect(joinPlace('london', 'London', 'United Kingdom')).toBe('london, United Kingdom');
+    expect(joinPlace(undefined, 'Germany')).toBe('Germany');
+    expect(joinPlace('Berlin', ' ', 'Germany')).toBe('Berlin, Germany');
   });
 
   it('truncates to one line with an ellipsis', () => {

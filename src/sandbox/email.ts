@@ -3,7 +3,7 @@
 // https://resend.com/docs/api-reference/emails/send-email, .../dashboard/emails/idempotency-keys
 import { randomUUID } from 'node:crypto';
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { route, type HandlerOptions } from './layout.ts';
+import { magicKey, route, type HandlerOptions } from './layout.ts';
 
 /** Inputs that make the simulator behave like Resend's edge cases (README, tests). */
 export const EMAIL_MAGIC = Object.freeze({
@@ -13,10 +13,10 @@ export const EMAIL_MAGIC = Object.freeze({
   complainedRecipient: 'complained@resend.dev',
   /** A sender on this domain gets 403 validation_error "domain is not verified". */
   unverifiedDomain: 'unverified.example',
-  /** Subjects that fail the send: 429 rate_limit_exceeded (retry-after 1), 429 daily quota, 500. */
-  rateLimitedSubject: 'sandbox:busy',
-  quotaSubject: 'sandbox:quota',
-  errorSubject: 'sandbox:error',
+  /** Subjects that fail the send: 429 rate_limit_exceeded (retry-after 1), 429 daily quota, 500 (`sandbox:…` too). */
+  rateLimitedSubject: 'sandbox-busy',
+  quotaSubject: 'sandbox-quota',
+  errorSubject: 'sandbox-error',
 });
 
 /** How long a sent email reads "sent" before its final event. */
@@ -171,7 +171,7 @@ export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] 
       }
       const checked = validate(body);
       if (!checked.ok) return checked.res;
-      const { subject } = checked.email;
+      const subject = magicKey(checked.email.subject);
       if (subject === EMAIL_MAGIC.rateLimitedSubject)
         return resendError(
           429,

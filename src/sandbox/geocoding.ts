@@ -2,9 +2,19 @@
 // answers a FeatureCollection for any text: real places from the gazetteer first, then believable
 // places, streets and points of interest named after the query, deterministic for the same input.
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { route, type HandlerOptions } from './layout.ts';
+import { magicKey, route, type HandlerOptions } from './layout.ts';
 import { hashSeed, seededRandom } from './seeded-random.ts';
 import {
+  context,
+  feature,
+  featureId,
+  knownFeatures,
+  label,
+  mapboxId,
+  type Feature,
+} from './geocoding-features.ts';
+import {
+  anchorsFor,
   NEIGHBOURHOODS,
   normalizePlaceText,
   PLACES,
@@ -19,10 +29,10 @@ import {
 export const GEOCODING_MAGIC = Object.freeze({
   /** 200 with `features: []`, Mapbox's "no match"; so does text without a letter or digit. */
   noMatchQueries: ['nothing', 'Atlantis', 'nowhere'] as readonly string[],
-  /** 429 {"message":"Rate limit exceeded"} with X-Rate-Limit-* headers. */
-  rateLimitedQuery: 'sandbox:busy',
-  /** 500 {"message":"Internal Server Error"}. */
-  errorQuery: 'sandbox:error',
+  /** 429 {"message":"Rate limit exceeded"} with X-Rate-Limit-* headers (or `sandbox:busy`). */
+  rateLimitedQuery: 'sandbox-busy',
+  /** 500 {"message":"Internal Server Error"} (or `sandbox:error`). */
+  errorQuery: 'sandbox-error',
 });
 
 export interface GeocodingHandlerOptions extends HandlerOptions {
@@ -41,174 +51,28 @@ const TYPES = [
   'address',
   'poi',
 ];
-type Feature = Record<string, unknown> & { relevance: number; place_type: string[] };
-
-const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
-
-function mapboxId(...parts: (string | number)[]): string {
-  const short = Buffer.from(hashSeed('mbx', ...parts).toString(16) + hashSeed(...parts).toString(36))
-    .toString('base64url')
-    .slice(0, 10);
-  return Buffer.from(`urn:mbxplc:${short}`).toString('base64url');
-}
-
-function featureId(type: string, ...parts: (string | number)[]): string {
-  const a = hashSeed(type, ...parts);
-  const b = hashSeed(...parts, type);
-  return `${type}.${String(a).padStart(10, '0')}${String(b % 1_000_000).padStart(6, '0')}`;
-}
-
-function context(p: Place, withPlace: boolean): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  if (withPlace)
-    out.push({
-      id: featureId('place', p.name, p.geonameId),
-      mapbox_id: mapboxId('place', p.geonameId),
-      wikidata: p.wikidata,
-      text: p.name,
-    });
-  if (p.region !== p.name || withPlace)
-    out.push({
-      id: featureId('region', p.region, p.countryCode),
-      mapbox_id: mapboxId('region', p.region),
-      ...(p.regionCode ? { short_code: `${p.countryCode}-${p.regionCode}` } : {}),
-      text: p.region,
-    });
-  out.push({
-    id: featureId('country', p.countryCode),
-    mapbox_id: mapboxId('country', p.countryCode),
-    short_code: p.countryCode.toLowerCase(),
-    text: p.country,
-  });
-  return out;
-}
-
-interface FeatureSpec {
-  type: string;
-  text: string;
-  placeName: string;
-  lon: number;
-  lat: number;
-  relevance: number;
-  context: Record<string, unknown>[];
-  properties?: Record<string, unknown>;
-  address?: string;
-  /** Half the bbox width in degrees; points (addresses, POIs) have none. */
-  span?: number;
-}
-
-function feature(f: FeatureSpec): Feature {
-  const [lon, lat] = [round6(f.lon), round6(f.lat)];
-  const span = f.span ?? 0;
-  return {
-    id: featureId(f.type, f.placeName),
-    type: 'Feature',
-    place_type: [f.type],
-    relevance: Math.round(f.relevance * 1000) / 1000,
-    properties: { mapbox_id: mapboxId(f.type, f.placeName), ...f.properties },
-    text: f.text,
-    place_name: f.placeName,
-    ...(span > 0 ? { bbox: [lon - span, lat - span * 0.7, lon + span, lat + span * 0.7].map(round6) } : {}),
-    center: [lon, lat],
-    geometry: { type: 'Point', coordinates: [lon, lat] },
-    ...(f.address === undefined ? {} : { address: f.address }),
-    context: f.context,
-  };
-}
-
-/** "A, B, C" without the empty parts. */
-const label = (...parts: string[]) => parts.filter((x) => x.trim() !== '').join(', ');
-
-/** Every query token matches a word of the label; the last one may be a prefix (autocomplete). */
-function matches(tokens: string[], text: string): boolean {
-  const words = normalizePlaceText(text).split(' ');
-  return tokens.every((t, i) =>
-    words.some((w) => w === t || (i === tokens.length - 1 && t.length >= 2 && w.startsWith(t))),
-  );
-}
-
-/** Countries, regions and places of the gazetteer that the query names. */
-function knownFeatures(tokens: string[]): Feature[] {
-  const out: Feature[] = [];
-  const seen = new Set<string>();
-  const first = tokens.slice(0, 1);
-  for (const p of [...PLACES].sort((a, b) => b.population - a.population)) {
-    const { lon, lat, country, countryCode: cc, region } = p;
-    if (!seen.has(cc) && matches(tokens, country)) {
-      seen.add(cc);
-      const properties = { short_code: cc.toLowerCase() };
-      out.push(
-        feature({
-          type: 'country',
-          text: country,
-          placeName: country,
-          lon,
-          lat,
-          relevance: 1,
-          context: [],
-          properties,
-          span: 4,
-        }),
-      );
-    }
-    if (
-      region !== p.name &&
-      !seen.has(`${cc}|${region}`) &&
-      matches(tokens, `${region} ${country}`) &&
-      matches(first, region)
-    ) {
-      seen.add(`${cc}|${region}`);
-      const ctx = context(p, false).slice(-1);
-      out.push(
-        feature({
-          type: 'region',
-          text: region,
-          placeName: label(region, country),
-          lon,
-          lat,
-          relevance: 1,
-          context: ctx,
-          span: 1.5,
-        }),
-      );
-    }
-  }
-  for (const p of PLACES.filter((x) =>
-    [x.name, ...(x.aliases ?? [])].some(
-      (n) =>
-        matches(tokens, `${n} ${x.region} ${x.regionCode ?? ''} ${x.country} ${x.countryCode}`) &&
-        matches(first, n),
-    ),
-  ).sort((a, b) => b.population - a.population)) {
-    const placeName = label(p.name, p.region === p.name ? '' : p.region, p.country);
-    const properties = { wikidata: p.wikidata };
-    out.push(
-      feature({
-        type: 'place',
-        text: p.name,
-        placeName,
-        lon: p.lon,
-        lat: p.lat,
-        relevance: 1,
-        context: context(p, false),
-        properties,
-        span: 0.25,
-      }),
-    );
-  }
-  return out;
-}
-
 const SYNTHETIC_KINDS = ['poi', 'locality', 'neighborhood', 'address', 'place'] as const;
+const NEAR_KINDS = ['poi', 'neighborhood', 'address'] as const;
 
-/** Made-up but believable matches named after the query, anchored near real places. */
-function syntheticFeatures(search: string, tokens: string[], count: number, isAddress: boolean): Feature[] {
+/**
+ * Made-up but believable matches named after the query. Around `near` (the real place the query
+ * named) they are streets, quarters and points of interest there, never a second town elsewhere;
+ * otherwise near real places of a country the query's script fits (東京 not in Ontario).
+ */
+function syntheticFeatures(
+  search: string,
+  tokens: string[],
+  count: number,
+  isAddress: boolean,
+  near: Place | undefined,
+): Feature[] {
   const rng = seededRandom('geocode', tokens.join(' '));
   const named = titleCase(search.replace(/^\d+\s+/, '').split(',')[0] ?? search);
   // An address names its city after the street ("10 Downing Street, London"): the first match is there.
   const namedCity = PLACES.find((p) => tokens.slice(1).includes(normalizePlaceText(p.name)));
+  const pool = anchorsFor(search);
   return Array.from({ length: count }, (_, k): Feature => {
-    const a = k === 0 && namedCity ? namedCity : rng.pick(PLACES);
+    const a = near ?? (k === 0 && namedCity ? namedCity : rng.pick(pool));
     const lon = a.lon + (rng.next() - 0.5) * (isAddress ? 0.1 : 1.2);
     const lat = a.lat + (rng.next() - 0.5) * (isAddress ? 0.08 : 0.9);
     const relevance = Math.max(0.5, 0.97 - k * 0.06 - rng.next() * 0.04);
@@ -216,9 +80,11 @@ function syntheticFeatures(search: string, tokens: string[], count: number, isAd
     const region = a.region === a.name ? '' : a.region;
     const kind = isAddress
       ? 'address'
-      : k === 0
-        ? 'place'
-        : SYNTHETIC_KINDS[(k - 1) % SYNTHETIC_KINDS.length]!;
+      : near
+        ? NEAR_KINDS[k % NEAR_KINDS.length]!
+        : k === 0
+          ? 'place'
+          : SYNTHETIC_KINDS[(k - 1) % SYNTHETIC_KINDS.length]!;
     const base = { lon, lat, relevance };
     if (kind === 'address') {
       const number = (isAddress ? /^\d+/.exec(search)?.[0] : undefined) ?? String(rng.int(1, 250));
@@ -296,10 +162,11 @@ function collection(
     GEOCODING_MAGIC.noMatchQueries.some((q) => normalizePlaceText(q) === tokens.join(' '));
   if (!isNoMatch) {
     const isAddress = /^\d+\s+\S/.test(search.trim());
-    const known = isAddress ? [] : knownFeatures(tokens);
+    const known = isAddress ? { features: [], anchor: undefined } : knownFeatures(tokens);
+    const extra = Math.max(0, 10 - known.features.length);
     features = [
-      ...known,
-      ...syntheticFeatures(search.trim(), tokens, Math.max(0, 10 - known.length), isAddress),
+      ...known.features,
+      ...syntheticFeatures(search.trim(), tokens, extra, isAddress, known.anchor),
     ];
     const countryOf = (f: Feature) =>
       (
@@ -349,10 +216,10 @@ export function geocodingHandlers(opts: GeocodingHandlerOptions = {}): RequestHa
       )
         return fail(404, 'Not Found');
       const search = segment.slice(0, -5);
-      const key = search.trim().toLowerCase();
-      if (key === GEOCODING_MAGIC.rateLimitedQuery)
+      const magic = magicKey(search);
+      if (magic === GEOCODING_MAGIC.rateLimitedQuery)
         return fail(429, 'Rate limit exceeded', { 'x-rate-limit-remaining': '0' });
-      if (key === GEOCODING_MAGIC.errorQuery) return fail(500, 'Internal Server Error');
+      if (magic === GEOCODING_MAGIC.errorQuery) return fail(500, 'Internal Server Error');
       const limitParam = url.searchParams.get('limit');
       const limit = limitParam === null ? 5 : Number(limitParam);
       if (!Number.isInteger(limit) || limit < 1 || limit > 10)

@@ -34,3 +34,14 @@ export interface HandlerOptions {
    */
   credential?: string;
 }
+
+/**
+ * The key a magic input is compared by: trimmed, lower case, and `sandbox:busy` read as
+ * `sandbox-busy` (the hyphen form needs no quotes in chat, where `name:value` is an option).
+ */
+export function magicKey(text: string): string {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/^sandbox:/, 'sandbox-');
+}

@@ -1,17 +1,18 @@
 // Simulated ElevenLabs v1 (API-NOTES.md "S5 Speech"): POST /text-to-speech/{voice_id} answers real
-// MP3 bytes (silent MPEG-1 Layer III frames, about as long as the text takes to say) and
+// MP3 bytes (MPEG-1 Layer III frames: a short tone per word, speech-length pauses; speech-audio.ts) and
 // GET /voices the premade voices. Auth, validation and not-found answers use ElevenLabs' bodies.
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { route, type HandlerOptions } from './layout.ts';
+import { magicKey, route, type HandlerOptions } from './layout.ts';
 import { hashSeed } from './seeded-random.ts';
 import { DEFAULT_SPEECH_MODEL_ID, MODEL_CHARACTER_LIMITS, isKnownSpeechModel } from '../domain/speech.ts';
+import { buildSpokenMp3 } from './speech-audio.ts';
 
-/** Texts that make the simulator fail the way ElevenLabs does (for demos and tests). */
+/** Texts that make the simulator fail the way ElevenLabs does (for demos and tests; `sandbox:…` too). */
 export const SPEECH_MAGIC_TEXTS = Object.freeze({
   /** 401 quota_exceeded, the live shape of an exhausted character quota. */
-  quotaExceeded: 'sandbox:quota',
+  quotaExceeded: 'sandbox-quota',
   /** 429 system_busy. */
-  systemBusy: 'sandbox:busy',
+  systemBusy: 'sandbox-busy',
 });
 
 interface VoiceSeed {
@@ -78,36 +79,7 @@ function voiceBody(v: VoiceSeed): Record<string, unknown> {
   };
 }
 
-// MPEG-1 Layer III, 128 kbit/s, 44.1 kHz, mono, no CRC: ElevenLabs' default mp3_44100_128.
-const SAMPLES_PER_FRAME = 1152;
-const SAMPLE_RATE = 44_100;
-const BITRATE = 128_000;
-const FRAME_MS = (SAMPLES_PER_FRAME / SAMPLE_RATE) * 1000;
-/** 0xFFFB: frame sync, MPEG-1, Layer III, no CRC; 0x90: 128 kbit/s at 44.1 kHz; 0xC4: mono, original. */
-export const MP3_FRAME_HEADER: readonly number[] = [0xff, 0xfb, 0x90, 0xc4];
-const MAX_AUDIO_MS = 5 * 60 * 1000;
-/** Roughly how long one character takes to say. */
-const MS_PER_CHARACTER = 65;
-
-/**
- * Silent MP3: whole frames with a correct header and zeroed side information (no main data), so
- * decoders play silence. Frame lengths alternate 417/418 bytes through the padding bit, as a
- * constant-bitrate encoder's do.
- */
-export function buildSilentMp3(durationMs: number): Uint8Array {
-  const frames = Math.max(1, Math.ceil(Math.min(durationMs, MAX_AUDIO_MS) / FRAME_MS));
-  const exact = (144 * BITRATE) / SAMPLE_RATE;
-  const total = Math.floor(frames * exact);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (let i = 0; i < frames; i++) {
-    const length = Math.floor((i + 1) * exact) - Math.floor(i * exact);
-    out.set(MP3_FRAME_HEADER, offset);
-    if (length > Math.floor(exact)) out[offset + 2] = (MP3_FRAME_HEADER[2] as number) | 0x02;
-    offset += length;
-  }
-  return out;
-}
+export { buildSilentMp3, MP3_FRAME_HEADER } from './speech-audio.ts';
 
 function errorDetail(status: number, code: string, message: string, type: string): Response {
   return HttpResponse.json(
@@ -207,7 +179,7 @@ export function speechHandlers(opts: HandlerOptions = {}): RequestHandler[] {
           'validation_error',
         );
       }
-      if (text.trim() === SPEECH_MAGIC_TEXTS.quotaExceeded) {
+      if (magicKey(text) === SPEECH_MAGIC_TEXTS.quotaExceeded) {
         return HttpResponse.json(
           {
             detail: {
@@ -218,7 +190,7 @@ export function speechHandlers(opts: HandlerOptions = {}): RequestHandler[] {
           { status: 401 },
         );
       }
-      if (text.trim() === SPEECH_MAGIC_TEXTS.systemBusy) {
+      if (magicKey(text) === SPEECH_MAGIC_TEXTS.systemBusy) {
         return errorDetail(
           429,
           'system_busy',
@@ -227,7 +199,7 @@ export function speechHandlers(opts: HandlerOptions = {}): RequestHandler[] {
         );
       }
       const seed = hashSeed(voiceId, modelId, text).toString(16).padStart(8, '0');
-      const audio = buildSilentMp3(Math.max(500, characters * MS_PER_CHARACTER));
+      const audio = buildSpokenMp3(text);
       return new HttpResponse(audio, {
         status: 200,
         headers: {

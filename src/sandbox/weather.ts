@@ -2,18 +2,28 @@
 // from a small climate model (season, time of day, a weather regime per day), deterministic for the
 // same city and clock. Errors use OWM's `{cod, message}` bodies, number or string `cod` as live.
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import { route, type HandlerOptions } from './layout.ts';
+import { magicKey, route, type HandlerOptions } from './layout.ts';
 import { hashSeed, seededRandom } from './seeded-random.ts';
-import { normalizePlaceText, PLACES, titleCase, utcOffsetSeconds, type Place } from './fixtures/places.ts';
+import {
+  anchorsFor,
+  normalizePlaceText,
+  PLACES,
+  titleCase,
+  utcOffsetSeconds,
+  type Place,
+} from './fixtures/places.ts';
 
 /** Inputs that make the simulator answer like OpenWeatherMap's failures (README, tests). */
 export const WEATHER_MAGIC = Object.freeze({
-  /** 404 {"cod":"404","message":"city not found"}; so does any name without a letter. */
+  /**
+   * 404 {"cod":"404","message":"city not found"}; so does anything that is not written like a
+   * place name (`--help`, `a_b`, `http://x`, no letter).
+   */
   notFoundCities: ['Atlantis', 'Nowhere'] as readonly string[],
-  /** 429 "Your account is temporary blocked ...". */
-  rateLimitedCity: 'sandbox:busy',
-  /** 500 {"cod":"500","message":"Internal error"}. */
-  errorCity: 'sandbox:error',
+  /** 429 "Your account is temporary blocked ..." (or `sandbox:busy`, which needs quotes in chat). */
+  rateLimitedCity: 'sandbox-busy',
+  /** 500 {"cod":"500","message":"Internal error"} (or `sandbox:error`). */
+  errorCity: 'sandbox-error',
 });
 
 export interface WeatherHandlerOptions extends HandlerOptions {
@@ -70,11 +80,17 @@ const CONDITIONS: Record<string, [number, string, string, string]> = {
   mist: [701, 'Mist', 'mist', '50'], haze: [721, 'Haze', 'haze', '50'], fog: [741, 'Fog', 'fog', '50'],
 };
 
+/**
+ * A place name begins with a letter ("St. John's", "Saint-Étienne", "東京"); OWM finds nothing
+ * for `--help`, `123` or `.`.
+ */
+const PLACE_NAME = /^\p{L}/u;
+
 /** The place a `q` names: a gazetteer entry, one placed near a real one, or undefined (404). */
 export function resolveCity(q: string): Place | undefined {
   const [cityPart = '', ...rest] = q.split(',').map((s) => s.trim());
   const city = normalizePlaceText(cityPart);
-  if (!/\p{L}/u.test(city)) return undefined;
+  if (!PLACE_NAME.test(cityPart)) return undefined;
   if (WEATHER_MAGIC.notFoundCities.some((n) => normalizePlaceText(n) === city)) return undefined;
   const country = rest.length > 0 ? rest[rest.length - 1]!.toUpperCase() : undefined;
   const state = rest.length > 1 ? normalizePlaceText(rest[0]!) : undefined;
@@ -88,8 +104,7 @@ export function resolveCity(q: string): Place | undefined {
     );
   if (named.length > 0) return named.reduce((a, b) => (b.population > a.population ? b : a));
   const rng = seededRandom('weather-place', city, country ?? '');
-  const pool = PLACES.filter((p) => p.countryCode === country);
-  const anchor = rng.pick(pool.length > 0 ? pool : PLACES);
+  const anchor = rng.pick(anchorsFor(cityPart, country));
   return {
     ...anchor,
     name: titleCase(cityPart),
@@ -335,7 +350,7 @@ export function forecastBody(
 function locate(url: URL): Place | Response {
   const q = url.searchParams.get('q');
   if (q !== null && q.trim() !== '') {
-    const key = q.trim().toLowerCase();
+    const key = magicKey(q);
     if (key === WEATHER_MAGIC.rateLimitedCity) return raw(429, BLOCKED);
     if (key === WEATHER_MAGIC.errorCity) return owmError(500, 'Internal error');
     return resolveCity(q) ?? owmError(404, 'city not found');
@@ -368,7 +383,9 @@ export function weatherHandlers(opts: WeatherHandlerOptions = {}): RequestHandle
         kind === 'weather'
           ? currentBody(place, units, now())
           : forecastBody(place, units, now(), Number.isInteger(cnt) && cnt >= 1 && cnt <= 40 ? cnt : 40);
-      const cacheKey = `${url.pathname.replace(/^.*\/data\/2\.5/, '/data/2.5')}?q=${(url.searchParams.get('q') ?? '').toLowerCase()}&units=${units}`;
+      // A header carries bytes only: the city stays percent-encoded, as in the request (東京, Tōkyō).
+      const q = encodeURIComponent((url.searchParams.get('q') ?? '').toLowerCase());
+      const cacheKey = `${url.pathname.replace(/^.*\/data\/2\.5/, '/data/2.5')}?q=${q}&units=${units}`;
       return HttpResponse.json(body, {
         headers: { ...JSON_HEADERS, 'x-cache-key': cacheKey, 'access-control-allow-origin': '*' },
       });

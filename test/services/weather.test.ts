@@ -110,7 +110,7 @@ describe('weather client', () => {
       feelsLike: 25.59,
       humidity: 64,
       windSpeed: 0.62,
-      conditions: [{ main: 'Rain', description: 'moderate rain' }],
+      conditions: [{ main: 'Rain', description: 'moderate rain', icon: '10d' }],
       observedAt: new Date(1661870592_000),
       timezoneOffsetS: 7200,
     });
@@ -123,13 +123,13 @@ describe('weather client', () => {
         {
           at: new Date(1661871600_000),
           temp: 23.61,
-          conditions: [{ main: 'Rain', description: 'light rain' }],
+          conditions: [{ main: 'Rain', description: 'light rain', icon: '10d' }],
           pop: 0.32,
         },
         {
           at: new Date(1661882400_000),
           temp: 21.05,
-          conditions: [{ main: 'Clouds', description: 'broken clouds' }],
+          conditions: [{ main: 'Clouds', description: 'broken clouds', icon: '04n' }],
           pop: 0.08,
         },
       ],

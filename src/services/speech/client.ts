@@ -27,6 +27,8 @@ export interface Voice {
 export interface Audio {
   bytes: Uint8Array;
   contentType: string;
+  /** The voice that spoke: the one asked for, or the configured default. */
+  voiceId?: string;
 }
 
 export interface SpeechClient extends Closable {
@@ -169,7 +171,7 @@ export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}):
           providerMessage: `expected audio, got ${res.bytes.length} bytes of ${contentType || 'no type'}`,
         });
       }
-      return { bytes: res.bytes, contentType };
+      return { bytes: res.bytes, contentType, voiceId };
     },
 
     async voices(opts) {

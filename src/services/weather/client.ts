@@ -17,6 +17,8 @@ export type Units = 'metric' | 'imperial' | 'standard';
 export interface Condition {
   main: string;
   description: string;
+  /** OWM's icon code, e.g. "01n": the digits the condition, the letter day (d) or night (n). */
+  icon?: string;
 }
 
 export interface CurrentWeather {
@@ -91,7 +93,11 @@ function checkQuery(operation: string, q: WeatherQuery): { city: string; units: 
 }
 
 function toConditions(list: ConditionWire[]): Condition[] {
-  return list.map((c) => ({ main: c.main, description: c.description ?? c.main.toLowerCase() }));
+  return list.map((c) => ({
+    main: c.main,
+    description: c.description ?? c.main.toLowerCase(),
+    ...(c.icon === undefined ? {} : { icon: c.icon }),
+  }));
 }
 
 /** OpenWeatherMap's 404 "city not found" is an answer, not a failure. */
