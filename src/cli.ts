@@ -20,8 +20,11 @@ export const USAGE = `Usage: npm start [-- OPTION]
   --help       print this text
 
 Configuration: environment variables, or a .env file in the project root (the environment wins);
-.env.example lists every variable. Exit codes: 0 done, 1 failed, 2 configuration or usage error,
-130 a second SIGINT/SIGTERM, 141 the output was closed.
+.env.example lists every variable.
+
+Exit codes: 0 done; 1 a command failed (piped console) or herald failed; 2 a configuration or
+usage error; 3 a piped command was refused (unknown command, invalid input, not configured);
+130 a second SIGINT/SIGTERM; 141 the output was closed (EPIPE).
 `;
 
 type Option = 'run' | 'check' | 'version' | 'help';
