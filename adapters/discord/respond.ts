@@ -1,0 +1,147 @@
+// How a Reply goes back to Discord once the interaction is deferred (the respond strategy), and the
+// error wrapping every Discord call shares. The choice of call is pure (responseStep); sendReply
+// carries it out. https://discord.com/developers/docs/interactions/receiving-and-responding
+import {
+  AttachmentBuilder,
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
+import type { CommandLog } from '../../src/core/command.ts';
+import type { Action, Reply } from '../../src/core/reply.ts';
+import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
+import { redactText } from '../../src/redact.ts';
+import { renderDiscord, type DiscordMessage } from './render.ts';
+
+export const NO_MENTIONS = { parse: [] as [] };
+
+export type Deferrable = ChatInputCommandInteraction | ButtonInteraction;
+
+/** An interaction herald has deferred and still owes an answer. */
+export interface InFlight {
+  interaction: Deferrable;
+  /** A slash command defers a new reply; a button click defers an update of its message. */
+  kind: 'reply' | 'update';
+  /** Whether what the deferral fixed is visible to the invoker only. */
+  isEphemeral: boolean;
+  deferred: Promise<void>;
+  controller: AbortController;
+  responded: boolean;
+}
+
+/**
+ * Which call answers: `follow-up` once something was sent; `private-over-public` when a private
+ * reply follows a public deferred reply (whose first follow-up would only edit the loading message,
+ * keeping it public); `private-follow-up` for a private answer to a public button message; `edit`
+ * otherwise (the deferred message becomes the answer).
+ */
+export type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
+
+export function responseStep(
+  flight: Pick<InFlight, 'responded' | 'isEphemeral' | 'kind'>,
+  reply: Pick<Reply, 'ephemeral'>,
+): ResponseStep {
+  if (flight.responded) return 'follow-up';
+  if (reply.ephemeral && !flight.isEphemeral) {
+    return flight.kind === 'reply' ? 'private-over-public' : 'private-follow-up';
+  }
+  return 'edit';
+}
+
+/** Any thrown value as an Error carrying only its name, message (tokens redacted), status and code. */
+export function safeError(err: unknown, token: string): Error {
+  const source = err instanceof Error ? err : new Error(String(err));
+  const safe = new Error(redactText(source.message, [token]));
+  safe.name = source.name;
+  const extra = source as { status?: unknown; code?: unknown };
+  const fields: Record<string, unknown> = {};
+  if (typeof extra.status === 'number') fields.status = extra.status;
+  if (typeof extra.code === 'number' || typeof extra.code === 'string') fields.code = extra.code;
+  return Object.assign(safe, fields);
+}
+
+/** A failed Discord call as an AdapterError: "Discord <doing> failed: <reason>". */
+export function discordError(
+  err: unknown,
+  code: AdapterErrorCode,
+  doing: string,
+  token: string,
+): AdapterError {
+  if (err instanceof AdapterError) return err;
+  const cause = safeError(err, token);
+  return new AdapterError({
+    platform: 'discord',
+    code,
+    message: `Discord ${doing} failed: ${cause.message}`,
+    cause,
+  });
+}
+
+function toSendOptions(message: DiscordMessage) {
+  return {
+    content: message.content,
+    embeds: message.embeds,
+    components: message.components,
+    files: message.files.map(
+      (file) =>
+        new AttachmentBuilder(Buffer.from(file.data), { name: file.name, description: file.description }),
+    ),
+    allowedMentions: NO_MENTIONS,
+  };
+}
+
+export interface SendContext {
+  log: CommandLog;
+  token: string;
+  /** Turns an Action into a button custom_id (the adapter's action store). */
+  customIdFor: (action: Action) => string;
+}
+
+/** Answers a deferred interaction with `reply`, by the step responseStep chooses. */
+export async function sendReply(flight: InFlight, reply: Reply, context: SendContext): Promise<void> {
+  await flight.deferred;
+  const { interaction } = flight;
+  const message = renderDiscord(reply, {
+    customIdFor: context.customIdFor,
+    // Boosted servers allow larger uploads; Discord says how large with each interaction.
+    maxFileBytes: interaction.attachmentSizeLimit > 0 ? interaction.attachmentSizeLimit : undefined,
+  });
+  const options = toSendOptions(message);
+  const hasFiles = message.files.length > 0;
+  try {
+    switch (responseStep(flight, reply)) {
+      case 'follow-up':
+        await interaction.followUp({
+          ...options,
+          flags: reply.ephemeral ? MessageFlags.Ephemeral : undefined,
+        });
+        break;
+      case 'private-over-public':
+        // Settle the loading message, send the private answer, then delete the loading message.
+        await interaction.editReply({ content: '…', allowedMentions: NO_MENTIONS });
+        await interaction.followUp({ ...options, flags: MessageFlags.Ephemeral });
+        await interaction.deleteReply().catch((err: unknown) => {
+          context.log.warn(
+            { err: safeError(err, context.token), interactionId: interaction.id },
+            'discord.delete_failed',
+          );
+        });
+        break;
+      case 'private-follow-up':
+        await interaction.followUp({ ...options, flags: MessageFlags.Ephemeral });
+        break;
+      case 'edit':
+        // An edit replaces the message: attachments of an earlier page go away.
+        await interaction.editReply({ ...options, attachments: [] });
+        break;
+    }
+    flight.responded = true;
+  } catch (err) {
+    throw discordError(
+      err,
+      hasFiles ? 'upload_failed' : 'send_failed',
+      hasFiles ? 'upload' : 'reply',
+      context.token,
+    );
+  }
+}

@@ -1,0 +1,36 @@
+// The respond strategy on its own: which Discord call answers a deferred interaction. The calls
+// themselves are proven against the fake Discord in adapter.test.ts.
+import { describe, expect, it } from 'vitest';
+import { responseStep, safeError } from '../../../adapters/discord/respond.ts';
+
+describe('responseStep', () => {
+  it.each([
+    // responded, deferred private, kind, reply private → step
+    [false, false, 'reply', false, 'edit'],
+    [false, true, 'reply', true, 'edit'],
+    [false, true, 'reply', false, 'edit'],
+    [false, false, 'update', false, 'edit'],
+    [false, false, 'reply', true, 'private-over-public'],
+    [false, false, 'update', true, 'private-follow-up'],
+    [true, false, 'reply', false, 'follow-up'],
+    [true, false, 'reply', true, 'follow-up'],
+    [true, true, 'update', true, 'follow-up'],
+  ] as const)(
+    'responded=%s, deferred private=%s, %s, reply private=%s → %s',
+    (responded, isEphemeral, kind, ephemeral, step) => {
+      expect(responseStep({ responded, isEphemeral, kind }, { ephemeral })).toBe(step);
+    },
+  );
+});
+
+describe('safeError', () => {
+  it('keeps name, status and code, and redacts the bot token from the message', () => {
+    const token = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.Gh1abc.defghijklmnopqrstuvwxyz012345';
+    const source = Object.assign(new Error(`401 for Bot ${token}`), { status: 401, code: 0, token });
+    source.name = 'DiscordAPIError';
+    const safe = safeError(source, token);
+    expect(safe.message).not.toContain(token);
+    expect(safe).toMatchObject({ name: 'DiscordAPIError', status: 401, code: 0 });
+    expect(Object.keys(safe)).not.toContain('token');
+  });
+});
