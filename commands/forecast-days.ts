@@ -1,6 +1,7 @@
 // Groups OpenWeatherMap's 3-hour forecast steps into calendar days in the CITY's local time (its
 // UTC offset, not the bot's zone), with each day's min/max and dominant condition. Pure.
 import type { ForecastStep } from '../src/services/weather/client.ts';
+import { formatDay } from './format.ts';
 
 export interface ForecastDay {
   /** The local calendar date, YYYY-MM-DD. */
@@ -56,13 +57,6 @@ export function dominantCondition(conditions: readonly string[]): string {
   return best?.[0] ?? 'Unknown';
 }
 
-const labelFormat = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-
 /** Splits the steps into at most `maxDays` local days, in time order. */
 export function groupForecastDays(
   steps: readonly ForecastStep[],
@@ -85,7 +79,7 @@ export function groupForecastDays(
   }
   return [...byDate.entries()].slice(0, maxDays).map(([date, day]) => ({
     date,
-    label: labelFormat.format(day.local),
+    label: formatDay(day.local),
     min: Math.min(...day.temps),
     max: Math.max(...day.temps),
     condition: dominantCondition(day.conditions),

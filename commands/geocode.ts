@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { UserError } from '../src/errors.ts';
 import type { GeocodeMatch } from '../src/services/geocoding/client.ts';
-import { plural, quote, truncate } from './format.ts';
+import { formatCoordinate, plural, quote, truncate } from './format.ts';
 
 /** Mapbox v5 rejects longer queries (API-NOTES.md S4: at most 20 words and 256 characters, no ";"). */
 export const MAX_QUERY_WORDS = 20;
@@ -22,10 +22,8 @@ const ZOOM_BY_TYPE: Readonly<Record<string, number>> = {
   poi: 17,
 };
 
-/** Five decimals is about a metre: enough for a map, short enough to read. */
-export function formatCoordinate(value: number): string {
-  return String(Number(value.toFixed(5)));
-}
+/** Five decimals is about a metre: enough for a map, short enough to read (src/format.ts). */
+export { formatCoordinate };
 
 export function mapLink(match: GeocodeMatch): string {
   const lat = formatCoordinate(match.latitude);

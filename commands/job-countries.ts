@@ -1,7 +1,7 @@
 // How the job search's countries read: their names, salaries in their currencies, and the
 // country option's autocomplete. The countries themselves are domain facts (src/domain).
 import { JOB_COUNTRIES, JOB_COUNTRY_CURRENCIES } from '../src/domain/job-countries.ts';
-import { LOCALE } from './format.ts';
+import { formatCurrency, LOCALE } from './format.ts';
 
 const regionNames = new Intl.DisplayNames(LOCALE, { type: 'region' });
 
@@ -10,17 +10,9 @@ export function countryName(code: string): string {
   return regionNames.of(code.toUpperCase()) ?? code.toUpperCase();
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
 /** 54321.7 in gb -> "£54,322"; whole units, since salaries are estimates anyway. */
 export function formatMoney(amount: number, country: string): string {
-  const currency = JOB_COUNTRY_CURRENCIES[country] ?? 'EUR';
-  let format = moneyFormats.get(currency);
-  if (format === undefined) {
-    format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, maximumFractionDigits: 0 });
-    moneyFormats.set(currency, format);
-  }
-  return format.format(amount);
+  return formatCurrency(amount, JOB_COUNTRY_CURRENCIES[country] ?? 'EUR');
 }
 
 /**

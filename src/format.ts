@@ -74,6 +74,42 @@ export function formatChange(change: number | 'new'): string {
   return `${rounded > 0 ? CHANGE_ARROWS.up : CHANGE_ARROWS.down} ${formatPercent(Math.abs(rounded))}`;
 }
 
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+
+/** 54321.7 GBP -> "£54,322" (whole units unless told); a code Intl does not know: "54,322 XYZ". */
+export function formatCurrency(amount: number, currency: string, digits = 0): string {
+  const key = `${currency}|${digits}`;
+  let format = currencyFormats.get(key);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(LOCALE, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+    } catch {
+      return `${formatNumber(amount, digits)} ${currency}`;
+    }
+    currencyFormats.set(key, format);
+  }
+  return format.format(amount);
+}
+
+/** A length of time: "45s", "2m 05s", "1h 20m". */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  if (s < 60) return `${s}s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m ${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** A latitude or longitude to five decimals, about a metre: "48.8584", "-0.12763". */
+export function formatCoordinate(value: number): string {
+  return String(Number(value.toFixed(5)));
+}
+
 /** Byte sizes in binary units, one decimal above a KiB: "812 B", "11.4 KiB", "2.0 MiB". */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${formatNumber(bytes)} B`;

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   formatAge,
   formatBytes,
+  formatCoordinate,
+  formatCurrency,
+  formatDay,
+  formatDuration,
   formatIsoDateTime,
   formatPercent,
   formatQuantity,
@@ -96,6 +100,17 @@ describe('format', () => {
     expect(formatChange(1234.56)).toBe('↑ 1,234.6%');
     expect(formatChange(0.01)).toBe('no change');
     expect(formatChange('new')).toBe('new');
+  });
+
+  it('writes money, durations, coordinates and weekdays in the one locale', () => {
+    expect(formatCurrency(54321.7, 'GBP')).toBe('£54,322');
+    expect(formatCurrency(12.5, 'EUR', 2)).toBe('€12.50');
+    expect(formatCurrency(3, 'XYZ1')).toBe('3 XYZ1');
+    expect(formatDuration(45)).toBe('45s');
+    expect(formatDuration(125)).toBe('2m 05s');
+    expect(formatDuration(4800)).toBe('1h 20m');
+    expect(formatCoordinate(-0.1276349)).toBe('-0.12763');
+    expect(formatDay(new Date('2026-11-24T23:00:00Z'))).toBe('Tue 24 Nov');
   });
 
   it('names a place without repeating a part', () => {
