@@ -2,6 +2,7 @@
 // (non-Latin and accented ones included), landmarks are where they stand, input that is not a
 // place is OpenWeatherMap's 404, and the icon's d/n follows the place's own sun. Driven through
 // the real clients and the real sandbox server on loopback.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weather as weatherCommand } from '../../commands/weather.ts';
 import { sandboxHandlers } from '../../src/sandbox/index.ts';
@@ -158,5 +159,26 @@ describe('simulated geocoding places', () => {
   it('places an unknown name in a country its script is written in', async () => {
     const names = await placeNames('札幌');
     for (const name of names) expect(name).toMatch(/(China|Japan|Hong Kong)$/);
+  });
+});
+
+describe('any text the user types', () => {
+  it('gets a provider’s answer, never the simulator’s own 500 (headers carry any city)', async () => {
+    const text = fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }).filter((t) => t.trim() !== '');
+    await fc.assert(
+      fc.asyncProperty(text, fc.constantFrom('weather', 'forecast'), async (q, kind) => {
+        const { status } = await owm(kind as 'weather' | 'forecast', q);
+        expect(status).not.toBe(500);
+      }),
+      { numRuns: 60 },
+    );
+    await fc.assert(
+      fc.asyncProperty(text, async (query) => {
+        const url = `${server.url}/geocoding-api/geocoding/v5/mapbox.places/${encodeURIComponent(query)}.json?access_token=k`;
+        const res = await fetch(url);
+        expect(res.status).not.toBe(500);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
