@@ -18,7 +18,13 @@ import { ConfigError } from './errors.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { closeServices, createServices } from './services/index.ts';
-import { describeStore, openStore, type Store } from './store/index.ts';
+import { describeStore, openScheduleStore, openStore, type Store } from './store/index.ts';
+import { buildCommands } from '../commands/index.ts';
+import { createScheduling } from '../jobs/schedules.ts';
+import { createDispatcher } from './core/dispatch.ts';
+import { createRegistry } from './core/registry.ts';
+import type { Services } from './core/services.ts';
+import { closeDestinationClients, createDestinationClients } from './destinations.ts';
 
 class ExitError extends Error {
   readonly exitCode: number;
@@ -143,6 +149,40 @@ async function describeRun(store: Store, outcome: SlotOutcome, line: string): Pr
   return entries.length === 0 ? line : `${line}\n\n${renderSlotPosts(entries)}`;
 }
 
+/** A schedule of /schedule run once now, as its creator, through the same claim and outbox. */
+async function runSchedule(id: string, config: Config, services: Services, store: Store, log: Logger) {
+  const schedules = await openScheduleStore(config);
+  const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
+  try {
+    const record = await schedules.get(id.trim().toLowerCase());
+    if (!record) return undefined;
+    const scheduling = createScheduling({ config, services, store, schedules, destinations, log });
+    const registry = createRegistry(
+      buildCommands({
+        access: config.access,
+        limits: config.limits,
+        speechModelId: config.services.speech?.modelId ?? 'eleven_multilingual_v2',
+        jobsCountry: config.services.jobSearch?.country ?? 'gb',
+        schedules: { service: scheduling.service, users: [], roles: [] },
+      }),
+    );
+    scheduling.attach(
+      createDispatcher({
+        registry,
+        services,
+        log,
+        commandTimeoutMs: config.commandTimeoutMs,
+        serviceVariables: config.serviceVariables,
+      }),
+    );
+    log.info({ scheduleId: record.id, store: describeStore(config) }, 'schedule.manual_run');
+    const outcome = await scheduling.runner.runManual(record);
+    return { label: `schedule ${record.id} (${record.command})`, outcome };
+  } finally {
+    await Promise.allSettled([schedules.close(), closeDestinationClients(destinations)]);
+  }
+}
+
 async function run(args: readonly string[], log: Logger, config: Config): Promise<string> {
   const sandbox = await sandboxConfigs(config);
   if (sandbox) log.info({ simulated: sandbox.simulated }, 'the built-in sandbox answers for these services');
@@ -162,7 +202,18 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
   let store: Store | undefined;
   try {
     if (name === undefined) throw new ExitError(`usage: npm run job -- NAME (known jobs: ${known})`, 2);
-    if (!target) throw new ExitError(`unknown job "${name}"; known jobs: ${known}`, 2);
+    if (!target) {
+      store = await openStore(config);
+      const ran = await runSchedule(name, config, services, store, log);
+      if (!ran) {
+        const hint = '/schedule list shows the schedules';
+        throw new ExitError(`unknown job or schedule "${name}"; known jobs: ${known} (${hint})`, 2);
+      }
+      const { message, isSuccess } = summarize(ran.label, ran.outcome);
+      const text = await describeRun(store, ran.outcome, message);
+      if (!isSuccess) throw new ExitError(text, 1);
+      return text;
+    }
     if (target.disabledReason) throw new ExitError(`${name} cannot run: ${target.disabledReason}`, 1);
     store = await openStore(config).catch((err: unknown) => {
       throw new ExitError(`${name} cannot run: ${err instanceof Error ? err.message : String(err)}`, 1);

@@ -54,8 +54,10 @@ export interface ScheduleRunner {
   stop(): Promise<void>;
   /** Reads the schedules and runs every due slot (the timer's callback; tests call it with a fake clock). */
   tick(): Promise<SlotOutcome[]>;
-  /** `/schedule run` and `npm run job`: a manual slot now. */
+  /** `/schedule run`: a manual slot now. */
   runNow(record: ScheduleRecord): Promise<ManualRun>;
+  /** `npm run job -- <id>`: a manual slot now, with its whole outcome. */
+  runManual(record: ScheduleRecord): Promise<SlotOutcome>;
 }
 
 export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
@@ -229,6 +231,11 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     timer.unref();
   }
 
+  function runManual(record: ScheduleRecord): Promise<SlotOutcome> {
+    const at = now();
+    return runSlot(record, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' });
+  }
+
   return {
     owner,
     start() {
@@ -240,13 +247,10 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       await Promise.allSettled([ticking, ...running.values()]);
     },
     tick,
+    runManual,
     async runNow(record) {
       const at = now();
-      const outcome = await runSlot(record, {
-        id: `manual:${at.toISOString()}`,
-        scheduledAt: at,
-        reason: 'manual',
-      });
+      const outcome = await runManual(record);
       if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
       const run = runRecord(outcome, at.getTime());
       if (run.outcome === 'posted')

@@ -190,7 +190,9 @@ describe('npm run job -- analytics-summary', () => {
   it('lists the known jobs for an unknown name', async () => {
     const result = await runJob(['weekly-digest'], env());
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown job "weekly-digest"; known jobs: analytics-summary');
+    expect(result.stderr).toContain(
+      'unknown job or schedule "weekly-digest"; known jobs: analytics-summary (/schedule list shows the schedules)',
+    );
     expect(server.requests).toHaveLength(0);
   });
 

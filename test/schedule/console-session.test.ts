@@ -63,6 +63,18 @@ describe('a console session with a file store', () => {
     expect(inbox.messages).toHaveLength(1);
     expect(JSON.stringify(inbox.messages[0]!.embeds)).toContain('Oslo');
 
+    // `npm run job -- <id>` runs it once more, as a manual slot (everything simulated here).
+    const job = await runHerald({ ...env, SANDBOX: 'on' }, '', {
+      shell: `"${process.execPath}" src/run-job.ts ${ids[1]!}`,
+    });
+    expect(job.code, job.stderr).toBe(0);
+    expect(job.stdout).toMatch(
+      new RegExp(
+        `^schedule ${ids[1]!} \\(/jobs what:"rust developer" where:Berlin\\): delivered webhook \\(slot manual:`,
+      ),
+    );
+    expect(inbox.messages).toHaveLength(1);
+
     const removed = await session(`/schedule remove ${ids[0]}\n/schedule list\n`);
     expect(removed).toContain(`Schedule ${ids[0]} (every weekday (Monday to Friday) at 07:30`);
     const after = await session('/schedule list\n');
