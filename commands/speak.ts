@@ -6,9 +6,9 @@ import { z } from 'zod';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import type { Reply } from '../src/core/reply.ts';
 import { countCharacters } from '../src/domain/speech.ts';
-import { UserError } from '../src/errors.ts';
 import {
   audioFailedSentence,
+  speechNotConfigured,
   spokenText,
   synthesizeSpoken,
   withAudio,
@@ -35,13 +35,7 @@ export async function addSpokenVersion(
   settings: SpeakSettings,
 ): Promise<Reply> {
   const speech = ctx.services.speech;
-  if (!speech) {
-    const notConfigured = new UserError({
-      code: 'not_configured',
-      message: 'The speech service is not configured (set SPEECH_API_KEY).',
-    });
-    return withAudioProblem(reply, audioFailedSentence(notConfigured));
-  }
+  if (!speech) return withAudioProblem(reply, audioFailedSentence(speechNotConfigured()));
   const text = spokenText(reply.text);
   const chars = countCharacters(text);
   const refused = await settings.charge?.(chars, ctx);

@@ -5,7 +5,15 @@
 import { comparisonChart, dailyValues, spanBefore, spanDays } from '../src/charts/comparison.ts';
 import { tryDrawChart } from '../src/charts/index.ts';
 import type { JobContext } from '../src/core/job.ts';
-import type { Attachment } from '../src/core/reply.ts';
+import type { Attachment, Reply } from '../src/core/reply.ts';
+import {
+  audioFailedSentence,
+  speechNotConfigured,
+  spokenText,
+  synthesizeSpoken,
+  withAudio,
+  withAudioProblem,
+} from '../src/speak.ts';
 import type { Report } from '../src/services/analytics/client.ts';
 import { formatSpan, type SummaryRanges } from './analytics-summary-build.ts';
 import { metricLabel } from './analytics-summary-format.ts';
@@ -39,4 +47,26 @@ export function summaryChart(input: SummaryChartInput, ctx: JobContext): Promise
       previous: { values: dailyValues(before, previous, metric) },
     });
   }, ctx.log);
+}
+
+/**
+ * The summary read aloud as analytics-summary.mp3 in the same post (ANALYTICS_SUMMARY_SPEAK);
+ * when S5 is missing or fails, the post says so in one sentence instead.
+ */
+export async function spokenBriefing(reply: Reply, ctx: JobContext): Promise<Reply> {
+  const speech = ctx.services.speech;
+  try {
+    if (!speech) throw speechNotConfigured();
+    const text = spokenText(reply.text);
+    return withAudio(
+      reply,
+      await synthesizeSpoken({ speech, text, filename: 'analytics-summary.mp3', signal: ctx.signal }),
+    );
+  } catch (err) {
+    ctx.log.warn(
+      { err, job: 'analytics-summary' },
+      'the spoken briefing could not be made; posting without it',
+    );
+    return withAudioProblem(reply, audioFailedSentence(err));
+  }
 }

@@ -12,7 +12,7 @@ import {
   type SummaryInput,
 } from './analytics-summary-build.ts';
 import { buildAnalyticsSummaryEmail } from './analytics-summary-email.ts';
-import { summaryChart } from './analytics-summary-media.ts';
+import { spokenBriefing, summaryChart } from './analytics-summary-media.ts';
 import { withChart } from '../src/charts/index.ts';
 import { renderWebhookMessage, webhookUsername } from './webhook-message.ts';
 
@@ -26,6 +26,8 @@ export interface AnalyticsSummarySettings {
   emailTo: readonly string[];
   /** The webhook's display name for the post. */
   username: string;
+  /** Also the summary read aloud (S5), as an mp3 in the same post. */
+  speak?: boolean;
 }
 
 /** A short stable stand-in for an address in an Idempotency-Key (the address itself stays out of headers). */
@@ -79,12 +81,9 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
       }
       const chart =
         trend.rows.length > 0 ? await summaryChart({ ranges, metric: metrics[0]!, trend }, ctx) : undefined;
-      ctx.deliver({
-        kind: 'webhook',
-        message: renderWebhookMessage(withChart(buildAnalyticsSummary(input), chart), {
-          username: settings.username,
-        }),
-      });
+      let reply = withChart(buildAnalyticsSummary(input), chart);
+      if (settings.speak) reply = await spokenBriefing(reply, ctx);
+      ctx.deliver({ kind: 'webhook', message: renderWebhookMessage(reply, { username: settings.username }) });
 
       if (settings.emailTo.length === 0) return;
       if (!ctx.services.email) {

@@ -30,6 +30,7 @@ export function createJobSchedules(config: Config, services: Services): JobSched
     dimension: s.dimension,
     timezone: s.timezone,
     emailTo: s.emailTo,
+    speak: s.speak,
     username: config.webhookUsername,
   });
   const schedules: JobSchedule[] = [

@@ -148,6 +148,9 @@ export const EnvSchema = z.object({
   ANALYTICS_SUMMARY_METRICS: list,
   ANALYTICS_SUMMARY_DIMENSION: optionalText,
   ANALYTICS_SUMMARY_EMAIL_TO: list,
+  ANALYTICS_SUMMARY_SPEAK: optionalText
+    .pipe(z.enum(['true', 'false']).optional())
+    .transform((v) => v === 'true'),
   JOB_CATCHUP_MINUTES: optionalText
     .pipe(z.coerce.number<string>().int().min(0).optional())
     .transform((v) => v ?? 360),

@@ -245,6 +245,7 @@ export function analyticsSummarySection(e: Env, problems: Problems): AnalyticsSu
         : ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'],
     dimension: e.ANALYTICS_SUMMARY_DIMENSION ?? 'country',
     emailTo: e.ANALYTICS_SUMMARY_EMAIL_TO,
+    speak: e.ANALYTICS_SUMMARY_SPEAK,
   };
 }
 

@@ -61,6 +61,8 @@ export interface AnalyticsSummaryConfig {
   metrics: string[];
   dimension: string;
   emailTo: string[];
+  /** ANALYTICS_SUMMARY_SPEAK: the summary read aloud, posted as an mp3 in the same message. */
+  speak: boolean;
 }
 
 export interface Config {

@@ -5,7 +5,7 @@
 // with one sentence saying the audio could not be made.
 import type { Attachment, Reply } from './core/reply.ts';
 import { countCharacters } from './domain/speech.ts';
-import { ServiceError, userMessageFor } from './errors.ts';
+import { ServiceError, UserError, userMessageFor } from './errors.ts';
 import type { SpeechClient } from './services/speech/client.ts';
 
 /** A spoken reply is short: about half a minute of speech. */
@@ -74,6 +74,14 @@ export async function synthesizeSpoken(req: SpeakRequest): Promise<Attachment> {
     bytes: audio.bytes,
     description: `Spoken version: ${req.text}`,
   };
+}
+
+/** Why there is no audio when S5 has no credentials. */
+export function speechNotConfigured(): UserError {
+  return new UserError({
+    code: 'not_configured',
+    message: 'The speech service is not configured (set SPEECH_API_KEY).',
+  });
 }
 
 /** The one sentence a reply carries when its audio could not be made, with the reason. */
