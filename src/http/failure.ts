@@ -1,7 +1,9 @@
-// How transport failures and provider error bodies become ServiceError codes and log text.
-import type { ServiceErrorCode } from '../errors.ts';
+// How transport failures and provider error bodies become ServiceErrors: codes, log text, and the
+// one builder of a request's ServiceError (its provider message redacted).
+import { ServiceError, type QuotaExhausted, type ServiceErrorCode, type ServiceName } from '../errors.ts';
 import { redactText } from '../redact.ts';
-import type { ProviderErrorReader } from './types.ts';
+import { parseRetryAfter } from './policy.ts';
+import type { HttpRequest, ProviderErrorReader, RawResponse } from './types.ts';
 
 export const NETWORK_CODES = new Set([
   'ECONNRESET',
@@ -102,4 +104,52 @@ export function errorCode(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** What a failure may carry besides its code. */
+export interface FailureDetail {
+  status?: number;
+  providerMessage?: string | undefined;
+  retryAfterMs?: number;
+  quota?: QuotaExhausted;
+  cause?: unknown;
+}
+
+/** Builds the ServiceError of one request; the provider's message is redacted on the way in. */
+export type Fail = (req: HttpRequest, code: ServiceErrorCode, detail: FailureDetail) => ServiceError;
+
+export function failureFor(service: ServiceName): Fail {
+  return (req, code, detail) =>
+    new ServiceError({
+      service,
+      operation: req.operation,
+      code,
+      status: detail.status,
+      retryAfterMs: detail.retryAfterMs,
+      providerMessage: detail.providerMessage === undefined ? undefined : redactText(detail.providerMessage),
+      quota: detail.quota,
+      cause: detail.cause,
+    });
+}
+
+/** A non-2xx response as a ServiceError: the reader's message and code, Retry-After as ms. */
+export function errorFromResponse(
+  req: HttpRequest,
+  res: RawResponse,
+  deps: { readError: ProviderErrorReader; now: () => number; fail: Fail },
+): ServiceError {
+  const text = res.bytes.toString('utf8');
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const provider = deps.readError({ status: res.status, headers: res.headers, body, text });
+  const retryAfterMs = provider.retryAfterMs ?? parseRetryAfter(res.headers['retry-after'], deps.now());
+  return deps.fail(req, provider.code ?? statusToCode(res.status), {
+    status: res.status,
+    providerMessage: provider.message,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
 }

@@ -1,0 +1,76 @@
+// GET sharing for one client: identical concurrent GETs ride one request, and a parsed answer is
+// kept for the TTL its request asks for. Each caller still stops waiting when its own signal fires.
+import { LRUCache } from 'lru-cache';
+
+export interface Share {
+  /**
+   * The value of `load` for `key`: from the cache while fresh (`onHit` is told), else from a load
+   * already in flight, else from a new one (kept for `ttlMs` when it is above 0). A caller whose
+   * `signal` fires stops waiting with `onAbort()`; the shared load goes on for the others.
+   */
+  get<T>(
+    key: string,
+    ttlMs: number | undefined,
+    load: () => Promise<T>,
+    waiter?: { signal: AbortSignal; onAbort: () => Error },
+    onHit?: () => void,
+  ): Promise<T>;
+  clear(): void;
+}
+
+export function createShare(now: () => number, max = 2_000): Share {
+  const cache = new LRUCache<string, { value: unknown }>({
+    max,
+    ttlAutopurge: false,
+    ttlResolution: 0,
+    perf: { now },
+  });
+  const inflight = new Map<string, Promise<unknown>>();
+  return {
+    get<T>(
+      key: string,
+      ttlMs: number | undefined,
+      load: () => Promise<T>,
+      waiter?: { signal: AbortSignal; onAbort: () => Error },
+      onHit?: () => void,
+    ): Promise<T> {
+      const caches = ttlMs !== undefined && ttlMs > 0;
+      const hit = caches ? cache.get(key) : undefined;
+      if (hit) {
+        onHit?.();
+        return Promise.resolve(hit.value as T);
+      }
+      let pending = inflight.get(key) as Promise<T> | undefined;
+      if (!pending) {
+        pending = load().then((value) => {
+          if (caches) cache.set(key, { value }, { ttl: ttlMs });
+          return value;
+        });
+        inflight.set(key, pending);
+        const clear = () => inflight.delete(key);
+        pending.then(clear, clear);
+      }
+      return waiter ? raceSignal(pending, waiter.signal, waiter.onAbort) : pending;
+    },
+    clear: () => cache.clear(),
+  };
+}
+
+/** `promise`, unless `signal` fires first: then `onAbort()`'s error. */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort());
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', abort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
