@@ -1,7 +1,9 @@
 // Firing: schedules from the store through the claim, outbox and delivery, on a fake clock, with
 // two replicas sharing one store (memory, and the real Redis on 127.0.0.1:6379) and the webhook fake
 // on loopback. Each slot is posted exactly once; removed or paused anywhere stops everywhere.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScheduleStore } from '../../src/core/schedules.ts';
@@ -10,6 +12,7 @@ import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
 import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { ROOT } from '../support/spawn-herald.ts';
 import { expectWithinDiscordLimits } from '../jobs/discord-limits.ts';
 import { MANAGER, OPS_WEBHOOK_ID, replica, startWorld, type World } from './world.ts';
 
@@ -271,4 +274,60 @@ describe('failures and manual runs (memory store)', () => {
     // Buttons cannot ride on a webhook message: the page buttons are left out.
     expect(message!.body.components).toBeUndefined();
   });
+});
+
+describe('a replica process killed with SIGKILL mid-run (real Redis)', () => {
+  it('neither loses nor doubles its slot: another replica posts it once after the lease', async () => {
+    const keyPrefix = `${runPrefix}${randomUUID()}:`;
+    const [store, schedules] = await Promise.all([
+      createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
+      createRedisScheduleStore(REDIS_URL, { keyPrefix }),
+    ]);
+    at('2026-03-27T12:00:10Z');
+    const world = await startWorld({ now, store: schedules, settings: { minIntervalMinutes: 1 } });
+    try {
+      await world.type('/schedule add "*/30 * * * *" /voices');
+      const [record] = await schedules.list();
+      const child = spawn(process.execPath, [join(ROOT, 'test/schedule/crash-child.ts')], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, REDIS_URL, KEY_PREFIX: keyPrefix, NOW: '2026-03-27T12:30:00.500Z' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const exited = new Promise<NodeJS.Signals | null>((done) =>
+        child.on('exit', (_c, signal) => done(signal)),
+      );
+      const deadline = Date.now() + 15_000;
+      while (!out.includes('running')) {
+        if (Date.now() > deadline || child.exitCode !== null) {
+          child.kill('SIGKILL');
+          throw new Error(`the child never started its run: ${err.slice(0, 2000)}`);
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.kill('SIGKILL');
+      expect(await exited).toBe('SIGKILL');
+      const slotId = '2026-03-27T12:30:00.000Z';
+      expect(await store.getSlot(`schedule-${record!.id}`, slotId)).toMatchObject({
+        status: 'claimed',
+        owner: 'doomed-replica',
+      });
+      const survivor = replica(world, store, { now, owner: 'survivor', schedules });
+      // While the dead replica's lease runs, the slot is held: nobody posts it twice.
+      at('2026-03-27T12:30:30.000Z');
+      expect(await survivor.tick()).toEqual([]);
+      // Once the lease has ended, the survivor takes the slot over and posts it, once.
+      at('2026-03-27T12:31:01.000Z');
+      expect((await survivor.tick()).map((x) => [x.status, x.slotId])).toEqual([['posted', slotId]]);
+      at('2026-03-27T12:31:30.000Z');
+      expect(await survivor.tick()).toEqual([]);
+      expect(world.inbox.messages).toHaveLength(1);
+    } finally {
+      await world.close();
+      await store.close();
+    }
+  }, 30_000);
 });
