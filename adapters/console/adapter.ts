@@ -3,20 +3,25 @@
 // input it prints one reply block per command line, in input order, and `finished` resolves at end
 // of input (or `exit`/`quit`) once every command has answered, with the session's exit code.
 // stdout holds only replies; logs go elsewhere.
-import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
 import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
 import { AdapterError } from '../../src/errors.ts';
 import type { Actor } from '../../src/core/actor.ts';
-import type { AdapterHandlers, ChatAdapter, CommandOutcome, Invocation } from '../../src/core/adapter.ts';
+import type {
+  AdapterHandlers,
+  ChatAdapter,
+  CommandOutcome,
+  CommandRegistry,
+  Invocation,
+} from '../../src/core/adapter.ts';
 import { parseLine } from '../../src/core/args.ts';
 import type { CommandLog } from '../../src/core/command.ts';
-import type { Attachment, Reply } from '../../src/core/reply.ts';
+import type { Reply } from '../../src/core/reply.ts';
 import { visibleControls } from '../text-safety.ts';
+import { saveAttachment } from './attachments.ts';
 import { completeLine } from './complete.ts';
 import { createHistoryWriter, HISTORY_SIZE, readHistory } from './history.ts';
 import { renderConsole } from './render.ts';
+import { createReplyQueue, type PendingReply } from './reply-queue.ts';
 import type { TerminalLog } from './terminal-log.ts';
 
 export interface ConsoleAdapterOptions {
@@ -65,51 +70,113 @@ const PROMPT = 'herald> ';
 /** Lines that end the session, as in Hubot's shell. */
 const EXIT_RE = /^\/?(exit|quit)$/i;
 
-/** A command line waiting for its reply block: blocks are printed in input order. */
-interface PendingReply {
-  line: string;
-  block?: string;
-}
-
-function safeFileName(name: string): string {
-  const base = basename(name)
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^\.+/, '');
-  return (base || 'attachment').slice(-80);
-}
-
 /** The exit code of a piped session from the outcomes of its commands. */
 function exitCodeOf(outcomes: ReadonlySet<CommandOutcome>): number {
   if (outcomes.has('service_error') || outcomes.has('deadline') || outcomes.has('error')) return EXIT_FAILED;
   return outcomes.has('user_error') ? EXIT_REFUSED : 0;
 }
 
+/** Runs one command line and fills its reply block; resolves with the command's outcome. */
+async function runLine(
+  opts: ConsoleAdapterOptions,
+  handlers: AdapterHandlers,
+  entry: PendingReply,
+  signal: AbortSignal,
+): Promise<CommandOutcome> {
+  const parsed = parseLine(entry.line)!;
+  const render = async (reply: Reply): Promise<string> => {
+    const saved = (reply.attachments ?? []).map((file) => saveAttachment(opts.audioDir, file, opts.log));
+    return renderConsole(reply, { savedPaths: await Promise.all(saved), isColor: opts.isTTY });
+  };
+  const invocation: Invocation = {
+    command: parsed.name,
+    rawInput: parsed.text,
+    actor: OPERATOR,
+    channelId: 'console',
+    signal,
+    respond: async (reply) => {
+      if (entry.block === undefined) entry.block = await render(reply);
+    },
+  };
+  let outcome: CommandOutcome;
+  try {
+    outcome = (await handlers.onInvocation(invocation)) ?? 'ok';
+  } catch (err) {
+    outcome = 'error';
+    opts.log.error({ err, command: parsed.name }, 'console.invocation_failed');
+  }
+  // The dispatcher always responds; this keeps the queue moving should it ever not.
+  if (entry.block !== undefined) return outcome;
+  entry.block = 'That command gave no answer.';
+  return 'error';
+}
+
+/** A readline interface: on a terminal with prompt, saved history and completion from `registry`. */
+function openReadline(opts: ConsoleAdapterOptions, registry: CommandRegistry): Interface {
+  const history = opts.isTTY && opts.historyFile ? readHistory(opts.historyFile) : [];
+  return createInterface({
+    input: opts.input,
+    output: opts.isTTY ? opts.output : undefined,
+    terminal: opts.isTTY,
+    historySize: HISTORY_SIZE,
+    history,
+    removeHistoryDuplicates: true,
+    completer: opts.isTTY ? (line: string) => completeLine(registry, line) : undefined,
+  });
+}
+
+/** Writes to `output`; `written()` resolves once everything written so far is flushed. */
+function createWriter(output: NodeJS.WritableStream) {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    write: (text: string): void => {
+      last = new Promise<void>((done) => output.write(text, () => done()));
+    },
+    written: (): Promise<void> => last,
+  };
+}
+
+/** The interactive start: Ctrl-C, history saving, logs kept off the prompt, the greeting, the prompt. */
+function startTerminal(
+  terminal: Interface,
+  opts: ConsoleAdapterOptions,
+  screen: {
+    write: (text: string) => void;
+    printAbovePrompt: (print: () => void) => void;
+    history?: { save(newestFirst: readonly string[]): Promise<void> };
+  },
+): void {
+  terminal.on('SIGINT', opts.onInterrupt ?? (() => process.kill(process.pid, 'SIGINT')));
+  const { history } = screen;
+  if (history) terminal.on('history', (lines: string[]) => void history.save(lines));
+  opts.terminalLog?.setGuard(screen.printAbovePrompt);
+  if (opts.notice) screen.write(`${opts.notice}\n`);
+  screen.write('Type /help for the commands, exit to quit.\n');
+  terminal.setPrompt(PROMPT);
+  terminal.prompt();
+}
+
+/** Interactive sessions save their history when a file is given; piped ones never do. */
+function historyWriterFor(opts: ConsoleAdapterOptions) {
+  const file = opts.isTTY ? opts.historyFile : undefined;
+  if (file === undefined) return undefined;
+  return createHistoryWriter(file, (err) => opts.log.warn({ err, file }, 'console.history_not_saved'));
+}
+
 export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapter {
   const { output, isTTY, log } = opts;
-  const concurrency = Math.max(1, opts.concurrency ?? 4);
   const controller = new AbortController();
-  const pending: PendingReply[] = [];
-  const waiting: (() => Promise<void>)[] = [];
   const outcomes = new Set<CommandOutcome>();
-  let running = 0;
   let isEnded = false;
-  let isStarted = false;
   /** `exit` or `quit` ended it (the cursor is already on a fresh line). */
   let isEndedByLine = false;
+  let isStarted = false;
   let rl: Interface | undefined;
-  let lastWrite: Promise<void> = Promise.resolve();
   let resolveFinished: (summary: ConsoleSummary) => void = () => undefined;
   const finished = new Promise<ConsoleSummary>((r) => (resolveFinished = r));
-  const history = isTTY && opts.historyFile ? opts.historyFile : undefined;
-  const historyWriter = history
-    ? createHistoryWriter(history, (err) => log.warn({ err, file: history }, 'console.history_not_saved'))
-    : undefined;
+  const history = historyWriterFor(opts);
 
-  function write(text: string): void {
-    lastWrite = new Promise<void>((done) => {
-      output.write(text, () => done());
-    });
-  }
+  const { write, written } = createWriter(output);
 
   /** On the terminal: clear the prompt line, print, then redraw the prompt and what was typed. */
   function printAbovePrompt(print: () => void): void {
@@ -119,93 +186,21 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
     if (!isEnded) rl?.prompt(true);
   }
 
-  async function save(attachment: Attachment): Promise<string | undefined> {
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    const path = resolve(
-      opts.audioDir,
-      `${stamp}-${randomBytes(3).toString('hex')}-${safeFileName(attachment.filename)}`,
-    );
-    try {
-      await mkdir(opts.audioDir, { recursive: true });
-      await writeFile(path, attachment.bytes, { flag: 'wx' });
-      return path;
-    } catch (cause) {
-      const err = new AdapterError({
-        platform: 'console',
-        code: 'upload_failed',
-        message: 'could not save an attachment',
-        cause,
-      });
-      log.error({ err, dir: opts.audioDir }, 'console.save_failed');
-      return undefined;
-    }
-  }
-
-  async function render(reply: Reply): Promise<string> {
-    const savedPaths = await Promise.all((reply.attachments ?? []).map(save));
-    return renderConsole(reply, { savedPaths, isColor: isTTY });
-  }
-
   function maybeFinish(): void {
-    if (isEnded && pending.length === 0 && running === 0 && waiting.length === 0) {
-      const summary = { exitCode: isTTY ? 0 : exitCodeOf(outcomes) };
-      void Promise.all([lastWrite, historyWriter?.settled()]).then(() => resolveFinished(summary));
-    }
+    if (!isEnded || !queue.isIdle()) return;
+    const summary = { exitCode: isTTY ? 0 : exitCodeOf(outcomes) };
+    void Promise.all([written(), history?.settled()]).then(() => resolveFinished(summary));
   }
 
-  /** Writes every answered block at the head of the queue, so output keeps input order. */
-  function flush(): void {
-    while (pending[0]?.block !== undefined) {
-      const { line, block } = pending.shift()!;
-      // What was typed is shown with its control characters as visible escapes.
-      if (isTTY) printAbovePrompt(() => write(`${block}\n\n`));
-      else write(`> ${visibleControls(line)}\n${block}\n\n`);
-    }
-    maybeFinish();
-  }
-
-  function pump(): void {
-    while (running < concurrency && waiting.length > 0) {
-      const task = waiting.shift()!;
-      running += 1;
-      void task().finally(() => {
-        running -= 1;
-        pump();
-        flush();
-      });
-    }
-  }
-
-  function enqueue(line: string, handlers: AdapterHandlers): void {
-    const parsed = parseLine(line);
-    if (!parsed) return;
-    const entry: PendingReply = { line };
-    pending.push(entry);
-    waiting.push(async () => {
-      const invocation: Invocation = {
-        command: parsed.name,
-        rawInput: parsed.text,
-        actor: OPERATOR,
-        channelId: 'console',
-        signal: controller.signal,
-        respond: async (reply) => {
-          if (entry.block === undefined) entry.block = await render(reply);
-        },
-      };
-      try {
-        outcomes.add((await handlers.onInvocation(invocation)) ?? 'ok');
-      } catch (err) {
-        outcomes.add('error');
-        log.error({ err, command: parsed.name }, 'console.invocation_failed');
-      }
-      // The dispatcher always responds; this keeps the queue moving should it ever not.
-      if (entry.block === undefined) {
-        outcomes.add('error');
-        entry.block = 'That command gave no answer.';
-      }
-    });
-    pump();
-  }
+  const queue = createReplyQueue({
+    concurrency: opts.concurrency ?? 4,
+    // What was typed is shown with its control characters as visible escapes.
+    print: (line, block) =>
+      isTTY
+        ? printAbovePrompt(() => write(`${block}\n\n`))
+        : write(`> ${visibleControls(line)}\n${block}\n\n`),
+    onSettled: maybeFinish,
+  });
 
   function onLine(raw: string, handlers: AdapterHandlers): void {
     if (isEnded) return;
@@ -215,23 +210,21 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
       isEnded = true;
       isEndedByLine = true;
       rl?.close();
-      return;
+    } else if (!line.startsWith('#') && parseLine(line)) {
+      queue.add(line, async (entry) => {
+        outcomes.add(await runLine(opts, handlers, entry, controller.signal));
+      });
+    } else if (isTTY) {
+      rl?.prompt(); // a blank line or a # comment
     }
-    if (line === '' || line.startsWith('#')) {
-      if (isTTY) rl?.prompt();
-      return;
-    }
-    enqueue(line, handlers);
   }
 
-  function startTerminal(interface_: Interface): void {
-    interface_.on('SIGINT', opts.onInterrupt ?? (() => process.kill(process.pid, 'SIGINT')));
-    if (historyWriter) interface_.on('history', (lines: string[]) => void historyWriter.save(lines));
-    opts.terminalLog?.setGuard(printAbovePrompt);
-    if (opts.notice) write(`${opts.notice}\n`);
-    write('Type /help for the commands, exit to quit.\n');
-    interface_.setPrompt(PROMPT);
-    interface_.prompt();
+  function onClose(): void {
+    opts.terminalLog?.setGuard(undefined);
+    // Ctrl-D, Ctrl-C or a stop leave the cursor after `herald> `: the shell's prompt starts below.
+    if (isTTY && !isEndedByLine) write('\n');
+    isEnded = true;
+    maybeFinish();
   }
 
   return {
@@ -239,25 +232,10 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
     finished,
     isReady: () => isStarted && !isEnded,
     start(registry, handlers) {
-      const interface_ = createInterface({
-        input: opts.input,
-        output: isTTY ? output : undefined,
-        terminal: isTTY,
-        historySize: HISTORY_SIZE,
-        history: history ? readHistory(history) : [],
-        removeHistoryDuplicates: true,
-        completer: isTTY ? (line: string) => completeLine(registry, line) : undefined,
-      });
-      rl = interface_;
-      interface_.on('line', (raw: string) => onLine(raw, handlers));
-      interface_.on('close', () => {
-        opts.terminalLog?.setGuard(undefined);
-        // Ctrl-D, Ctrl-C or a stop leave the cursor after `herald> `: the shell's prompt starts below.
-        if (isTTY && !isEndedByLine) write('\n');
-        isEnded = true;
-        maybeFinish();
-      });
-      if (isTTY) startTerminal(interface_);
+      rl = openReadline(opts, registry);
+      rl.on('line', (raw: string) => onLine(raw, handlers));
+      rl.on('close', onClose);
+      if (isTTY) startTerminal(rl, opts, { write, printAbovePrompt, history });
       else if (opts.notice) log.info({}, opts.notice);
       isStarted = true;
       return Promise.resolve();
@@ -268,7 +246,7 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
       controller.abort(
         new AdapterError({ platform: 'console', code: 'expired', message: 'console stopped' }),
       );
-      return lastWrite;
+      return written();
     },
   };
 }
