@@ -11,6 +11,7 @@ import { emailHandlers } from '../../src/sandbox/email.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { createWebhookInbox, webhookHandlers } from '../../src/sandbox/webhook.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { CHILD_ENV } from '../support/spawn-herald.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { METRICS } from './fixtures.ts';
 import { WEBHOOK_ID, WEBHOOK_TOKEN } from './harness.ts';
@@ -60,10 +61,9 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 
 function runJob(args: string[], environment: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    // HERALD_ENV_FILE empty: a developer's own .env never reaches the job.
     const child = spawn('npm', ['run', '--silent', 'job', '--', ...args], {
       cwd: ROOT,
-      env: { ...environment, HERALD_ENV_FILE: '' },
+      env: { ...environment, ...CHILD_ENV },
     });
     let stdout = '';
     let stderr = '';

@@ -1,7 +1,8 @@
 // The whole bot as a child process: `src/main.ts` under the Node 24 that runs vitest, with the
 // parent's own platform, sandbox, logging and storage variables filtered out of its environment.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -16,14 +17,22 @@ export interface SpawnOptions {
 }
 
 /**
- * The parent's environment without the variables a test must set itself, and with no `.env` file:
- * a developer's own `.env` in the project root never reaches a test's child.
+ * Set in every child a test starts: no `.env` file (a developer's own `.env` in the project root
+ * never reaches a test), and Node's compile cache, which `npm start` turns on too (src/start.mjs):
+ * each of the suite's many herald children then skips most of the compiling (about 0.2 s of CPU a
+ * start, measured).
  */
+export const CHILD_ENV: Readonly<Record<string, string>> = {
+  HERALD_ENV_FILE: '',
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'herald-test-compile-cache'),
+};
+
+/** The parent's environment without the variables a test must set itself, with CHILD_ENV. */
 export function inheritedEnv({ dropServiceVars = false }: SpawnOptions = {}): Record<string, string> {
   const kept = Object.entries(process.env).filter(
     ([key]) => !RUN_VARS.test(key) && !(dropServiceVars && SERVICE_VARS.test(key)),
   ) as [string, string][];
-  return { ...Object.fromEntries(kept), HERALD_ENV_FILE: '' };
+  return { ...Object.fromEntries(kept), ...CHILD_ENV };
 }
 
 export interface HeraldProcess {

@@ -9,6 +9,7 @@ import { commandsToRegister, registerCommands } from '../../../adapters/discord/
 import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
+import { CHILD_ENV } from '../../support/spawn-herald.ts';
 
 const reply = async () => ({ text: 'ok' });
 const weather = defineCommand({
@@ -169,7 +170,7 @@ describe('npm run register', () => {
     const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
     const env = {
       PATH: process.env.PATH,
-      HERALD_ENV_FILE: '',
+      ...CHILD_ENV,
       DISCORD_TOKEN: BOT_TOKEN,
       DISCORD_APPLICATION_ID: APP_ID,
       DISCORD_GUILD_ID: GUILD_ID,
@@ -201,7 +202,7 @@ describe('npm run register', () => {
     const apiUrl = await refusingUrl();
     const env = {
       PATH: process.env.PATH,
-      HERALD_ENV_FILE: '',
+      ...CHILD_ENV,
       DISCORD_TOKEN: BOT_TOKEN,
       DISCORD_APPLICATION_ID: APP_ID,
       DISCORD_API_URL: apiUrl,
@@ -220,7 +221,7 @@ describe('npm run register', () => {
   it('exits 2 with a clear message when the Discord variables are missing', async () => {
     const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
     const child = spawn(process.execPath, [script], {
-      env: { PATH: process.env.PATH, HERALD_ENV_FILE: '' },
+      env: { PATH: process.env.PATH, ...CHILD_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
