@@ -47,8 +47,8 @@ async function guardedAttempt(
   if (blockedMs !== undefined) {
     throw g.fail(req, 'unavailable', { retryAfterMs: blockedMs, providerMessage: 'circuit open' });
   }
-  // Every attempt, a retry too, is a call the provider counts.
-  const exhausted = await g.quota?.take();
+  // Every attempt, a retry too, is a call the provider counts (no await without a quota).
+  const exhausted = g.quota && (await g.quota.take());
   if (exhausted) {
     g.breaker.release();
     throw g.fail(req, 'rate_limited', {
@@ -125,7 +125,7 @@ function recorder(config: HttpClientConfig): RecordCall {
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       cached,
     };
-    config.log?.debug({ ...rec }, 'http.call');
+    config.log?.debug(rec, 'http.call');
     config.onCall?.(rec);
   };
 }
@@ -169,26 +169,22 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     toError: (req, res) => errorFromResponse(req, res, { readError, now, fail }),
     record,
   };
-  const send = (req: HttpRequest, signal?: AbortSignal) =>
-    exchange(deps, req, buildUrl(config.baseUrl, req), signal);
+  const send = (req: HttpRequest, signal?: AbortSignal, url = buildUrl(config.baseUrl, req)) =>
+    exchange(deps, req, url, signal);
 
   return {
     service,
     send(req, schema, callOpts) {
-      const load = async () =>
-        parseJson(fail, req, await send(req, req.method === 'GET' ? undefined : callOpts?.signal), schema);
-      if (req.method !== 'GET') return load();
+      if (req.method !== 'GET') {
+        return send(req, callOpts?.signal).then((res) => parseJson(fail, req, res, schema));
+      }
       // The shared request runs on its own deadline; each caller stops waiting when its signal fires.
+      const url = buildUrl(config.baseUrl, req);
+      const load = () => send(req, undefined, url).then((res) => parseJson(fail, req, res, schema));
       const signal = callOpts?.signal;
       const waiter = signal && { signal, onAbort: () => fail(req, 'timeout', { cause: signal.reason }) };
       const onHit = () => record(req, 200, 'ok', 0, performance.now(), true);
-      return share.get(
-        `${req.operation} ${buildUrl(config.baseUrl, req)}`,
-        req.cacheTtlMs,
-        load,
-        waiter,
-        onHit,
-      );
+      return share.get(`${req.operation} ${url}`, req.cacheTtlMs, load, waiter, onHit);
     },
     async sendBytes(req, callOpts) {
       const res = await send(req, callOpts?.signal);

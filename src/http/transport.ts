@@ -53,6 +53,12 @@ export function createTransport(
     keepAliveTimeout: opts.keepAliveTimeoutMs,
     pipelining: 1,
   });
+  const baseHeaders: Record<string, string> = Object.freeze({
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': 'herald/0.1',
+    ...defaultHeaders,
+  });
   const tooLarge = (req: HttpRequest, status: number, what: string) =>
     fail(req, 'bad_response', {
       status,
@@ -72,14 +78,12 @@ export function createTransport(
 
   return {
     async attempt(req, url, signal) {
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        'user-agent': 'herald/0.1',
-        ...defaultHeaders,
-        ...req.headers,
-      };
-      if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+      // The client's own headers are merged once; a request copies them only to add its own.
+      let headers = baseHeaders;
+      if (req.headers !== undefined || req.idempotencyKey !== undefined) {
+        headers = { ...baseHeaders, ...req.headers };
+        if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+      }
       try {
         const res = await request(url, {
           method: req.method,
