@@ -1,4 +1,5 @@
 // The benchmark's printed tables and its target check (issue 7's targets), from one run's results.
+import { renderCharts, type ChartBench } from './charts.ts';
 import type { IdenticalResult, LevelResult } from './commands.ts';
 import type { RawResult } from './raw-clients.ts';
 import type { StartupResult } from './startup.ts';
@@ -23,6 +24,7 @@ export interface Results {
   identical: IdenticalResult;
   raw: RawResult[];
   startup: StartupResult[];
+  charts?: ChartBench;
   targets: TargetCheck[];
   durationS: number;
 }
@@ -199,6 +201,7 @@ export function renderReport(r: Results): string {
     ),
     ...r.startup.flatMap((s) => (s.error ? [`${s.how} did not start: ${s.error.split('\n')[0]}`] : [])),
     '',
+    ...(r.charts ? [renderCharts(r.charts), ''] : []),
     'Targets (issue 7)',
     table(
       ['target', 'limit', 'measured', 'met'],

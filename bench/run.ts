@@ -6,8 +6,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SANDBOX_CREDENTIAL } from '../src/sandbox/resolve.ts';
 import { runBotProcess } from './bot-host.ts';
+import { chartTargets, measureCharts, renderCharts, writeChartExamples } from './charts.ts';
 import type { BotPlan } from './bot-process.ts';
 import { checkTargets, renderReport, type Results } from './report.ts';
 import { LOCAL_NODE, measureStartup } from './startup.ts';
@@ -16,6 +18,17 @@ import { startUpstream } from './upstream.ts';
 const UPSTREAM_LATENCY_MS = 50;
 const scale = process.env.BENCH_QUICK === '1' ? 0.2 : 1;
 const count = (n: number) => Math.max(1, Math.round(n * scale));
+
+// `npm run bench -- charts`: the chart section alone.
+// `npm run bench -- charts examples`: instead, (re)writes the README's example charts in docs/.
+if (process.argv.slice(2).includes('charts')) {
+  if (process.argv.slice(2).includes('examples')) {
+    await writeChartExamples(fileURLToPath(new URL('../docs', import.meta.url)));
+  } else {
+    process.stdout.write(`${renderCharts(await measureCharts(count(30)))}\n`);
+  }
+  process.exit(0);
+}
 
 const started = performance.now();
 const loadBefore = loadavg()[0] ?? Number.NaN;
@@ -75,6 +88,9 @@ const startup = [
 ];
 await rm(compileCache, { recursive: true, force: true });
 
+progress('charts');
+const charts = await measureCharts(count(30));
+
 const cpu = cpus();
 const results: Results = {
   machine: {
@@ -90,7 +106,8 @@ const results: Results = {
   upstreamLatencyMs: UPSTREAM_LATENCY_MS,
   ...bot,
   startup,
-  targets: checkTargets(bot.levels, bot.identical, bot.raw, startup),
+  charts,
+  targets: [...checkTargets(bot.levels, bot.identical, bot.raw, startup), ...chartTargets(charts)],
   durationS: (performance.now() - started) / 1000,
 };
 await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);

@@ -72,10 +72,12 @@ export function axisTicks(values: readonly number[], fromZero: boolean): number[
   return ticks;
 }
 
-const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+const compact = new Intl.NumberFormat('en-GB', { notation: 'compact', maximumFractionDigits: 1 });
+const grouped = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
 
-function tickLabel(value: number, unit: string): string {
-  return `${Math.abs(value) >= 10_000 ? compact.format(value) : String(value)}${unit}`;
+/** One style for a whole axis: "12,500" up to a million, "1.5M" from there. */
+function tickLabel(value: number, unit: string, axisMax: number): string {
+  return `${(axisMax >= 1_000_000 ? compact : grouped).format(value)}${unit}`;
 }
 
 function frameFor(spec: LineChartSpec): Frame {
@@ -110,10 +112,15 @@ function header(spec: LineChartSpec): string[] {
 
 function leftAxis(spec: LineChartSpec, f: Frame, ticks: number[], y: (v: number) => number): string[] {
   const out: string[] = [];
+  const axisMax = Math.max(...ticks.map(Math.abs));
   for (const t of ticks) {
     out.push(
       `<line x1="${f.left}" y1="${y(t).toFixed(1)}" x2="${f.right}" y2="${y(t).toFixed(1)}" stroke="${T.grid}"/>`,
-      text(f.left - 8, y(t) + 4, tickLabel(t, spec.yUnit ?? ''), { size: 12, fill: T.muted, anchor: 'end' }),
+      text(f.left - 8, y(t) + 4, tickLabel(t, spec.yUnit ?? '', axisMax), {
+        size: 12,
+        fill: T.muted,
+        anchor: 'end',
+      }),
     );
   }
   const mid = (f.top + f.bottom) / 2;
