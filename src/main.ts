@@ -6,17 +6,17 @@ import { resolve } from 'node:path';
 import { buildCommands } from '../commands/index.ts';
 import { createConsoleAdapter } from '../adapters/console/adapter.ts';
 import { HISTORY_FILE_NAME } from '../adapters/console/history.ts';
-import { openTerminalLog } from '../adapters/console/terminal-log.ts';
+import { openTerminalLog, type TerminalLog } from '../adapters/console/terminal-log.ts';
 import { prepare } from './cli.ts';
 import { configReport } from './config-report.ts';
-import { secretsOf } from './config.ts';
+import { secretsOf, type Config } from './config.ts';
 import type { ChatAdapter } from './core/adapter.ts';
 import { createDispatcher } from './core/dispatch.ts';
 import { createRegistry } from './core/registry.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
 import { readinessChecks, startHealthServer } from './health.ts';
-import { createLifecycle, drainMs } from './lifecycle.ts';
+import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import { createMetrics } from './metrics.ts';
 import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
@@ -24,7 +24,7 @@ import { closeDestinationClients, createDestinationClients } from './destination
 import { createScheduling } from '../jobs/schedules.ts';
 import { startJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './redact.ts';
-import { createLogger } from './log.ts';
+import { createLogger, type Logger } from './log.ts';
 import { sandboxHandlers } from './sandbox/index.ts';
 import {
   planServices,
@@ -41,27 +41,17 @@ function sandboxNotice(plan: ServicePlan): string | undefined {
   return `The built-in sandbox answers for ${which}: replies are simulated data, not real.`;
 }
 
-async function main(): Promise<void> {
-  const prepared = prepare(process.argv.slice(2));
-  if (prepared.kind === 'exit') {
-    process.exitCode = prepared.code;
-    return;
-  }
-  const { config, environment } = prepared;
-  for (const secret of secretsOf(config)) registerSecret(secret);
-  // On an interactive console, log lines are printed around its prompt, never over it.
-  const terminalLog = config.discord || config.slack ? undefined : openTerminalLog(config.log.format);
-  const log = createLogger({
-    level: config.log.level,
-    format: config.log.format,
-    destination: terminalLog?.destination,
-  });
-  const lifecycle = createLifecycle({ log, commandTimeoutMs: config.commandTimeoutMs });
-  process.on('unhandledRejection', (err) => log.error({ err }, 'process.unhandled_rejection'));
+/** The process around everything: config, log, lifecycle. */
+interface Base {
+  config: Config;
+  log: Logger;
+  lifecycle: Lifecycle;
+  terminalLog: TerminalLog | undefined;
+  plan: ServicePlan;
+}
 
-  const plan = planServices(config);
-  for (const line of configReport(config, plan, environment))
-    log[line.warn ? 'warn' : 'info'](line.fields, line.text);
+/** The simulator where it stands in, Redis where configured, the service clients. */
+async function startServices({ config, log, lifecycle, plan }: Base) {
   const sandbox =
     plan.simulated.length === 0
       ? undefined
@@ -93,7 +83,15 @@ async function main(): Promise<void> {
     realOnly,
   );
   lifecycle.onStop('connections', () => closeServices(services));
+  return { redis, configs, metrics, services };
+}
+type Started = Awaited<ReturnType<typeof startServices>>;
 
+/** The store, the schedules, their destinations, the commands and the dispatcher. */
+async function startCommands(
+  { config, log, lifecycle }: Base,
+  { redis, configs, metrics, services }: Started,
+) {
   const quotas = createQuotas({ ...config.limits, redis });
   const store = await openStore(config);
   lifecycle.onStop('store', () => store.close());
@@ -138,68 +136,100 @@ async function main(): Promise<void> {
     if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))
       log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
   });
+  scheduling.attach(dispatcher);
+  return { store, destinations, scheduling, registry, dispatcher };
+}
+type Commands = Awaited<ReturnType<typeof startCommands>>;
+
+/** Discord and Slack where configured, else the console; each is stopped in the adapters phase. */
+async function startAdapters(base: Base, adapters: ChatAdapter[], { registry, dispatcher }: Commands) {
+  const { config, log, lifecycle, plan, terminalLog } = base;
+  if (config.discord) {
+    const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
+    adapters.push(createDiscordAdapter({ config: config.discord, log: log.child({ adapter: 'discord' }) }));
+  }
+  if (config.slack) {
+    const { createSlackAdapter } = await import('../adapters/slack/adapter.ts');
+    adapters.push(createSlackAdapter({ config: config.slack, log: log.child({ adapter: 'slack' }) }));
+  }
+  if (adapters.length === 0) {
+    const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    const consoleAdapter = createConsoleAdapter({
+      input: process.stdin,
+      output: process.stdout,
+      audioDir: config.audioDir,
+      log: log.child({ adapter: 'console' }),
+      isTTY,
+      notice: sandboxNotice(plan),
+      historyFile: resolve(HISTORY_FILE_NAME),
+      terminalLog,
+    });
+    void consoleAdapter.finished.then(({ exitCode }) =>
+      lifecycle.stop(isTTY ? 'console closed' : 'end of input', exitCode),
+    );
+    adapters.push(consoleAdapter);
+    log.info(
+      { adapter: 'console', isTTY },
+      `adapter console: ${isTTY ? 'interactive' : 'reading standard input'}`,
+    );
+  }
+  for (const adapter of adapters) {
+    await adapter.start(registry, dispatcher);
+    if (adapter.platform !== 'console')
+      log.info({ adapter: adapter.platform }, `adapter ${adapter.platform}: connected`);
+  }
+}
+
+async function main(): Promise<void> {
+  const prepared = prepare(process.argv.slice(2));
+  if (prepared.kind === 'exit') {
+    process.exitCode = prepared.code;
+    return;
+  }
+  const { config, environment } = prepared;
+  for (const secret of secretsOf(config)) registerSecret(secret);
+  // On an interactive console, log lines are printed around its prompt, never over it.
+  const terminalLog = config.discord || config.slack ? undefined : openTerminalLog(config.log.format);
+  const log = createLogger({
+    level: config.log.level,
+    format: config.log.format,
+    destination: terminalLog?.destination,
+  });
+  const lifecycle = createLifecycle({ log, commandTimeoutMs: config.commandTimeoutMs });
+  process.on('unhandledRejection', (err) => log.error({ err }, 'process.unhandled_rejection'));
+  const plan = planServices(config);
+  for (const line of configReport(config, plan, environment))
+    log[line.warn ? 'warn' : 'info'](line.fields, line.text);
+  const base: Base = { config, log, lifecycle, terminalLog, plan };
+
+  const started = await startServices(base);
+  const commands = await startCommands(base, started);
   const adapters: ChatAdapter[] = [];
   lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
-
-  scheduling.attach(dispatcher);
   if (config.health) {
-    const checks = readinessChecks({ adapters: () => adapters, store, redis });
-    const health = await startHealthServer({ ...config.health, metrics, checks });
+    const checks = readinessChecks({ adapters: () => adapters, store: commands.store, redis: started.redis });
+    const health = await startHealthServer({ ...config.health, metrics: started.metrics, checks });
     lifecycle.onStop('connections', () => health.close());
     log.info(
       { host: health.host, port: health.port },
       `health and metrics on ${health.host} port ${health.port}`,
     );
   }
-
   try {
     // Schedules are validated here, before any platform connection is made.
     const jobs = await startJobs({
       config,
-      services,
-      store,
+      services: started.services,
+      store: commands.store,
       log: log.child({ component: 'jobs' }),
-      onRun: (e) => metrics.job(e),
-      destinations,
+      onRun: (e) => started.metrics.job(e),
+      destinations: commands.destinations,
     });
     lifecycle.onStop('outbox', () => jobs.scheduler.drainOutbox());
     lifecycle.onStop('jobs', () => jobs.stop());
-    scheduling.runner.start();
-    lifecycle.onStop('jobs', () => scheduling.runner.stop());
-    if (config.discord) {
-      const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
-      adapters.push(createDiscordAdapter({ config: config.discord, log: log.child({ adapter: 'discord' }) }));
-    }
-    if (config.slack) {
-      const { createSlackAdapter } = await import('../adapters/slack/adapter.ts');
-      adapters.push(createSlackAdapter({ config: config.slack, log: log.child({ adapter: 'slack' }) }));
-    }
-    if (adapters.length === 0) {
-      const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-      const consoleAdapter = createConsoleAdapter({
-        input: process.stdin,
-        output: process.stdout,
-        audioDir: config.audioDir,
-        log: log.child({ adapter: 'console' }),
-        isTTY,
-        notice: sandboxNotice(plan),
-        historyFile: resolve(HISTORY_FILE_NAME),
-        terminalLog,
-      });
-      void consoleAdapter.finished.then(({ exitCode }) =>
-        lifecycle.stop(isTTY ? 'console closed' : 'end of input', exitCode),
-      );
-      adapters.push(consoleAdapter);
-      log.info(
-        { adapter: 'console', isTTY },
-        `adapter console: ${isTTY ? 'interactive' : 'reading standard input'}`,
-      );
-    }
-    for (const adapter of adapters) {
-      await adapter.start(registry, dispatcher);
-      if (adapter.platform !== 'console')
-        log.info({ adapter: adapter.platform }, `adapter ${adapter.platform}: connected`);
-    }
+    commands.scheduling.runner.start();
+    lifecycle.onStop('jobs', () => commands.scheduling.runner.stop());
+    await startAdapters(base, adapters, commands);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`herald cannot start: ${err.message}\n`);
