@@ -9,6 +9,7 @@ export function usageLine(command: Command): string {
 }
 
 function bounds(min: number | undefined, max: number | undefined, unit = ''): string | undefined {
+  if (min !== undefined && min === max) return `${formatNumber(min)}${unit}`;
   if (min !== undefined && max !== undefined) return `${formatNumber(min)}–${formatNumber(max)}${unit}`;
   if (min !== undefined) return `at least ${formatNumber(min)}${unit}`;
   if (max !== undefined) return `at most ${formatNumber(max)}${unit}`;

@@ -59,7 +59,7 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
       },
     },
     examples: ['/help', '/help jobs', '/help email'],
-    handler(input) {
+    handler(input, ctx) {
       const commands = getCommands();
       if (input.command !== undefined) {
         const wanted = input.command.replace(/^\//, '').replace(/\s+/g, ' ').toLowerCase();
@@ -79,9 +79,12 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
           ],
         });
       }
-      const limit = opts.perUserPerMinute;
+      // The local operator has no per-user limit; saying one would mislead.
+      const limit = ctx.actor.isOperator ? undefined : opts.perUserPerMinute;
+      // "/email send" and "/email status" are one command with two subcommands.
+      const names = [...new Set(commands.map((c) => c.name.split(' ')[0]!))];
       return Promise.resolve({
-        text: `${plural(commands.length, 'command')}: ${commands.map((c) => `/${c.name}`).join(', ')}. /help <command> explains one.`,
+        text: `${plural(names.length, 'command')}: ${names.map((n) => `/${n}`).join(', ')}. /help <command> explains one.`,
         ephemeral: true,
         embeds: [
           {

@@ -41,7 +41,7 @@ export interface QuotaExhausted {
 }
 
 export type UserErrorCode =
-  'invalid_input' | 'forbidden' | 'rate_limited' | 'not_configured' | 'unknown_command';
+  'invalid_input' | 'forbidden' | 'rate_limited' | 'not_configured' | 'unknown_command' | 'shutting_down';
 
 export type AdapterErrorCode =
   'connect_failed' | 'send_failed' | 'upload_failed' | 'expired' | 'invalid_event';

@@ -127,7 +127,7 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
-  it('http imports only undici, errors, the domain and redaction leaves and its own files', () => {
+  it('http imports only undici, errors, the domain, redaction and abort leaves and its own files', () => {
     expect(
       violations(
         from('src/http/'),
@@ -136,7 +136,8 @@ describe('architecture', () => {
           !isIn(i, 'src/http') &&
           !isIn(i, 'src/domain/') &&
           i.target !== 'src/errors.ts' &&
-          i.target !== 'src/redact.ts',
+          i.target !== 'src/redact.ts' &&
+          i.target !== 'src/abort.ts',
       ),
     ).toEqual([]);
   });
@@ -153,6 +154,10 @@ describe('architecture', () => {
           (i.target === 'node-cron' && !i.file.endsWith('scheduler.ts')),
       ),
     ).toEqual([]);
+  });
+
+  it('the abort race (used by the dispatcher, the HTTP core and scheduled runs) imports nothing', () => {
+    expect(from('src/abort.ts').map((i) => i.target)).toEqual([]);
   });
 
   it('the redaction module (used by logs, error text and replies) imports nothing', () => {

@@ -1,8 +1,12 @@
 // The one place a command runs (STYLE.md §8): find it, check its services, read and validate its
 // input, check access and the per-user rate limit, run the handler under a deadline, time and log
-// it, and turn any failure into one sentence for the invoker. It never throws.
+// it, and turn any failure into one sentence for the invoker. It never throws. Every reply leaves
+// through `present`, which redacts configured secrets as the logs do. The steps are plain
+// functions in dispatch-steps.ts; this factory holds the state (in flight, accepting).
 import { randomUUID } from 'node:crypto';
-import { DeadlineError, SERVICE_LABELS, ServiceError, UserError, userMessageFor } from '../errors.ts';
+import { raceAbort } from '../abort.ts';
+import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
+import { redactText } from '../redact.ts';
 import type {
   AdapterHandlers,
   AutocompleteRequest,
@@ -13,27 +17,26 @@ import type {
 import type { Actor } from './actor.ts';
 import { parseLine, readInput, resolveCommand } from './args.ts';
 import type { Choice, Command, CommandContext, CommandLog } from './command.ts';
-import type { Reply } from './reply.ts';
+import {
+  checkAccess,
+  checkNeeds,
+  checkRate,
+  findCommand,
+  logOutcome,
+  outcomeOf,
+  shuttingDown,
+  type CommandRecord,
+  type RateLimiter,
+} from './dispatch-steps.ts';
+import { createInFlight } from './in-flight.ts';
+import { mapReplyText, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
 
-/** A per-user budget of commands; `key` is `platform:userId` (src/quota.ts implements it). */
-export interface RateLimiter {
-  consume(key: string): Promise<{ allowed: boolean; retryAfterMs: number }>;
-}
+export type { CommandOutcome };
+export type { CommandRecord, RateLimiter } from './dispatch-steps.ts';
 
 export interface DispatchLog extends CommandLog {
   child?(bindings: Record<string, unknown>): CommandLog;
-}
-
-export type { CommandOutcome };
-
-export interface CommandRecord {
-  command: string;
-  invocationId: string;
-  userId: string;
-  platform: Actor['platform'];
-  durationMs: number;
-  outcome: CommandOutcome;
 }
 
 export interface DispatcherOptions {
@@ -67,288 +70,217 @@ export interface Dispatcher extends AdapterHandlers {
 
 const MAX_CHOICES = 25;
 
-function outcomeOf(err: unknown): CommandOutcome {
-  if (err instanceof UserError) return 'user_error';
-  if (err instanceof ServiceError) return 'service_error';
-  if (err instanceof DeadlineError) return 'deadline';
-  return 'error';
+type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
+
+/** What leaves for chat: a configured secret echoed by an upstream (a city, a job title) never does. */
+function present(reply: Reply): Reply {
+  return mapReplyText(reply, redactText);
 }
 
-/** Settles with `work`, or rejects with a DeadlineError as soon as `signal` aborts. */
-async function raceSignal<T>(work: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
+/** What every step reads; the dispatcher's state (in flight, accepting) stays in its factory. */
+interface Runtime extends DispatcherOptions {
+  now: () => Date;
+  autocompleteTimeoutMs: number;
+}
+
+function contextFor(
+  rt: Runtime,
+  actor: Actor,
+  command: Command,
+  invocationId: string,
+  signal: AbortSignal,
+): CommandContext {
+  const { log } = rt;
+  const bindings = { command: command.name, invocationId };
+  const child = log.child ? log.child(bindings) : log;
+  return { actor, services: rt.services, log: child, signal, now: rt.now, invocationId };
+}
+
+/** Runs a checked command's handler under the deadline; an abort is a DeadlineError. */
+async function runHandler(
+  rt: Runtime,
+  command: Command,
+  input: Record<string, unknown>,
+  ctx: CommandContext,
+  isScheduled: boolean,
+): Promise<Reply> {
+  const deadline = (cause: unknown) => new DeadlineError({ ms: rt.commandTimeoutMs, cause });
+  const work = async (): Promise<Reply> => {
+    await checkAccess(command, ctx);
+    const bindings = { command: command.name, invocationId: ctx.invocationId };
+    if (!isScheduled) await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+    try {
+      return await command.handler(input, ctx);
+    } catch (err) {
+      // An abort surfacing as a bare AbortError or TimeoutError is our deadline.
+      if (ctx.signal.aborted && !(err instanceof UserError || err instanceof ServiceError))
+        throw deadline(err);
+      throw err;
+    }
+  };
   // A handler that ignores its signal keeps running; its late result or failure is dropped.
-  work.catch(() => undefined);
-  let onAbort = (): void => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new DeadlineError({ ms, cause: signal.reason }));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const reply = await raceAbort(work(), ctx.signal, () => deadline(ctx.signal.reason));
+  if (typeof reply?.text !== 'string') throw new Error(`/${command.name} returned no reply text`);
+  return { ...reply, ephemeral: reply.ephemeral ?? command.ephemeral };
+}
+
+/** Finds, checks and runs the command of an invocation; any failure is returned, never thrown. */
+async function execute(
+  rt: Runtime,
+  inv: Invocation,
+  invocationId: string,
+  isScheduled = false,
+): Promise<Result> {
+  let command: Command | undefined;
   try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
+    const found = findCommand(rt.registry, inv);
+    command = found.command;
+    checkNeeds(command, rt.services, rt.serviceVariables);
+    const input = readInput(command, found.rawInput);
+    const signal = AbortSignal.any([inv.signal, AbortSignal.timeout(rt.commandTimeoutMs)]);
+    const ctx = contextFor(rt, inv.actor, command, invocationId, signal);
+    return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
+  } catch (failure) {
+    return { command, failure };
   }
 }
 
-function seconds(ms: number): string {
-  const s = Math.max(1, Math.ceil(ms / 1000));
-  return s === 1 ? '1 second' : `${s} seconds`;
+/** Sends the reply (or the failure as one sentence), then logs and records how the command ended. */
+async function report(
+  rt: Runtime,
+  inv: Invocation,
+  invocationId: string,
+  result: Result,
+  startedAt: number,
+): Promise<CommandOutcome> {
+  const name = result.command?.name ?? inv.command;
+  const failure = 'failure' in result ? { error: result.failure } : undefined;
+  const reply = 'reply' in result ? result.reply : { text: userMessageFor(result.failure), ephemeral: true };
+  try {
+    await inv.respond(present(reply));
+  } catch (err) {
+    rt.log.error(
+      { err, command: name, invocationId, platform: inv.actor.platform },
+      'command.respond_failed',
+    );
+  }
+  const record: CommandRecord = {
+    command: name,
+    invocationId,
+    userId: inv.actor.id,
+    platform: inv.actor.platform,
+    durationMs: Math.round(performance.now() - startedAt),
+    outcome: failure ? outcomeOf(failure.error) : 'ok',
+  };
+  logOutcome(rt.log, record, failure);
+  rt.onCommand?.(record);
+  return record.outcome;
+}
+
+/** Choices for an option being typed; anything that goes wrong is no choices. */
+async function complete(rt: Runtime, req: AutocompleteRequest): Promise<Choice[]> {
+  try {
+    const command = rt.registry.get(req.command);
+    const completer = command?.autocomplete[req.option];
+    if (!command || !completer || command.needs.some((key) => rt.services[key] === undefined)) return [];
+    const signal = AbortSignal.timeout(rt.autocompleteTimeoutMs);
+    const ctx = contextFor(rt, req.actor, command, randomUUID(), signal);
+    await checkAccess(command, ctx);
+    const deadline = () => new DeadlineError({ ms: rt.autocompleteTimeoutMs, cause: signal.reason });
+    const choices = await raceAbort(completer(req.partial, ctx), signal, deadline);
+    return choices
+      .filter((c) => typeof c?.name === 'string' && typeof c.value === 'string')
+      .map((c) => ({ name: redactText(c.name), value: c.value }))
+      .slice(0, MAX_CHOICES);
+  } catch (err) {
+    rt.log.debug({ err, command: req.command, option: req.option }, 'autocomplete.failed');
+    return [];
+  }
+}
+
+/** A command line's command and argument text; a line that names no command is a UserError. */
+function splitLine(registry: CommandRegistry, line: string): { command: Command; rawInput: string } {
+  const parsed = parseLine(line);
+  if (!parsed) {
+    throw new UserError({
+      code: 'unknown_command',
+      message: 'The command line is empty; write it as /weather Oslo.',
+    });
+  }
+  const { command, rest } = resolveCommand(registry, parsed.name, parsed.text);
+  return { command, rawInput: rest };
+}
+
+/** Reads a command line for a schedule without running it (Dispatcher.check). */
+async function checkLine(
+  rt: Runtime,
+  line: string,
+  actor: Actor,
+  accept?: (command: Command) => void,
+): Promise<Command> {
+  const { command, rawInput } = splitLine(rt.registry, line);
+  accept?.(command);
+  checkNeeds(command, rt.services, rt.serviceVariables);
+  readInput(command, rawInput);
+  const signal = AbortSignal.timeout(rt.commandTimeoutMs);
+  await checkAccess(command, contextFor(rt, actor, command, randomUUID(), signal));
+  return command;
 }
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
-  const { registry, services, log, commandTimeoutMs } = opts;
-  const now = opts.now ?? (() => new Date());
-  const autocompleteTimeoutMs = opts.autocompleteTimeoutMs ?? 2_000;
-  let active = 0;
+  const rt: Runtime = {
+    ...opts,
+    now: opts.now ?? (() => new Date()),
+    autocompleteTimeoutMs: opts.autocompleteTimeoutMs ?? 2_000,
+  };
+  const inFlight = createInFlight();
   let isAccepting = true;
-  const waiters = new Set<() => void>();
-
-  /** The command and its own input; text may start with a subcommand word ("send to:…"). */
-  function findCommand(inv: Invocation): { command: Command; rawInput: Invocation['rawInput'] } {
-    if (typeof inv.rawInput === 'string') {
-      const { command, rest } = resolveCommand(registry, inv.command, inv.rawInput);
-      return { command, rawInput: rest };
-    }
-    const command = registry.get(inv.command) ?? resolveCommand(registry, inv.command, '').command;
-    return { command, rawInput: inv.rawInput };
-  }
-
-  function checkNeeds(command: Command): void {
-    const missing = command.needs.find((key) => services[key] === undefined);
-    if (missing === undefined) return;
-    const variable = opts.serviceVariables[missing];
-    throw new UserError({
-      code: 'not_configured',
-      message: `The ${SERVICE_LABELS[missing]} service is not configured${variable ? `; set ${variable}` : ''}.`,
-    });
-  }
-
-  function contextFor(
-    actor: Actor,
-    command: Command,
-    invocationId: string,
-    signal: AbortSignal,
-  ): CommandContext {
-    const bindings = { command: command.name, invocationId };
-    return {
-      actor,
-      services,
-      log: log.child ? log.child(bindings) : log,
-      signal,
-      now,
-      invocationId,
-    };
-  }
-
-  async function checkAccess(command: Command, ctx: CommandContext): Promise<void> {
-    if (ctx.actor.isOperator) return;
-    for (const check of command.access) {
-      const denial = await check(ctx);
-      if (denial) throw denial;
-    }
-  }
-
-  async function checkRate(actor: Actor, command: Command, invocationId: string): Promise<void> {
-    if (!opts.rateLimit || actor.isOperator) return;
-    let verdict: { allowed: boolean; retryAfterMs: number };
-    try {
-      verdict = await opts.rateLimit.consume(`${actor.platform}:${actor.id}`);
-    } catch (err) {
-      // A broken limiter store must not take every command down with it.
-      log.warn({ err, command: command.name, invocationId }, 'ratelimit.unavailable');
-      return;
-    }
-    if (!verdict.allowed) {
-      throw new UserError({
-        code: 'rate_limited',
-        message: `You are sending commands too quickly; try again in ${seconds(verdict.retryAfterMs)}.`,
-      });
-    }
-  }
-
-  type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
-
-  async function execute(inv: Invocation, invocationId: string, isScheduled = false): Promise<Result> {
-    let command: Command | undefined;
-    try {
-      if (!isAccepting) {
-        throw new UserError({
-          code: 'rate_limited',
-          message: 'herald is shutting down; try again in a moment.',
-        });
-      }
-      const { command: found, rawInput } = findCommand(inv);
-      command = found;
-      checkNeeds(found);
-      const input = readInput(found, rawInput);
-      const signal = AbortSignal.any([inv.signal, AbortSignal.timeout(commandTimeoutMs)]);
-      const ctx = contextFor(inv.actor, found, invocationId, signal);
-      const run = async (): Promise<Reply> => {
-        await checkAccess(found, ctx);
-        if (!isScheduled) await checkRate(inv.actor, found, invocationId);
-        try {
-          return await found.handler(input, ctx);
-        } catch (err) {
-          // An abort surfacing as a bare AbortError or TimeoutError is our deadline.
-          if (signal.aborted && !(err instanceof UserError || err instanceof ServiceError)) {
-            throw new DeadlineError({ ms: commandTimeoutMs, cause: err });
-          }
-          throw err;
-        }
-      };
-      const reply = await raceSignal(run(), signal, commandTimeoutMs);
-      if (typeof reply?.text !== 'string') throw new Error(`/${found.name} returned no reply text`);
-      return { command, reply: { ...reply, ephemeral: reply.ephemeral ?? found.ephemeral } };
-    } catch (failure) {
-      return { command, failure };
-    }
-  }
-
-  function logOutcome(record: CommandRecord, hasFailed: boolean, failure: unknown): void {
-    if (!hasFailed) log.info({ ...record }, 'command.finished');
-    else if (failure instanceof UserError) log.info({ ...record, code: failure.code }, 'command.failed');
-    else if (failure instanceof ServiceError) {
-      const { service, operation, code, status } = failure;
-      log.warn({ ...record, service, operation, code, status, err: failure }, 'command.failed');
-    } else log.error({ ...record, err: failure }, 'command.failed');
-  }
 
   async function onInvocation(inv: Invocation): Promise<CommandOutcome> {
-    active += 1;
+    inFlight.enter();
     const invocationId = randomUUID();
     const startedAt = performance.now();
-    let name = inv.command;
-    let reply: Reply;
-    let failure: unknown;
-    let hasFailed = false;
-    let hasResponded = false;
-    let outcome: CommandOutcome = 'error';
     try {
-      const result = await execute(inv, invocationId);
-      name = result.command?.name ?? name;
-      if ('failure' in result) {
-        hasFailed = true;
-        failure = result.failure;
-        reply = { text: userMessageFor(failure), ephemeral: true };
-      } else {
-        reply = result.reply;
-      }
-      try {
-        hasResponded = true;
-        await inv.respond(reply);
-      } catch (err) {
-        log.error(
-          { err, command: name, invocationId, platform: inv.actor.platform },
-          'command.respond_failed',
-        );
-      }
-      const record: CommandRecord = {
-        command: name,
-        invocationId,
-        userId: inv.actor.id,
-        platform: inv.actor.platform,
-        durationMs: Math.round(performance.now() - startedAt),
-        outcome: hasFailed ? outcomeOf(failure) : 'ok',
-      };
-      outcome = record.outcome;
-      logOutcome(record, hasFailed, failure);
-      opts.onCommand?.(record);
+      const result: Result = isAccepting ? await execute(rt, inv, invocationId) : { failure: shuttingDown() };
+      return await report(rt, inv, invocationId, result, startedAt);
     } catch (err) {
-      // Only a throwing logger or metrics hook gets here, normally after the reply was sent.
+      // Only a throwing logger or metrics hook gets here, after the reply was sent.
       try {
-        if (!hasResponded) await inv.respond({ text: userMessageFor(err), ephemeral: true });
-        log.error({ err, command: name, invocationId }, 'command.bookkeeping_failed');
+        rt.log.error({ err, command: inv.command, invocationId }, 'command.bookkeeping_failed');
       } catch {
         // Nothing is left to tell.
       }
+      return 'error';
     } finally {
-      active -= 1;
-      if (active === 0) for (const wake of waiters) wake();
+      inFlight.leave();
     }
-    return outcome;
-  }
-
-  async function onAutocomplete(req: AutocompleteRequest): Promise<Choice[]> {
-    try {
-      const command = registry.get(req.command);
-      const complete = command?.autocomplete[req.option];
-      if (!command || !complete || command.needs.some((key) => services[key] === undefined)) return [];
-      const signal = AbortSignal.timeout(autocompleteTimeoutMs);
-      const ctx = contextFor(req.actor, command, randomUUID(), signal);
-      await checkAccess(command, ctx);
-      const choices = await raceSignal(complete(req.partial, ctx), signal, autocompleteTimeoutMs);
-      return choices
-        .filter((c) => typeof c?.name === 'string' && typeof c.value === 'string')
-        .slice(0, MAX_CHOICES);
-    } catch (err) {
-      log.debug({ err, command: req.command, option: req.option }, 'autocomplete.failed');
-      return [];
-    }
-  }
-
-  /** A command line's command and argument text; a line that names no command is a UserError. */
-  function splitLine(line: string): { command: string; rawInput: string } {
-    const parsed = parseLine(line);
-    if (!parsed) {
-      throw new UserError({
-        code: 'unknown_command',
-        message: 'The command line is empty; write it as /weather Oslo.',
-      });
-    }
-    const { command, rest } = resolveCommand(registry, parsed.name, parsed.text);
-    return { command: command.name, rawInput: rest };
-  }
-
-  async function check(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command> {
-    const { command: name, rawInput } = splitLine(line);
-    const command = registry.get(name)!;
-    accept?.(command);
-    checkNeeds(command);
-    readInput(command, rawInput);
-    await checkAccess(
-      command,
-      contextFor(actor, command, randomUUID(), AbortSignal.timeout(commandTimeoutMs)),
-    );
-    return command;
   }
 
   async function run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply> {
-    const { command, rawInput } = splitLine(line);
+    const { command, rawInput } = splitLine(rt.registry, line);
+    if (!isAccepting) throw shuttingDown();
     const inv: Invocation = {
-      command,
+      command: command.name,
       rawInput,
       actor,
       channelId: 'schedule',
       signal,
       respond: () => Promise.resolve(),
     };
-    const result = await execute(inv, randomUUID(), true);
+    const result = await execute(rt, inv, randomUUID(), true);
     if ('failure' in result) throw result.failure;
-    return result.reply;
+    return present(result.reply);
   }
 
   return {
-    check,
+    check: (line, actor, accept) => checkLine(rt, line, actor, accept),
     run,
     onInvocation,
-    onAutocomplete,
-    inFlight: () => active,
+    onAutocomplete: (req) => complete(rt, req),
+    inFlight: () => inFlight.count(),
     drain(timeoutMs) {
       isAccepting = false;
-      if (active === 0) return Promise.resolve(true);
-      return new Promise<boolean>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          waiters.delete(wake);
-          resolve(true);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(wake);
-          resolve(false);
-        }, timeoutMs);
-        waiters.add(wake);
-      });
+      return inFlight.settled(timeoutMs);
     },
   };
 }

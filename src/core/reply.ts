@@ -67,3 +67,38 @@ export function actionToCommandLine(action: Action): string {
   }
   return parts.join(' ');
 }
+
+/** The reply with `fn` applied to every piece of text a person can see (for redaction). */
+export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply {
+  const opt = (text: string | undefined): string | undefined => (text === undefined ? undefined : fn(text));
+  const out: Reply = { ...reply, text: fn(reply.text) };
+  if (reply.embeds) {
+    out.embeds = reply.embeds.map((e) => {
+      const embed: Embed = { ...e };
+      for (const key of ['title', 'url', 'description', 'footer', 'thumbnail'] as const) {
+        const text = opt(e[key]);
+        if (text !== undefined) embed[key] = text;
+      }
+      if (e.fields) embed.fields = e.fields.map((f) => ({ ...f, name: fn(f.name), value: fn(f.value) }));
+      return embed;
+    });
+  }
+  if (reply.attachments) {
+    out.attachments = reply.attachments.map((a) => {
+      const attachment: Attachment = { ...a };
+      const description = opt(a.description);
+      if (description !== undefined) attachment.description = description;
+      return attachment;
+    });
+  }
+  if (reply.actions) {
+    out.actions = reply.actions.map((a) => ({
+      ...a,
+      label: fn(a.label),
+      input: Object.fromEntries(
+        Object.entries(a.input).map(([k, v]) => [k, typeof v === 'string' ? fn(v) : v]),
+      ),
+    }));
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 // One claimed slot, start to end: the job runs under a time limit, then a single atomic store step
 // marks the slot posted and hands the job's posts to the outbox, then the outbox is delivered.
 // The scheduler claims the slot first; this is the only place a job's run is caught and logged.
+import { raceAbort } from '../abort.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import { toOutboxPayload, type Deliverer, type EntryOutcome } from './delivery.ts';
@@ -35,23 +36,19 @@ export interface SlotRunDeps {
 function runWithLimit(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<Delivery[]> {
   const deliveries: Delivery[] = [];
   const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.jobTimeoutMs)]);
-  return new Promise<Delivery[]>((resolve, reject) => {
-    const onAbort = () => reject(new Error(`${job.name} did not finish within ${deps.jobTimeoutMs} ms`));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    job
-      .run({
-        services: deps.services,
-        store: deps.store,
-        log: deps.log,
-        now: deps.now,
-        signal,
-        slot,
-        deliver: (d) => void deliveries.push(d),
-      })
-      .then(() => resolve(deliveries), reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
+  const late = () => new Error(`${job.name} did not finish within ${deps.jobTimeoutMs} ms`);
+  // Stopping already: the job does not start.
+  if (signal.aborted) return Promise.reject(late());
+  const work = job.run({
+    services: deps.services,
+    store: deps.store,
+    log: deps.log,
+    now: deps.now,
+    signal,
+    slot,
+    deliver: (d) => void deliveries.push(d),
   });
+  return raceAbort(work, signal, late).then(() => deliveries);
 }
 
 export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<SlotOutcome> {

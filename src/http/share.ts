@@ -1,6 +1,7 @@
 // GET sharing for one client: identical concurrent GETs ride one request, and a parsed answer is
 // kept for the TTL its request asks for. Each caller still stops waiting when its own signal fires.
 import { LRUCache } from 'lru-cache';
+import { raceAbort } from '../abort.ts';
 
 export interface Share {
   /**
@@ -50,27 +51,8 @@ export function createShare(now: () => number, max = 2_000): Share {
         const clear = () => inflight.delete(key);
         pending.then(clear, clear);
       }
-      return waiter ? raceSignal(pending, waiter.signal, waiter.onAbort) : pending;
+      return waiter ? raceAbort(pending, waiter.signal, waiter.onAbort) : pending;
     },
     clear: () => cache.clear(),
   };
-}
-
-/** `promise`, unless `signal` fires first: then `onAbort()`'s error. */
-export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
-  if (signal.aborted) return Promise.reject(onAbort());
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(onAbort());
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', abort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }

@@ -10,10 +10,14 @@ import { defineCommand, type Command } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { UserError } from '../../src/errors.ts';
+import { registerSecret } from '../../src/redact.ts';
 
 /** An ID3 header then an MPEG-1 Layer III frame header. */
 export const CONTRACT_MP3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0xff, 0xfb, 0x90, 0x64]);
 export const REFUSAL = 'Nothing to do here; this command always refuses.';
+/** A configured credential that an upstream echoes back in its data (registered as config does). */
+export const ECHOED_SECRET = 'contract-upstream-key-5d1c9e7a';
+registerSecret(ECHOED_SECRET);
 
 /** A command as the platform sends it: handle for reading back what the platform received. */
 export interface Sent {
@@ -116,6 +120,17 @@ export const contractCommands = [
     handler: async ({ name }) => ({
       text: `Here is ${name}.mp3`,
       attachments: [{ filename: `${name}.mp3`, contentType: 'audio/mpeg', bytes: CONTRACT_MP3 }],
+    }),
+  }),
+  defineCommand({
+    name: 'place',
+    description: 'Shows a place name as an upstream returned it',
+    options: z.object({}),
+    needs: [],
+    // Stands for a service whose response data carries the configured key (a city name).
+    handler: async () => ({
+      text: `Weather for Zocca ${ECHOED_SECRET}`,
+      embeds: [{ title: `Zocca ${ECHOED_SECRET}`, fields: [{ name: 'Place', value: ECHOED_SECRET }] }],
     }),
   }),
   defineCommand({
@@ -248,6 +263,14 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Ada
       const shown = messages.map((m) => m.text).join('\n');
       expect(shown).toContain('gnp.exe');
       expect(shown).not.toMatch(/\p{Bidi_Control}/u);
+    });
+
+    it('shows a configured secret echoed in upstream data redacted, as the logs do', async () => {
+      const messages = await received(driver, await driver.send('place', {}));
+      const shown = messages.map((m) => m.text).join('\n');
+      expect(shown).toContain('[REDACTED]');
+      expect(shown).not.toContain(ECHOED_SECRET);
+      expect(shown).not.toContain(ECHOED_SECRET.slice(0, 12));
     });
 
     it('takes no new events once stopped', async () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createHelpCommand } from '../../commands/help.ts';
 import { describeType, optionDetails, syntaxHint, usageLine } from '../../commands/help-format.ts';
 import { defineCommand, describeOptions, type Command } from '../../src/core/command.ts';
-import { createContext, expectWellFormed, invoke } from './context.ts';
+import { createContext, expectWellFormed, invoke, SLACK_MEMBER } from './context.ts';
 
 const ping = defineCommand({
   name: 'ping',
@@ -55,7 +55,7 @@ function registry(): Command[] {
 describe('/help', () => {
   it('lists every command with its usage and description, generated from the definitions', async () => {
     const help = registry().at(-1)!;
-    const reply = await invoke(help, {}, createContext());
+    const reply = await invoke(help, {}, createContext({ actor: SLACK_MEMBER }));
     expectWellFormed(reply);
     expect(reply.ephemeral).toBe(true);
     const embed = reply.embeds![0]!;
@@ -67,9 +67,14 @@ describe('/help', () => {
       '/help [command] — List the commands, or explain one',
     ]);
     expect(embed.footer).toBe('/help <command> explains one · each person may run 10 commands a minute');
-    expect(reply.text).toBe(
-      '5 commands: /ping, /search, /mail send, /mail status, /help. /help <command> explains one.',
-    );
+    // "/mail send" and "/mail status" are one command with two subcommands.
+    expect(reply.text).toBe('4 commands: /ping, /search, /mail, /help. /help <command> explains one.');
+  });
+
+  it('shows the console operator, who has no per-user limit, none', async () => {
+    const help = registry().at(-1)!;
+    const reply = await invoke(help, {}, createContext());
+    expect(reply.embeds![0]!.footer).toBe('/help <command> explains one');
   });
 
   it('explains one command: options with types, required or not, choices, defaults and examples', async () => {
@@ -141,5 +146,16 @@ describe('help text', () => {
     expect(describeType(exact!)).toBe('true or false, optional');
     expect(optionDetails(ping)).toEqual([]);
     expect(syntaxHint(ping)).toBeUndefined();
+  });
+
+  it('says an exact length once ("2 characters", not "2–2 characters")', () => {
+    const [code, word] = describeOptions(
+      z.object({
+        code: z.string().length(2).optional().describe('Country code'),
+        word: z.string().min(2).max(8).describe('A word'),
+      }),
+    );
+    expect(describeType(code!)).toBe('text, 2 characters, optional');
+    expect(describeType(word!)).toBe('text, 2–8 characters, required');
   });
 });

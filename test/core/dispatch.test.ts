@@ -11,6 +11,7 @@ import {
 } from '../../src/core/command.ts';
 import { createDispatcher, type RateLimiter } from '../../src/core/dispatch.ts';
 import { createQuotas } from '../../src/quota.ts';
+import { registerSecret } from '../../src/redact.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import type { Services } from '../../src/core/services.ts';
@@ -448,6 +449,26 @@ describe('createDispatcher', () => {
     expect(replies[0]!.text).toMatch(/^Something went wrong/);
   });
 
+  it('redacts a configured secret from every reply it sends, typed or scheduled', async () => {
+    const key = 'dispatch-echoed-key-41c7b9d2';
+    registerSecret(key);
+    const echoed = bare('echoed', 'Echoes upstream data', async () => ({
+      text: `Zocca ${key}`,
+      embeds: [{ title: key, description: `at ${key}`, fields: [{ name: key, value: key }], footer: key }],
+      actions: [{ label: `More ${key}`, command: 'echoed', input: { q: key, page: 2 } }],
+    }));
+    const { dispatcher } = setup([echoed]);
+    const { inv, replies } = invocation('echoed', '');
+    await dispatcher.onInvocation(inv);
+    const scheduled = await dispatcher.run('/echoed', user, new AbortController().signal);
+    for (const reply of [replies[0]!, scheduled]) {
+      expect(JSON.stringify(reply)).not.toContain(key);
+      expect(reply.text).toBe('Zocca [REDACTED]');
+      expect(reply.embeds![0]!.fields).toEqual([{ name: '[REDACTED]', value: '[REDACTED]' }]);
+      expect(reply.actions![0]!.input).toEqual({ q: '[REDACTED]', page: 2 });
+    }
+  });
+
   it('drains in-flight commands and refuses new ones while shutting down', async () => {
     let release: () => void = () => undefined;
     const slow = bare(
@@ -455,7 +476,7 @@ describe('createDispatcher', () => {
       'Slow',
       () => new Promise<Reply>((resolve) => (release = () => resolve({ text: 'finally' }))),
     );
-    const { dispatcher } = setup([slow]);
+    const { dispatcher, lines } = setup([slow]);
     const first = invocation('slow', '');
     const running = dispatcher.onInvocation(first.inv);
     expect(dispatcher.inFlight()).toBe(1);
@@ -463,6 +484,8 @@ describe('createDispatcher', () => {
     const late = invocation('slow', '');
     await dispatcher.onInvocation(late.inv);
     expect(late.replies[0]!.text).toBe('herald is shutting down; try again in a moment.');
+    // Its own code: a refusal at shutdown is not the invoker sending too quickly.
+    expect(lines.find((l) => l.msg === 'command.failed')?.obj).toMatchObject({ code: 'shutting_down' });
     release();
     await running;
     await expect(drained).resolves.toBe(true);

@@ -1,0 +1,112 @@
+// The steps the dispatcher runs for each invocation, as plain functions of what they read: find
+// the command, check its services, access and the per-user rate limit, and judge and log how it
+// ended. createDispatcher (dispatch.ts) composes them and keeps the only mutable state.
+import { DeadlineError, SERVICE_LABELS, ServiceError, UserError } from '../errors.ts';
+import type { CommandOutcome, CommandRegistry, Invocation } from './adapter.ts';
+import type { Actor } from './actor.ts';
+import { resolveCommand } from './args.ts';
+import type { Command, CommandContext, CommandLog } from './command.ts';
+import type { ServiceKey, Services } from './services.ts';
+
+/** A per-user budget of commands; `key` is `platform:userId` (src/quota.ts implements it). */
+export interface RateLimiter {
+  consume(key: string): Promise<{ allowed: boolean; retryAfterMs: number }>;
+}
+
+export interface CommandRecord {
+  command: string;
+  invocationId: string;
+  userId: string;
+  platform: Actor['platform'];
+  durationMs: number;
+  outcome: CommandOutcome;
+}
+
+/** The command and its own input; text may start with a subcommand word ("send to:…"). */
+export function findCommand(
+  registry: CommandRegistry,
+  inv: Pick<Invocation, 'command' | 'rawInput'>,
+): { command: Command; rawInput: Invocation['rawInput'] } {
+  if (typeof inv.rawInput === 'string') {
+    const { command, rest } = resolveCommand(registry, inv.command, inv.rawInput);
+    return { command, rawInput: rest };
+  }
+  const command = registry.get(inv.command) ?? resolveCommand(registry, inv.command, '').command;
+  return { command, rawInput: inv.rawInput };
+}
+
+/** Refuses a command while a service it needs is not configured, naming the variable to set. */
+export function checkNeeds(
+  command: Command,
+  services: Services,
+  serviceVariables: Readonly<Partial<Record<ServiceKey, string>>>,
+): void {
+  const missing = command.needs.find((key) => services[key] === undefined);
+  if (missing === undefined) return;
+  const variable = serviceVariables[missing];
+  throw new UserError({
+    code: 'not_configured',
+    message: `The ${SERVICE_LABELS[missing]} service is not configured${variable ? `; set ${variable}` : ''}.`,
+  });
+}
+
+/** Runs the command's access checks; the local operator passes them all. */
+export async function checkAccess(command: Command, ctx: CommandContext): Promise<void> {
+  if (ctx.actor.isOperator) return;
+  for (const check of command.access) {
+    const denial = await check(ctx);
+    if (denial) throw denial;
+  }
+}
+
+function seconds(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return s === 1 ? '1 second' : `${s} seconds`;
+}
+
+/** Spends one command of the actor's budget; the operator has none, and a broken limiter lets it pass. */
+export async function checkRate(
+  limiter: RateLimiter | undefined,
+  actor: Actor,
+  log: CommandLog,
+  bindings: { command: string; invocationId: string },
+): Promise<void> {
+  if (!limiter || actor.isOperator) return;
+  let verdict: { allowed: boolean; retryAfterMs: number };
+  try {
+    verdict = await limiter.consume(`${actor.platform}:${actor.id}`);
+  } catch (err) {
+    // A broken limiter store must not take every command down with it.
+    log.warn({ err, ...bindings }, 'ratelimit.unavailable');
+    return;
+  }
+  if (!verdict.allowed) {
+    throw new UserError({
+      code: 'rate_limited',
+      message: `You are sending commands too quickly; try again in ${seconds(verdict.retryAfterMs)}.`,
+    });
+  }
+}
+
+/** The refusal of a command that arrives once the dispatcher has started to drain. */
+export function shuttingDown(): UserError {
+  return new UserError({ code: 'shutting_down', message: 'herald is shutting down; try again in a moment.' });
+}
+
+export function outcomeOf(err: unknown): CommandOutcome {
+  if (err instanceof UserError) return 'user_error';
+  if (err instanceof ServiceError) return 'service_error';
+  if (err instanceof DeadlineError) return 'deadline';
+  return 'error';
+}
+
+/** User errors at info, service errors at warn, anything else at error (STYLE.md §8). */
+export function logOutcome(log: CommandLog, record: CommandRecord, failure?: { error: unknown }): void {
+  const err = failure?.error;
+  if (failure === undefined) log.info({ ...record }, 'command.finished');
+  else if (err instanceof UserError) log.info({ ...record, code: err.code }, 'command.failed');
+  else if (err instanceof ServiceError) {
+    const { service, operation, code, status } = err;
+    log.warn({ ...record, service, operation, code, status, err }, 'command.failed');
+  } else log.error({ ...record, err }, 'command.failed');
+}
