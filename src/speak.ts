@@ -49,6 +49,7 @@ export function spokenText(text: string, max = SPOKEN_MAX_CHARS): string {
     .map((line) => (/[.!?;:]$/.test(line) ? line : `${line}.`))
     .join(' ')
     .replace(/\s+/g, ' ')
+    .replace(/\s+([,.;:])/g, '$1')
     .trim();
   return clip(out, max);
 }
