@@ -42,13 +42,14 @@ function lastRunLine(run: ScheduleRun | undefined, tz: string): string {
   if (!run) return 'not run yet';
   const at = formatRun(new Date(run.at), tz);
   if (run.outcome === 'posted') return `posted ${at}`;
+  if (run.outcome === 'no-change') return `no change ${at}`;
   if (run.outcome === 'pending') return `ran ${at}; ${run.error ?? 'the post waits for a retry'}`;
   return `failed ${at}: ${truncate(run.error ?? 'unknown error', 300)}`;
 }
 
 function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): EmbedField {
   const tz = record.timezone;
-  const state = record.paused ? ' (paused)' : '';
+  const state = `${record.onlyNew ? ' (watch: only new)' : ''}${record.paused ? ' (paused)' : ''}`;
   return {
     name: truncate(`${record.id}${state} · ${record.words}`, 250),
     value: [
@@ -109,6 +110,9 @@ export function removedReply(record: ScheduleRecord): Reply {
 export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
   if (result.outcome === 'posted') {
     return { text: `Schedule ${record.id} posted ${record.command} to ${record.destination}.` };
+  }
+  if (result.outcome === 'no-change') {
+    return { text: `Schedule ${record.id} ran: nothing new since its last post, so nothing was posted.` };
   }
   if (result.outcome === 'pending') {
     return {

@@ -15,7 +15,7 @@ export interface ScheduleCommandOptions {
   roles: readonly string[];
 }
 
-const ADD_KEYS = ['when', 'command', 'to', 'tz'] as const;
+const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only'] as const;
 const QUOTES = new Set(['"', "'", '“', '‘']);
 
 /**
@@ -51,7 +51,7 @@ export function readShortForm(text: string): Record<string, string> | undefined 
     if (!(ADD_KEYS as readonly string[]).includes(key) || key === 'command') {
       throw new UserError({
         code: 'invalid_input',
-        message: `/schedule add has no option "${token.key}" before the command; its options are when, to and tz.`,
+        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz and only.`,
       });
     }
     if (Object.hasOwn(out, key))
@@ -116,6 +116,10 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
           .max(64)
           .optional()
           .describe('IANA time zone, e.g. Europe/Berlin (default: SCHEDULE_TZ)'),
+        only: z
+          .enum(['new'])
+          .optional()
+          .describe('new: a watch, posting only what is new since its last post'),
       }),
       positional: ['when', 'command'],
       needs: [],

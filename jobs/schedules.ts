@@ -13,6 +13,7 @@ import {
 import type { ScheduleRun, ScheduleStore } from '../src/core/schedules.ts';
 import type { Services } from '../src/core/services.ts';
 import { previousRun } from '../src/core/when.ts';
+import { watchMemoryKey } from '../src/core/watch.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import type { Store } from '../src/store/index.ts';
 import { createJobSchedules } from './index.ts';
@@ -94,6 +95,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     commands: attached,
     runNow: (record) => runner.runNow(record),
     builtIns: () => builtIns(opts, now),
+    forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     now,
   });
   return {

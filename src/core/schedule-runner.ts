@@ -17,6 +17,7 @@ import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleSt
 import type { Services } from './services.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import { previousRun } from './when.ts';
+import { watchMemoryKey, watchReply } from './watch.ts';
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
@@ -122,7 +123,10 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
-  function jobFor(id: string) {
+  /** What a watch will remember once its slot is posted. */
+  type Pending = { memory?: string[] };
+
+  function jobFor(id: string, pending: Pending) {
     return defineJob({
       name: scheduleJobName(id),
       description: `schedule ${id}`,
@@ -132,8 +136,15 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
         const current = await o.schedules.get(id);
         if (!current) throw new Error('the schedule was removed');
         if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
-        const reply = await o.commands().run(current.command, current.creator, ctx.signal);
-        ctx.deliver({ kind: 'webhook', destination: current.destination, message: o.toMessage(reply) });
+        let reply: Reply | undefined = await o.commands().run(current.command, current.creator, ctx.signal);
+        if (current.onlyNew) {
+          const raw = await store.getValue(watchMemoryKey(id));
+          const watched = watchReply(reply, raw ? (JSON.parse(raw) as string[]) : undefined);
+          reply = watched.reply;
+          pending.memory = watched.memory;
+        }
+        if (reply)
+          ctx.deliver({ kind: 'webhook', destination: current.destination, message: o.toMessage(reply) });
       },
     });
   }
@@ -145,9 +156,19 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       const reason = claim.status === 'held' ? 'held' : 'already-posted';
       return { job: name, slotId: slot.id, status: 'skipped', reason, deliveries: [] };
     }
-    const outcome = await runClaimedSlot(runDeps, jobFor(record.id), slot);
-    if (outcome.status !== 'skipped')
-      await o.schedules.recordRun(record.id, runRecord(outcome, now().getTime()));
+    const pending: Pending = {};
+    const outcome = await runClaimedSlot(runDeps, jobFor(record.id, pending), slot);
+    // A watch remembers only what a posted slot handed to the outbox: a failed slot loses nothing.
+    if (outcome.status === 'posted' && pending.memory)
+      await store.setValue(watchMemoryKey(record.id), JSON.stringify(pending.memory));
+    if (outcome.status === 'skipped') return outcome;
+    const run = runRecord(outcome, now().getTime());
+    const isNoChange =
+      pending.memory !== undefined && outcome.status === 'posted' && outcome.deliveries.length === 0;
+    await o.schedules.recordRun(
+      record.id,
+      isNoChange ? { slotId: slot.id, at: run.at, outcome: 'no-change' } : run,
+    );
     return outcome;
   }
 
@@ -252,6 +273,8 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       const at = now();
       const outcome = await runManual(record);
       if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
+      if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
+        return { outcome: 'no-change' };
       const run = runRecord(outcome, at.getTime());
       if (run.outcome === 'posted')
         return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };

@@ -6,6 +6,7 @@ import type { Actor } from './actor.ts';
 import type { Command, Choice } from './command.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
+import { WATCHABLE } from './watch.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -30,7 +31,7 @@ export interface BuiltInSchedule {
 }
 
 export interface ManualRun {
-  outcome: 'posted' | 'pending' | 'failed' | 'skipped';
+  outcome: 'posted' | 'pending' | 'failed' | 'skipped' | 'no-change';
   /** Why it failed or was skipped, one sentence. */
   error?: string;
   messageId?: string;
@@ -49,6 +50,8 @@ export interface ScheduleServiceOptions {
   /** Runs a schedule once now (a manual slot); late-bound to the runner. */
   runNow: (record: ScheduleRecord) => Promise<ManualRun>;
   builtIns?: () => Promise<BuiltInSchedule[]>;
+  /** Drops what a removed watch remembered. */
+  forget?: (id: string) => Promise<void>;
   now: () => Date;
 }
 
@@ -57,6 +60,8 @@ export interface AddInput {
   command: string;
   to?: string | undefined;
   tz?: string | undefined;
+  /** `new`: a watch. */
+  only?: 'new' | undefined;
 }
 
 export interface Listing {
@@ -108,6 +113,17 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     );
   }
 
+  function refuseUnwatchable(command: Command): void {
+    if (WATCHABLE[command.name] !== undefined) return;
+    const which = Object.keys(WATCHABLE)
+      .map((n) => `/${n}`)
+      .join(', ');
+    throw fail(
+      'invalid_input',
+      `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`,
+    );
+  }
+
   async function find(id: string): Promise<ScheduleRecord> {
     const wanted = id.trim().toLowerCase();
     const record = await store.get(wanted);
@@ -133,7 +149,11 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const destination = destinationOf(input.to);
       const line = input.command.trim().startsWith('/') ? input.command.trim() : `/${input.command.trim()}`;
       // The same reading as a typed command: its sentences, and no request upstream.
-      await opts.commands().check(line, creator, refuseUnschedulable);
+      const isWatch = input.only === 'new';
+      await opts.commands().check(line, creator, (command) => {
+        refuseUnschedulable(command);
+        if (isWatch) refuseUnwatchable(command);
+      });
       const record: ScheduleRecord = {
         id: newScheduleId(),
         when: when.text,
@@ -144,6 +164,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         command: line,
         creator: { ...creator, roles: [...creator.roles] },
         paused: false,
+        ...(isWatch ? { onlyNew: true } : {}),
         createdAt: opts.now().getTime(),
       };
       const result = await store.add(record, settings.max);
@@ -172,6 +193,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     async remove(id) {
       const record = await find(id);
       await store.remove(record.id);
+      if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },
     async setPaused(id, paused) {

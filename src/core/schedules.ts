@@ -4,8 +4,8 @@
 import { randomInt } from 'node:crypto';
 import type { Actor } from './actor.ts';
 
-/** `pending`: the run succeeded but its post waits in the outbox for a retry. */
-export type RunOutcome = 'posted' | 'pending' | 'failed';
+/** `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch found nothing new. */
+export type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change';
 
 export interface ScheduleRun {
   /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */
@@ -37,6 +37,8 @@ export interface ScheduleRecord {
   /** Who added it: the slot runs with this identity, so their access rules apply. */
   creator: Actor;
   paused: boolean;
+  /** A watch (`only:new`): posts only what is new since its last post. */
+  onlyNew?: boolean;
   /** Epoch ms. */
   createdAt: number;
   lastRun?: ScheduleRun;

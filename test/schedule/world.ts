@@ -116,6 +116,8 @@ export interface WorldOptions {
   store?: ScheduleStore;
   settings?: Partial<ScheduleSettings>;
   runNow?: (record: ScheduleRecord, world: World) => Promise<ManualRun>;
+  /** What removing a watch does to its memory (jobs/schedules.ts wires the store's). */
+  forget?: (id: string) => Promise<void>;
   /** Who may manage schedules (SCHEDULE_ALLOWED_USERS / _ROLES). */
   allow?: { users: string[]; roles: string[] };
 }
@@ -128,8 +130,11 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     ...sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
   ]);
   const config = loadConfig({ SANDBOX: 'on' });
-  const services = createServices(resolveServiceConfigs(config, planServices(config), server.url));
   const now = opts.now ?? (() => new Date('2026-03-27T12:00:00Z'));
+  // The clients' caches run on the world's clock, so that a later slot asks the fake again.
+  const services = createServices(resolveServiceConfigs(config, planServices(config), server.url), {
+    now: () => now().getTime(),
+  });
   const store = opts.store ?? createMemoryScheduleStore();
   const settings: ScheduleSettings = {
     timezone: 'UTC',
@@ -145,6 +150,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     runNow: (record) =>
       opts.runNow ? opts.runNow(record, world) : Promise.resolve({ outcome: 'skipped', error: 'no runner' }),
     now,
+    ...(opts.forget ? { forget: opts.forget } : {}),
   });
   const registry = createRegistry(
     buildCommands({

@@ -1,0 +1,60 @@
+// Watches (`/schedule add ... only:new`): a schedule that posts only what is new since its last
+// post. What a watch has posted is kept as keys (bounded) in the store with the schedule; the
+// runner saves them only once the slot is posted, so a failed slot loses nothing new.
+import type { Embed, EmbedField, Reply } from './reply.ts';
+
+/** The commands whose replies have items a watch can tell apart, and what an item is. */
+export const WATCHABLE: Readonly<Record<string, string>> = { jobs: 'listings' };
+
+/** At most this many keys are remembered per watch (the oldest are forgotten). */
+export const WATCH_MEMORY_MAX = 1_000;
+
+export function watchMemoryKey(scheduleId: string): string {
+  return `watch:${scheduleId}`;
+}
+
+/** A listing's identity: its link (which carries the listing id), else its title and first line. */
+function itemKey(field: EmbedField): string {
+  const lines = field.value.split('\n').map((l) => l.trim());
+  const link = lines.find((l) => /^https?:\/\//.test(l));
+  if (link !== undefined) return link;
+  return `${field.name.replace(/^\d+\.\s*/, '').trim()}\u0000${lines[0] ?? ''}`;
+}
+
+export interface WatchResult {
+  /** What to post; undefined when nothing is new. */
+  reply: Reply | undefined;
+  /** The memory to keep once the post is made. */
+  memory: string[];
+}
+
+/**
+ * Keeps only the items of `reply` not in `memory`. Without memory (the first run) everything is
+ * posted, titled as the starting point.
+ */
+export function watchReply(reply: Reply, memory: readonly string[] | undefined): WatchResult {
+  const seen = new Set(memory ?? []);
+  const kept: Embed[] = [];
+  const keys: string[] = [];
+  let fresh = 0;
+  for (const embed of reply.embeds ?? []) {
+    const fields = (embed.fields ?? []).filter((f) => {
+      const key = itemKey(f);
+      keys.push(key);
+      return !seen.has(key);
+    });
+    fresh += fields.length;
+    if (fields.length > 0) kept.push({ ...embed, fields });
+  }
+  const merged = [...new Set([...(memory ?? []), ...keys])].slice(-WATCH_MEMORY_MAX);
+  if (memory === undefined) {
+    const embeds = (reply.embeds ?? []).map((e, i) =>
+      i === 0 ? { ...e, title: `Starting point: ${e.title ?? 'what is there now'}` } : e,
+    );
+    return { reply: { text: `Starting point: ${reply.text}`, embeds }, memory: merged };
+  }
+  if (fresh === 0) return { reply: undefined, memory: merged };
+  const what = fresh === 1 ? '1 new' : `${fresh} new`;
+  const embeds = kept.map((e, i) => (i === 0 ? { ...e, title: `${what}: ${e.title ?? ''}`.trim() } : e));
+  return { reply: { text: `${what}: ${reply.text}`, embeds }, memory: merged };
+}

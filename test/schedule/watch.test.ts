@@ -1,0 +1,112 @@
+// Watches (issue 12, /jobs): a schedule with only:new posts what is there first, titled as the
+// starting point, then only the listings it has not posted, then nothing (recorded as "no change").
+// A failed slot leaves the memory as it was; the memory lives in the store, shared and kept.
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { watchMemoryKey } from '../../src/core/watch.ts';
+import { route } from '../../src/sandbox/layout.ts';
+import { createMemoryStore, type Store } from '../../src/store/index.ts';
+import { readFixture } from '../support/service-harness.ts';
+import { replica, startWorld, type World } from './world.ts';
+
+let nowMs = Date.parse('2026-03-27T12:00:10Z');
+const now = () => new Date(nowMs);
+const at = (iso: string) => void (nowMs = Date.parse(iso));
+
+interface Listing {
+  id: string;
+  title: string;
+  redirect_url: string;
+  [key: string]: unknown;
+}
+const base = readFixture<{ results: Listing[]; [key: string]: unknown }>('job-search', 'search-gb.json');
+const template = base.results[0]!;
+const listing = (n: number): Listing => ({
+  ...template,
+  id: `54701320${n}`,
+  title: `Rust Developer ${n}`,
+  redirect_url: `https://www.adzuna.co.uk/jobs/land/ad/54701320${n}?se=abc&v=4AC`,
+});
+
+let world: World;
+let store: Store;
+let answer: Listing[] | 'fail' = [];
+beforeEach(async () => {
+  at('2026-03-27T12:00:10Z');
+  store = createMemoryStore({ now: () => nowMs });
+  world = await startWorld({
+    now,
+    settings: { minIntervalMinutes: 1 },
+    forget: async (id) => void (await store.setValue(watchMemoryKey(id), '')),
+  });
+  world.server.use(
+    http.get(route('jobSearch', '/jobs/:country/search/:page'), () =>
+      answer === 'fail'
+        ? HttpResponse.json({ exception: 'AUTH_FAIL' }, { status: 401 })
+        : HttpResponse.json({ ...base, count: answer.length, results: answer }),
+    ),
+  );
+});
+afterEach(() => world.close());
+
+function titles(i: number): string[] {
+  const fields = (world.inbox.messages[i]!.embeds[0] as { fields: { name: string }[] }).fields;
+  return fields.map((f) => f.name.replace(/^\d+\.\s*/, ''));
+}
+
+describe('/schedule add ... only:new on /jobs', () => {
+  it('posts five, then exactly the new one, then nothing; a failed run in between loses nothing', async () => {
+    const r = replica(world, store, { now, owner: 'watcher' });
+    const added = await world.type(
+      '/schedule add only:new "*/30 * * * *" /jobs what:"rust developer" where:Berlin',
+    );
+    expect(added.text).toMatch(/^Schedule \w{6} added/);
+    const [record] = await world.store.list();
+    expect(record!.onlyNew).toBe(true);
+
+    answer = [1, 2, 3, 4, 5].map(listing);
+    at('2026-03-27T12:30:00.300Z');
+    await r.tick();
+    expect(world.inbox.messages).toHaveLength(1);
+    expect((world.inbox.messages[0]!.embeds[0] as { title: string }).title).toMatch(/^Starting point: /);
+    expect(titles(0)).toHaveLength(5);
+
+    // A run that fails (the provider refuses) changes nothing the watch remembers.
+    answer = 'fail';
+    at('2026-03-27T13:00:00.300Z');
+    expect((await r.tick()).map((x) => x.status)).toEqual(['failed']);
+
+    answer = [6, 1, 2, 3, 4].map(listing);
+    at('2026-03-27T13:01:00.300Z');
+    await r.tick();
+    expect(world.inbox.messages).toHaveLength(2);
+    expect((world.inbox.messages[1]!.embeds[0] as { title: string }).title).toMatch(/^1 new: /);
+    expect(titles(1)).toEqual(['Rust Developer 6']);
+
+    at('2026-03-27T13:30:00.300Z');
+    await r.tick();
+    expect(world.inbox.messages).toHaveLength(2);
+    expect((await world.store.get(record!.id))?.lastRun).toMatchObject({ outcome: 'no-change' });
+    const list = await world.type('/schedule list');
+    expect(list.embeds![0]!.fields![0]!.name).toContain('(watch: only new)');
+    expect(list.embeds![0]!.fields![0]!.value).toContain('Last: no change Fri, 27 Mar 2026, 13:30 UTC');
+
+    // The memory is in the store: a new replica (a restart) remembers it.
+    const restarted = replica(world, store, { now, owner: 'restarted' });
+    answer = [7, 6, 1, 2, 3].map(listing);
+    at('2026-03-27T14:00:00.300Z');
+    await restarted.tick();
+    expect(titles(2)).toEqual(['Rust Developer 7']);
+
+    // Removing the watch takes its memory with it.
+    await world.type(`/schedule remove ${record!.id}`);
+    expect(await store.getValue(watchMemoryKey(record!.id))).toBe('');
+  });
+
+  it('refuses only:new for a command without a sensible "new", in one sentence', async () => {
+    const reply = await world.type('/schedule add only:new hourly /weather Oslo');
+    expect(reply.text).toBe('/weather cannot be a watch (only:new): only /jobs can post just what is new.');
+    expect(reply.ephemeral).toBe(true);
+    expect(world.upstream()).toEqual([]);
+  });
+});
