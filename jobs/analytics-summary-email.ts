@@ -1,7 +1,7 @@
 // The analytics summary as a self-contained HTML email: inline styles (mail clients drop <style>
 // often), tables for layout, and every piece of data escaped.
 import { escapeHtml } from '../src/domain/text.ts';
-import type { AnalyticsSummary } from './analytics-summary-build.ts';
+import type { AnalyticsSummary } from '../src/analytics-summary/summary.ts';
 
 const CELL = 'padding:6px 12px;border-bottom:1px solid #e5e7eb;text-align:left;';
 const HEAD = `${CELL}background:#f3f4f6;font-weight:600;`;

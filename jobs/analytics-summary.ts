@@ -1,19 +1,19 @@
 // analytics-summary: the S2 report of the configured range against the range before, posted
-// through the S7 webhook as one embed and, when recipients are configured, emailed through S1.
-// The ranges come from the slot's scheduled time, so a retried or caught-up slot reports the same days.
+// through the S7 webhook as one embed with its chart and, when recipients are configured, emailed
+// through S1. The same builder as /report (src/analytics-summary); GA4 resolves the days in the
+// property's time zone, and a slot run late still reports the days it was due for.
 import { createHash } from 'node:crypto';
-import { defineJob, type Job } from '../src/core/job.ts';
-import type { AnalyticsClient, Report } from '../src/services/analytics/client.ts';
 import {
-  buildAnalyticsSummary,
-  resolveRanges,
+  fetchSummary,
+  renderSummaryReply,
   summarize,
-  type DateSpan,
-  type SummaryInput,
-} from './analytics-summary-build.ts';
+  summaryChart,
+} from '../src/analytics-summary/summary.ts';
+import { daysLate } from '../src/analytics-summary/ranges.ts';
+import { tryDrawChart, withChart } from '../src/charts/index.ts';
+import { defineJob, type Job } from '../src/core/job.ts';
 import { buildAnalyticsSummaryEmail } from './analytics-summary-email.ts';
-import { spokenBriefing, summaryChart } from './analytics-summary-media.ts';
-import { withChart } from '../src/charts/index.ts';
+import { spokenBriefing } from './analytics-summary-media.ts';
 import { renderWebhookMessage, webhookUsername } from './webhook-message.ts';
 
 export interface AnalyticsSummarySettings {
@@ -53,35 +53,26 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
         );
       }
       const metrics = settings.metrics.slice(0, MAX_METRICS);
-      const ranges = resolveRanges(settings.range, ctx.slot.scheduledAt, settings.timezone);
-      const report = (client: AnalyticsClient, dimensions: string[], span: DateSpan): Promise<Report> =>
-        client.runReport({ dimensions, metrics: [...metrics], dateRanges: [span] }, { signal: ctx.signal });
-      // Totals come from dimensionless reports: summing daily rows would overcount users and rates.
-      const [current, previous, trend, top] = await Promise.all([
-        report(analytics, [], ranges.current),
-        report(analytics, [], ranges.previous),
-        report(analytics, ['date'], ranges.trend),
-        report(analytics, [settings.dimension], ranges.current),
-      ]);
-      const input: SummaryInput = {
-        current,
-        previous,
-        trend,
-        top,
-        ranges,
+      const now = ctx.now();
+      const request = {
+        range: settings.range,
         metrics,
         dimension: settings.dimension,
-        now: ctx.now(),
+        shiftDays: daysLate(ctx.slot.scheduledAt, now, settings.timezone),
       };
+      const data = await fetchSummary(analytics, request, now, { signal: ctx.signal });
+      const summary = summarize(data, request, now);
+      const chart =
+        summary.isEmpty || metrics[0] === undefined
+          ? undefined
+          : await tryDrawChart(() => summaryChart(data, metrics[0]!, 'analytics-summary.png'), ctx.log);
       if (settings.username.trim() !== '' && webhookUsername(settings.username) === undefined) {
         ctx.log.warn(
           { job: 'analytics-summary' },
           'WEBHOOK_USERNAME is not a name Discord accepts; posting under the webhook default',
         );
       }
-      const chart =
-        trend.rows.length > 0 ? await summaryChart({ ranges, metric: metrics[0]!, trend }, ctx) : undefined;
-      let reply = withChart(buildAnalyticsSummary(input), chart);
+      let reply = withChart(renderSummaryReply(summary, data.ranges.name), chart);
       if (settings.speak) reply = await spokenBriefing(reply, ctx);
       ctx.deliver({ kind: 'webhook', message: renderWebhookMessage(reply, { username: settings.username }) });
 
@@ -93,7 +84,7 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
         );
         return;
       }
-      const { subject, html } = buildAnalyticsSummaryEmail(summarize(input));
+      const { subject, html } = buildAnalyticsSummaryEmail(summary);
       // One email per recipient, so that no recipient sees the others' addresses; each is its own
       // outbox entry with a key derived from the slot and the recipient, so a resend after a crash
       // or a retry is the same email to Resend (kept 24 h), and each recipient gets it once.

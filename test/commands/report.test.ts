@@ -13,74 +13,106 @@ import {
 
 const METRICS = ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'];
 
-const totals = (values: number[] | undefined): Report => ({
-  dimensionHeaders: [],
+/** A report with both periods: GA4 adds the `dateRange` column and leaves out a range without data. */
+const twoRanges = (dimension: string[], current: number[][], previous: number[][]): Report => ({
+  dimensionHeaders: [...dimension, 'dateRange'],
   metricHeaders: METRICS.map((name) => ({ name, type: 'TYPE_INTEGER' })),
-  rows: values ? [{ dimensions: [], metrics: values }] : [],
-  rowCount: values ? 1 : 0,
+  rows: [
+    ...current.map((metrics, i) => ({
+      dimensions: [...(dimension.length ? [`2026111${i}`] : []), 'current'],
+      metrics,
+    })),
+    ...previous.map((metrics, i) => ({
+      dimensions: [...(dimension.length ? [`2026110${i}`] : []), 'previous'],
+      metrics,
+    })),
+  ],
+  rowCount: current.length + previous.length,
   currencyCode: 'USD',
   timeZone: 'America/Los_Angeles',
 });
 
-/** Answers by the requested start date: the current period's or the previous one's totals. */
-function fakeAnalytics(byStart: Record<string, number[] | undefined>) {
+/** GA4 with the given totals of both periods (undefined: no rows) and no daily rows. */
+function fakeAnalytics(current: number[] | undefined, previous: number[] | undefined) {
   return {
     runReport: vi.fn<AnalyticsClient['runReport']>(async (input: RunReportInput) =>
-      totals(byStart[input.dateRanges[0]!.startDate]),
+      input.dimensions.length === 0
+        ? twoRanges([], current ? [current] : [], previous ? [previous] : [])
+        : twoRanges(['date'], [], []),
     ),
     close: vi.fn(async () => {}),
   } satisfies AnalyticsClient;
 }
 
 describe('/report', () => {
-  it('compares each metric of the last 7 days with the 7 days before, in percent', async () => {
-    const analytics = fakeAnalytics({
-      '2026-11-15': [12345, 8000, 2100, 98000, 37],
-      '2026-11-08': [10974, 8000, 0, 100000, 40],
-    });
+  it('compares each metric of the last 7 days with the 7 days before in one request, relative dates', async () => {
+    const analytics = fakeAnalytics([12345, 8000, 2100, 98000, 37], [10974, 8000, 0, 100000, 40]);
     const ctx = createContext({ services: { analytics } });
     const reply = await invoke(report, {}, ctx);
 
-    const totalsCalls = analytics.runReport.mock.calls.filter((c) => c[0].dimensions.length === 0);
-    expect(totalsCalls.map((c) => c[0])).toEqual([
-      { dimensions: [], metrics: METRICS, dateRanges: [{ startDate: '2026-11-15', endDate: '2026-11-21' }] },
-      { dimensions: [], metrics: METRICS, dateRanges: [{ startDate: '2026-11-08', endDate: '2026-11-14' }] },
+    expect(analytics.runReport.mock.calls.map((c) => c[0])).toEqual([
+      {
+        dimensions: [],
+        metrics: METRICS,
+        dateRanges: [
+          { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+          { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+        ],
+      },
+      {
+        dimensions: ['date'],
+        metrics: METRICS,
+        dateRanges: [
+          { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+          { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+        ],
+      },
     ]);
     expect(analytics.runReport.mock.calls[0]![1]).toEqual({ signal: ctx.signal });
     expectWellFormed(reply);
     const embed = onlyEmbed(reply);
-    expect(embed.title).toBe('Analytics: last 7 days');
-    expect(embed.description).toBe('15–21 Nov 2026, compared with 8–14 Nov 2026');
-    expect(field(reply, 'Sessions')).toBe('12,345\n↑ 12.5% (was 10,974)');
-    expect(field(reply, 'Users')).toBe('8,000\nno change (was 8,000)');
-    expect(field(reply, 'New users')).toBe('2,100\nnew (was 0)');
-    expect(field(reply, 'Events')).toBe('98,000\n↓ 2.0% (was 100,000)');
-    expect(field(reply, 'Key events')).toBe('37\n↓ 7.5% (was 40)');
+    expect(embed.title).toBe('Analytics summary: last 7 days');
+    // NOW is 10:00 UTC on 22 Nov, 02:00 in the property's Los Angeles: its yesterday is 21 Nov.
+    expect(embed.description).toBe('**15–21 Nov 2026** compared with 8–14 Nov 2026');
+    expect(field(reply, 'Sessions')).toBe('**12,345**\n↑ 12.5% (was 10,974)\n`▁▁▁▁▁▁▁`');
+    expect(field(reply, 'Users')).toBe('**8,000**\nno change (was 8,000)\n`▁▁▁▁▁▁▁`');
+    expect(field(reply, 'New users')).toBe('**2,100**\nnew (was 0)\n`▁▁▁▁▁▁▁`');
+    expect(field(reply, 'Events')).toBe('**98,000**\n↓ 2.0% (was 100,000)\n`▁▁▁▁▁▁▁`');
+    expect(field(reply, 'Key events')).toBe('**37**\n↓ 7.5% (was 40)\n`▁▁▁▁▁▁▁`');
+    expect(embed.footer).toBe('Trend: daily values, 15–21 Nov 2026; days in America/Los_Angeles');
     expect(reply.text).toBe(
-      'Last 7 days (15–21 Nov 2026): sessions 12,345 (↑ 12.5%), users 8,000 (no change), new users 2,100 (new), events 98,000 (↓ 2.0%), key events 37 (↓ 7.5%)',
+      'Analytics summary for last 7 days (15–21 Nov 2026): sessions 12,345 (↑ 12.5%), users 8,000 (no change), new users 2,100 (new), events 98,000 (↓ 2.0%), key events 37 (↓ 7.5%).',
     );
   });
 
-  it('reports yesterday against the day before', async () => {
-    const analytics = fakeAnalytics({ '2026-11-21': [10, 8, 2, 50, 1], '2026-11-20': [5, 4, 1, 25, 1] });
-    const reply = await invoke(report, { range: 'yesterday' }, createContext({ services: { analytics } }));
-    expect(onlyEmbed(reply).description).toBe('21 Nov 2026, compared with 20 Nov 2026');
-    expect(field(reply, 'Sessions')).toBe('10\n↑ 100.0% (was 5)');
+  it("decides the days in the property's time zone, not the bot's", async () => {
+    const analytics = fakeAnalytics([10, 8, 2, 50, 1], [5, 4, 1, 25, 1]);
+    analytics.runReport.mockImplementation(async (input) => ({
+      ...(input.dimensions.length === 0
+        ? twoRanges([], [[10, 8, 2, 50, 1]], [[5, 4, 1, 25, 1]])
+        : twoRanges(['date'], [], [])),
+      timeZone: 'Pacific/Auckland',
+    }));
+    // 12:00 UTC on 22 Nov is already 01:00 on 23 Nov in Auckland: yesterday there is 22 Nov.
+    const late = createContext({ services: { analytics }, now: new Date('2026-11-22T12:00:00Z') });
+    const reply = await invoke(report, { range: 'yesterday' }, late);
+    expect(onlyEmbed(reply).description).toBe('**22 Nov 2026** compared with 21 Nov 2026');
+    expect(field(reply, 'Sessions')).toMatch(/^\*\*10\*\*\n↑ 100\.0% \(was 5\)/);
   });
 
   it('treats a period GA4 sends without rows as zeros', async () => {
-    const analytics = fakeAnalytics({ '2026-10-25': [300, 200, 50, 900, 3], '2026-09-27': undefined });
+    const analytics = fakeAnalytics([300, 200, 50, 900, 3], undefined);
     const reply = await invoke(report, { range: '28d' }, createContext({ services: { analytics } }));
-    expect(field(reply, 'Sessions')).toBe('300\nnew (was 0)');
+    expect(field(reply, 'Sessions')).toMatch(/^\*\*300\*\*\nnew \(was 0\)/);
   });
 
-  it('answers with a warning when neither period has data', async () => {
-    const analytics = fakeAnalytics({});
+  it('answers with a warning when there is no data', async () => {
+    const analytics = fakeAnalytics(undefined, undefined);
     const reply = await invoke(report, { range: '90d' }, createContext({ services: { analytics } }));
     expectWellFormed(reply);
     expect(onlyEmbed(reply).color).toBe('warning');
     expect(onlyEmbed(reply).fields).toBeUndefined();
-    expect(reply.text).toBe('No analytics data for 24 Aug – 21 Nov 2026 or the period before.');
+    expect(reply.text).toBe('No data for last 90 days (24 Aug – 21 Nov 2026).');
   });
 
   it.each(SERVICE_ERROR_CODES)('lets a %s service error through to the dispatcher', async (code) => {
@@ -93,7 +125,7 @@ describe('/report', () => {
   });
 
   it.each([['30d'], ['week'], ['today']])('rejects the range %s without a request', async (range) => {
-    const analytics = fakeAnalytics({});
+    const analytics = fakeAnalytics(undefined, undefined);
     await expect(invoke(report, { range }, createContext({ services: { analytics } }))).rejects.toMatchObject(
       {
         code: 'invalid_input',

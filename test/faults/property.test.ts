@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JOB_COUNTRIES } from '../../src/domain/job-countries.ts';
-import { RANGE_CHOICES } from '../../commands/report-ranges.ts';
+import { RANGE_CHOICES } from '../../commands/report.ts';
 import {
   ALLOWED,
   COMMANDS,

@@ -1,26 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRanges, summarize } from '../../jobs/analytics-summary-build.ts';
+import { fetchSummary, summarize, type SummaryRequest } from '../../src/analytics-summary/summary.ts';
 import { buildAnalyticsSummaryEmail } from '../../jobs/analytics-summary-email.ts';
-import { COUNTRIES, CURRENT_TOTALS, DAILY, METRICS, PREVIOUS_TOTALS, domainReport } from './fixtures.ts';
+import { METRICS, domainReport, fakeAnalytics } from './fixtures.ts';
 
-const base = {
-  previous: domainReport([], PREVIOUS_TOTALS),
-  trend: domainReport(['date'], DAILY),
-  ranges: resolveRanges('yesterday', new Date('2025-11-22T08:00:00Z'), 'UTC'),
-  metrics: METRICS,
-  dimension: 'country',
-  now: new Date('2025-11-22T08:00:01Z'),
-};
+const NOW = new Date('2025-11-22T08:00:01Z');
+const REQUEST: SummaryRequest = { range: 'yesterday', metrics: METRICS, dimension: 'country' };
+
+/** The summary from the fake GA4; `top` replaces the dimension's rows. */
+async function summary(
+  opts: { top?: ReturnType<typeof domainReport>; empty?: boolean; dimension?: string } = {},
+) {
+  const client = fakeAnalytics({ empty: opts.empty ?? false });
+  const inner = client.runReport.bind(client);
+  if (opts.top)
+    client.runReport = async (input) =>
+      input.dimensions.length === 1 && input.dimensions[0] !== 'date' ? opts.top! : inner(input);
+  const request = { ...REQUEST, dimension: opts.dimension ?? 'country' };
+  return summarize(await fetchSummary(client, request, NOW), request, NOW);
+}
 
 describe('buildAnalyticsSummaryEmail', () => {
-  it('builds a whole HTML document with a metrics table and a top-rows table', () => {
-    const { subject, html } = buildAnalyticsSummaryEmail(
-      summarize({
-        ...base,
-        current: domainReport([], CURRENT_TOTALS),
-        top: domainReport(['country'], COUNTRIES),
-      }),
-    );
+  it('builds a whole HTML document with a metrics table and a top-rows table', async () => {
+    const { subject, html } = buildAnalyticsSummaryEmail(await summary());
     expect(subject).toBe('Analytics summary: yesterday (21 Nov 2025)');
     expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">')).toBe(true);
     expect(html).toContain('<meta charset="utf-8">');
@@ -29,7 +30,7 @@ describe('buildAnalyticsSummaryEmail', () => {
     expect(html).toContain(
       '<tr><td style="padding:6px 12px;border-bottom:1px solid #e5e7eb;text-align:left;">Sessions</td>' +
         '<td style="padding:6px 12px;border-bottom:1px solid #e5e7eb;text-align:left;">1,234</td>' +
-        '<td style="padding:6px 12px;border-bottom:1px solid #e5e7eb;text-align:left;">▲ 12.2%</td>' +
+        '<td style="padding:6px 12px;border-bottom:1px solid #e5e7eb;text-align:left;">↑ 12.2%</td>' +
         '<td style="padding:6px 12px;border-bottom:1px solid #e5e7eb;text-align:left;">▂▂▃▁▄▇█</td></tr>',
     );
     expect(html).toContain('>Japan</td>');
@@ -40,22 +41,18 @@ describe('buildAnalyticsSummaryEmail', () => {
     }
   });
 
-  it('escapes data so that a page title cannot inject markup', () => {
+  it('escapes data so that a page title cannot inject markup', async () => {
     const top = domainReport(
       ['pageTitle'],
       [{ dims: ['<script>alert("x")</script> & <b>'], values: [5, 5, 5, 5, 5] }],
     );
-    const { html } = buildAnalyticsSummaryEmail(
-      summarize({ ...base, current: domainReport([], CURRENT_TOTALS), top, dimension: 'pageTitle' }),
-    );
+    const { html } = buildAnalyticsSummaryEmail(await summary({ top, dimension: 'pageTitle' }));
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;');
   });
 
-  it('says there is no data for an empty report, without tables', () => {
-    const { subject, html } = buildAnalyticsSummaryEmail(
-      summarize({ ...base, current: domainReport([], []), top: domainReport(['country'], []) }),
-    );
+  it('says there is no data for an empty report, without tables', async () => {
+    const { subject, html } = buildAnalyticsSummaryEmail(await summary({ empty: true }));
     expect(subject).toBe('Analytics summary: yesterday (21 Nov 2025)');
     expect(html).toContain('<p>No data for 21 Nov 2025.');
     expect(html).not.toContain('<table');

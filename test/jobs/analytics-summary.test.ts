@@ -7,36 +7,24 @@ import { loadConfig } from '../../src/config.ts';
 import { createScheduler, validateSchedules, type Scheduler } from '../../src/core/scheduler.ts';
 import type { Services } from '../../src/core/services.ts';
 import { ServiceError } from '../../src/errors.ts';
-import type { AnalyticsClient, Report, RunReportInput } from '../../src/services/analytics/client.ts';
+import type { AnalyticsClient, Report } from '../../src/services/analytics/client.ts';
 import type { EmailClient, SendEmailInput } from '../../src/services/email/client.ts';
 import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/client.ts';
 import { createMemoryStore } from '../../src/store/index.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
-import { COUNTRIES, CURRENT_TOTALS, DAILY, METRICS, PREVIOUS_TOTALS, domainReport } from './fixtures.ts';
+import { METRICS, fakeAnalytics } from './fixtures.ts';
 import { captureLog, fakeClock, waitFor } from './harness.ts';
 
 const SLOT = new Date('2025-11-22T08:00:00Z');
 
 function fakes(opts: { empty?: boolean; failWith?: Error } = {}) {
-  const reports: RunReportInput[] = [];
   const posts: WebhookMessage[] = [];
   const emails: SendEmailInput[] = [];
+  const fake = fakeAnalytics({ empty: opts.empty ?? false });
+  const reports = fake.inputs;
   const analytics: AnalyticsClient = {
-    runReport(input) {
-      reports.push(input);
-      if (opts.failWith) return Promise.reject(opts.failWith);
-      const dims = input.dimensions;
-      const rows = opts.empty
-        ? []
-        : dims[0] === 'date'
-          ? DAILY
-          : dims.length === 1
-            ? COUNTRIES
-            : input.dateRanges[0]!.startDate === '2025-11-21'
-              ? CURRENT_TOTALS
-              : PREVIOUS_TOTALS;
-      return Promise.resolve<Report>(domainReport(dims, rows));
-    },
+    runReport: (input) =>
+      opts.failWith ? (reports.push(input), Promise.reject(opts.failWith)) : fake.runReport(input),
     close: () => Promise.resolve(),
   };
   const webhook: WebhookClient = {
@@ -89,22 +77,41 @@ function run(services: Services, settings: Partial<AnalyticsSummarySettings> = {
 }
 
 describe('analytics-summary job', () => {
-  it("asks S2 for both ranges' totals, the daily trend and the top rows of the dimension", async () => {
+  it("asks S2 three times: both periods' totals in one call, their daily values in one, the top rows", async () => {
     const f = fakes();
     await run(f.services).slot();
     const metrics = [...METRICS];
     expect(f.reports).toEqual([
-      { dimensions: [], metrics, dateRanges: [{ startDate: '2025-11-21', endDate: '2025-11-21' }] },
-      { dimensions: [], metrics, dateRanges: [{ startDate: '2025-11-20', endDate: '2025-11-20' }] },
-      { dimensions: ['date'], metrics, dateRanges: [{ startDate: '2025-11-15', endDate: '2025-11-21' }] },
-      { dimensions: ['country'], metrics, dateRanges: [{ startDate: '2025-11-21', endDate: '2025-11-21' }] },
-      // The chart's previous week, for the first metric only.
+      {
+        dimensions: [],
+        metrics,
+        dateRanges: [
+          { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
+          { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
+        ],
+      },
       {
         dimensions: ['date'],
-        metrics: ['sessions'],
-        dateRanges: [{ startDate: '2025-11-08', endDate: '2025-11-14' }],
+        metrics,
+        dateRanges: [
+          { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+          { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+        ],
       },
+      { dimensions: ['country'], metrics, dateRanges: [{ startDate: 'yesterday', endDate: 'yesterday' }] },
     ]);
+  });
+
+  it('reports the days a slot was due for when it runs two days late', async () => {
+    const f = fakes();
+    const { scheduler } = run(f.services);
+    // The slot of 20 Nov 08:00 caught up on 22 Nov: "yesterday" of that slot is 19 Nov.
+    await scheduler.runSlot('analytics-summary', new Date('2025-11-20T08:00:00Z'), 'catch-up');
+    expect(f.reports[0]!.dateRanges).toEqual([
+      { startDate: '3daysAgo', endDate: '3daysAgo', name: 'current' },
+      { startDate: '4daysAgo', endDate: '4daysAgo', name: 'previous' },
+    ]);
+    expect(f.posts[0]!.embeds![0]!.description).toBe('**19 Nov 2025** compared with 18 Nov 2025');
   });
 
   it('posts one embed through the webhook under the username override, within Discord limits', async () => {
@@ -118,12 +125,16 @@ describe('analytics-summary job', () => {
     expect(post!.embeds![0]).toMatchObject({
       title: 'Analytics summary: yesterday',
       timestamp: '2025-11-22T08:00:02.000Z',
+      image: { url: 'attachment://analytics-summary.png' },
     });
     expect(post!.embeds![0]!.fields![0]).toEqual({
       name: 'Sessions',
-      value: '**1,234**\n▲ 12.2%\n`▂▂▃▁▄▇█`',
+      value: '**1,234**\n↑ 12.2% (was 1,100)\n`▂▂▃▁▄▇█`',
       inline: true,
     });
+    expect(post!.files!.map((f) => [f.name, f.contentType])).toEqual([
+      ['analytics-summary.png', 'image/png'],
+    ]);
     expectWithinDiscordLimits(post!);
     expect(f.emails).toHaveLength(0);
   });
@@ -194,8 +205,11 @@ describe('analytics-summary job', () => {
   it('reports the last 7 days against the 7 before when configured so', async () => {
     const f = fakes();
     await run(f.services, { range: '7d', timezone: 'Europe/Berlin' }).slot();
-    expect(f.reports[0]!.dateRanges).toEqual([{ startDate: '2025-11-15', endDate: '2025-11-21' }]);
-    expect(f.reports[1]!.dateRanges).toEqual([{ startDate: '2025-11-08', endDate: '2025-11-14' }]);
+    expect(f.reports[0]!.dateRanges).toEqual([
+      { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+      { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+    ]);
+    expect(f.posts[0]!.embeds![0]!.description).toBe('**15–21 Nov 2025** compared with 8–14 Nov 2025');
   });
 });
 
@@ -268,11 +282,11 @@ describe('jobs/index', () => {
     const started = performance.now();
     const jobs = await startJobs({ config: loadConfig({}), services: stuck, store, log, now: clock.now });
     expect(performance.now() - started).toBeLessThan(1_000);
-    await waitFor(() => calls === 4, 2_000, 'the catch-up run to ask S2');
+    await waitFor(() => calls === 3, 2_000, 'the catch-up run to ask S2');
     expect(find('job.started')).toEqual([
       expect.objectContaining({ slotId: '2025-11-22T08:00:00.000Z', reason: 'catch-up' }),
     ]);
-    expect(calls).toBe(4);
+    expect(calls).toBe(3);
     await jobs.stop();
     expect(find('job.failed')).toHaveLength(1);
     expect(f.posts).toHaveLength(0);

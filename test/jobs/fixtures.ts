@@ -1,6 +1,6 @@
 // Known GA4 answers for the analytics-summary tests: wire payloads as the Data API sends them
 // (strings for every value, `kind`, metadata extras) and the domain Reports the client maps them to.
-import type { Report } from '../../src/services/analytics/client.ts';
+import type { AnalyticsClient, Report, RunReportInput } from '../../src/services/analytics/client.ts';
 
 export const METRICS = ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'] as const;
 
@@ -68,3 +68,62 @@ export const COUNTRIES = [
   { dims: ['Brazil'], values: [80, 60, 20, 1000, 3] },
   { dims: ['Canada'], values: [100, 53, 20, 960, 4] },
 ];
+
+/** 8–14 Nov, the week before DAILY. */
+export const PREVIOUS_DAILY = [
+  { dims: ['20251108'], values: [90, 80, 20, 900, 0] },
+  { dims: ['20251109'], values: [150, 140, 40, 1500, 1] },
+  { dims: ['20251110'], values: [250, 230, 70, 2500, 2] },
+  { dims: ['20251111'], values: [300, 280, 80, 3000, 2] },
+  { dims: ['20251112'], values: [400, 380, 100, 4000, 3] },
+  { dims: ['20251113'], values: [900, 850, 250, 11_000, 1] },
+  { dims: ['20251114'], values: [1000, 950, 300, 12_000, 0] },
+];
+
+/**
+ * A fake S2 client with GA4's semantics for the summary's requests: totals, `date` and one
+ * dimension; with two date ranges every row carries the range's name in a `dateRange` column.
+ */
+export function fakeAnalytics(opts: { empty?: boolean; timeZone?: string } = {}): AnalyticsClient & {
+  inputs: RunReportInput[];
+} {
+  const inputs: RunReportInput[] = [];
+  const rowsFor = (dims: string[], current: boolean) =>
+    opts.empty
+      ? []
+      : dims[0] === 'date'
+        ? current
+          ? DAILY
+          : PREVIOUS_DAILY
+        : dims.length === 1
+          ? COUNTRIES
+          : current
+            ? CURRENT_TOTALS
+            : PREVIOUS_TOTALS;
+  return {
+    inputs,
+    runReport(input) {
+      inputs.push(input);
+      const dims = input.dimensions;
+      const [first, second] = input.dateRanges;
+      const report =
+        second === undefined
+          ? domainReport(dims, rowsFor(dims, true))
+          : domainReport(
+              [...dims, 'dateRange'],
+              [
+                ...rowsFor(dims, true).map((r) => ({
+                  ...r,
+                  dims: [...r.dims, first!.name ?? 'date_range_0'],
+                })),
+                ...rowsFor(dims, false).map((r) => ({
+                  ...r,
+                  dims: [...r.dims, second.name ?? 'date_range_1'],
+                })),
+              ],
+            );
+      return Promise.resolve({ ...report, timeZone: opts.timeZone ?? METADATA.timeZone });
+    },
+    close: () => Promise.resolve(),
+  };
+}

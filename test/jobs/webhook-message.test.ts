@@ -1,25 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Embed, Reply } from '../../src/core/reply.ts';
-import { buildAnalyticsSummary, resolveRanges } from '../../jobs/analytics-summary-build.ts';
+import { fetchSummary, renderSummaryReply, summarize } from '../../src/analytics-summary/summary.ts';
 import { charCount, renderWebhookMessage, webhookUsername } from '../../jobs/webhook-message.ts';
-import { COUNTRIES, CURRENT_TOTALS, DAILY, METRICS, PREVIOUS_TOTALS, domainReport } from './fixtures.ts';
+import { METRICS, fakeAnalytics } from './fixtures.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { startWebhookFake, type WebhookFake } from './harness.ts';
 
 const long = (c: string, count: number) => c.repeat(count);
 
 describe('renderWebhookMessage', () => {
-  it('renders the summary embed with the palette colour, username and no content line', () => {
-    const reply = buildAnalyticsSummary({
-      current: domainReport([], CURRENT_TOTALS),
-      previous: domainReport([], PREVIOUS_TOTALS),
-      trend: domainReport(['date'], DAILY),
-      top: domainReport(['country'], COUNTRIES),
-      ranges: resolveRanges('yesterday', new Date('2025-11-22T08:00:00Z'), 'UTC'),
-      metrics: METRICS,
-      dimension: 'country',
-      now: new Date('2025-11-22T08:00:01Z'),
-    });
+  it('renders the summary embed with the palette colour, username and no content line', async () => {
+    const now = new Date('2025-11-22T08:00:01Z');
+    const request = { range: 'yesterday', metrics: METRICS, dimension: 'country' };
+    const data = await fetchSummary(fakeAnalytics(), request, now);
+    const reply = renderSummaryReply(summarize(data, request, now), data.ranges.name);
     const message = renderWebhookMessage(reply, { username: 'herald reports' });
     expect(message.username).toBe('herald reports');
     expect(message.content).toBeUndefined();
@@ -27,7 +21,7 @@ describe('renderWebhookMessage', () => {
     expect(message.embeds![0]).toMatchObject({
       title: 'Analytics summary: yesterday',
       color: 0x3b82f6,
-      footer: { text: 'Trend: daily values, 15–21 Nov 2025' },
+      footer: { text: 'Trend: daily values, 15–21 Nov 2025; days in Europe/Berlin' },
       timestamp: '2025-11-22T08:00:01.000Z',
     });
     expect(message.embeds![0]!.fields).toHaveLength(6);

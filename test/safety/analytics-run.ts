@@ -7,7 +7,7 @@ import type { AnalyticsClient, Report } from '../../src/services/analytics/clien
 import type { SendEmailInput } from '../../src/services/email/client.ts';
 import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/client.ts';
 import { createMemoryStore } from '../../src/store/index.ts';
-import { CURRENT_TOTALS, DAILY, METRICS, PREVIOUS_TOTALS, domainReport } from '../jobs/fixtures.ts';
+import { METRICS, domainReport, fakeAnalytics } from '../jobs/fixtures.ts';
 
 const SLOT_AT = new Date('2025-11-22T08:00:00Z');
 const quiet = {
@@ -32,14 +32,10 @@ function topPages(payload: string): Report {
 export async function runAnalyticsSummary(
   payload: string,
 ): Promise<{ webhook: WebhookMessage; email: SendEmailInput }> {
+  const ga4 = fakeAnalytics();
   const analytics: AnalyticsClient = {
-    runReport(input) {
-      const [dimension] = input.dimensions;
-      if (dimension === 'date') return Promise.resolve(domainReport(['date'], DAILY));
-      if (dimension === 'pageTitle') return Promise.resolve(topPages(payload));
-      const isCurrent = input.dateRanges[0]!.startDate === '2025-11-21';
-      return Promise.resolve(domainReport([], isCurrent ? CURRENT_TOTALS : PREVIOUS_TOTALS));
-    },
+    runReport: (input) =>
+      input.dimensions[0] === 'pageTitle' ? Promise.resolve(topPages(payload)) : ga4.runReport(input),
     close: () => Promise.resolve(),
   };
   const unused = () => Promise.reject(new Error('jobs hand posts to the outbox; they never post'));

@@ -1,6 +1,7 @@
 // Pure text helpers of the analytics summary: metric and dimension labels, values by GA4 metric
-// type (https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/MetricType),
-// changes in percent and text sparklines. English with fixed grouping, so output is reproducible.
+// type (https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/MetricType)
+// and text sparklines. Numbers, percentages and changes come from the one formatting module.
+import { LOCALE, formatNumber, formatRatio } from '../format.ts';
 
 const METRIC_LABELS: Readonly<Record<string, string>> = {
   sessions: 'Sessions',
@@ -56,10 +57,6 @@ export function dimensionLabel(name: string): string {
   return DIMENSION_LABELS[name] ?? humanize(name).toLowerCase();
 }
 
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
-
 function duration(totalSeconds: number): string {
   const s = Math.round(totalSeconds);
   if (s < 60) return `${s}s`;
@@ -69,9 +66,9 @@ function duration(totalSeconds: number): string {
 }
 
 function money(value: number, currency: string | undefined): string {
-  if (currency === undefined) return decimal.format(value);
+  if (currency === undefined) return formatNumber(value, 2);
   try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(value);
+    return new Intl.NumberFormat(LOCALE, { style: 'currency', currency }).format(value);
   } catch {
     return `${value.toFixed(2)} ${currency}`; // not an ISO 4217 code Intl knows
   }
@@ -84,7 +81,7 @@ const UNITS: Readonly<Record<string, string>> = {
   TYPE_KILOMETERS: 'km',
 };
 
-/** A metric value as people read it: 1,234; $1,200.50; 1m 34s; 52.3% for GA4's 0–1 rates. */
+/** A metric value as people read it: 1,234; US$1,200.50; 1m 34s; 52.3% for GA4's 0–1 rates. */
 export function formatMetric(
   value: number,
   type: string,
@@ -93,7 +90,7 @@ export function formatMetric(
   if (!Number.isFinite(value)) return '—';
   switch (type) {
     case 'TYPE_INTEGER':
-      return integer.format(value);
+      return formatNumber(value);
     case 'TYPE_CURRENCY':
       return money(value, opts.currency);
     case 'TYPE_SECONDS':
@@ -105,22 +102,11 @@ export function formatMetric(
     case 'TYPE_HOURS':
       return duration(value * 3600);
     default: {
-      if (/Rate$/.test(opts.name) && value >= 0 && value <= 1) return percent.format(value);
+      if (/Rate$/.test(opts.name) && value >= 0 && value <= 1) return formatRatio(value);
       const unit = UNITS[type];
-      return unit === undefined ? decimal.format(value) : `${decimal.format(value)} ${unit}`;
+      return unit === undefined ? formatNumber(value, 2) : `${formatNumber(value, 2)} ${unit}`;
     }
   }
-}
-
-/** The change from `previous` to `current`: "▲ 12.3%", "▼ 4.0%", "= 0%", or "▲ new" from zero. */
-export function formatChange(current: number, previous: number): string {
-  if (!Number.isFinite(current) || !Number.isFinite(previous)) return '—';
-  if (previous === 0) return current === 0 ? '= 0%' : current > 0 ? '▲ new' : '▼ new';
-  const pct = ((current - previous) / Math.abs(previous)) * 100;
-  const text =
-    Math.abs(pct) >= 100 ? Math.round(Math.abs(pct)).toLocaleString('en-US') : Math.abs(pct).toFixed(1);
-  if (text === '0.0') return '= 0%';
-  return `${pct > 0 ? '▲' : '▼'} ${text}%`;
 }
 
 export const SPARK_CHARS = '▁▂▃▄▅▆▇█';

@@ -1,0 +1,265 @@
+// The analytics summary, one builder for `/report` and the analytics-summary job: it asks GA4 for
+// each report once with both periods as two `dateRanges` (rows then carry a `dateRange` dimension,
+// https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/DateRange),
+// summarises them, and renders one Reply; the job turns that Reply into its webhook message.
+import { comparisonChart, dailyValues } from '../charts/comparison.ts';
+import type { LineChartSpec } from '../charts/index.ts';
+import type { Reply } from '../core/reply.ts';
+import { formatChange, formatNumber, percentChange } from '../format.ts';
+import type { AnalyticsClient, Report } from '../services/analytics/client.ts';
+import { dimensionLabel, escapeMarkdown, formatMetric, metricLabel, sparkline } from './format.ts';
+import {
+  dateRange,
+  formatSpan,
+  resolveRanges,
+  spanOf,
+  todayIn,
+  type DateSpan,
+  type SummaryRanges,
+} from './ranges.ts';
+
+export interface SummaryRequest {
+  /** yesterday, today or Nd. */
+  range: string;
+  metrics: readonly string[];
+  /** A dimension whose top rows are listed (the job's); none for `/report`. */
+  dimension?: string | undefined;
+  /** How many days late the run is for its period (a caught-up slot); 0 by default. */
+  shiftDays?: number;
+  /** Rows of the dimension to show; 5 by default. */
+  topCount?: number;
+}
+
+/** Both periods of one report. */
+export interface PeriodPair {
+  current: Report;
+  previous: Report;
+}
+
+export interface SummaryData {
+  ranges: SummaryRanges;
+  /** Calendar dates in the property's time zone. */
+  spans: { current: DateSpan; previous: DateSpan; trend: DateSpan; trendPrevious: DateSpan };
+  /** The zone GA4 resolved the relative dates in (the property's). */
+  timeZone: string;
+  totals: PeriodPair;
+  /** Empty reports when the daily request failed (`dailyError`): no sparklines and no chart then. */
+  daily: PeriodPair;
+  /** Why the daily values are missing; the totals still make the summary. */
+  dailyError?: unknown;
+  top: Report | undefined;
+}
+
+const CURRENT = 'current';
+const PREVIOUS = 'previous';
+
+/** Splits a two-range report into one report per range, without the `dateRange` column. */
+export function splitByDateRange(report: Report): PeriodPair {
+  const at = report.dimensionHeaders.indexOf('dateRange');
+  const part = (name: string): Report => ({
+    ...report,
+    dimensionHeaders: report.dimensionHeaders.filter((_, i) => i !== at),
+    rows: report.rows
+      .filter((r) => at === -1 || r.dimensions[at] === name)
+      .map((r) => ({ ...r, dimensions: r.dimensions.filter((_, i) => i !== at) })),
+  });
+  const current = part(CURRENT);
+  const previous = at === -1 ? { ...current, rows: [] } : part(PREVIOUS);
+  return {
+    current: { ...current, rowCount: current.rows.length },
+    previous: { ...previous, rowCount: previous.rows.length },
+  };
+}
+
+/**
+ * Fetches what a summary shows: the two periods' totals in one runReport, their daily values in
+ * one more, and (with a dimension) its top rows of the current period. Totals come from reports
+ * without dimensions: summing daily rows would overcount users and distort rates.
+ */
+export async function fetchSummary(
+  client: AnalyticsClient,
+  req: SummaryRequest,
+  now: Date,
+  opts: { signal?: AbortSignal } = {},
+): Promise<SummaryData> {
+  const ranges = resolveRanges(req.range, req.shiftDays);
+  const { ago } = ranges;
+  const metrics = [...req.metrics];
+  const pair = (dimensions: string[], a: typeof ago.current, b: typeof ago.current) =>
+    client.runReport(
+      { dimensions, metrics, dateRanges: [dateRange(a, CURRENT), dateRange(b, PREVIOUS)] },
+      opts,
+    );
+  let dailyError: unknown;
+  const [totals, daily, top] = await Promise.all([
+    pair([], ago.current, ago.previous),
+    // The daily values only draw sparklines and the chart: their failure does not lose the summary.
+    pair(['date'], ago.trend, ago.trendPrevious).catch((err: unknown) => {
+      dailyError = err;
+      return undefined;
+    }),
+    req.dimension === undefined
+      ? undefined
+      : client.runReport(
+          { dimensions: [req.dimension], metrics, dateRanges: [dateRange(ago.current)] },
+          opts,
+        ),
+  ]);
+  const timeZone = totals.timeZone ?? daily?.timeZone ?? 'UTC';
+  const today = todayIn(now, timeZone);
+  return {
+    ranges,
+    spans: {
+      current: spanOf(ago.current, today),
+      previous: spanOf(ago.previous, today),
+      trend: spanOf(ago.trend, today),
+      trendPrevious: spanOf(ago.trendPrevious, today),
+    },
+    timeZone,
+    totals: splitByDateRange(totals),
+    daily: splitByDateRange(daily ?? { ...totals, dimensionHeaders: ['date', 'dateRange'], rows: [] }),
+    ...(dailyError === undefined ? {} : { dailyError }),
+    top,
+  };
+}
+
+export interface MetricSummary {
+  name: string;
+  label: string;
+  value: string;
+  previous: string;
+  change: string;
+  trend: string;
+}
+
+/** What every rendering shows (the reply, the webhook message, the email). */
+export interface AnalyticsSummary {
+  title: string;
+  period: string;
+  comparedWith: string;
+  isEmpty: boolean;
+  metrics: MetricSummary[];
+  top: { title: string; rows: { name: string; value: string; share: string | undefined }[] } | undefined;
+  trendNote: string;
+  generatedAt: string;
+}
+
+function metricValue(report: Report, name: string, row = report.rows[0]): number {
+  const i = report.metricHeaders.findIndex((h) => h.name === name);
+  return i < 0 || row === undefined ? 0 : (row.metrics[i] ?? 0);
+}
+
+function metricType(reports: readonly Report[], name: string): string {
+  for (const r of reports) {
+    const h = r.metricHeaders.find((x) => x.name === name);
+    if (h) return h.type;
+  }
+  return 'TYPE_STANDARD';
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+function topRows(data: SummaryData, req: SummaryRequest, currency: string | undefined) {
+  const lead = req.metrics[0];
+  const top = data.top;
+  if (lead === undefined || top === undefined || top.rows.length === 0 || req.dimension === undefined)
+    return undefined;
+  const total = metricValue(data.totals.current, lead);
+  const type = metricType([top, data.totals.current], lead);
+  const rows = [...top.rows]
+    .sort((a, b) => metricValue(top, lead, b) - metricValue(top, lead, a))
+    .slice(0, req.topCount ?? 5)
+    .map((r) => {
+      const v = metricValue(top, lead, r);
+      return {
+        name: clip(r.dimensions[0] ?? '(not set)', 80),
+        value: formatMetric(v, type, { name: lead, currency }),
+        share: total > 0 ? `${formatNumber((v / total) * 100)}%` : undefined,
+      };
+    });
+  return { title: `Top ${dimensionLabel(req.dimension)} by ${metricLabel(lead).toLowerCase()}`, rows };
+}
+
+export function summarize(data: SummaryData, req: SummaryRequest, now: Date): AnalyticsSummary {
+  const { current, previous } = data.totals;
+  const base = {
+    title: `Analytics summary: ${data.ranges.name}`,
+    period: formatSpan(data.spans.current),
+    comparedWith: formatSpan(data.spans.previous),
+    trendNote: `Trend: daily values, ${formatSpan(data.spans.trend)}; days in ${data.timeZone}`,
+    generatedAt: now.toISOString(),
+  };
+  if (current.rows.length === 0) return { ...base, isEmpty: true, metrics: [], top: undefined };
+  const currency = current.currencyCode ?? previous.currencyCode;
+  const metrics = req.metrics.map((name): MetricSummary => {
+    const type = metricType([current, previous, data.daily.current], name);
+    const value = metricValue(current, name);
+    const before = metricValue(previous, name);
+    return {
+      name,
+      label: metricLabel(name),
+      value: formatMetric(value, type, { name, currency }),
+      previous: formatMetric(before, type, { name, currency }),
+      change: formatChange(percentChange(value, before)),
+      trend:
+        data.dailyError === undefined
+          ? sparkline(dailyValues(data.daily.current, data.spans.trend, name))
+          : '',
+    };
+  });
+  return { ...base, isEmpty: false, metrics, top: topRows(data, req, currency) };
+}
+
+/** The summary as a Reply: one embed, a field per metric, the top rows, the trend period. */
+export function renderSummaryReply(s: AnalyticsSummary, rangeName: string): Reply {
+  if (s.isEmpty) {
+    const text = `No data for ${rangeName} (${s.period}).`;
+    const why = 'The property recorded nothing in that range, or its data is not processed yet.';
+    return {
+      text,
+      embeds: [{ title: s.title, description: `${text} ${why}`, color: 'warning', timestamp: s.generatedAt }],
+    };
+  }
+  const fields = s.metrics.map((m) => ({
+    name: m.label,
+    value: `**${m.value}**\n${m.change} (was ${m.previous})${m.trend === '' ? '' : `\n\`${m.trend}\``}`,
+    inline: true,
+  }));
+  if (s.top) {
+    const lines = s.top.rows.map(
+      (r, i) =>
+        `${i + 1}. ${escapeMarkdown(r.name)}: ${r.value}${r.share === undefined ? '' : ` (${r.share})`}`,
+    );
+    fields.push({ name: s.top.title, value: lines.join('\n'), inline: false });
+  }
+  const headline = s.metrics.map((m) => `${m.label.toLowerCase()} ${m.value} (${m.change})`).join(', ');
+  return {
+    text: `Analytics summary for ${rangeName} (${s.period}): ${headline}.`,
+    embeds: [
+      {
+        title: s.title,
+        description: `**${s.period}** compared with ${s.comparedWith}`,
+        color: 'info',
+        fields,
+        footer: s.trendNote,
+        timestamp: s.generatedAt,
+      },
+    ],
+  };
+}
+
+/** The chart of the first metric per day over the trend period against the one before; throws without daily values. */
+export function summaryChart(data: SummaryData, metric: string, filename: string): LineChartSpec {
+  if (data.dailyError !== undefined) throw data.dailyError;
+  const days = data.ranges.ago.trend[0] - data.ranges.ago.trend[1] + 1;
+  return comparisonChart({
+    filename,
+    metricLabel: metricLabel(metric),
+    currentName: `Last ${days} days`,
+    previousName: `Previous ${days} days`,
+    currentText: formatSpan(data.spans.trend),
+    previousText: formatSpan(data.spans.trendPrevious),
+    current: { span: data.spans.trend, values: dailyValues(data.daily.current, data.spans.trend, metric) },
+    previous: { values: dailyValues(data.daily.previous, data.spans.trendPrevious, metric) },
+  });
+}
