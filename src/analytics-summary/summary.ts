@@ -250,7 +250,8 @@ export function renderSummaryReply(s: AnalyticsSummary, rangeName: string): Repl
 
 /** The chart of the first metric per day over the trend period against the one before; throws without daily values. */
 export function summaryChart(data: SummaryData, metric: string, filename: string): LineChartSpec {
-  if (data.dailyError !== undefined) throw data.dailyError;
+  if (data.dailyError !== undefined)
+    throw data.dailyError instanceof Error ? data.dailyError : new Error('the daily report failed');
   const days = data.ranges.ago.trend[0] - data.ranges.ago.trend[1] + 1;
   return comparisonChart({
     filename,
