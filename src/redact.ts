@@ -1,6 +1,6 @@
 // The one redaction module (DESIGN.md, "Security"): every credential carrier of the eight services
-// and the two chat platforms, and the functions that blank them out of headers, free text and
-// whole values. Logs (src/log.ts), error text (src/http) and replies (the dispatcher) all use it.
+// and the two chat platforms, and the functions that blank them out of free text and whole values
+// (log.ts also blanks SECRET_HEADERS and SECRET_QUERY_PARAMS by key). Logs (src/log.ts), error text (src/http) and replies (the dispatcher) all use it.
 // A leaf: it imports nothing of herald, so every layer may import it.
 
 export const SECRET_HEADERS: readonly string[] = [
@@ -70,21 +70,6 @@ export function redactText(text: string, extra: readonly string[] = []): string 
     .replace(SLACK_RESPONSE_URL_RE, `$1${REDACTED}`);
   for (const secret of knownSecrets) out = blankValue(out, secret);
   for (const secret of extra) if (secret.length >= MIN_SECRET_LENGTH) out = blankValue(out, secret);
-  return out;
-}
-
-export function redactHeaders(
-  headers: Record<string, string | string[] | undefined>,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name] = SECRET_HEADERS.includes(name.toLowerCase())
-      ? REDACTED
-      : Array.isArray(value)
-        ? value.join(', ')
-        : value;
-  }
   return out;
 }
 
