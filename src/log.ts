@@ -36,6 +36,8 @@ function scrub(value: unknown, depth = 0): unknown {
   }
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
   if (value instanceof Uint8Array) return `<${value.byteLength} bytes>`;
+  // A date has no own fields: walked as an object it would be logged as {}.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     out[k] =

@@ -95,6 +95,19 @@ describe('log redaction', () => {
     expect(out).toContain('"city":"Oslo"');
   });
 
+  it("keeps a date inside a logged error as its ISO time (a quota's next call)", async () => {
+    const { lines, log } = capture();
+    const err = Object.assign(new Error('jobSearch.search failed: rate_limited'), {
+      quota: { limit: 250, per: 'day', nextAt: new Date(Date.UTC(2026, 10, 25)) },
+    });
+    log.warn({ err, at: new Date(Number.NaN) }, 'quota');
+    log.flush();
+    await new Promise((r) => setTimeout(r, 20));
+    const line = JSON.parse(lines[0]!) as { err: { quota: { nextAt: string } }; at: string };
+    expect(line.err.quota.nextAt).toBe('2026-11-25T00:00:00.000Z');
+    expect(line.at).toBe('Invalid Date');
+  });
+
   it('redacts inside nested error causes', async () => {
     const { lines, log } = capture();
     registerSecret(SECRET.xiApiKey);
