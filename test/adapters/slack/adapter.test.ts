@@ -151,6 +151,8 @@ describe('Slack adapter, HTTP mode', () => {
     const [getUrl] = fake.calls('files.getUploadURLExternal');
     expect(getUrl!.get('filename')).toBe('speech.mp3');
     expect(getUrl!.get('length')).toBe(String(MP3.byteLength));
+    // The attachment's description is its alt text for screen readers.
+    expect(getUrl!.get('alt_text')).toBe('Spoken version: hello');
     const files = JSON.parse(complete.get('files')!) as { id: string; title: string }[];
     expect(files).toEqual([{ id: expect.stringMatching(/^F0AUDIO\d+$/), title: 'speech.mp3' }]);
     expect(fake.uploads.get(files[0]!.id)).toEqual(MP3);

@@ -259,7 +259,9 @@ const say = defineCommand({
   needs: [],
   handler: async () => ({
     text: 'Here is your audio',
-    attachments: [{ filename: 'speech.mp3', contentType: 'audio/mpeg', bytes: MP3 }],
+    attachments: [
+      { filename: 'speech.mp3', contentType: 'audio/mpeg', bytes: MP3, description: 'Spoken version: hello' },
+    ],
   }),
 });
 
