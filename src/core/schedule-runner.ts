@@ -139,7 +139,8 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
         let reply: Reply | undefined = await o.commands().run(current.command, current.creator, ctx.signal);
         if (current.onlyNew) {
           const raw = await store.getValue(watchMemoryKey(id));
-          const watched = watchReply(reply, raw ? (JSON.parse(raw) as string[]) : undefined);
+          const command = /^\/?(\S+)/.exec(current.command)?.[1]?.toLowerCase() ?? '';
+          const watched = watchReply(command, reply, raw ? (JSON.parse(raw) as string[]) : undefined);
           reply = watched.reply;
           pending.memory = watched.memory;
         }

@@ -117,7 +117,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     if (WATCHABLE[command.name] !== undefined) return;
     const which = Object.keys(WATCHABLE)
       .map((n) => `/${n}`)
-      .join(', ');
+      .join(' and ');
     throw fail(
       'invalid_input',
       `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`,

@@ -4,7 +4,10 @@
 import type { Embed, EmbedField, Reply } from './reply.ts';
 
 /** The commands whose replies have items a watch can tell apart, and what an item is. */
-export const WATCHABLE: Readonly<Record<string, string>> = { jobs: 'listings' };
+export const WATCHABLE: Readonly<Record<string, string>> = {
+  jobs: 'listings not posted before',
+  host: 'ports opened or closed, services changed, vulnerabilities added or gone',
+};
 
 /** At most this many keys are remembered per watch (the oldest are forgotten). */
 export const WATCH_MEMORY_MAX = 1_000;
@@ -32,7 +35,7 @@ export interface WatchResult {
  * Keeps only the items of `reply` not in `memory`. Without memory (the first run) everything is
  * posted, titled as the starting point.
  */
-export function watchReply(reply: Reply, memory: readonly string[] | undefined): WatchResult {
+function watchListings(reply: Reply, memory: readonly string[] | undefined): WatchResult {
   const seen = new Set(memory ?? []);
   const kept: Embed[] = [];
   const keys: string[] = [];
@@ -57,4 +60,55 @@ export function watchReply(reply: Reply, memory: readonly string[] | undefined):
   const what = fresh === 1 ? '1 new' : `${fresh} new`;
   const embeds = kept.map((e, i) => (i === 0 ? { ...e, title: `${what}: ${e.title ?? ''}`.trim() } : e));
   return { reply: { text: `${what}: ${reply.text}`, embeds }, memory: merged };
+}
+
+const CVE_RE = /CVE-\d{4}-\d+/gi;
+
+/** A host record's facts: one per service line ("443/tcp nginx 1.18") and per vulnerability id. */
+function hostFacts(reply: Reply): string[] {
+  const embed = reply.embeds?.[0];
+  const code = /```\n?([\s\S]*?)```/.exec(embed?.description ?? '')?.[1] ?? '';
+  const services = code
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter((l) => l !== '' && !l.startsWith('…'));
+  const vulnField = embed?.fields?.find((f) => /vulnerab/i.test(f.name))?.value ?? '';
+  const vulns = [...vulnField.matchAll(CVE_RE)].map((m) => m[0].toUpperCase());
+  return [...new Set([...services, ...vulns])];
+}
+
+/** /host: the first record, then a diff of it against the last one posted (+ added, − gone). */
+function watchHost(reply: Reply, memory: readonly string[] | undefined): WatchResult {
+  const facts = hostFacts(reply);
+  if (memory === undefined) {
+    const embeds = (reply.embeds ?? []).map((e, i) =>
+      i === 0 ? { ...e, title: `Starting point: ${e.title ?? 'the host record'}` } : e,
+    );
+    return { reply: { text: `Starting point: ${reply.text}`, embeds }, memory: facts };
+  }
+  const before = new Set(memory);
+  const now = new Set(facts);
+  const lines = [
+    ...facts.filter((f) => !before.has(f)).map((f) => `+ ${f}`),
+    ...memory.filter((f) => !now.has(f)).map((f) => `− ${f}`),
+  ];
+  if (lines.length === 0) return { reply: undefined, memory: facts };
+  const title = `Changes: ${reply.embeds?.[0]?.title ?? 'host'}`;
+  const description = `\`\`\`diff\n${lines.join('\n')}\n\`\`\``;
+  return {
+    reply: { text: `${title}: ${lines.join(', ')}`, embeds: [{ title, description, color: 'warning' }] },
+    memory: facts,
+  };
+}
+
+/**
+ * What a watch posts of `reply` (the reply of the command `command`, e.g. "jobs"), given what it
+ * remembers; without memory (the first run) everything is posted, titled as the starting point.
+ */
+export function watchReply(
+  command: string,
+  reply: Reply,
+  memory: readonly string[] | undefined,
+): WatchResult {
+  return command === 'host' ? watchHost(reply, memory) : watchListings(reply, memory);
 }

@@ -105,8 +105,53 @@ describe('/schedule add ... only:new on /jobs', () => {
 
   it('refuses only:new for a command without a sensible "new", in one sentence', async () => {
     const reply = await world.type('/schedule add only:new hourly /weather Oslo');
-    expect(reply.text).toBe('/weather cannot be a watch (only:new): only /jobs can post just what is new.');
+    expect(reply.text).toBe(
+      '/weather cannot be a watch (only:new): only /jobs and /host can post just what is new.',
+    );
     expect(reply.ephemeral).toBe(true);
     expect(world.upstream()).toEqual([]);
+  });
+
+  describe('/schedule add ... only:new on /host', () => {
+    const record = readFixture<{ data: Record<string, unknown>[]; ports: number[]; [key: string]: unknown }>(
+      'hostscan',
+      'host-8.8.8.8.json',
+    );
+    const service = (port: number, product: string, version?: string) => ({
+      ...record.data[0]!,
+      port,
+      product,
+      ...(version ? { version } : {}),
+    });
+    let host = record;
+
+    it('posts the record first, then a port added and a port removed as two diffs, then nothing', async () => {
+      world.server.use(http.get(route('hostscan', '/:provider/host/:ip'), () => HttpResponse.json(host)));
+      const r = replica(world, store, { now, owner: 'watcher' });
+      // Every two hours: longer than the client's one-hour cache of a host record.
+      await world.type('/schedule add only:new "every 2 hours" /host 8.8.8.8');
+      const set = (services: Record<string, unknown>[]) => {
+        host = { ...record, data: services, ports: services.map((x) => x.port as number) };
+      };
+      set([service(22, 'OpenSSH', '8.9'), service(443, 'nginx', '1.24')]);
+      at('2026-03-27T14:00:00.300Z');
+      await r.tick();
+      expect((world.inbox.messages[0]!.embeds[0] as { title: string }).title).toBe(
+        'Starting point: Host 8.8.8.8',
+      );
+
+      set([service(22, 'OpenSSH', '8.9'), service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')]);
+      at('2026-03-27T16:00:00.300Z');
+      await r.tick();
+      set([service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')]);
+      at('2026-03-27T18:00:00.300Z');
+      await r.tick();
+      at('2026-03-27T20:00:00.300Z');
+      await r.tick();
+      const diffs = world.inbox.messages
+        .slice(1)
+        .map((m) => (m.embeds[0] as { description: string }).description);
+      expect(diffs).toEqual(['```diff\n+ 8443/tcp nginx 1.25\n```', '```diff\n− 22/tcp OpenSSH 8.9\n```']);
+    });
   });
 });
