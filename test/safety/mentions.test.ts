@@ -21,6 +21,7 @@ import { runAnalyticsSummary } from './analytics-run.ts';
 import {
   INJECTION_ROWS,
   consoleForm,
+  withoutVisibleEscapes,
   discordTexts,
   expectConsolePlain,
   expectDiscordSilent,
@@ -105,7 +106,7 @@ describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
       expect(printable(discordTexts(discord).join('\n'))).toContain(printable(payload));
       expect(printable(slackVisible(slack))).toContain(printable(payload));
       const unspaced = (text: string) => text.replace(/\s+/g, '');
-      expect(unspaced(terminal)).toContain(unspaced(consoleForm(payload)));
+      expect(unspaced(withoutVisibleEscapes(terminal))).toContain(unspaced(consoleForm(payload)));
     }
     if (echo.isInEmailHtml) {
       expect(sent.emails).toHaveLength(1);

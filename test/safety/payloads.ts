@@ -101,7 +101,15 @@ export function expectConsolePlain(output: string): void {
   expect(output).not.toMatch(CONTROL_RE);
 }
 
-/** How the console spells a payload out: control characters dropped, markdown links as "label (url)". */
+/**
+ * How the console spells a payload out: control characters dropped, markdown links as "label (url)".
+ * A reply shows a control character as a visible escape (`\x1b`) and an error sentence drops it, so
+ * compare with `withoutVisibleEscapes(terminal)`.
+ */
+export function withoutVisibleEscapes(terminal: string): string {
+  return terminal.replace(/\\x[0-9a-f]{2}/g, '');
+}
+
 export function consoleForm(payload: string): string {
   return payload.replace(CONTROL_RE_ALL, '').replace(/\[([^\]\n]+)\]\((\S+?)\)/g, '$1 ($2)');
 }
