@@ -44,10 +44,10 @@ export function createBoltLogger(log: CommandLog, secrets: readonly string[]): B
       write(obj, redactText(text || (errors[0]?.message as string | undefined) || 'slack sdk', secrets));
     };
   return {
-    debug: emit(LogLevel.DEBUG, (o, m) => log.debug(o, m)),
-    info: emit(LogLevel.INFO, (o, m) => log.info(o, m)),
-    warn: emit(LogLevel.WARN, (o, m) => log.warn(o, m)),
-    error: emit(LogLevel.ERROR, (o, m) => log.error(o, m)),
+    debug: emit(LogLevel.DEBUG, (fields, message) => log.debug(fields, message)),
+    info: emit(LogLevel.INFO, (fields, message) => log.info(fields, message)),
+    warn: emit(LogLevel.WARN, (fields, message) => log.warn(fields, message)),
+    error: emit(LogLevel.ERROR, (fields, message) => log.error(fields, message)),
     setLevel: (next) => {
       level = next;
     },

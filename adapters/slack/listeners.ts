@@ -1,0 +1,103 @@
+// What the Slack app listens to: each top-level slash command and herald's buttons. Each is acked
+// at once (Slack allows 3 s), turned into an Invocation target and handed to the adapter's runner.
+import type { App, BlockAction, ButtonAction, RespondFn, webApi } from '@slack/bolt';
+import type { Actor } from '../../src/core/actor.ts';
+import type { CommandRegistry, Invocation } from '../../src/core/adapter.ts';
+import type { CommandLog } from '../../src/core/command.ts';
+import { describeSdkError } from './bolt-log.ts';
+import type { ReplyTarget } from './deliver.ts';
+import { decodeSlackText } from './escape.ts';
+import { ACTION_ID_PREFIX, decodeActionValue } from './render.ts';
+import { route, topLevels } from './route.ts';
+
+const ACTION_ID_RE = new RegExp(`^${ACTION_ID_PREFIX.replaceAll(':', '\\:')}`);
+export const UNREADABLE_BUTTON_MESSAGE = 'That button no longer works; run the command again.';
+
+export interface ListenerContext {
+  log: CommandLog;
+  secrets: readonly string[];
+  now: () => number;
+  /** Runs the invocation and answers `target`. */
+  run(target: ReplyTarget, invocation: Omit<Invocation, 'respond' | 'signal'>): Promise<void>;
+  /** Answers the invoker alone without running anything (usage, an unreadable button). */
+  answerPrivately(target: ReplyTarget, text: string): Promise<void>;
+}
+
+function newTarget(
+  context: ListenerContext,
+  where: {
+    respond: RespondFn;
+    client: webApi.WebClient;
+    channelId: string;
+    userId: string;
+    isAction: boolean;
+  },
+): ReplyTarget {
+  return { ...where, startedAtMs: context.now(), isCommandEphemeral: false, uses: 0 };
+}
+
+function listenToCommands(bolt: App, registry: CommandRegistry, context: ListenerContext): void {
+  for (const entry of topLevels(registry)) {
+    bolt.command(`/${entry.name}`, async ({ command: payload, ack, respond, client }) => {
+      await ack(); // first, always: Slack shows an error after 3 s without it
+      const target = newTarget(context, {
+        respond,
+        client,
+        channelId: payload.channel_id,
+        userId: payload.user_id,
+        isAction: false,
+      });
+      const routed = route(entry, decodeSlackText(payload.text ?? '').trim());
+      if ('usage' in routed) return context.answerPrivately(target, routed.usage);
+      target.isCommandEphemeral = routed.command.ephemeral;
+      const actor: Actor = {
+        platform: 'slack',
+        id: payload.user_id,
+        displayName: payload.user_name,
+        roles: [],
+      };
+      await context.run(target, {
+        command: routed.command.name,
+        rawInput: routed.rest,
+        actor,
+        channelId: payload.channel_id,
+      });
+    });
+  }
+}
+
+function listenToButtons(bolt: App, registry: CommandRegistry, context: ListenerContext): void {
+  bolt.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: ACTION_ID_RE },
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const channelId = body.channel?.id ?? (body.container.channel_id as string | undefined);
+      const target = newTarget(context, {
+        respond,
+        client,
+        channelId: channelId ?? body.user.id,
+        userId: body.user.id,
+        isAction: true,
+      });
+      const payload = decodeActionValue(action.value);
+      if (!payload || channelId === undefined) {
+        context.log.warn({ actionId: action.action_id }, 'slack.button_unreadable');
+        return context.answerPrivately(target, UNREADABLE_BUTTON_MESSAGE);
+      }
+      target.isCommandEphemeral = registry.get(payload.command)?.ephemeral ?? false;
+      const displayName = body.user.name ?? body.user.username;
+      const actor: Actor = { platform: 'slack', id: body.user.id, displayName, roles: [] };
+      await context.run(target, { command: payload.command, rawInput: payload.input, actor, channelId });
+    },
+  );
+}
+
+/** Registers every listener herald needs on `bolt`. */
+export function listen(bolt: App, registry: CommandRegistry, context: ListenerContext): void {
+  listenToCommands(bolt, registry, context);
+  listenToButtons(bolt, registry, context);
+  bolt.error((error) => {
+    context.log.error({ err: describeSdkError(error, context.secrets) }, 'slack.event_failed');
+    return Promise.resolve();
+  });
+}
