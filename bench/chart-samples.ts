@@ -1,10 +1,9 @@
 // The charts the bench draws (and the README's example): /report's and /forecast's specs built
 // from the built-in sandbox's answers, fetched through the real clients on loopback. Building a
 // spec draws nothing, so the drawing code is still unloaded when this returns.
-import { comparisonChart, dailyValues, spanBefore } from '../src/charts/comparison.ts';
+import { fetchSummary, summaryChart } from '../src/analytics-summary/summary.ts';
 import { forecastChart } from '../src/charts/forecast-chart.ts';
 import type { LineChartSpec } from '../src/charts/spec.ts';
-import { formatPeriod, reportPeriods } from '../commands/report-ranges.ts';
 import { formatUtcOffset, placeLabel } from '../commands/weather-format.ts';
 import { sandboxHandlers } from '../src/sandbox/index.ts';
 import { sandboxBaseUrl } from '../src/sandbox/layout.ts';
@@ -27,28 +26,14 @@ export async function sampleChartSpecs(): Promise<{ report: LineChartSpec; forec
   });
   const weather = createWeatherClient({ baseUrl: sandboxBaseUrl(server.url, 'weather'), apiKey: KEY });
   try {
-    const periods = reportPeriods('28d', NOW);
-    const previousSpan = spanBefore(periods.current);
-    const daily = (span: { startDate: string; endDate: string }) =>
-      analytics.runReport({ dimensions: ['date'], metrics: ['sessions'], dateRanges: [span] });
-    const [now, before, oslo] = await Promise.all([
-      daily(periods.current),
-      daily(previousSpan),
+    const [summary, oslo] = await Promise.all([
+      fetchSummary(analytics, { range: '28d', metrics: ['sessions'] }, NOW),
       weather.forecast({ city: 'Oslo', units: 'metric' }),
     ]);
     if (oslo === undefined) throw new Error('the sandbox has no forecast for Oslo');
     const offsetS = oslo.timezoneOffsetS ?? 0;
     return {
-      report: comparisonChart({
-        filename: 'report.png',
-        metricLabel: 'Sessions',
-        currentName: 'Last 28 days',
-        previousName: 'Previous 28 days',
-        currentText: formatPeriod(periods.current),
-        previousText: formatPeriod(previousSpan),
-        current: { span: periods.current, values: dailyValues(now, periods.current, 'sessions') },
-        previous: { values: dailyValues(before, previousSpan, 'sessions') },
-      }),
+      report: summaryChart(summary, 'sessions', 'report.png'),
       forecast: forecastChart({
         place: placeLabel(oslo.city, oslo.country),
         units: oslo.units,
