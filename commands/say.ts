@@ -31,6 +31,9 @@ export function createSayCommand(opts: SayCommandOptions) {
         .string()
         .trim()
         .min(1)
+        // The model's limit is counted in code points by the handler; as metadata it only tells
+        // forms (Discord's max_length, the help) how much to take, never what zod accepts.
+        .meta({ maxLength: limit })
         .describe(`The text to speak (at most ${formatNumber(limit)} characters)`),
       voice: z.string().trim().min(1).max(100).optional().describe('Voice name or id; /voices lists them'),
     }),

@@ -2,6 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { createSayCommand } from '../../commands/say.ts';
 import { UserError } from '../../src/errors.ts';
 import type { Audio, SpeechClient, Voice } from '../../src/services/speech/client.ts';
+import { buildDiscordCommands } from '../../adapters/discord/commands.ts';
+import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
+import { MODEL_CHARACTER_LIMITS } from '../../src/domain/speech.ts';
 import {
   createContext,
   expectWellFormed,
@@ -233,5 +236,22 @@ describe('/say', () => {
     it('offers nothing when speech is not configured', async () => {
       expect(await say.autocomplete.voice!('ra', createContext())).toEqual([]);
     });
+  });
+});
+
+describe('/say on Discord', () => {
+  it("caps the text option's max_length at Discord's 6000, and at the model's limit below it", () => {
+    for (const [modelId, limit] of Object.entries(MODEL_CHARACTER_LIMITS)) {
+      const [json] = buildDiscordCommands([createSayCommand({ modelId })]);
+      const text = json!.options!.find((o) => o.name === 'text') as { max_length?: number };
+      expect(text.max_length).toBe(Math.min(limit, DISCORD_LIMITS.stringOptionLength));
+      expect(text.max_length).toBeLessThanOrEqual(6000);
+    }
+  });
+
+  it('still takes a text over 6000 characters typed in the console for a long-text model', () => {
+    const say = createSayCommand({ modelId: 'eleven_flash_v2_5' });
+    const text = 'a'.repeat(7000);
+    expect(say.options.safeParse({ text }).success).toBe(true);
   });
 });
