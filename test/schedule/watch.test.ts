@@ -2,10 +2,16 @@
 // starting point, then only the listings it has not posted, then nothing (recorded as "no change").
 // A failed slot leaves the memory as it was; the memory lives in the store, shared and kept.
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { watchMemoryKey } from '../../src/core/watch.ts';
 import { route } from '../../src/sandbox/layout.ts';
-import { createMemoryStore, type Store } from '../../src/store/index.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
+import { createRedisStore } from '../../src/store/redis-store.ts';
+import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 import { readFixture } from '../support/service-harness.ts';
 import { replica, startWorld, type World } from './world.ts';
 
@@ -153,5 +159,53 @@ describe('/schedule add ... only:new on /jobs', () => {
         .map((m) => (m.embeds[0] as { description: string }).description);
       expect(diffs).toEqual(['```diff\n+ 8443/tcp nginx 1.25\n```', '```diff\n− 22/tcp OpenSSH 8.9\n```']);
     });
+  });
+});
+
+const runPrefix = testKeyPrefix();
+const dir = mkdtempSync(join(tmpdir(), 'herald-watch-'));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await deleteKeys(runPrefix);
+});
+
+const shared: { name: string; open(): Promise<() => Promise<Store>> }[] = [
+  {
+    name: 'a restart over the sqlite file',
+    open: () => {
+      const file = join(dir, `${randomUUID()}.sqlite`);
+      return Promise.resolve(() => Promise.resolve(createSqliteStore(file, { now: () => nowMs })));
+    },
+  },
+  {
+    name: 'two replicas sharing Redis',
+    open: () => {
+      const keyPrefix = `${runPrefix}${randomUUID()}:`;
+      return Promise.resolve(() => createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }));
+    },
+  },
+];
+
+describe.each(shared)('a /jobs watch across $name', (backend) => {
+  it('posts five, then exactly the new one, then nothing, whichever process runs the slot', async () => {
+    const openStore = await backend.open();
+    const first = await openStore();
+    const a = replica(world, first, { now, owner: 'first' });
+    await world.type('/schedule add only:new "*/30 * * * *" /jobs what:"rust developer" where:Berlin');
+    answer = [1, 2, 3, 4, 5].map(listing);
+    at('2026-03-27T12:30:00.300Z');
+    await a.tick();
+    await first.close();
+    const second = await openStore();
+    const b = replica(world, second, { now, owner: 'second' });
+    answer = [6, 1, 2, 3, 4].map(listing);
+    at('2026-03-27T13:00:00.300Z');
+    await b.tick();
+    at('2026-03-27T13:30:00.300Z');
+    await b.tick();
+    await second.close();
+    expect(world.inbox.messages).toHaveLength(2);
+    expect(titles(0)).toHaveLength(5);
+    expect(titles(1)).toEqual(['Rust Developer 6']);
   });
 });
