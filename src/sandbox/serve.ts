@@ -36,6 +36,17 @@ const server = await startSandboxServer({
   latencyMs,
   faultRate,
 });
+// The handlers before the address is printed: whoever reads it may signal at once (a SIGTERM
+// between the two would find Node's default action and kill the process, exit code lost).
+let isClosing = false;
+function stop(): void {
+  if (isClosing) process.exit(130);
+  isClosing = true;
+  void server.close().then(() => process.exit(0));
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
 const lines = [
   `herald sandbox listening on ${server.url} (latency ${latencyMs} ms, fault rate ${faultRate})`,
   'Point herald or any client at it with these variables; any non-empty credential is accepted:',
@@ -45,12 +56,3 @@ const lines = [
   'Press Ctrl-C to stop.',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
-
-let isClosing = false;
-function stop(): void {
-  if (isClosing) process.exit(130);
-  isClosing = true;
-  void server.close().then(() => process.exit(0));
-}
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
