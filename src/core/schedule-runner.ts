@@ -17,7 +17,7 @@ import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleSt
 import type { Services } from './services.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import { previousRun } from './when.ts';
-import { watchMemoryKey, watchReply } from './watch.ts';
+import { watchedCommand, watchMemoryKey, watchReply } from './watch.ts';
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
@@ -139,8 +139,11 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
         let reply: Reply | undefined = await o.commands().run(current.command, current.creator, ctx.signal);
         if (current.onlyNew) {
           const raw = await store.getValue(watchMemoryKey(id));
-          const command = /^\/?(\S+)/.exec(current.command)?.[1]?.toLowerCase() ?? '';
-          const watched = watchReply(command, reply, raw ? (JSON.parse(raw) as string[]) : undefined);
+          const watched = watchReply(
+            watchedCommand(current.command),
+            reply,
+            raw ? (JSON.parse(raw) as string[]) : undefined,
+          );
           reply = watched.reply;
           pending.memory = watched.memory;
         }

@@ -115,9 +115,8 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
 
   function refuseUnwatchable(command: Command): void {
     if (WATCHABLE[command.name] !== undefined) return;
-    const which = Object.keys(WATCHABLE)
-      .map((n) => `/${n}`)
-      .join(' and ');
+    const names = Object.keys(WATCHABLE).map((n) => `/${n}`);
+    const which = `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
     throw fail(
       'invalid_input',
       `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`,

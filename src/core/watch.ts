@@ -7,6 +7,7 @@ import type { Embed, EmbedField, Reply } from './reply.ts';
 export const WATCHABLE: Readonly<Record<string, string>> = {
   jobs: 'listings not posted before',
   host: 'ports opened or closed, services changed, vulnerabilities added or gone',
+  'email status': 'a change of the last event',
 };
 
 /** At most this many keys are remembered per watch (the oldest are forgotten). */
@@ -110,5 +111,29 @@ export function watchReply(
   reply: Reply,
   memory: readonly string[] | undefined,
 ): WatchResult {
-  return command === 'host' ? watchHost(reply, memory) : watchListings(reply, memory);
+  if (command === 'host') return watchHost(reply, memory);
+  if (command === 'email status') return watchEvent(reply, memory);
+  return watchListings(reply, memory);
+}
+
+/** The command a command line runs, as WATCHABLE names it: "jobs", "email status". */
+export function watchedCommand(line: string): string {
+  const [first = '', second = ''] = line
+    .replace(/^\s*\//, '')
+    .toLowerCase()
+    .split(/\s+/);
+  return WATCHABLE[`${first} ${second}`] !== undefined ? `${first} ${second}` : first;
+}
+
+/** /email status: posted again only when its last event changed (`delivered` → `bounced`). */
+function watchEvent(reply: Reply, memory: readonly string[] | undefined): WatchResult {
+  const embed = reply.embeds?.[0];
+  const event = embed?.fields?.find((f) => /last event/i.test(f.name))?.value ?? reply.text;
+  const before = memory?.[0];
+  if (before === event) return { reply: undefined, memory: [event] };
+  const title = before === undefined ? 'Starting point' : `Changed: ${before} → ${event}`;
+  const embeds = (reply.embeds ?? []).map((e, i) =>
+    i === 0 ? { ...e, title: `${title}: ${e.title ?? ''}` } : e,
+  );
+  return { reply: { text: `${title}: ${reply.text}`, embeds }, memory: [event] };
 }

@@ -112,7 +112,7 @@ describe('/schedule add ... only:new on /jobs', () => {
   it('refuses only:new for a command without a sensible "new", in one sentence', async () => {
     const reply = await world.type('/schedule add only:new hourly /weather Oslo');
     expect(reply.text).toBe(
-      '/weather cannot be a watch (only:new): only /jobs and /host can post just what is new.',
+      '/weather cannot be a watch (only:new): only /jobs, /host and /email status can post just what is new.',
     );
     expect(reply.ephemeral).toBe(true);
     expect(world.upstream()).toEqual([]);
@@ -207,5 +207,32 @@ describe.each(shared)('a /jobs watch across $name', (backend) => {
     expect(world.inbox.messages).toHaveLength(2);
     expect(titles(0)).toHaveLength(5);
     expect(titles(1)).toEqual(['Rust Developer 6']);
+  });
+});
+
+describe('/schedule add ... only:new on /email status', () => {
+  it('posts the record first, then again only when its last event changed', async () => {
+    const email = readFixture<Record<string, unknown>>('email', 'email-iso-timestamp.json');
+    let lastEvent = 'delivered';
+    world.server.use(
+      http.get(route('email', '/emails/:id'), () => HttpResponse.json({ ...email, last_event: lastEvent })),
+    );
+    const r = replica(world, store, { now, owner: 'watcher' });
+    await world.type(`/schedule add only:new "every 2 hours" /email status ${String(email.id)}`);
+    const titlesSeen: string[] = [];
+    for (const [time, event] of [
+      ['14:00', 'delivered'],
+      ['16:00', 'delivered'],
+      ['18:00', 'bounced'],
+      ['20:00', 'bounced'],
+    ] as const) {
+      lastEvent = event;
+      at(`2026-03-27T${time}:00.300Z`);
+      await r.tick();
+    }
+    for (const m of world.inbox.messages) titlesSeen.push((m.embeds[0] as { title: string }).title);
+    expect(titlesSeen).toHaveLength(2);
+    expect(titlesSeen[0]).toMatch(/^Starting point: Weekly analytics/);
+    expect(titlesSeen[1]).toMatch(/^Changed: .*[Dd]elivered.* → .*[Bb]ounced.*: Weekly analytics/);
   });
 });
