@@ -97,143 +97,171 @@ export interface Deliverer {
   drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
 }
 
-export function createDeliverer(options: DeliveryOptions): Deliverer {
-  const o = { ...DELIVERY_DEFAULTS, ...options };
-  const now = o.now ?? Date.now;
-  const random = o.random ?? Math.random;
-  const { store, log, owner } = o;
+/** What the delivery steps share: the resolved options, the clock, the store and this owner. */
+interface DeliveryContext {
+  o: DeliveryOptions & { [K in keyof typeof DELIVERY_DEFAULTS]: number };
+  now: () => number;
+  random: () => number;
+  store: Store;
+  log: JobLog;
+  owner: string;
+}
 
-  /** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
-  async function send(delivery: Delivery): Promise<string> {
-    if (delivery.kind === 'webhook') {
-      const name = delivery.destination ?? 'default';
-      // A named destination never falls back to another webhook: the post waits until it exists.
-      const client = name === 'default' ? o.services.webhook : o.destinations?.[name];
-      if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
-      return (await client.post(delivery.message)).id;
-    }
-    if (!o.services.email) throw new Error('the email service is not configured');
-    return (await o.services.email.send(delivery.email)).id;
+/** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
+async function send(c: DeliveryContext, delivery: Delivery): Promise<string> {
+  if (delivery.kind === 'webhook') {
+    const name = delivery.destination ?? 'default';
+    // A named destination never falls back to another webhook: the post waits until it exists.
+    const client = name === 'default' ? c.o.services.webhook : c.o.destinations?.[name];
+    if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
+    return (await client.post(delivery.message)).id;
   }
+  if (!c.o.services.email) throw new Error('the email service is not configured');
+  return (await c.o.services.email.send(delivery.email)).id;
+}
 
-  function describe(err: unknown): string {
-    if (err instanceof ServiceError) {
-      return `${err.service}.${err.operation} failed: ${err.code}${err.status === undefined ? '' : ` (HTTP ${err.status})`}`;
-    }
-    return err instanceof Error ? err.message : String(err);
+function describe(err: unknown): string {
+  if (err instanceof ServiceError) {
+    return `${err.service}.${err.operation} failed: ${err.code}${err.status === undefined ? '' : ` (HTTP ${err.status})`}`;
   }
+  return err instanceof Error ? err.message : String(err);
+}
 
-  async function giveUp(entry: OutboxEntry, reason: string, err?: unknown): Promise<EntryOutcome> {
-    await store.giveUpOutbox(entry.id, owner, reason);
-    // Named by job and kind only: the payload and the webhook address (its token) stay out of logs.
-    const fields = {
+async function giveUp(
+  c: DeliveryContext,
+  entry: OutboxEntry,
+  reason: string,
+  err?: unknown,
+): Promise<EntryOutcome> {
+  await c.store.giveUpOutbox(entry.id, c.owner, reason);
+  // Named by job and kind only: the payload and the webhook address (its token) stay out of logs.
+  const fields = {
+    job: entry.job,
+    slotId: entry.slotId,
+    kind: entry.kind,
+    outboxId: entry.id,
+    attempts: entry.attempts,
+    reason,
+    ...(err instanceof ServiceError ? { code: err.code, status: err.status } : {}),
+  };
+  c.log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
+  return 'given_up';
+}
+
+function warnUncertain(log: JobLog, entry: OutboxEntry): void {
+  log.warn(
+    {
       job: entry.job,
       slotId: entry.slotId,
       kind: entry.kind,
       outboxId: entry.id,
+      inFlightSince: entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString(),
+      reason: 'an earlier send got no answer (crash or timeout): the post may appear twice',
+    },
+    'outbox.resend_uncertain',
+  );
+}
+
+async function putBack(
+  c: DeliveryContext,
+  entry: OutboxEntry,
+  waitMs: number,
+  err: unknown,
+): Promise<EntryOutcome> {
+  const base = Math.min(c.o.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), c.o.retryMaxMs);
+  const nextAttemptAt = c.now() + Math.max(waitMs, base);
+  await c.store.rescheduleOutbox(entry.id, c.owner, nextAttemptAt, describe(err));
+  c.log.warn(
+    {
+      job: entry.job,
+      slotId: entry.slotId,
+      kind: entry.kind,
       attempts: entry.attempts,
-      reason,
-      ...(err instanceof ServiceError ? { code: err.code, status: err.status } : {}),
-    };
-    log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
-    return 'given_up';
-  }
+      error: describe(err),
+      nextAttemptAt: new Date(nextAttemptAt).toISOString(),
+    },
+    'outbox.retry_scheduled',
+  );
+  return 'pending';
+}
 
-  function warnUncertain(entry: OutboxEntry): void {
-    log.warn(
-      {
-        job: entry.job,
-        slotId: entry.slotId,
-        kind: entry.kind,
-        outboxId: entry.id,
-        inFlightSince: entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString(),
-        reason: 'an earlier send got no answer (crash or timeout): the post may appear twice',
-      },
-      'outbox.resend_uncertain',
+async function deliver(
+  c: DeliveryContext,
+  entry: OutboxEntry,
+  signal?: AbortSignal,
+  receipts?: Map<string, string>,
+): Promise<EntryOutcome> {
+  if (c.now() - entry.createdAt > c.o.maxAgeMs) {
+    return giveUp(
+      c,
+      entry,
+      `not delivered within ${Math.round(c.o.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
     );
   }
-
-  async function putBack(entry: OutboxEntry, waitMs: number, err: unknown): Promise<EntryOutcome> {
-    const base = Math.min(o.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), o.retryMaxMs);
-    const nextAttemptAt = now() + Math.max(waitMs, base);
-    await store.rescheduleOutbox(entry.id, owner, nextAttemptAt, describe(err));
-    log.warn(
-      {
-        job: entry.job,
-        slotId: entry.slotId,
-        kind: entry.kind,
-        attempts: entry.attempts,
-        error: describe(err),
-        nextAttemptAt: new Date(nextAttemptAt).toISOString(),
-      },
-      'outbox.retry_scheduled',
-    );
-    return 'pending';
-  }
-
-  async function deliver(
-    entry: OutboxEntry,
-    signal?: AbortSignal,
-    receipts?: Map<string, string>,
-  ): Promise<EntryOutcome> {
-    if (now() - entry.createdAt > o.maxAgeMs) {
-      return giveUp(
-        entry,
-        `not delivered within ${Math.round(o.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
+  const delivery = fromOutboxPayload(entry.payload);
+  let isUncertain = entry.inFlightAt !== undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (isUncertain) warnUncertain(c.log, entry);
+      // Recorded before the request: if this process dies before the answer, the next claim knows
+      // the post may already be visible (a webhook has no idempotency key to make a resend safe).
+      await c.store.markInFlight(entry.id, c.owner, true);
+      isUncertain = true;
+      const receipt = await send(c, delivery);
+      await c.store.markDelivered(entry.id, receipt);
+      receipts?.set(entry.id, receipt);
+      c.log.info(
+        { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
+        'outbox.delivered',
       );
-    }
-    const delivery = fromOutboxPayload(entry.payload);
-    let isUncertain = entry.inFlightAt !== undefined;
-    for (let attempt = 1; ; attempt++) {
+      return 'delivered';
+    } catch (err) {
+      // An answer (any HTTP status) means the provider did not take the post; a timeout or a cut
+      // connection leaves it unknown.
+      if (err instanceof ServiceError && err.status !== undefined) {
+        isUncertain = false;
+        await c.store.markInFlight(entry.id, c.owner, false);
+      }
+      if (err instanceof ServiceError && PERMANENT.has(err.code)) {
+        const why =
+          err.code === 'unauthorized' || err.code === 'not_found'
+            ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
+            : `${err.code}: the ${err.service} refused the post`;
+        return giveUp(c, entry, why, err);
+      }
+      const isServiceError = err instanceof ServiceError;
+      const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
+      const backoff = Math.max(1, Math.round(c.random() * c.o.backoffMs * 2 ** (attempt - 1)));
+      const waitMs = retryAfterMs ?? backoff;
+      if (!isServiceError || attempt >= c.o.triesPerDrain || waitMs > c.o.maxWaitMs) {
+        if (!isServiceError)
+          c.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
+        return putBack(c, entry, retryAfterMs ?? 0, err);
+      }
+      c.log.debug(
+        { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
+        'outbox.retry',
+      );
       try {
-        if (isUncertain) warnUncertain(entry);
-        // Recorded before the request: if this process dies before the answer, the next claim knows
-        // the post may already be visible (a webhook has no idempotency key to make a resend safe).
-        await store.markInFlight(entry.id, owner, true);
-        isUncertain = true;
-        const receipt = await send(delivery);
-        await store.markDelivered(entry.id, receipt);
-        receipts?.set(entry.id, receipt);
-        log.info(
-          { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
-          'outbox.delivered',
-        );
-        return 'delivered';
-      } catch (err) {
-        // An answer (any HTTP status) means the provider did not take the post; a timeout or a cut
-        // connection leaves it unknown.
-        if (err instanceof ServiceError && err.status !== undefined) {
-          isUncertain = false;
-          await store.markInFlight(entry.id, owner, false);
-        }
-        if (err instanceof ServiceError && PERMANENT.has(err.code)) {
-          const why =
-            err.code === 'unauthorized' || err.code === 'not_found'
-              ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
-              : `${err.code}: the ${err.service} refused the post`;
-          return giveUp(entry, why, err);
-        }
-        const isServiceError = err instanceof ServiceError;
-        const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
-        const backoff = Math.max(1, Math.round(random() * o.backoffMs * 2 ** (attempt - 1)));
-        const waitMs = retryAfterMs ?? backoff;
-        if (!isServiceError || attempt >= o.triesPerDrain || waitMs > o.maxWaitMs) {
-          if (!isServiceError)
-            log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
-          return putBack(entry, retryAfterMs ?? 0, err);
-        }
-        log.debug(
-          { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
-          'outbox.retry',
-        );
-        try {
-          await sleep(waitMs, undefined, signal ? { signal } : undefined);
-        } catch {
-          return putBack(entry, 0, err); // shutting down: the next start retries it
-        }
+        await sleep(waitMs, undefined, signal ? { signal } : undefined);
+      } catch {
+        return putBack(c, entry, 0, err); // shutting down: the next start retries it
       }
     }
   }
+}
+
+export function createDeliverer(options: DeliveryOptions): Deliverer {
+  const o = { ...DELIVERY_DEFAULTS, ...options };
+  const c: DeliveryContext = {
+    o,
+    now: o.now ?? Date.now,
+    random: o.random ?? Math.random,
+    store: o.store,
+    log: o.log,
+    owner: o.owner,
+  };
+  const { store, owner, now } = c;
 
   return {
     async drain(opts) {
@@ -251,7 +279,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        for (const entry of fresh) outcomes.set(entry.id, await deliver(entry, opts?.signal, receipts));
+        for (const entry of fresh) outcomes.set(entry.id, await deliver(c, entry, opts?.signal, receipts));
       }
       return { outcomes, receipts };
     },
