@@ -11,13 +11,15 @@ export interface BotPlan {
   warmup: { concurrency: number; total: number };
   levels: readonly { concurrency: number; total: number; prefix: string }[];
   levelMaxMs: number;
+  /** The identical-command case, skipped when 0. */
   cachedRepeats: number;
-  raw: { concurrency: number; warmup: number; calls: number; maxMs: number };
+  /** The raw clients and their floors; skipped when absent. */
+  raw?: { concurrency: number; warmup: number; calls: number; maxMs: number };
 }
 
 export interface BotResults {
   levels: LevelResult[];
-  identical: IdenticalResult;
+  identical?: IdenticalResult;
   raw: RawResult[];
 }
 
@@ -59,21 +61,27 @@ async function run(plan: BotPlan): Promise<BotResults> {
     close: () => Promise.resolve(),
   };
   const progress = (text: string) => send({ type: 'progress', text });
-  const bot = createBot(upstream.url);
-  progress('warming up');
-  await runLevel(bot, upstream, { ...plan.warmup, prefix: 'Warm', maxMs: plan.levelMaxMs });
   const levels: LevelResult[] = [];
-  for (const level of plan.levels) {
-    progress(`${level.total} distinct commands in waves of ${level.concurrency}`);
-    levels.push(await runLevel(bot, upstream, { ...level, maxMs: plan.levelMaxMs }));
+  let identical: IdenticalResult | undefined;
+  if (plan.levels.length > 0 || plan.cachedRepeats > 0) {
+    const bot = createBot(upstream.url);
+    progress('warming up');
+    await runLevel(bot, upstream, { ...plan.warmup, prefix: 'Warm', maxMs: plan.levelMaxMs });
+    for (const level of plan.levels) {
+      progress(`${level.total} distinct commands in waves of ${level.concurrency}`);
+      levels.push(await runLevel(bot, upstream, { ...level, maxMs: plan.levelMaxMs }));
+    }
+    if (plan.cachedRepeats > 0) {
+      progress('identical commands and cached repeats');
+      identical = await runIdentical(bot, upstream, plan.cachedRepeats);
+    }
+    await bot.close();
   }
-  progress('identical commands and cached repeats');
-  const identical = await runIdentical(bot, upstream, plan.cachedRepeats);
-  await bot.close();
-  progress('each client raw, no injected latency');
+  if (!plan.raw) return { levels, ...(identical ? { identical } : {}), raw: [] };
+  progress('each client raw and its undici floor, no injected latency');
   await upstream.setLatency(0);
   const raw = await runRawClients(upstream, plan.raw);
-  return { levels, identical, raw };
+  return { levels, ...(identical ? { identical } : {}), raw };
 }
 
 process.on('message', (message: HostMessage) => {

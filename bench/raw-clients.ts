@@ -1,6 +1,9 @@
 // Each service client alone, called directly (no dispatcher, no command) against the sandbox with
 // no injected latency: what one client and its one connection pool can push through, and its p99.
-// Inputs are distinct per call, so neither the TTL cache nor coalescing saves a request.
+// Inputs are distinct per call, so neither the TTL cache nor coalescing saves a request. Each op
+// is followed by its floor (floor.ts): plain undici.request replaying the requests it sent, in the
+// same process against the same sandbox, so the two can be compared as ratios (issue 16). The last
+// op is the whole bot: one /weather command through the dispatcher per call.
 import { loadConfig, type ServiceConfigs } from '../src/config.ts';
 import { planServices, resolveServiceConfigs } from '../src/sandbox/resolve.ts';
 import type { ClientDeps } from '../src/services/deps.ts';
@@ -12,7 +15,8 @@ import { createJobSearchClient } from '../src/services/job-search/client.ts';
 import { VOICES_CACHE_TTL_MS, createSpeechClient } from '../src/services/speech/client.ts';
 import { createWeatherClient } from '../src/services/weather/client.ts';
 import { createWebhookClient } from '../src/services/webhook/client.ts';
-import { cityName } from './commands.ts';
+import { cityName, createBot, weatherCommand } from './commands.ts';
+import { captureRequests, runFloor, type FloorResult } from './floor.ts';
 import { closedLoop, cpuMsSince, spread, type Spread } from './stats.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -23,11 +27,14 @@ interface RawOp {
   open(
     configs: Required<ServiceConfigs>,
     deps: ClientDeps,
+    upstreamUrl: string,
   ): { call(i: number): Promise<unknown>; close(): Promise<void> };
   note?: string;
 }
 
 const EMAIL_IDS: string[] = [];
+/** The raw op that is the whole bot rather than one client. */
+export const WHOLE_BOT = 'bot /weather';
 
 function rangeDays(i: number): { startDate: string; endDate: string } {
   const end = new Date(Date.UTC(2025, 0, 1) + (i % 3000) * 86_400_000);
@@ -162,6 +169,22 @@ const OPS: readonly RawOp[] = [
       return { call: (i) => client.post({ content: `Benchmark message ${i}` }), close: () => client.close() };
     },
   },
+  {
+    name: WHOLE_BOT,
+    method: 'GET',
+    note: 'one /weather command through the real dispatcher, registry, command and weather client',
+    open(_c, _deps, upstreamUrl) {
+      const bot = createBot(upstreamUrl);
+      bot.wire.stop(); // the bench's own wire timing is not the bot's cost
+      return {
+        call: async (i) => {
+          const answer = await weatherCommand(bot, cityName('Whole', i), i % 500);
+          if (!answer.isOk) throw new Error('the /weather command failed');
+        },
+        close: () => bot.close(),
+      };
+    },
+  },
 ];
 
 export interface RawResult {
@@ -175,6 +198,11 @@ export interface RawResult {
   /** The client thread's CPU per call and the sandbox thread's per request, in µs. */
   clientCpuUsPerCall: number;
   sandboxCpuUsPerRequest: number;
+  /** Upstream requests per second, and the client's CPU per upstream request (µs). */
+  requestsPerSecond: number;
+  clientCpuUsPerRequest: number;
+  /** Plain undici.request replaying the same requests, right after the client (floor.ts). */
+  floor: FloorResult;
   note?: string;
 }
 
@@ -192,7 +220,7 @@ export async function runRawClients(
   let offset = 0;
   for (const op of OPS) {
     if (opts.only && !opts.only.includes(op.name)) continue;
-    const client = op.open(configs, {});
+    const client = op.open(configs, {}, upstream.url);
     const latencies: number[] = [];
     let failed = 0;
     const timed = async (i: number): Promise<void> => {
@@ -204,7 +232,9 @@ export async function runRawClients(
       }
       latencies.push(performance.now() - started);
     };
+    const capture = captureRequests(opts.warmup);
     await closedLoop(opts.warmup, opts.concurrency, timed);
+    const sent = capture.stop();
     offset += opts.warmup;
     latencies.length = 0;
     failed = 0;
@@ -215,6 +245,7 @@ export async function runRawClients(
     offset += ran;
     const { requests, cpuMs } = await upstream.collect();
     await client.close();
+    const floor = await runFloor(sent, opts);
     results.push({
       operation: op.name,
       method: op.method,
@@ -225,6 +256,9 @@ export async function runRawClients(
       latencyMs: spread(latencies),
       clientCpuUsPerCall: (clientCpuMs * 1000) / Math.max(1, ran),
       sandboxCpuUsPerRequest: (cpuMs * 1000) / Math.max(1, requests),
+      requestsPerSecond: (requests / wallMs) * 1000,
+      clientCpuUsPerRequest: (clientCpuMs * 1000) / Math.max(1, requests),
+      floor,
       ...(op.note ? { note: op.note } : {}),
     });
   }

@@ -62,7 +62,7 @@ describe('bench stats', () => {
     expect(cityName('Ash', 7)).toMatch(/^Ash[a-z]+ton$/);
   });
 
-  it('marks each issue 7 target met or missed from the measured values', () => {
+  it('marks each issue 16 target met or missed from the measured values', () => {
     const flat = (v: number) => ({ p50: v, p95: v, p99: v, max: v });
     const level = (concurrency: number, addedMs: number, peakRssMb: number): LevelResult => ({
       concurrency,
@@ -87,29 +87,38 @@ describe('bench stats', () => {
       cachedUpstreamRequests: 0,
       cachedMs: flat(0.2),
     };
-    const raw = (operation: string, callsPerSecond: number, upstreamRequests: number): RawResult => ({
+    // The client's req/s and CPU per request beside its floor's (1,000 req/s and 40 µs).
+    const raw = (operation: string, requestsPerSecond: number, cpuUs: number): RawResult => ({
       operation,
       method: 'GET',
       calls: 100,
       failed: 0,
-      upstreamRequests,
-      callsPerSecond,
+      upstreamRequests: 100,
+      callsPerSecond: requestsPerSecond,
       latencyMs: flat(1),
-      clientCpuUsPerCall: 50,
+      clientCpuUsPerCall: cpuUs,
       sandboxCpuUsPerRequest: 50,
+      requestsPerSecond,
+      clientCpuUsPerRequest: cpuUs,
+      floor: { calls: 100, failed: 0, callsPerSecond: 1_000, cpuUsPerCall: 40 },
     });
     const startup = [
       { how: 'node', runs: 1, readyMs: { min: 300, median: 300, max: 300 }, idleRssMb: 120, idleFileMb: 60 },
     ];
     const checks = checkTargets(
-      [level(200, 0.8, 150), level(1000, 25, 150)],
+      [level(200, 7.9, 150), level(1000, 101, 150)],
       identical,
-      // speech.voices shares its calls, so its call rate is not a request rate and does not count.
-      [raw('weather.current', 4_000, 100), raw('speech.voices', 60_000, 2)],
+      // 0.8× and 1.4× are met exactly; the bot is held to 1.6× of its floor's CPU.
+      [raw('weather.current', 800, 56), raw('email.send', 790, 57), raw('bot /weather', 500, 64)],
       startup,
     );
     const met = Object.fromEntries(checks.map((c) => [c.target.split(' (')[0]!.split(' [')[0]!, c.isMet]));
     expect(met).toEqual({
+      'weather.current: req/s ÷ raw undici': true,
+      'weather.current: CPU/request ÷ raw undici': true,
+      'email.send: req/s ÷ raw undici': false,
+      'email.send: CPU/request ÷ raw undici': false,
+      'bot /weather: CPU per command ÷ raw request': true,
       'added latency p50 at 200 concurrent': true,
       'added latency p99 at 200 concurrent': true,
       'unanswered or failed of 1000 concurrent': true,
@@ -117,9 +126,10 @@ describe('bench stats', () => {
       'peak RSS at 1000 concurrent': true,
       'upstream requests for 100 identical /weather': true,
       'cached repeat /weather, p99': true,
-      'raw GET client, one pool': false,
       'start to console ready, median': true,
       'idle RSS': false,
     });
+    // A section left out of the run leaves its rows out rather than marking them missed.
+    expect(checkTargets([], undefined, [], [])).toEqual([]);
   });
 });

@@ -1,0 +1,113 @@
+// The floor each client is measured against (issue 16): plain `undici.request` calls sending the
+// very requests the client sent (captured from undici's diagnostics channel while the client
+// warmed up), over their own Agent, reading each answer as the client would (JSON parsed, bytes
+// read). Nothing else: no validation, no retries, no timeouts beyond undici's own.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { Agent, request } from 'undici';
+import { closedLoop, cpuMsSince } from './stats.ts';
+
+export interface CapturedRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+}
+
+interface UndiciRequest {
+  origin: string | URL;
+  method: string;
+  path: string;
+  headers: string[] | string;
+  body: unknown;
+}
+
+function headerRecord(raw: string[] | string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (Array.isArray(raw)) {
+    for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i]!.toLowerCase()] = raw[i + 1]!;
+    return out;
+  }
+  for (const line of raw.split('\r\n')) {
+    const at = line.indexOf(':');
+    if (at > 0) out[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
+  }
+  return out;
+}
+
+function bodyBytes(body: unknown): Buffer | undefined {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  throw new Error('the bench floor can only replay string or byte bodies');
+}
+
+/** Records up to `max` requests undici sends from now on, until stop(). */
+export function captureRequests(max: number): { stop(): CapturedRequest[] } {
+  const seen: CapturedRequest[] = [];
+  const onCreate = (message: unknown) => {
+    if (seen.length >= max) return;
+    const req = (message as { request: UndiciRequest }).request;
+    const headers = headerRecord(req.headers);
+    delete headers['content-length'];
+    delete headers.host;
+    seen.push({
+      url: new URL(req.path, req.origin).href,
+      method: req.method,
+      headers,
+      body: bodyBytes(req.body),
+    });
+  };
+  subscribe('undici:request:create', onCreate);
+  return {
+    stop() {
+      unsubscribe('undici:request:create', onCreate);
+      return seen;
+    },
+  };
+}
+
+export interface FloorResult {
+  calls: number;
+  failed: number;
+  callsPerSecond: number;
+  cpuUsPerCall: number;
+}
+
+/** Replays `requests` in turn with `concurrency` in flight, after a warm-up of `warmup` calls. */
+export async function runFloor(
+  requests: readonly CapturedRequest[],
+  opts: { concurrency: number; warmup: number; calls: number; maxMs: number },
+): Promise<FloorResult> {
+  if (requests.length === 0) throw new Error('the bench floor captured no request to replay');
+  const agent = new Agent({ pipelining: 1 });
+  let failed = 0;
+  const call = async (i: number): Promise<void> => {
+    const r = requests[i % requests.length]!;
+    try {
+      const res = await request(r.url, {
+        method: r.method,
+        headers: r.headers,
+        body: r.body,
+        dispatcher: agent,
+      });
+      const isJson = (res.headers['content-type'] ?? '').toString().includes('json');
+      if (isJson) await res.body.json();
+      else await res.body.arrayBuffer();
+      if (res.statusCode >= 300) failed++;
+    } catch {
+      failed++;
+    }
+  };
+  await closedLoop(opts.warmup, opts.concurrency, call);
+  failed = 0;
+  const cpu = process.threadCpuUsage();
+  const { ran, wallMs } = await closedLoop(opts.calls, opts.concurrency, call, opts.maxMs);
+  const cpuMs = cpuMsSince(cpu);
+  await agent.close();
+  return {
+    calls: ran,
+    failed,
+    callsPerSecond: (ran / wallMs) * 1000,
+    cpuUsPerCall: (cpuMs * 1000) / Math.max(1, ran),
+  };
+}
