@@ -109,7 +109,13 @@ describe('bench stats', () => {
       [level(200, 7.9, 150), level(1000, 101, 150)],
       identical,
       // 0.8× and 1.4× are met exactly; the bot is held to 1.6× of its floor's CPU.
-      [raw('weather.current', 800, 56), raw('email.send', 790, 57), raw('bot /weather', 500, 64)],
+      [
+        raw('weather.current', 800, 56),
+        raw('email.send', 790, 57),
+        raw('bot /weather', 500, 64),
+        // Shares concurrent calls (2 requests for 100 calls): not comparable with its floor.
+        { ...raw('speech.voices', 50, 900), upstreamRequests: 2 },
+      ],
       startup,
     );
     const met = Object.fromEntries(checks.map((c) => [c.target.split(' (')[0]!.split(' [')[0]!, c.isMet]));
