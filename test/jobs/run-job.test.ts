@@ -57,12 +57,13 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function runJob(args: string[], environment: Record<string, string>) {
+/** The job runner as `npm run job` starts it; npm itself (0.2 s of CPU a start) only where asked. */
+function runJob(args: string[], environment: Record<string, string>, { throughNpm = false } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    const child = spawn('npm', ['run', '--silent', 'job', '--', ...args], {
-      cwd: ROOT,
-      env: { ...environment, ...CHILD_ENV },
-    });
+    const [file, argv] = throughNpm
+      ? ['npm', ['run', '--silent', 'job', '--', ...args]]
+      : [process.execPath, ['src/run-job.ts', ...args]];
+    const child = spawn(file, argv, { cwd: ROOT, env: { ...environment, ...CHILD_ENV } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -214,7 +215,7 @@ describe('npm run job -- analytics-summary', () => {
   });
 
   it('lists the known jobs for an unknown name', async () => {
-    const result = await runJob(['weekly-digest'], env());
+    const result = await runJob(['weekly-digest'], env(), { throughNpm: true });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       'unknown job or schedule "weekly-digest"; known jobs: analytics-summary (/schedule list shows the schedules)',
