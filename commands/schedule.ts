@@ -15,7 +15,7 @@ export interface ScheduleCommandOptions {
   roles: readonly string[];
 }
 
-const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only'] as const;
+const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert'] as const;
 const QUOTES = new Set(['"', "'", '“', '‘']);
 
 /**
@@ -51,7 +51,7 @@ export function readShortForm(text: string): Record<string, string> | undefined 
     if (!(ADD_KEYS as readonly string[]).includes(key) || key === 'command') {
       throw new UserError({
         code: 'invalid_input',
-        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz and only.`,
+        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only and alert.`,
       });
     }
     if (Object.hasOwn(out, key))
@@ -120,6 +120,13 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
           .enum(['new'])
           .optional()
           .describe('new: a watch, posting only what is new since its last post'),
+        alert: z
+          .string()
+          .trim()
+          .min(1)
+          .max(40)
+          .optional()
+          .describe('With only:new on /forecast: rain, snow, "below 0" or "above 30"'),
       }),
       positional: ['when', 'command'],
       needs: [],

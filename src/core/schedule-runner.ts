@@ -139,11 +139,8 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
         let reply: Reply | undefined = await o.commands().run(current.command, current.creator, ctx.signal);
         if (current.onlyNew) {
           const raw = await store.getValue(watchMemoryKey(id));
-          const watched = watchReply(
-            watchedCommand(current.command),
-            reply,
-            raw ? (JSON.parse(raw) as string[]) : undefined,
-          );
+          const memory = raw ? (JSON.parse(raw) as string[]) : undefined;
+          const watched = watchReply(watchedCommand(current.command), reply, memory, current.alert);
           reply = watched.reply;
           pending.memory = watched.memory;
         }

@@ -6,7 +6,7 @@ import type { Actor } from './actor.ts';
 import type { Command, Choice } from './command.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
-import { WATCHABLE } from './watch.ts';
+import { parseAlert, WATCHABLE } from './watch.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -62,6 +62,8 @@ export interface AddInput {
   tz?: string | undefined;
   /** `new`: a watch. */
   only?: 'new' | undefined;
+  /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
+  alert?: string | undefined;
 }
 
 export interface Listing {
@@ -123,6 +125,19 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     );
   }
 
+  /** alert: belongs to a /forecast watch, which needs one. */
+  function checkAlert(command: Command, isWatch: boolean, alert: string | undefined): void {
+    const isForecastWatch = isWatch && command.name === 'forecast';
+    if (alert === undefined && !isForecastWatch) return;
+    if (alert !== undefined && !isForecastWatch)
+      throw fail('invalid_input', 'alert: is for a /forecast watch; add only:new and schedule /forecast.');
+    if (alert === undefined || parseAlert(alert) === undefined)
+      throw fail(
+        'invalid_input',
+        `A /forecast watch needs alert:rain, alert:snow, alert:"below 0" or alert:"above 30"${alert === undefined ? '' : `, not "${alert}"`}.`,
+      );
+  }
+
   async function find(id: string): Promise<ScheduleRecord> {
     const wanted = id.trim().toLowerCase();
     const record = await store.get(wanted);
@@ -149,9 +164,11 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const line = input.command.trim().startsWith('/') ? input.command.trim() : `/${input.command.trim()}`;
       // The same reading as a typed command: its sentences, and no request upstream.
       const isWatch = input.only === 'new';
+      const alert = input.alert?.trim();
       await opts.commands().check(line, creator, (command) => {
         refuseUnschedulable(command);
         if (isWatch) refuseUnwatchable(command);
+        checkAlert(command, isWatch, alert);
       });
       const record: ScheduleRecord = {
         id: newScheduleId(),
@@ -164,6 +181,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         creator: { ...creator, roles: [...creator.roles] },
         paused: false,
         ...(isWatch ? { onlyNew: true } : {}),
+        ...(alert ? { alert } : {}),
         createdAt: opts.now().getTime(),
       };
       const result = await store.add(record, settings.max);

@@ -39,6 +39,8 @@ export interface ScheduleRecord {
   paused: boolean;
   /** A watch (`only:new`): posts only what is new since its last post. */
   onlyNew?: boolean;
+  /** A /forecast watch's condition or threshold: `rain`, `snow`, `below 0`, `above 30`. */
+  alert?: string;
   /** Epoch ms. */
   createdAt: number;
   lastRun?: ScheduleRun;

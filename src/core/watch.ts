@@ -8,7 +8,46 @@ export const WATCHABLE: Readonly<Record<string, string>> = {
   jobs: 'listings not posted before',
   host: 'ports opened or closed, services changed, vulnerabilities added or gone',
   'email status': 'a change of the last event',
+  forecast: 'days that newly meet the alert: condition',
 };
+
+/** `alert:` of a /forecast watch: a condition, or a temperature threshold in the command's units. */
+export type ForecastAlert = { kind: 'rain' | 'snow' } | { kind: 'below' | 'above'; value: number };
+
+/** Reads `rain`, `snow`, `below 0`, `above 30`; undefined when it is none of them. */
+export function parseAlert(text: string): ForecastAlert | undefined {
+  const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
+  if (t === 'rain' || t === 'snow') return { kind: t };
+  const m = /^(below|above) (-?\d+(?:\.\d+)?)$/.exec(t);
+  return m ? { kind: m[1] as 'below' | 'above', value: Number(m[2]) } : undefined;
+}
+
+const CONDITION_RE = { rain: /rain|drizzle|thunder/i, snow: /snow|sleet/i } as const;
+
+function dayMeets(field: EmbedField, alert: ForecastAlert): boolean {
+  const [condition = '', temps = ''] = field.value.split('\n');
+  if (!('value' in alert)) return CONDITION_RE[alert.kind].test(condition);
+  const values = [...temps.replaceAll('−', '-').matchAll(/-?\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+  if (values.length === 0) return false;
+  return alert.kind === 'below' ? Math.min(...values) < alert.value : Math.max(...values) > alert.value;
+}
+
+/** /forecast with alert: each forecast day posted once, when it first meets the alert. */
+function watchForecast(reply: Reply, memory: readonly string[] | undefined, alertText: string): WatchResult {
+  const alert = parseAlert(alertText);
+  const embed = reply.embeds?.[0];
+  if (!alert || !embed) return { reply: undefined, memory: [...(memory ?? [])] };
+  const seen = new Set(memory ?? []);
+  const fresh = (embed.fields ?? []).filter((f) => dayMeets(f, alert) && !seen.has(f.name));
+  const merged = [...seen, ...fresh.map((f) => f.name)].slice(-WATCH_MEMORY_MAX);
+  if (fresh.length === 0) return { reply: undefined, memory: merged };
+  const title = `Alert (${alertText.trim()}): ${embed.title ?? 'forecast'}`;
+  const days = fresh.map((f) => f.name).join(', ');
+  return {
+    reply: { text: `${title}: ${days}`, embeds: [{ ...embed, title, fields: fresh, color: 'warning' }] },
+    memory: merged,
+  };
+}
 
 /** At most this many keys are remembered per watch (the oldest are forgotten). */
 export const WATCH_MEMORY_MAX = 1_000;
@@ -110,9 +149,11 @@ export function watchReply(
   command: string,
   reply: Reply,
   memory: readonly string[] | undefined,
+  alert?: string,
 ): WatchResult {
   if (command === 'host') return watchHost(reply, memory);
   if (command === 'email status') return watchEvent(reply, memory);
+  if (command === 'forecast') return watchForecast(reply, memory, alert ?? '');
   return watchListings(reply, memory);
 }
 

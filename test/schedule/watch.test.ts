@@ -112,7 +112,7 @@ describe('/schedule add ... only:new on /jobs', () => {
   it('refuses only:new for a command without a sensible "new", in one sentence', async () => {
     const reply = await world.type('/schedule add only:new hourly /weather Oslo');
     expect(reply.text).toBe(
-      '/weather cannot be a watch (only:new): only /jobs, /host and /email status can post just what is new.',
+      '/weather cannot be a watch (only:new): only /jobs, /host, /email status and /forecast can post just what is new.',
     );
     expect(reply.ephemeral).toBe(true);
     expect(world.upstream()).toEqual([]);
@@ -234,5 +234,58 @@ describe('/schedule add ... only:new on /email status', () => {
     expect(titlesSeen).toHaveLength(2);
     expect(titlesSeen[0]).toMatch(/^Starting point: Weekly analytics/);
     expect(titlesSeen[1]).toMatch(/^Changed: .*[Dd]elivered.* → .*[Bb]ounced.*: Weekly analytics/);
+  });
+});
+
+describe('/schedule add ... only:new alert:rain on /forecast', () => {
+  const fixture = readFixture<{ list: Record<string, unknown>[]; city: Record<string, unknown> }>(
+    'weather',
+    'forecast-zocca.json',
+  );
+  /** Five days from 28 Mar 2026 (UTC), eight 3-hour steps each, with each day's condition. */
+  const forecast = (conditions: readonly string[]) => {
+    const start = Date.parse('2026-03-28T00:00:00Z') / 1000;
+    const list = Array.from({ length: 40 }, (_, i) => {
+      const main = conditions[Math.floor(i / 8)]!;
+      return {
+        ...fixture.list[0]!,
+        dt: start + i * 3 * 3600,
+        dt_txt: new Date((start + i * 3 * 3600) * 1000).toISOString().replace('T', ' ').slice(0, 19),
+        weather: [{ id: main === 'Rain' ? 500 : 800, main, description: main.toLowerCase(), icon: '01d' }],
+      };
+    });
+    return { ...fixture, cnt: list.length, list, city: { ...fixture.city, timezone: 0 } };
+  };
+
+  it('posts a day once when rain first appears for it, not again on the next run', async () => {
+    let answer = forecast(['Clear', 'Clear', 'Clear', 'Clear', 'Clear']);
+    world.server.use(http.get(route('weather', '/forecast'), () => HttpResponse.json(answer)));
+    const r = replica(world, store, { now, owner: 'watcher' });
+    const added = await world.type('/schedule add only:new alert:rain "every 2 hours" /forecast Zocca');
+    expect(added.text).toMatch(/^Schedule \w{6} added/);
+    at('2026-03-27T14:00:00.300Z');
+    await r.tick();
+    answer = forecast(['Clear', 'Clear', 'Rain', 'Clear', 'Clear']);
+    at('2026-03-27T16:00:00.300Z');
+    await r.tick();
+    at('2026-03-27T18:00:00.300Z');
+    await r.tick();
+    expect(world.inbox.messages).toHaveLength(1);
+    const embed = world.inbox.messages[0]!.embeds[0] as { title: string; fields: { name: string }[] };
+    expect(embed.title).toMatch(/^Alert \(rain\): /);
+    expect(embed.fields).toHaveLength(1);
+  });
+
+  it('refuses a forecast watch without a readable alert, and alert: elsewhere, in one sentence', async () => {
+    expect((await world.type('/schedule add only:new hourly /forecast Zocca')).text).toBe(
+      'A /forecast watch needs alert:rain, alert:snow, alert:"below 0" or alert:"above 30".',
+    );
+    expect((await world.type('/schedule add only:new alert:fog hourly /forecast Zocca')).text).toBe(
+      'A /forecast watch needs alert:rain, alert:snow, alert:"below 0" or alert:"above 30", not "fog".',
+    );
+    expect((await world.type('/schedule add alert:rain hourly /forecast Zocca')).text).toBe(
+      'alert: is for a /forecast watch; add only:new and schedule /forecast.',
+    );
+    expect(world.upstream()).toEqual([]);
   });
 });
