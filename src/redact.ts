@@ -16,11 +16,12 @@ export const REDACTED = '[REDACTED]';
 /** Shorter values would blank ordinary words; real credentials are long. */
 const MIN_SECRET_LENGTH = 6;
 
-const knownSecrets = new Set<string>();
+/** Each registered secret and its percent-encoded form (computed once). */
+const knownSecrets = new Map<string, string>();
 
 /** Registers a credential value so that redactText blanks it wherever it appears. */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= MIN_SECRET_LENGTH) knownSecrets.add(value);
+  if (value && value.length >= MIN_SECRET_LENGTH) knownSecrets.set(value, encodeURIComponent(value));
 }
 
 const QUERY_PARAM_RE = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#\\s"']*`, 'gi');
@@ -38,15 +39,34 @@ const ANY_CARRIER_RE = new RegExp(
   'i',
 );
 
-function blankValue(text: string, secret: string): string {
+function blankValue(text: string, secret: string, encoded: string): string {
   let out = text.includes(secret) ? text.replaceAll(secret, REDACTED) : text;
-  const encoded = encodeURIComponent(secret);
   if (encoded !== secret && out.includes(encoded)) out = out.replaceAll(encoded, REDACTED);
   return out;
 }
 
-function holdsValue(text: string, secret: string): boolean {
-  return text.includes(secret) || text.includes(encodeURIComponent(secret));
+const usable = (extra: readonly string[]) => extra.filter((s) => s.length >= MIN_SECRET_LENGTH);
+
+function holdsAny(text: string, extra: readonly string[]): boolean {
+  for (const [secret, encoded] of knownSecrets) {
+    if (text.includes(secret) || text.includes(encoded)) return true;
+  }
+  return usable(extra).some((s) => text.includes(s) || text.includes(encodeURIComponent(s)));
+}
+
+function blankAll(text: string, extra: readonly string[]): string {
+  let out = text;
+  for (const [secret, encoded] of knownSecrets) out = blankValue(out, secret, encoded);
+  for (const secret of usable(extra)) out = blankValue(out, secret, encodeURIComponent(secret));
+  return out;
+}
+
+/**
+ * Blanks every registered secret (and `extra`), plain or percent-encoded, and nothing else: for
+ * data such as an upstream's answer, where `&key=` may be part of a city name.
+ */
+export function redactSecrets(text: string, extra: readonly string[] = []): string {
+  return holdsAny(text, extra) ? blankAll(text, extra) : text;
 }
 
 /**
@@ -56,22 +76,14 @@ function holdsValue(text: string, secret: string): boolean {
  * Redact a whole text before cutting it: a secret cut in two no longer matches.
  */
 export function redactText(text: string, extra: readonly string[] = []): string {
-  let hasSecret = ANY_CARRIER_RE.test(text);
-  if (!hasSecret) {
-    for (const secret of knownSecrets) if (holdsValue(text, secret)) hasSecret = true;
-    for (const secret of extra)
-      if (secret.length >= MIN_SECRET_LENGTH && holdsValue(text, secret)) hasSecret = true;
-    if (!hasSecret) return text;
-  }
-  let out = text
+  if (!ANY_CARRIER_RE.test(text)) return redactSecrets(text, extra);
+  const out = text
     .replace(QUERY_PARAM_RE, `$1${REDACTED}`)
     .replace(PATH_TOKEN_RE, `$1${REDACTED}`)
     .replace(BEARER_RE, `$1${REDACTED}`)
     .replace(SLACK_TOKEN_RE, REDACTED)
     .replace(SLACK_RESPONSE_URL_RE, `$1${REDACTED}`);
-  for (const secret of knownSecrets) out = blankValue(out, secret);
-  for (const secret of extra) if (secret.length >= MIN_SECRET_LENGTH) out = blankValue(out, secret);
-  return out;
+  return blankAll(out, extra);
 }
 
 /**
@@ -79,17 +91,17 @@ export function redactText(text: string, extra: readonly string[] = []): string 
  * at any depth; bytes, dates and other class instances are kept as they are. The value itself is
  * returned when nothing in it needed blanking, so clean replies cost no copy.
  */
-export function redactValue<T>(value: T): T {
-  return redactAny(value, 0) as T;
+export function redactValue<T>(value: T, blank: (text: string) => string = redactText): T {
+  return redactAny(value, 0, blank) as T;
 }
 
-function redactAny(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactText(value);
+function redactAny(value: unknown, depth: number, blank: (text: string) => string): unknown {
+  if (typeof value === 'string') return blank(value);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((v: unknown) => {
-      const r = redactAny(v, depth + 1);
+      const r = redactAny(v, depth + 1, blank);
       if (r !== v) changed = true;
       return r;
     });
@@ -99,7 +111,7 @@ function redactAny(value: unknown, depth: number): unknown {
   if (proto !== Object.prototype && proto !== null) return value;
   let out: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(value)) {
-    const r = redactAny(v, depth + 1);
+    const r = redactAny(v, depth + 1, blank);
     if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
   }
   return out ?? value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText, redactValue, registerSecret } from '../src/redact.ts';
+import { REDACTED, redactSecrets, redactText, redactValue, registerSecret } from '../src/redact.ts';
 
 const SECRET = 'redact-test-secret-8c1f0e';
 registerSecret(SECRET);
@@ -21,6 +21,13 @@ describe('redactText', () => {
     expect(redactText('failed with own-token-42', ['own-token-42'])).toBe(`failed with ${REDACTED}`);
     // Short values would blank ordinary words.
     expect(redactText('the cat sat', ['cat'])).toBe('the cat sat');
+  });
+});
+
+describe('redactSecrets', () => {
+  it('blanks registered secrets only, so that data shaped like a carrier stays as it is', () => {
+    expect(redactSecrets(`Bad city&appid=evil ${SECRET}`)).toBe(`Bad city&appid=evil ${REDACTED}`);
+    expect(redactText('Bad city&appid=evil')).toBe(`Bad city&appid=${REDACTED}`);
   });
 });
 

@@ -5,6 +5,7 @@
 // share.ts (coalescing and cache), guard.ts (breaker and queue), quota.ts (provider quotas).
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
+import { redactSecrets, redactValue } from '../redact.ts';
 import { exchange, type ExchangeDeps } from './exchange.ts';
 import { errorFromResponse, failureFor, readCommonError, type Fail } from './failure.ts';
 import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS, type Breaker, type Limiter } from './guard.ts';
@@ -73,7 +74,11 @@ async function guardedAttempt(
   return res;
 }
 
-/** The JSON body validated by `schema`; a body that is not JSON or does not fit is bad_response. */
+/**
+ * The JSON body validated by `schema`, with every configured secret in its strings blanked: an
+ * upstream that echoes a credential (in a city name, a job title) hands it to no command, so no
+ * later cut of a title can leave part of it. A body that is not JSON or does not fit is bad_response.
+ */
 function parseJson<S extends z.ZodType>(
   fail: Fail,
   req: HttpRequest,
@@ -100,7 +105,7 @@ function parseJson<S extends z.ZodType>(
         .join('; '),
     });
   }
-  return parsed.data;
+  return redactValue(parsed.data, redactSecrets);
 }
 
 type RecordCall = (

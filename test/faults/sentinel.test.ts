@@ -3,10 +3,11 @@
 // accepts only those values, and (b) the fault matrix in process. No sentinel may appear in
 // stdout, stderr, any log line, any reply or any error; the fake must have received every one, so
 // that the test proves redaction rather than absence.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { delay, http, HttpResponse, type RequestHandler } from 'msw';
+import { delay, getResponse, http, HttpResponse, type JsonBodyType, type RequestHandler } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/redact.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
@@ -328,4 +329,66 @@ describe('a credential cut at every offset of an error page', () => {
       expect(carried(requestsTo(run, UPSTREAMS.webhookPost))).toContain(SENTINELS.webhookToken);
     }
   }, 30_000);
+});
+
+describe('a credential echoed in a good answer', () => {
+  let server: SandboxServer;
+  let harness: Harness;
+
+  beforeAll(async () => {
+    const base = fakeHandlers(SENTINELS);
+    server = await startFake(base);
+    harness = createHarness(server, base, SENTINELS);
+  });
+  afterAll(() => server.close());
+
+  type Body = Record<string, unknown>;
+  const EMAIL = JSON.parse(
+    readFileSync(new URL('../fixtures/email/email-iso-timestamp.json', import.meta.url), 'utf8'),
+  ) as Body;
+  const first = (body: Body, list: string) => (body[list] as Body[])[0]!;
+  /** The field of each answer that a reply shows, and how the upstream echoes a value into it. */
+  const ECHOES: readonly [label: string, upstream: Upstream, echo: (body: Body, leak: string) => void][] = [
+    ['/weather', UPSTREAMS.weatherCurrent, (b, leak) => void (b.name = `Leak ${leak}`)],
+    ['/forecast', UPSTREAMS.weatherForecast, (b, leak) => void ((b.city as Body).name = `Leak ${leak}`)],
+    ['/geocode', UPSTREAMS.geocodingForward, (b, leak) => void (first(b, 'features').place_name = leak)],
+    ['/host', UPSTREAMS.hostscanHost, (b, leak) => void ((b.org = `Org ${leak}`), (b.hostnames = [leak]))],
+    ['/jobs', UPSTREAMS.jobSearch, (b, leak) => void (first(b, 'results').title = `Engineer ${leak}`)],
+    ['/voices', UPSTREAMS.speechVoices, (b, leak) => void (first(b, 'voices').name = `Rachel ${leak}`)],
+    // The fake knows no email by that id: the echo is written into a recorded one (Resend's shape).
+    [
+      '/email status',
+      UPSTREAMS.emailGet,
+      (b, leak) => void Object.assign(b, EMAIL, { subject: `Deploy ${leak}` }),
+    ],
+  ];
+
+  /**
+   * The sandbox's real answer with the request's own credential (and every other) written in: a
+   * field that long is also cut by the reply's limits (a job title), so the cut case is here too.
+   */
+  function echoing(upstream: Upstream, echo: (body: Body, leak: string) => void): RequestHandler {
+    const on = upstream.method === 'get' ? http.get : http.post;
+    return on(route(upstream.service, upstream.path), async ({ request }) => {
+      const real = await getResponse(harness.base, request);
+      const body = (await real!.json()) as Body;
+      echo(body, `${credentialOf(request)} ${Object.values(SENTINELS).join(' ')}`);
+      return HttpResponse.json(body as JsonBodyType);
+    });
+  }
+
+  it.each(ECHOES)(
+    '%s shows no credential that the upstream echoed in its data',
+    async (label, upstream, echo) => {
+      const c = COMMAND_CASES.find((k) => k.label === label)!;
+      const run = await runInvocation(harness, c, [echoing(upstream, echo)]);
+      expect(run.replies).toHaveLength(1);
+      const replies = JSON.stringify(run.replies);
+      expect(runsIn(replies), replies).toEqual([]);
+      expect(runsIn(run.rawLog)).toEqual([]);
+      // The echoed field did reach the reply, blanked.
+      expect(replies).toContain(REDACTED);
+      expect(requestsTo(run, upstream).length).toBeGreaterThan(0);
+    },
+  );
 });
