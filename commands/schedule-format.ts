@@ -49,7 +49,8 @@ function lastRunLine(run: ScheduleRun | undefined, tz: string): string {
 
 function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): EmbedField {
   const tz = record.timezone;
-  const state = `${record.onlyNew ? ' (watch: only new)' : ''}${record.paused ? ' (paused)' : ''}`;
+  const watch = record.onlyNew ? ` (watch: only new${record.alert ? `, alert ${record.alert}` : ''})` : '';
+  const state = `${watch}${record.paused ? ' (paused)' : ''}`;
   return {
     name: truncate(`${record.id}${state} · ${record.words}`, 250),
     value: [

@@ -274,6 +274,8 @@ describe('/schedule add ... only:new alert:rain on /forecast', () => {
     const embed = world.inbox.messages[0]!.embeds[0] as { title: string; fields: { name: string }[] };
     expect(embed.title).toMatch(/^Alert \(rain\): /);
     expect(embed.fields).toHaveLength(1);
+    const list = await world.type('/schedule list');
+    expect(list.embeds![0]!.fields![0]!.name).toMatch(/\(watch: only new, alert rain\) · every 2 hours/);
   });
 
   it('refuses a forecast watch without a readable alert, and alert: elsewhere, in one sentence', async () => {
