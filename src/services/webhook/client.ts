@@ -9,7 +9,12 @@ import { registerSecret } from '../../redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { DISCORD_LIMITS, discordLength as charCount, webhookUsernameProblem } from '../../domain/discord.ts';
-import { CreatedMessage, DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
+import {
+  CreatedMessage,
+  DiscordErrorResponse,
+  type EmbedPayload,
+  type ExecuteWebhookPayload,
+} from './schemas.ts';
 import { z } from 'zod';
 
 export interface WebhookConfig {
@@ -19,18 +24,8 @@ export interface WebhookConfig {
   token: string;
 }
 
-export interface WebhookEmbed {
-  title?: string;
-  description?: string;
-  url?: string;
-  color?: number;
-  fields?: { name: string; value: string; inline?: boolean }[];
-  footer?: { text: string };
-  timestamp?: string;
-  /** An https address, or `attachment://<name>` of a file of the same post. */
-  image?: { url: string };
-  thumbnail?: { url: string };
-}
+/** An embed as Discord takes it (the wire shape in schemas.ts: field names are the same). */
+export type WebhookEmbed = EmbedPayload;
 
 /** A file uploaded with the message (an mp3, a chart PNG). */
 export interface WebhookFile {

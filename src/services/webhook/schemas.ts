@@ -28,6 +28,7 @@ export interface EmbedPayload {
   fields?: { name: string; value: string; inline?: boolean }[];
   footer?: { text: string };
   timestamp?: string;
+  /** An https address, or `attachment://<name>` of a file of the same post. */
   image?: { url: string };
   thumbnail?: { url: string };
 }
