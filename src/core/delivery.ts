@@ -99,7 +99,7 @@ export interface Deliverer {
 
 /** What the delivery steps share: the resolved options, the clock, the store and this owner. */
 interface DeliveryContext {
-  o: DeliveryOptions & { [K in keyof typeof DELIVERY_DEFAULTS]: number };
+  settings: DeliveryOptions & { [K in keyof typeof DELIVERY_DEFAULTS]: number };
   now: () => number;
   random: () => number;
   store: Store;
@@ -112,12 +112,12 @@ async function send(c: DeliveryContext, delivery: Delivery): Promise<string> {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
     // A named destination never falls back to another webhook: the post waits until it exists.
-    const client = name === 'default' ? c.o.services.webhook : c.o.destinations?.[name];
+    const client = name === 'default' ? c.settings.services.webhook : c.settings.destinations?.[name];
     if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
     return (await client.post(delivery.message)).id;
   }
-  if (!c.o.services.email) throw new Error('the email service is not configured');
-  return (await c.o.services.email.send(delivery.email)).id;
+  if (!c.settings.services.email) throw new Error('the email service is not configured');
+  return (await c.settings.services.email.send(delivery.email)).id;
 }
 
 function describe(err: unknown): string {
@@ -168,7 +168,7 @@ async function putBack(
   waitMs: number,
   err: unknown,
 ): Promise<EntryOutcome> {
-  const base = Math.min(c.o.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), c.o.retryMaxMs);
+  const base = Math.min(c.settings.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), c.settings.retryMaxMs);
   const nextAttemptAt = c.now() + Math.max(waitMs, base);
   await c.store.rescheduleOutbox(entry.id, c.owner, nextAttemptAt, describe(err));
   c.log.warn(
@@ -191,11 +191,11 @@ async function deliver(
   signal?: AbortSignal,
   receipts?: Map<string, string>,
 ): Promise<EntryOutcome> {
-  if (c.now() - entry.createdAt > c.o.maxAgeMs) {
+  if (c.now() - entry.createdAt > c.settings.maxAgeMs) {
     return giveUp(
       c,
       entry,
-      `not delivered within ${Math.round(c.o.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
+      `not delivered within ${Math.round(c.settings.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
     );
   }
   const delivery = fromOutboxPayload(entry.payload);
@@ -231,9 +231,9 @@ async function deliver(
       }
       const isServiceError = err instanceof ServiceError;
       const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
-      const backoff = Math.max(1, Math.round(c.random() * c.o.backoffMs * 2 ** (attempt - 1)));
+      const backoff = Math.max(1, Math.round(c.random() * c.settings.backoffMs * 2 ** (attempt - 1)));
       const waitMs = retryAfterMs ?? backoff;
-      if (!isServiceError || attempt >= c.o.triesPerDrain || waitMs > c.o.maxWaitMs) {
+      if (!isServiceError || attempt >= c.settings.triesPerDrain || waitMs > c.settings.maxWaitMs) {
         if (!isServiceError)
           c.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
         return putBack(c, entry, retryAfterMs ?? 0, err);
@@ -252,14 +252,14 @@ async function deliver(
 }
 
 export function createDeliverer(options: DeliveryOptions): Deliverer {
-  const o = { ...DELIVERY_DEFAULTS, ...options };
+  const settings = { ...DELIVERY_DEFAULTS, ...options };
   const c: DeliveryContext = {
-    o,
-    now: o.now ?? Date.now,
-    random: o.random ?? Math.random,
-    store: o.store,
-    log: o.log,
-    owner: o.owner,
+    settings,
+    now: settings.now ?? Date.now,
+    random: settings.random ?? Math.random,
+    store: settings.store,
+    log: settings.log,
+    owner: settings.owner,
   };
   const { store, owner, now } = c;
 
@@ -271,9 +271,14 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
         // Backing-off entries are taken in the first batch only, so that an entry this drain put
         // back is not tried twice in one go.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
-        const entries = await store.claimDueOutbox(owner, o.leaseMs, isFirstWide ? WIDE_BATCH : BATCH, {
-          includeBackingOff: isFirstWide,
-        });
+        const entries = await store.claimDueOutbox(
+          owner,
+          settings.leaseMs,
+          isFirstWide ? WIDE_BATCH : BATCH,
+          {
+            includeBackingOff: isFirstWide,
+          },
+        );
         const fresh = entries.filter((e) => !outcomes.has(e.id));
         for (const e of entries) {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');

@@ -94,28 +94,28 @@ export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
 }
 
 export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
-  const o = { ...SCHEDULE_RUNNER_DEFAULTS, ...opts };
+  const settings = { ...SCHEDULE_RUNNER_DEFAULTS, ...opts };
   const now = opts.now ?? (() => new Date());
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const { store, log } = o;
-  const catchupMs = o.catchupMinutes * 60_000;
+  const { store, log } = settings;
+  const catchupMs = settings.catchupMinutes * 60_000;
   const stopping = new AbortController();
   const deliverer: Deliverer = createDeliverer({
-    ...o.delivery,
+    ...settings.delivery,
     store,
-    services: o.services,
+    services: settings.services,
     log,
     owner,
-    destinations: o.destinations,
+    destinations: settings.destinations,
     now: () => now().getTime(),
   });
   const runDeps: SlotRunDeps = {
-    services: o.services,
+    services: settings.services,
     store,
     log,
     now,
     owner,
-    jobTimeoutMs: o.jobTimeoutMs,
+    jobTimeoutMs: settings.jobTimeoutMs,
     deliverer,
     signal: stopping.signal,
   };
@@ -133,10 +133,12 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       needs: [],
       async run(ctx) {
         // Read again after the claim: removed or paused anywhere means it does not post.
-        const current = await o.schedules.get(id);
+        const current = await settings.schedules.get(id);
         if (!current) throw new Error('the schedule was removed');
         if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
-        let reply: Reply | undefined = await o.commands().run(current.command, current.creator, ctx.signal);
+        let reply: Reply | undefined = await settings
+          .commands()
+          .run(current.command, current.creator, ctx.signal);
         if (current.onlyNew) {
           const raw = await store.getValue(watchMemoryKey(id));
           const memory = raw ? (JSON.parse(raw) as string[]) : undefined;
@@ -145,14 +147,18 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
           pending.memory = watched.memory;
         }
         if (reply)
-          ctx.deliver({ kind: 'webhook', destination: current.destination, message: o.toMessage(reply) });
+          ctx.deliver({
+            kind: 'webhook',
+            destination: current.destination,
+            message: settings.toMessage(reply),
+          });
       },
     });
   }
 
   async function execute(record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
     const name = scheduleJobName(record.id);
-    const claim = await store.claimSlot(name, slot.id, owner, o.leaseMs);
+    const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
     if (claim.status !== 'claimed') {
       const reason = claim.status === 'held' ? 'held' : 'already-posted';
       return { job: name, slotId: slot.id, status: 'skipped', reason, deliveries: [] };
@@ -166,7 +172,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     const run = runRecord(outcome, now().getTime());
     const isNoChange =
       pending.memory !== undefined && outcome.status === 'posted' && outcome.deliveries.length === 0;
-    await o.schedules.recordRun(
+    await settings.schedules.recordRun(
       record.id,
       isNoChange ? { slotId: slot.id, at: run.at, outcome: 'no-change' } : run,
     );
@@ -206,13 +212,16 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
   async function dueSlot(record: ScheduleRecord, t: number): Promise<JobSlot | undefined> {
     if (record.paused) return undefined;
     const at = previousRun(record.cron, record.timezone, new Date(t));
-    if (!at || at.getTime() < record.createdAt || t - at.getTime() > Math.max(catchupMs, o.pollMs * 2))
+    if (!at || at.getTime() < record.createdAt || t - at.getTime() > Math.max(catchupMs, settings.pollMs * 2))
       return undefined;
     const slotId = at.toISOString();
     const done = await store.getSlot(scheduleJobName(record.id), slotId);
     if (done?.status === 'posted') return undefined;
     if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
-    if (done?.status === 'failed' && (done.attempts >= o.maxAttempts || t - done.updatedAt < o.retryDelayMs))
+    if (
+      done?.status === 'failed' &&
+      (done.attempts >= settings.maxAttempts || t - done.updatedAt < settings.retryDelayMs)
+    )
       return undefined;
     return { id: slotId, scheduledAt: at, reason: done ? 'catch-up' : 'scheduled' };
   }
@@ -220,7 +229,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
   async function tickOnce(): Promise<SlotOutcome[]> {
     const t = now().getTime();
     const outcomes: SlotOutcome[] = [];
-    for (const record of await o.schedules.list()) {
+    for (const record of await settings.schedules.list()) {
       try {
         const slot = await dueSlot(record, t);
         if (slot) outcomes.push(await runSlot(record, slot));
@@ -249,7 +258,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     if (stopping.signal.aborted) return;
     const t = now().getTime();
     const secondsLeft = 60_000 - (t % 60_000) + 200;
-    timer = setTimeout(() => void loop(), Math.min(o.pollMs, secondsLeft));
+    timer = setTimeout(() => void loop(), Math.min(settings.pollMs, secondsLeft));
     timer.unref();
   }
 

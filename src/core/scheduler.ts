@@ -100,7 +100,7 @@ export function validateSchedules(schedules: readonly JobSchedule[]): void {
 
 /** What the parts of a scheduler share: its options, its clock, its claim owner and its stop signal. */
 interface SchedulerCore {
-  o: SchedulerOptions & { leaseMs: number; jobTimeoutMs: number; outboxIntervalMs: number };
+  settings: SchedulerOptions & { leaseMs: number; jobTimeoutMs: number; outboxIntervalMs: number };
   now: () => Date;
   owner: string;
   catchupMs: number;
@@ -119,7 +119,7 @@ function skippedOutcome(job: string, slotId: string, reason: SlotOutcome['reason
 function recheckLater(core: SchedulerCore, name: string, scheduledAt: Date, leaseUntil: number): void {
   const ageAtRecheck = leaseUntil - scheduledAt.getTime();
   if (core.stopping.signal.aborted || ageAtRecheck > core.catchupMs) return;
-  const delay = Math.min(Math.max(leaseUntil - core.now().getTime(), 0), core.o.leaseMs) + 1_000;
+  const delay = Math.min(Math.max(leaseUntil - core.now().getTime(), 0), core.settings.leaseMs) + 1_000;
   const timer = setTimeout(() => {
     core.timers.delete(timer);
     void core.runSlot(name, scheduledAt, 'catch-up');
@@ -135,16 +135,16 @@ async function claimSlot(
   scheduledAt: Date,
   slotId: string,
 ): Promise<SlotOutcome | undefined> {
-  const result = await core.o.store.claimSlot(name, slotId, core.owner, core.o.leaseMs);
+  const result = await core.settings.store.claimSlot(name, slotId, core.owner, core.settings.leaseMs);
   if (result.status === 'claimed') return undefined;
-  core.o.log.debug({ job: name, slotId, reason: result.status }, 'job.skipped');
+  core.settings.log.debug({ job: name, slotId, reason: result.status }, 'job.skipped');
   if (result.status === 'held') recheckLater(core, name, scheduledAt, result.leaseUntil);
   return skippedOutcome(name, slotId, result.status);
 }
 
 /** Schedules one job with node-cron; each fire runs (and claims) its slot, then retries the outbox. */
 function startCronTask(core: SchedulerCore, s: JobSchedule): ScheduledTask {
-  const { log } = core.o;
+  const { log } = core.settings;
   const name = s.job.name;
   const cronLog = {
     info: (m: string) => log.debug({ job: name }, `node-cron: ${m}`),
@@ -181,8 +181,8 @@ function startCronTask(core: SchedulerCore, s: JobSchedule): ScheduledTask {
 /** Catches up every enabled job; one job's failure does not stop the others. */
 async function catchUpAll(core: SchedulerCore, schedules: Iterable<JobSchedule>): Promise<void> {
   const deps: CatchUpDeps = {
-    store: core.o.store,
-    log: core.o.log,
+    store: core.settings.store,
+    log: core.settings.log,
     now: core.now,
     catchupMs: core.catchupMs,
     runSlot: (name, at, reason) => core.runSlot(name, at, reason),
@@ -193,7 +193,7 @@ async function catchUpAll(core: SchedulerCore, schedules: Iterable<JobSchedule>)
     try {
       await catchUpJob(deps, { name: s.job.name, cron: s.cron, timezone: s.timezone }, probe);
     } catch (err) {
-      core.o.log.error({ job: s.job.name, err }, 'job.catchup_failed');
+      core.settings.log.error({ job: s.job.name, err }, 'job.catchup_failed');
     } finally {
       await probe.destroy();
     }
@@ -208,15 +208,15 @@ function createSlotRunner(
   const running = new Map<string, Promise<SlotOutcome>>();
   const slotCore: SchedulerCore = { ...core, runSlot, drainOutbox };
   const runDeps: SlotRunDeps = {
-    services: core.o.services,
-    store: core.o.store,
-    log: core.o.log,
+    services: core.settings.services,
+    store: core.settings.store,
+    log: core.settings.log,
     now: core.now,
     owner: core.owner,
-    jobTimeoutMs: core.o.jobTimeoutMs,
+    jobTimeoutMs: core.settings.jobTimeoutMs,
     deliverer: core.deliverer,
     signal: core.stopping.signal,
-    ...(core.o.onRun ? { onRun: core.o.onRun } : {}),
+    ...(core.settings.onRun ? { onRun: core.settings.onRun } : {}),
   };
   async function execute(name: string, scheduledAt: Date, slotId: string, reason: JobSlot['reason']) {
     const s = schedules.get(name);
@@ -232,7 +232,7 @@ function createSlotRunner(
     const run = execute(name, scheduledAt, slotId, reason)
       .catch((err: unknown): SlotOutcome => {
         // The store itself failed (Redis down): the slot is not lost, the next start catches it up.
-        core.o.log.error({ job: name, slotId, err }, 'job.failed');
+        core.settings.log.error({ job: name, slotId, err }, 'job.failed');
         return { job: name, slotId, status: 'failed', deliveries: [], error: err };
       })
       .finally(() => running.delete(key));
@@ -243,7 +243,7 @@ function createSlotRunner(
     try {
       return await core.deliverer.drain({ ...drainOpts, signal: core.stopping.signal });
     } catch (err) {
-      core.o.log.error({ err }, 'outbox.drain_failed');
+      core.settings.log.error({ err }, 'outbox.drain_failed');
       return { outcomes: new Map() };
     }
   }
@@ -251,24 +251,24 @@ function createSlotRunner(
 }
 
 export function createScheduler(opts: SchedulerOptions): Scheduler {
-  const o = { ...SCHEDULER_DEFAULTS, ...opts };
+  const settings = { ...SCHEDULER_DEFAULTS, ...opts };
   const now = opts.now ?? (() => new Date());
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const schedules = new Map(o.schedules.map((s) => [s.job.name, s]));
+  const schedules = new Map(settings.schedules.map((s) => [s.job.name, s]));
   const deliverer = createDeliverer({
-    ...o.delivery,
-    store: o.store,
-    services: o.services,
-    log: o.log,
+    ...settings.delivery,
+    store: settings.store,
+    services: settings.services,
+    log: settings.log,
     owner,
     now: () => now().getTime(),
   });
   const { core, running } = createSlotRunner(
     {
-      o,
+      settings,
       now,
       owner,
-      catchupMs: o.catchupMinutes * 60_000,
+      catchupMs: settings.catchupMinutes * 60_000,
       deliverer,
       stopping: new AbortController(),
       timers: new Set(),
@@ -281,12 +281,13 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
   return {
     owner,
     async start(startOpts) {
-      validateSchedules(o.schedules);
+      validateSchedules(settings.schedules);
       for (const s of schedules.values()) {
-        if (s.disabledReason) o.log.info({ job: s.job.name, reason: s.disabledReason }, 'job.disabled');
+        if (s.disabledReason)
+          settings.log.info({ job: s.job.name, reason: s.disabledReason }, 'job.disabled');
         else tasks.set(s.job.name, startCronTask(core, s));
       }
-      const interval = setInterval(() => void core.drainOutbox(), o.outboxIntervalMs);
+      const interval = setInterval(() => void core.drainOutbox(), settings.outboxIntervalMs);
       interval.unref();
       core.timers.add(interval);
       recovery = (async () => {
