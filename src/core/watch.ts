@@ -52,6 +52,9 @@ function watchForecast(reply: Reply, memory: readonly string[] | undefined, aler
 /** At most this many keys are remembered per watch (the oldest are forgotten). */
 export const WATCH_MEMORY_MAX = 1_000;
 
+/** A listings watch reads the command's first page only, and says so in what it posts. */
+const FIRST_PAGE_NOTE = 'This watch reads the first page of results only.';
+
 export function watchMemoryKey(scheduleId: string): string {
   return `watch:${scheduleId}`;
 }
@@ -92,13 +95,17 @@ function watchListings(reply: Reply, memory: readonly string[] | undefined): Wat
   const merged = [...new Set([...(memory ?? []), ...keys])].slice(-WATCH_MEMORY_MAX);
   if (memory === undefined) {
     const embeds = (reply.embeds ?? []).map((e, i) =>
-      i === 0 ? { ...e, title: `Starting point: ${e.title ?? 'what is there now'}` } : e,
+      i === 0
+        ? { ...e, title: `Starting point: ${e.title ?? 'what is there now'}`, footer: FIRST_PAGE_NOTE }
+        : e,
     );
     return { reply: { text: `Starting point: ${reply.text}`, embeds }, memory: merged };
   }
   if (fresh === 0) return { reply: undefined, memory: merged };
   const what = fresh === 1 ? '1 new' : `${fresh} new`;
-  const embeds = kept.map((e, i) => (i === 0 ? { ...e, title: `${what}: ${e.title ?? ''}`.trim() } : e));
+  const embeds = kept.map((e, i) =>
+    i === 0 ? { ...e, title: `${what}: ${e.title ?? ''}`.trim(), footer: FIRST_PAGE_NOTE } : e,
+  );
   return { reply: { text: `${what}: ${reply.text}`, embeds }, memory: merged };
 }
 

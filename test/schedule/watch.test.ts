@@ -87,6 +87,9 @@ describe('/schedule add ... only:new on /jobs', () => {
     await r.tick();
     expect(world.inbox.messages).toHaveLength(2);
     expect((world.inbox.messages[1]!.embeds[0] as { title: string }).title).toMatch(/^1 new: /);
+    expect((world.inbox.messages[1]!.embeds[0] as { footer: { text: string } }).footer.text).toBe(
+      'This watch reads the first page of results only.',
+    );
     expect(titles(1)).toEqual(['Rust Developer 6']);
 
     at('2026-03-27T13:30:00.300Z');
