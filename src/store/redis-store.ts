@@ -3,7 +3,7 @@
 // so a claim cannot race. Leases use the caller's clock, passed in, so that fake clocks work too.
 // Keys: <prefix>slot:<job>:<slot>, <prefix>outbox:<id>, <prefix>outbox:due (sorted by due time),
 // <prefix>outbox:all (sorted by creation), <prefix>kv:<key>. The prefix defaults to "herald:".
-import { Redis } from 'ioredis';
+import { connectStoreRedis } from './connect.ts';
 import {
   RETENTION_MS,
   type ClaimResult,
@@ -173,23 +173,7 @@ function toEntry(h: Record<string, string>): OutboxEntry {
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
   const now = opts.now ?? Date.now;
   const p = opts.keyPrefix ?? 'herald:';
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: opts.connectTimeoutMs ?? 5_000,
-    maxRetriesPerRequest: 2,
-  });
-  redis.on('error', () => {
-    // Reconnection is automatic; failed commands reject with their own error.
-  });
-  try {
-    await redis.connect();
-  } catch (err) {
-    redis.disconnect();
-    const where = new URL(url);
-    throw new Error(`could not connect to Redis at ${where.hostname}:${where.port || '6379'}`, {
-      cause: err,
-    });
-  }
+  const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
 
   const slotKey = (job: string, slotId: string) => `${p}slot:${job}:${slotId}`;
   const entryKey = (id: string) => `${p}outbox:${id}`;

@@ -2,7 +2,7 @@
 // (JSON, never rewritten), `<prefix>schedules:paused` and `<prefix>schedules:last` hold what
 // changes. Multi-key steps are Lua scripts (atomic in Redis), so the SCHEDULE_MAX check and the
 // insert cannot race, and a pause or a run record never resurrects a removed schedule.
-import { Redis } from 'ioredis';
+import { connectStoreRedis } from './connect.ts';
 import type { AddResult, ScheduleRecord, ScheduleRun, ScheduleStore } from '../core/schedules.ts';
 
 export interface RedisScheduleStoreOptions {
@@ -40,23 +40,7 @@ export async function createRedisScheduleStore(
 ): Promise<ScheduleStore> {
   const p = opts.keyPrefix ?? 'herald:';
   const keys = { records: `${p}schedules`, paused: `${p}schedules:paused`, last: `${p}schedules:last` };
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: opts.connectTimeoutMs ?? 5_000,
-    maxRetriesPerRequest: 2,
-  });
-  redis.on('error', () => {
-    // Reconnection is automatic; failed commands reject with their own error.
-  });
-  try {
-    await redis.connect();
-  } catch (err) {
-    redis.disconnect();
-    const where = new URL(url);
-    throw new Error(`could not connect to Redis at ${where.hostname}:${where.port || '6379'}`, {
-      cause: err,
-    });
-  }
+  const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
   function merge(raw: string, paused: string | undefined, last: string | undefined): ScheduleRecord {
     const record = JSON.parse(raw) as ScheduleRecord;
     record.paused = paused === '1';

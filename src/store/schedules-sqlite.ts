@@ -1,9 +1,7 @@
 // Schedules in the node:sqlite file the store uses (its own connection; WAL lets several share it).
 // Each record is one JSON row; the count check and the insert run in one BEGIN IMMEDIATE
 // transaction, so two processes adding at once can never pass SCHEDULE_MAX together.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { immediateTransaction, openSqlite } from './connect.ts';
 import type { AddResult, ScheduleRecord, ScheduleStore } from '../core/schedules.ts';
 
 const SCHEMA = `
@@ -15,9 +13,7 @@ CREATE TABLE IF NOT EXISTS schedules (
 `;
 
 export function createSqliteScheduleStore(path: string): ScheduleStore {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5_000 });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  const db = openSqlite(path);
   db.exec(SCHEMA);
   const q = {
     list: db.prepare('SELECT record FROM schedules ORDER BY created_at, id'),
@@ -30,17 +26,7 @@ export function createSqliteScheduleStore(path: string): ScheduleStore {
   const parse = (row: unknown): ScheduleRecord | undefined =>
     row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-  function tx<T>(fn: () => T): T {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = fn();
-      db.exec('COMMIT');
-      return result;
-    } catch (err) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
-  }
+  const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
   const run = <T>(fn: () => T): Promise<T> => {
     try {
       return Promise.resolve(fn());

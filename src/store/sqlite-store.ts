@@ -1,9 +1,8 @@
 // The default store: one node:sqlite file (https://nodejs.org/api/sqlite.html), in WAL mode so
 // that several processes may share it. Claims run inside BEGIN IMMEDIATE transactions, which
 // take the write lock before reading, so two claimers can never both see a slot as free.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import { immediateTransaction, openSqlite } from './connect.ts';
 import type {
   ClaimResult,
   NewOutboxEntry,
@@ -125,9 +124,7 @@ function migrate(db: DatabaseSync): void {
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
 export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
   const now = opts.now ?? Date.now;
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5_000 });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  const db = openSqlite(path);
   db.exec(SCHEMA);
   migrate(db);
 
@@ -186,18 +183,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
     pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
   };
 
-  /** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so reads and writes are one atomic step. */
-  function tx<T>(fn: () => T): T {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = fn();
-      db.exec('COMMIT');
-      return result;
-    } catch (err) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
-  }
+  const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
 
   const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
   const run = <T>(fn: () => T): Promise<T> => {

@@ -1,0 +1,49 @@
+// What the store implementations share: opening a node:sqlite file (WAL, so several connections
+// and processes can share it) with its write-lock transaction, and connecting to Redis.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Redis } from 'ioredis';
+
+/** Opens (creating its folder) the SQLite file at `path`, or an in-memory database for `:memory:`. */
+export function openSqlite(path: string): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  return db;
+}
+
+/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
+export function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** Connects to Redis at `url` (redis:// or rediss://); rejects, naming host and port, when it cannot. */
+export async function connectStoreRedis(url: string, connectTimeoutMs = 5_000): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: connectTimeoutMs,
+    maxRetriesPerRequest: 2,
+  });
+  redis.on('error', () => {
+    // Reconnection is automatic; failed commands reject with their own error.
+  });
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    const where = new URL(url);
+    throw new Error(`could not connect to Redis at ${where.hostname}:${where.port || '6379'}`, {
+      cause: err,
+    });
+  }
+  return redis;
+}
