@@ -68,6 +68,26 @@ describe('the interactive console under a pseudo-terminal', () => {
     expect(await t.exited).toBe(0);
   }, 30_000);
 
+  it('refuses an option typed with no value in one sentence naming it, and asks nothing upstream', async () => {
+    const t = open({ LOG_LEVEL: 'debug' });
+    await t.until(promptLine(''));
+    t.type('/weather London units:\r');
+    const screen = await t.until(/The option units has no value[\s\S]*\nherald>$/);
+    const text = screen.join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'The option units has no value; write it as units:metric with no space after the colon, or leave it out.',
+    );
+    // Refused before the weather service was asked: no upstream call was logged.
+    expect(screen.filter((line) => line.includes('http.call'))).toEqual([]);
+    t.type('/say hi voice:\r');
+    await t.until(/The option voice has no value[\s\S]*\nherald>$/);
+    // The same line with its value does reach the service, and the log shows that call.
+    t.type('/weather London units:metric\r');
+    await t.until(/http\.call[\s\S]*Weather in London[\s\S]*\nherald>$/);
+    t.type('exit\r');
+    expect(await t.exited).toBe(0);
+  }, 30_000);
+
   it('keeps the history in .herald_history between sessions, bounded to 1000 lines', async () => {
     const file = join(dir, '.herald_history');
     const first = open();
