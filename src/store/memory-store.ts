@@ -10,37 +10,86 @@ import type {
   StoreOptions,
 } from './store.ts';
 
+type HeldEntry = OutboxEntry & { owner: string };
+
+/** What the memory store's parts share: the clock and the three maps. */
+interface MemoryState {
+  now: () => number;
+  slots: Map<string, SlotRecord>;
+  outbox: Map<string, HeldEntry>;
+  kv: Map<string, string>;
+}
+
+type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
+type OutboxMethods = Pick<
+  Store,
+  | 'addToOutbox'
+  | 'claimDueOutbox'
+  | 'markDelivered'
+  | 'markInFlight'
+  | 'rescheduleOutbox'
+  | 'giveUpOutbox'
+  | 'listOutbox'
+>;
+
+const slotKey = (job: string, slotId: string) => `${job}\u0000${slotId}`;
+const copy = <T extends object>(v: T): T => structuredClone(v);
+const strip = ({ owner: _owner, ...entry }: HeldEntry): OutboxEntry => copy(entry);
+
+function addEntry(outbox: Map<string, HeldEntry>, entry: NewOutboxEntry, at: number): boolean {
+  if (outbox.has(entry.id)) return false;
+  outbox.set(entry.id, {
+    ...copy(entry),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: at,
+    createdAt: at,
+    updatedAt: at,
+    owner: '',
+  });
+  return true;
+}
+
 export function createMemoryStore(opts: StoreOptions = {}): Store {
-  const now = opts.now ?? Date.now;
-  const slots = new Map<string, SlotRecord>();
-  const outbox = new Map<string, OutboxEntry & { owner: string }>();
-  const kv = new Map<string, string>();
-  const slotKey = (job: string, slotId: string) => `${job}\u0000${slotId}`;
-  const copy = <T extends object>(v: T): T => structuredClone(v);
-
-  function add(entry: NewOutboxEntry, at: number): boolean {
-    if (outbox.has(entry.id)) return false;
-    outbox.set(entry.id, {
-      ...copy(entry),
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: at,
-      createdAt: at,
-      updatedAt: at,
-      owner: '',
-    });
-    return true;
-  }
-
-  function held(id: string, owner: string): (OutboxEntry & { owner: string }) | undefined {
-    const e = outbox.get(id);
-    return e && e.status === 'pending' && e.owner === owner ? e : undefined;
-  }
-
-  const strip = ({ owner: _owner, ...entry }: OutboxEntry & { owner: string }): OutboxEntry => copy(entry);
-
+  const state: MemoryState = {
+    now: opts.now ?? Date.now,
+    slots: new Map(),
+    outbox: new Map(),
+    kv: new Map(),
+  };
+  const { now, slots, outbox, kv } = state;
   return {
     kind: 'memory',
+    ...memorySlots(state),
+    ...memoryOutbox(state),
+    getValue(key) {
+      return Promise.resolve(kv.get(key));
+    },
+    setValue(key, value, opts) {
+      if (opts?.ifAbsent && kv.has(key)) return Promise.resolve(false);
+      kv.set(key, value);
+      return Promise.resolve(true);
+    },
+    prune(olderThanMs) {
+      const cutoff = now() - olderThanMs;
+      let removed = 0;
+      for (const [k, s] of slots) {
+        if (s.status !== 'claimed' && s.updatedAt < cutoff && slots.delete(k)) removed++;
+      }
+      for (const [k, e] of outbox) {
+        if (e.status !== 'pending' && e.updatedAt < cutoff && outbox.delete(k)) removed++;
+      }
+      return Promise.resolve(removed);
+    },
+    close() {
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
+function memorySlots({ now, slots, outbox }: MemoryState): SlotMethods {
+  return {
     claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
       const t = now();
       const key = slotKey(job, slotId);
@@ -70,7 +119,7 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
       s.status = 'posted';
       s.updatedAt = t;
       delete s.error;
-      for (const d of deliveries) add(d, t);
+      for (const d of deliveries) addEntry(outbox, d, t);
       return Promise.resolve(true);
     },
     markFailed(job, slotId, owner, error) {
@@ -87,8 +136,19 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
       const s = slots.get(slotKey(job, slotId));
       return Promise.resolve(s ? copy(s) : undefined);
     },
+  };
+}
+
+/** The outbox: add, lease what is due, and settle what an owner holds. */
+function memoryOutbox({ now, outbox }: MemoryState): OutboxMethods {
+  function held(id: string, owner: string): HeldEntry | undefined {
+    const e = outbox.get(id);
+    return e && e.status === 'pending' && e.owner === owner ? e : undefined;
+  }
+
+  return {
     addToOutbox(entry) {
-      return Promise.resolve(add(entry, now()));
+      return Promise.resolve(addEntry(outbox, entry, now()));
     },
     claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = now();
@@ -142,28 +202,6 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
     listOutbox(filter?: { status?: OutboxStatus }) {
       const list = [...outbox.values()].filter((e) => !filter?.status || e.status === filter.status);
       return Promise.resolve(list.sort((a, b) => a.createdAt - b.createdAt).map(strip));
-    },
-    getValue(key) {
-      return Promise.resolve(kv.get(key));
-    },
-    setValue(key, value, opts) {
-      if (opts?.ifAbsent && kv.has(key)) return Promise.resolve(false);
-      kv.set(key, value);
-      return Promise.resolve(true);
-    },
-    prune(olderThanMs) {
-      const cutoff = now() - olderThanMs;
-      let removed = 0;
-      for (const [k, s] of slots) {
-        if (s.status !== 'claimed' && s.updatedAt < cutoff && slots.delete(k)) removed++;
-      }
-      for (const [k, e] of outbox) {
-        if (e.status !== 'pending' && e.updatedAt < cutoff && outbox.delete(k)) removed++;
-      }
-      return Promise.resolve(removed);
-    },
-    close() {
-      return Promise.resolve();
     },
   };
 }
