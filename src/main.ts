@@ -17,7 +17,6 @@ import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
 import { readinessChecks, startHealthServer } from './health.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
-import { createMetrics } from './metrics.ts';
 import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
 import { closeDestinationClients, createDestinationClients } from './destinations.ts';
@@ -25,7 +24,6 @@ import { createScheduling } from '../jobs/schedules.ts';
 import { startJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
-import { sandboxHandlers } from './sandbox/index.ts';
 import {
   planServices,
   resolveServiceConfigs,
@@ -56,7 +54,9 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
     plan.simulated.length === 0
       ? undefined
       : await startSandboxServer({
-          handlers: sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
+          // Loaded on the sandbox's first request, msw with them: an idle bot holds neither.
+          handlers: async () =>
+            (await import('./sandbox/index.ts')).sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
           host: '127.0.0.1',
           port: 0,
           latencyMs: config.sandboxLatencyMs,
@@ -72,14 +72,15 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
     : undefined;
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   const configs = resolveServiceConfigs(config, plan, sandbox?.url);
-  const metrics = createMetrics();
+  // Only the health server serves metrics: without it prom-client is never loaded (issue 16).
+  const metrics = config.health ? (await import('./metrics.ts')).createMetrics() : undefined;
   // Real providers get their documented rate limits as a queue; the simulator has none.
   const realOnly = Object.fromEntries(
     SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [k, { providerRateLimit: true }]),
   );
   const services = createServices(
     configs,
-    { log: log.child({ component: 'http' }), onCall: (r) => metrics.onCall(r), quotaStore: { redis } },
+    { log: log.child({ component: 'http' }), onCall: (r) => metrics?.onCall(r), quotaStore: { redis } },
     realOnly,
   );
   lifecycle.onStop('connections', () => closeServices(services));
@@ -130,7 +131,7 @@ async function startCommands(
     serviceVariables: config.serviceVariables,
     now: () => new Date(),
     rateLimit: quotas.commands,
-    onCommand: (r) => metrics.command(r),
+    onCommand: (r) => metrics?.command(r),
   });
   lifecycle.onStop('commands', async () => {
     if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))
@@ -206,7 +207,8 @@ async function main(): Promise<void> {
   const commands = await startCommands(base, started);
   const adapters: ChatAdapter[] = [];
   lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
-  if (config.health) {
+  // Metrics exist exactly when the health server is configured.
+  if (config.health && started.metrics) {
     const checks = readinessChecks({ adapters: () => adapters, store: commands.store, redis: started.redis });
     const health = await startHealthServer({ ...config.health, metrics: started.metrics, checks });
     lifecycle.onStop('connections', () => health.close());
@@ -222,7 +224,7 @@ async function main(): Promise<void> {
       services: started.services,
       store: commands.store,
       log: log.child({ component: 'jobs' }),
-      onRun: (e) => started.metrics.job(e),
+      onRun: (e) => started.metrics?.job(e),
       destinations: commands.destinations,
     });
     lifecycle.onStop('outbox', () => jobs.scheduler.drainOutbox());

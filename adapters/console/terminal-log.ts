@@ -1,7 +1,12 @@
 // Log lines on the interactive console's terminal. pino writes each line here instead of to fd 2;
 // while the console shows its prompt, a line is printed through the console's guard (clear the
 // prompt line, print, redraw the prompt and what was typed), so logs never print over `herald> `.
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
+
+// Loaded only for a pretty terminal log: a piped or JSON console never holds it (issue 16).
+const loadPretty = (): typeof PinoPretty =>
+  createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 
 export interface TerminalLog {
   /** pino's destination: one JSON line per write. */
@@ -18,7 +23,11 @@ export interface TerminalLogOptions {
 export function createTerminalLog({ stream, format }: TerminalLogOptions): TerminalLog {
   const prettify =
     format === 'pretty'
-      ? pretty.prettyFactory({ colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,app' })
+      ? loadPretty().prettyFactory({
+          colorize: true,
+          translateTime: 'HH:MM:ss.l',
+          ignore: 'pid,hostname,app',
+        })
       : undefined;
   let guard: ((print: () => void) => void) | undefined;
   return {

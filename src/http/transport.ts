@@ -1,7 +1,8 @@
 // One upstream's keep-alive pool (an undici Agent with connect, headers and body timeouts) and a
 // single attempt over it: a response of any status with its body read under the size bound, or a
 // ServiceError for what went wrong on the way (timeout, network, herald's own fault).
-import { Agent, request } from 'undici';
+import type * as UndiciModule from 'undici';
+import type { Agent } from 'undici';
 import { ServiceError } from '../errors.ts';
 import { errorCode, isOwnFault, TIMEOUT_CODES, type Fail } from './failure.ts';
 import type { HttpOptions } from './policy.ts';
@@ -40,19 +41,38 @@ function classify(err: unknown, req: HttpRequest, signal: AbortSignal, fail: Fai
   return fail(req, 'network', { providerMessage: code, cause: err });
 }
 
+type Undici = typeof UndiciModule;
+let undiciModule: Undici | undefined;
+let undiciLoading: Promise<Undici> | undefined;
+
+/** undici, loaded by the first request of any client: an idle bot does not hold it (issue 16). */
+async function loadUndici(): Promise<Undici> {
+  undiciModule ??= await (undiciLoading ??= import('undici'));
+  return undiciModule;
+}
+
 export function createTransport(
   opts: HttpOptions,
   defaultHeaders: Readonly<Record<string, string>> | undefined,
   fail: Fail,
 ): Transport {
-  const agent = new Agent({
-    connect: { timeout: opts.connectTimeoutMs },
-    headersTimeout: opts.headersTimeoutMs,
-    bodyTimeout: opts.bodyTimeoutMs,
-    connections: opts.connections,
-    keepAliveTimeout: opts.keepAliveTimeoutMs,
-    pipelining: 1,
-  });
+  // The keep-alive pool, made by the first attempt; after close() it is made closed, so an
+  // attempt fails as it would on a closed pool (a network error).
+  let agent: Agent | undefined;
+  let closed = false;
+  const poolOf = (u: Undici): Agent => {
+    if (agent) return agent;
+    agent = new u.Agent({
+      connect: { timeout: opts.connectTimeoutMs },
+      headersTimeout: opts.headersTimeoutMs,
+      bodyTimeout: opts.bodyTimeoutMs,
+      connections: opts.connections,
+      keepAliveTimeout: opts.keepAliveTimeoutMs,
+      pipelining: 1,
+    });
+    if (closed) void agent.close();
+    return agent;
+  };
   const baseHeaders: Record<string, string> = Object.freeze({
     'content-type': 'application/json',
     accept: 'application/json',
@@ -85,11 +105,12 @@ export function createTransport(
         if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
       }
       try {
-        const res = await request(url, {
+        const u = undiciModule ?? (await loadUndici());
+        const res = await u.request(url, {
           method: req.method,
           headers,
           body: encodeBody(req.body),
-          dispatcher: agent,
+          dispatcher: poolOf(u),
           signal,
         });
         const resHeaders = flattenHeaders(res.headers);
@@ -105,6 +126,9 @@ export function createTransport(
         throw classify(err, req, signal, fail);
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      closed = true;
+      await agent?.close();
+    },
   };
 }

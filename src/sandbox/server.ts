@@ -1,9 +1,11 @@
 // A loopback HTTP server that answers with msw handlers (msw's getResponse), so the real undici
 // path runs over real sockets: the built-in simulator and every test fake share this one server.
+// msw (and, given as a function, the handlers) load on the first request: a bot that never calls
+// the sandbox never holds them in memory (issue 16).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getResponse, type RequestHandler } from 'msw';
+import type { getResponse as GetResponse, RequestHandler } from 'msw';
 
 export interface RecordedRequest {
   method: string;
@@ -16,7 +18,8 @@ export interface RecordedRequest {
 }
 
 export interface SandboxServerOptions {
-  handlers: RequestHandler[];
+  /** The handlers, or how to load them (called once, on the first request). */
+  handlers: RequestHandler[] | (() => Promise<RequestHandler[]>);
   port?: number;
   host?: string;
   /** Added before every answer (demos and benchmarks). */
@@ -40,7 +43,13 @@ export interface SandboxServer {
 }
 
 export async function startSandboxServer(opts: SandboxServerOptions): Promise<SandboxServer> {
-  const base = [...opts.handlers];
+  const { handlers } = opts;
+  let loaded: Promise<{ base: RequestHandler[]; getResponse: typeof GetResponse }> | undefined;
+  const load = () =>
+    (loaded ??= Promise.all([
+      typeof handlers === 'function' ? handlers() : [...handlers],
+      import('msw'),
+    ]).then(([base, msw]) => ({ base, getResponse: msw.getResponse })));
   let overrides: RequestHandler[] = [];
   let latencyMs = opts.latencyMs ?? 0;
   const requests: RecordedRequest[] = [];
@@ -79,6 +88,7 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
       headers,
       body: req.method === 'GET' || req.method === 'HEAD' || body.length === 0 ? undefined : body,
     });
+    const { base, getResponse } = await load();
     const response = await getResponse([...overrides, ...base], request);
     if (!response) {
       res
