@@ -6,7 +6,7 @@ import type { Action } from '../src/core/reply.ts';
 import { UserError } from '../src/errors.ts';
 import type { JobListing } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
-import { JOB_COUNTRIES, isJobCountry } from '../src/domain/job-countries.ts';
+import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../src/domain/job-countries.ts';
 import { countryChoices, countryName, formatMoney, formatSalary } from './job-countries.ts';
 
 export interface JobsCommandOptions {
@@ -46,6 +46,13 @@ export function createJobsCommand(opts: JobsCommandOptions) {
         .optional()
         .describe(`Two-letter country code: ${JOB_COUNTRIES.join(', ')}`),
       page: z.number().int().min(1).max(1000).default(1).describe('Page of results, from 1'),
+      size: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_RESULTS_PER_PAGE)
+        .default(RESULTS_PER_PAGE)
+        .describe(`Listings per page, from 1 to ${MAX_RESULTS_PER_PAGE} (default ${RESULTS_PER_PAGE})`),
     }),
     positional: ['what'],
     needs: ['jobSearch'],
@@ -59,18 +66,24 @@ export function createJobsCommand(opts: JobsCommandOptions) {
           message: `The job search does not cover ${quote(country, 10)}; use one of ${JOB_COUNTRIES.join(', ')}.`,
         });
       }
-      const { what, where, page } = input;
+      const { what, where, page, size } = input;
       const result = await ctx.services.jobSearch.search(
-        { country, page, what, ...(where === undefined ? {} : { where }), resultsPerPage: RESULTS_PER_PAGE },
+        { country, page, what, ...(where === undefined ? {} : { where }), resultsPerPage: size },
         { signal: ctx.signal },
       );
       const place = joinPlace(where === undefined ? undefined : truncate(where, 60), countryName(country));
       const search = `${quote(what, 60)} in ${place}`;
-      const lastPage = Math.max(1, Math.ceil(result.count / RESULTS_PER_PAGE));
+      const lastPage = Math.max(1, Math.ceil(result.count / size));
       const pageAction = (label: string, target: number): Action => ({
         label,
         command: 'jobs',
-        input: { what, ...(where === undefined ? {} : { where }), country, page: target },
+        input: {
+          what,
+          ...(where === undefined ? {} : { where }),
+          country,
+          page: target,
+          ...(size === RESULTS_PER_PAGE ? {} : { size }),
+        },
       });
 
       if (result.count === 0 || result.results.length === 0) {
@@ -104,8 +117,8 @@ export function createJobsCommand(opts: JobsCommandOptions) {
             title: `${plural(result.count, 'job')} for ${search}`,
             description: `Page ${page} of ${formatNumber(lastPage)}${mean ? ` · average salary ${mean}` : ''}`,
             color: 'info',
-            fields: result.results.slice(0, RESULTS_PER_PAGE).map((job, i) => ({
-              name: `${(page - 1) * RESULTS_PER_PAGE + i + 1}. ${truncate(job.title, 200)}`,
+            fields: result.results.slice(0, size).map((job, i) => ({
+              name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200)}`,
               value: listingValue(job, country, now),
             })),
           },

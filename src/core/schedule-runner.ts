@@ -17,7 +17,7 @@ import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleSt
 import type { Services } from './services.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import { previousRun } from './when.ts';
-import { watchedCommand, watchMemoryKey, watchReply } from './watch.ts';
+import { watchCommandLine, watchedCommand, watchMemoryKey, watchReply } from './watch.ts';
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
@@ -136,9 +136,8 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
         const current = await settings.schedules.get(id);
         if (!current) throw new Error('the schedule was removed');
         if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
-        let reply: Reply | undefined = await settings
-          .commands()
-          .run(current.command, current.creator, ctx.signal);
+        const line = current.onlyNew ? watchCommandLine(current.command) : current.command;
+        let reply: Reply | undefined = await settings.commands().run(line, current.creator, ctx.signal);
         if (current.onlyNew) {
           const raw = await store.getValue(watchMemoryKey(id));
           const memory = raw ? (JSON.parse(raw) as string[]) : undefined;

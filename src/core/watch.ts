@@ -1,6 +1,7 @@
 // Watches (`/schedule add ... only:new`): a schedule that posts only what is new since its last
 // post. What a watch has posted is kept as keys (bounded) in the store with the schedule; the
 // runner saves them only once the slot is posted, so a failed slot loses nothing new.
+import { MAX_RESULTS_PER_PAGE } from '../domain/job-countries.ts';
 import type { Embed, EmbedField, Reply } from './reply.ts';
 
 /** The commands whose replies have items a watch can tell apart, and what an item is. */
@@ -52,8 +53,45 @@ function watchForecast(reply: Reply, memory: readonly string[] | undefined, aler
 /** At most this many keys are remembered per watch (the oldest are forgotten). */
 export const WATCH_MEMORY_MAX = 1_000;
 
-/** A listings watch reads the command's first page only, and says so in what it posts. */
-const FIRST_PAGE_NOTE = 'This watch reads the first page of results only.';
+/** A listings watch reads the command's first page only, as large as the provider allows, and says so. */
+export const FIRST_PAGE_NOTE = `This watch reads the first page of results only (up to ${MAX_RESULTS_PER_PAGE} listings).`;
+
+/**
+ * At most this many listings are shown in one post: ten fields of a listing (title, company, salary,
+ * age, link) stay well within Discord's 25 fields and 6,000 characters a message; the footer says
+ * how many more are new beyond those shown.
+ */
+export const WATCH_SHOWN_MAX = 10;
+
+/**
+ * The command line a watch runs: a /jobs watch asks for the provider's largest page (unless its
+ * creator named a size), so that one read of the first page sees as many listings as it can.
+ */
+export function watchCommandLine(line: string): string {
+  if (watchedCommand(line) !== 'jobs' || /(^|\s)size:/i.test(line)) return line;
+  return `${line} size:${MAX_RESULTS_PER_PAGE}`;
+}
+
+/** Keeps the first WATCH_SHOWN_MAX fields across the embeds; returns them and how many were left out. */
+function showAtMost(embeds: readonly Embed[]): { embeds: Embed[]; hidden: number } {
+  let room = WATCH_SHOWN_MAX;
+  let hidden = 0;
+  const out: Embed[] = [];
+  for (const e of embeds) {
+    const fields = e.fields ?? [];
+    const shown = fields.slice(0, Math.max(0, room));
+    hidden += fields.length - shown.length;
+    room -= shown.length;
+    if (shown.length > 0 || fields.length === 0) out.push({ ...e, fields: shown });
+  }
+  return { embeds: out, hidden };
+}
+
+/** The footer of a listings post: the first-page note, and how many new ones are not shown. */
+function listingsFooter(hidden: number): string {
+  if (hidden === 0) return FIRST_PAGE_NOTE;
+  return `${FIRST_PAGE_NOTE} ${hidden} more new ${hidden === 1 ? 'listing is' : 'listings are'} not shown.`;
+}
 
 export function watchMemoryKey(scheduleId: string): string {
   return `watch:${scheduleId}`;
@@ -94,19 +132,21 @@ function watchListings(reply: Reply, memory: readonly string[] | undefined): Wat
   }
   const merged = [...new Set([...(memory ?? []), ...keys])].slice(-WATCH_MEMORY_MAX);
   if (memory === undefined) {
-    const embeds = (reply.embeds ?? []).map((e, i) =>
+    const { embeds, hidden } = showAtMost(reply.embeds ?? []);
+    const titled = embeds.map((e, i) =>
       i === 0
-        ? { ...e, title: `Starting point: ${e.title ?? 'what is there now'}`, footer: FIRST_PAGE_NOTE }
+        ? { ...e, title: `Starting point: ${e.title ?? 'what is there now'}`, footer: listingsFooter(hidden) }
         : e,
     );
-    return { reply: { text: `Starting point: ${reply.text}`, embeds }, memory: merged };
+    return { reply: { text: `Starting point: ${reply.text}`, embeds: titled }, memory: merged };
   }
   if (fresh === 0) return { reply: undefined, memory: merged };
   const what = fresh === 1 ? '1 new' : `${fresh} new`;
-  const embeds = kept.map((e, i) =>
-    i === 0 ? { ...e, title: `${what}: ${e.title ?? ''}`.trim(), footer: FIRST_PAGE_NOTE } : e,
+  const { embeds, hidden } = showAtMost(kept);
+  const titled = embeds.map((e, i) =>
+    i === 0 ? { ...e, title: `${what}: ${e.title ?? ''}`.trim(), footer: listingsFooter(hidden) } : e,
   );
-  return { reply: { text: `${what}: ${reply.text}`, embeds }, memory: merged };
+  return { reply: { text: `${what}: ${reply.text}`, embeds: titled }, memory: merged };
 }
 
 const CVE_RE = /CVE-\d{4}-\d+/gi;

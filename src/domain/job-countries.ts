@@ -30,3 +30,6 @@ export const JOB_COUNTRIES: readonly string[] = Object.freeze(Object.keys(JOB_CO
 export function isJobCountry(code: string): boolean {
   return Object.hasOwn(JOB_COUNTRY_CURRENCIES, code);
 }
+
+/** The most listings the job search returns a page (API-NOTES.md S8 `results_per_page`: max 50). */
+export const MAX_RESULTS_PER_PAGE = 50;

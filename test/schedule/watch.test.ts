@@ -3,7 +3,10 @@
 // A failed slot leaves the memory as it was; the memory lives in the store, shared and kept.
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { watchMemoryKey } from '../../src/core/watch.ts';
+import { FIRST_PAGE_NOTE, WATCH_SHOWN_MAX, watchMemoryKey } from '../../src/core/watch.ts';
+import type { ScheduleRunner } from '../../src/core/schedule-runner.ts';
+import { MAX_RESULTS_PER_PAGE } from '../../src/domain/job-countries.ts';
+import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +40,10 @@ const listing = (n: number): Listing => ({
 let world: World;
 let store: Store;
 let answer: Listing[] | 'fail' = [];
+/** The `results_per_page` of each job search the fake received. */
+let pageSizes: (string | null)[] = [];
 beforeEach(async () => {
+  pageSizes = [];
   at('2026-03-27T12:00:10Z');
   store = createMemoryStore({ now: () => nowMs });
   world = await startWorld({
@@ -46,11 +52,12 @@ beforeEach(async () => {
     forget: async (id) => void (await store.setValue(watchMemoryKey(id), '')),
   });
   world.server.use(
-    http.get(route('jobSearch', '/jobs/:country/search/:page'), () =>
-      answer === 'fail'
+    http.get(route('jobSearch', '/jobs/:country/search/:page'), ({ request }) => {
+      pageSizes.push(new URL(request.url).searchParams.get('results_per_page'));
+      return answer === 'fail'
         ? HttpResponse.json({ exception: 'AUTH_FAIL' }, { status: 401 })
-        : HttpResponse.json({ ...base, count: answer.length, results: answer }),
-    ),
+        : HttpResponse.json({ ...base, count: answer.length, results: answer });
+    }),
   );
 });
 afterEach(() => world.close());
@@ -88,8 +95,10 @@ describe('/schedule add ... only:new on /jobs', () => {
     expect(world.inbox.messages).toHaveLength(2);
     expect((world.inbox.messages[1]!.embeds[0] as { title: string }).title).toMatch(/^1 new: /);
     expect((world.inbox.messages[1]!.embeds[0] as { footer: { text: string } }).footer.text).toBe(
-      'This watch reads the first page of results only.',
+      'This watch reads the first page of results only (up to 50 listings).',
     );
+    // Every run asked the provider for its largest page.
+    expect(pageSizes).toEqual(['posted', 'failed', 'posted'].map(() => String(MAX_RESULTS_PER_PAGE)));
     expect(titles(1)).toEqual(['Rust Developer 6']);
 
     at('2026-03-27T13:30:00.300Z');
@@ -121,49 +130,156 @@ describe('/schedule add ... only:new on /jobs', () => {
     expect(world.upstream()).toEqual([]);
   });
 
-  describe('/schedule add ... only:new on /host', () => {
-    const record = readFixture<{ data: Record<string, unknown>[]; ports: number[]; [key: string]: unknown }>(
-      'hostscan',
-      'host-8.8.8.8.json',
-    );
-    const service = (port: number, product: string, version?: string) => ({
-      ...record.data[0]!,
-      port,
-      product,
-      ...(version ? { version } : {}),
-    });
-    let host = record;
-
-    it('posts the record first, then a port added and a port removed as two diffs, then nothing', async () => {
-      world.server.use(http.get(route('hostscan', '/:provider/host/:ip'), () => HttpResponse.json(host)));
-      const r = replica(world, store, { now, owner: 'watcher' });
-      // Every two hours: longer than the client's one-hour cache of a host record.
-      await world.type('/schedule add only:new "every 2 hours" /host 8.8.8.8');
-      const set = (services: Record<string, unknown>[]) => {
-        host = { ...record, data: services, ports: services.map((x) => x.port as number) };
-      };
-      set([service(22, 'OpenSSH', '8.9'), service(443, 'nginx', '1.24')]);
-      at('2026-03-27T14:00:00.300Z');
-      await r.tick();
-      expect((world.inbox.messages[0]!.embeds[0] as { title: string }).title).toBe(
-        'Starting point: Host 8.8.8.8',
+  it('asks for the largest page, shows at most ten new listings and says how many more are new', async () => {
+    const r = replica(world, store, { now, owner: 'watcher' });
+    await world.type('/schedule add only:new "*/30 * * * *" /jobs rust developer where:Berlin');
+    const range = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => listing(from + i));
+    answer = range(100, 149);
+    at('2026-03-27T12:30:00.300Z');
+    await r.tick();
+    answer = [...range(150, 161), ...range(100, 137)];
+    at('2026-03-27T13:00:00.300Z');
+    await r.tick();
+    at('2026-03-27T13:30:00.300Z');
+    await r.tick();
+    expect(pageSizes).toEqual(['50', '50', '50']);
+    expect(world.inbox.messages).toHaveLength(2);
+    const posted = world.inbox.messages.map((m) => {
+      const e = m.embeds[0] as { title: string; description: string; footer: { text: string } };
+      const fields = (m.embeds[0] as { fields: { name: string; value: string }[] }).fields;
+      const chars = [e.title, e.description, e.footer.text, ...fields.flatMap((f) => [f.name, f.value])].join(
+        '',
       );
-
-      set([service(22, 'OpenSSH', '8.9'), service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')]);
-      at('2026-03-27T16:00:00.300Z');
-      await r.tick();
-      set([service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')]);
-      at('2026-03-27T18:00:00.300Z');
-      await r.tick();
-      at('2026-03-27T20:00:00.300Z');
-      await r.tick();
-      const diffs = world.inbox.messages
-        .slice(1)
-        .map((m) => (m.embeds[0] as { description: string }).description);
-      expect(diffs).toEqual(['```diff\n+ 8443/tcp nginx 1.25\n```', '```diff\n− 22/tcp OpenSSH 8.9\n```']);
+      return {
+        title: e.title,
+        footer: e.footer.text,
+        fields: fields.length,
+        chars: chars.length,
+        embeds: m.embeds.length,
+      };
     });
+    expect(posted[0]).toMatchObject({
+      title: expect.stringMatching(/^Starting point: /),
+      fields: WATCH_SHOWN_MAX,
+    });
+    expect(posted[0]!.footer).toBe(`${FIRST_PAGE_NOTE} 40 more new listings are not shown.`);
+    expect(posted[1]).toMatchObject({ title: expect.stringMatching(/^12 new: /), fields: WATCH_SHOWN_MAX });
+    expect(posted[1]!.footer).toBe(`${FIRST_PAGE_NOTE} 2 more new listings are not shown.`);
+    expect(titles(1)).toEqual(range(150, 159).map((l) => l.title));
+    for (const p of posted) {
+      expect(p.embeds).toBeLessThanOrEqual(DISCORD_LIMITS.embeds);
+      expect(p.chars).toBeLessThanOrEqual(DISCORD_LIMITS.embedsTotal);
+    }
+  });
+
+  it('posts the /host record first, then a port added and a port removed as two diffs, then nothing', async () => {
+    const r = replica(world, store, { now, owner: 'watcher' });
+    await hostScenario(() => Promise.resolve(r));
   });
 });
+
+/** The runner of each run of a scenario (step 0, 1, …): one replica, a restarted one, another replica. */
+type RunnerAt = (step: number) => Promise<ScheduleRunner>;
+
+const hostRecord = readFixture<{ data: Record<string, unknown>[]; ports: number[]; [key: string]: unknown }>(
+  'hostscan',
+  'host-8.8.8.8.json',
+);
+const service = (port: number, product: string, version?: string) => ({
+  ...hostRecord.data[0]!,
+  port,
+  product,
+  ...(version ? { version } : {}),
+});
+
+/** /host: a port added, then one removed: the record, then two diffs, then nothing. */
+async function hostScenario(runnerAt: RunnerAt): Promise<void> {
+  let host = hostRecord;
+  world.server.use(http.get(route('hostscan', '/:provider/host/:ip'), () => HttpResponse.json(host)));
+  // Every two hours: longer than the client's one-hour cache of a host record.
+  await world.type('/schedule add only:new "every 2 hours" /host 8.8.8.8');
+  const set = (services: Record<string, unknown>[]) => {
+    host = { ...hostRecord, data: services, ports: services.map((x) => x.port as number) };
+  };
+  const runs = [
+    ['14:00', [service(22, 'OpenSSH', '8.9'), service(443, 'nginx', '1.24')]],
+    ['16:00', [service(22, 'OpenSSH', '8.9'), service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')]],
+    ['18:00', [service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')]],
+    ['20:00', [service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')]],
+  ] as const;
+  for (const [step, [time, services]] of runs.entries()) {
+    set([...services]);
+    at(`2026-03-27T${time}:00.300Z`);
+    await (await runnerAt(step)).tick();
+  }
+  expect((world.inbox.messages[0]!.embeds[0] as { title: string }).title).toBe(
+    'Starting point: Host 8.8.8.8',
+  );
+  const diffs = world.inbox.messages
+    .slice(1)
+    .map((m) => (m.embeds[0] as { description: string }).description);
+  expect(diffs).toEqual(['```diff\n+ 8443/tcp nginx 1.25\n```', '```diff\n− 22/tcp OpenSSH 8.9\n```']);
+}
+
+const forecastFixture = readFixture<{ list: Record<string, unknown>[]; city: Record<string, unknown> }>(
+  'weather',
+  'forecast-zocca.json',
+);
+/** Five days from 28 Mar 2026 (UTC), eight 3-hour steps each, with each day's condition. */
+const forecast = (conditions: readonly string[]) => {
+  const start = Date.parse('2026-03-28T00:00:00Z') / 1000;
+  const list = Array.from({ length: 40 }, (_, i) => {
+    const main = conditions[Math.floor(i / 8)]!;
+    return {
+      ...forecastFixture.list[0]!,
+      dt: start + i * 3 * 3600,
+      dt_txt: new Date((start + i * 3 * 3600) * 1000).toISOString().replace('T', ' ').slice(0, 19),
+      weather: [{ id: main === 'Rain' ? 500 : 800, main, description: main.toLowerCase(), icon: '01d' }],
+    };
+  });
+  return { ...forecastFixture, cnt: list.length, list, city: { ...forecastFixture.city, timezone: 0 } };
+};
+
+/** /forecast alert:rain: clear, then rain on one day (posted once), then the same (nothing). */
+async function forecastScenario(runnerAt: RunnerAt): Promise<void> {
+  let weather = forecast(['Clear', 'Clear', 'Clear', 'Clear', 'Clear']);
+  world.server.use(http.get(route('weather', '/forecast'), () => HttpResponse.json(weather)));
+  const added = await world.type('/schedule add only:new alert:rain "every 2 hours" /forecast Zocca');
+  expect(added.text).toMatch(/^Schedule \w{6} added/);
+  at('2026-03-27T14:00:00.300Z');
+  await (await runnerAt(0)).tick();
+  weather = forecast(['Clear', 'Clear', 'Rain', 'Clear', 'Clear']);
+  at('2026-03-27T16:00:00.300Z');
+  await (await runnerAt(1)).tick();
+  at('2026-03-27T18:00:00.300Z');
+  await (await runnerAt(2)).tick();
+  expect(world.inbox.messages).toHaveLength(1);
+  const embed = world.inbox.messages[0]!.embeds[0] as { title: string; fields: { name: string }[] };
+  expect(embed.title).toMatch(/^Alert \(rain\): /);
+  expect(embed.fields).toHaveLength(1);
+}
+
+/** /jobs: five, a failed run, one new and four old, the same: posts five, then the new one, then nothing. */
+async function failedMiddleScenario(runnerAt: RunnerAt): Promise<void> {
+  await world.type('/schedule add only:new "*/30 * * * *" /jobs what:"rust developer" where:Berlin');
+  const runs: [string, Listing[] | 'fail'][] = [
+    ['12:30', [1, 2, 3, 4, 5].map(listing)],
+    ['13:00', 'fail'],
+    ['13:01', [6, 1, 2, 3, 4].map(listing)],
+    ['13:30', [6, 1, 2, 3, 4].map(listing)],
+  ];
+  const statuses: string[] = [];
+  for (const [step, [time, next]] of runs.entries()) {
+    answer = next;
+    at(`2026-03-27T${time}:00.300Z`);
+    statuses.push(...(await (await runnerAt(step)).tick()).map((x) => x.status));
+  }
+  expect(statuses).toEqual(['posted', 'failed', 'posted', 'posted']);
+  expect(world.inbox.messages).toHaveLength(2);
+  expect(titles(0)).toHaveLength(5);
+  expect(titles(1)).toEqual(['Rust Developer 6']);
+}
 
 const runPrefix = testKeyPrefix();
 const dir = mkdtempSync(join(tmpdir(), 'herald-watch-'));
@@ -172,44 +288,67 @@ afterAll(async () => {
   await deleteKeys(runPrefix);
 });
 
-const shared: { name: string; open(): Promise<() => Promise<Store>> }[] = [
+interface Processes {
+  runnerAt: RunnerAt;
+  close(): Promise<void>;
+}
+
+const shared: { name: string; start(): Promise<Processes> }[] = [
   {
+    // Every run in a new process over the same file: the previous one is closed first.
     name: 'a restart over the sqlite file',
-    open: () => {
+    start: () => {
       const file = join(dir, `${randomUUID()}.sqlite`);
-      return Promise.resolve(() => Promise.resolve(createSqliteStore(file, { now: () => nowMs })));
+      let open: Store | undefined;
+      const close = async () => {
+        await open?.close();
+        open = undefined;
+      };
+      return Promise.resolve({
+        close,
+        async runnerAt(step) {
+          await close();
+          open = createSqliteStore(file, { now: () => nowMs });
+          return replica(world, open, { now, owner: `process-${step}` });
+        },
+      });
     },
   },
   {
+    // Two replicas open at once on one Redis; the runs alternate between them.
     name: 'two replicas sharing Redis',
-    open: () => {
+    async start() {
       const keyPrefix = `${runPrefix}${randomUUID()}:`;
-      return Promise.resolve(() => createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }));
+      const stores = [
+        await createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
+        await createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
+      ];
+      const runners = stores.map((s, i) => replica(world, s, { now, owner: `replica-${i}` }));
+      return {
+        runnerAt: (step) => Promise.resolve(runners[step % 2]!),
+        close: async () => void (await Promise.all(stores.map((s) => s.close()))),
+      };
     },
   },
 ];
 
-describe.each(shared)('a /jobs watch across $name', (backend) => {
-  it('posts five, then exactly the new one, then nothing, whichever process runs the slot', async () => {
-    const openStore = await backend.open();
-    const first = await openStore();
-    const a = replica(world, first, { now, owner: 'first' });
-    await world.type('/schedule add only:new "*/30 * * * *" /jobs what:"rust developer" where:Berlin');
-    answer = [1, 2, 3, 4, 5].map(listing);
-    at('2026-03-27T12:30:00.300Z');
-    await a.tick();
-    await first.close();
-    const second = await openStore();
-    const b = replica(world, second, { now, owner: 'second' });
-    answer = [6, 1, 2, 3, 4].map(listing);
-    at('2026-03-27T13:00:00.300Z');
-    await b.tick();
-    at('2026-03-27T13:30:00.300Z');
-    await b.tick();
-    await second.close();
-    expect(world.inbox.messages).toHaveLength(2);
-    expect(titles(0)).toHaveLength(5);
-    expect(titles(1)).toEqual(['Rust Developer 6']);
+const scenarios: { name: string; run(runnerAt: RunnerAt): Promise<void> }[] = [
+  {
+    name: '/jobs posts five, then the new one, then nothing; a failed middle run loses nothing',
+    run: failedMiddleScenario,
+  },
+  { name: '/host posts the record, then a port added and a port removed as two diffs', run: hostScenario },
+  { name: '/forecast gaining rain posts once, not again', run: forecastScenario },
+];
+
+describe.each(shared)('watches across $name', (backend) => {
+  it.each(scenarios)('$name', async (scenario) => {
+    const processes = await backend.start();
+    try {
+      await scenario.run(processes.runnerAt);
+    } finally {
+      await processes.close();
+    }
   });
 });
 
@@ -241,42 +380,9 @@ describe('/schedule add ... only:new on /email status', () => {
 });
 
 describe('/schedule add ... only:new alert:rain on /forecast', () => {
-  const fixture = readFixture<{ list: Record<string, unknown>[]; city: Record<string, unknown> }>(
-    'weather',
-    'forecast-zocca.json',
-  );
-  /** Five days from 28 Mar 2026 (UTC), eight 3-hour steps each, with each day's condition. */
-  const forecast = (conditions: readonly string[]) => {
-    const start = Date.parse('2026-03-28T00:00:00Z') / 1000;
-    const list = Array.from({ length: 40 }, (_, i) => {
-      const main = conditions[Math.floor(i / 8)]!;
-      return {
-        ...fixture.list[0]!,
-        dt: start + i * 3 * 3600,
-        dt_txt: new Date((start + i * 3 * 3600) * 1000).toISOString().replace('T', ' ').slice(0, 19),
-        weather: [{ id: main === 'Rain' ? 500 : 800, main, description: main.toLowerCase(), icon: '01d' }],
-      };
-    });
-    return { ...fixture, cnt: list.length, list, city: { ...fixture.city, timezone: 0 } };
-  };
-
   it('posts a day once when rain first appears for it, not again on the next run', async () => {
-    let answer = forecast(['Clear', 'Clear', 'Clear', 'Clear', 'Clear']);
-    world.server.use(http.get(route('weather', '/forecast'), () => HttpResponse.json(answer)));
     const r = replica(world, store, { now, owner: 'watcher' });
-    const added = await world.type('/schedule add only:new alert:rain "every 2 hours" /forecast Zocca');
-    expect(added.text).toMatch(/^Schedule \w{6} added/);
-    at('2026-03-27T14:00:00.300Z');
-    await r.tick();
-    answer = forecast(['Clear', 'Clear', 'Rain', 'Clear', 'Clear']);
-    at('2026-03-27T16:00:00.300Z');
-    await r.tick();
-    at('2026-03-27T18:00:00.300Z');
-    await r.tick();
-    expect(world.inbox.messages).toHaveLength(1);
-    const embed = world.inbox.messages[0]!.embeds[0] as { title: string; fields: { name: string }[] };
-    expect(embed.title).toMatch(/^Alert \(rain\): /);
-    expect(embed.fields).toHaveLength(1);
+    await forecastScenario(() => Promise.resolve(r));
     const list = await world.type('/schedule list');
     expect(list.embeds![0]!.fields![0]!.name).toMatch(/\(watch: only new, alert rain\) · every 2 hours/);
   });

@@ -4,7 +4,7 @@ import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../h
 import { path } from '../../http/path.ts';
 import { registerSecret } from '../../redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
-import { JOB_COUNTRIES, isJobCountry } from '../../domain/job-countries.ts';
+import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../../domain/job-countries.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { AdzunaErrorResponse, JobSearchResponse, type JobWire } from './schemas.ts';
 
@@ -17,7 +17,7 @@ export interface JobSearchConfig {
 }
 
 export const DEFAULT_RESULTS_PER_PAGE = 5;
-export const MAX_RESULTS_PER_PAGE = 50;
+export { MAX_RESULTS_PER_PAGE };
 /** Short: listings change during the day, but paging back and forth should not cost quota (25/min). */
 export const JOB_SEARCH_CACHE_TTL_MS = 60 * 1000;
 
