@@ -160,6 +160,10 @@ describe('architecture', () => {
     expect(from('src/abort.ts').map((i) => i.target)).toEqual([]);
   });
 
+  it('the formatting module (used by commands, jobs and adapters) imports nothing', () => {
+    expect(from('src/format.ts').map((i) => i.target)).toEqual([]);
+  });
+
   it('the redaction module (used by logs, error text and replies) imports nothing', () => {
     expect(from('src/redact.ts').map((i) => i.target)).toEqual([]);
   });
