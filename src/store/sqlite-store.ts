@@ -1,7 +1,7 @@
 // The default store: one node:sqlite file (https://nodejs.org/api/sqlite.html), in WAL mode so
 // that several processes may share it. Claims run inside BEGIN IMMEDIATE transactions, which
 // take the write lock before reading, so two claimers can never both see a slot as free.
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { immediateTransaction, openSqlite } from './connect.ts';
 import type {
   ClaimResult,
@@ -121,13 +121,89 @@ function migrate(db: DatabaseSync): void {
   if (!has('in_flight_at')) db.exec('ALTER TABLE outbox ADD COLUMN in_flight_at INTEGER');
 }
 
+const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
+       owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, '', ?, ?)`;
+
+/** What the SQLite store's parts share: the open database and the clock. */
+interface SqliteContext {
+  db: DatabaseSync;
+  now: () => number;
+}
+
+type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
+type OutboxMethods = Pick<
+  Store,
+  | 'addToOutbox'
+  | 'claimDueOutbox'
+  | 'markDelivered'
+  | 'markInFlight'
+  | 'rescheduleOutbox'
+  | 'giveUpOutbox'
+  | 'listOutbox'
+>;
+
+const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
+
+/** Runs `fn`, turning what it throws into a rejection (the Store methods never throw synchronously). */
+function run<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+/** Inserts a new pending entry due at `t` unless its id exists; returns the statement's result. */
+function insertEntry(addEntry: StatementSync, e: NewOutboxEntry, t: number) {
+  return addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), t, t, t);
+}
+
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
 export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
   const now = opts.now ?? Date.now;
   const db = openSqlite(path);
   db.exec(SCHEMA);
   migrate(db);
+  const ctx: SqliteContext = { db, now };
 
+  const q = {
+    get: db.prepare('SELECT value FROM kv WHERE key = ?'),
+    set: db.prepare(
+      `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ),
+    setIfAbsent: db.prepare('INSERT OR IGNORE INTO kv (key, value, updated_at) VALUES (?, ?, ?)'),
+    pruneSlots: db.prepare(`DELETE FROM slots WHERE status != 'claimed' AND updated_at < ?`),
+    pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
+  };
+
+  return {
+    kind: 'sqlite',
+    ...sqliteSlots(ctx),
+    ...sqliteOutbox(ctx),
+    getValue: (key) =>
+      run(() => {
+        const r = q.get.get(key) as { value: string } | undefined;
+        return r?.value;
+      }),
+    setValue: (key, value, o) =>
+      run(() => changed((o?.ifAbsent ? q.setIfAbsent : q.set).run(key, value, now()))),
+    prune: (olderThanMs) =>
+      run(() =>
+        immediateTransaction(db, () => {
+          const cutoff = now() - olderThanMs;
+          return Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
+        }),
+      ),
+    close: () =>
+      run(() => {
+        if (db.isOpen) db.close();
+      }),
+  };
+}
+
+/** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
+function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
   const q = {
     slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
     insertSlot: db.prepare(
@@ -146,56 +222,11 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
       `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
        WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
     ),
-    addEntry: db.prepare(
-      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, '', ?, ?)`,
-    ),
-    due: db.prepare(
-      `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
-       ORDER BY next_attempt_at, created_at LIMIT ?`,
-    ),
-    lease: db.prepare(
-      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
-    ),
-    delivered: db.prepare(
-      `UPDATE outbox SET status = 'delivered', receipt = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
-    ),
-    inFlight: db.prepare(
-      `UPDATE outbox SET in_flight_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    reschedule: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    giveUp: db.prepare(
-      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
-    listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
-    get: db.prepare('SELECT value FROM kv WHERE key = ?'),
-    set: db.prepare(
-      `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-    ),
-    setIfAbsent: db.prepare('INSERT OR IGNORE INTO kv (key, value, updated_at) VALUES (?, ?, ?)'),
-    pruneSlots: db.prepare(`DELETE FROM slots WHERE status != 'claimed' AND updated_at < ?`),
-    pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
+    addEntry: db.prepare(ADD_ENTRY),
   };
-
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
 
-  const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
-  const run = <T>(fn: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(fn());
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    }
-  };
-
   return {
-    kind: 'sqlite',
     claimSlot: (job, slotId, owner, leaseMs) =>
       run(() =>
         tx((): ClaimResult => {
@@ -220,9 +251,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
         tx(() => {
           const t = now();
           if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
-          for (const d of deliveries) {
-            q.addEntry.run(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), t, t, t);
-          }
+          for (const d of deliveries) insertEntry(q.addEntry, d, t);
           return true;
         }),
       ),
@@ -235,14 +264,43 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
         const r = q.slot.get(job, slotId) as SlotRow | undefined;
         return r ? toSlot(r) : undefined;
       }),
-    addToOutbox: (e) =>
-      run(() => {
-        const t = now();
-        return changed(q.addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), t, t, t));
-      }),
+  };
+}
+
+/** The outbox: add, lease what is due, and settle what an owner holds. */
+function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
+  const q = {
+    addEntry: db.prepare(ADD_ENTRY),
+    due: db.prepare(
+      `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
+       ORDER BY next_attempt_at, created_at LIMIT ?`,
+    ),
+    lease: db.prepare(
+      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+    ),
+    delivered: db.prepare(
+      `UPDATE outbox SET status = 'delivered', receipt = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
+    inFlight: db.prepare(
+      `UPDATE outbox SET in_flight_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    reschedule: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    giveUp: db.prepare(
+      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
+    listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
+  };
+
+  return {
+    addToOutbox: (e) => run(() => changed(insertEntry(q.addEntry, e, now()))),
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
       run(() =>
-        tx(() => {
+        immediateTransaction(db, () => {
           const t = now();
           const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as unknown as OutboxRow[];
           for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id);
@@ -266,24 +324,6 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
           ? q.listByStatus.all(filter.status)
           : q.list.all()) as unknown as OutboxRow[];
         return rows.map(toEntry);
-      }),
-    getValue: (key) =>
-      run(() => {
-        const r = q.get.get(key) as { value: string } | undefined;
-        return r?.value;
-      }),
-    setValue: (key, value, o) =>
-      run(() => changed((o?.ifAbsent ? q.setIfAbsent : q.set).run(key, value, now()))),
-    prune: (olderThanMs) =>
-      run(() =>
-        tx(() => {
-          const cutoff = now() - olderThanMs;
-          return Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
-        }),
-      ),
-    close: () =>
-      run(() => {
-        if (db.isOpen) db.close();
       }),
   };
 }
