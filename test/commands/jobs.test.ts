@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createJobsCommand, RESULTS_PER_PAGE } from '../../commands/jobs.ts';
+import { MAX_RESULTS_PER_PAGE } from '../../src/domain/job-countries.ts';
 import type { JobListing, JobSearchClient, JobSearchResult } from '../../src/services/job-search/client.ts';
 import {
   createContext,
@@ -102,6 +103,29 @@ describe('/jobs', () => {
         input: { what: 'rust developer', where: 'Berlin', country: 'de', page: 3 },
       },
     ]);
+  });
+
+  it('takes size: up to the largest page the provider allows, numbering and paging by it', async () => {
+    const client = fakeJobs(async () => PAGE_2);
+    const ctx = createContext({ services: { jobSearch: client } });
+    const reply = await invoke(jobs, { what: 'rust developer', country: 'de', page: 2, size: 10 }, ctx);
+    expect(client.search).toHaveBeenCalledWith(
+      { country: 'de', page: 2, what: 'rust developer', resultsPerPage: 10 },
+      { signal: ctx.signal },
+    );
+    const embed = onlyEmbed(reply);
+    expect(embed.description).toBe('Page 2 of 3 · average salary €71,235');
+    expect(embed.fields!.map((f) => f.name)).toEqual([
+      '11. Senior Rust Developer',
+      '12. Backend Engineer (Rust/Go)',
+    ]);
+    expect(reply.actions!.map((a) => a.input)).toEqual([
+      { what: 'rust developer', country: 'de', page: 1, size: 10 },
+      { what: 'rust developer', country: 'de', page: 3, size: 10 },
+    ]);
+    await expect(
+      invoke(jobs, { what: 'rust developer', size: MAX_RESULTS_PER_PAGE + 1 }, ctx),
+    ).rejects.toThrow(`expected number to be <=${MAX_RESULTS_PER_PAGE}`);
   });
 
   it('offers no previous page on the first page and no next page on the last', async () => {
