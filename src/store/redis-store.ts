@@ -3,6 +3,7 @@
 // so a claim cannot race. Leases use the caller's clock, passed in, so that fake clocks work too.
 // Keys: <prefix>slot:<job>:<slot>, <prefix>outbox:<id>, <prefix>outbox:due (sorted by due time),
 // <prefix>outbox:all (sorted by creation), <prefix>kv:<key>. The prefix defaults to "herald:".
+import type { Redis } from 'ioredis';
 import { connectStoreRedis } from './connect.ts';
 import {
   RETENTION_MS,
@@ -169,31 +170,82 @@ function toEntry(h: Record<string, string>): OutboxEntry {
   return entry;
 }
 
+/** What the Redis store's parts share: the connection, the clock and the key names. */
+interface RedisContext {
+  redis: Redis;
+  now: () => number;
+  /** The key prefix, "herald:" by default. */
+  p: string;
+  slotKey: (job: string, slotId: string) => string;
+  entryKey: (id: string) => string;
+  /** Pending entry ids, sorted by due time. */
+  due: string;
+  /** Every entry id, sorted by creation. */
+  all: string;
+  retention: string;
+}
+
+type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
+type OutboxMethods = Pick<
+  Store,
+  | 'addToOutbox'
+  | 'claimDueOutbox'
+  | 'markDelivered'
+  | 'markInFlight'
+  | 'rescheduleOutbox'
+  | 'giveUpOutbox'
+  | 'listOutbox'
+>;
+
 /** Connects to Redis at `url` (redis:// or rediss://); rejects when it cannot be reached. */
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
-  const now = opts.now ?? Date.now;
   const p = opts.keyPrefix ?? 'herald:';
   const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
-
-  const slotKey = (job: string, slotId: string) => `${p}slot:${job}:${slotId}`;
-  const entryKey = (id: string) => `${p}outbox:${id}`;
-  const due = `${p}outbox:due`;
-  const all = `${p}outbox:all`;
-  const retention = String(RETENTION_MS);
-
-  async function entries(ids: string[]): Promise<OutboxEntry[]> {
-    if (ids.length === 0) return [];
-    const pipeline = redis.pipeline();
-    for (const id of ids) pipeline.hgetall(entryKey(id));
-    const results = (await pipeline.exec()) ?? [];
-    return results
-      .map(([err, value]) => (err ? undefined : (value as Record<string, string>)))
-      .filter((h): h is Record<string, string> => h !== undefined && h.id !== undefined)
-      .map(toEntry);
-  }
+  const ctx: RedisContext = {
+    redis,
+    now: opts.now ?? Date.now,
+    p,
+    slotKey: (job, slotId) => `${p}slot:${job}:${slotId}`,
+    entryKey: (id) => `${p}outbox:${id}`,
+    due: `${p}outbox:due`,
+    all: `${p}outbox:all`,
+    retention: String(RETENTION_MS),
+  };
+  const { entryKey, all } = ctx;
 
   return {
     kind: 'redis',
+    ...redisSlots(ctx),
+    ...redisOutbox(ctx),
+    async getValue(key) {
+      return (await redis.get(`${p}kv:${key}`)) ?? undefined;
+    },
+    async setValue(key, value, o) {
+      const r = o?.ifAbsent
+        ? await redis.set(`${p}kv:${key}`, value, 'NX')
+        : await redis.set(`${p}kv:${key}`, value);
+      return r === 'OK';
+    },
+    async prune() {
+      // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
+      const ids = await redis.zrange(all, '0', '-1');
+      if (ids.length === 0) return 0;
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.exists(entryKey(id));
+      const exists = (await pipeline.exec()) ?? [];
+      const gone = ids.filter((_, i) => exists[i]?.[1] === 0);
+      if (gone.length > 0) await redis.zrem(all, ...gone);
+      return gone.length;
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
+function redisSlots({ redis, now, slotKey, entryKey, due, all, retention }: RedisContext): SlotMethods {
+  return {
     async claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
       const r = (await redis.eval(
         CLAIM,
@@ -233,6 +285,23 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       };
       return h.error === undefined ? slot : { ...slot, error: h.error };
     },
+  };
+}
+
+/** The outbox: add, lease what is due, and settle what an owner holds. */
+function redisOutbox({ redis, now, p, entryKey, due, all, retention }: RedisContext): OutboxMethods {
+  async function entries(ids: string[]): Promise<OutboxEntry[]> {
+    if (ids.length === 0) return [];
+    const pipeline = redis.pipeline();
+    for (const id of ids) pipeline.hgetall(entryKey(id));
+    const results = (await pipeline.exec()) ?? [];
+    return results
+      .map(([err, value]) => (err ? undefined : (value as Record<string, string>)))
+      .filter((h): h is Record<string, string> => h !== undefined && h.id !== undefined)
+      .map(toEntry);
+  }
+
+  return {
     async addToOutbox(e) {
       const keys = [entryKey(e.id), due, all];
       const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
@@ -280,29 +349,6 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     async listOutbox(filter) {
       const list = await entries(await redis.zrange(all, '0', '-1'));
       return filter?.status ? list.filter((e) => e.status === filter.status) : list;
-    },
-    async getValue(key) {
-      return (await redis.get(`${p}kv:${key}`)) ?? undefined;
-    },
-    async setValue(key, value, o) {
-      const r = o?.ifAbsent
-        ? await redis.set(`${p}kv:${key}`, value, 'NX')
-        : await redis.set(`${p}kv:${key}`, value);
-      return r === 'OK';
-    },
-    async prune() {
-      // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
-      const ids = await redis.zrange(all, '0', '-1');
-      if (ids.length === 0) return 0;
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.exists(entryKey(id));
-      const exists = (await pipeline.exec()) ?? [];
-      const gone = ids.filter((_, i) => exists[i]?.[1] === 0);
-      if (gone.length > 0) await redis.zrem(all, ...gone);
-      return gone.length;
-    },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }
