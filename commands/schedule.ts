@@ -3,7 +3,7 @@
 // The work is in src/core/schedule-service.ts; this file defines the commands and their replies.
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
-import { defineCommand, type Command } from '../src/core/command.ts';
+import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
 import type { ScheduleService } from '../src/core/schedule-service.ts';
 import { UserError } from '../src/errors.ts';
 import { allowList } from './access.ts';
@@ -68,6 +68,58 @@ export function readShortForm(text: string): Record<string, string> | undefined 
 
 const ID = z.string().trim().min(1).max(64).describe('The schedule id, as /schedule list shows it');
 
+const ADD_OPTIONS = z.object({
+  when: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe('When: "every weekday at 07:30", "every 2 hours" or a cron expression'),
+  command: z.string().trim().min(1).max(1000).describe('The command line, e.g. /weather Oslo units:imperial'),
+  to: z.string().trim().min(1).max(32).optional().describe('A configured destination (default: default)'),
+  tz: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('IANA time zone, e.g. Europe/Berlin (default: SCHEDULE_TZ)'),
+  only: z.enum(['new']).optional().describe('new: a watch, posting only what is new since its last post'),
+  alert: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .describe('With only:new on /forecast: rain, snow, "below 0" or "above 30"'),
+});
+
+/** /schedule add: the keyed or the short form, with destination and zone completion. */
+function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
+  return defineCommand({
+    name: 'schedule add',
+    description: 'Post a command’s reply to a channel on a schedule',
+    options: ADD_OPTIONS,
+    positional: ['when', 'command'],
+    needs: [],
+    access: [manage],
+    readText: readShortForm,
+    autocomplete: {
+      to: (partial) => Promise.resolve(service.destinationChoices(partial)),
+      tz: (partial) => Promise.resolve(service.zoneChoices(partial)),
+    },
+    examples: [
+      '/schedule add "every weekday at 07:30" /weather Oslo units:imperial',
+      '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
+    ],
+    async handler(input, ctx) {
+      const { record, nextRuns } = await service.add(input, ctx.actor);
+      ctx.log.info({ scheduleId: record.id, cron: record.cron, timezone: record.timezone }, 'schedule.added');
+      return addedReply(record, nextRuns);
+    },
+  });
+}
+
 export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
   const { service } = opts;
   const manage = allowList({
@@ -86,69 +138,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     access: [manage],
   });
   return [
-    defineCommand({
-      name: 'schedule add',
-      description: 'Post a command’s reply to a channel on a schedule',
-      options: z.object({
-        when: z
-          .string()
-          .trim()
-          .min(1)
-          .max(200)
-          .describe('When: "every weekday at 07:30", "every 2 hours" or a cron expression'),
-        command: z
-          .string()
-          .trim()
-          .min(1)
-          .max(1000)
-          .describe('The command line, e.g. /weather Oslo units:imperial'),
-        to: z
-          .string()
-          .trim()
-          .min(1)
-          .max(32)
-          .optional()
-          .describe('A configured destination (default: default)'),
-        tz: z
-          .string()
-          .trim()
-          .min(1)
-          .max(64)
-          .optional()
-          .describe('IANA time zone, e.g. Europe/Berlin (default: SCHEDULE_TZ)'),
-        only: z
-          .enum(['new'])
-          .optional()
-          .describe('new: a watch, posting only what is new since its last post'),
-        alert: z
-          .string()
-          .trim()
-          .min(1)
-          .max(40)
-          .optional()
-          .describe('With only:new on /forecast: rain, snow, "below 0" or "above 30"'),
-      }),
-      positional: ['when', 'command'],
-      needs: [],
-      access: [manage],
-      readText: readShortForm,
-      autocomplete: {
-        to: (partial) => Promise.resolve(service.destinationChoices(partial)),
-        tz: (partial) => Promise.resolve(service.zoneChoices(partial)),
-      },
-      examples: [
-        '/schedule add "every weekday at 07:30" /weather Oslo units:imperial',
-        '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
-      ],
-      async handler(input, ctx) {
-        const { record, nextRuns } = await service.add(input, ctx.actor);
-        ctx.log.info(
-          { scheduleId: record.id, cron: record.cron, timezone: record.timezone },
-          'schedule.added',
-        );
-        return addedReply(record, nextRuns);
-      },
-    }),
+    scheduleAdd(service, manage),
     defineCommand({
       name: 'schedule list',
       description: 'List the schedules, their next and last runs',

@@ -90,68 +90,90 @@ function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
   return new UserError({ code, message });
 }
 
+function destinationOf(settings: ScheduleSettings, to: string | undefined): string {
+  const name = (to ?? 'default').trim().toLowerCase();
+  if (settings.destinations.includes(name)) return name;
+  if (settings.destinations.length === 0) {
+    throw fail(
+      'invalid_input',
+      'No destination is configured; set WEBHOOK_URL (the destination "default") or WEBHOOK_URL_<NAME>.',
+    );
+  }
+  const known = settings.destinations.join(', ');
+  throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
+}
+
+function refuseUnschedulable(command: Command): void {
+  if (!UNSCHEDULABLE.test(command.name)) return;
+  throw fail(
+    'invalid_input',
+    `/${command.name} cannot be scheduled: only commands that read can, such as /weather, /jobs or /report.`,
+  );
+}
+
+function refuseUnwatchable(command: Command): void {
+  if (WATCHABLE[command.name] !== undefined) return;
+  const names = Object.keys(WATCHABLE).map((n) => `/${n}`);
+  const which = `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  throw fail(
+    'invalid_input',
+    `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`,
+  );
+}
+
+/** alert: belongs to a /forecast watch, which needs one. */
+function checkAlert(command: Command, isWatch: boolean, alert: string | undefined): void {
+  const isForecastWatch = isWatch && command.name === 'forecast';
+  if (alert === undefined && !isForecastWatch) return;
+  if (alert !== undefined && !isForecastWatch)
+    throw fail('invalid_input', 'alert: is for a /forecast watch; add only:new and schedule /forecast.');
+  if (alert === undefined || parseAlert(alert) === undefined)
+    throw fail(
+      'invalid_input',
+      `A /forecast watch needs alert:rain, alert:snow, alert:"below 0" or alert:"above 30"${alert === undefined ? '' : `, not "${alert}"`}.`,
+    );
+}
+
+/** The stored schedule id, or the one-sentence refusal (built in, or unknown). */
+async function findSchedule(opts: ScheduleServiceOptions, id: string): Promise<ScheduleRecord> {
+  const wanted = id.trim().toLowerCase();
+  const record = await opts.store.get(wanted);
+  if (record) return record;
+  const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
+  if (builtIn) {
+    throw fail(
+      'forbidden',
+      `${builtIn.name} is built in (set by ${builtIn.variables}); it cannot be changed from chat.`,
+    );
+  }
+  throw fail('invalid_input', `There is no schedule "${id.trim()}"; /schedule list shows them all.`);
+}
+
+/** The command line as stored: always with its leading "/". */
+function commandLineOf(command: string): string {
+  const line = command.trim();
+  return line.startsWith('/') ? line : `/${line}`;
+}
+
+function destinationChoices(settings: ScheduleSettings, partial: string): Choice[] {
+  const p = partial.trim().toLowerCase();
+  return settings.destinations
+    .filter((d) => d.includes(p))
+    .slice(0, MAX_CHOICES)
+    .map((d) => ({ name: d, value: d }));
+}
+
+function zoneChoices(settings: ScheduleSettings, zones: readonly string[], partial: string): Choice[] {
+  const p = partial.trim().toLowerCase().replace(/\s+/g, '_');
+  const hits =
+    p === '' ? [settings.timezone, 'UTC', ...zones] : zones.filter((z) => z.toLowerCase().includes(p));
+  return [...new Set(hits)].slice(0, MAX_CHOICES).map((z) => ({ name: z, value: z }));
+}
+
 export function createScheduleService(opts: ScheduleServiceOptions): ScheduleService {
   const { store, settings } = opts;
   const zones = Intl.supportedValuesOf('timeZone');
-
-  function destinationOf(to: string | undefined): string {
-    const name = (to ?? 'default').trim().toLowerCase();
-    if (settings.destinations.includes(name)) return name;
-    if (settings.destinations.length === 0) {
-      throw fail(
-        'invalid_input',
-        'No destination is configured; set WEBHOOK_URL (the destination "default") or WEBHOOK_URL_<NAME>.',
-      );
-    }
-    const known = settings.destinations.join(', ');
-    throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
-  }
-
-  function refuseUnschedulable(command: Command): void {
-    if (!UNSCHEDULABLE.test(command.name)) return;
-    throw fail(
-      'invalid_input',
-      `/${command.name} cannot be scheduled: only commands that read can, such as /weather, /jobs or /report.`,
-    );
-  }
-
-  function refuseUnwatchable(command: Command): void {
-    if (WATCHABLE[command.name] !== undefined) return;
-    const names = Object.keys(WATCHABLE).map((n) => `/${n}`);
-    const which = `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
-    throw fail(
-      'invalid_input',
-      `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`,
-    );
-  }
-
-  /** alert: belongs to a /forecast watch, which needs one. */
-  function checkAlert(command: Command, isWatch: boolean, alert: string | undefined): void {
-    const isForecastWatch = isWatch && command.name === 'forecast';
-    if (alert === undefined && !isForecastWatch) return;
-    if (alert !== undefined && !isForecastWatch)
-      throw fail('invalid_input', 'alert: is for a /forecast watch; add only:new and schedule /forecast.');
-    if (alert === undefined || parseAlert(alert) === undefined)
-      throw fail(
-        'invalid_input',
-        `A /forecast watch needs alert:rain, alert:snow, alert:"below 0" or alert:"above 30"${alert === undefined ? '' : `, not "${alert}"`}.`,
-      );
-  }
-
-  async function find(id: string): Promise<ScheduleRecord> {
-    const wanted = id.trim().toLowerCase();
-    const record = await store.get(wanted);
-    if (record) return record;
-    const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
-    if (builtIn) {
-      throw fail(
-        'forbidden',
-        `${builtIn.name} is built in (set by ${builtIn.variables}); it cannot be changed from chat.`,
-      );
-    }
-    throw fail('invalid_input', `There is no schedule "${id.trim()}"; /schedule list shows them all.`);
-  }
-
+  const find = (id: string): Promise<ScheduleRecord> => findSchedule(opts, id);
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
     nextRuns(r.cron, r.timezone, opts.now(), count);
 
@@ -160,8 +182,8 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     async add(input, creator) {
       const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes });
       const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
-      const destination = destinationOf(input.to);
-      const line = input.command.trim().startsWith('/') ? input.command.trim() : `/${input.command.trim()}`;
+      const destination = destinationOf(settings, input.to);
+      const line = commandLineOf(input.command);
       // The same reading as a typed command: its sentences, and no request upstream.
       const isWatch = input.only === 'new';
       const alert = input.alert?.trim();
@@ -223,18 +245,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const record = await find(id);
       return { record, result: await opts.runNow(record) };
     },
-    destinationChoices(partial) {
-      const p = partial.trim().toLowerCase();
-      return settings.destinations
-        .filter((d) => d.includes(p))
-        .slice(0, MAX_CHOICES)
-        .map((d) => ({ name: d, value: d }));
-    },
-    zoneChoices(partial) {
-      const p = partial.trim().toLowerCase().replace(/\s+/g, '_');
-      const hits =
-        p === '' ? [settings.timezone, 'UTC', ...zones] : zones.filter((z) => z.toLowerCase().includes(p));
-      return [...new Set(hits)].slice(0, MAX_CHOICES).map((z) => ({ name: z, value: z }));
-    },
+    destinationChoices: (partial) => destinationChoices(settings, partial),
+    zoneChoices: (partial) => zoneChoices(settings, zones, partial),
   };
 }
