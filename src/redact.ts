@@ -61,6 +61,11 @@ function blankAll(text: string, extra: readonly string[]): string {
   return out;
 }
 
+/** Whether `text` holds a registered secret (or one of `extra`), plain or percent-encoded. */
+export function holdsSecret(text: string, extra: readonly string[] = []): boolean {
+  return holdsAny(text, extra);
+}
+
 /**
  * Blanks every registered secret (and `extra`), plain or percent-encoded, and nothing else: for
  * data such as an upstream's answer, where `&key=` may be part of a city name.

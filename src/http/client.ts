@@ -5,7 +5,7 @@
 // share.ts (coalescing and cache), guard.ts (breaker and queue), quota.ts (provider quotas).
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
-import { redactSecrets, redactValue } from '../redact.ts';
+import { holdsSecret, redactSecrets, redactValue } from '../redact.ts';
 import { exchange, type ExchangeDeps } from './exchange.ts';
 import { errorFromResponse, failureFor, readCommonError, type Fail } from './failure.ts';
 import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS, type Breaker, type Limiter } from './guard.ts';
@@ -86,8 +86,9 @@ function parseJson<S extends z.ZodType>(
   schema: S,
 ): z.output<S> {
   let body: unknown;
+  const text = res.bytes.length === 0 ? '' : res.bytes.toString('utf8');
   try {
-    body = res.bytes.length === 0 ? undefined : JSON.parse(res.bytes.toString('utf8'));
+    body = text === '' ? undefined : JSON.parse(text);
   } catch (err) {
     throw fail(req, 'bad_response', {
       status: res.status,
@@ -105,6 +106,9 @@ function parseJson<S extends z.ZodType>(
         .join('; '),
     });
   }
+  // Without a backslash, every string in the JSON is a verbatim slice of its text: a text that
+  // holds no secret gives strings that hold none, and the walk over them can be skipped.
+  if (!text.includes('\\') && !holdsSecret(text)) return parsed.data;
   return redactValue(parsed.data, redactSecrets);
 }
 
