@@ -167,6 +167,111 @@ function shodanTime(ms: number): string {
     .replace(/\.(\d{3})$/, (_, frac: string) => `.${frac}${String(ms % 997).padStart(3, '0')}`);
 }
 
+/** What every banner of one host shares. */
+interface HostFacts {
+  ip: string;
+  isV4: boolean;
+  org: Org;
+  hostnames: string[];
+  domains: string[];
+  asn: string | number;
+  location: Record<string, unknown>;
+  lastUpdateMs: number;
+}
+
+const HTTP_TITLES = ['Welcome to nginx!', 'Apache2 Ubuntu Default Page: It works', 'Login', '403 Forbidden'];
+
+/** The `http` part of a web banner. */
+function httpPart(rnd: SeededRandom, product: Product, version: string, ip: string): Record<string, unknown> {
+  return {
+    status: 200,
+    title: rnd.pick(HTTP_TITLES),
+    server: product.banner(version).split('\r\n')[1]?.replace('Server: ', '') ?? null,
+    host: ip,
+    location: '/',
+    robots: null,
+    sitemap: null,
+    securitytxt: null,
+  };
+}
+
+/** The `ssl` part of an HTTPS banner. */
+function sslPart(hostnames: string[], ip: string): Record<string, unknown> {
+  return {
+    versions: ['TLSv1.2', 'TLSv1.3', '-SSLv3'],
+    cert: {
+      expired: false,
+      subject: { CN: hostnames[0] ?? ip },
+      issuer: { C: 'US', O: "Let's Encrypt", CN: 'R11' },
+    },
+  };
+}
+
+/** A banner's `vulns`: one entry per CVE of the product version. */
+function vulnsPart(
+  rnd: SeededRandom,
+  product: Product,
+  version: string,
+  cves: readonly string[],
+): Record<string, unknown> {
+  return Object.fromEntries(
+    cves.map((cve) => [
+      cve,
+      {
+        verified: false,
+        cvss: Math.round((5 + rnd.next() * 4.8) * 10) / 10,
+        references: [`https://nvd.nist.gov/vuln/detail/${cve}`],
+        summary: `A vulnerability in ${product.product ?? 'this service'} ${version} (${cve}).`,
+      },
+    ]),
+  );
+}
+
+/** One service banner of a host; the CVEs it carries are appended to `allVulns`. */
+function buildBanner(
+  rnd: SeededRandom,
+  host: HostFacts,
+  spec: ServiceSpec,
+  allVulns: string[],
+): Record<string, unknown> {
+  const { ip, hostnames } = host;
+  const product = rnd.pick(spec.products);
+  const version = rnd.pick(Object.keys(product.versions));
+  const cves = product.versions[version] ?? [];
+  allVulns.push(...cves);
+  const banner: Record<string, unknown> = {
+    hash: (hashSeed(ip, spec.port) | 0) - 0x40000000,
+    ip: host.isV4 ? ipv4ToInt(ip) : undefined,
+    ip_str: ip,
+    port: spec.port,
+    transport: spec.transport,
+    data: product.banner(version || undefined),
+    timestamp: shodanTime(host.lastUpdateMs - rnd.int(0, 72) * 3_600_000),
+    hostnames,
+    domains: host.domains,
+    org: host.org.org,
+    isp: host.org.isp,
+    asn: host.asn,
+    os: null,
+    location: host.location,
+    _shodan: {
+      id: `${hashSeed(ip, spec.port, 'id').toString(16)}-${hashSeed(spec.module, ip).toString(16)}`,
+      module: spec.module,
+      crawler: hashSeed('crawler', ip).toString(16).padStart(8, '0').repeat(5),
+      ptr: hostnames.length > 0,
+      options: {},
+      region: rnd.pick(['na', 'eu', 'ap']),
+    },
+  };
+  if (product.product !== undefined) banner.product = product.product;
+  if (version !== '') banner.version = version;
+  if (product.cpe) banner.cpe23 = [`${product.cpe}:${version.split(' ')[0] ?? ''}`.replace(/:$/, '')];
+  if (spec.module === 'http' || spec.module === 'https') banner.http = httpPart(rnd, product, version, ip);
+  if (spec.module === 'https') banner.ssl = sslPart(hostnames, ip);
+  if (cves.length > 0) banner.vulns = vulnsPart(rnd, product, version, cves);
+  return banner;
+}
+
 function buildHost(ip: string, nowMs: number): Record<string, unknown> {
   const rnd: SeededRandom = seededRandom('hostscan', ip);
   const org = WELL_KNOWN[ip] ?? rnd.pick(ORGS);
@@ -187,81 +292,9 @@ function buildHost(ip: string, nowMs: number): Record<string, unknown> {
   };
   const specs = rnd.sample(SERVICES, rnd.int(1, 6));
   const lastUpdateMs = nowMs - rnd.int(1, 14 * 24) * 3_600_000 - rnd.int(0, 3_599_999);
+  const facts: HostFacts = { ip, isV4, org, hostnames, domains, asn, location, lastUpdateMs };
   const allVulns: string[] = [];
-  const data = specs.map((spec) => {
-    const product = rnd.pick(spec.products);
-    const version = rnd.pick(Object.keys(product.versions));
-    const cves = product.versions[version] ?? [];
-    allVulns.push(...cves);
-    const banner: Record<string, unknown> = {
-      hash: (hashSeed(ip, spec.port) | 0) - 0x40000000,
-      ip: isV4 ? ipv4ToInt(ip) : undefined,
-      ip_str: ip,
-      port: spec.port,
-      transport: spec.transport,
-      data: product.banner(version || undefined),
-      timestamp: shodanTime(lastUpdateMs - rnd.int(0, 72) * 3_600_000),
-      hostnames,
-      domains,
-      org: org.org,
-      isp: org.isp,
-      asn,
-      os: null,
-      location,
-      _shodan: {
-        id: `${hashSeed(ip, spec.port, 'id').toString(16)}-${hashSeed(spec.module, ip).toString(16)}`,
-        module: spec.module,
-        crawler: hashSeed('crawler', ip).toString(16).padStart(8, '0').repeat(5),
-        ptr: hostnames.length > 0,
-        options: {},
-        region: rnd.pick(['na', 'eu', 'ap']),
-      },
-    };
-    if (product.product !== undefined) banner.product = product.product;
-    if (version !== '') banner.version = version;
-    if (product.cpe) banner.cpe23 = [`${product.cpe}:${version.split(' ')[0] ?? ''}`.replace(/:$/, '')];
-    if (spec.module === 'http' || spec.module === 'https') {
-      banner.http = {
-        status: 200,
-        title: rnd.pick([
-          'Welcome to nginx!',
-          'Apache2 Ubuntu Default Page: It works',
-          'Login',
-          '403 Forbidden',
-        ]),
-        server: product.banner(version).split('\r\n')[1]?.replace('Server: ', '') ?? null,
-        host: ip,
-        location: '/',
-        robots: null,
-        sitemap: null,
-        securitytxt: null,
-      };
-    }
-    if (spec.module === 'https') {
-      banner.ssl = {
-        versions: ['TLSv1.2', 'TLSv1.3', '-SSLv3'],
-        cert: {
-          expired: false,
-          subject: { CN: hostnames[0] ?? ip },
-          issuer: { C: 'US', O: "Let's Encrypt", CN: 'R11' },
-        },
-      };
-    }
-    if (cves.length > 0) {
-      banner.vulns = Object.fromEntries(
-        cves.map((cve) => [
-          cve,
-          {
-            verified: false,
-            cvss: Math.round((5 + rnd.next() * 4.8) * 10) / 10,
-            references: [`https://nvd.nist.gov/vuln/detail/${cve}`],
-            summary: `A vulnerability in ${product.product ?? 'this service'} ${version} (${cve}).`,
-          },
-        ]),
-      );
-    }
-    return banner;
-  });
+  const data = specs.map((spec) => buildBanner(rnd, facts, spec, allVulns));
   const host: Record<string, unknown> = {
     region_code: org.region,
     tags: rnd.chance(0.2) ? [rnd.pick(['cloud', 'cdn', 'vpn', 'self-signed', 'database'])] : [],
