@@ -201,61 +201,59 @@ function dedupeUsers(t: Tally, days: number): Tally {
   return { ...t, activeUsers: t.activeUsers * f, totalUsers: t.totalUsers * f };
 }
 
-function buildReport(
+type ReportContext = Omit<DayContext, 'iso'> & { timeZone: string; currencyCode: string };
+type Row = { values: string[]; tally: Tally; days: Set<string> };
+
+/** One day of a range into `rows`: every combination of its dimensions' values, odometer style. */
+function addDay(
+  rows: Map<string, Row>,
   property: string,
   req: Request,
-  ctx: Omit<DayContext, 'iso'> & { timeZone: string; currencyCode: string },
-): Record<string, unknown> {
-  const dims = req.ranges.length > 1 ? [...req.dimensions, 'dateRange'] : req.dimensions;
-  const rows = new Map<string, { values: string[]; tally: Tally; days: Set<string> }>();
-  const totalDays = req.ranges.reduce(
-    (n, r) => n + (Date.parse(r.end) - Date.parse(r.start)) / 86_400_000 + 1,
-    0,
-  );
+  range: Range,
+  day: DayContext,
+  budget: number,
+) {
+  const totals = dayTally(property, day);
+  if (!totals) return;
+  const lists = req.dimensions.map((d) => dimensionValues(d, day, property));
+  while (lists.reduce((n, l) => n * l.length, 1) > budget) {
+    const longest = lists.reduce((a, b) => (b.length > a.length ? b : a));
+    longest.pop();
+  }
+  const index = lists.map(() => 0);
+  for (;;) {
+    let share = 1;
+    const values = lists.map((l, i) => {
+      const [value, s] = l[index[i]!]!;
+      share *= s;
+      return value;
+    });
+    if (req.ranges.length > 1) values.push(range.name);
+    const key = values.join('\u0000');
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { values, tally: emptyTally(), days: new Set<string>() }));
+    addRowShare(row.tally, totals, share, property, day.iso, key);
+    row.days.add(day.iso);
+    let i = lists.length - 1;
+    while (i >= 0 && ++index[i]! === lists[i]!.length) index[i--] = 0;
+    if (i < 0) break;
+  }
+}
+
+function collectRows(property: string, req: Request, ctx: ReportContext): Map<string, Row> {
+  const rows = new Map<string, Row>();
+  const days = (r: Range) => (Date.parse(r.end) - Date.parse(r.start)) / 86_400_000 + 1;
+  const totalDays = req.ranges.reduce((n, r) => n + days(r), 0);
   const comboBudget = Math.max(1, Math.floor(MAX_ROWS_OF_WORK / totalDays));
   for (const range of req.ranges) {
-    for (let iso = range.start; iso <= range.end; iso = addDays(iso, 1)) {
-      const day = { ...ctx, iso };
-      const totals = dayTally(property, day);
-      if (!totals) continue;
-      const lists = req.dimensions.map((d) => dimensionValues(d, day, property));
-      while (lists.reduce((n, l) => n * l.length, 1) > comboBudget) {
-        const longest = lists.reduce((a, b) => (b.length > a.length ? b : a));
-        longest.pop();
-      }
-      // Every combination of the dimensions' values, odometer style.
-      const index = lists.map(() => 0);
-      for (;;) {
-        let share = 1;
-        const values = lists.map((l, i) => {
-          const [value, s] = l[index[i]!]!;
-          share *= s;
-          return value;
-        });
-        if (req.ranges.length > 1) values.push(range.name);
-        const key = values.join('\u0000');
-        let row = rows.get(key);
-        if (!row) rows.set(key, (row = { values, tally: emptyTally(), days: new Set<string>() }));
-        addRowShare(row.tally, totals, share, property, iso, key);
-        row.days.add(iso);
-        let i = lists.length - 1;
-        while (i >= 0 && ++index[i]! === lists[i]!.length) index[i--] = 0;
-        if (i < 0) break;
-      }
-    }
+    for (let iso = range.start; iso <= range.end; iso = addDays(iso, 1))
+      addDay(rows, property, req, range, { ...ctx, iso }, comboBudget);
   }
-  let out = [...rows.values()].map((r) => {
-    const tally = dedupeUsers(r.tally, r.days.size);
-    return {
-      values: r.values,
-      metrics: req.metrics.map((m) => formatMetric(m, METRICS[m]!.value(tally))),
-      sessions: tally.sessions,
-    };
-  });
-  // GA4 leaves out rows whose metrics are all zero.
-  out = out.filter((r) =>
-    req.metrics.length === 0 ? r.sessions >= 0.5 : r.metrics.some((v) => Number(v) !== 0),
-  );
+  return rows;
+}
+
+/** GA4's order: the requested orderBys, else the first metric descending; ties by the dimension values. */
+function sortRows(out: { values: string[]; metrics: string[] }[], req: Request, dims: string[]): void {
   const order =
     req.orderBys.length > 0
       ? req.orderBys
@@ -276,6 +274,24 @@ function buildReport(
     }
     return a.values.join('\u0000').localeCompare(b.values.join('\u0000'));
   });
+}
+
+function buildReport(property: string, req: Request, ctx: ReportContext): Record<string, unknown> {
+  const dims = req.ranges.length > 1 ? [...req.dimensions, 'dateRange'] : req.dimensions;
+  const rows = collectRows(property, req, ctx);
+  let out = [...rows.values()].map((r) => {
+    const tally = dedupeUsers(r.tally, r.days.size);
+    return {
+      values: r.values,
+      metrics: req.metrics.map((m) => formatMetric(m, METRICS[m]!.value(tally))),
+      sessions: tally.sessions,
+    };
+  });
+  // GA4 leaves out rows whose metrics are all zero.
+  out = out.filter((r) =>
+    req.metrics.length === 0 ? r.sessions >= 0.5 : r.metrics.some((v) => Number(v) !== 0),
+  );
+  sortRows(out, req, dims);
   const toRow = (values: string[], metrics: string[]) => ({
     dimensionValues: values.map((value) => ({ value })),
     metricValues: metrics.map((value) => ({ value })),
