@@ -83,12 +83,57 @@ export interface Limiter {
   pending(): number;
 }
 
+/**
+ * The concurrency limit alone (no provider rate): a counter and a FIFO of waiters, so the happy
+ * path (a free slot) allocates nothing (issue 16). A waiter leaves the queue when its signal fires.
+ */
+function createSemaphore(maxConcurrent: number): Limiter {
+  let active = 0;
+  const waiting = new Set<() => void>();
+  // A finished task hands its slot to the first waiter, or frees it.
+  const release = () => {
+    const first = waiting.values().next();
+    if (first.done) active--;
+    else {
+      waiting.delete(first.value);
+      first.value();
+    }
+  };
+  const slot = (signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        waiting.delete(go);
+        reject(signal.reason as Error);
+      };
+      const go = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      waiting.add(go);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  return {
+    async run(task, signal) {
+      signal.throwIfAborted();
+      if (active < maxConcurrent) active++;
+      else await slot(signal);
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+    pending: () => waiting.size,
+  };
+}
+
 export function createLimiter(opts: { maxConcurrent: number; rate?: RateLimit | undefined }): Limiter {
+  if (!opts.rate) return createSemaphore(opts.maxConcurrent);
   const queue = new PQueue({
     concurrency: opts.maxConcurrent,
-    ...(opts.rate
-      ? { intervalCap: opts.rate.intervalCap, interval: opts.rate.intervalMs, strict: true }
-      : {}),
+    intervalCap: opts.rate.intervalCap,
+    interval: opts.rate.intervalMs,
+    strict: true,
   });
   return {
     run: (task, signal) => queue.add(task, { signal }),
