@@ -121,6 +121,45 @@ function checkAuth(request: Request, credential: string | undefined): Response |
   return undefined;
 }
 
+/** A stored email as `GET /emails/{id}` answers it; `last_event` moves on with the clock. */
+function emailRecord(e: StoredEmail, nowMs: number): Record<string, unknown> {
+  const elapsed = nowMs - e.createdAtMs;
+  return {
+    object: 'email',
+    id: e.id,
+    message_id: `<${new Date(e.createdAtMs).toISOString().replace(/\D/g, '').slice(0, 14)}.${e.id.slice(0, 8)}@email.amazonses.com>`,
+    to: e.to,
+    from: e.from,
+    created_at: postgresTimestamp(e.createdAtMs),
+    subject: e.subject,
+    html: e.html,
+    text: e.text,
+    bcc: null,
+    cc: null,
+    reply_to: null,
+    last_event: elapsed < EMAIL_DELIVERY_MS ? 'sent' : finalEvent(e.to),
+    scheduled_at: null,
+    tags: e.tags,
+  };
+}
+
+/** The canned failures of the magic subjects. */
+function magicSubjectError(subjectText: string): Response | undefined {
+  const subject = magicKey(subjectText);
+  if (subject === EMAIL_MAGIC.rateLimitedSubject)
+    return resendError(
+      429,
+      'rate_limit_exceeded',
+      'Too many requests. You can only make 2 requests per second. See rate limit response headers for more information. Or contact support to increase rate limit.',
+      { 'ratelimit-remaining': '0', 'retry-after': '1' },
+    );
+  if (subject === EMAIL_MAGIC.quotaSubject)
+    return resendError(429, 'daily_quota_exceeded', 'You have reached your daily email sending quota.');
+  if (subject === EMAIL_MAGIC.errorSubject)
+    return resendError(500, 'application_error', 'An unexpected error occurred.');
+  return undefined;
+}
+
 export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] {
   const now = opts.now ?? Date.now;
   const emails = new Map<string, StoredEmail>();
@@ -132,27 +171,6 @@ export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] 
     if (emails.size > MAX_STORED) emails.delete(emails.keys().next().value!);
     for (const [key, entry] of idempotency)
       if (now() - entry.atMs > IDEMPOTENCY_TTL_MS) idempotency.delete(key);
-  }
-
-  function record(e: StoredEmail): Record<string, unknown> {
-    const elapsed = now() - e.createdAtMs;
-    return {
-      object: 'email',
-      id: e.id,
-      message_id: `<${new Date(e.createdAtMs).toISOString().replace(/\D/g, '').slice(0, 14)}.${e.id.slice(0, 8)}@email.amazonses.com>`,
-      to: e.to,
-      from: e.from,
-      created_at: postgresTimestamp(e.createdAtMs),
-      subject: e.subject,
-      html: e.html,
-      text: e.text,
-      bcc: null,
-      cc: null,
-      reply_to: null,
-      last_event: elapsed < EMAIL_DELIVERY_MS ? 'sent' : finalEvent(e.to),
-      scheduled_at: null,
-      tags: e.tags,
-    };
   }
 
   return [
@@ -171,18 +189,8 @@ export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] 
       }
       const checked = validate(body);
       if (!checked.ok) return checked.res;
-      const subject = magicKey(checked.email.subject);
-      if (subject === EMAIL_MAGIC.rateLimitedSubject)
-        return resendError(
-          429,
-          'rate_limit_exceeded',
-          'Too many requests. You can only make 2 requests per second. See rate limit response headers for more information. Or contact support to increase rate limit.',
-          { 'ratelimit-remaining': '0', 'retry-after': '1' },
-        );
-      if (subject === EMAIL_MAGIC.quotaSubject)
-        return resendError(429, 'daily_quota_exceeded', 'You have reached your daily email sending quota.');
-      if (subject === EMAIL_MAGIC.errorSubject)
-        return resendError(500, 'application_error', 'An unexpected error occurred.');
+      const magic = magicSubjectError(checked.email.subject);
+      if (magic) return magic;
       const fingerprint = JSON.stringify(body);
       if (key !== null) {
         const seen = idempotency.get(key);
@@ -216,7 +224,7 @@ export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] 
       if (denied) return denied;
       const email = emails.get(String(params.id));
       if (!email) return resendError(404, 'not_found', 'Email not found');
-      return HttpResponse.json(record(email), { headers: rateHeaders() });
+      return HttpResponse.json(emailRecord(email, now()), { headers: rateHeaders() });
     }),
   ];
 }

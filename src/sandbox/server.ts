@@ -42,6 +42,51 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
+/** An incoming request's URL, headers (repeated ones joined) and whole body. */
+async function readIncoming(
+  req: IncomingMessage,
+  origin: string,
+): Promise<{ url: URL; headers: Headers; body: Buffer<ArrayBuffer> }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const url = new URL(req.url ?? '/', origin);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  }
+  return { url, headers, body };
+}
+
+function recordOf(req: IncomingMessage, url: URL, headers: Headers, body: Buffer): RecordedRequest {
+  const flat: Record<string, string> = {};
+  headers.forEach((v, k) => (flat[k] = v));
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    pathname: url.pathname,
+    query: url.searchParams,
+    headers: flat,
+    body: body.toString('utf8'),
+  };
+}
+
+/** Streams a fetch Response to the node response, honouring backpressure. */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((v, k) => (outHeaders[k] = v));
+  res.writeHead(response.status, outHeaders);
+  if (response.body) {
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise((r) => res.once('drain', r));
+    }
+  }
+  res.end();
+}
+
 export async function startSandboxServer(opts: SandboxServerOptions): Promise<SandboxServer> {
   const { handlers } = opts;
   let loaded: Promise<{ base: RequestHandler[]; getResponse: typeof GetResponse }> | undefined;
@@ -57,27 +102,9 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
   const host = opts.host ?? '127.0.0.1';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
     const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
-    const url = new URL(req.url ?? '/', origin);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    }
-    if (opts.record) {
-      const flat: Record<string, string> = {};
-      headers.forEach((v, k) => (flat[k] = v));
-      requests.push({
-        method: req.method ?? 'GET',
-        url: req.url ?? '/',
-        pathname: url.pathname,
-        query: url.searchParams,
-        headers: flat,
-        body: body.toString('utf8'),
-      });
-    }
+    const { url, headers, body } = await readIncoming(req, origin);
+    if (opts.record) requests.push(recordOf(req, url, headers, body));
     if (latencyMs > 0) await sleep(latencyMs);
     if (opts.faultRate && random() < opts.faultRate) {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"simulated fault"}');
@@ -101,18 +128,7 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
       req.socket.destroy();
       return;
     }
-    const outHeaders: Record<string, string> = {};
-    response.headers.forEach((v, k) => (outHeaders[k] = v));
-    res.writeHead(response.status, outHeaders);
-    if (response.body) {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!res.write(value)) await new Promise((r) => res.once('drain', r));
-      }
-    }
-    res.end();
+    await writeResponse(res, response);
   }
 
   const server = createServer((req, res) => {

@@ -128,6 +128,79 @@ function validationError(loc: (string | number)[], type: string, msg: string, in
   return HttpResponse.json({ detail: [{ type, loc, msg, input }] }, { status: 422 });
 }
 
+/** Why ElevenLabs would refuse to speak `text`, in its order of checks; undefined when it would not. */
+function refusal(text: string, modelId: string, voiceId: string): Response | undefined {
+  const limit = isKnownSpeechModel(modelId) ? MODEL_CHARACTER_LIMITS[modelId] : undefined;
+  if (limit === undefined) {
+    return errorDetail(
+      400,
+      'model_not_found',
+      `A model with model ID ${modelId} does not exist.`,
+      'validation_error',
+    );
+  }
+  if (!SANDBOX_VOICE_IDS.includes(voiceId)) {
+    return errorDetail(
+      404,
+      'voice_not_found',
+      `A voice with voice_id '${voiceId}' was not found.`,
+      'not_found',
+    );
+  }
+  const characters = [...text].length;
+  if (text.trim() === '') {
+    return errorDetail(400, 'empty_text', 'The text you provided is empty.', 'validation_error');
+  }
+  if (characters > limit) {
+    return errorDetail(
+      400,
+      'max_character_limit_exceeded',
+      `You are sending ${characters} characters. The maximum for ${modelId} is ${limit} characters per request.`,
+      'validation_error',
+    );
+  }
+  if (magicKey(text) === SPEECH_MAGIC_TEXTS.quotaExceeded) {
+    return HttpResponse.json(
+      {
+        detail: {
+          status: 'quota_exceeded',
+          message: `This request exceeds your quota of 10000. You have 0 credits remaining, while ${characters} credits are required for this request.`,
+        },
+      },
+      { status: 401 },
+    );
+  }
+  if (magicKey(text) === SPEECH_MAGIC_TEXTS.systemBusy) {
+    return errorDetail(
+      429,
+      'system_busy',
+      'We are experiencing high traffic at the moment. Please try again later.',
+      'rate_limit_error',
+    );
+  }
+  return undefined;
+}
+
+/** The spoken text as an MP3, with ElevenLabs' headers. */
+function audioResponse(text: string, voiceId: string, modelId: string): Response {
+  const characters = [...text].length;
+  const seed = hashSeed(voiceId, modelId, text).toString(16).padStart(8, '0');
+  const audio = buildSpokenMp3(text);
+  return new HttpResponse(audio, {
+    status: 200,
+    headers: {
+      'content-type': 'audio/mpeg',
+      'content-length': String(audio.byteLength),
+      'request-id': seed.repeat(4),
+      'history-item-id': `${seed}${seed.slice(0, 4)}`.slice(0, 20),
+      'x-character-count': String(characters),
+      'character-cost': String(characters),
+      'current-concurrent-requests': '1',
+      'maximum-concurrent-requests': '5',
+    },
+  });
+}
+
 export function speechHandlers(opts: HandlerOptions = {}): RequestHandler[] {
   return [
     http.get(route('speech', '/voices'), ({ request }) => {
@@ -149,70 +222,10 @@ export function speechHandlers(opts: HandlerOptions = {}): RequestHandler[] {
         return validationError(['body', 'text'], 'string_type', 'Input should be a valid string', text);
       }
       const modelId = typeof modelField === 'string' ? modelField : DEFAULT_SPEECH_MODEL_ID;
-      const limit = isKnownSpeechModel(modelId) ? MODEL_CHARACTER_LIMITS[modelId] : undefined;
-      if (limit === undefined) {
-        return errorDetail(
-          400,
-          'model_not_found',
-          `A model with model ID ${modelId} does not exist.`,
-          'validation_error',
-        );
-      }
       const voiceId = String(params.voiceId);
-      if (!SANDBOX_VOICE_IDS.includes(voiceId)) {
-        return errorDetail(
-          404,
-          'voice_not_found',
-          `A voice with voice_id '${voiceId}' was not found.`,
-          'not_found',
-        );
-      }
-      const characters = [...text].length;
-      if (text.trim() === '') {
-        return errorDetail(400, 'empty_text', 'The text you provided is empty.', 'validation_error');
-      }
-      if (characters > limit) {
-        return errorDetail(
-          400,
-          'max_character_limit_exceeded',
-          `You are sending ${characters} characters. The maximum for ${modelId} is ${limit} characters per request.`,
-          'validation_error',
-        );
-      }
-      if (magicKey(text) === SPEECH_MAGIC_TEXTS.quotaExceeded) {
-        return HttpResponse.json(
-          {
-            detail: {
-              status: 'quota_exceeded',
-              message: `This request exceeds your quota of 10000. You have 0 credits remaining, while ${characters} credits are required for this request.`,
-            },
-          },
-          { status: 401 },
-        );
-      }
-      if (magicKey(text) === SPEECH_MAGIC_TEXTS.systemBusy) {
-        return errorDetail(
-          429,
-          'system_busy',
-          'We are experiencing high traffic at the moment. Please try again later.',
-          'rate_limit_error',
-        );
-      }
-      const seed = hashSeed(voiceId, modelId, text).toString(16).padStart(8, '0');
-      const audio = buildSpokenMp3(text);
-      return new HttpResponse(audio, {
-        status: 200,
-        headers: {
-          'content-type': 'audio/mpeg',
-          'content-length': String(audio.byteLength),
-          'request-id': seed.repeat(4),
-          'history-item-id': `${seed}${seed.slice(0, 4)}`.slice(0, 20),
-          'x-character-count': String(characters),
-          'character-cost': String(characters),
-          'current-concurrent-requests': '1',
-          'maximum-concurrent-requests': '5',
-        },
-      });
+      const refused = refusal(text, modelId, voiceId);
+      if (refused) return refused;
+      return audioResponse(text, voiceId, modelId);
     }),
   ];
 }
