@@ -3,8 +3,6 @@
 // slot (the latest fire time of its cron, no older than the catch-up window) goes through the same
 // claim, outbox and delivery as the jobs (slot-run.ts), so it is posted exactly once across replicas
 // and restarts. A failed run is retried within its slot, then recorded as failed in the schedule.
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { userMessageFor } from '../errors.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
@@ -15,6 +13,7 @@ import type { Reply } from './reply.ts';
 import type { ManualRun } from './schedule-service.ts';
 import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import type { Services } from './services.ts';
+import { createSlotGuard, defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import { previousRun } from './when.ts';
 import { watchCommandLine, watchedCommand, watchMemoryKey, watchReply } from './watch.ts';
@@ -24,7 +23,7 @@ export interface CommandLineRunner {
   run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
 }
 
-export interface ScheduleRunnerOptions {
+export interface ScheduleRunnerOptions extends SlotClaimOptions {
   schedules: ScheduleStore;
   store: Store;
   services: Services;
@@ -34,12 +33,6 @@ export interface ScheduleRunnerOptions {
   /** A reply as a webhook message (jobs/webhook-message.ts). */
   toMessage: (reply: Reply) => WebhookMessage;
   log: JobLog;
-  now?: () => Date;
-  owner?: string;
-  /** A slot missed while down is still run when younger than this. */
-  catchupMinutes: number;
-  leaseMs?: number;
-  jobTimeoutMs?: number;
   /** How often the schedules are read again (a tick also wakes at the next due run). */
   pollMs?: number;
   /** Runs of one slot, the first included, before it is recorded as failed for good. */
@@ -93,12 +86,24 @@ export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   };
 }
 
-export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
+/** What the parts of a runner share: its options, clock, claim owner, deliverer and stop signal. */
+interface RunnerCore {
+  settings: ScheduleRunnerOptions & { [K in keyof typeof SCHEDULE_RUNNER_DEFAULTS]: number };
+  now: () => Date;
+  owner: string;
+  store: Store;
+  log: JobLog;
+  catchupMs: number;
+  stopping: AbortController;
+  deliverer: Deliverer;
+  runDeps: SlotRunDeps;
+}
+
+function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
   const settings = { ...SCHEDULE_RUNNER_DEFAULTS, ...opts };
   const now = opts.now ?? (() => new Date());
-  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const owner = opts.owner ?? defaultOwner();
   const { store, log } = settings;
-  const catchupMs = settings.catchupMinutes * 60_000;
   const stopping = new AbortController();
   const deliverer: Deliverer = createDeliverer({
     ...settings.delivery,
@@ -119,110 +124,119 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     deliverer,
     signal: stopping.signal,
   };
-  const running = new Map<string, Promise<SlotOutcome>>();
+  const catchupMs = settings.catchupMinutes * 60_000;
+  return { settings, now, owner, store, log, catchupMs, stopping, deliverer, runDeps };
+}
+
+/** What a watch will remember once its slot is posted. */
+type Pending = { memory?: string[] };
+
+function jobFor(core: RunnerCore, id: string, pending: Pending) {
+  const { settings, store } = core;
+  return defineJob({
+    name: scheduleJobName(id),
+    description: `schedule ${id}`,
+    needs: [],
+    async run(ctx) {
+      // Read again after the claim: removed or paused anywhere means it does not post.
+      const current = await settings.schedules.get(id);
+      if (!current) throw new Error('the schedule was removed');
+      if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
+      const line = current.onlyNew ? watchCommandLine(current.command) : current.command;
+      let reply: Reply | undefined = await settings.commands().run(line, current.creator, ctx.signal);
+      if (current.onlyNew) {
+        const raw = await store.getValue(watchMemoryKey(id));
+        const memory = raw ? (JSON.parse(raw) as string[]) : undefined;
+        const watched = watchReply(watchedCommand(current.command), reply, memory, current.alert);
+        reply = watched.reply;
+        pending.memory = watched.memory;
+      }
+      if (reply)
+        ctx.deliver({
+          kind: 'webhook',
+          destination: current.destination,
+          message: settings.toMessage(reply),
+        });
+    },
+  });
+}
+
+async function execute(core: RunnerCore, record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
+  const { store, settings, owner, now } = core;
+  const name = scheduleJobName(record.id);
+  const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
+  if (claim.status !== 'claimed') {
+    return skippedOutcome(name, slot.id, claim.status === 'held' ? 'held' : 'already-posted');
+  }
+  const pending: Pending = {};
+  const outcome = await runClaimedSlot(core.runDeps, jobFor(core, record.id, pending), slot);
+  // A watch remembers only what a posted slot handed to the outbox: a failed slot loses nothing.
+  if (outcome.status === 'posted' && pending.memory)
+    await store.setValue(watchMemoryKey(record.id), JSON.stringify(pending.memory));
+  if (outcome.status === 'skipped') return outcome;
+  const run = runRecord(outcome, now().getTime());
+  const isNoChange =
+    pending.memory !== undefined && outcome.status === 'posted' && outcome.deliveries.length === 0;
+  await settings.schedules.recordRun(
+    record.id,
+    isNoChange ? { slotId: slot.id, at: run.at, outcome: 'no-change' } : run,
+  );
+  return outcome;
+}
+
+/** The slot of `record` due at `t`, if any: its latest fire time, not yet posted nor given up on. */
+async function dueSlot(core: RunnerCore, record: ScheduleRecord, t: number): Promise<JobSlot | undefined> {
+  const { settings, store } = core;
+  if (record.paused) return undefined;
+  const at = previousRun(record.cron, record.timezone, new Date(t));
+  if (
+    !at ||
+    at.getTime() < record.createdAt ||
+    t - at.getTime() > Math.max(core.catchupMs, settings.pollMs * 2)
+  )
+    return undefined;
+  const slotId = at.toISOString();
+  const done = await store.getSlot(scheduleJobName(record.id), slotId);
+  if (done?.status === 'posted') return undefined;
+  if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
+  if (
+    done?.status === 'failed' &&
+    (done.attempts >= settings.maxAttempts || t - done.updatedAt < settings.retryDelayMs)
+  )
+    return undefined;
+  return { id: slotId, scheduledAt: at, reason: done ? 'catch-up' : 'scheduled' };
+}
+
+/** `/schedule run`'s answer from a manual slot's outcome. */
+function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): ManualRun {
+  if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
+  if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
+    return { outcome: 'no-change' };
+  const run = runRecord(outcome, at.getTime());
+  if (run.outcome === 'posted')
+    return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
+  return {
+    outcome: run.outcome === 'pending' ? 'pending' : 'failed',
+    error: run.error ?? 'unknown error',
+  };
+}
+
+export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
+  const core = createRunnerCore(opts);
+  const { settings, now, owner, log, stopping, deliverer } = core;
+  const guard = createSlotGuard();
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
-  /** What a watch will remember once its slot is posted. */
-  type Pending = { memory?: string[] };
-
-  function jobFor(id: string, pending: Pending) {
-    return defineJob({
-      name: scheduleJobName(id),
-      description: `schedule ${id}`,
-      needs: [],
-      async run(ctx) {
-        // Read again after the claim: removed or paused anywhere means it does not post.
-        const current = await settings.schedules.get(id);
-        if (!current) throw new Error('the schedule was removed');
-        if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
-        const line = current.onlyNew ? watchCommandLine(current.command) : current.command;
-        let reply: Reply | undefined = await settings.commands().run(line, current.creator, ctx.signal);
-        if (current.onlyNew) {
-          const raw = await store.getValue(watchMemoryKey(id));
-          const memory = raw ? (JSON.parse(raw) as string[]) : undefined;
-          const watched = watchReply(watchedCommand(current.command), reply, memory, current.alert);
-          reply = watched.reply;
-          pending.memory = watched.memory;
-        }
-        if (reply)
-          ctx.deliver({
-            kind: 'webhook',
-            destination: current.destination,
-            message: settings.toMessage(reply),
-          });
-      },
-    });
-  }
-
-  async function execute(record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
-    const name = scheduleJobName(record.id);
-    const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
-    if (claim.status !== 'claimed') {
-      const reason = claim.status === 'held' ? 'held' : 'already-posted';
-      return { job: name, slotId: slot.id, status: 'skipped', reason, deliveries: [] };
-    }
-    const pending: Pending = {};
-    const outcome = await runClaimedSlot(runDeps, jobFor(record.id, pending), slot);
-    // A watch remembers only what a posted slot handed to the outbox: a failed slot loses nothing.
-    if (outcome.status === 'posted' && pending.memory)
-      await store.setValue(watchMemoryKey(record.id), JSON.stringify(pending.memory));
-    if (outcome.status === 'skipped') return outcome;
-    const run = runRecord(outcome, now().getTime());
-    const isNoChange =
-      pending.memory !== undefined && outcome.status === 'posted' && outcome.deliveries.length === 0;
-    await settings.schedules.recordRun(
-      record.id,
-      isNoChange ? { slotId: slot.id, at: run.at, outcome: 'no-change' } : run,
-    );
-    return outcome;
-  }
-
   /** One run per slot in this process at a time; a second asker is told it is running. */
   function runSlot(record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
-    const key = `${record.id}|${slot.id}`;
-    if (running.has(key)) {
-      return Promise.resolve({
-        job: scheduleJobName(record.id),
-        slotId: slot.id,
-        status: 'skipped',
-        reason: 'running',
-        deliveries: [],
-      });
-    }
-    const run = execute(record, slot)
-      .catch((err: unknown): SlotOutcome => {
-        // The store itself failed: the slot is not lost, a later tick tries it again.
-        log.error({ scheduleId: record.id, slotId: slot.id, err }, 'schedule.failed');
-        return {
-          job: scheduleJobName(record.id),
-          slotId: slot.id,
-          status: 'failed',
-          deliveries: [],
-          error: err,
-        };
-      })
-      .finally(() => running.delete(key));
-    running.set(key, run);
-    return run;
-  }
-
-  /** The slot of `record` due now, if any: its latest fire time, not yet posted nor given up on. */
-  async function dueSlot(record: ScheduleRecord, t: number): Promise<JobSlot | undefined> {
-    if (record.paused) return undefined;
-    const at = previousRun(record.cron, record.timezone, new Date(t));
-    if (!at || at.getTime() < record.createdAt || t - at.getTime() > Math.max(catchupMs, settings.pollMs * 2))
-      return undefined;
-    const slotId = at.toISOString();
-    const done = await store.getSlot(scheduleJobName(record.id), slotId);
-    if (done?.status === 'posted') return undefined;
-    if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
-    if (
-      done?.status === 'failed' &&
-      (done.attempts >= settings.maxAttempts || t - done.updatedAt < settings.retryDelayMs)
-    )
-      return undefined;
-    return { id: slotId, scheduledAt: at, reason: done ? 'catch-up' : 'scheduled' };
+    return guard.once(
+      scheduleJobName(record.id),
+      slot.id,
+      () => execute(core, record, slot),
+      // The store itself failed: the slot is not lost, a later tick tries it again.
+      (err) => log.error({ scheduleId: record.id, slotId: slot.id, err }, 'schedule.failed'),
+    );
   }
 
   async function tickOnce(): Promise<SlotOutcome[]> {
@@ -230,7 +244,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     const outcomes: SlotOutcome[] = [];
     for (const record of await settings.schedules.list()) {
       try {
-        const slot = await dueSlot(record, t);
+        const slot = await dueSlot(core, record, t);
         if (slot) outcomes.push(await runSlot(record, slot));
       } catch (err) {
         log.error({ scheduleId: record.id, err }, 'schedule.tick_failed');
@@ -274,23 +288,13 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     async stop() {
       stopping.abort();
       if (timer) clearTimeout(timer);
-      await Promise.allSettled([ticking, ...running.values()]);
+      await Promise.allSettled([ticking, ...guard.running.values()]);
     },
     tick,
     runManual,
     async runNow(record) {
       const at = now();
-      const outcome = await runManual(record);
-      if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
-      if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
-        return { outcome: 'no-change' };
-      const run = runRecord(outcome, at.getTime());
-      if (run.outcome === 'posted')
-        return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
-      return {
-        outcome: run.outcome === 'pending' ? 'pending' : 'failed',
-        error: run.error ?? 'unknown error',
-      };
+      return manualRunOf(record, await runManual(record), at);
     },
   };
 }

@@ -3,14 +3,13 @@
 // first claim wins, and the claim, kept after the post, stops any replica from posting it again.
 // A run's posts go to the outbox together with the "posted" mark, then are delivered from there.
 // Slots missed while down come from the expression's previous fire times (catch-up.ts).
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
 import { ConfigError, type ConfigProblem } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import { catchUpJob, type CatchUpDeps } from './catch-up.ts';
 import { createDeliverer, type Deliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
 import type { Job, JobLog, JobSlot } from './job.ts';
+import { createSlotGuard, defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import type { Services } from './services.ts';
 
@@ -26,20 +25,11 @@ export interface JobSchedule {
 
 export type { SlotOutcome } from './slot-run.ts';
 
-export interface SchedulerOptions {
+export interface SchedulerOptions extends SlotClaimOptions {
   schedules: readonly JobSchedule[];
   services: Services;
   store: Store;
   log: JobLog;
-  now?: () => Date;
-  /** This process's id in claims and leases; unique per process by default. */
-  owner?: string;
-  /** A slot missed while down is run at start when younger than this. */
-  catchupMinutes: number;
-  /** How long a claim holds a slot before another replica may take it over. */
-  leaseMs?: number;
-  /** A run is aborted after this; keep it below `leaseMs`. */
-  jobTimeoutMs?: number;
   /** How often due outbox entries are retried between job fires. */
   outboxIntervalMs?: number;
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner'>>;
@@ -109,10 +99,6 @@ interface SchedulerCore {
   timers: Set<NodeJS.Timeout>;
   runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason'], id?: string): Promise<SlotOutcome>;
   drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
-}
-
-function skippedOutcome(job: string, slotId: string, reason: SlotOutcome['reason']): SlotOutcome {
-  return { job, slotId, status: 'skipped', reason, deliveries: [] };
 }
 
 /** A slot another replica holds is checked again when its lease ends, while still young enough. */
@@ -205,7 +191,7 @@ function createSlotRunner(
   core: Omit<SchedulerCore, 'runSlot' | 'drainOutbox'>,
   schedules: Map<string, JobSchedule>,
 ) {
-  const running = new Map<string, Promise<SlotOutcome>>();
+  const guard = createSlotGuard();
   const slotCore: SchedulerCore = { ...core, runSlot, drainOutbox };
   const runDeps: SlotRunDeps = {
     services: core.settings.services,
@@ -227,17 +213,13 @@ function createSlotRunner(
   }
   function runSlot(name: string, scheduledAt: Date, reason: JobSlot['reason'] = 'scheduled', id?: string) {
     const slotId = id ?? scheduledAt.toISOString();
-    const key = `${name}|${slotId}`;
-    if (running.has(key)) return Promise.resolve(skippedOutcome(name, slotId, 'running'));
-    const run = execute(name, scheduledAt, slotId, reason)
-      .catch((err: unknown): SlotOutcome => {
-        // The store itself failed (Redis down): the slot is not lost, the next start catches it up.
-        core.settings.log.error({ job: name, slotId, err }, 'job.failed');
-        return { job: name, slotId, status: 'failed', deliveries: [], error: err };
-      })
-      .finally(() => running.delete(key));
-    running.set(key, run);
-    return run;
+    return guard.once(
+      name,
+      slotId,
+      () => execute(name, scheduledAt, slotId, reason),
+      // The store itself failed (Redis down): the slot is not lost, the next start catches it up.
+      (err) => core.settings.log.error({ job: name, slotId, err }, 'job.failed'),
+    );
   }
   async function drainOutbox(drainOpts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
     try {
@@ -247,13 +229,13 @@ function createSlotRunner(
       return { outcomes: new Map() };
     }
   }
-  return { core: slotCore, running };
+  return { core: slotCore, running: guard.running };
 }
 
 export function createScheduler(opts: SchedulerOptions): Scheduler {
   const settings = { ...SCHEDULER_DEFAULTS, ...opts };
   const now = opts.now ?? (() => new Date());
-  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const owner = opts.owner ?? defaultOwner();
   const schedules = new Map(settings.schedules.map((s) => [s.job.name, s]));
   const deliverer = createDeliverer({
     ...settings.delivery,
