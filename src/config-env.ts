@@ -39,7 +39,8 @@ export function isAllowedBaseUrl(value: string): boolean {
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
-const optionalText = z
+/** A variable's text, trimmed; empty or unset is undefined. */
+export const optionalText = z
   .string()
   .transform((s) => s.trim())
   .optional()
@@ -50,7 +51,8 @@ const baseUrl = optionalText.refine((v) => v === undefined || isAllowedBaseUrl(v
     'must be an https:// URL (http:// only for loopback: 127.x.x.x, [::1] or localhost), without credentials or query',
 });
 
-const list = optionalText.transform((s) =>
+/** A comma-separated list; unset is empty. */
+export const list = optionalText.transform((s) =>
   s === undefined
     ? []
     : s
@@ -61,7 +63,8 @@ const list = optionalText.transform((s) =>
 
 const port = optionalText.pipe(z.coerce.number<string>().int().min(0).max(65535).optional());
 
-const positiveInt = (fallback: number) =>
+/** A whole number of at least 1; unset is `fallback`. */
+export const positiveInt = (fallback: number) =>
   optionalText.pipe(z.coerce.number<string>().int().positive().optional()).transform((v) => v ?? fallback);
 
 export const EnvSchema = z.object({

@@ -2,7 +2,7 @@
 // and the named webhook destinations. `WEBHOOK_URL` is the destination `default`; every
 // `WEBHOOK_URL_<NAME>` adds `<name>`. A destination is only ever shown by its name.
 import { z } from 'zod';
-import { isAllowedBaseUrl } from './config-env.ts';
+import { isAllowedBaseUrl, list, optionalText, positiveInt } from './config-env.ts';
 // A cycle with config.ts, which calls loadScheduleConfig: only functions cross it, at call time.
 import { isValidTimeZone as isTimeZone, parseWebhookUrl } from './config.ts';
 import type { ConfigProblem } from './errors.ts';
@@ -27,25 +27,10 @@ export const SCHEDULE_DEFAULTS = Object.freeze({ timezone: 'UTC', minIntervalMin
 const DESTINATION_VAR_RE = /^WEBHOOK_URL_([A-Za-z0-9_]+)$/;
 const DESTINATION_NAME_RE = /^[a-z0-9][a-z0-9_]{0,31}$/;
 
-const text = z
-  .string()
-  .optional()
-  .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
-const list = text.transform((s) =>
-  s === undefined
-    ? []
-    : s
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x !== ''),
-);
-const int = (min: number, fallback: number) =>
-  text.pipe(z.coerce.number<string>().int().min(min).optional()).transform((v) => v ?? fallback);
-
 const ScheduleEnv = z.object({
-  SCHEDULE_TZ: text,
-  SCHEDULE_MIN_INTERVAL_MINUTES: int(1, SCHEDULE_DEFAULTS.minIntervalMinutes),
-  SCHEDULE_MAX: int(1, SCHEDULE_DEFAULTS.max),
+  SCHEDULE_TZ: optionalText,
+  SCHEDULE_MIN_INTERVAL_MINUTES: positiveInt(SCHEDULE_DEFAULTS.minIntervalMinutes),
+  SCHEDULE_MAX: positiveInt(SCHEDULE_DEFAULTS.max),
   SCHEDULE_ALLOWED_USERS: list,
   SCHEDULE_ALLOWED_ROLES: list,
 });
