@@ -10,9 +10,8 @@ import {
   audioFailedSentence,
   speechNotConfigured,
   spokenText,
-  synthesizeSpoken,
-  withAudio,
   withAudioProblem,
+  withSpokenVersion,
 } from '../src/speak.ts';
 import type { SayCommandOptions } from './say.ts';
 
@@ -40,13 +39,10 @@ export async function addSpokenVersion(
   const chars = countCharacters(text);
   const refused = await settings.charge?.(chars, ctx);
   if (refused) return withAudioProblem(reply, audioFailedSentence(refused));
-  try {
-    return withAudio(reply, await synthesizeSpoken({ speech, text, filename, signal: ctx.signal }));
-  } catch (err) {
+  return withSpokenVersion(reply, { speech, text, filename, signal: ctx.signal }, async (err) => {
     await settings.refund?.(chars, ctx).catch(() => undefined);
     ctx.log.warn({ err, command: filename }, 'speak.synthesis_failed');
-    return withAudioProblem(reply, audioFailedSentence(err));
-  }
+  });
 }
 
 /** The command with a `speak` option; its handler is the command's own, then the spoken version. */

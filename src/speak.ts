@@ -105,3 +105,22 @@ export function withAudioProblem(reply: Reply, sentence: string): Reply {
       : {}),
   };
 }
+
+/**
+ * The reply with `req.text` read aloud attached, or, when S5 is missing or fails, with the one
+ * sentence saying why there is none; `onFailure` (a log line, a refund) runs first. Never throws.
+ */
+export async function withSpokenVersion(
+  reply: Reply,
+  req: Omit<SpeakRequest, 'speech'> & { speech: SpeechClient | undefined },
+  onFailure: (err: unknown) => unknown,
+): Promise<Reply> {
+  const { speech } = req;
+  try {
+    if (!speech) throw speechNotConfigured();
+    return withAudio(reply, await synthesizeSpoken({ ...req, speech }));
+  } catch (err) {
+    await onFailure(err);
+    return withAudioProblem(reply, audioFailedSentence(err));
+  }
+}
