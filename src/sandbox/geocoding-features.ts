@@ -132,6 +132,58 @@ function landmarkFeatures(tokens: string[]): { feature: Feature; city: Place; ex
   return out;
 }
 
+function countryFeature(p: Place): Feature {
+  return feature({
+    type: 'country',
+    text: p.country,
+    placeName: p.country,
+    lon: p.lon,
+    lat: p.lat,
+    relevance: 1,
+    context: [],
+    properties: { short_code: p.countryCode.toLowerCase() },
+    span: 4,
+  });
+}
+
+function regionFeature(p: Place): Feature {
+  return feature({
+    type: 'region',
+    text: p.region,
+    placeName: label(p.region, p.country),
+    lon: p.lon,
+    lat: p.lat,
+    relevance: 1,
+    context: context(p, false).slice(-1),
+    span: 1.5,
+  });
+}
+
+function placeFeature(p: Place): Feature {
+  return feature({
+    type: 'place',
+    text: p.name,
+    placeName: label(p.name, p.region === p.name ? '' : p.region, p.country),
+    lon: p.lon,
+    lat: p.lat,
+    relevance: 1,
+    context: context(p, false),
+    properties: { wikidata: p.wikidata },
+    span: 0.25,
+  });
+}
+
+/** The places the query names (by name or alias), the most populous first. */
+function namedPlaces(tokens: string[]): Place[] {
+  return PLACES.filter((x) =>
+    names(
+      tokens,
+      [x.name, ...(x.aliases ?? [])],
+      `${x.region} ${x.regionCode ?? ''} ${x.country} ${x.countryCode}`,
+    ),
+  ).sort(byPopulation);
+}
+
 /** Landmarks, countries, regions and places of the gazetteer that the query names. */
 export function knownFeatures(tokens: string[]): Known {
   const landmarks = landmarkFeatures(tokens);
@@ -142,24 +194,11 @@ export function knownFeatures(tokens: string[]): Known {
   const seen = new Set<string>();
   const first = tokens.slice(0, 1);
   for (const p of [...PLACES].sort(byPopulation)) {
-    const { lon, lat, country, countryCode: cc, region } = p;
+    const { country, countryCode: cc, region } = p;
     if (!seen.has(cc) && matches(tokens, country)) {
       seen.add(cc);
       anchors.push(p);
-      const properties = { short_code: cc.toLowerCase() };
-      out.push(
-        feature({
-          type: 'country',
-          text: country,
-          placeName: country,
-          lon,
-          lat,
-          relevance: 1,
-          context: [],
-          properties,
-          span: 4,
-        }),
-      );
+      out.push(countryFeature(p));
     }
     if (
       region !== p.name &&
@@ -169,47 +208,13 @@ export function knownFeatures(tokens: string[]): Known {
     ) {
       seen.add(`${cc}|${region}`);
       anchors.push(p);
-      const ctx = context(p, false).slice(-1);
-      regions.push(
-        feature({
-          type: 'region',
-          text: region,
-          placeName: label(region, country),
-          lon,
-          lat,
-          relevance: 1,
-          context: ctx,
-          span: 1.5,
-        }),
-      );
+      regions.push(regionFeature(p));
     }
   }
-  const places = PLACES.filter((x) =>
-    names(
-      tokens,
-      [x.name, ...(x.aliases ?? [])],
-      `${x.region} ${x.regionCode ?? ''} ${x.country} ${x.countryCode}`,
-    ),
-  ).sort(byPopulation);
+  const places = namedPlaces(tokens);
   // A named city outranks the country or region it was found through.
   anchors.splice(named.length, 0, ...places);
-  for (const p of places) {
-    const placeName = label(p.name, p.region === p.name ? '' : p.region, p.country);
-    const properties = { wikidata: p.wikidata };
-    out.push(
-      feature({
-        type: 'place',
-        text: p.name,
-        placeName,
-        lon: p.lon,
-        lat: p.lat,
-        relevance: 1,
-        context: context(p, false),
-        properties,
-        span: 0.25,
-      }),
-    );
-  }
+  for (const p of places) out.push(placeFeature(p));
   const partial = landmarks.filter((l) => !l.exact);
   // A region named like its city ("Zurich") follows the city.
   return {

@@ -3,7 +3,7 @@
 // places, streets and points of interest named after the query, deterministic for the same input.
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { magicKey, route, type HandlerOptions } from './layout.ts';
-import { hashSeed, seededRandom } from './seeded-random.ts';
+import { hashSeed, seededRandom, type SeededRandom } from './seeded-random.ts';
 import {
   context,
   feature,
@@ -54,6 +54,58 @@ const TYPES = [
 const SYNTHETIC_KINDS = ['poi', 'locality', 'neighborhood', 'address', 'place'] as const;
 const NEAR_KINDS = ['poi', 'neighborhood', 'address'] as const;
 
+/** Where a made-up match lies and what it is called after. */
+interface Spot {
+  a: Place;
+  base: { lon: number; lat: number; relevance: number };
+  code: string;
+  region: string;
+  named: string;
+}
+
+/** A made-up address; `search` is the query when it is an address itself ("10 Downing Street"). */
+function addressFeature(rng: SeededRandom, spot: Spot, search: string | undefined): Feature {
+  const { a, code, region, named } = spot;
+  const number = (search !== undefined ? /^\d+/.exec(search)?.[0] : undefined) ?? String(rng.int(1, 250));
+  const street = search !== undefined ? named : `${named} ${rng.pick(['Street', 'Road', 'Avenue', 'Lane'])}`;
+  const postcodeCtx = {
+    id: featureId('postcode', code, a.countryCode),
+    mapbox_id: mapboxId('postcode', code),
+    text: code,
+  };
+  const placeName = label(`${number} ${street}`, a.name, `${region} ${code}`.trim(), a.country);
+  const properties = { accuracy: 'rooftop' };
+  return feature({
+    ...spot.base,
+    type: 'address',
+    text: street,
+    placeName,
+    address: number,
+    properties,
+    context: [postcodeCtx, ...context(a, true)],
+  });
+}
+
+/** A made-up point of interest named after the query. */
+function poiFeature(rng: SeededRandom, spot: Spot): Feature {
+  const { a, code, region, named } = spot;
+  const [suffix, category] = rng.pick(POI_KINDS);
+  const text = `${named} ${suffix}`;
+  const placeName = label(
+    text,
+    `${rng.int(1, 120)} ${rng.pick(STREETS)}`,
+    a.name,
+    `${region} ${code}`.trim(),
+    a.country,
+  );
+  const properties = {
+    category,
+    landmark: true,
+    foursquare: `${hashSeed('fsq', text).toString(16)}4b0588`,
+  };
+  return feature({ ...spot.base, type: 'poi', text, placeName, properties, context: context(a, true) });
+}
+
 /**
  * Made-up but believable matches named after the query. Around `near` (the real place the query
  * named) they are streets, quarters and points of interest there, never a second town elsewhere;
@@ -85,47 +137,12 @@ function syntheticFeatures(
         : k === 0
           ? 'place'
           : SYNTHETIC_KINDS[(k - 1) % SYNTHETIC_KINDS.length]!;
-    const base = { lon, lat, relevance };
-    if (kind === 'address') {
-      const number = (isAddress ? /^\d+/.exec(search)?.[0] : undefined) ?? String(rng.int(1, 250));
-      const street = isAddress ? named : `${named} ${rng.pick(['Street', 'Road', 'Avenue', 'Lane'])}`;
-      const postcodeCtx = {
-        id: featureId('postcode', code, a.countryCode),
-        mapbox_id: mapboxId('postcode', code),
-        text: code,
-      };
-      const placeName = label(`${number} ${street}`, a.name, `${region} ${code}`.trim(), a.country);
-      const properties = { accuracy: 'rooftop' };
-      return feature({
-        ...base,
-        type: 'address',
-        text: street,
-        placeName,
-        address: number,
-        properties,
-        context: [postcodeCtx, ...context(a, true)],
-      });
-    }
-    if (kind === 'poi') {
-      const [suffix, category] = rng.pick(POI_KINDS);
-      const text = `${named} ${suffix}`;
-      const placeName = label(
-        text,
-        `${rng.int(1, 120)} ${rng.pick(STREETS)}`,
-        a.name,
-        `${region} ${code}`.trim(),
-        a.country,
-      );
-      const properties = {
-        category,
-        landmark: true,
-        foursquare: `${hashSeed('fsq', text).toString(16)}4b0588`,
-      };
-      return feature({ ...base, type: 'poi', text, placeName, properties, context: context(a, true) });
-    }
+    const spot: Spot = { a, base: { lon, lat, relevance }, code, region, named };
+    if (kind === 'address') return addressFeature(rng, spot, isAddress ? search : undefined);
+    if (kind === 'poi') return poiFeature(rng, spot);
     if (kind === 'place')
       return feature({
-        ...base,
+        ...spot.base,
         type: 'place',
         text: named,
         placeName: label(named, region, a.country),
@@ -134,7 +151,7 @@ function syntheticFeatures(
       });
     const text = kind === 'neighborhood' ? `${named} ${rng.pick(NEIGHBOURHOODS)}` : named;
     return feature({
-      ...base,
+      ...spot.base,
       type: kind,
       text,
       placeName: label(text, a.name, region, a.country),

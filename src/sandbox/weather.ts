@@ -3,7 +3,7 @@
 // same city and clock. Errors use OWM's `{cod, message}` bodies, number or string `cod` as live.
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { magicKey, route, type HandlerOptions } from './layout.ts';
-import { hashSeed, seededRandom } from './seeded-random.ts';
+import { hashSeed, seededRandom, type SeededRandom } from './seeded-random.ts';
 import {
   anchorsFor,
   normalizePlaceText,
@@ -80,6 +80,11 @@ const CONDITIONS: Record<string, [number, string, string, string]> = {
   mist: [701, 'Mist', 'mist', '50'], haze: [721, 'Haze', 'haze', '50'], fog: [741, 'Fog', 'fog', '50'],
 };
 
+// prettier-ignore
+const CLOUD_RANGE: Record<string, [number, number]> = {
+  clear: [0, 10], few: [11, 25], scattered: [25, 50], broken: [51, 84], overcast: [85, 100],
+};
+
 /**
  * A place name begins with a letter ("St. John's", "Saint-Étienne", "東京"); OWM finds nothing
  * for `--help`, `123` or `.`.
@@ -154,6 +159,22 @@ function dayAnomaly(key: string, dayIndex: number): number {
   return (r.next() + r.next() + r.next() - 1.5) * 3;
 }
 
+type ConditionInputs = { shift: string; tempC: number; isDay: boolean; humidity: number; wetness: number };
+/** The sample's condition (a key of CONDITIONS) for its regime, temperature and light. */
+function conditionName(rng: SeededRandom, d: ConditionInputs): string {
+  const { shift, tempC, isDay, humidity, wetness } = d;
+  if (shift === 'wet') {
+    const r = rng.next();
+    if (tempC < 0.5) return r < 0.6 ? 'lightSnow' : 'snow';
+    if (tempC > 24 && r < 0.3) return 'storm';
+    return r < 0.5 ? 'lightRain' : r < 0.7 ? 'rain' : r < 0.85 ? 'shower' : 'drizzle';
+  }
+  if (shift === 'cloudy') return rng.pick(['scattered', 'broken', 'overcast', 'broken'] as const);
+  if (!isDay && humidity > 88) return rng.next() < 0.7 ? 'mist' : 'fog';
+  if (wetness < 0.1 && rng.next() < 0.15) return 'haze';
+  return rng.next() < 0.7 ? 'clear' : 'few';
+}
+
 /** The weather at one place and instant; the same inputs always give the same sample. */
 export function sampleWeather(place: Place, atMs: number): Sample {
   const key = `${place.name}|${place.lat}|${place.lon}`;
@@ -185,30 +206,9 @@ export function sampleWeather(place: Place, atMs: number): Sample {
   const { sunrise, sunset } = sunTimes(place, atMs);
   const isDay = atMs / 1000 >= sunrise && atMs / 1000 < sunset;
 
-  let name: keyof typeof CONDITIONS;
-  if (wet) {
-    const r = slotRng.next();
-    if (tempC < 0.5) name = r < 0.6 ? 'lightSnow' : 'snow';
-    else if (tempC > 24 && r < 0.3) name = 'storm';
-    else name = r < 0.5 ? 'lightRain' : r < 0.7 ? 'rain' : r < 0.85 ? 'shower' : 'drizzle';
-  } else if (shift === 'cloudy') {
-    name = slotRng.pick(['scattered', 'broken', 'overcast', 'broken'] as const);
-  } else if (!isDay && humidity > 88) {
-    name = slotRng.next() < 0.7 ? 'mist' : 'fog';
-  } else if (place.wetness < 0.1 && slotRng.next() < 0.15) {
-    name = 'haze';
-  } else {
-    name = slotRng.next() < 0.7 ? 'clear' : 'few';
-  }
+  const name = conditionName(slotRng, { shift, tempC, isDay, humidity, wetness: place.wetness });
   const [id, main, description, icon] = CONDITIONS[name]!;
-  const cloudRange: Record<string, [number, number]> = {
-    clear: [0, 10],
-    few: [11, 25],
-    scattered: [25, 50],
-    broken: [51, 84],
-    overcast: [85, 100],
-  };
-  const [cMin, cMax] = cloudRange[name] ?? (wet ? [75, 100] : [20, 75]);
+  const [cMin, cMax] = CLOUD_RANGE[name] ?? (wet ? [75, 100] : [20, 75]);
   const windMs = round(0.8 + slotRng.next() * 4 + (wet ? 2.5 : 0) + (Math.abs(place.lat) > 45 ? 1 : 0));
   const windKmh = windMs * 3.6;
   const vapour = (humidity / 100) * 6.105 * Math.exp((17.27 * tempC) / (237.7 + tempC));
