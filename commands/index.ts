@@ -1,7 +1,7 @@
 // The command registry: an explicit list, in the order /help shows it. To add a command, add its
 // file in commands/ and one line below; main.ts hands the list to the dispatcher and adapters.
-import type { Config } from '../src/config.ts';
 import type { Command } from '../src/core/command.ts';
+import type { CommandAccess, CommandLimits } from '../src/domain/command-access.ts';
 import { createEmailSendCommand } from './email-send.ts';
 import { createEmailStatusCommand } from './email-status.ts';
 import { forecast } from './forecast.ts';
@@ -17,7 +17,9 @@ import { voices } from './voices.ts';
 import { weather } from './weather.ts';
 
 /** What the commands take from the configuration (src/config.ts). */
-export interface CommandSettings extends Pick<Config, 'access' | 'limits'> {
+export interface CommandSettings {
+  access: CommandAccess;
+  limits: CommandLimits;
   speechModelId: string;
   jobsCountry: string;
   /** Spends /say characters from the invoker's daily budget (src/quota.ts); absent: no budget. */

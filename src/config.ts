@@ -11,6 +11,7 @@ import type { HostscanConfig } from './services/hostscan/client.ts';
 import type { WebhookConfig } from './services/webhook/client.ts';
 import type { JobSearchConfig } from './services/job-search/client.ts';
 import type { ServiceKey } from './core/services.ts';
+import type { CommandAccess, CommandLimits } from './domain/command-access.ts';
 import { EnvSchema, type Env } from './config-env.ts';
 import {
   accessSection,
@@ -82,14 +83,8 @@ export interface Config {
   log: { level: string; format: 'json' | 'pretty' };
   commandTimeoutMs: number;
   audioDir: string;
-  access: {
-    emailUsers: string[];
-    emailRoles: string[];
-    emailDomains: string[];
-    hostUsers: string[];
-    hostRoles: string[];
-  };
-  limits: { perUserPerMinute: number; sayDailyChars: number };
+  access: CommandAccess;
+  limits: CommandLimits;
   webhookUsername: string;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
