@@ -163,6 +163,28 @@ function historyWriterFor(opts: ConsoleAdapterOptions) {
   return createHistoryWriter(file, (err) => opts.log.warn({ err, file }, 'console.history_not_saved'));
 }
 
+/** What a typed line is: the end of the session, a command to run, or nothing (blank, # comment). */
+function lineKind(line: string): 'exit' | 'command' | 'none' {
+  if (EXIT_RE.test(line)) return 'exit';
+  return !line.startsWith('#') && parseLine(line) ? 'command' : 'none';
+}
+
+/** A piped session's transcript block: the line as typed (control characters as escapes), its reply. */
+const transcript = (line: string, block: string) => `> ${visibleControls(line)}\n${block}\n\n`;
+
+const stoppedError = () =>
+  new AdapterError({ platform: 'console', code: 'expired', message: 'console stopped' });
+
+/** On the terminal: clear the prompt line, print, then `redraw` the prompt and what was typed. */
+function abovePrompt(output: NodeJS.WritableStream, redraw: () => void): (print: () => void) => void {
+  return (print) => {
+    clearLine(output, 0);
+    cursorTo(output, 0);
+    print();
+    redraw();
+  };
+}
+
 export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapter {
   const { output, isTTY, log } = opts;
   const controller = new AbortController();
@@ -172,19 +194,13 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
   let isEndedByLine = false;
   let isStarted = false;
   let rl: Interface | undefined;
-  let resolveFinished: (summary: ConsoleSummary) => void = () => undefined;
-  const finished = new Promise<ConsoleSummary>((r) => (resolveFinished = r));
+  const { promise: finished, resolve: resolveFinished } = Promise.withResolvers<ConsoleSummary>();
   const history = historyWriterFor(opts);
-
   const { write, written } = createWriter(output);
 
-  /** On the terminal: clear the prompt line, print, then redraw the prompt and what was typed. */
-  function printAbovePrompt(print: () => void): void {
-    clearLine(output, 0);
-    cursorTo(output, 0);
-    print();
+  const printAbovePrompt = abovePrompt(output, () => {
     if (!isEnded) rl?.prompt(true);
-  }
+  });
 
   function maybeFinish(): void {
     if (!isEnded || !queue.isIdle()) return;
@@ -194,23 +210,21 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
 
   const queue = createReplyQueue({
     concurrency: opts.concurrency ?? 4,
-    // What was typed is shown with its control characters as visible escapes.
     print: (line, block) =>
-      isTTY
-        ? printAbovePrompt(() => write(`${block}\n\n`))
-        : write(`> ${visibleControls(line)}\n${block}\n\n`),
+      isTTY ? printAbovePrompt(() => write(`${block}\n\n`)) : write(transcript(line, block)),
     onSettled: maybeFinish,
   });
 
   function onLine(raw: string, handlers: AdapterHandlers): void {
     if (isEnded) return;
     const line = raw.trim();
-    if (EXIT_RE.test(line)) {
+    const kind = lineKind(line);
+    if (kind === 'exit') {
       // Like Hubot's shell: the session ends here, piped or not; later lines are not run.
       isEnded = true;
       isEndedByLine = true;
       rl?.close();
-    } else if (!line.startsWith('#') && parseLine(line)) {
+    } else if (kind === 'command') {
       queue.add(line, async (entry) => {
         outcomes.add(await runLine(opts, handlers, entry, controller.signal));
       });
@@ -243,9 +257,7 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
     stop() {
       rl?.close();
       isEnded = true;
-      controller.abort(
-        new AdapterError({ platform: 'console', code: 'expired', message: 'console stopped' }),
-      );
+      controller.abort(stoppedError());
       return written();
     },
   };

@@ -7,7 +7,13 @@ import type { AdapterHandlers, ChatAdapter, Invocation } from '../../src/core/ad
 import type { CommandLog } from '../../src/core/command.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { createBoltLogger, describeSdkError } from './bolt-log.ts';
-import { adapterError, createDelivery, RESPONSE_URL_WINDOW_MS, type ReplyTarget } from './deliver.ts';
+import {
+  adapterError,
+  createDelivery,
+  RESPONSE_URL_WINDOW_MS,
+  type Deliver,
+  type ReplyTarget,
+} from './deliver.ts';
 import { listen } from './listeners.ts';
 
 /** Where HTTP mode receives slash commands and interactivity (the app's Request URL path). */
@@ -113,12 +119,47 @@ async function startApp(
   }
 }
 
+/** The credentials of `config` that must never reach a log line. */
+function secretsOf(config: SlackConfig): string[] {
+  return [config.botToken, config.appToken, config.signingSecret].filter(
+    (secret): secret is string => !!secret,
+  );
+}
+
+/** Runs one invocation, answering `target`; logged when it fails, kept in `inFlight` while it runs. */
+async function runInvocation(
+  deps: { log: CommandLog; deliver: Deliver; inFlight: Set<Promise<void>>; stopping: AbortSignal },
+  handlers: AdapterHandlers,
+  target: ReplyTarget,
+  request: Omit<Invocation, 'respond' | 'signal'>,
+): Promise<void> {
+  const invocation: Invocation = {
+    ...request,
+    signal: AbortSignal.any([deps.stopping, AbortSignal.timeout(RESPONSE_URL_WINDOW_MS)]),
+    respond: (reply) => deps.deliver(target, reply),
+  };
+  const task = handlers.onInvocation(invocation).then(
+    () => undefined,
+    (err: unknown) => deps.log.error({ err, command: request.command }, 'slack.invocation_failed'),
+  );
+  deps.inFlight.add(task);
+  try {
+    await task;
+  } finally {
+    deps.inFlight.delete(task);
+  }
+}
+
+/** Waits for the invocations under way, at most STOP_GRACE_MS. */
+async function drain(inFlight: ReadonlySet<Promise<void>>): Promise<void> {
+  const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
+  await Promise.race([Promise.allSettled([...inFlight]), grace]);
+}
+
 export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
   const { config, log } = opts;
   const now = opts.now ?? Date.now;
-  const secrets = [config.botToken, config.appToken, config.signingSecret].filter(
-    (secret): secret is string => !!secret,
-  );
+  const secrets = secretsOf(config);
   const isSocketMode = config.appToken !== undefined;
   let app: App | undefined;
   let socketReceiver: SocketModeReceiver | undefined;
@@ -127,28 +168,6 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
   let stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
   const deliver = createDelivery({ log, secrets, now });
-
-  async function run(
-    handlers: AdapterHandlers,
-    target: ReplyTarget,
-    request: Omit<Invocation, 'respond' | 'signal'>,
-  ): Promise<void> {
-    const invocation: Invocation = {
-      ...request,
-      signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(RESPONSE_URL_WINDOW_MS)]),
-      respond: (reply) => deliver(target, reply),
-    };
-    const task = handlers.onInvocation(invocation).then(
-      () => undefined,
-      (err: unknown) => log.error({ err, command: request.command }, 'slack.invocation_failed'),
-    );
-    inFlight.add(task);
-    try {
-      await task;
-    } finally {
-      inFlight.delete(task);
-    }
-  }
 
   async function answerPrivately(target: ReplyTarget, usage: string): Promise<void> {
     try {
@@ -176,7 +195,8 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
         log,
         secrets,
         now,
-        run: (target, invocation) => run(handlers, target, invocation),
+        run: (target, invocation) =>
+          runInvocation({ log, deliver, inFlight, stopping: stopping.signal }, handlers, target, invocation),
         answerPrivately,
       });
       port = await startApp(built, config, opts.host);
@@ -198,8 +218,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       port = undefined;
       isConnected = false;
       // Replies already under way get a moment to finish before their signal aborts.
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      await drain(inFlight);
       stopping.abort();
       log.info({}, 'slack.stopped');
     },
