@@ -8,6 +8,8 @@ import type {
   SlotRecord,
   Store,
   StoreOptions,
+  SlotMethods,
+  OutboxMethods,
 } from './store.ts';
 
 type HeldEntry = OutboxEntry & { owner: string };
@@ -19,18 +21,6 @@ interface MemoryState {
   outbox: Map<string, HeldEntry>;
   kv: Map<string, string>;
 }
-
-type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
-type OutboxMethods = Pick<
-  Store,
-  | 'addToOutbox'
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;
 
 const slotKey = (job: string, slotId: string) => `${job}\u0000${slotId}`;
 const copy = <T extends object>(v: T): T => structuredClone(v);

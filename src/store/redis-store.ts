@@ -12,6 +12,8 @@ import {
   type OutboxStatus,
   type Store,
   type StoreOptions,
+  type SlotMethods,
+  type OutboxMethods,
 } from './store.ts';
 
 export interface RedisStoreOptions extends StoreOptions {
@@ -184,18 +186,6 @@ interface RedisContext {
   all: string;
   retention: string;
 }
-
-type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
-type OutboxMethods = Pick<
-  Store,
-  | 'addToOutbox'
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;
 
 /** Connects to Redis at `url` (redis:// or rediss://); rejects when it cannot be reached. */
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {

@@ -12,6 +12,8 @@ import type {
   SlotStatus,
   Store,
   StoreOptions,
+  SlotMethods,
+  OutboxMethods,
 } from './store.ts';
 
 const SCHEMA = `
@@ -129,18 +131,6 @@ interface SqliteContext {
   db: DatabaseSync;
   now: () => number;
 }
-
-type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
-type OutboxMethods = Pick<
-  Store,
-  | 'addToOutbox'
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;
 
 const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
 

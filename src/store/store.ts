@@ -121,3 +121,17 @@ export interface StoreOptions {
 
 /** How long finished records are kept: long enough that no replica lags behind them. */
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The slot part of a store: what each backend implements for claims. */
+export type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
+/** The outbox part of a store. */
+export type OutboxMethods = Pick<
+  Store,
+  | 'addToOutbox'
+  | 'claimDueOutbox'
+  | 'markDelivered'
+  | 'markInFlight'
+  | 'rescheduleOutbox'
+  | 'giveUpOutbox'
+  | 'listOutbox'
+>;
