@@ -108,16 +108,16 @@ interface DeliveryContext {
 }
 
 /** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
-async function send(c: DeliveryContext, delivery: Delivery): Promise<string> {
+async function send(ctx: DeliveryContext, delivery: Delivery): Promise<string> {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
     // A named destination never falls back to another webhook: the post waits until it exists.
-    const client = name === 'default' ? c.settings.services.webhook : c.settings.destinations?.[name];
+    const client = name === 'default' ? ctx.settings.services.webhook : ctx.settings.destinations?.[name];
     if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
     return (await client.post(delivery.message)).id;
   }
-  if (!c.settings.services.email) throw new Error('the email service is not configured');
-  return (await c.settings.services.email.send(delivery.email)).id;
+  if (!ctx.settings.services.email) throw new Error('the email service is not configured');
+  return (await ctx.settings.services.email.send(delivery.email)).id;
 }
 
 function describe(err: unknown): string {
@@ -128,12 +128,12 @@ function describe(err: unknown): string {
 }
 
 async function giveUp(
-  c: DeliveryContext,
+  ctx: DeliveryContext,
   entry: OutboxEntry,
   reason: string,
   err?: unknown,
 ): Promise<EntryOutcome> {
-  await c.store.giveUpOutbox(entry.id, c.owner, reason);
+  await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
   // Named by job and kind only: the payload and the webhook address (its token) stay out of logs.
   const fields = {
     job: entry.job,
@@ -144,7 +144,7 @@ async function giveUp(
     reason,
     ...(err instanceof ServiceError ? { code: err.code, status: err.status } : {}),
   };
-  c.log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
+  ctx.log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
   return 'given_up';
 }
 
@@ -163,15 +163,18 @@ function warnUncertain(log: JobLog, entry: OutboxEntry): void {
 }
 
 async function putBack(
-  c: DeliveryContext,
+  ctx: DeliveryContext,
   entry: OutboxEntry,
   waitMs: number,
   err: unknown,
 ): Promise<EntryOutcome> {
-  const base = Math.min(c.settings.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), c.settings.retryMaxMs);
-  const nextAttemptAt = c.now() + Math.max(waitMs, base);
-  await c.store.rescheduleOutbox(entry.id, c.owner, nextAttemptAt, describe(err));
-  c.log.warn(
+  const base = Math.min(
+    ctx.settings.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1),
+    ctx.settings.retryMaxMs,
+  );
+  const nextAttemptAt = ctx.now() + Math.max(waitMs, base);
+  await ctx.store.rescheduleOutbox(entry.id, ctx.owner, nextAttemptAt, describe(err));
+  ctx.log.warn(
     {
       job: entry.job,
       slotId: entry.slotId,
@@ -186,31 +189,31 @@ async function putBack(
 }
 
 async function deliver(
-  c: DeliveryContext,
+  ctx: DeliveryContext,
   entry: OutboxEntry,
   signal?: AbortSignal,
   receipts?: Map<string, string>,
 ): Promise<EntryOutcome> {
-  if (c.now() - entry.createdAt > c.settings.maxAgeMs) {
+  if (ctx.now() - entry.createdAt > ctx.settings.maxAgeMs) {
     return giveUp(
-      c,
+      ctx,
       entry,
-      `not delivered within ${Math.round(c.settings.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
+      `not delivered within ${Math.round(ctx.settings.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
     );
   }
   const delivery = fromOutboxPayload(entry.payload);
   let isUncertain = entry.inFlightAt !== undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      if (isUncertain) warnUncertain(c.log, entry);
+      if (isUncertain) warnUncertain(ctx.log, entry);
       // Recorded before the request: if this process dies before the answer, the next claim knows
       // the post may already be visible (a webhook has no idempotency key to make a resend safe).
-      await c.store.markInFlight(entry.id, c.owner, true);
+      await ctx.store.markInFlight(entry.id, ctx.owner, true);
       isUncertain = true;
-      const receipt = await send(c, delivery);
-      await c.store.markDelivered(entry.id, receipt);
+      const receipt = await send(ctx, delivery);
+      await ctx.store.markDelivered(entry.id, receipt);
       receipts?.set(entry.id, receipt);
-      c.log.info(
+      ctx.log.info(
         { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
         'outbox.delivered',
       );
@@ -220,32 +223,32 @@ async function deliver(
       // connection leaves it unknown.
       if (err instanceof ServiceError && err.status !== undefined) {
         isUncertain = false;
-        await c.store.markInFlight(entry.id, c.owner, false);
+        await ctx.store.markInFlight(entry.id, ctx.owner, false);
       }
       if (err instanceof ServiceError && PERMANENT.has(err.code)) {
         const why =
           err.code === 'unauthorized' || err.code === 'not_found'
             ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
             : `${err.code}: the ${err.service} refused the post`;
-        return giveUp(c, entry, why, err);
+        return giveUp(ctx, entry, why, err);
       }
       const isServiceError = err instanceof ServiceError;
       const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
-      const backoff = Math.max(1, Math.round(c.random() * c.settings.backoffMs * 2 ** (attempt - 1)));
+      const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
       const waitMs = retryAfterMs ?? backoff;
-      if (!isServiceError || attempt >= c.settings.triesPerDrain || waitMs > c.settings.maxWaitMs) {
+      if (!isServiceError || attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs) {
         if (!isServiceError)
-          c.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
-        return putBack(c, entry, retryAfterMs ?? 0, err);
+          ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
+        return putBack(ctx, entry, retryAfterMs ?? 0, err);
       }
-      c.log.debug(
+      ctx.log.debug(
         { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
         'outbox.retry',
       );
       try {
         await sleep(waitMs, undefined, signal ? { signal } : undefined);
       } catch {
-        return putBack(c, entry, 0, err); // shutting down: the next start retries it
+        return putBack(ctx, entry, 0, err); // shutting down: the next start retries it
       }
     }
   }
@@ -253,7 +256,7 @@ async function deliver(
 
 export function createDeliverer(options: DeliveryOptions): Deliverer {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
-  const c: DeliveryContext = {
+  const ctx: DeliveryContext = {
     settings,
     now: settings.now ?? Date.now,
     random: settings.random ?? Math.random,
@@ -261,7 +264,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
     log: settings.log,
     owner: settings.owner,
   };
-  const { store, owner, now } = c;
+  const { store, owner, now } = ctx;
 
   return {
     async drain(opts) {
@@ -284,7 +287,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        for (const entry of fresh) outcomes.set(entry.id, await deliver(c, entry, opts?.signal, receipts));
+        for (const entry of fresh) outcomes.set(entry.id, await deliver(ctx, entry, opts?.signal, receipts));
       }
       return { outcomes, receipts };
     },
