@@ -121,6 +121,15 @@ function refuseUnwatchable(command: Command): void {
   );
 }
 
+/** A /jobs watch reads the first page only (watch.ts asks for the largest): page: would contradict it. */
+function refusePagedWatch(command: Command, line: string): void {
+  if (command.name !== 'jobs' || !/(^|\s)page:/i.test(line)) return;
+  throw fail(
+    'invalid_input',
+    'A /jobs watch reads the first page of results only (the largest the provider gives); leave out page:.',
+  );
+}
+
 /** alert: belongs to a /forecast watch, which needs one. */
 function checkAlert(command: Command, isWatch: boolean, alert: string | undefined): void {
   const isForecastWatch = isWatch && command.name === 'forecast';
@@ -190,6 +199,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       await opts.commands().check(line, creator, (command) => {
         refuseUnschedulable(command);
         if (isWatch) refuseUnwatchable(command);
+        if (isWatch) refusePagedWatch(command, line);
         checkAlert(command, isWatch, alert);
       });
       const record: ScheduleRecord = {

@@ -130,6 +130,18 @@ describe('/schedule add ... only:new on /jobs', () => {
     expect(world.upstream()).toEqual([]);
   });
 
+  it('refuses page: on a /jobs watch, which reads the first page only, with no upstream request', async () => {
+    const reply = await world.type('/schedule add only:new hourly /jobs rust developer page:3');
+    expect(reply.text).toBe(
+      'A /jobs watch reads the first page of results only (the largest the provider gives); leave out page:.',
+    );
+    expect(reply.ephemeral).toBe(true);
+    expect(world.upstream()).toEqual([]);
+    // Without only:new the same line is an ordinary schedule of page 3.
+    const plain = await world.type('/schedule add hourly /jobs rust developer page:3');
+    expect(plain.ephemeral).not.toBe(true);
+  });
+
   it('asks for the largest page, shows at most ten new listings and says how many more are new', async () => {
     const r = replica(world, store, { now, owner: 'watcher' });
     await world.type('/schedule add only:new "*/30 * * * *" /jobs rust developer where:Berlin');
