@@ -1,6 +1,10 @@
 // Pure formatting of an S6 host record for /host: the services one line per port, the
 // vulnerabilities newest first.
-import type { HostService } from '../src/services/hostscan/client.ts';
+import type { Reply } from '../src/core/reply.ts';
+import type { HostRecord, HostService } from '../src/services/hostscan/client.ts';
+import { formatRelative, listWithMore, plural } from './format.ts';
+
+const SHOWN_VULNS = 5;
 
 /** "443/tcp  nginx 1.18", one line per port and transport, sorted by port, at most `max` lines. */
 export function formatServiceLines(services: readonly HostService[], max = 15): string[] {
@@ -51,4 +55,72 @@ export function describeInternal(address: string, range: string): string {
       : `the ${name} address (${block})`;
   }
   return `${article} ${name} address (${block})`;
+}
+
+/** The answer for a private, loopback or otherwise internal address: nothing to look up. */
+export function internalAddressReply(address: string, range: string): Reply {
+  const what = describeInternal(address, range);
+  return {
+    text: `${address} is ${what}; no internet scanner can see it.`,
+    embeds: [
+      {
+        title: `${address} is not on the public internet`,
+        description: `It is ${what}, so there is nothing to look up. Try the public address of the host instead.`,
+        color: 'warning',
+      },
+    ],
+  };
+}
+
+/** The answer when the scanner has no record of a public address. */
+export function unknownHostReply(address: string): Reply {
+  return {
+    text: `No information is available for ${address}.`,
+    embeds: [
+      {
+        title: `Nothing known about ${address}`,
+        description:
+          'The scanner has not seen any open service at this address. That is normal for most client and unused addresses.',
+        color: 'warning',
+      },
+    ],
+  };
+}
+
+/** A host record as a reply: a summary line and an embed of its services, ports and vulnerabilities. */
+export function hostReply(host: HostRecord, now: Date): Reply {
+  const ports = [...new Set(host.ports)].sort((a, b) => a - b);
+  const vulns = sortCves(host.vulns);
+  const services = formatServiceLines(host.services);
+  const vulnText = vulns.length === 0 ? 'None known' : `${vulns.length}: ${listWithMore(vulns, SHOWN_VULNS)}`;
+  const fields = [
+    { name: 'Organisation', value: host.org ?? 'Unknown', inline: true },
+    { name: 'Country', value: host.countryName ?? 'Unknown', inline: true },
+    {
+      name: 'Open ports',
+      value: ports.length > 0 ? listWithMore(ports.map(String), 20) : 'None seen',
+      inline: true,
+    },
+    { name: 'Hostnames', value: host.hostnames.length > 0 ? listWithMore(host.hostnames, 5) : 'None' },
+    { name: 'Vulnerabilities', value: vulnText },
+  ];
+  return {
+    text: `${host.ip}: ${host.org ?? 'unknown organisation'}, ${host.countryName ?? 'unknown country'}; ${plural(ports.length, 'open port')}, ${plural(vulns.length, 'known vulnerability', 'known vulnerabilities')}`,
+    embeds: [
+      {
+        title: `Host ${host.ip}`,
+        description:
+          services.length > 0 ? `\`\`\`\n${services.join('\n')}\n\`\`\`` : 'No service banners recorded.',
+        color: vulns.length > 0 ? 'warning' : 'info',
+        fields,
+        ...(host.lastUpdate
+          ? {
+              // The date itself is the timestamp: the footer gives the age only.
+              footer: `Last scanned ${formatRelative(host.lastUpdate, now)}`,
+              timestamp: host.lastUpdate.toISOString(),
+            }
+          : {}),
+      },
+    ],
+  };
 }

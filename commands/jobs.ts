@@ -2,9 +2,9 @@
 // currency, and buttons that re-run the same search one page back or on.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import type { Action } from '../src/core/reply.ts';
+import type { Action, Reply } from '../src/core/reply.ts';
 import { UserError } from '../src/errors.ts';
-import type { JobListing } from '../src/services/job-search/client.ts';
+import type { JobListing, JobSearchResult } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../src/domain/job-countries.ts';
 import { countryChoices, countryName, formatMoney, formatSalary } from './job-countries.ts';
@@ -29,6 +29,84 @@ function listingValue(job: JobListing, country: string, now: Date): string {
   ]
     .filter((line) => line !== undefined)
     .join('\n');
+}
+
+/** One page of a search, as asked and as found. */
+interface JobsPage {
+  what: string;
+  where: string | undefined;
+  country: string;
+  page: number;
+  size: number;
+  lastPage: number;
+}
+
+/** "“rust” in Berlin, Germany": the search as the replies name it. */
+function searchText(p: JobsPage): string {
+  const place = joinPlace(p.where === undefined ? undefined : truncate(p.where, 60), countryName(p.country));
+  return `${quote(p.what, 60)} in ${place}`;
+}
+
+/** A button that re-runs the same search on page `target`. */
+function pageAction(p: JobsPage, label: string, target: number): Action {
+  const { what, where, country, size } = p;
+  return {
+    label,
+    command: 'jobs',
+    input: {
+      what,
+      ...(where === undefined ? {} : { where }),
+      country,
+      page: target,
+      ...(size === RESULTS_PER_PAGE ? {} : { size }),
+    },
+  };
+}
+
+/** The answer when the page has no listing: none match, or the page is past the last one. */
+function noListingsReply(p: JobsPage, count: number): Reply {
+  const search = searchText(p);
+  const pastEnd = count > 0;
+  return {
+    text: pastEnd
+      ? `Page ${p.page} is past the last page (${p.lastPage}) of ${search}.`
+      : `No jobs found for ${search}.`,
+    embeds: [
+      {
+        title: pastEnd ? 'No more listings' : 'No jobs found',
+        description: pastEnd
+          ? `${search} has ${plural(count, 'listing')} on ${plural(p.lastPage, 'page')}.`
+          : `Nothing matches ${search}. Try broader search terms, a larger place, or another country.`,
+        color: 'warning',
+      },
+    ],
+    ...(pastEnd ? { actions: [pageAction(p, 'Last page', p.lastPage)] } : {}),
+  };
+}
+
+/** A page of listings, numbered across pages, with Previous and Next buttons where there are pages. */
+function listingsReply(p: JobsPage, result: JobSearchResult, now: Date): Reply {
+  const { page, size, lastPage, country } = p;
+  const search = searchText(p);
+  const mean = result.meanSalary === undefined ? undefined : formatMoney(result.meanSalary, country);
+  const actions: Action[] = [];
+  if (page > 1) actions.push(pageAction(p, '◀ Previous', Math.min(page - 1, lastPage)));
+  if (page < lastPage) actions.push(pageAction(p, 'Next ▶', page + 1));
+  return {
+    text: `${plural(result.count, 'job')} for ${search}; page ${page} of ${formatNumber(lastPage)}`,
+    embeds: [
+      {
+        title: `${plural(result.count, 'job')} for ${search}`,
+        description: `Page ${page} of ${formatNumber(lastPage)}${mean ? ` · average salary ${mean}` : ''}`,
+        color: 'info',
+        fields: result.results.slice(0, size).map((job, i) => ({
+          name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200)}`,
+          value: listingValue(job, country, now),
+        })),
+      },
+    ],
+    ...(actions.length > 0 ? { actions } : {}),
+  };
 }
 
 export function createJobsCommand(opts: JobsCommandOptions) {
@@ -71,60 +149,16 @@ export function createJobsCommand(opts: JobsCommandOptions) {
         { country, page, what, ...(where === undefined ? {} : { where }), resultsPerPage: size },
         { signal: ctx.signal },
       );
-      const place = joinPlace(where === undefined ? undefined : truncate(where, 60), countryName(country));
-      const search = `${quote(what, 60)} in ${place}`;
-      const lastPage = Math.max(1, Math.ceil(result.count / size));
-      const pageAction = (label: string, target: number): Action => ({
-        label,
-        command: 'jobs',
-        input: {
-          what,
-          ...(where === undefined ? {} : { where }),
-          country,
-          page: target,
-          ...(size === RESULTS_PER_PAGE ? {} : { size }),
-        },
-      });
-
-      if (result.count === 0 || result.results.length === 0) {
-        const pastEnd = result.count > 0;
-        return {
-          text: pastEnd
-            ? `Page ${page} is past the last page (${lastPage}) of ${search}.`
-            : `No jobs found for ${search}.`,
-          embeds: [
-            {
-              title: pastEnd ? 'No more listings' : 'No jobs found',
-              description: pastEnd
-                ? `${search} has ${plural(result.count, 'listing')} on ${plural(lastPage, 'page')}.`
-                : `Nothing matches ${search}. Try broader search terms, a larger place, or another country.`,
-              color: 'warning',
-            },
-          ],
-          ...(pastEnd ? { actions: [pageAction('Last page', lastPage)] } : {}),
-        };
-      }
-
-      const now = ctx.now();
-      const mean = result.meanSalary === undefined ? undefined : formatMoney(result.meanSalary, country);
-      const actions: Action[] = [];
-      if (page > 1) actions.push(pageAction('◀ Previous', Math.min(page - 1, lastPage)));
-      if (page < lastPage) actions.push(pageAction('Next ▶', page + 1));
-      return {
-        text: `${plural(result.count, 'job')} for ${search}; page ${page} of ${formatNumber(lastPage)}`,
-        embeds: [
-          {
-            title: `${plural(result.count, 'job')} for ${search}`,
-            description: `Page ${page} of ${formatNumber(lastPage)}${mean ? ` · average salary ${mean}` : ''}`,
-            color: 'info',
-            fields: result.results.slice(0, size).map((job, i) => ({
-              name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200)}`,
-              value: listingValue(job, country, now),
-            })),
-          },
-        ],
-        ...(actions.length > 0 ? { actions } : {}),
+      const found: JobsPage = {
+        what,
+        where,
+        country,
+        page,
+        size,
+        lastPage: Math.max(1, Math.ceil(result.count / size)),
       };
+      if (result.count === 0 || result.results.length === 0) return noListingsReply(found, result.count);
+      return listingsReply(found, result, ctx.now());
     },
   });
 }

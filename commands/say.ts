@@ -7,6 +7,8 @@ import { ServiceError, UserError } from '../src/errors.ts';
 import { formatBytes, formatNumber, plural, quote, truncate } from './format.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
 import { findVoice, voiceChoices, voiceNameOf } from './voice-format.ts';
+import type { Reply } from '../src/core/reply.ts';
+import type { SpeechClient } from '../src/services/speech/client.ts';
 
 export interface SayCommandOptions {
   /** SPEECH_MODEL_ID: decides the character limit. */
@@ -20,6 +22,46 @@ export interface SayCommandOptions {
 
 // ElevenLabs voice ids are 20 letters and digits; one not in the list may still be usable.
 const VOICE_ID_RE = /^[A-Za-z0-9]{20}$/;
+
+/** The voice a `voice` option names: one of the list, an id that looks usable, or the default. */
+async function resolveVoice(
+  speech: Pick<SpeechClient, 'voices'>,
+  requested: string | undefined,
+  signal: AbortSignal,
+): Promise<{ voiceId: string | undefined; voiceName: string }> {
+  if (requested === undefined) return { voiceId: undefined, voiceName: 'the default voice' };
+  const voice = findVoice(await speech.voices({ signal }), requested);
+  if (voice !== undefined) return { voiceId: voice.id, voiceName: voice.name };
+  if (VOICE_ID_RE.test(requested)) return { voiceId: requested, voiceName: requested };
+  throw new UserError({
+    code: 'invalid_input',
+    message: `There is no voice called ${quote(requested, 40)}; /voices lists the voices you can use.`,
+  });
+}
+
+/** The reply to a spoken text: a line, an embed and the mp3. */
+function sayReply(said: {
+  text: string;
+  chars: number;
+  voiceName: string;
+  isDefault: boolean;
+  modelId: string;
+  bytes: Uint8Array;
+}): Reply {
+  const size = formatBytes(said.bytes.byteLength);
+  return {
+    text: `Spoke ${plural(said.chars, 'character')} as ${said.voiceName} (say.mp3, ${size}).`,
+    embeds: [
+      {
+        title: `🔊 ${said.isDefault ? 'Default voice' : said.voiceName}`,
+        description: truncate(said.text, 300),
+        color: 'success',
+        footer: `${said.modelId} · ${plural(said.chars, 'character')} · ${size}`,
+      },
+    ],
+    attachments: [{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: said.bytes }],
+  };
+}
 
 export function createSayCommand(opts: SayCommandOptions) {
   const limit = characterLimitOf(opts.modelId);
@@ -56,23 +98,7 @@ export function createSayCommand(opts: SayCommandOptions) {
         });
       }
       const speech = ctx.services.speech;
-      let voiceId: string | undefined;
-      let voiceName = 'the default voice';
-      if (input.voice !== undefined) {
-        const voice = findVoice(await speech.voices({ signal: ctx.signal }), input.voice);
-        if (voice !== undefined) {
-          voiceId = voice.id;
-          voiceName = voice.name;
-        } else if (VOICE_ID_RE.test(input.voice)) {
-          voiceId = voiceName = input.voice;
-        } else {
-          throw new UserError({
-            code: 'invalid_input',
-            message: `There is no voice called ${quote(input.voice, 40)}; /voices lists the voices you can use.`,
-          });
-        }
-      }
-
+      const { voiceId, voiceName: chosen } = await resolveVoice(speech, input.voice, ctx.signal);
       const refused = await opts.charge?.(chars, ctx);
       if (refused) throw refused;
       let audio;
@@ -88,24 +114,20 @@ export function createSayCommand(opts: SayCommandOptions) {
         await opts.refund?.(chars, ctx).catch(() => undefined);
         throw err;
       }
-      const size = formatBytes(audio.bytes.byteLength);
       const defaultName =
         voiceId === undefined && audio.voiceId !== undefined
           ? await voiceNameOf(speech, audio.voiceId, ctx.signal)
           : undefined;
-      if (defaultName !== undefined) voiceName = defaultName;
-      return {
-        text: `Spoke ${plural(chars, 'character')} as ${voiceName} (say.mp3, ${size}).`,
-        embeds: [
-          {
-            title: `🔊 ${voiceId === undefined && defaultName === undefined ? 'Default voice' : voiceName}`,
-            description: truncate(input.text, 300),
-            color: 'success',
-            footer: `${opts.modelId} · ${plural(chars, 'character')} · ${size}`,
-          },
-        ],
-        attachments: [{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: audio.bytes }],
-      };
+      const voiceName = defaultName ?? chosen;
+      const isDefault = voiceId === undefined && defaultName === undefined;
+      return sayReply({
+        text: input.text,
+        chars,
+        voiceName,
+        isDefault,
+        modelId: opts.modelId,
+        bytes: audio.bytes,
+      });
     },
   });
 }
