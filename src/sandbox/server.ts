@@ -87,14 +87,57 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   res.end();
 }
 
-export async function startSandboxServer(opts: SandboxServerOptions): Promise<SandboxServer> {
-  const { handlers } = opts;
+/** The handlers and msw's getResponse, loaded on the first request (msw is a heavy import). */
+function lazyHandlers(handlers: SandboxServerOptions['handlers']) {
   let loaded: Promise<{ base: RequestHandler[]; getResponse: typeof GetResponse }> | undefined;
-  const load = () =>
+  return () =>
     (loaded ??= Promise.all([
       typeof handlers === 'function' ? handlers() : [...handlers],
       import('msw'),
     ]).then(([base, msw]) => ({ base, getResponse: msw.getResponse })));
+}
+
+function toFetchRequest(
+  req: IncomingMessage,
+  url: URL,
+  headers: Headers,
+  body: Buffer<ArrayBuffer>,
+): Request {
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: req.method === 'GET' || req.method === 'HEAD' || body.length === 0 ? undefined : body,
+  });
+}
+
+/** Sends msw's answer: a 404 when no handler matched, a connection reset for HttpResponse.error(). */
+async function answer(req: IncomingMessage, res: ServerResponse, url: URL, response: Response | undefined) {
+  if (!response) {
+    res
+      .writeHead(404, { 'content-type': 'application/json', 'x-sandbox-unhandled': '1' })
+      .end(JSON.stringify({ message: `no sandbox route for ${req.method} ${url.pathname}` }));
+    return;
+  }
+  if (response.type === 'error') {
+    // msw's HttpResponse.error(): a connection reset.
+    req.socket.destroy();
+    return;
+  }
+  await writeResponse(res, response);
+}
+
+/** A handler that threw: a 500 if nothing was sent yet, else the connection is cut. */
+function failed(res: ServerResponse, err: unknown): void {
+  if (!res.headersSent) {
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ message: `sandbox handler failed: ${String(err)}` }));
+  } else {
+    res.destroy();
+  }
+}
+
+export async function startSandboxServer(opts: SandboxServerOptions): Promise<SandboxServer> {
+  const load = lazyHandlers(opts.handlers);
   let overrides: RequestHandler[] = [];
   let latencyMs = opts.latencyMs ?? 0;
   const requests: RecordedRequest[] = [];
@@ -110,36 +153,13 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"simulated fault"}');
       return;
     }
-    const request = new Request(url, {
-      method: req.method,
-      headers,
-      body: req.method === 'GET' || req.method === 'HEAD' || body.length === 0 ? undefined : body,
-    });
     const { base, getResponse } = await load();
-    const response = await getResponse([...overrides, ...base], request);
-    if (!response) {
-      res
-        .writeHead(404, { 'content-type': 'application/json', 'x-sandbox-unhandled': '1' })
-        .end(JSON.stringify({ message: `no sandbox route for ${req.method} ${url.pathname}` }));
-      return;
-    }
-    if (response.type === 'error') {
-      // msw's HttpResponse.error(): a connection reset.
-      req.socket.destroy();
-      return;
-    }
-    await writeResponse(res, response);
+    const response = await getResponse([...overrides, ...base], toFetchRequest(req, url, headers, body));
+    await answer(req, res, url, response);
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: `sandbox handler failed: ${String(err)}` }));
-      } else {
-        res.destroy();
-      }
-    });
+    handle(req, res).catch((err: unknown) => failed(res, err));
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
