@@ -7,6 +7,7 @@ import {
   type QuotaStore,
 } from '../http/client.ts';
 import type { HttpOptions } from '../http/policy.ts';
+import { registerSecret } from '../redact.ts';
 
 /** What every client factory takes besides its own config. */
 export interface ClientDeps {
@@ -24,11 +25,21 @@ export interface Closable {
   close(): Promise<void>;
 }
 
-/** The service's own HTTP client (its pool, breaker and limits), wired to the shared deps. */
-export function createServiceHttp(
-  deps: ClientDeps,
-  config: Omit<HttpClientConfig, 'log' | 'onCall' | 'now' | 'random' | 'options' | 'quotaStore'>,
-): HttpClient {
+/** What a service gives for its HTTP client: the HTTP settings, and the credentials it sends. */
+export type ServiceHttpConfig = Omit<
+  HttpClientConfig,
+  'log' | 'onCall' | 'now' | 'random' | 'options' | 'quotaStore'
+> & {
+  /** Every credential the service sends (header, query or path): registered for redaction here. */
+  secrets: readonly string[];
+};
+
+/**
+ * The service's own HTTP client (its pool, breaker and limits), wired to the shared deps, with
+ * its credentials registered so that no log, error text or reply can show them.
+ */
+export function createServiceHttp(deps: ClientDeps, { secrets, ...config }: ServiceHttpConfig): HttpClient {
+  for (const secret of secrets) registerSecret(secret);
   return createHttpClient({
     ...config,
     log: deps.log,

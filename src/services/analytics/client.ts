@@ -2,7 +2,6 @@
 // https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/properties/runReport
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { readGoogleError, RunReportResponse } from './schemas.ts';
@@ -92,8 +91,8 @@ function problemWith(input: RunReportInput, propertyId: string): string | undefi
 }
 
 export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps = {}): AnalyticsClient {
-  registerSecret(config.accessToken);
   const http = createServiceHttp(deps, {
+    secrets: [config.accessToken],
     service: 'analytics',
     baseUrl: config.baseUrl,
     headers: { authorization: `Bearer ${config.accessToken}` },

@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { EmailResponse, parseResendTimestamp, readResendError, SendEmailResponse } from './schemas.ts';
@@ -78,8 +77,8 @@ function checkSend(input: SendEmailInput, from: string): void {
 }
 
 export function createEmailClient(config: EmailConfig, deps: ClientDeps = {}): EmailClient {
-  registerSecret(config.accessToken);
   const http = createServiceHttp(deps, {
+    secrets: [config.accessToken],
     service: 'email',
     baseUrl: config.baseUrl,
     headers: { authorization: `Bearer ${config.accessToken}` },

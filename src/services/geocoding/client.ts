@@ -2,7 +2,6 @@
 // carriers SPEC.md lists. https://docs.mapbox.com/api/search/geocoding-v5/#forward-geocoding
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ConfigError, ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { GeocodeResponse, readMapboxError } from './schemas.ts';
@@ -65,8 +64,8 @@ export function createGeocodingClient(config: GeocodingConfig, deps: ClientDeps 
       problems: [{ variable: 'GEOCODING_DATASET', message: 'must be a dataset name such as mapbox.places' }],
     });
   }
-  registerSecret(config.apiKey);
   const http = createServiceHttp(deps, {
+    secrets: [config.apiKey],
     service: 'geocoding',
     baseUrl: config.baseUrl,
     headers: { 'x-api-key': config.apiKey },

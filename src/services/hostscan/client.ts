@@ -3,7 +3,6 @@
 import { isIP } from 'node:net';
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { HostResponse, ShodanErrorResponse, type HostWire } from './schemas.ts';
@@ -87,8 +86,8 @@ function toHostRecord(w: HostWire): HostRecord {
 }
 
 export function createHostscanClient(config: HostscanConfig, deps: ClientDeps = {}): HostscanClient {
-  registerSecret(config.apiKey);
   const http = createServiceHttp(deps, {
+    secrets: [config.apiKey],
     service: 'hostscan',
     baseUrl: config.baseUrl,
     // SPEC.md S6: the key in the `key` query parameter, and the same key as X-API-Key.

@@ -2,7 +2,6 @@
 // https://developer.adzuna.com/docs/search — GET /jobs/{country}/search/{page}?app_id=…&app_key=…
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../../domain/job-countries.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
@@ -108,9 +107,8 @@ function rejected(reason: string): ServiceError {
 }
 
 export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps = {}): JobSearchClient {
-  registerSecret(config.apiKey);
-  registerSecret(config.appId);
   const http = createServiceHttp(deps, {
+    secrets: [config.apiKey, config.appId],
     service: 'jobSearch',
     baseUrl: config.baseUrl,
     // SPEC.md S8: app_id and app_key as query parameters, and the key as X-API-Key too.

@@ -2,7 +2,6 @@
 // https://elevenlabs.io/docs/api-reference/text-to-speech/convert
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { characterLimitOf, countCharacters, isKnownSpeechModel } from '../../domain/speech.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
@@ -129,8 +128,8 @@ function rejected(operation: string, reason: string): ServiceError {
 }
 
 export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}): SpeechClient {
-  registerSecret(config.apiKey);
   const http = createServiceHttp(deps, {
+    secrets: [config.apiKey],
     service: 'speech',
     baseUrl: config.baseUrl,
     headers: { 'xi-api-key': config.apiKey },

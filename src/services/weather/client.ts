@@ -2,7 +2,6 @@
 // in both carriers SPEC.md lists (appid and X-API-Key). https://openweathermap.org/current
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { CurrentWeatherResponse, ForecastResponse, readOwmError, type ConditionWire } from './schemas.ts';
@@ -111,8 +110,8 @@ async function orUndefined<T>(call: Promise<T>): Promise<T | undefined> {
 }
 
 export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}): WeatherClient {
-  registerSecret(config.apiKey);
   const http = createServiceHttp(deps, {
+    secrets: [config.apiKey],
     service: 'weather',
     baseUrl: config.baseUrl,
     headers: { 'x-api-key': config.apiKey },

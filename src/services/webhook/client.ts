@@ -5,7 +5,6 @@
 // The token path segment is the credential: it is registered for redaction and never logged.
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
-import { registerSecret } from '../../redact.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { DISCORD_LIMITS, discordLength as charCount, webhookUsernameProblem } from '../../domain/discord.ts';
@@ -217,8 +216,8 @@ async function toMultipart(
 }
 
 export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}): WebhookClient {
-  registerSecret(config.token);
   const http = createServiceHttp(deps, {
+    secrets: [config.token],
     service: 'webhook',
     baseUrl: config.baseUrl,
     readError: readWebhookError,
