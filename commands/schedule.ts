@@ -98,6 +98,7 @@ const ADD_OPTIONS = z.object({
 function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
   return defineCommand({
     name: 'schedule add',
+    changesState: true,
     description: 'Post a command’s reply to a channel on a schedule',
     options: ADD_OPTIONS,
     positional: ['when', 'command'],
@@ -136,6 +137,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     positional: ['id'] as const,
     needs: [],
     access: [manage],
+    changesState: true,
   });
   return [
     scheduleAdd(service, manage),

@@ -14,6 +14,7 @@ import type {
   Invocation,
 } from '../../src/core/adapter.ts';
 import { parseLine } from '../../src/core/args.ts';
+import { resolveCommand } from '../../src/core/input/resolve.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { visibleControls } from '../text-safety.ts';
@@ -169,6 +170,17 @@ function lineKind(line: string): 'exit' | 'command' | 'none' {
   return !line.startsWith('#') && parseLine(line) ? 'command' : 'none';
 }
 
+/** Whether the line's command changes what later lines read (its reply queue then runs it alone). */
+function changesState(registry: CommandRegistry, line: string): boolean {
+  const parsed = parseLine(line);
+  if (!parsed) return false;
+  try {
+    return resolveCommand(registry, parsed.name, parsed.text).command.changesState;
+  } catch {
+    return false; // an unknown command is refused by the dispatcher; its order does not matter
+  }
+}
+
 /** A piped session's transcript block: the line as typed (control characters as escapes), its reply. */
 const transcript = (line: string, block: string) => `> ${visibleControls(line)}\n${block}\n\n`;
 
@@ -215,7 +227,7 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
     onSettled: maybeFinish,
   });
 
-  function onLine(raw: string, handlers: AdapterHandlers): void {
+  function onLine(raw: string, registry: CommandRegistry, handlers: AdapterHandlers): void {
     if (isEnded) return;
     const line = raw.trim();
     const kind = lineKind(line);
@@ -225,9 +237,13 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
       isEndedByLine = true;
       rl?.close();
     } else if (kind === 'command') {
-      queue.add(line, async (entry) => {
-        outcomes.add(await runLine(opts, handlers, entry, controller.signal));
-      });
+      queue.add(
+        line,
+        async (entry) => {
+          outcomes.add(await runLine(opts, handlers, entry, controller.signal));
+        },
+        changesState(registry, line),
+      );
     } else if (isTTY) {
       rl?.prompt(); // a blank line or a # comment
     }
@@ -247,7 +263,7 @@ export function createConsoleAdapter(opts: ConsoleAdapterOptions): ConsoleAdapte
     isReady: () => isStarted && !isEnded,
     start(registry, handlers) {
       rl = openReadline(opts, registry);
-      rl.on('line', (raw: string) => onLine(raw, handlers));
+      rl.on('line', (raw: string) => onLine(raw, registry, handlers));
       rl.on('close', onClose);
       if (isTTY) startTerminal(rl, opts, { write, printAbovePrompt, history });
       else if (opts.notice) log.info({}, opts.notice);

@@ -61,6 +61,11 @@ export interface CommandDef<S extends z.ZodObject, K extends ServiceKey> {
    * grammar cannot express (a command line inside a command line); undefined: use the grammar.
    */
   readText?: (text: string) => Record<string, string> | undefined;
+  /**
+   * Changes what later commands read (/schedule add, remove…): where lines run concurrently (a
+   * piped console), it runs after every line before it, and the lines after it wait for it.
+   */
+  changesState?: boolean;
   handler(input: z.output<S>, ctx: CommandContext<NeededServices<K>>): Promise<Reply>;
 }
 
@@ -75,6 +80,7 @@ export interface Command<I = Record<string, unknown>> {
   readonly autocomplete: Partial<Record<string, Autocomplete>>;
   readonly examples: readonly string[];
   readonly readText?: (text: string) => Record<string, string> | undefined;
+  readonly changesState: boolean;
   handler(input: I, ctx: CommandContext): Promise<Reply>;
 }
 
@@ -101,6 +107,7 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     autocomplete: def.autocomplete ?? {},
     examples: def.examples ?? [],
     ...(def.readText ? { readText: def.readText } : {}),
+    changesState: def.changesState ?? false,
     // The dispatcher runs a handler only once every service in `needs` is present (checkNeeds),
     // so the bag it passes has them; this is the one place that relies on that.
     handler: (input, ctx) => def.handler(input, ctx as CommandContext<NeededServices<K>>),

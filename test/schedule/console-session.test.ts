@@ -82,4 +82,24 @@ describe('a console session with a file store', () => {
     expect(after).toContain(`${ids[1]} · `);
     expect(inbox.messages).toHaveLength(1);
   }, 120_000);
+
+  it('runs a piped session in order around a change: a list below an add or a remove sees it', async () => {
+    const own = { ...env, STORE_URL: join(dir, 'ordered.sqlite') };
+    const blockOf = (out: string, line: string) =>
+      out.split(/\n(?=> )/).find((b) => b.startsWith(`> ${line}\n`)) ?? '';
+    // The weather lines beside them run concurrently as before; the schedule lines wait their turn.
+    const first = await runHerald(
+      own,
+      '/weather Oslo\n/schedule add hourly /weather Oslo\n/schedule list\n/forecast Oslo\n',
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const id = /Schedule (\w{6}) added/.exec(first.stdout)?.[1];
+    expect(id, first.stdout).toBeDefined();
+    expect(blockOf(first.stdout, '/schedule list')).toContain(`${id!} · `);
+
+    const second = await runHerald(own, `/schedule remove ${id!}\n/schedule list\n`);
+    expect(second.code, second.stderr).toBe(0);
+    expect(blockOf(second.stdout, `/schedule remove ${id!}`)).toContain(`Schedule ${id!}`);
+    expect(blockOf(second.stdout, '/schedule list')).not.toContain(`${id!} · `);
+  }, 60_000);
 });
