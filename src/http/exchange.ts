@@ -63,8 +63,45 @@ export async function exchange(
   url: string,
   callerSignal?: AbortSignal,
 ): Promise<RawResponse> {
-  const deadline = AbortSignal.timeout(d.opts.requestTimeoutMs);
-  const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+  const bound = requestBound(d.opts.requestTimeoutMs, callerSignal);
+  try {
+    return await runAttempts(d, req, url, bound.signal);
+  } finally {
+    bound.done();
+  }
+}
+
+/**
+ * One controller per request, aborted by one deadline timer or by the caller's signal; done()
+ * clears both. Cheaper than AbortSignal.timeout + AbortSignal.any per call (issue 16), and the
+ * timer is gone as soon as the request settles instead of lingering until it would fire.
+ */
+function requestBound(timeoutMs: number, callerSignal: AbortSignal | undefined) {
+  const controller = new AbortController();
+  const onCallerAbort = () => controller.abort(callerSignal?.reason);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
+  );
+  // Like AbortSignal.timeout: the deadline alone does not keep the process alive.
+  timer.unref();
+  if (callerSignal?.aborted) onCallerAbort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+async function runAttempts(
+  d: ExchangeDeps,
+  req: HttpRequest,
+  url: string,
+  signal: AbortSignal,
+): Promise<RawResponse> {
   const started = performance.now();
   let attempts = 0;
   let last: ServiceError;
