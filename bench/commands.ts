@@ -3,6 +3,7 @@
 // command's upstream time is the sandbox's own server-side time for its request (keyed by city),
 // so "added" is what herald spends: end to end minus the upstream (an upper bound; the client-side
 // wire time gives the lower one).
+import pino from 'pino';
 import { buildCommands } from '../commands/index.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Invocation } from '../src/core/adapter.ts';
@@ -34,9 +35,11 @@ export function createBot(upstreamUrl: string): Bot {
     speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
     jobsCountry: configs.jobSearch?.country ?? 'gb',
   });
-  // Production's logging cost (one command.finished line per command, JSON, production's buffered
-  // synchronous sink), into /dev/null.
-  const log = createLogger({ level: 'info', file: '/dev/null' });
+  // Production's logging cost (one command.finished line per command, JSON, asynchronous), into /dev/null.
+  const log = createLogger({
+    level: 'info',
+    destination: pino.destination({ dest: '/dev/null', sync: false }),
+  });
   const dispatcher = createDispatcher({
     registry: createRegistry(commands),
     services,

@@ -49,57 +49,11 @@ function scrub(value: unknown, depth = 0): unknown {
 export interface LogOptions {
   level?: string;
   format?: 'json' | 'pretty';
-  /** A stream of the caller's own, written line by line (tests). */
+  /** Defaults to stderr (fd 2). */
   destination?: pino.DestinationStream;
-  /** A file to write instead of stderr, buffered as stderr is (the bench: /dev/null). */
-  file?: string;
-}
-
-/** Buffered lines wait for at most this many bytes... */
-const LOG_BUFFER_BYTES = 4096;
-/** ...or this long, before one synchronous write. */
-const LOG_FLUSH_MS = 100;
-/** pino's level number of `warn`: lines at this level or worse are never held back. */
-const WARN_LEVEL = 40;
-/**
- * The routine lines logged once per command (src/core/dispatch-steps.ts): held back and written
- * with the next write (issue 16: one write per line was about a fifth of a command's CPU). Every
- * other line is written at once, so that a closed stderr is met at once as before.
- */
-const BUFFERED_LINES: ReadonlySet<string> = new Set(['command.finished', 'command.failed']);
-
-type Sink = ReturnType<typeof pino.destination>;
-
-/**
- * stderr (or `file`), written synchronously: with asynchronous writes in flight at exit, pino's
- * exit hook (sonic-boom's flushSync) retries EPIPE forever once the reader of stderr is gone, and
- * the process hangs deaf to signals (issue 14, point 7). A synchronous write meets the EPIPE at
- * once instead. Held-back lines go out with the next line written at once, when 4 KiB gather,
- * every 100 ms, when the lifecycle flushes the log at stop, and at exit (one attempt, no retry).
- */
-function bufferedSink(file: string | undefined): Sink {
-  const sink = pino.destination({
-    ...(file === undefined ? { fd: 2 } : { dest: file }),
-    sync: true,
-    minLength: LOG_BUFFER_BYTES,
-    periodicFlush: LOG_FLUSH_MS,
-  });
-  process.once('exit', () => {
-    try {
-      sink.flush();
-    } catch {
-      // Destroyed or closed: nothing more can be written.
-    }
-  });
-  return sink;
-}
-
-function messageOf(args: readonly unknown[]): unknown {
-  return typeof args[0] === 'string' ? args[0] : args[1];
 }
 
 export function createLogger(opts: LogOptions = {}): Logger {
-  const sink = opts.destination || opts.format === 'pretty' ? undefined : bufferedSink(opts.file);
   const options: pino.LoggerOptions = {
     level: opts.level ?? 'info',
     base: { app: 'herald' },
@@ -107,12 +61,9 @@ export function createLogger(opts: LogOptions = {}): Logger {
       log: (obj) => scrub(obj) as Record<string, unknown>,
     },
     hooks: {
-      logMethod(args, method, level) {
+      logMethod(args, method) {
         const safe = args.map((a) => (typeof a === 'string' ? redactText(a) : a));
         method.apply(this, safe as Parameters<typeof method>);
-        if (sink === undefined) return;
-        const held = level < WARN_LEVEL && BUFFERED_LINES.has(messageOf(args) as string);
-        if (!held) sink.flush();
       },
     },
     serializers: { err: (e: unknown) => scrub(e) },
@@ -127,5 +78,8 @@ export function createLogger(opts: LogOptions = {}): Logger {
       },
     });
   }
-  return pino(options, sink);
+  // Synchronous: with asynchronous writes in flight at exit, pino's exit hook (sonic-boom's
+  // flushSync) retries EPIPE forever once the reader of stderr is gone, and the process hangs
+  // deaf to signals (issue 14, point 7). A synchronous write meets the EPIPE at once instead.
+  return pino(options, pino.destination({ fd: 2, sync: true }));
 }
