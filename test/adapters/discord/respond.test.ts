@@ -25,7 +25,7 @@ describe('responseStep', () => {
 
 describe('safeError', () => {
   it('keeps name, status and code, and redacts the bot token from the message', () => {
-    const token = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.Gh1abc.defghijklmnopqrstuvwxyz012345';
+    const token = 'test-bot-token.not-real.0123456789abcdefghijklmnop';
     const source = Object.assign(new Error(`401 for Bot ${token}`), { status: 401, code: 0, token });
     source.name = 'DiscordAPIError';
     const safe = safeError(source, token);
