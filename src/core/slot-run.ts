@@ -1,6 +1,7 @@
 // One claimed slot, start to end: the job runs under a time limit, then a single atomic store step
 // marks the slot posted and hands the job's posts to the outbox, then the outbox is delivered.
 // The scheduler claims the slot first; this is the only place a job's run is caught and logged.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { raceAbort } from '../abort.ts';
 import { ServiceError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
@@ -51,6 +52,33 @@ function runWithLimit(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<Deliv
   return raceAbort(work, signal, late).then(() => deliveries);
 }
 
+/** How long a slot's run waits for its posts that another replica's drain took to settle. */
+const ELSEWHERE_WAIT_MS = 5_000;
+const ELSEWHERE_POLL_MS = 50;
+
+type Settled = { outcome: EntryOutcome; receipt?: string };
+
+/**
+ * The outcome of posts this run's drain did not get: another replica's drain leased them between
+ * the "posted" mark and this drain, and delivers them. Waits (bounded) until the store shows them
+ * delivered or given up, so the slot's record says what happened rather than "pending".
+ */
+async function settledElsewhere(deps: SlotRunDeps, ids: readonly string[]): Promise<Map<string, Settled>> {
+  const found = new Map<string, Settled>();
+  for (let waited = 0; ; waited += ELSEWHERE_POLL_MS) {
+    for (const entry of await deps.store.listOutbox()) {
+      if (!ids.includes(entry.id) || entry.status === 'pending') continue;
+      found.set(entry.id, { outcome: entry.status, ...(entry.receipt ? { receipt: entry.receipt } : {}) });
+    }
+    if (found.size === ids.length || waited >= ELSEWHERE_WAIT_MS) return found;
+    try {
+      await sleep(ELSEWHERE_POLL_MS, undefined, { signal: deps.signal });
+    } catch {
+      return found; // stopping: what is still pending stays in the outbox for the next start
+    }
+  }
+}
+
 export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<SlotOutcome> {
   const { store, log, owner } = deps;
   const name = job.name;
@@ -81,9 +109,12 @@ export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot)
     return { job: name, slotId, status: 'skipped', reason: 'claim-lost', deliveries: [] };
   }
   const { outcomes, receipts } = await deps.deliverer.drain({ includeBackingOff: true, signal: deps.signal });
+  const taken = entries.filter((e) => !outcomes.has(e.id)).map((e) => e.id);
+  const elsewhere = taken.length > 0 ? await settledElsewhere(deps, taken) : new Map<string, Settled>();
   const delivered = entries.map((e) => {
-    const receipt = receipts?.get(e.id);
-    const outcome = outcomes.get(e.id) ?? 'pending';
+    const other = elsewhere.get(e.id);
+    const receipt = receipts?.get(e.id) ?? other?.receipt;
+    const outcome = outcomes.get(e.id) ?? other?.outcome ?? 'pending';
     return { id: e.id, kind: e.kind, outcome, ...(receipt === undefined ? {} : { receipt }) };
   });
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
