@@ -80,6 +80,34 @@ export const PREVIOUS_DAILY = [
   { dims: ['20251114'], values: [1000, 950, 300, 12_000, 0] },
 ];
 
+type FixtureRow = { dims: string[]; values: number[] };
+
+/** The fixture rows a report of `dims` gets: the daily values, the countries, or the totals. */
+function fixtureRows(dims: readonly string[], current: boolean): FixtureRow[] {
+  if (dims[0] === 'date') return current ? DAILY : PREVIOUS_DAILY;
+  if (dims.length === 1) return COUNTRIES;
+  return current ? CURRENT_TOTALS : PREVIOUS_TOTALS;
+}
+
+/**
+ * A report's columns and rows over one or two date ranges, as GA4 answers: with two, every row
+ * carries its range's name in a last `dateRange` column (the first range's rows are the current).
+ */
+export function fixtureReport(
+  dims: readonly string[],
+  ranges: readonly { name?: string }[],
+  isEmpty = false,
+): { dims: string[]; rows: FixtureRow[] } {
+  const rowsFor = (current: boolean) => (isEmpty ? [] : fixtureRows(dims, current));
+  if (ranges.length < 2) return { dims: [...dims], rows: rowsFor(true) };
+  return {
+    dims: [...dims, 'dateRange'],
+    rows: ranges.flatMap((range, i) =>
+      rowsFor(i === 0).map((r) => ({ ...r, dims: [...r.dims, range.name ?? `date_range_${i}`] })),
+    ),
+  };
+}
+
 /**
  * A fake S2 client with GA4's semantics for the summary's requests: totals, `date` and one
  * dimension; with two date ranges every row carries the range's name in a `dateRange` column.
@@ -88,40 +116,12 @@ export function fakeAnalytics(opts: { empty?: boolean; timeZone?: string } = {})
   inputs: RunReportInput[];
 } {
   const inputs: RunReportInput[] = [];
-  const rowsFor = (dims: string[], current: boolean) =>
-    opts.empty
-      ? []
-      : dims[0] === 'date'
-        ? current
-          ? DAILY
-          : PREVIOUS_DAILY
-        : dims.length === 1
-          ? COUNTRIES
-          : current
-            ? CURRENT_TOTALS
-            : PREVIOUS_TOTALS;
   return {
     inputs,
     runReport(input) {
       inputs.push(input);
-      const dims = input.dimensions;
-      const [first, second] = input.dateRanges;
-      const report =
-        second === undefined
-          ? domainReport(dims, rowsFor(dims, true))
-          : domainReport(
-              [...dims, 'dateRange'],
-              [
-                ...rowsFor(dims, true).map((r) => ({
-                  ...r,
-                  dims: [...r.dims, first!.name ?? 'date_range_0'],
-                })),
-                ...rowsFor(dims, false).map((r) => ({
-                  ...r,
-                  dims: [...r.dims, second.name ?? 'date_range_1'],
-                })),
-              ],
-            );
+      const tagged = fixtureReport(input.dimensions, input.dateRanges, opts.empty);
+      const report = domainReport(tagged.dims, tagged.rows);
       return Promise.resolve({ ...report, timeZone: opts.timeZone ?? METADATA.timeZone });
     },
     close: () => Promise.resolve(),

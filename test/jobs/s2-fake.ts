@@ -4,7 +4,7 @@
 // empty result, as GA4 does.
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { route } from '../../src/sandbox/layout.ts';
-import { COUNTRIES, CURRENT_TOTALS, DAILY, PREVIOUS_DAILY, PREVIOUS_TOTALS, wireReport } from './fixtures.ts';
+import { fixtureReport, wireReport } from './fixtures.ts';
 
 export const S2_TOKEN = 'ya29.test-analytics-access-token-0042';
 export const PROPERTY_ID = '123456789';
@@ -38,29 +38,11 @@ export function s2Handlers(opts: { isEmpty?: boolean } = {}): RequestHandler[] {
         );
       }
       const body = (await request.json()) as RunReportBody;
-      const dims = (body.dimensions ?? []).map((d) => d.name);
-      const rowsFor = (current: boolean) =>
-        opts.isEmpty
-          ? []
-          : dims[0] === 'date'
-            ? current
-              ? DAILY
-              : PREVIOUS_DAILY
-            : dims.length === 1
-              ? COUNTRIES
-              : current
-                ? CURRENT_TOTALS
-                : PREVIOUS_TOTALS;
-      const ranges = body.dateRanges ?? [];
-      const tagged =
-        ranges.length < 2
-          ? { dims, rows: rowsFor(true) }
-          : {
-              dims: [...dims, 'dateRange'],
-              rows: ranges.flatMap((range, i) =>
-                rowsFor(i === 0).map((r) => ({ ...r, dims: [...r.dims, range.name ?? `date_range_${i}`] })),
-              ),
-            };
+      const tagged = fixtureReport(
+        (body.dimensions ?? []).map((d) => d.name),
+        body.dateRanges ?? [],
+        opts.isEmpty,
+      );
       return HttpResponse.json(wireReport(tagged.dims, tagged.rows), {
         headers: { 'content-type': 'application/json; charset=UTF-8' },
       });
