@@ -10,7 +10,13 @@ import {
   summarize,
   type SummaryRequest,
 } from '../../src/analytics-summary/summary.ts';
-import { COUNTRIES, METRICS, domainReport, fakeAnalytics } from '../jobs/fixtures.ts';
+import {
+  COUNTRIES,
+  METRICS,
+  YESTERDAY_BY_COUNTRY_REQUESTS,
+  domainReport,
+  fakeAnalytics,
+} from '../jobs/fixtures.ts';
 
 const NOW = new Date('2025-11-22T08:00:03.250Z');
 const REQUEST: SummaryRequest = { range: 'yesterday', metrics: METRICS, dimension: 'country' };
@@ -68,26 +74,7 @@ describe('resolveRanges', () => {
 describe('fetchSummary', () => {
   it('makes one runReport per report with both periods as two named relative date ranges', async () => {
     const { inputs, data } = await build();
-    const metrics = [...METRICS];
-    expect(inputs).toEqual([
-      {
-        dimensions: [],
-        metrics,
-        dateRanges: [
-          { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
-          { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
-        ],
-      },
-      {
-        dimensions: ['date'],
-        metrics,
-        dateRanges: [
-          { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
-          { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
-        ],
-      },
-      { dimensions: ['country'], metrics, dateRanges: [{ startDate: 'yesterday', endDate: 'yesterday' }] },
-    ]);
+    expect(inputs).toEqual(YESTERDAY_BY_COUNTRY_REQUESTS);
     expect(data.spans.current).toEqual({ startDate: '2025-11-21', endDate: '2025-11-21' });
     expect(data.timeZone).toBe('Europe/Berlin');
   });

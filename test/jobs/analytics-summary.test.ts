@@ -12,7 +12,7 @@ import type { EmailClient, SendEmailInput } from '../../src/services/email/clien
 import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/client.ts';
 import { createMemoryStore } from '../../src/store/index.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
-import { METRICS, fakeAnalytics } from './fixtures.ts';
+import { METRICS, YESTERDAY_BY_COUNTRY_REQUESTS, fakeAnalytics } from './fixtures.ts';
 import { captureLog, fakeClock, waitFor } from './harness.ts';
 
 const SLOT = new Date('2025-11-22T08:00:00Z');
@@ -80,26 +80,7 @@ describe('analytics-summary job', () => {
   it("asks S2 three times: both periods' totals in one call, their daily values in one, the top rows", async () => {
     const f = fakes();
     await run(f.services).slot();
-    const metrics = [...METRICS];
-    expect(f.reports).toEqual([
-      {
-        dimensions: [],
-        metrics,
-        dateRanges: [
-          { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
-          { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
-        ],
-      },
-      {
-        dimensions: ['date'],
-        metrics,
-        dateRanges: [
-          { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
-          { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
-        ],
-      },
-      { dimensions: ['country'], metrics, dateRanges: [{ startDate: 'yesterday', endDate: 'yesterday' }] },
-    ]);
+    expect(f.reports).toEqual(YESTERDAY_BY_COUNTRY_REQUESTS);
   });
 
   it('reports the days a slot was due for when it runs two days late', async () => {

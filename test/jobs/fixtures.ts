@@ -127,3 +127,32 @@ export function fakeAnalytics(opts: { empty?: boolean; timeZone?: string } = {})
     close: () => Promise.resolve(),
   };
 }
+
+/**
+ * The runReport requests of a summary of `yesterday` by country: the totals of both days in one
+ * call, the daily trend of both weeks in one, and the top countries of the day (relative dates, so
+ * the property's time zone decides the days).
+ */
+export const YESTERDAY_BY_COUNTRY_REQUESTS = [
+  {
+    dimensions: [],
+    metrics: [...METRICS],
+    dateRanges: [
+      { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
+      { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
+    ],
+  },
+  {
+    dimensions: ['date'],
+    metrics: [...METRICS],
+    dateRanges: [
+      { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+      { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+    ],
+  },
+  {
+    dimensions: ['country'],
+    metrics: [...METRICS],
+    dateRanges: [{ startDate: 'yesterday', endDate: 'yesterday' }],
+  },
+];
