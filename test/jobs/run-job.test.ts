@@ -3,20 +3,19 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsHandlers } from '../../src/sandbox/analytics.ts';
 import { emailHandlers } from '../../src/sandbox/email.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { createWebhookInbox, webhookHandlers } from '../../src/sandbox/webhook.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
-import { CHILD_ENV } from '../support/spawn-herald.ts';
+import { CHILD_ENV, ROOT } from '../support/spawn-herald.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { METRICS } from './fixtures.ts';
 import { WEBHOOK_ID, WEBHOOK_TOKEN } from './harness.ts';
 import { PROPERTY_ID, S2_TOKEN, s2Handlers } from './s2-fake.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const EMAIL_TOKEN = 'test-email-access-token-5b8f0e';
 const dir = mkdtempSync(join(tmpdir(), 'herald-run-job-'));
 const inbox = createWebhookInbox();
