@@ -4,6 +4,7 @@
 import { validateDetailed } from 'node-cron';
 import { DEFAULT_BASE_URLS, isAllowedBaseUrl, type Env } from './config-env.ts';
 import type { ConfigProblem } from './errors.ts';
+import { isTimeZone } from './core/when.ts';
 import type {
   AnalyticsSummaryConfig,
   Config,
@@ -199,20 +200,11 @@ export function healthSection(e: Env, slack: SlackConfig | undefined, problems: 
     : { port, host: e.HEALTH_HOST?.replace(/^\[|\]$/g, '') ?? '127.0.0.1' };
 }
 
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const EMAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 export function analyticsSummarySection(e: Env, problems: Problems): AnalyticsSummaryConfig {
   const timezone = e.ANALYTICS_SUMMARY_TZ ?? 'UTC';
-  if (!isValidTimeZone(timezone)) {
+  if (!isTimeZone(timezone)) {
     problems.push({
       variable: 'ANALYTICS_SUMMARY_TZ',
       message: `unknown time zone "${timezone}" (use an IANA name such as Europe/Berlin)`,

@@ -25,7 +25,7 @@ import {
 import { loadScheduleConfig, scheduleSecrets, type ScheduleConfig } from './config-schedule.ts';
 
 export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './config-env.ts';
-export { isValidTimeZone, parseWebhookUrl } from './config-sections.ts';
+export { parseWebhookUrl } from './config-sections.ts';
 
 export interface DiscordConfig {
   token: string;

@@ -12,6 +12,7 @@ import type { Job, JobLog, JobSlot } from './job.ts';
 import { createSlotGuard, defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import type { Services } from './services.ts';
+import { isTimeZone } from './when.ts';
 
 export interface JobSchedule {
   job: Job;
@@ -59,15 +60,6 @@ export const SCHEDULER_DEFAULTS = Object.freeze({
   jobTimeoutMs: 5 * 60_000,
   outboxIntervalMs: 60_000,
 });
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Checks every schedule (cron syntax, IANA zone) and throws one ConfigError naming each variable. */
 export function validateSchedules(schedules: readonly JobSchedule[]): void {
