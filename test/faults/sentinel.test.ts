@@ -190,24 +190,29 @@ describe('a whole console session with sentinel credentials', () => {
   });
 });
 
-// ---------------------------------------------------------------------------------------------
-// (b) the fault matrix in process
-
-describe('the fault matrix with sentinel credentials', () => {
+/** The loopback fake of every upstream answering with the sentinel credentials, for one describe block. */
+function useSentinelHarness(): () => Harness {
   let server: SandboxServer;
   let harness: Harness;
-
   beforeAll(async () => {
     const base = fakeHandlers(SENTINELS);
     server = await startFake(base);
     harness = createHarness(server, base, SENTINELS);
   });
   afterAll(() => server.close());
+  return () => harness;
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) the fault matrix in process
+
+describe('the fault matrix with sentinel credentials', () => {
+  const harness = useSentinelHarness();
 
   it.each(cellsOf().map((cell) => [cell.name, cell] as const))(
     '%s leaks no sentinel into the reply, the log or the error',
     async (_name, cell) => {
-      const run = await runCell(harness, cell);
+      const run = await runCell(harness(), cell);
       expect(sentinelsIn(JSON.stringify(run.replies))).toEqual([]);
       expect(sentinelsIn(run.rawLog)).toEqual([]);
       expect(run.errors.length).toBeGreaterThan(0);
@@ -227,7 +232,7 @@ describe('the fault matrix with sentinel credentials', () => {
     async (fault) => {
       const upstream = UPSTREAMS.webhookPost;
       const run = await runServiceCall(
-        harness,
+        harness(),
         async (services, log) => {
           try {
             await services.webhook!.post({ content: 'Daily analytics summary', username: 'herald' });
@@ -237,7 +242,7 @@ describe('the fault matrix with sentinel credentials', () => {
             throw err;
           }
         },
-        [faultHandler(upstream, fault, harness.base)],
+        [faultHandler(upstream, fault, harness().base)],
       );
       expect(run.outcome.status).toBe('rejected');
       expect(run.errors).toHaveLength(1);
@@ -271,22 +276,14 @@ function outputsOf(run: { replies?: unknown; rawLog: string; errors: unknown[] }
 }
 
 describe('a credential cut at every offset of an error page', () => {
-  let server: SandboxServer;
-  let harness: Harness;
-
-  beforeAll(async () => {
-    const base = fakeHandlers(SENTINELS);
-    server = await startFake(base);
-    harness = createHarness(server, base, SENTINELS);
-  });
-  afterAll(() => server.close());
+  const harness = useSentinelHarness();
 
   const HOST = COMMAND_CASES.find((c) => c.command === 'host')!;
   const longest = Math.max(...(Object.values(SENTINELS) as string[]).map((s) => s.length));
 
   it('/host 8.8.8.8 keeps no 8 characters of any key, wherever the key falls in the excerpt', async () => {
     for (let padding = 0; padding <= BODY_EXCERPT_CHARS + 1; padding++) {
-      const run = await runInvocation(harness, HOST, [keyAfter(UPSTREAMS.hostscanHost, padding)]);
+      const run = await runInvocation(harness(), HOST, [keyAfter(UPSTREAMS.hostscanHost, padding)]);
       expect(runsIn(outputsOf(run)), `padding ${padding}`).toEqual([]);
       expect(carried(requestsTo(run, UPSTREAMS.hostscanHost))).toContain(SENTINELS.hostscanKey);
       const { providerMessage } = run.log.find((l) => l.msg === 'command.failed')?.err as {
@@ -302,7 +299,7 @@ describe('a credential cut at every offset of an error page', () => {
     '$name: no 8 characters of any key at the offsets around the cut',
     async (cell) => {
       for (let padding = BODY_EXCERPT_CHARS - longest - 1; padding <= BODY_EXCERPT_CHARS; padding++) {
-        const run = await runInvocation(harness, cell.case, [keyAfter(cell.upstream, padding)]);
+        const run = await runInvocation(harness(), cell.case, [keyAfter(cell.upstream, padding)]);
         expect(runsIn(outputsOf(run)), `padding ${padding}`).toEqual([]);
         expect(requestsTo(run, cell.upstream).length).toBeGreaterThan(0);
       }
@@ -313,7 +310,7 @@ describe('a credential cut at every offset of an error page', () => {
   it('webhook.post: no 8 characters of the token at the offsets around the cut', async () => {
     for (let padding = BODY_EXCERPT_CHARS - longest - 1; padding <= BODY_EXCERPT_CHARS; padding++) {
       const run = await runServiceCall(
-        harness,
+        harness(),
         async (services, log) => {
           try {
             await services.webhook!.post({ content: 'Daily analytics summary', username: 'herald' });
@@ -332,15 +329,7 @@ describe('a credential cut at every offset of an error page', () => {
 });
 
 describe('a credential echoed in a good answer', () => {
-  let server: SandboxServer;
-  let harness: Harness;
-
-  beforeAll(async () => {
-    const base = fakeHandlers(SENTINELS);
-    server = await startFake(base);
-    harness = createHarness(server, base, SENTINELS);
-  });
-  afterAll(() => server.close());
+  const harness = useSentinelHarness();
 
   type Body = Record<string, unknown>;
   const EMAIL = JSON.parse(
@@ -370,7 +359,7 @@ describe('a credential echoed in a good answer', () => {
   function echoing(upstream: Upstream, echo: (body: Body, leak: string) => void): RequestHandler {
     const on = upstream.method === 'get' ? http.get : http.post;
     return on(route(upstream.service, upstream.path), async ({ request }) => {
-      const real = await getResponse(harness.base, request);
+      const real = await getResponse(harness().base, request);
       const body = (await real!.json()) as Body;
       echo(body, `${credentialOf(request)} ${Object.values(SENTINELS).join(' ')}`);
       return HttpResponse.json(body as JsonBodyType);
@@ -381,7 +370,7 @@ describe('a credential echoed in a good answer', () => {
     '%s shows no credential that the upstream echoed in its data',
     async (label, upstream, echo) => {
       const c = COMMAND_CASES.find((k) => k.label === label)!;
-      const run = await runInvocation(harness, c, [echoing(upstream, echo)]);
+      const run = await runInvocation(harness(), c, [echoing(upstream, echo)]);
       expect(run.replies).toHaveLength(1);
       const replies = JSON.stringify(run.replies);
       expect(runsIn(replies), replies).toEqual([]);
