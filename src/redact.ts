@@ -51,6 +51,8 @@ function holdsAny(text: string, extra: readonly string[]): boolean {
   for (const [secret, encoded] of knownSecrets) {
     if (text.includes(secret) || text.includes(encoded)) return true;
   }
+  // Most calls name no extra secret: no array is made for them (a reply's every string comes here).
+  if (extra.length === 0) return false;
   return usable(extra).some((s) => text.includes(s) || text.includes(encodeURIComponent(s)));
 }
 
@@ -64,6 +66,31 @@ function blankAll(text: string, extra: readonly string[]): string {
 /** Whether `text` holds a registered secret (or one of `extra`), plain or percent-encoded. */
 export function holdsSecret(text: string, extra: readonly string[] = []): boolean {
   return holdsAny(text, extra);
+}
+
+const JSON_ESCAPE_RE = /\\(?:u([0-9a-fA-F]{4})|(.))/g;
+const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/**
+ * Whether any string JSON.parse would make of `json` (a JSON text) can hold a registered secret.
+ * Without a backslash every string is a verbatim slice of the text; with escapes, each string is a
+ * slice of the text with its escapes decoded, so one decoding of the whole text answers for all of
+ * them, without walking the parsed value (a Shodan banner is full of \r\n and \u0000). May say
+ * yes for a secret that spans two strings: the caller then walks the value, which is exact.
+ */
+export function jsonMayHoldSecret(json: string): boolean {
+  if (holdsAny(json, [])) return true;
+  if (knownSecrets.size === 0 || !json.includes('\\')) return false;
+  const decoded = json.replace(JSON_ESCAPE_RE, (_, hex: string | undefined, char: string) =>
+    hex === undefined ? (JSON_SHORT_ESCAPES[char] ?? char) : String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+  return holdsAny(decoded, []);
 }
 
 /**

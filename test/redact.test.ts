@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecrets, redactText, redactValue, registerSecret } from '../src/redact.ts';
+import {
+  jsonMayHoldSecret,
+  REDACTED,
+  redactSecrets,
+  redactText,
+  redactValue,
+  registerSecret,
+} from '../src/redact.ts';
 
 const SECRET = 'redact-test-secret-8c1f0e';
 registerSecret(SECRET);
@@ -28,6 +35,32 @@ describe('redactSecrets', () => {
   it('blanks registered secrets only, so that data shaped like a carrier stays as it is', () => {
     expect(redactSecrets(`Bad city&appid=evil ${SECRET}`)).toBe(`Bad city&appid=evil ${REDACTED}`);
     expect(redactText('Bad city&appid=evil')).toBe(`Bad city&appid=${REDACTED}`);
+  });
+});
+
+describe('jsonMayHoldSecret', () => {
+  const inString = (json: string) => JSON.stringify({ banner: JSON.parse(json) as unknown });
+
+  it('finds a secret written plainly or with any of its characters escaped', () => {
+    expect(jsonMayHoldSecret(`{"city":"${SECRET}"}`)).toBe(true);
+    const escaped = [...SECRET].map((c, i) =>
+      i % 3 === 0 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c,
+    );
+    const json = `{"city":"${escaped.join('')}"}`;
+    expect((JSON.parse(json) as { city: string }).city).toBe(SECRET);
+    expect(jsonMayHoldSecret(json)).toBe(true);
+    expect(jsonMayHoldSecret(`{"city":"${SECRET.replace('-', '\\u002D')}"}`)).toBe(true);
+    expect(jsonMayHoldSecret(inString(`"${SECRET}"`))).toBe(true);
+  });
+
+  it('says no for escapes that cannot form a secret, so the parsed value is not walked', () => {
+    const banner = String.raw`HTTP/1.1 200 OK\r\n\u0000\u0012 \"quoted\" \\ back\/slash\t`;
+    const json = `{"data":"${banner}","ports":[80]}`;
+    expect((JSON.parse(json) as { data: string }).data).toContain('\r\n\u0000');
+    expect(jsonMayHoldSecret(json)).toBe(false);
+    expect(jsonMayHoldSecret('{"city":"Oslo"}')).toBe(false);
+    // An escaped backslash before "u" is a backslash and the letter u, not a \u escape.
+    expect(jsonMayHoldSecret(`{"a":"\\\\u0072${SECRET.slice(1)}"}`)).toBe(false);
   });
 });
 

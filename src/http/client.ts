@@ -5,7 +5,7 @@
 // share.ts (coalescing and cache), guard.ts (breaker and queue), quota.ts (provider quotas).
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
-import { holdsSecret, redactSecrets, redactValue } from '../redact.ts';
+import { jsonMayHoldSecret, redactSecrets, redactValue } from '../redact.ts';
 import { exchange, type ExchangeDeps } from './exchange.ts';
 import { errorFromResponse, failureFor, readCommonError, type Fail } from './failure.ts';
 import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS, type Breaker, type Limiter } from './guard.ts';
@@ -106,9 +106,9 @@ function parseJson<S extends z.ZodType>(
         .join('; '),
     });
   }
-  // Without a backslash, every string in the JSON is a verbatim slice of its text: a text that
-  // holds no secret gives strings that hold none, and the walk over them can be skipped.
-  if (!text.includes('\\') && !holdsSecret(text)) return parsed.data;
+  // A text whose strings, escapes decoded, hold no secret gives strings that hold none: the walk
+  // over the parsed value is skipped.
+  if (!jsonMayHoldSecret(text)) return parsed.data;
   return redactValue(parsed.data, redactSecrets);
 }
 
