@@ -51,6 +51,98 @@ async function loadUndici(): Promise<Undici> {
   return undiciModule;
 }
 
+/**
+ * One response read through undici's dispatch handler API: the status, the headers and the body
+ * bytes under the size bound, with no stream or async iterator in between (issue 16: undici's
+ * request() body stream and its signal listener cost more than the whole rest of a call). The
+ * caller's signal aborts it at any point, before the request reaches a socket too.
+ */
+type TooLarge = (req: HttpRequest, status: number, what: string) => ServiceError;
+type Controller = { abort(reason: Error): void };
+
+class OneResponse {
+  private controller: Controller | undefined;
+  private settled = false;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  private readonly req: HttpRequest;
+  private readonly signal: AbortSignal;
+  private readonly maxBytes: number;
+  private readonly tooLarge: TooLarge;
+  private readonly resolve: (res: RawResponse) => void;
+  private readonly reject: (err: unknown) => void;
+
+  constructor(
+    req: HttpRequest,
+    signal: AbortSignal,
+    maxBytes: number,
+    tooLarge: TooLarge,
+    resolve: (res: RawResponse) => void,
+    reject: (err: unknown) => void,
+  ) {
+    this.req = req;
+    this.signal = signal;
+    this.maxBytes = maxBytes;
+    this.tooLarge = tooLarge;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
+
+  /** The signal fired: stop waiting now; the request, once on a socket, is aborted. */
+  readonly onAbort = (): void => {
+    const reason = this.signal.reason as Error;
+    this.controller?.abort(reason);
+    this.fail(reason);
+  };
+
+  onRequestStart(controller: Controller): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(this.signal.reason as Error);
+  }
+
+  onResponseStart(
+    controller: Controller,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (status < 200) return; // 1xx: the final response follows
+    this.status = status;
+    this.headers = flattenHeaders(headers);
+    const declared = Number(this.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxBytes) {
+      controller.abort(this.tooLarge(this.req, status, `response of ${declared} bytes is`));
+    }
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) controller.abort(this.tooLarge(this.req, this.status, 'response'));
+    else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal.removeEventListener('abort', this.onAbort);
+    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    this.resolve({ status: this.status, headers: this.headers, bytes });
+  }
+
+  onResponseError(_controller: unknown, err: Error): void {
+    this.fail(err);
+  }
+
+  private fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.reject(err);
+  }
+}
+
 export function createTransport(
   opts: HttpOptions,
   defaultHeaders: Readonly<Record<string, string>> | undefined,
@@ -85,16 +177,16 @@ export function createTransport(
       providerMessage: `${what} larger than ${opts.maxResponseBytes} bytes`,
     });
 
-  async function readBody(body: AsyncIterable<Buffer>, req: HttpRequest, status: number): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > opts.maxResponseBytes) throw tooLarge(req, status, 'response');
-      chunks.push(chunk);
+  /** The pool's origin and the path of `url`: the pool is per upstream, the path per request. */
+  let origin = '';
+  const split = (url: string): [string, string] => {
+    if (origin !== '' && url.startsWith(origin) && url.charCodeAt(origin.length) === 47 /* / */) {
+      return [origin, url.slice(origin.length)];
     }
-    return Buffer.concat(chunks);
-  }
+    const { origin: o, pathname, search } = new URL(url);
+    origin = o;
+    return [o, pathname + search];
+  };
 
   return {
     async attempt(req, url, signal) {
@@ -106,22 +198,17 @@ export function createTransport(
       }
       try {
         const u = undiciModule ?? (await loadUndici());
-        const res = await u.request(url, {
-          method: req.method,
-          headers,
-          body: encodeBody(req.body),
-          dispatcher: poolOf(u),
-          signal,
+        const [o, path] = split(url);
+        const pool = poolOf(u);
+        return await new Promise<RawResponse>((resolve, reject) => {
+          const one = new OneResponse(req, signal, opts.maxResponseBytes, tooLarge, resolve, reject);
+          if (signal.aborted) {
+            one.onAbort();
+            return;
+          }
+          signal.addEventListener('abort', one.onAbort);
+          pool.dispatch({ origin: o, path, method: req.method, headers, body: encodeBody(req.body) }, one);
         });
-        const resHeaders = flattenHeaders(res.headers);
-        const declared = Number(resHeaders['content-length']);
-        if (Number.isFinite(declared) && declared > opts.maxResponseBytes) {
-          res.body.on('error', () => undefined);
-          res.body.destroy();
-          throw tooLarge(req, res.statusCode, `response of ${declared} bytes is`);
-        }
-        const bytes = await readBody(res.body, req, res.statusCode);
-        return { status: res.statusCode, headers: resHeaders, bytes };
       } catch (err) {
         throw classify(err, req, signal, fail);
       }
