@@ -5,33 +5,31 @@ import type { ProviderErrorReader } from '../../http/client.ts';
 import type { ServiceErrorCode } from '../../errors.ts';
 
 /** Metric values are numeric text ("2541", "93.8124"); a number is tolerated. */
-const MetricValue = z.looseObject({
+const MetricValue = z.object({
   value: z
     .union([z.string().regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, 'not numeric text'), z.number()])
     .optional(),
 });
 
-export const RunReportResponse = z.looseObject({
-  dimensionHeaders: z.array(z.looseObject({ name: z.string() })).optional(),
-  metricHeaders: z.array(z.looseObject({ name: z.string(), type: z.string().optional() })).optional(),
+export const RunReportResponse = z.object({
+  dimensionHeaders: z.array(z.object({ name: z.string() })).optional(),
+  metricHeaders: z.array(z.object({ name: z.string(), type: z.string().optional() })).optional(),
   /** Absent, not empty, when the report has no rows (proto3 JSON drops defaults); so is rowCount. */
   rows: z
     .array(
-      z.looseObject({
-        dimensionValues: z.array(z.looseObject({ value: z.string().optional() })).optional(),
+      z.object({
+        dimensionValues: z.array(z.object({ value: z.string().optional() })).optional(),
         metricValues: z.array(MetricValue).optional(),
       }),
     )
     .optional(),
   rowCount: z.number().int().nonnegative().optional(),
-  metadata: z
-    .looseObject({ currencyCode: z.string().optional(), timeZone: z.string().optional() })
-    .optional(),
+  metadata: z.object({ currencyCode: z.string().optional(), timeZone: z.string().optional() }).optional(),
   kind: z.string().optional(),
 });
 
-export const GoogleErrorResponse = z.looseObject({
-  error: z.looseObject({
+export const GoogleErrorResponse = z.object({
+  error: z.object({
     code: z.number().optional(),
     message: z.string().optional(),
     status: z.string().optional(),

@@ -24,11 +24,11 @@ export function parseResendTimestamp(text: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-export const SendEmailResponse = z.looseObject({
+export const SendEmailResponse = z.object({
   id: z.string().min(1),
 });
 
-export const EmailResponse = z.looseObject({
+export const EmailResponse = z.object({
   id: z.string().min(1),
   from: z.string(),
   /** An array in every documented example; a single address is tolerated. */
@@ -41,7 +41,7 @@ export const EmailResponse = z.looseObject({
   last_event: z.string().nullish(),
 });
 
-export const ResendErrorResponse = z.looseObject({
+export const ResendErrorResponse = z.object({
   statusCode: z.number().nullish(),
   name: z.string().optional(),
   message: z.string().optional(),

@@ -11,7 +11,7 @@ const LonLat = z
     message: 'not a [longitude, latitude] pair',
   });
 
-export const FeatureResponse = z.looseObject({
+export const FeatureResponse = z.object({
   id: z.string().optional(),
   type: z.string().optional(),
   place_type: z.array(z.string()).optional(),
@@ -19,10 +19,10 @@ export const FeatureResponse = z.looseObject({
   text: z.string().optional(),
   place_name: z.string(),
   center: LonLat,
-  geometry: z.looseObject({ type: z.string(), coordinates: LonLat }),
+  geometry: z.object({ type: z.string(), coordinates: LonLat }),
 });
 
-export const GeocodeResponse = z.looseObject({
+export const GeocodeResponse = z.object({
   type: z.literal('FeatureCollection'),
   /** The tokenised search text (forward) or [lon, lat] (reverse). */
   query: z.array(z.union([z.string(), z.number()])).optional(),
@@ -31,7 +31,7 @@ export const GeocodeResponse = z.looseObject({
   attribution: z.string().optional(),
 });
 
-export const MapboxErrorResponse = z.looseObject({ message: z.string() });
+export const MapboxErrorResponse = z.object({ message: z.string() });
 
 /**
  * `{"message": "..."}`. A 429 may carry no Retry-After but X-Rate-Limit-Reset, the Unix time in

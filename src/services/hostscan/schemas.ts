@@ -1,9 +1,9 @@
 // Wire schemas of Shodan's host lookup (SPEC.md S6; API-NOTES.md "S6 Host intelligence").
-// Unknown fields survive; the traps the real API sets are accepted: no `vulns` key when the host
+// The fields herald reads (z.object: the rest is dropped unread); the traps the real API sets are accepted: no `vulns` key when the host
 // has none, `asn` as a string or a bare number, null scalars, no `data` with minify=true.
 import { z } from 'zod';
 
-export const BannerResponse = z.looseObject({
+export const BannerResponse = z.object({
   port: z.number().int(),
   transport: z.string(),
   product: z.string().nullish(),
@@ -11,7 +11,7 @@ export const BannerResponse = z.looseObject({
   timestamp: z.string().nullish(),
 });
 
-export const HostResponse = z.looseObject({
+export const HostResponse = z.object({
   ip_str: z.string(),
   ip: z.union([z.number(), z.string()]).nullish(),
   org: z.string().nullish(),
@@ -29,7 +29,7 @@ export const HostResponse = z.looseObject({
 });
 
 /** Shodan's error body; 401 may also be an HTML page from nginx. */
-export const ShodanErrorResponse = z.looseObject({
+export const ShodanErrorResponse = z.object({
   error: z.string(),
 });
 

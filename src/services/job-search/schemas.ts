@@ -1,13 +1,14 @@
-// Wire schemas of Adzuna's job search (SPEC.md S8; API-NOTES.md "S8 Job search"). Unknown fields
-// (__CLASS__, adref, category, latitude, …) survive. Salary and contract fields are often absent
-// rather than null, and salary_is_predicted is the string "0" or "1" (older answers: 0 or 1).
+// Wire schemas of Adzuna's job search (SPEC.md S8; API-NOTES.md "S8 Job search"). Only the
+// fields herald reads are listed; the rest (__CLASS__, adref, category, latitude, …) is dropped
+// unread. Salary and contract fields are often absent rather than null, and salary_is_predicted is
+// the string "0" or "1" (older answers: 0 or 1).
 import { z } from 'zod';
 
-const DisplayName = z.looseObject({
+const DisplayName = z.object({
   display_name: z.string().nullish(),
 });
 
-export const JobResponse = z.looseObject({
+export const JobResponse = z.object({
   id: z.union([z.string(), z.number()]),
   title: z.string(),
   company: DisplayName.nullish(),
@@ -21,14 +22,14 @@ export const JobResponse = z.looseObject({
   contract_time: z.string().nullish(),
 });
 
-export const JobSearchResponse = z.looseObject({
+export const JobSearchResponse = z.object({
   count: z.number().int().nonnegative(),
   mean: z.number().nullish(),
   results: z.array(JobResponse),
 });
 
 /** `{"__CLASS__": "Adzuna::API::Response::Exception", "exception": "AUTH_FAIL", "display": …, "doc": …}` */
-export const AdzunaErrorResponse = z.looseObject({
+export const AdzunaErrorResponse = z.object({
   exception: z.string(),
   display: z.string().nullish(),
   doc: z.string().nullish(),

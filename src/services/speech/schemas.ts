@@ -1,11 +1,11 @@
-// Wire schemas of ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech"). Unknown fields survive.
+// Wire schemas of ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech"). Fields herald does not read are dropped.
 import { z } from 'zod';
 
 /**
  * One voice. ElevenLabs' newer SDK marks `name`, `category` and `labels` optional; herald needs the
  * id and the name (people choose by name), and shows the category and labels when present.
  */
-export const VoiceResponse = z.looseObject({
+export const VoiceResponse = z.object({
   voice_id: z.string().min(1),
   name: z.string().min(1),
   category: z.string().nullish(),
@@ -15,12 +15,12 @@ export const VoiceResponse = z.looseObject({
 });
 
 /** Each voice is checked on its own (VoiceResponse), so that one odd voice cannot fail the list. */
-export const VoicesResponse = z.looseObject({
+export const VoicesResponse = z.object({
   voices: z.array(z.unknown()),
 });
 
 /** The current and legacy `detail` objects: {status, message} or {type, code, status, message, request_id}. */
-const ErrorDetail = z.looseObject({
+const ErrorDetail = z.object({
   type: z.string().optional(),
   code: z.string().optional(),
   status: z.string().optional(),
@@ -30,14 +30,14 @@ const ErrorDetail = z.looseObject({
 });
 
 /** FastAPI's validation list (422). */
-const ValidationIssue = z.looseObject({
+const ValidationIssue = z.object({
   type: z.string().optional(),
   loc: z.array(z.union([z.string(), z.number()])).optional(),
   msg: z.string().optional(),
 });
 
 /** ElevenLabs' three error shapes (object detail, validation list, and FastAPI's plain string). */
-export const SpeechErrorResponse = z.looseObject({
+export const SpeechErrorResponse = z.object({
   detail: z.union([ErrorDetail, z.array(ValidationIssue), z.string()]),
 });
 

@@ -6,40 +6,40 @@ import type { ProviderErrorReader } from '../../http/client.ts';
 /** `cod` is the number 200 on /weather and the string "200" on /forecast; errors vary the same way. */
 const Cod = z.union([z.number(), z.string()]);
 
-const ConditionWire = z.looseObject({
+const ConditionWire = z.object({
   id: z.number().optional(),
   main: z.string(),
   description: z.string().optional(),
   icon: z.string().optional(),
 });
 
-export const CurrentWeatherResponse = z.looseObject({
+export const CurrentWeatherResponse = z.object({
   cod: Cod.optional(),
   name: z.string(),
-  main: z.looseObject({
+  main: z.object({
     temp: z.number(),
     feels_like: z.number(),
     humidity: z.number(),
   }),
   weather: z.array(ConditionWire),
-  wind: z.looseObject({ speed: z.number() }),
+  wind: z.object({ speed: z.number() }),
   dt: z.number().optional(),
   timezone: z.number().optional(),
-  sys: z.looseObject({ country: z.string().optional() }).optional(),
+  sys: z.object({ country: z.string().optional() }).optional(),
 });
 
-export const ForecastResponse = z.looseObject({
+export const ForecastResponse = z.object({
   cod: Cod.optional(),
   list: z.array(
-    z.looseObject({
+    z.object({
       dt: z.number().int(),
-      main: z.looseObject({ temp: z.number() }),
+      main: z.object({ temp: z.number() }),
       weather: z.array(ConditionWire),
       /** Probability of precipitation, 0 to 1 (OpenWeatherMap sends it on forecast steps). */
       pop: z.number().optional(),
     }),
   ),
-  city: z.looseObject({
+  city: z.object({
     name: z.string(),
     country: z.string().optional(),
     timezone: z.number().optional(),
@@ -48,7 +48,7 @@ export const ForecastResponse = z.looseObject({
 
 export type ConditionWire = z.output<typeof ConditionWire>;
 
-export const OwmErrorResponse = z.looseObject({
+export const OwmErrorResponse = z.object({
   cod: Cod.optional(),
   message: z.string(),
 });

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 /** Errors: `{message, code}`; form errors nest under `errors`; a 429 adds `retry_after` (float seconds). */
-export const DiscordErrorResponse = z.looseObject({
+export const DiscordErrorResponse = z.object({
   message: z.string(),
   code: z.number().int().optional(),
   retry_after: z.number().nonnegative().optional(),
@@ -13,11 +13,11 @@ export const DiscordErrorResponse = z.looseObject({
 });
 
 /** The message Discord created (`?wait=true`): a snowflake id, and more that herald keeps but does not need. */
-export const CreatedMessage = z.looseObject({
+export const CreatedMessage = z.object({
   id: z.string().regex(/^\d{1,20}$/, 'a message id is a snowflake'),
   channel_id: z.string().optional(),
   webhook_id: z.string().optional(),
-  attachments: z.array(z.looseObject({ id: z.string(), filename: z.string() })).optional(),
+  attachments: z.array(z.object({ id: z.string(), filename: z.string() })).optional(),
 });
 
 export interface EmbedPayload {
