@@ -49,7 +49,7 @@ const usable = (extra: readonly string[]) => extra.filter((s) => s.length >= MIN
 
 function holdsAny(text: string, extra: readonly string[]): boolean {
   for (const [secret, encoded] of knownSecrets) {
-    if (text.includes(secret) || text.includes(encoded)) return true;
+    if (text.includes(secret) || (encoded !== secret && text.includes(encoded))) return true;
   }
   // Most calls name no extra secret: no array is made for them (a reply's every string comes here).
   if (extra.length === 0) return false;
