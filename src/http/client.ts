@@ -14,7 +14,14 @@ import { HTTP_DEFAULTS, type HttpOptions } from './policy.ts';
 import { createProviderQuota, PROVIDER_QUOTAS, type ProviderQuota } from './quota.ts';
 import { createShare } from './share.ts';
 import { createTransport, type Transport } from './transport.ts';
-import type { CallRecord, HttpClient, HttpClientConfig, HttpRequest, RawResponse } from './types.ts';
+import type {
+  CallOptions,
+  CallRecord,
+  HttpClient,
+  HttpClientConfig,
+  HttpRequest,
+  RawResponse,
+} from './types.ts';
 
 export type * from './types.ts';
 export { bodyExcerpt, readCommonError, statusToCode } from './failure.ts';
@@ -183,13 +190,20 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
 
   return {
     service,
-    send(req, schema, callOpts) {
-      if (req.method !== 'GET') {
-        return send(req, callOpts?.signal).then((res) => parseJson(fail, req, res, schema));
-      }
+    send<S extends z.ZodType, T>(
+      req: HttpRequest,
+      schema: S,
+      callOpts?: CallOptions,
+      map?: (wire: z.output<S>) => T,
+    ): Promise<T> {
+      const answer = (res: RawResponse): T => {
+        const wire = parseJson(fail, req, res, schema);
+        return map ? map(wire) : (wire as T);
+      };
+      if (req.method !== 'GET') return send(req, callOpts?.signal).then(answer);
       // The shared request runs on its own deadline; each caller stops waiting when its signal fires.
       const url = buildUrl(config.baseUrl, req);
-      const load = () => send(req, undefined, url).then((res) => parseJson(fail, req, res, schema));
+      const load = () => send(req, undefined, url).then(answer);
       const signal = callOpts?.signal;
       const waiter = signal && { signal, onAbort: () => fail(req, 'timeout', { cause: signal.reason }) };
       const onHit = () => record(req, 200, 'ok', 0, performance.now(), true);

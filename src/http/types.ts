@@ -89,8 +89,16 @@ export interface HttpClientConfig {
 
 export interface HttpClient {
   readonly service: ServiceName;
-  /** Sends a request and validates its JSON body with the schema. */
-  send<S extends z.ZodType>(req: HttpRequest, schema: S, opts?: CallOptions): Promise<z.output<S>>;
+  /**
+   * Sends a request and validates its JSON body with the schema; `map` turns the wire answer into
+   * what the caller keeps, and that is what a GET's cache holds (not the wire data).
+   */
+  send<S extends z.ZodType, T = z.output<S>>(
+    req: HttpRequest,
+    schema: S,
+    opts?: CallOptions,
+    map?: (wire: z.output<S>) => T,
+  ): Promise<T>;
   /** Sends a request whose answer is binary (S5 audio). */
   sendBytes(req: HttpRequest, opts?: CallOptions): Promise<{ bytes: Buffer; contentType: string }>;
   /** Sends a request whose success has no body worth reading (S7's 204). */

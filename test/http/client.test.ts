@@ -196,6 +196,35 @@ describe('http client', () => {
     await c.close();
   });
 
+  it('keeps what the caller maps the answer to, mapped once per upstream answer', async () => {
+    let calls = 0;
+    server.use(
+      http.get('*/base/v1/mapped', () => {
+        calls++;
+        return HttpResponse.json({ name: 'Oslo', unread: 'x'.repeat(1000) });
+      }),
+    );
+    const c = client();
+    const req = {
+      service: 'weather' as const,
+      operation: 'mapped',
+      method: 'GET' as const,
+      path: '/mapped',
+      cacheTtlMs: 60_000,
+    };
+    let maps = 0;
+    const toCity = (wire: z.output<typeof Thing>) => {
+      maps++;
+      return { city: wire.name };
+    };
+    const first = await c.send(req, Thing, undefined, toCity);
+    const again = await Promise.all(Array.from({ length: 5 }, () => c.send(req, Thing, undefined, toCity)));
+    expect(first).toEqual({ city: 'Oslo' });
+    expect(again.every((a) => a === first)).toBe(true);
+    expect({ calls, maps }).toEqual({ calls: 1, maps: 1 });
+    await c.close();
+  });
+
   it('refuses a body larger than the bound', async () => {
     server.use(http.get('*/base/v1/huge', () => HttpResponse.json({ name: 'x'.repeat(5000) })));
     const c = client({ options: { maxResponseBytes: 1000 } });

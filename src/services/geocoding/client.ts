@@ -75,7 +75,7 @@ export function createGeocodingClient(config: GeocodingConfig, deps: ClientDeps 
   return {
     async forward(q, opts) {
       const query = checkForward(q);
-      const res = await http.send(
+      return http.send(
         {
           service: 'geocoding',
           operation: 'forward',
@@ -87,14 +87,15 @@ export function createGeocodingClient(config: GeocodingConfig, deps: ClientDeps 
         },
         GeocodeResponse,
         opts,
+        (res) =>
+          res.features.map((f) => ({
+            placeName: f.place_name,
+            longitude: f.center[0]!,
+            latitude: f.center[1]!,
+            placeType: f.place_type ?? [],
+            relevance: f.relevance,
+          })),
       );
-      return res.features.map((f) => ({
-        placeName: f.place_name,
-        longitude: f.center[0]!,
-        latitude: f.center[1]!,
-        placeType: f.place_type ?? [],
-        relevance: f.relevance,
-      }));
     },
 
     close: () => http.close(),

@@ -108,7 +108,7 @@ export function createHostscanClient(config: HostscanConfig, deps: ClientDeps = 
         });
       }
       try {
-        const wire = await http.send(
+        return await http.send(
           {
             service: 'hostscan',
             operation: 'host',
@@ -119,8 +119,8 @@ export function createHostscanClient(config: HostscanConfig, deps: ClientDeps = 
           },
           HostResponse,
           opts,
+          toHostRecord,
         );
-        return toHostRecord(wire);
       } catch (err) {
         if (
           err instanceof ServiceError &&

@@ -130,7 +130,7 @@ export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps 
       }
       const what = input.what.trim();
       const where = input.where?.trim();
-      const wire = await http.send(
+      return http.send(
         {
           service: 'jobSearch',
           operation: 'search',
@@ -148,12 +148,12 @@ export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps 
         },
         JobSearchResponse,
         opts,
+        (wire) => ({
+          count: wire.count,
+          results: wire.results.map(toListing),
+          meanSalary: wire.mean ?? undefined,
+        }),
       );
-      return {
-        count: wire.count,
-        results: wire.results.map(toListing),
-        meanSalary: wire.mean ?? undefined,
-      };
     },
 
     close: () => http.close(),

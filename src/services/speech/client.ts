@@ -174,7 +174,7 @@ export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}):
     },
 
     async voices(opts) {
-      const wire = await http.send(
+      return http.send(
         {
           service: 'speech',
           operation: 'voices',
@@ -184,8 +184,8 @@ export function createSpeechClient(config: SpeechConfig, deps: ClientDeps = {}):
         },
         VoicesResponse,
         opts,
+        (wire) => usableVoices(wire.voices, deps.log),
       );
-      return usableVoices(wire.voices, deps.log);
     },
 
     close: () => http.close(),

@@ -4,7 +4,14 @@ import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
-import { CurrentWeatherResponse, ForecastResponse, readOwmError, type ConditionWire } from './schemas.ts';
+import {
+  CurrentWeatherResponse,
+  ForecastResponse,
+  readOwmError,
+  type ConditionWire,
+  type CurrentWeatherWire,
+  type ForecastWire,
+} from './schemas.ts';
 
 export interface WeatherConfig {
   baseUrl: string;
@@ -129,9 +136,7 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
   return {
     async current(q, opts) {
       const { city, units } = checkQuery('current', q);
-      const w = await orUndefined(http.send(request('current', city, units), CurrentWeatherResponse, opts));
-      if (!w) return undefined;
-      return {
+      const toCurrent = (w: CurrentWeatherWire): CurrentWeather => ({
         city: w.name,
         country: w.sys?.country,
         units,
@@ -142,14 +147,13 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
         conditions: toConditions(w.weather),
         observedAt: w.dt === undefined ? undefined : new Date(w.dt * 1000),
         timezoneOffsetS: w.timezone,
-      };
+      });
+      return orUndefined(http.send(request('current', city, units), CurrentWeatherResponse, opts, toCurrent));
     },
 
     async forecast(q, opts) {
       const { city, units } = checkQuery('forecast', q);
-      const f = await orUndefined(http.send(request('forecast', city, units), ForecastResponse, opts));
-      if (!f) return undefined;
-      return {
+      const toForecast = (f: ForecastWire): Forecast => ({
         city: f.city.name,
         country: f.city.country,
         units,
@@ -160,7 +164,8 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
           conditions: toConditions(s.weather),
           ...(s.pop === undefined ? {} : { pop: s.pop }),
         })),
-      };
+      });
+      return orUndefined(http.send(request('forecast', city, units), ForecastResponse, opts, toForecast));
     },
 
     close: () => http.close(),

@@ -47,6 +47,8 @@ export const ForecastResponse = z.object({
 });
 
 export type ConditionWire = z.output<typeof ConditionWire>;
+export type CurrentWeatherWire = z.output<typeof CurrentWeatherResponse>;
+export type ForecastWire = z.output<typeof ForecastResponse>;
 
 export const OwmErrorResponse = z.object({
   cod: Cod.optional(),
