@@ -169,8 +169,12 @@ export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] 
   function remember(email: StoredEmail): void {
     emails.set(email.id, email);
     if (emails.size > MAX_STORED) emails.delete(emails.keys().next().value!);
-    for (const [key, entry] of idempotency)
-      if (now() - entry.atMs > IDEMPOTENCY_TTL_MS) idempotency.delete(key);
+    // Keys are kept in the order they were first used: the expired ones are at the front, so the
+    // sweep stops at the first live one instead of reading every key on every send.
+    for (const [key, entry] of idempotency) {
+      if (now() - entry.atMs <= IDEMPOTENCY_TTL_MS && idempotency.size <= MAX_STORED) break;
+      idempotency.delete(key);
+    }
   }
 
   return [
@@ -206,7 +210,10 @@ export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] 
       }
       const email: StoredEmail = { ...checked.email, id: randomUUID(), createdAtMs: now() };
       remember(email);
-      if (key !== null) idempotency.set(key, { fingerprint, id: email.id, atMs: email.createdAtMs });
+      if (key !== null) {
+        idempotency.delete(key); // an expired entry moves to the back, in time order
+        idempotency.set(key, { fingerprint, id: email.id, atMs: email.createdAtMs });
+      }
       sentToday += email.to.length;
       return HttpResponse.json(
         { id: email.id },
