@@ -1,7 +1,9 @@
 // The floor each client is measured against (issue 16): plain `undici.request` calls sending the
 // very requests the client sent (captured from undici's diagnostics channel while the client
 // warmed up), over their own Agent, reading each answer as the client would (JSON parsed, bytes
-// read). Nothing else: no validation, no retries, no timeouts beyond undici's own.
+// read), each with a fresh Idempotency-Key where the client sent one. Nothing else: no validation,
+// no retries, no timeouts beyond undici's own.
+import { randomUUID } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Agent, request } from 'undici';
 import { closedLoop, cpuMsSince } from './stats.ts';
@@ -73,6 +75,15 @@ export interface FloorResult {
   cpuUsPerCall: number;
 }
 
+/**
+ * The request's headers with a new Idempotency-Key where it had one, as the client makes one per
+ * call: a replayed key would be answered from the upstream's idempotency record, a cheaper and
+ * different answer than the client got.
+ */
+function freshKey(headers: Record<string, string>): Record<string, string> {
+  return headers['idempotency-key'] === undefined ? headers : { ...headers, 'idempotency-key': randomUUID() };
+}
+
 /** Replays `requests` in turn with `concurrency` in flight, after a warm-up of `warmup` calls. */
 export async function runFloor(
   requests: readonly CapturedRequest[],
@@ -86,7 +97,7 @@ export async function runFloor(
     try {
       const res = await request(r.url, {
         method: r.method,
-        headers: r.headers,
+        headers: freshKey(r.headers),
         body: r.body,
         dispatcher: agent,
       });
