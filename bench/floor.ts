@@ -84,16 +84,28 @@ function freshKey(headers: Record<string, string>): Record<string, string> {
   return headers['idempotency-key'] === undefined ? headers : { ...headers, 'idempotency-key': randomUUID() };
 }
 
-/** Replays `requests` in turn with `concurrency` in flight, after a warm-up of `warmup` calls. */
-export async function runFloor(
+/** One measured stretch of calls: how many ran, in how long, with how much CPU. */
+export interface Stretch {
+  ran: number;
+  failed: number;
+  wallMs: number;
+  cpuMs: number;
+}
+
+/**
+ * The floor for `requests`, warmed up (`warmup` calls): each measure() replays them in turn with
+ * `concurrency` in flight, so the client and its floor can take turns in one run (raw-clients.ts).
+ */
+export async function openFloor(
   requests: readonly CapturedRequest[],
-  opts: { concurrency: number; warmup: number; calls: number; maxMs: number },
-): Promise<FloorResult> {
+  opts: { concurrency: number; warmup: number },
+): Promise<{ measure(calls: number, maxMs: number): Promise<Stretch>; close(): Promise<void> }> {
   if (requests.length === 0) throw new Error('the bench floor captured no request to replay');
   const agent = new Agent({ pipelining: 1 });
   let failed = 0;
-  const call = async (i: number): Promise<void> => {
-    const r = requests[i % requests.length]!;
+  let next = 0;
+  const call = async (): Promise<void> => {
+    const r = requests[next++ % requests.length]!;
     try {
       const res = await request(r.url, {
         method: r.method,
@@ -110,15 +122,13 @@ export async function runFloor(
     }
   };
   await closedLoop(opts.warmup, opts.concurrency, call);
-  failed = 0;
-  const cpu = process.threadCpuUsage();
-  const { ran, wallMs } = await closedLoop(opts.calls, opts.concurrency, call, opts.maxMs);
-  const cpuMs = cpuMsSince(cpu);
-  await agent.close();
   return {
-    calls: ran,
-    failed,
-    callsPerSecond: (ran / wallMs) * 1000,
-    cpuUsPerCall: (cpuMs * 1000) / Math.max(1, ran),
+    async measure(calls, maxMs) {
+      failed = 0;
+      const cpu = process.threadCpuUsage();
+      const { ran, wallMs } = await closedLoop(calls, opts.concurrency, call, maxMs);
+      return { ran, failed, wallMs, cpuMs: cpuMsSince(cpu) };
+    },
+    close: () => agent.close(),
   };
 }
