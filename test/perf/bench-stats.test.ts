@@ -3,10 +3,40 @@ import { describe, expect, it } from 'vitest';
 import { cityName } from '../../bench/commands.ts';
 import type { IdenticalResult, LevelResult } from '../../bench/commands.ts';
 import type { RawResult } from '../../bench/raw-clients.ts';
+import { topSelf } from '../../bench/profile-top.ts';
 import { checkTargets } from '../../bench/report.ts';
 import { closedLoop, inWaves, percentile, spread } from '../../bench/stats.ts';
 
 describe('bench stats', () => {
+  it('ranks a CPU profile by self time, per function and per file', () => {
+    const frame = (functionName: string, url: string, lineNumber: number) => ({
+      functionName,
+      url,
+      lineNumber,
+    });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)', '', -1) },
+        {
+          id: 2,
+          callFrame: frame('parseJson', new URL('../../src/http/client.ts', import.meta.url).href, 88),
+        },
+        { id: 3, callFrame: frame('answer', new URL('../../src/http/client.ts', import.meta.url).href, 198) },
+        { id: 4, callFrame: frame('', 'node:internal/streams/readable', 9) },
+      ],
+      samples: [2, 2, 3, 4, 2, 1, 2, 3],
+    };
+    expect(topSelf(profile, 'function').slice(0, 2)).toEqual([
+      ['parseJson src/http/client.ts:89', 50],
+      ['answer src/http/client.ts:199', 25],
+    ]);
+    expect(topSelf(profile, 'file')).toEqual([
+      ['src/http/client.ts', 75],
+      ['node:internal/streams/readable', 12.5],
+      ['(native)', 12.5],
+    ]);
+  });
+
   it('takes percentiles by nearest rank, whatever the input order', () => {
     const values = [9, 1, 8, 2, 7, 3, 6, 4, 5, 10];
     expect(percentile(values, 50)).toBe(5);
