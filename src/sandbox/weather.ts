@@ -8,6 +8,7 @@ import {
   anchorsFor,
   normalizePlaceText,
   PLACES,
+  placesNamed,
   titleCase,
   utcOffsetSeconds,
   type Place,
@@ -99,9 +100,7 @@ export function resolveCity(q: string): Place | undefined {
   if (WEATHER_MAGIC.notFoundCities.some((n) => normalizePlaceText(n) === city)) return undefined;
   const country = rest.length > 0 ? rest[rest.length - 1]!.toUpperCase() : undefined;
   const state = rest.length > 1 ? normalizePlaceText(rest[0]!) : undefined;
-  const named = PLACES.filter((p) =>
-    [p.name, ...(p.aliases ?? [])].some((n) => normalizePlaceText(n) === city),
-  )
+  const named = placesNamed(city)
     .filter((p) => country === undefined || p.countryCode === country)
     .filter(
       (p) =>
