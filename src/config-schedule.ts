@@ -77,7 +77,7 @@ export function loadScheduleConfig(
   }
   const destinations: Record<string, WebhookConfig> = {};
   if (defaultWebhook) destinations.default = defaultWebhook;
-  for (const [variable, raw] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [variable, raw] of Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const m = DESTINATION_VAR_RE.exec(variable);
     if (!m || raw === undefined || raw.trim() === '') continue;
     const name = m[1]!.toLowerCase();
