@@ -14,7 +14,7 @@ import { runBotProcess } from './bot-host.ts';
 import { chartTargets, measureCharts, writeChartExamples } from './charts.ts';
 import type { BotPlan } from './bot-process.ts';
 import { checkTargets, renderReport, type Results } from './report.ts';
-import { LOCAL_NODE, measureStartup } from './startup.ts';
+import { LOCAL_NODE, measureStartup, START_FLAGS } from './startup.ts';
 import { startUpstream } from './upstream.ts';
 
 const UPSTREAM_LATENCY_MS = 50;
@@ -101,9 +101,9 @@ async function runStartup() {
   const startup = [
     // What `npm start` runs: the compile-cache entry with a smaller young generation.
     await measureStartup(
-      'npm start entry: node --max-semi-space-size=4 src/start.mjs',
+      `npm start entry: node ${[...START_FLAGS, 'src/start.mjs'].join(' ')}`,
       LOCAL_NODE,
-      ['--max-semi-space-size=4', 'src/start.mjs'],
+      [...START_FLAGS, 'src/start.mjs'],
       {
         ...startupOptions,
         runs: count(5),

@@ -3,6 +3,7 @@
 // stderr, which main.ts writes as it starts the console adapter. Idle RSS is read from
 // /proc/<pid>/status after the process has sat idle for a moment.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './stats.ts';
@@ -10,6 +11,18 @@ import { percentile } from './stats.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The project's Node 24 (the `node` devDependency), without npx's own start-up in front of it. */
 export const LOCAL_NODE = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+
+/** The V8 flags of `npm start` (package.json's start script), so the bench runs the bot with them. */
+export const START_FLAGS: readonly string[] = startFlags();
+
+function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const flags = /\bnode((?: --\S+)*) src\/start\.mjs/.exec(pkg.scripts.start)?.[1];
+  if (flags === undefined) throw new Error(`bench: cannot read the flags of "${pkg.scripts.start}"`);
+  return flags.split(' ').filter((flag) => flag !== '');
+}
 const READY = /adapter console: reading standard input/;
 
 export interface StartupRun {

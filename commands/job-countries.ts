@@ -3,10 +3,12 @@
 import { JOB_COUNTRIES, JOB_COUNTRY_CURRENCIES } from '../src/domain/job-countries.ts';
 import { formatCurrency, LOCALE } from './format.ts';
 
-const regionNames = new Intl.DisplayNames(LOCALE, { type: 'region' });
+// Built on the first name asked for: an Intl object at import would map ICU's data at start-up.
+let regionNames: Intl.DisplayNames | undefined;
 
 /** "de" -> "Germany". */
 export function countryName(code: string): string {
+  regionNames ??= new Intl.DisplayNames(LOCALE, { type: 'region' });
   return regionNames.of(code.toUpperCase()) ?? code.toUpperCase();
 }
 

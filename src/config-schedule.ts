@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isAllowedBaseUrl, list, optionalText, positiveInt } from './config-env.ts';
 // A cycle with config.ts, which calls loadScheduleConfig: only functions cross it, at call time.
 import { parseWebhookUrl } from './config.ts';
-import { isTimeZone } from './core/when.ts';
+import { canonicalTimeZone, isTimeZone } from './core/when.ts';
 import type { ConfigProblem } from './errors.ts';
 import type { WebhookConfig } from './services/webhook/client.ts';
 
@@ -77,7 +77,7 @@ export function loadScheduleConfig(
   }
   const destinations: Record<string, WebhookConfig> = {};
   if (defaultWebhook) destinations.default = defaultWebhook;
-  for (const [variable, raw] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [variable, raw] of Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const m = DESTINATION_VAR_RE.exec(variable);
     if (!m || raw === undefined || raw.trim() === '') continue;
     const name = m[1]!.toLowerCase();
@@ -102,9 +102,7 @@ export function loadScheduleConfig(
     destinations[name] = webhook;
   }
   return {
-    timezone: isTimeZone(timezone)
-      ? new Intl.DateTimeFormat('en', { timeZone: timezone }).resolvedOptions().timeZone
-      : timezone,
+    timezone: isTimeZone(timezone) ? canonicalTimeZone(timezone) : timezone,
     minIntervalMinutes: e.SCHEDULE_MIN_INTERVAL_MINUTES,
     max: e.SCHEDULE_MAX,
     allowedUsers: e.SCHEDULE_ALLOWED_USERS,

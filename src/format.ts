@@ -7,21 +7,32 @@ export const LOCALE = 'en-GB';
 
 const DAY_MS = 86_400_000;
 
-const integerFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
-const dateFormat = new Intl.DateTimeFormat(LOCALE, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-const dayFormat = new Intl.DateTimeFormat(LOCALE, {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-const timeFormat = new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-const relativeFormat = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
+// Built on first use, not at import: the first Intl object maps several MB of ICU's data and code,
+// which an idle bot need not hold (issue 16).
+let integerFormat: Intl.NumberFormat | undefined;
+let dateFormat: Intl.DateTimeFormat | undefined;
+let dayFormat: Intl.DateTimeFormat | undefined;
+let timeFormat: Intl.DateTimeFormat | undefined;
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
+const integerFormatter = () =>
+  (integerFormat ??= new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 }));
+const dateFormatter = () =>
+  (dateFormat ??= new Intl.DateTimeFormat(LOCALE, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }));
+const dayFormatter = () =>
+  (dayFormat ??= new Intl.DateTimeFormat(LOCALE, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  }));
+const timeFormatter = () =>
+  (timeFormat ??= new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }));
+const relativeFormatter = () => (relativeFormat ??= new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' }));
 
 // Building an Intl.NumberFormat costs tens of µs: keep one per precision (bench/ measured it).
 const fractionFormats = new Map<number, Intl.NumberFormat>();
@@ -31,7 +42,12 @@ const fractionFormats = new Map<number, Intl.NumberFormat>();
  * "25.3". Measured values always keep their decimals, so they line up and read alike.
  */
 export function formatNumber(value: number, digits = 0): string {
-  if (digits === 0) return integerFormat.format(value === 0 ? 0 : value);
+  if (digits === 0) {
+    // A whole number is grouped here, as en-GB's Intl.NumberFormat would ("-1,234,568"): the
+    // commands' descriptions show limits at start-up, and Intl would map ICU's data for them.
+    if (Number.isSafeInteger(value)) return groupThousands(value);
+    return integerFormatter().format(value === 0 ? 0 : value);
+  }
   let format = fractionFormats.get(digits);
   if (!format) {
     format = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -40,6 +56,14 @@ export function formatNumber(value: number, digits = 0): string {
   // -0.04 rounds to "-0.0": show "0.0".
   const text = format.format(value);
   return /^-0[.,]?0*$/.test(text) ? text.slice(1) : text;
+}
+
+function groupThousands(whole: number): string {
+  const digits = String(Math.abs(whole));
+  const head = digits.length % 3 || 3;
+  let text = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) text += `,${digits.slice(i, i + 3)}`;
+  return whole < 0 ? `-${text}` : text;
 }
 
 /** A measured value with its unit, one decimal unless told: "5.0 °C", "3.4 m/s". */
@@ -120,17 +144,17 @@ export function formatBytes(bytes: number): string {
 
 /** "19 Nov 2026" (UTC). */
 export function formatDate(date: Date): string {
-  return dateFormat.format(date);
+  return dateFormatter().format(date);
 }
 
 /** "Thu 19 Nov" (the UTC fields of `date`: shift it first for a city's wall clock). */
 export function formatDay(date: Date): string {
-  return dayFormat.format(date);
+  return dayFormatter().format(date);
 }
 
 /** "19 Nov 2026, 14:05 UTC". */
 export function formatDateTime(date: Date): string {
-  return `${dateFormat.format(date)}, ${timeFormat.format(date)} UTC`;
+  return `${dateFormatter().format(date)}, ${timeFormatter().format(date)} UTC`;
 }
 
 /** An ISO 8601 instant as formatDateTime does; text that is not a date is returned as it is. */
@@ -158,14 +182,15 @@ export function formatRelative(date: Date, now: Date): string {
   const days = calendarDays(date, now);
   if (days === 0 || Math.abs(diffMs) < 3_600_000) {
     if (Math.abs(diffMs) < 60_000) return 'just now';
-    if (Math.abs(diffMs) < 3_600_000) return relativeFormat.format(Math.trunc(diffMs / 60_000), 'minute');
-    return relativeFormat.format(Math.trunc(diffMs / 3_600_000), 'hour');
+    if (Math.abs(diffMs) < 3_600_000)
+      return relativeFormatter().format(Math.trunc(diffMs / 60_000), 'minute');
+    return relativeFormatter().format(Math.trunc(diffMs / 3_600_000), 'hour');
   }
   const size = Math.abs(days);
-  if (size < 14) return relativeFormat.format(days, 'day');
-  if (size < 60) return relativeFormat.format(Math.round(days / 7), 'week');
-  if (size < 365) return relativeFormat.format(Math.round(days / 30.44), 'month');
-  return relativeFormat.format(Math.trunc(days / 365.25) || Math.sign(days), 'year');
+  if (size < 14) return relativeFormatter().format(days, 'day');
+  if (size < 60) return relativeFormatter().format(Math.round(days / 7), 'week');
+  if (size < 365) return relativeFormatter().format(Math.round(days / 30.44), 'month');
+  return relativeFormatter().format(Math.trunc(days / 365.25) || Math.sign(days), 'year');
 }
 
 /** "3 days ago, 19 Nov 2026": relative for reading, absolute for reference. */

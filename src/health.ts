@@ -1,10 +1,14 @@
 // Optional health and metrics endpoints (HEALTH_PORT, or PORT when Slack is not listening on it),
 // on loopback unless HEALTH_HOST widens it: /healthz: the process is up; /readyz: adapters
 // connected, the store reachable and Redis ready where it is configured; /metrics.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './store/index.ts';
+
+// The CommonJS module, not an ES import: that one fills node:http's whole namespace and so loads
+// Node's internal undici, http2, tls and zlib (about 13 MB resident; see sandbox/server.ts).
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface ReadinessCheck {
   name: string;

@@ -15,7 +15,6 @@ import { createDispatcher } from './core/dispatch.ts';
 import { createRegistry } from './core/registry.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
-import { readinessChecks, startHealthServer } from './health.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
@@ -209,6 +208,8 @@ async function main(): Promise<void> {
   lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
   // Metrics exist exactly when the health server is configured.
   if (config.health && started.metrics) {
+    // Loaded only when configured, like prom-client: it brings node:http (see sandbox/server.ts).
+    const { readinessChecks, startHealthServer } = await import('./health.ts');
     const checks = readinessChecks({ adapters: () => adapters, store: commands.store, redis: started.redis });
     const health = await startHealthServer({ ...config.health, metrics: started.metrics, checks });
     lifecycle.onStop('connections', () => health.close());

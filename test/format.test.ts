@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatAge,
@@ -29,6 +30,17 @@ describe('format', () => {
     expect(formatNumber(1234567.8)).toBe('1,234,568');
     expect(formatNumber(25.33, 1)).toBe('25.3');
     expect(formatNumber(-2.5, 1)).toBe('-2.5');
+  });
+
+  it('groups whole numbers exactly as en-GB Intl does, without building one', () => {
+    const intl = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 });
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => {
+        expect(formatNumber(n)).toBe(intl.format(n === 0 ? 0 : n));
+      }),
+    );
+    for (const n of [0, -0, 7, -7, 999, 1000, -1000, 999_999, 1_000_000, Number.MAX_SAFE_INTEGER])
+      expect(formatNumber(n)).toBe(intl.format(n === 0 ? 0 : n));
   });
 
   it('keeps the decimals of a measured value, so 5 and 5.3 read alike', () => {

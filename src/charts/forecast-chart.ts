@@ -6,7 +6,8 @@ import { formatNumber } from '../format.ts';
 import type { LineChartSpec } from './spec.ts';
 
 const UNIT_SYMBOL: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
-const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+// Built on the first chart: /forecast imports this file, and an idle bot should not map ICU's data.
+let dayLabel: Intl.DateTimeFormat | undefined;
 
 export interface ForecastChartInput {
   /** "Oslo, NO". */
@@ -22,8 +23,10 @@ export interface ForecastChartInput {
 export function forecastChart(input: ForecastChartInput): LineChartSpec {
   const local = input.steps.map((s) => new Date(s.at.getTime() + input.offsetS * 1000));
   const symbol = UNIT_SYMBOL[input.units];
+  dayLabel ??= new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+  const label = dayLabel;
   const boundaries = local.flatMap((at, i) =>
-    i > 0 && at.getUTCDate() !== local[i - 1]!.getUTCDate() ? [{ index: i, label: dayLabel.format(at) }] : [],
+    i > 0 && at.getUTCDate() !== local[i - 1]!.getUTCDate() ? [{ index: i, label: label.format(at) }] : [],
   );
   const hasPop = input.steps.some((s) => s.pop !== undefined);
   const temps = input.steps.map((s) => s.temp);

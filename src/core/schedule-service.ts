@@ -181,7 +181,8 @@ function zoneChoices(settings: ScheduleSettings, zones: readonly string[], parti
 
 export function createScheduleService(opts: ScheduleServiceOptions): ScheduleService {
   const { store, settings } = opts;
-  const zones = Intl.supportedValuesOf('timeZone');
+  // Listed on the first completion of a zone, not at start-up: asking ICU maps its data (issue 16).
+  let zones: readonly string[] | undefined;
   const find = (id: string): Promise<ScheduleRecord> => findSchedule(opts, id);
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
     nextRuns(r.cron, r.timezone, opts.now(), count);
@@ -256,6 +257,6 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       return { record, result: await opts.runNow(record) };
     },
     destinationChoices: (partial) => destinationChoices(settings, partial),
-    zoneChoices: (partial) => zoneChoices(settings, zones, partial),
+    zoneChoices: (partial) => zoneChoices(settings, (zones ??= Intl.supportedValuesOf('timeZone')), partial),
   };
 }

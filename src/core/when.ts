@@ -25,7 +25,12 @@ function invalid(message: string): UserError {
   return new UserError({ code: 'invalid_input', message });
 }
 
+// The default zone everywhere. Known without asking Intl: the first Intl object maps several MB of
+// ICU's data and code, which start-up (checking the defaults) should not pay for (issue 16).
+const UTC = 'UTC';
+
 export function isTimeZone(tz: string): boolean {
+  if (tz === UTC) return true;
   if (tz.trim() === '') return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
@@ -41,7 +46,12 @@ export function checkTimeZone(tz: string): string {
     throw invalid(
       `"${tz}" is not a time zone I know; use an IANA name such as Europe/Berlin or America/New_York.`,
     );
-  return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+  return canonicalTimeZone(tz);
+}
+
+/** The IANA name Intl gives a valid zone ("europe/berlin" -> "Europe/Berlin"). */
+export function canonicalTimeZone(tz: string): string {
+  return tz === UTC ? UTC : new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -2,10 +2,15 @@
 // path runs over real sockets: the built-in simulator and every test fake share this one server.
 // msw (and, given as a function, the handlers) load on the first request: a bot that never calls
 // the sandbox never holds them in memory (issue 16).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { getResponse as GetResponse, RequestHandler } from 'msw';
+
+// Not `import ... from 'node:http'`: an ES import of node:http fills its whole namespace, whose lazy
+// getters (WebSocket, EventSource...) load Node's internal undici, http2, tls and zlib: about 13 MB
+// of resident memory an idle bot never uses. The CommonJS module itself loads only http.
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface RecordedRequest {
   method: string;
