@@ -35,10 +35,11 @@ export function createBot(upstreamUrl: string): Bot {
     speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
     jobsCountry: configs.jobSearch?.country ?? 'gb',
   });
-  // Production's logging cost (one command.finished line per command, JSON, asynchronous), into /dev/null.
+  // Production's logging cost: one command.finished line per command, JSON, written synchronously
+  // as createLogger's own stderr destination does (so a crash loses no line), into /dev/null.
   const log = createLogger({
     level: 'info',
-    destination: pino.destination({ dest: '/dev/null', sync: false }),
+    destination: pino.destination({ dest: '/dev/null', sync: true }),
   });
   const dispatcher = createDispatcher({
     registry: createRegistry(commands),
