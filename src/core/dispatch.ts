@@ -4,7 +4,7 @@
 // through `present`, which redacts configured secrets as the logs do. The steps are plain
 // functions in dispatch-steps.ts; this factory holds the state (in flight, accepting).
 import { randomUUID } from 'node:crypto';
-import { raceAbort } from '../abort.ts';
+import { createDeadline, raceAbort } from '../abort.ts';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
 import { redactText } from '../redact.ts';
 import type {
@@ -83,6 +83,38 @@ interface Runtime extends DispatcherOptions {
   autocompleteTimeoutMs: number;
 }
 
+/**
+ * The command's own logger, bound to its name and invocation id, made on its first line: most
+ * handlers log nothing, and a pino child costs its bindings' serialization per command.
+ */
+class LazyChildLog implements CommandLog {
+  readonly #log: DispatchLog;
+  readonly #bindings: Record<string, unknown>;
+  #child: CommandLog | undefined;
+
+  constructor(log: DispatchLog, bindings: Record<string, unknown>) {
+    this.#log = log;
+    this.#bindings = bindings;
+  }
+
+  #get(): CommandLog {
+    return (this.#child ??= this.#log.child ? this.#log.child(this.#bindings) : this.#log);
+  }
+
+  debug(obj: object, msg: string): void {
+    this.#get().debug(obj, msg);
+  }
+  info(obj: object, msg: string): void {
+    this.#get().info(obj, msg);
+  }
+  warn(obj: object, msg: string): void {
+    this.#get().warn(obj, msg);
+  }
+  error(obj: object, msg: string): void {
+    this.#get().error(obj, msg);
+  }
+}
+
 function contextFor(
   rt: Runtime,
   actor: Actor,
@@ -90,10 +122,8 @@ function contextFor(
   invocationId: string,
   signal: AbortSignal,
 ): CommandContext {
-  const { log } = rt;
-  const bindings = { command: command.name, invocationId };
-  const child = log.child ? log.child(bindings) : log;
-  return { actor, services: rt.services, log: child, signal, now: rt.now, invocationId };
+  const log = new LazyChildLog(rt.log, { command: command.name, invocationId });
+  return { actor, services: rt.services, log, signal, now: rt.now, invocationId };
 }
 
 /** Runs a checked command's handler under the deadline; an abort is a DeadlineError. */
@@ -106,9 +136,11 @@ async function runHandler(
 ): Promise<Reply> {
   const deadline = (cause: unknown) => new DeadlineError({ ms: rt.commandTimeoutMs, cause });
   const work = async (): Promise<Reply> => {
-    await checkAccess(command, ctx);
-    const bindings = { command: command.name, invocationId: ctx.invocationId };
-    if (!isScheduled) await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+    if (command.access.length > 0) await checkAccess(command, ctx);
+    if (!isScheduled && rt.rateLimit && !ctx.actor.isOperator) {
+      const bindings = { command: command.name, invocationId: ctx.invocationId };
+      await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+    }
     try {
       return await command.handler(input, ctx);
     } catch (err) {
@@ -137,9 +169,13 @@ async function execute(
     command = found.command;
     checkNeeds(command, rt.services, rt.serviceVariables);
     const input = readInput(command, found.rawInput);
-    const signal = AbortSignal.any([inv.signal, AbortSignal.timeout(rt.commandTimeoutMs)]);
-    const ctx = contextFor(rt, inv.actor, command, invocationId, signal);
-    return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
+    const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
+    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal);
+    try {
+      return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
+    } finally {
+      deadline.done();
+    }
   } catch (failure) {
     return { command, failure };
   }
