@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecrets, redactText, redactValue, registerSecret } from '../src/redact.ts';
+import {
+  mayNeedRedaction,
+  REDACTED,
+  redactSecrets,
+  redactText,
+  redactValue,
+  registerSecret,
+} from '../src/redact.ts';
 
 const SECRET = 'redact-test-secret-8c1f0e';
 registerSecret(SECRET);
@@ -21,6 +28,24 @@ describe('redactText', () => {
     expect(redactText('failed with own-token-42', ['own-token-42'])).toBe(`failed with ${REDACTED}`);
     // Short values would blank ordinary words.
     expect(redactText('the cat sat', ['cat'])).toBe('the cat sat');
+  });
+});
+
+describe('mayNeedRedaction', () => {
+  it('is false exactly when redactText would return the text as it is', () => {
+    const texts = [
+      'London, 12 °C',
+      `a ${SECRET} b`,
+      `a\n${encodeURIComponent(`${SECRET}/+`)}`,
+      'city?appid=abc',
+      'Authorization: Bearer abc.def',
+      'xoxb-123-456',
+      'see https://hooks.slack.com/actions/T1/2/3',
+      'POST /webhooks/9/abc',
+      'weather\nxoxb-1\nok',
+    ];
+    registerSecret(`${SECRET}/+`);
+    for (const text of texts) expect(mayNeedRedaction(text)).toBe(redactText(text) !== text);
   });
 });
 

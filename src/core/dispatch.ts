@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDeadline, raceAbort } from '../abort.ts';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
-import { redactText } from '../redact.ts';
+import { mayNeedRedaction, redactText } from '../redact.ts';
 import type {
   AdapterHandlers,
   AutocompleteRequest,
@@ -29,7 +29,7 @@ import {
   type RateLimiter,
 } from './dispatch-steps.ts';
 import { createInFlight } from './in-flight.ts';
-import { mapReplyText, type Reply } from './reply.ts';
+import { mapReplyText, replyText, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
 
 export type { CommandOutcome };
@@ -72,9 +72,12 @@ const MAX_CHOICES = 25;
 
 type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
 
-/** What leaves for chat: a configured secret echoed by an upstream (a city, a job title) never does. */
+/**
+ * What leaves for chat: a configured secret echoed by an upstream (a city, a job title) never does.
+ * One scan of all its text first: a clean reply (nearly all) leaves as it is, uncopied.
+ */
 function present(reply: Reply): Reply {
-  return mapReplyText(reply, redactText);
+  return mayNeedRedaction(replyText(reply)) ? mapReplyText(reply, redactText) : reply;
 }
 
 /** What every step reads; the dispatcher's state (in flight, accepting) stays in its factory. */
