@@ -25,6 +25,7 @@ export async function runBotProcess(
       upstreamUrl: plan.upstreamUrl,
       warmup: { concurrency: 1, total: 1 },
       levels: [{ concurrency: 1, total: 1, prefix: 'Cache' }],
+      floorLevels: [],
       levelMaxMs: plan.levelMaxMs,
       cachedRepeats: 0,
     };

@@ -2,7 +2,15 @@
 // dispatcher against the sandbox in the parent. It runs the command levels, the identical-command
 // case and the raw clients, asks the parent for the sandbox's own counts and times between phases
 // (collect), and sends everything back. Its RSS and CPU are then the bot's alone.
-import { createBot, runIdentical, runLevel, type IdenticalResult, type LevelResult } from './commands.ts';
+import {
+  createBot,
+  runFloorLevel,
+  runIdentical,
+  runLevel,
+  type IdenticalResult,
+  type LevelResult,
+} from './commands.ts';
+import { captureRequests } from './floor.ts';
 import { runRawClients, type RawResult } from './raw-clients.ts';
 import type { Collected, Upstream } from './upstream.ts';
 
@@ -10,6 +18,8 @@ export interface BotPlan {
   upstreamUrl: string;
   warmup: { concurrency: number; total: number };
   levels: readonly { concurrency: number; total: number; prefix: string }[];
+  /** The floor of some levels: the bot's weather request sent by plain undici in the same waves. */
+  floorLevels: readonly { concurrency: number; total: number; prefix: string }[];
   levelMaxMs: number;
   /** The identical-command case, skipped when 0. */
   cachedRepeats: number;
@@ -19,6 +29,7 @@ export interface BotPlan {
 
 export interface BotResults {
   levels: LevelResult[];
+  floorLevels: LevelResult[];
   identical?: IdenticalResult;
   raw: RawResult[];
 }
@@ -62,14 +73,24 @@ async function run(plan: BotPlan): Promise<BotResults> {
   };
   const progress = (text: string) => send({ type: 'progress', text });
   const levels: LevelResult[] = [];
+  const floorLevels: LevelResult[] = [];
   let identical: IdenticalResult | undefined;
   if (plan.levels.length > 0 || plan.cachedRepeats > 0) {
     const bot = createBot(upstream.url);
     progress('warming up');
+    const capture = captureRequests(1);
     await runLevel(bot, upstream, { ...plan.warmup, prefix: 'Warm', maxMs: plan.levelMaxMs });
+    const [template] = capture.stop();
     for (const level of plan.levels) {
       progress(`${level.total} distinct commands in waves of ${level.concurrency}`);
       levels.push(await runLevel(bot, upstream, { ...level, maxMs: plan.levelMaxMs }));
+    }
+    for (const level of plan.floorLevels) {
+      if (!template) throw new Error('the warm-up sent no weather request to replay');
+      progress(`the floor: ${level.total} raw undici requests in waves of ${level.concurrency}`);
+      floorLevels.push(
+        await runFloorLevel(bot.wire, upstream, template, { ...level, maxMs: plan.levelMaxMs }),
+      );
     }
     if (plan.cachedRepeats > 0) {
       progress('identical commands and cached repeats');
@@ -77,11 +98,11 @@ async function run(plan: BotPlan): Promise<BotResults> {
     }
     await bot.close();
   }
-  if (!plan.raw) return { levels, ...(identical ? { identical } : {}), raw: [] };
+  if (!plan.raw) return { levels, floorLevels, ...(identical ? { identical } : {}), raw: [] };
   progress('each client raw and its undici floor, no injected latency');
   await upstream.setLatency(0);
   const raw = await runRawClients(upstream, plan.raw);
-  return { levels, ...(identical ? { identical } : {}), raw };
+  return { levels, floorLevels, ...(identical ? { identical } : {}), raw };
 }
 
 process.on('message', (message: HostMessage) => {

@@ -4,6 +4,7 @@
 // so "added" is what herald spends: end to end minus the upstream (an upper bound; the client-side
 // wire time gives the lower one).
 import pino from 'pino';
+import { Agent, request } from 'undici';
 import { buildCommands } from '../commands/index.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Invocation } from '../src/core/adapter.ts';
@@ -14,6 +15,7 @@ import type { Reply } from '../src/core/reply.ts';
 import { createLogger } from '../src/log.ts';
 import { planServices, resolveServiceConfigs } from '../src/sandbox/resolve.ts';
 import { closeServices, createServices, type Services } from '../src/services/index.ts';
+import type { CapturedRequest } from './floor.ts';
 import { cpuMsSince, inWaves, peakRss, spread, type Spread } from './stats.ts';
 import type { Upstream } from './upstream.ts';
 import { trackWireTimes, type WireTimes } from './wire.ts';
@@ -35,10 +37,11 @@ export function createBot(upstreamUrl: string): Bot {
     speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
     jobsCountry: configs.jobSearch?.country ?? 'gb',
   });
-  // Production's logging cost (one command.finished line per command, JSON, asynchronous), into /dev/null.
+  // Production's logging cost: one command.finished line per command, JSON, written synchronously
+  // as createLogger's own stderr destination does (so a crash loses no line), into /dev/null.
   const log = createLogger({
     level: 'info',
-    destination: pino.destination({ dest: '/dev/null', sync: false }),
+    destination: pino.destination({ dest: '/dev/null', sync: true }),
   });
   const dispatcher = createDispatcher({
     registry: createRegistry(commands),
@@ -119,14 +122,69 @@ export interface LevelResult {
   sandboxCpuUsPerRequest: number;
 }
 
+interface LevelOptions {
+  concurrency: number;
+  total: number;
+  prefix: string;
+  maxMs: number;
+}
+
 /** `total` distinct /weather commands, in waves of `concurrency` fired at once. */
-export async function runLevel(
-  bot: Bot,
+export function runLevel(bot: Bot, upstream: Upstream, opts: LevelOptions): Promise<LevelResult> {
+  return measureWaves(bot.wire, upstream, opts, (city, i) => weatherCommand(bot, city, i % 500));
+}
+
+/**
+ * The floor of a level: the weather request the bot sends (`template`, captured), sent with plain
+ * undici.request for each city of a wave fired at once, its JSON answer parsed, nothing else; timed
+ * and matched to the sandbox's own times exactly as the commands are. What is "added" here is what
+ * this machine adds with no bot at all: loopback, undici, and the sandbox's queue before it parses
+ * a request (the sandbox shares the same cores).
+ */
+export async function runFloorLevel(
+  wire: WireTimes,
   upstream: Upstream,
-  opts: { concurrency: number; total: number; prefix: string; maxMs: number },
+  template: CapturedRequest,
+  opts: LevelOptions,
+): Promise<LevelResult> {
+  const templateUrl = new URL(template.url);
+  const agent = new Agent({ connections: 1024, keepAliveTimeout: 30_000 });
+  const send = async (city: string): Promise<Answer> => {
+    const started = performance.now();
+    templateUrl.searchParams.set('q', city);
+    const res = await request(templateUrl.href, {
+      method: 'GET',
+      headers: template.headers,
+      dispatcher: agent,
+    });
+    const body = (await res.body.json()) as { name?: unknown };
+    return {
+      endToEndMs: performance.now() - started,
+      isOk: res.statusCode === 200 && typeof body.name === 'string',
+    };
+  };
+  try {
+    // One wave first, unmeasured: its connections open and its code compiled, as the bot's were.
+    await measureWaves(
+      wire,
+      upstream,
+      { ...opts, total: opts.concurrency, prefix: `${opts.prefix}Warm` },
+      send,
+    );
+    return await measureWaves(wire, upstream, opts, send);
+  } finally {
+    await agent.close();
+  }
+}
+
+async function measureWaves(
+  wire: WireTimes,
+  upstream: Upstream,
+  opts: LevelOptions,
+  command: (city: string, index: number) => Promise<Answer>,
 ): Promise<LevelResult> {
   await upstream.collect();
-  bot.wire.take();
+  wire.take();
   const answers: { city: string; answer: Answer }[] = [];
   peakRss.reset();
   const cpu = process.threadCpuUsage();
@@ -135,13 +193,13 @@ export async function runLevel(
     opts.concurrency,
     async (i) => {
       const city = cityName(opts.prefix, i);
-      answers.push({ city, answer: await weatherCommand(bot, city, i % 500) });
+      answers.push({ city, answer: await command(city, i) });
     },
     opts.maxMs,
   );
   const botCpuMs = cpuMsSince(cpu);
   const peakRssMb = peakRss.read();
-  const wire = bot.wire.take();
+  const wireMs = wire.take();
   const collected = await upstream.collect();
   const { requests, cpuMs } = collected;
   const serverMs = new Map(collected.serverMs);
@@ -150,7 +208,7 @@ export async function runLevel(
   const addedLowMs: number[] = [];
   for (const { city, answer } of answers) {
     const server = serverMs.get(city);
-    const client = wire.get(city);
+    const client = wireMs.get(city);
     if (server !== undefined) {
       upstreamMs.push(server);
       addedMs.push(answer.endToEndMs - server);

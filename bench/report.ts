@@ -24,6 +24,8 @@ export interface Results {
   /** The sections this run measured (`npm run bench -- clients` runs one). */
   sections: string[];
   levels: LevelResult[];
+  /** The same waves sent by plain undici, no bot: the floor of "added" on this machine. */
+  floorLevels: LevelResult[];
   identical?: IdenticalResult;
   raw: RawResult[];
   startup: StartupResult[];
@@ -200,10 +202,14 @@ function renderLevels(r: Results): string[] {
         'added p99 low',
         'upstream req',
         'bot CPU µs/cmd',
+        'sandbox CPU µs/req',
         'peak RSS MB',
       ],
-      r.levels.map((l) => [
-        String(l.concurrency),
+      [
+        ...r.levels.map((l) => ({ l, who: '' })),
+        ...r.floorLevels.map((l) => ({ l, who: ' raw undici' })),
+      ].map(({ l, who }) => [
+        `${l.concurrency}${who}`,
         `${l.answered}${l.failed > 0 ? ` (${l.failed} failed)` : ''}`,
         n(l.commandsPerSecond),
         n(l.endToEndMs.p50),
@@ -216,6 +222,7 @@ function renderLevels(r: Results): string[] {
         String(l.upstreamRequests),
         // Mostly idle at concurrency 1: tick-sampled CPU time says little there (JSON keeps it).
         l.concurrency === 1 ? '-' : n(l.botCpuUsPerCommand),
+        l.concurrency === 1 ? '-' : n(l.sandboxCpuUsPerRequest),
         n(l.peakRssMb),
       ]),
     ),
@@ -306,6 +313,11 @@ export function renderReport(r: Results): string {
     "  byte received), which counts any delay of the bot's own event loop as upstream: a lower bound.",
     '- One event loop serves a wave in turn, so the k-th command of a wave waits for the work of the',
     "  k-1 before it: added latency grows with the wave size times the bot's CPU per command.",
+    '- "raw undici" rows: the floor. The same waves with no bot: the weather request the bot sent,',
+    '  replayed per city with plain undici.request (own Agent, JSON parsed, nothing else), timed and',
+    '  matched the same way. Their "added" is what the machine adds without herald: loopback, undici',
+    '  and the wait before the sandbox (on the same cores, with its own CPU per request) parses a',
+    "  request; the bot's rows minus these is herald's own share. Their CPU column is undici's.",
     "- CPU µs: process.threadCpuUsage of the bot's main thread per command, and of the sandbox's",
     '  thread per request. The kernel samples CPU time by ticks, so at concurrency 1 (mostly idle)',
     "  it is left out. Peak RSS is the bot process's VmHWM, reset before each level (memory the",

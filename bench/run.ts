@@ -52,6 +52,13 @@ const plan: BotPlan = {
         { concurrency: 1000, total: count(6_000), prefix: 'Dun' },
       ]
     : [],
+  // The same waves with no bot: plain undici sending the bot's weather request (the floor).
+  floorLevels: runs('commands')
+    ? [
+        { concurrency: 200, total: count(4_000), prefix: 'Fal' },
+        { concurrency: 1000, total: count(6_000), prefix: 'Fen' },
+      ]
+    : [],
   levelMaxMs: 20_000,
   cachedRepeats: runs('commands') ? count(1_000) : 0,
   ...(runs('clients')
@@ -61,7 +68,7 @@ const plan: BotPlan = {
 const bot =
   runs('commands') || runs('clients')
     ? await runBotProcess(upstream, plan, progress)
-    : { levels: [], raw: [] };
+    : { levels: [], floorLevels: [], raw: [] };
 await upstream.close();
 
 const startup = runs('startup') ? await runStartup() : [];

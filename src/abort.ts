@@ -27,3 +27,36 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal, reason: () =
     );
   });
 }
+
+/** A deadline for one piece of work; `done()` once the work has settled. */
+export interface Deadline {
+  /** Aborts when the time runs out (a TimeoutError, as AbortSignal.timeout's) or the parent aborts (its reason). */
+  readonly signal: AbortSignal;
+  /** Clears the timer and stops listening to the parent. */
+  done(): void;
+}
+
+/**
+ * One controller and one timer per piece of work, instead of AbortSignal.any([parent,
+ * AbortSignal.timeout(ms)]): that pair costs several µs (weak references, a composite signal) and
+ * its timer lingers until it would fire, where this one is cleared as soon as the work settles.
+ * Like AbortSignal.timeout, the timer alone does not keep the process alive.
+ */
+export function createDeadline(timeoutMs: number, parent?: AbortSignal): Deadline {
+  const controller = new AbortController();
+  const onParentAbort = (): void => controller.abort(parent?.reason);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
+  );
+  timer.unref();
+  if (parent?.aborted) onParentAbort();
+  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onParentAbort);
+    },
+  };
+}

@@ -38,6 +38,31 @@ const relativeFormatter = () => (relativeFormat ??= new Intl.RelativeTimeFormat(
 const fractionFormats = new Map<number, Intl.NumberFormat>();
 
 /**
+ * What Intl.NumberFormat(LOCALE) writes for a value under 1000 (so no group separator) with
+ * exactly `digits` decimals (up to 6), without its cost (a few hundred ns a call, four a /weather
+ * reply, issue 16); undefined outside that range. Intl rounds the number's shortest decimal form
+ * (the one String() gives: -499.95, not the binary -499.94999…) half away from zero, and so does
+ * this; test/format.test.ts holds the two equal over ties and random values.
+ */
+function formatSmall(value: number, digits: number): string | undefined {
+  if (!(Math.abs(value) < 1000) || digits > 6) return undefined;
+  const shortest = String(Math.abs(value));
+  if (shortest.includes('e')) return undefined;
+  const dot = shortest.indexOf('.');
+  const whole = dot === -1 ? shortest : shortest.slice(0, dot);
+  const fraction = dot === -1 ? '' : shortest.slice(dot + 1);
+  let kept = whole + fraction.slice(0, digits).padEnd(digits, '0');
+  // The first dropped digit decides: 5 or more rounds the magnitude up (half away from zero).
+  if (fraction.length > digits && fraction.charCodeAt(digits) >= 53) {
+    kept = String(Number(kept) + 1).padStart(kept.length, '0');
+  }
+  const wholeLength = kept.length - digits;
+  if (wholeLength > 3) return undefined; // 999.96 -> "1,000.0"
+  const text = digits === 0 ? kept : `${kept.slice(0, wholeLength)}.${kept.slice(wholeLength)}`;
+  return value < 0 ? `-${text}` : text;
+}
+
+/**
  * 1234.5 -> "1,235" (a count); with `digits`, exactly that many decimals: 5 -> "5.0", 25.33 ->
  * "25.3". Measured values always keep their decimals, so they line up and read alike.
  */
@@ -46,15 +71,22 @@ export function formatNumber(value: number, digits = 0): string {
     // A whole number is grouped here, as en-GB's Intl.NumberFormat would ("-1,234,568"): the
     // commands' descriptions show limits at start-up, and Intl would map ICU's data for them.
     if (Number.isSafeInteger(value)) return groupThousands(value);
-    return integerFormatter().format(value === 0 ? 0 : value);
+    const number = value === 0 ? 0 : value;
+    return formatSmall(number, 0) ?? integerFormatter().format(number);
   }
-  let format = fractionFormats.get(digits);
-  if (!format) {
-    format = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    fractionFormats.set(digits, format);
+  let text = formatSmall(value, digits);
+  if (text === undefined) {
+    let format = fractionFormats.get(digits);
+    if (!format) {
+      format = new Intl.NumberFormat(LOCALE, {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+      fractionFormats.set(digits, format);
+    }
+    text = format.format(value);
   }
   // -0.04 rounds to "-0.0": show "0.0".
-  const text = format.format(value);
   return /^-0[.,]?0*$/.test(text) ? text.slice(1) : text;
 }
 
@@ -179,18 +211,34 @@ function startOfUtcDay(date: Date): number {
  */
 export function formatRelative(date: Date, now: Date): string {
   const diffMs = date.getTime() - now.getTime();
+  if (Math.abs(diffMs) < 60_000) return 'just now';
+  if (Math.abs(diffMs) < 3_600_000) return relative(Math.trunc(diffMs / 60_000), 'minute');
   const days = calendarDays(date, now);
-  if (days === 0 || Math.abs(diffMs) < 3_600_000) {
-    if (Math.abs(diffMs) < 60_000) return 'just now';
-    if (Math.abs(diffMs) < 3_600_000)
-      return relativeFormatter().format(Math.trunc(diffMs / 60_000), 'minute');
-    return relativeFormatter().format(Math.trunc(diffMs / 3_600_000), 'hour');
-  }
+  if (days === 0) return relative(Math.trunc(diffMs / 3_600_000), 'hour');
   const size = Math.abs(days);
-  if (size < 14) return relativeFormatter().format(days, 'day');
-  if (size < 60) return relativeFormatter().format(Math.round(days / 7), 'week');
-  if (size < 365) return relativeFormatter().format(Math.round(days / 30.44), 'month');
-  return relativeFormatter().format(Math.trunc(days / 365.25) || Math.sign(days), 'year');
+  if (size < 14) return relative(days, 'day');
+  if (size < 60) return relative(Math.round(days / 7), 'week');
+  if (size < 365) return relative(Math.round(days / 30.44), 'month');
+  return relative(Math.trunc(days / 365.25) || Math.sign(days), 'year');
+}
+
+// Intl.RelativeTimeFormat costs about a µs a call (one per /weather reply, issue 16), and its
+// answers are few ("5 minutes ago"): each is kept once written, a bounded number per unit.
+const relativeTexts = new Map<Intl.RelativeTimeFormatUnit, Map<number, string>>();
+
+function relative(value: number, unit: Intl.RelativeTimeFormatUnit): string {
+  let texts = relativeTexts.get(unit);
+  if (texts === undefined) {
+    texts = new Map();
+    relativeTexts.set(unit, texts);
+  }
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = relativeFormatter().format(value, unit);
+    if (texts.size >= 1_000) texts.clear();
+    texts.set(value, text);
+  }
+  return text;
 }
 
 /** "3 days ago, 19 Nov 2026": relative for reading, absolute for reference. */

@@ -2,7 +2,7 @@
 // console adapter's stdout holds only replies. Every credential carrier is redacted: by key
 // (headers, query parameters) and by value (every configured secret, inside any string).
 import pino, { type Logger } from 'pino';
-import { REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './redact.ts';
+import { mayNeedRedaction, REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './redact.ts';
 
 export type { Logger };
 
@@ -46,6 +46,34 @@ function scrub(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * Whether scrub would return `value` unchanged because it is flat: no key to blank, every value
+ * a number, boolean or string and no string holding a carrier or secret (one scan of them all).
+ * Most lines are such records (command.finished), and skip the walk and its copy.
+ */
+function isFlatAndClean(value: Record<string, unknown>): boolean {
+  let text = '';
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'object' || SECRET_KEYS.has(key.toLowerCase())) return false;
+    if (typeof v === 'string') text += `\n${v}`;
+  }
+  return !mayNeedRedaction(text);
+}
+
+/** The message (and any other string argument) redacted; the arguments as they are when clean. */
+function redactArgs(args: unknown[]): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (typeof arg !== 'string') continue;
+    const safe = redactText(arg);
+    if (safe !== arg) (out ??= [...args])[i] = safe;
+  }
+  return out ?? args;
+}
+
 export interface LogOptions {
   level?: string;
   format?: 'json' | 'pretty';
@@ -58,12 +86,11 @@ export function createLogger(opts: LogOptions = {}): Logger {
     level: opts.level ?? 'info',
     base: { app: 'herald' },
     formatters: {
-      log: (obj) => scrub(obj) as Record<string, unknown>,
+      log: (obj) => (isFlatAndClean(obj) ? obj : (scrub(obj) as Record<string, unknown>)),
     },
     hooks: {
       logMethod(args, method) {
-        const safe = args.map((a) => (typeof a === 'string' ? redactText(a) : a));
-        method.apply(this, safe as Parameters<typeof method>);
+        method.apply(this, redactArgs(args) as Parameters<typeof method>);
       },
     },
     serializers: { err: (e: unknown) => scrub(e) },

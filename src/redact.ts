@@ -102,6 +102,15 @@ export function redactSecrets(text: string, extra: readonly string[] = []): stri
 }
 
 /**
+ * Whether redactText could change `text` (a carrier or a registered secret in it): false means it
+ * returns `text` as it is. A carrier or secret inside any line of a joined text is inside the
+ * whole, so one scan of the joined text clears all its lines at once.
+ */
+export function mayNeedRedaction(text: string): boolean {
+  return ANY_CARRIER_RE.test(text) || holdsAny(text, []);
+}
+
+/**
  * Blanks every credential carrier (query parameters, Discord path tokens, bearer values, Slack
  * tokens and response URLs) and every registered secret, plain or percent-encoded, in any text.
  * `extra` adds secrets known only to the caller (an adapter's own token in its tests).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { raceAbort } from '../src/abort.ts';
+import { createDeadline, raceAbort } from '../src/abort.ts';
 
 const late = new Error('too late');
 
@@ -34,5 +34,36 @@ describe('raceAbort', () => {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     const work = new Promise<never>((_, reject) => reject('plain text'));
     await expect(raceAbort(work, new AbortController().signal, () => late)).rejects.toThrow('plain text');
+  });
+});
+
+describe('createDeadline', () => {
+  it('aborts with a TimeoutError when its time runs out', async () => {
+    const deadline = createDeadline(5);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(deadline.signal.aborted).toBe(true);
+    expect((deadline.signal.reason as DOMException).name).toBe('TimeoutError');
+    deadline.done();
+  });
+
+  it("aborts with the parent's reason, at once when the parent has already aborted", () => {
+    const parent = new AbortController();
+    const deadline = createDeadline(10_000, parent.signal);
+    const reason = new Error('reply window closed');
+    parent.abort(reason);
+    expect(deadline.signal.reason).toBe(reason);
+    deadline.done();
+    const late = createDeadline(10_000, AbortSignal.abort(reason));
+    expect(late.signal.reason).toBe(reason);
+    late.done();
+  });
+
+  it('never aborts once done, neither by its time nor by the parent', async () => {
+    const parent = new AbortController();
+    const deadline = createDeadline(5, parent.signal);
+    deadline.done();
+    await new Promise((r) => setTimeout(r, 30));
+    parent.abort();
+    expect(deadline.signal.aborted).toBe(false);
   });
 });

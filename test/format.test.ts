@@ -25,7 +25,62 @@ import {
 } from '../src/format.ts';
 import { NOW } from './commands/context.ts';
 
+const intlFormats = new Map<number, Intl.NumberFormat>();
+
+/** What formatNumber wrote when it always went through Intl.NumberFormat (en-GB). */
+function throughIntl(value: number, digits: number): string {
+  let format = intlFormats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat(
+      'en-GB',
+      digits === 0
+        ? { maximumFractionDigits: 0 }
+        : { minimumFractionDigits: digits, maximumFractionDigits: digits },
+    );
+    intlFormats.set(digits, format);
+  }
+  if (digits === 0) return format.format(value === 0 ? 0 : value);
+  const text = format.format(value);
+  return /^-0[.,]?0*$/.test(text) ? text.slice(1) : text;
+}
+
 describe('format', () => {
+  it('writes numbers exactly as Intl.NumberFormat does, ties included (its fast path under 1000)', () => {
+    const differ: string[] = [];
+    const check = (value: number, digits: number) => {
+      const text = formatNumber(value, digits);
+      if (text !== throughIntl(value, digits)) differ.push(`${value} to ${digits}: ${text}`);
+    };
+    for (let digits = 0; digits <= 7; digits++) {
+      // Multiples of 0.0005 up to ±1050: the ties of 0 to 3 decimals, where rounding differs most.
+      for (let i = -2_100_000; i <= 2_100_000; i += 31) check(i / 2000, digits);
+      for (const value of [
+        -499.95,
+        -0.05,
+        -0,
+        0.25,
+        2.675,
+        999.95,
+        999.9999,
+        1e-7,
+        -1e-7,
+        Number.NaN,
+        1e21,
+      ]) {
+        check(value, digits);
+      }
+    }
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1100, max: 1100, noNaN: true }),
+        fc.integer({ min: 0, max: 7 }),
+        (value, digits) => check(value, digits),
+      ),
+      { numRuns: 20_000 },
+    );
+    expect(differ).toEqual([]);
+  });
+
   it('groups thousands and rounds to the digits asked for', () => {
     expect(formatNumber(1234567.8)).toBe('1,234,568');
     expect(formatNumber(25.33, 1)).toBe('25.3');

@@ -118,4 +118,22 @@ describe('log redaction', () => {
     expect(lines.join('\n')).not.toContain(SECRET.xiApiKey);
     expect(lines.join('\n')).toContain('inner with [REDACTED]');
   });
+
+  it('blanks a flat record (a command.finished line) by key and by value, and keeps it whole when clean', async () => {
+    const { lines, log } = capture();
+    registerSecret(SECRET.appid);
+    log.info({ command: 'weather', userId: `u-${SECRET.appid}`, durationMs: 3 }, 'command.finished');
+    log.info({ command: 'weather', token: 'unregistered-flat-token', isOk: true }, 'command.finished');
+    log.info({ command: 'weather', invocationId: 'abc', outcome: 'ok', durationMs: 52 }, 'command.finished');
+    log.info({ command: 'weather' }, `message with ${SECRET.appid}`);
+    log.flush();
+    await new Promise((r) => setTimeout(r, 20));
+    const out = lines.join('\n');
+    expect(out).not.toContain(SECRET.appid);
+    expect(out).not.toContain('unregistered-flat-token');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ userId: 'u-[REDACTED]', durationMs: 3 });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ token: '[REDACTED]', isOk: true });
+    expect(JSON.parse(lines[2]!)).toMatchObject({ invocationId: 'abc', outcome: 'ok', durationMs: 52 });
+    expect(JSON.parse(lines[3]!)).toMatchObject({ msg: 'message with [REDACTED]' });
+  });
 });

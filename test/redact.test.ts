@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   jsonMayHoldSecret,
+  mayNeedRedaction,
   REDACTED,
   redactSecrets,
   redactText,
@@ -28,6 +29,24 @@ describe('redactText', () => {
     expect(redactText('failed with own-token-42', ['own-token-42'])).toBe(`failed with ${REDACTED}`);
     // Short values would blank ordinary words.
     expect(redactText('the cat sat', ['cat'])).toBe('the cat sat');
+  });
+});
+
+describe('mayNeedRedaction', () => {
+  it('is false exactly when redactText would return the text as it is', () => {
+    const texts = [
+      'London, 12 °C',
+      `a ${SECRET} b`,
+      `a\n${encodeURIComponent(`${SECRET}/+`)}`,
+      'city?appid=abc',
+      'Authorization: Bearer abc.def',
+      'xoxb-123-456',
+      'see https://hooks.slack.com/actions/T1/2/3',
+      'POST /webhooks/9/abc',
+      'weather\nxoxb-1\nok',
+    ];
+    registerSecret(`${SECRET}/+`);
+    for (const text of texts) expect(mayNeedRedaction(text)).toBe(redactText(text) !== text);
   });
 });
 

@@ -4,9 +4,9 @@
 // through `present`, which redacts configured secrets as the logs do. The steps are plain
 // functions in dispatch-steps.ts; this factory holds the state (in flight, accepting).
 import { randomUUID } from 'node:crypto';
-import { raceAbort } from '../abort.ts';
+import { createDeadline, raceAbort } from '../abort.ts';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
-import { redactText } from '../redact.ts';
+import { mayNeedRedaction, redactText } from '../redact.ts';
 import type {
   AdapterHandlers,
   AutocompleteRequest,
@@ -29,7 +29,7 @@ import {
   type RateLimiter,
 } from './dispatch-steps.ts';
 import { createInFlight } from './in-flight.ts';
-import { mapReplyText, type Reply } from './reply.ts';
+import { mapReplyText, replyText, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
 
 export type { CommandOutcome };
@@ -72,15 +72,50 @@ const MAX_CHOICES = 25;
 
 type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
 
-/** What leaves for chat: a configured secret echoed by an upstream (a city, a job title) never does. */
+/**
+ * What leaves for chat: a configured secret echoed by an upstream (a city, a job title) never does.
+ * One scan of all its text first: a clean reply (nearly all) leaves as it is, uncopied.
+ */
 function present(reply: Reply): Reply {
-  return mapReplyText(reply, redactText);
+  return mayNeedRedaction(replyText(reply)) ? mapReplyText(reply, redactText) : reply;
 }
 
 /** What every step reads; the dispatcher's state (in flight, accepting) stays in its factory. */
 interface Runtime extends DispatcherOptions {
   now: () => Date;
   autocompleteTimeoutMs: number;
+}
+
+/**
+ * The command's own logger, bound to its name and invocation id, made on its first line: most
+ * handlers log nothing, and a pino child costs its bindings' serialization per command.
+ */
+class LazyChildLog implements CommandLog {
+  readonly #log: DispatchLog;
+  readonly #bindings: Record<string, unknown>;
+  #child: CommandLog | undefined;
+
+  constructor(log: DispatchLog, bindings: Record<string, unknown>) {
+    this.#log = log;
+    this.#bindings = bindings;
+  }
+
+  #get(): CommandLog {
+    return (this.#child ??= this.#log.child ? this.#log.child(this.#bindings) : this.#log);
+  }
+
+  debug(obj: object, msg: string): void {
+    this.#get().debug(obj, msg);
+  }
+  info(obj: object, msg: string): void {
+    this.#get().info(obj, msg);
+  }
+  warn(obj: object, msg: string): void {
+    this.#get().warn(obj, msg);
+  }
+  error(obj: object, msg: string): void {
+    this.#get().error(obj, msg);
+  }
 }
 
 function contextFor(
@@ -90,10 +125,8 @@ function contextFor(
   invocationId: string,
   signal: AbortSignal,
 ): CommandContext {
-  const { log } = rt;
-  const bindings = { command: command.name, invocationId };
-  const child = log.child ? log.child(bindings) : log;
-  return { actor, services: rt.services, log: child, signal, now: rt.now, invocationId };
+  const log = new LazyChildLog(rt.log, { command: command.name, invocationId });
+  return { actor, services: rt.services, log, signal, now: rt.now, invocationId };
 }
 
 /** Runs a checked command's handler under the deadline; an abort is a DeadlineError. */
@@ -106,9 +139,11 @@ async function runHandler(
 ): Promise<Reply> {
   const deadline = (cause: unknown) => new DeadlineError({ ms: rt.commandTimeoutMs, cause });
   const work = async (): Promise<Reply> => {
-    await checkAccess(command, ctx);
-    const bindings = { command: command.name, invocationId: ctx.invocationId };
-    if (!isScheduled) await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+    if (command.access.length > 0) await checkAccess(command, ctx);
+    if (!isScheduled && rt.rateLimit && !ctx.actor.isOperator) {
+      const bindings = { command: command.name, invocationId: ctx.invocationId };
+      await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+    }
     try {
       return await command.handler(input, ctx);
     } catch (err) {
@@ -137,9 +172,13 @@ async function execute(
     command = found.command;
     checkNeeds(command, rt.services, rt.serviceVariables);
     const input = readInput(command, found.rawInput);
-    const signal = AbortSignal.any([inv.signal, AbortSignal.timeout(rt.commandTimeoutMs)]);
-    const ctx = contextFor(rt, inv.actor, command, invocationId, signal);
-    return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
+    const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
+    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal);
+    try {
+      return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
+    } finally {
+      deadline.done();
+    }
   } catch (failure) {
     return { command, failure };
   }

@@ -68,6 +68,27 @@ export function actionToCommandLine(action: Action): string {
   return parts.join(' ');
 }
 
+/** The embed's own texts that a person can see (its fields' names and values aside). */
+const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail'] as const;
+
+/**
+ * Every piece of text a person can see in the reply (those mapReplyText maps), one per line: one
+ * string to scan when most replies need nothing blanked.
+ */
+export function replyText(reply: Reply): string {
+  let out = reply.text;
+  for (const e of reply.embeds ?? []) {
+    for (const key of EMBED_TEXT_KEYS) if (e[key] !== undefined) out += `\n${e[key]}`;
+    for (const f of e.fields ?? []) out += `\n${f.name}\n${f.value}`;
+  }
+  for (const a of reply.attachments ?? []) if (a.description !== undefined) out += `\n${a.description}`;
+  for (const a of reply.actions ?? []) {
+    out += `\n${a.label}`;
+    for (const v of Object.values(a.input)) if (typeof v === 'string') out += `\n${v}`;
+  }
+  return out;
+}
+
 /** The reply with `fn` applied to every piece of text a person can see (for redaction). */
 export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply {
   const opt = (text: string | undefined): string | undefined => (text === undefined ? undefined : fn(text));
@@ -75,7 +96,7 @@ export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply 
   if (reply.embeds) {
     out.embeds = reply.embeds.map((e) => {
       const embed: Embed = { ...e };
-      for (const key of ['title', 'url', 'description', 'footer', 'thumbnail'] as const) {
+      for (const key of EMBED_TEXT_KEYS) {
         const text = opt(e[key]);
         if (text !== undefined) embed[key] = text;
       }
