@@ -2,6 +2,7 @@
 // be retried, or the whole-request deadline (joined with the caller's signal). Retries wait as
 // policy.ts decides (jittered backoff, Retry-After).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createDeadline } from '../abort.ts';
 import { ServiceError, type ServiceErrorCode, type ServiceName } from '../errors.ts';
 import type { Fail } from './failure.ts';
 import { retryDelayMs, type HttpOptions } from './policy.ts';
@@ -63,37 +64,13 @@ export async function exchange(
   url: string,
   callerSignal?: AbortSignal,
 ): Promise<RawResponse> {
-  const bound = requestBound(d.opts.requestTimeoutMs, callerSignal);
+  // One timer and controller per request (issue 16), cleared as soon as it settles.
+  const bound = createDeadline(d.opts.requestTimeoutMs, callerSignal);
   try {
     return await runAttempts(d, req, url, bound.signal);
   } finally {
     bound.done();
   }
-}
-
-/**
- * One controller per request, aborted by one deadline timer or by the caller's signal; done()
- * clears both. Cheaper than AbortSignal.timeout + AbortSignal.any per call (issue 16), and the
- * timer is gone as soon as the request settles instead of lingering until it would fire.
- */
-function requestBound(timeoutMs: number, callerSignal: AbortSignal | undefined) {
-  const controller = new AbortController();
-  const onCallerAbort = () => controller.abort(callerSignal?.reason);
-  const timer = setTimeout(
-    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-    timeoutMs,
-  );
-  // Like AbortSignal.timeout: the deadline alone does not keep the process alive.
-  timer.unref();
-  if (callerSignal?.aborted) onCallerAbort();
-  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  return {
-    signal: controller.signal,
-    done() {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    },
-  };
 }
 
 async function runAttempts(
