@@ -32,7 +32,12 @@ interface RawOp {
   note?: string;
 }
 
+/**
+ * The latest 2,000 ids email.send created, for email.get to read back: the sandbox keeps the last
+ * 10,000 emails, and the floor's sends (each with a fresh key) create more after the client's.
+ */
 const EMAIL_IDS: string[] = [];
+let emailsSent = 0;
 /** The raw op that is the whole bot rather than one client. */
 export const WHOLE_BOT = 'bot /weather';
 
@@ -116,7 +121,7 @@ const OPS: readonly RawOp[] = [
             subject: `Weekly report ${i}`,
             html: `<p>Report number ${i}</p>`,
           });
-          if (EMAIL_IDS.length < 2_000) EMAIL_IDS.push(id);
+          EMAIL_IDS[emailsSent++ % 2_000] = id;
         },
         close: () => client.close(),
       };
