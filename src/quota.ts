@@ -20,10 +20,84 @@ export interface LimitResult {
 }
 
 export interface PerUserLimiter {
-  /** Takes `amount` points for `key`; a denied request takes nothing. */
-  consume(key: string, amount?: number): Promise<LimitResult>;
+  /**
+   * Takes `amount` points for `key`; a denied request takes nothing. The in-process limiter
+   * answers at once (no promise, so a command reaches its upstream in the tick it arrived: issue
+   * 16); the one shared through Redis answers with a promise.
+   */
+  consume(key: string, amount?: number): LimitResult | Promise<LimitResult>;
   /** Gives back points taken for work that then failed. */
   refund(key: string, amount: number): Promise<void>;
+}
+
+/** Past this many keys, a new window first drops the ended ones (memory stays bounded by users). */
+const SWEEP_AT = 10_000;
+
+/**
+ * The in-process limiter: `points` per key in a fixed window of `durationMs` that starts at the
+ * key's first point, the rule rate-limiter-flexible's memory limiter keeps (it still backs the
+ * Redis one when Redis is down), answered synchronously and without a timer per key.
+ */
+export function createWindowLimiter(
+  points: number,
+  durationMs: number,
+  now: () => number = Date.now,
+): PerUserLimiter & { consume(key: string, amount?: number): LimitResult } {
+  const windows = new Map<string, { used: number; endsAt: number }>();
+  /** The key's window after adding `delta` points (a new window when the last one has ended). */
+  const add = (key: string, delta: number) => {
+    const at = now();
+    let w = windows.get(key);
+    if (w === undefined || w.endsAt <= at) {
+      if (windows.size >= SWEEP_AT) for (const [k, old] of windows) if (old.endsAt <= at) windows.delete(k);
+      windows.delete(key);
+      w = { used: 0, endsAt: at + durationMs };
+      windows.set(key, w);
+    }
+    w.used += delta;
+    return { used: w.used, retryAfterMs: w.endsAt - at };
+  };
+  return {
+    consume(key, amount = 1) {
+      const at = now();
+      const w = windows.get(key);
+      const used = w !== undefined && w.endsAt > at ? w.used : 0;
+      if (used + amount > points) {
+        return {
+          allowed: false,
+          remaining: Math.max(0, points - used),
+          retryAfterMs: w !== undefined && w.endsAt > at ? w.endsAt - at : 0,
+        };
+      }
+      const after = add(key, amount);
+      return { allowed: true, remaining: Math.max(0, points - after.used), retryAfterMs: after.retryAfterMs };
+    },
+    refund(key, amount) {
+      add(key, -amount);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Shared by every replica through Redis, with an in-process limiter while Redis is down. */
+function shared(opts: {
+  points: number;
+  durationS: number;
+  prefix: string;
+  redis: Redis;
+}): RateLimiterAbstract {
+  return new RateLimiterRedis({
+    storeClient: opts.redis,
+    points: opts.points,
+    duration: opts.durationS,
+    keyPrefix: opts.prefix,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory({
+      points: opts.points,
+      duration: opts.durationS,
+      keyPrefix: opts.prefix,
+    }),
+  });
 }
 
 function build(opts: {
@@ -31,21 +105,16 @@ function build(opts: {
   durationS: number;
   prefix: string;
   redis?: Redis | undefined;
-}): RateLimiterAbstract {
-  const memory = new RateLimiterMemory({
-    points: opts.points,
-    duration: opts.durationS,
-    keyPrefix: opts.prefix,
-  });
-  if (!opts.redis) return memory;
-  return new RateLimiterRedis({
-    storeClient: opts.redis,
-    points: opts.points,
-    duration: opts.durationS,
-    keyPrefix: opts.prefix,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: memory,
-  });
+  keyOf: (key: string) => string;
+}): PerUserLimiter {
+  if (!opts.redis) {
+    const local = createWindowLimiter(opts.points, opts.durationS * 1000);
+    return {
+      consume: (key, amount) => local.consume(opts.keyOf(key), amount),
+      refund: (key, amount) => local.refund(opts.keyOf(key), amount),
+    };
+  }
+  return wrap(shared({ ...opts, redis: opts.redis }), opts.points, opts.keyOf);
 }
 
 function wrap(
@@ -104,18 +173,17 @@ export function createQuotas(opts: {
     durationS: 60,
     prefix: 'herald:rl:cmd',
     redis: opts.redis,
+    keyOf: (k) => k,
   });
   // Keyed by the UTC day so the budget resets at midnight UTC; the 25 h window only expires keys.
-  const say = build({
+  const sayChars = build({
     points: opts.sayDailyChars,
     durationS: 25 * 3600,
     prefix: 'herald:rl:say',
     redis: opts.redis,
+    keyOf: (k) => `${now().toISOString().slice(0, 10)}:${k}`,
   });
-  return {
-    commands: wrap(commands, opts.perUserPerMinute, (k) => k),
-    sayChars: wrap(say, opts.sayDailyChars, (k) => `${now().toISOString().slice(0, 10)}:${k}`),
-  };
+  return { commands, sayChars };
 }
 
 /** Gives /say characters back to the invoker when the synthesis failed. */

@@ -9,8 +9,11 @@ import type { Command, CommandContext, CommandLog } from './command.ts';
 import type { ServiceKey, Services } from './services.ts';
 
 /** A per-user budget of commands; `key` is `platform:userId` (src/quota.ts implements it). */
+type Verdict = { allowed: boolean; retryAfterMs: number };
+
 export interface RateLimiter {
-  consume(key: string): Promise<{ allowed: boolean; retryAfterMs: number }>;
+  /** At once from an in-process limiter, through a promise from a shared (Redis) one. */
+  consume(key: string): Verdict | Promise<Verdict>;
 }
 
 export interface CommandRecord {
@@ -65,27 +68,37 @@ function seconds(ms: number): string {
 }
 
 /** Spends one command of the actor's budget; the operator has none, and a broken limiter lets it pass. */
-export async function checkRate(
+/**
+ * The invoker's rate limit: undefined when it was decided at once (the in-process limiter), so the
+ * command goes on in the same tick; a promise when the limiter is shared. Throws (or rejects with)
+ * the refusal.
+ */
+export function checkRate(
   limiter: RateLimiter | undefined,
   actor: Actor,
   log: CommandLog,
   bindings: { command: string; invocationId: string },
-): Promise<void> {
-  if (!limiter || actor.isOperator) return;
-  let verdict: { allowed: boolean; retryAfterMs: number };
+): Promise<void> | undefined {
+  if (!limiter || actor.isOperator) return undefined;
+  // A broken limiter store must not take every command down with it.
+  const unavailable = (err: unknown) => log.warn({ err, ...bindings }, 'ratelimit.unavailable');
+  let verdict: Verdict | Promise<Verdict>;
   try {
-    verdict = await limiter.consume(`${actor.platform}:${actor.id}`);
+    verdict = limiter.consume(`${actor.platform}:${actor.id}`);
   } catch (err) {
-    // A broken limiter store must not take every command down with it.
-    log.warn({ err, ...bindings }, 'ratelimit.unavailable');
-    return;
+    unavailable(err);
+    return undefined;
   }
-  if (!verdict.allowed) {
-    throw new UserError({
-      code: 'rate_limited',
-      message: `You are sending commands too quickly; try again in ${seconds(verdict.retryAfterMs)}.`,
-    });
-  }
+  if (!('then' in verdict)) return judge(verdict);
+  return verdict.then(judge, unavailable);
+}
+
+function judge(verdict: Verdict): undefined {
+  if (verdict.allowed) return undefined;
+  throw new UserError({
+    code: 'rate_limited',
+    message: `You are sending commands too quickly; try again in ${seconds(verdict.retryAfterMs)}.`,
+  });
 }
 
 /** The refusal of a command that arrives once the dispatcher has started to drain. */

@@ -142,7 +142,8 @@ async function runHandler(
     if (command.access.length > 0) await checkAccess(command, ctx);
     if (!isScheduled && rt.rateLimit && !ctx.actor.isOperator) {
       const bindings = { command: command.name, invocationId: ctx.invocationId };
-      await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+      const rated = checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+      if (rated) await rated;
     }
     try {
       return await command.handler(input, ctx);
