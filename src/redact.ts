@@ -21,7 +21,10 @@ const knownSecrets = new Map<string, string>();
 
 /** Registers a credential value so that redactText blanks it wherever it appears. */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= MIN_SECRET_LENGTH) knownSecrets.set(value, encodeURIComponent(value));
+  if (value && value.length >= MIN_SECRET_LENGTH) {
+    knownSecrets.set(value, encodeURIComponent(value));
+    secretChars = undefined;
+  }
 }
 
 const QUERY_PARAM_RE = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#\\s"']*`, 'gi');
@@ -77,6 +80,33 @@ const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
+/** Every character of every registered secret and its percent-encoded form, made on first use. */
+let secretChars: Set<number> | undefined;
+
+const SHORT_ESCAPE_CODES: Readonly<Record<number, number>> = { 98: 8, 102: 12, 110: 10, 114: 13, 116: 9 };
+
+/**
+ * Whether some escape in `json` decodes to a character that a secret holds: only then can the
+ * decoded strings hold a secret the text does not. The \r\n and \u0000 of a banner never can.
+ */
+function escapesMayFormSecret(json: string): boolean {
+  let at = json.indexOf('\\');
+  if (at === -1) return false;
+  secretChars ??= new Set(
+    [...knownSecrets].flatMap(([plain, encoded]) => [...plain, ...encoded].map((c) => c.charCodeAt(0))),
+  );
+  while (at !== -1) {
+    const code = json.charCodeAt(at + 1);
+    const decoded =
+      code === 117 /* u */
+        ? Number.parseInt(json.slice(at + 2, at + 6), 16)
+        : (SHORT_ESCAPE_CODES[code] ?? code);
+    if (secretChars.has(decoded)) return true;
+    at = json.indexOf('\\', at + (code === 117 ? 6 : 2));
+  }
+  return false;
+}
+
 /**
  * Whether any string JSON.parse would make of `json` (a JSON text) can hold a registered secret.
  * Without a backslash every string is a verbatim slice of the text; with escapes, each string is a
@@ -86,7 +116,7 @@ const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
  */
 export function jsonMayHoldSecret(json: string): boolean {
   if (holdsAny(json, [])) return true;
-  if (knownSecrets.size === 0 || !json.includes('\\')) return false;
+  if (knownSecrets.size === 0 || !escapesMayFormSecret(json)) return false;
   const decoded = json.replace(JSON_ESCAPE_RE, (_, hex: string | undefined, char: string) =>
     hex === undefined ? (JSON_SHORT_ESCAPES[char] ?? char) : String.fromCharCode(Number.parseInt(hex, 16)),
   );

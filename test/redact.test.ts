@@ -72,6 +72,15 @@ describe('jsonMayHoldSecret', () => {
     expect(jsonMayHoldSecret(inString(`"${SECRET}"`))).toBe(true);
   });
 
+  it('knows the characters of a secret registered after an earlier check', () => {
+    expect(jsonMayHoldSecret(String.raw`{"a":"\u005a"}`)).toBe(false);
+    const later = 'LATER_ZZZ_secret';
+    registerSecret(later);
+    expect(jsonMayHoldSecret(String.raw`{"a":"LATER_\u005aZZ_secret"}`)).toBe(true);
+    // "\b" in JSON is a backspace, never the letter b of a secret.
+    expect(jsonMayHoldSecret(String.raw`{"a":"\b\f\n\r\t"}`)).toBe(false);
+  });
+
   it('says no for escapes that cannot form a secret, so the parsed value is not walked', () => {
     const banner = String.raw`HTTP/1.1 200 OK\r\n\u0000\u0012 \"quoted\" \\ back\/slash\t`;
     const json = `{"data":"${banner}","ports":[80]}`;
