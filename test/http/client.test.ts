@@ -3,8 +3,8 @@ import { http, HttpResponse, delay } from 'msw';
 import { z } from 'zod';
 import { createHttpClient, type CallRecord } from '../../src/http/client.ts';
 import { path, UnsafePathSegmentError } from '../../src/http/path.ts';
-import { ServiceError } from '../../src/errors.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { failure } from '../support/service-harness.ts';
 
 const Thing = z.looseObject({ name: z.string() });
 let server: SandboxServer;
@@ -27,15 +27,6 @@ function client(extra: Partial<Parameters<typeof createHttpClient>[0]> = {}) {
     options: { retryBaseMs: 5, requestTimeoutMs: 3000 },
     ...extra,
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
 }
 
 describe('http client', () => {

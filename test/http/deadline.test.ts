@@ -3,11 +3,11 @@
 // signal) once a request settles, however it settles (issue 16).
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServiceError } from '../../src/errors.ts';
 import { exchange, type ExchangeDeps } from '../../src/http/exchange.ts';
 import { failureFor } from '../../src/http/failure.ts';
 import { HTTP_DEFAULTS } from '../../src/http/policy.ts';
 import type { HttpRequest, RawResponse } from '../../src/http/types.ts';
+import { failure } from '../support/service-harness.ts';
 
 const fail = failureFor('weather');
 const req: HttpRequest = { service: 'weather', operation: 'forecast', method: 'GET', path: '/forecast' };
@@ -33,15 +33,6 @@ function deps(answer: 'ok' | 'hang' | 503): ExchangeDeps {
     toError: (r, res) => fail(r, 'upstream', { status: res.status }),
     record: () => undefined,
   };
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
 }
 
 describe('the whole-request deadline', () => {

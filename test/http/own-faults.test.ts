@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
 import { createHttpClient, type CallRecord } from '../../src/http/client.ts';
-import { ServiceError, userMessageFor } from '../../src/errors.ts';
+import { userMessageFor } from '../../src/errors.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { failure } from '../support/service-harness.ts';
 
 const Thing = z.looseObject({ name: z.string() });
 let server: SandboxServer;
@@ -28,15 +29,6 @@ function client(calls: CallRecord[]) {
     options: { retryBaseMs: 1, requestTimeoutMs: 3_000, breakerFailureThreshold: THRESHOLD },
     onCall: (r) => calls.push(r),
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
 }
 
 /** Requests herald cannot send: each fails before anything leaves the process. */

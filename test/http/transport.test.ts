@@ -6,11 +6,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/errors.ts';
 import { failureFor } from '../../src/http/failure.ts';
 import { HTTP_DEFAULTS } from '../../src/http/policy.ts';
 import { createTransport } from '../../src/http/transport.ts';
 import type { HttpRequest } from '../../src/http/types.ts';
+import { failure } from '../support/service-harness.ts';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Route>();
@@ -37,15 +37,6 @@ const fail = failureFor('weather');
 const transport = () =>
   createTransport({ ...HTTP_DEFAULTS, maxResponseBytes: 1000 }, { 'x-api-key': 'k' }, fail);
 const get = (path: string): HttpRequest => ({ service: 'weather', operation: 'op', method: 'GET', path });
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
-}
 
 describe('transport attempt', () => {
   it('answers the status, the headers (repeats joined) and the body bytes', async () => {
