@@ -26,16 +26,17 @@ export interface Bot {
   close(): Promise<void>;
 }
 
-/** The same wiring as main.ts with every service simulated: real config defaults, info logging. */
-export function createBot(upstreamUrl: string): Bot {
+/**
+ * The dispatcher as main.ts wires it, over `services`: real config defaults, the real commands and
+ * per-user limiter, info logging.
+ */
+export function createBenchDispatcher(services: Services): Dispatcher {
   const config = loadConfig({ SANDBOX: 'on' });
-  const configs = resolveServiceConfigs(config, planServices(config), upstreamUrl);
-  const services: Services = createServices(configs);
   const commands = buildCommands({
     access: config.access,
     limits: config.limits,
-    speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
-    jobsCountry: configs.jobSearch?.country ?? 'gb',
+    speechModelId: 'eleven_multilingual_v2',
+    jobsCountry: 'gb',
   });
   // Production's logging cost: one command.finished line per command, JSON, written synchronously
   // as createLogger's own stderr destination does (so a crash loses no line), into /dev/null.
@@ -43,7 +44,7 @@ export function createBot(upstreamUrl: string): Bot {
     level: 'info',
     destination: pino.destination({ dest: '/dev/null', sync: true }),
   });
-  const dispatcher = createDispatcher({
+  return createDispatcher({
     registry: createRegistry(commands),
     services,
     log,
@@ -53,6 +54,13 @@ export function createBot(upstreamUrl: string): Bot {
     // The real per-user limiter, sized so that the benchmark's users never hit it.
     rateLimit: createQuotas({ perUserPerMinute: 1_000_000, sayDailyChars: 1 }).commands,
   });
+}
+
+/** The same wiring as main.ts with every service simulated against `upstreamUrl`. */
+export function createBot(upstreamUrl: string): Bot {
+  const config = loadConfig({ SANDBOX: 'on' });
+  const services: Services = createServices(resolveServiceConfigs(config, planServices(config), upstreamUrl));
+  const dispatcher = createBenchDispatcher(services);
   const wire = trackWireTimes();
   return {
     dispatcher,

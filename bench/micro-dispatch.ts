@@ -1,21 +1,14 @@
 // Micro-measure: CPU per /weather command through the real dispatcher, registry, command, quotas
 // and logger, against a fake weather service that answers at once (no HTTP): what herald spends
 // outside the client call.
-import pino from 'pino';
-import { buildCommands } from '../commands/index.ts';
-import { loadConfig } from '../src/config.ts';
 import type { Invocation } from '../src/core/adapter.ts';
-import { createDispatcher } from '../src/core/dispatch.ts';
 import type { Reply } from '../src/core/reply.ts';
-import { createRegistry } from '../src/core/registry.ts';
 import type { Services } from '../src/core/services.ts';
-import { createLogger } from '../src/log.ts';
-import { createQuotas } from '../src/quota.ts';
 import type { CurrentWeather } from '../src/services/weather/client.ts';
+import { createBenchDispatcher } from './commands.ts';
 
 const N = Number(process.env.N ?? 20_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
-const config = loadConfig({ SANDBOX: 'on' });
 const answer = (city: string): CurrentWeather => ({
   city,
   country: 'GB',
@@ -35,22 +28,7 @@ const services = {
     close: () => Promise.resolve(),
   },
 } as unknown as Services;
-const commands = buildCommands({
-  access: config.access,
-  limits: config.limits,
-  speechModelId: 'x',
-  jobsCountry: 'gb',
-});
-const log = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
-const dispatcher = createDispatcher({
-  registry: createRegistry(commands),
-  services,
-  log,
-  commandTimeoutMs: config.commandTimeoutMs,
-  serviceVariables: config.serviceVariables,
-  now: () => new Date(),
-  rateLimit: createQuotas({ perUserPerMinute: 1_000_000, sayDailyChars: 1 }).commands,
-});
+const dispatcher = createBenchDispatcher(services);
 let ok = 0;
 function invocation(i: number): Invocation {
   return {
