@@ -208,14 +208,17 @@ export interface RawResult {
   clientCpuUsPerRequest: number;
   /** Plain undici.request replaying the same requests, right after the client (floor.ts). */
   floor: FloorResult;
+  /** Each round's client ÷ floor: requests per second and CPU per request. */
+  rounds?: { requestRatio: number; cpuRatio: number }[];
   note?: string;
 }
 
 /**
  * The client and its floor take turns, ROUNDS times each, so a change in the machine's load during
- * the run weighs on both alike; the figures are the sums over the rounds.
+ * the run weighs on both alike; the figures are the sums over the rounds, the ratios the median of
+ * the rounds' own (one round caught by a burst of other work does not decide it).
  */
-export const ROUNDS = 3;
+export const ROUNDS = 5;
 
 function sum(stretches: readonly Stretch[]): Stretch {
   return stretches.reduce(
@@ -265,6 +268,7 @@ export async function runRawClients(
     const floors: Stretch[] = [];
     let requests = 0;
     let sandboxCpuMs = 0;
+    const rounds: { requestRatio: number; cpuRatio: number }[] = [];
     const perRound = Math.ceil(opts.calls / ROUNDS);
     for (let round = 0; round < ROUNDS; round++) {
       failed = 0;
@@ -276,7 +280,13 @@ export async function runRawClients(
       const collected = await upstream.collect();
       requests += collected.requests;
       sandboxCpuMs += collected.cpuMs;
-      floors.push(await floor.measure(perRound, opts.maxMs / ROUNDS));
+      const base = await floor.measure(perRound, opts.maxMs / ROUNDS);
+      floors.push(base);
+      const mine = own.at(-1)!;
+      rounds.push({
+        requestRatio: collected.requests / mine.wallMs / (base.ran / base.wallMs),
+        cpuRatio: mine.cpuMs / Math.max(1, collected.requests) / (base.cpuMs / Math.max(1, base.ran)),
+      });
     }
     await client.close();
     await floor.close();
@@ -300,6 +310,7 @@ export async function runRawClients(
         callsPerSecond: (base.ran / base.wallMs) * 1000,
         cpuUsPerCall: (base.cpuMs * 1000) / Math.max(1, base.ran),
       },
+      rounds,
       ...(op.note ? { note: op.note } : {}),
     });
   }

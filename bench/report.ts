@@ -4,7 +4,7 @@ import { renderCharts, type ChartBench } from './charts.ts';
 import type { IdenticalResult, LevelResult } from './commands.ts';
 import { WHOLE_BOT, type RawResult } from './raw-clients.ts';
 import type { StartupResult } from './startup.ts';
-import { round } from './stats.ts';
+import { percentile, round } from './stats.ts';
 
 export interface Machine {
   date: string;
@@ -55,8 +55,23 @@ export function table(header: readonly string[], rows: readonly (readonly string
 /** Issue 16: each client at c=50 against its undici floor. */
 export const CLIENT_TARGETS = { minRequestRatio: 0.8, maxCpuRatio: 1.4, maxBotCpuRatio: 1.6 } as const;
 
-/** The client's figure over its floor's: req/s and CPU per request. */
+/**
+ * The client's figure over its floor's, req/s and CPU per request: the median of the rounds' own
+ * ratios where the run took turns (raw-clients.ts), else the whole run's.
+ */
 export function ratios(x: RawResult): { requests: number; cpu: number } {
+  if (x.rounds && x.rounds.length > 0) {
+    return {
+      requests: percentile(
+        x.rounds.map((r) => r.requestRatio),
+        50,
+      ),
+      cpu: percentile(
+        x.rounds.map((r) => r.cpuRatio),
+        50,
+      ),
+    };
+  }
   return {
     requests: x.requestsPerSecond / x.floor.callsPerSecond,
     cpu: x.clientCpuUsPerRequest / x.floor.cpuUsPerCall,
@@ -323,9 +338,10 @@ export function renderReport(r: Results): string {
     "  it is left out. Peak RSS is the bot process's VmHWM, reset before each level (memory the",
     '  process kept from earlier levels counts).',
     '- Raw clients: closed loop, 50 calls in flight, distinct inputs, taking turns with the floor',
-    '  (3 rounds each, figures summed): undici.request replaying the requests the client sent',
-    '  (captured from undici:request:create; a fresh Idempotency-Key where it sent one), own Agent, the',
-    '  answer read as JSON or bytes and nothing else. Client figures are per upstream request (speech.',
+    "  (5 rounds each; figures summed, ratios the median of the rounds'): undici.request replaying",
+    '  the requests the client sent (captured from undici:request:create; a fresh Idempotency-Key',
+    '  where it sent one), own Agent, the answer read as JSON or bytes and nothing else. Client',
+    '  figures are per upstream request (speech.',
     "  voices shares concurrent calls). The whole bot's floor is the weather request it sends.",
     '  Both sides saturate the same two cores with the sandbox, so the req/s ratio also tracks CPU.',
     `- Whole run: ${n(r.durationS)} s.`,
