@@ -44,11 +44,16 @@ export function createWindowLimiter(
   now: () => number = Date.now,
 ): PerUserLimiter & { consume(key: string, amount?: number): LimitResult } {
   const windows = new Map<string, { used: number; endsAt: number }>();
+  /** The key's window while it has not ended. */
+  const live = (key: string, at: number) => {
+    const w = windows.get(key);
+    return w !== undefined && w.endsAt > at ? w : undefined;
+  };
   /** The key's window after adding `delta` points (a new window when the last one has ended). */
   const add = (key: string, delta: number) => {
     const at = now();
-    let w = windows.get(key);
-    if (w === undefined || w.endsAt <= at) {
+    let w = live(key, at);
+    if (w === undefined) {
       if (windows.size >= SWEEP_AT) for (const [k, old] of windows) if (old.endsAt <= at) windows.delete(k);
       windows.delete(key);
       w = { used: 0, endsAt: at + durationMs };
@@ -60,14 +65,10 @@ export function createWindowLimiter(
   return {
     consume(key, amount = 1) {
       const at = now();
-      const w = windows.get(key);
-      const used = w !== undefined && w.endsAt > at ? w.used : 0;
+      const w = live(key, at);
+      const used = w?.used ?? 0;
       if (used + amount > points) {
-        return {
-          allowed: false,
-          remaining: Math.max(0, points - used),
-          retryAfterMs: w !== undefined && w.endsAt > at ? w.endsAt - at : 0,
-        };
+        return { allowed: false, remaining: Math.max(0, points - used), retryAfterMs: w ? w.endsAt - at : 0 };
       }
       const after = add(key, amount);
       return { allowed: true, remaining: Math.max(0, points - after.used), retryAfterMs: after.retryAfterMs };

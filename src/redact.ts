@@ -83,7 +83,10 @@ const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
 /** Every character of every registered secret and its percent-encoded form, made on first use. */
 let secretChars: Set<number> | undefined;
 
-const SHORT_ESCAPE_CODES: Readonly<Record<number, number>> = { 98: 8, 102: 12, 110: 10, 114: 13, 116: 9 };
+/** The same escapes by character code: "n" (110) -> newline (10). */
+const SHORT_ESCAPE_CODES: ReadonlyMap<number, number> = new Map(
+  Object.entries(JSON_SHORT_ESCAPES).map(([letter, char]) => [letter.charCodeAt(0), char.charCodeAt(0)]),
+);
 
 /**
  * Whether some escape in `json` decodes to a character that a secret holds: only then can the
@@ -100,7 +103,7 @@ function escapesMayFormSecret(json: string): boolean {
     const decoded =
       code === 117 /* u */
         ? Number.parseInt(json.slice(at + 2, at + 6), 16)
-        : (SHORT_ESCAPE_CODES[code] ?? code);
+        : (SHORT_ESCAPE_CODES.get(code) ?? code);
     if (secretChars.has(decoded)) return true;
     at = json.indexOf('\\', at + (code === 117 ? 6 : 2));
   }

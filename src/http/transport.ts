@@ -51,15 +51,15 @@ async function loadUndici(): Promise<Undici> {
   return undiciModule;
 }
 
+type TooLarge = (req: HttpRequest, status: number, what: string) => ServiceError;
+type Controller = { abort(reason: Error): void };
+
 /**
  * One response read through undici's dispatch handler API: the status, the headers and the body
  * bytes under the size bound, with no stream or async iterator in between (issue 16: undici's
  * request() body stream and its signal listener cost more than the whole rest of a call). The
  * caller's signal aborts it at any point, before the request reaches a socket too.
  */
-type TooLarge = (req: HttpRequest, status: number, what: string) => ServiceError;
-type Controller = { abort(reason: Error): void };
-
 class OneResponse {
   private controller: Controller | undefined;
   private settled = false;
