@@ -140,8 +140,9 @@ async function runHandler(
   const deadline = (cause: unknown) => new DeadlineError({ ms: rt.commandTimeoutMs, cause });
   const work = async (): Promise<Reply> => {
     if (command.access.length > 0) await checkAccess(command, ctx);
-    if (!isScheduled && rt.rateLimit && !ctx.actor.isOperator) {
+    if (!isScheduled) {
       const bindings = { command: command.name, invocationId: ctx.invocationId };
+      // Decided at once by the in-process limiter: no await, the handler starts in this tick.
       const rated = checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
       if (rated) await rated;
     }
