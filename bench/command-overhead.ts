@@ -1,4 +1,4 @@
-// `node bench/command-overhead.ts`: the CPU a /weather command spends outside the weather client,
+// `npx node bench/command-overhead.ts`: the CPU a /weather command spends outside the weather client,
 // in real waves. The bot (as bench/commands.ts wires it) and a bare weather client take turns,
 // in rounds of waves of 200 distinct cities against the sandbox (50 ms, in its own process); each
 // round's CPU per command is this thread's. Their difference is the dispatcher, input parsing,

@@ -169,7 +169,7 @@ export function emailHandlers(opts: EmailHandlerOptions = {}): RequestHandler[] 
   function remember(email: StoredEmail): void {
     emails.set(email.id, email);
     if (emails.size > MAX_STORED) emails.delete(emails.keys().next().value!);
-    // Keys are kept in the order they were first used: the expired ones are at the front, so the
+    // Keys are kept in the order they were recorded: the expired ones are at the front, so the
     // sweep stops at the first live one instead of reading every key on every send.
     for (const [key, entry] of idempotency) {
       if (now() - entry.atMs <= IDEMPOTENCY_TTL_MS && idempotency.size <= MAX_STORED) break;
