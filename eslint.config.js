@@ -6,6 +6,8 @@ export default tseslint.config(
     ignores: [
       'eslint.config.js',
       'src/start.mjs',
+      'src/node-check.mjs',
+      'deploy/*.mjs',
       'node_modules/',
       'coverage/',
       'bench/results.json',

@@ -23,6 +23,7 @@ import {
   slackSection,
 } from './config-sections.ts';
 import { loadScheduleConfig, scheduleSecrets, type ScheduleConfig } from './config-schedule.ts';
+import { readSecretFiles } from './config-secret-files.ts';
 
 export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './config-env.ts';
 export { parseWebhookUrl } from './config-sections.ts';
@@ -90,6 +91,8 @@ export interface Config {
   jobCatchupMinutes: number;
   /** Scheduled reports: limits, access, destinations (src/config-schedule.ts). */
   schedule: ScheduleConfig;
+  /** The values read from `<NAME>_FILE` files (src/config-secret-files.ts), all credentials. */
+  fileSecrets: string[];
 }
 
 export const SERVICE_VARIABLES: Readonly<Record<ServiceKey, string>> = {
@@ -115,8 +118,10 @@ export interface WebhookParts {
  * refuses is left out of the further checks (so one mistake is reported once), and the section
  * parsers still run on the rest.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const problems: ConfigProblem[] = [];
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  const files = readSecretFiles(environment);
+  const env = files.env;
+  const problems: ConfigProblem[] = [...files.problems];
   let parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const refused = new Set<string>();
@@ -160,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     analyticsSummary,
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
     schedule,
+    fileSecrets: files.secrets,
   };
 }
 
@@ -181,5 +187,6 @@ export function secretsOf(config: Config): string[] {
     config.slack?.appToken,
     config.slack?.signingSecret,
     ...scheduleSecrets(config.schedule),
+    ...config.fileSecrets,
   ].filter((v): v is string => v !== undefined);
 }

@@ -6,8 +6,12 @@
 // --max-semi-space-size=4 caps the young generation at 2 x 4 MB; --heap-growing-percent=50 lets the
 // old generation grow to 1.5 x what survived the last full collection instead of up to 4 x, which
 // keeps a burst of 1,000 commands under 200 MB; --expose-gc gives this file the `gc` below.
-import { enableCompileCache } from 'node:module';
+//
+// node-check.mjs first: on an older Node it prints the version needed and exits, before the
+// Node-24-only import below (a static one would fail to link, as a SyntaxError, before any check).
+import './node-check.mjs';
 
+const { enableCompileCache } = await import('node:module');
 enableCompileCache();
 await import('./main.ts');
 
