@@ -125,6 +125,9 @@ export const EnvSchema = z.object({
   HEALTH_HOST: optionalText.refine((v) => v === undefined || isIP(v.replace(/^\[|\]$/g, '')) !== 0, {
     message: 'must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0',
   }),
+  METRICS_PORT: port,
+  // Set by Heroku in every dyno, whose disk is ephemeral.
+  DYNO: optionalText,
   LOG_LEVEL: optionalText.pipe(
     z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
   ),

@@ -1,6 +1,8 @@
 // The start-up report: one line per fact of the configuration herald runs with (where it came
 // from, each service real / simulated / disabled, the store, the health endpoints, the chat
 // platforms). main.ts logs each line at start; `npm start -- --check` prints them as text.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Environment } from './config-file.ts';
 import type { Config } from './config.ts';
 import { SERVICE_KEYS } from './core/services.ts';
@@ -51,14 +53,55 @@ function platformLine(config: Config): ReportLine {
   return { text: `chat: ${platforms.join(' and ')}`, fields: { platforms } };
 }
 
-function healthLine(config: Config): ReportLine {
+function healthLines(config: Config): ReportLine[] {
   const h = config.health;
-  if (!h) return { text: 'health endpoints: off (set HEALTH_PORT)', fields: { health: null } };
+  if (!h) return [{ text: 'health endpoints: off (set HEALTH_PORT)', fields: { health: null } }];
   const host = h.host.includes(':') ? `[${h.host}]` : h.host;
-  return {
-    text: `health endpoints: http://${host}:${h.port}/healthz, /readyz, /metrics`,
-    fields: { health: h },
-  };
+  const metrics = h.metricsPort === undefined ? ', /metrics' : `; /metrics on port ${h.metricsPort}`;
+  const lines: ReportLine[] = [
+    { text: `health endpoints: http://${host}:${h.port}/healthz, /readyz${metrics}`, fields: { health: h } },
+  ];
+  // A platform sets PORT and probes it from outside the process's loopback.
+  if (h.portVariable === 'PORT' && h.defaultHost)
+    lines.push({
+      text: `health endpoints on loopback only (${h.host}), where a platform's probes cannot reach them: set HEALTH_HOST=0.0.0.0 to serve them on every interface`,
+      fields: { healthHost: h.host, loopbackOnly: true },
+      warn: true,
+    });
+  return lines;
+}
+
+/** Whether herald can write `path`, or create it: the nearest existing of it and its folders decides. */
+function canWrite(path: string): boolean {
+  const target = resolve(path);
+  let at = target;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  // A file where a folder of the path should be: nothing can be created beneath it.
+  if (at !== target && !statSync(at).isDirectory()) return false;
+  try {
+    accessSync(at, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function storeLines(config: Config): ReportLine[] {
+  const store = describeStore(config);
+  const lines: ReportLine[] = [{ text: `store: ${store}`, fields: { store } }];
+  if (!store.startsWith('sqlite ')) return lines;
+  const where = config.ephemeralDisk
+    ? "is on a Heroku dyno's disk (DYNO is set), which is emptied at every restart"
+    : !canWrite(config.storeUrl)
+      ? 'cannot be written here (a container without a volume?)'
+      : undefined;
+  if (where)
+    lines.push({
+      text: `the store's SQLite file ${config.storeUrl} ${where}, so schedules and what scheduled reports remember will be lost: set REDIS_URL to keep them`,
+      fields: { store, ephemeralDisk: config.ephemeralDisk },
+      warn: true,
+    });
+  return lines;
 }
 
 export function configReport(
@@ -74,7 +117,6 @@ export function configReport(
       warn: true,
     });
   }
-  lines.push({ text: `store: ${describeStore(config)}`, fields: { store: describeStore(config) } });
-  lines.push(healthLine(config));
+  lines.push(...storeLines(config), ...healthLines(config));
   return lines;
 }

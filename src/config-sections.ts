@@ -195,9 +195,23 @@ export function healthSection(e: Env, slack: SlackConfig | undefined, problems: 
     });
   }
   const port = e.HEALTH_PORT ?? (slackHttp ? undefined : e.PORT);
+  const portVariable = e.HEALTH_PORT === undefined ? 'PORT' : 'HEALTH_PORT';
+  if (e.METRICS_PORT !== undefined && port === undefined) {
+    problems.push({ variable: 'METRICS_PORT', message: 'needs the health endpoints: set HEALTH_PORT' });
+  } else if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0) {
+    const taken =
+      e.METRICS_PORT === port ? portVariable : slackHttp && e.METRICS_PORT === slack.port && 'PORT';
+    if (taken) problems.push({ variable: 'METRICS_PORT', message: `must differ from ${taken}` });
+  }
   return port === undefined
     ? undefined
-    : { port, host: e.HEALTH_HOST?.replace(/^\[|\]$/g, '') ?? '127.0.0.1' };
+    : {
+        port,
+        host: e.HEALTH_HOST?.replace(/^\[|\]$/g, '') ?? '127.0.0.1',
+        metricsPort: e.METRICS_PORT,
+        portVariable,
+        defaultHost: e.HEALTH_HOST === undefined,
+      };
 }
 
 const EMAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;

@@ -80,7 +80,20 @@ export interface Config {
   storeUrl: string;
   redisUrl: string | undefined;
   /** /healthz, /readyz, /metrics: HEALTH_PORT, or PORT when Slack's HTTP mode does not own it. */
-  health: { port: number; host: string } | undefined;
+  health:
+    | {
+        port: number;
+        host: string;
+        /** METRICS_PORT: /metrics on its own port, off `port`. */
+        metricsPort: number | undefined;
+        /** Which variable gave `port`: PORT is usually a platform's. */
+        portVariable: 'HEALTH_PORT' | 'PORT';
+        /** HEALTH_HOST unset: loopback. */
+        defaultHost: boolean;
+      }
+    | undefined;
+  /** DYNO is set: a Heroku dyno, whose disk is lost at every restart. */
+  ephemeralDisk: boolean;
   log: { level: string; format: 'json' | 'pretty' };
   commandTimeoutMs: number;
   audioDir: string;
@@ -164,6 +177,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     webhookUsername: e.WEBHOOK_USERNAME ?? 'herald',
     analyticsSummary,
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
+    ephemeralDisk: e.DYNO !== undefined,
     schedule,
     fileSecrets: files.secrets,
   };

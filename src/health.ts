@@ -1,7 +1,8 @@
 // Optional health and metrics endpoints (HEALTH_PORT, or PORT when Slack is not listening on it),
 // on loopback unless HEALTH_HOST widens it: /healthz: the process is up; /readyz: adapters
-// connected, the store reachable and Redis ready where it is configured; /metrics.
-import type { Server } from 'node:http';
+// connected, the store reachable and Redis ready where it is configured; /metrics, or with
+// METRICS_PORT /metrics alone on that port, so a public port does not publish it.
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './store/index.ts';
@@ -19,6 +20,8 @@ export interface HealthServer {
   /** The address it listens on. */
   readonly host: string;
   readonly port: number;
+  /** The port /metrics is served on when it has its own. */
+  readonly metricsPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -46,9 +49,18 @@ export async function startHealthServer(opts: {
   port: number;
   /** Defaults to 127.0.0.1: only this machine. */
   host?: string;
+  /** Serve /metrics on this port (same host) instead of `port`. */
+  metricsPort?: number | undefined;
   checks: readonly ReadinessCheck[];
   metrics: Metrics;
 }): Promise<HealthServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const serveMetrics = (res: ServerResponse): void => {
+    opts.metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': opts.metrics.registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -78,27 +90,45 @@ export async function startHealthServer(opts: {
       });
       return;
     }
-    if (path === '/metrics') {
-      opts.metrics.registry.metrics().then(
-        (text) => res.writeHead(200, { 'content-type': opts.metrics.registry.contentType }).end(text),
-        () => res.writeHead(500).end(),
-      );
+    if (path === '/metrics' && opts.metricsPort === undefined) {
+      serveMetrics(res);
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not found"}');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
-  });
+  const metricsServer =
+    opts.metricsPort === undefined
+      ? undefined
+      : createServer((req, res) => {
+          if (req.method !== 'GET' && req.method !== 'HEAD') res.writeHead(405, { allow: 'GET, HEAD' }).end();
+          else if ((req.url ?? '/').split('?')[0] === '/metrics') serveMetrics(res);
+          else res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not found"}');
+        });
+  const servers = metricsServer ? [server, metricsServer] : [server];
+  const close = (s: Server) =>
+    new Promise<void>((resolve) => {
+      s.closeAllConnections();
+      s.close(() => resolve());
+    });
+  try {
+    await listen(server, opts.port, host);
+    if (metricsServer) await listen(metricsServer, opts.metricsPort!, host);
+  } catch (err) {
+    await Promise.all(servers.filter((s) => s.listening).map(close));
+    throw err;
+  }
   const address = server.address() as AddressInfo;
   return {
     host: address.address,
     port: address.port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
+    close: async () => void (await Promise.all(servers.map(close))),
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
 }

@@ -156,8 +156,13 @@ describe('config', () => {
 
   it('serves health on loopback by default, on HEALTH_HOST when set, never on the port Slack HTTP mode owns', () => {
     expect(loadConfig({}).health).toBeUndefined();
-    expect(loadConfig({ HEALTH_PORT: '9090' }).health).toEqual({ port: 9090, host: '127.0.0.1' });
-    expect(loadConfig({ PORT: '8080' }).health).toEqual({ port: 8080, host: '127.0.0.1' });
+    const loopback = { host: '127.0.0.1', metricsPort: undefined, defaultHost: true };
+    expect(loadConfig({ HEALTH_PORT: '9090' }).health).toEqual({
+      ...loopback,
+      port: 9090,
+      portVariable: 'HEALTH_PORT',
+    });
+    expect(loadConfig({ PORT: '8080' }).health).toEqual({ ...loopback, port: 8080, portVariable: 'PORT' });
     expect(loadConfig({ HEALTH_PORT: '9090', HEALTH_HOST: '0.0.0.0' }).health?.host).toBe('0.0.0.0');
     expect(loadConfig({ HEALTH_PORT: '9090', HEALTH_HOST: '[::]' }).health?.host).toBe('::');
     const slackHttp = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'signing-secret-1', PORT: '8080' };
