@@ -26,7 +26,7 @@ export function dockerStages(text: string): Instruction[][] {
 /** ENV A=1 B=2 as pairs. */
 export function envOf(stage: Instruction[]): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const { op, args } of stage.filter((i) => i.op === 'ENV'))
+  for (const { args } of stage.filter((i) => i.op === 'ENV'))
     for (const [, k, v] of args.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)) env[k!] = v!;
   return env;
 }
