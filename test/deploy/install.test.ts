@@ -7,6 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +77,15 @@ function imageEnv(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
+/** A port nothing listens on now, for the one herald opens. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 function run(command: string, args: string[], env: Record<string, string>, input?: string) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
     const child = spawn(command, args, { cwd: app, env });
@@ -103,24 +113,26 @@ describe('the image, replayed without Docker', () => {
   }, 60_000);
 
   it('runs node as the process the image starts, whose HEALTHCHECK passes, and SIGTERM stops it in order', async () => {
-    const child = spawn(join(app, cmd[0]!), cmd.slice(1), { cwd: app, env: imageEnv() });
+    const port = String(await freePort());
+    const child = spawn(join(app, cmd[0]!), cmd.slice(1), { cwd: app, env: imageEnv({ PORT: port }) });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const probe = JSON.parse(
+      runStage.find((i) => i.op === 'HEALTHCHECK')!.args.replace(/^.*CMD\s+/, ''),
+    ) as string[];
     try {
+      // The image's own probe, until herald is up.
       await expect
-        .poll(() => /health and metrics on \S+ port (\d+)/.exec(out), { timeout: 30_000 })
-        .toBeTruthy();
-      const port = /health and metrics on \S+ port (\d+)/.exec(out)![1]!;
+        .poll(async () => (await run(probe[0]!, probe.slice(1), imageEnv({ PORT: port }))).code, {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toBe(0);
       // start.sh exec'd node: the process Docker signals is node itself, not a shell or npm.
       const cmdline = await readFile(`/proc/${child.pid}/cmdline`, 'utf8');
       expect(cmdline.split('\0')).toContain('src/start.mjs');
-      const probe = JSON.parse(
-        runStage.find((i) => i.op === 'HEALTHCHECK')!.args.replace(/^.*CMD\s+/, ''),
-      ) as string[];
-      const healthy = await run(probe[0]!, probe.slice(1), imageEnv({ PORT: port }));
-      expect(healthy.code).toBe(0);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(out).toContain('herald stopped');
