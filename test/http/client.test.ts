@@ -187,6 +187,34 @@ describe('http client', () => {
     await c.close();
   });
 
+  it('keeps its cached answers to itself: a second client in the process asks the upstream', async () => {
+    let calls = 0;
+    server.use(
+      http.get('*/base/v1/own', () => {
+        calls++;
+        return HttpResponse.json({ name: `answer ${calls}` });
+      }),
+    );
+    const req = {
+      service: 'weather' as const,
+      operation: 'own',
+      method: 'GET' as const,
+      path: '/own',
+      cacheTtlMs: 60_000,
+    };
+    const first = client();
+    const second = client();
+    expect(await first.send(req, Thing)).toEqual({ name: 'answer 1' });
+    expect(await second.send(req, Thing)).toEqual({ name: 'answer 2' });
+    expect(await first.send(req, Thing)).toEqual({ name: 'answer 1' });
+    await first.close();
+    const third = client();
+    expect(await third.send(req, Thing)).toEqual({ name: 'answer 3' });
+    expect(await second.send(req, Thing)).toEqual({ name: 'answer 2' });
+    expect(calls).toBe(3);
+    await Promise.all([second.close(), third.close()]);
+  });
+
   it('keeps what the caller maps the answer to, mapped once per upstream answer', async () => {
     let calls = 0;
     server.use(

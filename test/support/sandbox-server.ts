@@ -4,6 +4,13 @@ import { startSandboxServer, type SandboxServer } from '../../src/sandbox/server
 
 export type { SandboxServer, RecordedRequest } from '../../src/sandbox/server.ts';
 
-export function startFake(handlers: RequestHandler[]): Promise<SandboxServer> {
+/**
+ * Starts the fake with undici already loaded. The transport loads undici on the first request of a
+ * process, inside that request's deadline, and the load can take a few hundred milliseconds on a
+ * busy machine: loaded here, before any test's clock runs, a tight test deadline (FAST_HTTP's
+ * 400 ms) measures the fake, whichever file runs first in a worker.
+ */
+export async function startFake(handlers: RequestHandler[]): Promise<SandboxServer> {
+  await import('undici');
   return startSandboxServer({ handlers, record: true });
 }
