@@ -190,7 +190,10 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   return {
     settings,
     async add(input, creator) {
-      const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes });
+      const when = parseWhen(input.when, {
+        minIntervalMinutes: settings.minIntervalMinutes,
+        now: opts.now(),
+      });
       const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
       const destination = destinationOf(settings, input.to);
       const line = commandLineOf(input.command);
