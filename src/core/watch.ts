@@ -109,7 +109,7 @@ export function watchMemoryKey(scheduleId: string): string {
   return `watch:${scheduleId}`;
 }
 
-/** A key's fixed-size digest (44 characters) : what a watch remembers of an item, whatever its length. */
+/** A key's fixed-size digest (44 characters): what a watch remembers of an item, whatever its length. */
 export function keyDigest(key: string): string {
   return createHash('sha256').update(key).digest('base64');
 }
@@ -119,14 +119,17 @@ type Memory = { v: 2; seen: string[] } | { v: 2; facts: [digest: string, label: 
 
 /**
  * The memory as stored: undefined when there is none (the first run, or forgotten); a plain array
- * of keys or lines as earlier versions kept it (read by `migrate`); else the digests.
+ * of keys or lines as earlier versions kept it (matched to today's items by the callers); else
+ * the digests.
  */
 function parseMemory(raw: string | undefined): Memory | string[] | undefined {
   if (raw === undefined || raw === '') return undefined;
   try {
     const parsed = JSON.parse(raw) as unknown;
     if (Array.isArray(parsed)) return parsed.filter((x): x is string => typeof x === 'string');
-    if (parsed && typeof parsed === 'object' && (parsed as { v?: unknown }).v === 2) return parsed as Memory;
+    const memory = parsed as Partial<{ v: number; seen: unknown; facts: unknown }> | null;
+    if (memory?.v === 2 && (Array.isArray(memory.seen) || Array.isArray(memory.facts)))
+      return memory as Memory;
   } catch {
     // A memory that cannot be read is no memory: the next post is a starting point again.
   }

@@ -135,7 +135,7 @@ describe('memories of earlier versions (plain keys) are read as they were meant'
 
   it('a memory that cannot be read is no memory: the next post is a starting point', async () => {
     const jobs = jobsFor();
-    for (const broken of ['{', '42', '{"v":9}', '']) {
+    for (const broken of ['{', '42', 'null', '{"v":9}', '{"v":2}', '']) {
       expect(applyWatch(await jobs([listing(1)]), broken).reply?.embeds?.[0]?.title).toMatch(
         /^Starting point: /,
       );
