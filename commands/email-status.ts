@@ -1,10 +1,19 @@
 // /email status id: the record of a sent email from S1 (GET /emails/{id}) with its last event.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
+import type { Reply } from '../src/core/reply.ts';
+import type { CommandWatch } from '../src/core/watch.ts';
+import type { EmailRecord } from '../src/services/email/client.ts';
 import { UserError } from '../src/errors.ts';
 import { emailAccess } from './access.ts';
 import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
 import { formatDateTime, formatRelative, listWithMore, truncate } from './format.ts';
+
+/** A watch of /email status posts the record again only when its last event changed (delivered → bounced). */
+const emailStatusWatch: CommandWatch<EmailRecord> = {
+  kind: 'value',
+  value: (record) => ({ key: record.lastEvent ?? '', label: describeEvent(record.lastEvent) }),
+};
 
 export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users' | 'roles'>) {
   return defineCommand({
@@ -18,6 +27,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
     access: [emailAccess(opts)],
     ephemeral: true,
     examples: ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794'],
+    watch: emailStatusWatch,
     async handler(input, ctx) {
       if (!EMAIL_ID_RE.test(input.id)) {
         throw new UserError({
@@ -41,7 +51,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
         };
       }
       const event = describeEvent(record.lastEvent);
-      return {
+      const reply: Reply = {
         text: `Email ${record.id} to ${listWithMore(record.to, 3)}: ${event}.`,
         ephemeral: true,
         embeds: [
@@ -63,6 +73,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
           },
         ],
       };
+      return { reply, data: record };
     },
   });
 }

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { forecastChart } from '../src/charts/forecast-chart.ts';
 import { tryDrawChart, withChart } from '../src/charts/index.ts';
 import { defineCommand } from '../src/core/command.ts';
-import type { Reply } from '../src/core/reply.ts';
-import { groupForecastDays } from './forecast-days.ts';
+import type { EmbedField, Reply } from '../src/core/reply.ts';
+import type { CommandWatch } from '../src/core/watch.ts';
+import { groupForecastDays, type ForecastDay } from './forecast-days.ts';
 import { quote } from './format.ts';
 import {
   CITY_OPTION,
@@ -18,6 +19,42 @@ import {
   unknownCityReply,
 } from './weather-format.ts';
 
+/** `alert:` of a /forecast watch: a condition, or a temperature threshold in the command's units. */
+export type ForecastAlert = { kind: 'rain' | 'snow' } | { kind: 'below' | 'above'; value: number };
+
+/** Reads `rain`, `snow`, `below 0`, `above 30`; undefined when it is none of them. */
+export function parseAlert(text: string): ForecastAlert | undefined {
+  const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
+  if (t === 'rain' || t === 'snow') return { kind: t };
+  const m = /^(below|above) (-?\d+(?:\.\d+)?)$/.exec(t);
+  return m ? { kind: m[1] as 'below' | 'above', value: Number(m[2]) } : undefined;
+}
+
+/** The day's condition (the provider's condition group, e.g. "Drizzle") that counts as rain or as snow. */
+const ALERT_CONDITIONS = { rain: /rain|drizzle|thunder/i, snow: /snow|sleet/i } as const;
+
+function dayMeets(day: ForecastDay, alert: ForecastAlert): boolean {
+  if (!('value' in alert)) return ALERT_CONDITIONS[alert.kind].test(day.condition);
+  return alert.kind === 'below' ? day.min < alert.value : day.max > alert.value;
+}
+
+/** The forecast's days, each with its field as the reply shows it. */
+interface ShownDays {
+  days: { day: ForecastDay; field: EmbedField }[];
+}
+
+/** A watch of /forecast posts each day once, when it first meets the alert (its date is its key). */
+const forecastWatch: CommandWatch<ShownDays> = {
+  kind: 'alerts',
+  alertForms: 'alert:rain, alert:snow, alert:"below 0" or alert:"above 30"',
+  readsAlert: (text) => parseAlert(text) !== undefined,
+  items: ({ days }, text) => {
+    const alert = parseAlert(text);
+    if (!alert) return [];
+    return days.filter(({ day }) => dayMeets(day, alert)).map(({ day, field }) => ({ key: day.date, field }));
+  },
+};
+
 export const forecast = defineCommand({
   name: 'forecast',
   description: '5-day forecast for a city: low, high and conditions per day',
@@ -25,6 +62,7 @@ export const forecast = defineCommand({
   positional: ['city'],
   needs: ['weather'],
   examples: ['/forecast Oslo', '/forecast "Austin,US" units:imperial'],
+  watch: forecastWatch,
   async handler(input, ctx) {
     const result = await ctx.services.weather.forecast(
       { city: input.city, units: input.units },
@@ -59,21 +97,25 @@ export const forecast = defineCommand({
         forecastChart({ place, units, offsetS, offsetText: formatUtcOffset(offsetS), steps: result.steps }),
       ctx.log,
     );
+    const shown = days.map((d) => ({
+      day: d,
+      field: {
+        name: d.label,
+        value: `${conditionIcon(d.condition)} ${d.condition}\n${range(d.min, d.max)}`,
+        inline: true,
+      },
+    }));
     const reply: Reply = {
       text: `${place}, next ${days.length} days: ${summary.join('; ')}`,
       embeds: [
         {
           title: `${days.length}-day forecast for ${place}`,
           color: 'info',
-          fields: days.map((d) => ({
-            name: d.label,
-            value: `${conditionIcon(d.condition)} ${d.condition}\n${range(d.min, d.max)}`,
-            inline: true,
-          })),
+          fields: shown.map((s) => s.field),
           footer: `Days in the city's local time (${formatUtcOffset(offsetS)}) · Units: ${describeUnits(units)}`,
         },
       ],
     };
-    return withChart(reply, await chart);
+    return { reply: withChart(reply, await chart), data: { days: shown } };
   },
 });

@@ -6,8 +6,8 @@ import { formatRelative, listWithMore, plural } from './format.ts';
 
 const SHOWN_VULNS = 5;
 
-/** "443/tcp  nginx 1.18", one line per port and transport, sorted by port, at most `max` lines. */
-export function formatServiceLines(services: readonly HostService[], max = 15): string[] {
+/** One service per port and transport, sorted by port. */
+export function servicesByPort(services: readonly HostService[]): HostService[] {
   const seen = new Map<string, HostService>();
   for (const s of services) {
     const key = `${s.port}/${s.transport}`;
@@ -15,12 +15,23 @@ export function formatServiceLines(services: readonly HostService[], max = 15): 
     // Several banners for one port: keep the one that names the product.
     if (known === undefined || (known.product === undefined && s.product !== undefined)) seen.set(key, s);
   }
-  const sorted = [...seen.values()].sort((a, b) => a.port - b.port || a.transport.localeCompare(b.transport));
+  return [...seen.values()].sort((a, b) => a.port - b.port || a.transport.localeCompare(b.transport));
+}
+
+/** "nginx 1.18": what runs on a port, as far as the scanner says. */
+export function serviceProduct(s: HostService): string {
+  return (
+    [s.product, s.version].filter((part) => part !== undefined && part !== '').join(' ') || 'unknown service'
+  );
+}
+
+/** "443/tcp  nginx 1.18", one line per port and transport, sorted by port, at most `max` lines. */
+export function formatServiceLines(services: readonly HostService[], max = 15): string[] {
+  const sorted = servicesByPort(services);
   const width = Math.max(...sorted.map((s) => `${s.port}/${s.transport}`.length), 0) + 2;
-  const lines = sorted.slice(0, max).map((s) => {
-    const what = [s.product, s.version].filter((part) => part !== undefined && part !== '').join(' ');
-    return `${`${s.port}/${s.transport}`.padEnd(width)}${what || 'unknown service'}`.trimEnd();
-  });
+  const lines = sorted
+    .slice(0, max)
+    .map((s) => `${`${s.port}/${s.transport}`.padEnd(width)}${serviceProduct(s)}`.trimEnd());
   if (sorted.length > max) lines.push(`… and ${sorted.length - max} more`);
   return lines;
 }

@@ -5,13 +5,41 @@ import { defineCommand } from '../src/core/command.ts';
 import { UserError } from '../src/errors.ts';
 import { hostAccess } from './access.ts';
 import { quote } from './format.ts';
-import { hostReply, internalAddressReply, unknownHostReply } from './host-format.ts';
+import type { CommandWatch, WatchFact } from '../src/core/watch.ts';
+import type { HostRecord } from '../src/services/hostscan/client.ts';
+import {
+  hostReply,
+  internalAddressReply,
+  serviceProduct,
+  servicesByPort,
+  sortCves,
+  unknownHostReply,
+} from './host-format.ts';
 import { checkIpAddress } from './ip-address.ts';
 
 export interface HostCommandOptions {
   users: readonly string[];
   roles: readonly string[];
 }
+
+/**
+ * What a watch of /host compares: one fact per service (port, transport, product and version) and
+ * one per vulnerability id, each with the line its diff shows.
+ */
+function hostFacts(host: HostRecord): WatchFact[] {
+  const services = servicesByPort(host.services).map((s) => ({
+    key: JSON.stringify(['service', s.port, s.transport, s.product ?? null, s.version ?? null]),
+    label: `${s.port}/${s.transport} ${serviceProduct(s)}`,
+  }));
+  const vulns = sortCves(host.vulns.map((id) => id.toUpperCase())).map((id) => ({
+    key: JSON.stringify(['vulnerability', id]),
+    label: id,
+  }));
+  return [...services, ...vulns];
+}
+
+/** A watch of /host posts the record first, then the facts added (+) and gone (−). */
+const hostWatch: CommandWatch<HostRecord> = { kind: 'changes', facts: hostFacts };
 
 export function createHostCommand(opts: HostCommandOptions) {
   return defineCommand({
@@ -24,6 +52,7 @@ export function createHostCommand(opts: HostCommandOptions) {
     needs: ['hostscan'],
     access: [hostAccess(opts)],
     examples: ['/host 8.8.8.8', '/host 2001:4860:4860::8888'],
+    watch: hostWatch,
     async handler(input, ctx) {
       const checked = checkIpAddress(input.ip);
       if (checked.kind === 'invalid') {
@@ -35,7 +64,7 @@ export function createHostCommand(opts: HostCommandOptions) {
       if (checked.kind === 'internal') return internalAddressReply(checked.address, checked.range);
       const host = await ctx.services.hostscan.host(checked.address, { signal: ctx.signal });
       if (host === undefined) return unknownHostReply(checked.address);
-      return hostReply(host, ctx.now());
+      return { reply: hostReply(host, ctx.now()), data: host };
     },
   });
 }

@@ -2,7 +2,8 @@
 // currency, and buttons that re-run the same search one page back or on.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import type { Action, Reply } from '../src/core/reply.ts';
+import type { Action, EmbedField, Reply } from '../src/core/reply.ts';
+import type { CommandWatch } from '../src/core/watch.ts';
 import { UserError } from '../src/errors.ts';
 import type { JobListing, JobSearchResult } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
@@ -84,29 +85,63 @@ function noListingsReply(p: JobsPage, count: number): Reply {
   };
 }
 
+/** The listings a reply shows, each with its field: what a watch of /jobs tells apart. */
+interface ShownListings {
+  shown: { job: JobListing; field: EmbedField }[];
+}
+
+/** A watch of /jobs reads the first page only, as large as the provider allows, and says so. */
+export const FIRST_PAGE_NOTE = `This watch reads the first page of results only (up to ${MAX_RESULTS_PER_PAGE} listings).`;
+
+/**
+ * A listing is new when its link (which carries the listing id) was not posted before: what the
+ * text around it says (title, salary, age) may change without making it new.
+ */
+const jobsWatch: CommandWatch<ShownListings> = {
+  kind: 'items',
+  items: ({ shown }) => shown.map(({ job, field }) => ({ key: job.url ?? `listing ${job.id}`, field })),
+  noun: ['listing', 'listings'],
+  note: FIRST_PAGE_NOTE,
+  // One read of the first page sees as many listings as it can, unless the creator named a size.
+  input: (args) => (/(^|\s)size:/i.test(args) ? args : `${args} size:${MAX_RESULTS_PER_PAGE}`),
+  refuse: (line) =>
+    /(^|\s)page:/i.test(line)
+      ? 'A /jobs watch reads the first page of results only (the largest the provider gives); leave out page:.'
+      : undefined,
+};
+
 /** A page of listings, numbered across pages, with Previous and Next buttons where there are pages. */
-function listingsReply(p: JobsPage, result: JobSearchResult, now: Date): Reply {
+function listingsReply(
+  p: JobsPage,
+  result: JobSearchResult,
+  now: Date,
+): { reply: Reply; data: ShownListings } {
   const { page, size, lastPage, country } = p;
   const search = searchText(p);
   const mean = result.meanSalary === undefined ? undefined : formatMoney(result.meanSalary, country);
   const actions: Action[] = [];
   if (page > 1) actions.push(pageAction(p, '◀ Previous', Math.min(page - 1, lastPage)));
   if (page < lastPage) actions.push(pageAction(p, 'Next ▶', page + 1));
-  return {
+  const shown = result.results.slice(0, size).map((job, i) => ({
+    job,
+    field: {
+      name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200)}`,
+      value: listingValue(job, country, now),
+    },
+  }));
+  const reply: Reply = {
     text: `${plural(result.count, 'job')} for ${search}; page ${page} of ${formatNumber(lastPage)}`,
     embeds: [
       {
         title: `${plural(result.count, 'job')} for ${search}`,
         description: `Page ${page} of ${formatNumber(lastPage)}${mean ? ` · average salary ${mean}` : ''}`,
         color: 'info',
-        fields: result.results.slice(0, size).map((job, i) => ({
-          name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200)}`,
-          value: listingValue(job, country, now),
-        })),
+        fields: shown.map((s) => s.field),
       },
     ],
     ...(actions.length > 0 ? { actions } : {}),
   };
+  return { reply, data: { shown } };
 }
 
 export function createJobsCommand(opts: JobsCommandOptions) {
@@ -136,6 +171,7 @@ export function createJobsCommand(opts: JobsCommandOptions) {
     needs: ['jobSearch'],
     autocomplete: { country: (partial) => Promise.resolve(countryChoices(partial)) },
     examples: ['/jobs typescript', '/jobs what:"rust developer" where:Berlin country:de page:2'],
+    watch: jobsWatch,
     async handler(input, ctx) {
       const country = input.country ?? opts.defaultCountry;
       if (!isJobCountry(country)) {

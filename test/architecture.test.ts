@@ -156,6 +156,27 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
+  it('core names no command: no behaviour of core is keyed on a command name', () => {
+    // The command names as the definitions in commands/ spell them, and every string literal of
+    // core's code (comments left out) that is exactly one of them, with or without its "/".
+    const names = new Set(
+      walk(join(ROOT, 'commands')).flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/\bname: '([a-z][a-z0-9 -]*)'/g)].map((m) => m[1]!),
+      ),
+    );
+    expect(names).toContain('jobs');
+    const named = walk(join(ROOT, 'src/core')).flatMap((f) => {
+      const code = readFileSync(f, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      return [...code.matchAll(/'([^'\n]*)'|"([^"\n]*)"|`([^`$\n]*)`/g)]
+        .map((m) => (m[1] ?? m[2] ?? m[3] ?? '').replace(/^\//, ''))
+        .filter((text) => names.has(text))
+        .map((text) => `${relative(ROOT, f)}: '${text}'`);
+    });
+    expect(named).toEqual([]);
+  });
+
   it('the abort race (used by the dispatcher, the HTTP core and scheduled runs) imports nothing', () => {
     expect(from('src/abort.ts').map((i) => i.target)).toEqual([]);
   });

@@ -7,6 +7,7 @@ import type { Actor } from './actor.ts';
 import { optionSpecs } from './options.ts';
 import type { Reply } from './reply.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
+import { emptyView, type CommandWatch, type WatchedReply, type WatchSpec } from './watch.ts';
 
 export { describeOptions, type OptionSpec, type OptionType } from './options.ts';
 
@@ -41,7 +42,13 @@ export interface Choice {
 
 export type Autocomplete = (partial: string, ctx: CommandContext) => Promise<Choice[]>;
 
-export interface CommandDef<S extends z.ZodObject, K extends ServiceKey> {
+/** A handler's reply with the data it was formatted from, which the command's `watch` reads. */
+export interface Answer<D> {
+  reply: Reply;
+  data: D;
+}
+
+export interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
   /** Lower-case slash name; a space makes a subcommand of a group: "email send". */
   name: string;
   description: string;
@@ -66,7 +73,12 @@ export interface CommandDef<S extends z.ZodObject, K extends ServiceKey> {
    * piped console), it runs after every line before it, and the lines after it wait for it.
    */
   changesState?: boolean;
-  handler(input: z.output<S>, ctx: CommandContext<NeededServices<K>>): Promise<Reply>;
+  /**
+   * How a watch of this command (`/schedule add ... only:new`) tells what is new, from the data the
+   * handler answers with (`{ reply, data }`), never from the reply's text.
+   */
+  watch?: CommandWatch<D>;
+  handler(input: z.output<S>, ctx: CommandContext<NeededServices<K>>): Promise<Reply | Answer<D>>;
 }
 
 export interface Command<I = Record<string, unknown>> {
@@ -81,13 +93,32 @@ export interface Command<I = Record<string, unknown>> {
   readonly examples: readonly string[];
   readonly readText?: (text: string) => Record<string, string> | undefined;
   readonly changesState: boolean;
+  /** Its watch's rules; the view of each answer's data travels with the reply (WatchedReply). */
+  readonly watch?: WatchSpec;
   handler(input: I, ctx: CommandContext): Promise<Reply>;
 }
 
 const NAME_RE = /^[a-z][a-z0-9-]{0,31}( [a-z][a-z0-9-]{0,31})?$/;
 
-export function defineCommand<S extends z.ZodObject, K extends ServiceKey = never>(
-  def: CommandDef<S, K>,
+/** The reply a command leaves, with its watch's view of the data when it has a watch. */
+function watched<D>(watch: CommandWatch<D> | undefined, out: Reply | Answer<D>): Reply {
+  const isAnswer = 'data' in out && 'reply' in out;
+  const reply = isAnswer ? out.reply : out;
+  if (!watch) return reply;
+  const spec: WatchSpec = watch;
+  const view: NonNullable<WatchedReply['watch']>['view'] = (alert) => {
+    if (!isAnswer) return emptyView(spec);
+    if (watch.kind === 'items') return { kind: 'items', items: watch.items(out.data) };
+    if (watch.kind === 'changes') return { kind: 'changes', facts: watch.facts(out.data) };
+    if (watch.kind === 'value') return { kind: 'value', value: watch.value(out.data) };
+    return { kind: 'alerts', items: alert === undefined ? [] : watch.items(out.data, alert) };
+  };
+  const withView: WatchedReply = { ...reply, watch: { spec, view } };
+  return withView;
+}
+
+export function defineCommand<S extends z.ZodObject, K extends ServiceKey = never, D = never>(
+  def: CommandDef<S, K, D>,
 ): Command<z.output<S>> {
   if (!NAME_RE.test(def.name)) throw new Error(`invalid command name "${def.name}"`);
   if (def.description.length < 1 || def.description.length > 100) {
@@ -108,8 +139,10 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     examples: def.examples ?? [],
     ...(def.readText ? { readText: def.readText } : {}),
     changesState: def.changesState ?? false,
+    ...(def.watch ? { watch: def.watch } : {}),
     // The dispatcher runs a handler only once every service in `needs` is present (checkNeeds),
     // so the bag it passes has them; this is the one place that relies on that.
-    handler: (input, ctx) => def.handler(input, ctx as CommandContext<NeededServices<K>>),
+    handler: async (input, ctx) =>
+      watched(def.watch, await def.handler(input, ctx as CommandContext<NeededServices<K>>)),
   };
 }

@@ -63,9 +63,16 @@ export interface Dispatcher extends AdapterHandlers {
    * command (`accept` may refuse it first), checks its services, options and `actor`'s access.
    * Throws the UserError the invoker would see.
    */
-  check(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
-  /** Runs a command line for a schedule as `actor` typed it, without the per-user rate limit. */
-  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
+  check(
+    line: string,
+    actor: Actor,
+    accept?: (command: Command, commands: readonly Command[]) => void,
+  ): Promise<Command>;
+  /**
+   * Runs a command line for a schedule as `actor` typed it, without the per-user rate limit; for a
+   * watch (`watch: true`), with the input its command's watch runs with.
+   */
+  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
 }
 
 const MAX_CHOICES = 25;
@@ -257,10 +264,10 @@ async function checkLine(
   rt: Runtime,
   line: string,
   actor: Actor,
-  accept?: (command: Command) => void,
+  accept?: (command: Command, commands: readonly Command[]) => void,
 ): Promise<Command> {
   const { command, rawInput } = splitLine(rt.registry, line);
-  accept?.(command);
+  accept?.(command, rt.registry.commands);
   checkNeeds(command, rt.services, rt.serviceVariables);
   readInput(command, rawInput);
   const signal = AbortSignal.timeout(rt.commandTimeoutMs);
@@ -297,8 +304,14 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply> {
-    const { command, rawInput } = splitLine(rt.registry, line);
+  async function run(
+    line: string,
+    actor: Actor,
+    signal: AbortSignal,
+    opts: { watch?: boolean } = {},
+  ): Promise<Reply> {
+    const { command, rawInput: typed } = splitLine(rt.registry, line);
+    const rawInput = opts.watch && command.watch?.input ? command.watch.input(typed) : typed;
     if (!isAccepting) throw shuttingDown();
     const inv: Invocation = {
       command: command.name,

@@ -16,11 +16,11 @@ import type { Services } from './services.ts';
 import { createSlotGuard, defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
 import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import { previousRun } from './when.ts';
-import { watchCommandLine, watchedCommand, watchMemoryKey, watchReply } from './watch.ts';
+import { applyWatch, watchMemoryKey } from './watch.ts';
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
-  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
+  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
 }
 
 export interface ScheduleRunnerOptions extends SlotClaimOptions {
@@ -129,7 +129,7 @@ function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
 }
 
 /** What a watch will remember once its slot is posted. */
-type Pending = { memory?: string[] };
+type Pending = { memory?: string };
 
 function jobFor(core: RunnerCore, id: string, pending: Pending) {
   const { settings, store } = core;
@@ -142,12 +142,13 @@ function jobFor(core: RunnerCore, id: string, pending: Pending) {
       const current = await settings.schedules.get(id);
       if (!current) throw new Error('the schedule was removed');
       if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
-      const line = current.onlyNew ? watchCommandLine(current.command) : current.command;
-      let reply: Reply | undefined = await settings.commands().run(line, current.creator, ctx.signal);
-      if (current.onlyNew) {
-        const raw = await store.getValue(watchMemoryKey(id));
-        const memory = raw ? (JSON.parse(raw) as string[]) : undefined;
-        const watched = watchReply(watchedCommand(current.command), reply, memory, current.alert);
+      const watch = current.onlyNew === true;
+      let reply: Reply | undefined = await settings
+        .commands()
+        .run(current.command, current.creator, ctx.signal, { watch });
+      if (watch) {
+        const memory = await store.getValue(watchMemoryKey(id));
+        const watched = applyWatch(reply, memory, current.alert);
         reply = watched.reply;
         pending.memory = watched.memory;
       }
@@ -172,7 +173,7 @@ async function execute(core: RunnerCore, record: ScheduleRecord, slot: JobSlot):
   const outcome = await runClaimedSlot(core.runDeps, jobFor(core, record.id, pending), slot);
   // A watch remembers only what a posted slot handed to the outbox: a failed slot loses nothing.
   if (outcome.status === 'posted' && pending.memory)
-    await store.setValue(watchMemoryKey(record.id), JSON.stringify(pending.memory));
+    await store.setValue(watchMemoryKey(record.id), pending.memory);
   if (outcome.status === 'skipped') return outcome;
   const run = runRecord(outcome, now().getTime());
   const isNoChange =

@@ -6,7 +6,7 @@ import type { Actor } from './actor.ts';
 import type { Command, Choice } from './command.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
-import { parseAlert, WATCHABLE } from './watch.ts';
+import { refuseWatch } from './watch.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -39,7 +39,11 @@ export interface ManualRun {
 
 /** The part of the dispatcher /schedule uses to read a command line as if typed. */
 export interface CommandLineChecker {
-  check(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
+  check(
+    line: string,
+    actor: Actor,
+    accept?: (command: Command, commands: readonly Command[]) => void,
+  ): Promise<Command>;
 }
 
 export interface ScheduleServiceOptions {
@@ -111,38 +115,6 @@ function refuseUnschedulable(command: Command): void {
   );
 }
 
-function refuseUnwatchable(command: Command): void {
-  if (WATCHABLE[command.name] !== undefined) return;
-  const names = Object.keys(WATCHABLE).map((n) => `/${n}`);
-  const which = `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
-  throw fail(
-    'invalid_input',
-    `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`,
-  );
-}
-
-/** A /jobs watch reads the first page only (watch.ts asks for the largest): page: would contradict it. */
-function refusePagedWatch(command: Command, line: string): void {
-  if (command.name !== 'jobs' || !/(^|\s)page:/i.test(line)) return;
-  throw fail(
-    'invalid_input',
-    'A /jobs watch reads the first page of results only (the largest the provider gives); leave out page:.',
-  );
-}
-
-/** alert: belongs to a /forecast watch, which needs one. */
-function checkAlert(command: Command, isWatch: boolean, alert: string | undefined): void {
-  const isForecastWatch = isWatch && command.name === 'forecast';
-  if (alert === undefined && !isForecastWatch) return;
-  if (alert !== undefined && !isForecastWatch)
-    throw fail('invalid_input', 'alert: is for a /forecast watch; add only:new and schedule /forecast.');
-  if (alert === undefined || parseAlert(alert) === undefined)
-    throw fail(
-      'invalid_input',
-      `A /forecast watch needs alert:rain, alert:snow, alert:"below 0" or alert:"above 30"${alert === undefined ? '' : `, not "${alert}"`}.`,
-    );
-}
-
 /** The stored schedule id, or the one-sentence refusal (built in, or unknown). */
 async function findSchedule(opts: ScheduleServiceOptions, id: string): Promise<ScheduleRecord> {
   const wanted = id.trim().toLowerCase();
@@ -190,18 +162,21 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   return {
     settings,
     async add(input, creator) {
-      const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes });
+      const when = parseWhen(input.when, {
+        minIntervalMinutes: settings.minIntervalMinutes,
+        now: opts.now(),
+      });
       const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
       const destination = destinationOf(settings, input.to);
       const line = commandLineOf(input.command);
       // The same reading as a typed command: its sentences, and no request upstream.
       const isWatch = input.only === 'new';
       const alert = input.alert?.trim();
-      await opts.commands().check(line, creator, (command) => {
+      await opts.commands().check(line, creator, (command, commands) => {
         refuseUnschedulable(command);
-        if (isWatch) refuseUnwatchable(command);
-        if (isWatch) refusePagedWatch(command, line);
-        checkAlert(command, isWatch, alert);
+        // The command's own watch says whether and how it may be watched.
+        const refused = refuseWatch(command, line, isWatch, alert, commands);
+        if (refused !== undefined) throw fail('invalid_input', refused);
       });
       const record: ScheduleRecord = {
         id: newScheduleId(),

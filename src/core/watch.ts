@@ -1,227 +1,349 @@
 // Watches (`/schedule add ... only:new`): a schedule that posts only what is new since its last
-// post. What a watch has posted is kept as keys (bounded) in the store with the schedule; the
-// runner saves them only once the slot is posted, so a failed slot loses nothing new.
-import { MAX_RESULTS_PER_PAGE } from '../domain/job-countries.ts';
-import type { Embed, EmbedField, Reply } from './reply.ts';
+// post. A command that can be watched says how in its definition (`watch` in defineCommand): from
+// the data its handler formatted, before formatting, it names the items with their keys, or the
+// facts of a state, or one value. This file keeps only what every watch shares: the memory (a
+// fixed-size digest per key, the least recently seen forgotten first), "starting point" and "N new",
+// the diff of two states, and the one entry point the runner calls, `applyWatch`. It names no
+// command: a change to a command's text leaves what its watch thinks is new as it was.
+import { createHash } from 'node:crypto';
+import { mayNeedRedaction, redactText } from '../redact.ts';
+import { mapReplyText, replyText, type EmbedField, type Reply } from './reply.ts';
 
-/** The commands whose replies have items a watch can tell apart, and what an item is. */
-export const WATCHABLE: Readonly<Record<string, string>> = {
-  jobs: 'listings not posted before',
-  host: 'ports opened or closed, services changed, vulnerabilities added or gone',
-  'email status': 'a change of the last event',
-  forecast: 'days that newly meet the alert: condition',
-};
-
-/** `alert:` of a /forecast watch: a condition, or a temperature threshold in the command's units. */
-export type ForecastAlert = { kind: 'rain' | 'snow' } | { kind: 'below' | 'above'; value: number };
-
-/** Reads `rain`, `snow`, `below 0`, `above 30`; undefined when it is none of them. */
-export function parseAlert(text: string): ForecastAlert | undefined {
-  const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
-  if (t === 'rain' || t === 'snow') return { kind: t };
-  const m = /^(below|above) (-?\d+(?:\.\d+)?)$/.exec(t);
-  return m ? { kind: m[1] as 'below' | 'above', value: Number(m[2]) } : undefined;
+/** One thing a watch tells apart: its key, from the command's data, and its field as the reply shows it. */
+export interface WatchItem {
+  key: string;
+  field: EmbedField;
 }
 
-const CONDITION_RE = { rain: /rain|drizzle|thunder/i, snow: /snow|sleet/i } as const;
-
-function dayMeets(field: EmbedField, alert: ForecastAlert): boolean {
-  const [condition = '', temps = ''] = field.value.split('\n');
-  if (!('value' in alert)) return CONDITION_RE[alert.kind].test(condition);
-  const values = [...temps.replaceAll('−', '-').matchAll(/-?\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
-  if (values.length === 0) return false;
-  return alert.kind === 'below' ? Math.min(...values) < alert.value : Math.max(...values) > alert.value;
+/** One fact of a watched state: its key, from the command's data, and the line that shows it. */
+export interface WatchFact {
+  key: string;
+  label: string;
 }
-
-/** /forecast with alert: each forecast day posted once, when it first meets the alert. */
-function watchForecast(reply: Reply, memory: readonly string[] | undefined, alertText: string): WatchResult {
-  const alert = parseAlert(alertText);
-  const embed = reply.embeds?.[0];
-  if (!alert || !embed) return { reply: undefined, memory: [...(memory ?? [])] };
-  const seen = new Set(memory ?? []);
-  const fresh = (embed.fields ?? []).filter((f) => dayMeets(f, alert) && !seen.has(f.name));
-  const merged = [...seen, ...fresh.map((f) => f.name)].slice(-WATCH_MEMORY_MAX);
-  if (fresh.length === 0) return { reply: undefined, memory: merged };
-  const title = `Alert (${alertText.trim()}): ${embed.title ?? 'forecast'}`;
-  const days = fresh.map((f) => f.name).join(', ');
-  return {
-    reply: { text: `${title}: ${days}`, embeds: [{ ...embed, title, fields: fresh, color: 'warning' }] },
-    memory: merged,
-  };
-}
-
-/** At most this many keys are remembered per watch (the oldest are forgotten). */
-export const WATCH_MEMORY_MAX = 1_000;
-
-/** A listings watch reads the command's first page only, as large as the provider allows, and says so. */
-export const FIRST_PAGE_NOTE = `This watch reads the first page of results only (up to ${MAX_RESULTS_PER_PAGE} listings).`;
 
 /**
- * At most this many listings are shown in one post: ten fields of a listing (title, company, salary,
+ * What a watch compares, by kind, in the order /schedule names them:
+ * - `items`: a listing; the first post is the starting point, then only items not posted before.
+ * - `changes`: a state made of facts; the first post is the starting point, then the facts added
+ *   (+) and gone (−).
+ * - `value`: one value; the first post is the starting point, then the record again when it changed.
+ * - `alerts`: the items that meet a condition (`alert:`); each is posted once, when it first does.
+ */
+export type WatchView =
+  | { kind: 'items'; items: WatchItem[] }
+  | { kind: 'changes'; facts: WatchFact[] }
+  | { kind: 'value'; value: WatchFact | undefined }
+  | { kind: 'alerts'; items: WatchItem[] };
+
+export type WatchKind = WatchView['kind'];
+export const WATCH_KINDS: readonly WatchKind[] = ['items', 'changes', 'value', 'alerts'];
+
+/** What a command's definition says of its watch, apart from how its data becomes a view. */
+interface WatchRules {
+  /** Refuses a watch of this command line in one sentence; undefined when it may be watched. */
+  refuse?(line: string): string | undefined;
+  /** The argument text a watch runs with, from the one its creator typed (e.g. the largest page). */
+  input?(args: string): string;
+}
+
+/** The `watch` of a command's definition, over `D`, the data its handler hands over with its reply. */
+export type CommandWatch<D> = WatchRules &
+  (
+    | {
+        kind: 'items';
+        items(data: D): WatchItem[];
+        /** The item in words, one and several: "listing", "listings". */
+        noun: readonly [string, string];
+        /** Said in the footer of every post (e.g. that the watch reads the first page only). */
+        note?: string;
+      }
+    | { kind: 'changes'; facts(data: D): WatchFact[] }
+    | { kind: 'value'; value(data: D): WatchFact | undefined }
+    | {
+        kind: 'alerts';
+        /** The alert conditions in words, for the refusal: `alert:rain or alert:"below 0"`. */
+        alertForms: string;
+        /** Whether `alert` is a condition this command's watch can read. */
+        readsAlert(alert: string): boolean;
+        /** The items that meet `alert`. */
+        items(data: D, alert: string): WatchItem[];
+      }
+  );
+
+/** A command's watch as the rest of herald sees it (the data it maps is the handler's business). */
+export type WatchSpec = WatchRules &
+  (
+    | { kind: 'items'; noun: readonly [string, string]; note?: string }
+    | { kind: 'changes' | 'value' }
+    | { kind: 'alerts'; alertForms: string; readsAlert(alert: string): boolean }
+  );
+
+/** A reply as a watchable command leaves it: with the view of its data that its watch compares. */
+export interface WatchedReply extends Reply {
+  /** Never shown: the command's data as its watch sees it (`alert` for an alerts watch). */
+  readonly watch?: { spec: WatchSpec; view(alert: string | undefined): WatchView };
+}
+
+/** What a watch posts and remembers. */
+export interface WatchResult {
+  /** What to post; undefined when nothing is new. */
+  reply: Reply | undefined;
+  /** The memory to keep once the post is made (opaque: store it as it is). */
+  memory: string;
+}
+
+/** At most this many keys are remembered per watch (the least recently seen are forgotten). */
+export const WATCH_MEMORY_MAX = 1_000;
+
+/** A fact's line is kept to this many characters: the memory stays bounded in bytes. */
+const LABEL_MAX = 200;
+
+/**
+ * At most this many items are shown in one post: ten fields of a listing (title, company, salary,
  * age, link) stay well within Discord's 25 fields and 6,000 characters a message; the footer says
  * how many more are new beyond those shown.
  */
 export const WATCH_SHOWN_MAX = 10;
 
-/**
- * The command line a watch runs: a /jobs watch asks for the provider's largest page (unless its
- * creator named a size), so that one read of the first page sees as many listings as it can.
- */
-export function watchCommandLine(line: string): string {
-  if (watchedCommand(line) !== 'jobs' || /(^|\s)size:/i.test(line)) return line;
-  return `${line} size:${MAX_RESULTS_PER_PAGE}`;
-}
-
-/** Keeps the first WATCH_SHOWN_MAX fields across the embeds; returns them and how many were left out. */
-function showAtMost(embeds: readonly Embed[]): { embeds: Embed[]; hidden: number } {
-  let room = WATCH_SHOWN_MAX;
-  let hidden = 0;
-  const out: Embed[] = [];
-  for (const e of embeds) {
-    const fields = e.fields ?? [];
-    const shown = fields.slice(0, Math.max(0, room));
-    hidden += fields.length - shown.length;
-    room -= shown.length;
-    if (shown.length > 0 || fields.length === 0) out.push({ ...e, fields: shown });
-  }
-  return { embeds: out, hidden };
-}
-
-/** The footer of a listings post: the first-page note, and how many new ones are not shown. */
-function listingsFooter(hidden: number): string {
-  if (hidden === 0) return FIRST_PAGE_NOTE;
-  return `${FIRST_PAGE_NOTE} ${hidden} more new ${hidden === 1 ? 'listing is' : 'listings are'} not shown.`;
-}
-
 export function watchMemoryKey(scheduleId: string): string {
   return `watch:${scheduleId}`;
 }
 
-/** A listing's identity: its link (which carries the listing id), else its title and first line. */
-function itemKey(field: EmbedField): string {
-  const lines = field.value.split('\n').map((l) => l.trim());
-  const link = lines.find((l) => /^https?:\/\//.test(l));
-  if (link !== undefined) return link;
-  return `${field.name.replace(/^\d+\.\s*/, '').trim()}\u0000${lines[0] ?? ''}`;
+/** A key's fixed-size digest (44 characters): what a watch remembers of an item, whatever its length. */
+export function keyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('base64');
 }
 
-export interface WatchResult {
-  /** What to post; undefined when nothing is new. */
-  reply: Reply | undefined;
-  /** The memory to keep once the post is made. */
-  memory: string[];
-}
+/** What a watch remembers: digests of items, most recently seen last; or the facts of the last state. */
+type Memory = { v: 2; seen: string[] } | { v: 2; facts: [digest: string, label: string][] };
 
 /**
- * Keeps only the items of `reply` not in `memory`. Without memory (the first run) everything is
- * posted, titled as the starting point.
+ * The memory as stored: undefined when there is none (the first run, or forgotten); a plain array
+ * of keys or lines as earlier versions kept it (matched to today's items by the callers); else
+ * the digests.
  */
-function watchListings(reply: Reply, memory: readonly string[] | undefined): WatchResult {
-  const seen = new Set(memory ?? []);
-  const kept: Embed[] = [];
-  const keys: string[] = [];
-  let fresh = 0;
-  for (const embed of reply.embeds ?? []) {
-    const fields = (embed.fields ?? []).filter((f) => {
-      const key = itemKey(f);
-      keys.push(key);
-      return !seen.has(key);
-    });
-    fresh += fields.length;
-    if (fields.length > 0) kept.push({ ...embed, fields });
+function parseMemory(raw: string | undefined): Memory | string[] | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (Array.isArray(parsed)) return parsed.filter((x): x is string => typeof x === 'string');
+    const memory = parsed as Partial<{ v: number; seen: unknown; facts: unknown }> | null;
+    if (memory?.v === 2 && (Array.isArray(memory.seen) || Array.isArray(memory.facts)))
+      return memory as Memory;
+  } catch {
+    // A memory that cannot be read is no memory: the next post is a starting point again.
   }
-  const merged = [...new Set([...(memory ?? []), ...keys])].slice(-WATCH_MEMORY_MAX);
-  if (memory === undefined) {
-    const { embeds, hidden } = showAtMost(reply.embeds ?? []);
-    const titled = embeds.map((e, i) =>
-      i === 0
-        ? { ...e, title: `Starting point: ${e.title ?? 'what is there now'}`, footer: listingsFooter(hidden) }
-        : e,
-    );
-    return { reply: { text: `Starting point: ${reply.text}`, embeds: titled }, memory: merged };
-  }
-  if (fresh === 0) return { reply: undefined, memory: merged };
-  const what = fresh === 1 ? '1 new' : `${fresh} new`;
-  const { embeds, hidden } = showAtMost(kept);
-  const titled = embeds.map((e, i) =>
-    i === 0 ? { ...e, title: `${what}: ${e.title ?? ''}`.trim(), footer: listingsFooter(hidden) } : e,
+  return undefined;
+}
+
+/** The digests seen before, oldest first; a plain key of an earlier version is matched to today's item. */
+function seenBefore(raw: string | undefined, items: readonly WatchItem[]): string[] | undefined {
+  const memory = parseMemory(raw);
+  if (memory === undefined) return undefined;
+  if (!Array.isArray(memory)) return 'seen' in memory ? memory.seen : memory.facts.map(([d]) => d);
+  // Earlier versions kept a listing's link and a forecast day's name as they were shown.
+  return memory.map((plain) => {
+    const item = items.find((i) => i.key === plain || i.field.name === plain);
+    return keyDigest(item ? item.key : plain);
+  });
+}
+
+/** The facts of the last state; a plain line of an earlier version is matched to today's fact. */
+function factsBefore(raw: string | undefined, facts: readonly WatchFact[]): Map<string, string> | undefined {
+  const memory = parseMemory(raw);
+  if (memory === undefined) return undefined;
+  if (!Array.isArray(memory)) return new Map('facts' in memory ? memory.facts : []);
+  return new Map(
+    memory.map((line) => {
+      const fact = facts.find((f) => f.label === line);
+      return [keyDigest(fact ? fact.key : line), line];
+    }),
   );
-  return { reply: { text: `${what}: ${reply.text}`, embeds: titled }, memory: merged };
 }
 
-const CVE_RE = /CVE-\d{4}-\d+/gi;
-
-/** A host record's facts: one per service line ("443/tcp nginx 1.18") and per vulnerability id. */
-function hostFacts(reply: Reply): string[] {
-  const embed = reply.embeds?.[0];
-  const code = /```\n?([\s\S]*?)```/.exec(embed?.description ?? '')?.[1] ?? '';
-  const services = code
-    .split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').trim())
-    .filter((l) => l !== '' && !l.startsWith('…'));
-  const vulnField = embed?.fields?.find((f) => /vulnerab/i.test(f.name))?.value ?? '';
-  const vulns = [...vulnField.matchAll(CVE_RE)].map((m) => m[0].toUpperCase());
-  return [...new Set([...services, ...vulns])];
+/** Least recently seen first out: today's items move to the end, in their order; at most WATCH_MEMORY_MAX. */
+function remember(before: readonly string[], now: readonly string[]): string {
+  const today = new Set(now);
+  const seen = [...before.filter((d) => !today.has(d)), ...today].slice(-WATCH_MEMORY_MAX);
+  return JSON.stringify({ v: 2, seen } satisfies Memory);
 }
 
-/** /host: the first record, then a diff of it against the last one posted (+ added, − gone). */
-function watchHost(reply: Reply, memory: readonly string[] | undefined): WatchResult {
-  const facts = hostFacts(reply);
-  if (memory === undefined) {
-    const embeds = (reply.embeds ?? []).map((e, i) =>
-      i === 0 ? { ...e, title: `Starting point: ${e.title ?? 'the host record'}` } : e,
-    );
-    return { reply: { text: `Starting point: ${reply.text}`, embeds }, memory: facts };
-  }
-  const before = new Set(memory);
-  const now = new Set(facts);
-  const lines = [
-    ...facts.filter((f) => !before.has(f)).map((f) => `+ ${f}`),
-    ...memory.filter((f) => !now.has(f)).map((f) => `− ${f}`),
+function rememberFacts(facts: readonly WatchFact[]): string {
+  const kept = facts
+    .slice(0, WATCH_MEMORY_MAX)
+    .map((f): [string, string] => [keyDigest(f.key), Array.from(f.label).slice(0, LABEL_MAX).join('')]);
+  return JSON.stringify({ v: 2, facts: kept } satisfies Memory);
+}
+
+/** Redacts what a watch built from the command's data, as the dispatcher redacts every reply. */
+function present(reply: Reply): Reply {
+  return mayNeedRedaction(replyText(reply)) ? mapReplyText(reply, redactText) : reply;
+}
+
+const plural = (n: number, [one, many]: readonly [string, string]) => (n === 1 ? one : many);
+
+/** The reply's first embed holding `items` (at most WATCH_SHOWN_MAX), titled `heading`, with its footer. */
+function itemsPost(
+  reply: Reply,
+  heading: string,
+  items: readonly WatchItem[],
+  spec: { noun?: readonly [string, string]; note?: string },
+): Reply['embeds'] {
+  const [first = {}] = reply.embeds ?? [];
+  const shown = items.slice(0, WATCH_SHOWN_MAX);
+  const hidden = items.length - shown.length;
+  const more =
+    hidden > 0 && spec.noun
+      ? `${hidden} more new ${plural(hidden, spec.noun)} ${hidden === 1 ? 'is' : 'are'} not shown.`
+      : undefined;
+  const footer = [spec.note, more].filter((x) => x !== undefined).join(' ');
+  return [
+    {
+      ...first,
+      title: `${heading}: ${first.title ?? ''}`.trim(),
+      fields: shown.map((i) => i.field),
+      ...(footer ? { footer } : {}),
+    },
   ];
-  if (lines.length === 0) return { reply: undefined, memory: facts };
-  const title = `Changes: ${reply.embeds?.[0]?.title ?? 'host'}`;
-  const description = `\`\`\`diff\n${lines.join('\n')}\n\`\`\``;
+}
+
+/** Titles the reply's first embed and its text with `heading`, keeping the rest of the record. */
+function headed(reply: Reply, heading: string): Reply {
+  const embeds = (reply.embeds ?? []).map((e, i) =>
+    i === 0 ? { ...e, title: `${heading}: ${e.title ?? ''}` } : e,
+  );
+  return { text: `${heading}: ${reply.text}`, embeds };
+}
+
+function watchItems(
+  reply: Reply,
+  items: readonly WatchItem[],
+  raw: string | undefined,
+  spec: Extract<WatchSpec, { kind: 'items' }>,
+): WatchResult {
+  const before = seenBefore(raw, items);
+  const digests = items.map((i) => keyDigest(i.key));
+  const memory = remember(before ?? [], digests);
+  if (before === undefined) {
+    const heading = 'Starting point';
+    return {
+      reply: { text: `${heading}: ${reply.text}`, embeds: itemsPost(reply, heading, items, spec) },
+      memory,
+    };
+  }
+  const known = new Set(before);
+  const fresh = items.filter((_, i) => !known.has(digests[i]!));
+  if (fresh.length === 0) return { reply: undefined, memory };
+  const heading = `${fresh.length} new`;
   return {
-    reply: { text: `${title}: ${lines.join(', ')}`, embeds: [{ title, description, color: 'warning' }] },
-    memory: facts,
+    reply: { text: `${heading}: ${reply.text}`, embeds: itemsPost(reply, heading, fresh, spec) },
+    memory,
   };
 }
 
-/**
- * What a watch posts of `reply` (the reply of the command `command`, e.g. "jobs"), given what it
- * remembers; without memory (the first run) everything is posted, titled as the starting point.
- */
-export function watchReply(
-  command: string,
+function watchAlerts(
   reply: Reply,
-  memory: readonly string[] | undefined,
-  alert?: string,
+  items: readonly WatchItem[],
+  raw: string | undefined,
+  alert: string,
 ): WatchResult {
-  if (command === 'host') return watchHost(reply, memory);
-  if (command === 'email status') return watchEvent(reply, memory);
-  if (command === 'forecast') return watchForecast(reply, memory, alert ?? '');
-  return watchListings(reply, memory);
+  const before = seenBefore(raw, items) ?? [];
+  const digests = items.map((i) => keyDigest(i.key));
+  const memory = remember(before, digests);
+  const known = new Set(before);
+  const fresh = items.filter((_, i) => !known.has(digests[i]!));
+  if (fresh.length === 0) return { reply: undefined, memory };
+  const [embed] = itemsPost(reply, `Alert (${alert.trim()})`, fresh, {})!;
+  const names = fresh.map((i) => i.field.name).join(', ');
+  return { reply: { text: `${embed!.title}: ${names}`, embeds: [{ ...embed, color: 'warning' }] }, memory };
 }
 
-/** The command a command line runs, as WATCHABLE names it: "jobs", "email status". */
-export function watchedCommand(line: string): string {
-  const [first = '', second = ''] = line
-    .replace(/^\s*\//, '')
-    .toLowerCase()
-    .split(/\s+/);
-  return WATCHABLE[`${first} ${second}`] !== undefined ? `${first} ${second}` : first;
+function watchChanges(reply: Reply, facts: readonly WatchFact[], raw: string | undefined): WatchResult {
+  const before = factsBefore(raw, facts);
+  const memory = rememberFacts(facts);
+  if (before === undefined) return { reply: headed(reply, 'Starting point'), memory };
+  const now = new Set(facts.map((f) => keyDigest(f.key)));
+  const lines = [
+    ...facts.filter((f) => !before.has(keyDigest(f.key))).map((f) => `+ ${f.label}`),
+    ...[...before].filter(([digest]) => !now.has(digest)).map(([, label]) => `− ${label}`),
+  ];
+  if (lines.length === 0) return { reply: undefined, memory };
+  const title = `Changes: ${reply.embeds?.[0]?.title ?? ''}`.trim();
+  const description = `\`\`\`diff\n${lines.join('\n')}\n\`\`\``;
+  return {
+    reply: { text: `${title}: ${lines.join(', ')}`, embeds: [{ title, description, color: 'warning' }] },
+    memory,
+  };
 }
 
-/** /email status: posted again only when its last event changed (`delivered` → `bounced`). */
-function watchEvent(reply: Reply, memory: readonly string[] | undefined): WatchResult {
-  const embed = reply.embeds?.[0];
-  const event = embed?.fields?.find((f) => /last event/i.test(f.name))?.value ?? reply.text;
-  const before = memory?.[0];
-  if (before === event) return { reply: undefined, memory: [event] };
-  const title = before === undefined ? 'Starting point' : `Changed: ${before} → ${event}`;
-  const embeds = (reply.embeds ?? []).map((e, i) =>
-    i === 0 ? { ...e, title: `${title}: ${e.title ?? ''}` } : e,
-  );
-  return { reply: { text: `${title}: ${reply.text}`, embeds }, memory: [event] };
+function watchValue(reply: Reply, value: WatchFact | undefined, raw: string | undefined): WatchResult {
+  const facts = value ? [value] : [];
+  const before = factsBefore(raw, facts);
+  const memory = rememberFacts(facts);
+  if (before === undefined) return { reply: headed(reply, 'Starting point'), memory };
+  const [previous] = before;
+  const current = value ? keyDigest(value.key) : undefined;
+  if (previous?.[0] === current) return { reply: undefined, memory };
+  return { reply: headed(reply, `Changed: ${previous?.[1] ?? 'none'} → ${value?.label ?? 'none'}`), memory };
+}
+
+/**
+ * The one entry point of a watch: what to post of `reply` (what the watched command answered),
+ * given `memory` as stored (undefined or '' on the first run), and the memory to keep once the post
+ * is made. `alert` is an alerts watch's condition. A reply of a command that has no watch is posted
+ * as it is and the memory kept.
+ */
+export function applyWatch(reply: Reply, memory: string | undefined, alert?: string): WatchResult {
+  const watch = (reply as WatchedReply).watch;
+  if (!watch) return { reply, memory: memory ?? '' };
+  const view = watch.view(alert);
+  let result: WatchResult;
+  if (view.kind === 'items' && watch.spec.kind === 'items')
+    result = watchItems(reply, view.items, memory, watch.spec);
+  else if (view.kind === 'alerts') result = watchAlerts(reply, view.items, memory, alert ?? '');
+  else if (view.kind === 'changes') result = watchChanges(reply, view.facts, memory);
+  else if (view.kind === 'value') result = watchValue(reply, view.value, memory);
+  else result = { reply, memory: memory ?? '' };
+  return { ...result, reply: result.reply && present(result.reply) };
+}
+
+/** An empty view of `spec`'s kind: the command answered without data to watch (e.g. "not found"). */
+export function emptyView(spec: WatchSpec): WatchView {
+  if (spec.kind === 'changes') return { kind: 'changes', facts: [] };
+  if (spec.kind === 'value') return { kind: 'value', value: undefined };
+  return { kind: spec.kind, items: [] };
+}
+
+/**
+ * Why /schedule refuses `only:new` (and `alert:`) for a command line, one sentence; undefined when
+ * the watch may be added. `watchable` is every command with a watch, for the sentence that names them.
+ */
+export function refuseWatch(
+  command: { name: string; watch?: WatchSpec },
+  line: string,
+  isWatch: boolean,
+  alert: string | undefined,
+  watchable: readonly { name: string; watch?: WatchSpec }[],
+): string | undefined {
+  const named = (kinds: readonly WatchKind[]) =>
+    WATCH_KINDS.filter((k) => kinds.includes(k))
+      .flatMap((k) => watchable.filter((c) => c.watch?.kind === k))
+      .map((c) => `/${c.name}`);
+  const alerting = named(['alerts']);
+  const watch = isWatch ? command.watch : undefined;
+  if (isWatch && !watch) {
+    const names = named(WATCH_KINDS);
+    const which = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : names.join('');
+    return `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`;
+  }
+  const refused = watch?.refuse?.(line);
+  if (refused !== undefined) return refused;
+  if (watch?.kind !== 'alerts') {
+    if (alert === undefined) return undefined;
+    const list = alerting.join(' or ');
+    return `alert: is for a ${list} watch; add only:new and schedule ${list}.`;
+  }
+  if (alert !== undefined && watch.readsAlert(alert)) return undefined;
+  const not = alert === undefined ? '' : `, not "${alert}"`;
+  return `A /${command.name} watch needs ${watch.alertForms}${not}.`;
 }

@@ -1,7 +1,11 @@
 // When a schedule fires: a five-field cron expression or one of the plain forms people type
-// ("every weekday at 07:30"), turned into a cron expression, described in words, and its next runs
-// computed in an IANA zone by croner (https://croner.56k.guru), whose fixed-time jobs run at the first
-// valid time after a daylight-saving gap and once when an hour repeats: no run skipped or doubled.
+// ("every weekday at 07:30"), turned into a cron expression, described in words, and its runs
+// computed in an IANA zone. One rule for daylight saving, used by every schedule (next runs, the
+// previous run, the fire times a catch-up looks at): the expression is matched against the zone's
+// wall clock (croner, https://croner.56k.guru, on a UTC timeline that stands for the wall clock),
+// and each wall time becomes one instant. A time that the spring-forward gap skips runs at the first
+// valid minute after the gap, once that day however many times fall in it; a time that the autumn
+// hour repeats runs once, at its first occurrence.
 import { Cron } from 'croner';
 import { UserError } from '../errors.ts';
 
@@ -162,23 +166,172 @@ function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
   return { cron, words: describeCron(cron) };
 }
 
-function job(cron: string, tz: string): Cron {
-  return new Cron(cron, { paused: true, mode: '5-part', timezone: tz });
+/** The expression on the wall clock: a UTC timeline whose fields are the zone's local fields. */
+function wallJob(cron: string): Cron {
+  return new Cron(cron, { paused: true, mode: '5-part', timezone: UTC });
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** A year and a day: a schedule with no run in this span is refused (it would hold a place forever). */
+export const LONGEST_GAP_DAYS = 366;
+
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's wall-clock fields of `ms`, as a UTC time (`Date.UTC` of them). */
+function wallOf(ms: number, tz: string): number {
+  if (tz === UTC) return ms;
+  let format = wallFormats.get(tz);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallFormats.set(tz, format);
+  }
+  const f: Record<string, number> = {};
+  for (const part of format.formatToParts(ms)) if (part.type !== 'literal') f[part.type] = Number(part.value);
+  const wall = Date.UTC(f.year!, f.month! - 1, f.day, f.hour, f.minute, f.second);
+  return wall + (((ms % 1000) + 1000) % 1000);
+}
+
+/**
+ * The one instant a wall time stands for in `tz`: itself when it happens once; its first occurrence
+ * when the autumn hour repeats it; the end of the gap (the first valid minute after it) when the
+ * spring-forward gap skips it.
+ */
+function instantOf(wall: number, tz: string): number {
+  if (tz === UTC) return wall;
+  // The offsets on either side of any change near this wall time (changes are months apart).
+  const before = wall - wallOf(wall - DAY_MS, tz) + (wall - DAY_MS);
+  const after = wall - wallOf(wall + DAY_MS, tz) + (wall + DAY_MS);
+  const candidates = [before, after, wall - (wallOf(wall, tz) - wall)].filter((t) => wallOf(t, tz) === wall);
+  if (candidates.length > 0) return Math.min(...candidates);
+  // In the gap: the change happened between the instant this wall time has on the old offset's
+  // side (`before`, later) and on the new one's (`after`, earlier). The gap ends at the change.
+  let lo = Math.min(before, after);
+  let hi = Math.max(before, after);
+  while (hi - lo > MINUTE_MS) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
+    if (wallOf(mid, tz) - mid === wallOf(hi, tz) - hi) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** Wall times fetched from croner in a walk's later steps grow to this many (each step costs). */
+const MAX_BATCH = 256;
+/** A walk gives up after this many wall times: far beyond any schedule's runs in the spans asked. */
+const WALK_LIMIT = 100_000;
+
+/**
+ * The instants of `cron` in `tz` strictly after `from`, in order, until `accept` returns false.
+ * Wall times map to instants in the same order (a gap's times all to its end, a repeated hour's to
+ * their first pass), so two wall times that meet in one instant are one run.
+ */
+function walkForward(
+  cron: string,
+  tz: string,
+  from: number,
+  accept: (at: number) => boolean,
+  firstBatch = 1,
+): void {
+  const job = wallJob(cron);
+  // No wall time before `from`'s own maps after it: a gap's times map to its end, whose wall time
+  // is later than theirs, and a repeated hour's to their first pass.
+  let ref = new Date(wallOf(from, tz));
+  let last = from;
+  for (
+    let seen = 0, batch = firstBatch;
+    seen < WALK_LIMIT;
+    seen += batch, batch = Math.min(batch * 2, MAX_BATCH)
+  ) {
+    const walls = job.nextRuns(batch, ref);
+    for (const wall of walls) {
+      const at = instantOf(wall.getTime(), tz);
+      if (at <= last) continue;
+      last = at;
+      if (!accept(at)) return;
+    }
+    if (walls.length < batch) return;
+    ref = walls.at(-1)!;
+  }
+}
+
+/** The instants of `cron` in `tz` at or before `to`, latest first, until `accept` returns false. */
+function walkBack(cron: string, tz: string, to: number, accept: (at: number) => boolean): void {
+  const job = wallJob(cron);
+  const wall = wallOf(to, tz);
+  // In the second pass of a repeated hour, the rest of that hour's wall times map back to their
+  // first pass, before `to`: start after them. Otherwise at `to`'s own wall time (inclusive).
+  const isSecondPass = instantOf(wall - (wall % MINUTE_MS), tz) < to - (to % MINUTE_MS);
+  let ref = new Date(isSecondPass ? wall + 2 * HOUR_MS : wall + 1);
+  let last = Infinity;
+  for (let seen = 0, batch = 1; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
+    const walls = job.previousRuns(batch, ref);
+    for (const wall of walls) {
+      const at = instantOf(wall.getTime(), tz);
+      if (at > to || at >= last) continue;
+      last = at;
+      if (!accept(at)) return;
+    }
+    if (walls.length < batch) return;
+    ref = walls.at(-1)!;
+  }
 }
 
 /** The next `count` runs strictly after `from`, in `tz`. */
 export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
-  return job(cron, tz).nextRuns(count, from);
+  const runs: Date[] = [];
+  if (count > 0) walkForward(cron, tz, from.getTime(), (at) => runs.push(new Date(at)) < count, count);
+  return runs;
 }
 
 /** The latest run at or before `at`, in `tz`, or undefined when there is none in the pattern's past. */
 export function previousRun(cron: string, tz: string, at: Date): Date | undefined {
-  return job(cron, tz).previousRuns(1, new Date(at.getTime() + 1))[0];
+  let found: Date | undefined;
+  walkBack(cron, tz, at.getTime(), (t) => {
+    found = new Date(t);
+    return false;
+  });
+  return found;
+}
+
+/**
+ * The runs in (from, to], oldest first: the latest `max` of them, and `more` when older ones in the
+ * span were left out (a catch-up after downtime looks at these).
+ */
+export function fireTimesBetween(
+  cron: string,
+  tz: string,
+  from: Date,
+  to: Date,
+  max = 50,
+): { runs: Date[]; more: boolean } {
+  const latestFirst: Date[] = [];
+  let more = false;
+  walkBack(cron, tz, to.getTime(), (at) => {
+    if (at <= from.getTime()) return false;
+    if (latestFirst.length === max) {
+      more = true;
+      return false;
+    }
+    latestFirst.push(new Date(at));
+    return true;
+  });
+  return { runs: latestFirst.reverse(), more };
 }
 
 /** The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part). */
 export function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2025, 0, 6))): number {
-  const runs = job(cron, 'UTC').nextRuns(INTERVAL_SAMPLE, from);
+  const runs = wallJob(cron).nextRuns(INTERVAL_SAMPLE, from);
   let shortest = Infinity;
   for (let i = 1; i < runs.length; i++) {
     shortest = Math.min(shortest, (runs[i]!.getTime() - runs[i - 1]!.getTime()) / 60_000);
@@ -188,13 +341,23 @@ export function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2
 
 /**
  * Reads `when` (a plain form or a five-field cron expression), refusing anything more frequent than
- * `minIntervalMinutes`. Every refusal is one sentence naming the problem.
+ * `minIntervalMinutes` and anything with no run in the LONGEST_GAP_DAYS after `now` (such as
+ * "0 0 31 2 *", which never runs: it would hold a SCHEDULE_MAX place for nothing). Every refusal is
+ * one sentence naming the problem.
  */
-export function parseWhen(input: string, opts: { minIntervalMinutes: number }): ParsedWhen {
+export function parseWhen(input: string, opts: { minIntervalMinutes: number; now?: Date }): ParsedWhen {
   const text = input.trim().replace(/\s+/g, ' ');
   if (text === '') throw invalid(`when is empty; write it as ${EXAMPLES}.`);
   const parsed = parsePlain(text) ?? parseCron(text);
   if (!parsed) throw invalid(`I cannot read "${text}" as a schedule; write it as ${EXAMPLES}.`);
+  // Measured on the wall clock (UTC): a zone moves a run by hours, not across the span.
+  const now = opts.now ?? new Date();
+  const next = wallJob(parsed.cron).nextRun(now);
+  if (!next || next.getTime() - now.getTime() > LONGEST_GAP_DAYS * DAY_MS) {
+    throw invalid(
+      `"${text}" has no run in the next ${LONGEST_GAP_DAYS} days; check its day of the month and month.`,
+    );
+  }
   const shortest = shortestIntervalMinutes(parsed.cron);
   if (shortest < opts.minIntervalMinutes) {
     const gap = shortest === 1 ? '1 minute' : `${shortest} minutes`;

@@ -3,7 +3,8 @@
 // A failed slot leaves the memory as it was; the memory lives in the store, shared and kept.
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIRST_PAGE_NOTE, WATCH_SHOWN_MAX, watchMemoryKey } from '../../src/core/watch.ts';
+import { WATCH_SHOWN_MAX, watchMemoryKey } from '../../src/core/watch.ts';
+import { FIRST_PAGE_NOTE } from '../../commands/jobs.ts';
 import type { ScheduleRunner } from '../../src/core/schedule-runner.ts';
 import { MAX_RESULTS_PER_PAGE } from '../../src/domain/job-countries.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
