@@ -29,8 +29,8 @@ export async function closeDestinationClients(clients: Record<string, WebhookCli
 
 /** A webhook post of `reply` for a Slack incoming webhook: Block Kit, no files, no buttons. */
 export function slackWebhookMessage(reply: Reply): WebhookMessage {
-  const { message } = renderSlack(reply, { files: 'none', buttons: false });
-  return { platform: 'slack', ...message };
+  const { text, blocks } = renderSlack(reply, { files: 'none', buttons: false });
+  return { platform: 'slack', text, blocks };
 }
 
 /**

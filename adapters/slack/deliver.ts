@@ -100,7 +100,7 @@ export function createDelivery({ log, secrets, now }: DeliveryDeps): Deliver {
   async function deliver(target: ReplyTarget, reply: Reply): Promise<void> {
     const isEphemeral = reply.ephemeral === true || target.isCommandEphemeral;
     // Files are shared in the channel, which a private reply must not be (renderSlack notes it).
-    const { message, files } = renderSlack({ ...reply, ephemeral: isEphemeral });
+    const { files, ...message } = renderSlack({ ...reply, ephemeral: isEphemeral });
     await post(target, message, isEphemeral);
     if (files.length > 0) await upload(target, files);
   }

@@ -45,6 +45,8 @@ export { truncate };
 export const EMPTY_PLACEHOLDER = '\u200b';
 /** Smallest useful remainder when an embed is shortened to fit the 6000 total. */
 const MIN_TRUNCATED_TEXT = 16;
+/** The most of a footer an embed shortened to fit the 6000 total keeps. */
+const FOOTER_HELD_MAX = 200;
 
 // Discord's wire numbers (https://discord.com/developers/docs/components/reference): no SDK here.
 const ACTION_ROW = 1;
@@ -249,7 +251,14 @@ export function embedLength(embed: DiscordEmbed): number {
 function shrinkEmbed(embed: DiscordEmbed, budget: number, notes: Notes): DiscordEmbed | undefined {
   const { title, description, fields, footer, ...rest } = embed;
   const out: DiscordEmbed = { ...rest };
-  let left = budget;
+  // The footer is last and usually small (a report's period, a source): room is held for it first,
+  // at most FOOTER_HELD_MAX of it, so that a long description cannot squeeze it out.
+  const held =
+    footer === undefined || budget < 2 * FOOTER_HELD_MAX
+      ? undefined
+      : { text: truncate(footer.text, FOOTER_HELD_MAX) };
+  if (held !== undefined && held.text !== footer?.text) notes.shortened = true;
+  let left = budget - (held?.text.length ?? 0);
   const take = (text: string | undefined): string | undefined => {
     if (text === undefined) return undefined;
     if (text.length <= left) {
@@ -281,7 +290,7 @@ function shrinkEmbed(embed: DiscordEmbed, budget: number, notes: Notes): Discord
   }
   notes.droppedFields += (fields?.length ?? 0) - kept.length;
   if (kept.length > 0) out.fields = kept;
-  if (footer !== undefined && footer.text.length <= left) out.footer = footer;
+  if (held !== undefined) out.footer = held;
   for (const key of ['title', 'description'] as const) if (out[key] === undefined) delete out[key];
   return hasText(out) ? out : undefined;
 }

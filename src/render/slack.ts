@@ -125,9 +125,8 @@ export interface SlackFile {
   description?: string;
 }
 
-export interface SlackRendered {
-  message: SlackMessage;
-  /** Files to share in the channel after the message; empty when the message cannot carry them. */
+/** The message, and the files to share in the channel after it (empty when it cannot carry them). */
+export interface SlackRendered extends SlackMessage {
   files: SlackFile[];
 }
 
@@ -452,10 +451,8 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
   const fallback =
     text || embeds.find((e) => e.title)?.title || embeds.find((e) => e.description)?.description;
   return {
-    message: {
-      text: truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT),
-      blocks,
-    },
+    text: truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT),
+    blocks,
     files: canShare ? attachments.map(slackFile) : [],
   };
 }

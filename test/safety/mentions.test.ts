@@ -1,11 +1,14 @@
-// Mention and markup injection (issue 6): every field herald echoes, typed by the invoker or sent by
-// an upstream, carries each payload through the real dispatcher and commands; the reply is rendered
-// for Discord, Slack and the console, and the analytics summary goes out through the webhook
-// client (loopback fake) and as HTML email.
+// Mention and markup injection: every field herald echoes, typed by the invoker or sent by an
+// upstream, carries each payload through the real dispatcher and commands; the reply is rendered
+// through every path a reply takes (a Discord interaction's answer and a Discord webhook post, a
+// Slack command's answer and a Slack incoming-webhook post, the console), and the analytics summary
+// goes out through the webhook client (loopback fake) and as HTML email.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderConsole } from '../../adapters/console/render.ts';
-import { renderDiscord } from '../../adapters/discord/render.ts';
-import { renderSlack } from '../../adapters/slack/render.ts';
+import { renderDiscord, renderDiscordWebhook, type DiscordMessage } from '../../src/render/discord.ts';
+import { renderSlack } from '../../src/render/slack.ts';
+import { slackWebhookMessage } from '../../src/destinations.ts';
+import { customIdFor } from '../../adapters/discord/custom-id.ts';
 import { buildCommands } from '../../commands/index.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
@@ -84,18 +87,27 @@ describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
     const sent: Sent = { emails: [] };
     const reply = await run(echo.command, echo.input(payload), echo.services(payload, sent));
 
-    const discord = renderDiscord(reply);
-    expectDiscordSilent(discord);
-    // No masked link survives where Discord renders one (content, descriptions, field values),
-    // outside code: `[label](url)` would hide an address behind words.
-    const linkable = [
-      discord.content,
-      ...discord.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)]),
+    // Every path a reply takes: the same defences whichever one it is.
+    const webhook = renderDiscordWebhook(reply);
+    const discordPaths: DiscordMessage[] = [
+      renderDiscord(reply, { customIdFor }),
+      { ...renderDiscord(reply), ...webhook, embeds: webhook.embeds ?? [], content: webhook.content ?? '' },
     ];
-    const outsideCode = linkable.join('\n').replace(/```[\s\S]*?```|`[^`\n]*`/g, '');
-    expect(outsideCode).not.toMatch(/(?<!\\)\[[^\]\n]*\]\(/);
+    for (const discord of discordPaths) {
+      expectDiscordSilent(discord);
+      // No masked link survives where Discord renders one (content, descriptions, field values),
+      // outside code: `[label](url)` would hide an address behind words.
+      const linkable = [
+        discord.content,
+        ...discord.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)]),
+      ];
+      const outsideCode = linkable.join('\n').replace(/```[\s\S]*?```|`[^`\n]*`/g, '');
+      expect(outsideCode).not.toMatch(/(?<!\\)\[[^\]\n]*\]\(/);
+    }
+    const discord = discordPaths[0]!;
     const slack = renderSlack(reply);
     expectSlackEscaped(slack);
+    expectSlackEscaped(slackWebhookMessage(reply) as typeof slack);
     const terminal = renderConsole(reply);
     expectConsolePlain(terminal);
 

@@ -21,14 +21,17 @@ import {
   splitText,
   truncate,
   truncateMrkdwn,
-} from '../../../adapters/slack/render.ts';
+  type ActionsBlock,
+  type Button,
+  type ContextBlock,
+  type HeaderBlock,
+  type KnownBlock,
+  type SectionBlock,
+} from '../../../src/render/slack.ts';
 
-type KnownBlock = SlackTypes.KnownBlock;
-type SectionBlock = SlackTypes.SectionBlock;
-type ContextBlock = SlackTypes.ContextBlock;
-type ActionsBlock = SlackTypes.ActionsBlock;
-type HeaderBlock = SlackTypes.HeaderBlock;
-type Button = SlackTypes.Button;
+// The renderer has no SDK import; what it makes must still be what Bolt's Web API calls take.
+const _boltTakesIt: SlackTypes.KnownBlock[] = renderSlack({ text: 'x' }).blocks;
+void _boltTakesIt;
 
 const sections = (blocks: KnownBlock[]) => blocks.filter((b): b is SectionBlock => b.type === 'section');
 const headers = (blocks: KnownBlock[]) => blocks.filter((b): b is HeaderBlock => b.type === 'header');
