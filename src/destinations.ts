@@ -7,7 +7,12 @@ import type { Reply } from './core/reply.ts';
 import { renderDiscordWebhook } from './render/discord.ts';
 import { renderSlack } from './render/slack.ts';
 import type { ClientDeps } from './services/deps.ts';
-import { createWebhookClient, type WebhookClient, type WebhookMessage } from './services/webhook/client.ts';
+import {
+  createWebhookClient,
+  type SlackWebhookMessage,
+  type WebhookClient,
+  type WebhookMessage,
+} from './services/webhook/client.ts';
 import { createSlackWebhookClient } from './services/webhook/slack.ts';
 
 export function createDestinationClients(
@@ -28,7 +33,7 @@ export async function closeDestinationClients(clients: Record<string, WebhookCli
 }
 
 /** A webhook post of `reply` for a Slack incoming webhook: Block Kit, no files, no buttons. */
-export function slackWebhookMessage(reply: Reply): WebhookMessage {
+export function slackWebhookMessage(reply: Reply): SlackWebhookMessage {
   const { text, blocks } = renderSlack(reply, { files: 'none', buttons: false });
   return { platform: 'slack', text, blocks };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Embed, Reply } from '../../src/core/reply.ts';
 import { fetchSummary, renderSummaryReply, summarize } from '../../src/analytics-summary/summary.ts';
@@ -200,5 +201,44 @@ describe('a Reply posted as a webhook message, through the real client to the lo
     expect(message.content).toContain('Not attached: same.png, same.png.');
     await fake.client().post(message);
     expect(fake.inbox.messages[0]!.files).toHaveLength(10);
+  });
+
+  it('posts any reply the renderer makes, and the simulated Discord (which enforces every limit) takes it', async () => {
+    const text = fc.string({ maxLength: 2500, unit: 'binary' });
+    const embed = fc.record(
+      {
+        title: fc.string({ maxLength: 300, unit: 'binary' }),
+        description: fc.string({ maxLength: 4500 }),
+        fields: fc.array(
+          fc.record({ name: fc.string({ maxLength: 300 }), value: fc.string({ maxLength: 1100 }) }),
+          {
+            maxLength: 30,
+          },
+        ),
+        footer: fc.string({ maxLength: 2100 }),
+        url: fc.constantFrom('https://example.com/a', 'javascript:alert(1)', 'not a url'),
+      },
+      { requiredKeys: [] },
+    );
+    const reply = fc.record({
+      text,
+      embeds: fc.array(embed, { maxLength: 12 }),
+      actions: fc.array(
+        fc.record({
+          label: fc.string({ maxLength: 100 }),
+          command: fc.constant('jobs'),
+          input: fc.constant({ page: 2 }),
+        }),
+        { maxLength: 8 },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(reply, fc.string({ maxLength: 100 }), async (r, username) => {
+        const before = fake.inbox.messages.length;
+        await fake.client().post(renderDiscordWebhook(r, { username }));
+        expect(fake.inbox.messages).toHaveLength(before + 1);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

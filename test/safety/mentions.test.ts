@@ -107,7 +107,7 @@ describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
     const discord = discordPaths[0]!;
     const slack = renderSlack(reply);
     expectSlackEscaped(slack);
-    expectSlackEscaped(slackWebhookMessage(reply) as typeof slack);
+    expectSlackEscaped(slackWebhookMessage(reply));
     const terminal = renderConsole(reply);
     expectConsolePlain(terminal);
 
@@ -181,4 +181,64 @@ describe('webhook posts carrying a payload (analytics summary, GA4 dimension val
       expect(body.content).toBe(`No data for ${payload}`);
     },
   );
+});
+
+describe('an upstream job title in a scheduled post is defused exactly as in the typed command', () => {
+  const WEBHOOK_ID = '1349081729583431691';
+  const WEBHOOK_TOKEN = 'loopback-webhook-token-9d2f';
+  const inbox = createWebhookInbox();
+  let server: SandboxServer;
+  beforeAll(async () => {
+    server = await startFake(webhookHandlers({ credential: WEBHOOK_TOKEN, webhookId: WEBHOOK_ID, inbox }));
+  });
+  afterAll(() => server.close());
+
+  const fields = ECHO_CASES.filter((c) => c.field === 'job title (S8)' || c.field === 'job company (S8)');
+  const TEXTS = [
+    '[click](https://evil.example)',
+    'Senior \u202eved tsuR\u202c engineer',
+    '\u2066[x](https://evil.example)\u2069',
+  ];
+  const rows = fields.flatMap((echo) =>
+    TEXTS.map((t) => [`${echo.field}: ${JSON.stringify(t)}`, echo, t] as const),
+  );
+
+  it.each(rows)('%s', async (_name, echo, text) => {
+    const reply = await run(echo.command, echo.input(text), echo.services(text, { emails: [] }));
+    const typed = renderDiscord(reply, { customIdFor });
+    const client = createWebhookClient({
+      baseUrl: sandboxBaseUrl(server.url, 'webhook'),
+      id: WEBHOOK_ID,
+      token: WEBHOOK_TOKEN,
+    });
+    try {
+      await client.post(renderDiscordWebhook(reply, { username: 'herald' }));
+    } finally {
+      await client.close();
+    }
+    const posted = inbox.messages.at(-1)!.body as { embeds: unknown[] };
+    // The same embeds, byte for byte, as the answer to the typed command.
+    expect(posted.embeds).toEqual(typed.embeds);
+    const postedMessage = inbox.messages.at(-1)!.body as {
+      content?: string;
+      embeds: DiscordMessage['embeds'];
+    };
+    for (const message of [postedMessage, typed]) {
+      expect(JSON.stringify(message)).not.toMatch(/\p{Bidi_Control}/u);
+      // Where Discord renders a masked link (content, descriptions, field values), none is live.
+      const linkable = [
+        message.content ?? '',
+        ...message.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)]),
+      ].join('\n');
+      expect(linkable.replace(/```[\s\S]*?```|`[^`\n]*`/g, '')).not.toMatch(/(?<!\\)\[[^\]\n]*\]\(/);
+    }
+    // Slack: the slash command's answer and the incoming-webhook post show the same listing.
+    const slackTyped = renderSlack(reply);
+    const slackPosted = slackWebhookMessage(reply);
+    const listing = (blocks: readonly { type: string }[]) =>
+      blocks.filter((b) => b.type !== 'actions' && b.type !== 'context');
+    expect(listing(slackPosted.blocks)).toEqual(listing(slackTyped.blocks));
+    expect(JSON.stringify(slackPosted)).not.toMatch(/\p{Bidi_Control}/u);
+    expectSlackEscaped(slackTyped);
+  });
 });

@@ -14,7 +14,6 @@ import { SLACK_LIMITS } from '../../src/domain/slack.ts';
 import type { ConfigProblem } from '../../src/errors.ts';
 import { redactText } from '../../src/redact.ts';
 import { createSlackWebhookClient } from '../../src/services/webhook/slack.ts';
-import type { WebhookMessage } from '../../src/services/webhook/client.ts';
 import {
   closeAfterEach,
   errorText,
@@ -195,7 +194,7 @@ describe('a reply rendered for a Slack incoming webhook', () => {
         fields: Array.from({ length: 12 }, (_, j) => ({ name: `f${j}`, value: 'v'.repeat(500) })),
       })),
     };
-    const message = slackWebhookMessage(reply) as Extract<WebhookMessage, { platform: 'slack' }>;
+    const message = slackWebhookMessage(reply);
     expect(message.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
     for (const block of message.blocks) {
       if (block.type === 'section' && block.text) expect(block.text.text.length).toBeLessThanOrEqual(3000);
@@ -217,7 +216,7 @@ describe('a reply rendered for a Slack incoming webhook', () => {
         },
       ],
     };
-    const message = slackWebhookMessage(reply) as Extract<WebhookMessage, { platform: 'slack' }>;
+    const message = slackWebhookMessage(reply);
     expectSlackEscaped(message);
     await client().post(message);
     const sent = JSON.stringify(inbox.messages.at(-1));
@@ -234,7 +233,7 @@ describe('a reply rendered for a Slack incoming webhook', () => {
       ],
       actions: [{ label: 'Next page', command: 'jobs', input: { what: 'rust', page: 2 } }],
     };
-    const message = slackWebhookMessage(reply) as Extract<WebhookMessage, { platform: 'slack' }>;
+    const message = slackWebhookMessage(reply);
     expect(message).not.toHaveProperty('files');
     const visible = slackVisible(message);
     expect(visible.match(/cannot carry files/g)).toHaveLength(1);

@@ -207,7 +207,7 @@ describe('renderDiscord', () => {
     const message = renderDiscord({ text: 't', actions: [action(2, x(120))] }, BUTTONS);
     const button = message.components[0]!.components[0]!;
     expect(button.label).toHaveLength(BUTTON_LABEL_MAX);
-    expect(button.label!.endsWith('…')).toBe(true);
+    expect(button.label.endsWith('…')).toBe(true);
     expect(button.style).toBe(2);
     expect(button.type).toBe(2);
   });
@@ -370,8 +370,8 @@ describe('renderDiscord', () => {
         for (const row of message.components) {
           expect(row.components.length).toBeLessThanOrEqual(BUTTONS_PER_ROW);
           for (const b of row.components) {
-            expect(b.label!.length).toBeGreaterThan(0);
-            expect(b.label!.length).toBeLessThanOrEqual(BUTTON_LABEL_MAX);
+            expect(b.label.length).toBeGreaterThan(0);
+            expect(b.label.length).toBeLessThanOrEqual(BUTTON_LABEL_MAX);
             expect(b.custom_id.length).toBeLessThanOrEqual(100);
           }
         }

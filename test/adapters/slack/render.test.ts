@@ -22,7 +22,6 @@ import {
   truncate,
   truncateMrkdwn,
   type ActionsBlock,
-  type Button,
   type ContextBlock,
   type HeaderBlock,
   type KnownBlock,
@@ -37,7 +36,7 @@ const sections = (blocks: KnownBlock[]) => blocks.filter((b): b is SectionBlock 
 const headers = (blocks: KnownBlock[]) => blocks.filter((b): b is HeaderBlock => b.type === 'header');
 const contexts = (blocks: KnownBlock[]) => blocks.filter((b): b is ContextBlock => b.type === 'context');
 const buttons = (blocks: KnownBlock[]) =>
-  blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.elements as Button[]);
+  blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.elements);
 const textOf = (b: SectionBlock) => (b.text as { text: string }).text;
 const contextText = (b: ContextBlock) => b.elements.map((e) => (e as { text: string }).text).join(' ');
 const lastNote = (blocks: KnownBlock[]) => contextText(contexts(blocks).at(-1)!);
@@ -316,7 +315,7 @@ describe('renderSlack', () => {
     expect(encodeActionValue(big)).toBeUndefined();
     const { blocks } = renderSlack({ text: 'x', actions: [big, action(3)] });
     expect(buttons(blocks).map((b) => b.text.text)).toEqual(['Page 3']);
-    for (const b of buttons(blocks)) expect(b.value!.length).toBeLessThanOrEqual(MAX_BUTTON_VALUE);
+    for (const b of buttons(blocks)) expect(b.value.length).toBeLessThanOrEqual(MAX_BUTTON_VALUE);
     expect(lastNote(blocks)).toBe('1 button left out: too large for Slack.');
   });
 
