@@ -428,3 +428,28 @@ describe('masked links', () => {
     expect(defuseMaskedLinks('\\[x](https://y)')).toBe('\\[x](https://y)');
   });
 });
+
+describe('renderDiscord: control characters everywhere a reply sends text', () => {
+  it('drops bidi controls from file names, alt text and button custom ids as from the text', () => {
+    const message = renderDiscord(
+      {
+        text: 'report',
+        embeds: [{ title: 'chart', image: 'chart\u202egnp.png' }],
+        attachments: [
+          {
+            filename: 'chart\u202egnp.png',
+            contentType: 'image/png',
+            bytes: new Uint8Array([1]),
+            description: 'alt \u2066text',
+          },
+        ],
+        actions: [{ label: 'Next\u202e', command: 'jobs', input: { what: 'rust\u202e', page: 2 } }],
+      },
+      BUTTONS,
+    );
+    expect(JSON.stringify(message)).not.toMatch(/\p{Bidi_Control}/u);
+    expect(message.files[0]).toMatchObject({ name: 'chartgnp.png', description: 'alt text' });
+    expect(message.embeds[0]!.image).toEqual({ url: 'attachment://chartgnp.png' });
+    expect(message.components[0]!.components[0]!.custom_id).toBe('h1:["jobs",{"what":"rust","page":2}]');
+  });
+});

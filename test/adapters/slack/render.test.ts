@@ -384,3 +384,45 @@ describe('decodeActionValue', () => {
     });
   });
 });
+
+describe('renderSlack: files and control characters', () => {
+  const reply: Reply = {
+    text: 'report \u202eevil',
+    attachments: [
+      {
+        filename: 'chart\u202egnp.exe',
+        contentType: 'image/png',
+        bytes: new Uint8Array([1]),
+        description: 'alt \u2066text',
+      },
+    ],
+    actions: [{ label: 'Next \u202e', command: 'jobs', input: { what: 'rust\u202e', page: 2 } }],
+  };
+
+  it('describes the files to upload with names and alt text cleaned like the text, buttons included', () => {
+    const rendered = renderSlack(reply);
+    expect(rendered.files).toEqual([
+      {
+        filename: 'chartgnp.exe',
+        contentType: 'image/png',
+        bytes: reply.attachments![0]!.bytes,
+        description: 'alt text',
+      },
+    ]);
+    expect(JSON.stringify(rendered)).not.toMatch(/\p{Bidi_Control}/u);
+    expect(decodeActionValue(buttons(rendered.blocks)[0]!.value)).toEqual({
+      command: 'jobs',
+      input: { what: 'rust', page: 2 },
+    });
+  });
+
+  it('shares no file from a private reply, and none where the message cannot carry files', () => {
+    expect(renderSlack({ ...reply, ephemeral: true }).files).toEqual([]);
+    const webhook = renderSlack(reply, { files: 'none', buttons: false });
+    expect(webhook.files).toEqual([]);
+    expect(contexts(webhook.blocks).map(contextText).join('\n')).toContain(
+      '1 file left out (chartgnp.exe): a Slack incoming webhook cannot carry files.',
+    );
+    expect(buttons(webhook.blocks)).toEqual([]);
+  });
+});
