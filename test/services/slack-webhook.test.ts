@@ -5,11 +5,14 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { loadScheduleConfig, parseDestinationUrl } from '../../src/config-schedule.ts';
 import type { Reply } from '../../src/core/reply.ts';
+import { createDeliverer, toOutboxPayload } from '../../src/core/delivery.ts';
 import {
+  closeDestinationClients,
   createDestinationClients,
   destinationMessages,
   slackWebhookMessage,
 } from '../../src/destinations.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
 import { SLACK_LIMITS } from '../../src/domain/slack.ts';
 import type { ConfigProblem } from '../../src/errors.ts';
 import { redactText } from '../../src/redact.ts';
@@ -240,5 +243,76 @@ describe('a reply rendered for a Slack incoming webhook', () => {
     expect(visible).toContain('2 files left out (chart.png, briefing.mp3)');
     expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
     expect(visible).toContain('Next page: `/jobs what:rust page:2`');
+  });
+});
+
+describe('a Slack destination through the outbox: its answers become the delivery decisions', () => {
+  async function deliverOnce(answers: (() => Response | undefined)[]) {
+    let call = 0;
+    server.use(http.post(POST_ROUTE, () => answers[call++]?.()));
+    const nowMs = Date.parse('2026-11-27T07:30:00Z');
+    const store = createMemoryStore({ now: () => nowMs });
+    const destination = parseDestinationUrl(slackHookUrl(server.url))!;
+    const destinations = createDestinationClients({ destinations: { team: destination } });
+    const silent = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const deliverer = createDeliverer({
+      store,
+      services: {},
+      destinations,
+      log: silent,
+      owner: 'test',
+      now: () => nowMs,
+      backoffMs: 1,
+    });
+    await store.addToOutbox({
+      id: 'schedule-1|slot|0:webhook',
+      job: 'schedule-1',
+      slotId: 'slot',
+      kind: 'webhook',
+      payload: toOutboxPayload({
+        kind: 'webhook',
+        destination: 'team',
+        message: slackWebhookMessage({ text: 'Weather for Paris: 12 °C' }),
+      }),
+    });
+    const before = inbox.messages.length;
+    const { outcomes } = await deliverer.drain();
+    await closeDestinationClients(destinations);
+    await store.close();
+    return { outcome: [...outcomes.values()][0], posted: inbox.messages.length - before };
+  }
+
+  it('ok: delivered once, as Block Kit', async () => {
+    const { outcome, posted } = await deliverOnce([]);
+    expect([outcome, posted]).toEqual(['delivered', 1]);
+    expect(inbox.messages.at(-1)?.text).toBe('Weather for Paris: 12 °C');
+  });
+
+  it('429 with a short Retry-After is waited out and delivered; a long one goes back to the outbox', async () => {
+    const short = await deliverOnce([() => htmlPage('rate_limited', 429, { 'retry-after': '0' })]);
+    expect([short.outcome, short.posted]).toEqual(['delivered', 1]);
+    const long = await deliverOnce([() => htmlPage('rate_limited', 429, { 'retry-after': '3600' })]);
+    expect([long.outcome, long.posted]).toEqual(['pending', 0]);
+  });
+
+  it('5xx (rollup_error) is retried', async () => {
+    const { outcome, posted } = await deliverOnce([() => htmlPage('rollup_error', 500)]);
+    expect([outcome, posted]).toEqual(['delivered', 1]);
+  });
+
+  it.each([
+    [404, 'no_service'],
+    [404, 'channel_not_found'],
+    [410, 'channel_is_archived'],
+    [403, 'action_prohibited'],
+    [400, 'invalid_payload'],
+  ] as const)('%i %s is given up: no retry makes it better', async (status, error) => {
+    const { outcome, posted } = await deliverOnce([() => htmlPage(error, status)]);
+    expect([outcome, posted]).toEqual(['given_up', 0]);
   });
 });
