@@ -14,7 +14,7 @@ import { tryDrawChart, withChart } from '../src/charts/index.ts';
 import { defineJob, type Job } from '../src/core/job.ts';
 import { buildAnalyticsSummaryEmail } from './analytics-summary-email.ts';
 import { spokenBriefing } from './analytics-summary-media.ts';
-import { renderWebhookMessage, webhookUsername } from './webhook-message.ts';
+import { renderDiscordWebhook, webhookUsername } from '../src/render/discord.ts';
 
 export interface AnalyticsSummarySettings {
   /** yesterday, today or Nd. */
@@ -74,7 +74,7 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
       }
       let reply = withChart(renderSummaryReply(summary, data.ranges.name), chart);
       if (settings.speak) reply = await spokenBriefing(reply, ctx);
-      ctx.deliver({ kind: 'webhook', message: renderWebhookMessage(reply, { username: settings.username }) });
+      ctx.deliver({ kind: 'webhook', message: renderDiscordWebhook(reply, { username: settings.username }) });
 
       if (settings.emailTo.length === 0) return;
       if (!ctx.services.email) {

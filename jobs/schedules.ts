@@ -14,10 +14,10 @@ import type { ScheduleRun, ScheduleStore } from '../src/core/schedules.ts';
 import type { Services } from '../src/core/services.ts';
 import { previousRun } from '../src/core/when.ts';
 import { watchMemoryKey } from '../src/core/watch.ts';
+import { destinationMessages } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import type { Store } from '../src/store/index.ts';
 import { createJobSchedules } from './index.ts';
-import { renderWebhookMessage } from './webhook-message.ts';
 
 export interface SchedulingOptions {
   config: Config;
@@ -75,7 +75,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     services: opts.services,
     destinations: opts.destinations,
     commands: attached,
-    toMessage: (reply) => renderWebhookMessage(reply, { username: config.webhookUsername }),
+    toMessage: destinationMessages(config.schedule, config.webhookUsername),
     log: opts.log,
     now,
     catchupMinutes: config.jobCatchupMinutes,

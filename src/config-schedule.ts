@@ -1,13 +1,14 @@
 // The configuration section of scheduled reports (/schedule): its limits, who may manage schedules,
 // and the named webhook destinations. `WEBHOOK_URL` is the destination `default`; every
-// `WEBHOOK_URL_<NAME>` adds `<name>`. A destination is only ever shown by its name.
+// `WEBHOOK_URL_<NAME>` adds `<name>`, a Discord webhook or a Slack incoming webhook. A destination
+// is only ever shown by its name.
 import { z } from 'zod';
 import { isAllowedBaseUrl, list, optionalText, positiveInt } from './config-env.ts';
 // A cycle with config.ts, which calls loadScheduleConfig: only functions cross it, at call time.
 import { parseWebhookUrl } from './config.ts';
 import { canonicalTimeZone, isTimeZone } from './core/when.ts';
 import type { ConfigProblem } from './errors.ts';
-import type { WebhookConfig } from './services/webhook/client.ts';
+import type { WebhookConfig, WebhookDestination } from './services/webhook/client.ts';
 
 export interface ScheduleConfig {
   /** SCHEDULE_TZ: the zone of a schedule added without `tz`. */
@@ -19,8 +20,8 @@ export interface ScheduleConfig {
   /** SCHEDULE_ALLOWED_USERS / _ROLES: who may add, remove, pause, resume and run; empty: the operator only. */
   allowedUsers: string[];
   allowedRoles: string[];
-  /** Destination name (lower case) to its webhook; `default` is WEBHOOK_URL's. */
-  destinations: Record<string, WebhookConfig>;
+  /** Destination name (lower case) to its webhook; `default` is WEBHOOK_URL's (Discord). */
+  destinations: Record<string, WebhookDestination>;
 }
 
 export const SCHEDULE_DEFAULTS = Object.freeze({ timezone: 'UTC', minIntervalMinutes: 15, max: 50 });
@@ -36,10 +37,34 @@ const ScheduleEnv = z.object({
   SCHEDULE_ALLOWED_ROLES: list,
 });
 
-/** A named destination's address: a whole webhook URL, https (http only on loopback). */
-export function parseDestinationUrl(value: string): WebhookConfig | undefined {
+/**
+ * A Slack incoming webhook is known by its path, `…/services/T…/B…/SECRET`, on whatever host serves
+ * it (hooks.slack.com, a proxy or a loopback fake). Team and webhook ids are Slack's upper-case ids.
+ */
+const SLACK_HOOK_PATH_RE = /^(.*\/services\/T[A-Z0-9]+)\/(B[A-Z0-9]+)\/([A-Za-z0-9]+)\/?$/;
+
+function parseSlackWebhookUrl(value: string): WebhookDestination | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  const match = SLACK_HOOK_PATH_RE.exec(url.pathname);
+  if (!match || url.search || url.hash) return undefined;
+  const [, prefix, id, token] = match as unknown as [string, string, string, string];
+  return { kind: 'slack', baseUrl: `${url.protocol}//${url.host}${prefix}`, id, token };
+}
+
+/**
+ * A named destination's address, https (http only on loopback): a whole Discord webhook URL, or a
+ * Slack incoming webhook's.
+ */
+export function parseDestinationUrl(value: string): WebhookDestination | undefined {
+  const slack = parseSlackWebhookUrl(value);
+  if (slack) return isAllowedBaseUrl(slack.baseUrl) ? slack : undefined;
   const parts = parseWebhookUrl(value);
-  return parts && isAllowedBaseUrl(parts.baseUrl) ? parts : undefined;
+  return parts && isAllowedBaseUrl(parts.baseUrl) ? { kind: 'discord', ...parts } : undefined;
 }
 
 /**
@@ -75,8 +100,8 @@ export function loadScheduleConfig(
       message: `unknown time zone "${timezone}" (use an IANA name such as Europe/Berlin)`,
     });
   }
-  const destinations: Record<string, WebhookConfig> = {};
-  if (defaultWebhook) destinations.default = defaultWebhook;
+  const destinations: Record<string, WebhookDestination> = {};
+  if (defaultWebhook) destinations.default = { kind: 'discord', ...defaultWebhook };
   for (const [variable, raw] of Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const m = DESTINATION_VAR_RE.exec(variable);
     if (!m || raw === undefined || raw.trim() === '') continue;
@@ -95,7 +120,8 @@ export function loadScheduleConfig(
     if (!webhook) {
       problems.push({
         variable,
-        message: 'must be a whole webhook address: https://host/api/webhooks/ID/TOKEN',
+        message:
+          'must be a whole webhook address: https://host/api/webhooks/ID/TOKEN (Discord) or https://hooks.slack.com/services/T…/B…/SECRET (Slack)',
       });
       continue;
     }

@@ -85,6 +85,7 @@ function asEmbeds(message: WebhookMessage): Embed[] {
 
 /** One webhook message as terminal text. */
 function renderPostedMessage(message: WebhookMessage): string {
+  if ('platform' in message) return `${message.text}\n(Slack Block Kit, ${message.blocks.length} blocks)`;
   const sections: string[] = [];
   if (message.username !== undefined) sections.push(`As ${message.username}:`);
   if (message.content !== undefined) sections.push(message.content);

@@ -177,6 +177,29 @@ describe('architecture', () => {
     expect(named).toEqual([]);
   });
 
+  it('the renderers (Reply -> platform message, for adapters and scheduled posts alike) are pure', () => {
+    expect(
+      violations(
+        from('src/render/'),
+        (i) =>
+          PLATFORM_SDKS.includes(i.target) ||
+          i.target.startsWith('@slack/') ||
+          i.target === 'undici' ||
+          isIn(i, 'adapters') ||
+          isIn(i, 'commands') ||
+          isIn(i, 'jobs') ||
+          isIn(i, 'src/services') ||
+          isIn(i, 'src/http') ||
+          isIn(i, 'src/store') ||
+          (i.target.startsWith('src/') &&
+            !isIn(i, 'src/render/') &&
+            !isIn(i, 'src/domain/') &&
+            i.target !== 'src/core/reply.ts' &&
+            i.target !== 'src/core/command.ts'),
+      ),
+    ).toEqual([]);
+  });
+
   it('the abort race (used by the dispatcher, the HTTP core and scheduled runs) imports nothing', () => {
     expect(from('src/abort.ts').map((i) => i.target)).toEqual([]);
   });

@@ -39,6 +39,7 @@ describe('config: scheduled reports', () => {
     });
     expect(Object.keys(c.schedule.destinations)).toEqual(['default', 'ops', 'sales_eu']);
     expect(c.schedule.destinations.ops).toEqual({
+      kind: 'discord',
       baseUrl: 'https://discord.com/api/webhooks',
       id: '222',
       token: 'tok-ops-def',

@@ -17,7 +17,7 @@ import { parseLine } from '../../src/core/args.ts';
 import { resolveCommand } from '../../src/core/input/resolve.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
-import { visibleControls } from '../text-safety.ts';
+import { visibleControls } from '../../src/render/text-safety.ts';
 import { saveAttachment } from './attachments.ts';
 import { completeLine } from './complete.ts';
 import { createHistoryWriter, HISTORY_SIZE, readHistory } from './history.ts';

@@ -2,7 +2,7 @@
 // fields, saved attachments as paths and buttons as the console line that runs them. Pure.
 import { actionToCommandLine, type Color, type Embed, type Reply } from '../../src/core/reply.ts';
 import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
-import { visibleControls } from '../text-safety.ts';
+import { visibleControls } from '../../src/render/text-safety.ts';
 
 /** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
 export const MAX_FIELD_NAME_WIDTH = 24;

@@ -22,7 +22,7 @@ import { AdapterError } from '../../src/errors.ts';
 import { redactText } from '../../src/redact.ts';
 import { createActionStore, type ActionStore, type ActionTarget } from './custom-id.ts';
 import { actorOf, commandName, createRoleCache, optionValues, type RoleCache } from './interaction.ts';
-import { renderChoices } from './render.ts';
+import { renderChoices } from '../../src/render/discord.ts';
 import {
   discordError,
   NO_MENTIONS,

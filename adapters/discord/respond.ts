@@ -11,7 +11,7 @@ import type { CommandLog } from '../../src/core/command.ts';
 import type { Action, Reply } from '../../src/core/reply.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
 import { redactText } from '../../src/redact.ts';
-import { renderDiscord, type DiscordMessage } from './render.ts';
+import { renderDiscord, type DiscordMessage } from '../../src/render/discord.ts';
 
 export const NO_MENTIONS = { parse: [] as [] };
 
@@ -84,7 +84,7 @@ function toSendOptions(message: DiscordMessage) {
     components: message.components,
     files: message.files.map(
       (file) =>
-        new AttachmentBuilder(Buffer.from(file.data), { name: file.name, description: file.description }),
+        new AttachmentBuilder(Buffer.from(file.bytes), { name: file.name, description: file.description }),
     ),
     allowedMentions: NO_MENTIONS,
   };

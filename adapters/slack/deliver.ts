@@ -2,10 +2,10 @@
 // minutes), the Web API once that is spent or expired, then files into the channel with filesUploadV2.
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { CommandLog } from '../../src/core/command.ts';
-import type { Attachment, Reply } from '../../src/core/reply.ts';
+import type { Reply } from '../../src/core/reply.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
 import { describeSdkError } from './bolt-log.ts';
-import { renderSlack, type SlackMessage } from './render.ts';
+import { renderSlack, type SlackFile, type SlackMessage } from '../../src/render/slack.ts';
 
 /** A response_url takes up to 5 messages within 30 minutes of the invocation. */
 export const RESPONSE_URL_WINDOW_MS = 30 * 60_000;
@@ -80,7 +80,7 @@ export function createDelivery({ log, secrets, now }: DeliveryDeps): Deliver {
     }
   }
 
-  async function upload(target: ReplyTarget, attachments: readonly Attachment[]): Promise<void> {
+  async function upload(target: ReplyTarget, attachments: readonly SlackFile[]): Promise<void> {
     try {
       // files.getUploadURLExternal → POST the bytes → files.completeUploadExternal (files.upload is gone).
       await target.client.filesUploadV2({
@@ -99,10 +99,10 @@ export function createDelivery({ log, secrets, now }: DeliveryDeps): Deliver {
 
   async function deliver(target: ReplyTarget, reply: Reply): Promise<void> {
     const isEphemeral = reply.ephemeral === true || target.isCommandEphemeral;
-    await post(target, renderSlack({ ...reply, ephemeral: isEphemeral }), isEphemeral);
     // Files are shared in the channel, which a private reply must not be (renderSlack notes it).
-    const files = reply.attachments ?? [];
-    if (!isEphemeral && files.length > 0) await upload(target, files);
+    const { files, ...message } = renderSlack({ ...reply, ephemeral: isEphemeral });
+    await post(target, message, isEphemeral);
+    if (files.length > 0) await upload(target, files);
   }
 
   return deliver;

@@ -7,7 +7,7 @@ import type { CommandLog } from '../../src/core/command.ts';
 import { describeSdkError } from './bolt-log.ts';
 import type { ReplyTarget } from './deliver.ts';
 import { decodeSlackText } from './escape.ts';
-import { ACTION_ID_PREFIX, decodeActionValue } from './render.ts';
+import { ACTION_ID_PREFIX, decodeActionValue } from '../../src/render/slack.ts';
 import { route, topLevels } from './route.ts';
 
 const ACTION_ID_RE = new RegExp(`^${ACTION_ID_PREFIX.replaceAll(':', '\\:')}`);

@@ -68,28 +68,16 @@ export function actionToCommandLine(action: Action): string {
   return parts.join(' ');
 }
 
-/** The embed's own texts that a person can see (its fields' names and values aside). */
-const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail'] as const;
+/** The embed's own texts: what a person sees, and `image`, which names one of the reply's files. */
+const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', 'image'] as const;
 
 /**
- * Every piece of text a person can see in the reply (those mapReplyText maps), one per line: one
- * string to scan when most replies need nothing blanked.
+ * The one walker of a reply's text: the reply with `fn` applied to every piece of text it shows or
+ * sends (text; embeds' texts and fields; attachments' filenames and alt text; buttons' labels and
+ * string inputs). Redaction and the platforms' control-character cleaning both go through it, so
+ * they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
+ * still match afterwards.
  */
-export function replyText(reply: Reply): string {
-  let out = reply.text;
-  for (const e of reply.embeds ?? []) {
-    for (const key of EMBED_TEXT_KEYS) if (e[key] !== undefined) out += `\n${e[key]}`;
-    for (const f of e.fields ?? []) out += `\n${f.name}\n${f.value}`;
-  }
-  for (const a of reply.attachments ?? []) if (a.description !== undefined) out += `\n${a.description}`;
-  for (const a of reply.actions ?? []) {
-    out += `\n${a.label}`;
-    for (const v of Object.values(a.input)) if (typeof v === 'string') out += `\n${v}`;
-  }
-  return out;
-}
-
-/** The reply with `fn` applied to every piece of text a person can see (for redaction). */
 export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply {
   const opt = (text: string | undefined): string | undefined => (text === undefined ? undefined : fn(text));
   const out: Reply = { ...reply, text: fn(reply.text) };
@@ -106,7 +94,7 @@ export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply 
   }
   if (reply.attachments) {
     out.attachments = reply.attachments.map((a) => {
-      const attachment: Attachment = { ...a };
+      const attachment: Attachment = { ...a, filename: fn(a.filename) };
       const description = opt(a.description);
       if (description !== undefined) attachment.description = description;
       return attachment;
@@ -122,4 +110,17 @@ export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply 
     }));
   }
   return out;
+}
+
+/**
+ * Every piece of text mapReplyText visits, one per line: one string to scan when most replies need
+ * nothing blanked.
+ */
+export function replyText(reply: Reply): string {
+  const pieces: string[] = [];
+  mapReplyText(reply, (text) => {
+    pieces.push(text);
+    return text;
+  });
+  return pieces.join('\n');
 }

@@ -30,8 +30,8 @@ export interface ScheduleRunnerOptions extends SlotClaimOptions {
   /** Named webhooks besides `default` (services.webhook). */
   destinations: DeliveryOptions['destinations'];
   commands: () => CommandLineRunner;
-  /** A reply as a webhook message (jobs/webhook-message.ts). */
-  toMessage: (reply: Reply) => WebhookMessage;
+  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts). */
+  toMessage: (reply: Reply, destination: string) => WebhookMessage;
   log: JobLog;
   /** How often the schedules are read again (a tick also wakes at the next due run). */
   pollMs?: number;
@@ -156,7 +156,7 @@ function jobFor(core: RunnerCore, id: string, pending: Pending) {
         ctx.deliver({
           kind: 'webhook',
           destination: current.destination,
-          message: settings.toMessage(reply),
+          message: settings.toMessage(reply, current.destination),
         });
     },
   });

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { createConsoleAdapter } from '../../adapters/console/adapter.ts';
 import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/adapter.ts';
-import { visibleControls } from '../../adapters/text-safety.ts';
+import { visibleControls } from '../../src/render/text-safety.ts';
 import { actionToCommandLine } from '../../src/core/reply.ts';
 import type { AdapterDriver, Delivered, Sent } from './contract.ts';
 import {

@@ -1,7 +1,6 @@
 // Where a chart goes, per renderer: the embed shows it only when its file is in the same message.
 import { describe, expect, it } from 'vitest';
-import { renderDiscord } from '../../adapters/discord/render.ts';
-import { renderWebhookMessage } from '../../jobs/webhook-message.ts';
+import { renderDiscord, renderDiscordWebhook } from '../../src/render/discord.ts';
 import type { Reply } from '../../src/core/reply.ts';
 
 const PNG = new Uint8Array(2048).fill(7);
@@ -19,7 +18,7 @@ describe('a chart in a Discord reply', () => {
     const message = renderDiscord(chartReply(PNG));
     expect(message.embeds[0]!.image).toEqual({ url: 'attachment://report.png' });
     expect(message.files).toEqual([
-      { name: 'report.png', contentType: 'image/png', data: PNG, description: 'Line chart of sessions' },
+      { name: 'report.png', contentType: 'image/png', bytes: PNG, description: 'Line chart of sessions' },
     ]);
   });
 
@@ -33,7 +32,7 @@ describe('a chart in a Discord reply', () => {
 
 describe('a chart in a webhook post', () => {
   it('is a file of the post, referenced from the embed by its name', () => {
-    const message = renderWebhookMessage(chartReply(PNG));
+    const message = renderDiscordWebhook(chartReply(PNG));
     expect(message.files?.map((f) => f.name)).toEqual(['report.png']);
     expect(message.embeds?.[0]?.image).toEqual({ url: 'attachment://report.png' });
   });

@@ -468,6 +468,14 @@ describe('createDispatcher', () => {
       text: `Zocca ${key}`,
       embeds: [{ title: key, description: `at ${key}`, fields: [{ name: key, value: key }], footer: key }],
       actions: [{ label: `More ${key}`, command: 'echoed', input: { q: key, page: 2 } }],
+      attachments: [
+        {
+          filename: `${key}.png`,
+          contentType: 'image/png',
+          bytes: new Uint8Array(1),
+          description: `alt ${key}`,
+        },
+      ],
     }));
     const { dispatcher } = setup([echoed]);
     const { inv, replies } = invocation('echoed', '');
@@ -478,6 +486,10 @@ describe('createDispatcher', () => {
       expect(reply.text).toBe('Zocca [REDACTED]');
       expect(reply.embeds![0]!.fields).toEqual([{ name: '[REDACTED]', value: '[REDACTED]' }]);
       expect(reply.actions![0]!.input).toEqual({ q: '[REDACTED]', page: 2 });
+      expect(reply.attachments![0]).toMatchObject({
+        filename: '[REDACTED].png',
+        description: 'alt [REDACTED]',
+      });
     }
   });
 

@@ -34,3 +34,48 @@ describe('replyText', () => {
     for (const text of mapped) expect(joined).toContain(text);
   });
 });
+
+describe('mapReplyText, the one walker of a reply', () => {
+  it('visits every text a reply shows or sends: filenames, alt text, the image it names, button inputs', () => {
+    const mapped: string[] = [];
+    mapReplyText(full, (text) => {
+      mapped.push(text);
+      return text;
+    });
+    expect(mapped.sort()).toEqual(
+      [
+        'text',
+        'title',
+        'https://example.com/url',
+        'description',
+        'footer',
+        'https://example.com/thumbnail',
+        'chart.png',
+        'field name',
+        'field value',
+        'a.mp3',
+        'alt',
+        'Next',
+        'rust developer',
+      ].sort(),
+    );
+  });
+
+  it('keeps an embed image naming its file after both are mapped, and leaves bytes, numbers and colours alone', () => {
+    const reply: Reply = {
+      text: 'chart',
+      embeds: [{ title: 'x', image: 'sessions\u202e.png', color: 'warning' }],
+      attachments: [
+        { filename: 'sessions\u202e.png', contentType: 'image/png', bytes: new Uint8Array([1, 2]) },
+      ],
+      actions: [{ label: 'Page', command: 'jobs', input: { page: 2, remote: true } }],
+    };
+    const out = mapReplyText(reply, (t) => t.replaceAll('\u202e', ''));
+    expect(out.embeds![0]!.image).toBe(out.attachments![0]!.filename);
+    expect(out.attachments![0]!.filename).toBe('sessions.png');
+    expect(out.attachments![0]!.bytes).toBe(reply.attachments![0]!.bytes);
+    expect(out.embeds![0]!.color).toBe('warning');
+    expect(out.actions![0]!.input).toEqual({ page: 2, remote: true });
+    expect(reply.attachments![0]!.filename).toBe('sessions\u202e.png');
+  });
+});

@@ -1,20 +1,22 @@
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Embed, Reply } from '../../src/core/reply.ts';
 import { fetchSummary, renderSummaryReply, summarize } from '../../src/analytics-summary/summary.ts';
-import { charCount, renderWebhookMessage, webhookUsername } from '../../jobs/webhook-message.ts';
+import { renderDiscordWebhook, webhookUsername } from '../../src/render/discord.ts';
+import { discordLength as charCount } from '../../src/domain/discord.ts';
 import { METRICS, fakeAnalytics } from './fixtures.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { startWebhookFake, type WebhookFake } from './harness.ts';
 
 const long = (c: string, count: number) => c.repeat(count);
 
-describe('renderWebhookMessage', () => {
+describe('renderDiscordWebhook', () => {
   it('renders the summary embed with the palette colour, username and no content line', async () => {
     const now = new Date('2025-11-22T08:00:01Z');
     const request = { range: 'yesterday', metrics: METRICS, dimension: 'country' };
     const data = await fetchSummary(fakeAnalytics(), request, now);
     const reply = renderSummaryReply(summarize(data, request, now), data.ranges.name);
-    const message = renderWebhookMessage(reply, { username: 'herald reports' });
+    const message = renderDiscordWebhook(reply, { username: 'herald reports' });
     expect(message.username).toBe('herald reports');
     expect(message.content).toBeUndefined();
     expect(message.embeds).toHaveLength(1);
@@ -40,7 +42,7 @@ describe('renderWebhookMessage', () => {
       color: 'warning',
     };
     const reply: Reply = { text: long('x', 3000), embeds: Array.from({ length: 12 }, () => embed) };
-    const message = renderWebhookMessage(reply, { username: long('h', 120) });
+    const message = renderDiscordWebhook(reply, { username: long('h', 120) });
     expectWithinDiscordLimits(message);
     const first = message.embeds![0]!;
     expect(charCount(first.title)).toBe(256);
@@ -51,7 +53,7 @@ describe('renderWebhookMessage', () => {
 
   it('counts UTF-16 code units, never more than Discord counts, and keeps emoji whole', () => {
     const reply: Reply = { text: 't', embeds: [{ title: long('📈', 300), description: 'ok' }] };
-    const message = renderWebhookMessage(reply);
+    const message = renderDiscordWebhook(reply);
     const title = message.embeds![0]!.title!;
     expect(title).toBe(`${long('📈', 127)}…`);
     expect(title.length).toBeLessThanOrEqual(256);
@@ -59,8 +61,8 @@ describe('renderWebhookMessage', () => {
   });
 
   it('falls back to the text as content when there is no embed', () => {
-    expect(renderWebhookMessage({ text: 'No data.' })).toEqual({ content: 'No data.' });
-    expect(charCount(renderWebhookMessage({ text: long('x', 2500) }).content)).toBe(2000);
+    expect(renderDiscordWebhook({ text: 'No data.' })).toEqual({ content: 'No data.' });
+    expect(charCount(renderDiscordWebhook({ text: long('x', 2500) }).content)).toBe(2000);
   });
 
   it('drops a username Discord would refuse rather than losing the post', () => {
@@ -75,7 +77,7 @@ describe('renderWebhookMessage', () => {
     expect(webhookUsername('here and there')).toBe('here and there');
     expect(webhookUsername('   ')).toBeUndefined();
     expect(webhookUsername('  herald   daily ')).toBe('herald daily');
-    expect(renderWebhookMessage({ text: 'x' }, { username: 'discord' })).toEqual({ content: 'x' });
+    expect(renderDiscordWebhook({ text: 'x' }, { username: 'discord' })).toEqual({ content: 'x' });
   });
 });
 
@@ -95,7 +97,7 @@ describe('a Reply posted as a webhook message, through the real client to the lo
       text: 'Spoke 12 words as Rachel @everyone <@123>',
       attachments: [{ filename: 'say 2025-11-22.mp3', contentType: 'audio/mpeg', bytes: mp3 }],
     };
-    const posted = await fake.client().post(renderWebhookMessage(reply, { username: 'herald' }));
+    const posted = await fake.client().post(renderDiscordWebhook(reply, { username: 'herald' }));
     const [message] = fake.inbox.messages;
     expect(posted.id).toBe(message!.id);
     expect(message!.body).toMatchObject({
@@ -130,7 +132,7 @@ describe('a Reply posted as a webhook message, through the real client to the lo
         },
       ],
     };
-    await fake.client().post(renderWebhookMessage(reply));
+    await fake.client().post(renderDiscordWebhook(reply));
     const [message] = fake.inbox.messages;
     expect(message!.embeds[0]).toMatchObject({
       image: { url: 'attachment://sessions_chart.png' },
@@ -166,10 +168,11 @@ describe('a Reply posted as a webhook message, through the real client to the lo
         },
       ],
     };
-    const message = renderWebhookMessage(reply);
+    const message = renderDiscordWebhook(reply);
     expect(message.embeds!.length).toBeLessThanOrEqual(10);
     expect(message.content).toBe(
-      '-# Not attached (too large or too many): huge.bin\n-# Next page: `/jobs what:"rust developer" page:2`',
+      '-# Some text was shortened to fit Discord’s limits. 7 more sections left out. 2 fields left out. Not attached: huge.bin.\n' +
+        '-# Next page: `/jobs what:"rust developer" page:2`',
     );
     expect(message.files).toBeUndefined();
     await fake.client().post(message);
@@ -188,15 +191,54 @@ describe('a Reply posted as a webhook message, through the real client to the lo
         bytes: png(i < 3 ? 9 * 1024 * 1024 : 100),
       })),
     };
-    const message = renderWebhookMessage(reply);
+    const message = renderDiscordWebhook(reply);
     expect(message.files!.map((f) => f.name)).toEqual([
       'same.png',
       '2-same.png',
       ...Array.from({ length: 8 }, (_, i) => `${i + 3}-same.png`),
     ]);
     expect(message.files!.reduce((n, f) => n + f.bytes.byteLength, 0)).toBeLessThanOrEqual(25 * 1024 * 1024);
-    expect(message.content).toContain('Not attached (too large or too many): same.png, same.png');
+    expect(message.content).toContain('Not attached: same.png, same.png.');
     await fake.client().post(message);
     expect(fake.inbox.messages[0]!.files).toHaveLength(10);
   });
+
+  it('posts any reply the renderer makes, and the simulated Discord (which enforces every limit) takes it', async () => {
+    const text = fc.string({ maxLength: 2500, unit: 'binary' });
+    const embed = fc.record(
+      {
+        title: fc.string({ maxLength: 300, unit: 'binary' }),
+        description: fc.string({ maxLength: 4500 }),
+        fields: fc.array(
+          fc.record({ name: fc.string({ maxLength: 300 }), value: fc.string({ maxLength: 1100 }) }),
+          {
+            maxLength: 30,
+          },
+        ),
+        footer: fc.string({ maxLength: 2100 }),
+        url: fc.constantFrom('https://example.com/a', 'javascript:alert(1)', 'not a url'),
+      },
+      { requiredKeys: [] },
+    );
+    const reply = fc.record({
+      text,
+      embeds: fc.array(embed, { maxLength: 12 }),
+      actions: fc.array(
+        fc.record({
+          label: fc.string({ maxLength: 100 }),
+          command: fc.constant('jobs'),
+          input: fc.constant({ page: 2 }),
+        }),
+        { maxLength: 8 },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(reply, fc.string({ maxLength: 100 }), async (r, username) => {
+        const before = fake.inbox.messages.length;
+        await fake.client().post(renderDiscordWebhook(r, { username }));
+        expect(fake.inbox.messages).toHaveLength(before + 1);
+      }),
+      { numRuns: 20 },
+    );
+  }, 120_000);
 });

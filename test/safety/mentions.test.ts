@@ -1,11 +1,14 @@
-// Mention and markup injection (issue 6): every field herald echoes, typed by the invoker or sent by
-// an upstream, carries each payload through the real dispatcher and commands; the reply is rendered
-// for Discord, Slack and the console, and the analytics summary goes out through the webhook
-// client (loopback fake) and as HTML email.
+// Mention and markup injection: every field herald echoes, typed by the invoker or sent by an
+// upstream, carries each payload through the real dispatcher and commands; the reply is rendered
+// through every path a reply takes (a Discord interaction's answer and a Discord webhook post, a
+// Slack command's answer and a Slack incoming-webhook post, the console), and the analytics summary
+// goes out through the webhook client (loopback fake) and as HTML email.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderConsole } from '../../adapters/console/render.ts';
-import { renderDiscord } from '../../adapters/discord/render.ts';
-import { renderSlack } from '../../adapters/slack/render.ts';
+import { renderDiscord, renderDiscordWebhook, type DiscordMessage } from '../../src/render/discord.ts';
+import { renderSlack } from '../../src/render/slack.ts';
+import { slackWebhookMessage } from '../../src/destinations.ts';
+import { customIdFor } from '../../adapters/discord/custom-id.ts';
 import { buildCommands } from '../../commands/index.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
@@ -84,18 +87,27 @@ describe.each(ECHO_CASES)('echoed field: $field', (echo) => {
     const sent: Sent = { emails: [] };
     const reply = await run(echo.command, echo.input(payload), echo.services(payload, sent));
 
-    const discord = renderDiscord(reply);
-    expectDiscordSilent(discord);
-    // No masked link survives where Discord renders one (content, descriptions, field values),
-    // outside code: `[label](url)` would hide an address behind words.
-    const linkable = [
-      discord.content,
-      ...discord.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)]),
+    // Every path a reply takes: the same defences whichever one it is.
+    const webhook = renderDiscordWebhook(reply);
+    const discordPaths: DiscordMessage[] = [
+      renderDiscord(reply, { customIdFor }),
+      { ...renderDiscord(reply), ...webhook, embeds: webhook.embeds ?? [], content: webhook.content ?? '' },
     ];
-    const outsideCode = linkable.join('\n').replace(/```[\s\S]*?```|`[^`\n]*`/g, '');
-    expect(outsideCode).not.toMatch(/(?<!\\)\[[^\]\n]*\]\(/);
+    for (const discord of discordPaths) {
+      expectDiscordSilent(discord);
+      // No masked link survives where Discord renders one (content, descriptions, field values),
+      // outside code: `[label](url)` would hide an address behind words.
+      const linkable = [
+        discord.content,
+        ...discord.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)]),
+      ];
+      const outsideCode = linkable.join('\n').replace(/```[\s\S]*?```|`[^`\n]*`/g, '');
+      expect(outsideCode).not.toMatch(/(?<!\\)\[[^\]\n]*\]\(/);
+    }
+    const discord = discordPaths[0]!;
     const slack = renderSlack(reply);
     expectSlackEscaped(slack);
+    expectSlackEscaped(slackWebhookMessage(reply));
     const terminal = renderConsole(reply);
     expectConsolePlain(terminal);
 
@@ -169,4 +181,64 @@ describe('webhook posts carrying a payload (analytics summary, GA4 dimension val
       expect(body.content).toBe(`No data for ${payload}`);
     },
   );
+});
+
+describe('an upstream job title in a scheduled post is defused exactly as in the typed command', () => {
+  const WEBHOOK_ID = '1349081729583431691';
+  const WEBHOOK_TOKEN = 'loopback-webhook-token-9d2f';
+  const inbox = createWebhookInbox();
+  let server: SandboxServer;
+  beforeAll(async () => {
+    server = await startFake(webhookHandlers({ credential: WEBHOOK_TOKEN, webhookId: WEBHOOK_ID, inbox }));
+  });
+  afterAll(() => server.close());
+
+  const fields = ECHO_CASES.filter((c) => c.field === 'job title (S8)' || c.field === 'job company (S8)');
+  const TEXTS = [
+    '[click](https://evil.example)',
+    'Senior \u202eved tsuR\u202c engineer',
+    '\u2066[x](https://evil.example)\u2069',
+  ];
+  const rows = fields.flatMap((echo) =>
+    TEXTS.map((t) => [`${echo.field}: ${JSON.stringify(t)}`, echo, t] as const),
+  );
+
+  it.each(rows)('%s', async (_name, echo, text) => {
+    const reply = await run(echo.command, echo.input(text), echo.services(text, { emails: [] }));
+    const typed = renderDiscord(reply, { customIdFor });
+    const client = createWebhookClient({
+      baseUrl: sandboxBaseUrl(server.url, 'webhook'),
+      id: WEBHOOK_ID,
+      token: WEBHOOK_TOKEN,
+    });
+    try {
+      await client.post(renderDiscordWebhook(reply, { username: 'herald' }));
+    } finally {
+      await client.close();
+    }
+    const posted = inbox.messages.at(-1)!.body as { embeds: unknown[] };
+    // The same embeds, byte for byte, as the answer to the typed command.
+    expect(posted.embeds).toEqual(typed.embeds);
+    const postedMessage = inbox.messages.at(-1)!.body as {
+      content?: string;
+      embeds: DiscordMessage['embeds'];
+    };
+    for (const message of [postedMessage, typed]) {
+      expect(JSON.stringify(message)).not.toMatch(/\p{Bidi_Control}/u);
+      // Where Discord renders a masked link (content, descriptions, field values), none is live.
+      const linkable = [
+        message.content ?? '',
+        ...message.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)]),
+      ].join('\n');
+      expect(linkable.replace(/```[\s\S]*?```|`[^`\n]*`/g, '')).not.toMatch(/(?<!\\)\[[^\]\n]*\]\(/);
+    }
+    // Slack: the slash command's answer and the incoming-webhook post show the same listing.
+    const slackTyped = renderSlack(reply);
+    const slackPosted = slackWebhookMessage(reply);
+    const listing = (blocks: readonly { type: string }[]) =>
+      blocks.filter((b) => b.type !== 'actions' && b.type !== 'context');
+    expect(listing(slackPosted.blocks)).toEqual(listing(slackTyped.blocks));
+    expect(JSON.stringify(slackPosted)).not.toMatch(/\p{Bidi_Control}/u);
+    expectSlackEscaped(slackTyped);
+  });
 });

@@ -2,8 +2,8 @@
 // Discord (allowed_mentions empty), Slack (every text object escaped, no live sequence), the
 // console (plain text, no terminal control) and HTML email (every payload escaped).
 import { expect } from 'vitest';
-import type { DiscordMessage } from '../../adapters/discord/render.ts';
-import type { SlackMessage } from '../../adapters/slack/render.ts';
+import type { DiscordMessage } from '../../src/render/discord.ts';
+import type { SlackMessage } from '../../src/render/slack.ts';
 
 /** What people (and upstream data) type to ping everyone, link somewhere or inject markup. */
 export const INJECTIONS = [

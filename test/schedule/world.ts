@@ -17,7 +17,7 @@ import {
 import type { ScheduleRecord, ScheduleStore } from '../../src/core/schedules.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/core/schedule-runner.ts';
-import { renderWebhookMessage } from '../../jobs/webhook-message.ts';
+import { renderDiscordWebhook } from '../../src/render/discord.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import type { Store } from '../../src/store/index.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
@@ -100,7 +100,7 @@ export function replica(
     services: w.services,
     destinations: { ops },
     commands: () => w.dispatcher,
-    toMessage: (reply) => renderWebhookMessage(reply, { username: 'herald' }),
+    toMessage: (reply) => renderDiscordWebhook(reply, { username: 'herald' }),
     log: SILENT_LOG,
     now: opts.now,
     owner: opts.owner,

@@ -7,40 +7,45 @@ import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../h
 import { path } from '../../http/path.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
-import { DISCORD_LIMITS, discordLength as charCount, webhookUsernameProblem } from '../../domain/discord.ts';
-import {
-  CreatedMessage,
-  DiscordErrorResponse,
-  type EmbedPayload,
-  type ExecuteWebhookPayload,
-} from './schemas.ts';
+import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
+import type { SlackMessage } from '../../render/slack.ts';
+import { CreatedMessage, DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
 import { z } from 'zod';
 
 export interface WebhookConfig {
-  /** Base URL carrying api/webhooks. */
+  /** Base URL carrying api/webhooks (Discord) or services/T… (Slack). */
   baseUrl: string;
   id: string;
   token: string;
 }
 
-/** An embed as Discord takes it (the wire shape in schemas.ts: field names are the same). */
-export type WebhookEmbed = EmbedPayload;
+/** A destination's webhook: Discord's execute webhook, or a Slack incoming webhook (slack.ts). */
+export interface WebhookDestination extends WebhookConfig {
+  kind: 'discord' | 'slack';
+}
+
+/** An embed as Discord takes it. */
+export type WebhookEmbed = DiscordEmbed;
 
 /** A file uploaded with the message (an mp3, a chart PNG). */
-export interface WebhookFile {
-  name: string;
-  contentType: string;
-  bytes: Uint8Array;
-  /** Alt text shown by Discord. */
-  description?: string;
+export type WebhookFile = DiscordFile;
+
+/** A post for a Slack incoming webhook: the one Slack renderer's message, tagged so it cannot go to Discord. */
+export interface SlackWebhookMessage extends SlackMessage {
+  platform: 'slack';
+  // None of a Discord post's parts, so code reading a WebhookMessage's Discord parts finds none here.
+  // No files: the renderer has said in the message which it left out.
+  content?: undefined;
+  username?: undefined;
+  embeds?: undefined;
+  files?: undefined;
 }
 
-export interface WebhookMessage {
-  content?: string;
-  username?: string;
-  embeds?: WebhookEmbed[];
-  files?: WebhookFile[];
-}
+/**
+ * What a webhook post carries: a Discord message (src/render/discord.ts renderDiscordWebhook) or a
+ * Slack one (platform: 'slack'). Each client posts only its own platform's.
+ */
+export type WebhookMessage = DiscordWebhookMessage | SlackWebhookMessage;
 
 /** What Discord confirmed it created. */
 export interface PostedMessage {
@@ -93,94 +98,12 @@ export const readWebhookError: ProviderErrorReader = ({ body, text }) => {
   };
 };
 
-function embedProblem(e: WebhookEmbed, i: number): string | undefined {
-  const L = DISCORD_LIMITS;
-  const fields = e.fields ?? [];
-  if (charCount(e.title) > L.title) return `embeds[${i}].title is over ${L.title} characters`;
-  if (charCount(e.description) > L.description)
-    return `embeds[${i}].description is over ${L.description} characters`;
-  if (fields.length > L.fields) return `embeds[${i}] has more than ${L.fields} fields`;
-  for (const [j, f] of fields.entries()) {
-    if (charCount(f.name) === 0 || charCount(f.value) === 0)
-      return `embeds[${i}].fields[${j}] needs a name and a value`;
-    if (charCount(f.name) > L.fieldName)
-      return `embeds[${i}].fields[${j}].name is over ${L.fieldName} characters`;
-    if (charCount(f.value) > L.fieldValue)
-      return `embeds[${i}].fields[${j}].value is over ${L.fieldValue} characters`;
-  }
-  if (charCount(e.footer?.text) > L.footer) return `embeds[${i}].footer is over ${L.footer} characters`;
-  if (e.color !== undefined && !(Number.isInteger(e.color) && e.color >= 0 && e.color <= L.color)) {
-    return `embeds[${i}].color must be an integer from 0 to 0xFFFFFF`;
-  }
-  return undefined;
-}
-
-function embedLength(e: WebhookEmbed): number {
-  let total = charCount(e.title) + charCount(e.description) + charCount(e.footer?.text);
-  for (const f of e.fields ?? []) total += charCount(f.name) + charCount(f.value);
-  return total;
-}
-
-function filesProblem(message: WebhookMessage): string | undefined {
-  const L = DISCORD_LIMITS;
-  const files = message.files ?? [];
-  if (files.length > L.files) return `more than ${L.files} files`;
-  const names = new Set<string>();
-  let bytes = 0;
-  for (const [i, f] of files.entries()) {
-    if (f.name.trim() === '' || /[\\/]/.test(f.name)) return `files[${i}] needs a plain file name`;
-    if (names.has(f.name)) return `files[${i}]: two files are named "${f.name}"`;
-    names.add(f.name);
-    if (f.bytes.byteLength > L.fileBytes) return `files[${i}] is over ${L.fileBytes} bytes`;
-    bytes += f.bytes.byteLength;
-  }
-  if (bytes > L.uploadBytes) return `the files together are over ${L.uploadBytes} bytes`;
-  for (const [i, e] of (message.embeds ?? []).entries()) {
-    for (const url of [e.image?.url, e.thumbnail?.url]) {
-      const name = url?.startsWith('attachment://') ? url.slice('attachment://'.length) : undefined;
-      if (name !== undefined && !names.has(name))
-        return `embeds[${i}] refers to ${url} but no file has that name`;
-    }
-  }
-  return undefined;
-}
-
-/** Why Discord would refuse `name` as this post's username (1 to 80 characters once collapsed), or undefined. */
-function usernameProblem(name: string): string | undefined {
-  const collapsed = name.trim().replace(/\s+/g, ' ');
-  const n = charCount(collapsed);
-  if (n < 1 || n > DISCORD_LIMITS.username)
-    return `username must be 1 to ${DISCORD_LIMITS.username} characters`;
-  return webhookUsernameProblem(collapsed);
-}
-
-/** The first limit the message breaks, or undefined; Discord would answer 400 for each. */
-export function findMessageProblem(message: WebhookMessage): string | undefined {
-  const L = DISCORD_LIMITS;
-  const embeds = message.embeds ?? [];
-  if (charCount(message.content) === 0 && embeds.length === 0 && (message.files ?? []).length === 0)
-    return 'the message is empty';
-  if (charCount(message.content) > L.content) return `content is over ${L.content} characters`;
-  if (message.username !== undefined) {
-    const problem = usernameProblem(message.username);
-    if (problem !== undefined) return problem;
-  }
-  if (embeds.length > L.embeds) return `more than ${L.embeds} embeds`;
-  for (const [i, e] of embeds.entries()) {
-    const problem = embedProblem(e, i);
-    if (problem !== undefined) return problem;
-  }
-  if (embeds.reduce((n, e) => n + embedLength(e), 0) > L.embedsTotal)
-    return `the embeds together are over ${L.embedsTotal} characters`;
-  return filesProblem(message);
-}
-
 function failure(code: ServiceErrorCode, message: string, status?: number): ServiceError {
   return new ServiceError({ service: 'webhook', operation: 'post', code, status, message });
 }
 
 /** The JSON payload, with one `attachments` entry per file (ids match the `files[n]` parts). */
-function toPayload(message: WebhookMessage): ExecuteWebhookPayload {
+function toPayload(message: DiscordWebhookMessage): ExecuteWebhookPayload {
   const files = message.files ?? [];
   return {
     content: message.content,
@@ -228,8 +151,12 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
     async post(message, opts) {
       if (!isUsable(config.id) || !isUsable(config.token))
         throw failure('invalid_request', 'webhook.post not sent: the webhook id or token is empty');
-      const problem = findMessageProblem(message);
-      if (problem !== undefined) throw failure('invalid_request', `webhook.post not sent: ${problem}`);
+      // The one Discord renderer keeps every limit; what it made is not checked again here.
+      if ('platform' in message)
+        throw failure(
+          'invalid_request',
+          'webhook.post not sent: a Slack message cannot go to a Discord webhook',
+        );
       const payload = toPayload(message);
       const files = message.files ?? [];
       const multipart = files.length === 0 ? undefined : await toMultipart(payload, files);

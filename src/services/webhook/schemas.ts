@@ -2,6 +2,7 @@
 // herald posts with `wait=true`, so success is 200 with the created message (a 204 means the post
 // was not confirmed); errors are `{message, code}` with form errors nested under `errors`.
 import { z } from 'zod';
+import type { DiscordEmbed } from '../../render/discord.ts';
 
 /** Errors: `{message, code}`; form errors nest under `errors`; a 429 adds `retry_after` (float seconds). */
 export const DiscordErrorResponse = z.object({
@@ -20,24 +21,11 @@ export const CreatedMessage = z.object({
   attachments: z.array(z.object({ id: z.string(), filename: z.string() })).optional(),
 });
 
-export interface EmbedPayload {
-  title?: string;
-  description?: string;
-  url?: string;
-  color?: number;
-  fields?: { name: string; value: string; inline?: boolean }[];
-  footer?: { text: string };
-  timestamp?: string;
-  /** An https address, or `attachment://<name>` of a file of the same post. */
-  image?: { url: string };
-  thumbnail?: { url: string };
-}
-
 /** The JSON body of POST /{webhook.id}/{webhook.token}, or its `payload_json` part with files. */
 export interface ExecuteWebhookPayload {
   content?: string;
   username?: string;
-  embeds?: EmbedPayload[];
+  embeds?: DiscordEmbed[];
   allowed_mentions: { parse: ('roles' | 'users' | 'everyone')[] };
   /** One per `files[n]` part, in order; `attachment://<filename>` in an embed refers to it. */
   attachments?: { id: number; filename: string; description?: string }[];

@@ -23,7 +23,11 @@ import {
   renderDiscord,
   truncate,
   type DiscordMessage,
-} from '../../../adapters/discord/render.ts';
+} from '../../../src/render/discord.ts';
+import { customIdFor } from '../../../adapters/discord/custom-id.ts';
+
+/** How the adapter renders: buttons with its custom ids. */
+const BUTTONS = { customIdFor };
 
 const x = (n: number, ch = 'a') => ch.repeat(n);
 
@@ -176,13 +180,20 @@ describe('renderDiscord', () => {
     expect(message.embeds[0]!.fields!.length).toBeLessThan(25);
   });
 
-  it('counts an author name towards an embed length', () => {
-    expect(embedLength({ title: 'ab', author: { name: x(256) } })).toBe(258);
+  it('counts title, description, field names and values and footer towards an embed length', () => {
+    expect(
+      embedLength({
+        title: 'ab',
+        description: 'cde',
+        fields: [{ name: 'f', value: 'gh' }],
+        footer: { text: x(10) },
+      }),
+    ).toBe(18);
   });
 
   it('lays out buttons five per row in at most five rows and notes the rest', () => {
     const actions = Array.from({ length: 27 }, (_, i) => action(i + 1));
-    const message = renderDiscord({ text: 't', actions });
+    const message = renderDiscord({ text: 't', actions }, BUTTONS);
     expect(message.components).toHaveLength(ROWS_MAX);
     for (const row of message.components) {
       expect(row.type).toBe(1);
@@ -193,17 +204,17 @@ describe('renderDiscord', () => {
   });
 
   it('shortens a button label over 80 characters', () => {
-    const message = renderDiscord({ text: 't', actions: [action(2, x(120))] });
+    const message = renderDiscord({ text: 't', actions: [action(2, x(120))] }, BUTTONS);
     const button = message.components[0]!.components[0]!;
     expect(button.label).toHaveLength(BUTTON_LABEL_MAX);
-    expect(button.label!.endsWith('…')).toBe(true);
+    expect(button.label.endsWith('…')).toBe(true);
     expect(button.style).toBe(2);
     expect(button.type).toBe(2);
   });
 
   it('gives every button a custom_id of at most 100 characters, even for a long input', () => {
     const long: Action = { label: 'Next', command: 'jobs', input: { what: x(300), page: 2 } };
-    const message = renderDiscord({ text: 't', actions: [action(2), long] });
+    const message = renderDiscord({ text: 't', actions: [action(2), long] }, BUTTONS);
     const ids = message.components[0]!.components.map((b) => b.custom_id);
     expect(ids[0]).toBe('h1:["jobs",{"what":"rust developer","page":2}]');
     expect(ids[1]!.length).toBeLessThanOrEqual(100);
@@ -218,6 +229,27 @@ describe('renderDiscord', () => {
     expect(message.components[0]!.components[0]!.custom_id).toBe('id-2');
   });
 
+  it('lists actions as commands to type when no one can click them (a webhook post), five at most', () => {
+    const actions = [
+      ...Array.from({ length: 6 }, (_, i) => action(i + 1)),
+      action(9, '[go](https://evil.example)'),
+    ];
+    const message = renderDiscord({ text: 'page 1', actions });
+    expect(message.components).toEqual([]);
+    expect(message.content).toBe(
+      [
+        'page 1',
+        '-# 2 buttons left out.',
+        ...Array.from(
+          { length: 5 },
+          (_, i) => `-# Page ${i + 1}: \`/jobs what:"rust developer" page:${i + 1}\``,
+        ),
+      ].join('\n'),
+    );
+    const hostile = renderDiscord({ text: 'x', actions: [action(9, '[go](https://evil.example)')] });
+    expect(hostile.content).toContain('-# \\[go](https://evil.example): ');
+  });
+
   it('attaches files and keeps at most 10, naming those left out', () => {
     const attachments = Array.from({ length: 12 }, (_, i) => ({
       filename: `clip-${i}.mp3`,
@@ -229,7 +261,7 @@ describe('renderDiscord', () => {
     expect(message.files[0]).toEqual({
       name: 'clip-0.mp3',
       contentType: 'audio/mpeg',
-      data: attachments[0]!.bytes,
+      bytes: attachments[0]!.bytes,
     });
     expect(message.content).toContain('Not attached: clip-10.mp3, clip-11.mp3');
   });
@@ -306,12 +338,16 @@ describe('renderDiscord', () => {
       }),
     });
     fc.assert(
-      fc.property(reply, (r) => {
-        const message = renderDiscord({
-          text: r.text,
-          embeds: r.embeds,
-          actions: r.actions.map((a) => action(a.page, a.label)),
-        } satisfies Reply);
+      // Both paths: an interaction's answer (buttons) and a post no one can click (command lines).
+      fc.property(reply, fc.boolean(), (r, hasButtons) => {
+        const message = renderDiscord(
+          {
+            text: r.text,
+            embeds: r.embeds,
+            actions: r.actions.map((a) => action(a.page, a.label)),
+          } satisfies Reply,
+          hasButtons ? BUTTONS : {},
+        );
         expect(message.content.length).toBeLessThanOrEqual(CONTENT_MAX);
         expect(message.content.length > 0 || message.embeds.length > 0).toBe(true);
         expect(message.embeds.length).toBeLessThanOrEqual(EMBEDS_MAX);
@@ -334,8 +370,8 @@ describe('renderDiscord', () => {
         for (const row of message.components) {
           expect(row.components.length).toBeLessThanOrEqual(BUTTONS_PER_ROW);
           for (const b of row.components) {
-            expect(b.label!.length).toBeGreaterThan(0);
-            expect(b.label!.length).toBeLessThanOrEqual(BUTTON_LABEL_MAX);
+            expect(b.label.length).toBeGreaterThan(0);
+            expect(b.label.length).toBeLessThanOrEqual(BUTTON_LABEL_MAX);
             expect(b.custom_id.length).toBeLessThanOrEqual(100);
           }
         }
@@ -390,5 +426,30 @@ describe('masked links', () => {
     );
     expect(defuseMaskedLinks('[not a link] (https://x)')).toBe('[not a link] (https://x)');
     expect(defuseMaskedLinks('\\[x](https://y)')).toBe('\\[x](https://y)');
+  });
+});
+
+describe('renderDiscord: control characters everywhere a reply sends text', () => {
+  it('drops bidi controls from file names, alt text and button custom ids as from the text', () => {
+    const message = renderDiscord(
+      {
+        text: 'report',
+        embeds: [{ title: 'chart', image: 'chart\u202egnp.png' }],
+        attachments: [
+          {
+            filename: 'chart\u202egnp.png',
+            contentType: 'image/png',
+            bytes: new Uint8Array([1]),
+            description: 'alt \u2066text',
+          },
+        ],
+        actions: [{ label: 'Next\u202e', command: 'jobs', input: { what: 'rust\u202e', page: 2 } }],
+      },
+      BUTTONS,
+    );
+    expect(JSON.stringify(message)).not.toMatch(/\p{Bidi_Control}/u);
+    expect(message.files[0]).toMatchObject({ name: 'chartgnp.png', description: 'alt text' });
+    expect(message.embeds[0]!.image).toEqual({ url: 'attachment://chartgnp.png' });
+    expect(message.components[0]!.components[0]!.custom_id).toBe('h1:["jobs",{"what":"rust","page":2}]');
   });
 });

@@ -3,7 +3,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../../adapters/slack/adapter.ts';
-import { ACTION_ID_PREFIX } from '../../../adapters/slack/render.ts';
+import { ACTION_ID_PREFIX } from '../../../src/render/slack.ts';
 import type { CommandLog } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import {

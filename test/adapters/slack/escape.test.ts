@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { decodeSlackText } from '../../../adapters/slack/escape.ts';
 import {
-  decodeSlackText,
   escapeControl,
   escapeMrkdwn,
   escapePlainText,
@@ -8,7 +8,7 @@ import {
   hasOpenFence,
   mrkdwnLink,
   safeLinkUrl,
-} from '../../../adapters/slack/escape.ts';
+} from '../../../src/render/slack-escape.ts';
 
 describe('escapeMrkdwn', () => {
   it('turns &, < and > into entities so no special sequence survives', () => {

@@ -21,20 +21,22 @@ import {
   splitText,
   truncate,
   truncateMrkdwn,
-} from '../../../adapters/slack/render.ts';
+  type ActionsBlock,
+  type ContextBlock,
+  type HeaderBlock,
+  type KnownBlock,
+  type SectionBlock,
+} from '../../../src/render/slack.ts';
 
-type KnownBlock = SlackTypes.KnownBlock;
-type SectionBlock = SlackTypes.SectionBlock;
-type ContextBlock = SlackTypes.ContextBlock;
-type ActionsBlock = SlackTypes.ActionsBlock;
-type HeaderBlock = SlackTypes.HeaderBlock;
-type Button = SlackTypes.Button;
+// The renderer has no SDK import; what it makes must still be what Bolt's Web API calls take.
+const _boltTakesIt: SlackTypes.KnownBlock[] = renderSlack({ text: 'x' }).blocks;
+void _boltTakesIt;
 
 const sections = (blocks: KnownBlock[]) => blocks.filter((b): b is SectionBlock => b.type === 'section');
 const headers = (blocks: KnownBlock[]) => blocks.filter((b): b is HeaderBlock => b.type === 'header');
 const contexts = (blocks: KnownBlock[]) => blocks.filter((b): b is ContextBlock => b.type === 'context');
 const buttons = (blocks: KnownBlock[]) =>
-  blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.elements as Button[]);
+  blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.elements);
 const textOf = (b: SectionBlock) => (b.text as { text: string }).text;
 const contextText = (b: ContextBlock) => b.elements.map((e) => (e as { text: string }).text).join(' ');
 const lastNote = (blocks: KnownBlock[]) => contextText(contexts(blocks).at(-1)!);
@@ -313,7 +315,7 @@ describe('renderSlack', () => {
     expect(encodeActionValue(big)).toBeUndefined();
     const { blocks } = renderSlack({ text: 'x', actions: [big, action(3)] });
     expect(buttons(blocks).map((b) => b.text.text)).toEqual(['Page 3']);
-    for (const b of buttons(blocks)) expect(b.value!.length).toBeLessThanOrEqual(MAX_BUTTON_VALUE);
+    for (const b of buttons(blocks)) expect(b.value.length).toBeLessThanOrEqual(MAX_BUTTON_VALUE);
     expect(lastNote(blocks)).toBe('1 button left out: too large for Slack.');
   });
 
@@ -380,5 +382,47 @@ describe('decodeActionValue', () => {
       command: 'jobs',
       input: { page: 2 },
     });
+  });
+});
+
+describe('renderSlack: files and control characters', () => {
+  const reply: Reply = {
+    text: 'report \u202eevil',
+    attachments: [
+      {
+        filename: 'chart\u202egnp.exe',
+        contentType: 'image/png',
+        bytes: new Uint8Array([1]),
+        description: 'alt \u2066text',
+      },
+    ],
+    actions: [{ label: 'Next \u202e', command: 'jobs', input: { what: 'rust\u202e', page: 2 } }],
+  };
+
+  it('describes the files to upload with names and alt text cleaned like the text, buttons included', () => {
+    const rendered = renderSlack(reply);
+    expect(rendered.files).toEqual([
+      {
+        filename: 'chartgnp.exe',
+        contentType: 'image/png',
+        bytes: reply.attachments![0]!.bytes,
+        description: 'alt text',
+      },
+    ]);
+    expect(JSON.stringify(rendered)).not.toMatch(/\p{Bidi_Control}/u);
+    expect(decodeActionValue(buttons(rendered.blocks)[0]!.value)).toEqual({
+      command: 'jobs',
+      input: { what: 'rust', page: 2 },
+    });
+  });
+
+  it('shares no file from a private reply, and none where the message cannot carry files', () => {
+    expect(renderSlack({ ...reply, ephemeral: true }).files).toEqual([]);
+    const webhook = renderSlack(reply, { files: 'none', buttons: false });
+    expect(webhook.files).toEqual([]);
+    expect(contexts(webhook.blocks).map(contextText).join('\n')).toContain(
+      '1 file left out (chartgnp.exe): a Slack incoming webhook cannot carry files.',
+    );
+    expect(buttons(webhook.blocks)).toEqual([]);
   });
 });

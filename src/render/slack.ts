@@ -1,9 +1,20 @@
-// Reply → Slack Block Kit (https://docs.slack.dev/reference/block-kit/blocks). Pure: every limit is
-// a named constant, every piece of reply text is escaped (escape.ts), and a reply that would break
-// a limit is split across blocks or shortened with a visible ellipsis and a note, never rejected.
-import type { types as SlackTypes } from '@slack/bolt';
-import type { Action, Color, Embed, Reply } from '../../src/core/reply.ts';
-import { SLACK_LIMITS } from '../../src/domain/slack.ts';
+// Reply → Slack message (https://docs.slack.dev/reference/block-kit/blocks), pure: the one Slack
+// renderer, for a slash command's answer, a bot post in a channel and an incoming-webhook post
+// alike. Every limit is a named constant, every piece of reply text is escaped (slack-escape.ts),
+// and a reply that would break a limit is split across blocks or shortened with a visible ellipsis
+// and a note, never rejected. Files are described as data; the caller uploads them
+// (files.uploadV2), or, where the message cannot carry files (an incoming webhook), one line says
+// they were left out.
+import {
+  actionToCommandLine,
+  mapReplyText,
+  type Action,
+  type Attachment,
+  type Color,
+  type Embed,
+  type Reply,
+} from '../core/reply.ts';
+import { SLACK_LIMITS } from '../domain/slack.ts';
 import {
   escapeMrkdwn,
   escapePlainText,
@@ -11,14 +22,53 @@ import {
   hasOpenFence,
   mrkdwnLink,
   safeLinkUrl,
-} from './escape.ts';
-import { mapReplyText, withoutBidiControls } from '../text-safety.ts';
+} from './slack-escape.ts';
+import { withoutBidiControls } from './text-safety.ts';
 
-type KnownBlock = SlackTypes.KnownBlock;
-type SectionBlock = SlackTypes.SectionBlock;
-type ContextBlock = SlackTypes.ContextBlock;
-type Button = SlackTypes.Button;
-type MrkdwnElement = SlackTypes.MrkdwnElement;
+// Block Kit's objects, the fields herald sets (no SDK here; Bolt's own types accept these).
+export interface MrkdwnElement {
+  type: 'mrkdwn';
+  text: string;
+  verbatim?: boolean;
+}
+export interface PlainTextElement {
+  type: 'plain_text';
+  text: string;
+  emoji?: boolean;
+}
+export interface ImageElement {
+  type: 'image';
+  image_url: string;
+  alt_text: string;
+}
+export interface SectionBlock {
+  type: 'section';
+  text?: MrkdwnElement;
+  fields?: MrkdwnElement[];
+  accessory?: ImageElement;
+}
+export interface HeaderBlock {
+  type: 'header';
+  text: PlainTextElement;
+}
+export interface ContextBlock {
+  type: 'context';
+  elements: MrkdwnElement[];
+}
+export interface DividerBlock {
+  type: 'divider';
+}
+export interface Button {
+  type: 'button';
+  action_id: string;
+  text: PlainTextElement;
+  value: string;
+}
+export interface ActionsBlock {
+  type: 'actions';
+  elements: Button[];
+}
+export type KnownBlock = SectionBlock | HeaderBlock | ContextBlock | DividerBlock | ActionsBlock;
 
 // Slack's documented limits are domain facts (src/domain/slack.ts); the names below are this renderer's.
 /** Blocks per message (100 only in modals and Home tabs). */
@@ -64,6 +114,30 @@ export interface SlackMessage {
   /** Fallback for notifications and clients without blocks. */
   text: string;
   blocks: KnownBlock[];
+}
+
+/** A file to upload beside the message (files.uploadV2), its name and alt text cleaned like the text. */
+export interface SlackFile {
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
+  /** Alt text. */
+  description?: string;
+}
+
+/** The message, and the files to share in the channel after it (empty when it cannot carry them). */
+export interface SlackRendered extends SlackMessage {
+  files: SlackFile[];
+}
+
+export interface SlackRenderOptions {
+  /**
+   * `upload` (the default): files go beside the message; `none`: the message cannot carry files
+   * (an incoming webhook), so one line says which were left out.
+   */
+  files?: 'upload' | 'none';
+  /** Buttons need an app to answer their clicks; an incoming webhook's post lists the commands instead. */
+  buttons?: boolean;
 }
 
 export interface ActionPayload {
@@ -304,8 +378,32 @@ function fit(
   return { kept, omitted: 0 };
 }
 
-export function renderSlack(shown: Reply): SlackMessage {
-  // Bidi controls could reorder what readers see (issue 14): gone from every piece of text.
+/** Actions as one context block of commands to type, for a message whose buttons no one would answer. */
+function hintBlocks(actions: readonly Action[]): { blocks: KnownBlock[]; dropped: number } {
+  const lines = actions.slice(0, MAX_CONTEXT_ELEMENTS).map((action) => {
+    const label = action.label.replace(/\s+/g, ' ').trim() || 'More';
+    const command = actionToCommandLine(action).replaceAll('`', "'");
+    return mrkdwn(truncateMrkdwn(formatMrkdwn(`${label}: \`${command}\``), MAX_CONTEXT_TEXT));
+  });
+  return {
+    blocks: lines.length === 0 ? [] : [{ type: 'context', elements: lines }],
+    dropped: actions.length - lines.length,
+  };
+}
+
+function slackFile(attachment: Attachment): SlackFile {
+  const file: SlackFile = {
+    filename: attachment.filename,
+    contentType: attachment.contentType,
+    bytes: attachment.bytes,
+  };
+  if (attachment.description?.trim()) file.description = attachment.description;
+  return file;
+}
+
+/** The Reply as a Slack message and the files to share beside it; never a payload Slack would reject. */
+export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): SlackRendered {
+  // Bidi controls could reorder what readers see: gone from every piece of text, file names included.
   const reply = mapReplyText(shown, withoutBidiControls);
   const embeds = reply.embeds ?? [];
   const content: KnownBlock[] = [];
@@ -317,13 +415,20 @@ export function renderSlack(shown: Reply): SlackMessage {
   }
 
   const notes: string[] = [];
-  const files = reply.attachments?.length ?? 0;
-  if (reply.ephemeral && files > 0) {
+  const attachments = reply.attachments ?? [];
+  const canShare = options.files !== 'none' && !reply.ephemeral;
+  if (attachments.length > 0 && options.files === 'none') {
+    const names = attachments.map((a) => a.filename).join(', ');
     notes.push(
-      `${plural(files, 'file')} not shared: Slack can only share files in the channel, and this reply is private.`,
+      `${plural(attachments.length, 'file')} left out (${names}): a Slack incoming webhook cannot carry files.`,
+    );
+  } else if (attachments.length > 0 && reply.ephemeral) {
+    notes.push(
+      `${plural(attachments.length, 'file')} not shared: Slack can only share files in the channel, and this reply is private.`,
     );
   }
-  const actions = actionBlocks(reply.actions ?? []);
+  const actions =
+    options.buttons === false ? hintBlocks(reply.actions ?? []) : actionBlocks(reply.actions ?? []);
   const actionsJson = actions.blocks.reduce((n, b) => n + jsonSize(b) + 1, 0);
   const { kept, omitted } = fit(
     content,
@@ -336,10 +441,18 @@ export function renderSlack(shown: Reply): SlackMessage {
 
   const blocks: KnownBlock[] = [...kept];
   while (blocks.at(-1)?.type === 'divider') blocks.pop();
-  if (notes.length > 0) blocks.push({ type: 'context', elements: [mrkdwn(escapeMrkdwn(notes.join(' ')))] });
+  if (notes.length > 0)
+    blocks.push({
+      type: 'context',
+      elements: [mrkdwn(truncate(escapeMrkdwn(notes.join(' ')), MAX_CONTEXT_TEXT))],
+    });
   blocks.push(...actions.blocks);
 
   const fallback =
     text || embeds.find((e) => e.title)?.title || embeds.find((e) => e.description)?.description;
-  return { text: truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT), blocks };
+  return {
+    text: truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT),
+    blocks,
+    files: canShare ? attachments.map(slackFile) : [],
+  };
 }

@@ -1,11 +1,10 @@
-// What a user typed or a provider sent must not steer how it is shown (issue 14 point 6). Shared by
-// the three adapters, pure. Two kinds of invisible characters matter:
+// What a user typed or a provider sent must not steer how it is shown. Shared by the renderers and
+// the console, pure; applied to every piece of a reply's text by src/core/reply.ts's mapReplyText. Two kinds of invisible characters matter:
 // - terminal controls (C0, DEL, C1: ESC starts every ANSI sequence, BEL ends OSC titles), which a
 //   terminal obeys; the console shows them as visible escapes (`\x1b`);
 // - Unicode's bidirectional controls (the Bidi_Control property: U+061C, U+200E/F, U+202A–E,
 //   U+2066–9), which reorder what a reader sees ("Trojan Source"); chat replies drop them and the
 //   console shows them as `\u202e`.
-import type { Reply } from '../src/core/reply.ts';
 
 const BIDI_CONTROL_RE = /\p{Bidi_Control}/gu;
 // eslint-disable-next-line no-control-regex
@@ -30,29 +29,4 @@ export function visibleControls(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(ANY_CONTROL_RE, (c) => (TERMINAL_CONTROL_RE.test(c) ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`));
-}
-
-/** Every piece of text a Reply shows (text, embeds, attachment names, button labels) through `clean`. */
-export function mapReplyText(reply: Reply, clean: (text: string) => string): Reply {
-  const opt = (text: string | undefined): string | undefined =>
-    text === undefined ? undefined : clean(text);
-  return {
-    ...reply,
-    text: clean(reply.text),
-    embeds: reply.embeds?.map((embed) => ({
-      ...embed,
-      title: opt(embed.title),
-      url: opt(embed.url),
-      description: opt(embed.description),
-      footer: opt(embed.footer),
-      thumbnail: opt(embed.thumbnail),
-      fields: embed.fields?.map((field) => ({
-        ...field,
-        name: clean(field.name),
-        value: clean(field.value),
-      })),
-    })),
-    attachments: reply.attachments?.map((file) => ({ ...file, filename: clean(file.filename) })),
-    actions: reply.actions?.map((action) => ({ ...action, label: clean(action.label) })),
-  };
 }

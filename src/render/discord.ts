@@ -1,21 +1,23 @@
-// Reply -> Discord message payload, pure. Every limit of Discord's message and embed objects is a
-// named constant below; a reply that would break one is shortened with an ellipsis or cut, and a
-// note says so, so Discord never rejects the message. Limits: https://discord.com/developers/docs/resources/message#embed-object-embed-limits
+// Reply -> Discord message, pure: the one Discord renderer, for an interaction's answer, a bot post
+// in a channel and a webhook post alike (renderDiscordWebhook), so a reply reads the same and is
+// defused the same on every path. Every limit of Discord's message and embed objects is a named
+// constant below; a reply that would break one is shortened with an ellipsis or cut, and a note
+// says so, so Discord never rejects the message.
+// Limits: https://discord.com/developers/docs/resources/message#embed-object-embed-limits
+// Files: https://discord.com/developers/docs/reference#uploading-files (described as data here; the
+// caller uploads them as multipart).
+import type { Choice } from '../core/command.ts';
 import {
-  ButtonStyle,
-  ComponentType,
-  MessageFlags,
-  type APIActionRowComponent,
-  type APIButtonComponentWithCustomId,
-  type APIEmbed,
-  type APIEmbedField,
-} from 'discord.js';
-import type { Choice } from '../../src/core/command.ts';
-import { actionToCommandLine, COLOR_HEX, type Action, type Embed, type Reply } from '../../src/core/reply.ts';
-import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
-import { truncate } from '../../src/domain/text.ts';
-import { mapReplyText, withoutBidiControls } from '../text-safety.ts';
-import { customIdFor as defaultCustomIdFor } from './custom-id.ts';
+  actionToCommandLine,
+  COLOR_HEX,
+  mapReplyText,
+  type Action,
+  type Embed,
+  type Reply,
+} from '../core/reply.ts';
+import { DISCORD_LIMITS, webhookUsernameProblem } from '../domain/discord.ts';
+import { truncate } from '../domain/text.ts';
+import { withoutBidiControls } from './text-safety.ts';
 
 // Discord's limits are domain facts (src/domain/discord.ts); the names below are this renderer's.
 const L = DISCORD_LIMITS;
@@ -43,30 +45,88 @@ export { truncate };
 export const EMPTY_PLACEHOLDER = '\u200b';
 /** Smallest useful remainder when an embed is shortened to fit the 6000 total. */
 const MIN_TRUNCATED_TEXT = 16;
+/** The most of a footer an embed shortened to fit the 6000 total keeps. */
+const FOOTER_HELD_MAX = 200;
 
+// Discord's wire numbers (https://discord.com/developers/docs/components/reference): no SDK here.
+const ACTION_ROW = 1;
+const BUTTON = 2;
+const SECONDARY = 2;
+/** Message flag: only the invoker sees the message. */
+const EPHEMERAL = 1 << 6;
+
+export interface DiscordEmbedField {
+  name: string;
+  value: string;
+  inline?: boolean;
+}
+
+/** Discord's embed object, the fields herald sets. */
+export interface DiscordEmbed {
+  title?: string;
+  description?: string;
+  url?: string;
+  color?: number;
+  fields?: DiscordEmbedField[];
+  footer?: { text: string };
+  /** ISO 8601. */
+  timestamp?: string;
+  /** `attachment://<name>` of a file of the same message. */
+  image?: { url: string };
+  thumbnail?: { url: string };
+}
+
+export interface DiscordButton {
+  type: typeof BUTTON;
+  style: typeof SECONDARY;
+  label: string;
+  custom_id: string;
+}
+
+export interface DiscordActionRow {
+  type: typeof ACTION_ROW;
+  components: DiscordButton[];
+}
+
+/** A file sent with the message (multipart `files[n]`), under a plain name unique in the message. */
 export interface DiscordFile {
   name: string;
   contentType: string;
-  data: Uint8Array;
+  bytes: Uint8Array;
   /** Alt text. */
   description?: string;
 }
 
 export interface DiscordMessage {
   content: string;
-  embeds: APIEmbed[];
-  components: APIActionRowComponent<APIButtonComponentWithCustomId>[];
+  embeds: DiscordEmbed[];
+  components: DiscordActionRow[];
   files: DiscordFile[];
   allowed_mentions: { parse: [] };
   flags: number;
 }
 
+/** A webhook post: the same message without buttons (a webhook's clicks reach no one), empty parts left out. */
+export interface DiscordWebhookMessage {
+  content?: string;
+  /** The name the post is shown under; the webhook's own when absent. */
+  username?: string;
+  embeds?: DiscordEmbed[];
+  files?: DiscordFile[];
+}
+
 export interface RenderOptions {
-  /** Turns an Action into a button custom_id (the adapter remembers long ones). */
+  /**
+   * Turns an Action into a button custom_id (the adapter remembers long ones). Without it (a post
+   * no one can click for herald, such as a webhook's) each action becomes a line naming the command.
+   */
   customIdFor?: (action: Action) => string;
   /** Per-file upload limit; defaults to FILE_BYTES_MAX. */
   maxFileBytes?: number;
 }
+
+/** Command lines for actions that cannot be buttons: at most this many. */
+const MAX_ACTION_HINTS = 5;
 
 function nonBlank(text: string | undefined): string {
   return text === undefined || text.trim() === '' ? EMPTY_PLACEHOLDER : text;
@@ -124,8 +184,13 @@ function clip(text: string, max: number, notes: Notes): string {
   return truncate(text, max);
 }
 
-function renderEmbed(embed: Embed, seenUrls: Set<string>, notes: Notes): APIEmbed {
-  const out: APIEmbed = {};
+function renderEmbed(
+  embed: Embed,
+  seenUrls: Set<string>,
+  names: ReadonlyMap<string, string>,
+  notes: Notes,
+): DiscordEmbed {
+  const out: DiscordEmbed = {};
   if (embed.title !== undefined && embed.title.trim() !== '')
     out.title = clip(embed.title, EMBED_TITLE_MAX, notes);
   const url = httpUrl(embed.url);
@@ -142,7 +207,7 @@ function renderEmbed(embed: Embed, seenUrls: Set<string>, notes: Notes): APIEmbe
   if (fields.length > EMBED_FIELDS_MAX) notes.droppedFields += fields.length - EMBED_FIELDS_MAX;
   if (fields.length > 0) {
     out.fields = fields.slice(0, EMBED_FIELDS_MAX).map((f) => {
-      const field: APIEmbedField = {
+      const field: DiscordEmbedField = {
         name: clip(nonBlank(f.name), FIELD_NAME_MAX, notes),
         value: clip(nonBlank(defuseMaskedLinks(f.value)), FIELD_VALUE_MAX, notes),
       };
@@ -159,11 +224,13 @@ function renderEmbed(embed: Embed, seenUrls: Set<string>, notes: Notes): APIEmbe
   }
   const thumbnail = httpUrl(embed.thumbnail);
   if (thumbnail !== undefined) out.thumbnail = { url: thumbnail };
-  if (embed.image !== undefined) out.image = { url: `attachment://${safeFilename(embed.image)}` };
+  // An embed shows its image only when that file is in the message (attachment://name).
+  const image = embed.image === undefined ? undefined : names.get(embed.image);
+  if (image !== undefined) out.image = { url: `attachment://${image}` };
   return out;
 }
 
-function hasText(embed: APIEmbed): boolean {
+function hasText(embed: DiscordEmbed): boolean {
   return (
     embed.title !== undefined ||
     embed.description !== undefined ||
@@ -173,18 +240,25 @@ function hasText(embed: APIEmbed): boolean {
 }
 
 /** The characters Discord counts towards the 6000 total for one embed. */
-export function embedLength(embed: APIEmbed): number {
+export function embedLength(embed: DiscordEmbed): number {
   let n = (embed.title?.length ?? 0) + (embed.description?.length ?? 0);
   for (const f of embed.fields ?? []) n += f.name.length + f.value.length;
-  n += (embed.footer?.text.length ?? 0) + (embed.author?.name.length ?? 0);
+  n += embed.footer?.text.length ?? 0;
   return n;
 }
 
 /** The embed cut down to at most `budget` counted characters, or undefined if nothing useful fits. */
-function shrinkEmbed(embed: APIEmbed, budget: number, notes: Notes): APIEmbed | undefined {
+function shrinkEmbed(embed: DiscordEmbed, budget: number, notes: Notes): DiscordEmbed | undefined {
   const { title, description, fields, footer, ...rest } = embed;
-  const out: APIEmbed = { ...rest };
-  let left = budget;
+  const out: DiscordEmbed = { ...rest };
+  // The footer is last and usually small (a report's period, a source): room is held for it first,
+  // at most FOOTER_HELD_MAX of it, so that a long description cannot squeeze it out.
+  const held =
+    footer === undefined || budget < 2 * FOOTER_HELD_MAX
+      ? undefined
+      : { text: truncate(footer.text, FOOTER_HELD_MAX) };
+  if (held !== undefined && held.text !== footer?.text) notes.shortened = true;
+  let left = budget - (held?.text.length ?? 0);
   const take = (text: string | undefined): string | undefined => {
     if (text === undefined) return undefined;
     if (text.length <= left) {
@@ -200,7 +274,7 @@ function shrinkEmbed(embed: APIEmbed, budget: number, notes: Notes): APIEmbed | 
   out.title = take(title);
   if (out.title === undefined) delete out.url;
   out.description = take(description);
-  const kept: APIEmbedField[] = [];
+  const kept: DiscordEmbedField[] = [];
   for (const field of fields ?? []) {
     const room = left - field.name.length;
     if (field.value.length <= room) {
@@ -216,16 +290,20 @@ function shrinkEmbed(embed: APIEmbed, budget: number, notes: Notes): APIEmbed | 
   }
   notes.droppedFields += (fields?.length ?? 0) - kept.length;
   if (kept.length > 0) out.fields = kept;
-  if (footer !== undefined && footer.text.length <= left) out.footer = footer;
+  if (held !== undefined) out.footer = held;
   for (const key of ['title', 'description'] as const) if (out[key] === undefined) delete out[key];
   return hasText(out) ? out : undefined;
 }
 
-function renderEmbeds(embeds: readonly Embed[], notes: Notes): APIEmbed[] {
+function renderEmbeds(
+  embeds: readonly Embed[],
+  names: ReadonlyMap<string, string>,
+  notes: Notes,
+): DiscordEmbed[] {
   const seenUrls = new Set<string>();
-  const rendered = embeds.map((e) => renderEmbed(e, seenUrls, notes)).filter(hasText);
+  const rendered = embeds.map((e) => renderEmbed(e, seenUrls, names, notes)).filter(hasText);
   if (rendered.length > EMBEDS_MAX) notes.droppedEmbeds += rendered.length - EMBEDS_MAX;
-  const out: APIEmbed[] = [];
+  const out: DiscordEmbed[] = [];
   let budget = EMBEDS_TOTAL_MAX;
   const candidates = rendered.slice(0, EMBEDS_MAX);
   for (const [index, embed] of candidates.entries()) {
@@ -247,8 +325,8 @@ function renderButtons(
   actions: readonly Action[],
   customIdFor: (action: Action) => string,
   notes: Notes,
-): APIActionRowComponent<APIButtonComponentWithCustomId>[] {
-  const buttons: APIButtonComponentWithCustomId[] = [];
+): DiscordActionRow[] {
+  const buttons: DiscordButton[] = [];
   const seen = new Set<string>();
   for (const action of actions) {
     const customId = customIdFor(action);
@@ -257,48 +335,79 @@ function renderButtons(
     seen.add(customId);
     const label = action.label.trim() === '' ? actionToCommandLine(action) : action.label;
     buttons.push({
-      type: ComponentType.Button,
-      style: ButtonStyle.Secondary,
+      type: BUTTON,
+      style: SECONDARY,
       label: clip(label, BUTTON_LABEL_MAX, notes),
       custom_id: customId,
     });
   }
   const max = BUTTONS_PER_ROW * ROWS_MAX;
   if (buttons.length > max) notes.droppedButtons += buttons.length - max;
-  const rows: APIActionRowComponent<APIButtonComponentWithCustomId>[] = [];
+  const rows: DiscordActionRow[] = [];
   for (let i = 0; i < Math.min(buttons.length, max); i += BUTTONS_PER_ROW) {
-    rows.push({ type: ComponentType.ActionRow, components: buttons.slice(i, i + BUTTONS_PER_ROW) });
+    rows.push({ type: ACTION_ROW, components: buttons.slice(i, i + BUTTONS_PER_ROW) });
   }
   return rows;
 }
 
-function safeFilename(name: string): string {
+/** Actions as lines naming the command to type, for a message that carries no buttons. */
+function actionHints(actions: readonly Action[], notes: Notes): string[] {
+  if (actions.length > MAX_ACTION_HINTS) notes.droppedButtons += actions.length - MAX_ACTION_HINTS;
+  return actions.slice(0, MAX_ACTION_HINTS).map((action) =>
+    // "-# " is Discord's subtext markdown: a small grey line.
+    defuseMaskedLinks(
+      `-# ${action.label.replace(/\s+/g, ' ').trim() || 'More'}: \`${actionToCommandLine(action).replaceAll('`', "'")}\``,
+    ),
+  );
+}
+
+/** A plain file name Discord keeps as it is (no path, no spaces), unique among `taken`. */
+function safeFilename(name: string, taken: ReadonlySet<string>): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const cleaned = base.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
-  return truncate(cleaned === '' ? 'file' : cleaned, 100);
+  const plain = truncate(cleaned === '' ? 'file' : cleaned, L.filename - 4);
+  let unique = plain;
+  for (let i = 2; taken.has(unique); i++) unique = `${i}-${plain}`;
+  return unique;
 }
 
-function renderFiles(reply: Reply, maxFileBytes: number, notes: Notes): DiscordFile[] {
-  const files: DiscordFile[] = [];
+interface RenderedFiles {
+  files: DiscordFile[];
+  /** The reply's filename to the name it is sent under (what an embed's `image` refers to). */
+  names: Map<string, string>;
+}
+
+function renderFiles(reply: Reply, maxFileBytes: number, notes: Notes): RenderedFiles {
+  const out: RenderedFiles = { files: [], names: new Map() };
+  const taken = new Set<string>();
   let total = 0;
   for (const attachment of reply.attachments ?? []) {
-    const name = safeFilename(attachment.filename);
     const size = attachment.bytes.byteLength;
-    if (files.length >= FILES_MAX || size > maxFileBytes || total + size > UPLOAD_BYTES_MAX) {
-      notes.droppedFiles.push(name);
+    if (out.files.length >= FILES_MAX || size > maxFileBytes || total + size > UPLOAD_BYTES_MAX) {
+      notes.droppedFiles.push(safeFilename(attachment.filename, new Set()));
       continue;
     }
+    const name = safeFilename(attachment.filename, taken);
+    taken.add(name);
     total += size;
-    const file: DiscordFile = { name, contentType: attachment.contentType, data: attachment.bytes };
-    if (attachment.description) file.description = truncate(attachment.description, L.fileDescription);
-    files.push(file);
+    if (!out.names.has(attachment.filename)) out.names.set(attachment.filename, name);
+    const file: DiscordFile = { name, contentType: attachment.contentType, bytes: attachment.bytes };
+    const description = attachment.description?.trim();
+    if (description) file.description = truncate(description, L.fileDescription);
+    out.files.push(file);
   }
-  return files;
+  return out;
 }
 
-/** Renders a Reply as a Discord message; never produces a payload Discord would reject. */
+/** Notes may take this much of the content when the reply's text shares it; the text keeps the rest. */
+const NOTES_SHARE = 600;
+
+/**
+ * Renders a Reply as a Discord message; never produces a payload Discord would reject. Buttons
+ * need `customIdFor`; without it the actions are listed as commands to type.
+ */
 export function renderDiscord(shown: Reply, options: RenderOptions = {}): DiscordMessage {
-  // Bidi controls could reorder what readers see (issue 14): gone from every piece of text.
+  // Bidi controls could reorder what readers see: gone from every piece of text.
   const reply = mapReplyText(shown, withoutBidiControls);
   const notes: Notes = {
     shortened: false,
@@ -307,24 +416,24 @@ export function renderDiscord(shown: Reply, options: RenderOptions = {}): Discor
     droppedButtons: 0,
     droppedFiles: [],
   };
-  const embeds = renderEmbeds(reply.embeds ?? [], notes);
-  const components = renderButtons(reply.actions ?? [], options.customIdFor ?? defaultCustomIdFor, notes);
-  const files = renderFiles(reply, options.maxFileBytes ?? FILE_BYTES_MAX, notes);
-  // An embed shows its image only when that file is in the message (attachment://name).
-  for (const embed of embeds) {
-    if (embed.image && !files.some((f) => embed.image?.url === `attachment://${f.name}`)) delete embed.image;
-  }
+  const { files, names } = renderFiles(reply, options.maxFileBytes ?? FILE_BYTES_MAX, notes);
+  const embeds = renderEmbeds(reply.embeds ?? [], names, notes);
+  const actions = reply.actions ?? [];
+  const components = options.customIdFor ? renderButtons(actions, options.customIdFor, notes) : [];
+  const hints = options.customIdFor ? [] : actionHints(actions, notes);
 
   // With embeds, the embeds carry the answer and `text` stays the notification fallback.
-  let text = embeds.length > 0 ? '' : defuseMaskedLinks(reply.text);
-  let note = noteLine(notes);
-  const room = () => CONTENT_MAX - (note === undefined ? 0 : note.length + (text === '' ? 0 : 1));
+  let text = embeds.length > 0 ? '' : defuseMaskedLinks(reply.text.trim());
+  const tail = (): string => {
+    const lines = [noteLine(notes), ...hints].filter((line) => line !== undefined);
+    return truncate(lines.join('\n'), text === '' ? CONTENT_MAX : NOTES_SHARE);
+  };
+  const room = () => CONTENT_MAX - (tail() === '' ? 0 : tail().length + (text === '' ? 0 : 1));
   if (text.length > room()) {
     notes.shortened = true;
-    note = noteLine(notes);
     text = truncate(text, room());
   }
-  let content = [text, note].filter((part) => part !== undefined && part !== '').join('\n');
+  let content = [text, tail()].filter((part) => part !== '').join('\n');
   if (content === '' && embeds.length === 0 && files.length === 0) content = EMPTY_PLACEHOLDER;
 
   return {
@@ -334,8 +443,42 @@ export function renderDiscord(shown: Reply, options: RenderOptions = {}): Discor
     files,
     // Nothing herald sends may ping anyone, whatever the text contains.
     allowed_mentions: { parse: [] },
-    flags: reply.ephemeral ? MessageFlags.Ephemeral : 0,
+    flags: reply.ephemeral ? EPHEMERAL : 0,
   };
+}
+
+/**
+ * A username Discord accepts for a webhook post, else undefined (the webhook's own name is used).
+ * Webhook names follow the nickname rules: no `@`, `#`, `:` or triple backtick, not "everyone" or
+ * "here", never "discord" or "clyde"; 1–80 characters once whitespace is collapsed.
+ */
+export function webhookUsername(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const trimmed = withoutBidiControls(name).trim().replace(/\s+/g, ' ');
+  if (trimmed === '' || webhookUsernameProblem(trimmed) !== undefined) return undefined;
+  return truncate(trimmed, L.username);
+}
+
+export interface WebhookRenderOptions {
+  /** The name to post under (WEBHOOK_USERNAME); one Discord refuses is left out. */
+  username?: string | undefined;
+  /** Per-file upload limit; Discord's default without boosts when unset. */
+  maxFileBytes?: number;
+}
+
+/** The Reply as a webhook post: renderDiscord's message, actions as command lines, empty parts left out. */
+export function renderDiscordWebhook(reply: Reply, opts: WebhookRenderOptions = {}): DiscordWebhookMessage {
+  const rendered = renderDiscord(
+    { ...reply, ephemeral: false },
+    opts.maxFileBytes === undefined ? {} : { maxFileBytes: opts.maxFileBytes },
+  );
+  const message: DiscordWebhookMessage = {};
+  const username = webhookUsername(opts.username);
+  if (username !== undefined) message.username = username;
+  if (rendered.content !== '') message.content = rendered.content;
+  if (rendered.embeds.length > 0) message.embeds = rendered.embeds;
+  if (rendered.files.length > 0) message.files = rendered.files;
+  return message;
 }
 
 /** Autocomplete choices within Discord's limits: at most 25, names ≤100, values ≤100 (others dropped). */
