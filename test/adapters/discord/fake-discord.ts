@@ -119,6 +119,7 @@ export interface FakeDiscord {
   readonly identifies: Record<string, unknown>[];
   /** Open gateway connections. */
   connections(): number;
+  /** Sends the dispatch to every open session, as Discord does for every session of the shard. */
   dispatch(event: string, data: unknown): void;
   waitFor(predicate: (call: DiscordCall) => boolean, timeoutMs?: number): Promise<DiscordCall>;
   close(): Promise<void>;
@@ -131,6 +132,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   await once(wss, 'listening');
   const gatewayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const sockets = new Set<WebSocket>();
+  const acknowledged = new Set<string>();
   let seq = 0;
 
   const record = async (
@@ -168,6 +170,15 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }),
     http.post('*/api/v10/interactions/:id/:token/callback', async ({ request, params }) => {
       await record('callback', request, params);
+      // Like Discord: an interaction takes one initial response; every later one is refused.
+      const id = String(params.id);
+      if (acknowledged.has(id)) {
+        return HttpResponse.json(
+          { message: 'Interaction has already been acknowledged.', code: 40060 },
+          { status: 400 },
+        );
+      }
+      acknowledged.add(id);
       return new HttpResponse(null, { status: 204 });
     }),
     http.patch('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
