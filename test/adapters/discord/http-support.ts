@@ -43,8 +43,9 @@ export async function post(
   url: string,
   body: string,
   headers: Record<string, string>,
+  timeoutMs = 5_000,
 ): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs) });
   const text = await res.text();
   return { status: res.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
