@@ -124,7 +124,7 @@ export function signature(secret: string, timestamp: number, body: string): stri
 export async function postSigned(
   url: string,
   body: string,
-  opts: { secret?: string; timestamp?: number } = {},
+  opts: { secret?: string; timestamp?: number; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; text: string; elapsedMs: number }> {
   const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
   const started = performance.now();
@@ -135,6 +135,7 @@ export async function postSigned(
       'x-slack-request-timestamp': String(timestamp),
       'x-slack-signature': signature(opts.secret ?? SIGNING_SECRET, timestamp, body),
       'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
+      ...opts.headers,
     },
     body,
     signal: AbortSignal.timeout(5_000),
