@@ -209,7 +209,13 @@ async function onInteraction(
   if (session.isStopped) return;
   try {
     // Before anything is sent: a replica that loses the claim leaves the interaction to the winner.
-    if (!(await session.claims.claimOnce(`discord:interaction:${interaction.id}`, INTERACTION_CLAIM_MS))) {
+    const claim = session.claims.claimOnce(`discord:interaction:${interaction.id}`, INTERACTION_CLAIM_MS);
+    // A store that cannot answer (Redis down) must not silence the bot: answer, at worst twice.
+    const isOurs = await claim.catch((err: unknown) => {
+      session.log.warn({ err, interactionId: interaction.id }, 'discord.claim_failed');
+      return true;
+    });
+    if (!isOurs) {
       session.log.debug({ interactionId: interaction.id }, 'discord.interaction_claimed_elsewhere');
       return;
     }

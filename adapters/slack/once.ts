@@ -55,7 +55,15 @@ function triggerIdOf(body: AnyMiddlewareArgs['body']): string | undefined {
 }
 
 /** Global middleware: runs the listeners only for the first delivery of a request. */
-export function runOnce(claims: InteractionClaims, log: CommandLog): Middleware<AnyMiddlewareArgs> {
+export function runOnce(store: InteractionClaims, log: CommandLog): Middleware<AnyMiddlewareArgs> {
+  // A store that cannot answer (Redis down) must not silence the bot: run, at worst twice.
+  const claims: InteractionClaims = {
+    claimOnce: (key, ttlMs) =>
+      store.claimOnce(key, ttlMs).catch((err: unknown) => {
+        log.warn({ err }, 'slack.claim_failed');
+        return true;
+      }),
+  };
   return async (args) => {
     const { context, body, next } = args;
     const ack = 'ack' in args ? (args.ack as () => Promise<void>) : undefined;

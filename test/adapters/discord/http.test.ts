@@ -210,6 +210,33 @@ describe('Discord HTTP interactions', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
+  it('still answers when the store cannot take the claim, and says so', async () => {
+    const lines: { level: string; msg: string }[] = [];
+    const failing = await startHttpReplica({
+      keys,
+      apiUrl: fake.apiUrl,
+      log: Object.fromEntries(
+        (['debug', 'info', 'warn', 'error'] as const).map((level) => [
+          level,
+          (_obj: object, msg: string) => lines.push({ level, msg }),
+        ]),
+      ) as unknown as CommandLog,
+      claims: { claimOnce: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) },
+    });
+    try {
+      const token = newToken();
+      const body = JSON.stringify(
+        slashCommand({ name: 'weather', token, options: [{ name: 'city', type: 3, value: 'Tromsø' }] }),
+      );
+      const answer = await post(failing.url, body, signedHeaders(keys, body));
+      expect(answer).toEqual({ status: 200, json: { type: 5, data: {} } });
+      await fake.waitFor((c) => c.token === token && c.kind === 'edit');
+      expect(lines).toContainEqual({ level: 'warn', msg: 'discord.claim_failed' });
+    } finally {
+      await failing.stop();
+    }
+  });
+
   it('never logs a token or an error', () => {
     expect(logs.filter((l) => l.level === 'error')).toEqual([]);
     expect(JSON.stringify(logs)).not.toContain('http-token-');
