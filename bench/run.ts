@@ -28,6 +28,10 @@ if (args.includes('examples')) {
   await writeChartExamples(fileURLToPath(new URL('../docs', import.meta.url)));
   process.exit(0);
 }
+// `npm run bench -- interactions`: Discord's HTTP interactions endpoint on its own (interactions.ts).
+if (args.includes('interactions')) {
+  process.exit(await (await import('./interactions.ts')).runInteractionsBench());
+}
 const unknown = args.filter((a) => !(SECTIONS as readonly string[]).includes(a));
 if (unknown.length > 0) {
   process.stderr.write(`bench: unknown section ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}\n`);

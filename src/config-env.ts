@@ -108,6 +108,13 @@ export const EnvSchema = z.object({
   DISCORD_APPLICATION_ID: optionalText,
   DISCORD_GUILD_ID: optionalText,
   DISCORD_API_URL: baseUrl,
+  DISCORD_MODE: optionalText.pipe(z.enum(['gateway', 'http']).optional()),
+  DISCORD_PUBLIC_KEY: optionalText.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v), {
+    message: 'must be the 64 hexadecimal digits of the application’s public key (Developer Portal)',
+  }),
+  DISCORD_INTERACTIONS_PATH: optionalText.refine((v) => v === undefined || /^\/[\w\-./]*$/.test(v), {
+    message: 'must be a URL path such as /interactions',
+  }),
   SLACK_BOT_TOKEN: optionalText,
   SLACK_APP_TOKEN: optionalText,
   SLACK_SIGNING_SECRET: optionalText,

@@ -144,11 +144,26 @@ export function discordSection(e: Env, problems: Problems): DiscordConfig | unde
     problems.push({ variable: 'DISCORD_APPLICATION_ID', message: 'must be set when DISCORD_TOKEN is set' });
     return undefined;
   }
+  const mode = e.DISCORD_MODE ?? 'gateway';
+  if (mode === 'http' && e.DISCORD_PUBLIC_KEY === undefined) {
+    problems.push({ variable: 'DISCORD_PUBLIC_KEY', message: 'must be set when DISCORD_MODE is http' });
+  }
+  // The interactions endpoint is served by the one HTTP server (src/health.ts).
+  if (mode === 'http' && e.PORT === undefined && e.HEALTH_PORT === undefined) {
+    problems.push({ variable: 'PORT', message: 'must be set when DISCORD_MODE is http' });
+  }
+  const interactionsPath = e.DISCORD_INTERACTIONS_PATH ?? '/interactions';
+  if (['/healthz', '/readyz', '/metrics'].includes(interactionsPath)) {
+    problems.push({ variable: 'DISCORD_INTERACTIONS_PATH', message: `must not be ${interactionsPath}` });
+  }
   return {
     token: e.DISCORD_TOKEN,
     applicationId: e.DISCORD_APPLICATION_ID,
     guildId: e.DISCORD_GUILD_ID,
     apiUrl: e.DISCORD_API_URL,
+    mode,
+    publicKey: e.DISCORD_PUBLIC_KEY,
+    interactionsPath,
   };
 }
 

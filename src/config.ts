@@ -33,6 +33,12 @@ export interface DiscordConfig {
   applicationId: string;
   guildId: string | undefined;
   apiUrl: string | undefined;
+  /** `http`: Discord POSTs interactions to interactionsPath; a discord.js gateway session otherwise. */
+  mode?: 'gateway' | 'http';
+  /** The application's Ed25519 public key (hex), which signs the HTTP interactions. */
+  publicKey?: string;
+  /** HTTP mode's path on PORT. */
+  interactionsPath?: string;
 }
 
 export interface SlackConfig {

@@ -2,8 +2,9 @@
 // on loopback unless HEALTH_HOST widens it: /healthz: the process is up; /readyz: adapters
 // connected, the store reachable and Redis ready where it is configured; /metrics, or with
 // METRICS_PORT /metrics alone on that port, so a public port does not publish it.
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { HttpRoutes } from './core/adapter.ts';
 import type { Metrics } from './metrics.ts';
 import type { Store } from './store/index.ts';
 
@@ -45,6 +46,21 @@ export function readinessChecks(parts: {
   ];
 }
 
+type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The paths adapters serve on the health server (Discord's interactions endpoint), by path. */
+export function createRoutes(): HttpRoutes & { get(path: string): RouteHandler | undefined } {
+  const byPath = new Map<string, RouteHandler>();
+  return {
+    add(path, handler) {
+      if (byPath.has(path)) throw new Error(`${path} is served already`);
+      byPath.set(path, handler);
+      return () => byPath.delete(path);
+    },
+    get: (path) => byPath.get(path),
+  };
+}
+
 export async function startHealthServer(opts: {
   port: number;
   /** Defaults to 127.0.0.1: only this machine. */
@@ -53,6 +69,8 @@ export async function startHealthServer(opts: {
   metricsPort?: number | undefined;
   checks: readonly ReadinessCheck[];
   metrics: Metrics;
+  /** Adapters' paths, served before the health paths (any method). */
+  routes?: ReturnType<typeof createRoutes>;
 }): Promise<HealthServer> {
   const host = opts.host ?? '127.0.0.1';
   const serveMetrics = (res: ServerResponse): void => {
@@ -62,7 +80,12 @@ export async function startHealthServer(opts: {
     );
   };
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const route = opts.routes?.get(path);
+    if (route) {
+      route(req, res);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;

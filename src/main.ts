@@ -10,7 +10,7 @@ import { openTerminalLog, type TerminalLog } from '../adapters/console/terminal-
 import { prepare } from './cli.ts';
 import { configReport } from './config-report.ts';
 import { secretsOf, type Config } from './config.ts';
-import type { ChatAdapter } from './core/adapter.ts';
+import type { ChatAdapter, HttpRoutes } from './core/adapter.ts';
 import { createDispatcher } from './core/dispatch.ts';
 import { createRegistry } from './core/registry.ts';
 import { SERVICE_KEYS } from './core/services.ts';
@@ -142,15 +142,24 @@ async function startCommands(
 type Commands = Awaited<ReturnType<typeof startCommands>>;
 
 /** Discord and Slack where configured, else the console; each is stopped in the adapters phase. */
-async function startAdapters(base: Base, adapters: ChatAdapter[], { registry, dispatcher }: Commands) {
+async function startAdapters(
+  base: Base,
+  adapters: ChatAdapter[],
+  { registry, dispatcher, store }: Commands,
+  routes: HttpRoutes | undefined,
+) {
   const { config, log, lifecycle, plan, terminalLog } = base;
+  // The store's claims make each interaction run once across the replicas sharing it.
   if (config.discord) {
     const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
-    adapters.push(createDiscordAdapter({ config: config.discord, log: log.child({ adapter: 'discord' }) }));
+    const discordLog = log.child({ adapter: 'discord' });
+    adapters.push(createDiscordAdapter({ config: config.discord, log: discordLog, claims: store, routes }));
   }
   if (config.slack) {
     const { createSlackAdapter } = await import('../adapters/slack/adapter.ts');
-    adapters.push(createSlackAdapter({ config: config.slack, log: log.child({ adapter: 'slack' }) }));
+    adapters.push(
+      createSlackAdapter({ config: config.slack, log: log.child({ adapter: 'slack' }), claims: store }),
+    );
   }
   if (adapters.length === 0) {
     const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -206,12 +215,20 @@ async function main(): Promise<void> {
   const commands = await startCommands(base, started);
   const adapters: ChatAdapter[] = [];
   lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
+  let routes: HttpRoutes | undefined;
   // Metrics exist exactly when the health server is configured.
   if (config.health && started.metrics) {
     // Loaded only when configured, like prom-client: it brings node:http (see sandbox/server.ts).
-    const { readinessChecks, startHealthServer } = await import('./health.ts');
+    const { createRoutes, readinessChecks, startHealthServer } = await import('./health.ts');
     const checks = readinessChecks({ adapters: () => adapters, store: commands.store, redis: started.redis });
-    const health = await startHealthServer({ ...config.health, metrics: started.metrics, checks });
+    const served = createRoutes();
+    routes = served;
+    const health = await startHealthServer({
+      ...config.health,
+      metrics: started.metrics,
+      checks,
+      routes: served,
+    });
     lifecycle.onStop('connections', () => health.close());
     log.info(
       { host: health.host, port: health.port },
@@ -232,7 +249,7 @@ async function main(): Promise<void> {
     lifecycle.onStop('jobs', () => jobs.stop());
     commands.scheduling.runner.start();
     lifecycle.onStop('jobs', () => commands.scheduling.runner.stop());
-    await startAdapters(base, adapters, commands);
+    await startAdapters(base, adapters, commands, routes);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`herald cannot start: ${err.message}\n`);

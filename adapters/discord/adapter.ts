@@ -15,13 +15,21 @@ import {
   type RESTOptions,
 } from 'discord.js';
 import type { DiscordConfig } from '../../src/config.ts';
-import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
+import type {
+  AdapterHandlers,
+  ChatAdapter,
+  CommandRegistry,
+  HttpRoutes,
+  Invocation,
+} from '../../src/core/adapter.ts';
+import { createLocalClaims, INTERACTION_CLAIM_MS, type InteractionClaims } from '../../src/core/claims.ts';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Action } from '../../src/core/reply.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { redactText } from '../../src/redact.ts';
 import { createActionStore, type ActionStore, type ActionTarget } from './custom-id.ts';
 import { actorOf, commandName, createRoleCache, optionValues, type RoleCache } from './interaction.ts';
+import { createHttpInteractions, discordPublicKey, gatewayAnswers, type FirstAnswers } from './http.ts';
 import { renderChoices } from '../../src/render/discord.ts';
 import {
   discordError,
@@ -51,6 +59,13 @@ export interface DiscordAdapterOptions {
   connectTimeoutMs?: number;
   /** Where button targets are kept (custom-id.ts); one per adapter by default. */
   actionStore?: ActionStore;
+  /**
+   * Who runs an interaction: the store shared by the replicas (Redis); in process by default.
+   * Every gateway session of the bot receives every interaction; only the claim's winner answers.
+   */
+  claims?: InteractionClaims;
+  /** HTTP mode: the server on PORT that takes the interactions route (src/health.ts). */
+  routes?: HttpRoutes;
 }
 
 /** What one adapter shares across its interactions. */
@@ -64,6 +79,9 @@ interface Session {
   /** One controller per interaction still being worked on; stop() aborts them. */
   readonly inFlight: Set<AbortController>;
   readonly roles: RoleCache;
+  readonly claims: InteractionClaims;
+  /** How each interaction's first answer goes out: a REST callback (gateway) or the HTTP response. */
+  answers: FirstAnswers;
   client: Client | undefined;
   isStopped: boolean;
 }
@@ -76,11 +94,7 @@ function defer(
   isEphemeral: boolean,
   controller: AbortController,
 ): InFlight {
-  const deferral =
-    kind === 'reply'
-      ? interaction.deferReply(isEphemeral ? { flags: MessageFlags.Ephemeral } : {})
-      : (interaction as ButtonInteraction).deferUpdate();
-  const deferred = deferral.then(
+  const deferred = session.answers.defer(interaction, kind, isEphemeral).then(
     () => undefined,
     (err: unknown) => {
       const error = discordError(err, 'send_failed', 'deferral', session.config.token);
@@ -149,11 +163,7 @@ async function onCommand(
 async function onButton(session: Session, handlers: AdapterHandlers, interaction: ButtonInteraction) {
   const target = session.buttonTargets.resolve(interaction.customId);
   if (!target) {
-    await interaction.reply({
-      content: EXPIRED_BUTTON_MESSAGE,
-      flags: MessageFlags.Ephemeral,
-      allowedMentions: NO_MENTIONS,
-    });
+    await session.answers.notice(interaction, EXPIRED_BUTTON_MESSAGE);
     return;
   }
   const isEphemeral = interaction.message.flags.has(MessageFlags.Ephemeral);
@@ -187,7 +197,7 @@ async function onAutocomplete(
   } finally {
     clearTimeout(timer);
   }
-  await interaction.respond(renderChoices(choices));
+  await session.answers.choices(interaction, renderChoices(choices));
 }
 
 async function onInteraction(
@@ -198,6 +208,17 @@ async function onInteraction(
 ): Promise<void> {
   if (session.isStopped) return;
   try {
+    // Before anything is sent: a replica that loses the claim leaves the interaction to the winner.
+    const claim = session.claims.claimOnce(`discord:interaction:${interaction.id}`, INTERACTION_CLAIM_MS);
+    // A store that cannot answer (Redis down) must not silence the bot: answer, at worst twice.
+    const isOurs = await claim.catch((err: unknown) => {
+      session.log.warn({ err, interactionId: interaction.id }, 'discord.claim_failed');
+      return true;
+    });
+    if (!isOurs) {
+      session.log.debug({ interactionId: interaction.id }, 'discord.interaction_claimed_elsewhere');
+      return;
+    }
     if (interaction.isChatInputCommand()) await onCommand(session, registry, handlers, interaction);
     else if (interaction.isButton()) await onButton(session, handlers, interaction);
     else if (interaction.isAutocomplete()) await onAutocomplete(session, handlers, interaction);
@@ -206,6 +227,8 @@ async function onInteraction(
       { err: safeError(err, session.config.token), interactionId: interaction.id, type: interaction.type },
       'discord.interaction_failed',
     );
+  } finally {
+    session.answers.finished(interaction.id);
   }
 }
 
@@ -259,7 +282,39 @@ async function connect(session: Session, client: Client, connectTimeoutMs: numbe
   }
 }
 
+/** The discord.js internal that turns a raw INTERACTION_CREATE into an Interaction and emits it. */
+interface InteractionAction {
+  actions: { InteractionCreate: { handle(packet: APIInteraction): void } };
+}
+
+/**
+ * HTTP mode: no login; the client only builds Interactions from the verified packets (through the
+ * same listener as the gateway's) and sends the edits and follow-ups over REST.
+ */
+function startHttp(session: Session, client: Client, routes: HttpRoutes | undefined): () => void {
+  const { config } = session;
+  const path = config.interactionsPath;
+  if (config.publicKey === undefined || path === undefined || routes === undefined) {
+    throw new AdapterError({
+      platform: 'discord',
+      code: 'connect_failed',
+      message: 'Discord HTTP mode needs DISCORD_PUBLIC_KEY and the HTTP server on PORT',
+    });
+  }
+  const interactions = createHttpInteractions({
+    publicKey: discordPublicKey(config.publicKey),
+    log: session.log,
+    dispatch: (packet) => {
+      session.roles.remember(packet);
+      (client as unknown as InteractionAction).actions.InteractionCreate.handle(packet);
+    },
+  });
+  session.answers = interactions.answers;
+  return routes.add(path, (req, res) => interactions.handle(req, res));
+}
+
 export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
+  let unroute: (() => void) | undefined;
   const session: Session = {
     config: opts.config,
     log: opts.log,
@@ -268,6 +323,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
     autocompleteDeadlineMs: opts.autocompleteDeadlineMs ?? AUTOCOMPLETE_DEADLINE_MS,
     inFlight: new Set(),
     roles: createRoleCache(),
+    claims: opts.claims ?? createLocalClaims(),
+    answers: gatewayAnswers,
     client: undefined,
     isStopped: false,
   };
@@ -277,6 +334,20 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
       session.isStopped = false;
       const client = openClient(session, registry, handlers);
       session.client = client;
+      if (opts.config.mode === 'http') {
+        try {
+          unroute = startHttp(session, client, opts.routes);
+        } catch (err) {
+          session.client = undefined;
+          await client.destroy();
+          throw err;
+        }
+        session.log.info(
+          { applicationId: opts.config.applicationId, path: opts.config.interactionsPath },
+          'discord.http_ready',
+        );
+        return;
+      }
       try {
         await connect(session, client, opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
       } catch (err) {
@@ -294,11 +365,14 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
       for (const controller of session.inFlight) {
         controller.abort(new AdapterError({ platform: 'discord', code: 'expired', message }));
       }
+      unroute?.();
+      unroute = undefined;
       const client = session.client;
       session.client = undefined;
       if (client) await client.destroy();
     },
     isReady() {
+      if (opts.config.mode === 'http') return unroute !== undefined;
       return session.client?.isReady() ?? false;
     },
   };

@@ -47,6 +47,42 @@ export async function registerCommands(opts: {
   }
 }
 
+/**
+ * Sets the application's Interactions Endpoint URL (Edit Current Application), the same field as
+ * the Developer Portal's. Discord checks the URL as it saves it (a PING and a badly signed
+ * request), so herald must already be answering there in HTTP mode.
+ * https://discord.com/developers/docs/resources/application#edit-current-application
+ */
+export async function setInteractionsEndpoint(opts: {
+  config: DiscordConfig;
+  url: string;
+  log: CommandLog;
+}): Promise<void> {
+  const { config, url, log } = opts;
+  if (!isHttpsUrl(url)) {
+    throw new AdapterError({
+      platform: 'discord',
+      code: 'send_failed',
+      message: `The interactions endpoint must be an https:// URL, not ${JSON.stringify(url.slice(0, 100))}`,
+    });
+  }
+  const rest = new REST(config.apiUrl === undefined ? {} : { api: config.apiUrl }).setToken(config.token);
+  try {
+    await rest.patch(Routes.currentApplication(), { body: { interactions_endpoint_url: url } });
+    log.info({ url }, 'discord.interactions_endpoint_set');
+  } catch (err) {
+    throw registerFailure(err, config, 'the interactions endpoint URL', 'the endpoint was not set');
+  }
+}
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** The error codes of a connection that never carried an answer (Node's and undici's). */
 const UNREACHABLE: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
@@ -70,8 +106,13 @@ function networkCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** One sentence for the operator: Discord unreachable, Discord failing, or Discord refusing the set. */
-function registerFailure(err: unknown, config: DiscordConfig): AdapterError {
+/** One sentence for the operator: Discord unreachable, Discord failing, or Discord refusing `subject`. */
+function registerFailure(
+  err: unknown,
+  config: DiscordConfig,
+  subject = 'the command set',
+  outcome = 'nothing was registered',
+): AdapterError {
   const source = err instanceof Error ? err : new Error(String(err));
   const message = redactText(source.message, [config.token]);
   const cause = new Error(message);
@@ -81,7 +122,7 @@ function registerFailure(err: unknown, config: DiscordConfig): AdapterError {
     return new AdapterError({
       platform: 'discord',
       code: 'connect_failed',
-      message: `Could not reach Discord at ${origin}: ${UNREACHABLE[network]} (${network}); nothing was registered.`,
+      message: `Could not reach Discord at ${origin}: ${UNREACHABLE[network]} (${network}); ${outcome}.`,
       cause,
     });
   }
@@ -90,14 +131,14 @@ function registerFailure(err: unknown, config: DiscordConfig): AdapterError {
     return new AdapterError({
       platform: 'discord',
       code: 'send_failed',
-      message: `Discord failed to take the command set (HTTP ${status}); try again later: ${message}`,
+      message: `Discord failed to take ${subject} (HTTP ${status}); try again later: ${message}`,
       cause,
     });
   }
   return new AdapterError({
     platform: 'discord',
     code: 'send_failed',
-    message: `Discord rejected the command set: ${message}`,
+    message: `Discord rejected ${subject}: ${message}`,
     cause,
   });
 }

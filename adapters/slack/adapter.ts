@@ -4,6 +4,7 @@
 import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type webApi } from '@slack/bolt';
 import type { SlackConfig } from '../../src/config.ts';
 import type { AdapterHandlers, ChatAdapter, Invocation } from '../../src/core/adapter.ts';
+import { createLocalClaims, type InteractionClaims } from '../../src/core/claims.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { createBoltLogger, describeSdkError } from './bolt-log.ts';
@@ -15,6 +16,7 @@ import {
   type ReplyTarget,
 } from './deliver.ts';
 import { listen } from './listeners.ts';
+import { refuseFutureTimestamps, runOnce, signedRequestOf } from './once.ts';
 
 /** Where HTTP mode receives slash commands and interactivity (the app's Request URL path). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -36,6 +38,8 @@ export interface SlackAdapterOptions {
   /** Interface HTTP mode listens on; every interface when unset. */
   host?: string;
   now?: () => number;
+  /** Which requests already ran: the store shared by the replicas (Redis); in process by default. */
+  claims?: InteractionClaims;
 }
 
 export interface SlackAdapter extends ChatAdapter {
@@ -52,6 +56,7 @@ function buildApp(
   config: SlackConfig,
   log: CommandLog,
   secrets: readonly string[],
+  now: () => number,
   onConnection: (isConnected: boolean) => void,
 ): { app: App; socketReceiver?: SocketModeReceiver } {
   const logger = createBoltLogger(log, secrets);
@@ -94,7 +99,10 @@ function buildApp(
     logger,
     // Ack sends the HTTP response at once; the command runs after it.
     processBeforeResponse: false,
+    // The verified signature reaches the middleware that runs each request once (once.ts).
+    customPropertiesExtractor: (req) => ({ ...signedRequestOf(req) }),
   });
+  refuseFutureTimestamps(receiver, now, log);
   return { app: new App({ ...common, receiver }) };
 }
 
@@ -168,6 +176,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
   let stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
   const deliver = createDelivery({ log, secrets, now });
+  const claims = opts.claims ?? createLocalClaims(now);
 
   async function answerPrivately(target: ReplyTarget, usage: string): Promise<void> {
     try {
@@ -188,9 +197,10 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       if (app)
         throw new AdapterError({ platform: 'slack', code: 'connect_failed', message: 'already started' });
       stopping = new AbortController();
-      const built = buildApp(config, log, secrets, (connected) => (isConnected = connected));
+      const built = buildApp(config, log, secrets, now, (connected) => (isConnected = connected));
       const bolt = built.app;
       socketReceiver = built.socketReceiver;
+      bolt.use(runOnce(claims, log));
       listen(bolt, registry, {
         log,
         secrets,

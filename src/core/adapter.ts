@@ -1,5 +1,6 @@
 // What every chat adapter implements: platform events in, Invocations out; Replies back in,
 // platform payloads out. Adapters own platform timing (Discord's and Slack's 3 s), nothing else.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Actor } from './actor.ts';
 import type { Command, Choice } from './command.ts';
 import type { Reply } from './reply.ts';
@@ -47,4 +48,12 @@ export interface ChatAdapter {
   stop(): Promise<void>;
   /** True once connected (for /readyz). */
   isReady(): boolean;
+}
+
+/**
+ * The one HTTP server on PORT (src/health.ts) lets an adapter serve a path on it, e.g. Discord's
+ * interactions endpoint; `add` returns the function that removes the route again.
+ */
+export interface HttpRoutes {
+  add(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): () => void;
 }

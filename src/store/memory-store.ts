@@ -11,6 +11,7 @@ import type {
   SlotMethods,
   OutboxMethods,
 } from './store.ts';
+import { createLocalClaims } from '../core/claims.ts';
 
 type HeldEntry = OutboxEntry & { owner: string };
 
@@ -48,6 +49,7 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
     kv: new Map(),
   };
   const { now, slots, outbox, kv } = state;
+  const claims = createLocalClaims(now);
   return {
     kind: 'memory',
     ...memorySlots(state),
@@ -60,6 +62,7 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
       kv.set(key, value);
       return Promise.resolve(true);
     },
+    claimOnce: (key, ttlMs) => claims.claimOnce(key, ttlMs),
     prune(olderThanMs) {
       const cutoff = now() - olderThanMs;
       let removed = 0;

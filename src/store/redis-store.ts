@@ -216,6 +216,9 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
         : await redis.set(`${p}kv:${key}`, value);
       return r === 'OK';
     },
+    async claimOnce(key, ttlMs) {
+      return (await redis.set(`${p}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK';
+    },
     async prune() {
       // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
       const ids = await redis.zrange(all, '0', '-1');

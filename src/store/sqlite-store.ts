@@ -51,6 +51,10 @@ CREATE TABLE IF NOT EXISTS kv (
   value TEXT NOT NULL,
   updated_at INTEGER NOT NULL
 ) STRICT;
+CREATE TABLE IF NOT EXISTS claims (
+  key TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+) STRICT;
 `;
 
 interface SlotRow {
@@ -163,6 +167,12 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     ),
     setIfAbsent: db.prepare('INSERT OR IGNORE INTO kv (key, value, updated_at) VALUES (?, ?, ?)'),
+    // Inserts a new claim or takes over an expired one; a live claim is left as it is (no change).
+    claim: db.prepare(
+      `INSERT INTO claims (key, expires_at) VALUES (?, ?)
+       ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE claims.expires_at <= ?`,
+    ),
+    pruneClaims: db.prepare('DELETE FROM claims WHERE expires_at <= ?'),
     pruneSlots: db.prepare(`DELETE FROM slots WHERE status != 'claimed' AND updated_at < ?`),
     pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
   };
@@ -178,10 +188,16 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
       }),
     setValue: (key, value, o) =>
       run(() => changed((o?.ifAbsent ? q.setIfAbsent : q.set).run(key, value, now()))),
+    claimOnce: (key, ttlMs) =>
+      run(() => {
+        const t = now();
+        return changed(q.claim.run(key, t + ttlMs, t));
+      }),
     prune: (olderThanMs) =>
       run(() =>
         immediateTransaction(db, () => {
           const cutoff = now() - olderThanMs;
+          q.pruneClaims.run(now());
           return Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
         }),
       ),

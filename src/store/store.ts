@@ -108,6 +108,11 @@ export interface Store {
   getValue(key: string): Promise<string | undefined>;
   /** With `ifAbsent`, writes only when the key is missing; returns whether it wrote. */
   setValue(key: string, value: string, opts?: { ifAbsent?: boolean }): Promise<boolean>;
+  /**
+   * Takes `key` for `ttlMs`: true for the first caller (on any replica sharing the store), false
+   * while the claim lives. Answers each chat interaction once; the claim then expires on its own.
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
 
   /** Deletes finished records (posted or failed slots, delivered or given-up entries) older than this. */
   prune(olderThanMs: number): Promise<number>;

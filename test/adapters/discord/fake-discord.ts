@@ -34,7 +34,7 @@ export interface FakeFile {
 }
 
 export interface DiscordCall {
-  kind: 'gateway' | 'callback' | 'edit' | 'followup' | 'delete' | 'commands';
+  kind: 'gateway' | 'callback' | 'edit' | 'followup' | 'delete' | 'commands' | 'application';
   method: string;
   path: string;
   /** The interaction token or id in the path, when there is one. */
@@ -119,6 +119,7 @@ export interface FakeDiscord {
   readonly identifies: Record<string, unknown>[];
   /** Open gateway connections. */
   connections(): number;
+  /** Sends the dispatch to every open session, as Discord does for every session of the shard. */
   dispatch(event: string, data: unknown): void;
   waitFor(predicate: (call: DiscordCall) => boolean, timeoutMs?: number): Promise<DiscordCall>;
   close(): Promise<void>;
@@ -131,6 +132,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   await once(wss, 'listening');
   const gatewayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const sockets = new Set<WebSocket>();
+  const acknowledged = new Set<string>();
   let seq = 0;
 
   const record = async (
@@ -168,6 +170,15 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }),
     http.post('*/api/v10/interactions/:id/:token/callback', async ({ request, params }) => {
       await record('callback', request, params);
+      // Like Discord: an interaction takes one initial response; every later one is refused.
+      const id = String(params.id);
+      if (acknowledged.has(id)) {
+        return HttpResponse.json(
+          { message: 'Interaction has already been acknowledged.', code: 40060 },
+          { status: 400 },
+        );
+      }
+      acknowledged.add(id);
       return new HttpResponse(null, { status: 204 });
     }),
     http.patch('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
@@ -181,6 +192,44 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     http.post('*/api/v10/webhooks/:app/:token', async ({ request, params }) => {
       const call = await record('followup', request, params);
       return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
+    }),
+    http.patch('*/api/v10/applications/@me', async ({ request, params }) => {
+      const call = await record('application', request, params);
+      if (request.headers.get('authorization') !== `Bot ${BOT_TOKEN}`) {
+        return HttpResponse.json({ message: '401: Unauthorized', code: 0 }, { status: 401 });
+      }
+      const url = call.json?.interactions_endpoint_url;
+      // Discord checks the URL as it saves it; an unanswering one is refused with this error.
+      if (typeof url === 'string' && url.includes('unreachable')) {
+        return HttpResponse.json(
+          {
+            message: 'Invalid Form Body',
+            code: 50035,
+            errors: {
+              interactions_endpoint_url: {
+                _errors: [
+                  {
+                    code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+                    message: 'The specified interactions endpoint url could not be verified.',
+                  },
+                ],
+              },
+            },
+          },
+          { status: 400 },
+        );
+      }
+      return HttpResponse.json({
+        id: APP_ID,
+        name: 'herald',
+        icon: null,
+        description: '',
+        bot_public: false,
+        bot_require_code_grant: false,
+        verify_key: 'a'.repeat(64),
+        flags: 8_953_856,
+        interactions_endpoint_url: url ?? null,
+      });
     }),
     http.put('*/api/v10/applications/:app/commands', async ({ request, params }) => {
       const call = await record('commands', request, params);

@@ -1,7 +1,7 @@
 // Test doubles for the Slack adapter: a fake Slack Web API, upload URL and response_url (msw
 // handlers on a loopback server), signed requests for Bolt's HTTP receiver, tiny commands and a
 // tiny dispatcher standing in for the real ones.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
@@ -124,7 +124,7 @@ export function signature(secret: string, timestamp: number, body: string): stri
 export async function postSigned(
   url: string,
   body: string,
-  opts: { secret?: string; timestamp?: number } = {},
+  opts: { secret?: string; timestamp?: number; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; text: string; elapsedMs: number }> {
   const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
   const started = performance.now();
@@ -135,6 +135,7 @@ export async function postSigned(
       'x-slack-request-timestamp': String(timestamp),
       'x-slack-signature': signature(opts.secret ?? SIGNING_SECRET, timestamp, body),
       'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
+      ...opts.headers,
     },
     body,
     signal: AbortSignal.timeout(5_000),
@@ -143,8 +144,15 @@ export async function postSigned(
   return { status: res.status, text, elapsedMs: performance.now() - started };
 }
 
+let triggers = 0;
+/** A fresh trigger_id, as Slack gives each command and click its own (its shape: three dotted parts). */
+export function triggerId(): string {
+  triggers += 1;
+  return `${7_000_000_000_000 + triggers}.7000000000002.${randomBytes(16).toString('hex')}`;
+}
+
 /** A slash command as Slack sends it, with the fields real payloads carry. */
-export function slashBody(command: string, text: string, responseUrl: string): string {
+export function slashBody(command: string, text: string, responseUrl: string, trigger = triggerId()): string {
   return new URLSearchParams({
     token: 'legacy-verification-token',
     team_id: 'T0HERALD',
@@ -158,7 +166,7 @@ export function slashBody(command: string, text: string, responseUrl: string): s
     api_app_id: 'A0HERALD',
     is_enterprise_install: 'false',
     response_url: responseUrl,
-    trigger_id: '7000000000001.7000000000002.abcdef0123456789',
+    trigger_id: trigger,
   }).toString();
 }
 
@@ -178,7 +186,7 @@ export function buttonBody(
       channel_id: 'C0GENERAL',
       is_ephemeral: false,
     },
-    trigger_id: '7000000000003.7000000000004.abcdef0123456789',
+    trigger_id: triggerId(),
     team: { id: 'T0HERALD', domain: 'herald-test' },
     enterprise: null,
     is_enterprise_install: false,

@@ -131,7 +131,7 @@ describe('Slack adapter, Socket Mode', () => {
       expect(adapter.isReady()).toBe(true);
       expect(adapter.port).toBeUndefined(); // no HTTP listener in Socket Mode
 
-      sockets.send({
+      const delivery = {
         envelope_id: 'c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11',
         type: 'slash_commands',
         accepts_response_payload: true,
@@ -150,7 +150,8 @@ describe('Slack adapter, Socket Mode', () => {
           response_url: fake.responseUrl('socket-1'),
           trigger_id: '7000000000005.7000000000006.abcdef0123456789',
         },
-      });
+      };
+      sockets.send(delivery);
       const ack = await waitFor(() => sockets.received.find((m) => m.envelope_id !== undefined));
       expect(ack.envelope_id).toBe('c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11');
       const [reply] = await waitFor(() =>
@@ -158,6 +159,14 @@ describe('Slack adapter, Socket Mode', () => {
       );
       expect(reply!.text).toBe('Weather for Oslo');
       expect(dispatcher.invocations[0]!.rawInput).toBe('Oslo');
+
+      // Slack redelivers an envelope it thinks was missed: acked again, run no more.
+      sockets.send({ ...delivery, retry_attempt: 1, retry_reason: 'timeout' });
+      await waitFor(() =>
+        sockets.received.filter((m) => m.envelope_id !== undefined).length === 2 ? true : undefined,
+      );
+      expect(dispatcher.invocations).toHaveLength(1);
+      expect(fake.responses('socket-1')).toHaveLength(1);
 
       await adapter.stop();
       expect(adapter.isReady()).toBe(false);

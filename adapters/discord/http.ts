@@ -1,0 +1,274 @@
+// Discord's HTTP interactions endpoint: Discord POSTs each interaction, signed with Ed25519, to one
+// URL, and any replica behind a load balancer answers in the HTTP response; no gateway session.
+// The request is refused (401, 413) before its body is parsed. What follows the first answer (the
+// edit of @original, follow-ups) goes through the same discord.js interaction objects as the
+// gateway adapter's, whose webhook calls need no bot token.
+// https://discord.com/developers/docs/interactions/receiving-and-responding#security-and-authorization
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  InteractionResponseType,
+  InteractionType,
+  MessageFlags,
+  type APIInteraction,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+} from 'discord.js';
+import type { Choice, CommandLog } from '../../src/core/command.ts';
+import { NO_MENTIONS, type Deferrable, type InFlight } from './respond.ts';
+
+/** A signed request older than this is refused: a captured one cannot be replayed later. */
+export const SIGNATURE_MAX_AGE_MS = 5 * 60_000;
+/** A timestamp this far ahead of our clock is refused too (clock skew beyond it is not Discord's). */
+export const SIGNATURE_MAX_AHEAD_MS = 60_000;
+/**
+ * The largest interaction body taken. A button press carries its whole message (up to 6000
+ * characters of embeds, 2000 of content, components); 256 KiB leaves room for resolved data.
+ */
+export const INTERACTION_BODY_MAX = 256 * 1024;
+/** Discord waits 3 s for the first answer; one not ready by then is given up on. */
+export const FIRST_ANSWER_DEADLINE_MS = 2_800;
+
+/** How an interaction's first answer goes out; everything after it is the same in both modes. */
+export interface FirstAnswers {
+  /** A deferral: type 5 (a new reply, private or not) or type 6 (the clicked message is updated). */
+  defer(interaction: Deferrable, kind: InFlight['kind'], isEphemeral: boolean): Promise<void>;
+  /** A private message answering at once (an expired button), nothing run. */
+  notice(interaction: ButtonInteraction, content: string): Promise<void>;
+  /** Autocomplete choices (type 8). */
+  choices(interaction: AutocompleteInteraction, choices: Choice[]): Promise<void>;
+  /** The interaction's handling ended: HTTP mode answers a request nothing answered. */
+  finished(interactionId: string): void;
+}
+
+/** The gateway's first answers: REST callbacks through discord.js. */
+export const gatewayAnswers: FirstAnswers = {
+  async defer(interaction, kind, isEphemeral) {
+    if (kind === 'reply') {
+      await interaction.deferReply(isEphemeral ? { flags: MessageFlags.Ephemeral } : {});
+    } else {
+      await (interaction as ButtonInteraction).deferUpdate();
+    }
+  },
+  async notice(interaction, content) {
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  },
+  async choices(interaction, choices) {
+    await interaction.respond(choices);
+  },
+  finished() {},
+};
+
+/** DISCORD_PUBLIC_KEY (64 hex digits, the raw Ed25519 key) as a key node:crypto verifies with. */
+export function discordPublicKey(hex: string): KeyObject {
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new Error('a Discord public key is 64 hexadecimal digits');
+  const x = Buffer.from(hex, 'hex').toString('base64url');
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+}
+
+const SIGNATURE_RE = /^[0-9a-fA-F]{128}$/;
+const TIMESTAMP_RE = /^\d{1,12}$/;
+
+/**
+ * Whether the headers are well formed and the timestamp is within the window; the signature itself
+ * is checked once the body is read (verifySignature). Cheap, so a flood of junk costs little.
+ */
+export function checkSignatureHeaders(
+  signature: string | undefined,
+  timestamp: string | undefined,
+  nowMs: number,
+): signature is string {
+  if (signature === undefined || timestamp === undefined) return false;
+  if (!SIGNATURE_RE.test(signature) || !TIMESTAMP_RE.test(timestamp)) return false;
+  const ageMs = nowMs - Number(timestamp) * 1000;
+  return ageMs <= SIGNATURE_MAX_AGE_MS && ageMs >= -SIGNATURE_MAX_AHEAD_MS;
+}
+
+/** Ed25519 over the timestamp followed by the raw body, as Discord signs it. */
+export function verifySignature(key: KeyObject, signature: string, timestamp: string, body: Buffer): boolean {
+  return verify(
+    null,
+    Buffer.concat([Buffer.from(timestamp, 'utf8'), body]),
+    key,
+    Buffer.from(signature, 'hex'),
+  );
+}
+
+type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 413 | 400 };
+
+/** The raw body, at most `max` bytes; 413 as soon as it is known to be longer. */
+function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ ok: false, status: 413 });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.off('data', onData);
+        req.resume();
+        resolve({ ok: false, status: 413 });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve({ ok: true, body: Buffer.concat(chunks, size) }));
+    req.once('error', () => resolve({ ok: false, status: 400 }));
+  });
+}
+
+function send(res: ServerResponse, status: number, body?: unknown): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.headersSent) {
+      resolve();
+      return;
+    }
+    if (body === undefined) {
+      res.writeHead(status).end(() => resolve());
+      return;
+    }
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body), () => resolve());
+  });
+}
+
+export interface HttpInteractionsOptions {
+  publicKey: KeyObject;
+  log: CommandLog;
+  /** Hands a verified interaction to the adapter (which answers it through `answers`). */
+  dispatch(packet: APIInteraction): void;
+  now?: () => number;
+  bodyMax?: number;
+  firstAnswerDeadlineMs?: number;
+}
+
+export interface HttpInteractions {
+  answers: FirstAnswers;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+
+/** The endpoint's request handler and the first answers that complete its responses. */
+export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInteractions {
+  const now = opts.now ?? Date.now;
+  const bodyMax = opts.bodyMax ?? INTERACTION_BODY_MAX;
+  const deadlineMs = opts.firstAnswerDeadlineMs ?? FIRST_ANSWER_DEADLINE_MS;
+  /** The HTTP responses still owed, by interaction id. */
+  const pending = new Map<string, ServerResponse>();
+
+  function answer(interactionId: string, body: unknown): Promise<void> {
+    const res = pending.get(interactionId);
+    pending.delete(interactionId);
+    if (!res) return Promise.reject(new Error('the interaction was already answered or timed out'));
+    return send(res, 200, body);
+  }
+
+  const answers: FirstAnswers = {
+    async defer(interaction, kind, isEphemeral) {
+      await answer(
+        interaction.id,
+        kind === 'reply'
+          ? {
+              type: InteractionResponseType.DeferredChannelMessageWithSource,
+              data: isEphemeral ? { flags: MessageFlags.Ephemeral } : {},
+            }
+          : { type: InteractionResponseType.DeferredMessageUpdate },
+      );
+      // What discord.js's own deferReply/deferUpdate record: editReply and followUp rely on it.
+      interaction.deferred = true;
+      if (kind === 'reply') interaction.ephemeral = isEphemeral;
+    },
+    async notice(interaction, content) {
+      await answer(interaction.id, {
+        type: InteractionResponseType.ChannelMessageWithSource,
+        data: { content, flags: MessageFlags.Ephemeral, allowed_mentions: NO_MENTIONS },
+      });
+      interaction.replied = true;
+    },
+    async choices(interaction, choices) {
+      await answer(interaction.id, {
+        type: InteractionResponseType.ApplicationCommandAutocompleteResult,
+        data: { choices },
+      });
+      interaction.responded = true;
+    },
+    finished(interactionId) {
+      const res = pending.get(interactionId);
+      if (!res) return;
+      pending.delete(interactionId);
+      opts.log.warn({ interactionId }, 'discord.http_unanswered');
+      void send(res, 500);
+    },
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    const signature = req.headers['x-signature-ed25519'];
+    const timestamp = req.headers['x-signature-timestamp'];
+    const sig = typeof signature === 'string' ? signature : undefined;
+    const ts = typeof timestamp === 'string' ? timestamp : undefined;
+    // Refused before the body is read: nothing of an unsigned or stale request is taken in.
+    if (!checkSignatureHeaders(sig, ts, now())) {
+      req.resume();
+      await send(res, 401, { error: 'invalid request signature' });
+      return;
+    }
+    const read = await readBody(req, bodyMax);
+    if (!read.ok) {
+      // Closing, so that the rest of an oversized body is not read.
+      res.setHeader('connection', 'close');
+      await send(res, read.status);
+      return;
+    }
+    if (!verifySignature(opts.publicKey, sig, ts as string, read.body)) {
+      await send(res, 401, { error: 'invalid request signature' });
+      return;
+    }
+    let packet: APIInteraction;
+    try {
+      packet = JSON.parse(read.body.toString('utf8')) as APIInteraction;
+    } catch {
+      await send(res, 400);
+      return;
+    }
+    if (packet.type === InteractionType.Ping) {
+      await send(res, 200, { type: InteractionResponseType.Pong });
+      return;
+    }
+    if (typeof packet.id !== 'string' || pending.has(packet.id)) {
+      await send(res, 400);
+      return;
+    }
+    pending.set(packet.id, res);
+    const timer = setTimeout(() => {
+      if (pending.get(packet.id) !== res) return;
+      pending.delete(packet.id);
+      opts.log.warn({ interactionId: packet.id }, 'discord.http_first_answer_late');
+      void send(res, 503);
+    }, deadlineMs);
+    timer.unref();
+    res.once('close', () => {
+      clearTimeout(timer);
+      if (pending.get(packet.id) === res) pending.delete(packet.id);
+    });
+    try {
+      opts.dispatch(packet);
+    } catch (err) {
+      opts.log.error({ err, interactionId: packet.id }, 'discord.http_dispatch_failed');
+      answers.finished(packet.id);
+    }
+  }
+
+  return {
+    answers,
+    handle: (req, res) => {
+      void handle(req, res).catch((err: unknown) => {
+        opts.log.error({ err }, 'discord.http_failed');
+        void send(res, 500);
+      });
+    },
+  };
+}

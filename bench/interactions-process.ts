@@ -1,0 +1,70 @@
+// The replica the interactions bench measures, in its own process: herald's HTTP server with the
+// Discord adapter in HTTP mode on it, answering /weather (a small embed, no upstream). Prints
+// "ready <port>" once listening; answers an IPC "stats" with its CPU time and the commands run.
+import { z } from 'zod';
+import { createDiscordAdapter } from '../adapters/discord/adapter.ts';
+import type { AdapterHandlers } from '../src/core/adapter.ts';
+import { defineCommand } from '../src/core/command.ts';
+import { createRegistry } from '../src/core/registry.ts';
+import { createRoutes, startHealthServer } from '../src/health.ts';
+import { createMetrics } from '../src/metrics.ts';
+
+const registry = createRegistry([
+  defineCommand({
+    name: 'weather',
+    description: 'Current weather',
+    options: z.object({ city: z.string().describe('City') }),
+    needs: [],
+    handler: (input) =>
+      Promise.resolve({
+        text: `Weather in ${input.city}`,
+        embeds: [
+          { title: `Weather in ${input.city}`, description: 'light rain, 12 °C', color: 'info' as const },
+        ],
+      }),
+  }),
+]);
+
+let commands = 0;
+const handlers: AdapterHandlers = {
+  async onInvocation(inv) {
+    commands += 1;
+    const command = registry.get(inv.command)!;
+    const reply = await command.handler(command.options.parse(inv.rawInput), {
+      actor: inv.actor,
+      services: {},
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      signal: inv.signal,
+      now: () => new Date(),
+      invocationId: 'bench',
+    });
+    await inv.respond(reply);
+  },
+  onAutocomplete: () => Promise.resolve([]),
+};
+
+const routes = createRoutes();
+const server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
+const adapter = createDiscordAdapter({
+  config: {
+    token: 'bench-bot-token',
+    applicationId: '1187421520894746624',
+    guildId: undefined,
+    apiUrl: process.env.BENCH_DISCORD_API_URL,
+    mode: 'http',
+    publicKey: process.env.BENCH_PUBLIC_KEY,
+    interactionsPath: '/interactions',
+  },
+  log: { debug() {}, info() {}, warn() {}, error: (obj, msg) => process.stderr.write(`${msg}\n`) },
+  routes,
+});
+await adapter.start(registry, handlers);
+process.stdout.write(`ready ${server.port}\n`);
+process.on('message', (message) => {
+  if (message === 'stats') process.send?.({ cpu: process.cpuUsage(), commands });
+  if (message === 'stop')
+    void adapter
+      .stop()
+      .then(() => server.close())
+      .then(() => process.exit(0));
+});

@@ -1,0 +1,99 @@
+// `npm run register -- --endpoint https://…`: the application's interactions endpoint URL is set
+// with Edit Current Application (PATCH /applications/@me), as the Developer Portal would.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setInteractionsEndpoint } from '../../../adapters/discord/register.ts';
+import type { CommandLog } from '../../../src/core/command.ts';
+import { AdapterError } from '../../../src/errors.ts';
+import { endpointArgument } from '../../../src/register-commands.ts';
+import { CHILD_ENV } from '../../support/spawn-herald.ts';
+import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
+
+const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
+let fake: FakeDiscord;
+const config = () => ({ token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl });
+
+beforeAll(async () => {
+  fake = await startFakeDiscord();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.calls.length = 0;
+});
+
+describe('the interactions endpoint URL', () => {
+  it('is set with PATCH /applications/@me and the bot token', async () => {
+    await setInteractionsEndpoint({
+      config: config(),
+      url: 'https://bot.example.org/interactions',
+      log: silent,
+    });
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0]).toMatchObject({
+      kind: 'application',
+      method: 'PATCH',
+      path: '/api/v10/applications/@me',
+      authorization: `Bot ${BOT_TOKEN}`,
+      json: { interactions_endpoint_url: 'https://bot.example.org/interactions' },
+    });
+  });
+
+  it('refuses anything but an https:// URL without calling Discord', async () => {
+    for (const url of ['http://bot.example.org/interactions', 'bot.example.org', '']) {
+      await expect(setInteractionsEndpoint({ config: config(), url, log: silent })).rejects.toThrow(
+        'must be an https:// URL',
+      );
+    }
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('says Discord could not verify the URL, without the token', async () => {
+    const failure = setInteractionsEndpoint({
+      config: config(),
+      url: 'https://unreachable.example.org/interactions',
+      log: silent,
+    });
+    await expect(failure).rejects.toBeInstanceOf(AdapterError);
+    const err = (await failure.catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/^Discord rejected the interactions endpoint URL: /);
+    expect(err.message).toContain('could not be verified');
+    expect(err.message).not.toContain(BOT_TOKEN);
+  });
+
+  it('reads --endpoint URL and --endpoint=URL from the command line', () => {
+    expect(endpointArgument([])).toBeUndefined();
+    expect(endpointArgument(['--endpoint', 'https://a.example/i'])).toBe('https://a.example/i');
+    expect(endpointArgument(['--endpoint=https://a.example/i'])).toBe('https://a.example/i');
+    expect(endpointArgument(['--endpoint'])).toBeNull();
+    expect(endpointArgument(['--endpoint='])).toBeNull();
+  });
+
+  it('npm run register -- --endpoint publishes the commands, then sets the endpoint', async () => {
+    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
+    const env = {
+      PATH: process.env.PATH,
+      ...CHILD_ENV,
+      DISCORD_TOKEN: BOT_TOKEN,
+      DISCORD_APPLICATION_ID: APP_ID,
+      DISCORD_GUILD_ID: GUILD_ID,
+      DISCORD_API_URL: fake.apiUrl,
+      LOG_LEVEL: 'silent',
+    };
+    const child = spawn(process.execPath, [script, '--endpoint', 'https://bot.example.org/interactions'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(fake.calls.map((c) => c.kind)).toEqual(['commands', 'application']);
+    expect(stdout).toContain('Interactions endpoint set to https://bot.example.org/interactions\n');
+  });
+});

@@ -1,0 +1,181 @@
+// Discord's side of the HTTP interactions endpoint for tests: an Ed25519 key pair like an
+// application's, requests signed as Discord signs them, and herald's HTTP server with the adapter.
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
+import type { AdapterHandlers, ChatAdapter, Invocation } from '../../../src/core/adapter.ts';
+import type { InteractionClaims } from '../../../src/core/claims.ts';
+import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
+import type { Reply } from '../../../src/core/reply.ts';
+import { createRegistry } from '../../../src/core/registry.ts';
+import { userMessageFor } from '../../../src/errors.ts';
+import { createRoutes, startHealthServer, type HealthServer } from '../../../src/health.ts';
+import { createMetrics } from '../../../src/metrics.ts';
+import { APP_ID, BOT_TOKEN } from './fake-discord.ts';
+
+export interface KeyPair {
+  privateKey: KeyObject;
+  /** The 64 hex digits the Developer Portal shows as the application's public key. */
+  publicKeyHex: string;
+}
+
+export function generateKeys(): KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const jwk = publicKey.export({ format: 'jwk' });
+  return { privateKey, publicKeyHex: Buffer.from(jwk.x ?? '', 'base64url').toString('hex') };
+}
+
+export function signedHeaders(
+  keys: Pick<KeyPair, 'privateKey'>,
+  body: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Record<string, string> {
+  const signature = sign(null, Buffer.from(`${timestamp}${body}`), keys.privateKey).toString('hex');
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Discord-Interactions/1.0 (+https://discord.com)',
+    'x-signature-ed25519': signature,
+    'x-signature-timestamp': String(timestamp),
+  };
+}
+
+export async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs = 5_000,
+): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await res.text();
+  return { status: res.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+export const MP3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0f]);
+
+export const registry = createRegistry([
+  defineCommand({
+    name: 'weather',
+    description: 'Current weather',
+    options: z.object({ city: z.string().describe('City') }),
+    needs: [],
+    handler: (input) =>
+      Promise.resolve({
+        text: `Weather in ${input.city}`,
+        embeds: [{ title: `Weather in ${input.city}`, description: 'light rain', color: 'info' as const }],
+        actions: [{ label: 'Refresh', command: 'weather', input: { city: input.city } }],
+      }),
+  }),
+  defineCommand({
+    name: 'say',
+    description: 'Speak',
+    options: z.object({ text: z.string().describe('Text'), voice: z.string().optional().describe('Voice') }),
+    needs: [],
+    ephemeral: true,
+    autocomplete: {
+      voice: (partial) =>
+        Promise.resolve(
+          [
+            { name: 'Rachel', value: '21m00Tcm4TlvDq8ikWAM' },
+            { name: 'Adam', value: 'pNInz6obpgDQGcFmaJgB' },
+          ].filter((v) => v.name.toLowerCase().startsWith(partial.toLowerCase())),
+        ),
+    },
+    handler: (input) =>
+      Promise.resolve({
+        text: `“${input.text}” read aloud`,
+        attachments: [{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: MP3 }],
+      }),
+  }),
+  defineCommand({
+    name: 'broken',
+    description: 'Always fails',
+    options: z.object({}),
+    needs: [],
+    handler: () => Promise.reject(new Error('the upstream is down')),
+  }),
+]);
+
+/** A small stand-in for the dispatcher: run, turn errors into one private sentence, answer once. */
+export function createHandlers(runs: Invocation[]): AdapterHandlers {
+  const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
+  return {
+    async onInvocation(inv) {
+      runs.push(inv);
+      let reply: Reply;
+      try {
+        const command = registry.get(inv.command)!;
+        reply = await command.handler(command.options.parse(inv.rawInput), {
+          actor: inv.actor,
+          services: {},
+          log: silent,
+          signal: inv.signal,
+          now: () => new Date(),
+          invocationId: 'http-test',
+        });
+      } catch (err) {
+        reply = { text: userMessageFor(err), ephemeral: true };
+      }
+      await inv.respond(reply);
+    },
+    async onAutocomplete(request) {
+      const fn = registry.get(request.command)?.autocomplete[request.option];
+      return fn
+        ? fn(request.partial, {
+            actor: request.actor,
+            services: {},
+            log: silent,
+            signal: new AbortController().signal,
+            now: () => new Date(),
+            invocationId: 'http-test',
+          })
+        : [];
+    },
+  };
+}
+
+export interface HttpReplica {
+  adapter: ChatAdapter;
+  server: HealthServer;
+  url: string;
+  runs: Invocation[];
+  stop(): Promise<void>;
+}
+
+/** herald's HTTP server on a free loopback port with a Discord adapter in HTTP mode on it. */
+export async function startHttpReplica(opts: {
+  keys: KeyPair;
+  apiUrl: string;
+  log: CommandLog;
+  claims?: InteractionClaims;
+  path?: string;
+}): Promise<HttpReplica> {
+  const routes = createRoutes();
+  const server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
+  const path = opts.path ?? '/interactions';
+  const adapter = createDiscordAdapter({
+    config: {
+      token: BOT_TOKEN,
+      applicationId: APP_ID,
+      guildId: undefined,
+      apiUrl: opts.apiUrl,
+      mode: 'http',
+      publicKey: opts.keys.publicKeyHex,
+      interactionsPath: path,
+    },
+    log: opts.log,
+    claims: opts.claims,
+    routes,
+  });
+  const runs: Invocation[] = [];
+  await adapter.start(registry, createHandlers(runs));
+  return {
+    adapter,
+    server,
+    url: `http://127.0.0.1:${server.port}${path}`,
+    runs,
+    async stop() {
+      await adapter.stop();
+      await server.close();
+    },
+  };
+}
