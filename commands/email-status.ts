@@ -1,7 +1,6 @@
 // /email status id: the record of a sent email from S1 (GET /emails/{id}) with its last event.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import { UserError } from '../src/errors.ts';
 import { emailAccess } from './access.ts';
 import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
 import { formatDateTime, formatRelative, listWithMore, truncate } from './format.ts';
@@ -11,7 +10,16 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
     name: 'email status',
     description: 'Show a sent email and its latest delivery event',
     options: z.object({
-      id: z.string().trim().min(1).max(64).describe('The id /email send replied with'),
+      id: z
+        .string()
+        .trim()
+        .min(1)
+        .max(64)
+        .regex(EMAIL_ID_RE, {
+          error:
+            'That is not an email id; /email send replies with one, e.g. 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794.',
+        })
+        .describe('The id /email send replied with'),
     }),
     positional: ['id'],
     needs: ['email'],
@@ -19,13 +27,6 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
     ephemeral: true,
     examples: ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794'],
     async handler(input, ctx) {
-      if (!EMAIL_ID_RE.test(input.id)) {
-        throw new UserError({
-          code: 'invalid_input',
-          message:
-            'That is not an email id; /email send replies with one, e.g. 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794.',
-        });
-      }
       const record = await ctx.services.email.get(input.id, { signal: ctx.signal });
       if (record === undefined) {
         return {
