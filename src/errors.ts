@@ -66,6 +66,8 @@ export class ServiceError extends BotError {
   readonly providerMessage: string | undefined;
   /** Set when herald refused the call itself because the provider's quota is used up. */
   readonly quota: QuotaExhausted | undefined;
+  /** Set when the provider says its own quota (credits, characters) is used up until it renews. */
+  readonly exhausted: boolean;
   constructor(opts: {
     service: ServiceName;
     operation: string;
@@ -74,6 +76,7 @@ export class ServiceError extends BotError {
     retryAfterMs?: number | undefined;
     providerMessage?: string | undefined;
     quota?: QuotaExhausted | undefined;
+    exhausted?: boolean | undefined;
     message?: string;
     cause?: unknown;
   }) {
@@ -90,6 +93,7 @@ export class ServiceError extends BotError {
     this.retryAfterMs = opts.retryAfterMs;
     this.providerMessage = opts.providerMessage;
     this.quota = opts.quota;
+    this.exhausted = opts.exhausted ?? false;
   }
 }
 
@@ -172,6 +176,8 @@ export function userMessageFor(err: unknown): string {
         return `The ${name} service did not accept that request; check the input and try again.`;
       case 'rate_limited':
         if (err.quota) return quotaSentence(name, err.quota, err.retryAfterMs);
+        if (err.exhausted)
+          return `The ${name} service says herald’s quota is used up; it renews with the provider’s billing period, or an operator can raise the plan.`;
         return `The ${name} service is rate limiting herald; try again in ${seconds(err.retryAfterMs)}.`;
       case 'unavailable':
         return `The ${name} service is unavailable; try again in ${seconds(err.retryAfterMs)}.`;
