@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
 import type { ScheduleService } from '../src/core/schedule-service.ts';
-import { UserError } from '../src/errors.ts';
+import { RunFailedError, UserError } from '../src/errors.ts';
 import { allowList } from './access.ts';
 import { addedReply, listReply, pausedReply, ranReply, removedReply } from './schedule-format.ts';
 
@@ -179,7 +179,10 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       examples: ['/schedule run k7p2mx'],
       async handler(input) {
         const { record, result } = await service.run(input.id);
-        return ranReply(record, result);
+        const reply = ranReply(record, result);
+        // A failed run is a failed command (a piped console exits 1), told in the same sentence.
+        if (result.outcome === 'failed') throw new RunFailedError(reply.text);
+        return reply;
       },
     }),
   ];

@@ -97,6 +97,17 @@ export class ServiceError extends BotError {
   }
 }
 
+/**
+ * A command that ran and reports that the work it started failed (a scheduled run started by
+ * /schedule run): its message is safe to show as it is, and the command counts as failed (a piped
+ * console exits 1), not as refused.
+ */
+export class RunFailedError extends BotError {
+  constructor(message: string) {
+    super({ code: 'run_failed', message });
+  }
+}
+
 /** An expected failure whose message is safe to show to the invoker as it is. */
 export class UserError extends BotError {
   declare readonly code: UserErrorCode;
@@ -163,7 +174,7 @@ function oneLine(text: string): string {
 
 /** The one mapping from any error to one clear sentence for the person who ran a command. */
 export function userMessageFor(err: unknown): string {
-  if (err instanceof UserError) return oneLine(err.message);
+  if (err instanceof UserError || err instanceof RunFailedError) return oneLine(err.message);
   if (err instanceof ServiceError) {
     const name = SERVICE_LABELS[err.service];
     switch (err.code) {

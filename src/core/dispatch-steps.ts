@@ -1,7 +1,7 @@
 // The steps the dispatcher runs for each invocation, as plain functions of what they read: find
 // the command, check its services, access and the per-user rate limit, and judge and log how it
 // ended. createDispatcher (dispatch.ts) composes them and keeps the only mutable state.
-import { DeadlineError, SERVICE_LABELS, ServiceError, UserError } from '../errors.ts';
+import { DeadlineError, RunFailedError, SERVICE_LABELS, ServiceError, UserError } from '../errors.ts';
 import type { CommandOutcome, CommandRegistry, Invocation } from './adapter.ts';
 import type { Actor } from './actor.ts';
 import { resolveCommand } from './args.ts';
@@ -118,6 +118,7 @@ export function logOutcome(log: CommandLog, record: CommandRecord, failure?: { e
   const err = failure?.error;
   if (failure === undefined) log.info({ ...record }, 'command.finished');
   else if (err instanceof UserError) log.info({ ...record, code: err.code }, 'command.failed');
+  else if (err instanceof RunFailedError) log.warn({ ...record, code: err.code }, 'command.failed');
   else if (err instanceof ServiceError && err.code === 'rate_limited') {
     // An ordinary rate limit is expected and answered in one sentence: at info, with no error
     // object, so it never prints a stack trace (above the interactive console's prompt or anywhere).
