@@ -119,6 +119,7 @@ export function createJobsCommand(opts: JobsCommandOptions) {
         .string()
         .trim()
         .toLowerCase()
+        .length(2)
         .refine(isJobCountry, {
           error: (issue) =>
             `The job search does not cover ${quote(String(issue.input), 10)}; use one of ${JOB_COUNTRIES.join(', ')}.`,

@@ -1,10 +1,11 @@
 // One composition for the bot, `npm run job` and `npm run register`: the published Discord set and
 // the Slack manifest are exactly the registry the running bot has, /schedule included.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildDiscordCommands } from '../../adapters/discord/commands.ts';
-import type { SlackManifest } from '../../adapters/slack/manifest.ts';
+import { slackManifest, type SlackManifest } from '../../adapters/slack/manifest.ts';
 import { buildApp, offeredCommands, registrationParts, type AppMode } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { describeOptions } from '../../src/core/command.ts';
@@ -180,5 +181,18 @@ describe('npm run register', () => {
     const result = await registerRun(['--slack'], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('usage: npm run register');
+  });
+});
+
+describe('docs/composition.md', () => {
+  it('holds the manifest npm run register -- --slack-manifest prints with SANDBOX=on', async () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/composition.md', import.meta.url)), 'utf8');
+    const block = /```json\n([\s\S]*?)\n```/.exec(doc)?.[1];
+    expect(block).toBeDefined();
+    const result = await registerRun(['--slack-manifest'], { SANDBOX: 'on' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(block!)).toEqual(JSON.parse(result.stdout));
+    const registry = buildApp(loadConfig({ SANDBOX: 'on' }), 'register', registrationParts(log)).registry;
+    expect(slackManifest(registry)).toEqual(JSON.parse(block!));
   });
 });
