@@ -12,7 +12,16 @@ export function createEmailSendCommand(opts: EmailCommandOptions) {
     name: 'email send',
     description: 'Send an email',
     options: z.object({
-      to: z.string().trim().min(3).max(254).describe('Recipient address, e.g. ops@example.com'),
+      to: z
+        .string()
+        .trim()
+        .min(3)
+        .max(254)
+        .refine(isEmailAddress, {
+          error: (issue) =>
+            `${quote(String(issue.input), 60)} is not an email address; give one address such as ops@example.com.`,
+        })
+        .describe('Recipient address, e.g. ops@example.com'),
       subject: z.string().trim().min(1).max(200).describe('Subject line'),
       body: z.string().trim().min(1).max(5000).describe('Message text; a blank line starts a paragraph'),
     }),
@@ -22,12 +31,6 @@ export function createEmailSendCommand(opts: EmailCommandOptions) {
     ephemeral: true,
     examples: ['/email send ops@example.com "Deploy done" The release is live.'],
     async handler(input, ctx) {
-      if (!isEmailAddress(input.to)) {
-        throw new UserError({
-          code: 'invalid_input',
-          message: `${quote(input.to, 60)} is not an email address; give one address such as ops@example.com.`,
-        });
-      }
       if (!isAllowedDomain(input.to, opts.domains)) {
         throw new UserError({
           code: 'forbidden',

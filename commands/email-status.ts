@@ -4,7 +4,6 @@ import { defineCommand } from '../src/core/command.ts';
 import type { Reply } from '../src/core/reply.ts';
 import type { CommandWatch } from '../src/core/watch.ts';
 import type { EmailRecord } from '../src/services/email/client.ts';
-import { UserError } from '../src/errors.ts';
 import { emailAccess } from './access.ts';
 import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
 import { formatDateTime, formatRelative, listWithMore, truncate } from './format.ts';
@@ -20,7 +19,16 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
     name: 'email status',
     description: 'Show a sent email and its latest delivery event',
     options: z.object({
-      id: z.string().trim().min(1).max(64).describe('The id /email send replied with'),
+      id: z
+        .string()
+        .trim()
+        .min(1)
+        .max(64)
+        .regex(EMAIL_ID_RE, {
+          error:
+            'That is not an email id; /email send replies with one, e.g. 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794.',
+        })
+        .describe('The id /email send replied with'),
     }),
     positional: ['id'],
     needs: ['email'],
@@ -29,13 +37,6 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
     examples: ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794'],
     watch: emailStatusWatch,
     async handler(input, ctx) {
-      if (!EMAIL_ID_RE.test(input.id)) {
-        throw new UserError({
-          code: 'invalid_input',
-          message:
-            'That is not an email id; /email send replies with one, e.g. 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794.',
-        });
-      }
       const record = await ctx.services.email.get(input.id, { signal: ctx.signal });
       if (record === undefined) {
         return {

@@ -2,7 +2,6 @@
 // "lat, lon", so the reply turns them round and links each match to OpenStreetMap.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import { UserError } from '../src/errors.ts';
 import type { GeocodeMatch } from '../src/services/geocoding/client.ts';
 import { formatCoordinate, plural, quote, truncate } from './format.ts';
 
@@ -36,22 +35,22 @@ export const geocode = defineCommand({
   name: 'geocode',
   description: 'Find the coordinates of a place, with a map link',
   options: z.object({
-    query: z.string().trim().min(1).max(256).describe('What to look for: a place, an address or a landmark'),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256)
+      .refine((q) => !q.includes(';'), { error: 'A place search cannot contain ";".' })
+      .refine((q) => q.split(/\s+/).length <= MAX_QUERY_WORDS, {
+        error: `A place search can have at most ${MAX_QUERY_WORDS} words; shorten it and try again.`,
+      })
+      .describe('What to look for: a place, an address or a landmark'),
     limit: z.number().int().min(1).max(10).default(5).describe('How many matches to show (1-10)'),
   }),
   positional: ['query'],
   needs: ['geocoding'],
   examples: ['/geocode Eiffel Tower', '/geocode "10 Downing Street, London" limit:1'],
   async handler(input, ctx) {
-    if (input.query.includes(';')) {
-      throw new UserError({ code: 'invalid_input', message: 'A place search cannot contain ";".' });
-    }
-    if (input.query.split(/\s+/).length > MAX_QUERY_WORDS) {
-      throw new UserError({
-        code: 'invalid_input',
-        message: `A place search can have at most ${MAX_QUERY_WORDS} words; shorten it and try again.`,
-      });
-    }
     const matches = await ctx.services.geocoding.forward(
       { query: input.query, limit: input.limit },
       { signal: ctx.signal },

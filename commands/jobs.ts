@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import type { Action, EmbedField, Reply } from '../src/core/reply.ts';
 import type { CommandWatch } from '../src/core/watch.ts';
-import { UserError } from '../src/errors.ts';
 import type { JobListing, JobSearchResult } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../src/domain/job-countries.ts';
@@ -156,6 +155,10 @@ export function createJobsCommand(opts: JobsCommandOptions) {
         .trim()
         .toLowerCase()
         .length(2)
+        .refine(isJobCountry, {
+          error: (issue) =>
+            `The job search does not cover ${quote(String(issue.input), 10)}; use one of ${JOB_COUNTRIES.join(', ')}.`,
+        })
         .optional()
         .describe(`Two-letter country code: ${JOB_COUNTRIES.join(', ')}`),
       page: z.number().int().min(1).max(1000).default(1).describe('Page of results, from 1'),
@@ -173,13 +176,8 @@ export function createJobsCommand(opts: JobsCommandOptions) {
     examples: ['/jobs typescript', '/jobs what:"rust developer" where:Berlin country:de page:2'],
     watch: jobsWatch,
     async handler(input, ctx) {
+      // The configured default was checked at start (JOBS_COUNTRY), a given one by the schema.
       const country = input.country ?? opts.defaultCountry;
-      if (!isJobCountry(country)) {
-        throw new UserError({
-          code: 'invalid_input',
-          message: `The job search does not cover ${quote(country, 10)}; use one of ${JOB_COUNTRIES.join(', ')}.`,
-        });
-      }
       const { what, where, page, size } = input;
       const result = await ctx.services.jobSearch.search(
         { country, page, what, ...(where === undefined ? {} : { where }), resultsPerPage: size },

@@ -1,7 +1,7 @@
 // The replies of /schedule: what was added (with the next runs in the schedule's zone and the lines
 // to type next, as buttons where the platform has them), the list, and the one-line answers.
 import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
-import type { BuiltInSchedule, Listing, ManualRun } from '../src/core/schedule-service.ts';
+import type { BuiltInSchedule, Listing, ManualRun, Preview } from '../src/core/schedule-service.ts';
 import type { ScheduleRecord, ScheduleRun } from '../src/core/schedules.ts';
 import { formatRun } from '../src/core/when.ts';
 import { truncate } from './format.ts';
@@ -124,4 +124,30 @@ export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
     return { text: `Schedule ${record.id} did not run: ${result.error ?? 'another run holds it'}.` };
   }
   return { text: `Schedule ${record.id} failed: ${result.error ?? 'unknown error'}`, ephemeral: true };
+}
+
+/** A preview: the post as the schedule would make it now, marked as not posted; actions left out. */
+export function previewReply(preview: Preview): Reply {
+  const next = preview.nextRun ? formatRun(preview.nextRun, preview.timezone) : 'none';
+  const head = `Preview of ${preview.line} for ${preview.destination} (not posted, not added; next run ${next}):`;
+  if ('error' in preview.result) {
+    return { text: `${head} it fails now, so it would fail then: ${preview.result.error}`, ephemeral: true };
+  }
+  const { reply } = preview.result;
+  return {
+    text: `${head}\n${reply.text}`,
+    ...(reply.embeds ? { embeds: reply.embeds } : {}),
+    ...(reply.attachments ? { attachments: reply.attachments } : {}),
+    ephemeral: true,
+  };
+}
+
+/** The add reply's "Preview" button: the same schedule, previewed (it is not added again). */
+export function previewAction(input: Record<string, string | undefined>): Action {
+  const given = Object.entries(input).filter((e): e is [string, string] => e[1] !== undefined);
+  return {
+    label: 'Preview',
+    command: 'schedule add',
+    input: { ...Object.fromEntries(given), preview: 'yes' },
+  };
 }

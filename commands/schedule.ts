@@ -5,9 +5,17 @@ import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
 import type { ScheduleService } from '../src/core/schedule-service.ts';
-import { UserError } from '../src/errors.ts';
+import { RunFailedError, UserError } from '../src/errors.ts';
 import { allowList } from './access.ts';
-import { addedReply, listReply, pausedReply, ranReply, removedReply } from './schedule-format.ts';
+import {
+  addedReply,
+  listReply,
+  pausedReply,
+  previewAction,
+  previewReply,
+  ranReply,
+  removedReply,
+} from './schedule-format.ts';
 
 export interface ScheduleCommandOptions {
   service: ScheduleService;
@@ -15,7 +23,9 @@ export interface ScheduleCommandOptions {
   roles: readonly string[];
 }
 
-const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert'] as const;
+const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert', 'preview'] as const;
+/** `preview:yes` typed after the command line is /schedule's own (no command has a preview option). */
+const TRAILING_PREVIEW_RE = /\s+preview:(yes|no)\s*$/i;
 const QUOTES = new Set(['"', "'", '“', '‘']);
 
 /**
@@ -40,7 +50,11 @@ export function readShortForm(text: string): Record<string, string> | undefined 
     }
   }
   if (start < 0) return undefined;
-  const out: Record<string, string> = { command: text.slice(start).trim() };
+  let line = text.slice(start).trim();
+  const trailing = TRAILING_PREVIEW_RE.exec(line);
+  if (trailing) line = line.slice(0, trailing.index).trim();
+  const out: Record<string, string> = { command: line };
+  if (trailing) out.preview = trailing[1]!.toLowerCase();
   const words: string[] = [];
   for (const token of tokenize(text.slice(0, start))) {
     if (token.key === undefined) {
@@ -51,7 +65,7 @@ export function readShortForm(text: string): Record<string, string> | undefined 
     if (!(ADD_KEYS as readonly string[]).includes(key) || key === 'command') {
       throw new UserError({
         code: 'invalid_input',
-        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only and alert.`,
+        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only, alert and preview.`,
       });
     }
     if (Object.hasOwn(out, key))
@@ -92,6 +106,10 @@ const ADD_OPTIONS = z.object({
     .max(40)
     .optional()
     .describe('With only:new on /forecast: rain, snow, "below 0" or "above 30"'),
+  preview: z
+    .enum(['yes', 'no'])
+    .optional()
+    .describe('yes: run the command once now and show the post, without posting or adding it'),
 });
 
 /** /schedule add: the keyed or the short form, with destination and zone completion. */
@@ -114,9 +132,17 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
       '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
     ],
     async handler(input, ctx) {
-      const { record, nextRuns } = await service.add(input, ctx.actor);
+      const { preview, ...schedule } = input;
+      if (preview === 'yes') {
+        const shown = await service.preview(schedule, ctx.actor, ctx.signal);
+        // A command that fails now would fail at its slot: a failed command, told in the same sentence.
+        if ('error' in shown.result) throw new RunFailedError(previewReply(shown).text);
+        return previewReply(shown);
+      }
+      const { record, nextRuns } = await service.add(schedule, ctx.actor);
       ctx.log.info({ scheduleId: record.id, cron: record.cron, timezone: record.timezone }, 'schedule.added');
-      return addedReply(record, nextRuns);
+      const added = addedReply(record, nextRuns);
+      return { ...added, actions: [...(added.actions ?? []), previewAction(schedule)] };
     },
   });
 }
@@ -179,7 +205,10 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       examples: ['/schedule run k7p2mx'],
       async handler(input) {
         const { record, result } = await service.run(input.id);
-        return ranReply(record, result);
+        const reply = ranReply(record, result);
+        // A failed run is a failed command (a piped console exits 1), told in the same sentence.
+        if (result.outcome === 'failed') throw new RunFailedError(reply.text);
+        return reply;
       },
     }),
   ];

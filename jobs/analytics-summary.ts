@@ -45,7 +45,6 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
     needs: ['analytics', 'webhook'],
     async run(ctx) {
       const { analytics } = ctx.services;
-      if (!analytics) throw new Error('the analytics service is not configured');
       if (settings.metrics.length > MAX_METRICS) {
         ctx.log.warn(
           { job: 'analytics-summary', metrics: settings.metrics.length },

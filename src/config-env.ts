@@ -3,6 +3,7 @@
 import { isIP, isIPv4 } from 'node:net';
 import { z } from 'zod';
 import type { ServiceKey } from './core/services.ts';
+import { isJobCountry, JOB_COUNTRIES } from './domain/job-countries.ts';
 
 /** The providers' public addresses (API-NOTES.md); used when a *_BASE_URL is not set. */
 export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
@@ -100,8 +101,8 @@ export const EnvSchema = z.object({
   JOBS_BASE_URL: baseUrl,
   JOBS_APP_ID: optionalText,
   JOBS_API_KEY: optionalText,
-  JOBS_COUNTRY: optionalText.refine((v) => v === undefined || /^[a-z]{2}$/.test(v), {
-    message: 'must be a lower-case two-letter country code such as gb',
+  JOBS_COUNTRY: optionalText.refine((v) => v === undefined || isJobCountry(v), {
+    message: `must be one of the job search's countries: ${JOB_COUNTRIES.join(', ')}`,
   }),
 
   DISCORD_TOKEN: optionalText,

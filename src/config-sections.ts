@@ -4,6 +4,8 @@
 import { validateDetailed } from 'node-cron';
 import { DEFAULT_BASE_URLS, isAllowedBaseUrl, type Env } from './config-env.ts';
 import type { ConfigProblem } from './errors.ts';
+import { DEFAULT_JOB_COUNTRY } from './domain/job-countries.ts';
+import { DEFAULT_SPEECH_MODEL_ID } from './domain/speech.ts';
 import { isTimeZone } from './core/when.ts';
 import type {
   AnalyticsSummaryConfig,
@@ -106,7 +108,7 @@ export function servicesSection(e: Env, problems: Problems): ServiceConfigs {
     services.speech = {
       baseUrl: e.SPEECH_BASE_URL ?? DEFAULT_BASE_URLS.speech,
       apiKey: e.SPEECH_API_KEY,
-      modelId: e.SPEECH_MODEL_ID ?? 'eleven_multilingual_v2',
+      modelId: e.SPEECH_MODEL_ID ?? DEFAULT_SPEECH_MODEL_ID,
       voiceId: e.SPEECH_VOICE_ID ?? '21m00Tcm4TlvDq8ikWAM',
     };
   }
@@ -124,7 +126,7 @@ export function servicesSection(e: Env, problems: Problems): ServiceConfigs {
       baseUrl: e.JOBS_BASE_URL ?? DEFAULT_BASE_URLS.jobSearch,
       appId: e.JOBS_APP_ID!,
       apiKey: e.JOBS_API_KEY!,
-      country: e.JOBS_COUNTRY ?? 'gb',
+      country: e.JOBS_COUNTRY ?? DEFAULT_JOB_COUNTRY,
     };
   }
   return services;

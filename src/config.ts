@@ -13,6 +13,8 @@ import type { JobSearchConfig } from './services/job-search/client.ts';
 import type { ServiceKey } from './core/services.ts';
 import type { CommandAccess, CommandLimits } from './domain/command-access.ts';
 import { EnvSchema, type Env } from './config-env.ts';
+import { DEFAULT_JOB_COUNTRY } from './domain/job-countries.ts';
+import { DEFAULT_SPEECH_MODEL_ID } from './domain/speech.ts';
 import {
   accessSection,
   analyticsSummarySection,
@@ -106,6 +108,10 @@ export interface Config {
   access: CommandAccess;
   limits: CommandLimits;
   webhookUsername: string;
+  /** JOBS_COUNTRY: /jobs' country when none is given, real or simulated (the sandbox's too). */
+  jobsCountry: string;
+  /** SPEECH_MODEL_ID: /say's model, real or simulated. */
+  speechModelId: string;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
   /** Scheduled reports: limits, access, destinations (src/config-schedule.ts). */
@@ -181,6 +187,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     access: accessSection(e),
     limits: { perUserPerMinute: e.RATE_LIMIT_PER_MINUTE, sayDailyChars: e.SAY_DAILY_CHARS },
     webhookUsername: e.WEBHOOK_USERNAME ?? 'herald',
+    jobsCountry: e.JOBS_COUNTRY ?? DEFAULT_JOB_COUNTRY,
+    speechModelId: e.SPEECH_MODEL_ID ?? DEFAULT_SPEECH_MODEL_ID,
     analyticsSummary,
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
     ephemeralDisk: e.DYNO !== undefined,

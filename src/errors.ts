@@ -66,6 +66,8 @@ export class ServiceError extends BotError {
   readonly providerMessage: string | undefined;
   /** Set when herald refused the call itself because the provider's quota is used up. */
   readonly quota: QuotaExhausted | undefined;
+  /** Set when the provider says its own quota (credits, characters) is used up until it renews. */
+  readonly exhausted: boolean;
   constructor(opts: {
     service: ServiceName;
     operation: string;
@@ -74,6 +76,7 @@ export class ServiceError extends BotError {
     retryAfterMs?: number | undefined;
     providerMessage?: string | undefined;
     quota?: QuotaExhausted | undefined;
+    exhausted?: boolean | undefined;
     message?: string;
     cause?: unknown;
   }) {
@@ -90,6 +93,18 @@ export class ServiceError extends BotError {
     this.retryAfterMs = opts.retryAfterMs;
     this.providerMessage = opts.providerMessage;
     this.quota = opts.quota;
+    this.exhausted = opts.exhausted ?? false;
+  }
+}
+
+/**
+ * A command that ran and reports that the work it started failed (a scheduled run started by
+ * /schedule run): its message is safe to show as it is, and the command counts as failed (a piped
+ * console exits 1), not as refused.
+ */
+export class RunFailedError extends BotError {
+  constructor(message: string) {
+    super({ code: 'run_failed', message });
   }
 }
 
@@ -159,7 +174,7 @@ function oneLine(text: string): string {
 
 /** The one mapping from any error to one clear sentence for the person who ran a command. */
 export function userMessageFor(err: unknown): string {
-  if (err instanceof UserError) return oneLine(err.message);
+  if (err instanceof UserError || err instanceof RunFailedError) return oneLine(err.message);
   if (err instanceof ServiceError) {
     const name = SERVICE_LABELS[err.service];
     switch (err.code) {
@@ -172,6 +187,8 @@ export function userMessageFor(err: unknown): string {
         return `The ${name} service did not accept that request; check the input and try again.`;
       case 'rate_limited':
         if (err.quota) return quotaSentence(name, err.quota, err.retryAfterMs);
+        if (err.exhausted)
+          return `The ${name} service says herald’s quota is used up; it renews with the provider’s billing period, or an operator can raise the plan.`;
         return `The ${name} service is rate limiting herald; try again in ${seconds(err.retryAfterMs)}.`;
       case 'unavailable':
         return `The ${name} service is unavailable; try again in ${seconds(err.retryAfterMs)}.`;

@@ -3,34 +3,26 @@
 // command line and the config checks live in cli.ts, the stop and its order in lifecycle.ts, which
 // port and host serve health in config-sections.ts.
 import { resolve } from 'node:path';
-import { buildCommands } from '../commands/index.ts';
 import { createConsoleAdapter } from '../adapters/console/adapter.ts';
 import { HISTORY_FILE_NAME } from '../adapters/console/history.ts';
 import { openTerminalLog, type TerminalLog } from '../adapters/console/terminal-log.ts';
+import { buildApp, buildServices } from './app.ts';
 import { prepare } from './cli.ts';
 import { configReport } from './config-report.ts';
 import { secretsOf, type Config } from './config.ts';
 import type { ChatAdapter, HttpRoutes } from './core/adapter.ts';
-import { createDispatcher } from './core/dispatch.ts';
-import { createRegistry } from './core/registry.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
-import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
+import { createQuotas } from './quota.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
 import { closeDestinationClients, createDestinationClients } from './destinations.ts';
-import { createScheduling } from '../jobs/schedules.ts';
 import { startJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
-import {
-  planServices,
-  resolveServiceConfigs,
-  SANDBOX_CREDENTIAL,
-  type ServicePlan,
-} from './sandbox/resolve.ts';
+import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/resolve.ts';
 import { startSandboxServer } from './sandbox/server.ts';
-import { closeServices, createServices } from './services/index.ts';
+import { closeServices } from './services/index.ts';
 
 function sandboxNotice(plan: ServicePlan): string | undefined {
   if (plan.simulated.length === 0) return undefined;
@@ -70,28 +62,20 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
     ? await (await import('./redis.ts')).connectRedis(config.redisUrl, log)
     : undefined;
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
-  const configs = resolveServiceConfigs(config, plan, sandbox?.url);
-  // Only the health server serves metrics: without it prom-client is never loaded (issue 16).
+  // Only the health server serves metrics: without it prom-client is never loaded.
   const metrics = config.health ? (await import('./metrics.ts')).createMetrics() : undefined;
-  // Real providers get their documented rate limits as a queue; the simulator has none.
-  const realOnly = Object.fromEntries(
-    SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [k, { providerRateLimit: true }]),
-  );
-  const services = createServices(
-    configs,
-    { log: log.child({ component: 'http' }), onCall: (r) => metrics?.onCall(r), quotaStore: { redis } },
-    realOnly,
-  );
+  const { services } = buildServices(config, plan, sandbox?.url, {
+    log: log.child({ component: 'http' }),
+    onCall: (r) => metrics?.onCall(r),
+    quotaStore: { redis },
+  });
   lifecycle.onStop('connections', () => closeServices(services));
-  return { redis, configs, metrics, services };
+  return { redis, metrics, services };
 }
 type Started = Awaited<ReturnType<typeof startServices>>;
 
-/** The store, the schedules, their destinations, the commands and the dispatcher. */
-async function startCommands(
-  { config, log, lifecycle }: Base,
-  { redis, configs, metrics, services }: Started,
-) {
+/** The store, the schedules, their destinations, and the app: commands, dispatcher, /schedule. */
+async function startCommands({ config, log, lifecycle }: Base, { redis, metrics, services }: Started) {
   const quotas = createQuotas({ ...config.limits, redis });
   const store = await openStore(config);
   lifecycle.onStop('store', () => store.close());
@@ -100,44 +84,21 @@ async function startCommands(
   lifecycle.onStop('store', () => schedules.close());
   const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
   lifecycle.onStop('connections', () => closeDestinationClients(destinations));
-  const scheduling = createScheduling({
-    config,
+  const app = buildApp(config, 'bot', {
     services,
     store,
     schedules,
     destinations,
-    log: log.child({ component: 'schedules' }),
-  });
-  const commands = buildCommands({
-    access: config.access,
-    limits: config.limits,
-    speechModelId: configs.speech?.modelId ?? 'eleven_multilingual_v2',
-    jobsCountry: configs.jobSearch?.country ?? 'gb',
-    chargeSay: createSayCharge(quotas),
-    refundSay: createSayRefund(quotas),
-    schedules: {
-      service: scheduling.service,
-      users: config.schedule.allowedUsers,
-      roles: config.schedule.allowedRoles,
-    },
-  });
-  const registry = createRegistry(commands);
-  const dispatcher = createDispatcher({
-    registry,
-    services,
     log,
-    commandTimeoutMs: config.commandTimeoutMs,
-    serviceVariables: config.serviceVariables,
-    now: () => new Date(),
-    rateLimit: quotas.commands,
+    quotas,
     onCommand: (r) => metrics?.command(r),
   });
+  const { dispatcher } = app;
   lifecycle.onStop('commands', async () => {
     if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))
       log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
   });
-  scheduling.attach(dispatcher);
-  return { store, destinations, scheduling, registry, dispatcher };
+  return { store, destinations, scheduling: app.scheduling, registry: app.registry, dispatcher };
 }
 type Commands = Awaited<ReturnType<typeof startCommands>>;
 

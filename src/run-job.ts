@@ -9,21 +9,16 @@ import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
 import type { WebhookMessage } from './services/webhook/client.ts';
 import { formatBytes } from './format.ts';
 import type { OutboxEntry } from './store/store.ts';
-import { createJobSchedules } from '../jobs/index.ts';
+import { buildApp, buildServices, type App } from './app.ts';
 import { readEnvironment } from './config-file.ts';
-import { loadConfig, secretsOf, type Config, type ServiceConfigs } from './config.ts';
+import { loadConfig, secretsOf, type Config } from './config.ts';
 import { createScheduler, validateSchedules, type SlotOutcome } from './core/scheduler.ts';
-import { SERVICE_KEYS } from './core/services.ts';
+import type { ScheduleStore } from './core/schedules.ts';
 import { ConfigError } from './errors.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
-import { closeServices, createServices } from './services/index.ts';
+import { closeServices } from './services/index.ts';
 import { describeStore, openScheduleStore, openStore, type Store } from './store/index.ts';
-import { buildCommands } from '../commands/index.ts';
-import { createScheduling } from '../jobs/schedules.ts';
-import { createDispatcher } from './core/dispatch.ts';
-import { createRegistry } from './core/registry.ts';
-import type { Services } from './core/services.ts';
 import { closeDestinationClients, createDestinationClients } from './destinations.ts';
 
 class ExitError extends Error {
@@ -34,21 +29,16 @@ class ExitError extends Error {
   }
 }
 
-/** The services the plan simulates are answered by the built-in simulator (loaded only then). */
-async function sandboxConfigs(
-  config: Config,
-): Promise<{ configs: ServiceConfigs; simulated: readonly string[]; close(): Promise<void> } | undefined> {
-  const [
-    { planServices, resolveServiceConfigs, SANDBOX_CREDENTIAL },
-    { sandboxHandlers },
-    { startSandboxServer },
-  ] = await Promise.all([
-    import('./sandbox/resolve.ts'),
-    import('./sandbox/index.ts'),
-    import('./sandbox/server.ts'),
-  ]);
+/** The built-in simulator for the services the plan simulates (loaded only then). */
+async function startSandbox(config: Config) {
+  const [{ planServices, SANDBOX_CREDENTIAL }, { sandboxHandlers }, { startSandboxServer }] =
+    await Promise.all([
+      import('./sandbox/resolve.ts'),
+      import('./sandbox/index.ts'),
+      import('./sandbox/server.ts'),
+    ]);
   const plan = planServices(config);
-  if (plan.simulated.length === 0) return undefined;
+  if (plan.simulated.length === 0) return { plan, server: undefined };
   if (plan.modes.webhook === 'real') {
     throw new ExitError(
       `refusing to post simulated ${plan.simulated.join(', ')} data to the real webhook; ` +
@@ -57,11 +47,7 @@ async function sandboxConfigs(
     );
   }
   const server = await startSandboxServer({ handlers: sandboxHandlers({ credential: SANDBOX_CREDENTIAL }) });
-  return {
-    configs: resolveServiceConfigs(config, plan, server.url),
-    simulated: plan.simulated,
-    close: () => server.close(),
-  };
+  return { plan, server };
 }
 
 // What a run posted, printed as the console shows a reply (the embed as a card, files by name).
@@ -151,61 +137,43 @@ async function describeRun(store: Store, outcome: SlotOutcome, line: string): Pr
 }
 
 /** A schedule of /schedule run once now, as its creator, through the same claim and outbox. */
-async function runSchedule(id: string, config: Config, services: Services, store: Store, log: Logger) {
-  const schedules = await openScheduleStore(config);
-  const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
-  try {
-    const record = await schedules.get(id.trim().toLowerCase());
-    if (!record) return undefined;
-    const scheduling = createScheduling({ config, services, store, schedules, destinations, log });
-    const registry = createRegistry(
-      buildCommands({
-        access: config.access,
-        limits: config.limits,
-        speechModelId: config.services.speech?.modelId ?? 'eleven_multilingual_v2',
-        jobsCountry: config.services.jobSearch?.country ?? 'gb',
-        schedules: { service: scheduling.service, users: [], roles: [] },
-      }),
-    );
-    scheduling.attach(
-      createDispatcher({
-        registry,
-        services,
-        log,
-        commandTimeoutMs: config.commandTimeoutMs,
-        serviceVariables: config.serviceVariables,
-      }),
-    );
-    log.info({ scheduleId: record.id, store: describeStore(config) }, 'schedule.manual_run');
-    const outcome = await scheduling.runner.runManual(record);
-    return { label: `schedule ${record.id} (${record.command})`, outcome };
-  } finally {
-    await Promise.allSettled([schedules.close(), closeDestinationClients(destinations)]);
-  }
+async function runSchedule(
+  id: string,
+  app: App<'job'>,
+  schedules: ScheduleStore,
+  config: Config,
+  log: Logger,
+) {
+  const record = await schedules.get(id.trim().toLowerCase());
+  if (!record) return undefined;
+  log.info({ scheduleId: record.id, store: describeStore(config) }, 'schedule.manual_run');
+  const outcome = await app.scheduling.runner.runManual(record);
+  return { label: `schedule ${record.id} (${record.command})`, outcome };
 }
 
 async function run(args: readonly string[], log: Logger, config: Config): Promise<string> {
-  const sandbox = await sandboxConfigs(config);
-  if (sandbox) log.info({ simulated: sandbox.simulated }, 'the built-in sandbox answers for these services');
-  // Real providers get their documented rate limits, as in main.ts; the simulator has none.
-  const realOnly = sandbox
-    ? {}
-    : Object.fromEntries(SERVICE_KEYS.map((k) => [k, { providerRateLimit: true }]));
-  const services = createServices(
-    sandbox?.configs ?? config.services,
-    { log: log.child({ component: 'http' }) },
-    realOnly,
-  );
-  const schedules = createJobSchedules(config, services);
-  const known = schedules.map((s) => s.job.name).join(', ');
+  const { plan, server } = await startSandbox(config);
+  if (server) log.info({ simulated: plan.simulated }, 'the built-in sandbox answers for these services');
+  const { services } = buildServices(config, plan, server?.url, { log: log.child({ component: 'http' }) });
+  const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
   const name = args[0];
-  const target = schedules.find((s) => s.job.name === name);
   let store: Store | undefined;
+  let schedules: ScheduleStore | undefined;
   try {
+    [store, schedules] = await Promise.all([openStore(config), openScheduleStore(config)]).catch(
+      (err: unknown) => {
+        throw new ExitError(
+          `${name ?? 'herald job'} cannot run: ${err instanceof Error ? err.message : String(err)}`,
+          1,
+        );
+      },
+    );
+    const app = buildApp(config, 'job', { services, store, schedules, destinations, log });
+    const known = app.jobs.map((s) => s.job.name).join(', ');
+    const target = app.jobs.find((s) => s.job.name === name);
     if (name === undefined) throw new ExitError(`usage: npm run job -- NAME (known jobs: ${known})`, 2);
     if (!target) {
-      store = await openStore(config);
-      const ran = await runSchedule(name, config, services, store, log);
+      const ran = await runSchedule(name, app, schedules, config, log);
       if (!ran) {
         const hint = '/schedule list shows the schedules';
         throw new ExitError(`unknown job or schedule "${name}"; known jobs: ${known} (${hint})`, 2);
@@ -216,13 +184,10 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
       return text;
     }
     if (target.disabledReason) throw new ExitError(`${name} cannot run: ${target.disabledReason}`, 1);
-    store = await openStore(config).catch((err: unknown) => {
-      throw new ExitError(`${name} cannot run: ${err instanceof Error ? err.message : String(err)}`, 1);
-    });
-    validateSchedules(schedules);
+    validateSchedules(app.jobs);
     log.info({ job: name, store: describeStore(config) }, 'job.manual_run');
     const scheduler = createScheduler({
-      schedules,
+      schedules: app.jobs,
       services,
       store,
       log,
@@ -230,14 +195,20 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
     });
     const outcome = await scheduler.runNow(name);
     const { message, isSuccess } = summarize(name, outcome);
-    const notice = sandbox
-      ? `\n\nSimulated by the built-in sandbox: ${sandbox.simulated.join(', ')} (not real data).`
+    const notice = server
+      ? `\n\nSimulated by the built-in sandbox: ${plan.simulated.join(', ')} (not real data).`
       : '';
     const text = (await describeRun(store, outcome, message)) + notice;
     if (!isSuccess) throw new ExitError(text, 1);
     return text;
   } finally {
-    await Promise.allSettled([store?.close(), closeServices(services), sandbox?.close()]);
+    await Promise.allSettled([
+      store?.close(),
+      schedules?.close(),
+      closeDestinationClients(destinations),
+      closeServices(services),
+      server?.close(),
+    ]);
   }
 }
 

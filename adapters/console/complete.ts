@@ -28,19 +28,17 @@ function commandOf(
 }
 
 function completeName(registry: CommandRegistry, words: readonly string[], partial: string): Completion {
-  const names = registry.commands.map((c) => c.name);
   if (words.length === 0) {
     const hasSlash = partial.startsWith('/');
     const typed = partial.replace(/^\//, '').toLowerCase();
-    const tops = [...new Set(names.map((n) => n.split(' ')[0]!))];
+    const tops = registry.entries.map((e) => e.name);
     const hits = tops.filter((n) => n.startsWith(typed)).map((n) => (hasSlash ? `/${n}` : n));
     return [hits, partial];
   }
   // The second word of a group: "email s" → "send", "status".
-  const group = words[0]!.replace(/^\//, '').toLowerCase();
-  const hits = names
-    .filter((n) => n.startsWith(`${group} `))
-    .map((n) => n.slice(group.length + 1))
+  const group = registry.group(words[0]!.replace(/^\//, ''));
+  const hits = (group?.subcommands ?? [])
+    .map((s) => s.name)
     .filter((sub) => sub.startsWith(partial.toLowerCase()));
   return [hits, partial];
 }

@@ -1,5 +1,5 @@
 // Command definitions -> Discord application command JSON (CHAT_INPUT), for one bulk overwrite.
-// "email send" and "email status" become one /email command with two subcommands. Shape and limits:
+// The registry's group "email" (email send, email status) becomes one /email with two subcommands. Shape and limits:
 // https://discord.com/developers/docs/interactions/application-commands#application-command-object
 import {
   ApplicationCommandOptionType,
@@ -8,6 +8,7 @@ import {
   type APIApplicationCommandSubcommandOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+import { isGroup, type CommandRegistry } from '../../src/core/adapter.ts';
 import { describeOptions, type Command, type OptionSpec } from '../../src/core/command.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { truncate } from '../../src/domain/text.ts';
@@ -112,57 +113,33 @@ function check(json: DiscordCommandJson): DiscordCommandJson {
   return json;
 }
 
-/** The whole set of slash commands for Discord's bulk overwrite, in definition order. */
-export function buildDiscordCommands(commands: readonly Command[]): DiscordCommandJson[] {
-  const groups = new Map<string, { single?: Command; subcommands: Command[] }>();
-  for (const command of commands) {
-    const [top = '', sub] = command.name.split(' ');
-    const group = groups.get(top) ?? { subcommands: [] };
-    groups.set(top, group);
-    if (sub === undefined) {
-      if (group.single) throw new Error(`command /${top} is defined twice`);
-      group.single = command;
-    } else {
-      if (group.subcommands.some((c) => c.name === command.name))
-        throw new Error(`command /${command.name} is defined twice`);
-      group.subcommands.push(command);
-    }
-  }
-  const out: DiscordCommandJson[] = [];
-  for (const [name, group] of groups) {
-    if (group.single && group.subcommands.length > 0) {
-      throw new Error(`/${name} cannot be both a command and a group of subcommands on Discord`);
-    }
-    if (group.single) {
-      out.push(
-        check({
-          type: ApplicationCommandType.ChatInput,
-          name,
-          description: describe(group.single.description, name),
-          options: buildOptions(group.single),
-        }),
-      );
-      continue;
-    }
-    if (group.subcommands.length > SUBCOMMANDS_MAX)
-      throw new Error(`/${name}: more than ${SUBCOMMANDS_MAX} subcommands`);
-    const subNames = group.subcommands.map((c) => c.name.split(' ')[1] ?? '');
-    out.push(
-      check({
+/** The whole set of slash commands for Discord's bulk overwrite, in the registry's order. */
+export function buildDiscordCommands(registry: CommandRegistry): DiscordCommandJson[] {
+  return registry.entries.map((entry) => {
+    if (!isGroup(entry)) {
+      return check({
         type: ApplicationCommandType.ChatInput,
+        name: entry.name,
+        description: describe(entry.description, entry.name),
+        options: buildOptions(entry),
+      });
+    }
+    const { name, subcommands } = entry;
+    if (subcommands.length > SUBCOMMANDS_MAX)
+      throw new Error(`/${name}: more than ${SUBCOMMANDS_MAX} subcommands`);
+    return check({
+      type: ApplicationCommandType.ChatInput,
+      name,
+      description: describe(
+        `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}: ${subcommands.map((s) => s.name).join(', ')}`,
         name,
-        description: describe(
-          `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}: ${subNames.join(', ')}`,
-          name,
-        ),
-        options: group.subcommands.map((command, i): APIApplicationCommandSubcommandOption => ({
-          type: ApplicationCommandOptionType.Subcommand,
-          name: subNames[i] ?? '',
-          description: describe(command.description, command.name),
-          options: buildOptions(command),
-        })),
-      }),
-    );
-  }
-  return out;
+      ),
+      options: subcommands.map((sub): APIApplicationCommandSubcommandOption => ({
+        type: ApplicationCommandOptionType.Subcommand,
+        name: sub.name,
+        description: describe(sub.command.description, sub.command.name),
+        options: buildOptions(sub.command),
+      })),
+    });
+  });
 }

@@ -1,10 +1,11 @@
 // Publishes herald's slash commands to Discord with ONE bulk overwrite, to
-// DISCORD_GUILD_ID's guild when set (instant, for development) or globally. Commands whose services
-// are not configured are left out, so Discord never offers a command that cannot run.
+// DISCORD_GUILD_ID's guild when set (instant, for development) or globally. Which commands: the
+// registry it is given (src/app.ts's offered commands, the bot's own).
 // https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands
 import { REST, Routes } from 'discord.js';
-import type { Config, DiscordConfig } from '../../src/config.ts';
-import type { Command, CommandLog } from '../../src/core/command.ts';
+import type { DiscordConfig } from '../../src/config.ts';
+import type { CommandRegistry } from '../../src/core/adapter.ts';
+import type { CommandLog } from '../../src/core/command.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { redactText } from '../../src/redact.ts';
 import { buildDiscordCommands } from './commands.ts';
@@ -14,23 +15,13 @@ export interface RegisterResult {
   names: string[];
 }
 
-/** The commands Discord should offer: those whose every needed service is configured or simulated. */
-export function commandsToRegister(
-  commands: readonly Command[],
-  config: Pick<Config, 'sandbox' | 'services'>,
-): Command[] {
-  return commands.filter((c) =>
-    c.needs.every((key) => config.sandbox === 'on' || config.services[key] !== undefined),
-  );
-}
-
 export async function registerCommands(opts: {
   config: DiscordConfig;
-  commands: readonly Command[];
+  registry: CommandRegistry;
   log: CommandLog;
 }): Promise<RegisterResult> {
   const { config, log } = opts;
-  const body = buildDiscordCommands(opts.commands);
+  const body = buildDiscordCommands(opts.registry);
   const rest = new REST(config.apiUrl === undefined ? {} : { api: config.apiUrl }).setToken(config.token);
   const scope = config.guildId === undefined ? 'global' : 'guild';
   const route =

@@ -8,7 +8,7 @@ import { describeSdkError } from './bolt-log.ts';
 import type { ReplyTarget } from './deliver.ts';
 import { decodeSlackText } from './escape.ts';
 import { ACTION_ID_PREFIX, decodeActionValue } from '../../src/render/slack.ts';
-import { route, topLevels } from './route.ts';
+import { route } from './route.ts';
 
 const ACTION_ID_RE = new RegExp(`^${ACTION_ID_PREFIX.replaceAll(':', '\\:')}`);
 export const UNREADABLE_BUTTON_MESSAGE = 'That button no longer works; run the command again.';
@@ -37,7 +37,7 @@ function newTarget(
 }
 
 function listenToCommands(bolt: App, registry: CommandRegistry, context: ListenerContext): void {
-  for (const entry of topLevels(registry)) {
+  for (const entry of registry.entries) {
     bolt.command(`/${entry.name}`, async ({ command: payload, ack, respond, client }) => {
       await ack(); // first, always: Slack shows an error after 3 s without it
       const target = newTarget(context, {

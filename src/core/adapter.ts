@@ -24,9 +24,34 @@ export interface AutocompleteRequest {
   actor: Actor;
 }
 
+/** One subcommand of a group: its own word ("send") and the command ("email send"). */
+export interface Subcommand {
+  name: string;
+  command: Command;
+}
+
+/** Commands sharing a first word ("email send", "email status") form the group "email". */
+export interface CommandGroup {
+  name: string;
+  subcommands: readonly Subcommand[];
+}
+
+/**
+ * The commands as every platform needs them: the flat list (the dispatcher, help), and grouped
+ * (Discord's subcommands, Slack's one listener per top-level name, the console's completion), so
+ * no adapter splits names itself.
+ */
 export interface CommandRegistry {
   readonly commands: readonly Command[];
+  /** Top-level entries in list order: a plain command, or a group of subcommands. */
+  readonly entries: readonly (Command | CommandGroup)[];
   get(name: string): Command | undefined;
+  /** The group named `name` ("email"), or undefined when it is not a group. */
+  group(name: string): CommandGroup | undefined;
+}
+
+export function isGroup(entry: Command | CommandGroup): entry is CommandGroup {
+  return 'subcommands' in entry;
 }
 
 /** How a command ended: answered, refused (UserError), or failed (service, deadline, internal). */

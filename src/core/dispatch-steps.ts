@@ -1,7 +1,7 @@
 // The steps the dispatcher runs for each invocation, as plain functions of what they read: find
 // the command, check its services, access and the per-user rate limit, and judge and log how it
 // ended. createDispatcher (dispatch.ts) composes them and keeps the only mutable state.
-import { DeadlineError, SERVICE_LABELS, ServiceError, UserError } from '../errors.ts';
+import { DeadlineError, RunFailedError, SERVICE_LABELS, ServiceError, UserError } from '../errors.ts';
 import type { CommandOutcome, CommandRegistry, Invocation } from './adapter.ts';
 import type { Actor } from './actor.ts';
 import { resolveCommand } from './args.ts';
@@ -113,12 +113,21 @@ export function outcomeOf(err: unknown): CommandOutcome {
   return 'error';
 }
 
-/** User errors at info, service errors at warn, anything else at error (STYLE.md §8). */
+/** User errors and rate limits at info, other service errors at warn, anything else at error. */
 export function logOutcome(log: CommandLog, record: CommandRecord, failure?: { error: unknown }): void {
   const err = failure?.error;
   if (failure === undefined) log.info({ ...record }, 'command.finished');
   else if (err instanceof UserError) log.info({ ...record, code: err.code }, 'command.failed');
-  else if (err instanceof ServiceError) {
+  else if (err instanceof RunFailedError) log.warn({ ...record, code: err.code }, 'command.failed');
+  else if (err instanceof ServiceError && err.code === 'rate_limited') {
+    // An ordinary rate limit is expected and answered in one sentence: at info, with no error
+    // object, so it never prints a stack trace (above the interactive console's prompt or anywhere).
+    const { service, operation, code, status, retryAfterMs, providerMessage } = err;
+    log.info(
+      { ...record, service, operation, code, status, retryAfterMs, providerMessage },
+      'command.failed',
+    );
+  } else if (err instanceof ServiceError) {
     const { service, operation, code, status } = err;
     log.warn({ ...record, service, operation, code, status, err }, 'command.failed');
   } else log.error({ ...record, err }, 'command.failed');

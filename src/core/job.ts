@@ -4,6 +4,7 @@
 import type { SendEmailInput } from '../services/email/client.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
+import type { NeededServices } from './command.ts';
 import type { ServiceKey, Services } from './services.ts';
 
 export interface JobLog {
@@ -29,9 +30,9 @@ export interface JobSlot {
   reason: 'scheduled' | 'catch-up' | 'manual';
 }
 
-export interface JobContext {
-  /** Only the services the job `needs` are guaranteed present. */
-  services: Services;
+export interface JobContext<S extends Services = Services> {
+  /** The services the job `needs`, each present; the others as configured (maybe absent). */
+  services: S;
   store: Store;
   log: JobLog;
   now(): Date;
@@ -41,20 +42,35 @@ export interface JobContext {
   deliver(delivery: Delivery): void;
 }
 
-export interface JobDef {
+export interface JobDef<K extends ServiceKey> {
   /** kebab-case; equals the file name under jobs/. */
   name: string;
   description: string;
   /** The job is not scheduled (and says which variables to set) when one of these is missing. */
-  needs: readonly ServiceKey[];
+  needs: readonly K[];
+  run(ctx: JobContext<Services & NeededServices<K>>): Promise<void>;
+}
+
+export interface Job {
+  readonly name: string;
+  readonly description: string;
+  readonly needs: readonly ServiceKey[];
   run(ctx: JobContext): Promise<void>;
 }
 
-export type Job = Readonly<JobDef>;
-
 const NAME_RE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
-export function defineJob(def: JobDef): Job {
+/** As defineCommand: `run` is typed with the services in `needs` present. */
+export function defineJob<K extends ServiceKey = never>(def: JobDef<K>): Job {
   if (!NAME_RE.test(def.name)) throw new Error(`invalid job name "${def.name}": use kebab-case`);
-  return Object.freeze({ ...def, needs: [...def.needs] });
+  const needs = Object.freeze([...def.needs]);
+  return Object.freeze({
+    name: def.name,
+    description: def.description,
+    needs,
+    // The scheduler runs a job only when every service in `needs` is present (a job missing one is
+    // listed as disabled and never fired), so the bag it passes has them; this is the one place
+    // that relies on that.
+    run: (ctx: JobContext) => def.run(ctx as JobContext<Services & NeededServices<K>>),
+  });
 }

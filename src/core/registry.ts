@@ -1,29 +1,17 @@
 // The command registry: built once at start-up from commands/index.ts's explicit list. It
 // rejects what no platform could register (duplicate names, a name that is both a command and a
-// group), so that a bad list fails at start rather than on the first interaction.
-import type { CommandRegistry } from './adapter.ts';
+// group), so that a bad list fails at start rather than on the first interaction. It is the one
+// place that groups subcommands: adapters read `entries` and `group` and never split names.
+import { isGroup, type CommandGroup, type CommandRegistry, type Subcommand } from './adapter.ts';
 import type { Command } from './command.ts';
 
-/** Commands sharing a first word ("email send", "email status") form the group "email". */
-export interface CommandGroup {
-  name: string;
-  subcommands: readonly Command[];
-}
+export { isGroup, type CommandGroup, type Subcommand };
 
-export interface Registry extends CommandRegistry {
-  /** Top-level entries in list order: a plain command, or a group of subcommands. */
-  readonly entries: readonly (Command | CommandGroup)[];
-  /** The group named `name` ("email"), or undefined when it is not a group. */
-  group(name: string): CommandGroup | undefined;
-}
-
-export function isGroup(entry: Command | CommandGroup): entry is CommandGroup {
-  return 'subcommands' in entry;
-}
+export type Registry = CommandRegistry;
 
 export function createRegistry(commands: readonly Command[]): Registry {
   const byName = new Map<string, Command>();
-  const groups = new Map<string, Command[]>();
+  const groups = new Map<string, CommandGroup & { subcommands: Subcommand[] }>();
   const entries: (Command | CommandGroup)[] = [];
   for (const command of commands) {
     if (byName.has(command.name)) throw new Error(`duplicate command name "${command.name}"`);
@@ -35,22 +23,19 @@ export function createRegistry(commands: readonly Command[]): Registry {
       continue;
     }
     if (byName.has(first)) throw new Error(`"${first}" is both a command and a group of subcommands`);
-    let members = groups.get(first);
-    if (!members) {
-      members = [];
-      groups.set(first, members);
-      entries.push({ name: first, subcommands: members });
+    let group = groups.get(first);
+    if (!group) {
+      group = { name: first, subcommands: [] };
+      groups.set(first, group);
+      entries.push(group);
     }
-    members.push(command);
+    group.subcommands.push({ name: sub, command });
   }
   const frozen = Object.freeze([...commands]);
   return {
     commands: frozen,
     entries: Object.freeze(entries),
     get: (name) => byName.get(name.trim().toLowerCase()),
-    group: (name) => {
-      const members = groups.get(name.trim().toLowerCase());
-      return members ? { name: name.trim().toLowerCase(), subcommands: members } : undefined;
-    },
+    group: (name) => groups.get(name.trim().toLowerCase()),
   };
 }

@@ -1,9 +1,10 @@
 // What /schedule does, apart from how it is typed or shown: add (every input checked, each refusal
 // one sentence, the scheduled command line read as if typed, with no upstream request), list,
-// remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
-import { UserError } from '../errors.ts';
+// preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
+import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from './actor.ts';
 import type { Command, Choice } from './command.ts';
+import type { Reply } from './reply.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
@@ -44,6 +45,17 @@ export interface CommandLineChecker {
     actor: Actor,
     accept?: (command: Command, commands: readonly Command[]) => void,
   ): Promise<Command>;
+  /** Runs a line as `actor` typed it, for a preview: the reply, or the failure thrown. */
+  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
+}
+
+/** What a preview shows: the post the schedule would make now, or why it would fail. */
+export interface Preview {
+  line: string;
+  destination: string;
+  timezone: string;
+  nextRun: Date | undefined;
+  result: { reply: Reply } | { error: string };
 }
 
 export interface ScheduleServiceOptions {
@@ -82,6 +94,8 @@ export interface ScheduleService {
   remove(id: string): Promise<ScheduleRecord>;
   setPaused(id: string, paused: boolean): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
   run(id: string): Promise<{ record: ScheduleRecord; result: ManualRun }>;
+  /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
+  preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
   destinationChoices(partial: string): Choice[];
   zoneChoices(partial: string): Choice[];
 }
@@ -159,25 +173,31 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
     nextRuns(r.cron, r.timezone, opts.now(), count);
 
+  /** Every check of add, in its order; throws the refusal the creator sees. */
+  const read = async (input: AddInput, creator: Actor) => {
+    const when = parseWhen(input.when, {
+      minIntervalMinutes: settings.minIntervalMinutes,
+      now: opts.now(),
+    });
+    const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
+    const destination = destinationOf(settings, input.to);
+    const line = commandLineOf(input.command);
+    // The same reading as a typed command: its sentences, and no request upstream.
+    const isWatch = input.only === 'new';
+    const alert = input.alert?.trim();
+    await opts.commands().check(line, creator, (command, commands) => {
+      refuseUnschedulable(command);
+      // The command's own watch says whether and how it may be watched.
+      const refused = refuseWatch(command, line, isWatch, alert, commands);
+      if (refused !== undefined) throw fail('invalid_input', refused);
+    });
+    return { when, timezone, destination, line, isWatch, alert };
+  };
+
   return {
     settings,
     async add(input, creator) {
-      const when = parseWhen(input.when, {
-        minIntervalMinutes: settings.minIntervalMinutes,
-        now: opts.now(),
-      });
-      const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
-      const destination = destinationOf(settings, input.to);
-      const line = commandLineOf(input.command);
-      // The same reading as a typed command: its sentences, and no request upstream.
-      const isWatch = input.only === 'new';
-      const alert = input.alert?.trim();
-      await opts.commands().check(line, creator, (command, commands) => {
-        refuseUnschedulable(command);
-        // The command's own watch says whether and how it may be watched.
-        const refused = refuseWatch(command, line, isWatch, alert, commands);
-        if (refused !== undefined) throw fail('invalid_input', refused);
-      });
+      const { when, timezone, destination, line, isWatch, alert } = await read(input, creator);
       const record: ScheduleRecord = {
         id: newScheduleId(),
         when: when.text,
@@ -230,6 +250,19 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     async run(id) {
       const record = await find(id);
       return { record, result: await opts.runNow(record) };
+    },
+    async preview(input, creator, signal) {
+      const { when, timezone, destination, line } = await read(input, creator);
+      const nextRun = nextRuns(when.cron, timezone, opts.now(), 1)[0];
+      // Run as the slot will run it, as its creator; the reply is shown, never posted or stored.
+      const result = await opts
+        .commands()
+        .run(line, creator, signal)
+        .then(
+          (reply) => ({ reply }),
+          (err: unknown) => ({ error: userMessageFor(err) }),
+        );
+      return { line, destination, timezone, nextRun, result };
     },
     destinationChoices: (partial) => destinationChoices(settings, partial),
     zoneChoices: (partial) => zoneChoices(settings, (zones ??= Intl.supportedValuesOf('timeZone')), partial),

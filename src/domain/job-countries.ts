@@ -26,6 +26,9 @@ export const JOB_COUNTRY_CURRENCIES: Readonly<Record<string, string>> = Object.f
 /** Lower-case ISO 3166 codes. */
 export const JOB_COUNTRIES: readonly string[] = Object.freeze(Object.keys(JOB_COUNTRY_CURRENCIES));
 
+/** The country searched when JOBS_COUNTRY is not set. */
+export const DEFAULT_JOB_COUNTRY = 'gb';
+
 /** True for a listed lower-case code, and never for an inherited property name. */
 export function isJobCountry(code: string): boolean {
   return Object.hasOwn(JOB_COUNTRY_CURRENCIES, code);

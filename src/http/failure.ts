@@ -112,6 +112,8 @@ export interface FailureDetail {
   providerMessage?: string | undefined;
   retryAfterMs?: number;
   quota?: QuotaExhausted;
+  /** The provider's own quota is used up (ProviderError.exhausted). */
+  exhausted?: boolean;
   cause?: unknown;
 }
 
@@ -128,6 +130,7 @@ export function failureFor(service: ServiceName): Fail {
       retryAfterMs: detail.retryAfterMs,
       providerMessage: detail.providerMessage === undefined ? undefined : redactText(detail.providerMessage),
       quota: detail.quota,
+      exhausted: detail.exhausted,
       cause: detail.cause,
     });
 }
@@ -151,5 +154,6 @@ export function errorFromResponse(
     status: res.status,
     providerMessage: provider.message,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(provider.exhausted === true ? { exhausted: true } : {}),
   });
 }

@@ -40,6 +40,8 @@ export interface ProviderError {
   /** Overrides the status-based code, e.g. a quota error sent as 401. */
   code?: ServiceErrorCode | undefined;
   retryAfterMs?: number | undefined;
+  /** The provider says its quota (credits, characters) is used up: no wait of seconds clears it. */
+  exhausted?: boolean | undefined;
 }
 
 /** Reads a provider's error body: its message (kept for logs) and anything that refines the code. */

@@ -3,6 +3,7 @@
 // real chat never gets made-up data; on simulates everything; off nothing.
 import type { Config, ServiceConfigs } from '../config.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../domain/services.ts';
+import { DEFAULT_JOB_COUNTRY } from '../domain/job-countries.ts';
 import { DEFAULT_SPEECH_MODEL_ID } from '../domain/speech.ts';
 import { sandboxBaseUrl } from './layout.ts';
 
@@ -40,7 +41,7 @@ export function planServices(config: PlanInput): ServicePlan {
  * sender or the speech model), disabled ones are absent.
  */
 export function resolveServiceConfigs(
-  config: Pick<Config, 'services'>,
+  config: Pick<Config, 'services'> & Partial<Pick<Config, 'jobsCountry' | 'speechModelId'>>,
   plan: ServicePlan,
   sandboxOrigin: string | undefined,
 ): ServiceConfigs {
@@ -71,7 +72,7 @@ export function resolveServiceConfigs(
     speech: {
       baseUrl: base('speech'),
       apiKey: SANDBOX_CREDENTIAL,
-      modelId: own.speech?.modelId ?? DEFAULT_SPEECH_MODEL_ID,
+      modelId: config.speechModelId ?? DEFAULT_SPEECH_MODEL_ID,
       voiceId: own.speech?.voiceId ?? '21m00Tcm4TlvDq8ikWAM',
     },
     hostscan: {
@@ -84,7 +85,7 @@ export function resolveServiceConfigs(
       baseUrl: base('jobSearch'),
       appId: 'herald-sandbox',
       apiKey: SANDBOX_CREDENTIAL,
-      country: own.jobSearch?.country ?? 'gb',
+      country: config.jobsCountry ?? DEFAULT_JOB_COUNTRY,
     },
   };
   for (const key of plan.simulated) Object.assign(out, { [key]: simulated[key] });

@@ -42,7 +42,10 @@ describe('buildCommands', () => {
 
   it('builds a list the registry accepts: unique names, no command clashing with a group', () => {
     const registry = createRegistry(buildCommands(SETTINGS));
-    expect(registry.group('email')?.subcommands.map((c) => c.name)).toEqual(['email send', 'email status']);
+    expect(registry.group('email')?.subcommands.map((s) => s.command.name)).toEqual([
+      'email send',
+      'email status',
+    ]);
   });
 
   it('declares the services each command needs, and none for /help', () => {

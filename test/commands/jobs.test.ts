@@ -198,12 +198,15 @@ describe('/jobs', () => {
     expect(client.search).not.toHaveBeenCalled();
   });
 
-  it('rejects an unsupported default country with the same clear message', async () => {
+  it('refuses a country the job search does not cover in the option itself, before any request', async () => {
     const client = fakeJobs(async () => PAGE_2);
-    const misconfigured = createJobsCommand({ defaultCountry: 'ru' });
-    await expect(
-      invoke(misconfigured, { what: 'rust' }, createContext({ services: { jobSearch: client } })),
-    ).rejects.toThrow(/does not cover “ru”/);
+    const command = createJobsCommand({ defaultCountry: 'gb' });
+    const parsed = command.options.safeParse({ what: 'rust', country: 'ru' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(
+      /^The job search does not cover “ru”; use one of at, au/,
+    );
+    // JOBS_COUNTRY, the default, is checked at start (test/app/config-defaults.test.ts).
     expect(client.search).not.toHaveBeenCalled();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createSayCommand } from '../../commands/say.ts';
 import { UserError } from '../../src/errors.ts';
 import type { Audio, SpeechClient, Voice } from '../../src/services/speech/client.ts';
+import { createRegistry } from '../../src/core/registry.ts';
 import { buildDiscordCommands } from '../../adapters/discord/commands.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { MODEL_CHARACTER_LIMITS } from '../../src/domain/speech.ts';
@@ -242,7 +243,7 @@ describe('/say', () => {
 describe('/say on Discord', () => {
   it("caps the text option's max_length at Discord's 6000, and at the model's limit below it", () => {
     for (const [modelId, limit] of Object.entries(MODEL_CHARACTER_LIMITS)) {
-      const [json] = buildDiscordCommands([createSayCommand({ modelId })]);
+      const [json] = buildDiscordCommands(createRegistry([createSayCommand({ modelId })]));
       const text = json!.options!.find((o) => o.name === 'text') as { max_length?: number };
       expect(text.max_length).toBe(Math.min(limit, DISCORD_LIMITS.stringOptionLength));
       expect(text.max_length).toBeLessThanOrEqual(6000);

@@ -38,7 +38,10 @@ describe('createRegistry', () => {
 
   it('groups subcommands under their first word', () => {
     const registry = createRegistry([command('email send'), command('email status'), command('weather')]);
-    expect(registry.group('email')?.subcommands.map((c) => c.name)).toEqual(['email send', 'email status']);
+    expect(registry.group('email')?.subcommands.map((s) => [s.name, s.command.name])).toEqual([
+      ['send', 'email send'],
+      ['status', 'email status'],
+    ]);
     expect(registry.group('weather')).toBeUndefined();
     expect(registry.get('email')).toBeUndefined();
   });

@@ -45,6 +45,11 @@ describe('/schedule add', () => {
     expect(reply.actions).toEqual([
       { label: 'Run now', command: 'schedule run', input: { id: record!.id } },
       { label: 'Remove', command: 'schedule remove', input: { id: record!.id } },
+      {
+        label: 'Preview',
+        command: 'schedule add',
+        input: { when: 'every weekday at 07:30', command: '/weather Oslo units:imperial', preview: 'yes' },
+      },
     ]);
     expect(reply.embeds?.[0]?.footer).toContain(`/schedule run ${record!.id}`);
     // Adding reads the command line but asks no service for anything.

@@ -77,7 +77,7 @@ describe('Discord', () => {
     expect(await ask('tz', 'new_y')).toEqual(['America/New_York']);
   });
 
-  it('adds a schedule and answers with Run now and Remove buttons; Remove removes it', async () => {
+  it('adds a schedule and answers with Run now, Remove and Preview buttons; Remove removes it', async () => {
     const t = token();
     const edit = await send(
       slashCommand({
@@ -103,7 +103,7 @@ describe('Discord', () => {
     expect(embeds[0]!.title).toBe(`Schedule ${record!.id} added`);
     const rows = edit.json!.components as { components: { custom_id: string; label: string }[] }[];
     const buttons = rows.flatMap((r) => r.components);
-    expect(buttons.map((b) => b.label)).toEqual(['Run now', 'Remove']);
+    expect(buttons.map((b) => b.label)).toEqual(['Run now', 'Remove', 'Preview']);
 
     const click = token();
     await send(buttonClick({ customId: buttons[1]!.custom_id, token: click }), 'edit');
@@ -138,7 +138,7 @@ describe('Slack', () => {
     await fake.server.close();
   });
 
-  it('reads the short form and answers with Run now and Remove buttons; a click is checked like a typed command', async () => {
+  it('reads the short form and answers with Run now, Remove and Preview buttons; a click is checked like a typed command', async () => {
     const id = `schedule-${++n}`;
     await postSigned(
       url,
@@ -155,7 +155,7 @@ describe('Slack', () => {
       elements?: { action_id: string; value: string; text: { text: string } }[];
     }[];
     const buttons = blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
-    expect(buttons.map((b) => b.text.text)).toEqual(['Run now', 'Remove']);
+    expect(buttons.map((b) => b.text.text)).toEqual(['Run now', 'Remove', 'Preview']);
 
     const before = world.inbox.messages.length;
     const click = `schedule-click-${n}`;

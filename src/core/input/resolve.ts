@@ -52,16 +52,16 @@ export function resolveCommand(
   const wanted = name.trim().replace(/^\//, '').toLowerCase();
   const direct = registry.get(wanted);
   if (direct) return { command: direct, rest: text };
-  const subcommands = registry.commands.filter((c) => c.name.startsWith(`${wanted} `));
-  const list = subcommands.map((c) => `/${c.name}`).join(', ');
-  if (subcommands.length > 0) {
+  const group = registry.group(wanted);
+  if (group) {
+    const list = group.subcommands.map((s) => `/${s.command.name}`).join(', ');
     const { word, rest } = splitFirstWord(text);
-    const sub = word === '' ? undefined : registry.get(`${wanted} ${word}`);
+    const sub = group.subcommands.find((s) => s.name === word)?.command;
     if (sub) return { command: sub, rest };
     if (word === '') throw unknownCommand(`/${wanted} needs a subcommand: ${list}.`);
     throw unknownCommand(`/${wanted} has no subcommand "${word}"; use one of ${list}.`);
   }
-  const names = [...new Set(registry.commands.map((c) => c.name.split(' ')[0]!))];
+  const names = registry.entries.map((e) => e.name);
   const close = closestName(wanted, names);
   const hint = close ? `did you mean /${close}? ` : '';
   throw unknownCommand(`There is no command /${wanted}; ${hint}/help lists them all.`);

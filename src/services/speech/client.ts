@@ -65,6 +65,9 @@ const DETAIL_CODES: Readonly<Record<string, ServiceErrorCode>> = {
   service_unavailable: 'unavailable',
 };
 
+/** The codes of a used-up plan (characters, credits): it renews with the billing period, not in seconds. */
+const USED_UP: ReadonlySet<string> = new Set(['quota_exceeded', 'insufficient_credits']);
+
 /** Keys on `detail.code || detail.status` before the HTTP status, as API-NOTES.md advises. */
 export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
   const parsed = SpeechErrorResponse.safeParse(body);
@@ -79,6 +82,7 @@ export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
   return {
     message: [key, detail.message].filter((p) => p !== undefined && p !== '').join(': ') || undefined,
     code: key === undefined ? undefined : DETAIL_CODES[key],
+    ...(key !== undefined && USED_UP.has(key) ? { exhausted: true } : {}),
   };
 };
 

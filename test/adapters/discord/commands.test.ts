@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineCommand } from '../../../src/core/command.ts';
+import { createRegistry } from '../../../src/core/registry.ts';
 import { buildDiscordCommands, commandChars, COMMAND_CHARS_MAX } from '../../../adapters/discord/commands.ts';
 
 const reply = async () => ({ text: 'ok' });
@@ -60,7 +61,7 @@ function find(json: ReturnType<typeof buildDiscordCommands>, name: string) {
 
 describe('buildDiscordCommands', () => {
   it('renders a command with typed options, choices and the required ones first', () => {
-    expect(find(buildDiscordCommands([weather]), 'weather')).toEqual({
+    expect(find(buildDiscordCommands(createRegistry([weather])), 'weather')).toEqual({
       type: 1,
       name: 'weather',
       description: 'Current weather for a city',
@@ -88,7 +89,7 @@ describe('buildDiscordCommands', () => {
   });
 
   it('maps integer, number and boolean options with their bounds, and flags autocomplete', () => {
-    const options = find(buildDiscordCommands([jobs]), 'jobs').options!;
+    const options = find(buildDiscordCommands(createRegistry([jobs])), 'jobs').options!;
     const byName = Object.fromEntries(options.map((o) => [o.name, o as unknown as Record<string, unknown>]));
     expect(byName.what).toMatchObject({ type: 3, required: true });
     expect(byName.country).toMatchObject({
@@ -109,7 +110,7 @@ describe('buildDiscordCommands', () => {
   });
 
   it('turns "email send" and "email status" into one /email command with two subcommands', () => {
-    const json = buildDiscordCommands([weather, emailSend, emailStatus]);
+    const json = buildDiscordCommands(createRegistry([weather, emailSend, emailStatus]));
     expect(json.map((c) => c.name)).toEqual(['weather', 'email']);
     const email = find(json, 'email');
     expect(email.description).toBe('Email: send, status');
@@ -141,7 +142,9 @@ describe('buildDiscordCommands', () => {
       needs: [],
       handler: reply,
     });
-    expect(() => buildDiscordCommands([email, emailSend])).toThrow(/both a command and a group/);
+    expect(() => buildDiscordCommands(createRegistry([email, emailSend]))).toThrow(
+      /both a command and a group/,
+    );
   });
 
   it('rejects an option name Discord would refuse', () => {
@@ -152,7 +155,7 @@ describe('buildDiscordCommands', () => {
       needs: ['speech'],
       handler: reply,
     });
-    expect(() => buildDiscordCommands([bad])).toThrow(/voiceId/);
+    expect(() => buildDiscordCommands(createRegistry([bad]))).toThrow(/voiceId/);
   });
 
   it('rejects a command whose names and descriptions exceed 8000 characters', () => {
@@ -170,14 +173,14 @@ describe('buildDiscordCommands', () => {
       needs: [],
       handler: reply,
     });
-    expect(() => buildDiscordCommands([huge])).toThrow(/max 8000/);
+    expect(() => buildDiscordCommands(createRegistry([huge]))).toThrow(/max 8000/);
   });
 
   it('keeps real-sized commands well within the per-command budget', () => {
-    for (const json of buildDiscordCommands([weather, jobs, emailSend, emailStatus])) {
+    for (const json of buildDiscordCommands(createRegistry([weather, jobs, emailSend, emailStatus]))) {
       expect(commandChars(json)).toBeLessThan(COMMAND_CHARS_MAX);
     }
-    expect(commandChars(find(buildDiscordCommands([emailStatus]), 'email'))).toBe(
+    expect(commandChars(find(buildDiscordCommands(createRegistry([emailStatus])), 'email'))).toBe(
       'email'.length +
         'Email: status'.length +
         'status'.length +
@@ -197,7 +200,7 @@ describe('buildDiscordCommands with herald’s own command list', () => {
       speechModelId: 'eleven_multilingual_v2',
       jobsCountry: 'gb',
     });
-    const json = buildDiscordCommands(commands);
+    const json = buildDiscordCommands(createRegistry(commands));
     expect(json.length).toBeLessThanOrEqual(100);
     for (const command of json) {
       expect(command.name).toMatch(/^[a-z][a-z0-9-]{0,31}$/);

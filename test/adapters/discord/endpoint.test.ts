@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setInteractionsEndpoint } from '../../../adapters/discord/register.ts';
 import type { CommandLog } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
-import { endpointArgument } from '../../../src/register-commands.ts';
+import { readArgs } from '../../../src/register-commands.ts';
 import { CHILD_ENV } from '../../support/spawn-herald.ts';
 import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 
@@ -64,11 +64,12 @@ describe('the interactions endpoint URL', () => {
   });
 
   it('reads --endpoint URL and --endpoint=URL from the command line', () => {
-    expect(endpointArgument([])).toBeUndefined();
-    expect(endpointArgument(['--endpoint', 'https://a.example/i'])).toBe('https://a.example/i');
-    expect(endpointArgument(['--endpoint=https://a.example/i'])).toBe('https://a.example/i');
-    expect(endpointArgument(['--endpoint'])).toBeNull();
-    expect(endpointArgument(['--endpoint='])).toBeNull();
+    expect(readArgs([]).endpoint).toBeUndefined();
+    expect(readArgs(['--endpoint', 'https://a.example/i']).endpoint).toBe('https://a.example/i');
+    expect(readArgs(['--endpoint=https://a.example/i']).endpoint).toBe('https://a.example/i');
+    expect(() => readArgs(['--endpoint'])).toThrow();
+    expect(() => readArgs(['--endpoint='])).toThrow(/https:\/\/ URL/);
+    expect(() => readArgs(['--endpoint', 'https://a.example/i', '--slack-manifest'])).toThrow(/for Discord/);
   });
 
   it('npm run register -- --endpoint publishes the commands, then sets the endpoint', async () => {

@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createRegistry } from '../../../src/core/registry.ts';
 import { buildDiscordCommands } from '../../../adapters/discord/commands.ts';
-import { commandsToRegister, registerCommands } from '../../../adapters/discord/register.ts';
+import { registerCommands } from '../../../adapters/discord/register.ts';
 import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
@@ -61,7 +62,7 @@ describe('registerCommands', () => {
   it('replaces the guild’s command set with one bulk PUT when a guild is configured', async () => {
     const result = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
-      commands: [weather, emailSend, help],
+      registry: createRegistry([weather, emailSend, help]),
       log: silent,
     });
     expect(fake.calls).toHaveLength(1);
@@ -69,14 +70,14 @@ describe('registerCommands', () => {
     expect(call!.method).toBe('PUT');
     expect(call!.path).toBe(`/api/v10/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
     expect(call!.authorization).toBe(`Bot ${BOT_TOKEN}`);
-    expect(call!.json).toEqual(buildDiscordCommands([weather, emailSend, help]));
+    expect(call!.json).toEqual(buildDiscordCommands(createRegistry([weather, emailSend, help])));
     expect(result).toEqual({ scope: 'guild', names: ['weather', 'email', 'help'] });
   });
 
   it('registers globally when no guild is configured', async () => {
     const result = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
-      commands: [help],
+      registry: createRegistry([help]),
       log: silent,
     });
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
@@ -107,7 +108,7 @@ describe('registerCommands', () => {
     const before = fake.rest.requests.length;
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
-      commands: [help],
+      registry: createRegistry([help]),
       log: silent,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
@@ -123,7 +124,7 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
     const apiUrl = await refusingUrl();
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl },
-      commands: [help],
+      registry: createRegistry([help]),
       log: silent,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
@@ -141,7 +142,7 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
     );
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
-      commands: [help],
+      registry: createRegistry([help]),
       log: silent,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
@@ -149,19 +150,6 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
       /^Discord failed to take the command set \(HTTP 503\); try again later/,
     );
     expect((error as AdapterError).message).not.toContain('rejected');
-  });
-});
-
-describe('commandsToRegister', () => {
-  it('leaves out commands whose services are not configured', () => {
-    const services = { weather: { baseUrl: 'https://api.openweathermap.org/data/2.5', apiKey: 'k' } };
-    expect(
-      commandsToRegister([weather, emailSend, help], { sandbox: 'auto', services }).map((c) => c.name),
-    ).toEqual(['weather', 'help']);
-  });
-
-  it('keeps every command when the sandbox simulates every service', () => {
-    expect(commandsToRegister([weather, emailSend, help], { sandbox: 'on', services: {} })).toHaveLength(3);
   });
 });
 

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
 import type { AdapterHandlers, CommandRegistry, Invocation } from '../../../src/core/adapter.ts';
+import { createRegistry } from '../../../src/core/registry.ts';
 import { defineCommand, type Command, type CommandContext } from '../../../src/core/command.ts';
 import { ServiceError, UserError, userMessageFor } from '../../../src/errors.ts';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
@@ -317,7 +318,7 @@ export const TEST_COMMANDS: readonly Command[] = [
 ] as Command[];
 
 export function createTestRegistry(commands: readonly Command[] = TEST_COMMANDS): CommandRegistry {
-  return { commands, get: (name) => commands.find((c) => c.name === name) };
+  return createRegistry(commands);
 }
 
 /** `positional words key:value` → a record; enough grammar for the test commands. */

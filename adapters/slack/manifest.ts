@@ -1,0 +1,92 @@
+// The Slack app manifest herald needs, built from the registry: one slash command per top-level
+// name (a group such as /email or /schedule is one command whose first word picks the
+// subcommand, as route.ts reads it), the bot scopes the adapter uses, and Socket Mode or HTTP mode.
+// Paste it at https://api.slack.com/apps → Create New App → From an app manifest (JSON tab).
+// Shape: https://docs.slack.dev/reference/app-manifest
+import { isGroup, type CommandRegistry } from '../../src/core/adapter.ts';
+import type { Command } from '../../src/core/command.ts';
+import { usageLine } from './usage.ts';
+
+export interface SlackSlashCommand {
+  command: string;
+  description: string;
+  usage_hint?: string;
+  should_escape: false;
+  /** HTTP mode only: where Slack posts the command. */
+  url?: string;
+}
+
+export interface SlackManifest {
+  display_information: { name: string; description: string };
+  features: {
+    bot_user: { display_name: string; always_online: boolean };
+    slash_commands: SlackSlashCommand[];
+  };
+  oauth_config: { scopes: { bot: string[] } };
+  settings: {
+    interactivity: { is_enabled: true; request_url?: string };
+    socket_mode_enabled: boolean;
+    org_deploy_enabled: false;
+    token_rotation_enabled: false;
+  };
+}
+
+export interface SlackManifestOptions {
+  /** HTTP mode: the events address (`https://<host>/slack/events`); absent: Socket Mode. */
+  requestUrl?: string;
+}
+
+/**
+ * commands: slash commands; chat:write: answers and posts; files:write: mp3s and charts through
+ * files.uploadV2.
+ */
+export const SLACK_BOT_SCOPES: readonly string[] = ['commands', 'chat:write', 'files:write'];
+
+/** `/weather <city> [units:metric|imperial]` → `<city> [units:metric|imperial]`. */
+function hintOf(command: Command, prefix: string): string {
+  return usageLine(command).slice(prefix.length).trim();
+}
+
+function slashCommand(entry: CommandRegistry['entries'][number], url: string | undefined): SlackSlashCommand {
+  const name = `/${entry.name}`;
+  let description: string;
+  let hint: string;
+  if (isGroup(entry)) {
+    const subs = entry.subcommands.map((s) => s.name);
+    description = `${entry.name[0]?.toUpperCase() ?? ''}${entry.name.slice(1)}: ${subs.join(', ')}`;
+    hint = entry.subcommands.map((s) => hintOf(s.command, name)).join(' | ');
+  } else {
+    description = entry.description;
+    hint = hintOf(entry, name);
+  }
+  return {
+    command: name,
+    description,
+    ...(hint === '' ? {} : { usage_hint: hint }),
+    // herald reads the text as typed; escaping would turn names and channels into ids.
+    should_escape: false,
+    ...(url === undefined ? {} : { url }),
+  };
+}
+
+export function slackManifest(registry: CommandRegistry, opts: SlackManifestOptions = {}): SlackManifest {
+  const url = opts.requestUrl;
+  return {
+    display_information: {
+      name: 'herald',
+      description: 'Weather, jobs, hosts, speech, email and scheduled reports',
+    },
+    features: {
+      bot_user: { display_name: 'herald', always_online: true },
+      slash_commands: registry.entries.map((entry) => slashCommand(entry, url)),
+    },
+    oauth_config: { scopes: { bot: [...SLACK_BOT_SCOPES] } },
+    settings: {
+      // Buttons (/jobs' pages) arrive as interactivity.
+      interactivity: { is_enabled: true, ...(url === undefined ? {} : { request_url: url }) },
+      socket_mode_enabled: url === undefined,
+      org_deploy_enabled: false,
+      token_rotation_enabled: false,
+    },
+  };
+}

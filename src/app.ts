@@ -1,0 +1,134 @@
+// The one composition of herald's commands, jobs and services, shared by the bot (main.ts),
+// `npm run job` (run-job.ts) and `npm run register` (register-commands.ts), so the three can never
+// offer different commands or different defaults. Every setting comes from the Config; nothing
+// here, nor in the three entry points, types a default of its own.
+import { buildCommands } from '../commands/index.ts';
+import { createJobSchedules } from '../jobs/index.ts';
+import { createScheduling, type Scheduling } from '../jobs/schedules.ts';
+import type { Config, ServiceConfigs } from './config.ts';
+import type { Command } from './core/command.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
+import { createRegistry, type Registry } from './core/registry.ts';
+import type { JobSchedule } from './core/scheduler.ts';
+import type { ScheduleStore } from './core/schedules.ts';
+import { SERVICE_KEYS, type Services } from './core/services.ts';
+import type { Logger } from './log.ts';
+import { createSayCharge, createSayRefund, type Quotas } from './quota.ts';
+import { planServices, resolveServiceConfigs, type ServicePlan } from './sandbox/resolve.ts';
+import type { ClientDeps } from './services/deps.ts';
+import { createServices } from './services/index.ts';
+import type { WebhookClient } from './services/webhook/client.ts';
+import { createMemoryScheduleStore, createMemoryStore, type Store } from './store/index.ts';
+
+/**
+ * `bot`: the running bot (per-user budgets and rate limits from `quotas`); `job`: one run of a job
+ * or schedule from a shell; `register`: the command list only, to publish it (no dispatcher).
+ */
+export type AppMode = 'bot' | 'job' | 'register';
+
+/** What the entry point has opened for the app: clients, stores, the named destinations. */
+export interface AppParts {
+  services: Services;
+  store: Store;
+  schedules: ScheduleStore;
+  destinations: Readonly<Record<string, WebhookClient>>;
+  log: Logger;
+  /** The bot's per-user limits and /say budget; absent: none (a one-off run, a registration). */
+  quotas?: Quotas;
+  /** Called once per command (metrics). */
+  onCommand?: DispatcherOptions['onCommand'];
+}
+
+export interface App<M extends AppMode = AppMode> {
+  /** Every command the bot has, /schedule included, grouped as the platforms need them. */
+  registry: Registry;
+  /** The commands a platform offers: those whose every service is real or simulated (planServices). */
+  offered: readonly Command[];
+  /** The jobs set by environment, each with its schedule (a job missing a service is disabled). */
+  jobs: JobSchedule[];
+  scheduling: Scheduling;
+  /** Runs the commands; absent in `register` mode, which only describes them. */
+  dispatcher: M extends 'register' ? undefined : Dispatcher;
+}
+
+/**
+ * The commands a platform should offer: those whose every needed service is real or simulated
+ * under `plan`, so Discord never offers a command that can only answer "not configured".
+ */
+export function offeredCommands(commands: readonly Command[], plan: ServicePlan): Command[] {
+  return commands.filter((c) => c.needs.every((key) => plan.modes[key] !== 'disabled'));
+}
+
+/** What `register` mode runs on: no client and no store on disk, since it never runs a command. */
+export function registrationParts(log: Logger): AppParts {
+  return {
+    services: {},
+    store: createMemoryStore(),
+    schedules: createMemoryScheduleStore(),
+    destinations: {},
+    log,
+  };
+}
+
+export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppParts): App<M> {
+  const { services, log, quotas } = parts;
+  const scheduling = createScheduling({
+    config,
+    services,
+    store: parts.store,
+    schedules: parts.schedules,
+    destinations: parts.destinations,
+    log: log.child({ component: 'schedules' }),
+  });
+  const commands = buildCommands({
+    access: config.access,
+    limits: config.limits,
+    speechModelId: config.speechModelId,
+    jobsCountry: config.jobsCountry,
+    ...(quotas ? { chargeSay: createSayCharge(quotas), refundSay: createSayRefund(quotas) } : {}),
+    schedules: {
+      service: scheduling.service,
+      users: config.schedule.allowedUsers,
+      roles: config.schedule.allowedRoles,
+    },
+  });
+  const registry = createRegistry(commands);
+  let dispatcher: Dispatcher | undefined;
+  if (mode !== 'register') {
+    dispatcher = createDispatcher({
+      registry,
+      services,
+      log,
+      commandTimeoutMs: config.commandTimeoutMs,
+      serviceVariables: config.serviceVariables,
+      now: () => new Date(),
+      ...(quotas ? { rateLimit: quotas.commands } : {}),
+      ...(parts.onCommand ? { onCommand: parts.onCommand } : {}),
+    });
+    scheduling.attach(dispatcher);
+  }
+  return {
+    registry,
+    offered: offeredCommands(registry.commands, planServices(config)),
+    jobs: createJobSchedules(config, services),
+    scheduling,
+    dispatcher: dispatcher as App<M>['dispatcher'],
+  };
+}
+
+/**
+ * The service clients: real services as configured, simulated ones pointed at the sandbox at
+ * `sandboxUrl`. Real providers get their documented rate limits as a queue; the simulator has none.
+ */
+export function buildServices(
+  config: Config,
+  plan: ServicePlan,
+  sandboxUrl: string | undefined,
+  deps: ClientDeps,
+): { configs: ServiceConfigs; services: Services } {
+  const configs = resolveServiceConfigs(config, plan, sandboxUrl);
+  const realOnly = Object.fromEntries(
+    SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [k, { providerRateLimit: true }]),
+  );
+  return { configs, services: createServices(configs, deps, realOnly) };
+}

@@ -1,0 +1,108 @@
+// `/schedule add ... preview:yes` (and the add reply's "Preview" button) runs the command once as
+// its creator and shows the post as it will appear: nothing is posted, nothing is added.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readShortForm } from '../../commands/schedule.ts';
+import { startWorld, type World } from './world.ts';
+
+let w: World;
+beforeAll(async () => {
+  w = await startWorld();
+});
+afterAll(() => w.close());
+beforeEach(async () => {
+  for (const r of await w.store.list()) await w.store.remove(r.id);
+});
+
+describe('/schedule add preview:yes', () => {
+  it('shows the post the schedule would make, with its embeds, and posts and adds nothing', async () => {
+    const posted = w.inbox.messages.length;
+    const reply = await w.type('/schedule add "every day at 07:30" /weather Oslo preview:yes');
+    expect(reply.text).toMatch(
+      /^Preview of \/weather Oslo for default \(not posted, not added; next run .+\):\n/,
+    );
+    expect(reply.text).toContain('Oslo');
+    expect(reply.embeds?.length).toBeGreaterThan(0);
+    expect(reply.actions).toBeUndefined();
+    expect(reply.ephemeral).toBe(true);
+    expect(w.inbox.messages.length).toBe(posted);
+    expect(await w.store.list()).toEqual([]);
+    expect(w.upstream().some((r) => r.path.includes('/weather'))).toBe(true);
+  });
+
+  it('catches /weather Atlantis before 07:30: the post it would make says no such city', async () => {
+    const posted = w.inbox.messages.length;
+    const reply = await w.type('/schedule add "every day at 07:30" /weather Atlantis preview:yes');
+    expect(reply.text).toMatch(
+      /^Preview of \/weather Atlantis for default .*\nNo city called “Atlantis” was found/,
+    );
+    expect(w.inbox.messages.length).toBe(posted);
+    expect(await w.store.list()).toEqual([]);
+  });
+
+  it('says in one sentence that a command failing now would fail at its slot, and counts it failed', async () => {
+    const posted = w.inbox.messages.length;
+    let outcome: unknown;
+    let text = '';
+    await w.dispatcher
+      .onInvocation({
+        command: 'schedule',
+        rawInput: 'add when:"every day at 07:30" command:"/weather sandbox-error" preview:yes',
+        actor: { platform: 'console', id: 'local', displayName: 'operator', roles: [], isOperator: true },
+        channelId: 'test',
+        signal: new AbortController().signal,
+        respond: (r) => {
+          text = r.text;
+          return Promise.resolve();
+        },
+      })
+      .then((o) => (outcome = o));
+    expect(text).toMatch(
+      /^Preview of \/weather sandbox-error for default .* it fails now, so it would fail then: The weather service/,
+    );
+    expect(outcome).toBe('error');
+    expect(w.inbox.messages.length).toBe(posted);
+    expect(await w.store.list()).toEqual([]);
+  });
+
+  it('refuses what add refuses, before running anything', async () => {
+    const before = w.upstream().length;
+    const reply = await w.type('/schedule add "every minute" /weather Oslo preview:yes');
+    expect(reply.text).not.toMatch(/^Preview/);
+    expect(w.upstream().length).toBe(before);
+  });
+
+  it('offers a Preview button on the add reply that previews the same schedule', async () => {
+    const added = await w.type('/schedule add "every day at 07:30" /weather Oslo units:imperial');
+    expect(added.text).toMatch(/^Schedule \w+ added/);
+    const button = added.actions?.find((a) => a.label === 'Preview');
+    expect(button).toEqual({
+      label: 'Preview',
+      command: 'schedule add',
+      input: { when: 'every day at 07:30', command: '/weather Oslo units:imperial', preview: 'yes' },
+    });
+    const posted = w.inbox.messages.length;
+    let reply: Awaited<ReturnType<World['type']>> | undefined;
+    await w.dispatcher.onInvocation({
+      command: button!.command,
+      rawInput: button!.input,
+      actor: { platform: 'console', id: 'local', displayName: 'operator', roles: [], isOperator: true },
+      channelId: 'test',
+      signal: new AbortController().signal,
+      respond: (r) => {
+        reply = r;
+        return Promise.resolve();
+      },
+    });
+    expect(reply!.text).toMatch(/^Preview of \/weather Oslo units:imperial/);
+    expect(w.inbox.messages.length).toBe(posted);
+    expect(await w.store.list()).toHaveLength(1);
+  });
+
+  it('reads preview:yes after the command line as its own, not the command’s', () => {
+    expect(readShortForm('"every day at 07:30" /weather Oslo preview:yes')).toEqual({
+      when: 'every day at 07:30',
+      command: '/weather Oslo',
+      preview: 'yes',
+    });
+  });
+});
