@@ -142,6 +142,19 @@ describe('analytics client', () => {
     );
   });
 
+  it('keeps a metric that is not finite or beyond 10^15 ("1e999") as NaN, shown as not available', async () => {
+    const body = fixture('report-date-country.json') as { rows: { metricValues: { value: string }[] }[] };
+    body.rows[0]!.metricValues = [{ value: '1e999' }, { value: '-1e308' }, { value: '1200.5' }];
+    server.use(http.post(runReport, () => HttpResponse.json(body)));
+    const { client } = makeClient();
+    const report = await client.runReport({
+      dimensions: ['date', 'country'],
+      metrics: ['activeUsers', 'averageSessionDuration', 'totalRevenue'],
+      dateRanges: [{ startDate: '2025-03-01', endDate: '2025-03-01' }],
+    });
+    expect(report.rows[0]!.metrics).toEqual([NaN, NaN, 1200.5]);
+  });
+
   it('parses a realistic report with string metric values and extra fields', async () => {
     server.use(http.post(runReport, () => HttpResponse.json(fixture('report-date-country.json'))));
     const { client } = makeClient();

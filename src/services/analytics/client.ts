@@ -90,6 +90,18 @@ function problemWith(input: RunReportInput, propertyId: string): string | undefi
   return undefined;
 }
 
+/**
+ * The largest metric magnitude kept: beyond any real property's counts or revenue. GA4's numeric
+ * text can say "1e999" (Infinity to Number); such a value is kept as NaN, which the formatting
+ * shows as "not available" and a chart refuses.
+ */
+export const MAX_METRIC_VALUE = 1e15;
+
+function metricNumber(value: string | number | undefined): number {
+  const n = Number(value ?? 0);
+  return Math.abs(n) <= MAX_METRIC_VALUE ? n : Number.NaN;
+}
+
 export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps = {}): AnalyticsClient {
   const http = createServiceHttp(deps, {
     secrets: [config.accessToken],
@@ -136,7 +148,7 @@ export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps 
       );
       const rows = (res.rows ?? []).map((r) => ({
         dimensions: (r.dimensionValues ?? []).map((v) => v.value ?? ''),
-        metrics: (r.metricValues ?? []).map((v) => Number(v.value ?? 0)),
+        metrics: (r.metricValues ?? []).map((v) => metricNumber(v.value)),
       }));
       return {
         dimensionHeaders: res.dimensionHeaders?.map((h) => h.name) ?? [...input.dimensions],
