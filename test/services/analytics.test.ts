@@ -155,6 +155,31 @@ describe('analytics client', () => {
     expect(report.rows[0]!.metrics).toEqual([NaN, NaN, 1200.5]);
   });
 
+  it("asks for TOTAL and reads one totals row per named date range, the range's own figures", async () => {
+    const { client } = makeClient();
+    const report = await client.runReport({
+      dimensions: ['date'],
+      metrics: ['sessions', 'totalUsers'],
+      dateRanges: [
+        { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+        { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+      ],
+      metricAggregations: ['TOTAL'],
+    });
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ metricAggregations: ['TOTAL'] });
+    expect(report.dimensionHeaders).toEqual(['date', 'dateRange']);
+    expect(report.totals!.map((t) => t.dimensions)).toEqual([
+      ['RESERVED_TOTAL', 'current'],
+      ['RESERVED_TOTAL', 'previous'],
+    ]);
+    const current = report.rows.filter((r) => r.dimensions[1] === 'current');
+    const sum = (i: number) => current.reduce((n, r) => n + r.metrics[i]!, 0);
+    const [sessions, users] = report.totals![0]!.metrics as [number, number];
+    // Sessions add up across days; users do not (one user on several days counts once).
+    expect(Math.abs(sessions - sum(0))).toBeLessThanOrEqual(current.length);
+    expect(users).toBeLessThan(sum(1));
+  });
+
   it('parses a realistic report with string metric values and extra fields', async () => {
     server.use(http.post(runReport, () => HttpResponse.json(fixture('report-date-country.json'))));
     const { client } = makeClient();

@@ -26,6 +26,8 @@ export interface RunReportInput {
   /** Defaults to the configured property. */
   propertyId?: string;
   limit?: number;
+  /** TOTAL adds `totals`: each date range's exact figures (users are not additive across rows). */
+  metricAggregations?: 'TOTAL'[];
 }
 
 export interface ReportRow {
@@ -40,6 +42,8 @@ export interface Report {
   rows: ReportRow[];
   /** 0 for an empty report (GA4 omits rows and rowCount then). */
   rowCount: number;
+  /** With metricAggregations TOTAL: a row per date range (absent when the report has no rows). */
+  totals?: ReportRow[];
   currencyCode: string | undefined;
   timeZone: string | undefined;
 }
@@ -141,15 +145,17 @@ export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps 
               ...(r.name === undefined ? {} : { name: r.name }),
             })),
             ...(input.limit === undefined ? {} : { limit: input.limit }),
+            ...(input.metricAggregations ? { metricAggregations: input.metricAggregations } : {}),
           },
         },
         RunReportResponse,
         opts,
       );
-      const rows = (res.rows ?? []).map((r) => ({
+      const toRow = (r: NonNullable<typeof res.rows>[number]): ReportRow => ({
         dimensions: (r.dimensionValues ?? []).map((v) => v.value ?? ''),
         metrics: (r.metricValues ?? []).map((v) => metricNumber(v.value)),
-      }));
+      });
+      const rows = (res.rows ?? []).map(toRow);
       return {
         dimensionHeaders: res.dimensionHeaders?.map((h) => h.name) ?? [...input.dimensions],
         metricHeaders:
@@ -157,6 +163,7 @@ export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps 
           input.metrics.map((name) => ({ name, type: 'METRIC_TYPE_UNSPECIFIED' })),
         rows,
         rowCount: res.rowCount ?? rows.length,
+        ...(res.totals ? { totals: res.totals.map(toRow) } : {}),
         currencyCode: res.metadata?.currencyCode,
         timeZone: res.metadata?.timeZone,
       };
