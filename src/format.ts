@@ -210,6 +210,8 @@ export function formatDateTime(date: Date): string {
 
 /** An ISO 8601 instant as formatDateTime does; text that is not a date is returned as it is. */
 export function formatIsoDateTime(iso: string): string {
+  // No ISO 8601 instant is this long; Date would still read all of a 1 MB text to say so.
+  if (iso.length > 64) return iso;
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : formatDateTime(date);
 }
