@@ -16,6 +16,8 @@ function internalV4(octets: readonly number[]): string | undefined {
   if (a === 100 && b >= 64 && b <= 127) return 'carrier-grade NAT (100.64.0.0/10)';
   if (a === 127) return 'loopback (127.0.0.0/8)';
   if (a === 169 && b === 254) return 'link-local (169.254.0.0/16)';
+  if (a === 192 && b === 0 && octets[2] === 0) return 'IETF protocol assignments (192.0.0.0/24)';
+  if (a === 198 && (b === 18 || b === 19)) return 'benchmarking (198.18.0.0/15)';
   if (a >= 224 && a <= 239) return 'multicast (224.0.0.0/4)';
   if (a >= 240) return 'reserved (240.0.0.0/4)';
   return undefined;
@@ -62,6 +64,8 @@ function internalV6(address: string): string | undefined {
   if (h.slice(0, 7).every((x) => x === 0) && h[7] === 1) return 'loopback (::1)';
   const first = h[0] ?? 0;
   if (first === 0x64 && h[1] === 0xff9b && h[2] === 1) return 'local-use NAT64 (64:ff9b:1::/48)';
+  // Teredo hides its client's address (inverted) and names a relay: a scan reaches neither.
+  if (first === 0x2001 && h[1] === 0) return 'Teredo (2001::/32)';
   if ((first & 0xffc0) === 0xfe80) return 'link-local (fe80::/10)';
   if ((first & 0xfe00) === 0xfc00) return 'unique local (fc00::/7)';
   if ((first & 0xff00) === 0xff00) return 'multicast (ff00::/8)';

@@ -1,5 +1,6 @@
 // /schedule add|list|remove|pause|resume|run: scheduled reports from chat (README, "Scheduled
-// reports"). Anyone may list; managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator).
+// reports"). Anyone may list; managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator),
+// and another user's schedule needs SCHEDULE_ADMIN_USERS or _ROLES (schedule-service.ts).
 // The work is in src/core/schedule-service.ts; this file defines the commands and their replies.
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
@@ -181,30 +182,30 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       ...byId('schedule remove', 'Remove a schedule'),
       examples: ['/schedule remove k7p2mx'],
       async handler(input, ctx) {
-        const record = await service.remove(input.id);
+        const record = await service.remove(input.id, ctx.actor);
         ctx.log.info({ scheduleId: record.id }, 'schedule.removed');
         return removedReply(record);
       },
     }),
     defineCommand({
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
-      async handler(input) {
-        const { record, nextRun } = await service.setPaused(input.id, true);
+      async handler(input, ctx) {
+        const { record, nextRun } = await service.setPaused(input.id, true, ctx.actor);
         return pausedReply(record, nextRun);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
-      async handler(input) {
-        const { record, nextRun } = await service.setPaused(input.id, false);
+      async handler(input, ctx) {
+        const { record, nextRun } = await service.setPaused(input.id, false, ctx.actor);
         return pausedReply(record, nextRun);
       },
     }),
     defineCommand({
       ...byId('schedule run', 'Post a schedule now, outside its times'),
       examples: ['/schedule run k7p2mx'],
-      async handler(input) {
-        const { record, result } = await service.run(input.id);
+      async handler(input, ctx) {
+        const { record, result } = await service.run(input.id, ctx.actor);
         const reply = ranReply(record, result);
         // A failed run is a failed command (a piped console exits 1), told in the same sentence.
         if (result.outcome === 'failed') throw new RunFailedError(reply.text);

@@ -20,6 +20,9 @@ export interface ScheduleConfig {
   /** SCHEDULE_ALLOWED_USERS / _ROLES: who may add, remove, pause, resume and run; empty: the operator only. */
   allowedUsers: string[];
   allowedRoles: string[];
+  /** SCHEDULE_ADMIN_USERS / _ROLES: who may also remove, pause, resume and run others' schedules. */
+  adminUsers: string[];
+  adminRoles: string[];
   /** Destination name (lower case) to its webhook; `default` is WEBHOOK_URL's (Discord). */
   destinations: Record<string, WebhookDestination>;
 }
@@ -35,6 +38,8 @@ const ScheduleEnv = z.object({
   SCHEDULE_MAX: positiveInt(SCHEDULE_DEFAULTS.max),
   SCHEDULE_ALLOWED_USERS: list,
   SCHEDULE_ALLOWED_ROLES: list,
+  SCHEDULE_ADMIN_USERS: list,
+  SCHEDULE_ADMIN_ROLES: list,
 });
 
 /**
@@ -92,6 +97,8 @@ export function loadScheduleConfig(
     SCHEDULE_MAX: read('SCHEDULE_MAX'),
     SCHEDULE_ALLOWED_USERS: read('SCHEDULE_ALLOWED_USERS'),
     SCHEDULE_ALLOWED_ROLES: read('SCHEDULE_ALLOWED_ROLES'),
+    SCHEDULE_ADMIN_USERS: read('SCHEDULE_ADMIN_USERS'),
+    SCHEDULE_ADMIN_ROLES: read('SCHEDULE_ADMIN_ROLES'),
   };
   const timezone = e.SCHEDULE_TZ ?? SCHEDULE_DEFAULTS.timezone;
   if (!isTimeZone(timezone)) {
@@ -133,6 +140,8 @@ export function loadScheduleConfig(
     max: e.SCHEDULE_MAX,
     allowedUsers: e.SCHEDULE_ALLOWED_USERS,
     allowedRoles: e.SCHEDULE_ALLOWED_ROLES,
+    adminUsers: e.SCHEDULE_ADMIN_USERS,
+    adminRoles: e.SCHEDULE_ADMIN_ROLES,
     destinations,
   };
 }

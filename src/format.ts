@@ -5,6 +5,14 @@
 
 export const LOCALE = 'en-GB';
 
+/**
+ * What a number that cannot be shown reads as: a provider's value that is not finite or outside
+ * its unit's sane range (the service clients turn those into NaN), or an invalid date.
+ */
+export const NOT_AVAILABLE = 'not available';
+
+const isShown = (value: number) => Number.isFinite(value);
+
 const DAY_MS = 86_400_000;
 
 // Built on first use, not at import: the first Intl object maps several MB of ICU's data and code,
@@ -67,6 +75,7 @@ function formatSmall(value: number, digits: number): string | undefined {
  * "25.3". Measured values always keep their decimals, so they line up and read alike.
  */
 export function formatNumber(value: number, digits = 0): string {
+  if (!isShown(value)) return NOT_AVAILABLE;
   if (digits === 0) {
     // A whole number is grouped here, as en-GB's Intl.NumberFormat would ("-1,234,568"): the
     // commands' descriptions show limits at start-up, and Intl would map ICU's data for them.
@@ -100,11 +109,13 @@ function groupThousands(whole: number): string {
 
 /** A measured value with its unit, one decimal unless told: "5.0 °C", "3.4 m/s". */
 export function formatQuantity(value: number, unit: string, digits = 1): string {
+  if (!isShown(value)) return NOT_AVAILABLE;
   return `${formatNumber(value, digits)} ${unit}`;
 }
 
 /** A percentage given in percent (37.94 -> "37.9%"); one decimal unless told. */
 export function formatPercent(percent: number, digits = 1): string {
+  if (!isShown(percent)) return NOT_AVAILABLE;
   return `${formatNumber(percent, digits)}%`;
 }
 
@@ -125,6 +136,7 @@ export const CHANGE_ARROWS = Object.freeze({ up: '↑', down: '↓' });
 /** "↑ 12.5%", "↓ 3.0%", "no change" (under 0.05%), "new". Always one decimal. */
 export function formatChange(change: number | 'new'): string {
   if (change === 'new') return 'new';
+  if (!isShown(change)) return NOT_AVAILABLE;
   const rounded = Math.round(change * 10) / 10;
   if (rounded === 0) return 'no change';
   return `${rounded > 0 ? CHANGE_ARROWS.up : CHANGE_ARROWS.down} ${formatPercent(Math.abs(rounded))}`;
@@ -134,6 +146,7 @@ const currencyFormats = new Map<string, Intl.NumberFormat>();
 
 /** 54321.7 GBP -> "£54,322" (whole units unless told); a code Intl does not know: "54,322 XYZ". */
 export function formatCurrency(amount: number, currency: string, digits = 0): string {
+  if (!isShown(amount)) return NOT_AVAILABLE;
   const key = `${currency}|${digits}`;
   let format = currencyFormats.get(key);
   if (format === undefined) {
@@ -154,6 +167,7 @@ export function formatCurrency(amount: number, currency: string, digits = 0): st
 
 /** A length of time: "45s", "2m 05s", "1h 20m". */
 export function formatDuration(totalSeconds: number): string {
+  if (!isShown(totalSeconds)) return NOT_AVAILABLE;
   const s = Math.max(0, Math.round(totalSeconds));
   if (s < 60) return `${s}s`;
   const h = Math.floor(s / 3600);
@@ -163,11 +177,13 @@ export function formatDuration(totalSeconds: number): string {
 
 /** A latitude or longitude to five decimals, about a metre: "48.8584", "-0.12763". */
 export function formatCoordinate(value: number): string {
+  if (!isShown(value)) return NOT_AVAILABLE;
   return String(Number(value.toFixed(5)));
 }
 
 /** Byte sizes in binary units, one decimal above a KiB: "812 B", "11.4 KiB", "2.0 MiB". */
 export function formatBytes(bytes: number): string {
+  if (!isShown(bytes)) return NOT_AVAILABLE;
   if (bytes < 1024) return `${formatNumber(bytes)} B`;
   if (bytes < 1024 * 1024) return formatQuantity(bytes / 1024, 'KiB');
   if (bytes < 1024 ** 3) return formatQuantity(bytes / 1024 ** 2, 'MiB');
@@ -176,21 +192,26 @@ export function formatBytes(bytes: number): string {
 
 /** "19 Nov 2026" (UTC). */
 export function formatDate(date: Date): string {
+  if (!isShown(date.getTime())) return NOT_AVAILABLE;
   return dateFormatter().format(date);
 }
 
 /** "Thu 19 Nov" (the UTC fields of `date`: shift it first for a city's wall clock). */
 export function formatDay(date: Date): string {
+  if (!isShown(date.getTime())) return NOT_AVAILABLE;
   return dayFormatter().format(date);
 }
 
 /** "19 Nov 2026, 14:05 UTC". */
 export function formatDateTime(date: Date): string {
+  if (!isShown(date.getTime())) return NOT_AVAILABLE;
   return `${dateFormatter().format(date)}, ${timeFormatter().format(date)} UTC`;
 }
 
 /** An ISO 8601 instant as formatDateTime does; text that is not a date is returned as it is. */
 export function formatIsoDateTime(iso: string): string {
+  // No ISO 8601 instant is this long; Date would still read all of a 1 MB text to say so.
+  if (iso.length > 64) return iso;
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : formatDateTime(date);
 }
@@ -211,6 +232,7 @@ function startOfUtcDay(date: Date): number {
  */
 export function formatRelative(date: Date, now: Date): string {
   const diffMs = date.getTime() - now.getTime();
+  if (!isShown(diffMs)) return NOT_AVAILABLE;
   if (Math.abs(diffMs) < 60_000) return 'just now';
   if (Math.abs(diffMs) < 3_600_000) return relative(Math.trunc(diffMs / 60_000), 'minute');
   const days = calendarDays(date, now);
@@ -243,12 +265,21 @@ function relative(value: number, unit: Intl.RelativeTimeFormatUnit): string {
 
 /** "3 days ago, 19 Nov 2026": relative for reading, absolute for reference. */
 export function formatAge(date: Date, now: Date): string {
+  if (!isShown(date.getTime())) return NOT_AVAILABLE;
   return `${formatRelative(date, now)}, ${formatDate(date)}`;
 }
 
-/** Cuts text to `max` characters with an ellipsis, on one line. */
+/**
+ * Cuts text to `max` characters with an ellipsis, on one line. Words are read only until the line
+ * is full: a 1 MB text costs what its first `max` characters do, not a rewrite of all of it.
+ */
 export function truncate(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  let line = '';
+  // A word longer than the line is read only as far as the line goes.
+  for (const [word] of text.matchAll(new RegExp(`\\S{1,${Math.max(1, max + 1)}}`, 'g'))) {
+    line += line === '' ? word : ` ${word}`;
+    if (line.length > max) break;
+  }
   return line.length <= max ? line : `${line.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
 }
 

@@ -187,22 +187,48 @@ export function createQuotas(opts: {
   return { commands, sayChars };
 }
 
-/** Gives /say characters back to the invoker when the synthesis failed. */
-export function createSayRefund(quotas: Quotas): (chars: number, ctx: CommandContext) => Promise<void> {
+/**
+ * The UTC day each command's /say charge went to. A refund goes back to that day only: the budget
+ * is kept per day, so characters charged at 23:59:59 and refunded after midnight would otherwise
+ * be credited to a day that never paid them.
+ */
+const chargedOn = new WeakMap<CommandContext, string>();
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * Gives /say characters back to the invoker when the synthesis failed, on the day they were
+ * charged; once that day is over the refund is dropped (its budget has already reset).
+ */
+export function createSayRefund(
+  quotas: Quotas,
+  now: () => Date = () => new Date(),
+): (chars: number, ctx: CommandContext) => Promise<void> {
   return async (chars, ctx) => {
-    if (!ctx.actor.isOperator) await quotas.sayChars.refund(`${ctx.actor.platform}:${ctx.actor.id}`, chars);
+    const day = chargedOn.get(ctx);
+    chargedOn.delete(ctx);
+    if (ctx.actor.isOperator || day === undefined) return;
+    if (day !== utcDay(now())) {
+      ctx.log.info({ userId: ctx.actor.id, chars, day }, 'say.refund_dropped');
+      return;
+    }
+    await quotas.sayChars.refund(`${ctx.actor.platform}:${ctx.actor.id}`, chars);
   };
 }
 
 /** The /say budget as the command's charge hook: spends the text's characters, or refuses. */
 export function createSayCharge(
   quotas: Quotas,
+  now: () => Date = () => new Date(),
 ): (chars: number, ctx: CommandContext) => Promise<UserError | undefined> {
   return async (chars, ctx) => {
     // The console user is the local operator: no budget.
     if (ctx.actor.isOperator) return undefined;
+    const day = utcDay(now());
     const result = await quotas.sayChars.consume(`${ctx.actor.platform}:${ctx.actor.id}`, chars);
-    if (result.allowed) return undefined;
+    if (result.allowed) {
+      chargedOn.set(ctx, day);
+      return undefined;
+    }
     ctx.log.info({ userId: ctx.actor.id, chars, remaining: result.remaining }, 'say.budget_exceeded');
     return new UserError({
       code: 'rate_limited',

@@ -190,3 +190,37 @@ function redactAny(value: unknown, depth: number, blank: (text: string) => strin
   }
   return out ?? value;
 }
+
+/** The base64 alphabet's two variants: standard (+/) and URL-safe (-_). */
+const toBase64Url = (b64: string) => b64.replaceAll('+', '-').replaceAll('/', '_');
+
+/**
+ * The forms a secret can take inside binary bytes: its UTF-8 bytes, percent-encoded, and base64
+ * (standard and URL-safe) at each of the three alignments it can start at in a longer base64
+ * stream, each cut to the characters that depend on the secret's bytes alone.
+ */
+function binaryForms(secret: string): Buffer[] {
+  const raw = Buffer.from(secret, 'utf8');
+  const forms = new Set<string>([secret, encodeURIComponent(secret)]);
+  for (let lead = 0; lead < 3; lead += 1) {
+    const b64 = Buffer.concat([Buffer.alloc(lead), raw]).toString('base64');
+    // Characters before `skip` carry bits of the lead bytes; after `end`, of whatever follows.
+    const skip = [0, 2, 3][lead]!;
+    const end = Math.floor((lead + raw.length) / 3) * 4;
+    const core = b64.slice(skip, end);
+    if (core.length >= MIN_SECRET_LENGTH - 1) forms.add(core).add(toBase64Url(core));
+  }
+  return [...forms].map((form) => Buffer.from(form, 'utf8'));
+}
+
+/**
+ * Whether binary bytes (an mp3, any answer taken as bytes) hold a registered secret, or one of
+ * `extra`, raw, percent-encoded or base64-encoded: such an answer is refused, never kept or sent.
+ */
+export function bytesHoldSecret(bytes: Uint8Array, extra: readonly string[] = []): boolean {
+  const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const secret of [...knownSecrets.keys(), ...usable(extra)]) {
+    for (const form of binaryForms(secret)) if (haystack.includes(form)) return true;
+  }
+  return false;
+}

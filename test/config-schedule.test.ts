@@ -22,8 +22,19 @@ describe('config: scheduled reports', () => {
       max: 50,
       allowedUsers: [],
       allowedRoles: [],
+      adminUsers: [],
+      adminRoles: [],
       destinations: {},
     });
+  });
+
+  it("reads who may manage others' schedules from SCHEDULE_ADMIN_USERS and SCHEDULE_ADMIN_ROLES", () => {
+    const c = loadConfig({
+      SCHEDULE_ADMIN_USERS: 'U0ADMIN01, 400000000000000077',
+      SCHEDULE_ADMIN_ROLES: '600000000000000001',
+    });
+    expect(c.schedule.adminUsers).toEqual(['U0ADMIN01', '400000000000000077']);
+    expect(c.schedule.adminRoles).toEqual(['600000000000000001']);
   });
 
   it('names WEBHOOK_URL "default" and each WEBHOOK_URL_<NAME> "<name>", and redacts every token', () => {

@@ -54,19 +54,7 @@ describe('format', () => {
     for (let digits = 0; digits <= 7; digits++) {
       // Multiples of 0.0005 up to ±1050: the ties of 0 to 3 decimals, where rounding differs most.
       for (let i = -2_100_000; i <= 2_100_000; i += 31) check(i / 2000, digits);
-      for (const value of [
-        -499.95,
-        -0.05,
-        -0,
-        0.25,
-        2.675,
-        999.95,
-        999.9999,
-        1e-7,
-        -1e-7,
-        Number.NaN,
-        1e21,
-      ]) {
+      for (const value of [-499.95, -0.05, -0, 0.25, 2.675, 999.95, 999.9999, 1e-7, -1e-7, 1e21]) {
         check(value, digits);
       }
     }

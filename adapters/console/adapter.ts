@@ -5,6 +5,7 @@
 // stdout holds only replies; logs go elsewhere.
 import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
 import { AdapterError } from '../../src/errors.ts';
+import { loggedText } from '../../src/domain/text.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type {
   AdapterHandlers,
@@ -104,7 +105,7 @@ async function runLine(
     outcome = (await handlers.onInvocation(invocation)) ?? 'ok';
   } catch (err) {
     outcome = 'error';
-    opts.log.error({ err, command: parsed.name }, 'console.invocation_failed');
+    opts.log.error({ err, command: loggedText(parsed.name) }, 'console.invocation_failed');
   }
   // The dispatcher always responds; this keeps the queue moving should it ever not.
   if (entry.block !== undefined) return outcome;

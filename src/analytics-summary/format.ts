@@ -1,7 +1,7 @@
 // Pure text helpers of the analytics summary: metric and dimension labels, values by GA4 metric
 // type (https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/MetricType)
 // and text sparklines. Numbers, percentages and changes come from the one formatting module.
-import { LOCALE, formatNumber, formatRatio } from '../format.ts';
+import { LOCALE, NOT_AVAILABLE, formatNumber, formatRatio } from '../format.ts';
 
 const METRIC_LABELS: Readonly<Record<string, string>> = {
   sessions: 'Sessions',
@@ -87,7 +87,7 @@ export function formatMetric(
   type: string,
   opts: { name: string; currency?: string | undefined },
 ): string {
-  if (!Number.isFinite(value)) return '—';
+  if (!Number.isFinite(value)) return NOT_AVAILABLE;
   switch (type) {
     case 'TYPE_INTEGER':
       return formatNumber(value);

@@ -1,7 +1,8 @@
 // The analytics summary, one builder for `/report` and the analytics-summary job: it asks GA4 for
-// each report once with both periods as two `dateRanges` (rows then carry a `dateRange` dimension,
-// https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/DateRange),
-// summarises them, and renders one Reply; the job turns that Reply into its webhook message.
+// the summary in one runReport, the `date` dimension over the named periods as `dateRanges` (rows
+// then carry a `dateRange` dimension, https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/DateRange)
+// with `metricAggregations: ["TOTAL"]` for each period's exact totals; summarises it and renders
+// one Reply; the job turns that Reply into its webhook message.
 import { comparisonChart, dailyValues } from '../charts/comparison.ts';
 import type { LineChartSpec } from '../charts/index.ts';
 import type { Reply } from '../core/reply.ts';
@@ -42,39 +43,53 @@ export interface SummaryData {
   spans: { current: DateSpan; previous: DateSpan; trend: DateSpan; trendPrevious: DateSpan };
   /** The zone GA4 resolved the relative dates in (the property's). */
   timeZone: string;
+  /** Each period's totals as a one-row report (no row: no data in that period). */
   totals: PeriodPair;
-  /** Empty reports when the daily request failed (`dailyError`): no sparklines and no chart then. */
+  /** The daily values of the trend period and the one before (sparklines and the chart). */
   daily: PeriodPair;
-  /** Why the daily values are missing; the totals still make the summary. */
-  dailyError?: unknown;
   top: Report | undefined;
 }
 
+// The names of the date ranges in the one request (GA4 refuses names starting date_range_ or RESERVED_).
 const CURRENT = 'current';
 const PREVIOUS = 'previous';
+const TREND = 'trend';
+const TREND_PREVIOUS = 'trend_previous';
 
-/** Splits a two-range report into one report per range, without the `dateRange` column. */
-export function splitByDateRange(report: Report): PeriodPair {
+/** The rows of one named date range, without the `dateRange` column. */
+export function rangeRows(report: Report, name: string): Report {
   const at = report.dimensionHeaders.indexOf('dateRange');
-  const part = (name: string): Report => ({
-    ...report,
-    dimensionHeaders: report.dimensionHeaders.filter((_, i) => i !== at),
-    rows: report.rows
-      .filter((r) => at === -1 || r.dimensions[at] === name)
-      .map((r) => ({ ...r, dimensions: r.dimensions.filter((_, i) => i !== at) })),
-  });
-  const current = part(CURRENT);
-  const previous = at === -1 ? { ...current, rows: [] } : part(PREVIOUS);
+  const rows = report.rows
+    .filter((r) => at === -1 || r.dimensions[at] === name)
+    .map((r) => ({ ...r, dimensions: r.dimensions.filter((_, i) => i !== at) }));
+  const { totals: _totals, ...rest } = report;
   return {
-    current: { ...current, rowCount: current.rows.length },
-    previous: { ...previous, rowCount: previous.rows.length },
+    ...rest,
+    dimensionHeaders: report.dimensionHeaders.filter((_, i) => i !== at),
+    rows,
+    rowCount: rows.length,
+  };
+}
+
+/** One named date range's totals (GA4's TOTAL aggregation row) as a one-row report. */
+export function rangeTotals(report: Report, name: string): Report {
+  const at = report.dimensionHeaders.indexOf('dateRange');
+  const total = (report.totals ?? []).find((r) => at === -1 || r.dimensions[at] === name);
+  const { totals: _totals, ...rest } = report;
+  return {
+    ...rest,
+    dimensionHeaders: [],
+    rows: total ? [{ dimensions: [], metrics: total.metrics }] : [],
+    rowCount: total ? 1 : 0,
   };
 }
 
 /**
- * Fetches what a summary shows: the two periods' totals in one runReport, their daily values in
- * one more, and (with a dimension) its top rows of the current period. Totals come from reports
- * without dimensions: summing daily rows would overcount users and distort rates.
+ * Fetches what a summary shows in one runReport: the `date` dimension over the period, the one
+ * before, and (when the period is shorter than the trend's week) the trend and the week before it,
+ * with GA4's TOTAL aggregation for each. Totals come from that aggregation, never from summing
+ * daily rows, which would count a user once per day and distort rates. With a dimension (the
+ * job's), its top rows of the period are a second report, the one other request.
  */
 export async function fetchSummary(
   client: AnalyticsClient,
@@ -85,19 +100,14 @@ export async function fetchSummary(
   const ranges = resolveRanges(req.range, req.shiftDays);
   const { ago } = ranges;
   const metrics = [...req.metrics];
-  const pair = (dimensions: string[], a: typeof ago.current, b: typeof ago.current) =>
-    client.runReport(
-      { dimensions, metrics, dateRanges: [dateRange(a, CURRENT), dateRange(b, PREVIOUS)] },
-      opts,
-    );
-  let dailyError: unknown;
-  const [totals, daily, top] = await Promise.all([
-    pair([], ago.current, ago.previous),
-    // The daily values only draw sparklines and the chart: their failure does not lose the summary.
-    pair(['date'], ago.trend, ago.trendPrevious).catch((err: unknown) => {
-      dailyError = err;
-      return undefined;
-    }),
+  const isTrendThePeriod = ago.trend[0] === ago.current[0] && ago.trend[1] === ago.current[1];
+  const dateRanges = [
+    dateRange(ago.current, CURRENT),
+    dateRange(ago.previous, PREVIOUS),
+    ...(isTrendThePeriod ? [] : [dateRange(ago.trend, TREND), dateRange(ago.trendPrevious, TREND_PREVIOUS)]),
+  ];
+  const [report, top] = await Promise.all([
+    client.runReport({ dimensions: ['date'], metrics, dateRanges, metricAggregations: ['TOTAL'] }, opts),
     req.dimension === undefined
       ? undefined
       : client.runReport(
@@ -105,7 +115,7 @@ export async function fetchSummary(
           opts,
         ),
   ]);
-  const timeZone = totals.timeZone ?? daily?.timeZone ?? 'UTC';
+  const timeZone = report.timeZone ?? 'UTC';
   const today = todayIn(now, timeZone);
   return {
     ranges,
@@ -116,9 +126,11 @@ export async function fetchSummary(
       trendPrevious: spanOf(ago.trendPrevious, today),
     },
     timeZone,
-    totals: splitByDateRange(totals),
-    daily: splitByDateRange(daily ?? { ...totals, dimensionHeaders: ['date', 'dateRange'], rows: [] }),
-    ...(dailyError === undefined ? {} : { dailyError }),
+    totals: { current: rangeTotals(report, CURRENT), previous: rangeTotals(report, PREVIOUS) },
+    daily: {
+      current: rangeRows(report, isTrendThePeriod ? CURRENT : TREND),
+      previous: rangeRows(report, isTrendThePeriod ? PREVIOUS : TREND_PREVIOUS),
+    },
     top,
   };
 }
@@ -201,10 +213,7 @@ export function summarize(data: SummaryData, req: SummaryRequest, now: Date): An
       value: formatMetric(value, type, { name, currency }),
       previous: formatMetric(before, type, { name, currency }),
       change: formatChange(percentChange(value, before)),
-      trend:
-        data.dailyError === undefined
-          ? sparkline(dailyValues(data.daily.current, data.spans.trend, name))
-          : '',
+      trend: sparkline(dailyValues(data.daily.current, data.spans.trend, name)),
     };
   });
   return { ...base, isEmpty: false, metrics, top: topRows(data, req, currency) };
@@ -248,10 +257,8 @@ export function renderSummaryReply(s: AnalyticsSummary, rangeName: string): Repl
   };
 }
 
-/** The chart of the first metric per day over the trend period against the one before; throws without daily values. */
+/** The chart of the first metric per day over the trend period against the one before. */
 export function summaryChart(data: SummaryData, metric: string, filename: string): LineChartSpec {
-  if (data.dailyError !== undefined)
-    throw data.dailyError instanceof Error ? data.dailyError : new Error('the daily report failed');
   const days = data.ranges.ago.trend[0] - data.ranges.ago.trend[1] + 1;
   return comparisonChart({
     filename,

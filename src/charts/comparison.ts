@@ -3,7 +3,7 @@
 // with the `date` dimension; days GA4 leaves out (no data) count as 0.
 import type { Report } from '../services/analytics/client.ts';
 import { formatNumber } from '../format.ts';
-import type { LineChartSpec } from './spec.ts';
+import { CHART_LIMITS, ChartInputError, chartText, type LineChartSpec } from './spec.ts';
 
 export interface DateSpan {
   /** YYYY-MM-DD, inclusive. */
@@ -14,10 +14,14 @@ export interface DateSpan {
 const DAY_MS = 86_400_000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** Every date of the span, YYYY-MM-DD. */
+/** Every date of the span, YYYY-MM-DD; a span of more days than a chart draws is refused. */
 export function spanDays(span: DateSpan): string[] {
   const start = Date.parse(`${span.startDate}T00:00:00Z`);
   const end = Date.parse(`${span.endDate}T00:00:00Z`);
+  if (!(end - start < CHART_LIMITS.maxPoints * DAY_MS))
+    throw new ChartInputError(
+      `${span.startDate} to ${span.endDate} is not a span of at most ${CHART_LIMITS.maxPoints} days`,
+    );
   const out: string[] = [];
   for (let t = start; t <= end; t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
   return out;
@@ -68,7 +72,15 @@ export interface ComparisonInput {
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
-export function comparisonChart(input: ComparisonInput): LineChartSpec {
+export function comparisonChart(given: ComparisonInput): LineChartSpec {
+  const input = {
+    ...given,
+    metricLabel: chartText(given.metricLabel),
+    currentName: chartText(given.currentName),
+    previousName: chartText(given.previousName),
+    currentText: chartText(given.currentText),
+    previousText: chartText(given.previousText),
+  };
   const days = spanDays(input.current.span);
   const total = formatNumber(sum(input.current.values));
   const before = formatNumber(sum(input.previous.values));

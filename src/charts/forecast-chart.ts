@@ -3,7 +3,7 @@
 // right-hand 0–100 % axis where the provider gives it.
 import type { ForecastStep, Units } from '../services/weather/client.ts';
 import { formatNumber } from '../format.ts';
-import type { LineChartSpec } from './spec.ts';
+import { chartText, type LineChartSpec } from './spec.ts';
 
 const UNIT_SYMBOL: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
 // Built on the first chart: /forecast imports this file, and an idle bot should not map ICU's data.
@@ -20,7 +20,8 @@ export interface ForecastChartInput {
   steps: readonly ForecastStep[];
 }
 
-export function forecastChart(input: ForecastChartInput): LineChartSpec {
+export function forecastChart(given: ForecastChartInput): LineChartSpec {
+  const input = { ...given, place: chartText(given.place), offsetText: chartText(given.offsetText) };
   const local = input.steps.map((s) => new Date(s.at.getTime() + input.offsetS * 1000));
   const symbol = UNIT_SYMBOL[input.units];
   dayLabel ??= new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });

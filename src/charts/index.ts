@@ -6,17 +6,21 @@ import type { LineChartSpec } from './spec.ts';
 import type * as Draw from './draw.ts';
 
 export type { LineChartSpec, LineSeries, BarSeries, Boundary } from './spec.ts';
+export { CHART_LIMITS, ChartInputError } from './spec.ts';
 
 let loading: Promise<typeof Draw> | undefined;
 
-/** The chart as a PNG attachment (alt text in its description); rejects when drawing fails. */
-export async function drawChart(spec: LineChartSpec): Promise<Attachment> {
+/**
+ * The chart as a PNG attachment (alt text in its description); rejects when drawing fails, when a
+ * value or count is beyond what a chart draws (ChartInputError), or after `budgetMs`.
+ */
+export async function drawChart(spec: LineChartSpec, budgetMs?: number): Promise<Attachment> {
   loading ??= import('./draw.ts');
   const draw = await loading.catch((err: unknown) => {
     loading = undefined;
     throw err;
   });
-  return draw.renderChart(spec);
+  return draw.renderChart(spec, budgetMs);
 }
 
 interface WarnLog {

@@ -7,6 +7,40 @@ export const CHART_WIDTH = 1000;
 export const CHART_HEIGHT = 500;
 
 /**
+ * The bounds of what a chart draws. Providers' numbers are checked for their unit's sane range
+ * before they get here; these keep the drawing itself bounded whatever it is handed, so one
+ * hostile value or text costs a left-out chart, never a stuck process: resvg renders on the
+ * event loop, and with these bounds a chart takes a few tens of milliseconds.
+ */
+export const CHART_LIMITS = Object.freeze({
+  /** The largest magnitude drawn: a count of 10^15 is already beyond any real report. */
+  maxValue: 1e15,
+  /** x positions (days, 3-hour steps) and values per series: a 999-day summary fits. */
+  maxPoints: 1_000,
+  maxSeries: 4,
+  maxBoundaries: 64,
+  /** Ticks on an axis: about 5 are asked for; the loop stops here whatever the numbers do. */
+  maxTicks: 12,
+  /** Any one text a builder takes (a city, a metric's name): more than a title or legend shows. */
+  maxText: 200,
+  /** The text alternative, within Discord's 1,024-character attachment description. */
+  maxAlt: 1_000,
+});
+
+/**
+ * A builder's input text cut to CHART_LIMITS.maxText code units before anything else is done with
+ * it: a 1 MB city name from a provider is never lower-cased, joined or measured whole.
+ */
+export function chartText(text: string): string {
+  return text.length <= CHART_LIMITS.maxText ? text : `${text.slice(0, CHART_LIMITS.maxText - 1)}…`;
+}
+
+/** A chart that cannot be drawn from what it was given; callers leave it out (tryDrawChart). */
+export class ChartInputError extends Error {
+  override name = 'ChartInputError';
+}
+
+/**
  * One opaque, neutral card for every theme: Discord dark, Discord light and Slack all show it
  * as a light panel with dark text, so nothing depends on the client's background.
  */

@@ -3,11 +3,20 @@
 // Written by hand rather than with a charting library: the two chart kinds herald draws need
 // about 200 lines, while ECharts' server-side renderer cost 350 ms of CPU to load and ~100 MB of
 // memory here (docs/charts.md has the comparison).
-import { CHART_HEIGHT, CHART_THEME, CHART_WIDTH, type LineChartSpec } from './spec.ts';
+import {
+  CHART_HEIGHT,
+  CHART_LIMITS,
+  CHART_THEME,
+  CHART_WIDTH,
+  ChartInputError,
+  type LineChartSpec,
+} from './spec.ts';
 
 export const FONT_FAMILY = 'DejaVu Sans';
 
 const T = CHART_THEME;
+/** The widest an x label or a day boundary's label is drawn. */
+const X_LABEL_WIDTH = 120;
 const PLOT = { left: 84, top: 104, bottom: CHART_HEIGHT - 72 } as const;
 
 interface Frame {
@@ -21,6 +30,24 @@ interface Frame {
   slot: number;
 }
 
+/** Every value drawable: finite and within CHART_LIMITS.maxValue; the counts within theirs. */
+export function checkChartSpec(spec: LineChartSpec): void {
+  const L = CHART_LIMITS;
+  if (spec.series.length > L.maxSeries) throw new ChartInputError(`more than ${L.maxSeries} series`);
+  if (spec.xLabels.length > L.maxPoints) throw new ChartInputError(`more than ${L.maxPoints} x positions`);
+  if ((spec.boundaries?.length ?? 0) > L.maxBoundaries)
+    throw new ChartInputError(`more than ${L.maxBoundaries} boundaries`);
+  for (const list of [...spec.series.map((x) => x.values), spec.bars?.values ?? []]) {
+    if (list.length > L.maxPoints) throw new ChartInputError(`a series of more than ${L.maxPoints} values`);
+    for (const v of list) {
+      if (v !== null && !(Math.abs(v) <= L.maxValue))
+        throw new ChartInputError(`a value (${String(v)}) is not finite or beyond ±${L.maxValue}`);
+    }
+  }
+  if (spec.bars && !(spec.bars.max > 0 && spec.bars.max <= L.maxValue))
+    throw new ChartInputError('the bars have no drawable maximum');
+}
+
 export function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -28,6 +55,23 @@ export function escapeXml(text: string): string {
 /** Widths are estimated (0.6 em per character): enough to lay out a legend, no font metrics needed. */
 function textWidth(text: string, size: number): number {
   return [...text].length * size * 0.6;
+}
+
+/**
+ * Text cut to what fits `width` pixels at `size` (by the same estimate), ending in an ellipsis:
+ * a 100 kB city name becomes a title's worth, not 100 kB of glyphs for resvg to shape.
+ */
+export function fitText(text: string, width: number, size: number): string {
+  const max = Math.max(1, Math.floor(width / (size * 0.6)));
+  // Cut by code units first so a huge text is never spread whole into code points.
+  const head = [...text.slice(0, max * 2 + 2)];
+  if (head.length <= max && text.length <= max * 2 + 2) return text;
+  return `${head.slice(0, max - 1).join('')}…`;
+}
+
+/** The text alternative cut to CHART_LIMITS.maxAlt characters (the PNG's description too). */
+export function fitAlt(alt: string): string {
+  return alt.length <= CHART_LIMITS.maxAlt ? alt : `${alt.slice(0, CHART_LIMITS.maxAlt - 1)}…`;
 }
 
 function text(
@@ -58,17 +102,35 @@ export function niceStep(span: number, count = 5): number {
   return nice * power;
 }
 
-/** The axis' bounds and ticks covering every value (and 0 when `fromZero`). */
+/**
+ * The axis' bounds and ticks covering every value (and 0 when `fromZero`). Values that are not
+ * finite or beyond CHART_LIMITS.maxValue are not drawn and so do not count; a span too narrow
+ * for its magnitude (1e15 beside 1e15 + 0.125) is widened as equal values are, and the ticks are
+ * counted, never stepped until a float reaches the end.
+ */
 export function axisTicks(values: readonly number[], fromZero: boolean): number[] {
-  let lo = Math.min(...values);
-  let hi = Math.max(...values);
-  if (values.length === 0) [lo, hi] = [0, 1];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (!(Math.abs(v) <= CHART_LIMITS.maxValue)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (lo > hi) [lo, hi] = [0, 1];
   if (fromZero) [lo, hi] = [Math.min(0, lo), Math.max(0, hi)];
-  if (lo === hi) [lo, hi] = [lo - 1, hi + 1];
+  const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
+  if (hi - lo < Math.max(1e-6, magnitude * 1e-9)) {
+    const pad = Math.max(1, magnitude * 1e-6);
+    [lo, hi] = [lo - pad, hi + pad];
+  }
   const step = niceStep(hi - lo);
   const first = Math.floor(lo / step) * step;
   const ticks: number[] = [];
-  for (let v = first; v < hi + step * 0.999; v += step) ticks.push(Number(v.toPrecision(12)));
+  for (let k = 0; k < CHART_LIMITS.maxTicks; k += 1) {
+    const v = first + k * step;
+    ticks.push(Number(v.toPrecision(12)));
+    if (v >= hi - step * 0.001) break;
+  }
   return ticks;
 }
 
@@ -89,11 +151,16 @@ function frameFor(spec: LineChartSpec): Frame {
 }
 
 function header(spec: LineChartSpec): string[] {
-  const out = [text(24, 38, spec.title, { size: 22, weight: 'bold' })];
-  if (spec.subtitle) out.push(text(24, 62, spec.subtitle, { size: 14, fill: T.muted }));
+  const out = [text(24, 38, fitText(spec.title, CHART_WIDTH - 48, 22), { size: 22, weight: 'bold' })];
+  if (spec.subtitle)
+    out.push(text(24, 62, fitText(spec.subtitle, CHART_WIDTH - 48, 14), { size: 14, fill: T.muted }));
   let x = PLOT.left;
   const y = 88;
-  spec.series.forEach((s, i) => {
+  // Each legend entry gets an equal share of the row: its key (36 px) and a gap (28 px) included.
+  const entries = spec.series.length + (spec.bars ? 1 : 0);
+  const nameWidth = (CHART_WIDTH - PLOT.left - 32) / Math.max(1, entries) - 64;
+  const legend = spec.series.map((s) => ({ ...s, name: fitText(s.name, nameWidth, 13) }));
+  legend.forEach((s, i) => {
     const color = T.series[i % T.series.length]!;
     out.push(
       `<line x1="${x}" y1="${y - 5}" x2="${x + 28}" y2="${y - 5}" stroke="${color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="7 4"' : ''}/>`,
@@ -104,7 +171,7 @@ function header(spec: LineChartSpec): string[] {
   if (spec.bars) {
     out.push(
       `<rect x="${x}" y="${y - 12}" width="16" height="14" fill="${T.bars}"/>`,
-      text(x + 24, y, spec.bars.name, { size: 13 }),
+      text(x + 24, y, fitText(spec.bars.name, nameWidth, 13), { size: 13 }),
     );
   }
   return out;
@@ -116,7 +183,7 @@ function leftAxis(spec: LineChartSpec, f: Frame, ticks: number[], y: (v: number)
   for (const t of ticks) {
     out.push(
       `<line x1="${f.left}" y1="${y(t).toFixed(1)}" x2="${f.right}" y2="${y(t).toFixed(1)}" stroke="${T.grid}"/>`,
-      text(f.left - 8, y(t) + 4, tickLabel(t, spec.yUnit ?? '', axisMax), {
+      text(f.left - 8, y(t) + 4, tickLabel(t, fitText(spec.yUnit ?? '', 24, 12), axisMax), {
         size: 12,
         fill: T.muted,
         anchor: 'end',
@@ -124,20 +191,28 @@ function leftAxis(spec: LineChartSpec, f: Frame, ticks: number[], y: (v: number)
     );
   }
   const mid = (f.top + f.bottom) / 2;
-  out.push(text(22, mid, spec.yAxisTitle, { size: 13, fill: T.muted, anchor: 'middle', rotate: true }));
+  out.push(
+    text(22, mid, fitText(spec.yAxisTitle, f.bottom - f.top, 13), {
+      size: 13,
+      fill: T.muted,
+      anchor: 'middle',
+      rotate: true,
+    }),
+  );
   return out;
 }
 
 function xAxis(spec: LineChartSpec, f: Frame): string[] {
   const out = [`<line x1="${f.left}" y1="${f.bottom}" x2="${f.right}" y2="${f.bottom}" stroke="${T.axis}"/>`];
-  const fit = Math.ceil((spec.xLabels.reduce((m, l) => Math.max(m, textWidth(l, 12)), 0) + 8) / f.slot);
-  const every = Math.max(1, spec.xLabelEvery ?? 1, fit);
-  spec.xLabels.forEach((label, i) => {
+  const labels = spec.xLabels.map((l) => fitText(l, X_LABEL_WIDTH, 12));
+  const fit = Math.ceil((labels.reduce((m, l) => Math.max(m, textWidth(l, 12)), 0) + 8) / f.slot);
+  const every = Math.max(1, Math.min(spec.xLabelEvery ?? 1, labels.length), fit);
+  labels.forEach((label, i) => {
     if (i % every !== 0) return;
     out.push(text(f.x(i), f.bottom + 18, label, { size: 12, fill: T.muted, anchor: 'middle' }));
   });
   out.push(
-    text((f.left + f.right) / 2, CHART_HEIGHT - 18, spec.xAxisTitle, {
+    text((f.left + f.right) / 2, CHART_HEIGHT - 18, fitText(spec.xAxisTitle, f.right - f.left, 13), {
       size: 13,
       fill: T.muted,
       anchor: 'middle',
@@ -151,7 +226,11 @@ function boundaries(spec: LineChartSpec, f: Frame): string[] {
     const x = f.left + b.index * f.slot;
     return [
       `<line x1="${x.toFixed(1)}" y1="${f.top}" x2="${x.toFixed(1)}" y2="${f.bottom}" stroke="${T.boundary}" stroke-dasharray="3 3"/>`,
-      text(x + 5, f.top + 14, b.label, { size: 12, fill: T.muted, weight: 'bold' }),
+      text(x + 5, f.top + 14, fitText(b.label, X_LABEL_WIDTH, 12), {
+        size: 12,
+        fill: T.muted,
+        weight: 'bold',
+      }),
     ];
   });
 }
@@ -172,10 +251,10 @@ function bars(spec: LineChartSpec, f: Frame): string[] {
   for (let q = 0; q <= 4; q++) {
     const value = (b.max * q) / 4;
     const y = f.bottom - (h * q) / 4;
-    out.push(text(f.right + 8, y + 4, `${value}${b.unit}`, { size: 12, fill: T.muted }));
+    out.push(text(f.right + 8, y + 4, `${value}${fitText(b.unit, 24, 12)}`, { size: 12, fill: T.muted }));
   }
   out.push(
-    text(CHART_WIDTH - 14, (f.top + f.bottom) / 2, b.axisTitle, {
+    text(CHART_WIDTH - 14, (f.top + f.bottom) / 2, fitText(b.axisTitle, f.bottom - f.top, 13), {
       size: 13,
       fill: T.muted,
       anchor: 'middle',
@@ -213,6 +292,7 @@ function lines(spec: LineChartSpec, f: Frame, y: (v: number) => number): string[
 
 /** The whole chart as an SVG document of CHART_WIDTH × CHART_HEIGHT. */
 export function chartSvg(spec: LineChartSpec): string {
+  checkChartSpec(spec);
   const f = frameFor(spec);
   const values = spec.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
   const ticks = axisTicks(values, spec.yFromZero ?? false);
@@ -231,7 +311,7 @@ export function chartSvg(spec: LineChartSpec): string {
   ];
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" font-family="${FONT_FAMILY}">`,
-    `<title>${escapeXml(spec.alt)}</title>`,
+    `<title>${escapeXml(fitAlt(spec.alt))}</title>`,
     ...body,
     '</svg>',
   ].join('\n');

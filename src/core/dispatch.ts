@@ -5,6 +5,7 @@
 // functions in dispatch-steps.ts; this factory holds the state (in flight, accepting).
 import { randomUUID } from 'node:crypto';
 import { createDeadline, raceAbort } from '../abort.ts';
+import { loggedText } from '../domain/text.ts';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
 import { mayNeedRedaction, redactText } from '../redact.ts';
 import type {
@@ -201,7 +202,7 @@ async function report(
   result: Result,
   startedAt: number,
 ): Promise<CommandOutcome> {
-  const name = result.command?.name ?? inv.command;
+  const name = result.command?.name ?? loggedText(inv.command);
   const failure = 'failure' in result ? { error: result.failure } : undefined;
   const reply = 'reply' in result ? result.reply : { text: userMessageFor(result.failure), ephemeral: true };
   try {
@@ -241,7 +242,8 @@ async function complete(rt: Runtime, req: AutocompleteRequest): Promise<Choice[]
       .map((c) => ({ name: redactText(c.name), value: c.value }))
       .slice(0, MAX_CHOICES);
   } catch (err) {
-    rt.log.debug({ err, command: req.command, option: req.option }, 'autocomplete.failed');
+    const [command, option] = [loggedText(req.command), loggedText(req.option)];
+    rt.log.debug({ err, command, option }, 'autocomplete.failed');
     return [];
   }
 }
@@ -294,7 +296,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     } catch (err) {
       // Only a throwing logger or metrics hook gets here, after the reply was sent.
       try {
-        rt.log.error({ err, command: inv.command, invocationId }, 'command.bookkeeping_failed');
+        rt.log.error({ err, command: loggedText(inv.command), invocationId }, 'command.bookkeeping_failed');
       } catch {
         // Nothing is left to tell.
       }

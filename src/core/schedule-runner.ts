@@ -48,10 +48,10 @@ export interface ScheduleRunner {
   stop(): Promise<void>;
   /** Reads the schedules and runs every due slot (the timer's callback; tests call it with a fake clock). */
   tick(): Promise<SlotOutcome[]>;
-  /** `/schedule run`: a manual slot now. */
-  runNow(record: ScheduleRecord): Promise<ManualRun>;
+  /** `/schedule run`: a manual slot now, run as `asker` (their access and budget). */
+  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
   /** `npm run job -- <id>`: a manual slot now, with its whole outcome. */
-  runManual(record: ScheduleRecord): Promise<SlotOutcome>;
+  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
 }
 
 export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
@@ -131,7 +131,8 @@ function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
 /** What a watch will remember once its slot is posted. */
 type Pending = { memory?: string };
 
-function jobFor(core: RunnerCore, id: string, pending: Pending) {
+/** `asker`: who asked for a manual slot; the creator's rights serve the scheduled slots only. */
+function jobFor(core: RunnerCore, id: string, pending: Pending, asker: Actor | undefined) {
   const { settings, store } = core;
   return defineJob({
     name: scheduleJobName(id),
@@ -143,9 +144,9 @@ function jobFor(core: RunnerCore, id: string, pending: Pending) {
       if (!current) throw new Error('the schedule was removed');
       if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
       const watch = current.onlyNew === true;
-      let reply: Reply | undefined = await settings
-        .commands()
-        .run(current.command, current.creator, ctx.signal, { watch });
+      // The creator's rights serve the scheduled slots; a manual run is the asker's.
+      const actor = asker ?? current.creator;
+      let reply: Reply | undefined = await settings.commands().run(current.command, actor, ctx.signal, { watch });
       if (watch) {
         const memory = await store.getValue(watchMemoryKey(id));
         const watched = applyWatch(reply, memory, current.alert);
@@ -162,7 +163,12 @@ function jobFor(core: RunnerCore, id: string, pending: Pending) {
   });
 }
 
-async function execute(core: RunnerCore, record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
+async function execute(
+  core: RunnerCore,
+  record: ScheduleRecord,
+  slot: JobSlot,
+  asker?: Actor,
+): Promise<SlotOutcome> {
   const { store, settings, owner, now } = core;
   const name = scheduleJobName(record.id);
   const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
@@ -170,7 +176,7 @@ async function execute(core: RunnerCore, record: ScheduleRecord, slot: JobSlot):
     return skippedOutcome(name, slot.id, claim.status === 'held' ? 'held' : 'already-posted');
   }
   const pending: Pending = {};
-  const outcome = await runClaimedSlot(core.runDeps, jobFor(core, record.id, pending), slot);
+  const outcome = await runClaimedSlot(core.runDeps, jobFor(core, record.id, pending, asker), slot);
   // A watch remembers only what a posted slot handed to the outbox: a failed slot loses nothing.
   if (outcome.status === 'posted' && pending.memory)
     await store.setValue(watchMemoryKey(record.id), pending.memory);
@@ -230,11 +236,11 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
   let ticking: Promise<SlotOutcome[]> | undefined;
 
   /** One run per slot in this process at a time; a second asker is told it is running. */
-  function runSlot(record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
+  function runSlot(record: ScheduleRecord, slot: JobSlot, asker?: Actor): Promise<SlotOutcome> {
     return guard.once(
       scheduleJobName(record.id),
       slot.id,
-      () => execute(core, record, slot),
+      () => execute(core, record, slot, asker),
       // The store itself failed: the slot is not lost, a later tick tries it again.
       (err) => log.error({ scheduleId: record.id, slotId: slot.id, err }, 'schedule.failed'),
     );
@@ -276,9 +282,9 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     timer.unref();
   }
 
-  function runManual(record: ScheduleRecord): Promise<SlotOutcome> {
+  function runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> {
     const at = now();
-    return runSlot(record, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' });
+    return runSlot(record, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' }, asker);
   }
 
   return {
@@ -293,9 +299,9 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     },
     tick,
     runManual,
-    async runNow(record) {
+    async runNow(record, asker) {
       const at = now();
-      return manualRunOf(record, await runManual(record), at);
+      return manualRunOf(record, await runManual(record, asker), at);
     },
   };
 }

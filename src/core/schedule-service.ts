@@ -16,6 +16,12 @@ export interface ScheduleSettings {
   max: number;
   /** Configured destination names; never their addresses. */
   destinations: readonly string[];
+  /**
+   * SCHEDULE_ADMIN_USERS / _ROLES: who may remove, pause, resume and run schedules that others
+   * added (the operator always may); everyone else manages their own only.
+   */
+  adminUsers?: readonly string[];
+  adminRoles?: readonly string[];
 }
 
 /** A schedule set by the deployment (the analytics summary): listed, never changed from chat. */
@@ -63,8 +69,11 @@ export interface ScheduleServiceOptions {
   settings: ScheduleSettings;
   /** Late-bound: the dispatcher is built from the registry that holds /schedule. */
   commands: () => CommandLineChecker;
-  /** Runs a schedule once now (a manual slot); late-bound to the runner. */
-  runNow: (record: ScheduleRecord) => Promise<ManualRun>;
+  /**
+   * Runs a schedule once now (a manual slot) as `asker`, the person who asked: their command
+   * access and their /say budget, never the creator's. Late-bound to the runner.
+   */
+  runNow: (record: ScheduleRecord, asker: Actor) => Promise<ManualRun>;
   builtIns?: () => Promise<BuiltInSchedule[]>;
   /** Drops what a removed watch remembered. */
   forget?: (id: string) => Promise<void>;
@@ -91,9 +100,14 @@ export interface ScheduleService {
   readonly settings: ScheduleSettings;
   add(input: AddInput, creator: Actor): Promise<{ record: ScheduleRecord; nextRuns: Date[] }>;
   list(): Promise<Listing>;
-  remove(id: string): Promise<ScheduleRecord>;
-  setPaused(id: string, paused: boolean): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
-  run(id: string): Promise<{ record: ScheduleRecord; result: ManualRun }>;
+  /** remove, setPaused and run: by the schedule's creator, the operator or a schedule admin. */
+  remove(id: string, actor: Actor): Promise<ScheduleRecord>;
+  setPaused(
+    id: string,
+    paused: boolean,
+    actor: Actor,
+  ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
+  run(id: string, actor: Actor): Promise<{ record: ScheduleRecord; result: ManualRun }>;
   /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
   preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
   destinationChoices(partial: string): Choice[];
@@ -142,6 +156,23 @@ async function findSchedule(opts: ScheduleServiceOptions, id: string): Promise<S
     );
   }
   throw fail('invalid_input', `There is no schedule "${id.trim()}"; /schedule list shows them all.`);
+}
+
+/**
+ * Refuses `actor` managing `record` unless they added it, are the operator or a schedule admin:
+ * being allowed to manage schedules does not make another user's schedule one's own (run as
+ * them, it would use their access and their budget).
+ */
+function checkManager(settings: ScheduleSettings, record: ScheduleRecord, actor: Actor, verb: string): void {
+  const { creator } = record;
+  if (actor.isOperator === true) return;
+  if (creator.platform === actor.platform && creator.id === actor.id) return;
+  const admins = new Set(settings.adminRoles ?? []);
+  if ((settings.adminUsers ?? []).includes(actor.id) || actor.roles.some((r) => admins.has(r))) return;
+  throw fail(
+    'forbidden',
+    `Schedule ${record.id} was added by ${creator.displayName}, so only they, the operator or a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${actor.id}) may ${verb} it.`,
+  );
 }
 
 /** The command line as stored: always with its leading "/". */
@@ -235,21 +266,24 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         })),
       };
     },
-    async remove(id) {
+    async remove(id, actor) {
       const record = await find(id);
+      checkManager(settings, record, actor, 'remove');
       await store.remove(record.id);
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },
-    async setPaused(id, paused) {
+    async setPaused(id, paused, actor) {
       const record = await find(id);
+      checkManager(settings, record, actor, paused ? 'pause' : 'resume');
       if (!(await store.setPaused(record.id, paused))) await find(id);
       const updated = { ...record, paused };
       return { record: updated, nextRun: paused ? undefined : next(record, 1)[0] };
     },
-    async run(id) {
+    async run(id, actor) {
       const record = await find(id);
-      return { record, result: await opts.runNow(record) };
+      checkManager(settings, record, actor, 'run');
+      return { record, result: await opts.runNow(record, actor) };
     },
     async preview(input, creator, signal) {
       const { when, timezone, destination, line } = await read(input, creator);

@@ -23,3 +23,11 @@ export function truncate(text: string, max: number): string {
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return text.slice(0, end) + ELLIPSIS;
 }
+
+/** The most characters of any text a user typed that one log line keeps. */
+export const LOGGED_TEXT_MAX = 100;
+
+/** User text as a log line may hold it: cut to LOGGED_TEXT_MAX. */
+export function loggedText(text: string): string {
+  return truncate(text, LOGGED_TEXT_MAX);
+}

@@ -5,7 +5,7 @@
 // share.ts (coalescing and cache), guard.ts (breaker and queue), quota.ts (provider quotas).
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
-import { jsonMayHoldSecret, redactSecrets, redactValue } from '../redact.ts';
+import { bytesHoldSecret, jsonMayHoldSecret, redactSecrets, redactValue } from '../redact.ts';
 import { exchange, type ExchangeDeps } from './exchange.ts';
 import { errorFromResponse, failureFor, readCommonError, type Fail } from './failure.ts';
 import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS, type Breaker, type Limiter } from './guard.ts';
@@ -211,6 +211,16 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     },
     async sendBytes(req, callOpts) {
       const res = await send(req, callOpts?.signal);
+      // Bytes are not JSON and cannot be redacted: one that carries a credential (raw, percent- or
+      // base64-encoded) is refused whole, before anything keeps it or posts it.
+      if (bytesHoldSecret(res.bytes)) {
+        const err = fail(req, 'bad_response', {
+          status: res.status,
+          providerMessage: 'the answer holds a configured secret',
+        });
+        config.log?.warn({ err, operation: req.operation }, 'http.answer_holds_secret');
+        throw err;
+      }
       return { bytes: res.bytes, contentType: res.headers['content-type'] ?? 'application/octet-stream' };
     },
     async sendEmpty(req, callOpts) {

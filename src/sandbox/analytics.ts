@@ -240,6 +240,20 @@ function addDay(
   }
 }
 
+/**
+ * The range's own totals from its rows: each row's traffic once (so sessions add up to the rows'),
+ * and users counted once across the range's days, not once per row and day.
+ */
+function rangeTally(rows: Iterable<Row>): Tally {
+  const total = emptyTally();
+  const days = new Set<string>();
+  for (const row of rows) {
+    for (const k of Object.keys(total) as (keyof Tally)[]) total[k] += row.tally[k];
+    for (const day of row.days) days.add(day);
+  }
+  return dedupeUsers(total, days.size);
+}
+
 function collectRows(property: string, req: Request, ctx: ReportContext): Map<string, Row> {
   const rows = new Map<string, Row>();
   const days = (r: Range) => (Date.parse(r.end) - Date.parse(r.start)) / 86_400_000 + 1;
@@ -296,17 +310,29 @@ function buildReport(property: string, req: Request, ctx: ReportContext): Record
     dimensionValues: values.map((value) => ({ value })),
     metricValues: metrics.map((value) => ({ value })),
   });
-  const aggregate = (kind: string, pick: (vals: number[]) => number) =>
-    req.aggregations.includes(kind) && out.length > 0
-      ? {
-          [`${kind.toLowerCase()}s`]: [
-            toRow(
-              dims.map(() => `RESERVED_${kind}`),
-              req.metrics.map((m, i) => formatMetric(m, pick(out.map((r) => Number(r.metrics[i]))))),
-            ),
-          ],
-        }
-      : {};
+  // GA4 answers one aggregate row per date range: every requested dimension RESERVED_TOTAL (or
+  // _MAX, _MIN), then the range's name in the dateRange column when there are several.
+  const multi = req.ranges.length > 1;
+  const ofRange = (range: Range) => (multi ? out.filter((r) => r.values.at(-1) === range.name) : out);
+  const aggregate = (kind: string, label: string, pick: (range: Range, vals: number[][]) => string[]) => {
+    if (!req.aggregations.includes(kind) || out.length === 0) return {};
+    const rows = req.ranges.flatMap((range) => {
+      const mine = ofRange(range);
+      if (mine.length === 0) return [];
+      const values = req.dimensions.map(() => `RESERVED_${label}`);
+      return [
+        toRow(
+          multi ? [...values, range.name] : values,
+          pick(
+            range,
+            mine.map((r) => r.metrics.map(Number)),
+          ),
+        ),
+      ];
+    });
+    return { [`${kind.toLowerCase()}s`]: rows };
+  };
+  const column = (vals: number[][], i: number) => vals.map((v) => v[i]!);
   const { timeZone, currencyCode } = ctx;
   return {
     dimensionHeaders: dims.map((name) => ({ name })),
@@ -314,9 +340,18 @@ function buildReport(property: string, req: Request, ctx: ReportContext): Record
     ...(out.length > 0
       ? { rows: out.slice(req.offset, req.offset + req.limit).map((r) => toRow(r.values, r.metrics)) }
       : {}),
-    ...aggregate('TOTAL', (v) => v.reduce((s, x) => s + x, 0)),
-    ...aggregate('MAXIMUM', (v) => Math.max(...v)),
-    ...aggregate('MINIMUM', (v) => Math.min(...v)),
+    // Totals are the range's own figures, not the sum of its rows: a user active on several days
+    // (or in several rows) counts once.
+    ...aggregate('TOTAL', 'TOTAL', (range) => {
+      const tally = rangeTally([...rows.values()].filter((r) => !multi || r.values.at(-1) === range.name));
+      return req.metrics.map((m) => formatMetric(m, METRICS[m]!.value(tally)));
+    }),
+    ...aggregate('MAXIMUM', 'MAX', (_, v) =>
+      req.metrics.map((m, i) => formatMetric(m, Math.max(...column(v, i)))),
+    ),
+    ...aggregate('MINIMUM', 'MIN', (_, v) =>
+      req.metrics.map((m, i) => formatMetric(m, Math.min(...column(v, i)))),
+    ),
     // proto3 JSON drops defaults: an empty report has neither rows nor rowCount.
     ...(out.length > 0 ? { rowCount: out.length } : {}),
     metadata: { currencyCode, timeZone },

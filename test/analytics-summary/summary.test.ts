@@ -6,7 +6,8 @@ import { daysLate, formatSpan, resolveRanges, spanOf, todayIn } from '../../src/
 import {
   fetchSummary,
   renderSummaryReply,
-  splitByDateRange,
+  rangeRows,
+  rangeTotals,
   summarize,
   type SummaryRequest,
 } from '../../src/analytics-summary/summary.ts';
@@ -79,29 +80,48 @@ describe('fetchSummary', () => {
     expect(data.timeZone).toBe('Europe/Berlin');
   });
 
-  it('makes two calls without a dimension (/report)', async () => {
-    const { inputs } = await build({ range: '7d', metrics: METRICS });
-    expect(inputs).toHaveLength(2);
+  it('makes exactly one call without a dimension (/report): both periods and their totals', async () => {
+    const { inputs, data } = await build({ range: '7d', metrics: METRICS });
+    expect(inputs).toEqual([
+      {
+        dimensions: ['date'],
+        metrics: [...METRICS],
+        dateRanges: [
+          { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+          { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+        ],
+        metricAggregations: ['TOTAL'],
+      },
+    ]);
+    // Totals from GA4's aggregation, not the sum of the daily rows (users are not additive).
+    expect(data.totals.current.rows).toEqual([{ dimensions: [], metrics: [1234, 987, 321, 15_000, 42] }]);
+    expect(data.daily.current.rows).toHaveLength(6);
+    expect(data.daily.previous.rows).toHaveLength(7);
   });
 
-  it('splits a two-range report by its dateRange column; a range GA4 left out is empty', () => {
+  it("splits a report by its dateRange column, and takes each range's totals row; a range GA4 left out is empty", () => {
     const both = domainReport(
-      ['country', 'dateRange'],
+      ['date', 'dateRange'],
       [
-        { dims: ['Japan', 'current'], values: [6, 5, 1, 70, 2] },
-        { dims: ['Japan', 'previous'], values: [3, 2, 1, 40, 0] },
-        { dims: ['France', 'current'], values: [1, 1, 0, 20, 0] },
+        { dims: ['20251121', 'current'], values: [6, 5, 1, 70, 2] },
+        { dims: ['20251120', 'previous'], values: [3, 2, 1, 40, 0] },
+        { dims: ['20251120', 'current'], values: [1, 1, 0, 20, 0] },
+      ],
+      [
+        { dims: ['RESERVED_TOTAL', 'current'], values: [7, 5, 1, 90, 2] },
+        { dims: ['RESERVED_TOTAL', 'previous'], values: [3, 2, 1, 40, 0] },
       ],
     );
-    const { current, previous } = splitByDateRange(both);
-    expect(current.dimensionHeaders).toEqual(['country']);
-    expect(current.rows.map((r) => r.dimensions)).toEqual([['Japan'], ['France']]);
-    expect(previous.rows).toEqual([{ dimensions: ['Japan'], metrics: [3, 2, 1, 40, 0] }]);
-    const onlyCurrent = splitByDateRange(
-      domainReport(['dateRange'], [{ dims: ['current'], values: [1, 1, 1, 1, 1] }]),
-    );
-    expect(onlyCurrent.previous.rows).toEqual([]);
-    expect(onlyCurrent.previous.rowCount).toBe(0);
+    const current = rangeRows(both, 'current');
+    expect(current.dimensionHeaders).toEqual(['date']);
+    expect(current.rows.map((r) => r.dimensions)).toEqual([['20251121'], ['20251120']]);
+    expect(rangeRows(both, 'previous').rows).toEqual([
+      { dimensions: ['20251120'], metrics: [3, 2, 1, 40, 0] },
+    ]);
+    // Users: 5 in all over two days with 5 and 1, so the total is GA4's, not 6.
+    expect(rangeTotals(both, 'current').rows).toEqual([{ dimensions: [], metrics: [7, 5, 1, 90, 2] }]);
+    expect(rangeTotals(both, 'trend')).toMatchObject({ rows: [], rowCount: 0 });
+    expect(rangeRows(both, 'trend')).toMatchObject({ rows: [], rowCount: 0 });
   });
 });
 

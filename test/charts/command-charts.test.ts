@@ -18,36 +18,53 @@ import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 
 const TOKEN = 'herald-test-analytics-token-5d1f';
 const KEY = 'herald-test-weather-key-81c2';
-/** The property whose daily reports the test breaks (its totals still answer). */
-const NO_DAILY_PROPERTY = '987654321';
+/** The property whose GA4 answer holds a hostile number: sessions "1e999" (Infinity to Number). */
+const HOSTILE_PROPERTY = '987654321';
+
+const wireRow = (dims: string[], values: string[]) => ({
+  dimensionValues: dims.map((value) => ({ value })),
+  metricValues: values.map((value) => ({ value })),
+});
 
 let server: SandboxServer;
 let analytics: AnalyticsClient;
-let brokenDaily: AnalyticsClient;
+let hostile: AnalyticsClient;
 let weather: WeatherClient;
 
 beforeAll(async () => {
   const now = () => NOW.getTime();
   server = await startFake([
-    http.post(route('analytics', `/properties/${NO_DAILY_PROPERTY}\\:runReport`), async ({ request }) => {
-      const body = (await request.clone().json()) as { dimensions?: unknown[] };
-      if ((body.dimensions ?? []).length === 0) return undefined;
-      return HttpResponse.json(
-        { error: { code: 400, message: 'Field date is not a valid dimension.', status: 'INVALID_ARGUMENT' } },
-        { status: 400 },
-      );
-    }),
+    http.post(route('analytics', `/properties/${HOSTILE_PROPERTY}\\:runReport`), () =>
+      HttpResponse.json({
+        dimensionHeaders: [{ name: 'date' }, { name: 'dateRange' }],
+        metricHeaders: ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'].map((name) => ({
+          name,
+          type: 'TYPE_INTEGER',
+        })),
+        rows: [
+          wireRow(['20261120', 'current'], ['1e999', '5', '1', '40', '0']),
+          wireRow(['20261113', 'previous'], ['9', '5', '1', '40', '0']),
+        ],
+        totals: [
+          wireRow(['RESERVED_TOTAL', 'current'], ['1e999', '5', '1', '40', '0']),
+          wireRow(['RESERVED_TOTAL', 'previous'], ['9', '5', '1', '40', '0']),
+        ],
+        rowCount: 2,
+        metadata: { currencyCode: 'USD', timeZone: 'UTC' },
+        kind: 'analyticsData#runReport',
+      }),
+    ),
     ...analyticsHandlers({ credential: TOKEN, now }),
     ...weatherHandlers({ credential: KEY, now }),
   ]);
   const base = sandboxBaseUrl(server.url, 'analytics');
   analytics = createAnalyticsClient({ baseUrl: base, accessToken: TOKEN, propertyId: '123456789' });
-  brokenDaily = createAnalyticsClient({ baseUrl: base, accessToken: TOKEN, propertyId: NO_DAILY_PROPERTY });
+  hostile = createAnalyticsClient({ baseUrl: base, accessToken: TOKEN, propertyId: HOSTILE_PROPERTY });
   weather = createWeatherClient({ baseUrl: sandboxBaseUrl(server.url, 'weather'), apiKey: KEY });
 });
 
 afterAll(async () => {
-  await Promise.all([analytics.close(), brokenDaily.close(), weather.close()]);
+  await Promise.all([analytics.close(), hostile.close(), weather.close()]);
   await server.close();
 });
 
@@ -81,12 +98,14 @@ describe('/report chart', () => {
     expect(onlyPng(reply).png.description).toContain('15–21 Nov 2026');
   });
 
-  it('sends the reply without a chart when the daily reports fail, and logs why', async () => {
-    const ctx = createContext({ services: { analytics: brokenDaily } });
+  it('leaves the chart out of a reply whose GA4 answer holds a hostile number ("1e999"), says "not available", and logs why', async () => {
+    const ctx = createContext({ services: { analytics: hostile } });
     const reply = await invoke(report, {}, ctx);
     expect(reply.attachments ?? []).toEqual([]);
     expect(reply.embeds![0]!.image).toBeUndefined();
     expect(reply.embeds![0]!.fields).toHaveLength(5);
+    expect(reply.embeds![0]!.fields![0]!.value).toMatch(/^\*\*not available\*\*\nnot available \(was 9\)/);
+    expect(reply.embeds![0]!.fields![1]!.value).toMatch(/^\*\*5\*\*/);
     expect(ctx.logs.map((l) => l.msg)).toContain(
       'the chart could not be drawn; the reply goes out without it',
     );

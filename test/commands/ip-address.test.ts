@@ -44,6 +44,13 @@ describe('checkIpAddress', () => {
     ['0.0.0.0', 'this-network (0.0.0.0/8)'],
     ['239.255.255.250', 'multicast (224.0.0.0/4)'],
     ['255.255.255.255', 'reserved (240.0.0.0/4)'],
+    ['198.18.0.1', 'benchmarking (198.18.0.0/15)'],
+    ['198.19.255.254', 'benchmarking (198.18.0.0/15)'],
+    ['192.0.0.9', 'IETF protocol assignments (192.0.0.0/24)'],
+    ['192.0.0.170', 'IETF protocol assignments (192.0.0.0/24)'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo (2001::/32)'],
+    ['2001::1', 'Teredo (2001::/32)'],
+    ['::ffff:198.18.5.5', 'benchmarking (198.18.0.0/15)'],
     ['::', 'unspecified (::)'],
     ['::1', 'loopback (::1)'],
     ['0:0:0:0:0:0:0:1', 'loopback (::1)'],
@@ -70,6 +77,11 @@ describe('checkIpAddress', () => {
     expect(checkIpAddress('172.32.0.1').kind).toBe('public');
     expect(checkIpAddress('100.128.0.1').kind).toBe('public');
     expect(checkIpAddress('11.0.0.1').kind).toBe('public');
+    expect(checkIpAddress('198.17.255.255').kind).toBe('public');
+    expect(checkIpAddress('198.20.0.1').kind).toBe('public');
+    expect(checkIpAddress('192.0.1.1').kind).toBe('public');
+    expect(checkIpAddress('2001:1::1').kind).toBe('public');
+    expect(checkIpAddress('2001:4860:4860::8888').kind).toBe('public');
   });
 
   it.each([

@@ -13,52 +13,51 @@ import {
 
 const METRICS = ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'];
 
-/** A report with both periods: GA4 adds the `dateRange` column and leaves out a range without data. */
-const twoRanges = (dimension: string[], current: number[][], previous: number[][]): Report => ({
-  dimensionHeaders: [...dimension, 'dateRange'],
-  metricHeaders: METRICS.map((name) => ({ name, type: 'TYPE_INTEGER' })),
-  rows: [
-    ...current.map((metrics, i) => ({
-      dimensions: [...(dimension.length ? [`2026111${i}`] : []), 'current'],
-      metrics,
-    })),
-    ...previous.map((metrics, i) => ({
-      dimensions: [...(dimension.length ? [`2026110${i}`] : []), 'previous'],
-      metrics,
-    })),
-  ],
-  rowCount: current.length + previous.length,
-  currencyCode: 'USD',
-  timeZone: 'America/Los_Angeles',
-});
+/**
+ * GA4's answer to the summary's one request (the `date` dimension over named ranges, TOTAL asked):
+ * a range with data has a daily row on 21 Nov and its totals row (RESERVED_TOTAL, its name); a
+ * range without data has neither. The trend ranges carry the period's figures.
+ */
+function answer(
+  input: RunReportInput,
+  current: number[] | undefined,
+  previous: number[] | undefined,
+): Report {
+  const figures = (name: string) => (name === 'current' || name === 'trend' ? current : previous);
+  const withData = input.dateRanges.flatMap((r) => {
+    const values = figures(r.name ?? '');
+    return values ? [{ name: r.name!, values }] : [];
+  });
+  return {
+    dimensionHeaders: ['date', 'dateRange'],
+    metricHeaders: METRICS.map((name) => ({ name, type: 'TYPE_INTEGER' })),
+    rows: withData.map((d) => ({ dimensions: ['20261121', d.name], metrics: d.values })),
+    rowCount: withData.length,
+    currencyCode: 'USD',
+    timeZone: 'America/Los_Angeles',
+    ...(withData.length > 0
+      ? { totals: withData.map((d) => ({ dimensions: ['RESERVED_TOTAL', d.name], metrics: d.values })) }
+      : {}),
+  };
+}
 
-/** GA4 with the given totals of both periods (undefined: no rows) and no daily rows. */
+/** GA4 with the given totals of both periods (undefined: no data in that period). */
 function fakeAnalytics(current: number[] | undefined, previous: number[] | undefined) {
   return {
     runReport: vi.fn<AnalyticsClient['runReport']>(async (input: RunReportInput) =>
-      input.dimensions.length === 0
-        ? twoRanges([], current ? [current] : [], previous ? [previous] : [])
-        : twoRanges(['date'], [], []),
+      answer(input, current, previous),
     ),
     close: vi.fn(async () => {}),
   } satisfies AnalyticsClient;
 }
 
 describe('/report', () => {
-  it('compares each metric of the last 7 days with the 7 days before in one request, relative dates', async () => {
+  it('compares each metric of the last 7 days with the 7 days before in exactly one request, relative dates', async () => {
     const analytics = fakeAnalytics([12345, 8000, 2100, 98000, 37], [10974, 8000, 0, 100000, 40]);
     const ctx = createContext({ services: { analytics } });
     const reply = await invoke(report, {}, ctx);
 
     expect(analytics.runReport.mock.calls.map((c) => c[0])).toEqual([
-      {
-        dimensions: [],
-        metrics: METRICS,
-        dateRanges: [
-          { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
-          { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
-        ],
-      },
       {
         dimensions: ['date'],
         metrics: METRICS,
@@ -66,6 +65,7 @@ describe('/report', () => {
           { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
           { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
         ],
+        metricAggregations: ['TOTAL'],
       },
     ]);
     expect(analytics.runReport.mock.calls[0]![1]).toEqual({ signal: ctx.signal });
@@ -74,11 +74,11 @@ describe('/report', () => {
     expect(embed.title).toBe('Analytics summary: last 7 days');
     // NOW is 10:00 UTC on 22 Nov, 02:00 in the property's Los Angeles: its yesterday is 21 Nov.
     expect(embed.description).toBe('**15–21 Nov 2026** compared with 8–14 Nov 2026');
-    expect(field(reply, 'Sessions')).toBe('**12,345**\n↑ 12.5% (was 10,974)\n`▁▁▁▁▁▁▁`');
-    expect(field(reply, 'Users')).toBe('**8,000**\nno change (was 8,000)\n`▁▁▁▁▁▁▁`');
-    expect(field(reply, 'New users')).toBe('**2,100**\nnew (was 0)\n`▁▁▁▁▁▁▁`');
-    expect(field(reply, 'Events')).toBe('**98,000**\n↓ 2.0% (was 100,000)\n`▁▁▁▁▁▁▁`');
-    expect(field(reply, 'Key events')).toBe('**37**\n↓ 7.5% (was 40)\n`▁▁▁▁▁▁▁`');
+    expect(field(reply, 'Sessions')).toBe('**12,345**\n↑ 12.5% (was 10,974)\n`▁▁▁▁▁▁█`');
+    expect(field(reply, 'Users')).toBe('**8,000**\nno change (was 8,000)\n`▁▁▁▁▁▁█`');
+    expect(field(reply, 'New users')).toBe('**2,100**\nnew (was 0)\n`▁▁▁▁▁▁█`');
+    expect(field(reply, 'Events')).toBe('**98,000**\n↓ 2.0% (was 100,000)\n`▁▁▁▁▁▁█`');
+    expect(field(reply, 'Key events')).toBe('**37**\n↓ 7.5% (was 40)\n`▁▁▁▁▁▁█`');
     expect(embed.footer).toBe('Trend: daily values, 15–21 Nov 2026; days in America/Los_Angeles');
     expect(reply.text).toBe(
       'Analytics summary for last 7 days (15–21 Nov 2026): sessions 12,345 (↑ 12.5%), users 8,000 (no change), new users 2,100 (new), events 98,000 (↓ 2.0%), key events 37 (↓ 7.5%).',
@@ -88,9 +88,7 @@ describe('/report', () => {
   it("decides the days in the property's time zone, not the bot's", async () => {
     const analytics = fakeAnalytics([10, 8, 2, 50, 1], [5, 4, 1, 25, 1]);
     analytics.runReport.mockImplementation(async (input) => ({
-      ...(input.dimensions.length === 0
-        ? twoRanges([], [[10, 8, 2, 50, 1]], [[5, 4, 1, 25, 1]])
-        : twoRanges(['date'], [], [])),
+      ...answer(input, [10, 8, 2, 50, 1], [5, 4, 1, 25, 1]),
       timeZone: 'Pacific/Auckland',
     }));
     // 12:00 UTC on 22 Nov is already 01:00 on 23 Nov in Auckland: yesterday there is 22 Nov.

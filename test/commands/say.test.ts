@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createSayCommand } from '../../commands/say.ts';
 import { UserError } from '../../src/errors.ts';
+import { createQuotas, createSayCharge, createSayRefund } from '../../src/quota.ts';
 import type { Audio, SpeechClient, Voice } from '../../src/services/speech/client.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { buildDiscordCommands } from '../../adapters/discord/commands.ts';
@@ -206,6 +207,41 @@ describe('/say', () => {
         [11, SLACK_MEMBER.id],
       ]);
       expect(speech.synthesize).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  describe('the daily budget at midnight', () => {
+    it('gives a refund back to the day it was charged to, and drops it once that day is over', async () => {
+      let now = new Date('2026-11-26T23:59:59Z');
+      const clock = () => now;
+      const quotas = createQuotas({ perUserPerMinute: 100, sayDailyChars: 1000, now: clock });
+      // An unknown voice id gives a 404 only after the charge, once the day has turned.
+      const speech = fakeSpeech({
+        audio: async () => {
+          now = new Date('2026-11-27T00:00:01Z');
+          throw serviceError('speech', 'synthesize', 'not_found');
+        },
+      });
+      const budgeted = createSayCommand({
+        modelId: 'eleven_multilingual_v2',
+        charge: createSayCharge(quotas, clock),
+        refund: createSayRefund(quotas, clock),
+      });
+      const ctx = createContext({ services: { speech }, actor: SLACK_MEMBER });
+      const text = 'x'.repeat(850);
+      await expect(invoke(budgeted, { text, voice: 'AAAAAAAAAAAAAAAAAAAA' }, ctx)).rejects.toThrow();
+      const key = `${SLACK_MEMBER.platform}:${SLACK_MEMBER.id}`;
+      // The new day has its own 1,000 characters, not 1,850.
+      expect((await quotas.sayChars.consume(key, 0)).remaining).toBe(1000);
+
+      // The same failure within one day gives the characters back to that day.
+      now = new Date('2026-11-27T10:00:00Z');
+      const sameDay = fakeSpeech({
+        audio: () => Promise.reject(serviceError('speech', 'synthesize', 'not_found')),
+      });
+      const ctx2 = createContext({ services: { speech: sameDay }, actor: SLACK_MEMBER });
+      await expect(invoke(budgeted, { text, voice: 'AAAAAAAAAAAAAAAAAAAA' }, ctx2)).rejects.toThrow();
+      expect((await quotas.sayChars.consume(key, 0)).remaining).toBe(1000);
     });
   });
 

@@ -181,6 +181,18 @@ describe('createDispatcher', () => {
     expect(line.obj).toMatchObject({ command: 'ecko', outcome: 'user_error', code: 'unknown_command' });
   });
 
+  it('logs at most 100 characters of an unknown command name typed 200 kB long', async () => {
+    const { dispatcher, lines } = setup([echo()]);
+    const name = `x${'é'.repeat(200_000)}`;
+    await dispatcher.onInvocation(invocation(name, 'x').inv);
+    const line = lines.find((l) => l.msg === 'command.failed')!;
+    expect(line.obj).toMatchObject({ outcome: 'user_error', code: 'unknown_command' });
+    const logged = line.obj['command'] as string;
+    expect(logged.length).toBeLessThanOrEqual(100);
+    expect(logged.startsWith('xéé')).toBe(true);
+    expect(JSON.stringify(line.obj).length).toBeLessThan(1_000);
+  });
+
   it('names the variable to set when a needed service is not configured, without running the handler', async () => {
     const handler = vi.fn(async () => ({ text: 'never' }));
     const say = bare('say', 'Speak', handler, ['speech']);

@@ -18,6 +18,7 @@ const METADATA = { currencyCode: 'EUR', timeZone: 'Europe/Berlin', subjectToThre
 export function wireReport(
   dimensions: string[],
   rows: { dims: string[]; values: number[] }[],
+  totals?: { dims: string[]; values: number[] }[],
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     dimensionHeaders: dimensions.map((name) => ({ name })),
@@ -32,10 +33,21 @@ export function wireReport(
     }));
     body.rowCount = rows.length;
   }
+  // GA4 sends `totals` only when asked (metricAggregations) and the report has rows.
+  if (totals && rows.length > 0) {
+    body.totals = totals.map((r) => ({
+      dimensionValues: r.dims.map((value) => ({ value })),
+      metricValues: r.values.map((v) => ({ value: String(v) })),
+    }));
+  }
   return body;
 }
 
-export function domainReport(dimensions: string[], rows: { dims: string[]; values: number[] }[]): Report {
+export function domainReport(
+  dimensions: string[],
+  rows: { dims: string[]; values: number[] }[],
+  totals?: { dims: string[]; values: number[] }[],
+): Report {
   return {
     dimensionHeaders: dimensions,
     metricHeaders: HEADERS,
@@ -43,6 +55,9 @@ export function domainReport(dimensions: string[], rows: { dims: string[]; value
     rowCount: rows.length,
     currencyCode: METADATA.currencyCode,
     timeZone: METADATA.timeZone,
+    ...(totals && rows.length > 0
+      ? { totals: totals.map((r) => ({ dimensions: r.dims, metrics: r.values })) }
+      : {}),
   };
 }
 
@@ -90,22 +105,55 @@ function fixtureRows(dims: readonly string[], current: boolean): FixtureRow[] {
 }
 
 /**
- * A report's columns and rows over one or two date ranges, as GA4 answers: with two, every row
- * carries its range's name in a last `dateRange` column (the first range's rows are the current).
+ * The daily rows of the summary's one request by range: with four ranges, `current` and
+ * `previous` are single days (yesterday and the day before) and `trend`/`trend_previous` the weeks.
+ */
+function dailyRowsOf(name: string, index: number, rangeCount: number): FixtureRow[] {
+  if (rangeCount <= 2) return index === 0 ? DAILY : PREVIOUS_DAILY;
+  if (name === 'current') return DAILY.filter((r) => r.dims[0] === '20251121');
+  if (name === 'previous') return DAILY.filter((r) => r.dims[0] === '20251120');
+  return name === 'trend' ? DAILY : PREVIOUS_DAILY;
+}
+
+/** A range's TOTAL row: the known totals for the period and the one before, else its rows' sum. */
+function totalOf(name: string, index: number, rows: FixtureRow[]): number[] {
+  if (index === 0) return CURRENT_TOTALS[0]!.values;
+  if (index === 1 && name !== 'trend') return PREVIOUS_TOTALS[0]!.values;
+  return rows.reduce<number[]>((sum, r) => r.values.map((v, i) => v + (sum[i] ?? 0)), []);
+}
+
+/**
+ * A report's columns and rows over one or more date ranges, as GA4 answers: with two or more,
+ * every row carries its range's name in a last `dateRange` column (the first range's rows are the
+ * current); with metricAggregations TOTAL, one totals row per range (RESERVED_TOTAL, its name).
  */
 export function fixtureReport(
   dims: readonly string[],
   ranges: readonly { name?: string }[],
   isEmpty = false,
-): { dims: string[]; rows: FixtureRow[] } {
+  aggregations: readonly string[] = [],
+): { dims: string[]; rows: FixtureRow[]; totals?: FixtureRow[] } {
   const rowsFor = (current: boolean) => (isEmpty ? [] : fixtureRows(dims, current));
   if (ranges.length < 2) return { dims: [...dims], rows: rowsFor(true) };
-  return {
-    dims: [...dims, 'dateRange'],
-    rows: ranges.flatMap((range, i) =>
-      rowsFor(i === 0).map((r) => ({ ...r, dims: [...r.dims, range.name ?? `date_range_${i}`] })),
-    ),
-  };
+  const named = ranges.map((range, i) => ({ name: range.name ?? `date_range_${i}`, i }));
+  const perRange = named.map(({ name, i }) => ({
+    name,
+    rows: isEmpty
+      ? []
+      : dims[0] === 'date'
+        ? dailyRowsOf(name, i, ranges.length)
+        : fixtureRows(dims, i === 0),
+    i,
+  }));
+  const rows = perRange.flatMap((p) => p.rows.map((r) => ({ ...r, dims: [...r.dims, p.name] })));
+  if (!aggregations.includes('TOTAL')) return { dims: [...dims, 'dateRange'], rows };
+  const totals = perRange
+    .filter((p) => p.rows.length > 0)
+    .map((p) => ({
+      dims: [...dims.map(() => 'RESERVED_TOTAL'), p.name],
+      values: totalOf(p.name, p.i, p.rows),
+    }));
+  return { dims: [...dims, 'dateRange'], rows, totals };
 }
 
 /**
@@ -120,8 +168,8 @@ export function fakeAnalytics(opts: { empty?: boolean; timeZone?: string } = {})
     inputs,
     runReport(input) {
       inputs.push(input);
-      const tagged = fixtureReport(input.dimensions, input.dateRanges, opts.empty);
-      const report = domainReport(tagged.dims, tagged.rows);
+      const tagged = fixtureReport(input.dimensions, input.dateRanges, opts.empty, input.metricAggregations);
+      const report = domainReport(tagged.dims, tagged.rows, tagged.totals);
       return Promise.resolve({ ...report, timeZone: opts.timeZone ?? METADATA.timeZone });
     },
     close: () => Promise.resolve(),
@@ -129,26 +177,21 @@ export function fakeAnalytics(opts: { empty?: boolean; timeZone?: string } = {})
 }
 
 /**
- * The runReport requests of a summary of `yesterday` by country: the totals of both days in one
- * call, the daily trend of both weeks in one, and the top countries of the day (relative dates, so
- * the property's time zone decides the days).
+ * The runReport requests of a summary of `yesterday` by country: one for the summary (the `date`
+ * dimension over both days and both trend weeks, with each range's TOTAL), and the top countries
+ * of the day (relative dates, so the property's time zone decides the days).
  */
 export const YESTERDAY_BY_COUNTRY_REQUESTS = [
-  {
-    dimensions: [],
-    metrics: [...METRICS],
-    dateRanges: [
-      { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
-      { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
-    ],
-  },
   {
     dimensions: ['date'],
     metrics: [...METRICS],
     dateRanges: [
-      { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
-      { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+      { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
+      { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
+      { startDate: '7daysAgo', endDate: 'yesterday', name: 'trend' },
+      { startDate: '14daysAgo', endDate: '8daysAgo', name: 'trend_previous' },
     ],
+    metricAggregations: ['TOTAL'],
   },
   {
     dimensions: ['country'],

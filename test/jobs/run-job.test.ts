@@ -93,9 +93,9 @@ describe('npm run job -- analytics-summary', () => {
     expect(result.stdout).toMatch(/│ Sessions\n│ {3}[\d,]+\n/);
     expect(result.stdout).not.toContain('Simulated');
 
-    // One runReport per report: both periods' totals, their daily values, the top countries.
+    // One runReport for the summary (daily values and each period's totals), one for the top countries.
     const reports = requestsTo('/analytics/');
-    expect(reports).toHaveLength(3);
+    expect(reports).toHaveLength(2);
     for (const req of reports) {
       expect(req.method).toBe('POST');
       expect(req.pathname).toBe(`/analytics/v1beta/properties/${PROPERTY_ID}:runReport`);
@@ -105,24 +105,24 @@ describe('npm run job -- analytics-summary', () => {
     const bodies = reports.map((req) => JSON.parse(req.body) as Record<string, unknown>);
     const metrics = METRICS.map((name) => ({ name }));
     expect(
-      bodies.map((b) => ({ dimensions: b.dimensions, metrics: b.metrics, dateRanges: b.dateRanges })),
+      bodies.map((b) => ({
+        dimensions: b.dimensions,
+        metrics: b.metrics,
+        dateRanges: b.dateRanges,
+        ...(b.metricAggregations ? { metricAggregations: b.metricAggregations } : {}),
+      })),
     ).toEqual(
       expect.arrayContaining([
-        {
-          dimensions: [],
-          metrics,
-          dateRanges: [
-            { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
-            { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
-          ],
-        },
         {
           dimensions: [{ name: 'date' }],
           metrics,
           dateRanges: [
-            { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
-            { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+            { startDate: 'yesterday', endDate: 'yesterday', name: 'current' },
+            { startDate: '2daysAgo', endDate: '2daysAgo', name: 'previous' },
+            { startDate: '7daysAgo', endDate: 'yesterday', name: 'trend' },
+            { startDate: '14daysAgo', endDate: '8daysAgo', name: 'trend_previous' },
           ],
+          metricAggregations: ['TOTAL'],
         },
         {
           dimensions: [{ name: 'country' }],
@@ -250,7 +250,7 @@ describe('npm run job -- analytics-summary', () => {
         }),
       );
       expect(result.code, result.stderr).toBe(0);
-      expect(simulator.requests.filter((r) => r.pathname.includes(':runReport'))).toHaveLength(3);
+      expect(simulator.requests.filter((r) => r.pathname.includes(':runReport'))).toHaveLength(2);
       const [post] = inbox.messages;
       expect(post!.embeds[0]).toMatchObject({ title: 'Analytics summary: last 28 days' });
       const fields = post!.embeds[0]!.fields as { name: string; value: string }[];

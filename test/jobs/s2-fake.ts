@@ -13,6 +13,7 @@ interface RunReportBody {
   dimensions?: { name: string }[];
   metrics?: { name: string }[];
   dateRanges?: { startDate: string; endDate: string; name?: string }[];
+  metricAggregations?: string[];
 }
 
 /** The first range gets the current fixtures, the second the previous ones. */
@@ -42,8 +43,9 @@ export function s2Handlers(opts: { isEmpty?: boolean } = {}): RequestHandler[] {
         (body.dimensions ?? []).map((d) => d.name),
         body.dateRanges ?? [],
         opts.isEmpty,
+        body.metricAggregations,
       );
-      return HttpResponse.json(wireReport(tagged.dims, tagged.rows), {
+      return HttpResponse.json(wireReport(tagged.dims, tagged.rows, tagged.totals), {
         headers: { 'content-type': 'application/json; charset=UTF-8' },
       });
     }),

@@ -6,7 +6,7 @@ import { createScheduling } from '../../jobs/schedules.ts';
 import { loadConfig } from '../../src/config.ts';
 import { UserError } from '../../src/errors.ts';
 import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
-import { SILENT_LOG, startWorld, type World } from './world.ts';
+import { OPERATOR, SILENT_LOG, startWorld, type World } from './world.ts';
 
 let world: World;
 beforeAll(async () => {
@@ -54,8 +54,8 @@ describe('createScheduling', () => {
     expect(field.name).toMatch(/^analytics-summary \(built in, read-only\)/);
     expect(field.value).toContain('Next: Mon, 30 Mar 2026, 07:00 CEST');
     for (const change of [
-      () => service.remove('analytics-summary'),
-      () => service.setPaused('analytics-summary', true),
+      () => service.remove('analytics-summary', OPERATOR),
+      () => service.setPaused('analytics-summary', true, OPERATOR),
     ]) {
       await expect(change()).rejects.toThrow(UserError);
       await expect(change()).rejects.toThrow(

@@ -142,6 +142,44 @@ describe('analytics client', () => {
     );
   });
 
+  it('keeps a metric that is not finite or beyond 10^15 ("1e999") as NaN, shown as not available', async () => {
+    const body = fixture('report-date-country.json') as { rows: { metricValues: { value: string }[] }[] };
+    body.rows[0]!.metricValues = [{ value: '1e999' }, { value: '-1e308' }, { value: '1200.5' }];
+    server.use(http.post(runReport, () => HttpResponse.json(body)));
+    const { client } = makeClient();
+    const report = await client.runReport({
+      dimensions: ['date', 'country'],
+      metrics: ['activeUsers', 'averageSessionDuration', 'totalRevenue'],
+      dateRanges: [{ startDate: '2025-03-01', endDate: '2025-03-01' }],
+    });
+    expect(report.rows[0]!.metrics).toEqual([NaN, NaN, 1200.5]);
+  });
+
+  it("asks for TOTAL and reads one totals row per named date range, the range's own figures", async () => {
+    const { client } = makeClient();
+    const report = await client.runReport({
+      dimensions: ['date'],
+      metrics: ['sessions', 'totalUsers'],
+      dateRanges: [
+        { startDate: '7daysAgo', endDate: 'yesterday', name: 'current' },
+        { startDate: '14daysAgo', endDate: '8daysAgo', name: 'previous' },
+      ],
+      metricAggregations: ['TOTAL'],
+    });
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ metricAggregations: ['TOTAL'] });
+    expect(report.dimensionHeaders).toEqual(['date', 'dateRange']);
+    expect(report.totals!.map((t) => t.dimensions)).toEqual([
+      ['RESERVED_TOTAL', 'current'],
+      ['RESERVED_TOTAL', 'previous'],
+    ]);
+    const current = report.rows.filter((r) => r.dimensions[1] === 'current');
+    const sum = (i: number) => current.reduce((n, r) => n + r.metrics[i]!, 0);
+    const [sessions, users] = report.totals![0]!.metrics as [number, number];
+    // Sessions add up across days; users do not (one user on several days counts once).
+    expect(Math.abs(sessions - sum(0))).toBeLessThanOrEqual(current.length);
+    expect(users).toBeLessThan(sum(1));
+  });
+
   it('parses a realistic report with string metric values and extra fields', async () => {
     server.use(http.post(runReport, () => HttpResponse.json(fixture('report-date-country.json'))));
     const { client } = makeClient();

@@ -85,6 +85,25 @@ describe('speech client', () => {
     await speech.close();
   });
 
+  it('refuses an mp3 that carries its key (raw or base64) as a bad answer, logged, and keeps nothing', async () => {
+    const frame = Buffer.from([0xff, 0xfb, 0x90, 0x64, ...new Array<number>(413).fill(0)]);
+    for (const inside of [API_KEY, Buffer.from(`ID3${API_KEY}`).toString('base64')]) {
+      server.use(
+        http.post(
+          TTS_ROUTE,
+          () =>
+            new HttpResponse(Buffer.concat([frame, Buffer.from(inside), frame]), {
+              headers: { 'content-type': 'audio/mpeg', 'request-id': 'req-echo' },
+            }),
+        ),
+      );
+      const err = await failure(client().synthesize({ text: 'Deploy finished.' }));
+      expect(err.code).toBe('bad_response');
+      expect(err.providerMessage).toBe('the answer holds a configured secret');
+      expect(logLines.some((l) => l.includes('http.answer_holds_secret'))).toBe(true);
+    }
+  });
+
   it('uses the voice and model given in the call over the configured ones', async () => {
     const speech = client();
     await speech.synthesize({ text: 'hi', voiceId: SANDBOX_VOICE_IDS[3]!, modelId: 'eleven_flash_v2_5' });

@@ -96,6 +96,38 @@ describe('weather client', () => {
     expect(w?.city).toBe('A B/../?#é&appid=evil');
   });
 
+  it('keeps a value outside its unit\'s sane range as NaN ("not available"), not as drawn or formatted', async () => {
+    const current = fixture('current-zocca.json') as Record<string, Record<string, unknown>>;
+    const forecast = fixture('forecast-zocca.json') as { list: Record<string, unknown>[] };
+    server.use(
+      http.get(route('weather', '/weather'), () =>
+        HttpResponse.json({
+          ...current,
+          main: { ...current['main'], temp: 1e308, feels_like: -1e308, humidity: 400 },
+          wind: { ...current['wind'], speed: -3 },
+          timezone: 1e12,
+        }),
+      ),
+      http.get(route('weather', '/forecast'), () =>
+        HttpResponse.json({
+          ...forecast,
+          list: forecast.list.map((step, i) => ({
+            ...step,
+            main: { ...(step['main'] as object), temp: i === 0 ? -1e308 : 4.5 },
+            pop: i === 0 ? 7 : 0.5,
+          })),
+        }),
+      ),
+    );
+    const { client } = makeClient();
+    const w = await client.current({ city: 'Zocca' });
+    expect([w!.temp, w!.feelsLike, w!.humidity, w!.windSpeed]).toEqual([NaN, NaN, NaN, NaN]);
+    expect(w!.timezoneOffsetS).toBeUndefined();
+    const f = await client.forecast({ city: 'Zocca', units: 'imperial' });
+    expect(f!.steps[0]).toMatchObject({ temp: NaN, pop: NaN });
+    expect(f!.steps[1]).toMatchObject({ temp: 4.5, pop: 0.5 });
+  });
+
   it('maps realistic payloads whose cod is a number or a string, keeping only domain fields', async () => {
     server.use(
       http.get(route('weather', '/weather'), () => HttpResponse.json(fixture('current-zocca.json'))),

@@ -26,6 +26,8 @@ export interface RunReportInput {
   /** Defaults to the configured property. */
   propertyId?: string;
   limit?: number;
+  /** TOTAL adds `totals`: each date range's exact figures (users are not additive across rows). */
+  metricAggregations?: 'TOTAL'[];
 }
 
 export interface ReportRow {
@@ -40,6 +42,8 @@ export interface Report {
   rows: ReportRow[];
   /** 0 for an empty report (GA4 omits rows and rowCount then). */
   rowCount: number;
+  /** With metricAggregations TOTAL: a row per date range (absent when the report has no rows). */
+  totals?: ReportRow[];
   currencyCode: string | undefined;
   timeZone: string | undefined;
 }
@@ -90,6 +94,18 @@ function problemWith(input: RunReportInput, propertyId: string): string | undefi
   return undefined;
 }
 
+/**
+ * The largest metric magnitude kept: beyond any real property's counts or revenue. GA4's numeric
+ * text can say "1e999" (Infinity to Number); such a value is kept as NaN, which the formatting
+ * shows as "not available" and a chart refuses.
+ */
+export const MAX_METRIC_VALUE = 1e15;
+
+function metricNumber(value: string | number | undefined): number {
+  const n = Number(value ?? 0);
+  return Math.abs(n) <= MAX_METRIC_VALUE ? n : Number.NaN;
+}
+
 export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps = {}): AnalyticsClient {
   const http = createServiceHttp(deps, {
     secrets: [config.accessToken],
@@ -129,15 +145,17 @@ export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps 
               ...(r.name === undefined ? {} : { name: r.name }),
             })),
             ...(input.limit === undefined ? {} : { limit: input.limit }),
+            ...(input.metricAggregations ? { metricAggregations: input.metricAggregations } : {}),
           },
         },
         RunReportResponse,
         opts,
       );
-      const rows = (res.rows ?? []).map((r) => ({
+      const toRow = (r: NonNullable<typeof res.rows>[number]): ReportRow => ({
         dimensions: (r.dimensionValues ?? []).map((v) => v.value ?? ''),
-        metrics: (r.metricValues ?? []).map((v) => Number(v.value ?? 0)),
-      }));
+        metrics: (r.metricValues ?? []).map((v) => metricNumber(v.value)),
+      });
+      const rows = (res.rows ?? []).map(toRow);
       return {
         dimensionHeaders: res.dimensionHeaders?.map((h) => h.name) ?? [...input.dimensions],
         metricHeaders:
@@ -145,6 +163,7 @@ export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps 
           input.metrics.map((name) => ({ name, type: 'METRIC_TYPE_UNSPECIFIED' })),
         rows,
         rowCount: res.rowCount ?? rows.length,
+        ...(res.totals ? { totals: res.totals.map(toRow) } : {}),
         currencyCode: res.metadata?.currencyCode,
         timeZone: res.metadata?.timeZone,
       };

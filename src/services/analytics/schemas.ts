@@ -11,18 +11,21 @@ const MetricValue = z.object({
     .optional(),
 });
 
+const ReportRowWire = z.object({
+  dimensionValues: z.array(z.object({ value: z.string().optional() })).optional(),
+  metricValues: z.array(MetricValue).optional(),
+});
+
 export const RunReportResponse = z.object({
   dimensionHeaders: z.array(z.object({ name: z.string() })).optional(),
   metricHeaders: z.array(z.object({ name: z.string(), type: z.string().optional() })).optional(),
   /** Absent, not empty, when the report has no rows (proto3 JSON drops defaults); so is rowCount. */
-  rows: z
-    .array(
-      z.object({
-        dimensionValues: z.array(z.object({ value: z.string().optional() })).optional(),
-        metricValues: z.array(MetricValue).optional(),
-      }),
-    )
-    .optional(),
+  rows: z.array(ReportRowWire).optional(),
+  /**
+   * With metricAggregations TOTAL: one row per date range, its dimensions RESERVED_TOTAL and its
+   * dateRange column the range's name; the range's own figures, not a sum of its rows.
+   */
+  totals: z.array(ReportRowWire).optional(),
   rowCount: z.number().int().nonnegative().optional(),
   metadata: z.object({ currencyCode: z.string().optional(), timeZone: z.string().optional() }).optional(),
   kind: z.string().optional(),

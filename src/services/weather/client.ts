@@ -98,6 +98,27 @@ function checkQuery(operation: string, q: WeatherQuery): { city: string; units: 
   return { city, units };
 }
 
+/**
+ * The sane range of each measured value per unit system: beyond the coldest and hottest air ever
+ * measured, with room. A value outside it (or not finite) is kept as NaN, which the formatting
+ * shows as "not available" and a chart refuses, so one hostile number loses only itself.
+ */
+const SANE: Readonly<Record<Units, { temp: [number, number]; wind: [number, number] }>> = {
+  metric: { temp: [-150, 100], wind: [0, 150] },
+  imperial: { temp: [-238, 212], wind: [0, 336] },
+  standard: { temp: [123.15, 373.15], wind: [0, 150] },
+};
+/** UTC offsets run from -12:00 to +14:00; a day either way is already not an offset. */
+const MAX_OFFSET_S = 86_400;
+
+function within(value: number, [min, max]: readonly [number, number]): number {
+  return value >= min && value <= max ? value : Number.NaN;
+}
+
+function offsetOf(seconds: number | undefined): number | undefined {
+  return seconds !== undefined && Math.abs(seconds) < MAX_OFFSET_S ? seconds : undefined;
+}
+
 function toConditions(list: ConditionWire[]): Condition[] {
   return list.map((c) => ({
     main: c.main,
@@ -140,13 +161,13 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
         city: w.name,
         country: w.sys?.country,
         units,
-        temp: w.main.temp,
-        feelsLike: w.main.feels_like,
-        humidity: w.main.humidity,
-        windSpeed: w.wind.speed,
+        temp: within(w.main.temp, SANE[units].temp),
+        feelsLike: within(w.main.feels_like, SANE[units].temp),
+        humidity: within(w.main.humidity, [0, 100]),
+        windSpeed: within(w.wind.speed, SANE[units].wind),
         conditions: toConditions(w.weather),
         observedAt: w.dt === undefined ? undefined : new Date(w.dt * 1000),
-        timezoneOffsetS: w.timezone,
+        timezoneOffsetS: offsetOf(w.timezone),
       });
       return orUndefined(http.send(request('current', city, units), CurrentWeatherResponse, opts, toCurrent));
     },
@@ -157,12 +178,12 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
         city: f.city.name,
         country: f.city.country,
         units,
-        timezoneOffsetS: f.city.timezone,
+        timezoneOffsetS: offsetOf(f.city.timezone),
         steps: f.list.map((s) => ({
           at: new Date(s.dt * 1000),
-          temp: s.main.temp,
+          temp: within(s.main.temp, SANE[units].temp),
           conditions: toConditions(s.weather),
-          ...(s.pop === undefined ? {} : { pop: s.pop }),
+          ...(s.pop === undefined ? {} : { pop: within(s.pop, [0, 1]) }),
         })),
       });
       return orUndefined(http.send(request('forecast', city, units), ForecastResponse, opts, toForecast));

@@ -1,0 +1,93 @@
+// The whole bot against a hostile weather provider on loopback: a forecast of ±1e308 degrees, and
+// one with a 100 kB city name. herald answers both (the chart left out or cut to fit, the numbers
+// "not available"), keeps answering the commands after them, and exits 0 at end of input.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { http, HttpResponse } from 'msw';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
+import { readFixture } from '../support/service-harness.ts';
+import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { runHerald, type Run } from '../support/spawn-herald.ts';
+
+const KEY = 'e2e-hostile-weather-key-5b1e';
+const HUGE_CITY = 'Ω'.repeat(100_000);
+
+type Forecast = { list: Record<string, unknown>[]; city: Record<string, unknown> };
+
+function hostileForecast(city: string): Forecast {
+  const forecast = readFixture<Forecast>('weather', 'forecast-zocca.json');
+  if (city === 'Oslo') {
+    return {
+      ...forecast,
+      list: forecast.list.map((step, i) => ({
+        ...step,
+        main: { ...(step['main'] as object), temp: i % 2 === 0 ? 1e308 : -1e308 },
+      })),
+    };
+  }
+  return { ...forecast, city: { ...forecast.city, name: HUGE_CITY } };
+}
+
+describe('herald against a hostile weather provider, end to end', () => {
+  let server: SandboxServer;
+  let dir: string;
+  let run: Run;
+
+  beforeAll(async () => {
+    server = await startFake([
+      http.get(route('weather', '/forecast'), ({ request }) =>
+        HttpResponse.json(hostileForecast(new URL(request.url).searchParams.get('q') ?? '')),
+      ),
+      http.get(route('weather', '/weather'), () =>
+        HttpResponse.json(readFixture('weather', 'current-zocca.json')),
+      ),
+    ]);
+    dir = await mkdtemp(join(tmpdir(), 'herald-hostile-'));
+    run = await runHerald(
+      {
+        WEATHER_BASE_URL: sandboxBaseUrl(server.url, 'weather'),
+        WEATHER_API_KEY: KEY,
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: 'info',
+        AUDIO_DIR: join(dir, 'audio'),
+        STORE_URL: join(dir, 'herald.sqlite'),
+      },
+      '/forecast Oslo\n/forecast Bergen\n/weather Zocca\n',
+      { dropServiceVars: true, timeoutMs: 60_000 },
+    );
+  }, 90_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('exits 0 at end of input, having answered every line', () => {
+    expect(run.signal, run.stderr.slice(-2_000)).toBeNull();
+    expect(run.code, run.stderr.slice(-2_000)).toBe(0);
+    const blocks = run.stdout.trimEnd().split(/\n\n(?=> \/)/);
+    expect(blocks.map((b) => b.split('\n')[0])).toEqual([
+      '> /forecast Oslo',
+      '> /forecast Bergen',
+      '> /weather Zocca',
+    ]);
+    expect(blocks[2]).toMatch(/Zocca/);
+  });
+
+  it('shows ±1e308 degrees as "not available" and leaves the chart out, logged', () => {
+    const oslo = run.stdout.split(/\n\n(?=> \/)/)[0]!;
+    expect(oslo).toContain('not available');
+    expect(oslo).not.toMatch(/e\+?308|Infinity|NaN/);
+    expect(run.stderr).toContain('the chart could not be drawn; the reply goes out without it');
+  });
+
+  it('draws the chart of a forecast whose city name is 100 kB, its title cut to fit the picture', async () => {
+    const bergen = run.stdout.split(/\n\n(?=> \/)/)[1]!;
+    const saved = / to (\/\S*?\.png)\b/.exec(bergen);
+    expect(saved, bergen.slice(0, 500)).not.toBeNull();
+    const png = await readFile(saved![1]!);
+    expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  });
+});
