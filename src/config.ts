@@ -88,6 +88,10 @@ export interface Config {
   webhookUsername: string;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
+  /** SCHEDULE_CONCURRENCY: slots one process runs at once. */
+  scheduleConcurrency: number;
+  /** STOP_TIMEOUT_MS: how long a stop waits for the slots and posts in flight. */
+  stopTimeoutMs: number;
   /** Scheduled reports: limits, access, destinations (src/config-schedule.ts). */
   schedule: ScheduleConfig;
 }
@@ -159,6 +163,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookUsername: e.WEBHOOK_USERNAME ?? 'herald',
     analyticsSummary,
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
+    scheduleConcurrency: e.SCHEDULE_CONCURRENCY,
+    stopTimeoutMs: e.STOP_TIMEOUT_MS,
     schedule,
   };
 }

@@ -20,7 +20,6 @@ import { createQuotas, createSayCharge, createSayRefund } from './quota.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
 import { closeDestinationClients, createDestinationClients } from './destinations.ts';
 import { createScheduling } from '../jobs/schedules.ts';
-import { startJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import {
@@ -107,6 +106,7 @@ async function startCommands(
     schedules,
     destinations,
     log: log.child({ component: 'schedules' }),
+    onRun: (e) => metrics?.job(e),
   });
   const commands = buildCommands({
     access: config.access,
@@ -195,7 +195,11 @@ async function main(): Promise<void> {
     format: config.log.format,
     destination: terminalLog?.destination,
   });
-  const lifecycle = createLifecycle({ log, commandTimeoutMs: config.commandTimeoutMs });
+  const lifecycle = createLifecycle({
+    log,
+    commandTimeoutMs: config.commandTimeoutMs,
+    jobsStopMs: config.stopTimeoutMs,
+  });
   process.on('unhandledRejection', (err) => log.error({ err }, 'process.unhandled_rejection'));
   const plan = planServices(config);
   for (const line of configReport(config, plan, environment))
@@ -219,19 +223,9 @@ async function main(): Promise<void> {
     );
   }
   try {
-    // Schedules are validated here, before any platform connection is made.
-    const jobs = await startJobs({
-      config,
-      services: started.services,
-      store: commands.store,
-      log: log.child({ component: 'jobs' }),
-      onRun: (e) => started.metrics?.job(e),
-      destinations: commands.destinations,
-    });
-    lifecycle.onStop('outbox', () => jobs.scheduler.drainOutbox());
-    lifecycle.onStop('jobs', () => jobs.stop());
-    commands.scheduling.runner.start();
-    lifecycle.onStop('jobs', () => commands.scheduling.runner.stop());
+    // The built-in schedules are validated here, before any platform connection is made.
+    await commands.scheduling.start();
+    lifecycle.onStop('jobs', () => commands.scheduling.stop());
     await startAdapters(base, adapters, commands);
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -43,20 +43,26 @@ redis.call('HDEL', KEYS[1], 'error')
 return {'claimed', attempts}
 `;
 
-// KEYS: slot, due, all, entry... ARGV: owner, now, retention, then id, job, slotId, kind, payload per entry.
+// KEYS: slot, due, all, kv (the memory's key, or a placeholder when ARGV[5] is '0'), entry...
+// ARGV: owner, now, retention, lease end ('' for due now), has memory (1 or 0), memory, then id,
+// job, slotId, kind, payload, memory key, memory value per entry.
 const POST = `
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
 if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'posted', 'updatedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'error')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-for i = 4, #KEYS do
-  local a = 4 + (i - 4) * 5
+if ARGV[5] == '1' then redis.call('SET', KEYS[4], ARGV[6]) end
+local owner, attempts, due_at = '', 0, ARGV[2]
+if ARGV[4] ~= '' then owner, attempts, due_at = ARGV[1], 1, ARGV[4] end
+for i = 5, #KEYS do
+  local a = 7 + (i - 5) * 7
   if redis.call('EXISTS', KEYS[i]) == 0 then
     redis.call('HSET', KEYS[i], 'id', ARGV[a], 'job', ARGV[a + 1], 'slotId', ARGV[a + 2], 'kind', ARGV[a + 3],
-      'payload', ARGV[a + 4], 'status', 'pending', 'attempts', 0, 'nextAttemptAt', ARGV[2], 'owner', '',
+      'payload', ARGV[a + 4], 'status', 'pending', 'attempts', attempts, 'nextAttemptAt', due_at, 'owner', owner,
       'createdAt', ARGV[2], 'updatedAt', ARGV[2])
-    redis.call('ZADD', KEYS[2], ARGV[2], ARGV[a])
+    if ARGV[a + 5] ~= '' then redis.call('HSET', KEYS[i], 'memoryKey', ARGV[a + 5], 'memoryValue', ARGV[a + 6]) end
+    redis.call('ZADD', KEYS[2], due_at, ARGV[a])
     redis.call('ZADD', KEYS[3], ARGV[2], ARGV[a])
   end
 end
@@ -108,9 +114,15 @@ end
 return out
 `;
 
-// KEYS: entry, due. ARGV: id, now, retention, receipt ('' for none).
+// KEYS: entry, due, and the kv key of the entry's memory when it has one. ARGV: id, now,
+// retention, receipt ('' for none). A delivered entry keeps its receipt, not its payload.
 const DELIVERED = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then return 0 end
+if #KEYS >= 3 then
+  local memory = redis.call('HGET', KEYS[1], 'memoryValue')
+  if memory then redis.call('SET', KEYS[3], memory) end
+end
+redis.call('HDEL', KEYS[1], 'payload', 'memoryKey', 'memoryValue')
 redis.call('HSET', KEYS[1], 'status', 'delivered', 'updatedAt', ARGV[2])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[4]) end
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -169,6 +181,8 @@ function toEntry(h: Record<string, string>): OutboxEntry {
   if (h.reason !== undefined) entry.reason = h.reason;
   if (h.receipt !== undefined) entry.receipt = h.receipt;
   if (h.inFlightAt !== undefined) entry.inFlightAt = Number(h.inFlightAt);
+  if (h.memoryKey !== undefined && h.memoryValue !== undefined)
+    entry.memory = { key: h.memoryKey, value: h.memoryValue };
   return entry;
 }
 
@@ -180,6 +194,7 @@ interface RedisContext {
   p: string;
   slotKey: (job: string, slotId: string) => string;
   entryKey: (id: string) => string;
+  kvKey: (key: string) => string;
   /** Pending entry ids, sorted by due time. */
   due: string;
   /** Every entry id, sorted by creation. */
@@ -197,6 +212,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     p,
     slotKey: (job, slotId) => `${p}slot:${job}:${slotId}`,
     entryKey: (id) => `${p}outbox:${id}`,
+    kvKey: (key) => `${p}kv:${key}`,
     due: `${p}outbox:due`,
     all: `${p}outbox:all`,
     retention: String(RETENTION_MS),
@@ -208,12 +224,12 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     ...redisSlots(ctx),
     ...redisOutbox(ctx),
     async getValue(key) {
-      return (await redis.get(`${p}kv:${key}`)) ?? undefined;
+      return (await redis.get(ctx.kvKey(key))) ?? undefined;
     },
     async setValue(key, value, o) {
       const r = o?.ifAbsent
-        ? await redis.set(`${p}kv:${key}`, value, 'NX')
-        : await redis.set(`${p}kv:${key}`, value);
+        ? await redis.set(ctx.kvKey(key), value, 'NX')
+        : await redis.set(ctx.kvKey(key), value);
       return r === 'OK';
     },
     async prune() {
@@ -234,7 +250,16 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
 }
 
 /** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
-function redisSlots({ redis, now, slotKey, entryKey, due, all, retention }: RedisContext): SlotMethods {
+function redisSlots({
+  redis,
+  now,
+  slotKey,
+  entryKey,
+  kvKey,
+  due,
+  all,
+  retention,
+}: RedisContext): SlotMethods {
   return {
     async claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
       const r = (await redis.eval(
@@ -252,10 +277,17 @@ function redisSlots({ redis, now, slotKey, entryKey, due, all, retention }: Redi
       if (r[0] === 'held') return { status: 'held', owner: String(r[1]), leaseUntil: Number(r[2]) };
       return { status: 'claimed', attempt: Number(r[1]) };
     },
-    async markPosted(job, slotId, owner, deliveries) {
-      const keys = [slotKey(job, slotId), due, all, ...deliveries.map((d) => entryKey(d.id))];
-      const args = [owner, String(now()), retention];
-      for (const d of deliveries) args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload));
+    async markPosted(job, slotId, owner, deliveries, opts) {
+      const t = now();
+      const memoryKey = kvKey(opts?.memory?.key ?? '');
+      const keys = [slotKey(job, slotId), due, all, memoryKey, ...deliveries.map((d) => entryKey(d.id))];
+      const leaseEnd = opts?.leaseMs === undefined ? '' : String(t + opts.leaseMs);
+      const memory = opts?.memory ? ['1', opts.memory.value] : ['0', ''];
+      const args = [owner, String(t), retention, leaseEnd, ...memory];
+      for (const d of deliveries) {
+        const m = d.memory ? [d.memory.key, d.memory.value] : ['', ''];
+        args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...m);
+      }
       return (await redis.eval(POST, keys.length, ...keys, ...args)) === 1;
     },
     async markFailed(job, slotId, owner, error) {
@@ -279,7 +311,7 @@ function redisSlots({ redis, now, slotKey, entryKey, due, all, retention }: Redi
 }
 
 /** The outbox: add, lease what is due, and settle what an owner holds. */
-function redisOutbox({ redis, now, p, entryKey, due, all, retention }: RedisContext): OutboxMethods {
+function redisOutbox({ redis, now, p, entryKey, kvKey, due, all, retention }: RedisContext): OutboxMethods {
   async function entries(ids: string[]): Promise<OutboxEntry[]> {
     if (ids.length === 0) return [];
     const pipeline = redis.pipeline();
@@ -311,9 +343,10 @@ function redisOutbox({ redis, now, p, entryKey, due, all, retention }: RedisCont
       )) as unknown[];
       return rows.map((r) => toEntry(pairsToRecord(r)));
     },
-    async markDelivered(id, receipt) {
+    async markDelivered(id, receipt, memoryKey) {
       const args = [id, String(now()), retention, receipt ?? ''];
-      return (await redis.eval(DELIVERED, 2, entryKey(id), due, ...args)) === 1;
+      const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [kvKey(memoryKey)])];
+      return (await redis.eval(DELIVERED, keys.length, ...keys, ...args)) === 1;
     },
     async markInFlight(id, owner, isInFlight) {
       return (await redis.eval(IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? String(now()) : '')) === 1;
