@@ -271,6 +271,15 @@ async function deliver(
       );
       return 'delivered';
     } catch (err) {
+      // A 204 to a wait=true post: Discord created the message and did not say its id.
+      if (err instanceof ServiceError && err.code === 'bad_response' && err.status === 204) {
+        await ctx.store.markDelivered(entry.id, undefined, entry.memory?.key);
+        ctx.log.info(
+          { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts },
+          'outbox.delivered_without_id',
+        );
+        return 'delivered';
+      }
       // An answer (any HTTP status) means the provider did not take the post; a timeout or a cut
       // connection leaves it unknown.
       if (err instanceof ServiceError && err.status !== undefined) {

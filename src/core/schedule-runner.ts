@@ -50,8 +50,8 @@ export interface ScheduleRunnerOptions extends SlotClaimOptions {
   /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
   concurrency?: number;
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
-  /** Every finished run (metrics). */
-  onRun?: SlotRunDeps['onRun'];
+  /** Every finished run, and every missed slot (`missed`), for metrics. */
+  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
 }
 
 export interface ScheduleRunner {
@@ -214,15 +214,22 @@ async function executeChat(core: RunnerCore, record: ScheduleRecord, slot: JobSl
   return outcome;
 }
 
-/** The slot of a schedule due at `t`, if any: its latest fire time, not yet posted nor given up on. */
-async function dueSlot(core: RunnerCore, timing: Timing, t: number): Promise<JobSlot | undefined> {
+/** What a tick finds for a schedule: a slot to run, or one whose window passed unrun. */
+type Found = { due: JobSlot } | { missed: JobSlot } | undefined;
+
+/**
+ * The slot of a schedule at `t`: its latest fire time, due when not yet posted nor given up on
+ * and within the catch-up window; missed when older than the window and never tried.
+ */
+async function findSlot(core: RunnerCore, timing: Timing, t: number): Promise<Found> {
   const { settings, store } = core;
   if (timing.paused) return undefined;
   const at = previousRun(timing.cron, timing.timezone, new Date(t));
-  if (!at || at.getTime() < timing.since || t - at.getTime() > Math.max(core.catchupMs, settings.pollMs * 2))
-    return undefined;
+  if (!at || at.getTime() < timing.since) return undefined;
   const slotId = at.toISOString();
+  const isTooOld = t - at.getTime() > Math.max(core.catchupMs, settings.pollMs * 2);
   const done = await store.getSlot(timing.name, slotId);
+  if (isTooOld) return done ? undefined : { missed: { id: slotId, scheduledAt: at, reason: 'catch-up' } };
   if (done?.status === 'posted') return undefined;
   if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
   if (
@@ -232,7 +239,26 @@ async function dueSlot(core: RunnerCore, timing: Timing, t: number): Promise<Job
     return undefined;
   // Later than two polls, or a second try: the slot is being caught up.
   const isLate = done !== undefined || t - at.getTime() > settings.pollMs * 2;
-  return { id: slotId, scheduledAt: at, reason: isLate ? 'catch-up' : 'scheduled' };
+  return { due: { id: slotId, scheduledAt: at, reason: isLate ? 'catch-up' : 'scheduled' } };
+}
+
+export const MISSED_SENTENCE =
+  'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
+
+/**
+ * Records a slot whose window passed unrun, once across replicas: claimed and marked failed with
+ * why, logged `job.missed` and counted (onRun). True when this process recorded it.
+ */
+async function recordMissed(core: RunnerCore, name: string, slot: JobSlot): Promise<boolean> {
+  const { store, owner, log, settings } = core;
+  const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
+  if (claim.status !== 'claimed') return false;
+  await store.markFailed(name, slot.id, owner, MISSED_SENTENCE);
+  const ageMinutes = Math.round((core.now().getTime() - slot.scheduledAt.getTime()) / 60_000);
+  const reason = 'older than the catch-up window (JOB_CATCHUP_MINUTES)';
+  log.warn({ job: name, slotId: slot.id, ageMinutes, reason }, 'job.missed');
+  settings.onRun?.({ job: name, outcome: 'missed', durationMs: 0 });
+  return true;
 }
 
 /** `/schedule run`'s answer from a manual slot's outcome. */
@@ -299,10 +325,16 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
   /** Every schedule's due slot as work to run, built-ins first. */
   async function dueWork(t: number): Promise<(() => Promise<SlotOutcome>)[]> {
     const work: (() => Promise<SlotOutcome>)[] = [];
-    const find = async (timing: Timing, run: (slot: JobSlot) => Promise<SlotOutcome>) => {
+    const find = async (
+      timing: Timing,
+      run: (slot: JobSlot) => Promise<SlotOutcome>,
+      onMissed?: (slot: JobSlot) => Promise<void>,
+    ) => {
       try {
-        const slot = await dueSlot(core, timing, t);
-        if (slot) work.push(() => run(slot));
+        const found = await findSlot(core, timing, t);
+        if (found && 'due' in found) work.push(() => run(found.due));
+        if (found && 'missed' in found && (await recordMissed(core, timing.name, found.missed)))
+          await onMissed?.(found.missed);
       } catch (err) {
         log.error({ job: timing.name, err }, 'schedule.tick_failed');
       }
@@ -320,7 +352,17 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
         since: record.createdAt,
         paused: record.paused,
       };
-      await find(timing, (slot) => runChat(record, slot));
+      await find(
+        timing,
+        (slot) => runChat(record, slot),
+        (slot) =>
+          settings.schedules.recordRun(record.id, {
+            slotId: slot.id,
+            at: t,
+            outcome: 'missed',
+            error: MISSED_SENTENCE,
+          }),
+      );
     }
     return work;
   }
