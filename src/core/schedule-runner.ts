@@ -203,9 +203,46 @@ async function claimAndRun(
   return runClaimedSlot(core.runDeps, job, slot, memory);
 }
 
-async function executeChat(core: RunnerCore, record: ScheduleRecord, slot: JobSlot): Promise<SlotOutcome> {
+/** The claim a watch holds while one of its slots runs: one run at a time across replicas. */
+export const WATCH_RUN_SLOT = 'watch-run';
+
+/**
+ * Runs `work` while holding the watch's run claim (in the store for other replicas, in `local` for
+ * this process, whose own claims the store would grant again); skipped when another run holds it.
+ * Released when done, so that the next run reads the memory this one saved with its post.
+ */
+async function asOnlyRun(
+  core: RunnerCore,
+  name: string,
+  slot: JobSlot,
+  local: Set<string>,
+  work: () => Promise<SlotOutcome>,
+): Promise<SlotOutcome> {
+  if (local.has(name)) return skippedOutcome(name, slot.id, 'running');
+  local.add(name);
+  try {
+    const claim = await core.store.claimSlot(name, WATCH_RUN_SLOT, core.owner, core.settings.leaseMs);
+    if (claim.status !== 'claimed') return skippedOutcome(name, slot.id, 'running');
+    try {
+      return await work();
+    } finally {
+      await core.store.markFailed(name, WATCH_RUN_SLOT, core.owner, 'released');
+    }
+  } finally {
+    local.delete(name);
+  }
+}
+
+async function executeChat(
+  core: RunnerCore,
+  record: ScheduleRecord,
+  slot: JobSlot,
+  watchesRunning: Set<string>,
+): Promise<SlotOutcome> {
   const pending: { memory?: SlotMemory } = {};
-  const outcome = await claimAndRun(core, jobFor(core, record.id, pending), slot, () => pending.memory);
+  const job = jobFor(core, record.id, pending);
+  const work = () => claimAndRun(core, job, slot, () => pending.memory);
+  const outcome = record.onlyNew ? await asOnlyRun(core, job.name, slot, watchesRunning, work) : await work();
   if (outcome.status === 'skipped') return outcome;
   const run = runRecord(outcome, core.now().getTime());
   const isNoChange =
@@ -242,8 +279,7 @@ async function findSlot(core: RunnerCore, timing: Timing, t: number): Promise<Fo
   return { due: { id: slotId, scheduledAt: at, reason: isLate ? 'catch-up' : 'scheduled' } };
 }
 
-export const MISSED_SENTENCE =
-  'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
+export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
 /**
  * Records a slot whose window passed unrun, once across replicas: claimed and marked failed with
@@ -296,6 +332,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
   const builtIns = new Map((settings.builtIns ?? []).map((b) => [b.job.name, b]));
   const sinceOf = builtInSince(core);
   const guard = createSlotGuard();
+  const watchesRunning = new Set<string>();
   const queue = new PQueue({ concurrency: settings.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
@@ -308,7 +345,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     );
   }
   const runChat = (record: ScheduleRecord, slot: JobSlot) =>
-    once(scheduleJobName(record.id), slot, () => executeChat(core, record, slot));
+    once(scheduleJobName(record.id), slot, () => executeChat(core, record, slot, watchesRunning));
   function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
     const b = builtIns.get(name);
     if (!b)

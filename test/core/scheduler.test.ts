@@ -473,3 +473,41 @@ describe('one rule for time: built-in and chat schedules agree', () => {
     expect(slots['schedule-k7p2mx']).toEqual(slots.report);
   });
 });
+
+describe('a watch runs one slot at a time', () => {
+  it('two /schedule run of one watch at once, on one replica or two, run it once', async () => {
+    const clock = fakeClock('2025-11-22T07:30:00Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    const schedules = createMemoryScheduleStore();
+    const watch = { ...chatRecord('w4tchx', '0 8 * * *', 'UTC', clock.ms), onlyNew: true };
+    await schedules.add(watch, 50);
+    let calls = 0;
+    let release: (() => void) | undefined;
+    const commands = () => ({
+      run: async (line: string) => {
+        calls++;
+        await new Promise<void>((r) => (release = r));
+        return { text: line };
+      },
+    });
+    const opts = { builtIns: [], schedules, ...chatCommands(), commands };
+    const a = scheduler(clock, store, { ...opts, owner: 'a' }).scheduler;
+    const b = scheduler(clock, store, { ...opts, owner: 'b' }).scheduler;
+    const first = a.runNow(watch);
+    await waitFor(() => release !== undefined, 2_000, 'the first run to start');
+    const [sameReplica, otherReplica] = await Promise.all([a.runNow(watch), b.runNow(watch)]);
+    expect(sameReplica).toEqual({ outcome: 'skipped', error: 'it is running already' });
+    expect(otherReplica).toEqual({ outcome: 'skipped', error: 'it is running already' });
+    release!();
+    await first;
+    expect(calls).toBe(1);
+    // Once it is done, the next run may go.
+    release = undefined;
+    clock.advance(1_000);
+    const next = b.runNow(watch);
+    await waitFor(() => release !== undefined, 2_000, 'the next run to start');
+    release!();
+    await next;
+    expect(calls).toBe(2);
+  });
+});
