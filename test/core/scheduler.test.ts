@@ -511,3 +511,35 @@ describe('a watch runs one slot at a time', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('head-of-line blocking', () => {
+  it('a destination that hangs costs only its own posts: the healthy schedules post on time', async () => {
+    const clock = fakeClock('2025-11-22T08:00:01Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    const waiting: (() => void)[] = [];
+    const hanging = {
+      post: () =>
+        new Promise<{ id: string }>((resolve) => waiting.push(() => resolve({ id: '1575644545423507458' }))),
+      close: () => Promise.resolve(),
+    };
+    const toOps = (i: number) =>
+      hourly({
+        ...reportJob((ctx) => {
+          ctx.deliver({ kind: 'webhook', destination: 'ops', message: { content: `ops ${i}` } });
+          return Promise.resolve();
+        }),
+        name: `ops-${i}`,
+      });
+    const healthy = hourly({ ...reportJob(), name: 'healthy' });
+    const builtIns = [toOps(1), toOps(2), toOps(3), healthy];
+    for (const b of builtIns) await store.setValue(`job:${b.job.name}:since`, '2025-11-01T00:00:00.000Z');
+    const { scheduler: s } = scheduler(clock, store, { builtIns, destinations: { ops: hanging } });
+    const ticking = s.tick();
+    await waitFor(() => fake.inbox.messages.length === 1, 2_000, 'the healthy post');
+    expect(postedContents(fake.inbox)).toEqual(['report for 2025-11-22T08:00:00.000Z']);
+    // The three slots to the hanging destination are in flight at once, not one after another.
+    await waitFor(() => waiting.length === 3, 2_000, 'the three posts to ops');
+    for (const answer of waiting) answer();
+    expect((await ticking).map((o) => o.status)).toEqual(['posted', 'posted', 'posted', 'posted']);
+  });
+});
