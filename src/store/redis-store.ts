@@ -157,6 +157,27 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
+/** Runs a Lua script with its number of keys first, as EVAL takes them. */
+export type RunScript = (lua: string, numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Scripts sent once, then run by their hash: ioredis's defineCommand
+ * (https://github.com/redis/ioredis#lua-scripting) runs EVALSHA and loads the script on NOSCRIPT.
+ */
+export function scriptsOf(redis: Redis): RunScript {
+  const names = new Map<string, string>();
+  const commands = redis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  return (lua, numKeys, ...args) => {
+    let name = names.get(lua);
+    if (name === undefined) {
+      name = `heraldScript${names.size}`;
+      redis.defineCommand(name, { lua });
+      names.set(lua, name);
+    }
+    return commands[name]!(numKeys, ...args);
+  };
+}
+
 function pairsToRecord(flat: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!Array.isArray(flat)) return out;
@@ -189,6 +210,7 @@ function toEntry(h: Record<string, string>): OutboxEntry {
 /** What the Redis store's parts share: the connection, the clock and the key names. */
 interface RedisContext {
   redis: Redis;
+  script: RunScript;
   now: () => number;
   /** The key prefix, "herald:" by default. */
   p: string;
@@ -208,6 +230,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
   const ctx: RedisContext = {
     redis,
+    script: scriptsOf(redis),
     now: opts.now ?? Date.now,
     p,
     slotKey: (job, slotId) => `${p}slot:${job}:${slotId}`,
@@ -252,6 +275,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
 /** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
 function redisSlots({
   redis,
+  script,
   now,
   slotKey,
   entryKey,
@@ -262,7 +286,7 @@ function redisSlots({
 }: RedisContext): SlotMethods {
   return {
     async claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
-      const r = (await redis.eval(
+      const r = (await script(
         CLAIM,
         1,
         slotKey(job, slotId),
@@ -288,10 +312,10 @@ function redisSlots({
         const m = d.memory ? [d.memory.key, d.memory.value] : ['', ''];
         args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...m);
       }
-      return (await redis.eval(POST, keys.length, ...keys, ...args)) === 1;
+      return (await script(POST, keys.length, ...keys, ...args)) === 1;
     },
     async markFailed(job, slotId, owner, error) {
-      await redis.eval(FAIL, 1, slotKey(job, slotId), owner, error, String(now()));
+      await script(FAIL, 1, slotKey(job, slotId), owner, error, String(now()));
     },
     async getSlot(job, slotId) {
       const h = await redis.hgetall(slotKey(job, slotId));
@@ -311,7 +335,17 @@ function redisSlots({
 }
 
 /** The outbox: add, lease what is due, and settle what an owner holds. */
-function redisOutbox({ redis, now, p, entryKey, kvKey, due, all, retention }: RedisContext): OutboxMethods {
+function redisOutbox({
+  redis,
+  script,
+  now,
+  p,
+  entryKey,
+  kvKey,
+  due,
+  all,
+  retention,
+}: RedisContext): OutboxMethods {
   async function entries(ids: string[]): Promise<OutboxEntry[]> {
     if (ids.length === 0) return [];
     const pipeline = redis.pipeline();
@@ -327,10 +361,10 @@ function redisOutbox({ redis, now, p, entryKey, kvKey, due, all, retention }: Re
     async addToOutbox(e) {
       const keys = [entryKey(e.id), due, all];
       const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
-      return (await redis.eval(ADD, keys.length, ...keys, ...args)) === 1;
+      return (await script(ADD, keys.length, ...keys, ...args)) === 1;
     },
     async claimDueOutbox(owner, leaseMs, limit, opts) {
-      const rows = (await redis.eval(
+      const rows = (await script(
         CLAIM_DUE,
         1,
         due,
@@ -346,13 +380,13 @@ function redisOutbox({ redis, now, p, entryKey, kvKey, due, all, retention }: Re
     async markDelivered(id, receipt, memoryKey) {
       const args = [id, String(now()), retention, receipt ?? ''];
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [kvKey(memoryKey)])];
-      return (await redis.eval(DELIVERED, keys.length, ...keys, ...args)) === 1;
+      return (await script(DELIVERED, keys.length, ...keys, ...args)) === 1;
     },
     async markInFlight(id, owner, isInFlight) {
-      return (await redis.eval(IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? String(now()) : '')) === 1;
+      return (await script(IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? String(now()) : '')) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
-      const r = await redis.eval(
+      const r = await script(
         RESCHEDULE,
         2,
         entryKey(id),
@@ -366,7 +400,7 @@ function redisOutbox({ redis, now, p, entryKey, kvKey, due, all, retention }: Re
       return r === 1;
     },
     async giveUpOutbox(id, owner, reason) {
-      const r = await redis.eval(GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
+      const r = await script(GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
       return r === 1;
     },
     async listOutbox(filter) {
