@@ -19,6 +19,7 @@ import {
   fakeClock,
   postedContents,
   startWebhookFake,
+  waitFor,
   type FakeClock,
   type WebhookFake,
 } from '../jobs/harness.ts';
@@ -288,6 +289,51 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       'not delivered within 1 minutes: webhook.post failed: upstream (HTTP 502)',
     );
     expect(find('outbox.retry_scheduled')).toHaveLength(1);
+  });
+
+  it("drains destinations at once, each one in its posts' order, a slow one holding up only itself", async () => {
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const store = await backend.open(clock);
+    opened.push(store);
+    const sent: string[] = [];
+    const answers: (() => void)[] = [];
+    const slow = {
+      post: (message: { content?: string }) =>
+        new Promise<{ id: string }>((resolve) => {
+          sent.push(`ops ${message.content}`);
+          answers.push(() => resolve({ id: String(1575644545423507458n + BigInt(answers.length)) }));
+        }),
+      close: () => Promise.resolve(),
+    };
+    const deliverer = createDeliverer({
+      store,
+      services: { webhook: fake.client() },
+      destinations: { ops: slow },
+      log: captureLog().log,
+      owner: 'p',
+      now: clock.nowMs,
+      ...FAST_DELIVERY,
+    });
+    for (const [i, destination] of ['ops', 'default', 'ops', 'default'].entries()) {
+      const delivery: Delivery = { kind: 'webhook', destination, message: { content: `slot ${i}` } };
+      await store.addToOutbox({ id: `e${i}`, job: 'j', slotId: `s${i}`, kind: 'webhook', payload: delivery });
+      clock.advance(1);
+    }
+    const draining = deliverer.drain();
+    // The healthy default gets both its posts, in order, while ops's first post is unanswered.
+    await waitFor(() => fake.inbox.messages.length === 2, 2_000, 'the default posts');
+    expect(postedContents(fake.inbox)).toEqual(['slot 1', 'slot 3']);
+    expect(sent).toEqual(['ops slot 0']);
+    answers[0]!();
+    await waitFor(() => answers.length === 2, 2_000, 'the second ops post');
+    expect(sent).toEqual(['ops slot 0', 'ops slot 2']);
+    answers[1]!();
+    expect([...(await draining).outcomes.values()]).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+      'delivered',
+    ]);
   });
 
   it('keeps an entry whose service is not configured (yet) instead of dropping it', async () => {
