@@ -369,7 +369,13 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     ) => {
       try {
         const found = await findSlot(core, timing, t);
-        if (found && 'due' in found) work.push(() => run(found.due));
+        // A slot still queued when the stop begins is left for the next start or another replica.
+        if (found && 'due' in found)
+          work.push(() =>
+            stopping.signal.aborted
+              ? Promise.resolve(skippedOutcome(timing.name, found.due.id, 'running'))
+              : run(found.due),
+          );
         if (found && 'missed' in found && (await recordMissed(core, timing.name, found.missed)))
           await onMissed?.(found.missed);
       } catch (err) {
