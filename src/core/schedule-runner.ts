@@ -6,6 +6,7 @@
 // outbox in one step, and delivered (slot-run.ts), so it is posted exactly once across replicas and
 // restarts. Due slots run concurrently up to `concurrency`. A failed run is retried within its
 // slot, then recorded as failed, for every schedule. One claim owner, one lease, one timeout.
+import { randomInt } from 'node:crypto';
 import PQueue from 'p-queue';
 import { userMessageFor } from '../errors.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
@@ -423,7 +424,11 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     // Posts left pending by an outage (here or on another replica) are retried when due; at the
     // first tick also those still waiting out a backoff.
     const draining = drainOutbox({ includeBackingOff: first });
-    const work = await dueWork(now().getTime());
+    const due = await dueWork(now().getTime());
+    // Each replica starts at its own random place in the list, so that replicas do not all race
+    // for the same first slots and then the same next ones.
+    const offset = due.length === 0 ? 0 : randomInt(due.length);
+    const work = [...due.slice(offset), ...due.slice(0, offset)];
     const outcomes = await Promise.all(work.map((run) => queue.add(run)));
     await draining;
     return outcomes;
