@@ -1,10 +1,15 @@
 // /schedule's moving parts put together for main.ts and run-job.ts: the schedule service the
-// commands use, the runner that fires the schedules, and the built-in schedule (the analytics
-// summary set by environment), listed read-only beside them.
+// commands use and the one runner that fires every schedule: the chat ones and the built-in ones
+// (the analytics summary set by environment), which /schedule lists read-only beside them.
 import type { Config } from '../src/config.ts';
 import type { Dispatcher } from '../src/core/dispatch.ts';
 import type { JobLog } from '../src/core/job.ts';
-import { createScheduleRunner, type ScheduleRunner } from '../src/core/schedule-runner.ts';
+import {
+  createScheduleRunner,
+  type ScheduleRunner,
+  type ScheduleRunnerOptions,
+} from '../src/core/schedule-runner.ts';
+import { validateSchedules } from '../src/core/scheduler.ts';
 import {
   createScheduleService,
   type BuiltInSchedule,
@@ -16,7 +21,7 @@ import { previousRun } from '../src/core/when.ts';
 import { watchMemoryKey } from '../src/core/watch.ts';
 import { destinationMessages } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
-import type { Store } from '../src/store/index.ts';
+import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import { createJobSchedules } from './index.ts';
 
 export interface SchedulingOptions {
@@ -28,6 +33,8 @@ export interface SchedulingOptions {
   destinations: Readonly<Record<string, WebhookClient>>;
   log: JobLog;
   now?: () => Date;
+  /** Every finished run, e.g. metrics.job from src/metrics.ts. */
+  onRun?: ScheduleRunnerOptions['onRun'];
 }
 
 export interface Scheduling {
@@ -35,6 +42,12 @@ export interface Scheduling {
   runner: ScheduleRunner;
   /** Hands over the dispatcher, built later from the registry that holds /schedule. */
   attach(dispatcher: Dispatcher): void;
+  /**
+   * Validates the built-in schedules (a ConfigError names the variable), prunes old records and
+   * starts the runner; its first tick (outbox retry, catch-up) goes on in the background.
+   */
+  start(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** The built-in jobs as read-only schedules, with the outcome of their latest slot. */
@@ -69,7 +82,11 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     if (!dispatcher) throw new Error('the dispatcher is not attached yet');
     return dispatcher;
   };
+  const builtInSchedules = createJobSchedules(config, opts.services);
   const runner = createScheduleRunner({
+    builtIns: builtInSchedules,
+    concurrency: config.scheduleConcurrency,
+    ...(opts.onRun ? { onRun: opts.onRun } : {}),
     schedules: opts.schedules,
     store: opts.store,
     services: opts.services,
@@ -106,5 +123,11 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     attach(d) {
       dispatcher = d;
     },
+    async start() {
+      validateSchedules(builtInSchedules);
+      await opts.store.prune(RETENTION_MS);
+      void runner.start();
+    },
+    stop: () => runner.stop(),
   };
 }

@@ -4,7 +4,7 @@
 // here, nor in the three entry points, types a default of its own.
 import { buildCommands } from '../commands/index.ts';
 import { createJobSchedules } from '../jobs/index.ts';
-import { createScheduling, type Scheduling } from '../jobs/schedules.ts';
+import { createScheduling, type Scheduling, type SchedulingOptions } from '../jobs/schedules.ts';
 import type { Config, ServiceConfigs } from './config.ts';
 import type { Command } from './core/command.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
@@ -37,6 +37,8 @@ export interface AppParts {
   quotas?: Quotas;
   /** Called once per command (metrics). */
   onCommand?: DispatcherOptions['onCommand'];
+  /** Called once per scheduled run (metrics). */
+  onRun?: SchedulingOptions['onRun'];
 }
 
 export interface App<M extends AppMode = AppMode> {
@@ -79,6 +81,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     schedules: parts.schedules,
     destinations: parts.destinations,
     log: log.child({ component: 'schedules' }),
+    ...(parts.onRun ? { onRun: parts.onRun } : {}),
   });
   const commands = buildCommands({
     access: config.access,

@@ -168,6 +168,8 @@ export const EnvSchema = z.object({
   JOB_CATCHUP_MINUTES: optionalText
     .pipe(z.coerce.number<string>().int().min(0).optional())
     .transform((v) => v ?? 360),
+  SCHEDULE_CONCURRENCY: positiveInt(64),
+  STOP_TIMEOUT_MS: positiveInt(30_000),
 });
 
 export type Env = z.output<typeof EnvSchema>;

@@ -114,6 +114,10 @@ export interface Config {
   speechModelId: string;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
+  /** SCHEDULE_CONCURRENCY: slots one process runs at once. */
+  scheduleConcurrency: number;
+  /** STOP_TIMEOUT_MS: how long a stop waits for the slots and posts in flight. */
+  stopTimeoutMs: number;
   /** Scheduled reports: limits, access, destinations (src/config-schedule.ts). */
   schedule: ScheduleConfig;
   /** The values read from `<NAME>_FILE` files (src/config-secret-files.ts), all credentials. */
@@ -192,6 +196,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     analyticsSummary,
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
     ephemeralDisk: e.DYNO !== undefined,
+    scheduleConcurrency: e.SCHEDULE_CONCURRENCY,
+    stopTimeoutMs: e.STOP_TIMEOUT_MS,
     schedule,
     fileSecrets: files.secrets,
   };

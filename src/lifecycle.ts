@@ -16,7 +16,7 @@ export const STOP_PHASES = [
   'adapters',
   /** One last attempt to deliver what the outbox holds; the rest stays for the next start. */
   'outbox',
-  /** Jobs finish their slot. */
+  /** Scheduled slots finish, their posts in flight answered (STOP_TIMEOUT_MS at most). */
   'jobs',
   /** The store closes after everything that writes to it. */
   'store',
@@ -43,6 +43,11 @@ export function drainMs(commandTimeoutMs: number): number {
 export interface LifecycleOptions {
   log: Logger;
   commandTimeoutMs: number;
+  /**
+   * STOP_TIMEOUT_MS: how long the slots and their posts in flight may take to finish; a post cut off
+   * would be sent again later. Keep Kubernetes' terminationGracePeriodSeconds above it.
+   */
+  jobsStopMs?: number;
   /** Defaults to process.exit. */
   exit?: (code: number) => void;
   /** Where the signals come from; defaults to process. */
@@ -91,7 +96,12 @@ export function createLifecycle(opts: LifecycleOptions): Lifecycle {
   async function runStop(reason: string, code: number): Promise<void> {
     log.info({ reason }, 'herald stopping');
     for (const phase of STOP_PHASES) {
-      const ms = phase === 'commands' ? drainMs(opts.commandTimeoutMs) : PHASE_MS;
+      const ms =
+        phase === 'commands'
+          ? drainMs(opts.commandTimeoutMs)
+          : phase === 'jobs'
+            ? (opts.jobsStopMs ?? PHASE_MS)
+            : PHASE_MS;
       const work = closers.get(phase)!.map((close) => Promise.resolve().then(close));
       await bounded(Promise.allSettled(work), ms);
     }

@@ -17,7 +17,6 @@ import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import { createQuotas } from './quota.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
 import { closeDestinationClients, createDestinationClients } from './destinations.ts';
-import { startJobs } from '../jobs/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/resolve.ts';
@@ -89,6 +88,7 @@ async function startCommands({ config, log, lifecycle }: Base, { redis, metrics,
     store,
     schedules,
     destinations,
+    onRun: (e) => metrics?.job(e),
     log,
     quotas,
     onCommand: (r) => metrics?.command(r),
@@ -165,7 +165,11 @@ async function main(): Promise<void> {
     format: config.log.format,
     destination: terminalLog?.destination,
   });
-  const lifecycle = createLifecycle({ log, commandTimeoutMs: config.commandTimeoutMs });
+  const lifecycle = createLifecycle({
+    log,
+    commandTimeoutMs: config.commandTimeoutMs,
+    jobsStopMs: config.stopTimeoutMs,
+  });
   process.on('unhandledRejection', (err) => log.error({ err }, 'process.unhandled_rejection'));
   const plan = planServices(config);
   for (const line of configReport(config, plan, environment))
@@ -197,19 +201,9 @@ async function main(): Promise<void> {
     );
   }
   try {
-    // Schedules are validated here, before any platform connection is made.
-    const jobs = await startJobs({
-      config,
-      services: started.services,
-      store: commands.store,
-      log: log.child({ component: 'jobs' }),
-      onRun: (e) => started.metrics?.job(e),
-      destinations: commands.destinations,
-    });
-    lifecycle.onStop('outbox', () => jobs.scheduler.drainOutbox());
-    lifecycle.onStop('jobs', () => jobs.stop());
-    commands.scheduling.runner.start();
-    lifecycle.onStop('jobs', () => commands.scheduling.runner.stop());
+    // The built-in schedules are validated here, before any platform connection is made.
+    await commands.scheduling.start();
+    lifecycle.onStop('jobs', () => commands.scheduling.stop());
     await startAdapters(base, adapters, commands, routes);
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -4,21 +4,27 @@
 // errors exit 2. Services follow SANDBOX as `npm start` does: with nothing configured the built-in
 // simulator answers; simulated data is never posted to a real webhook.
 import { renderConsole } from '../adapters/console/render.ts';
-import { fromOutboxPayload } from './core/delivery.ts';
+import type { Delivery } from './core/job.ts';
 import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
 import type { WebhookMessage } from './services/webhook/client.ts';
 import { formatBytes } from './format.ts';
-import type { OutboxEntry } from './store/store.ts';
 import { buildApp, buildServices, type App } from './app.ts';
 import { readEnvironment } from './config-file.ts';
 import { loadConfig, secretsOf, type Config } from './config.ts';
-import { createScheduler, validateSchedules, type SlotOutcome } from './core/scheduler.ts';
+import { createScheduleRunner } from './core/schedule-runner.ts';
+import { validateSchedules, type SlotOutcome } from './core/scheduler.ts';
 import type { ScheduleStore } from './core/schedules.ts';
 import { ConfigError } from './errors.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { closeServices } from './services/index.ts';
-import { describeStore, openScheduleStore, openStore, type Store } from './store/index.ts';
+import {
+  createMemoryScheduleStore,
+  describeStore,
+  openScheduleStore,
+  openStore,
+  type Store,
+} from './store/index.ts';
 import { closeDestinationClients, createDestinationClients } from './destinations.ts';
 
 class ExitError extends Error {
@@ -84,14 +90,15 @@ function renderPostedMessage(message: WebhookMessage): string {
 }
 
 /** Every post of a slot, readably, with its delivery state and the provider's id. */
-function renderSlotPosts(entries: readonly OutboxEntry[]): string {
-  return entries
-    .map((entry) => {
-      const delivery = fromOutboxPayload(entry.payload);
+function renderSlotPosts(
+  posts: readonly (SlotOutcome['deliveries'][number] & { delivery: Delivery })[],
+): string {
+  return posts
+    .map(({ delivery, outcome, receipt }) => {
       const state =
-        entry.status === 'delivered'
-          ? `delivered${entry.receipt === undefined ? '' : ` (id ${entry.receipt})`}`
-          : entry.status === 'given_up'
+        outcome === 'delivered'
+          ? `delivered${receipt === undefined ? '' : ` (id ${receipt})`}`
+          : outcome === 'given_up'
             ? 'given up'
             : 'kept in the outbox for a retry';
       if (delivery.kind === 'webhook') {
@@ -129,11 +136,12 @@ function summarize(name: string, outcome: SlotOutcome): { message: string; isSuc
 }
 
 /** What the slot posted, as the console shows it, after the one-line outcome. */
-async function describeRun(store: Store, outcome: SlotOutcome, line: string): Promise<string> {
+function describeRun(outcome: SlotOutcome, line: string): string {
   if (outcome.status !== 'posted') return line;
-  const ids = new Set(outcome.deliveries.map((d) => d.id));
-  const entries = (await store.listOutbox()).filter((e) => ids.has(e.id));
-  return entries.length === 0 ? line : `${line}\n\n${renderSlotPosts(entries)}`;
+  const posts = outcome.deliveries.filter((d) => d.delivery !== undefined) as Parameters<
+    typeof renderSlotPosts
+  >[0];
+  return posts.length === 0 ? line : `${line}\n\n${renderSlotPosts(posts)}`;
 }
 
 /** A schedule of /schedule run once now, as its creator, through the same claim and outbox. */
@@ -179,26 +187,28 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
         throw new ExitError(`unknown job or schedule "${name}"; known jobs: ${known} (${hint})`, 2);
       }
       const { message, isSuccess } = summarize(ran.label, ran.outcome);
-      const text = await describeRun(store, ran.outcome, message);
+      const text = describeRun(ran.outcome, message);
       if (!isSuccess) throw new ExitError(text, 1);
       return text;
     }
     if (target.disabledReason) throw new ExitError(`${name} cannot run: ${target.disabledReason}`, 1);
     validateSchedules(app.jobs);
     log.info({ job: name, store: describeStore(config) }, 'job.manual_run');
-    const scheduler = createScheduler({
-      schedules: app.jobs,
+    // The one engine, as the bot runs it: the same claim, outbox and delivery as every schedule.
+    const runner = createScheduleRunner({
+      builtIns: app.jobs,
+      schedules: createMemoryScheduleStore(),
       services,
       store,
       log,
       catchupMinutes: config.jobCatchupMinutes,
     });
-    const outcome = await scheduler.runNow(name);
+    const outcome = await runner.runBuiltInNow(name);
     const { message, isSuccess } = summarize(name, outcome);
     const notice = server
       ? `\n\nSimulated by the built-in sandbox: ${plan.simulated.join(', ')} (not real data).`
       : '';
-    const text = (await describeRun(store, outcome, message)) + notice;
+    const text = describeRun(outcome, message) + notice;
     if (!isSuccess) throw new ExitError(text, 1);
     return text;
   } finally {

@@ -91,6 +91,33 @@ describe('the stop', () => {
     expect(exits).toEqual([0]);
   });
 
+  it('waits for a scheduled post in flight up to STOP_TIMEOUT_MS before it closes the store', async () => {
+    // SIGTERM 1 s into a post Discord answers after 8 s: the store stays open until it is recorded.
+    const { lifecycle } = harness({ jobsStopMs: 30_000 });
+    const events: string[] = [];
+    lifecycle.onStop('jobs', async () => {
+      await new Promise((r) => setTimeout(r, 7_000));
+      events.push('post answered and recorded');
+    });
+    lifecycle.onStop('store', () => void events.push('store closed'));
+    const stopped = lifecycle.stop('SIGTERM');
+    await vi.advanceTimersByTimeAsync(7_000);
+    await stopped;
+    expect(events).toEqual(['post answered and recorded', 'store closed']);
+
+    // A post still unanswered at STOP_TIMEOUT_MS does not hold the stop any longer.
+    const late = harness({ jobsStopMs: 10_000 });
+    const closed: string[] = [];
+    late.lifecycle.onStop('jobs', () => new Promise(() => undefined));
+    late.lifecycle.onStop('store', () => void closed.push('store'));
+    const stopping = late.lifecycle.stop('SIGTERM');
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(closed).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await stopping;
+    expect(closed).toEqual(['store']);
+  });
+
   it('gives the running commands their deadline and one second, at most 30 s', () => {
     expect(drainMs(25_000)).toBe(26_000);
     expect(drainMs(60_000)).toBe(30_000);

@@ -1,8 +1,11 @@
 // Delivers the outbox: each entry is leased from the store, sent through its service, and marked
 // delivered, put back with a backoff, or given up on with a logged error. A webhook POST carries no
 // idempotency key, so the HTTP core does not retry it; this loop does: a 429 is waited out
-// (retry_after), 5xx and network errors are retried with jittered backoff, and what still fails
-// stays in the store for the next tick or start. 401/403/404/400 will not get better: given up.
+// (retry_after), 5xx answers are retried with jittered backoff, and what still fails stays in the
+// store for the next tick or start. 401/403/404/400 will not get better: given up. A send with no
+// answer (a timeout, a cut connection) may have posted: it is left leased and resent only once the
+// lease ends, logged `outbox.resend_uncertain`. Destinations are delivered concurrently, each one's
+// entries in their order, so a destination that hangs costs only its own posts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
@@ -58,7 +61,7 @@ export interface DrainResult {
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
-const BATCH = 10;
+const BATCH = 50;
 const WIDE_BATCH = 200;
 const MAX_BATCHES = 100;
 
@@ -93,8 +96,12 @@ export function fromOutboxPayload(payload: unknown): Delivery {
 }
 
 export interface Deliverer {
+  /** How long a claim holds an entry: an unanswered send is resent only after it. */
+  readonly leaseMs: number;
   /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
   drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
+  /** Delivers entries this owner already holds (a slot's posts, leased to it when marked posted). */
+  deliverHeld(entries: readonly OutboxEntry[], opts?: { signal?: AbortSignal }): Promise<DrainResult>;
 }
 
 /** What the delivery steps share: the resolved options, the clock, the store and this owner. */
@@ -188,6 +195,51 @@ async function putBack(
   return 'pending';
 }
 
+/**
+ * A send that got no answer may have posted: it stays leased (the store's lease is its wait) and is
+ * sent again once, after the lease, by whichever drain then claims it; never at once.
+ */
+function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceError): EntryOutcome {
+  ctx.log.warn(
+    {
+      job: entry.job,
+      slotId: entry.slotId,
+      kind: entry.kind,
+      outboxId: entry.id,
+      error: describe(err),
+      resendAfterMs: ctx.settings.leaseMs,
+    },
+    'outbox.outcome_unknown',
+  );
+  return 'pending';
+}
+
+/** Entries to one destination keep their order; different destinations go at the same time. */
+function destinationOf(entry: OutboxEntry): string {
+  const payload = entry.payload as Partial<Delivery> | null;
+  if (payload?.kind === 'webhook') return `webhook:${payload.destination ?? 'default'}`;
+  return entry.kind;
+}
+
+async function deliverAll(
+  ctx: DeliveryContext,
+  entries: readonly OutboxEntry[],
+  outcomes: Map<string, EntryOutcome>,
+  receipts: Map<string, string>,
+  signal?: AbortSignal,
+): Promise<void> {
+  const queues = new Map<string, OutboxEntry[]>();
+  for (const entry of entries) {
+    const key = destinationOf(entry);
+    queues.set(key, [...(queues.get(key) ?? []), entry]);
+  }
+  await Promise.all(
+    [...queues.values()].map(async (queue) => {
+      for (const entry of queue) outcomes.set(entry.id, await deliver(ctx, entry, signal, receipts));
+    }),
+  );
+}
+
 async function deliver(
   ctx: DeliveryContext,
   entry: OutboxEntry,
@@ -211,7 +263,7 @@ async function deliver(
       await ctx.store.markInFlight(entry.id, ctx.owner, true);
       isUncertain = true;
       const receipt = await send(ctx, delivery);
-      await ctx.store.markDelivered(entry.id, receipt);
+      await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
       receipts?.set(entry.id, receipt);
       ctx.log.info(
         { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
@@ -219,6 +271,15 @@ async function deliver(
       );
       return 'delivered';
     } catch (err) {
+      // A 204 to a wait=true post: Discord created the message and did not say its id.
+      if (err instanceof ServiceError && err.code === 'bad_response' && err.status === 204) {
+        await ctx.store.markDelivered(entry.id, undefined, entry.memory?.key);
+        ctx.log.info(
+          { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts },
+          'outbox.delivered_without_id',
+        );
+        return 'delivered';
+      }
       // An answer (any HTTP status) means the provider did not take the post; a timeout or a cut
       // connection leaves it unknown.
       if (err instanceof ServiceError && err.status !== undefined) {
@@ -233,6 +294,7 @@ async function deliver(
         return giveUp(ctx, entry, why, err);
       }
       const isServiceError = err instanceof ServiceError;
+      if (isUncertain && isServiceError) return leftUncertain(ctx, entry, err);
       const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
       const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
       const waitMs = retryAfterMs ?? backoff;
@@ -267,6 +329,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
   const { store, owner, now } = ctx;
 
   return {
+    leaseMs: settings.leaseMs,
     async drain(opts) {
       const outcomes = new Map<string, EntryOutcome>();
       const receipts = new Map<string, string>();
@@ -287,8 +350,14 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        for (const entry of fresh) outcomes.set(entry.id, await deliver(ctx, entry, opts?.signal, receipts));
+        await deliverAll(ctx, fresh, outcomes, receipts, opts?.signal);
       }
+      return { outcomes, receipts };
+    },
+    async deliverHeld(entries, opts) {
+      const outcomes = new Map<string, EntryOutcome>();
+      const receipts = new Map<string, string>();
+      await deliverAll(ctx, entries, outcomes, receipts, opts?.signal);
       return { outcomes, receipts };
     },
   };

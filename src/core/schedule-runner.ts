@@ -1,21 +1,27 @@
-// Fires the schedules of /schedule. They are data in the store, so every tick reads them afresh:
-// one added on any replica is seen here, one removed or paused anywhere is not run again. Each due
-// slot (the latest fire time of its cron, no older than the catch-up window) goes through the same
-// claim, outbox and delivery as the jobs (slot-run.ts), so it is posted exactly once across replicas
-// and restarts. A failed run is retried within its slot, then recorded as failed in the schedule.
+// The one scheduling engine: it fires the built-in schedules (the jobs set by environment, such as
+// the analytics summary) and the schedules of /schedule alike. Chat schedules are data in the store,
+// so every tick reads them afresh: one added on any replica is seen here, one removed or paused
+// anywhere is not run again. Each due slot (the latest fire time of its cron by when.ts, no older
+// than the catch-up window) is claimed in the store, run, marked posted with its posts in the
+// outbox in one step, and delivered (slot-run.ts), so it is posted exactly once across replicas and
+// restarts. Due slots run concurrently up to `concurrency`. A failed run is retried within its
+// slot, then recorded as failed, for every schedule. One claim owner, one lease, one timeout.
+import { randomInt } from 'node:crypto';
+import PQueue from 'p-queue';
 import { userMessageFor } from '../errors.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
-import { createDeliverer, type Deliverer, type DeliveryOptions } from './delivery.ts';
-import { defineJob, type JobLog, type JobSlot } from './job.ts';
+import { createDeliverer, type Deliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
+import { defineJob, type Job, type JobLog, type JobSlot } from './job.ts';
 import type { Reply } from './reply.ts';
 import type { ManualRun } from './schedule-service.ts';
+import type { JobSchedule } from './scheduler.ts';
 import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import type { Services } from './services.ts';
 import { createSlotGuard, defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
-import { runClaimedSlot, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
-import { previousRun } from './when.ts';
+import { runClaimedSlot, type SlotMemory, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
+import { nextRuns, previousRun } from './when.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
@@ -27,31 +33,45 @@ export interface ScheduleRunnerOptions extends SlotClaimOptions {
   schedules: ScheduleStore;
   store: Store;
   services: Services;
+  /** The built-in schedules (jobs/index.ts); a disabled one is listed but never run. */
+  builtIns?: readonly JobSchedule[];
   /** Named webhooks besides `default` (services.webhook). */
-  destinations: DeliveryOptions['destinations'];
-  commands: () => CommandLineRunner;
-  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts). */
-  toMessage: (reply: Reply, destination: string) => WebhookMessage;
+  destinations?: DeliveryOptions['destinations'];
+  /** Needed by chat schedules only. */
+  commands?: () => CommandLineRunner;
+  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); needed by chat schedules only. */
+  toMessage?: (reply: Reply, destination: string) => WebhookMessage;
   log: JobLog;
-  /** How often the schedules are read again (a tick also wakes at the next due run). */
+  /** How often the schedules are read again (a tick also wakes at the next minute). */
   pollMs?: number;
   /** Runs of one slot, the first included, before it is recorded as failed for good. */
   maxAttempts?: number;
   /** Wait after a failed run before the slot is tried again. */
   retryDelayMs?: number;
+  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
+  concurrency?: number;
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
+  /** Every finished run, and every missed slot (`missed`), for metrics. */
+  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
 }
 
 export interface ScheduleRunner {
   readonly owner: string;
-  start(): void;
+  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
+  start(): Promise<void>;
   stop(): Promise<void>;
-  /** Reads the schedules and runs every due slot (the timer's callback; tests call it with a fake clock). */
+  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
   tick(): Promise<SlotOutcome[]>;
-  /** `/schedule run`: a manual slot now, run as `asker` (their access and budget). */
+  /** `/schedule run`: a manual slot now. */
   runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
   /** `npm run job -- <id>`: a manual slot now, with its whole outcome. */
   runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
+  /** One slot of a built-in schedule (tests drive slots with a fake clock). Never throws. */
+  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
+  /** `npm run job -- <name>`: a manual slot of a built-in schedule now. */
+  runBuiltInNow(name: string): Promise<SlotOutcome>;
+  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
+  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
 }
 
 export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
@@ -60,6 +80,7 @@ export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
   pollMs: 15_000,
   maxAttempts: 3,
   retryDelayMs: 60_000,
+  concurrency: 64,
 });
 
 /** Why a slot's run did not post, one sentence. */
@@ -73,17 +94,26 @@ function failureSentence(outcome: SlotOutcome): string {
 /** The schedule's record of a finished run. */
 export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   const receipt = outcome.deliveries.find((d) => d.receipt !== undefined)?.receipt;
-  const isPosted = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome === 'delivered');
-  if (isPosted) {
-    return { slotId: outcome.slotId, at, outcome: 'posted', ...(receipt ? { messageId: receipt } : {}) };
-  }
-  const isPending = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome !== 'given_up');
-  return {
+  const base = {
     slotId: outcome.slotId,
     at,
-    outcome: isPending ? 'pending' : 'failed',
-    error: failureSentence(outcome),
+    ...(outcome.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
   };
+  const isPosted = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome === 'delivered');
+  if (isPosted) return { ...base, outcome: 'posted', ...(receipt ? { messageId: receipt } : {}) };
+  const isPending = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome !== 'given_up');
+  return { ...base, outcome: isPending ? 'pending' : 'failed', error: failureSentence(outcome) };
+}
+
+/** What a tick needs of a schedule, built-in or from chat, to find its due slot. */
+interface Timing {
+  /** The name its slots are claimed under. */
+  name: string;
+  cron: string;
+  timezone: string;
+  /** Epoch ms: no slot before this is due (a schedule's creation, a built-in's first start). */
+  since: number;
+  paused: boolean;
 }
 
 /** What the parts of a runner share: its options, clock, claim owner, deliverer and stop signal. */
@@ -111,7 +141,7 @@ function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
     services: settings.services,
     log,
     owner,
-    destinations: settings.destinations,
+    ...(settings.destinations ? { destinations: settings.destinations } : {}),
     now: () => now().getTime(),
   });
   const runDeps: SlotRunDeps = {
@@ -123,87 +153,128 @@ function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
     jobTimeoutMs: settings.jobTimeoutMs,
     deliverer,
     signal: stopping.signal,
+    ...(settings.onRun ? { onRun: settings.onRun } : {}),
   };
   const catchupMs = settings.catchupMinutes * 60_000;
   return { settings, now, owner, store, log, catchupMs, stopping, deliverer, runDeps };
 }
 
-/** What a watch will remember once its slot is posted. */
-type Pending = { memory?: string };
-
-/** `asker`: who asked for a manual slot; the creator's rights serve the scheduled slots only. */
-function jobFor(core: RunnerCore, id: string, pending: Pending, asker: Actor | undefined) {
+/**
+ * A chat schedule's slot as a job; `pending` receives the watch's memory to save with its post.
+ * `asker`: who asked for a manual slot; the creator's rights serve the scheduled slots only.
+ */
+function jobFor(core: RunnerCore, id: string, pending: { memory?: SlotMemory }, asker: Actor | undefined): Job {
   const { settings, store } = core;
   return defineJob({
     name: scheduleJobName(id),
     description: `schedule ${id}`,
     needs: [],
     async run(ctx) {
+      const { commands, toMessage } = settings;
+      if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
       // Read again after the claim: removed or paused anywhere means it does not post.
       const current = await settings.schedules.get(id);
       if (!current) throw new Error('the schedule was removed');
       if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
       const watch = current.onlyNew === true;
-      // The creator's rights serve the scheduled slots; a manual run is the asker's.
       const actor = asker ?? current.creator;
-      let reply: Reply | undefined = await settings.commands().run(current.command, actor, ctx.signal, { watch });
+      let reply: Reply | undefined = await commands().run(current.command, actor, ctx.signal, { watch });
       if (watch) {
         const memory = await store.getValue(watchMemoryKey(id));
         const watched = applyWatch(reply, memory, current.alert);
         reply = watched.reply;
-        pending.memory = watched.memory;
+        pending.memory = { key: watchMemoryKey(id), value: watched.memory };
       }
       if (reply)
         ctx.deliver({
           kind: 'webhook',
           destination: current.destination,
-          message: settings.toMessage(reply, current.destination),
+          message: toMessage(reply, current.destination),
         });
     },
   });
 }
 
-async function execute(
+/** Claims and runs a slot of `job`; `memory` as for runClaimedSlot. */
+async function claimAndRun(
+  core: RunnerCore,
+  job: Job,
+  slot: JobSlot,
+  memory?: () => SlotMemory | undefined,
+): Promise<SlotOutcome> {
+  const claim = await core.store.claimSlot(job.name, slot.id, core.owner, core.settings.leaseMs);
+  if (claim.status !== 'claimed') {
+    core.log.debug({ job: job.name, slotId: slot.id, reason: claim.status }, 'job.skipped');
+    return skippedOutcome(job.name, slot.id, claim.status === 'held' ? 'held' : 'already-posted');
+  }
+  return runClaimedSlot(core.runDeps, job, slot, memory);
+}
+
+/** The claim a watch holds while one of its slots runs: one run at a time across replicas. */
+export const WATCH_RUN_SLOT = 'watch-run';
+
+/**
+ * Runs `work` while holding the watch's run claim (in the store for other replicas, in `local` for
+ * this process, whose own claims the store would grant again); skipped when another run holds it.
+ * Released when done, so that the next run reads the memory this one saved with its post.
+ */
+async function asOnlyRun(
+  core: RunnerCore,
+  name: string,
+  slot: JobSlot,
+  local: Set<string>,
+  work: () => Promise<SlotOutcome>,
+): Promise<SlotOutcome> {
+  if (local.has(name)) return skippedOutcome(name, slot.id, 'running');
+  local.add(name);
+  try {
+    const claim = await core.store.claimSlot(name, WATCH_RUN_SLOT, core.owner, core.settings.leaseMs);
+    if (claim.status !== 'claimed') return skippedOutcome(name, slot.id, 'running');
+    try {
+      return await work();
+    } finally {
+      await core.store.markFailed(name, WATCH_RUN_SLOT, core.owner, 'released');
+    }
+  } finally {
+    local.delete(name);
+  }
+}
+
+async function executeChat(
   core: RunnerCore,
   record: ScheduleRecord,
   slot: JobSlot,
+  watchesRunning: Set<string>,
   asker?: Actor,
 ): Promise<SlotOutcome> {
-  const { store, settings, owner, now } = core;
-  const name = scheduleJobName(record.id);
-  const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
-  if (claim.status !== 'claimed') {
-    return skippedOutcome(name, slot.id, claim.status === 'held' ? 'held' : 'already-posted');
-  }
-  const pending: Pending = {};
-  const outcome = await runClaimedSlot(core.runDeps, jobFor(core, record.id, pending, asker), slot);
-  // A watch remembers only what a posted slot handed to the outbox: a failed slot loses nothing.
-  if (outcome.status === 'posted' && pending.memory)
-    await store.setValue(watchMemoryKey(record.id), pending.memory);
+  const pending: { memory?: SlotMemory } = {};
+  const job = jobFor(core, record.id, pending, asker);
+  const work = () => claimAndRun(core, job, slot, () => pending.memory);
+  const outcome = record.onlyNew ? await asOnlyRun(core, job.name, slot, watchesRunning, work) : await work();
   if (outcome.status === 'skipped') return outcome;
-  const run = runRecord(outcome, now().getTime());
+  const run = runRecord(outcome, core.now().getTime());
   const isNoChange =
-    pending.memory !== undefined && outcome.status === 'posted' && outcome.deliveries.length === 0;
-  await settings.schedules.recordRun(
-    record.id,
-    isNoChange ? { slotId: slot.id, at: run.at, outcome: 'no-change' } : run,
-  );
+    record.onlyNew === true && outcome.status === 'posted' && outcome.deliveries.length === 0;
+  await core.settings.schedules.recordRun(record.id, isNoChange ? { ...run, outcome: 'no-change' } : run);
   return outcome;
 }
 
-/** The slot of `record` due at `t`, if any: its latest fire time, not yet posted nor given up on. */
-async function dueSlot(core: RunnerCore, record: ScheduleRecord, t: number): Promise<JobSlot | undefined> {
+/** What a tick finds for a schedule: a slot to run, or one whose window passed unrun. */
+type Found = { due: JobSlot } | { missed: JobSlot } | undefined;
+
+/**
+ * The slot of a schedule at `t`: its latest fire time, due when not yet posted nor given up on
+ * and within the catch-up window; missed when older than the window and never tried.
+ */
+async function findSlot(core: RunnerCore, timing: Timing, t: number): Promise<Found> {
   const { settings, store } = core;
-  if (record.paused) return undefined;
-  const at = previousRun(record.cron, record.timezone, new Date(t));
-  if (
-    !at ||
-    at.getTime() < record.createdAt ||
-    t - at.getTime() > Math.max(core.catchupMs, settings.pollMs * 2)
-  )
-    return undefined;
+  if (timing.paused) return undefined;
+  const at = previousRun(timing.cron, timing.timezone, new Date(t));
+  if (!at || at.getTime() < timing.since) return undefined;
   const slotId = at.toISOString();
-  const done = await store.getSlot(scheduleJobName(record.id), slotId);
+  const isTooOld = t - at.getTime() > Math.max(core.catchupMs, settings.pollMs * 2);
+  const done = await store.getSlot(timing.name, slotId);
+  if (isTooOld) return done ? undefined : { missed: { id: slotId, scheduledAt: at, reason: 'catch-up' } };
   if (done?.status === 'posted') return undefined;
   if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
   if (
@@ -211,7 +282,27 @@ async function dueSlot(core: RunnerCore, record: ScheduleRecord, t: number): Pro
     (done.attempts >= settings.maxAttempts || t - done.updatedAt < settings.retryDelayMs)
   )
     return undefined;
-  return { id: slotId, scheduledAt: at, reason: done ? 'catch-up' : 'scheduled' };
+  // Later than two polls, or a second try: the slot is being caught up.
+  const isLate = done !== undefined || t - at.getTime() > settings.pollMs * 2;
+  return { due: { id: slotId, scheduledAt: at, reason: isLate ? 'catch-up' : 'scheduled' } };
+}
+
+export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
+
+/**
+ * Records a slot whose window passed unrun, once across replicas: claimed and marked failed with
+ * why, logged `job.missed` and counted (onRun). True when this process recorded it.
+ */
+async function recordMissed(core: RunnerCore, name: string, slot: JobSlot): Promise<boolean> {
+  const { store, owner, log, settings } = core;
+  const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
+  if (claim.status !== 'claimed') return false;
+  await store.markFailed(name, slot.id, owner, MISSED_SENTENCE);
+  const ageMinutes = Math.round((core.now().getTime() - slot.scheduledAt.getTime()) / 60_000);
+  const reason = 'older than the catch-up window (JOB_CATCHUP_MINUTES)';
+  log.warn({ job: name, slotId: slot.id, ageMinutes, reason }, 'job.missed');
+  settings.onRun?.({ job: name, outcome: 'missed', durationMs: 0 });
+  return true;
 }
 
 /** `/schedule run`'s answer from a manual slot's outcome. */
@@ -228,80 +319,187 @@ function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): Ma
   };
 }
 
+/** The first start of each built-in, kept in the store: no slot from before it is caught up. */
+function builtInSince(core: RunnerCore) {
+  const known = new Map<string, number>();
+  return async (name: string): Promise<number> => {
+    const cached = known.get(name);
+    if (cached !== undefined) return cached;
+    const key = `job:${name}:since`;
+    const t = core.now().getTime();
+    await core.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
+    const since = Date.parse((await core.store.getValue(key)) ?? '') || t;
+    known.set(name, since);
+    return since;
+  };
+}
+
 export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
   const core = createRunnerCore(opts);
   const { settings, now, owner, log, stopping, deliverer } = core;
+  const builtIns = new Map((settings.builtIns ?? []).map((b) => [b.job.name, b]));
+  const sinceOf = builtInSince(core);
   const guard = createSlotGuard();
+  const watchesRunning = new Set<string>();
+  const queue = new PQueue({ concurrency: settings.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
   /** One run per slot in this process at a time; a second asker is told it is running. */
-  function runSlot(record: ScheduleRecord, slot: JobSlot, asker?: Actor): Promise<SlotOutcome> {
-    return guard.once(
-      scheduleJobName(record.id),
-      slot.id,
-      () => execute(core, record, slot, asker),
+  function once(name: string, slot: JobSlot, work: () => Promise<SlotOutcome>): Promise<SlotOutcome> {
+    return guard.once(name, slot.id, work, (err) =>
       // The store itself failed: the slot is not lost, a later tick tries it again.
-      (err) => log.error({ scheduleId: record.id, slotId: slot.id, err }, 'schedule.failed'),
+      log.error({ job: name, slotId: slot.id, err }, 'job.failed'),
     );
   }
+  const runChat = (record: ScheduleRecord, slot: JobSlot, asker?: Actor) =>
+    once(scheduleJobName(record.id), slot, () => executeChat(core, record, slot, watchesRunning, asker));
+  function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
+    const b = builtIns.get(name);
+    if (!b)
+      return Promise.resolve({
+        job: name,
+        slotId: slot.id,
+        status: 'failed',
+        deliveries: [],
+        error: new Error(`unknown job "${name}"`),
+      });
+    return once(name, slot, () => claimAndRun(core, b.job, slot));
+  }
 
-  async function tickOnce(): Promise<SlotOutcome[]> {
-    const t = now().getTime();
-    const outcomes: SlotOutcome[] = [];
-    for (const record of await settings.schedules.list()) {
+  /** Every schedule's due slot as work to run, built-ins first. */
+  async function dueWork(t: number): Promise<(() => Promise<SlotOutcome>)[]> {
+    const work: (() => Promise<SlotOutcome>)[] = [];
+    const find = async (
+      timing: Timing,
+      run: (slot: JobSlot) => Promise<SlotOutcome>,
+      onMissed?: (slot: JobSlot) => Promise<void>,
+    ) => {
       try {
-        const slot = await dueSlot(core, record, t);
-        if (slot) outcomes.push(await runSlot(record, slot));
+        const found = await findSlot(core, timing, t);
+        // A slot still queued when the stop begins is left for the next start or another replica.
+        if (found && 'due' in found)
+          work.push(() =>
+            stopping.signal.aborted
+              ? Promise.resolve(skippedOutcome(timing.name, found.due.id, 'running'))
+              : run(found.due),
+          );
+        if (found && 'missed' in found && (await recordMissed(core, timing.name, found.missed)))
+          await onMissed?.(found.missed);
       } catch (err) {
-        log.error({ scheduleId: record.id, err }, 'schedule.tick_failed');
+        log.error({ job: timing.name, err }, 'schedule.tick_failed');
       }
+    };
+    for (const b of builtIns.values()) {
+      if (b.disabledReason) continue;
+      const timing = { name: b.job.name, cron: b.cron, timezone: b.timezone, paused: false };
+      await find({ ...timing, since: await sinceOf(b.job.name) }, (slot) => runBuiltIn(b.job.name, slot));
     }
-    // Posts left pending by an outage (here or on another replica) are retried when due.
-    await deliverer.drain({ signal: stopping.signal }).catch((err: unknown) => {
+    for (const record of await settings.schedules.list()) {
+      const timing = {
+        name: scheduleJobName(record.id),
+        cron: record.cron,
+        timezone: record.timezone,
+        since: record.createdAt,
+        paused: record.paused,
+      };
+      await find(
+        timing,
+        (slot) => runChat(record, slot),
+        (slot) =>
+          settings.schedules.recordRun(record.id, {
+            slotId: slot.id,
+            at: t,
+            outcome: 'missed',
+            error: MISSED_SENTENCE,
+          }),
+      );
+    }
+    return work;
+  }
+
+  async function drainOutbox(drainOpts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
+    try {
+      return await deliverer.drain({ ...drainOpts, signal: stopping.signal });
+    } catch (err) {
       log.error({ err }, 'outbox.drain_failed');
-    });
+      return { outcomes: new Map() };
+    }
+  }
+
+  async function tickOnce(first: boolean): Promise<SlotOutcome[]> {
+    // Posts left pending by an outage (here or on another replica) are retried when due; at the
+    // first tick also those still waiting out a backoff.
+    const draining = drainOutbox({ includeBackingOff: first });
+    const due = await dueWork(now().getTime());
+    // Each replica starts at its own random place in the list, so that replicas do not all race
+    // for the same first slots and then the same next ones.
+    const offset = due.length === 0 ? 0 : randomInt(due.length);
+    const work = [...due.slice(offset), ...due.slice(0, offset)];
+    const outcomes = await Promise.all(work.map((run) => queue.add(run)));
+    await draining;
     return outcomes;
   }
 
-  function tick(): Promise<SlotOutcome[]> {
-    ticking ??= tickOnce().finally(() => {
+  function tick(first = false): Promise<SlotOutcome[]> {
+    ticking ??= tickOnce(first).finally(() => {
       ticking = undefined;
     });
     return ticking;
   }
 
-  /** Sleeps until the next poll or the next fire time, whichever is first. */
-  async function loop(): Promise<void> {
-    if (stopping.signal.aborted) return;
-    await tick().catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
+  /** Sleeps until the next poll or the next minute, whichever is first. */
+  function schedule(): void {
     if (stopping.signal.aborted) return;
     const t = now().getTime();
     const secondsLeft = 60_000 - (t % 60_000) + 200;
-    timer = setTimeout(() => void loop(), Math.min(settings.pollMs, secondsLeft));
+    timer = setTimeout(
+      () => {
+        void tick()
+          .catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'))
+          .finally(schedule);
+      },
+      Math.min(settings.pollMs, secondsLeft),
+    );
     timer.unref();
   }
 
   function runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> {
     const at = now();
-    return runSlot(record, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' }, asker);
+    return runChat(record, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' }, asker);
   }
 
   return {
     owner,
-    start() {
-      void loop();
+    async start() {
+      for (const b of builtIns.values()) {
+        if (b.disabledReason) log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');
+        else {
+          const [next] = nextRuns(b.cron, b.timezone, now(), 1);
+          const fields = { job: b.job.name, cron: b.cron, timezone: b.timezone };
+          log.info({ ...fields, nextRunAt: next?.toISOString() }, 'job.scheduled');
+        }
+      }
+      await tick(true).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
+      schedule();
     },
     async stop() {
       stopping.abort();
       if (timer) clearTimeout(timer);
       await Promise.allSettled([ticking, ...guard.running.values()]);
     },
-    tick,
+    tick: () => tick(),
     runManual,
     async runNow(record, asker) {
       const at = now();
       return manualRunOf(record, await runManual(record, asker), at);
     },
+    runSlot: (name, scheduledAt, reason = 'scheduled') =>
+      runBuiltIn(name, { id: scheduledAt.toISOString(), scheduledAt, reason }),
+    runBuiltInNow(name) {
+      const at = now();
+      return runBuiltIn(name, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' });
+    },
+    drainOutbox,
   };
 }

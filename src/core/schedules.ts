@@ -4,8 +4,11 @@
 import { randomInt } from 'node:crypto';
 import type { Actor } from './actor.ts';
 
-/** `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch found nothing new. */
-export type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change';
+/**
+ * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch
+ * found nothing new; `missed`: no replica ran the slot within the catch-up window.
+ */
+export type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed';
 
 export interface ScheduleRun {
   /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */
@@ -17,6 +20,8 @@ export interface ScheduleRun {
   error?: string;
   /** The webhook message id Discord returned, when it did. */
   messageId?: string;
+  /** How long the run took, its delivery included. */
+  durationMs?: number;
 }
 
 export interface ScheduleRecord {

@@ -1,7 +1,6 @@
-// What the job scheduler (scheduler.ts) and the /schedule runner (schedule-runner.ts) share about
-// running claimed slots: the options every slot runner takes, the default claim owner, and the rule
-// of one run per slot in this process (a second asker is told it is running; a throw of the store
-// becomes a failed outcome, so the slot is not lost).
+// The claim side of running slots in the one engine (schedule-runner.ts): the options it takes,
+// the default claim owner, and the rule of one run per slot in this process (a second asker is
+// told it is running; a throw of the store becomes a failed outcome, so the slot is not lost).
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SlotOutcome } from './slot-run.ts';

@@ -1,10 +1,10 @@
 // One claimed slot, start to end: the job runs under a time limit, then a single atomic store step
-// marks the slot posted and hands the job's posts to the outbox, then the outbox is delivered.
-// The scheduler claims the slot first; this is the only place a job's run is caught and logged.
-import { setTimeout as sleep } from 'node:timers/promises';
+// marks the slot posted, hands the job's posts to the outbox leased to this process (with a watch's
+// new memory riding on its post), then this process delivers them. The runner claims the slot
+// first; this is the only place a job's run is caught and logged.
 import { raceAbort } from '../abort.ts';
 import { ServiceError } from '../errors.ts';
-import type { Store } from '../store/store.ts';
+import type { OutboxEntry, Store } from '../store/store.ts';
 import { toOutboxPayload, type Deliverer, type EntryOutcome } from './delivery.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from './services.ts';
@@ -14,9 +14,26 @@ export interface SlotOutcome {
   slotId: string;
   status: 'posted' | 'skipped' | 'failed';
   reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
-  /** `receipt`: the provider's id of the post (the webhook message id), once delivered. */
-  deliveries: { id: string; kind: Delivery['kind']; outcome: EntryOutcome; receipt?: string }[];
+  /**
+   * `receipt`: the provider's id of the post (the webhook message id), once delivered; `delivery`:
+   * the post itself (the outbox keeps only the receipt of a delivered one).
+   */
+  deliveries: {
+    id: string;
+    kind: Delivery['kind'];
+    outcome: EntryOutcome;
+    receipt?: string;
+    delivery?: Delivery;
+  }[];
   error?: unknown;
+  /** How long the run took, delivery included (absent for a skipped slot). */
+  durationMs?: number;
+}
+
+/** A watch's memory after its run: saved only with the slot's delivered post (or its "posted" mark when it posts nothing). */
+export interface SlotMemory {
+  key: string;
+  value: string;
 }
 
 export interface SlotRunDeps {
@@ -52,34 +69,17 @@ function runWithLimit(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<Deliv
   return raceAbort(work, signal, late).then(() => deliveries);
 }
 
-/** How long a slot's run waits for its posts that another replica's drain took to settle. */
-const ELSEWHERE_WAIT_MS = 5_000;
-const ELSEWHERE_POLL_MS = 50;
-
-type Settled = { outcome: EntryOutcome; receipt?: string };
-
 /**
- * The outcome of posts this run's drain did not get: another replica's drain leased them between
- * the "posted" mark and this drain, and delivers them. Waits (bounded) until the store shows them
- * delivered or given up, so the slot's record says what happened rather than "pending".
+ * Runs a slot this process has claimed. `memory` is read after the run: a watch's new memory, which
+ * rides on its last post (written when that post is delivered) or, with nothing to post, on the
+ * "posted" mark itself.
  */
-async function settledElsewhere(deps: SlotRunDeps, ids: readonly string[]): Promise<Map<string, Settled>> {
-  const found = new Map<string, Settled>();
-  for (let waited = 0; ; waited += ELSEWHERE_POLL_MS) {
-    for (const entry of await deps.store.listOutbox()) {
-      if (!ids.includes(entry.id) || entry.status === 'pending') continue;
-      found.set(entry.id, { outcome: entry.status, ...(entry.receipt ? { receipt: entry.receipt } : {}) });
-    }
-    if (found.size === ids.length || waited >= ELSEWHERE_WAIT_MS) return found;
-    try {
-      await sleep(ELSEWHERE_POLL_MS, undefined, { signal: deps.signal });
-    } catch {
-      return found; // stopping: what is still pending stays in the outbox for the next start
-    }
-  }
-}
-
-export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<SlotOutcome> {
+export async function runClaimedSlot(
+  deps: SlotRunDeps,
+  job: Job,
+  slot: JobSlot,
+  memory?: () => SlotMemory | undefined,
+): Promise<SlotOutcome> {
   const { store, log, owner } = deps;
   const name = job.name;
   const slotId = slot.id;
@@ -94,28 +94,43 @@ export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot)
     const durationMs = elapsed();
     log[err instanceof ServiceError ? 'warn' : 'error']({ job: name, slotId, durationMs, err }, 'job.failed');
     deps.onRun?.({ job: name, outcome: 'failed', durationMs });
-    return { job: name, slotId, status: 'failed', deliveries: [], error: err };
+    return { job: name, slotId, status: 'failed', deliveries: [], error: err, durationMs };
   }
+  const remembered = memory?.();
   const entries = deliveries.map((d, i) => ({
     id: `${name}|${slotId}|${i}:${d.kind}`,
     job: name,
     slotId,
     kind: d.kind,
     payload: toOutboxPayload(d),
+    ...(remembered && i === deliveries.length - 1 ? { memory: remembered } : {}),
   }));
-  if (!(await store.markPosted(name, slotId, owner, entries))) {
+  const leaseMs = deps.deliverer.leaseMs;
+  const isPosted = await store.markPosted(name, slotId, owner, entries, {
+    leaseMs,
+    ...(remembered && entries.length === 0 ? { memory: remembered } : {}),
+  });
+  if (!isPosted) {
     // Our lease ran out and another replica took the slot over: its run is the one that counts.
     log.warn({ job: name, slotId, durationMs: elapsed() }, 'job.claim_lost');
     return { job: name, slotId, status: 'skipped', reason: 'claim-lost', deliveries: [] };
   }
-  const { outcomes, receipts } = await deps.deliverer.drain({ includeBackingOff: true, signal: deps.signal });
-  const taken = entries.filter((e) => !outcomes.has(e.id)).map((e) => e.id);
-  const elsewhere = taken.length > 0 ? await settledElsewhere(deps, taken) : new Map<string, Settled>();
-  const delivered = entries.map((e) => {
-    const other = elsewhere.get(e.id);
-    const receipt = receipts?.get(e.id) ?? other?.receipt;
-    const outcome = outcomes.get(e.id) ?? other?.outcome ?? 'pending';
-    return { id: e.id, kind: e.kind, outcome, ...(receipt === undefined ? {} : { receipt }) };
+  // The posts are leased to this process by the step that recorded them: no other drain has them.
+  const t = deps.now().getTime();
+  const held: OutboxEntry[] = entries.map((e) => ({
+    ...e,
+    status: 'pending',
+    attempts: 1,
+    nextAttemptAt: t + leaseMs,
+    createdAt: t,
+    updatedAt: t,
+  }));
+  const { outcomes, receipts } = await deps.deliverer.deliverHeld(held, { signal: deps.signal });
+  const delivered = entries.map((e, i) => {
+    const receipt = receipts?.get(e.id);
+    const outcome = outcomes.get(e.id) ?? 'pending';
+    const delivery = deliveries[i]!;
+    return { id: e.id, kind: e.kind, outcome, delivery, ...(receipt === undefined ? {} : { receipt }) };
   });
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();
@@ -131,5 +146,5 @@ export async function runClaimedSlot(deps: SlotRunDeps, job: Job, slot: JobSlot)
     'job.finished',
   );
   deps.onRun?.({ job: name, outcome: 'posted', durationMs });
-  return { job: name, slotId, status: 'posted', deliveries: delivered };
+  return { job: name, slotId, status: 'posted', deliveries: delivered, durationMs };
 }

@@ -81,7 +81,7 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
 }
 
 /** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
-function memorySlots({ now, slots, outbox }: MemoryState): SlotMethods {
+function memorySlots({ now, slots, outbox, kv }: MemoryState): SlotMethods {
   return {
     claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
       const t = now();
@@ -105,14 +105,19 @@ function memorySlots({ now, slots, outbox }: MemoryState): SlotMethods {
       });
       return Promise.resolve({ status: 'claimed', attempt: attempts });
     },
-    markPosted(job, slotId, owner, deliveries) {
+    markPosted(job, slotId, owner, deliveries, opts) {
       const t = now();
       const s = slots.get(slotKey(job, slotId));
       if (!s || s.status !== 'claimed' || s.owner !== owner) return Promise.resolve(false);
       s.status = 'posted';
       s.updatedAt = t;
       delete s.error;
-      for (const d of deliveries) addEntry(outbox, d, t);
+      for (const d of deliveries) {
+        if (!addEntry(outbox, d, t) || opts?.leaseMs === undefined) continue;
+        const e = outbox.get(d.id)!;
+        Object.assign(e, { owner, attempts: 1, nextAttemptAt: t + opts.leaseMs });
+      }
+      if (opts?.memory) kv.set(opts.memory.key, opts.memory.value);
       return Promise.resolve(true);
     },
     markFailed(job, slotId, owner, error) {
@@ -133,7 +138,7 @@ function memorySlots({ now, slots, outbox }: MemoryState): SlotMethods {
 }
 
 /** The outbox: add, lease what is due, and settle what an owner holds. */
-function memoryOutbox({ now, outbox }: MemoryState): OutboxMethods {
+function memoryOutbox({ now, outbox, kv }: MemoryState): OutboxMethods {
   function held(id: string, owner: string): HeldEntry | undefined {
     const e = outbox.get(id);
     return e && e.status === 'pending' && e.owner === owner ? e : undefined;
@@ -166,6 +171,9 @@ function memoryOutbox({ now, outbox }: MemoryState): OutboxMethods {
       e.status = 'delivered';
       if (receipt !== undefined) e.receipt = receipt;
       e.updatedAt = now();
+      if (e.memory) kv.set(e.memory.key, e.memory.value);
+      e.payload = null;
+      delete e.memory;
       return Promise.resolve(true);
     },
     markInFlight(id, owner, isInFlight) {

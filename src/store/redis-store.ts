@@ -43,20 +43,26 @@ redis.call('HDEL', KEYS[1], 'error')
 return {'claimed', attempts}
 `;
 
-// KEYS: slot, due, all, entry... ARGV: owner, now, retention, then id, job, slotId, kind, payload per entry.
+// KEYS: slot, due, all, kv (the memory's key, or a placeholder when ARGV[5] is '0'), entry...
+// ARGV: owner, now, retention, lease end ('' for due now), has memory (1 or 0), memory, then id,
+// job, slotId, kind, payload, memory key, memory value per entry.
 const POST = `
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
 if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'posted', 'updatedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'error')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-for i = 4, #KEYS do
-  local a = 4 + (i - 4) * 5
+if ARGV[5] == '1' then redis.call('SET', KEYS[4], ARGV[6]) end
+local owner, attempts, due_at = '', 0, ARGV[2]
+if ARGV[4] ~= '' then owner, attempts, due_at = ARGV[1], 1, ARGV[4] end
+for i = 5, #KEYS do
+  local a = 7 + (i - 5) * 7
   if redis.call('EXISTS', KEYS[i]) == 0 then
     redis.call('HSET', KEYS[i], 'id', ARGV[a], 'job', ARGV[a + 1], 'slotId', ARGV[a + 2], 'kind', ARGV[a + 3],
-      'payload', ARGV[a + 4], 'status', 'pending', 'attempts', 0, 'nextAttemptAt', ARGV[2], 'owner', '',
+      'payload', ARGV[a + 4], 'status', 'pending', 'attempts', attempts, 'nextAttemptAt', due_at, 'owner', owner,
       'createdAt', ARGV[2], 'updatedAt', ARGV[2])
-    redis.call('ZADD', KEYS[2], ARGV[2], ARGV[a])
+    if ARGV[a + 5] ~= '' then redis.call('HSET', KEYS[i], 'memoryKey', ARGV[a + 5], 'memoryValue', ARGV[a + 6]) end
+    redis.call('ZADD', KEYS[2], due_at, ARGV[a])
     redis.call('ZADD', KEYS[3], ARGV[2], ARGV[a])
   end
 end
@@ -108,9 +114,15 @@ end
 return out
 `;
 
-// KEYS: entry, due. ARGV: id, now, retention, receipt ('' for none).
+// KEYS: entry, due, and the kv key of the entry's memory when it has one. ARGV: id, now,
+// retention, receipt ('' for none). A delivered entry keeps its receipt, not its payload.
 const DELIVERED = `
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then return 0 end
+if #KEYS >= 3 then
+  local memory = redis.call('HGET', KEYS[1], 'memoryValue')
+  if memory then redis.call('SET', KEYS[3], memory) end
+end
+redis.call('HDEL', KEYS[1], 'payload', 'memoryKey', 'memoryValue')
 redis.call('HSET', KEYS[1], 'status', 'delivered', 'updatedAt', ARGV[2])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[4]) end
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -145,6 +157,27 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
+/** Runs a Lua script with its number of keys first, as EVAL takes them. */
+export type RunScript = (lua: string, numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Scripts sent once, then run by their hash: ioredis's defineCommand
+ * (https://github.com/redis/ioredis#lua-scripting) runs EVALSHA and loads the script on NOSCRIPT.
+ */
+export function scriptsOf(redis: Redis): RunScript {
+  const names = new Map<string, string>();
+  const commands = redis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  return (lua, numKeys, ...args) => {
+    let name = names.get(lua);
+    if (name === undefined) {
+      name = `heraldScript${names.size}`;
+      redis.defineCommand(name, { lua });
+      names.set(lua, name);
+    }
+    return commands[name]!(numKeys, ...args);
+  };
+}
+
 function pairsToRecord(flat: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!Array.isArray(flat)) return out;
@@ -169,17 +202,21 @@ function toEntry(h: Record<string, string>): OutboxEntry {
   if (h.reason !== undefined) entry.reason = h.reason;
   if (h.receipt !== undefined) entry.receipt = h.receipt;
   if (h.inFlightAt !== undefined) entry.inFlightAt = Number(h.inFlightAt);
+  if (h.memoryKey !== undefined && h.memoryValue !== undefined)
+    entry.memory = { key: h.memoryKey, value: h.memoryValue };
   return entry;
 }
 
 /** What the Redis store's parts share: the connection, the clock and the key names. */
 interface RedisContext {
   redis: Redis;
+  script: RunScript;
   now: () => number;
   /** The key prefix, "herald:" by default. */
   p: string;
   slotKey: (job: string, slotId: string) => string;
   entryKey: (id: string) => string;
+  kvKey: (key: string) => string;
   /** Pending entry ids, sorted by due time. */
   due: string;
   /** Every entry id, sorted by creation. */
@@ -193,10 +230,12 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
   const ctx: RedisContext = {
     redis,
+    script: scriptsOf(redis),
     now: opts.now ?? Date.now,
     p,
     slotKey: (job, slotId) => `${p}slot:${job}:${slotId}`,
     entryKey: (id) => `${p}outbox:${id}`,
+    kvKey: (key) => `${p}kv:${key}`,
     due: `${p}outbox:due`,
     all: `${p}outbox:all`,
     retention: String(RETENTION_MS),
@@ -208,12 +247,12 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     ...redisSlots(ctx),
     ...redisOutbox(ctx),
     async getValue(key) {
-      return (await redis.get(`${p}kv:${key}`)) ?? undefined;
+      return (await redis.get(ctx.kvKey(key))) ?? undefined;
     },
     async setValue(key, value, o) {
       const r = o?.ifAbsent
-        ? await redis.set(`${p}kv:${key}`, value, 'NX')
-        : await redis.set(`${p}kv:${key}`, value);
+        ? await redis.set(ctx.kvKey(key), value, 'NX')
+        : await redis.set(ctx.kvKey(key), value);
       return r === 'OK';
     },
     async claimOnce(key, ttlMs) {
@@ -237,10 +276,20 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
 }
 
 /** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
-function redisSlots({ redis, now, slotKey, entryKey, due, all, retention }: RedisContext): SlotMethods {
+function redisSlots({
+  redis,
+  script,
+  now,
+  slotKey,
+  entryKey,
+  kvKey,
+  due,
+  all,
+  retention,
+}: RedisContext): SlotMethods {
   return {
     async claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
-      const r = (await redis.eval(
+      const r = (await script(
         CLAIM,
         1,
         slotKey(job, slotId),
@@ -255,14 +304,21 @@ function redisSlots({ redis, now, slotKey, entryKey, due, all, retention }: Redi
       if (r[0] === 'held') return { status: 'held', owner: String(r[1]), leaseUntil: Number(r[2]) };
       return { status: 'claimed', attempt: Number(r[1]) };
     },
-    async markPosted(job, slotId, owner, deliveries) {
-      const keys = [slotKey(job, slotId), due, all, ...deliveries.map((d) => entryKey(d.id))];
-      const args = [owner, String(now()), retention];
-      for (const d of deliveries) args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload));
-      return (await redis.eval(POST, keys.length, ...keys, ...args)) === 1;
+    async markPosted(job, slotId, owner, deliveries, opts) {
+      const t = now();
+      const memoryKey = kvKey(opts?.memory?.key ?? '');
+      const keys = [slotKey(job, slotId), due, all, memoryKey, ...deliveries.map((d) => entryKey(d.id))];
+      const leaseEnd = opts?.leaseMs === undefined ? '' : String(t + opts.leaseMs);
+      const memory = opts?.memory ? ['1', opts.memory.value] : ['0', ''];
+      const args = [owner, String(t), retention, leaseEnd, ...memory];
+      for (const d of deliveries) {
+        const m = d.memory ? [d.memory.key, d.memory.value] : ['', ''];
+        args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...m);
+      }
+      return (await script(POST, keys.length, ...keys, ...args)) === 1;
     },
     async markFailed(job, slotId, owner, error) {
-      await redis.eval(FAIL, 1, slotKey(job, slotId), owner, error, String(now()));
+      await script(FAIL, 1, slotKey(job, slotId), owner, error, String(now()));
     },
     async getSlot(job, slotId) {
       const h = await redis.hgetall(slotKey(job, slotId));
@@ -282,7 +338,17 @@ function redisSlots({ redis, now, slotKey, entryKey, due, all, retention }: Redi
 }
 
 /** The outbox: add, lease what is due, and settle what an owner holds. */
-function redisOutbox({ redis, now, p, entryKey, due, all, retention }: RedisContext): OutboxMethods {
+function redisOutbox({
+  redis,
+  script,
+  now,
+  p,
+  entryKey,
+  kvKey,
+  due,
+  all,
+  retention,
+}: RedisContext): OutboxMethods {
   async function entries(ids: string[]): Promise<OutboxEntry[]> {
     if (ids.length === 0) return [];
     const pipeline = redis.pipeline();
@@ -298,10 +364,10 @@ function redisOutbox({ redis, now, p, entryKey, due, all, retention }: RedisCont
     async addToOutbox(e) {
       const keys = [entryKey(e.id), due, all];
       const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
-      return (await redis.eval(ADD, keys.length, ...keys, ...args)) === 1;
+      return (await script(ADD, keys.length, ...keys, ...args)) === 1;
     },
     async claimDueOutbox(owner, leaseMs, limit, opts) {
-      const rows = (await redis.eval(
+      const rows = (await script(
         CLAIM_DUE,
         1,
         due,
@@ -314,15 +380,16 @@ function redisOutbox({ redis, now, p, entryKey, due, all, retention }: RedisCont
       )) as unknown[];
       return rows.map((r) => toEntry(pairsToRecord(r)));
     },
-    async markDelivered(id, receipt) {
+    async markDelivered(id, receipt, memoryKey) {
       const args = [id, String(now()), retention, receipt ?? ''];
-      return (await redis.eval(DELIVERED, 2, entryKey(id), due, ...args)) === 1;
+      const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [kvKey(memoryKey)])];
+      return (await script(DELIVERED, keys.length, ...keys, ...args)) === 1;
     },
     async markInFlight(id, owner, isInFlight) {
-      return (await redis.eval(IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? String(now()) : '')) === 1;
+      return (await script(IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? String(now()) : '')) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
-      const r = await redis.eval(
+      const r = await script(
         RESCHEDULE,
         2,
         entryKey(id),
@@ -336,7 +403,7 @@ function redisOutbox({ redis, now, p, entryKey, due, all, retention }: RedisCont
       return r === 1;
     },
     async giveUpOutbox(id, owner, reason) {
-      const r = await redis.eval(GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
+      const r = await script(GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
       return r === 1;
     },
     async listOutbox(filter) {

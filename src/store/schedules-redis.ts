@@ -3,6 +3,7 @@
 // changes. Multi-key steps are Lua scripts (atomic in Redis), so the SCHEDULE_MAX check and the
 // insert cannot race, and a pause or a run record never resurrects a removed schedule.
 import { connectStoreRedis } from './connect.ts';
+import { scriptsOf } from './redis-store.ts';
 import type { AddResult, ScheduleRecord, ScheduleRun, ScheduleStore } from '../core/schedules.ts';
 
 export interface RedisScheduleStoreOptions {
@@ -41,6 +42,7 @@ export async function createRedisScheduleStore(
   const p = opts.keyPrefix ?? 'herald:';
   const keys = { records: `${p}schedules`, paused: `${p}schedules:paused`, last: `${p}schedules:last` };
   const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
+  const script = scriptsOf(redis);
   function merge(raw: string, paused: string | undefined, last: string | undefined): ScheduleRecord {
     const record = JSON.parse(raw) as ScheduleRecord;
     record.paused = paused === '1';
@@ -49,7 +51,7 @@ export async function createRedisScheduleStore(
     return record;
   }
   const setIfExists = async (hash: string, id: string, value: string) =>
-    (await redis.eval(SET_IF_EXISTS, 2, keys.records, hash, id, value)) === 1;
+    (await script(SET_IF_EXISTS, 2, keys.records, hash, id, value)) === 1;
 
   return {
     async list() {
@@ -72,10 +74,10 @@ export async function createRedisScheduleStore(
     async add(record, max) {
       const { paused, lastRun: _lastRun, ...rest } = record;
       const args = [record.id, JSON.stringify(rest), String(max), paused ? '1' : '0'];
-      return (await redis.eval(ADD, 2, keys.records, keys.paused, ...args)) as AddResult;
+      return (await script(ADD, 2, keys.records, keys.paused, ...args)) as AddResult;
     },
     async remove(id) {
-      return (await redis.eval(REMOVE, 3, keys.records, keys.paused, keys.last, id)) === 1;
+      return (await script(REMOVE, 3, keys.records, keys.paused, keys.last, id)) === 1;
     },
     setPaused: (id, paused) => setIfExists(keys.paused, id, paused ? '1' : ''),
     async recordRun(id, run) {

@@ -42,6 +42,8 @@ CREATE TABLE IF NOT EXISTS outbox (
   reason TEXT,
   receipt TEXT,
   in_flight_at INTEGER,
+  memory_key TEXT,
+  memory_value TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 ) STRICT;
@@ -81,6 +83,8 @@ interface OutboxRow {
   reason: string | null;
   receipt: string | null;
   in_flight_at: number | null;
+  memory_key: string | null;
+  memory_value: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -116,6 +120,8 @@ function toEntry(r: OutboxRow): OutboxEntry {
   if (r.reason !== null) entry.reason = r.reason;
   if (r.receipt !== null && r.receipt !== undefined) entry.receipt = r.receipt;
   if (r.in_flight_at !== null && r.in_flight_at !== undefined) entry.inFlightAt = r.in_flight_at;
+  if (r.memory_key !== null && r.memory_value !== null)
+    entry.memory = { key: r.memory_key, value: r.memory_value };
   return entry;
 }
 
@@ -125,10 +131,16 @@ function migrate(db: DatabaseSync): void {
   const has = (name: string) => columns.some((c) => c.name === name);
   if (!has('receipt')) db.exec('ALTER TABLE outbox ADD COLUMN receipt TEXT');
   if (!has('in_flight_at')) db.exec('ALTER TABLE outbox ADD COLUMN in_flight_at INTEGER');
+  if (!has('memory_key')) db.exec('ALTER TABLE outbox ADD COLUMN memory_key TEXT');
+  if (!has('memory_value')) db.exec('ALTER TABLE outbox ADD COLUMN memory_value TEXT');
 }
 
 const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, '', ?, ?)`;
+       owner, memory_key, memory_value, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`;
+
+const SET_VALUE = `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
 
 /** What the SQLite store's parts share: the open database and the clock. */
 interface SqliteContext {
@@ -147,9 +159,20 @@ function run<T>(fn: () => T): Promise<T> {
   }
 }
 
-/** Inserts a new pending entry due at `t` unless its id exists; returns the statement's result. */
-function insertEntry(addEntry: StatementSync, e: NewOutboxEntry, t: number) {
-  return addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), t, t, t);
+/**
+ * Inserts a new pending entry due at `t` unless its id exists, or leased to `lease.owner` until
+ * `lease.until` (one attempt counted); returns the statement's result.
+ */
+function insertEntry(
+  addEntry: StatementSync,
+  e: NewOutboxEntry,
+  t: number,
+  lease?: { owner: string; until: number },
+) {
+  const payload = JSON.stringify(e.payload);
+  const memory = [e.memory?.key ?? null, e.memory?.value ?? null] as const;
+  if (!lease) return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 0, t, '', ...memory, t, t);
+  return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 1, lease.until, lease.owner, ...memory, t, t);
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
@@ -162,10 +185,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
 
   const q = {
     get: db.prepare('SELECT value FROM kv WHERE key = ?'),
-    set: db.prepare(
-      `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-    ),
+    set: db.prepare(SET_VALUE),
     setIfAbsent: db.prepare('INSERT OR IGNORE INTO kv (key, value, updated_at) VALUES (?, ?, ?)'),
     // Inserts a new claim or takes over an expired one; a live claim is left as it is (no change).
     claim: db.prepare(
@@ -229,6 +249,7 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
        WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
     ),
     addEntry: db.prepare(ADD_ENTRY),
+    setValue: db.prepare(SET_VALUE),
   };
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
 
@@ -252,12 +273,14 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
           return { status: 'claimed', attempt: attempts };
         }),
       ),
-    markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[]) =>
+    markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[], opts) =>
       run(() =>
         tx(() => {
           const t = now();
           if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
-          for (const d of deliveries) insertEntry(q.addEntry, d, t);
+          const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
+          for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
+          if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t);
           return true;
         }),
       ),
@@ -285,8 +308,11 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
       `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
     ),
     delivered: db.prepare(
-      `UPDATE outbox SET status = 'delivered', receipt = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+      `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
+       memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
     ),
+    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
+    setValue: db.prepare(SET_VALUE),
     inFlight: db.prepare(
       `UPDATE outbox SET in_flight_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
     ),
@@ -315,7 +341,19 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
           );
         }),
       ),
-    markDelivered: (id, receipt) => run(() => changed(q.delivered.run(receipt ?? null, now(), id))),
+    markDelivered: (id, receipt) =>
+      run(() =>
+        immediateTransaction(db, () => {
+          const t = now();
+          const memory = q.memoryOf.get(id) as
+            { memory_key: string | null; memory_value: string | null } | undefined;
+          if (!memory) return false;
+          q.delivered.run(receipt ?? null, t, id);
+          if (memory.memory_key !== null && memory.memory_value !== null)
+            q.setValue.run(memory.memory_key, memory.memory_value, t);
+          return true;
+        }),
+      ),
     markInFlight: (id, owner, isInFlight) =>
       run(() => {
         const t = now();

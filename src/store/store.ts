@@ -33,8 +33,23 @@ export interface NewOutboxEntry {
   job: string;
   slotId: string;
   kind: string;
-  /** JSON-serialisable. */
+  /** JSON-serialisable. Dropped once delivered: a delivered entry keeps only its receipt. */
   payload: unknown;
+  /**
+   * A watch's memory, written to the key/value `key` in the same step that marks this entry
+   * delivered: a post that is refused or never lands leaves the watch's memory as it was.
+   */
+  memory?: { key: string; value: string };
+}
+
+export interface PostOptions {
+  /**
+   * The deliveries start leased to the posting owner for this long, so the run that posted them
+   * delivers them itself and no drain (here or on another replica) takes them meanwhile.
+   */
+  leaseMs?: number;
+  /** Written in the same step: a watch's memory when its run has nothing to post. */
+  memory?: { key: string; value: string };
 }
 
 export type OutboxStatus = 'pending' | 'delivered' | 'given_up';
@@ -68,15 +83,16 @@ export interface Store {
   /** Atomically claims a slot for `owner` for `leaseMs`; a posted slot is never claimed again. */
   claimSlot(job: string, slotId: string, owner: string, leaseMs: number): Promise<ClaimResult>;
   /**
-   * Marks a slot that `owner` holds as posted and hands its deliveries to the outbox, in one
-   * atomic step. False when the claim was lost (another owner took it over, or it was posted).
-   * The claim is never released: the posted record is what stops a lagging replica.
+   * Marks a slot that `owner` holds as posted and hands its deliveries to the outbox (and writes
+   * `opts.memory`), in one atomic step. False when the claim was lost (another owner took it over,
+   * or it was posted). The claim is never released: the posted record stops a lagging replica.
    */
   markPosted(
     job: string,
     slotId: string,
     owner: string,
     deliveries: readonly NewOutboxEntry[],
+    opts?: PostOptions,
   ): Promise<boolean>;
   /** Records a failed run; the slot may be claimed again (catch-up, another replica). */
   markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
@@ -95,8 +111,12 @@ export interface Store {
     limit: number,
     opts?: { includeBackingOff?: boolean },
   ): Promise<OutboxEntry[]>;
-  /** Marks an entry delivered, whoever holds it: the post happened; `receipt` is the provider's id of it. */
-  markDelivered(id: string, receipt?: string): Promise<boolean>;
+  /**
+   * Marks an entry delivered, whoever holds it: the post happened; `receipt` is the provider's id of
+   * it (absent when the provider created it without saying its id). In the same step the entry's
+   * `memory` is written under `memoryKey` (its `memory.key`) and its payload is dropped.
+   */
+  markDelivered(id: string, receipt?: string, memoryKey?: string): Promise<boolean>;
   /** Marks a send of an entry `owner` holds as started (true) or answered (false); see `inFlightAt`. */
   markInFlight(id: string, owner: string, isInFlight: boolean): Promise<boolean>;
   /** Puts an entry that `owner` holds back in the queue, due at `nextAttemptAt`. */

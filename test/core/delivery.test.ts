@@ -19,6 +19,7 @@ import {
   fakeClock,
   postedContents,
   startWebhookFake,
+  waitFor,
   type FakeClock,
   type WebhookFake,
 } from '../jobs/harness.ts';
@@ -137,13 +138,16 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     expect(find('outbox.delivered')[0]).toMatchObject({ receipt: messageId });
   });
 
-  it('does not count a 204 without a message as delivered: it stays in the outbox', async () => {
+  it('counts a 204 to a wait=true post as delivered without a message id, and never posts it again', async () => {
     failFirst(3, () => new HttpResponse(null, { status: 204 }));
-    const { deliverer, store } = await setup();
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
-    const [waiting] = await store.listOutbox({ status: 'pending' });
-    expect(waiting).toMatchObject({ lastError: 'webhook.post failed: bad_response' });
-    expect(waiting!.receipt).toBeUndefined();
+    const { deliverer, store, clock, find } = await setup();
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    const [delivered] = await store.listOutbox({ status: 'delivered' });
+    expect(delivered!.receipt).toBeUndefined();
+    expect(find('outbox.delivered_without_id')).toHaveLength(1);
+    clock.advance(24 * 3_600_000);
+    expect((await deliverer.drain({ includeBackingOff: true })).outcomes.size).toBe(0);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('keeps the files of a post through the outbox and uploads them with it', async () => {
@@ -187,16 +191,26 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       kind: 'webhook',
       payload: { kind: 'webhook', message: { content: 'daily report' } } satisfies Delivery,
     });
+    expect([...(await cut.deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect(cut.find('outbox.outcome_unknown')).toEqual([expect.objectContaining({ outboxId: 'cut' })]);
+    cut.clock.advance(5 * 60_000 + 1);
     expect([...(await cut.deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
     expect(cut.find('outbox.resend_uncertain')).toEqual([expect.objectContaining({ outboxId: 'cut' })]);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
   });
 
-  it('retries a connection reset like a 5xx', async () => {
+  it('does not resend a post whose outcome is unknown until the lease ends, then once', async () => {
     failFirst(1, () => HttpResponse.error());
-    const { deliverer } = await setup();
+    const { deliverer, clock, find } = await setup();
+    expect([...(await deliverer.drain({ includeBackingOff: true })).outcomes.values()]).toEqual(['pending']);
+    // Neither this drain nor the next ones before the lease ends send it again.
+    clock.advance(60_000);
+    expect((await deliverer.drain({ includeBackingOff: true })).outcomes.size).toBe(0);
+    expect(fake.server.requests).toHaveLength(1);
+    clock.advance(4 * 60_000 + 1);
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
-    expect(postedContents(fake.inbox)).toEqual(['daily report']);
+    expect(fake.server.requests).toHaveLength(2);
+    expect(find('outbox.resend_uncertain')).toHaveLength(1);
   });
 
   it('keeps a post that still fails in the outbox and delivers it once on the next tick', async () => {
@@ -275,6 +289,51 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       'not delivered within 1 minutes: webhook.post failed: upstream (HTTP 502)',
     );
     expect(find('outbox.retry_scheduled')).toHaveLength(1);
+  });
+
+  it("drains destinations at once, each one in its posts' order, a slow one holding up only itself", async () => {
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const store = await backend.open(clock);
+    opened.push(store);
+    const sent: string[] = [];
+    const answers: (() => void)[] = [];
+    const slow = {
+      post: (message: { content?: string }) =>
+        new Promise<{ id: string }>((resolve) => {
+          sent.push(`ops ${message.content}`);
+          answers.push(() => resolve({ id: String(1575644545423507458n + BigInt(answers.length)) }));
+        }),
+      close: () => Promise.resolve(),
+    };
+    const deliverer = createDeliverer({
+      store,
+      services: { webhook: fake.client() },
+      destinations: { ops: slow },
+      log: captureLog().log,
+      owner: 'p',
+      now: clock.nowMs,
+      ...FAST_DELIVERY,
+    });
+    for (const [i, destination] of ['ops', 'default', 'ops', 'default'].entries()) {
+      const delivery: Delivery = { kind: 'webhook', destination, message: { content: `slot ${i}` } };
+      await store.addToOutbox({ id: `e${i}`, job: 'j', slotId: `s${i}`, kind: 'webhook', payload: delivery });
+      clock.advance(1);
+    }
+    const draining = deliverer.drain();
+    // The healthy default gets both its posts, in order, while ops's first post is unanswered.
+    await waitFor(() => fake.inbox.messages.length === 2, 2_000, 'the default posts');
+    expect(postedContents(fake.inbox)).toEqual(['slot 1', 'slot 3']);
+    expect(sent).toEqual(['ops slot 0']);
+    answers[0]!();
+    await waitFor(() => answers.length === 2, 2_000, 'the second ops post');
+    expect(sent).toEqual(['ops slot 0', 'ops slot 2']);
+    answers[1]!();
+    expect([...(await draining).outcomes.values()]).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+      'delivered',
+    ]);
   });
 
   it('keeps an entry whose service is not configured (yet) instead of dropping it', async () => {

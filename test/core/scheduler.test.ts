@@ -1,14 +1,17 @@
+// The built-in schedules (the jobs set by environment) in the one engine, the /schedule runner:
+// slot by scheduled time, one claim, the retry rule, catch-up and missed slots, the outbox at
+// start and on every tick, the concurrency bound, and the one rule for time shared with /schedule.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.ts';
+import { validateSchedules, type JobSchedule } from '../../src/core/scheduler.ts';
 import {
-  createScheduler,
-  validateSchedules,
-  type Scheduler,
-  type SchedulerOptions,
-} from '../../src/core/scheduler.ts';
-import { createTask } from 'node-cron';
-import { fireTimesBetween } from '../../src/core/catch-up.ts';
-import { createMemoryStore, type Store } from '../../src/store/index.ts';
+  createScheduleRunner,
+  MISSED_SENTENCE,
+  type ScheduleRunner,
+  type ScheduleRunnerOptions,
+} from '../../src/core/schedule-runner.ts';
+import type { ScheduleRecord } from '../../src/core/schedules.ts';
+import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
 import {
   FAST_DELIVERY,
   captureLog,
@@ -23,7 +26,7 @@ import {
 } from '../jobs/harness.ts';
 
 let fake: WebhookFake;
-const started: Scheduler[] = [];
+const started: ScheduleRunner[] = [];
 
 beforeAll(async () => {
   fake = await startWebhookFake();
@@ -36,10 +39,13 @@ afterEach(async () => {
   fake.server.requests.length = 0;
 });
 
-function scheduler(clock: FakeClock, store: Store, opts: Partial<SchedulerOptions> = {}) {
+type Options = Partial<Omit<ScheduleRunnerOptions, 'builtIns'>> & { builtIns?: JobSchedule[] };
+
+function scheduler(clock: FakeClock, store: Store, opts: Options = {}) {
   const captured = captureLog();
-  const s = createScheduler({
-    schedules: [hourly()],
+  const s = createScheduleRunner({
+    builtIns: [hourly()],
+    schedules: createMemoryScheduleStore(),
     services: { webhook: fake.client() },
     store,
     log: captured.log,
@@ -82,17 +88,15 @@ describe('validateSchedules', () => {
     ]);
   });
 
-  it('accepts five- and six-field expressions in IANA zones', () => {
-    expect(() =>
-      validateSchedules([
-        hourly(reportJob(), '30 7 * * 1-5', 'Europe/Berlin'),
-        hourly(reportJob(), '0 */15 * * * *', 'Asia/Kolkata'),
-      ]),
-    ).not.toThrow();
+  it('accepts five-field expressions in IANA zones and refuses a seconds field, as /schedule does', () => {
+    expect(() => validateSchedules([hourly(reportJob(), '30 7 * * 1-5', 'Europe/Berlin')])).not.toThrow();
+    expect(() => validateSchedules([hourly(reportJob(), '0 */15 * * * *', 'Asia/Kolkata')])).toThrow(
+      'REPORT_CRON: "0 */15 * * * *" has a seconds field; write five fields: minute hour day month weekday',
+    );
   });
 });
 
-describe('createScheduler', () => {
+describe('a built-in schedule in the one engine', () => {
   it('runs a slot once, naming it by its scheduled time rather than the clock', async () => {
     const clock = fakeClock('2025-11-22T08:04:59.000Z');
     const seen: { id: string; scheduledAt: string; now: string }[] = [];
@@ -106,7 +110,7 @@ describe('createScheduler', () => {
       return Promise.resolve();
     });
     const { scheduler: s, find } = scheduler(clock, createMemoryStore({ now: clock.nowMs }), {
-      schedules: [hourly(job)],
+      builtIns: [hourly(job)],
     });
     const first = await s.runSlot('report', new Date('2025-11-22T08:00:00Z'));
     const again = await s.runSlot('report', new Date('2025-11-22T08:00:00Z'));
@@ -119,12 +123,12 @@ describe('createScheduler', () => {
     ]);
     expect(first).toMatchObject({ status: 'posted', slotId: '2025-11-22T08:00:00.000Z' });
     expect(first.deliveries).toEqual([
-      {
+      expect.objectContaining({
         id: 'report|2025-11-22T08:00:00.000Z|0:webhook',
         kind: 'webhook',
         outcome: 'delivered',
-        receipt: expect.stringMatching(/^\d+$/),
-      },
+        receipt: expect.stringMatching(/^\d+$/) as string,
+      }),
     ]);
     expect(again).toMatchObject({ status: 'skipped', reason: 'already-posted' });
     expect(postedContents(fake.inbox)).toEqual(['report for 2025-11-22T08:00:00.000Z']);
@@ -164,7 +168,7 @@ describe('createScheduler', () => {
       return Promise.resolve();
     });
     const store = createMemoryStore({ now: clock.nowMs });
-    const { scheduler: s, find } = scheduler(clock, store, { schedules: [hourly(job)] });
+    const { scheduler: s, find } = scheduler(clock, store, { builtIns: [hourly(job)] });
     const failed = await s.runSlot('report', new Date('2025-11-22T08:00:00Z'));
     expect(failed.status).toBe('failed');
     const [line] = find('job.failed');
@@ -182,7 +186,7 @@ describe('createScheduler', () => {
     const clock = fakeClock('2025-11-22T08:00:01Z');
     const job = reportJob(() => new Promise(() => undefined));
     const { scheduler: s, find } = scheduler(clock, createMemoryStore({ now: clock.nowMs }), {
-      schedules: [hourly(job)],
+      builtIns: [hourly(job)],
       jobTimeoutMs: 50,
     });
     const outcome = await s.runSlot('report', new Date('2025-11-22T08:00:00Z'));
@@ -199,7 +203,7 @@ describe('createScheduler', () => {
       ctx.deliver({ kind: 'webhook', message: { content: 'once' } });
     });
     const { scheduler: s } = scheduler(clock, createMemoryStore({ now: clock.nowMs }), {
-      schedules: [hourly(job)],
+      builtIns: [hourly(job)],
     });
     const first = s.runSlot('report', new Date('2025-11-22T08:00:00Z'));
     await waitFor(() => release !== undefined, 2_000, 'the first run to start');
@@ -210,14 +214,6 @@ describe('createScheduler', () => {
     expect(postedContents(fake.inbox)).toEqual(['once']);
   });
 
-  it('refuses to start with a bad schedule, naming the variable', async () => {
-    const clock = fakeClock('2025-11-22T08:00:00Z');
-    const { scheduler: s } = scheduler(clock, createMemoryStore({ now: clock.nowMs }), {
-      schedules: [hourly(reportJob(), 'every morning')],
-    });
-    await expect(s.start()).rejects.toThrow(/REPORT_CRON: invalid cron expression "every morning"/);
-  });
-
   it('logs the next run time of each job at start, and why a disabled job does not run', async () => {
     const clock = fakeClock('2025-11-22T08:00:00Z');
     const disabled = {
@@ -226,24 +222,24 @@ describe('createScheduler', () => {
     };
     disabled.job = { ...disabled.job, name: 'quiet' };
     const { scheduler: s, find } = scheduler(clock, createMemoryStore({ now: clock.nowMs }), {
-      schedules: [hourly(reportJob(), '0 8 * * *', 'Europe/Berlin'), disabled],
+      builtIns: [hourly(reportJob(), '0 8 * * *', 'Europe/Berlin'), disabled],
     });
     await s.start();
     const [scheduled] = find('job.scheduled');
     expect(scheduled).toMatchObject({ job: 'report', cron: '0 8 * * *', timezone: 'Europe/Berlin' });
     const next = new Date(scheduled!.nextRunAt as string);
     // 08:00 in Berlin is 07:00 UTC in winter: the next one is within a day, on the hour.
-    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(next.getTime() - clock.ms).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(next.toISOString()).toBe('2025-11-23T07:00:00.000Z');
     expect(next.getUTCMinutes()).toBe(0);
-    expect(s.nextRun('report')?.toISOString()).toBe(next.toISOString());
     expect(find('job.disabled')).toEqual([
       expect.objectContaining({ job: 'quiet', reason: 'not configured: set WEBHOOK_URL' }),
     ]);
-    expect(s.nextRun('quiet')).toBeUndefined();
+    expect(fake.inbox.messages).toHaveLength(0);
   });
 });
 
-describe('catch-up at start', () => {
+describe('catch-up and missed slots', () => {
   it('runs the latest slot missed while down when it is younger than the window, once', async () => {
     const clock = fakeClock('2025-11-22T05:30:00Z');
     const store = createMemoryStore({ now: clock.nowMs });
@@ -255,27 +251,25 @@ describe('catch-up at start', () => {
     await after.scheduler.start();
     expect(postedContents(fake.inbox)).toEqual(['report for 2025-11-22T08:00:00.000Z']);
     expect(after.find('job.started')).toEqual([expect.objectContaining({ reason: 'catch-up' })]);
-    expect(after.find('job.missed').map((l) => [l.slotId, l.reason])).toEqual([
-      ['2025-11-22T06:00:00.000Z', 'a later slot supersedes it'],
-      ['2025-11-22T07:00:00.000Z', 'a later slot supersedes it'],
-    ]);
     // Restarting again repeats nothing.
     const again = scheduler(clock, store);
     await again.scheduler.start();
     expect(fake.inbox.messages).toHaveLength(1);
-    expect(again.find('job.missed')).toHaveLength(2);
   });
 
-  it('only logs a missed slot that is older than the window', async () => {
+  it('records a slot older than the window as missed, once across replicas, and counts it', async () => {
     const clock = fakeClock('2025-11-21T09:00:00Z');
     const store = createMemoryStore({ now: clock.nowMs });
     const daily = hourly(reportJob(), '0 8 * * *');
-    await scheduler(clock, store, { schedules: [daily] }).scheduler.start();
+    await scheduler(clock, store, { builtIns: [daily] }).scheduler.start();
     clock.set('2025-11-22T15:00:00Z'); // the 08:00 slot is 7 hours old; the window is 6
-    const after = scheduler(clock, store, { schedules: [daily] });
-    await after.scheduler.start();
+    const counted: { job: string; outcome: string }[] = [];
+    const onRun: Options['onRun'] = (e) => void counted.push({ job: e.job, outcome: e.outcome });
+    const a = scheduler(clock, store, { builtIns: [daily], owner: 'a', onRun });
+    const b = scheduler(clock, store, { builtIns: [daily], owner: 'b', onRun });
+    await Promise.all([a.scheduler.start(), b.scheduler.start()]);
     expect(fake.inbox.messages).toHaveLength(0);
-    expect(after.find('job.missed')).toEqual([
+    expect([...a.find('job.missed'), ...b.find('job.missed')]).toEqual([
       expect.objectContaining({
         job: 'report',
         slotId: '2025-11-22T08:00:00.000Z',
@@ -283,6 +277,32 @@ describe('catch-up at start', () => {
         reason: 'older than the catch-up window (JOB_CATCHUP_MINUTES)',
       }),
     ]);
+    expect(counted).toEqual([{ job: 'report', outcome: 'missed' }]);
+    expect(await store.getSlot('report', '2025-11-22T08:00:00.000Z')).toMatchObject({
+      status: 'failed',
+      error: MISSED_SENTENCE,
+    });
+    await a.scheduler.tick();
+    expect(a.find('job.missed')).toHaveLength(a.find('job.missed').length);
+    expect(counted).toHaveLength(1);
+  });
+
+  it('records a missed slot of a chat schedule in its run history', async () => {
+    const clock = fakeClock('2025-11-22T15:00:00Z');
+    const schedules = createMemoryScheduleStore();
+    await schedules.add(chatRecord('k7p2mx', '0 8 * * *', 'UTC', Date.parse('2025-11-20T00:00:00Z')), 50);
+    const { scheduler: s } = scheduler(clock, createMemoryStore({ now: clock.nowMs }), {
+      builtIns: [],
+      schedules,
+      ...chatCommands(),
+    });
+    await s.tick();
+    expect((await schedules.get('k7p2mx'))?.lastRun).toEqual({
+      slotId: '2025-11-22T08:00:00.000Z',
+      at: clock.ms,
+      outcome: 'missed',
+      error: MISSED_SENTENCE,
+    });
   });
 
   it('does not run slots from before the very first start', async () => {
@@ -294,7 +314,7 @@ describe('catch-up at start', () => {
   });
 
   it('retries the outbox at start, even an entry still waiting out its backoff', async () => {
-    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const clock = fakeClock('2025-11-22T07:30:00Z');
     const store = createMemoryStore({ now: clock.nowMs });
     await store.addToOutbox({
       id: 'report|2025-11-22T07:00:00.000Z|0:webhook',
@@ -319,11 +339,60 @@ describe('catch-up at start', () => {
   });
 });
 
+describe('one retry rule, one bound', () => {
+  it('retries a failed built-in slot within its slot, then records it as failed, as for /schedule', async () => {
+    const clock = fakeClock('2025-11-22T08:00:01Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    let calls = 0;
+    const job = reportJob(() => {
+      calls++;
+      return Promise.reject(new Error('S2 answered nonsense'));
+    });
+    const { scheduler: s } = scheduler(clock, store, { builtIns: [hourly(job)], retryDelayMs: 60_000 });
+    await store.setValue('job:report:since', '2025-11-01T00:00:00.000Z');
+    for (let minute = 0; minute < 6; minute++) {
+      await s.tick();
+      clock.advance(60_000);
+    }
+    expect(calls).toBe(3);
+    expect(await store.getSlot('report', '2025-11-22T08:00:00.000Z')).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      error: 'S2 answered nonsense',
+    });
+  });
+
+  it('runs due slots concurrently, never more than SCHEDULE_CONCURRENCY at once', async () => {
+    const clock = fakeClock('2025-11-22T08:00:01Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    let running = 0;
+    let most = 0;
+    const builtIns = Array.from({ length: 10 }, (_, i) =>
+      hourly({
+        ...reportJob(async (ctx) => {
+          running++;
+          most = Math.max(most, running);
+          await new Promise((r) => setTimeout(r, 20));
+          running--;
+          ctx.deliver({ kind: 'webhook', message: { content: `report ${i}` } });
+        }),
+        name: `report-${i}`,
+      }),
+    );
+    for (const b of builtIns) await store.setValue(`job:${b.job.name}:since`, '2025-11-01T00:00:00.000Z');
+    const { scheduler: s } = scheduler(clock, store, { builtIns, concurrency: 3 });
+    const outcomes = await s.tick();
+    expect(outcomes.map((o) => o.status)).toEqual(Array.from({ length: 10 }, () => 'posted'));
+    expect(most).toBe(3);
+    expect(fake.inbox.messages).toHaveLength(10);
+  });
+});
+
 describe('resilience', () => {
   it('retries the outbox on every tick while running, not only at start', async () => {
-    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const clock = fakeClock('2025-11-22T07:30:00Z');
     const store = createMemoryStore({ now: clock.nowMs });
-    const { scheduler: s } = scheduler(clock, store, { outboxIntervalMs: 30 });
+    const { scheduler: s } = scheduler(clock, store);
     await s.start();
     await store.addToOutbox({
       id: 'late',
@@ -332,7 +401,7 @@ describe('resilience', () => {
       kind: 'webhook',
       payload: { kind: 'webhook', message: { content: 'handed over after start' } },
     });
-    await waitFor(() => fake.inbox.messages.length === 1, 2_000, 'the tick to deliver');
+    await s.tick();
     expect(postedContents(fake.inbox)).toEqual(['handed over after start']);
   });
 
@@ -351,101 +420,126 @@ describe('resilience', () => {
   });
 });
 
-describe('missed slots from the previous fire times', () => {
-  const match = (cron: string, tz: string) => {
-    const probe = createTask(cron, () => undefined, { timezone: tz });
-    return { match: (at: Date) => probe.match(at), done: () => probe.destroy() };
+/** A chat schedule's record as /schedule add stores it. */
+function chatRecord(id: string, cron: string, timezone: string, createdAt: number): ScheduleRecord {
+  return {
+    id,
+    when: cron,
+    cron,
+    words: cron,
+    timezone,
+    destination: 'default',
+    command: '/say hello',
+    creator: { platform: 'discord', id: '80351110224678912', displayName: 'Ana', roles: [] },
+    paused: false,
+    createdAt,
   };
+}
 
-  it('lists the fire times in (from, to], oldest first, to the second for six-field expressions', async () => {
-    const m = match('*/20 * * * * *', 'UTC');
-    const { slots, more } = fireTimesBetween(
-      '*/20 * * * * *',
-      'UTC',
-      { from: Date.parse('2025-11-22T08:00:00Z'), to: Date.parse('2025-11-22T08:01:00Z'), max: 50 },
-      m.match,
-    );
-    await m.done();
-    expect(slots.map((d) => d.toISOString())).toEqual([
-      '2025-11-22T08:00:20.000Z',
-      '2025-11-22T08:00:40.000Z',
-      '2025-11-22T08:01:00.000Z',
-    ]);
-    expect(more).toBe(false);
-  });
+/** Commands for chat schedules: every line answers with its own text. */
+function chatCommands(): Pick<ScheduleRunnerOptions, 'commands' | 'toMessage'> {
+  return {
+    commands: () => ({ run: (line) => Promise.resolve({ text: line }) }),
+    toMessage: (reply) => ({ content: 'text' in reply ? String(reply.text) : 'reply' }),
+  };
+}
 
-  it('keeps the latest `max` of an every-second schedule over a week, and says older ones exist', async () => {
-    const m = match('* * * * * *', 'UTC');
-    const to = Date.parse('2025-11-22T08:00:00Z');
-    const { slots, more } = fireTimesBetween(
-      '* * * * * *',
-      'UTC',
-      { from: to - 7 * 24 * 3_600_000, to, max: 50 },
-      m.match,
-    );
-    await m.done();
-    expect(slots).toHaveLength(50);
-    expect(slots.at(-1)!.toISOString()).toBe('2025-11-22T08:00:00.000Z');
-    expect(slots[0]!.toISOString()).toBe('2025-11-22T07:59:11.000Z');
-    expect(more).toBe(true);
-  });
-
-  it('agrees with node-cron across a daylight-saving gap and on day-of-month AND day-of-week', async () => {
-    const gap = match('30 2 * * *', 'Europe/Berlin');
-    const { slots } = fireTimesBetween(
-      '30 2 * * *',
-      'Europe/Berlin',
-      { from: Date.parse('2025-03-29T00:00:00Z'), to: Date.parse('2025-03-31T12:00:00Z'), max: 50 },
-      gap.match,
-    );
-    await gap.done();
-    // 30 March has no 02:30 in Berlin: node-cron does not fire, so there is no slot to catch up.
-    expect(slots.map((d) => d.toISOString())).toEqual([
-      '2025-03-29T01:30:00.000Z',
-      '2025-03-31T00:30:00.000Z',
-    ]);
-    const both = match('0 9 13 * 5', 'UTC');
-    const fridays13 = fireTimesBetween(
-      '0 9 13 * 5',
-      'UTC',
-      { from: Date.parse('2025-01-01T00:00:00Z'), to: Date.parse('2025-12-31T00:00:00Z'), max: 50 },
-      both.match,
-    );
-    await both.done();
-    expect(fridays13.slots.map((d) => d.toISOString())).toEqual(['2025-06-13T09:00:00.000Z']);
+describe('one rule for time: built-in and chat schedules agree', () => {
+  const cases = [
+    // Spring forward: 02:00-03:00 does not exist; every time in it runs once at 03:00.
+    { tz: 'Europe/Berlin', cron: '30 2 * * *', ticks: ['2026-03-29T01:00:30Z', '2026-03-29T01:30:30Z'] },
+    { tz: 'America/New_York', cron: '30 2 * * *', ticks: ['2026-03-08T07:00:30Z', '2026-03-08T07:30:30Z'] },
+    // Fall back: 01:00-02:00 (New York) and 02:00-03:00 (Berlin) happen twice; one run.
+    { tz: 'Europe/Berlin', cron: '30 2 * * *', ticks: ['2026-10-25T00:30:30Z', '2026-10-25T01:30:30Z'] },
+    { tz: 'America/New_York', cron: '30 1 * * *', ticks: ['2026-11-01T05:30:30Z', '2026-11-01T06:30:30Z'] },
+  ];
+  it.each(cases)('$cron in $tz around $ticks.0', async ({ tz, cron, ticks }) => {
+    const clock = fakeClock(ticks[0]!);
+    const store = createMemoryStore({ now: clock.nowMs });
+    const schedules = createMemoryScheduleStore();
+    await schedules.add(chatRecord('k7p2mx', cron, tz, Date.parse('2026-01-01T00:00:00Z')), 50);
+    await store.setValue('job:report:since', '2026-01-01T00:00:00.000Z');
+    const { scheduler: s } = scheduler(clock, store, {
+      builtIns: [hourly(reportJob(), cron, tz)],
+      schedules,
+      ...chatCommands(),
+    });
+    const slots: Record<string, string[]> = {};
+    for (const at of ticks) {
+      clock.set(at);
+      for (const o of await s.tick()) (slots[o.job] ??= []).push(o.slotId);
+    }
+    expect(slots.report).toHaveLength(1);
+    expect(slots['schedule-k7p2mx']).toEqual(slots.report);
   });
 });
 
-describe('node-cron wiring', () => {
-  it('fires on schedule and claims each slot once per fire, one of three replicas posting it', async () => {
-    const inner = createMemoryStore();
-    const claims = new Map<string, number>();
-    const store: Store = {
-      ...inner,
-      claimSlot(job, slotId, owner, leaseMs) {
-        claims.set(`${owner}|${slotId}`, (claims.get(`${owner}|${slotId}`) ?? 0) + 1);
-        return inner.claimSlot(job, slotId, owner, leaseMs);
+describe('a watch runs one slot at a time', () => {
+  it('two /schedule run of one watch at once, on one replica or two, run it once', async () => {
+    const clock = fakeClock('2025-11-22T07:30:00Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    const schedules = createMemoryScheduleStore();
+    const watch = { ...chatRecord('w4tchx', '0 8 * * *', 'UTC', clock.ms), onlyNew: true };
+    await schedules.add(watch, 50);
+    let calls = 0;
+    let release: (() => void) | undefined;
+    const commands = () => ({
+      run: async (line: string) => {
+        calls++;
+        await new Promise<void>((r) => (release = r));
+        return { text: line };
       },
+    });
+    const opts = { builtIns: [], schedules, ...chatCommands(), commands };
+    const a = scheduler(clock, store, { ...opts, owner: 'a' }).scheduler;
+    const b = scheduler(clock, store, { ...opts, owner: 'b' }).scheduler;
+    const first = a.runNow(watch);
+    await waitFor(() => release !== undefined, 2_000, 'the first run to start');
+    const [sameReplica, otherReplica] = await Promise.all([a.runNow(watch), b.runNow(watch)]);
+    expect(sameReplica).toEqual({ outcome: 'skipped', error: 'it is running already' });
+    expect(otherReplica).toEqual({ outcome: 'skipped', error: 'it is running already' });
+    release!();
+    await first;
+    expect(calls).toBe(1);
+    // Once it is done, the next run may go.
+    release = undefined;
+    clock.advance(1_000);
+    const next = b.runNow(watch);
+    await waitFor(() => release !== undefined, 2_000, 'the next run to start');
+    release!();
+    await next;
+    expect(calls).toBe(2);
+  });
+});
+
+describe('head-of-line blocking', () => {
+  it('a destination that hangs costs only its own posts: the healthy schedules post on time', async () => {
+    const clock = fakeClock('2025-11-22T08:00:01Z');
+    const store = createMemoryStore({ now: clock.nowMs });
+    const waiting: (() => void)[] = [];
+    const hanging = {
+      post: () =>
+        new Promise<{ id: string }>((resolve) => waiting.push(() => resolve({ id: '1575644545423507458' }))),
+      close: () => Promise.resolve(),
     };
-    const everySecond = hourly(reportJob(), '* * * * * *');
-    const replicas = ['a', 'b', 'c'].map(
-      (owner) =>
-        scheduler(
-          { ms: 0, now: () => new Date(), nowMs: Date.now, set: () => undefined, advance: () => undefined },
-          store,
-          {
-            owner,
-            schedules: [everySecond],
-          },
-        ).scheduler,
-    );
-    await Promise.all(replicas.map((r) => r.start()));
-    await waitFor(() => fake.inbox.messages.length >= 2, 5_000, 'two fires');
-    await Promise.all(replicas.map((r) => r.stop()));
-    const contents = postedContents(fake.inbox);
-    expect(new Set(contents).size).toBe(contents.length);
-    expect(claims.size).toBeGreaterThanOrEqual(2);
-    expect([...claims.values()].every((n) => n === 1)).toBe(true);
-    for (const c of contents) expect(c).toMatch(/^report for \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
+    const toOps = (i: number) =>
+      hourly({
+        ...reportJob((ctx) => {
+          ctx.deliver({ kind: 'webhook', destination: 'ops', message: { content: `ops ${i}` } });
+          return Promise.resolve();
+        }),
+        name: `ops-${i}`,
+      });
+    const healthy = hourly({ ...reportJob(), name: 'healthy' });
+    const builtIns = [toOps(1), toOps(2), toOps(3), healthy];
+    for (const b of builtIns) await store.setValue(`job:${b.job.name}:since`, '2025-11-01T00:00:00.000Z');
+    const { scheduler: s } = scheduler(clock, store, { builtIns, destinations: { ops: hanging } });
+    const ticking = s.tick();
+    await waitFor(() => fake.inbox.messages.length === 1, 2_000, 'the healthy post');
+    expect(postedContents(fake.inbox)).toEqual(['report for 2025-11-22T08:00:00.000Z']);
+    // The three slots to the hanging destination are in flight at once, not one after another.
+    await waitFor(() => waiting.length === 3, 2_000, 'the three posts to ops');
+    for (const answer of waiting) answer();
+    expect((await ticking).map((o) => o.status)).toEqual(['posted', 'posted', 'posted', 'posted']);
   });
 });

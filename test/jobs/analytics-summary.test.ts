@@ -2,18 +2,20 @@
 // objects typed by the client interfaces) and a memory store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnalyticsSummaryJob, type AnalyticsSummarySettings } from '../../jobs/analytics-summary.ts';
-import { createJobSchedules, startJobs } from '../../jobs/index.ts';
+import { createJobSchedules } from '../../jobs/index.ts';
+import { createScheduling } from '../../jobs/schedules.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createScheduler, validateSchedules, type Scheduler } from '../../src/core/scheduler.ts';
+import type { ScheduleRunner } from '../../src/core/schedule-runner.ts';
+import { validateSchedules } from '../../src/core/scheduler.ts';
 import type { Services } from '../../src/core/services.ts';
 import { ServiceError } from '../../src/errors.ts';
 import type { AnalyticsClient, Report } from '../../src/services/analytics/client.ts';
 import type { EmailClient, SendEmailInput } from '../../src/services/email/client.ts';
 import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/client.ts';
-import { createMemoryStore } from '../../src/store/index.ts';
+import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { METRICS, YESTERDAY_BY_COUNTRY_REQUESTS, fakeAnalytics } from './fixtures.ts';
-import { captureLog, fakeClock, waitFor } from './harness.ts';
+import { builtInRunner, captureLog, fakeClock, waitFor } from './harness.ts';
 
 const SLOT = new Date('2025-11-22T08:00:00Z');
 
@@ -54,7 +56,7 @@ const SETTINGS: AnalyticsSummarySettings = {
   username: 'herald reports',
 };
 
-const running: Scheduler[] = [];
+const running: { stop(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const s of running.splice(0)) await s.stop();
 });
@@ -64,8 +66,8 @@ function run(services: Services, settings: Partial<AnalyticsSummarySettings> = {
   const store = createMemoryStore({ now: clock.nowMs });
   const captured = captureLog();
   const job = createAnalyticsSummaryJob({ ...SETTINGS, ...settings });
-  const scheduler = createScheduler({
-    schedules: [{ job, cron: '0 8 * * *', timezone: 'UTC', variables: { cron: 'C', timezone: 'T' } }],
+  const scheduler: ScheduleRunner = builtInRunner({
+    builtIns: [{ job, cron: '0 8 * * *', timezone: 'UTC', variables: { cron: 'C', timezone: 'T' } }],
     services,
     store,
     log: captured.log,
@@ -196,6 +198,27 @@ describe('analytics-summary job', () => {
   });
 });
 
+/** The one engine as main.ts puts it together, with the built-in schedules of `config`. */
+function scheduling(
+  config: ReturnType<typeof loadConfig>,
+  services: Services,
+  store: Store,
+  log: ReturnType<typeof captureLog>['log'],
+  now?: () => Date,
+) {
+  const jobs = createScheduling({
+    config,
+    services,
+    store,
+    schedules: createMemoryScheduleStore(),
+    destinations: {},
+    log,
+    ...(now ? { now } : {}),
+  });
+  running.push(jobs);
+  return jobs;
+}
+
 describe('jobs/index', () => {
   it('validates every configured default schedule', () => {
     const schedules = createJobSchedules(loadConfig({}), {});
@@ -224,14 +247,15 @@ describe('jobs/index', () => {
     );
   });
 
-  it('starts the jobs for main.ts and stops them again', async () => {
+  it('starts the built-in schedules in the one runner for main.ts and stops them again', async () => {
     const f = fakes();
     const { log, find } = captureLog();
     const config = loadConfig({
       ANALYTICS_SUMMARY_CRON: '30 7 * * 1-5',
       ANALYTICS_SUMMARY_TZ: 'Europe/Berlin',
     });
-    const jobs = await startJobs({ config, services: f.services, store: createMemoryStore(), log });
+    const jobs = scheduling(config, f.services, createMemoryStore(), log);
+    await jobs.start();
     expect(find('job.scheduled')).toEqual([
       expect.objectContaining({
         job: 'analytics-summary',
@@ -240,9 +264,14 @@ describe('jobs/index', () => {
         nextRunAt: expect.any(String) as string,
       }),
     ]);
-    expect(jobs.scheduler.nextRun('analytics-summary')).toBeInstanceOf(Date);
     await jobs.stop();
-    expect(jobs.scheduler.nextRun('analytics-summary')).toBeUndefined();
+  });
+
+  it('refuses to start with a bad built-in schedule, naming the variable', async () => {
+    const config = loadConfig({});
+    const bad = { ...config, analyticsSummary: { ...config.analyticsSummary, timezone: 'Mars/Olympus' } };
+    const jobs = scheduling(bad, fakes().services, createMemoryStore(), captureLog().log);
+    await expect(jobs.start()).rejects.toThrow(/ANALYTICS_SUMMARY_TZ: unknown time zone "Mars\/Olympus"/);
   });
 
   it('does not hold up the bot while a catch-up run is slow, and stops it at shutdown', async () => {
@@ -263,7 +292,8 @@ describe('jobs/index', () => {
     };
     const { log, find } = captureLog();
     const started = performance.now();
-    const jobs = await startJobs({ config: loadConfig({}), services: stuck, store, log, now: clock.now });
+    const jobs = scheduling(loadConfig({}), stuck, store, log, clock.now);
+    await jobs.start();
     expect(performance.now() - started).toBeLessThan(1_000);
     // One runReport for the summary, one for the top countries.
     await waitFor(() => calls === 2, 2_000, 'the catch-up run to ask S2');

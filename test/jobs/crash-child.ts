@@ -3,12 +3,11 @@
 // stops inside the webhook call (the post is recorded in the outbox, not yet sent); CRASH_AT=in-flight
 // sends the real POST, and the parent kills it while the webhook is still answering. It prints
 // "claimed" or "posting" on stdout when it gets there, then hangs until killed.
-import { createScheduler } from '../../src/core/scheduler.ts';
 import { createLogger } from '../../src/log.ts';
 import { createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
-import { hourly, reportJob } from './harness.ts';
+import { builtInRunner, hourly, reportJob } from './harness.ts';
 
 const env = process.env;
 const slot = new Date(env.SLOT ?? '');
@@ -44,8 +43,8 @@ const job = reportJob(async (ctx) => {
   ctx.deliver({ kind: 'webhook', message: { content: `report for ${ctx.slot.id}` } });
 });
 
-const scheduler = createScheduler({
-  schedules: [hourly(job)],
+const scheduler = builtInRunner({
+  builtIns: [hourly(job)],
   services: { webhook },
   store,
   log: createLogger({ level: 'silent' }),

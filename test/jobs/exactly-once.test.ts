@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { delay, http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src/core/job.ts';
-import { createScheduler, type Scheduler } from '../../src/core/scheduler.ts';
+import type { ScheduleRunner } from '../../src/core/schedule-runner.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
@@ -17,6 +17,7 @@ import {
   FAST_DELIVERY,
   WEBHOOK_ID,
   WEBHOOK_TOKEN,
+  builtInRunner,
   captureLog,
   fakeClock,
   hourly,
@@ -34,7 +35,7 @@ const dir = mkdtempSync(join(tmpdir(), 'herald-once-'));
 const ROOT = resolve(import.meta.dirname, '../..');
 
 let fake: WebhookFake;
-const opened: (Scheduler | Store)[] = [];
+const opened: (ScheduleRunner | Store)[] = [];
 
 beforeAll(async () => {
   fake = await startWebhookFake();
@@ -74,9 +75,9 @@ const backends: Backend[] = [
   },
 ];
 
-function replica(store: Store, clock: FakeClock, owner: string, job: Job = reportJob()): Scheduler {
-  const s = createScheduler({
-    schedules: [hourly(job)],
+function replica(store: Store, clock: FakeClock, owner: string, job: Job = reportJob()): ScheduleRunner {
+  const s = builtInRunner({
+    builtIns: [hourly(job)],
     services: { webhook: fake.client() },
     store,
     log: captureLog().log,
@@ -192,7 +193,7 @@ describe.each(backends)('exactly once per slot with a shared $name store', (back
     // Restarted while the dead process's lease still runs: nothing yet, and no second post later.
     await replica(store, clock, 'restarted-early').start();
     expect(fake.inbox.messages).toHaveLength(0);
-    clock.set('2025-11-22T08:12:00Z'); // the 10-minute lease is over
+    clock.set('2025-11-22T08:12:00Z'); // the 5-minute lease is over
     const restarted = replica(store, clock, 'restarted');
     await restarted.start();
     expect(postedContents(fake.inbox)).toEqual([`report for ${slot}`]);
@@ -251,8 +252,8 @@ describe.each(backends)('exactly once per slot with a shared $name store', (back
     fake.server.resetHandlers();
     clock.set('2025-11-22T10:06:30Z');
     const log = captureLog();
-    const restarted = createScheduler({
-      schedules: [hourly()],
+    const restarted = builtInRunner({
+      builtIns: [hourly()],
       services: { webhook: fake.client() },
       store,
       log: log.log,

@@ -3,7 +3,13 @@
 // a fake clock, and a tiny job that posts one message per slot.
 import type { RequestHandler } from 'msw';
 import { defineJob, type Job, type JobContext } from '../../src/core/job.ts';
+import {
+  createScheduleRunner,
+  type ScheduleRunner,
+  type ScheduleRunnerOptions,
+} from '../../src/core/schedule-runner.ts';
 import type { JobSchedule } from '../../src/core/scheduler.ts';
+import { createMemoryScheduleStore } from '../../src/store/index.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
@@ -115,6 +121,13 @@ export function reportJob(run?: (ctx: JobContext) => Promise<void>): Job {
 
 export function hourly(job: Job = reportJob(), cron = '0 * * * *', timezone = 'UTC'): JobSchedule {
   return { job, cron, timezone, variables: { cron: 'REPORT_CRON', timezone: 'REPORT_TZ' } };
+}
+
+/** The one engine running only built-in schedules (no chat schedules), as the job tests need it. */
+export function builtInRunner(
+  opts: Omit<ScheduleRunnerOptions, 'schedules' | 'builtIns'> & { builtIns: JobSchedule[] },
+): ScheduleRunner {
+  return createScheduleRunner({ ...opts, schedules: createMemoryScheduleStore() });
 }
 
 /** Fast delivery settings for tests: millisecond backoffs, retries a second later on the fake clock. */

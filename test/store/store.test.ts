@@ -217,6 +217,52 @@ describe.each(backends)('$name store', (backend) => {
     ]);
   });
 
+  it("leases a slot's posts to the owner that marked it posted, so no other drain takes them meanwhile", async () => {
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    expect(await store.markPosted('job', 's1', 'a', [entry('e1')], { leaseMs: 30_000 })).toBe(true);
+    expect(await stores[1]!.claimDueOutbox('b', 30_000, 10, { includeBackingOff: true })).toEqual([]);
+    expect(await store.listOutbox({ status: 'pending' })).toEqual([
+      expect.objectContaining({ id: 'e1', attempts: 1, nextAttemptAt: t + 30_000 }),
+    ]);
+    // The owner settles it without a claim of its own; after the lease another owner may take it.
+    t += 30_001;
+    expect(await stores[1]!.claimDueOutbox('b', 30_000, 10)).toEqual([
+      expect.objectContaining({ id: 'e1', attempts: 2 }),
+    ]);
+  });
+
+  it("saves a watch's memory only in the step that marks its post delivered, and keeps only the receipt", async () => {
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    const memory = { key: 'watch:k7p2mx', value: '["A","B"]' };
+    await store.markPosted('job', 's1', 'a', [{ ...entry('e1'), memory }], { leaseMs: 30_000 });
+    // Recorded and even in flight, the post has not changed what the watch remembers.
+    expect(await store.getValue('watch:k7p2mx')).toBeUndefined();
+    expect(await stores[1]!.markDelivered('e1', '1575644545423507458', memory.key)).toBe(true);
+    expect(await stores[2]!.getValue('watch:k7p2mx')).toBe('["A","B"]');
+    const [delivered] = await store.listOutbox({ status: 'delivered' });
+    expect(delivered).toMatchObject({ id: 'e1', receipt: '1575644545423507458', payload: null });
+    expect(delivered!.memory).toBeUndefined();
+  });
+
+  it("leaves a watch's memory as it was when its post is refused", async () => {
+    await store.setValue('watch:k7p2mx', '["A"]');
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    const memory = { key: 'watch:k7p2mx', value: '["A","B"]' };
+    await store.markPosted('job', 's1', 'a', [{ ...entry('e1'), memory }], { leaseMs: 30_000 });
+    expect(await store.giveUpOutbox('e1', 'a', 'not_found: the webhook was deleted')).toBe(true);
+    expect(await store.getValue('watch:k7p2mx')).toBe('["A"]');
+  });
+
+  it('writes the memory of a run with nothing to post with its "posted" mark', async () => {
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    await stores[1]!.claimSlot('job', 's1', 'b', 60_000);
+    const memory = { key: 'watch:k7p2mx', value: '["A"]' };
+    expect(await stores[1]!.markPosted('job', 's1', 'b', [], { memory })).toBe(false);
+    expect(await store.getValue('watch:k7p2mx')).toBeUndefined();
+    expect(await store.markPosted('job', 's1', 'a', [], { memory })).toBe(true);
+    expect(await store.getValue('watch:k7p2mx')).toBe('["A"]');
+  });
+
   it('stores small values, writing only absent ones when asked', async () => {
     expect(await store.getValue('k')).toBeUndefined();
     expect(await store.setValue('k', 'one', { ifAbsent: true })).toBe(true);

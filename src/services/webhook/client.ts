@@ -177,12 +177,10 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
       const created = CreatedMessage.safeParse(answer);
       if (!created.success) {
         // With wait=true Discord answers with the message; anything else is no proof it was saved.
-        throw failure(
-          'bad_response',
-          answer === undefined
-            ? 'webhook.post not confirmed: the webhook answered without a message'
-            : 'webhook.post not confirmed: the answer is not a Discord message',
-        );
+        // An empty answer is a 204: Discord created the message without saying its id.
+        throw answer === undefined
+          ? failure('bad_response', 'webhook.post not confirmed: the webhook answered without a message', 204)
+          : failure('bad_response', 'webhook.post not confirmed: the answer is not a Discord message');
       }
       const { id, channel_id: channelId } = created.data;
       return channelId === undefined ? { id } : { id, channelId };
