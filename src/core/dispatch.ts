@@ -142,9 +142,7 @@ async function runHandler(
     if (command.access.length > 0) await checkAccess(command, ctx);
     if (!isScheduled) {
       const bindings = { command: command.name, invocationId: ctx.invocationId };
-      // Decided at once by the in-process limiter: no await, the handler starts in this tick.
-      const rated = checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
-      if (rated) await rated;
+      await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
     }
     try {
       return await command.handler(input, ctx);
