@@ -12,7 +12,7 @@ import type { WebhookConfig } from './services/webhook/client.ts';
 import type { JobSearchConfig } from './services/job-search/client.ts';
 import type { ServiceKey } from './core/services.ts';
 import type { CommandAccess, CommandLimits } from './domain/command-access.ts';
-import { EnvSchema, type Env } from './config-env.ts';
+import { EnvSchema, RATE_LIMIT_VARIABLES, type Env } from './config-env.ts';
 import {
   accessSection,
   analyticsSummarySection,
@@ -86,6 +86,8 @@ export interface Config {
   access: CommandAccess;
   limits: CommandLimits;
   webhookUsername: string;
+  /** A provider plan's calls per minute where `<SERVICE>_RATE_LIMIT_PER_MINUTE` sets one. */
+  rateLimitsPerMinute: Readonly<Partial<Record<ServiceKey, number>>>;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
   /** Scheduled reports: limits, access, destinations (src/config-schedule.ts). */
@@ -157,6 +159,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     access: accessSection(e),
     limits: { perUserPerMinute: e.RATE_LIMIT_PER_MINUTE, sayDailyChars: e.SAY_DAILY_CHARS },
     webhookUsername: e.WEBHOOK_USERNAME ?? 'herald',
+    rateLimitsPerMinute: Object.fromEntries(
+      Object.entries(RATE_LIMIT_VARIABLES).flatMap(([key, variable]) =>
+        e[variable] === undefined ? [] : [[key, e[variable]]],
+      ),
+    ),
     analyticsSummary,
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
     schedule,

@@ -75,7 +75,10 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
   const metrics = config.health ? (await import('./metrics.ts')).createMetrics() : undefined;
   // Real providers get their documented rate limits as a queue; the simulator has none.
   const realOnly = Object.fromEntries(
-    SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [k, { providerRateLimit: true }]),
+    SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [
+      k,
+      { providerRateLimit: true, rateLimitPerMinute: config.rateLimitsPerMinute[k] },
+    ]),
   );
   const services = createServices(
     configs,

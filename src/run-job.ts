@@ -189,7 +189,12 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
   // Real providers get their documented rate limits, as in main.ts; the simulator has none.
   const realOnly = sandbox
     ? {}
-    : Object.fromEntries(SERVICE_KEYS.map((k) => [k, { providerRateLimit: true }]));
+    : Object.fromEntries(
+        SERVICE_KEYS.map((k) => [
+          k,
+          { providerRateLimit: true, rateLimitPerMinute: config.rateLimitsPerMinute[k] },
+        ]),
+      );
   const services = createServices(
     sandbox?.configs ?? config.services,
     { log: log.child({ component: 'http' }) },
