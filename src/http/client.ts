@@ -5,7 +5,7 @@
 // share.ts (coalescing and cache), guard.ts (breaker and queue), quota.ts (provider quotas).
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
-import { jsonMayHoldSecret, redactSecrets, redactValue } from '../redact.ts';
+import { redactSecrets, redactValue } from '../redact.ts';
 import { exchange, type ExchangeDeps } from './exchange.ts';
 import { errorFromResponse, failureFor, readCommonError, type Fail } from './failure.ts';
 import {
@@ -130,9 +130,6 @@ function parseJson<S extends z.ZodType>(
         .join('; '),
     });
   }
-  // A text whose strings, escapes decoded, hold no secret gives strings that hold none: the walk
-  // over the parsed value is skipped.
-  if (!jsonMayHoldSecret(text)) return parsed.data;
   return redactValue(parsed.data, redactSecrets);
 }
 
