@@ -86,38 +86,6 @@ interface Runtime extends DispatcherOptions {
   autocompleteTimeoutMs: number;
 }
 
-/**
- * The command's own logger, bound to its name and invocation id, made on its first line: most
- * handlers log nothing, and a pino child costs its bindings' serialization per command.
- */
-class LazyChildLog implements CommandLog {
-  readonly #log: DispatchLog;
-  readonly #bindings: Record<string, unknown>;
-  #child: CommandLog | undefined;
-
-  constructor(log: DispatchLog, bindings: Record<string, unknown>) {
-    this.#log = log;
-    this.#bindings = bindings;
-  }
-
-  #get(): CommandLog {
-    return (this.#child ??= this.#log.child ? this.#log.child(this.#bindings) : this.#log);
-  }
-
-  debug(obj: object, msg: string): void {
-    this.#get().debug(obj, msg);
-  }
-  info(obj: object, msg: string): void {
-    this.#get().info(obj, msg);
-  }
-  warn(obj: object, msg: string): void {
-    this.#get().warn(obj, msg);
-  }
-  error(obj: object, msg: string): void {
-    this.#get().error(obj, msg);
-  }
-}
-
 function contextFor(
   rt: Runtime,
   actor: Actor,
@@ -125,7 +93,8 @@ function contextFor(
   invocationId: string,
   signal: AbortSignal,
 ): CommandContext {
-  const log = new LazyChildLog(rt.log, { command: command.name, invocationId });
+  const bindings = { command: command.name, invocationId };
+  const log = rt.log.child ? rt.log.child(bindings) : rt.log;
   return { actor, services: rt.services, log, signal, now: rt.now, invocationId };
 }
 
