@@ -31,6 +31,7 @@ import {
 import { createInFlight } from './in-flight.ts';
 import { mapReplyText, replyText, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
+import { DISCORD_LIMITS } from '../domain/discord.ts';
 
 export type { CommandOutcome };
 export type { CommandRecord, RateLimiter } from './dispatch-steps.ts';
@@ -67,8 +68,6 @@ export interface Dispatcher extends AdapterHandlers {
   /** Runs a command line for a schedule as `actor` typed it, without the per-user rate limit. */
   run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
 }
-
-const MAX_CHOICES = 25;
 
 type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
 
@@ -199,7 +198,7 @@ async function complete(rt: Runtime, req: AutocompleteRequest): Promise<Choice[]
     return choices
       .filter((c) => typeof c?.name === 'string' && typeof c.value === 'string')
       .map((c) => ({ name: redactText(c.name), value: c.value }))
-      .slice(0, MAX_CHOICES);
+      .slice(0, DISCORD_LIMITS.autocompleteChoices);
   } catch (err) {
     rt.log.debug({ err, command: req.command, option: req.option }, 'autocomplete.failed');
     return [];
