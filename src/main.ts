@@ -67,7 +67,7 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
   }
   // With REDIS_URL, the per-user limits and the providers' quotas are shared by every replica.
   const redis = config.redisUrl
-    ? await (await import('./redis.ts')).connectRedis(config.redisUrl, log)
+    ? await (await import('./redis.ts')).connectRedis(config.redisUrl, { log })
     : undefined;
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   const configs = resolveServiceConfigs(config, plan, sandbox?.url);
