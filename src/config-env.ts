@@ -2,7 +2,7 @@
 // the parsed values into a Config and adds the rules that span several variables.
 import { isIP, isIPv4 } from 'node:net';
 import { z } from 'zod';
-import type { ServiceKey } from './core/services.ts';
+import type { ServiceKey } from './domain/services.ts';
 
 /** The providers' public addresses (API-NOTES.md); used when a *_BASE_URL is not set. */
 export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {

@@ -3,7 +3,7 @@
 // platforms). main.ts logs each line at start; `npm start -- --check` prints them as text.
 import type { Environment } from './config-file.ts';
 import type { Config } from './config.ts';
-import { SERVICE_KEYS } from './core/services.ts';
+import { SERVICE_KEYS } from './domain/services.ts';
 import type { ServicePlan } from './sandbox/resolve.ts';
 import { describeStore } from './store/index.ts';
 

@@ -2,18 +2,16 @@
 // per section (config-sections.ts); loadConfig reports every problem at once, naming the variable
 // to fix. A service whose credentials are absent is disabled (or simulated), not an error.
 import { ConfigError, type ConfigProblem } from './errors.ts';
-import type { EmailConfig } from './services/email/client.ts';
-import type { AnalyticsConfig } from './services/analytics/client.ts';
-import type { WeatherConfig } from './services/weather/client.ts';
-import type { GeocodingConfig } from './services/geocoding/client.ts';
-import type { SpeechConfig } from './services/speech/client.ts';
-import type { HostscanConfig } from './services/hostscan/client.ts';
-import type { WebhookConfig } from './services/webhook/client.ts';
-import type { JobSearchConfig } from './services/job-search/client.ts';
-import type { ServiceKey } from './core/services.ts';
+import type { ServiceKey } from './domain/services.ts';
 import type { CommandAccess, CommandLimits } from './domain/command-access.ts';
 import { EnvSchema, RATE_LIMIT_VARIABLES, type Env } from './config-env.ts';
 import {
+  type AnalyticsSummaryConfig,
+  type DiscordConfig,
+  type HealthConfig,
+  type LogConfig,
+  type ServiceConfigs,
+  type SlackConfig,
   accessSection,
   analyticsSummarySection,
   discordSection,
@@ -26,45 +24,15 @@ import { loadScheduleConfig, scheduleSecrets, type ScheduleConfig } from './conf
 
 export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './config-env.ts';
 export { parseWebhookUrl } from './config-sections.ts';
-
-export interface DiscordConfig {
-  token: string;
-  applicationId: string;
-  guildId: string | undefined;
-  apiUrl: string | undefined;
-}
-
-export interface SlackConfig {
-  botToken: string;
-  /** Socket Mode when set; else HTTP mode with the signing secret. */
-  appToken: string | undefined;
-  signingSecret: string | undefined;
-  apiUrl: string | undefined;
-  port: number;
-}
-
-export interface ServiceConfigs {
-  email?: EmailConfig;
-  analytics?: AnalyticsConfig;
-  weather?: WeatherConfig;
-  geocoding?: GeocodingConfig;
-  speech?: SpeechConfig;
-  hostscan?: HostscanConfig;
-  webhook?: WebhookConfig;
-  jobSearch?: JobSearchConfig;
-}
-
-export interface AnalyticsSummaryConfig {
-  cron: string;
-  timezone: string;
-  /** yesterday, today or Nd. */
-  range: string;
-  metrics: string[];
-  dimension: string;
-  emailTo: string[];
-  /** ANALYTICS_SUMMARY_SPEAK: the summary read aloud, posted as an mp3 in the same message. */
-  speak: boolean;
-}
+export type {
+  AnalyticsSummaryConfig,
+  DiscordConfig,
+  HealthConfig,
+  LogConfig,
+  ServiceConfigs,
+  SlackConfig,
+  WebhookParts,
+} from './config-sections.ts';
 
 export interface Config {
   sandbox: 'auto' | 'on' | 'off';
@@ -79,8 +47,8 @@ export interface Config {
   storeUrl: string;
   redisUrl: string | undefined;
   /** /healthz, /readyz, /metrics: HEALTH_PORT, or PORT when Slack's HTTP mode does not own it. */
-  health: { port: number; host: string } | undefined;
-  log: { level: string; format: 'json' | 'pretty' };
+  health: HealthConfig | undefined;
+  log: LogConfig;
   commandTimeoutMs: number;
   audioDir: string;
   access: CommandAccess;
@@ -104,13 +72,6 @@ export const SERVICE_VARIABLES: Readonly<Record<ServiceKey, string>> = {
   webhook: 'WEBHOOK_URL (or WEBHOOK_ID and WEBHOOK_TOKEN)',
   jobSearch: 'JOBS_APP_ID and JOBS_API_KEY',
 };
-
-/** A webhook address taken apart: its base, id and token. */
-export interface WebhookParts {
-  baseUrl: string;
-  id: string;
-  token: string;
-}
 
 /**
  * Parses the whole environment and returns every problem in one ConfigError: a variable the schema

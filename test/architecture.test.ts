@@ -187,4 +187,45 @@ describe('architecture', () => {
       ),
     ).toEqual([]);
   });
+
+  it('has no import circle: no file reaches itself through its imports, type imports included', () => {
+    expect(circles()).toEqual([]);
+  });
 });
+
+/** The groups of files that import each other round in a circle (Tarjan's strongly connected components). */
+function circles(): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const i of all) {
+    if (!i.target.endsWith('.ts')) continue;
+    edges.set(i.file, [...(edges.get(i.file) ?? []), i.target]);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return found;
+}

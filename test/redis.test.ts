@@ -35,10 +35,14 @@ describe('connectRedis', () => {
 
   it('refuses an unreachable server, naming its host and port but not its password', async () => {
     const { out, log } = lines();
-    const err = await connectRedis('redis://:hunter2-secret@127.0.0.1:1', {
+    const err: unknown = await connectRedis('redis://:hunter2-secret@127.0.0.1:1', {
       log,
       connectTimeoutMs: 500,
-    }).catch((e: unknown) => e as Error);
+    }).then(
+      (redis) => redis.disconnect(),
+      (e: unknown) => e,
+    );
+    if (!(err instanceof Error)) throw new Error('expected a refusal');
     expect(err.message).toBe('could not connect to Redis at 127.0.0.1:1');
     expect(JSON.stringify(out)).not.toContain('hunter2');
   });
