@@ -65,8 +65,15 @@ export interface Dispatcher extends AdapterHandlers {
    * Throws the UserError the invoker would see.
    */
   check(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
-  /** Runs a command line for a schedule as `actor` typed it, without the per-user rate limit. */
-  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
+  /**
+   * Runs a command line for a schedule as `actor` typed it (or a command with its typed options),
+   * without the per-user rate limit; the reply, or the failure thrown as it is.
+   */
+  run(
+    line: string | Pick<Invocation, 'command' | 'rawInput'>,
+    actor: Actor,
+    signal: AbortSignal,
+  ): Promise<Reply>;
 }
 
 type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
@@ -263,8 +270,13 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply> {
-    const { command, rawInput } = splitLine(rt.registry, line);
+  async function run(
+    line: string | Pick<Invocation, 'command' | 'rawInput'>,
+    actor: Actor,
+    signal: AbortSignal,
+  ): Promise<Reply> {
+    const { command, rawInput } =
+      typeof line === 'string' ? splitLine(rt.registry, line) : findCommand(rt.registry, line);
     if (!isAccepting) throw shuttingDown();
     const inv: Invocation = {
       command: command.name,
