@@ -1,4 +1,4 @@
-// The one redaction module (DESIGN.md, "Security"): every credential carrier of the eight services
+// The one redaction module: every credential carrier of the eight services
 // and the two chat platforms, and the functions that blank them out of free text and whole values
 // (log.ts also blanks SECRET_HEADERS and SECRET_QUERY_PARAMS by key). Logs (src/log.ts), error
 // text (src/http), adapters and replies (the dispatcher) all use it. A leaf: it imports nothing of
