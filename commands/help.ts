@@ -5,9 +5,7 @@ import { defineCommand, type Command } from '../src/core/command.ts';
 import type { Reply } from '../src/core/reply.ts';
 import { plural, quote } from './format.ts';
 import { optionDetails, syntaxHint, usageLine } from './help-format.ts';
-
-/** Discord shows at most 25 autocomplete choices. */
-const MAX_CHOICES = 25;
+import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 
 export interface HelpCommandOptions {
   /** RATE_LIMIT_PER_MINUTE, shown in the overview. */
@@ -55,7 +53,9 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
         const names = getCommands()
           .map((c) => c.name)
           .filter((n) => n.startsWith(lower));
-        return Promise.resolve(names.slice(0, MAX_CHOICES).map((n) => ({ name: `/${n}`, value: n })));
+        return Promise.resolve(
+          names.slice(0, DISCORD_LIMITS.autocompleteChoices).map((n) => ({ name: `/${n}`, value: n })),
+        );
       },
     },
     examples: ['/help', '/help jobs', '/help email'],

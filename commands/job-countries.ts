@@ -2,6 +2,7 @@
 // country option's autocomplete. The countries themselves are domain facts (src/domain).
 import { JOB_COUNTRIES, JOB_COUNTRY_CURRENCIES } from '../src/domain/job-countries.ts';
 import { formatCurrency, LOCALE } from './format.ts';
+import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 
 // Built on the first name asked for: an Intl object at import would map ICU's data at start-up.
 let regionNames: Intl.DisplayNames | undefined;
@@ -50,5 +51,7 @@ export function countryChoices(partial: string): { name: string; value: string }
   const all = JOB_COUNTRIES.map((code) => ({ code, name: countryName(code) }));
   const starts = all.filter((c) => c.code.startsWith(q) || c.name.toLowerCase().startsWith(q));
   const contains = all.filter((c) => !starts.includes(c) && c.name.toLowerCase().includes(q));
-  return [...starts, ...contains].slice(0, 25).map((c) => ({ name: `${c.name} (${c.code})`, value: c.code }));
+  return [...starts, ...contains]
+    .slice(0, DISCORD_LIMITS.autocompleteChoices)
+    .map((c) => ({ name: `${c.name} (${c.code})`, value: c.code }));
 }

@@ -5,9 +5,7 @@ import type { BuiltInSchedule, Listing, ManualRun, Preview } from '../src/core/s
 import type { ScheduleRecord, ScheduleRun } from '../src/core/schedules.ts';
 import { formatRun } from '../src/core/when.ts';
 import { truncate } from './format.ts';
-
-/** Discord's fields per embed. */
-const FIELDS_PER_EMBED = 25;
+import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 
 export function nextLines(id: string): Action[] {
   return [
@@ -86,11 +84,11 @@ export function listReply(listing: Listing, max: number): Reply {
       ? 'No schedules yet; add one with /schedule add "every weekday at 07:30" /weather Oslo.'
       : `${count} schedule${count === 1 ? '' : 's'} (at most ${max})${listing.builtIns.length > 0 ? ', and the built-in ones' : ''}.`;
   const embeds: Embed[] = [];
-  for (let i = 0; i < fields.length; i += FIELDS_PER_EMBED) {
+  for (let i = 0; i < fields.length; i += DISCORD_LIMITS.fields) {
     embeds.push({
       ...(i === 0 ? { title: 'Schedules' } : {}),
       color: 'info',
-      fields: fields.slice(i, i + FIELDS_PER_EMBED),
+      fields: fields.slice(i, i + DISCORD_LIMITS.fields),
     });
   }
   return embeds.length > 0 ? { text, embeds } : { text };

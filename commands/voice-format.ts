@@ -1,10 +1,8 @@
 // Finding and describing S5 voices, shared by /say (its voice option and autocomplete) and /voices.
 import type { Choice } from '../src/core/command.ts';
 import type { SpeechClient, Voice } from '../src/services/speech/client.ts';
+import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 import { truncate } from './format.ts';
-
-/** Discord shows at most 25 autocomplete choices. */
-export const MAX_CHOICES = 25;
 
 /** "premade, american accent, young": the category and the labels people choose by. */
 export function describeVoice(voice: Voice): string {
@@ -28,7 +26,7 @@ export function voiceChoices(voices: readonly Voice[], partial: string): Choice[
   const contains = voices.filter(
     (v) => !v.name.toLowerCase().startsWith(lower) && v.name.toLowerCase().includes(lower),
   );
-  return [...starts, ...contains].slice(0, MAX_CHOICES).map((v) => {
+  return [...starts, ...contains].slice(0, DISCORD_LIMITS.autocompleteChoices).map((v) => {
     const detail = describeVoice(v);
     return { name: truncate(detail ? `${v.name} (${detail})` : v.name, 100), value: v.id };
   });

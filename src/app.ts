@@ -131,7 +131,10 @@ export function buildServices(
 ): { configs: ServiceConfigs; services: Services } {
   const configs = resolveServiceConfigs(config, plan, sandboxUrl);
   const realOnly = Object.fromEntries(
-    SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [k, { providerRateLimit: true }]),
+    SERVICE_KEYS.filter((k) => plan.modes[k] === 'real').map((k) => [
+      k,
+      { providerRateLimit: true, rateLimitPerMinute: config.rateLimitsPerMinute[k] },
+    ]),
   );
   return { configs, services: createServices(configs, deps, realOnly) };
 }

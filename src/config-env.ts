@@ -2,7 +2,7 @@
 // the parsed values into a Config and adds the rules that span several variables.
 import { isIP, isIPv4 } from 'node:net';
 import { z } from 'zod';
-import type { ServiceKey } from './core/services.ts';
+import type { ServiceKey } from './domain/services.ts';
 import { isJobCountry, JOB_COUNTRIES } from './domain/job-countries.ts';
 
 /** The providers' public addresses (API-NOTES.md); used when a *_BASE_URL is not set. */
@@ -67,6 +67,22 @@ const port = optionalText.pipe(z.coerce.number<string>().int().min(0).max(65535)
 /** A whole number of at least 1; unset is `fallback`. */
 export const positiveInt = (fallback: number) =>
   optionalText.pipe(z.coerce.number<string>().int().positive().optional()).transform((v) => v ?? fallback);
+
+/**
+ * A provider plan's calls per minute, in place of its free tier's rate: the variable of each
+ * service, e.g. WEATHER_RATE_LIMIT_PER_MINUTE=3000.
+ */
+export const RATE_LIMIT_VARIABLES = {
+  email: 'EMAIL_RATE_LIMIT_PER_MINUTE',
+  analytics: 'ANALYTICS_RATE_LIMIT_PER_MINUTE',
+  weather: 'WEATHER_RATE_LIMIT_PER_MINUTE',
+  geocoding: 'GEOCODING_RATE_LIMIT_PER_MINUTE',
+  speech: 'SPEECH_RATE_LIMIT_PER_MINUTE',
+  hostscan: 'HOSTSCAN_RATE_LIMIT_PER_MINUTE',
+  webhook: 'WEBHOOK_RATE_LIMIT_PER_MINUTE',
+  jobSearch: 'JOBS_RATE_LIMIT_PER_MINUTE',
+} as const satisfies Record<ServiceKey, string>;
+const ratePerMinute = optionalText.pipe(z.coerce.number<string>().int().positive().optional());
 
 export const EnvSchema = z.object({
   EMAIL_BASE_URL: baseUrl,
@@ -165,6 +181,14 @@ export const EnvSchema = z.object({
   ANALYTICS_SUMMARY_SPEAK: optionalText
     .pipe(z.enum(['true', 'false']).optional())
     .transform((v) => v === 'true'),
+  EMAIL_RATE_LIMIT_PER_MINUTE: ratePerMinute,
+  ANALYTICS_RATE_LIMIT_PER_MINUTE: ratePerMinute,
+  WEATHER_RATE_LIMIT_PER_MINUTE: ratePerMinute,
+  GEOCODING_RATE_LIMIT_PER_MINUTE: ratePerMinute,
+  SPEECH_RATE_LIMIT_PER_MINUTE: ratePerMinute,
+  HOSTSCAN_RATE_LIMIT_PER_MINUTE: ratePerMinute,
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: ratePerMinute,
+  JOBS_RATE_LIMIT_PER_MINUTE: ratePerMinute,
   JOB_CATCHUP_MINUTES: optionalText
     .pipe(z.coerce.number<string>().int().min(0).optional())
     .transform((v) => v ?? 360),

@@ -5,7 +5,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Environment } from './config-file.ts';
 import type { Config } from './config.ts';
-import { SERVICE_KEYS } from './core/services.ts';
+import { SERVICE_KEYS } from './domain/services.ts';
 import type { ServicePlan } from './sandbox/resolve.ts';
 import { describeStore } from './store/index.ts';
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isAllowedBaseUrl, list, optionalText, positiveInt } from './config-env.ts';
 // A cycle with config.ts, which calls loadScheduleConfig: only functions cross it, at call time.
-import { parseWebhookUrl } from './config.ts';
+import { parseWebhookUrl } from './config-sections.ts';
 import { canonicalTimeZone, isTimeZone } from './core/when.ts';
 import type { ConfigProblem } from './errors.ts';
 import type { WebhookConfig, WebhookDestination } from './services/webhook/client.ts';

@@ -7,14 +7,84 @@ import type { ConfigProblem } from './errors.ts';
 import { DEFAULT_JOB_COUNTRY } from './domain/job-countries.ts';
 import { DEFAULT_SPEECH_MODEL_ID } from './domain/speech.ts';
 import { isTimeZone } from './core/when.ts';
-import type {
-  AnalyticsSummaryConfig,
-  Config,
-  DiscordConfig,
-  ServiceConfigs,
-  SlackConfig,
-  WebhookParts,
-} from './config.ts';
+import type { CommandAccess } from './domain/command-access.ts';
+import type { EmailConfig } from './services/email/client.ts';
+import type { AnalyticsConfig } from './services/analytics/client.ts';
+import type { WeatherConfig } from './services/weather/client.ts';
+import type { GeocodingConfig } from './services/geocoding/client.ts';
+import type { SpeechConfig } from './services/speech/client.ts';
+import type { HostscanConfig } from './services/hostscan/client.ts';
+import type { WebhookConfig } from './services/webhook/client.ts';
+import type { JobSearchConfig } from './services/job-search/client.ts';
+
+export interface DiscordConfig {
+  token: string;
+  applicationId: string;
+  guildId: string | undefined;
+  apiUrl: string | undefined;
+  /** `http`: Discord POSTs interactions to interactionsPath; a discord.js gateway session otherwise. */
+  mode?: 'gateway' | 'http';
+  /** The application's Ed25519 public key (hex), which signs the HTTP interactions. */
+  publicKey?: string;
+  /** HTTP mode's path on PORT. */
+  interactionsPath?: string;
+}
+
+export interface SlackConfig {
+  botToken: string;
+  /** Socket Mode when set; else HTTP mode with the signing secret. */
+  appToken: string | undefined;
+  signingSecret: string | undefined;
+  apiUrl: string | undefined;
+  port: number;
+}
+
+export interface ServiceConfigs {
+  email?: EmailConfig;
+  analytics?: AnalyticsConfig;
+  weather?: WeatherConfig;
+  geocoding?: GeocodingConfig;
+  speech?: SpeechConfig;
+  hostscan?: HostscanConfig;
+  webhook?: WebhookConfig;
+  jobSearch?: JobSearchConfig;
+}
+
+export interface AnalyticsSummaryConfig {
+  cron: string;
+  timezone: string;
+  /** yesterday, today or Nd. */
+  range: string;
+  metrics: string[];
+  dimension: string;
+  emailTo: string[];
+  /** ANALYTICS_SUMMARY_SPEAK: the summary read aloud, posted as an mp3 in the same message. */
+  speak: boolean;
+}
+
+/** A webhook address taken apart: its base, id and token. */
+export interface WebhookParts {
+  baseUrl: string;
+  id: string;
+  token: string;
+}
+
+/** /healthz, /readyz, /metrics. */
+export interface HealthConfig {
+  port: number;
+  host: string;
+  /** METRICS_PORT: /metrics on its own port, off `port`. */
+  metricsPort: number | undefined;
+  /** Which variable gave `port`: PORT is usually a platform's. */
+  portVariable: 'HEALTH_PORT' | 'PORT';
+  /** HEALTH_HOST unset: loopback. */
+  defaultHost: boolean;
+}
+
+export interface LogConfig {
+  level: string;
+  format: 'json' | 'pretty';
+}
 
 export type Problems = ConfigProblem[];
 
@@ -203,7 +273,11 @@ export function slackSection(e: Env, problems: Problems): SlackConfig | undefine
  * The health endpoints: HEALTH_PORT, else PORT unless Slack's HTTP mode owns it; loopback unless
  * HEALTH_HOST widens it.
  */
-export function healthSection(e: Env, slack: SlackConfig | undefined, problems: Problems): Config['health'] {
+export function healthSection(
+  e: Env,
+  slack: SlackConfig | undefined,
+  problems: Problems,
+): HealthConfig | undefined {
   const slackHttp = slack !== undefined && slack.appToken === undefined;
   if (slackHttp && e.HEALTH_PORT !== undefined && e.HEALTH_PORT === slack.port) {
     problems.push({
@@ -273,7 +347,7 @@ export function analyticsSummarySection(e: Env, problems: Problems): AnalyticsSu
 }
 
 /** An interactive console keeps the terminal for the conversation: only warnings and errors. */
-export function logSection(e: Env, hasPlatform: boolean): Config['log'] {
+export function logSection(e: Env, hasPlatform: boolean): LogConfig {
   const interactive = !hasPlatform && Boolean(process.stdin.isTTY && process.stdout.isTTY);
   return {
     level: e.LOG_LEVEL ?? (interactive ? 'warn' : 'info'),
@@ -281,7 +355,7 @@ export function logSection(e: Env, hasPlatform: boolean): Config['log'] {
   };
 }
 
-export function accessSection(e: Env): Config['access'] {
+export function accessSection(e: Env): CommandAccess {
   return {
     emailUsers: e.EMAIL_ALLOWED_USERS,
     emailRoles: e.EMAIL_ALLOWED_ROLES,

@@ -2,20 +2,18 @@
 // per section (config-sections.ts); loadConfig reports every problem at once, naming the variable
 // to fix. A service whose credentials are absent is disabled (or simulated), not an error.
 import { ConfigError, type ConfigProblem } from './errors.ts';
-import type { EmailConfig } from './services/email/client.ts';
-import type { AnalyticsConfig } from './services/analytics/client.ts';
-import type { WeatherConfig } from './services/weather/client.ts';
-import type { GeocodingConfig } from './services/geocoding/client.ts';
-import type { SpeechConfig } from './services/speech/client.ts';
-import type { HostscanConfig } from './services/hostscan/client.ts';
-import type { WebhookConfig } from './services/webhook/client.ts';
-import type { JobSearchConfig } from './services/job-search/client.ts';
-import type { ServiceKey } from './core/services.ts';
+import type { ServiceKey } from './domain/services.ts';
 import type { CommandAccess, CommandLimits } from './domain/command-access.ts';
-import { EnvSchema, type Env } from './config-env.ts';
+import { EnvSchema, RATE_LIMIT_VARIABLES, type Env } from './config-env.ts';
 import { DEFAULT_JOB_COUNTRY } from './domain/job-countries.ts';
 import { DEFAULT_SPEECH_MODEL_ID } from './domain/speech.ts';
 import {
+  type AnalyticsSummaryConfig,
+  type DiscordConfig,
+  type HealthConfig,
+  type LogConfig,
+  type ServiceConfigs,
+  type SlackConfig,
   accessSection,
   analyticsSummarySection,
   discordSection,
@@ -29,51 +27,15 @@ import { readSecretFiles } from './config-secret-files.ts';
 
 export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './config-env.ts';
 export { parseWebhookUrl } from './config-sections.ts';
-
-export interface DiscordConfig {
-  token: string;
-  applicationId: string;
-  guildId: string | undefined;
-  apiUrl: string | undefined;
-  /** `http`: Discord POSTs interactions to interactionsPath; a discord.js gateway session otherwise. */
-  mode?: 'gateway' | 'http';
-  /** The application's Ed25519 public key (hex), which signs the HTTP interactions. */
-  publicKey?: string;
-  /** HTTP mode's path on PORT. */
-  interactionsPath?: string;
-}
-
-export interface SlackConfig {
-  botToken: string;
-  /** Socket Mode when set; else HTTP mode with the signing secret. */
-  appToken: string | undefined;
-  signingSecret: string | undefined;
-  apiUrl: string | undefined;
-  port: number;
-}
-
-export interface ServiceConfigs {
-  email?: EmailConfig;
-  analytics?: AnalyticsConfig;
-  weather?: WeatherConfig;
-  geocoding?: GeocodingConfig;
-  speech?: SpeechConfig;
-  hostscan?: HostscanConfig;
-  webhook?: WebhookConfig;
-  jobSearch?: JobSearchConfig;
-}
-
-export interface AnalyticsSummaryConfig {
-  cron: string;
-  timezone: string;
-  /** yesterday, today or Nd. */
-  range: string;
-  metrics: string[];
-  dimension: string;
-  emailTo: string[];
-  /** ANALYTICS_SUMMARY_SPEAK: the summary read aloud, posted as an mp3 in the same message. */
-  speak: boolean;
-}
+export type {
+  AnalyticsSummaryConfig,
+  DiscordConfig,
+  HealthConfig,
+  LogConfig,
+  ServiceConfigs,
+  SlackConfig,
+  WebhookParts,
+} from './config-sections.ts';
 
 export interface Config {
   sandbox: 'auto' | 'on' | 'off';
@@ -88,21 +50,10 @@ export interface Config {
   storeUrl: string;
   redisUrl: string | undefined;
   /** /healthz, /readyz, /metrics: HEALTH_PORT, or PORT when Slack's HTTP mode does not own it. */
-  health:
-    | {
-        port: number;
-        host: string;
-        /** METRICS_PORT: /metrics on its own port, off `port`. */
-        metricsPort: number | undefined;
-        /** Which variable gave `port`: PORT is usually a platform's. */
-        portVariable: 'HEALTH_PORT' | 'PORT';
-        /** HEALTH_HOST unset: loopback. */
-        defaultHost: boolean;
-      }
-    | undefined;
+  health: HealthConfig | undefined;
   /** DYNO is set: a Heroku dyno, whose disk is lost at every restart. */
   ephemeralDisk: boolean;
-  log: { level: string; format: 'json' | 'pretty' };
+  log: LogConfig;
   commandTimeoutMs: number;
   audioDir: string;
   access: CommandAccess;
@@ -112,6 +63,8 @@ export interface Config {
   jobsCountry: string;
   /** SPEECH_MODEL_ID: /say's model, real or simulated. */
   speechModelId: string;
+  /** A provider plan's calls per minute where `<SERVICE>_RATE_LIMIT_PER_MINUTE` sets one. */
+  rateLimitsPerMinute: Readonly<Partial<Record<ServiceKey, number>>>;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
   /** SCHEDULE_CONCURRENCY: slots one process runs at once. */
@@ -134,13 +87,6 @@ export const SERVICE_VARIABLES: Readonly<Record<ServiceKey, string>> = {
   webhook: 'WEBHOOK_URL (or WEBHOOK_ID and WEBHOOK_TOKEN)',
   jobSearch: 'JOBS_APP_ID and JOBS_API_KEY',
 };
-
-/** A webhook address taken apart: its base, id and token. */
-export interface WebhookParts {
-  baseUrl: string;
-  id: string;
-  token: string;
-}
 
 /**
  * Parses the whole environment and returns every problem in one ConfigError: a variable the schema
@@ -193,6 +139,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     webhookUsername: e.WEBHOOK_USERNAME ?? 'herald',
     jobsCountry: e.JOBS_COUNTRY ?? DEFAULT_JOB_COUNTRY,
     speechModelId: e.SPEECH_MODEL_ID ?? DEFAULT_SPEECH_MODEL_ID,
+    rateLimitsPerMinute: Object.fromEntries(
+      Object.entries(RATE_LIMIT_VARIABLES).flatMap(([key, variable]) =>
+        e[variable] === undefined ? [] : [[key, e[variable]]],
+      ),
+    ),
     analyticsSummary,
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
     ephemeralDisk: e.DYNO !== undefined,

@@ -108,6 +108,32 @@ export class RunFailedError extends BotError {
   }
 }
 
+/**
+ * herald did not send a request because the provider's rate (the plan's calls per minute, or the
+ * free tier's per second) is used up until after the request's deadline.
+ */
+export class RateQuotaError extends ServiceError {
+  readonly limit: number;
+  readonly window: 'second' | 'minute';
+  constructor(opts: {
+    service: ServiceName;
+    operation: string;
+    limit: number;
+    window: 'second' | 'minute';
+    retryAfterMs: number;
+  }) {
+    super({
+      service: opts.service,
+      operation: opts.operation,
+      code: 'rate_limited',
+      retryAfterMs: opts.retryAfterMs,
+      providerMessage: `herald's rate of ${opts.limit} calls a ${opts.window} is used up`,
+    });
+    this.limit = opts.limit;
+    this.window = opts.window;
+  }
+}
+
 /** An expected failure whose message is safe to show to the invoker as it is. */
 export class UserError extends BotError {
   declare readonly code: UserErrorCode;
@@ -186,6 +212,8 @@ export function userMessageFor(err: unknown): string {
       case 'invalid_request':
         return `The ${name} service did not accept that request; check the input and try again.`;
       case 'rate_limited':
+        if (err instanceof RateQuotaError)
+          return `The ${name} service's quota for this ${err.window} is used up.`;
         if (err.quota) return quotaSentence(name, err.quota, err.retryAfterMs);
         if (err.exhausted)
           return `The ${name} service says herald’s quota is used up; it renews with the provider’s billing period, or an operator can raise the plan.`;

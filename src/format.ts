@@ -1,7 +1,9 @@
-// The one formatting module (STYLE.md "one fact in one place"): numbers, measured quantities,
+// The one formatting module (one fact in one place): numbers, measured quantities,
 // percentages and changes, byte sizes, dates and ages, and bounded echoes of text. Commands,
 // jobs and adapters all import it, so a reply never shows "18 KB" beside "18.4 kB" or "5 °C"
-// beside "5.3 °C". A leaf: it imports nothing. One locale (en-GB) and dates in UTC.
+// beside "5.3 °C". A leaf but for the domain's text rules. One locale (en-GB) and dates in UTC.
+
+import { truncate as cut } from './domain/text.ts';
 
 export const LOCALE = 'en-GB';
 
@@ -16,14 +18,11 @@ const isShown = (value: number) => Number.isFinite(value);
 const DAY_MS = 86_400_000;
 
 // Built on first use, not at import: the first Intl object maps several MB of ICU's data and code,
-// which an idle bot need not hold (issue 16).
-let integerFormat: Intl.NumberFormat | undefined;
+// which an idle bot need not hold.
 let dateFormat: Intl.DateTimeFormat | undefined;
 let dayFormat: Intl.DateTimeFormat | undefined;
 let timeFormat: Intl.DateTimeFormat | undefined;
 let relativeFormat: Intl.RelativeTimeFormat | undefined;
-const integerFormatter = () =>
-  (integerFormat ??= new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 }));
 const dateFormatter = () =>
   (dateFormat ??= new Intl.DateTimeFormat(LOCALE, {
     day: 'numeric',
@@ -42,33 +41,8 @@ const timeFormatter = () =>
   (timeFormat ??= new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }));
 const relativeFormatter = () => (relativeFormat ??= new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' }));
 
-// Building an Intl.NumberFormat costs tens of µs: keep one per precision (bench/ measured it).
-const fractionFormats = new Map<number, Intl.NumberFormat>();
-
-/**
- * What Intl.NumberFormat(LOCALE) writes for a value under 1000 (so no group separator) with
- * exactly `digits` decimals (up to 6), without its cost (a few hundred ns a call, four a /weather
- * reply, issue 16); undefined outside that range. Intl rounds the number's shortest decimal form
- * (the one String() gives: -499.95, not the binary -499.94999…) half away from zero, and so does
- * this; test/format.test.ts holds the two equal over ties and random values.
- */
-function formatSmall(value: number, digits: number): string | undefined {
-  if (!(Math.abs(value) < 1000) || digits > 6) return undefined;
-  const shortest = String(Math.abs(value));
-  if (shortest.includes('e')) return undefined;
-  const dot = shortest.indexOf('.');
-  const whole = dot === -1 ? shortest : shortest.slice(0, dot);
-  const fraction = dot === -1 ? '' : shortest.slice(dot + 1);
-  let kept = whole + fraction.slice(0, digits).padEnd(digits, '0');
-  // The first dropped digit decides: 5 or more rounds the magnitude up (half away from zero).
-  if (fraction.length > digits && fraction.charCodeAt(digits) >= 53) {
-    kept = String(Number(kept) + 1).padStart(kept.length, '0');
-  }
-  const wholeLength = kept.length - digits;
-  if (wholeLength > 3) return undefined; // 999.96 -> "1,000.0"
-  const text = digits === 0 ? kept : `${kept.slice(0, wholeLength)}.${kept.slice(wholeLength)}`;
-  return value < 0 ? `-${text}` : text;
-}
+// One Intl.NumberFormat per number of decimals, each built on first use.
+const numberFormats = new Map<number, Intl.NumberFormat>();
 
 /**
  * 1234.5 -> "1,235" (a count); with `digits`, exactly that many decimals: 5 -> "5.0", 25.33 ->
@@ -76,35 +50,17 @@ function formatSmall(value: number, digits: number): string | undefined {
  */
 export function formatNumber(value: number, digits = 0): string {
   if (!isShown(value)) return NOT_AVAILABLE;
-  if (digits === 0) {
-    // A whole number is grouped here, as en-GB's Intl.NumberFormat would ("-1,234,568"): the
-    // commands' descriptions show limits at start-up, and Intl would map ICU's data for them.
-    if (Number.isSafeInteger(value)) return groupThousands(value);
-    const number = value === 0 ? 0 : value;
-    return formatSmall(number, 0) ?? integerFormatter().format(number);
+  let format = numberFormats.get(digits);
+  if (!format) {
+    // signDisplay 'negative': -0.04 to one decimal is "0.0", not "-0.0".
+    format = new Intl.NumberFormat(LOCALE, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      signDisplay: 'negative',
+    });
+    numberFormats.set(digits, format);
   }
-  let text = formatSmall(value, digits);
-  if (text === undefined) {
-    let format = fractionFormats.get(digits);
-    if (!format) {
-      format = new Intl.NumberFormat(LOCALE, {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      });
-      fractionFormats.set(digits, format);
-    }
-    text = format.format(value);
-  }
-  // -0.04 rounds to "-0.0": show "0.0".
-  return /^-0[.,]?0*$/.test(text) ? text.slice(1) : text;
-}
-
-function groupThousands(whole: number): string {
-  const digits = String(Math.abs(whole));
-  const head = digits.length % 3 || 3;
-  let text = digits.slice(0, head);
-  for (let i = head; i < digits.length; i += 3) text += `,${digits.slice(i, i + 3)}`;
-  return whole < 0 ? `-${text}` : text;
+  return format.format(value);
 }
 
 /** A measured value with its unit, one decimal unless told: "5.0 °C", "3.4 m/s". */
@@ -244,23 +200,8 @@ export function formatRelative(date: Date, now: Date): string {
   return relative(Math.trunc(days / 365.25) || Math.sign(days), 'year');
 }
 
-// Intl.RelativeTimeFormat costs about a µs a call (one per /weather reply, issue 16), and its
-// answers are few ("5 minutes ago"): each is kept once written, a bounded number per unit.
-const relativeTexts = new Map<Intl.RelativeTimeFormatUnit, Map<number, string>>();
-
 function relative(value: number, unit: Intl.RelativeTimeFormatUnit): string {
-  let texts = relativeTexts.get(unit);
-  if (texts === undefined) {
-    texts = new Map();
-    relativeTexts.set(unit, texts);
-  }
-  let text = texts.get(value);
-  if (text === undefined) {
-    text = relativeFormatter().format(value, unit);
-    if (texts.size >= 1_000) texts.clear();
-    texts.set(value, text);
-  }
-  return text;
+  return relativeFormatter().format(value, unit);
 }
 
 /** "3 days ago, 19 Nov 2026": relative for reading, absolute for reference. */
@@ -270,8 +211,8 @@ export function formatAge(date: Date, now: Date): string {
 }
 
 /**
- * Cuts text to `max` characters with an ellipsis, on one line. Words are read only until the line
- * is full: a 1 MB text costs what its first `max` characters do, not a rewrite of all of it.
+ * Text on one line (each run of white space one space), cut to `max` characters as `cut` does.
+ * Words are read only until the line is full: a 1 MB text costs what its first `max` characters do.
  */
 export function truncate(text: string, max: number): string {
   let line = '';
@@ -280,7 +221,7 @@ export function truncate(text: string, max: number): string {
     line += line === '' ? word : ` ${word}`;
     if (line.length > max) break;
   }
-  return line.length <= max ? line : `${line.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+  return cut(line, max);
 }
 
 /** "1 voice", "42 voices". */

@@ -107,6 +107,6 @@ export function createLogger(opts: LogOptions = {}): Logger {
   }
   // Synchronous: with asynchronous writes in flight at exit, pino's exit hook (sonic-boom's
   // flushSync) retries EPIPE forever once the reader of stderr is gone, and the process hangs
-  // deaf to signals (issue 14, point 7). A synchronous write meets the EPIPE at once instead.
+  // deaf to signals. A synchronous write meets the EPIPE at once instead.
   return pino(options, pino.destination({ fd: 2, sync: true }));
 }

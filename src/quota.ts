@@ -2,14 +2,14 @@
 // the per-minute command rate limit and the /say daily character budget. With Redis down, each
 // falls back to an in-process limiter (insuranceLimiter) rather than failing every command.
 import type { Redis } from 'ioredis';
-import type { CommandContext } from './core/command.ts';
-import { UserError } from './errors.ts';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import type { CommandContext } from './core/command.ts';
+import { UserError } from './errors.ts';
 
 export interface LimitResult {
   allowed: boolean;
@@ -20,87 +20,16 @@ export interface LimitResult {
 }
 
 export interface PerUserLimiter {
-  /**
-   * Takes `amount` points for `key`; a denied request takes nothing. The in-process limiter
-   * answers at once (no promise, so a command reaches its upstream in the tick it arrived: issue
-   * 16); the one shared through Redis answers with a promise.
-   */
-  consume(key: string, amount?: number): LimitResult | Promise<LimitResult>;
+  /** Takes `amount` points for `key`; a denied request takes nothing. */
+  consume(key: string, amount?: number): Promise<LimitResult>;
   /** Gives back points taken for work that then failed. */
   refund(key: string, amount: number): Promise<void>;
 }
 
-/** Past this many keys, a new window first drops the ended ones (memory stays bounded by users). */
-const SWEEP_AT = 10_000;
-
 /**
- * The in-process limiter: `points` per key in a fixed window of `durationMs` that starts at the
- * key's first point, the rule rate-limiter-flexible's memory limiter keeps (it still backs the
- * Redis one when Redis is down), answered synchronously and without a timer per key.
+ * One limiter: in memory for a single process, shared by every replica through Redis when it is
+ * set, with an in-memory limiter while Redis is down.
  */
-export function createWindowLimiter(
-  points: number,
-  durationMs: number,
-  now: () => number = Date.now,
-): PerUserLimiter & { consume(key: string, amount?: number): LimitResult } {
-  const windows = new Map<string, { used: number; endsAt: number }>();
-  /** The key's window while it has not ended. */
-  const live = (key: string, at: number) => {
-    const w = windows.get(key);
-    return w !== undefined && w.endsAt > at ? w : undefined;
-  };
-  /** The key's window after adding `delta` points (a new window when the last one has ended). */
-  const add = (key: string, delta: number) => {
-    const at = now();
-    let w = live(key, at);
-    if (w === undefined) {
-      if (windows.size >= SWEEP_AT) for (const [k, old] of windows) if (old.endsAt <= at) windows.delete(k);
-      windows.delete(key);
-      w = { used: 0, endsAt: at + durationMs };
-      windows.set(key, w);
-    }
-    w.used += delta;
-    return { used: w.used, retryAfterMs: w.endsAt - at };
-  };
-  return {
-    consume(key, amount = 1) {
-      const at = now();
-      const w = live(key, at);
-      const used = w?.used ?? 0;
-      if (used + amount > points) {
-        return { allowed: false, remaining: Math.max(0, points - used), retryAfterMs: w ? w.endsAt - at : 0 };
-      }
-      const after = add(key, amount);
-      return { allowed: true, remaining: Math.max(0, points - after.used), retryAfterMs: after.retryAfterMs };
-    },
-    refund(key, amount) {
-      add(key, -amount);
-      return Promise.resolve();
-    },
-  };
-}
-
-/** Shared by every replica through Redis, with an in-process limiter while Redis is down. */
-function shared(opts: {
-  points: number;
-  durationS: number;
-  prefix: string;
-  redis: Redis;
-}): RateLimiterAbstract {
-  return new RateLimiterRedis({
-    storeClient: opts.redis,
-    points: opts.points,
-    duration: opts.durationS,
-    keyPrefix: opts.prefix,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: new RateLimiterMemory({
-      points: opts.points,
-      duration: opts.durationS,
-      keyPrefix: opts.prefix,
-    }),
-  });
-}
-
 function build(opts: {
   points: number;
   durationS: number;
@@ -108,14 +37,22 @@ function build(opts: {
   redis?: Redis | undefined;
   keyOf: (key: string) => string;
 }): PerUserLimiter {
-  if (!opts.redis) {
-    const local = createWindowLimiter(opts.points, opts.durationS * 1000);
-    return {
-      consume: (key, amount) => local.consume(opts.keyOf(key), amount),
-      refund: (key, amount) => local.refund(opts.keyOf(key), amount),
-    };
-  }
-  return wrap(shared({ ...opts, redis: opts.redis }), opts.points, opts.keyOf);
+  const memory = new RateLimiterMemory({
+    points: opts.points,
+    duration: opts.durationS,
+    keyPrefix: opts.prefix,
+  });
+  const limiter = opts.redis
+    ? new RateLimiterRedis({
+        storeClient: opts.redis,
+        points: opts.points,
+        duration: opts.durationS,
+        keyPrefix: opts.prefix,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memory,
+      })
+    : memory;
+  return wrap(limiter, opts.points, opts.keyOf);
 }
 
 function wrap(

@@ -1,4 +1,4 @@
-// The one redaction module (DESIGN.md, "Security"): every credential carrier of the eight services
+// The one redaction module: every credential carrier of the eight services
 // and the two chat platforms, and the functions that blank them out of free text and whole values
 // (log.ts also blanks SECRET_HEADERS and SECRET_QUERY_PARAMS by key). Logs (src/log.ts), error
 // text (src/http), adapters and replies (the dispatcher) all use it. A leaf: it imports nothing of
@@ -23,8 +23,15 @@ const knownSecrets = new Map<string, string>();
 export function registerSecret(value: string | undefined): void {
   if (value && value.length >= MIN_SECRET_LENGTH) {
     knownSecrets.set(value, encodeURIComponent(value));
-    secretChars = undefined;
   }
+}
+
+/**
+ * Forgets every registered secret. The registry is one per process, as the configuration is; the
+ * test suite runs many files in one process and forgets after each file (test/support/setup.ts).
+ */
+export function forgetSecrets(): void {
+  knownSecrets.clear();
 }
 
 const QUERY_PARAM_RE = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#\\s"']*`, 'gi');
@@ -64,66 +71,6 @@ function blankAll(text: string, extra: readonly string[]): string {
   for (const [secret, encoded] of knownSecrets) out = blankValue(out, secret, encoded);
   for (const secret of usable(extra)) out = blankValue(out, secret, encodeURIComponent(secret));
   return out;
-}
-
-/** Whether `text` holds a registered secret (or one of `extra`), plain or percent-encoded. */
-export function holdsSecret(text: string, extra: readonly string[] = []): boolean {
-  return holdsAny(text, extra);
-}
-
-const JSON_ESCAPE_RE = /\\(?:u([0-9a-fA-F]{4})|(.))/g;
-const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = {
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
-
-/** Every character of every registered secret and its percent-encoded form, made on first use. */
-let secretChars: Set<number> | undefined;
-
-/** The same escapes by character code: "n" (110) -> newline (10). */
-const SHORT_ESCAPE_CODES: ReadonlyMap<number, number> = new Map(
-  Object.entries(JSON_SHORT_ESCAPES).map(([letter, char]) => [letter.charCodeAt(0), char.charCodeAt(0)]),
-);
-
-/**
- * Whether some escape in `json` decodes to a character that a secret holds: only then can the
- * decoded strings hold a secret the text does not. The \r\n and \u0000 of a banner never can.
- */
-function escapesMayFormSecret(json: string): boolean {
-  let at = json.indexOf('\\');
-  if (at === -1) return false;
-  secretChars ??= new Set(
-    [...knownSecrets].flatMap(([plain, encoded]) => [...plain, ...encoded].map((c) => c.charCodeAt(0))),
-  );
-  while (at !== -1) {
-    const code = json.charCodeAt(at + 1);
-    const decoded =
-      code === 117 /* u */
-        ? Number.parseInt(json.slice(at + 2, at + 6), 16)
-        : (SHORT_ESCAPE_CODES.get(code) ?? code);
-    if (secretChars.has(decoded)) return true;
-    at = json.indexOf('\\', at + (code === 117 ? 6 : 2));
-  }
-  return false;
-}
-
-/**
- * Whether any string JSON.parse would make of `json` (a JSON text) can hold a registered secret.
- * Without a backslash every string is a verbatim slice of the text; with escapes, each string is a
- * slice of the text with its escapes decoded, so one decoding of the whole text answers for all of
- * them, without walking the parsed value (a Shodan banner is full of \r\n and \u0000). May say
- * yes for a secret that spans two strings: the caller then walks the value, which is exact.
- */
-export function jsonMayHoldSecret(json: string): boolean {
-  if (holdsAny(json, [])) return true;
-  if (knownSecrets.size === 0 || !escapesMayFormSecret(json)) return false;
-  const decoded = json.replace(JSON_ESCAPE_RE, (_, hex: string | undefined, char: string) =>
-    hex === undefined ? (JSON_SHORT_ESCAPES[char] ?? char) : String.fromCharCode(Number.parseInt(hex, 16)),
-  );
-  return holdsAny(decoded, []);
 }
 
 /**

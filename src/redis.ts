@@ -1,18 +1,48 @@
-// One ioredis connection for the shared state of several replicas (quotas, store, job election).
+// The one way herald connects to Redis, for everything it shares between replicas: the per-user
+// limits, the providers' rates and quotas, the store and the schedules.
 import { Redis } from 'ioredis';
-import type { Logger } from './log.ts';
+import { createLogger } from './log.ts';
 import { redactText } from './redact.ts';
 
-export async function connectRedis(url: string, log: Logger): Promise<Redis> {
+export interface RedisLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * Connects to Redis at `url` (redis:// or rediss://), or rejects naming its host and port. Once
+ * connected, ioredis reconnects by itself; a command sent meanwhile waits for the connection and
+ * fails after two retries. Each outage is logged once (`redis.error`), and its end (`redis.ready`).
+ * Without a `log` (the store opens its own connections), a logger of its own at warn.
+ */
+export async function connectRedis(
+  url: string,
+  opts: { log?: RedisLog | undefined; connectTimeoutMs?: number } = {},
+): Promise<Redis> {
+  const log = opts.log ?? createLogger({ level: 'warn' });
+  const where = new URL(url);
+  const host = `${where.hostname}:${where.port || '6379'}`;
   const redis = new Redis(url, {
     lazyConnect: true,
+    connectTimeout: opts.connectTimeoutMs ?? 5_000,
     maxRetriesPerRequest: 2,
-    connectTimeout: 5_000,
-    // Commands fail fast while disconnected instead of queueing behind a dead connection.
-    enableOfflineQueue: false,
   });
-  redis.on('error', (err: Error) => log.warn({ err: redactText(err.message) }, 'redis.error'));
-  await redis.connect();
-  log.info({ redis: redactText(new URL(url).host) }, 'redis connected');
+  let down = false;
+  redis.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ redis: host, err: redactText(err.message) }, 'redis.error');
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info({ redis: host }, 'redis.ready');
+  });
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    throw new Error(`could not connect to Redis at ${host}`, { cause: err });
+  }
   return redis;
 }

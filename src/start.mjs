@@ -5,7 +5,7 @@
 // The V8 flags are in package.json's start script (bench/ reads them from there):
 // --max-semi-space-size=4 caps the young generation at 2 x 4 MB; --heap-growing-percent=50 lets the
 // old generation grow to 1.5 x what survived the last full collection instead of up to 4 x, which
-// keeps a burst of 1,000 commands under 200 MB; --expose-gc gives this file the `gc` below.
+// keeps a burst of 1,000 commands under 200 MB.
 //
 // node-check.mjs first: on an older Node it prints the version needed and exits, before the
 // Node-24-only import below (a static one would fail to link, as a SyntaxError, before any check).
@@ -14,10 +14,3 @@ import './node-check.mjs';
 const { enableCompileCache } = await import('node:module');
 enableCompileCache();
 await import('./main.ts');
-
-// main.ts resolves once the adapters are connected (or have nothing to do: --help, --check). One
-// last-resort collection then gives back what start-up left behind, above all the young generation
-// it grew to its cap, about 10 MB of idle RSS, for about 60 ms of CPU once (bench/ measured both).
-// It runs after "ready", so it does not delay start-up; the young generation grows again under load.
-if (process.exitCode === undefined)
-  globalThis.gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });

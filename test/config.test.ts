@@ -30,6 +30,18 @@ describe('config', () => {
     expect(c.analyticsSummary.metrics).toContain('keyEvents');
   });
 
+  it("takes a provider plan's calls per minute, and leaves the free tiers where none is set", () => {
+    expect(loadConfig({}).rateLimitsPerMinute).toEqual({});
+    const c = loadConfig({ WEATHER_RATE_LIMIT_PER_MINUTE: '3000', JOBS_RATE_LIMIT_PER_MINUTE: '50' });
+    expect(c.rateLimitsPerMinute).toEqual({ weather: 3000, jobSearch: 50 });
+    expect(
+      problemsOf({ WEATHER_RATE_LIMIT_PER_MINUTE: '0', HOSTSCAN_RATE_LIMIT_PER_MINUTE: 'many' }),
+    ).toEqual([
+      { variable: 'WEATHER_RATE_LIMIT_PER_MINUTE', message: expect.any(String) },
+      { variable: 'HOSTSCAN_RATE_LIMIT_PER_MINUTE', message: expect.any(String) },
+    ]);
+  });
+
   it('enables a service with its credentials and the provider default base URL', () => {
     const c = loadConfig({
       WEATHER_API_KEY: 'k-weather-123',

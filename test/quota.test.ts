@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQuotas, createWindowLimiter } from '../src/quota.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQuotas } from '../src/quota.ts';
 
 const run = promisify(execFile);
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -19,20 +19,26 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-describe('the in-process window limiter', () => {
+describe('the in-process limiter', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date('2026-11-22T10:00:00Z') });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('counts points in a window from the first one, refuses without spending, then starts afresh', async () => {
-    let nowMs = 1_000_000;
-    const limiter = createWindowLimiter(3, 60_000, () => nowMs);
-    expect(limiter.consume('a', 2)).toEqual({ allowed: true, remaining: 1, retryAfterMs: 60_000 });
-    nowMs += 10_000;
-    expect(limiter.consume('a', 2)).toEqual({ allowed: false, remaining: 1, retryAfterMs: 50_000 });
-    expect(limiter.consume('a')).toEqual({ allowed: true, remaining: 0, retryAfterMs: 50_000 });
-    expect(limiter.consume('b')).toEqual({ allowed: true, remaining: 2, retryAfterMs: 60_000 });
-    await limiter.refund('a', 2);
-    expect(limiter.consume('a', 2)).toMatchObject({ allowed: true, remaining: 0 });
-    nowMs += 50_000; // the window of `a` has ended
-    expect(limiter.consume('a', 3)).toEqual({ allowed: true, remaining: 0, retryAfterMs: 60_000 });
-    expect(limiter.consume('x', 4)).toEqual({ allowed: false, remaining: 3, retryAfterMs: 0 });
+    const { commands } = createQuotas({ perUserPerMinute: 3, sayDailyChars: 100 });
+    expect(await commands.consume('a', 2)).toEqual({ allowed: true, remaining: 1, retryAfterMs: 60_000 });
+    vi.advanceTimersByTime(10_000);
+    expect(await commands.consume('a', 2)).toEqual({ allowed: false, remaining: 1, retryAfterMs: 50_000 });
+    expect(await commands.consume('a')).toEqual({ allowed: true, remaining: 0, retryAfterMs: 50_000 });
+    expect(await commands.consume('b')).toEqual({ allowed: true, remaining: 2, retryAfterMs: 60_000 });
+    await commands.refund('a', 2);
+    expect(await commands.consume('a', 2)).toMatchObject({ allowed: true, remaining: 0 });
+    vi.advanceTimersByTime(50_000); // the window of `a` has ended
+    expect(await commands.consume('a', 3)).toEqual({ allowed: true, remaining: 0, retryAfterMs: 60_000 });
+    expect(await commands.consume('x', 4)).toEqual({ allowed: false, remaining: 3, retryAfterMs: 0 });
   });
 });
 

@@ -12,8 +12,7 @@ import type { ServiceKey, Services } from './services.ts';
 type Verdict = { allowed: boolean; retryAfterMs: number };
 
 export interface RateLimiter {
-  /** At once from an in-process limiter, through a promise from a shared (Redis) one. */
-  consume(key: string): Verdict | Promise<Verdict>;
+  consume(key: string): Promise<Verdict>;
 }
 
 export interface CommandRecord {
@@ -68,33 +67,22 @@ function seconds(ms: number): string {
 }
 
 /** Spends one command of the actor's budget; the operator has none, and a broken limiter lets it pass. */
-/**
- * The invoker's rate limit: undefined when it was decided at once (the in-process limiter), so the
- * command goes on in the same tick; a promise when the limiter is shared. Throws (or rejects with)
- * the refusal.
- */
-export function checkRate(
+export async function checkRate(
   limiter: RateLimiter | undefined,
   actor: Actor,
   log: CommandLog,
   bindings: { command: string; invocationId: string },
-): Promise<void> | undefined {
-  if (!limiter || actor.isOperator) return undefined;
-  // A broken limiter store must not take every command down with it.
-  const unavailable = (err: unknown) => log.warn({ err, ...bindings }, 'ratelimit.unavailable');
-  let verdict: Verdict | Promise<Verdict>;
+): Promise<void> {
+  if (!limiter || actor.isOperator) return;
+  let verdict: Verdict;
   try {
-    verdict = limiter.consume(`${actor.platform}:${actor.id}`);
+    verdict = await limiter.consume(`${actor.platform}:${actor.id}`);
   } catch (err) {
-    unavailable(err);
-    return undefined;
+    // A broken limiter store must not take every command down with it.
+    log.warn({ err, ...bindings }, 'ratelimit.unavailable');
+    return;
   }
-  if (!('then' in verdict)) return judge(verdict);
-  return verdict.then(judge, unavailable);
-}
-
-function judge(verdict: Verdict): undefined {
-  if (verdict.allowed) return undefined;
+  if (verdict.allowed) return;
   throw new UserError({
     code: 'rate_limited',
     message: `You are sending commands too quickly; try again in ${seconds(verdict.retryAfterMs)}.`,

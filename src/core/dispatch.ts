@@ -32,6 +32,7 @@ import {
 import { createInFlight } from './in-flight.ts';
 import { mapReplyText, replyText, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
+import { DISCORD_LIMITS } from '../domain/discord.ts';
 
 export type { CommandOutcome };
 export type { CommandRecord, RateLimiter } from './dispatch-steps.ts';
@@ -70,13 +71,17 @@ export interface Dispatcher extends AdapterHandlers {
     accept?: (command: Command, commands: readonly Command[]) => void,
   ): Promise<Command>;
   /**
-   * Runs a command line for a schedule as `actor` typed it, without the per-user rate limit; for a
-   * watch (`watch: true`), with the input its command's watch runs with.
+   * Runs a command line for a schedule as `actor` typed it (or a command with its typed options),
+   * without the per-user rate limit; the reply, or the failure thrown as it is. For a watch
+   * (`watch: true`), with the input its command's watch runs with.
    */
-  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
+  run(
+    line: string | Pick<Invocation, 'command' | 'rawInput'>,
+    actor: Actor,
+    signal: AbortSignal,
+    opts?: { watch?: boolean },
+  ): Promise<Reply>;
 }
-
-const MAX_CHOICES = 25;
 
 type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
 
@@ -94,38 +99,6 @@ interface Runtime extends DispatcherOptions {
   autocompleteTimeoutMs: number;
 }
 
-/**
- * The command's own logger, bound to its name and invocation id, made on its first line: most
- * handlers log nothing, and a pino child costs its bindings' serialization per command.
- */
-class LazyChildLog implements CommandLog {
-  readonly #log: DispatchLog;
-  readonly #bindings: Record<string, unknown>;
-  #child: CommandLog | undefined;
-
-  constructor(log: DispatchLog, bindings: Record<string, unknown>) {
-    this.#log = log;
-    this.#bindings = bindings;
-  }
-
-  #get(): CommandLog {
-    return (this.#child ??= this.#log.child ? this.#log.child(this.#bindings) : this.#log);
-  }
-
-  debug(obj: object, msg: string): void {
-    this.#get().debug(obj, msg);
-  }
-  info(obj: object, msg: string): void {
-    this.#get().info(obj, msg);
-  }
-  warn(obj: object, msg: string): void {
-    this.#get().warn(obj, msg);
-  }
-  error(obj: object, msg: string): void {
-    this.#get().error(obj, msg);
-  }
-}
-
 function contextFor(
   rt: Runtime,
   actor: Actor,
@@ -133,7 +106,8 @@ function contextFor(
   invocationId: string,
   signal: AbortSignal,
 ): CommandContext {
-  const log = new LazyChildLog(rt.log, { command: command.name, invocationId });
+  const bindings = { command: command.name, invocationId };
+  const log = rt.log.child ? rt.log.child(bindings) : rt.log;
   return { actor, services: rt.services, log, signal, now: rt.now, invocationId };
 }
 
@@ -150,9 +124,7 @@ async function runHandler(
     if (command.access.length > 0) await checkAccess(command, ctx);
     if (!isScheduled) {
       const bindings = { command: command.name, invocationId: ctx.invocationId };
-      // Decided at once by the in-process limiter: no await, the handler starts in this tick.
-      const rated = checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
-      if (rated) await rated;
+      await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
     }
     try {
       return await command.handler(input, ctx);
@@ -240,7 +212,7 @@ async function complete(rt: Runtime, req: AutocompleteRequest): Promise<Choice[]
     return choices
       .filter((c) => typeof c?.name === 'string' && typeof c.value === 'string')
       .map((c) => ({ name: redactText(c.name), value: c.value }))
-      .slice(0, MAX_CHOICES);
+      .slice(0, DISCORD_LIMITS.autocompleteChoices);
   } catch (err) {
     const [command, option] = [loggedText(req.command), loggedText(req.option)];
     rt.log.debug({ err, command, option }, 'autocomplete.failed');
@@ -307,13 +279,16 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   async function run(
-    line: string,
+    line: string | Pick<Invocation, 'command' | 'rawInput'>,
     actor: Actor,
     signal: AbortSignal,
     opts: { watch?: boolean } = {},
   ): Promise<Reply> {
-    const { command, rawInput: typed } = splitLine(rt.registry, line);
-    const rawInput = opts.watch && command.watch?.input ? command.watch.input(typed) : typed;
+    const { command, rawInput: typed } =
+      typeof line === 'string' ? splitLine(rt.registry, line) : findCommand(rt.registry, line);
+    // A watch runs from a schedule's command line, whose text its `input` adjusts.
+    const rawInput =
+      opts.watch && command.watch?.input && typeof typed === 'string' ? command.watch.input(typed) : typed;
     if (!isAccepting) throw shuttingDown();
     const inv: Invocation = {
       command: command.name,

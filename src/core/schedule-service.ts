@@ -8,6 +8,7 @@ import type { Reply } from './reply.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
+import { DISCORD_LIMITS } from '../domain/discord.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -116,7 +117,6 @@ export interface ScheduleService {
 
 /** Commands that change something or manage schedules are never run on a schedule. */
 const UNSCHEDULABLE = /^(email send|schedule( |$))/;
-const MAX_CHOICES = 25;
 
 function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
   return new UserError({ code, message });
@@ -185,7 +185,7 @@ function destinationChoices(settings: ScheduleSettings, partial: string): Choice
   const p = partial.trim().toLowerCase();
   return settings.destinations
     .filter((d) => d.includes(p))
-    .slice(0, MAX_CHOICES)
+    .slice(0, DISCORD_LIMITS.autocompleteChoices)
     .map((d) => ({ name: d, value: d }));
 }
 
@@ -193,7 +193,7 @@ function zoneChoices(settings: ScheduleSettings, zones: readonly string[], parti
   const p = partial.trim().toLowerCase().replace(/\s+/g, '_');
   const hits =
     p === '' ? [settings.timezone, 'UTC', ...zones] : zones.filter((z) => z.toLowerCase().includes(p));
-  return [...new Set(hits)].slice(0, MAX_CHOICES).map((z) => ({ name: z, value: z }));
+  return [...new Set(hits)].slice(0, DISCORD_LIMITS.autocompleteChoices).map((z) => ({ name: z, value: z }));
 }
 
 export function createScheduleService(opts: ScheduleServiceOptions): ScheduleService {

@@ -5,10 +5,18 @@
 // share.ts (coalescing and cache), guard.ts (breaker and queue), quota.ts (provider quotas).
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
-import { bytesHoldSecret, jsonMayHoldSecret, redactSecrets, redactValue } from '../redact.ts';
+import { bytesHoldSecret, redactSecrets, redactValue } from '../redact.ts';
 import { exchange, type ExchangeDeps } from './exchange.ts';
 import { errorFromResponse, failureFor, readCommonError, type Fail } from './failure.ts';
-import { createBreaker, createLimiter, PROVIDER_RATE_LIMITS, type Breaker, type Limiter } from './guard.ts';
+import {
+  createBreaker,
+  createLimiter,
+  createProviderRate,
+  rateLimitFor,
+  type Breaker,
+  type Limiter,
+  type ProviderRate,
+} from './guard.ts';
 import { joinUrl } from './path.ts';
 import { HTTP_DEFAULTS, type HttpOptions } from './policy.ts';
 import { createProviderQuota, PROVIDER_QUOTAS, type ProviderQuota } from './quota.ts';
@@ -38,6 +46,7 @@ function buildUrl(baseUrl: string, req: HttpRequest): string {
 interface Guards {
   breaker: Breaker;
   quota: ProviderQuota | undefined;
+  rate: ProviderRate | undefined;
   limiter: Limiter;
   transport: Transport;
   fail: Fail;
@@ -55,7 +64,7 @@ async function guardedAttempt(
   if (blockedMs !== undefined) {
     throw g.fail(req, 'unavailable', { retryAfterMs: blockedMs, providerMessage: 'circuit open' });
   }
-  // Every attempt, a retry too, is a call the provider counts (no await without a quota).
+  // Every attempt, a retry too, is a call the provider counts.
   const exhausted = g.quota && (await g.quota.take());
   if (exhausted) {
     g.breaker.release();
@@ -64,6 +73,14 @@ async function guardedAttempt(
       providerMessage: `herald's quota of ${exhausted.limit} calls a ${exhausted.per} is used up`,
       quota: exhausted,
     });
+  }
+  if (g.rate) {
+    try {
+      await g.rate.take(req.operation, signal);
+    } catch (err) {
+      g.breaker.release();
+      throw err;
+    }
   }
   let res: RawResponse;
   try {
@@ -113,9 +130,6 @@ function parseJson<S extends z.ZodType>(
         .join('; '),
     });
   }
-  // A text whose strings, escapes decoded, hold no secret gives strings that hold none: the walk
-  // over the parsed value is skipped.
-  if (!jsonMayHoldSecret(text)) return parsed.data;
   return redactValue(parsed.data, redactSecrets);
 }
 
@@ -157,6 +171,20 @@ function createQuota(
   return createProviderQuota({ service: config.service, limits, redis, prefix, now });
 }
 
+function createRate(config: HttpClientConfig, opts: HttpOptions): ProviderRate | undefined {
+  const rate = opts.providerRateLimit ? rateLimitFor(config.service, opts.rateLimitPerMinute) : undefined;
+  if (!rate) return undefined;
+  const { redis, prefix } = config.quotaStore ?? {};
+  return createProviderRate({
+    service: config.service,
+    rate,
+    redis,
+    prefix,
+    baseUrl: config.baseUrl,
+    maxWaitMs: opts.requestTimeoutMs,
+  });
+}
+
 export function createHttpClient(config: HttpClientConfig): HttpClient {
   const opts: HttpOptions = { ...HTTP_DEFAULTS, ...config.options };
   const now = config.now ?? Date.now;
@@ -168,11 +196,16 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     { failureThreshold: opts.breakerFailureThreshold, cooldownMs: opts.breakerCooldownMs },
     now,
   );
-  const limiter = createLimiter({
-    maxConcurrent: opts.maxConcurrent,
-    rate: opts.providerRateLimit ? PROVIDER_RATE_LIMITS[service] : undefined,
-  });
-  const guards: Guards = { breaker, quota: createQuota(config, opts, now), limiter, transport, fail, now };
+  const limiter = createLimiter({ maxConcurrent: opts.maxConcurrent });
+  const guards: Guards = {
+    breaker,
+    quota: createQuota(config, opts, now),
+    rate: createRate(config, opts),
+    limiter,
+    transport,
+    fail,
+    now,
+  };
   const readError = config.readError ?? readCommonError;
   const record = recorder(config);
   const deps: ExchangeDeps = {

@@ -27,7 +27,7 @@ export interface ExchangeDeps {
   ): void;
 }
 
-/** POST is retried only with an Idempotency-Key, or when it only reads (DESIGN.md). */
+/** POST is retried only with an Idempotency-Key, or when it only reads: a repeat must not act twice. */
 function isRetryableMethod(req: HttpRequest): boolean {
   return (
     req.method === 'GET' ||
@@ -64,7 +64,7 @@ export async function exchange(
   url: string,
   callerSignal?: AbortSignal,
 ): Promise<RawResponse> {
-  // One timer and controller per request (issue 16), cleared as soon as it settles.
+  // One timer and controller per request, cleared as soon as it settles.
   const bound = createDeadline(d.opts.requestTimeoutMs, callerSignal);
   try {
     return await runAttempts(d, req, url, bound.signal);

@@ -1,27 +1,43 @@
-// Upstream protection for one service: a concurrency limit and the provider's documented rate
-// limit, both by queueing (p-queue), and a circuit breaker so that a dead upstream answers fast
-// instead of stacking timeouts. The breaker is a consecutive-failure counter (a library such as
-// opossum wraps one function with its own timeout and fallback, which our client already owns).
+// Upstream protection for one service: a concurrency limit (p-queue), the provider's rate limit
+// (rate-limiter-flexible: in memory, or in Redis so that every replica spends one plan), and a
+// circuit breaker so that a dead upstream answers fast instead of stacking timeouts. The breaker is
+// a consecutive-failure counter (a library such as opossum wraps one function with its own timeout
+// and fallback, which our client already owns).
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
 import PQueue from 'p-queue';
-import type { ServiceName } from '../errors.ts';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { RateQuotaError, type ServiceName } from '../errors.ts';
 
 export interface RateLimit {
-  /** At most this many requests start in any window of intervalMs (sliding). */
-  intervalCap: number;
-  intervalMs: number;
+  /** At most this many requests start in one window of `durationS` seconds. */
+  points: number;
+  durationS: number;
 }
 
 /**
- * Documented provider limits (API-NOTES.md), applied to real upstreams, not the simulator, as a
- * queue. Adzuna's limits are calendar quotas, refused rather than queued (quota.ts).
+ * The providers' free tiers, applied to real upstreams, not the simulator. A paid plan sets its
+ * own per minute (`rateLimitPerMinute`). Adzuna's limits are calendar quotas, refused rather than
+ * waited for (quota.ts).
  */
 export const PROVIDER_RATE_LIMITS: Readonly<Partial<Record<ServiceName, RateLimit>>> = {
-  email: { intervalCap: 2, intervalMs: 1_000 },
-  weather: { intervalCap: 60, intervalMs: 60_000 },
-  geocoding: { intervalCap: 600, intervalMs: 60_000 },
-  hostscan: { intervalCap: 1, intervalMs: 1_000 },
-  webhook: { intervalCap: 5, intervalMs: 2_000 },
+  email: { points: 2, durationS: 1 },
+  weather: { points: 60, durationS: 60 },
+  geocoding: { points: 600, durationS: 60 },
+  hostscan: { points: 1, durationS: 1 },
+  webhook: { points: 5, durationS: 2 },
 };
+
+/** The plan's rate when one is configured per minute, else the free tier's. */
+export function rateLimitFor(service: ServiceName, perMinute: number | undefined): RateLimit | undefined {
+  return perMinute === undefined ? PROVIDER_RATE_LIMITS[service] : { points: perMinute, durationS: 60 };
+}
 
 export interface BreakerOptions {
   /** Consecutive failed attempts (network, timeout, 5xx) that open the circuit. */
@@ -83,60 +99,76 @@ export interface Limiter {
   pending(): number;
 }
 
-/**
- * The concurrency limit alone (no provider rate): a counter and a FIFO of waiters, so the happy
- * path (a free slot) allocates nothing (issue 16). A waiter leaves the queue when its signal fires.
- */
-function createSemaphore(maxConcurrent: number): Limiter {
-  let active = 0;
-  const waiting = new Set<() => void>();
-  // A finished task hands its slot to the first waiter, or frees it.
-  const release = () => {
-    const first = waiting.values().next();
-    if (first.done) active--;
-    else {
-      waiting.delete(first.value);
-      first.value();
-    }
-  };
-  const slot = (signal: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        waiting.delete(go);
-        reject(signal.reason as Error);
-      };
-      const go = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      waiting.add(go);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  return {
-    async run(task, signal) {
-      signal.throwIfAborted();
-      if (active < maxConcurrent) active++;
-      else await slot(signal);
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
-    pending: () => waiting.size,
-  };
-}
-
-export function createLimiter(opts: { maxConcurrent: number; rate?: RateLimit | undefined }): Limiter {
-  if (!opts.rate) return createSemaphore(opts.maxConcurrent);
-  const queue = new PQueue({
-    concurrency: opts.maxConcurrent,
-    intervalCap: opts.rate.intervalCap,
-    interval: opts.rate.intervalMs,
-    strict: true,
-  });
+/** At most `maxConcurrent` requests in flight; a waiter leaves the queue when its signal fires. */
+export function createLimiter(opts: { maxConcurrent: number }): Limiter {
+  const queue = new PQueue({ concurrency: opts.maxConcurrent });
   return {
     run: (task, signal) => queue.add(task, { signal }),
     pending: () => queue.size,
+  };
+}
+
+export interface ProviderRate {
+  /**
+   * Takes one request of the rate, waiting for the next window while the request's deadline allows;
+   * a RateQuotaError when the window's requests are used up past it.
+   */
+  take(operation: string, signal: AbortSignal): Promise<void>;
+}
+
+export function createProviderRate(opts: {
+  service: ServiceName;
+  rate: RateLimit;
+  /** Counts in Redis when given, so that replicas share one plan. */
+  redis?: Redis | undefined;
+  /** Redis key prefix; tests give each file its own. */
+  prefix?: string | undefined;
+  /** The upstream's address: each webhook (or other upstream) has its own count. */
+  baseUrl: string;
+  /** The longest wait worth starting: the whole-request deadline. */
+  maxWaitMs: number;
+  wait?: (ms: number, signal: AbortSignal) => Promise<unknown>;
+}): ProviderRate {
+  const { service, rate } = opts;
+  // The address may hold a credential (a webhook token): the key holds a digest of it.
+  const upstream = createHash('sha256').update(opts.baseUrl).digest('hex').slice(0, 16);
+  const keyPrefix = `${opts.prefix ?? 'herald:quota:'}rate:${service}`;
+  const memory = new RateLimiterMemory({ points: rate.points, duration: rate.durationS, keyPrefix });
+  const limiter: RateLimiterAbstract = opts.redis
+    ? new RateLimiterRedis({
+        storeClient: opts.redis,
+        points: rate.points,
+        duration: rate.durationS,
+        keyPrefix,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memory,
+      })
+    : memory;
+  const wait = opts.wait ?? ((ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }));
+  const usedUp = (operation: string, retryAfterMs: number) =>
+    new RateQuotaError({
+      service,
+      operation,
+      limit: rate.points,
+      window: rate.durationS >= 60 ? 'minute' : 'second',
+      retryAfterMs,
+    });
+  return {
+    async take(operation, signal) {
+      for (;;) {
+        try {
+          await limiter.consume(upstream, 1);
+          return;
+        } catch (err) {
+          if (!(err instanceof RateLimiterRes)) throw err;
+          if (err.msBeforeNext >= opts.maxWaitMs) throw usedUp(operation, err.msBeforeNext);
+          try {
+            await wait(err.msBeforeNext, signal);
+          } catch {
+            throw usedUp(operation, err.msBeforeNext);
+          }
+        }
+      }
+    },
   };
 }

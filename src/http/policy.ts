@@ -18,8 +18,10 @@ export interface HttpOptions {
   keepAliveTimeoutMs: number;
   /** Requests in flight to this upstream at once; more wait in a queue. */
   maxConcurrent: number;
-  /** Queue to the provider's documented rate (PROVIDER_RATE_LIMITS); off for the simulator. */
+  /** Hold requests to the provider's rate (PROVIDER_RATE_LIMITS); off for the simulator. */
   providerRateLimit: boolean;
+  /** The plan's calls per minute, in place of the free tier's rate (`<SERVICE>_RATE_LIMIT_PER_MINUTE`). */
+  rateLimitPerMinute: number | undefined;
   breakerFailureThreshold: number;
   breakerCooldownMs: number;
 }
@@ -40,6 +42,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   keepAliveTimeoutMs: 30_000,
   maxConcurrent: 1024,
   providerRateLimit: false,
+  rateLimitPerMinute: undefined,
   breakerFailureThreshold: 5,
   breakerCooldownMs: 15_000,
 }) satisfies Required<HttpOptions>;

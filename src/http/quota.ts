@@ -16,7 +16,7 @@ export interface QuotaLimit {
 }
 
 /**
- * Adzuna's terms of service (API-NOTES.md "S8"): 25 calls a minute, 250 a day, 1,000 a week and
+ * Adzuna's terms of service: 25 calls a minute, 250 a day, 1,000 a week and
  * 2,500 a month. Applied to the real provider only, like PROVIDER_RATE_LIMITS.
  */
 export const PROVIDER_QUOTAS: Readonly<Partial<Record<ServiceName, readonly QuotaLimit[]>>> = {

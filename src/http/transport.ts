@@ -1,6 +1,7 @@
-// One upstream's keep-alive pool (an undici Agent with connect, headers and body timeouts) and a
-// single attempt over it: a response of any status with its body read under the size bound, or a
-// ServiceError for what went wrong on the way (timeout, network, herald's own fault).
+// One upstream's keep-alive pool (an undici Agent with connect, headers and body timeouts and the
+// response size bound) and a single attempt over it with undici's `request`: a response of any
+// status with its body read, or a ServiceError for what went wrong on the way (timeout, network,
+// a body over the bound, herald's own fault).
 import type * as UndiciModule from 'undici';
 import type { Agent } from 'undici';
 import { ServiceError } from '../errors.ts';
@@ -26,6 +27,9 @@ function encodeBody(body: unknown): string | Uint8Array | undefined {
   return body instanceof Uint8Array ? body : JSON.stringify(body);
 }
 
+/** undici's error when a body crosses the Agent's maxResponseSize (it closes that socket). */
+const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+
 /** The transport failure of an attempt as a ServiceError; ServiceErrors pass through. */
 function classify(err: unknown, req: HttpRequest, signal: AbortSignal, fail: Fail): ServiceError {
   if (err instanceof ServiceError) return err;
@@ -42,105 +46,11 @@ function classify(err: unknown, req: HttpRequest, signal: AbortSignal, fail: Fai
 }
 
 type Undici = typeof UndiciModule;
-let undiciModule: Undici | undefined;
 let undiciLoading: Promise<Undici> | undefined;
 
-/** undici, loaded by the first request of any client: an idle bot does not hold it (issue 16). */
-async function loadUndici(): Promise<Undici> {
-  undiciModule ??= await (undiciLoading ??= import('undici'));
-  return undiciModule;
-}
-
-type TooLarge = (req: HttpRequest, status: number, what: string) => ServiceError;
-type Controller = { abort(reason: Error): void };
-
-/**
- * One response read through undici's dispatch handler API: the status, the headers and the body
- * bytes under the size bound, with no stream or async iterator in between (issue 16: undici's
- * request() body stream and its signal listener cost more than the whole rest of a call). The
- * caller's signal aborts it at any point, before the request reaches a socket too.
- */
-class OneResponse {
-  private controller: Controller | undefined;
-  private settled = false;
-  private status = 0;
-  private headers: Record<string, string> = {};
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-
-  private readonly req: HttpRequest;
-  private readonly signal: AbortSignal;
-  private readonly maxBytes: number;
-  private readonly tooLarge: TooLarge;
-  private readonly resolve: (res: RawResponse) => void;
-  private readonly reject: (err: unknown) => void;
-
-  constructor(
-    req: HttpRequest,
-    signal: AbortSignal,
-    maxBytes: number,
-    tooLarge: TooLarge,
-    resolve: (res: RawResponse) => void,
-    reject: (err: unknown) => void,
-  ) {
-    this.req = req;
-    this.signal = signal;
-    this.maxBytes = maxBytes;
-    this.tooLarge = tooLarge;
-    this.resolve = resolve;
-    this.reject = reject;
-  }
-
-  /** The signal fired: stop waiting now; the request, once on a socket, is aborted. */
-  readonly onAbort = (): void => {
-    const reason = this.signal.reason as Error;
-    this.controller?.abort(reason);
-    this.fail(reason);
-  };
-
-  onRequestStart(controller: Controller): void {
-    this.controller = controller;
-    if (this.settled) controller.abort(this.signal.reason as Error);
-  }
-
-  onResponseStart(
-    controller: Controller,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
-    if (status < 200) return; // 1xx: the final response follows
-    this.status = status;
-    this.headers = flattenHeaders(headers);
-    const declared = Number(this.headers['content-length']);
-    if (Number.isFinite(declared) && declared > this.maxBytes) {
-      controller.abort(this.tooLarge(this.req, status, `response of ${declared} bytes is`));
-    }
-  }
-
-  onResponseData(controller: Controller, chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) controller.abort(this.tooLarge(this.req, this.status, 'response'));
-    else this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.signal.removeEventListener('abort', this.onAbort);
-    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
-    this.resolve({ status: this.status, headers: this.headers, bytes });
-  }
-
-  onResponseError(_controller: unknown, err: Error): void {
-    this.fail(err);
-  }
-
-  private fail(err: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.signal.removeEventListener('abort', this.onAbort);
-    this.reject(err);
-  }
+/** undici, loaded by the first request of any client: an idle bot does not hold it. */
+function loadUndici(): Promise<Undici> {
+  return (undiciLoading ??= import('undici'));
 }
 
 export function createTransport(
@@ -160,56 +70,53 @@ export function createTransport(
       bodyTimeout: opts.bodyTimeoutMs,
       connections: opts.connections,
       keepAliveTimeout: opts.keepAliveTimeoutMs,
+      maxResponseSize: opts.maxResponseBytes,
       pipelining: 1,
     });
     if (closed) void agent.close();
     return agent;
   };
-  const baseHeaders: Record<string, string> = Object.freeze({
+  const baseHeaders: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
     'user-agent': 'herald/0.1',
     ...defaultHeaders,
-  });
+  };
   const tooLarge = (req: HttpRequest, status: number, what: string) =>
     fail(req, 'bad_response', {
       status,
       providerMessage: `${what} larger than ${opts.maxResponseBytes} bytes`,
     });
 
-  /** The pool's origin and the path of `url`: the pool is per upstream, the path per request. */
-  let origin = '';
-  const split = (url: string): [string, string] => {
-    if (origin !== '' && url.startsWith(origin) && url.charCodeAt(origin.length) === 47 /* / */) {
-      return [origin, url.slice(origin.length)];
-    }
-    const { origin: o, pathname, search } = new URL(url);
-    origin = o;
-    return [o, pathname + search];
-  };
-
   return {
     async attempt(req, url, signal) {
-      // The client's own headers are merged once; a request copies them only to add its own.
-      let headers = baseHeaders;
-      if (req.headers !== undefined || req.idempotencyKey !== undefined) {
-        headers = { ...baseHeaders, ...req.headers };
-        if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
-      }
+      const headers = { ...baseHeaders, ...req.headers };
+      if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+      let status = 0;
       try {
-        const u = undiciModule ?? (await loadUndici());
-        const [o, path] = split(url);
-        const pool = poolOf(u);
-        return await new Promise<RawResponse>((resolve, reject) => {
-          const one = new OneResponse(req, signal, opts.maxResponseBytes, tooLarge, resolve, reject);
-          if (signal.aborted) {
-            one.onAbort();
-            return;
-          }
-          signal.addEventListener('abort', one.onAbort);
-          pool.dispatch({ origin: o, path, method: req.method, headers, body: encodeBody(req.body) }, one);
+        signal.throwIfAborted();
+        const u = await loadUndici();
+        const res = await u.request(url, {
+          dispatcher: poolOf(u),
+          method: req.method,
+          headers,
+          body: encodeBody(req.body),
+          signal,
         });
+        status = res.statusCode;
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > opts.maxResponseBytes) {
+          // dump() closes a body declared past its limit at once, and resolves when it has.
+          await res.body.dump({ limit: opts.maxResponseBytes });
+          throw tooLarge(req, status, `response of ${declared} bytes is`);
+        }
+        const body = await res.body.bytes();
+        const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+        return { status, headers: flattenHeaders(res.headers), bytes };
       } catch (err) {
+        if ((err as { code?: unknown } | null)?.code === TOO_LARGE_CODE) {
+          throw tooLarge(req, status, 'response');
+        }
         throw classify(err, req, signal, fail);
       }
     },

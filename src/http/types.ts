@@ -17,7 +17,7 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Sent as JSON; a Uint8Array is sent as it is (set its content-type in `headers`). */
   body?: unknown;
-  /** POST is retried only when it carries one (DESIGN.md). */
+  /** POST is retried only when it carries one, so that a repeat cannot act twice. */
   idempotencyKey?: string;
   /** A POST that only reads (GA4 runReport) and is safe to repeat. */
   retryable?: boolean;

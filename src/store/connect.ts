@@ -26,27 +26,9 @@ export function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
-/** Connects to Redis at `url` (redis:// or rediss://); rejects, naming host and port, when it cannot. */
+/** Connects to Redis at `url` through herald's one Redis factory (src/redis.ts). */
 export async function connectStoreRedis(url: string, connectTimeoutMs = 5_000): Promise<Redis> {
   // Loaded here, not at the top: the SQLite store imports this file too, and an idle bot without
   // Redis should not hold ioredis (about 2 MB of heap and 8 MB of resident memory).
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: connectTimeoutMs,
-    maxRetriesPerRequest: 2,
-  });
-  redis.on('error', () => {
-    // Reconnection is automatic; failed commands reject with their own error.
-  });
-  try {
-    await redis.connect();
-  } catch (err) {
-    redis.disconnect();
-    const where = new URL(url);
-    throw new Error(`could not connect to Redis at ${where.hostname}:${where.port || '6379'}`, {
-      cause: err,
-    });
-  }
-  return redis;
+  return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs });
 }

@@ -1,11 +1,14 @@
 // Test helpers for commands: a CommandContext with a fixed clock and a recording log, and `invoke`,
-// which validates input and runs access checks the way the dispatcher does before the handler.
+// which runs a command through the real dispatcher.
 import { expect } from 'vitest';
 import type { Actor } from '../../src/core/actor.ts';
 import type { Command, CommandContext, CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
+import { createDispatcher } from '../../src/core/dispatch.ts';
+import { createRegistry } from '../../src/core/registry.ts';
 import type { Services } from '../../src/core/services.ts';
-import { ServiceError, UserError, type ServiceErrorCode, type ServiceName } from '../../src/errors.ts';
+import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
+import { ServiceError, type ServiceErrorCode, type ServiceName } from '../../src/errors.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
 
@@ -62,26 +65,25 @@ export function createContext(opts: { services?: Services; actor?: Actor; now?: 
 }
 
 /**
- * Runs a command as the dispatcher would once the raw text is coerced: validates `input` with the
- * options schema (a failure is a UserError), runs the access checks in order, then the handler.
+ * Runs a command through the real dispatcher (a registry of this one command, the context's
+ * services, log and clock): its input read and validated, its access checked, its handler run
+ * under the command deadline and its reply redacted, as a schedule runs it (no per-user rate
+ * limit). A failure is thrown as it is, not turned into a sentence.
  */
 export async function invoke<I>(
   command: Command<I>,
   input: Record<string, unknown>,
   ctx: CommandContext,
 ): Promise<Reply> {
-  const parsed = command.options.safeParse(input);
-  if (!parsed.success) {
-    throw new UserError({
-      code: 'invalid_input',
-      message: parsed.error.issues[0]?.message ?? 'invalid input',
-    });
-  }
-  for (const check of command.access) {
-    const denied = await check(ctx);
-    if (denied) throw denied;
-  }
-  return command.handler(parsed.data as I, ctx);
+  const dispatcher = createDispatcher({
+    registry: createRegistry([command as Command]),
+    services: ctx.services,
+    log: ctx.log,
+    commandTimeoutMs: 60_000,
+    serviceVariables: {},
+    now: ctx.now,
+  });
+  return dispatcher.run({ command: command.name, rawInput: input }, ctx.actor, ctx.signal);
 }
 
 /** Every code a service call can fail with; each must reach the dispatcher untouched. */
@@ -101,16 +103,16 @@ export function serviceError(service: ServiceName, operation: string, code: Serv
 export function expectWellFormed(reply: Reply): void {
   expect(reply.text.length).toBeGreaterThan(0);
   expect(reply.text).not.toContain('\n');
-  expect(reply.text.length).toBeLessThanOrEqual(2000);
+  expect(reply.text.length).toBeLessThanOrEqual(DISCORD_LIMITS.content);
   expect(reply.text).not.toMatch(/^\s*[@<]/);
   for (const embed of reply.embeds ?? []) {
-    expect(embed.fields?.length ?? 0).toBeLessThanOrEqual(25);
-    expect(embed.title?.length ?? 0).toBeLessThanOrEqual(256);
-    expect(embed.description?.length ?? 0).toBeLessThanOrEqual(4096);
+    expect(embed.fields?.length ?? 0).toBeLessThanOrEqual(DISCORD_LIMITS.fields);
+    expect(embed.title?.length ?? 0).toBeLessThanOrEqual(DISCORD_LIMITS.title);
+    expect(embed.description?.length ?? 0).toBeLessThanOrEqual(DISCORD_LIMITS.description);
     for (const field of embed.fields ?? []) {
       expect(field.name.length).toBeGreaterThan(0);
       expect(field.value.length).toBeGreaterThan(0);
-      expect(field.value.length).toBeLessThanOrEqual(1024);
+      expect(field.value.length).toBeLessThanOrEqual(DISCORD_LIMITS.fieldValue);
     }
   }
 }

@@ -41,9 +41,9 @@ describe('/email send', () => {
         to: ['ops@example.com'],
         subject: 'Deploy done',
         html: '<p>The release is live.</p>\n<p>Thanks, &lt;b&gt;all&lt;/b&gt;!</p>',
-        idempotencyKey: 'herald-inv-0001',
+        idempotencyKey: expect.stringMatching(/^herald-[0-9a-f-]{36}$/),
       },
-      { signal: ctx.signal },
+      { signal: expect.any(AbortSignal) },
     );
     expectWellFormed(reply);
     expect(reply.ephemeral).toBe(true);

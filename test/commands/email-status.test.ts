@@ -37,7 +37,7 @@ describe('/email status', () => {
     const ctx = createContext({ services: { email } });
     const reply = await invoke(status, { id: RECORD.id }, ctx);
 
-    expect(email.get).toHaveBeenCalledWith(RECORD.id, { signal: ctx.signal });
+    expect(email.get).toHaveBeenCalledWith(RECORD.id, { signal: expect.any(AbortSignal) });
     expectWellFormed(reply);
     const embed = onlyEmbed(reply);
     expect(embed.title).toBe('Deploy done');

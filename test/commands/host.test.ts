@@ -44,7 +44,7 @@ describe('/host', () => {
     const ctx = createContext({ services: { hostscan: client } });
     const reply = await invoke(host, { ip: '8.8.8.8' }, ctx);
 
-    expect(client.host).toHaveBeenCalledWith('8.8.8.8', { signal: ctx.signal });
+    expect(client.host).toHaveBeenCalledWith('8.8.8.8', { signal: expect.any(AbortSignal) });
     expectWellFormed(reply);
     const embed = onlyEmbed(reply);
     expect(embed.title).toBe('Host 8.8.8.8');
@@ -57,7 +57,8 @@ describe('/host', () => {
     expect(embed.color).toBe('warning');
     expect(embed.footer).toBe('Last scanned 3 days ago');
     expect(reply.text).toBe('8.8.8.8: Google LLC, United States; 2 open ports, 2 known vulnerabilities');
-    expect(reply.ephemeral).toBeUndefined();
+    // The dispatcher gives the reply the command's own visibility.
+    expect(reply.ephemeral).toBe(false);
     expect(host.ephemeral).toBe(false);
   });
 

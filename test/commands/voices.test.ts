@@ -52,7 +52,7 @@ describe('/voices', () => {
     const ctx = createContext({ services: { speech } });
     const reply = await invoke(voices, {}, ctx);
 
-    expect(speech.voices).toHaveBeenCalledWith({ signal: ctx.signal });
+    expect(speech.voices).toHaveBeenCalledWith({ signal: expect.any(AbortSignal) });
     expectWellFormed(reply);
     const embed = onlyEmbed(reply);
     expect(embed.title).toBe('3 voices');

@@ -266,18 +266,6 @@ describe('createDispatcher', () => {
     }
   });
 
-  it('runs the handler in the tick the invocation arrived when the in-process limiter answers', () => {
-    // A wave of commands then reaches its upstreams one by one, not each after every command's
-    // rate check (issue 16: the k-th command of a burst no longer waits for all of them).
-    const seen: unknown[] = [];
-    const { dispatcher } = setup([echo({}, seen)], {
-      rateLimit: createQuotas({ perUserPerMinute: 5, sayDailyChars: 1 }).commands,
-    });
-    const outcomes = [1, 2, 3].map(() => dispatcher.onInvocation(invocation('echo', 'x').inv));
-    expect(seen).toHaveLength(3);
-    return Promise.all(outcomes);
-  });
-
   it('keys the rate limit by platform and user id', async () => {
     const keys: string[] = [];
     const rateLimit: RateLimiter = {

@@ -92,33 +92,6 @@ describe('upstream limits', () => {
     await c.close();
   });
 
-  it("queues to the provider's documented rate instead of failing (S1: 2 per second)", async () => {
-    const starts: number[] = [];
-    server.use(
-      http.post('*/emails', () => {
-        starts.push(Date.now());
-        return HttpResponse.json({ id: 'x' });
-      }),
-    );
-    const c = createHttpClient({
-      service: 'email',
-      baseUrl: server.url,
-      options: { providerRateLimit: true },
-    });
-    const t0 = Date.now();
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        c.send({ service: 'email', operation: 'send', method: 'POST', path: '/emails', body: {} }, Any),
-      ),
-    );
-    expect(results).toHaveLength(5);
-    const elapsed = Date.now() - t0;
-    expect(elapsed).toBeGreaterThanOrEqual(1900);
-    // No more than two starts inside any one-second window.
-    for (let i = 2; i < starts.length; i++) expect(starts[i]! - starts[i - 2]!).toBeGreaterThanOrEqual(950);
-    await c.close();
-  });
-
   it('gives up waiting in the queue when the caller gives up', async () => {
     server.use(
       http.get('*/hang', async () => {

@@ -92,7 +92,7 @@ describe('bench stats', () => {
     expect(cityName('Ash', 7)).toMatch(/^Ash[a-z]+ton$/);
   });
 
-  it('marks each issue 16 target met or missed from the measured values', () => {
+  it('marks each target met or missed from the measured values', () => {
     const flat = (v: number) => ({ p50: v, p95: v, p99: v, max: v });
     const level = (concurrency: number, addedMs: number, peakRssMb: number): LevelResult => ({
       concurrency,
@@ -138,11 +138,12 @@ describe('bench stats', () => {
     const checks = checkTargets(
       [level(200, 7.9, 150), level(1000, 101, 150)],
       identical,
-      // 0.8× and 1.4× are met exactly; the bot is held to 1.6× of its floor's CPU.
+      // 0.8× and 1.6× are met exactly; the bot is held to 1.2 × 1.87× of its floor's CPU.
       [
-        raw('weather.current', 800, 56),
-        raw('email.send', 790, 57),
-        raw('bot /weather', 500, 64),
+        raw('weather.current', 800, 64),
+        raw('email.send', 790, 65),
+        raw('bot /weather', 500, 89),
+        raw('bot /weather', 500, 90),
         // Shares concurrent calls (2 requests for 100 calls): not comparable with its floor.
         { ...raw('speech.voices', 50, 900), upstreamRequests: 2 },
       ],
@@ -154,17 +155,16 @@ describe('bench stats', () => {
       'weather.current: CPU/request ÷ raw undici': true,
       'email.send: req/s ÷ raw undici': false,
       'email.send: CPU/request ÷ raw undici': false,
-      'bot /weather: CPU per command ÷ raw request': true,
-      'added latency p50 at 200 concurrent': true,
-      'added latency p99 at 200 concurrent': true,
+      'bot /weather: CPU per command ÷ raw request': false,
       'unanswered or failed of 1000 concurrent': true,
-      'added latency p99 at 1000 concurrent': false,
       'peak RSS at 1000 concurrent': true,
       'upstream requests for 100 identical /weather': true,
       'cached repeat /weather, p99': true,
       'start to console ready, median': true,
       'idle RSS': false,
     });
+    // 2.225× is within 1.2 × 1.87 = 2.24, 2.25× is not.
+    expect(checks.filter((c) => c.target.startsWith('bot')).map((c) => c.isMet)).toEqual([true, false]);
     // A section left out of the run leaves its rows out rather than marking them missed.
     expect(checkTargets([], undefined, [], [])).toEqual([]);
   });

@@ -1,0 +1,8 @@
+import { expect, it } from 'vitest';
+import { REDACTED, redactText, registerSecret } from '../../../src/redact.ts';
+
+it("starts without the other file's secret, then registers its own", () => {
+  expect(redactText('leak-check-secret-b')).toBe('leak-check-secret-b');
+  registerSecret('leak-check-secret-a');
+  expect(redactText('leak-check-secret-a')).toBe(REDACTED);
+});
