@@ -125,7 +125,8 @@ const type = async (user: User, command: string, text: string): Promise<string> 
 const refusal = (id: string, user: User, verb: string) =>
   `Schedule ${id} was added by ${HOST.name}, so only they, the operator or a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${user.id}) may ${verb} it.`;
 
-describe("managing another user's schedule through Slack, end to end", () => {
+// Each test waits on a few answers of ANSWER_MS at most: more than vitest's default per test.
+describe("managing another user's schedule through Slack, end to end", { timeout: 90_000 }, () => {
   let hostId: string;
   let sayId: string;
 
