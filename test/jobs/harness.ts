@@ -51,7 +51,7 @@ export interface WebhookFake {
   server: SandboxServer;
   inbox: WebhookInbox;
   config: WebhookConfig;
-  client(overrides?: Partial<WebhookConfig>): WebhookClient;
+  client(overrides?: Partial<WebhookConfig>, requestTimeoutMs?: number): WebhookClient;
   close(): Promise<void>;
 }
 
@@ -67,11 +67,8 @@ export async function startWebhookFake(extra: RequestHandler[] = []): Promise<We
     server,
     inbox,
     config,
-    client(overrides = {}) {
-      const c = createWebhookClient(
-        { ...config, ...overrides },
-        { httpOptions: { requestTimeoutMs: 5_000 } },
-      );
+    client(overrides = {}, requestTimeoutMs = 5_000) {
+      const c = createWebhookClient({ ...config, ...overrides }, { httpOptions: { requestTimeoutMs } });
       clients.push(c);
       return c;
     },
