@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { UserError } from '../errors.ts';
 import type { Actor } from './actor.ts';
 import { optionSpecs } from './options.ts';
-import type { Reply } from './reply.ts';
+import type { Choice, Reply } from './reply.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
 import { emptyView, type CommandWatch, type WatchedReply, type WatchSpec } from './watch.ts';
 
@@ -35,10 +35,7 @@ export interface CommandContext<S extends Services = Services> {
 /** A guard run by the dispatcher before the handler; returns a UserError to deny. */
 export type AccessCheck = (ctx: CommandContext) => UserError | undefined | Promise<UserError | undefined>;
 
-export interface Choice {
-  name: string;
-  value: string;
-}
+export type { Choice } from './reply.ts';
 
 export type Autocomplete = (partial: string, ctx: CommandContext) => Promise<Choice[]>;
 

@@ -124,3 +124,9 @@ export function replyText(reply: Reply): string {
   });
   return pieces.join('\n');
 }
+
+/** One autocomplete suggestion: what the user sees and the value the option takes. */
+export interface Choice {
+  name: string;
+  value: string;
+}

@@ -6,12 +6,12 @@
 // Limits: https://discord.com/developers/docs/resources/message#embed-object-embed-limits
 // Files: https://discord.com/developers/docs/reference#uploading-files (described as data here; the
 // caller uploads them as multipart).
-import type { Choice } from '../core/command.ts';
 import {
   actionToCommandLine,
   COLOR_HEX,
   mapReplyText,
   type Action,
+  type Choice,
   type Embed,
   type Reply,
 } from '../core/reply.ts';
