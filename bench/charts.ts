@@ -1,4 +1,4 @@
-// The chart section of `npm run bench` (issue 13): CPU per chart and the resident memory charts
+// The chart section of `npm run bench`: CPU per chart and the resident memory charts
 // add once loaded, measured in a fresh child process (bench/chart-process.ts) so nothing else in
 // it holds memory. `npm run bench -- charts` runs this section alone.
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { LOCAL_NODE } from './startup.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Issue 13's budget for one chart. */
+/** The budget for one chart: CPU per render and the memory charts add once loaded. */
 export const CHART_TARGETS = Object.freeze({ cpuMsPerChart: 50, addedMb: 15 });
 
 export interface ChartBench extends ChartProcessResult {
@@ -49,7 +49,7 @@ export async function measureCharts(draws = 30): Promise<ChartBench> {
 
 const n = (v: number) => String(round(v));
 
-/** Issue 13's targets: each chart kind's p95 CPU and the memory added once loaded. */
+/** The chart targets: each chart kind's p95 CPU and the memory added once loaded. */
 export function chartTargets(c: ChartBench): TargetCheck[] {
   const T = CHART_TARGETS;
   const check = (target: string, value: number, limit: number): TargetCheck => ({

@@ -1,4 +1,4 @@
-// The floor each client is measured against (issue 16): plain `undici.request` calls sending the
+// The floor each client is measured against: plain `undici.request` calls sending the
 // very requests the client sent (captured from undici's diagnostics channel while the client
 // warmed up), over their own Agent, reading each answer as the client would (JSON parsed, bytes
 // read), each with a fresh Idempotency-Key where the client sent one. Nothing else: no validation,

@@ -2,7 +2,7 @@
 // no injected latency: what one client and its one connection pool can push through, and its p99.
 // Inputs are distinct per call, so neither the TTL cache nor coalescing saves a request. Each op
 // is followed by its floor (floor.ts): plain undici.request replaying the requests it sent, in the
-// same process against the same sandbox, so the two can be compared as ratios (issue 16). The last
+// same process against the same sandbox, so the two can be compared as ratios. The last
 // op is the whole bot: one /weather command through the dispatcher per call.
 import { loadConfig, type ServiceConfigs } from '../src/config.ts';
 import { planServices, resolveServiceConfigs } from '../src/sandbox/resolve.ts';

@@ -1,4 +1,4 @@
-// `npm run bench`: herald's performance against the built-in sandbox on loopback (issue 7).
+// `npm run bench`: herald's performance against the built-in sandbox on loopback.
 // The sandbox runs in this process with a fixed 50 ms latency; the bot runs in a child process
 // (bot-process.ts) and drives /weather through the real dispatcher in waves of 1, 50, 200 and
 // 1000, then identical commands and the cache, then each service client raw. Start-up is measured

@@ -45,7 +45,7 @@ export function textToHtml(text: string): string {
 /** Resend's ids are UUIDs. */
 export const EMAIL_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// Resend's last_event values (API-NOTES.md S1), by how the sender should feel about them.
+// Resend's last_event values (docs/SERVICES.md S1), by how the sender should feel about them.
 const EVENT_COLORS: Readonly<Record<string, Color>> = {
   delivered: 'success',
   opened: 'success',

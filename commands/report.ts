@@ -15,7 +15,7 @@ import { defineCommand } from '../src/core/command.ts';
 export const RANGE_CHOICES = ['yesterday', '7d', '28d', '90d'] as const;
 export type RangeChoice = (typeof RANGE_CHOICES)[number];
 
-/** GA4 metric names (API-NOTES.md S2); their labels come from the summary's one table. */
+/** GA4 Data API metric names; their labels come from the summary's one table. */
 export const REPORT_METRICS = ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'] as const;
 
 export const report = defineCommand({

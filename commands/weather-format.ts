@@ -1,5 +1,5 @@
-// Units and condition wording shared by /weather and /forecast (OpenWeatherMap's unit systems,
-// API-NOTES.md S3 "Units": standard is Kelvin and m/s, metric °C and m/s, imperial °F and mph).
+// Units and condition wording shared by /weather and /forecast (OpenWeatherMap's `units`,
+// https://openweathermap.org/current: standard is Kelvin and m/s, metric °C and m/s, imperial °F and mph).
 import { z } from 'zod';
 import type { Reply } from '../src/core/reply.ts';
 import type { Condition, Units } from '../src/services/weather/client.ts';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ServiceKey } from './domain/services.ts';
 import { isJobCountry, JOB_COUNTRIES } from './domain/job-countries.ts';
 
-/** The providers' public addresses (API-NOTES.md); used when a *_BASE_URL is not set. */
+/** The providers' public addresses (docs/SERVICES.md); used when a *_BASE_URL is not set. */
 export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
   email: 'https://api.resend.com',
   analytics: 'https://analyticsdata.googleapis.com/v1beta',

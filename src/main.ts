@@ -1,4 +1,4 @@
-// The composition root (DESIGN.md, "Layout"): command line and config → log → lifecycle →
+// The composition root: command line and config → log → lifecycle →
 // sandbox → services → commands → dispatcher → store, health, jobs → adapters. Wiring only: the
 // command line and the config checks live in cli.ts, the stop and its order in lifecycle.ts, which
 // port and host serve health in config-sections.ts.

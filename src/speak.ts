@@ -1,4 +1,4 @@
-// Spoken versions of replies (issue 13): a reply's plain text made readable aloud, synthesized
+// Spoken versions of replies: a reply's plain text made readable aloud, synthesized
 // through S5 with the configured voice and model, and attached as an mp3. Used by the `speak`
 // option of the reading commands (commands/speak.ts) and by the analytics summary's spoken
 // briefing (ANALYTICS_SUMMARY_SPEAK). A synthesis that fails never loses the reply: it goes out

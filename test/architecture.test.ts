@@ -1,4 +1,4 @@
-// STYLE.md §2: the dependency table, checked by reading every file's imports. The domain facts
+// docs/ARCHITECTURE.md's import arrows, checked by reading every file's imports. The domain facts
 // (src/domain/) are a leaf every layer may import; no rule below forbids them, and none is exempt.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';

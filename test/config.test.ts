@@ -74,7 +74,7 @@ describe('config', () => {
     ]);
   });
 
-  it('lists all seven problems of issue 15 in one error, the cron expression included', () => {
+  it('lists all seven problems in one error, the cron expression included', () => {
     const problems = problemsOf({
       WEATHER_BASE_URL: 'http://example.com',
       SANDBOX: 'maybe',

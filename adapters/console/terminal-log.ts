@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import type PinoPretty from 'pino-pretty';
 
-// Loaded only for a pretty terminal log: a piped or JSON console never holds it (issue 16).
+// Loaded only for a pretty terminal log: a piped or JSON console never holds it.
 const loadPretty = (): typeof PinoPretty =>
   createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 

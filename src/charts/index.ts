@@ -1,4 +1,4 @@
-// Charts for replies and reports (issue 13). Callers build a LineChartSpec and call drawChart;
+// Charts for replies and reports. Callers build a LineChartSpec and call drawChart;
 // the drawing code and resvg's native binary are imported on the first call only, so start-up
 // and idle memory do not pay for charts that are never drawn.
 import type { Attachment, Reply } from '../core/reply.ts';

@@ -2,7 +2,7 @@
 // hand it to drawChart (src/charts/index.ts), which loads the drawing code only then. This file
 // has no imports, so importing the types costs nothing at start-up.
 
-/** Every chart is drawn at this size in pixels (issue 13: about 1,000×500). */
+/** Every chart is drawn at this size in pixels. */
 export const CHART_WIDTH = 1000;
 export const CHART_HEIGHT = 500;
 

@@ -1,4 +1,4 @@
-// The one place a command runs (STYLE.md §8): find it, check its services, read and validate its
+// The one place a command runs: find it, check its services, read and validate its
 // input, check access and the per-user rate limit, run the handler under a deadline, time and log
 // it, and turn any failure into one sentence for the invoker. It never throws. Every reply leaves
 // through `present`, which redacts configured secrets as the logs do. The steps are plain

@@ -1,4 +1,4 @@
-// The scheduled-job contract (STYLE.md §7): a job is a name and a `run` that fetches, builds and
+// The scheduled-job contract: a job is a name and a `run` that fetches, builds and
 // hands its posts to `ctx.deliver`. The scheduler, not the job, claims the slot, stores the posts
 // in the outbox together with the "posted" mark, delivers them and logs.
 import type { SendEmailInput } from '../services/email/client.ts';

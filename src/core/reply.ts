@@ -1,4 +1,4 @@
-// The platform-neutral reply model (DESIGN.md, "The reply model"). Commands return it; each
+// The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return it; each
 // adapter's pure renderer turns it into the platform's payload and keeps the platform's limits.
 
 /** Palette tokens; each renderer maps them to its own colours. */

@@ -198,7 +198,7 @@ function zoneChoices(settings: ScheduleSettings, zones: readonly string[], parti
 
 export function createScheduleService(opts: ScheduleServiceOptions): ScheduleService {
   const { store, settings } = opts;
-  // Listed on the first completion of a zone, not at start-up: asking ICU maps its data (issue 16).
+  // Listed on the first completion of a zone, not at start-up: asking ICU maps its data.
   let zones: readonly string[] | undefined;
   const find = (id: string): Promise<ScheduleRecord> => findSchedule(opts, id);
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>

@@ -1,4 +1,4 @@
-// Scheduled reports as data (DESIGN.md, "Scheduled reports"): a record per schedule, kept in the
+// Scheduled reports as data: a record per schedule, kept in the
 // store so that it survives restarts and every replica sees it, behind one small interface.
 // Implementations: src/store/schedules-{sqlite,redis,memory}.ts.
 import { randomInt } from 'node:crypto';

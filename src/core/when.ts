@@ -30,7 +30,7 @@ function invalid(message: string): UserError {
 }
 
 // The default zone everywhere. Known without asking Intl: the first Intl object maps several MB of
-// ICU's data and code, which start-up (checking the defaults) should not pay for (issue 16).
+// ICU's data and code, which start-up (checking the defaults) should not pay for.
 const UTC = 'UTC';
 
 export function isTimeZone(tz: string): boolean {

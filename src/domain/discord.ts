@@ -1,4 +1,4 @@
-// Discord's documented limits (API-NOTES.md "Discord"; https://discord.com/developers/docs/resources/message#embed-object-embed-limits),
+// Discord's documented limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits),
 // kept once for the gateway adapter's renderer, the webhook job renderer and the webhook client.
 //
 // Counting: herald counts every Discord limit in UTF-16 code units (JavaScript's `String#length`).

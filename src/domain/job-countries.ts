@@ -1,5 +1,5 @@
-// The job search's countries (API-NOTES.md S8 "Countries": the 19 in the provider's live
-// UNSUPPORTED_COUNTRY text) and the ISO 4217 currency of each, in the order of that text.
+// The job search's countries (the 19 that Adzuna's live UNSUPPORTED_COUNTRY error lists)
+// and the ISO 4217 currency of each, in the order of that error text.
 
 export const JOB_COUNTRY_CURRENCIES: Readonly<Record<string, string>> = Object.freeze({
   at: 'EUR',
@@ -34,5 +34,5 @@ export function isJobCountry(code: string): boolean {
   return Object.hasOwn(JOB_COUNTRY_CURRENCIES, code);
 }
 
-/** The most listings the job search returns a page (API-NOTES.md S8 `results_per_page`: max 50). */
+/** The most listings the job search returns a page (docs/SERVICES.md S8 `results_per_page`). */
 export const MAX_RESULTS_PER_PAGE = 50;

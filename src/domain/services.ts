@@ -1,4 +1,4 @@
-// The eight services herald talks to (SPEC.md S1..S8), named once: the key of each client in the
+// The eight services herald talks to (docs/SERVICES.md S1..S8), named once: the key of each client in the
 // Services bag, of each ServiceError, of each sandbox route and of each configuration section.
 
 export const SERVICE_KEYS = [

@@ -1,4 +1,4 @@
-// Slack's Block Kit limits (API-NOTES.md "Slack"; https://docs.slack.dev/reference/block-kit/blocks),
+// Slack's Block Kit limits (https://docs.slack.dev/reference/block-kit/blocks),
 // counted in UTF-16 code units like every limit in herald.
 
 export const SLACK_LIMITS = Object.freeze({

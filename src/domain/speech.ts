@@ -1,4 +1,4 @@
-// ElevenLabs' speech models and their characters per request (API-NOTES.md S5 "Models").
+// ElevenLabs' speech models and their characters per request (docs/SERVICES.md S5), checked before a request.
 
 export const MODEL_CHARACTER_LIMITS: Readonly<Record<string, number>> = Object.freeze({
   eleven_v3: 5_000,

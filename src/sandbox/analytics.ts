@@ -1,4 +1,4 @@
-// Simulated GA4 Data API v1beta (API-NOTES.md "S2"): POST /properties/{id}:runReport computes a
+// Simulated GA4 Data API v1beta (docs/SERVICES.md S2): POST /properties/{id}:runReport computes a
 // believable, deterministic report for any numeric property: daily traffic with a weekly rhythm,
 // a trend and noise, split over dimension values by their usual shares. Errors use Google's shape.
 // https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/properties/runReport

@@ -1,4 +1,4 @@
-// Simulated Resend (API-NOTES.md "S1"): POST /emails with Resend's validation, idempotency and
+// Simulated Resend (docs/SERVICES.md S1): POST /emails with Resend's validation, idempotency and
 // error bodies, GET /emails/{id} with the full email record. State lives in memory per handler set.
 // https://resend.com/docs/api-reference/emails/send-email, .../dashboard/emails/idempotency-keys
 import { randomUUID } from 'node:crypto';
@@ -112,7 +112,7 @@ function validate(body: unknown): Validated {
   };
 }
 
-/** Resend checks the key before anything else: missing -> 401, wrong -> 403 (API-NOTES.md). */
+/** Resend checks the key before anything else: missing -> 401, wrong -> 403. */
 function checkAuth(request: Request, credential: string | undefined): Response | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '');
   if (!match) return resendError(401, 'missing_api_key', 'Missing API key in the authorization header.');

@@ -1,4 +1,4 @@
-// Simulated Mapbox Geocoding v5 (API-NOTES.md "S4"): GET /geocoding/v5/{dataset}/{query}.json
+// Simulated Mapbox Geocoding v5 (docs/SERVICES.md S4): GET /geocoding/v5/{dataset}/{query}.json
 // answers a FeatureCollection for any text: real places from the gazetteer first, then believable
 // places, streets and points of interest named after the query, deterministic for the same input.
 import { http, HttpResponse, type RequestHandler } from 'msw';

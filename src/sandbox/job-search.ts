@@ -1,4 +1,4 @@
-// Simulated Adzuna job search (API-NOTES.md "S8 Job search"): GET /jobs/{country}/search/{page}
+// Simulated Adzuna job search (docs/SERVICES.md S8): GET /jobs/{country}/search/{page}
 // answers a deterministic count and page of believable listings for any search, honours page and
 // results_per_page, and fails like Adzuna: 401 AUTH_FAIL, 404 UNSUPPORTED_COUNTRY.
 import { http, HttpResponse, type RequestHandler } from 'msw';

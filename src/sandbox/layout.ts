@@ -1,5 +1,5 @@
 // Where each simulated service lives on the one sandbox server. Each prefix carries the same
-// path segments as the provider's base URL (SPEC.md's base address placeholders).
+// path segments as the provider's base URL (docs/SERVICES.md), so clients build the same paths.
 
 import type { ServiceKey } from '../domain/services.ts';
 

@@ -1,4 +1,4 @@
-// Which services the built-in simulator answers (DESIGN.md, "Configuration"), and the client
+// Which services the built-in simulator answers, and the client
 // configs that follow. SANDBOX=auto simulates only while no chat platform is configured, so a
 // real chat never gets made-up data; on simulates everything; off nothing.
 import type { Config, ServiceConfigs } from '../config.ts';

@@ -1,7 +1,7 @@
 // A loopback HTTP server that answers with msw handlers (msw's getResponse), so the real undici
 // path runs over real sockets: the built-in simulator and every test fake share this one server.
 // msw (and, given as a function, the handlers) load on the first request: a bot that never calls
-// the sandbox never holds them in memory (issue 16).
+// the sandbox never holds them in memory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,4 +1,4 @@
-// Simulated ElevenLabs v1 (API-NOTES.md "S5 Speech"): POST /text-to-speech/{voice_id} answers real
+// Simulated ElevenLabs v1 (docs/SERVICES.md S5): POST /text-to-speech/{voice_id} answers real
 // MP3 bytes (MPEG-1 Layer III frames: a short tone per word, speech-length pauses; speech-audio.ts) and
 // GET /voices the premade voices. Auth, validation and not-found answers use ElevenLabs' bodies.
 import { http, HttpResponse, type RequestHandler } from 'msw';

@@ -1,4 +1,4 @@
-// Simulated OpenWeatherMap 2.5 (API-NOTES.md "S3"): GET /weather and GET /forecast for any city,
+// Simulated OpenWeatherMap 2.5 (docs/SERVICES.md S3): GET /weather and GET /forecast for any city,
 // from a small climate model (season, time of day, a weather regime per day), deterministic for the
 // same city and clock. Errors use OWM's `{cod, message}` bodies, number or string `cod` as live.
 import { http, HttpResponse, type RequestHandler } from 'msw';

@@ -1,4 +1,4 @@
-// Simulated Discord incoming webhook (API-NOTES.md "S7 Chat webhook"): POST /{id}/{token}, JSON or
+// Simulated Discord incoming webhook (docs/SERVICES.md S7): POST /{id}/{token}, JSON or
 // multipart (`payload_json` + `files[n]`), answers 204 (200 with the message under `wait=true`) and
 // keeps the message in an inbox, enforces Discord's documented limits with 400 50035 form errors,
 // and answers 404 Unknown Webhook / 401 Invalid Webhook Token like Discord does.

@@ -1,4 +1,4 @@
-// Charts are loaded on first use (issue 13 point 5): importing the commands, jobs and console adapter
+// Charts are loaded on first use: importing the commands, jobs and console adapter
 // loads neither the drawing code nor resvg's native binary; drawing the first chart loads both.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

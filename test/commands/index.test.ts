@@ -24,7 +24,7 @@ const SETTINGS: CommandSettings = {
 const byName = (commands: Command[], name: string) => commands.find((c) => c.name === name)!;
 
 describe('buildCommands', () => {
-  it("lists every command of DESIGN.md's table, help last", () => {
+  it('lists every command, help last', () => {
     expect(buildCommands(SETTINGS).map((c) => c.name)).toEqual([
       'weather',
       'forecast',

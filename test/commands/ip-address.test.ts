@@ -4,7 +4,7 @@ import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 import { COMMAND_CASES, UPSTREAMS, fakeHandlers, type Credentials } from '../faults/fault-cells.ts';
 import { createHarness, requestsTo, runInvocation, type Harness } from '../faults/harness.ts';
 
-/** IPv6 forms of internal IPv4 addresses (issue 14.4): the embedded IPv4 address decides. */
+/** IPv6 forms of internal IPv4 addresses: the embedded IPv4 address decides. */
 const EMBEDDED: readonly (readonly [text: string, range: string])[] = [
   ['::ffff:7f00:1', 'loopback (127.0.0.0/8)'],
   ['0:0:0:0:0:ffff:10.0.0.1', 'private (RFC 1918)'],

@@ -7,7 +7,7 @@ import {
 } from '../../src/domain/speech.ts';
 
 describe('speech models', () => {
-  it('gives each model its per-request limit from API-NOTES.md', () => {
+  it('gives each model its documented per-request limit', () => {
     expect(MODEL_CHARACTER_LIMITS).toMatchObject({
       eleven_v3: 5_000,
       eleven_multilingual_v2: 10_000,

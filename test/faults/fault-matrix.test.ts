@@ -1,4 +1,4 @@
-// The fault matrix (issue 6): every command, with valid input, against each fault of every upstream
+// The fault matrix: every command, with valid input, against each fault of every upstream
 // it uses, through the real dispatcher, the real clients and a loopback fake. Each cell shows that
 // the process survives, that the invoker gets one private sentence in time, and that the log
 // carries the failure with its service error code and no credential.

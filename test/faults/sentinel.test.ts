@@ -1,4 +1,4 @@
-// Sentinel credentials (issue 6): a distinctive random value in every credential variable, then
+// Sentinel credentials: a distinctive random value in every credential variable, then
 // (a) a whole piped console session of herald as a child process against a loopback fake that
 // accepts only those values, and (b) the fault matrix in process. No sentinel may appear in
 // stdout, stderr, any log line, any reply or any error; the fake must have received every one, so
@@ -257,7 +257,7 @@ describe('the fault matrix with sentinel credentials', () => {
 // ---------------------------------------------------------------------------------------------
 // (c) a credential cut at every offset, and a credential echoed in a good answer
 
-/** 500 text/html: `<p>`, `padding` × x, a space, the request's own credential, `</p>` (issue 14). */
+/** 500 text/html: `<p>`, `padding` × x, a space, the request's own credential, `</p>`. */
 function keyAfter(upstream: Upstream, padding: number): RequestHandler {
   const on = upstream.method === 'get' ? http.get : http.post;
   return on(

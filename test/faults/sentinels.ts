@@ -64,7 +64,7 @@ export function runsIn(text: string): string[] {
   });
 }
 
-/** The credential a request carries, wherever its service puts it (SPEC.md). */
+/** The credential a request carries, wherever its service puts it (docs/SERVICES.md). */
 export function credentialOf(request: Request): string {
   const url = new URL(request.url);
   const q = url.searchParams;

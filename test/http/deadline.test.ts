@@ -1,6 +1,6 @@
 // The whole-request deadline of exchange(): one timer per request, joined with the caller's signal,
 // a typed `timeout` on expiry, and nothing left pending (no timer, no listener on the caller's
-// signal) once a request settles, however it settles (issue 16).
+// signal) once a request settles, however it settles.
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exchange, type ExchangeDeps } from '../../src/http/exchange.ts';

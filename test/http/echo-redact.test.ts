@@ -1,6 +1,6 @@
 // An upstream that echoes a configured secret hands it to no caller, however its JSON spells the
-// string: plain, with escaped slashes, with \u escapes, percent-encoded (issue 14.3). The client
-// skips the walk over a parsed answer only when its text provably holds no secret (issue 16).
+// string: plain, with escaped slashes, with \u escapes, percent-encoded. The client
+// skips the walk over a parsed answer only when its text provably holds no secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Issue 14.12: a fault of herald's own making (a request that cannot be built, an invalid argument,
+// A fault of herald's own making (a request that cannot be built, an invalid argument,
 // a programming error) is an `internal` fault: never "try again in a moment", never retried, and
 // never counted toward opening the circuit breaker. Driven through real requests.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

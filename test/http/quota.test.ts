@@ -1,4 +1,4 @@
-// Issue 14.15: Adzuna's quotas (25 a minute, 250 a day, 1,000 a week, 2,500 a month) are all
+// Adzuna's quotas (25 a minute, 250 a day, 1,000 a week, 2,500 a month) are all
 // enforced, shared across replicas through Redis, and a refusal says when the next call is possible.
 import { Redis } from 'ioredis';
 import { http, HttpResponse } from 'msw';

@@ -1,4 +1,4 @@
-// One attempt over undici's dispatch handler API (issue 16): the size bound on a declared and on a
+// One attempt over undici's dispatch handler API: the size bound on a declared and on a
 // streamed body, the caller's signal before and during a request (nothing left listening on it),
 // 1xx responses skipped, repeated headers joined. A plain node:http server, so the test controls
 // every byte and every pause.

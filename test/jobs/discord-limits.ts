@@ -1,5 +1,6 @@
-// An independent check of Discord's message and embed limits (API-NOTES.md "S7 JSON params and
-// documented limits"), written from the docs rather than from the renderer, for the job tests.
+// An independent check of Discord's message and embed limits, written from Discord's docs rather
+// than from the renderer, for the job tests.
+// https://discord.com/developers/docs/resources/message#embed-object-embed-limits
 import { expect } from 'vitest';
 
 const n = (v: unknown): number => (typeof v === 'string' ? [...v.trim()].length : 0);

@@ -14,7 +14,7 @@ const HEADERS = [
 
 const METADATA = { currencyCode: 'EUR', timeZone: 'Europe/Berlin', subjectToThresholding: false };
 
-/** A runReport response body (API-NOTES.md "S2 Success"); `rows` omitted when empty, like GA4. */
+/** A runReport response body (docs/SERVICES.md S2); `rows` omitted when empty, like GA4. */
 export function wireReport(
   dimensions: string[],
   rows: { dims: string[]; values: number[] }[],

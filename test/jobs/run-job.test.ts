@@ -81,7 +81,7 @@ function runJob(args: string[], environment: Record<string, string>, { throughNp
 const requestsTo = (prefix: string) => server.requests.filter((r) => r.pathname.startsWith(prefix));
 
 describe('npm run job -- analytics-summary', () => {
-  it('makes the runReport calls SPEC.md describes and one webhook post within Discord limits, then exits 0', async () => {
+  it('makes the runReport calls of the summary and one webhook post within Discord limits, then exits 0', async () => {
     const result = await runJob(['analytics-summary'], env());
     expect(result.stderr).not.toContain(WEBHOOK_TOKEN);
     expect(result.stderr).not.toContain(S2_TOKEN);

@@ -1,6 +1,6 @@
 // The whole bot on the built-in sandbox, fed a piped console session as a new user would type it:
-// issue 14 point 12 (cities beyond Latin-1 answer with weather, ten of them open no breaker) and
-// the reply inconsistencies of issue 15 point 11 that a reader sees in the console.
+// cities beyond Latin-1 answer with weather (ten of them open no breaker), and replies that a
+// reader sees in the console read alike.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +49,7 @@ afterAll(async () => {
 
 const replyTo = (line: string): string => blocks.get(line)?.[0] ?? '';
 
-describe('cities beyond Latin-1 (issue 14 point 12)', () => {
+describe('cities beyond Latin-1', () => {
   it('answers /weather 東京 and /forecast Tōkyō with Tokyo’s weather, every time', () => {
     expect(blocks.get('/weather 東京'), run.stdout).toHaveLength(5);
     expect(blocks.get('/forecast Tōkyō')).toHaveLength(5);
@@ -71,7 +71,7 @@ describe('cities beyond Latin-1 (issue 14 point 12)', () => {
   });
 });
 
-describe('replies read alike (issue 15 point 11)', () => {
+describe('replies read alike', () => {
   it('shows a reply’s card without repeating its one-line summary above it', () => {
     const reply = replyTo('/weather London');
     expect(reply.split('\n').every((line) => line.startsWith('│'))).toBe(true);

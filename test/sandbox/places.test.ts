@@ -1,4 +1,4 @@
-// Issue 15 point 10 and issue 14 point 12: the simulator's places are believable for real names
+// The simulator's places are believable for real names
 // (non-Latin and accented ones included), landmarks are where they stand, input that is not a
 // place is OpenWeatherMap's 404, and the icon's d/n follows the place's own sun. Driven through
 // the real clients and the real sandbox server on loopback.

@@ -1,4 +1,4 @@
-// Issue 15 point 12: the simulator's /say audio is heard, not silence. The bytes are parsed as
+// The simulator's /say audio is heard, not silence. The bytes are parsed as
 // MPEG-1 Layer III frames (headers, side information, main data) and decoded to PCM with a
 // WebAssembly mpg123 build, then measured: a tone per word, pauses between them.
 import { MPEGDecoder } from 'mpg123-decoder';

@@ -1,5 +1,5 @@
 // /schedule through the real dispatcher: add (both forms), list, pause, resume, remove, run; access;
-// and every bad input of issue 11 point 9 as one sentence with no upstream request.
+// and every bad input as one sentence with no upstream request.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readShortForm } from '../../commands/schedule.ts';
 import { MANAGER, OPERATOR, ROLE_HOLDER, STRANGER, startWorld, type World } from './world.ts';
@@ -150,7 +150,7 @@ describe('/schedule list, pause, resume, remove', () => {
   });
 });
 
-describe('bad input: one sentence each, no upstream request (issue 11 point 9)', () => {
+describe('bad input: one sentence each, no upstream request', () => {
   it('unknown command', async () => {
     expect(await refusal('/schedule add hourly /wether Oslo')).toBe(
       'There is no command /wether; did you mean /weather? /help lists them all.',

@@ -1,4 +1,4 @@
-// Issue 11's console session, end to end: `src/main.ts` with a file store, the simulator for the
+// A /schedule console session, end to end: `src/main.ts` with a file store, the simulator for the
 // services, and a real webhook fake on loopback as WEBHOOK_URL. Add two schedules, restart, list
 // (both, with their next runs), run one (posted once), remove it (gone), each in its own process.
 import { mkdtemp, rm } from 'node:fs/promises';

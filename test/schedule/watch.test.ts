@@ -1,4 +1,4 @@
-// Watches (issue 12, /jobs): a schedule with only:new posts what is there first, titled as the
+// Watches (/jobs): a schedule with only:new posts what is there first, titled as the
 // starting point, then only the listings it has not posted, then nothing (recorded as "no change").
 // A failed slot leaves the memory as it was; the memory lives in the store, shared and kept.
 import { http, HttpResponse } from 'msw';

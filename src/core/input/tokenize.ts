@@ -1,4 +1,4 @@
-// The text grammar of commands (DESIGN.md, "Adapters"), shared by the console and Slack:
+// The text grammar of commands, shared by the console and Slack:
 // `/name positional "quoted words" key:value key:"multi word"`. This file only cuts text into
 // tokens; binding them to a command's options is bind.ts's job.
 import { UserError } from '../../errors.ts';

@@ -52,7 +52,7 @@ export interface AnalyticsClient extends Closable {
   runReport(input: RunReportInput, opts?: CallOptions): Promise<Report>;
 }
 
-/** GA4's documented request bounds (API-NOTES.md "Documented limits"). */
+/** GA4's documented request bounds (docs/SERVICES.md S2). */
 export const MAX_DIMENSIONS = 9;
 export const MAX_METRICS = 10;
 export const MAX_DATE_RANGES = 4;

@@ -1,4 +1,4 @@
-// GA4 Data API v1beta wire shapes (API-NOTES.md "S2"): the runReport response and Google's error
+// GA4 Data API v1beta wire shapes (docs/SERVICES.md S2): the runReport response and Google's error
 // body. https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/RunReportResponse
 import { z } from 'zod';
 import type { ProviderErrorReader } from '../../http/client.ts';

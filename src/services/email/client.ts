@@ -29,7 +29,7 @@ export interface EmailRecord {
   to: string[];
   subject: string;
   createdAt: Date;
-  /** e.g. delivered, bounced, opened (API-NOTES.md lists the set); undefined when not sent. */
+  /** e.g. delivered, bounced, opened (docs/SERVICES.md S1 lists the set); undefined when not sent. */
   lastEvent: string | undefined;
 }
 

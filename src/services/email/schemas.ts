@@ -1,4 +1,4 @@
-// Resend's wire shapes (API-NOTES.md "S1"): the send result, the email record and the error body.
+// Resend's wire shapes (docs/SERVICES.md S1): the send result, the email record and the error body.
 // https://resend.com/docs/api-reference/emails/retrieve-email and .../api-reference/errors
 import { z } from 'zod';
 import type { ProviderErrorReader } from '../../http/client.ts';
@@ -8,7 +8,7 @@ const TIMESTAMP_RE =
 
 /**
  * Resend sends created_at both Postgres-style ("2025-04-03 22:13:42.674981+00") and ISO
- * ("2023-04-03T22:13:42.674981+00:00"); a value without a zone is UTC (SPEC.md).
+ * ("2023-04-03T22:13:42.674981+00:00"); a value without a zone is taken as UTC.
  */
 export function parseResendTimestamp(text: string): Date | undefined {
   const m = TIMESTAMP_RE.exec(text.trim());

@@ -1,5 +1,5 @@
 // S4 geocoding client (Mapbox v5): GET /geocoding/v5/{dataset}/{query}.json with the token in both
-// carriers SPEC.md lists. https://docs.mapbox.com/api/search/geocoding-v5/#forward-geocoding
+// carriers docs/SERVICES.md lists. https://docs.mapbox.com/api/search/geocoding-v5/#forward-geocoding
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ConfigError, ServiceError } from '../../errors.ts';
@@ -26,7 +26,7 @@ export interface GeocodingClient extends Closable {
   forward(q: { query: string; limit?: number }, opts?: CallOptions): Promise<GeocodeMatch[]>;
 }
 
-/** DESIGN.md: places do not move, so an answer is kept for a day. */
+/** Places do not move, so an answer is kept for a day. */
 export const GEOCODE_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Mapbox v5's documented bounds on the search text and on `limit`. */
 export const MAX_QUERY_LENGTH = 256;

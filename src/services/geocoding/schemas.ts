@@ -1,4 +1,4 @@
-// Mapbox Geocoding v5 wire shapes (API-NOTES.md "S4"): the forward feature collection and the
+// Mapbox Geocoding v5 wire shapes (docs/SERVICES.md S4): the forward feature collection and the
 // `{"message": ...}` error body. https://docs.mapbox.com/api/search/geocoding-v5/
 import { z } from 'zod';
 import type { ProviderErrorReader } from '../../http/client.ts';

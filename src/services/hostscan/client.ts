@@ -1,4 +1,4 @@
-// S6 host intelligence: Shodan's host lookup (SPEC.md S6; API-NOTES.md "S6 Host intelligence").
+// S6 host intelligence: Shodan's host lookup (docs/SERVICES.md S6).
 // https://developer.shodan.io/api — GET /shodan/host/{ip}?key=…
 import { isIP } from 'node:net';
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
@@ -40,7 +40,7 @@ export interface HostscanClient extends Closable {
   host(ip: string, opts?: CallOptions): Promise<HostRecord | undefined>;
 }
 
-/** DESIGN.md: what Shodan knows about a host changes slowly, so an answer is kept for an hour. */
+/** What Shodan knows about a host changes slowly, so an answer is kept for an hour. */
 export const HOST_CACHE_TTL_MS = 60 * 60 * 1000;
 
 /** Shodan's 404 for an address it has not seen: a normal outcome, not a failure. */
@@ -90,7 +90,7 @@ export function createHostscanClient(config: HostscanConfig, deps: ClientDeps = 
     secrets: [config.apiKey],
     service: 'hostscan',
     baseUrl: config.baseUrl,
-    // SPEC.md S6: the key in the `key` query parameter, and the same key as X-API-Key.
+    // Shodan takes the key in the `key` query parameter; the same key goes as X-API-Key too.
     headers: { 'x-api-key': config.apiKey },
     readError: readHostscanError,
   });

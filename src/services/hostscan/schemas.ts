@@ -1,4 +1,4 @@
-// Wire schemas of Shodan's host lookup (SPEC.md S6; API-NOTES.md "S6 Host intelligence").
+// Wire schemas of Shodan's host lookup (docs/SERVICES.md S6).
 // The fields herald reads (z.object: the rest is dropped unread); the traps the real API sets are accepted: no `vulns` key when the host
 // has none, `asn` as a string or a bare number, null scalars, no `data` with minify=true.
 import { z } from 'zod';

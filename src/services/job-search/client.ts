@@ -1,4 +1,4 @@
-// S8 job search: Adzuna (SPEC.md S8; API-NOTES.md "S8 Job search").
+// S8 job search: Adzuna (docs/SERVICES.md S8).
 // https://developer.adzuna.com/docs/search — GET /jobs/{country}/search/{page}?app_id=…&app_key=…
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
@@ -111,7 +111,7 @@ export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps 
     secrets: [config.apiKey, config.appId],
     service: 'jobSearch',
     baseUrl: config.baseUrl,
-    // SPEC.md S8: app_id and app_key as query parameters, and the key as X-API-Key too.
+    // Adzuna takes app_id and app_key as query parameters; the key goes as X-API-Key too.
     headers: { 'x-api-key': config.apiKey },
     readError: readJobSearchError,
   });
@@ -136,7 +136,7 @@ export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps 
           operation: 'search',
           method: 'GET',
           path: path`/jobs/${country}/search/${input.page}`,
-          // URLSearchParams joins the words of `what` with plus signs, as SPEC.md S8 asks.
+          // URLSearchParams joins the words of `what` with plus signs, the form Adzuna documents.
           query: {
             results_per_page: perPage,
             what: what === '' ? undefined : what,

@@ -1,4 +1,4 @@
-// Wire schemas of Adzuna's job search (SPEC.md S8; API-NOTES.md "S8 Job search"). Only the
+// Wire schemas of Adzuna's job search (docs/SERVICES.md S8). Only the
 // fields herald reads are listed; the rest (__CLASS__, adref, category, latitude, …) is dropped
 // unread. Salary and contract fields are often absent rather than null, and salary_is_predicted is
 // the string "0" or "1" (older answers: 0 or 1).

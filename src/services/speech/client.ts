@@ -1,4 +1,4 @@
-// S5 speech synthesis: ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech").
+// S5 speech synthesis: ElevenLabs v1 (docs/SERVICES.md S5).
 // https://elevenlabs.io/docs/api-reference/text-to-speech/convert
 import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
@@ -35,7 +35,7 @@ export interface SpeechClient extends Closable {
   voices(opts?: CallOptions): Promise<Voice[]>;
 }
 
-/** DESIGN.md: the voice list changes rarely, so it is kept for an hour. */
+/** The voice list changes rarely, so it is kept for an hour. */
 export const VOICES_CACHE_TTL_MS = 60 * 60 * 1000;
 
 /** ElevenLabs' `detail.code` / `detail.status` values that say more than the HTTP status. */
@@ -68,7 +68,7 @@ const DETAIL_CODES: Readonly<Record<string, ServiceErrorCode>> = {
 /** The codes of a used-up plan (characters, credits): it renews with the billing period, not in seconds. */
 const USED_UP: ReadonlySet<string> = new Set(['quota_exceeded', 'insufficient_credits']);
 
-/** Keys on `detail.code || detail.status` before the HTTP status, as API-NOTES.md advises. */
+/** Keys on `detail.code || detail.status` before the HTTP status: a used-up quota can come as a 401. */
 export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
   const parsed = SpeechErrorResponse.safeParse(body);
   if (!parsed.success) return { message: bodyExcerpt(text) };

@@ -1,4 +1,4 @@
-// Wire schemas of ElevenLabs v1 (SPEC.md S5; API-NOTES.md "S5 Speech"). Fields herald does not read are dropped.
+// Wire schemas of ElevenLabs v1 (docs/SERVICES.md S5). Fields herald does not read are dropped.
 import { z } from 'zod';
 
 /**

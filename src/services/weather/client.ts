@@ -1,5 +1,5 @@
 // S3 weather client (OpenWeatherMap 2.5): GET /weather and GET /forecast by city name, with the key
-// in both carriers SPEC.md lists (appid and X-API-Key). https://openweathermap.org/current
+// in both carriers docs/SERVICES.md lists (appid and X-API-Key). https://openweathermap.org/current
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ServiceError } from '../../errors.ts';
@@ -68,7 +68,7 @@ export interface WeatherClient extends Closable {
   forecast(q: WeatherQuery, opts?: CallOptions): Promise<Forecast | undefined>;
 }
 
-/** DESIGN.md: conditions change slowly enough to keep an answer for ten minutes. */
+/** Conditions change slowly enough to keep an answer for ten minutes. */
 export const WEATHER_CACHE_TTL_MS = 10 * 60 * 1000;
 export const UNITS: readonly Units[] = ['metric', 'imperial', 'standard'];
 /** Longer than any real "city,state,country" query; OpenWeatherMap's own bound is not documented. */

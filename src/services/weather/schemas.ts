@@ -1,4 +1,4 @@
-// OpenWeatherMap 2.5 wire shapes (API-NOTES.md "S3"): current weather, the 5 day / 3 hour forecast
+// OpenWeatherMap 2.5 wire shapes (docs/SERVICES.md S3): current weather, the 5 day / 3 hour forecast
 // and the `{cod, message}` error body. https://openweathermap.org/current, .../forecast5
 import { z } from 'zod';
 import type { ProviderErrorReader } from '../../http/client.ts';

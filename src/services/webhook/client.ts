@@ -1,4 +1,4 @@
-// S7 chat webhook: Discord's execute webhook (SPEC.md S7; API-NOTES.md "S7 Chat webhook").
+// S7 chat webhook: Discord's execute webhook (docs/SERVICES.md S7).
 // https://discord.com/developers/docs/resources/webhook#execute-webhook
 // Posts ask Discord to confirm (`wait=true`): only an answer carrying the created message counts as
 // posted. Files go in the same request as multipart (`payload_json` plus `files[n]`).
@@ -109,7 +109,7 @@ function toPayload(message: DiscordWebhookMessage): ExecuteWebhookPayload {
     content: message.content,
     username: message.username,
     embeds: message.embeds,
-    // Nothing herald posts may ping anyone (DESIGN.md); webhooks default to parsing users.
+    // Text from users or providers must never ping anyone; webhooks default to parsing users.
     allowed_mentions: { parse: [] },
     ...(files.length === 0
       ? {}

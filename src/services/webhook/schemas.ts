@@ -1,4 +1,4 @@
-// Wire shapes of Discord's execute-webhook endpoint (SPEC.md S7; API-NOTES.md "S7 Chat webhook").
+// Wire shapes of Discord's execute-webhook endpoint (docs/SERVICES.md S7).
 // herald posts with `wait=true`, so success is 200 with the created message (a 204 means the post
 // was not confirmed); errors are `{message, code}` with form errors nested under `errors`.
 import { z } from 'zod';
