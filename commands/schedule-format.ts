@@ -36,13 +36,57 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
   };
 }
 
-function lastRunLine(run: ScheduleRun | undefined, tz: string): string {
-  if (!run) return 'not run yet';
+/** Where the posted message is: a link when Discord said its channel and the guild is known, else its id. */
+function messageRef(run: ScheduleRun, guildId: string | undefined): string {
+  if (!run.messageId) return '';
+  if (run.channelId && guildId)
+    return ` (https://discord.com/channels/${guildId}/${run.channelId}/${run.messageId})`;
+  return ` (message ${run.messageId}${run.channelId ? ` in channel ${run.channelId}` : ''})`;
+}
+
+/** A run's outcome in one line: posted, no change, pending until when, failed and why, missed. */
+export function runLine(run: ScheduleRun, tz: string, guildId?: string): string {
   const at = formatRun(new Date(run.at), tz);
-  if (run.outcome === 'posted') return `posted ${at}`;
-  if (run.outcome === 'no-change') return `no change ${at}`;
-  if (run.outcome === 'pending') return `ran ${at}; ${run.error ?? 'the post waits for a retry'}`;
-  return `failed ${at}: ${truncate(run.error ?? 'unknown error', 300)}`;
+  const why = truncate(run.error ?? 'unknown error', 300);
+  if (run.outcome === 'posted') return `posted ${at}${messageRef(run, guildId)}`;
+  if (run.outcome === 'no-change') return `no change ${at}: nothing new, nothing posted`;
+  if (run.outcome === 'missed') return `missed ${at}: ${why}`;
+  if (run.outcome === 'pending') {
+    const retry =
+      run.nextRetryAt === undefined ? '' : ` Next try ${formatRun(new Date(run.nextRetryAt), tz)}.`;
+    return `pending since ${at}: ${why}${retry}`;
+  }
+  return `failed ${at}: ${why}`;
+}
+
+function lastRunLine(run: ScheduleRun | undefined, tz: string): string {
+  return run ? runLine(run, tz) : 'not run yet';
+}
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? '' : ` · ${(ms / 1000).toFixed(1)} s`;
+}
+
+/** /schedule history: the latest runs, newest first, each with its slot, outcome and duration. */
+export function historyReply(record: ScheduleRecord, runs: readonly ScheduleRun[], guildId?: string): Reply {
+  const tz = record.timezone;
+  const state = record.paused ? ' (paused)' : '';
+  if (runs.length === 0)
+    return { text: `Schedule ${record.id}${state} has not run yet; /schedule run ${record.id} runs it now.` };
+  const fields = runs.map((run) => ({
+    name: `${run.slotId.startsWith('manual:') ? 'run by hand' : `slot ${formatRun(new Date(run.slotId), tz)}`}${seconds(run.durationMs)}`,
+    value: runLine(run, tz, guildId),
+  }));
+  return {
+    text: `Schedule ${record.id}${state}, ${record.command} → ${record.destination}: the last ${runs.length} run${runs.length === 1 ? '' : 's'}, newest first.`,
+    embeds: [
+      {
+        title: `Schedule ${record.id} history`,
+        color: runs[0]!.outcome === 'failed' ? 'error' : 'info',
+        fields,
+      },
+    ],
+  };
 }
 
 function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): EmbedField {

@@ -10,6 +10,7 @@ import { RunFailedError, UserError } from '../src/errors.ts';
 import { allowList } from './access.ts';
 import {
   addedReply,
+  historyReply,
   listReply,
   pausedReply,
   previewAction,
@@ -176,6 +177,18 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       examples: ['/schedule list'],
       async handler() {
         return listReply(await service.list(), service.settings.max);
+      },
+    }),
+    defineCommand({
+      name: 'schedule history',
+      description: 'The last runs of a schedule: when, outcome, duration and the posted message',
+      options: z.object({ id: ID }),
+      positional: ['id'],
+      needs: [],
+      examples: ['/schedule history k7p2mx'],
+      async handler(input) {
+        const { record, runs } = await service.history(input.id);
+        return historyReply(record, runs);
       },
     }),
     defineCommand({

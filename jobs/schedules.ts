@@ -35,6 +35,8 @@ export interface SchedulingOptions {
   now?: () => Date;
   /** Every finished run, e.g. metrics.job from src/metrics.ts. */
   onRun?: ScheduleRunnerOptions['onRun'];
+  /** Every run kept in a schedule's history, e.g. metrics.scheduleRun. */
+  onRecord?: ScheduleRunnerOptions['onRecord'];
 }
 
 export interface Scheduling {
@@ -87,6 +89,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     builtIns: builtInSchedules,
     concurrency: config.scheduleConcurrency,
     ...(opts.onRun ? { onRun: opts.onRun } : {}),
+    ...(opts.onRecord ? { onRecord: opts.onRecord } : {}),
     schedules: opts.schedules,
     store: opts.store,
     services: opts.services,

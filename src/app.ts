@@ -39,6 +39,8 @@ export interface AppParts {
   onCommand?: DispatcherOptions['onCommand'];
   /** Called once per scheduled run (metrics). */
   onRun?: SchedulingOptions['onRun'];
+  /** Called once per run kept in a schedule's history (metrics). */
+  onRecord?: SchedulingOptions['onRecord'];
 }
 
 export interface App<M extends AppMode = AppMode> {
@@ -82,6 +84,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     destinations: parts.destinations,
     log: log.child({ component: 'schedules' }),
     ...(parts.onRun ? { onRun: parts.onRun } : {}),
+    ...(parts.onRecord ? { onRecord: parts.onRecord } : {}),
   });
   const commands = buildCommands({
     access: config.access,

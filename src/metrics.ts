@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client) on a registry of our own: commands by name and outcome,
 // upstream calls by service and status, latency histograms, job runs.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ScheduleRun } from './core/schedules.ts';
 import type { CallRecord } from './http/client.ts';
 
 export interface Metrics {
@@ -9,6 +10,8 @@ export interface Metrics {
   onCall(record: CallRecord): void;
   command(e: { command: string; outcome: string; durationMs: number }): void;
   job(e: { job: string; outcome: string; durationMs: number }): void;
+  /** A run recorded in a schedule's history (a chat schedule's id, or a built-in job's name). */
+  scheduleRun(schedule: string, run: ScheduleRun): void;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -55,8 +58,26 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     buckets: [0.1, 0.5, 1, 5, 15, 60, 300],
     registers: [registry],
   });
+  // By outcome only: a label per schedule would grow with every schedule ever added.
+  const scheduleRuns = new Counter({
+    name: 'herald_schedule_runs_total',
+    help: 'Scheduled runs by outcome (posted, pending, failed, no-change, missed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const lastSuccess = new Gauge({
+    name: 'herald_schedule_last_success_timestamp_seconds',
+    help: 'When each schedule last posted (or found nothing new), in Unix seconds',
+    labelNames: ['schedule'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    scheduleRun(schedule, run) {
+      scheduleRuns.inc({ outcome: run.outcome });
+      if (run.outcome === 'posted' || run.outcome === 'no-change')
+        lastSuccess.set({ schedule }, run.at / 1000);
+    },
     onCall(r) {
       upstream.inc({
         service: r.service,

@@ -57,7 +57,20 @@ export interface DrainResult {
   outcomes: Map<string, EntryOutcome>;
   /** Entry id to the provider's id of what was delivered (the webhook message id). */
   receipts?: Map<string, string>;
+  /** Entry id to the channel the provider said it posted in (a Discord webhook's `channel_id`). */
+  channels?: Map<string, string>;
+  /** Entry id to why it was not delivered (given up on, or put back), with the provider's HTTP status. */
+  failures?: Map<string, DeliveryFailure>;
 }
+
+export interface DeliveryFailure {
+  reason: string;
+  status?: number;
+}
+
+/** What one drain learns besides the outcomes. */
+type Notes = Required<Omit<DrainResult, 'outcomes'>>;
+const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
@@ -115,16 +128,16 @@ interface DeliveryContext {
 }
 
 /** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
-async function send(ctx: DeliveryContext, delivery: Delivery): Promise<string> {
+async function send(ctx: DeliveryContext, delivery: Delivery): Promise<{ id: string; channelId?: string }> {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
     // A named destination never falls back to another webhook: the post waits until it exists.
     const client = name === 'default' ? ctx.settings.services.webhook : ctx.settings.destinations?.[name];
     if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
-    return (await client.post(delivery.message)).id;
+    return client.post(delivery.message);
   }
   if (!ctx.settings.services.email) throw new Error('the email service is not configured');
-  return (await ctx.settings.services.email.send(delivery.email)).id;
+  return { id: (await ctx.settings.services.email.send(delivery.email)).id };
 }
 
 function describe(err: unknown): string {
@@ -225,7 +238,7 @@ async function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
   outcomes: Map<string, EntryOutcome>,
-  receipts: Map<string, string>,
+  notes: Notes,
   signal?: AbortSignal,
 ): Promise<void> {
   const queues = new Map<string, OutboxEntry[]>();
@@ -235,16 +248,29 @@ async function deliverAll(
   }
   await Promise.all(
     [...queues.values()].map(async (queue) => {
-      for (const entry of queue) outcomes.set(entry.id, await deliver(ctx, entry, signal, receipts));
+      for (const entry of queue) outcomes.set(entry.id, await deliver(ctx, entry, notes, signal));
     }),
   );
 }
 
+/** Delivers one entry, noting why when it is not delivered. */
 async function deliver(
   ctx: DeliveryContext,
   entry: OutboxEntry,
+  notes: Notes,
   signal?: AbortSignal,
-  receipts?: Map<string, string>,
+): Promise<EntryOutcome> {
+  const outcome = await deliverOnce(ctx, entry, notes, signal);
+  if (outcome !== 'delivered' && !notes.failures.has(entry.id))
+    notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
+  return outcome;
+}
+
+async function deliverOnce(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  notes: Notes,
+  signal?: AbortSignal,
 ): Promise<EntryOutcome> {
   if (ctx.now() - entry.createdAt > ctx.settings.maxAgeMs) {
     return giveUp(
@@ -262,9 +288,11 @@ async function deliver(
       // the post may already be visible (a webhook has no idempotency key to make a resend safe).
       await ctx.store.markInFlight(entry.id, ctx.owner, true);
       isUncertain = true;
-      const receipt = await send(ctx, delivery);
+      const posted = await send(ctx, delivery);
+      const receipt = posted.id;
       await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
-      receipts?.set(entry.id, receipt);
+      notes.receipts.set(entry.id, receipt);
+      if (posted.channelId !== undefined) notes.channels.set(entry.id, posted.channelId);
       ctx.log.info(
         { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
         'outbox.delivered',
@@ -286,6 +314,10 @@ async function deliver(
         isUncertain = false;
         await ctx.store.markInFlight(entry.id, ctx.owner, false);
       }
+      notes.failures.set(entry.id, {
+        reason: describe(err),
+        ...(err instanceof ServiceError && err.status !== undefined ? { status: err.status } : {}),
+      });
       if (err instanceof ServiceError && PERMANENT.has(err.code)) {
         const why =
           err.code === 'unauthorized' || err.code === 'not_found'
@@ -332,7 +364,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
     leaseMs: settings.leaseMs,
     async drain(opts) {
       const outcomes = new Map<string, EntryOutcome>();
-      const receipts = new Map<string, string>();
+      const notes = newNotes();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries are taken in the first batch only, so that an entry this drain put
         // back is not tried twice in one go.
@@ -350,15 +382,15 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        await deliverAll(ctx, fresh, outcomes, receipts, opts?.signal);
+        await deliverAll(ctx, fresh, outcomes, notes, opts?.signal);
       }
-      return { outcomes, receipts };
+      return { outcomes, ...notes };
     },
     async deliverHeld(entries, opts) {
       const outcomes = new Map<string, EntryOutcome>();
-      const receipts = new Map<string, string>();
-      await deliverAll(ctx, entries, outcomes, receipts, opts?.signal);
-      return { outcomes, receipts };
+      const notes = newNotes();
+      await deliverAll(ctx, entries, outcomes, notes, opts?.signal);
+      return { outcomes, ...notes };
     },
   };
 }

@@ -8,7 +8,6 @@
 // slot, then recorded as failed, for every schedule. One claim owner, one lease, one timeout.
 import { randomInt } from 'node:crypto';
 import PQueue from 'p-queue';
-import { userMessageFor } from '../errors.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from './actor.ts';
@@ -21,6 +20,7 @@ import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleSt
 import type { Services } from './services.ts';
 import { createSlotGuard, defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
 import { runClaimedSlot, type SlotMemory, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
+import { goneStatus, recordBuiltInRun, recordChatRun, runRecord, type RunBook } from './run-history.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
 
@@ -53,6 +53,8 @@ export interface ScheduleRunnerOptions extends SlotClaimOptions {
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
   /** Every finished run, and every missed slot (`missed`), for metrics. */
   onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
+  /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
+  onRecord?: RunBook['onRecord'];
 }
 
 export interface ScheduleRunner {
@@ -83,27 +85,7 @@ export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
   concurrency: 64,
 });
 
-/** Why a slot's run did not post, one sentence. */
-function failureSentence(outcome: SlotOutcome): string {
-  if (outcome.status === 'failed') return userMessageFor(outcome.error);
-  const lost = outcome.deliveries.find((d) => d.outcome === 'given_up');
-  if (lost) return 'The webhook refused the post (revoked or deleted?); see the log.';
-  return 'The post is kept in the outbox and will be retried.';
-}
-
-/** The schedule's record of a finished run. */
-export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
-  const receipt = outcome.deliveries.find((d) => d.receipt !== undefined)?.receipt;
-  const base = {
-    slotId: outcome.slotId,
-    at,
-    ...(outcome.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
-  };
-  const isPosted = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome === 'delivered');
-  if (isPosted) return { ...base, outcome: 'posted', ...(receipt ? { messageId: receipt } : {}) };
-  const isPending = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome !== 'given_up');
-  return { ...base, outcome: isPending ? 'pending' : 'failed', error: failureSentence(outcome) };
-}
+export { runRecord } from './run-history.ts';
 
 /** What a tick needs of a schedule, built-in or from chat, to find its due slot. */
 interface Timing {
@@ -127,6 +109,7 @@ interface RunnerCore {
   stopping: AbortController;
   deliverer: Deliverer;
   runDeps: SlotRunDeps;
+  book: RunBook;
 }
 
 function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
@@ -156,14 +139,79 @@ function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
     ...(settings.onRun ? { onRun: settings.onRun } : {}),
   };
   const catchupMs = settings.catchupMinutes * 60_000;
-  return { settings, now, owner, store, log, catchupMs, stopping, deliverer, runDeps };
+  const book: RunBook = {
+    schedules: settings.schedules,
+    log,
+    notify: (record, text) => notify(settings, record, text),
+    ...(settings.onRecord ? { onRecord: settings.onRecord } : {}),
+  };
+  return { settings, now, owner, store, log, catchupMs, stopping, deliverer, runDeps, book };
+}
+
+/** Posts a notice through the schedule's own destination (the channel it posts to). */
+async function notify(settings: ScheduleRunnerOptions, record: ScheduleRecord, text: string): Promise<void> {
+  const name = record.destination;
+  const client = name === 'default' ? settings.services.webhook : settings.destinations?.[name];
+  if (!client || !settings.toMessage) return;
+  await client.post(settings.toMessage({ text }, name));
+}
+
+/**
+ * A failed attempt of a scheduled slot that will be tried again is pending, with when; the last
+ * attempt's failure is the slot's.
+ */
+async function withRetry(core: RunnerCore, name: string, run: ScheduleRun): Promise<ScheduleRun> {
+  if (run.outcome !== 'failed' || run.slotId.startsWith('manual:')) return run;
+  const slot = await core.store.getSlot(name, run.slotId);
+  if (!slot || slot.status !== 'failed' || slot.attempts >= core.settings.maxAttempts) return run;
+  return { ...run, outcome: 'pending', nextRetryAt: slot.updatedAt + core.settings.retryDelayMs };
+}
+
+/** What the outbox's later deliveries of chat schedules' posts make of their slots' records. */
+async function recordDrained(core: RunnerCore, drained: DrainResult): Promise<void> {
+  for (const [entryId, outcome] of drained.outcomes) {
+    const [job, slotId] = entryId.split('|');
+    if (!job?.startsWith('schedule-') || slotId === undefined || outcome === 'pending') continue;
+    const id = job.slice('schedule-'.length);
+    const record = await core.settings.schedules.get(id);
+    const earlier = (await core.settings.schedules.history(id)).find((r) => r.slotId === slotId);
+    if (!record || earlier?.outcome !== 'pending') continue;
+    const receipt = drained.receipts?.get(entryId);
+    const channelId = drained.channels?.get(entryId);
+    const failure = drained.failures?.get(entryId);
+    const { error: _error, nextRetryAt: _next, ...rest } = earlier;
+    const run: ScheduleRun =
+      outcome === 'delivered'
+        ? {
+            ...rest,
+            outcome: 'posted',
+            at: core.now().getTime(),
+            ...(receipt ? { messageId: receipt } : {}),
+            ...(channelId ? { channelId } : {}),
+          }
+        : {
+            ...rest,
+            outcome: 'failed',
+            at: core.now().getTime(),
+            error: `The destination refused the post: ${failure?.reason ?? 'see the log'}.`,
+          };
+    const gone = goneStatus({
+      deliveries: [{ id: entryId, kind: 'webhook', outcome, ...(failure ? { failure } : {}) }],
+    });
+    await recordChatRun(core.book, record, run, gone);
+  }
 }
 
 /**
  * A chat schedule's slot as a job; `pending` receives the watch's memory to save with its post.
  * `asker`: who asked for a manual slot; the creator's rights serve the scheduled slots only.
  */
-function jobFor(core: RunnerCore, id: string, pending: { memory?: SlotMemory }, asker: Actor | undefined): Job {
+function jobFor(
+  core: RunnerCore,
+  id: string,
+  pending: { memory?: SlotMemory },
+  asker: Actor | undefined,
+): Job {
   const { settings, store } = core;
   return defineJob({
     name: scheduleJobName(id),
@@ -252,10 +300,15 @@ async function executeChat(
   const work = () => claimAndRun(core, job, slot, () => pending.memory);
   const outcome = record.onlyNew ? await asOnlyRun(core, job.name, slot, watchesRunning, work) : await work();
   if (outcome.status === 'skipped') return outcome;
-  const run = runRecord(outcome, core.now().getTime());
+  const run = await withRetry(core, job.name, runRecord(outcome, core.now().getTime()));
   const isNoChange =
     record.onlyNew === true && outcome.status === 'posted' && outcome.deliveries.length === 0;
-  await core.settings.schedules.recordRun(record.id, isNoChange ? { ...run, outcome: 'no-change' } : run);
+  await recordChatRun(
+    core.book,
+    record,
+    isNoChange ? { ...run, outcome: 'no-change' } : run,
+    goneStatus(outcome),
+  );
   return outcome;
 }
 
@@ -364,7 +417,18 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
         deliveries: [],
         error: new Error(`unknown job "${name}"`),
       });
-    return once(name, slot, () => claimAndRun(core, b.job, slot));
+    return once(name, slot, async () => {
+      const outcome = await claimAndRun(core, b.job, slot);
+      if (outcome.status !== 'skipped') {
+        const run = await withRetry(core, name, runRecord(outcome, now().getTime()));
+        const key = `job:${name}:failed-in-a-row`;
+        await recordBuiltInRun(core.book, name, run, {
+          read: async () => Number((await core.store.getValue(key)) ?? 0) || 0,
+          write: async (n) => void (await core.store.setValue(key, String(n))),
+        });
+      }
+      return outcome;
+    });
   }
 
   /** Every schedule's due slot as work to run, built-ins first. */
@@ -406,13 +470,13 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       await find(
         timing,
         (slot) => runChat(record, slot),
-        (slot) =>
-          settings.schedules.recordRun(record.id, {
+        async (slot) =>
+          void (await recordChatRun(core.book, record, {
             slotId: slot.id,
             at: t,
             outcome: 'missed',
             error: MISSED_SENTENCE,
-          }),
+          })),
       );
     }
     return work;
@@ -420,7 +484,12 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
 
   async function drainOutbox(drainOpts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
     try {
-      return await deliverer.drain({ ...drainOpts, signal: stopping.signal });
+      const drained = await deliverer.drain({ ...drainOpts, signal: stopping.signal });
+      // What the outbox delivered (or gave up on) later is the truth of its slot's record.
+      await recordDrained(core, drained).catch((err: unknown) =>
+        log.error({ err }, 'schedule.record_failed'),
+      );
+      return drained;
     } catch (err) {
       log.error({ err }, 'outbox.drain_failed');
       return { outcomes: new Map() };

@@ -109,6 +109,8 @@ export interface ScheduleService {
     actor: Actor,
   ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
   run(id: string, actor: Actor): Promise<{ record: ScheduleRecord; result: ManualRun }>;
+  /** A schedule and its latest runs, newest first (anyone may read them, as the list). */
+  history(id: string): Promise<{ record: ScheduleRecord; runs: ScheduleRun[] }>;
   /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
   preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
   destinationChoices(partial: string): Choice[];
@@ -284,6 +286,10 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const record = await find(id);
       checkManager(settings, record, actor, 'run');
       return { record, result: await opts.runNow(record, actor) };
+    },
+    async history(id) {
+      const record = await find(id);
+      return { record, runs: await store.history(record.id) };
     },
     async preview(input, creator, signal) {
       const { when, timezone, destination, line } = await read(input, creator);

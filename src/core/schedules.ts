@@ -20,8 +20,14 @@ export interface ScheduleRun {
   error?: string;
   /** The webhook message id Discord returned, when it did. */
   messageId?: string;
+  /** The channel Discord said the message is in (its `wait=true` answer), for a link to it. */
+  channelId?: string;
   /** How long the run took, its delivery included. */
   durationMs?: number;
+  /** Epoch ms: when a failed attempt of the slot is tried again (`pending`). */
+  nextRetryAt?: number;
+  /** The destination was gone (401/403/404), so this run paused the schedule. */
+  paused?: boolean;
 }
 
 export interface ScheduleRecord {
@@ -51,6 +57,15 @@ export interface ScheduleRecord {
   lastRun?: ScheduleRun;
 }
 
+/** Runs kept per schedule, in every store. */
+export const RUN_HISTORY = 20;
+
+/** `runs` with `run` in place of the record of its slot (or first), newest first, at most RUN_HISTORY. */
+export function withRun(runs: readonly ScheduleRun[], run: ScheduleRun): ScheduleRun[] {
+  const rest = runs.filter((r) => r.slotId !== run.slotId);
+  return [run, ...rest].sort((a, b) => b.at - a.at).slice(0, RUN_HISTORY);
+}
+
 export type AddResult = 'added' | 'full' | 'exists';
 
 export interface ScheduleStore {
@@ -63,8 +78,13 @@ export interface ScheduleStore {
   remove(id: string): Promise<boolean>;
   /** False when there is no such schedule. */
   setPaused(id: string, paused: boolean): Promise<boolean>;
-  /** Records the outcome of a run; ignored when the schedule was removed meanwhile. */
+  /**
+   * Records the outcome of a run, replacing an earlier record of the same slot (a pending post
+   * delivered later); keeps the latest RUN_HISTORY runs. Ignored when the schedule was removed.
+   */
   recordRun(id: string, run: ScheduleRun): Promise<void>;
+  /** The schedule's latest runs, newest first (at most RUN_HISTORY); empty when there is none. */
+  history(id: string): Promise<ScheduleRun[]>;
   close(): Promise<void>;
 }
 

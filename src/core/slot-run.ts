@@ -5,7 +5,7 @@
 import { raceAbort } from '../abort.ts';
 import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
-import { toOutboxPayload, type Deliverer, type EntryOutcome } from './delivery.ts';
+import { toOutboxPayload, type Deliverer, type DeliveryFailure, type EntryOutcome } from './delivery.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from './services.ts';
 
@@ -23,6 +23,10 @@ export interface SlotOutcome {
     kind: Delivery['kind'];
     outcome: EntryOutcome;
     receipt?: string;
+    /** The channel the provider said it posted in. */
+    channelId?: string;
+    /** Why it was not delivered (yet), with the provider's HTTP status when it answered. */
+    failure?: DeliveryFailure;
     delivery?: Delivery;
   }[];
   error?: unknown;
@@ -125,12 +129,22 @@ export async function runClaimedSlot(
     createdAt: t,
     updatedAt: t,
   }));
-  const { outcomes, receipts } = await deps.deliverer.deliverHeld(held, { signal: deps.signal });
+  const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal });
   const delivered = entries.map((e, i) => {
-    const receipt = receipts?.get(e.id);
-    const outcome = outcomes.get(e.id) ?? 'pending';
+    const receipt = result.receipts?.get(e.id);
+    const channelId = result.channels?.get(e.id);
+    const outcome = result.outcomes.get(e.id) ?? 'pending';
+    const failure = outcome === 'delivered' ? undefined : result.failures?.get(e.id);
     const delivery = deliveries[i]!;
-    return { id: e.id, kind: e.kind, outcome, delivery, ...(receipt === undefined ? {} : { receipt }) };
+    return {
+      id: e.id,
+      kind: e.kind,
+      outcome,
+      delivery,
+      ...(receipt === undefined ? {} : { receipt }),
+      ...(channelId === undefined ? {} : { channelId }),
+      ...(failure === undefined ? {} : { failure }),
+    };
   });
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();

@@ -1,9 +1,10 @@
 // Schedules in process memory: for tests and `STORE_URL=:memory:`. Every method runs inside one
 // call, so each is atomic; records are copied in and out, as a real store would.
-import type { ScheduleRecord, ScheduleStore } from '../core/schedules.ts';
+import { withRun, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from '../core/schedules.ts';
 
 export function createMemoryScheduleStore(): ScheduleStore {
   const records = new Map<string, ScheduleRecord>();
+  const runs = new Map<string, ScheduleRun[]>();
   const copy = <T>(v: T): T => structuredClone(v);
   return {
     list: () => Promise.resolve([...records.values()].map(copy)),
@@ -14,7 +15,10 @@ export function createMemoryScheduleStore(): ScheduleStore {
       records.set(record.id, copy(record));
       return Promise.resolve('added');
     },
-    remove: (id) => Promise.resolve(records.delete(id)),
+    remove(id) {
+      runs.delete(id);
+      return Promise.resolve(records.delete(id));
+    },
     setPaused(id, paused) {
       const r = records.get(id);
       if (r) r.paused = paused;
@@ -22,9 +26,13 @@ export function createMemoryScheduleStore(): ScheduleStore {
     },
     recordRun(id, run) {
       const r = records.get(id);
-      if (r) r.lastRun = copy(run);
+      if (!r) return Promise.resolve();
+      const kept = withRun(runs.get(id) ?? [], copy(run));
+      runs.set(id, kept);
+      r.lastRun = copy(kept[0]!);
       return Promise.resolve();
     },
+    history: (id) => Promise.resolve(copy(runs.get(id) ?? [])),
     close: () => Promise.resolve(),
   };
 }

@@ -4,7 +4,13 @@
 // insert cannot race, and a pause or a run record never resurrects a removed schedule.
 import { connectStoreRedis } from './connect.ts';
 import { scriptsOf } from './redis-store.ts';
-import type { AddResult, ScheduleRecord, ScheduleRun, ScheduleStore } from '../core/schedules.ts';
+import {
+  RUN_HISTORY,
+  type AddResult,
+  type ScheduleRecord,
+  type ScheduleRun,
+  type ScheduleStore,
+} from '../core/schedules.ts';
 
 export interface RedisScheduleStoreOptions {
   /** Defaults to "herald:", the prefix of the other store keys. */
@@ -28,11 +34,32 @@ if ARGV[2] == '' then redis.call('HDEL', KEYS[2], ARGV[1]) else redis.call('HSET
 return 1
 `;
 
-// KEYS: records, paused, last. ARGV: id.
+// KEYS: records, paused, last, runs. ARGV: id.
 const REMOVE = `
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
 return redis.call('HDEL', KEYS[1], ARGV[1])
+`;
+
+// KEYS: records, last, runs. ARGV: id, the run (JSON), its slot id, its time, runs kept.
+// The run replaces its slot's earlier record; the newest run is the last one.
+const RECORD_RUN = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local raw = redis.call('HGET', KEYS[3], ARGV[1])
+local runs = {}
+if raw then
+  for _, r in ipairs(cjson.decode(raw)) do
+    if r.slotId ~= ARGV[3] then table.insert(runs, r) end
+  end
+end
+table.insert(runs, cjson.decode(ARGV[2]))
+table.sort(runs, function(a, b) return a.at > b.at end)
+local kept = {}
+for i = 1, math.min(#runs, tonumber(ARGV[5])) do kept[i] = cjson.encode(runs[i]) end
+redis.call('HSET', KEYS[3], ARGV[1], '[' .. table.concat(kept, ',') .. ']')
+redis.call('HSET', KEYS[2], ARGV[1], kept[1])
+return 1
 `;
 
 export async function createRedisScheduleStore(
@@ -40,7 +67,12 @@ export async function createRedisScheduleStore(
   opts: RedisScheduleStoreOptions = {},
 ): Promise<ScheduleStore> {
   const p = opts.keyPrefix ?? 'herald:';
-  const keys = { records: `${p}schedules`, paused: `${p}schedules:paused`, last: `${p}schedules:last` };
+  const keys = {
+    records: `${p}schedules`,
+    paused: `${p}schedules:paused`,
+    last: `${p}schedules:last`,
+    runs: `${p}schedules:runs`,
+  };
   const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
   const script = scriptsOf(redis);
   function merge(raw: string, paused: string | undefined, last: string | undefined): ScheduleRecord {
@@ -77,11 +109,16 @@ export async function createRedisScheduleStore(
       return (await script(ADD, 2, keys.records, keys.paused, ...args)) as AddResult;
     },
     async remove(id) {
-      return (await script(REMOVE, 3, keys.records, keys.paused, keys.last, id)) === 1;
+      return (await script(REMOVE, 4, keys.records, keys.paused, keys.last, keys.runs, id)) === 1;
     },
     setPaused: (id, paused) => setIfExists(keys.paused, id, paused ? '1' : ''),
     async recordRun(id, run) {
-      await setIfExists(keys.last, id, JSON.stringify(run));
+      const args = [id, JSON.stringify(run), run.slotId, String(run.at), String(RUN_HISTORY)];
+      await script(RECORD_RUN, 3, keys.records, keys.last, keys.runs, ...args);
+    },
+    async history(id) {
+      const raw = await redis.hget(keys.runs, id);
+      return raw === null ? [] : (JSON.parse(raw) as ScheduleRun[]);
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

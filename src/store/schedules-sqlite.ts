@@ -2,13 +2,23 @@
 // Each record is one JSON row; the count check and the insert run in one BEGIN IMMEDIATE
 // transaction, so two processes adding at once can never pass SCHEDULE_MAX together.
 import { immediateTransaction, openSqlite } from './connect.ts';
-import type { AddResult, ScheduleRecord, ScheduleStore } from '../core/schedules.ts';
+import {
+  withRun,
+  type AddResult,
+  type ScheduleRecord,
+  type ScheduleRun,
+  type ScheduleStore,
+} from '../core/schedules.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS schedules (
   id TEXT PRIMARY KEY,
   record TEXT NOT NULL,
   created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS schedule_runs (
+  id TEXT PRIMARY KEY,
+  runs TEXT NOT NULL
 ) STRICT;
 `;
 
@@ -22,10 +32,17 @@ export function createSqliteScheduleStore(path: string): ScheduleStore {
     insert: db.prepare('INSERT OR IGNORE INTO schedules (id, record, created_at) VALUES (?, ?, ?)'),
     update: db.prepare('UPDATE schedules SET record = ? WHERE id = ?'),
     remove: db.prepare('DELETE FROM schedules WHERE id = ?'),
+    runs: db.prepare('SELECT runs FROM schedule_runs WHERE id = ?'),
+    setRuns: db.prepare('INSERT OR REPLACE INTO schedule_runs (id, runs) VALUES (?, ?)'),
+    removeRuns: db.prepare('DELETE FROM schedule_runs WHERE id = ?'),
   };
   const parse = (row: unknown): ScheduleRecord | undefined =>
     row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
+  const runsOf = (id: string): ScheduleRun[] => {
+    const row = q.runs.get(id) as { runs: string } | undefined;
+    return row === undefined ? [] : (JSON.parse(row.runs) as ScheduleRun[]);
+  };
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
   const run = <T>(fn: () => T): Promise<T> => {
     try {
@@ -56,12 +73,24 @@ export function createSqliteScheduleStore(path: string): ScheduleStore {
           return 'added';
         }),
       ),
-    remove: (id) => run(() => Number(q.remove.run(id).changes) > 0),
+    remove: (id) =>
+      run(() =>
+        tx(() => {
+          q.removeRuns.run(id);
+          return Number(q.remove.run(id).changes) > 0;
+        }),
+      ),
     setPaused: (id, paused) => run(() => change(id, (r) => void (r.paused = paused))),
     recordRun: (id, lastRun) =>
       run(() => {
-        change(id, (r) => void (r.lastRun = lastRun));
+        // One transaction: the record's last run and its history cannot disagree.
+        change(id, (r) => {
+          const kept = withRun(runsOf(id), lastRun);
+          q.setRuns.run(id, JSON.stringify(kept));
+          r.lastRun = kept[0]!;
+        });
       }),
+    history: (id) => run(() => runsOf(id)),
     close: () =>
       run(() => {
         if (db.isOpen) db.close();

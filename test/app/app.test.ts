@@ -62,7 +62,7 @@ describe('buildApp', () => {
     const bot = names('bot');
     expect(bot).toEqual(names('job'));
     expect(bot).toEqual(names('register'));
-    for (const sub of ['add', 'list', 'remove', 'pause', 'resume', 'run'])
+    for (const sub of ['add', 'list', 'history', 'remove', 'pause', 'resume', 'run'])
       expect(bot).toContain(`schedule ${sub}`);
     expect(bot).toContain('help');
   });
@@ -126,7 +126,15 @@ describe('npm run register', () => {
     expect(published).toEqual(buildDiscordCommands(registry));
     expect(published.map((c) => c.name)).toEqual(registry.entries.map((e) => e.name));
     const schedule = published.find((c) => c.name === 'schedule')!;
-    expect(schedule.options!.map((o) => o.name)).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'run']);
+    expect(schedule.options!.map((o) => o.name)).toEqual([
+      'add',
+      'list',
+      'history',
+      'remove',
+      'pause',
+      'resume',
+      'run',
+    ]);
     expect(result.stdout).toContain('/schedule');
     expect(result.stdout).not.toContain('Left out');
   });
@@ -154,7 +162,7 @@ describe('npm run register', () => {
     expect(commands.map((c) => c.command)).toEqual(registry.entries.map((e) => `/${e.name}`));
     expect(commands.map((c) => c.command)).toContain('/schedule');
     const schedule = commands.find((c) => c.command === '/schedule')!;
-    expect(schedule.usage_hint).toMatch(/^add <when> <command> .*\| list \| remove <id>/);
+    expect(schedule.usage_hint).toMatch(/^add <when> <command> .*\| list \| history <id> \| remove <id>/);
     const weather = commands.find((c) => c.command === '/weather')!;
     expect(weather).toEqual({
       command: '/weather',

@@ -114,6 +114,7 @@ describe.each(backends)('two replicas sharing a $name store', (backend) => {
       at: Date.parse('2026-03-27T12:03:00.300Z'),
       outcome: 'posted',
       messageId: posted[2]!.id,
+      channelId: expect.any(String) as string,
       durationMs: expect.any(Number) as number,
     });
   });
@@ -198,7 +199,7 @@ describe('failures and manual runs (memory store)', () => {
     expect((await r.tick()).map((x) => x.status)).toEqual(['failed']);
     let list = await world.type('/schedule list');
     expect(list.embeds![0]!.fields![0]!.value).toMatch(
-      /^Last: failed Fri, 27 Mar 2026, 12:30 UTC: [^\n]+\.$/m,
+      /^Last: pending since Fri, 27 Mar 2026, 12:30 UTC: [^\n]+\. Next try Fri, 27 Mar 2026, 12:30 UTC\.$/m,
     );
     // Too soon for a retry, then the retry posts the same slot.
     at('2026-03-27T12:30:10.000Z');

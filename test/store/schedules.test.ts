@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newScheduleId, type ScheduleRecord, type ScheduleStore } from '../../src/core/schedules.ts';
+import {
+  newScheduleId,
+  RUN_HISTORY,
+  type ScheduleRecord,
+  type ScheduleStore,
+} from '../../src/core/schedules.ts';
 import {
   createMemoryScheduleStore,
   createSqliteScheduleStore,
@@ -110,6 +115,53 @@ describe.each(backends)('schedule store: $name', (backend) => {
     expect(await s.get(a.id)).toBeUndefined();
     expect(await s.list()).toEqual([]);
     await s.close();
+  });
+
+  it('keeps the last 20 runs, newest first; a slot recorded again replaces its record', async () => {
+    const { handles, reopen } = await backend.open(2);
+    const [s, t] = handles as [ScheduleStore, ScheduleStore];
+    const a = record();
+    const other = record();
+    await s.add(a, 10);
+    await s.add(other, 10);
+    const base = Date.parse('2026-03-27T12:00:00Z');
+    for (let i = 0; i < 25; i++) {
+      const slotId = new Date(base + i * 60_000).toISOString();
+      await (i % 2 ? s : t).recordRun(a.id, {
+        slotId,
+        at: base + i * 60_000 + 300,
+        outcome: 'posted',
+        durationMs: 40,
+      });
+    }
+    await s.recordRun(other.id, { slotId: 'manual:x', at: base, outcome: 'failed', error: 'It failed.' });
+    let runs = await t.history(a.id);
+    expect(runs).toHaveLength(RUN_HISTORY);
+    expect(runs[0]!.slotId).toBe(new Date(base + 24 * 60_000).toISOString());
+    expect(runs.at(-1)!.slotId).toBe(new Date(base + 5 * 60_000).toISOString());
+    // A pending post delivered later: the same slot, now posted, in place.
+    const slotId = new Date(base + 20 * 60_000).toISOString();
+    await s.recordRun(a.id, { slotId, at: base + 20 * 60_000 + 300, outcome: 'pending', error: 'Not yet.' });
+    await t.recordRun(a.id, {
+      slotId,
+      at: base + 30 * 60_000,
+      outcome: 'posted',
+      messageId: '1',
+      channelId: '2',
+    });
+    runs = await (await reopen()).history(a.id);
+    expect(runs).toHaveLength(RUN_HISTORY);
+    expect(runs.filter((r) => r.slotId === slotId)).toEqual([
+      { slotId, at: base + 30 * 60_000, outcome: 'posted', messageId: '1', channelId: '2' },
+    ]);
+    expect((await s.get(a.id))?.lastRun).toEqual(runs[0]);
+    expect(await s.history(other.id)).toEqual([
+      { slotId: 'manual:x', at: base, outcome: 'failed', error: 'It failed.' },
+    ]);
+    await s.remove(a.id);
+    expect(await t.history(a.id)).toEqual([]);
+    await s.recordRun(a.id, { slotId, at: base, outcome: 'posted' });
+    expect(await t.history(a.id)).toEqual([]);
   });
 
   it('every handle sees the others’ changes, and a reopened store has them all', async () => {
