@@ -163,7 +163,12 @@ function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
  * A chat schedule's slot as a job; `pending` receives the watch's memory to save with its post.
  * `asker`: who asked for a manual slot; the creator's rights serve the scheduled slots only.
  */
-function jobFor(core: RunnerCore, id: string, pending: { memory?: SlotMemory }, asker: Actor | undefined): Job {
+function jobFor(
+  core: RunnerCore,
+  id: string,
+  pending: { memory?: SlotMemory },
+  asker: Actor | undefined,
+): Job {
   const { settings, store } = core;
   return defineJob({
     name: scheduleJobName(id),
@@ -259,8 +264,11 @@ async function executeChat(
   return outcome;
 }
 
-/** What a tick finds for a schedule: a slot to run, or one whose window passed unrun. */
-type Found = { due: JobSlot } | { missed: JobSlot } | undefined;
+/**
+ * What a tick finds for a schedule: a slot to run, one whose window passed unrun, one to look at
+ * again later (claimed by a live lease, or waiting to be retried), or nothing until the next fire.
+ */
+type Found = { due: JobSlot } | { missed: JobSlot } | { later: true } | undefined;
 
 /**
  * The slot of a schedule at `t`: its latest fire time, due when not yet posted nor given up on
@@ -276,15 +284,27 @@ async function findSlot(core: RunnerCore, timing: Timing, t: number): Promise<Fo
   const done = await store.getSlot(timing.name, slotId);
   if (isTooOld) return done ? undefined : { missed: { id: slotId, scheduledAt: at, reason: 'catch-up' } };
   if (done?.status === 'posted') return undefined;
-  if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
-  if (
-    done?.status === 'failed' &&
-    (done.attempts >= settings.maxAttempts || t - done.updatedAt < settings.retryDelayMs)
-  )
-    return undefined;
+  if (done?.status === 'claimed' && done.leaseUntil > t) return { later: true };
+  if (done?.status === 'failed' && done.attempts >= settings.maxAttempts) return undefined;
+  if (done?.status === 'failed' && t - done.updatedAt < settings.retryDelayMs) return { later: true };
   // Later than two polls, or a second try: the slot is being caught up.
   const isLate = done !== undefined || t - at.getTime() > settings.pollMs * 2;
   return { due: { id: slotId, scheduledAt: at, reason: isLate ? 'catch-up' : 'scheduled' } };
+}
+
+/** Looks for a schedule's slot at the tick's time; `run` queues a due one, `onMissed` follows a recorded miss. */
+type FindSlot = (
+  timing: Timing,
+  run: (slot: JobSlot) => Promise<SlotOutcome>,
+  onMissed?: (slot: JobSlot) => Promise<void>,
+) => Promise<Found>;
+
+/** The most due schedules one tick takes from the store; the rest wait for the next tick. */
+const DUE_BATCH = 5_000;
+
+/** The schedule's first fire time after `after` (epoch ms), or never (the largest safe time). */
+function nextFire(timing: Timing, after: Date): number {
+  return nextRuns(timing.cron, timing.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
 }
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
@@ -367,14 +387,50 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     return once(name, slot, () => claimAndRun(core, b.job, slot));
   }
 
+  /**
+   * The chat schedules' due slots as work to run: only those the store's index says are due by `t`
+   * (one round trip). A schedule found with nothing to do, or whose missed slot was recorded, moves
+   * on to its next fire time (one more round trip for them all); one whose slot runs moves on once
+   * the slot is posted; one claimed elsewhere or waiting for a retry is looked at again next tick.
+   */
+  async function dueChatWork(t: number, find: FindSlot): Promise<void> {
+    const next = new Map<string, number>();
+    for (const record of await settings.schedules.due(t, DUE_BATCH)) {
+      const timing = {
+        name: scheduleJobName(record.id),
+        cron: record.cron,
+        timezone: record.timezone,
+        since: record.createdAt,
+        paused: record.paused,
+      };
+      const found = await find(
+        timing,
+        async (slot) => {
+          const outcome = await runChat(record, slot);
+          const isSettled =
+            outcome.status === 'posted' ||
+            (outcome.status === 'skipped' && outcome.reason === 'already-posted');
+          if (isSettled)
+            await settings.schedules.setNextRuns(new Map([[record.id, nextFire(timing, slot.scheduledAt)]]));
+          return outcome;
+        },
+        (slot) =>
+          settings.schedules.recordRun(record.id, {
+            slotId: slot.id,
+            at: t,
+            outcome: 'missed',
+            error: MISSED_SENTENCE,
+          }),
+      );
+      if (found === undefined || 'missed' in found) next.set(record.id, nextFire(timing, new Date(t)));
+    }
+    if (next.size > 0) await settings.schedules.setNextRuns(next);
+  }
+
   /** Every schedule's due slot as work to run, built-ins first. */
   async function dueWork(t: number): Promise<(() => Promise<SlotOutcome>)[]> {
     const work: (() => Promise<SlotOutcome>)[] = [];
-    const find = async (
-      timing: Timing,
-      run: (slot: JobSlot) => Promise<SlotOutcome>,
-      onMissed?: (slot: JobSlot) => Promise<void>,
-    ) => {
+    const find: FindSlot = async (timing, run, onMissed) => {
       try {
         const found = await findSlot(core, timing, t);
         // A slot still queued when the stop begins is left for the next start or another replica.
@@ -386,8 +442,10 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
           );
         if (found && 'missed' in found && (await recordMissed(core, timing.name, found.missed)))
           await onMissed?.(found.missed);
+        return found;
       } catch (err) {
         log.error({ job: timing.name, err }, 'schedule.tick_failed');
+        return { later: true };
       }
     };
     for (const b of builtIns.values()) {
@@ -395,26 +453,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       const timing = { name: b.job.name, cron: b.cron, timezone: b.timezone, paused: false };
       await find({ ...timing, since: await sinceOf(b.job.name) }, (slot) => runBuiltIn(b.job.name, slot));
     }
-    for (const record of await settings.schedules.list()) {
-      const timing = {
-        name: scheduleJobName(record.id),
-        cron: record.cron,
-        timezone: record.timezone,
-        since: record.createdAt,
-        paused: record.paused,
-      };
-      await find(
-        timing,
-        (slot) => runChat(record, slot),
-        (slot) =>
-          settings.schedules.recordRun(record.id, {
-            slotId: slot.id,
-            at: t,
-            outcome: 'missed',
-            error: MISSED_SENTENCE,
-          }),
-      );
-    }
+    await dueChatWork(t, find);
     return work;
   }
 

@@ -301,7 +301,7 @@ describe('openStore', () => {
     db.close();
   });
 
-  it('uses Redis when STORE_URL or REDIS_URL is redis://, with keys under herald:', async () => {
+  it('uses Redis when STORE_URL or REDIS_URL is redis://, with keys under herald:{sched}:', async () => {
     const store = await openStore({ storeUrl: join(dir, 'unused.sqlite'), redisUrl: REDIS_URL });
     expect(store.kind).toBe('redis');
     const slotId = `prefix-check-${randomUUID()}`;
@@ -309,7 +309,8 @@ describe('openStore', () => {
     await store.markPosted('job', slotId, 'a', []);
     await store.close();
     const redis = new Redis(REDIS_URL);
-    const key = `herald:slot:job:${slotId}`;
+    // The hash tag keeps every key a script touches in one Cluster slot.
+    const key = `herald:{sched}:slot:job:${slotId}`;
     expect(await redis.hget(key, 'status')).toBe('posted');
     // A posted slot is kept for the retention period, then expires by itself.
     const ttl = await redis.pttl(key);
