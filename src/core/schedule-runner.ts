@@ -1,7 +1,7 @@
 // The one scheduling engine: it fires the built-in schedules (the jobs set by environment, such as
 // the analytics summary) and the schedules of /schedule alike. Chat schedules are data in the store,
-// so every tick reads them afresh: one added on any replica is seen here, one removed or paused
-// anywhere is not run again. Each due slot (the latest fire time of its cron by when.ts, no older
+// whose index of next fire times says which are due, so a tick reads only those (afresh: one added
+// on any replica is seen here, one removed or paused anywhere is not run again). Each due slot (the latest fire time of its cron by when.ts, no older
 // than the catch-up window) is claimed in the store, run, marked posted with its posts in the
 // outbox in one step, and delivered (slot-run.ts), so it is posted exactly once across replicas and
 // restarts. Due slots run concurrently up to `concurrency`. A failed run is retried within its
