@@ -146,6 +146,19 @@ async function openRedis(keyPrefix: string): Promise<World> {
 
 const clock = { now: Date.parse('2026-11-27T12:00:00Z') };
 
+/** Deletes the keys a Redis row wrote under its own prefix (SCAN, not KEYS). */
+async function dropKeys(prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
 function runnerOf(w: World, owner: string, destinations: Record<string, WebhookClient>, upstream: string) {
   const agent = new Agent({ connections: 256 });
   return createScheduleRunner({
@@ -393,14 +406,17 @@ export async function runSchedulesBench(): Promise<number> {
     rows.push(...two.rows);
     await Promise.all(two.runners.map((r) => r.stop()));
     await Promise.all([redisA.close(), redisB.close()]);
+    await dropKeys(prefix);
 
     progress('10,000 stored, none due');
     const idleSqlite = await openSqlite(dir);
     rows.push(await idleTick('SQLite', idleSqlite));
     await idleSqlite.close();
-    const idleRedis = await openRedis(`herald:bench-${randomUUID()}:`);
+    const idlePrefix = `herald:bench-${randomUUID()}:`;
+    const idleRedis = await openRedis(idlePrefix);
     rows.push(await idleTick('Redis', idleRedis));
     await idleRedis.close();
+    await dropKeys(idlePrefix);
 
     progress('RSS');
     rows.push(await rssRow(dir));
