@@ -32,6 +32,10 @@ if (args.includes('examples')) {
 if (args.includes('interactions')) {
   process.exit(await (await import('./interactions.ts')).runInteractionsBench());
 }
+// `npm run bench -- schedules`: the scheduling engine at scale (schedules.ts).
+if (args.includes('schedules')) {
+  process.exit(await (await import('./schedules.ts')).runSchedulesBench());
+}
 const unknown = args.filter((a) => !(SECTIONS as readonly string[]).includes(a));
 if (unknown.length > 0) {
   process.stderr.write(`bench: unknown section ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}\n`);

@@ -1,7 +1,7 @@
 // The one scheduling engine: it fires the built-in schedules (the jobs set by environment, such as
 // the analytics summary) and the schedules of /schedule alike. Chat schedules are data in the store,
-// so every tick reads them afresh: one added on any replica is seen here, one removed or paused
-// anywhere is not run again. Each due slot (the latest fire time of its cron by when.ts, no older
+// whose index of next fire times says which are due, so a tick reads only those (afresh: one added
+// on any replica is seen here, one removed or paused anywhere is not run again). Each due slot (the latest fire time of its cron by when.ts, no older
 // than the catch-up window) is claimed in the store, run, marked posted with its posts in the
 // outbox in one step, and delivered (slot-run.ts), so it is posted exactly once across replicas and
 // restarts. Due slots run concurrently up to `concurrency`. A failed run is retried within its
@@ -312,8 +312,11 @@ async function executeChat(
   return outcome;
 }
 
-/** What a tick finds for a schedule: a slot to run, or one whose window passed unrun. */
-type Found = { due: JobSlot } | { missed: JobSlot } | undefined;
+/**
+ * What a tick finds for a schedule: a slot to run, one whose window passed unrun, one to look at
+ * again later (claimed by a live lease, or waiting to be retried), or nothing until the next fire.
+ */
+type Found = { due: JobSlot } | { missed: JobSlot } | { later: true } | undefined;
 
 /**
  * The slot of a schedule at `t`: its latest fire time, due when not yet posted nor given up on
@@ -329,15 +332,27 @@ async function findSlot(core: RunnerCore, timing: Timing, t: number): Promise<Fo
   const done = await store.getSlot(timing.name, slotId);
   if (isTooOld) return done ? undefined : { missed: { id: slotId, scheduledAt: at, reason: 'catch-up' } };
   if (done?.status === 'posted') return undefined;
-  if (done?.status === 'claimed' && done.leaseUntil > t) return undefined;
-  if (
-    done?.status === 'failed' &&
-    (done.attempts >= settings.maxAttempts || t - done.updatedAt < settings.retryDelayMs)
-  )
-    return undefined;
+  if (done?.status === 'claimed' && done.leaseUntil > t) return { later: true };
+  if (done?.status === 'failed' && done.attempts >= settings.maxAttempts) return undefined;
+  if (done?.status === 'failed' && t - done.updatedAt < settings.retryDelayMs) return { later: true };
   // Later than two polls, or a second try: the slot is being caught up.
   const isLate = done !== undefined || t - at.getTime() > settings.pollMs * 2;
   return { due: { id: slotId, scheduledAt: at, reason: isLate ? 'catch-up' : 'scheduled' } };
+}
+
+/** Looks for a schedule's slot at the tick's time; `run` queues a due one, `onMissed` follows a recorded miss. */
+type FindSlot = (
+  timing: Timing,
+  run: (slot: JobSlot) => Promise<SlotOutcome>,
+  onMissed?: (slot: JobSlot) => Promise<void>,
+) => Promise<Found>;
+
+/** The most due schedules one tick takes from the store; the rest wait for the next tick. */
+const DUE_BATCH = 5_000;
+
+/** The schedule's first fire time after `after` (epoch ms), or never (the largest safe time). */
+function nextFire(timing: Timing, after: Date): number {
+  return nextRuns(timing.cron, timing.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
 }
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
@@ -431,14 +446,50 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     });
   }
 
+  /**
+   * The chat schedules' due slots as work to run: only those the store's index says are due by `t`
+   * (one round trip). A schedule found with nothing to do, or whose missed slot was recorded, moves
+   * on to its next fire time (one more round trip for them all); one whose slot runs moves on once
+   * the slot is posted; one claimed elsewhere or waiting for a retry is looked at again next tick.
+   */
+  async function dueChatWork(t: number, find: FindSlot): Promise<void> {
+    const next = new Map<string, number>();
+    for (const record of await settings.schedules.due(t, DUE_BATCH)) {
+      const timing = {
+        name: scheduleJobName(record.id),
+        cron: record.cron,
+        timezone: record.timezone,
+        since: record.createdAt,
+        paused: record.paused,
+      };
+      const found = await find(
+        timing,
+        async (slot) => {
+          const outcome = await runChat(record, slot);
+          const isSettled =
+            outcome.status === 'posted' ||
+            (outcome.status === 'skipped' && outcome.reason === 'already-posted');
+          if (isSettled)
+            await settings.schedules.setNextRuns(new Map([[record.id, nextFire(timing, slot.scheduledAt)]]));
+          return outcome;
+        },
+        async (slot) =>
+          void (await recordChatRun(core.book, record, {
+            slotId: slot.id,
+            at: t,
+            outcome: 'missed',
+            error: MISSED_SENTENCE,
+          })),
+      );
+      if (found === undefined || 'missed' in found) next.set(record.id, nextFire(timing, new Date(t)));
+    }
+    if (next.size > 0) await settings.schedules.setNextRuns(next);
+  }
+
   /** Every schedule's due slot as work to run, built-ins first. */
   async function dueWork(t: number): Promise<(() => Promise<SlotOutcome>)[]> {
     const work: (() => Promise<SlotOutcome>)[] = [];
-    const find = async (
-      timing: Timing,
-      run: (slot: JobSlot) => Promise<SlotOutcome>,
-      onMissed?: (slot: JobSlot) => Promise<void>,
-    ) => {
+    const find: FindSlot = async (timing, run, onMissed) => {
       try {
         const found = await findSlot(core, timing, t);
         // A slot still queued when the stop begins is left for the next start or another replica.
@@ -450,8 +501,10 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
           );
         if (found && 'missed' in found && (await recordMissed(core, timing.name, found.missed)))
           await onMissed?.(found.missed);
+        return found;
       } catch (err) {
         log.error({ job: timing.name, err }, 'schedule.tick_failed');
+        return { later: true };
       }
     };
     for (const b of builtIns.values()) {
@@ -459,26 +512,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       const timing = { name: b.job.name, cron: b.cron, timezone: b.timezone, paused: false };
       await find({ ...timing, since: await sinceOf(b.job.name) }, (slot) => runBuiltIn(b.job.name, slot));
     }
-    for (const record of await settings.schedules.list()) {
-      const timing = {
-        name: scheduleJobName(record.id),
-        cron: record.cron,
-        timezone: record.timezone,
-        since: record.createdAt,
-        paused: record.paused,
-      };
-      await find(
-        timing,
-        (slot) => runChat(record, slot),
-        async (slot) =>
-          void (await recordChatRun(core.book, record, {
-            slotId: slot.id,
-            at: t,
-            outcome: 'missed',
-            error: MISSED_SENTENCE,
-          })),
-      );
-    }
+    await dueChatWork(t, find);
     return work;
   }
 

@@ -71,6 +71,18 @@ export type AddResult = 'added' | 'full' | 'exists';
 export interface ScheduleStore {
   /** Every schedule, oldest first. */
   list(): Promise<ScheduleRecord[]>;
+  /**
+   * The schedules to look at by `t`, soonest first, at most `limit`: those not paused whose next
+   * fire time in the store's index is at or before `t`. One round trip, whatever the number stored.
+   * A schedule enters the index when added (at its creation time) and when resumed (at once), and
+   * leaves it when paused or removed; the runner moves it on with `setNextRuns`.
+   */
+  due(t: number, limit: number): Promise<ScheduleRecord[]>;
+  /**
+   * Sets schedules' next fire times (epoch ms) in the index, in one round trip; ignored for a
+   * schedule removed or paused meanwhile. A time earlier than the true one only costs a look.
+   */
+  setNextRuns(next: ReadonlyMap<string, number>): Promise<void>;
   get(id: string): Promise<ScheduleRecord | undefined>;
   /** Adds the schedule atomically unless `max` exist already ('full') or the id is taken. */
   add(record: ScheduleRecord, max: number): Promise<AddResult>;

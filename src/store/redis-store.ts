@@ -1,8 +1,10 @@
 // The shared store for several replicas: Redis through ioredis. Every read-then-write is one Lua
 // script, which Redis runs atomically (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/),
 // so a claim cannot race. Leases use the caller's clock, passed in, so that fake clocks work too.
-// Keys: <prefix>slot:<job>:<slot>, <prefix>outbox:<id>, <prefix>outbox:due (sorted by due time),
-// <prefix>outbox:all (sorted by creation), <prefix>kv:<key>. The prefix defaults to "herald:".
+// Keys: <p>slot:<job>:<slot>, <p>outbox:<id>, <p>outbox:due (sorted by due time), <p>outbox:all
+// (sorted by creation), <p>kv:<key>, where <p> is the prefix ("herald:" by default) and `{sched}:`:
+// the hash tag puts every key a script touches in one Cluster slot, and every such key is passed in
+// KEYS, never built inside a script. Keys from before the tag are renamed once at connect.
 import type { Redis } from 'ioredis';
 import { connectStoreRedis } from './connect.ts';
 import {
@@ -86,21 +88,16 @@ redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'leaseUntil', 
 return 1
 `;
 
-// KEYS: due. ARGV: now, leaseMs, limit, owner, entry key prefix, include backing-off (1 or 0).
+// KEYS: due, entry... ARGV: now, leaseMs, limit, owner, then the entries' ids in KEYS' order.
+// Leases the due pending ones (ids read just before; each is checked again here).
 const CLAIM_DUE = `
 local now = tonumber(ARGV[1])
 local limit = tonumber(ARGV[3])
 local lease_end = string.format('%.0f', now + tonumber(ARGV[2]))
-local ids
-if ARGV[6] == '1' then
-  ids = redis.call('ZRANGE', KEYS[1], 0, -1)
-else
-  ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, limit)
-end
 local out = {}
-for _, id in ipairs(ids) do
+for i = 2, #KEYS do
   if #out >= limit then break end
-  local k = ARGV[5] .. id
+  local k, id = KEYS[i], ARGV[3 + i]
   local e = redis.call('HMGET', k, 'status', 'owner', 'nextAttemptAt')
   if e[1] ~= 'pending' then
     redis.call('ZREM', KEYS[1], id)
@@ -157,6 +154,38 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
+/** The prefix of the store's keys: the configured one and the `{sched}` hash tag. */
+export function storeKeyPrefix(prefix: string): string {
+  return `${prefix}{sched}:`;
+}
+
+/** The kinds of key the store wrote before its keys carried the hash tag. */
+const LEGACY_KINDS = ['slot:', 'outbox:', 'kv:', 'schedules'];
+
+/**
+ * Renames the store's keys written before the hash tag (`herald:slot:…` → `herald:{sched}:slot:…`),
+ * once per key prefix (a marker key records it): claims, pending posts and watch memories carry
+ * over an upgrade. Stop the replicas of the older version first: they still write the old names.
+ */
+export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<number> {
+  const tagged = storeKeyPrefix(prefix);
+  const marker = `${tagged}moved`;
+  if ((await redis.exists(marker)) === 1) return 0;
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+  let moved = 0;
+  let cursor = '0';
+  do {
+    const [nextCursor, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = nextCursor;
+    const legacy = found.filter((k) => LEGACY_KINDS.some((kind) => k.startsWith(prefix + kind)));
+    for (const key of legacy) {
+      if ((await redis.renamenx(key, tagged + key.slice(prefix.length))) === 1) moved++;
+    }
+  } while (cursor !== '0');
+  await redis.set(marker, '1');
+  return moved;
+}
+
 /** Runs a Lua script with its number of keys first, as EVAL takes them. */
 export type RunScript = (lua: string, numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
 
@@ -212,8 +241,6 @@ interface RedisContext {
   redis: Redis;
   script: RunScript;
   now: () => number;
-  /** The key prefix, "herald:" by default. */
-  p: string;
   slotKey: (job: string, slotId: string) => string;
   entryKey: (id: string) => string;
   kvKey: (key: string) => string;
@@ -226,13 +253,14 @@ interface RedisContext {
 
 /** Connects to Redis at `url` (redis:// or rediss://); rejects when it cannot be reached. */
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
-  const p = opts.keyPrefix ?? 'herald:';
+  const prefix = opts.keyPrefix ?? 'herald:';
+  const p = storeKeyPrefix(prefix);
   const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
+  await moveLegacyKeys(redis, prefix);
   const ctx: RedisContext = {
     redis,
     script: scriptsOf(redis),
     now: opts.now ?? Date.now,
-    p,
     slotKey: (job, slotId) => `${p}slot:${job}:${slotId}`,
     entryKey: (id) => `${p}outbox:${id}`,
     kvKey: (key) => `${p}kv:${key}`,
@@ -256,7 +284,9 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       return r === 'OK';
     },
     async claimOnce(key, ttlMs) {
-      return (await redis.set(`${p}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK';
+      return (
+        (await redis.set(`${prefix}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
+      );
     },
     async prune() {
       // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
@@ -342,7 +372,6 @@ function redisOutbox({
   redis,
   script,
   now,
-  p,
   entryKey,
   kvKey,
   due,
@@ -367,17 +396,17 @@ function redisOutbox({
       return (await script(ADD, keys.length, ...keys, ...args)) === 1;
     },
     async claimDueOutbox(owner, leaseMs, limit, opts) {
-      const rows = (await script(
-        CLAIM_DUE,
-        1,
-        due,
-        String(now()),
-        String(leaseMs),
-        String(limit),
-        owner,
-        `${p}outbox:`,
-        opts?.includeBackingOff ? '1' : '0',
-      )) as unknown[];
+      const t = String(now());
+      // With includeBackingOff every queued entry is a candidate (those leased elsewhere are skipped).
+      // Otherwise a few times `limit`: replicas draining at once read the same first ids, and each
+      // script leases the next ones the others have not taken.
+      const ids = opts?.includeBackingOff
+        ? await redis.zrange(due, '0', '-1')
+        : await redis.zrangebyscore(due, '-inf', t, 'LIMIT', 0, limit * 4);
+      if (ids.length === 0) return [];
+      const keys = [due, ...ids.map(entryKey)];
+      const args = [t, String(leaseMs), String(limit), owner, ...ids];
+      const rows = (await script(CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
       return rows.map((r) => toEntry(pairsToRecord(r)));
     },
     async markDelivered(id, receipt, memoryKey) {

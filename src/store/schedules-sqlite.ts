@@ -1,6 +1,7 @@
 // Schedules in the node:sqlite file the store uses (its own connection; WAL lets several share it).
 // Each record is one JSON row; the count check and the insert run in one BEGIN IMMEDIATE
-// transaction, so two processes adding at once can never pass SCHEDULE_MAX together.
+// transaction, so two processes adding at once can never pass SCHEDULE_MAX together. The indexed
+// `next_run_at` column is the next fire time (NULL while paused): a tick reads only the due rows.
 import { immediateTransaction, openSqlite } from './connect.ts';
 import {
   withRun,
@@ -14,7 +15,8 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS schedules (
   id TEXT PRIMARY KEY,
   record TEXT NOT NULL,
-  created_at INTEGER NOT NULL
+  created_at INTEGER NOT NULL,
+  next_run_at INTEGER
 ) STRICT;
 CREATE TABLE IF NOT EXISTS schedule_runs (
   id TEXT PRIMARY KEY,
@@ -22,14 +24,32 @@ CREATE TABLE IF NOT EXISTS schedule_runs (
 ) STRICT;
 `;
 
+/** Adds the next-fire index to a file written before it: every schedule not paused is looked at once. */
+function migrate(db: ReturnType<typeof openSqlite>): void {
+  const columns = db.prepare('PRAGMA table_info(schedules)').all() as unknown as { name: string }[];
+  if (!columns.some((c) => c.name === 'next_run_at')) {
+    db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
+    db.exec(
+      "UPDATE schedules SET next_run_at = CASE WHEN json_extract(record, '$.paused') THEN NULL ELSE 0 END",
+    );
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS schedules_next ON schedules (next_run_at)');
+}
+
 export function createSqliteScheduleStore(path: string): ScheduleStore {
   const db = openSqlite(path);
   db.exec(SCHEMA);
+  migrate(db);
   const q = {
     list: db.prepare('SELECT record FROM schedules ORDER BY created_at, id'),
     get: db.prepare('SELECT record FROM schedules WHERE id = ?'),
     count: db.prepare('SELECT COUNT(*) AS n FROM schedules'),
-    insert: db.prepare('INSERT OR IGNORE INTO schedules (id, record, created_at) VALUES (?, ?, ?)'),
+    insert: db.prepare(
+      'INSERT OR IGNORE INTO schedules (id, record, created_at, next_run_at) VALUES (?, ?, ?, ?)',
+    ),
+    due: db.prepare('SELECT record FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?'),
+    setNext: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ? AND next_run_at IS NOT NULL'),
+    setPausedNext: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ?'),
     update: db.prepare('UPDATE schedules SET record = ? WHERE id = ?'),
     remove: db.prepare('DELETE FROM schedules WHERE id = ?'),
     runs: db.prepare('SELECT runs FROM schedule_runs WHERE id = ?'),
@@ -69,7 +89,8 @@ export function createSqliteScheduleStore(path: string): ScheduleStore {
         tx((): AddResult => {
           if (q.get.get(record.id) !== undefined) return 'exists';
           if ((q.count.get() as { n: number }).n >= max) return 'full';
-          q.insert.run(record.id, JSON.stringify(record), record.createdAt);
+          const next = record.paused ? null : record.createdAt;
+          q.insert.run(record.id, JSON.stringify(record), record.createdAt, next);
           return 'added';
         }),
       ),
@@ -80,7 +101,22 @@ export function createSqliteScheduleStore(path: string): ScheduleStore {
           return Number(q.remove.run(id).changes) > 0;
         }),
       ),
-    setPaused: (id, paused) => run(() => change(id, (r) => void (r.paused = paused))),
+    due: (t, limit) => run(() => q.due.all(t, limit).map((row) => parse(row)!)),
+    setNextRuns: (next) =>
+      run(() => {
+        if (next.size === 0) return;
+        tx(() => {
+          for (const [id, at] of next) q.setNext.run(at, id);
+        });
+      }),
+    // Paused leaves the index; resumed is looked at by the next tick (0: due at once).
+    setPaused: (id, paused) =>
+      run(() =>
+        change(id, (r) => {
+          r.paused = paused;
+          q.setPausedNext.run(paused ? null : 0, id);
+        }),
+      ),
     recordRun: (id, lastRun) =>
       run(() => {
         // One transaction: the record's last run and its history cannot disagree.

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   newScheduleId,
@@ -188,6 +190,84 @@ describe.each(backends)('schedule store: $name', (backend) => {
     expect(results.filter((r) => r === 'full')).toHaveLength(7);
     expect(await handles[0]!.list()).toHaveLength(3);
     await Promise.all(handles.map((h) => h.close()));
+  });
+});
+
+describe.each(backends)('the next-fire index: $name', (backend) => {
+  it('gives the schedules due by a time, soonest first, and follows add, pause, resume, run and remove', async () => {
+    const { handles } = await backend.open(2);
+    const [one, two] = handles as [ScheduleStore, ScheduleStore];
+    const a = record();
+    const b = record();
+    const paused = record({ paused: true });
+    for (const r of [a, b, paused]) await one.add(r, 50);
+    // Added: looked at once from its creation.
+    expect(await two.due(a.createdAt - 1, 10)).toEqual([]);
+    expect((await two.due(b.createdAt, 10)).map((r) => r.id)).toEqual([a.id, b.id]);
+    expect(await two.due(b.createdAt, 1)).toEqual([a]);
+    // Run: moved on to its next fire time.
+    await two.setNextRuns(
+      new Map([
+        [a.id, b.createdAt + 60_000],
+        [b.id, b.createdAt + 30_000],
+      ]),
+    );
+    expect(await one.due(b.createdAt + 29_999, 10)).toEqual([]);
+    expect((await one.due(b.createdAt + 60_000, 10)).map((r) => r.id)).toEqual([b.id, a.id]);
+    // Paused: out of the index, and a late move by a tick does not bring it back.
+    await one.setPaused(a.id, true);
+    await two.setNextRuns(new Map([[a.id, 0]]));
+    expect((await one.due(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id)).toEqual([b.id]);
+    // Resumed: due at once, with its record as it is now.
+    await two.setPaused(a.id, false);
+    await one.recordRun(a.id, { slotId: 's', at: 1, outcome: 'posted' });
+    const [first] = await one.due(0, 10);
+    expect(first).toEqual({ ...a, paused: false, lastRun: { slotId: 's', at: 1, outcome: 'posted' } });
+    // Removed: gone from the index; a late move does not bring it back.
+    await one.remove(b.id);
+    await two.setNextRuns(new Map([[b.id, 0]]));
+    expect((await one.due(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id)).toEqual([a.id]);
+    await Promise.all(handles.map((h) => h.close()));
+  });
+});
+
+describe('the next-fire index over data written before it', () => {
+  it('sqlite: a schedules table without the column gets it, every schedule not paused due at once', async () => {
+    const file = join(dir, randomUUID(), 'old.sqlite');
+    const first = createSqliteScheduleStore(file);
+    await first.close();
+    const a = record();
+    const p = record({ paused: true });
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE schedules');
+    db.exec(
+      'CREATE TABLE schedules (id TEXT PRIMARY KEY, record TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT',
+    );
+    const insert = db.prepare('INSERT INTO schedules (id, record, created_at) VALUES (?, ?, ?)');
+    for (const r of [a, p]) insert.run(r.id, JSON.stringify(r), r.createdAt);
+    db.close();
+    const s = createSqliteScheduleStore(file);
+    expect(await s.due(0, 10)).toEqual([a]);
+    await s.close();
+  });
+
+  it('redis: keys from before the hash tag are renamed once, and their schedules enter the index', async () => {
+    const keyPrefix = `${runPrefix}${randomUUID()}:`;
+    const redis = new Redis(REDIS_URL);
+    const a = record();
+    const { paused: _p, ...rest } = a;
+    await redis.hset(`${keyPrefix}schedules`, a.id, JSON.stringify(rest));
+    await redis.hset(`${keyPrefix}kv:watch:${a.id}`, 'x', '1');
+    await redis.set(`${keyPrefix}kv:memory`, 'seen');
+    await redis.hset(`${keyPrefix}slot:schedule-${a.id}:2026-03-27T12:00:00.000Z`, 'status', 'posted');
+    const s = await createRedisScheduleStore(REDIS_URL, { keyPrefix });
+    expect(await s.due(0, 10)).toEqual([a]);
+    expect(await redis.exists(`${keyPrefix}schedules`)).toBe(0);
+    expect(await redis.get(`${keyPrefix}{sched}:kv:memory`)).toBe('seen');
+    const slot = `${keyPrefix}{sched}:slot:schedule-${a.id}:2026-03-27T12:00:00.000Z`;
+    expect(await redis.hget(slot, 'status')).toBe('posted');
+    await s.close();
+    await redis.quit();
   });
 });
 

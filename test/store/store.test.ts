@@ -290,6 +290,35 @@ describe.each(backends)('$name store', (backend) => {
   );
 });
 
+describe('redis keys on Cluster', () => {
+  it('every key a script touches carries the {sched} hash tag, so one script never spans slots', async () => {
+    const keyPrefix = `${runPrefix}${randomUUID()}:`;
+    const store = await createRedisStore(REDIS_URL, { keyPrefix });
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    const memory = { key: 'watch:abc', value: 'seen' };
+    await store.markPosted('job', 's1', 'a', [{ ...entry('e1', 's1'), memory }], { leaseMs: 1 });
+    await store.addToOutbox(entry('e2'));
+    expect(await store.claimDueOutbox('b', 60_000, 10, { includeBackingOff: true })).not.toEqual([]);
+    await store.markDelivered('e1', 'm1', memory.key);
+    await store.setValue('other', 'x');
+    await store.claimOnce('interaction-1', 60_000);
+    const redis = new Redis(REDIS_URL);
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 1000);
+      keys.push(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    await redis.quit();
+    await store.close();
+    // The one-key claims of claimOnce need no tag; every other key has it.
+    const untagged = keys.filter((k) => !k.startsWith(`${keyPrefix}{sched}:`) && !k.includes(':claim:'));
+    expect(untagged).toEqual([]);
+    expect(keys).toContain(`${keyPrefix}{sched}:kv:watch:abc`);
+  });
+});
+
 describe('openStore', () => {
   it('opens a node:sqlite file in WAL mode, creating its directories', async () => {
     const file = join(dir, 'nested', 'deeper', 'herald.sqlite');
@@ -301,7 +330,7 @@ describe('openStore', () => {
     db.close();
   });
 
-  it('uses Redis when STORE_URL or REDIS_URL is redis://, with keys under herald:', async () => {
+  it('uses Redis when STORE_URL or REDIS_URL is redis://, with keys under herald:{sched}:', async () => {
     const store = await openStore({ storeUrl: join(dir, 'unused.sqlite'), redisUrl: REDIS_URL });
     expect(store.kind).toBe('redis');
     const slotId = `prefix-check-${randomUUID()}`;
@@ -309,7 +338,8 @@ describe('openStore', () => {
     await store.markPosted('job', slotId, 'a', []);
     await store.close();
     const redis = new Redis(REDIS_URL);
-    const key = `herald:slot:job:${slotId}`;
+    // The hash tag keeps every key a script touches in one Cluster slot.
+    const key = `herald:{sched}:slot:job:${slotId}`;
     expect(await redis.hget(key, 'status')).toBe('posted');
     // A posted slot is kept for the retention period, then expires by itself.
     const ttl = await redis.pttl(key);
