@@ -136,6 +136,16 @@ async function run(
     rawInput: target.input,
     actor: actorOf(interaction, session.roles),
     channelId: interaction.channelId ?? '',
+    // app_permissions: the bot's own permissions in this channel, so /schedule add can say what to grant.
+    ...(interaction.channelId
+      ? {
+          channel: {
+            platform: 'discord' as const,
+            id: interaction.channelId,
+            appPermissions: interaction.appPermissions.bitfield.toString(),
+          },
+        }
+      : {}),
     signal: controller.signal,
     respond: (reply) => sendReply(flight, reply, sendContext),
   };

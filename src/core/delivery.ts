@@ -11,7 +11,8 @@ import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { Services } from './services.ts';
-import type { WebhookClient } from '../services/webhook/client.ts';
+import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
+import { parseChannelDestination } from './channel.ts';
 
 export interface DeliveryOptions {
   store: Store;
@@ -36,6 +37,8 @@ export interface DeliveryOptions {
   maxAgeMs?: number;
   /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
   destinations?: Readonly<Record<string, WebhookClient>>;
+  /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
+  channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
 }
 
 export const DELIVERY_DEFAULTS = Object.freeze({
@@ -47,7 +50,10 @@ export const DELIVERY_DEFAULTS = Object.freeze({
   retryMaxMs: 60 * 60_000,
   maxAgeMs: 24 * 60 * 60_000,
 }) satisfies Required<
-  Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'destinations'>
+  Omit<
+    DeliveryOptions,
+    'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'destinations' | 'channels'
+  >
 >;
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
@@ -118,6 +124,13 @@ interface DeliveryContext {
 async function send(ctx: DeliveryContext, delivery: Delivery): Promise<string> {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
+    const channel = parseChannelDestination(name);
+    if (channel) {
+      // Posted by the bot itself; a platform herald is not connected to waits, like a missing webhook.
+      const poster = ctx.settings.channels?.[channel.platform];
+      if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
+      return (await poster.post(channel.id, delivery.message)).id;
+    }
     // A named destination never falls back to another webhook: the post waits until it exists.
     const client = name === 'default' ? ctx.settings.services.webhook : ctx.settings.destinations?.[name];
     if (!client) throw new Error(`the webhook destination "${name}" is not configured`);

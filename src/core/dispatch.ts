@@ -132,9 +132,12 @@ function contextFor(
   command: Command,
   invocationId: string,
   signal: AbortSignal,
+  channel?: Invocation['channel'],
 ): CommandContext {
   const log = new LazyChildLog(rt.log, { command: command.name, invocationId });
-  return { actor, services: rt.services, log, signal, now: rt.now, invocationId };
+  const ctx: CommandContext = { actor, services: rt.services, log, signal, now: rt.now, invocationId };
+  if (channel) ctx.channel = channel;
+  return ctx;
 }
 
 /** Runs a checked command's handler under the deadline; an abort is a DeadlineError. */
@@ -183,7 +186,7 @@ async function execute(
     checkNeeds(command, rt.services, rt.serviceVariables);
     const input = readInput(command, found.rawInput);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
-    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal);
+    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel);
     try {
       return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
     } finally {
