@@ -78,7 +78,7 @@ async function builtIns(opts: SchedulingOptions, now: () => Date): Promise<Built
 }
 
 /** The add-time check of "this channel" on each platform herald can post with. */
-function channelChecks(channels: ChannelClients | undefined): ScheduleServiceOptions['channelChecks'] {
+export function channelChecks(channels: ChannelClients | undefined): ScheduleServiceOptions['channelChecks'] {
   const out: NonNullable<ScheduleServiceOptions['channelChecks']> = {};
   for (const platform of ['discord', 'slack'] as const) {
     const client = channels?.[platform];
