@@ -253,6 +253,23 @@ async function deliverAll(
   );
 }
 
+/**
+ * A destination's rate-limit wait (a 429's retry_after or Retry-After), kept in the store so that
+ * every replica sharing it holds back until it ends, not only the one that was told.
+ */
+const pauseKey = (destination: string): string => `delivery-pause:${destination}`;
+
+async function pauseFor(ctx: DeliveryContext, entry: OutboxEntry, err: unknown): Promise<void> {
+  if (!(err instanceof ServiceError) || err.code !== 'rate_limited' || err.retryAfterMs === undefined) return;
+  await ctx.store.setValue(pauseKey(destinationOf(entry)), String(ctx.now() + err.retryAfterMs));
+}
+
+/** How long another replica's 429 still asks this destination to wait, in ms (0: none). */
+async function pausedFor(ctx: DeliveryContext, entry: OutboxEntry): Promise<number> {
+  const until = Number((await ctx.store.getValue(pauseKey(destinationOf(entry)))) ?? 0);
+  return Number.isFinite(until) ? Math.max(0, until - ctx.now()) : 0;
+}
+
 async function deliver(
   ctx: DeliveryContext,
   entry: OutboxEntry,
@@ -268,6 +285,17 @@ async function deliver(
   }
   const delivery = fromOutboxPayload(entry.payload);
   let isUncertain = entry.inFlightAt !== undefined;
+  // Waited once before the first send: this drain's own 429s are waited out below.
+  const paused = await pausedFor(ctx, entry);
+  if (paused > ctx.settings.maxWaitMs)
+    return putBack(ctx, entry, paused, new Error('the destination asked to wait (rate limited)'));
+  if (paused > 0) {
+    try {
+      await sleep(paused, undefined, signal ? { signal } : undefined);
+    } catch {
+      return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'));
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       if (isUncertain) warnUncertain(ctx.log, entry);
@@ -308,6 +336,7 @@ async function deliver(
       }
       const isServiceError = err instanceof ServiceError;
       if (isUncertain && isServiceError) return leftUncertain(ctx, entry, err);
+      await pauseFor(ctx, entry, err);
       const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
       const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
       const waitMs = retryAfterMs ?? backoff;

@@ -18,7 +18,7 @@ import {
   type ChannelClients,
 } from '../../src/destinations.ts';
 import { UserError } from '../../src/errors.ts';
-import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
+import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
 import {
   BOT_TOKEN,
   CHANNEL_ID,
@@ -66,20 +66,25 @@ afterEach(async () => {
 });
 
 /** One replica: the schedule service and the runner wired as jobs/schedules.ts wires them. */
-function bench(): Bench {
+function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
   const clock = { at: new Date('2026-03-27T12:00:00Z') };
   const now = () => clock.at;
   const schedules = createMemoryScheduleStore();
   const runner = createScheduleRunner({
     schedules,
-    store: createMemoryStore(),
+    store: opts.store ?? createMemoryStore(),
     services: world.services,
     commands: () => world.dispatcher,
     toMessage: destinationMessages({ destinations: {} }, 'herald'),
     log: SILENT_LOG,
     now,
     catchupMinutes: 60,
-    delivery: { channels, backoffMs: 1, retryBaseMs: 1_000 },
+    delivery: {
+      channels,
+      backoffMs: 1,
+      retryBaseMs: 1_000,
+      ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
+    },
   });
   const service = createScheduleService({
     store: schedules,
@@ -190,6 +195,21 @@ describe('Discord: this channel', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['posted']);
     expect(channelPosts(CHANNEL_ID).length - before).toBe(2);
     expect(stored?.lastRun?.outcome).toBe('posted');
+  });
+
+  it("holds back every replica sharing the store while one was told to wait (the 429's retry_after)", async () => {
+    const store = createMemoryStore();
+    // Waits longer than 10 ms are not slept in process: the post goes back to the outbox.
+    const [a, b] = [bench({ store, maxWaitMs: 10 }), bench({ store, maxWaitMs: 10 })];
+    const before = channelPosts(CHANNEL_ID).length;
+    discord.nextMessageAnswers.push(rateLimited(30));
+    const first = await addAndRunSlot(a, HERE_DISCORD, MANAGER);
+    expect(first.outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['pending']);
+    expect(channelPosts(CHANNEL_ID).length - before).toBe(1);
+    // The other replica's post to the same channel waits too, without asking Discord again.
+    const second = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
+    expect(second.outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['pending']);
+    expect(channelPosts(CHANNEL_ID).length - before).toBe(1);
   });
 
   it.each([
