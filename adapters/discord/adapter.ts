@@ -142,7 +142,10 @@ async function run(
           channel: {
             platform: 'discord' as const,
             id: interaction.channelId,
-            appPermissions: interaction.appPermissions.bitfield.toString(),
+            // discord.js reads an absent app_permissions as 0: unknown then, left to the GET probe.
+            ...(interaction.appPermissions.bitfield === 0n
+              ? {}
+              : { appPermissions: interaction.appPermissions.bitfield.toString() }),
           },
         }
       : {}),
