@@ -1,5 +1,6 @@
 // The replies of /schedule: what was added (with the next runs in the schedule's zone and the lines
 // to type next, as buttons where the platform has them), the list, and the one-line answers.
+import { channelWords } from '../src/core/channel.ts';
 import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
 import type { BuiltInSchedule, Listing, ManualRun, Preview } from '../src/core/schedule-service.ts';
 import type { ScheduleRecord, ScheduleRun } from '../src/core/schedules.ts';
@@ -18,7 +19,7 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
   const tz = record.timezone;
   const next = runs.map((d) => formatRun(d, tz));
   return {
-    text: `Schedule ${record.id} added: ${record.words} (${tz}), ${record.command} to ${record.destination}.`,
+    text: `Schedule ${record.id} added: ${record.words} (${tz}), ${record.command} ${channelWords(record.destination, true) ?? `to ${record.destination}`}.`,
     embeds: [
       {
         title: `Schedule ${record.id} added`,
@@ -26,7 +27,11 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
         fields: [
           { name: 'When', value: `${record.words} (${tz})` },
           { name: 'Command', value: truncate(record.command, 1000) },
-          { name: 'Destination', value: record.destination, inline: true },
+          {
+            name: 'Destination',
+            value: channelWords(record.destination, true) ?? record.destination,
+            inline: true,
+          },
           { name: 'Next runs', value: next.join('\n') || 'none' },
         ],
         footer: `Next: /schedule run ${record.id} to post now, /schedule remove ${record.id} to remove it`,
@@ -97,7 +102,7 @@ function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): Embed
     name: truncate(`${record.id}${state} · ${record.words}`, 250),
     value: [
       `When: "${truncate(record.when, 100)}", ${tz}`,
-      `Runs: ${truncate(record.command, 300)} → ${record.destination}`,
+      `Runs: ${truncate(record.command, 300)} ${channelWords(record.destination, false) ?? `→ ${record.destination}`}`,
       `By: ${truncate(record.creator.displayName, 80)} (${record.creator.platform})`,
       `Next: ${record.paused ? 'paused' : nextRun ? formatRun(nextRun, tz) : 'none'}`,
       `Last: ${lastRunLine(record.lastRun, tz)}`,
@@ -152,7 +157,9 @@ export function removedReply(record: ScheduleRecord): Reply {
 
 export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
   if (result.outcome === 'posted') {
-    return { text: `Schedule ${record.id} posted ${record.command} to ${record.destination}.` };
+    return {
+      text: `Schedule ${record.id} posted ${record.command} ${channelWords(record.destination, false) ?? `to ${record.destination}`}.`,
+    };
   }
   if (result.outcome === 'no-change') {
     return { text: `Schedule ${record.id} ran: nothing new since its last post, so nothing was posted.` };
@@ -171,7 +178,7 @@ export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
 /** A preview: the post as the schedule would make it now, marked as not posted; actions left out. */
 export function previewReply(preview: Preview): Reply {
   const next = preview.nextRun ? formatRun(preview.nextRun, preview.timezone) : 'none';
-  const head = `Preview of ${preview.line} for ${preview.destination} (not posted, not added; next run ${next}):`;
+  const head = `Preview of ${preview.line} ${channelWords(preview.destination, true) ?? `for ${preview.destination}`} (not posted, not added; next run ${next}):`;
   if ('error' in preview.result) {
     return { text: `${head} it fails now, so it would fail then: ${preview.result.error}`, ephemeral: true };
   }

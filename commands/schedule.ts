@@ -92,7 +92,13 @@ const ADD_OPTIONS = z.object({
     .max(200)
     .describe('When: "every weekday at 07:30", "every 2 hours" or a cron expression'),
   command: z.string().trim().min(1).max(1000).describe('The command line, e.g. /weather Oslo units:imperial'),
-  to: z.string().trim().min(1).max(32).optional().describe('A configured destination (default: default)'),
+  to: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .optional()
+    .describe('A configured destination (default: this channel on Discord and Slack, else default)'),
   tz: z
     .string()
     .trim()
@@ -134,7 +140,9 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
       '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
     ],
     async handler(input, ctx) {
-      const { preview, ...schedule } = input;
+      const { preview, ...typed } = input;
+      // Without to:, a schedule typed in a Discord or Slack channel posts into that channel.
+      const schedule = ctx.channel ? { ...typed, channel: ctx.channel } : typed;
       if (preview === 'yes') {
         const shown = await service.preview(schedule, ctx.actor, ctx.signal);
         // A command that fails now would fail at its slot: a failed command, told in the same sentence.
@@ -144,7 +152,7 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
       const { record, nextRuns } = await service.add(schedule, ctx.actor);
       ctx.log.info({ scheduleId: record.id, cron: record.cron, timezone: record.timezone }, 'schedule.added');
       const added = addedReply(record, nextRuns);
-      return { ...added, actions: [...(added.actions ?? []), previewAction(schedule)] };
+      return { ...added, actions: [...(added.actions ?? []), previewAction(typed)] };
     },
   });
 }

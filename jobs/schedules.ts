@@ -14,12 +14,13 @@ import {
   createScheduleService,
   type BuiltInSchedule,
   type ScheduleService,
+  type ScheduleServiceOptions,
 } from '../src/core/schedule-service.ts';
 import type { ScheduleRun, ScheduleStore } from '../src/core/schedules.ts';
 import type { Services } from '../src/core/services.ts';
 import { previousRun } from '../src/core/when.ts';
 import { watchMemoryKey } from '../src/core/watch.ts';
-import { destinationMessages } from '../src/destinations.ts';
+import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import { createJobSchedules } from './index.ts';
@@ -31,6 +32,8 @@ export interface SchedulingOptions {
   schedules: ScheduleStore;
   /** The named destinations' clients (src/destinations.ts); `default` is services.webhook. */
   destinations: Readonly<Record<string, WebhookClient>>;
+  /** The bot's own posting clients, for schedules added in a Discord or Slack channel. */
+  channels?: ChannelClients;
   log: JobLog;
   now?: () => Date;
   /** Every finished run, e.g. metrics.job from src/metrics.ts. */
@@ -76,6 +79,21 @@ async function builtIns(opts: SchedulingOptions, now: () => Date): Promise<Built
   return out;
 }
 
+/** The add-time check of "this channel" on each platform herald can post with. */
+export function channelChecks(channels: ChannelClients | undefined): ScheduleServiceOptions['channelChecks'] {
+  const out: NonNullable<ScheduleServiceOptions['channelChecks']> = {};
+  for (const platform of ['discord', 'slack'] as const) {
+    const client = channels?.[platform];
+    if (client)
+      out[platform] = (channel) =>
+        client.check(
+          channel.id,
+          channel.appPermissions === undefined ? {} : { appPermissions: channel.appPermissions },
+        );
+  }
+  return out;
+}
+
 export function createScheduling(opts: SchedulingOptions): Scheduling {
   const now = opts.now ?? (() => new Date());
   const { config } = opts;
@@ -94,6 +112,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     store: opts.store,
     services: opts.services,
     destinations: opts.destinations,
+    ...(opts.channels ? { delivery: { channels: opts.channels } } : {}),
     commands: attached,
     toMessage: destinationMessages(config.schedule, config.webhookUsername),
     log: opts.log,
@@ -118,6 +137,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     runNow: (record, asker) => runner.runNow(record, asker),
     builtIns: () => builtIns(opts, now),
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
+    channelChecks: channelChecks(opts.channels),
     now,
   });
   return {

@@ -12,6 +12,7 @@ import { createRegistry, type Registry } from './core/registry.ts';
 import type { JobSchedule } from './core/scheduler.ts';
 import type { ScheduleStore } from './core/schedules.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';
+import type { ChannelClients } from './destinations.ts';
 import type { Logger } from './log.ts';
 import { createSayCharge, createSayRefund, type Quotas } from './quota.ts';
 import { planServices, resolveServiceConfigs, type ServicePlan } from './sandbox/resolve.ts';
@@ -32,6 +33,8 @@ export interface AppParts {
   store: Store;
   schedules: ScheduleStore;
   destinations: Readonly<Record<string, WebhookClient>>;
+  /** The bot's own posting clients ("this channel" destinations); absent: none. */
+  channels?: ChannelClients;
   log: Logger;
   /** The bot's per-user limits and /say budget; absent: none (a one-off run, a registration). */
   quotas?: Quotas;
@@ -82,6 +85,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     store: parts.store,
     schedules: parts.schedules,
     destinations: parts.destinations,
+    ...(parts.channels ? { channels: parts.channels } : {}),
     log: log.child({ component: 'schedules' }),
     ...(parts.onRun ? { onRun: parts.onRun } : {}),
     ...(parts.onRecord ? { onRecord: parts.onRecord } : {}),

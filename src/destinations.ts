@@ -1,19 +1,75 @@
-// The named webhook destinations of /schedule (WEBHOOK_URL_<NAME>), one client each, and how a
-// reply becomes a post for each: a Discord webhook's post from the one Discord renderer, a Slack
+// The named webhook destinations of /schedule (WEBHOOK_URL_<NAME>), one client each, the bot's own
+// channel clients for "this channel" (`channel:<platform>:<id>`), and how a reply becomes a post for each: a Discord webhook's post from the one Discord renderer, a Slack
 // incoming webhook's from the one Slack renderer. `default` is the webhook service itself
 // (WEBHOOK_URL, or the simulator's), so its client is not built here.
 import type { ScheduleConfig } from './config-schedule.ts';
+import type { DiscordConfig, SlackConfig } from './config.ts';
+import { parseChannelDestination } from './core/channel.ts';
 import type { Reply } from './core/reply.ts';
 import { renderDiscordWebhook } from './render/discord.ts';
 import { renderSlack } from './render/slack.ts';
 import type { ClientDeps } from './services/deps.ts';
 import {
+  type ChannelClient,
   createWebhookClient,
   type SlackWebhookMessage,
   type WebhookClient,
   type WebhookMessage,
 } from './services/webhook/client.ts';
+import { createDiscordChannelClient } from './services/webhook/discord-channel.ts';
+import { createSlackChannelClient } from './services/webhook/slack-channel.ts';
 import { createSlackWebhookClient } from './services/webhook/slack.ts';
+
+/** The bot's own posting clients, one per connected platform, for "this channel" destinations. */
+export interface ChannelClients {
+  discord?: ChannelClient;
+  slack?: ChannelClient;
+}
+
+const DISCORD_API = 'https://discord.com/api';
+const SLACK_API = 'https://slack.com/api';
+
+/** A channel client for each platform herald is connected to, with that platform's bot token. */
+export function createChannelClients(
+  config: {
+    discord?: Pick<DiscordConfig, 'token' | 'apiUrl'> | undefined;
+    slack?: Pick<SlackConfig, 'botToken' | 'apiUrl'> | undefined;
+  },
+  deps: ClientDeps = {},
+): ChannelClients {
+  const out: ChannelClients = {};
+  if (config.discord)
+    out.discord = createDiscordChannelClient(
+      { apiUrl: config.discord.apiUrl ?? DISCORD_API, token: config.discord.token },
+      deps,
+    );
+  if (config.slack)
+    out.slack = createSlackChannelClient(
+      { apiUrl: config.slack.apiUrl ?? SLACK_API, botToken: config.slack.botToken },
+      deps,
+    );
+  return out;
+}
+
+export async function closeChannelClients(clients: ChannelClients): Promise<void> {
+  await Promise.allSettled([clients.discord?.close(), clients.slack?.close()]);
+}
+
+/**
+ * A post into a Slack channel through the bot: Block Kit with buttons (the app answers their
+ * clicks). Files are not uploaded into a scheduled channel post yet: one line says which were left out.
+ */
+export function slackChannelMessage(reply: Reply): SlackWebhookMessage {
+  const files = reply.attachments ?? [];
+  const note =
+    files.length === 0
+      ? undefined
+      : `${files.length === 1 ? 'A file was' : `${files.length} files were`} left out (${files.map((f) => f.filename).join(', ')}): scheduled posts into a Slack channel carry no files yet.`;
+  const shown: Reply =
+    note === undefined ? reply : { ...reply, attachments: [], text: `${reply.text}\n${note}`.trim() };
+  const { text, blocks } = renderSlack(shown);
+  return { platform: 'slack', text, blocks };
+}
 
 export function createDestinationClients(
   config: Pick<ScheduleConfig, 'destinations'>,
@@ -46,8 +102,13 @@ export function destinationMessages(
   config: Pick<ScheduleConfig, 'destinations'>,
   username: string | undefined,
 ): (reply: Reply, destination: string | undefined) => WebhookMessage {
-  return (reply, destination) =>
-    config.destinations[destination ?? 'default']?.kind === 'slack'
+  return (reply, destination) => {
+    // A bot's channel message has no username of its own to set: it is the bot's.
+    const channel = parseChannelDestination(destination);
+    if (channel?.platform === 'slack') return slackChannelMessage(reply);
+    if (channel?.platform === 'discord') return renderDiscordWebhook(reply);
+    return config.destinations[destination ?? 'default']?.kind === 'slack'
       ? slackWebhookMessage(reply)
       : renderDiscordWebhook(reply, { username });
+  };
 }

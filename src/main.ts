@@ -16,7 +16,12 @@ import { ConfigError } from './errors.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import { createQuotas } from './quota.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
-import { closeDestinationClients, createDestinationClients } from './destinations.ts';
+import {
+  closeChannelClients,
+  closeDestinationClients,
+  createChannelClients,
+  createDestinationClients,
+} from './destinations.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/resolve.ts';
@@ -83,11 +88,15 @@ async function startCommands({ config, log, lifecycle }: Base, { redis, metrics,
   lifecycle.onStop('store', () => schedules.close());
   const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
   lifecycle.onStop('connections', () => closeDestinationClients(destinations));
+  // The bot's own connection posts schedules added in a Discord or Slack channel.
+  const channels = createChannelClients(config, { log: log.child({ component: 'http' }) });
+  lifecycle.onStop('connections', () => closeChannelClients(channels));
   const app = buildApp(config, 'bot', {
     services,
     store,
     schedules,
     destinations,
+    channels,
     onRun: (e) => metrics?.job(e),
     onRecord: (schedule, run) => metrics?.scheduleRun(schedule, run),
     log,

@@ -25,7 +25,12 @@ import {
   openStore,
   type Store,
 } from './store/index.ts';
-import { closeDestinationClients, createDestinationClients } from './destinations.ts';
+import {
+  closeChannelClients,
+  closeDestinationClients,
+  createChannelClients,
+  createDestinationClients,
+} from './destinations.ts';
 
 class ExitError extends Error {
   readonly exitCode: number;
@@ -164,6 +169,8 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
   if (server) log.info({ simulated: plan.simulated }, 'the built-in sandbox answers for these services');
   const { services } = buildServices(config, plan, server?.url, { log: log.child({ component: 'http' }) });
   const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
+  // A schedule added in a Discord or Slack channel posts there with the bot's token.
+  const channels = createChannelClients(config, { log: log.child({ component: 'http' }) });
   const name = args[0];
   let store: Store | undefined;
   let schedules: ScheduleStore | undefined;
@@ -176,7 +183,7 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
         );
       },
     );
-    const app = buildApp(config, 'job', { services, store, schedules, destinations, log });
+    const app = buildApp(config, 'job', { services, store, schedules, destinations, channels, log });
     const known = app.jobs.map((s) => s.job.name).join(', ');
     const target = app.jobs.find((s) => s.job.name === name);
     if (name === undefined) throw new ExitError(`usage: npm run job -- NAME (known jobs: ${known})`, 2);
@@ -216,6 +223,7 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
       store?.close(),
       schedules?.close(),
       closeDestinationClients(destinations),
+      closeChannelClients(channels),
       closeServices(services),
       server?.close(),
     ]);

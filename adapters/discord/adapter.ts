@@ -136,6 +136,19 @@ async function run(
     rawInput: target.input,
     actor: actorOf(interaction, session.roles),
     channelId: interaction.channelId ?? '',
+    // app_permissions: the bot's own permissions in this channel, so /schedule add can say what to grant.
+    ...(interaction.channelId
+      ? {
+          channel: {
+            platform: 'discord' as const,
+            id: interaction.channelId,
+            // discord.js reads an absent app_permissions as 0: unknown then, left to the GET probe.
+            ...(interaction.appPermissions.bitfield === 0n
+              ? {}
+              : { appPermissions: interaction.appPermissions.bitfield.toString() }),
+          },
+        }
+      : {}),
     signal: controller.signal,
     respond: (reply) => sendReply(flight, reply, sendContext),
   };

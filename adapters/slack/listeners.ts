@@ -61,6 +61,7 @@ function listenToCommands(bolt: App, registry: CommandRegistry, context: Listene
         rawInput: routed.rest,
         actor,
         channelId: payload.channel_id,
+        channel: { platform: 'slack', id: payload.channel_id },
       });
     });
   }

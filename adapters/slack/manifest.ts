@@ -38,9 +38,16 @@ export interface SlackManifestOptions {
 
 /**
  * commands: slash commands; chat:write: answers and posts; files:write: mp3s and charts through
- * files.uploadV2.
+ * files.uploadV2; channels:read and groups:read: /schedule add checks (conversations.info) that
+ * herald is in the public or private channel it will post into.
  */
-export const SLACK_BOT_SCOPES: readonly string[] = ['commands', 'chat:write', 'files:write'];
+export const SLACK_BOT_SCOPES: readonly string[] = [
+  'commands',
+  'chat:write',
+  'files:write',
+  'channels:read',
+  'groups:read',
+];
 
 /** `/weather <city> [units:metric|imperial]` → `<city> [units:metric|imperial]`. */
 function hintOf(command: Command, prefix: string): string {

@@ -2,6 +2,7 @@
 // platform payloads out. Adapters own platform timing (Discord's and Slack's 3 s), nothing else.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Actor } from './actor.ts';
+import type { ChatChannel } from './channel.ts';
 import type { Command, Choice } from './command.ts';
 import type { Reply } from './reply.ts';
 
@@ -12,6 +13,8 @@ export interface Invocation {
   rawInput: Record<string, unknown> | string;
   actor: Actor;
   channelId: string;
+  /** The Discord or Slack channel it was typed in (absent on the console and for scheduled runs). */
+  channel?: ChatChannel;
   /** Aborts when the platform's reply window closes. */
   signal: AbortSignal;
   respond(reply: Reply): Promise<void>;

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { UserError } from '../errors.ts';
 import type { Actor } from './actor.ts';
+import type { ChatChannel } from './channel.ts';
 import { optionSpecs } from './options.ts';
 import type { Choice, Reply } from './reply.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
@@ -30,6 +31,8 @@ export interface CommandContext<S extends Services = Services> {
   signal: AbortSignal;
   now(): Date;
   invocationId: string;
+  /** The Discord or Slack channel the command was typed in; absent on the console and in a scheduled run. */
+  channel?: ChatChannel;
 }
 
 /** A guard run by the dispatcher before the handler; returns a UserError to deny. */

@@ -11,7 +11,8 @@ import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { Services } from './services.ts';
-import type { WebhookClient } from '../services/webhook/client.ts';
+import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
+import { parseChannelDestination } from './channel.ts';
 
 export interface DeliveryOptions {
   store: Store;
@@ -36,6 +37,8 @@ export interface DeliveryOptions {
   maxAgeMs?: number;
   /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
   destinations?: Readonly<Record<string, WebhookClient>>;
+  /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
+  channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
 }
 
 export const DELIVERY_DEFAULTS = Object.freeze({
@@ -47,7 +50,10 @@ export const DELIVERY_DEFAULTS = Object.freeze({
   retryMaxMs: 60 * 60_000,
   maxAgeMs: 24 * 60 * 60_000,
 }) satisfies Required<
-  Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'destinations'>
+  Omit<
+    DeliveryOptions,
+    'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'destinations' | 'channels'
+  >
 >;
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
@@ -131,6 +137,14 @@ interface DeliveryContext {
 async function send(ctx: DeliveryContext, delivery: Delivery): Promise<{ id: string; channelId?: string }> {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
+    const channel = parseChannelDestination(name);
+    if (channel) {
+      // Posted by the bot itself; a platform herald is not connected to waits, like a missing webhook.
+      const poster = ctx.settings.channels?.[channel.platform];
+      if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
+      const posted = await poster.post(channel.id, delivery.message);
+      return { id: posted.id, channelId: posted.channelId ?? channel.id };
+    }
     // A named destination never falls back to another webhook: the post waits until it exists.
     const client = name === 'default' ? ctx.settings.services.webhook : ctx.settings.destinations?.[name];
     if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
@@ -253,6 +267,23 @@ async function deliverAll(
   );
 }
 
+/**
+ * A destination's rate-limit wait (a 429's retry_after or Retry-After), kept in the store so that
+ * every replica sharing it holds back until it ends, not only the one that was told.
+ */
+const pauseKey = (destination: string): string => `delivery-pause:${destination}`;
+
+async function pauseFor(ctx: DeliveryContext, entry: OutboxEntry, err: unknown): Promise<void> {
+  if (!(err instanceof ServiceError) || err.code !== 'rate_limited' || err.retryAfterMs === undefined) return;
+  await ctx.store.setValue(pauseKey(destinationOf(entry)), String(ctx.now() + err.retryAfterMs));
+}
+
+/** How long another replica's 429 still asks this destination to wait, in ms (0: none). */
+async function pausedFor(ctx: DeliveryContext, entry: OutboxEntry): Promise<number> {
+  const until = Number((await ctx.store.getValue(pauseKey(destinationOf(entry)))) ?? 0);
+  return Number.isFinite(until) ? Math.max(0, until - ctx.now()) : 0;
+}
+
 /** Delivers one entry, noting why when it is not delivered. */
 async function deliver(
   ctx: DeliveryContext,
@@ -281,6 +312,17 @@ async function deliverOnce(
   }
   const delivery = fromOutboxPayload(entry.payload);
   let isUncertain = entry.inFlightAt !== undefined;
+  // Waited once before the first send: this drain's own 429s are waited out below.
+  const paused = await pausedFor(ctx, entry);
+  if (paused > ctx.settings.maxWaitMs)
+    return putBack(ctx, entry, paused, new Error('the destination asked to wait (rate limited)'));
+  if (paused > 0) {
+    try {
+      await sleep(paused, undefined, signal ? { signal } : undefined);
+    } catch {
+      return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'));
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       if (isUncertain) warnUncertain(ctx.log, entry);
@@ -327,6 +369,7 @@ async function deliverOnce(
       }
       const isServiceError = err instanceof ServiceError;
       if (isUncertain && isServiceError) return leftUncertain(ctx, entry, err);
+      await pauseFor(ctx, entry, err);
       const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
       const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
       const waitMs = retryAfterMs ?? backoff;

@@ -105,10 +105,13 @@ function contextFor(
   command: Command,
   invocationId: string,
   signal: AbortSignal,
+  channel?: Invocation['channel'],
 ): CommandContext {
   const bindings = { command: command.name, invocationId };
   const log = rt.log.child ? rt.log.child(bindings) : rt.log;
-  return { actor, services: rt.services, log, signal, now: rt.now, invocationId };
+  const ctx: CommandContext = { actor, services: rt.services, log, signal, now: rt.now, invocationId };
+  if (channel) ctx.channel = channel;
+  return ctx;
 }
 
 /** Runs a checked command's handler under the deadline; an abort is a DeadlineError. */
@@ -155,7 +158,7 @@ async function execute(
     checkNeeds(command, rt.services, rt.serviceVariables);
     const input = readInput(command, found.rawInput);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
-    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal);
+    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel);
     try {
       return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
     } finally {

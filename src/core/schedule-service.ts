@@ -3,6 +3,7 @@
 // preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
 import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from './actor.ts';
+import { channelDestination, type ChatChannel } from './channel.ts';
 import type { Command, Choice } from './command.ts';
 import type { Reply } from './reply.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
@@ -78,6 +79,13 @@ export interface ScheduleServiceOptions {
   builtIns?: () => Promise<BuiltInSchedule[]>;
   /** Drops what a removed watch remembered. */
   forget?: (id: string) => Promise<void>;
+  /**
+   * Per platform herald posts into channels on: whether the bot can post into `channel`, as one
+   * sentence saying what to grant, else undefined. A platform absent here gets `default`.
+   */
+  channelChecks?: Partial<
+    Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<string | undefined>>
+  >;
   now: () => Date;
 }
 
@@ -90,6 +98,8 @@ export interface AddInput {
   only?: 'new' | undefined;
   /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
   alert?: string | undefined;
+  /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
+  channel?: ChatChannel | undefined;
 }
 
 export interface Listing {
@@ -135,6 +145,20 @@ function destinationOf(settings: ScheduleSettings, to: string | undefined): stri
   }
   const known = settings.destinations.join(', ');
   throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
+}
+
+/**
+ * The destination of an add: `to:` names a configured one; without it, the channel the command was
+ * typed in (posted by the bot itself, once it is checked that it may), else `default`.
+ */
+async function destinationFor(opts: ScheduleServiceOptions, input: AddInput): Promise<string> {
+  const channel = input.channel;
+  const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
+  if (input.to !== undefined || channel === undefined || !check)
+    return destinationOf(opts.settings, input.to);
+  const refusal = await check(channel);
+  if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
+  return channelDestination(channel);
 }
 
 function refuseUnschedulable(command: Command): void {
@@ -213,7 +237,6 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       now: opts.now(),
     });
     const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
-    const destination = destinationOf(settings, input.to);
     const line = commandLineOf(input.command);
     // The same reading as a typed command: its sentences, and no request upstream.
     const isWatch = input.only === 'new';
@@ -224,6 +247,8 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const refused = refuseWatch(command, line, isWatch, alert, commands);
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
+    // Last: the channel check asks the platform, which a refused line need not wait for.
+    const destination = await destinationFor(opts, input);
     return { when, timezone, destination, line, isWatch, alert };
   };
 

@@ -170,7 +170,13 @@ describe('npm run register', () => {
       usage_hint: expect.stringMatching(/^<city>/),
       should_escape: false,
     });
-    expect(manifest.oauth_config.scopes.bot).toEqual(['commands', 'chat:write', 'files:write']);
+    expect(manifest.oauth_config.scopes.bot).toEqual([
+      'commands',
+      'chat:write',
+      'files:write',
+      'channels:read',
+      'groups:read',
+    ]);
     expect(manifest.settings.socket_mode_enabled).toBe(true);
     expect(fake.calls).toHaveLength(0);
   });

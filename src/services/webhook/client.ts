@@ -63,6 +63,20 @@ export interface WebhookClient extends Closable {
   post(message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
 }
 
+/**
+ * Posts into a chat channel through the bot's own connection (a Discord bot token's channel
+ * message, Slack's chat.postMessage), and says at add time whether it can.
+ */
+export interface ChannelClient extends Closable {
+  /** Posts `message` into the channel; resolves with the created message. */
+  post(channelId: string, message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
+  /**
+   * One sentence saying what to grant when the bot cannot post into the channel, else undefined.
+   * `appPermissions`: Discord's bitfield from the interaction, when the caller has it.
+   */
+  check(channelId: string, opts?: CallOptions & { appPermissions?: string }): Promise<string | undefined>;
+}
+
 /** Discord's JSON error codes that say more than the HTTP status. */
 const DISCORD_CODES: Readonly<Record<number, ServiceErrorCode>> = {
   // Both mean "stop using this webhook": it was deleted, or its token was reset.
@@ -103,7 +117,7 @@ function failure(code: ServiceErrorCode, message: string, status?: number): Serv
 }
 
 /** The JSON payload, with one `attachments` entry per file (ids match the `files[n]` parts). */
-function toPayload(message: DiscordWebhookMessage): ExecuteWebhookPayload {
+export function toPayload(message: DiscordWebhookMessage): ExecuteWebhookPayload {
   const files = message.files ?? [];
   return {
     content: message.content,
@@ -124,7 +138,7 @@ function toPayload(message: DiscordWebhookMessage): ExecuteWebhookPayload {
 }
 
 /** `multipart/form-data` with `payload_json` and `files[n]`, encoded by the platform's own FormData. */
-async function toMultipart(
+export async function toMultipart(
   payload: ExecuteWebhookPayload,
   files: readonly WebhookFile[],
 ): Promise<{ body: Uint8Array; contentType: string }> {

@@ -293,6 +293,12 @@ describe('Discord adapter against a fake Discord', () => {
     });
     const invocation = dispatcher.invocations.find((i) => i.command === 'weather')!;
     expect(invocation.rawInput).toEqual({ city: 'Paris', units: 'metric' });
+    // Where /schedule add posts by default, with the bot's permissions there (app_permissions).
+    expect(invocation.channel).toEqual({
+      platform: 'discord',
+      id: CHANNEL_ID,
+      appPermissions: '2248473465835073',
+    });
     expect(invocation.actor).toEqual({
       platform: 'discord',
       id: USER_ID,

@@ -34,7 +34,16 @@ export interface FakeFile {
 }
 
 export interface DiscordCall {
-  kind: 'gateway' | 'callback' | 'edit' | 'followup' | 'delete' | 'commands' | 'application';
+  kind:
+    | 'gateway'
+    | 'callback'
+    | 'edit'
+    | 'followup'
+    | 'delete'
+    | 'commands'
+    | 'application'
+    | 'channel'
+    | 'message';
   method: string;
   path: string;
   /** The interaction token or id in the path, when there is one. */
@@ -78,11 +87,16 @@ export function snowflake(): string {
   return nextId.toString();
 }
 
-function messageFrom(json: Record<string, unknown> | undefined, files: FakeFile[], id: string) {
+function messageFrom(
+  json: Record<string, unknown> | undefined,
+  files: FakeFile[],
+  id: string,
+  channelId = CHANNEL_ID,
+) {
   return {
     id,
     type: 20,
-    channel_id: CHANNEL_ID,
+    channel_id: channelId,
     guild_id: GUILD_ID,
     author: BOT_USER,
     content: (json?.content as string | undefined) ?? '',
@@ -122,7 +136,31 @@ export interface FakeDiscord {
   /** Sends the dispatch to every open session, as Discord does for every session of the shard. */
   dispatch(event: string, data: unknown): void;
   waitFor(predicate: (call: DiscordCall) => boolean, timeoutMs?: number): Promise<DiscordCall>;
+  /** Channels the bot is not in: GET /channels/{id} and posts there answer 403 Missing Access. */
+  readonly hiddenChannels: Set<string>;
+  /** Answers for the next channel-message POSTs, in order (then: the created message). */
+  readonly nextMessageAnswers: { status: number; body: unknown; headers?: Record<string, string> }[];
   close(): Promise<void>;
+}
+
+/** Discord's 403 for a channel the bot cannot see. */
+export const MISSING_ACCESS = { message: 'Missing Access', code: 50001 };
+/** Discord's 403 for a channel the bot sees but may not post in. */
+export const MISSING_PERMISSIONS = { message: 'Missing Permissions', code: 50013 };
+/** Discord's 429 body and headers for a per-route limit (retry_after in seconds, a float). */
+export function rateLimited(retryAfterSeconds: number) {
+  return {
+    status: 429,
+    body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false },
+    headers: {
+      'retry-after': String(Math.ceil(retryAfterSeconds)),
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset-after': String(retryAfterSeconds),
+      'x-ratelimit-bucket': 'a06de1d5b8a3c8f5e2b1d1f7c2d4e6a8',
+      'x-ratelimit-scope': 'user',
+    },
+  };
 }
 
 export async function startFakeDiscord(): Promise<FakeDiscord> {
@@ -133,7 +171,13 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const gatewayUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   const sockets = new Set<WebSocket>();
   const acknowledged = new Set<string>();
+  const hiddenChannels = new Set<string>();
+  const nextMessageAnswers: FakeDiscord['nextMessageAnswers'] = [];
   let seq = 0;
+  const botOnly = (request: Request) =>
+    request.headers.get('authorization') === `Bot ${BOT_TOKEN}`
+      ? undefined
+      : HttpResponse.json({ message: '401: Unauthorized', code: 0 }, { status: 401 });
 
   const record = async (
     kind: DiscordCall['kind'],
@@ -192,6 +236,51 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     http.post('*/api/v10/webhooks/:app/:token', async ({ request, params }) => {
       const call = await record('followup', request, params);
       return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
+    }),
+    http.get('*/api/v10/channels/:channel', async ({ request, params }) => {
+      await record('channel', request, params);
+      const id = String(params.channel);
+      if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
+      if (!/^\d+$/.test(id))
+        return HttpResponse.json({ message: 'Unknown Channel', code: 10003 }, { status: 404 });
+      return (
+        botOnly(request) ??
+        HttpResponse.json({
+          id,
+          type: 0,
+          guild_id: GUILD_ID,
+          name: 'general',
+          position: 0,
+          permission_overwrites: [],
+          topic: null,
+          nsfw: false,
+          last_message_id: null,
+          rate_limit_per_user: 0,
+          parent_id: null,
+          flags: 0,
+        })
+      );
+    }),
+    http.post('*/api/v10/channels/:channel/messages', async ({ request, params }) => {
+      const call = await record('message', request, params);
+      const id = String(params.channel);
+      const denied = botOnly(request);
+      if (denied) return denied;
+      if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
+      const scripted = nextMessageAnswers.shift();
+      if (scripted)
+        return HttpResponse.json(scripted.body as Record<string, unknown>, {
+          status: scripted.status,
+          ...(scripted.headers ? { headers: scripted.headers } : {}),
+        });
+      return HttpResponse.json(messageFrom(call.json, call.files, snowflake(), id), {
+        headers: {
+          'x-ratelimit-limit': '5',
+          'x-ratelimit-remaining': '4',
+          'x-ratelimit-reset-after': '5.000',
+          'x-ratelimit-bucket': 'a06de1d5b8a3c8f5e2b1d1f7c2d4e6a8',
+        },
+      });
     }),
     http.patch('*/api/v10/applications/@me', async ({ request, params }) => {
       const call = await record('application', request, params);
@@ -293,6 +382,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     rest,
     calls,
     identifies,
+    hiddenChannels,
+    nextMessageAnswers,
     connections: () => sockets.size,
     dispatch(event, data) {
       const payload = JSON.stringify({ op: 0, t: event, s: ++seq, d: data });

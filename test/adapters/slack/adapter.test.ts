@@ -113,6 +113,8 @@ describe('Slack adapter, HTTP mode', () => {
     expect(inv!.command).toBe('weather');
     expect(inv!.rawInput).toBe('Paris');
     expect(inv!.channelId).toBe('C0GENERAL');
+    // Where /schedule add posts by default.
+    expect(inv!.channel).toEqual({ platform: 'slack', id: 'C0GENERAL' });
     expect(inv!.actor).toEqual({ platform: 'slack', id: 'U0ALICE', displayName: 'alice', roles: [] });
   });
 

@@ -25,10 +25,16 @@ export interface SlackFake {
   responses(id: string): Record<string, unknown>[];
   /** The form fields of each call to one Web API method, in order. */
   calls(method: string): URLSearchParams[];
+  /** Channels the bot was not invited to (conversations.info is_member false, posts not_in_channel). */
+  notMember: Set<string>;
+  /** Answers for the next chat.postMessage calls, in order (then: the posted message). */
+  nextPostAnswers: { status: number; body: unknown; headers?: Record<string, string> }[];
 }
 
 export async function startSlackFake(): Promise<SlackFake> {
   const uploads = new Map<string, Uint8Array>();
+  const notMember = new Set<string>();
+  const nextPostAnswers: SlackFake['nextPostAnswers'] = [];
   let fileCount = 0;
   const server = await startFake([
     http.post('*/api/auth.test', () =>
@@ -79,8 +85,41 @@ export async function startSlackFake(): Promise<SlackFake> {
         response_metadata: { warnings: [] },
       });
     }),
+    http.post('*/api/conversations.info', async ({ request }) => {
+      const id = new URLSearchParams(await request.text()).get('channel') ?? '';
+      if (!id.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+      return HttpResponse.json({
+        ok: true,
+        channel: {
+          id,
+          name: 'general',
+          is_channel: true,
+          is_group: false,
+          is_im: false,
+          is_mpim: false,
+          is_private: false,
+          created: 1714000000,
+          is_archived: false,
+          is_general: true,
+          is_shared: false,
+          is_org_shared: false,
+          is_member: !notMember.has(id),
+          topic: { value: '', creator: '', last_set: 0 },
+          purpose: { value: '', creator: '', last_set: 0 },
+          previous_names: [],
+        },
+      });
+    }),
     http.post('*/api/chat.postMessage', async ({ request }) => {
       const form = new URLSearchParams(await request.text());
+      if (notMember.has(form.get('channel') ?? ''))
+        return HttpResponse.json({ ok: false, error: 'not_in_channel' });
+      const scripted = nextPostAnswers.shift();
+      if (scripted)
+        return HttpResponse.json(scripted.body as Record<string, unknown>, {
+          status: scripted.status,
+          ...(scripted.headers ? { headers: scripted.headers } : {}),
+        });
       return HttpResponse.json({
         ok: true,
         channel: form.get('channel'),
@@ -96,6 +135,8 @@ export async function startSlackFake(): Promise<SlackFake> {
   return {
     server,
     uploads,
+    notMember,
+    nextPostAnswers,
     responseUrl: (id) => `${server.url}/respond/${id}`,
     responses: (id) =>
       server.requests

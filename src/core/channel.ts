@@ -1,0 +1,39 @@
+// "This channel" as a schedule's destination: the chat channel /schedule add was typed in, posted to
+// through the bot's own connection (Discord: a channel message with the bot token; Slack:
+// chat.postMessage). Stored on the schedule as `channel:<platform>:<id>`, beside the named webhook
+// destinations, which never contain a colon.
+
+/** Where a command was typed, as the adapter saw it. */
+export interface ChatChannel {
+  platform: 'discord' | 'slack';
+  /** Discord's channel snowflake, or Slack's C…/G…/D… id. */
+  id: string;
+  /** Discord's `app_permissions` of the interaction: the bot's permissions in the channel (decimal bitfield). */
+  appPermissions?: string;
+}
+
+const PREFIX = 'channel:';
+const CHANNEL_RE = /^channel:(discord|slack):([A-Za-z0-9]{1,32})$/;
+
+/** The destination name a schedule stores for a post into `channel`. */
+export function channelDestination(channel: Pick<ChatChannel, 'platform' | 'id'>): string {
+  return `${PREFIX}${channel.platform}:${channel.id}`;
+}
+
+/** The channel a destination name posts to; undefined for a named webhook destination. */
+export function parseChannelDestination(name: string | undefined): ChatChannel | undefined {
+  const match = name === undefined ? null : CHANNEL_RE.exec(name);
+  if (!match) return undefined;
+  return { platform: match[1] as ChatChannel['platform'], id: match[2]! };
+}
+
+/**
+ * A channel destination in a reply: `in this channel` where the reader is in it (`here`), else
+ * `in the Discord channel 123…`; undefined for a named destination.
+ */
+export function channelWords(destination: string, here: boolean): string | undefined {
+  const channel = parseChannelDestination(destination);
+  if (!channel) return undefined;
+  const platform = channel.platform === 'discord' ? 'Discord' : 'Slack';
+  return here ? 'in this channel' : `in the ${platform} channel ${channel.id}`;
+}

@@ -1,0 +1,289 @@
+// "This channel": /schedule add typed in a Discord or Slack channel, with no to:, posts into that
+// channel through the bot's own connection (Discord: Create Message with the bot token; Slack:
+// chat.postMessage), through the same slot claim, outbox and delivery as webhook posts. The
+// bot's missing permission or absence is refused at add time; a 429 is waited out as the platform
+// says; a 403/404 is given up on.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addedReply } from '../../commands/schedule-format.ts';
+import { channelChecks } from '../../jobs/schedules.ts';
+import type { Actor } from '../../src/core/actor.ts';
+import type { ChatChannel } from '../../src/core/channel.ts';
+import { createScheduleRunner, type ScheduleRunner } from '../../src/core/schedule-runner.ts';
+import { createScheduleService, type ScheduleService } from '../../src/core/schedule-service.ts';
+import type { ScheduleStore } from '../../src/core/schedules.ts';
+import {
+  closeChannelClients,
+  createChannelClients,
+  destinationMessages,
+  type ChannelClients,
+} from '../../src/destinations.ts';
+import { UserError } from '../../src/errors.ts';
+import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
+import {
+  BOT_TOKEN,
+  CHANNEL_ID,
+  MISSING_PERMISSIONS,
+  rateLimited,
+  startFakeDiscord,
+  type FakeDiscord,
+} from '../adapters/discord/fake-discord.ts';
+import { BOT_TOKEN as SLACK_BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
+import { MANAGER, SILENT_LOG, startWorld, type World } from './world.ts';
+
+const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
+/** What Discord sends as app_permissions for a bot with the usual role (View, Send, Embed, Attach…). */
+const APP_PERMISSIONS = '2248473465835073';
+const HERE_DISCORD: ChatChannel = { platform: 'discord', id: CHANNEL_ID, appPermissions: APP_PERMISSIONS };
+const HERE_SLACK: ChatChannel = { platform: 'slack', id: 'C0GENERAL' };
+
+let world: World;
+let discord: FakeDiscord;
+let slack: SlackFake;
+let channels: ChannelClients;
+beforeAll(async () => {
+  [world, discord, slack] = await Promise.all([startWorld(), startFakeDiscord(), startSlackFake()]);
+  channels = createChannelClients({
+    discord: { token: BOT_TOKEN, apiUrl: discord.apiUrl },
+    slack: { botToken: SLACK_BOT_TOKEN, apiUrl: `${slack.server.url}/api` },
+  });
+});
+afterAll(async () => {
+  await closeChannelClients(channels);
+  await Promise.all([world.close(), discord.close(), slack.server.close()]);
+});
+
+interface Bench {
+  clock: { at: Date };
+  schedules: ScheduleStore;
+  service: ScheduleService;
+  runner: ScheduleRunner;
+}
+
+let benches: Bench[] = [];
+afterEach(async () => {
+  await Promise.all(benches.map((b) => b.runner.stop()));
+  benches = [];
+});
+
+/** One replica: the schedule service and the runner wired as jobs/schedules.ts wires them. */
+function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
+  const clock = { at: new Date('2026-03-27T12:00:00Z') };
+  const now = () => clock.at;
+  const schedules = createMemoryScheduleStore();
+  const runner = createScheduleRunner({
+    schedules,
+    store: opts.store ?? createMemoryStore(),
+    services: world.services,
+    commands: () => world.dispatcher,
+    toMessage: destinationMessages({ destinations: {} }, 'herald'),
+    log: SILENT_LOG,
+    now,
+    catchupMinutes: 60,
+    delivery: {
+      channels,
+      backoffMs: 1,
+      retryBaseMs: 1_000,
+      ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
+    },
+  });
+  const service = createScheduleService({
+    store: schedules,
+    settings: { timezone: 'UTC', minIntervalMinutes: 15, max: 50, destinations: ['default', 'ops'] },
+    commands: () => world.dispatcher,
+    runNow: (record, asker) => runner.runNow(record, asker),
+    channelChecks: channelChecks(channels),
+    now,
+  });
+  const made = { clock, schedules, service, runner };
+  benches.push(made);
+  return made;
+}
+
+/** Adds "every day at 12:05" /weather Oslo typed in `channel`, then runs the 12:05 slot twice. */
+async function addAndRunSlot(b: Bench, channel: ChatChannel, creator: Actor) {
+  const { record } = await b.service.add(
+    { when: 'every day at 12:05', command: '/weather Oslo', channel },
+    creator,
+  );
+  b.clock.at = new Date('2026-03-27T12:05:10Z');
+  const first = await b.runner.tick();
+  const second = await b.runner.tick();
+  return { record, outcomes: [...first, ...second], stored: await b.schedules.get(record.id) };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(UserError);
+  return (err as UserError).message;
+}
+
+const channelPosts = (id: string) =>
+  discord.calls.filter((c) => c.kind === 'message' && c.path === `/api/v10/channels/${id}/messages`);
+
+describe('Discord: this channel', () => {
+  it('added in a channel with no to:, a slot posts once into that channel with the bot token', async () => {
+    const b = bench();
+    const before = channelPosts(CHANNEL_ID).length;
+    const { record, outcomes, stored } = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
+    expect(record.destination).toBe(`channel:discord:${CHANNEL_ID}`);
+    expect(
+      discord.calls.some((c) => c.kind === 'channel' && c.path === `/api/v10/channels/${CHANNEL_ID}`),
+    ).toBe(true);
+    expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    const posts = channelPosts(CHANNEL_ID).slice(before);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.authorization).toBe(`Bot ${BOT_TOKEN}`);
+    expect(posts[0]!.json).toMatchObject({ allowed_mentions: { parse: [] } });
+    expect(posts[0]!.json?.username).toBeUndefined();
+    expect(JSON.stringify(posts[0]!.json?.embeds)).toContain('Oslo');
+    expect(stored?.lastRun).toMatchObject({ outcome: 'posted', messageId: expect.stringMatching(/^\d+$/) });
+  });
+
+  it('says where it will post: "in this channel"', async () => {
+    const b = bench();
+    const { record, nextRuns } = await b.service.add(
+      { when: 'every day at 07:30', command: '/weather Oslo', channel: HERE_DISCORD },
+      MANAGER,
+    );
+    expect(addedReply(record, nextRuns).text).toContain('/weather Oslo in this channel.');
+  });
+
+  it('refuses at add time, in one sentence, when the bot lacks a permission or cannot see the channel', async () => {
+    const b = bench();
+    const sentence =
+      'To post here, herald needs View Channel, Send Messages, Embed Links and Attach Files in this channel';
+    // app_permissions without Embed Links and Attach Files (View Channel and Send Messages only).
+    const lacking = { ...HERE_DISCORD, appPermissions: String((1 << 10) | (1 << 11)) };
+    expect(
+      await refusal(b.service.add({ when: 'hourly', command: '/weather Oslo', channel: lacking }, MANAGER)),
+    ).toContain(sentence);
+    const hidden = '1187421520894746999';
+    discord.hiddenChannels.add(hidden);
+    const unseen = { ...HERE_DISCORD, id: hidden };
+    expect(
+      await refusal(b.service.add({ when: 'hourly', command: '/weather Oslo', channel: unseen }, MANAGER)),
+    ).toContain(sentence);
+    expect(await b.schedules.list()).toEqual([]);
+  });
+
+  it('to:<name> and to:default keep naming a webhook destination', async () => {
+    const b = bench();
+    const ops = await b.service.add(
+      { when: 'hourly', command: '/weather Oslo', to: 'ops', channel: HERE_DISCORD },
+      MANAGER,
+    );
+    const def = await b.service.add(
+      { when: 'hourly', command: '/weather Oslo', to: 'default', channel: HERE_DISCORD },
+      MANAGER,
+    );
+    const console = await b.service.add({ when: 'hourly', command: '/weather Oslo' }, MANAGER);
+    expect([ops.record.destination, def.record.destination, console.record.destination]).toEqual([
+      'ops',
+      'default',
+      'default',
+    ]);
+  });
+
+  it('waits out a 429 as its retry_after says, then posts once', async () => {
+    const b = bench();
+    const before = channelPosts(CHANNEL_ID).length;
+    discord.nextMessageAnswers.push(rateLimited(0.05));
+    const { outcomes, stored } = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
+    expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    expect(channelPosts(CHANNEL_ID).length - before).toBe(2);
+    expect(stored?.lastRun?.outcome).toBe('posted');
+  });
+
+  it("holds back every replica sharing the store while one was told to wait (the 429's retry_after)", async () => {
+    const store = createMemoryStore();
+    // Waits longer than 10 ms are not slept in process: the post goes back to the outbox.
+    const [a, b] = [bench({ store, maxWaitMs: 10 }), bench({ store, maxWaitMs: 10 })];
+    const before = channelPosts(CHANNEL_ID).length;
+    discord.nextMessageAnswers.push(rateLimited(30));
+    const first = await addAndRunSlot(a, HERE_DISCORD, MANAGER);
+    expect(first.outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['pending']);
+    expect(channelPosts(CHANNEL_ID).length - before).toBe(1);
+    // The other replica's post to the same channel waits too, without asking Discord again.
+    const second = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
+    expect(second.outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['pending']);
+    expect(channelPosts(CHANNEL_ID).length - before).toBe(1);
+  });
+
+  it.each([
+    ['403 Missing Permissions', { status: 403, body: MISSING_PERMISSIONS }],
+    ['404 Unknown Channel', { status: 404, body: { message: 'Unknown Channel', code: 10003 } }],
+  ])('gives up on %s without retrying', async (_name, answer) => {
+    const b = bench();
+    const before = channelPosts(CHANNEL_ID).length;
+    discord.nextMessageAnswers.push(answer);
+    const { outcomes, stored } = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
+    expect(channelPosts(CHANNEL_ID).length - before).toBe(1);
+    expect(stored?.lastRun?.outcome).toBe('failed');
+  });
+});
+
+describe('Slack: this channel', () => {
+  const posts = () => slack.calls('chat.postMessage');
+
+  it('added in a channel with no to:, a slot posts once into it with chat.postMessage', async () => {
+    const b = bench();
+    const before = posts().length;
+    const { record, outcomes, stored } = await addAndRunSlot(b, HERE_SLACK, SLACKER);
+    expect(record.destination).toBe('channel:slack:C0GENERAL');
+    expect(slack.calls('conversations.info').at(-1)?.get('channel')).toBe('C0GENERAL');
+    expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    const sent = posts().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.get('channel')).toBe('C0GENERAL');
+    expect(sent[0]!.get('text')).toBeTruthy();
+    const blocks = JSON.parse(sent[0]!.get('blocks') ?? '[]') as { type: string }[];
+    expect(blocks.length).toBeGreaterThan(0);
+    expect(JSON.stringify(blocks)).toContain('Oslo');
+    const request = slack.server.requests.filter((r) => r.pathname === '/api/chat.postMessage').at(-1);
+    expect(request?.headers.authorization).toBe(`Bearer ${SLACK_BOT_TOKEN}`);
+    expect(stored?.lastRun).toMatchObject({ outcome: 'posted', messageId: '1714560000.000200' });
+  });
+
+  it('refuses at add time when herald is not in the channel, saying to invite it', async () => {
+    const b = bench();
+    slack.notMember.add('C0PRIVATE');
+    const message = await refusal(
+      b.service.add(
+        { when: 'hourly', command: '/weather Oslo', channel: { platform: 'slack', id: 'C0PRIVATE' } },
+        SLACKER,
+      ),
+    );
+    expect(message).toBe(
+      'To post here, invite herald to this channel (/invite @herald); it needs chat:write and files:write.',
+    );
+  });
+
+  it('waits out a 429 for its Retry-After, then posts once', async () => {
+    const b = bench();
+    const before = posts().length;
+    slack.nextPostAnswers.push({
+      status: 429,
+      body: { ok: false, error: 'ratelimited' },
+      headers: { 'retry-after': '1' },
+    });
+    const { outcomes } = await addAndRunSlot(b, HERE_SLACK, SLACKER);
+    expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['delivered']);
+    expect(posts().length - before).toBe(2);
+  });
+
+  it('gives up when Slack answers not_in_channel (the bot was removed after the add)', async () => {
+    const b = bench();
+    const before = posts().length;
+    slack.nextPostAnswers.push({ status: 200, body: { ok: false, error: 'not_in_channel' } });
+    const { outcomes, stored } = await addAndRunSlot(b, HERE_SLACK, SLACKER);
+    expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
+    expect(posts().length - before).toBe(1);
+    expect(stored?.lastRun?.outcome).toBe('failed');
+  });
+});
