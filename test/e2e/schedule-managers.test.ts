@@ -148,7 +148,7 @@ describe("managing another user's schedule through Slack, end to end", { timeout
   });
 
   it('lets the /host user add a /host schedule, with no lookup yet', async () => {
-    const added = await type(HOST, '/schedule', `add "${WHEN}" /host 8.8.8.8`);
+    const added = await type(HOST, '/schedule', `add to:default "${WHEN}" /host 8.8.8.8`);
     expect(added).toMatch(/^Schedule \w+ added: /);
     hostId = /^Schedule (\w+) added/.exec(added)![1]!;
     expect(hostLookups()).toEqual([]);
@@ -184,7 +184,7 @@ describe("managing another user's schedule through Slack, end to end", { timeout
 
   it('lets the /host user add a 400-character /say schedule', async () => {
     expect(SPEECH).toHaveLength(400);
-    const added = await type(HOST, '/schedule', `add "${WHEN}" /say "${SPEECH}"`);
+    const added = await type(HOST, '/schedule', `add to:default "${WHEN}" /say "${SPEECH}"`);
     expect(added).toMatch(/^Schedule \w+ added: /);
     sayId = /^Schedule (\w+) added/.exec(added)![1]!;
     expect(speeches()).toEqual([]);
