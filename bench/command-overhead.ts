@@ -5,7 +5,7 @@
 // rate limit, command, formatting, redaction and log line, with the caches as cold as a burst
 // leaves them (bench/micro-dispatch.ts measures the same part hot, without the network).
 import { fork } from 'node:child_process';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { planServices, resolveServiceConfigs } from '../src/sandbox/resolve.ts';
 import { closeServices, createServices } from '../src/services/index.ts';
 import { cityName, createBot, weatherCommand } from './commands.ts';

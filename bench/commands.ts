@@ -6,7 +6,7 @@
 import pino from 'pino';
 import { Agent, request } from 'undici';
 import { buildCommands } from '../commands/index.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import type { Invocation } from '../src/core/adapter.ts';
 import { createDispatcher, type Dispatcher } from '../src/core/dispatch.ts';
 import { createQuotas } from '../src/quota.ts';

@@ -4,7 +4,7 @@
 // is followed by its floor (floor.ts): plain undici.request replaying the requests it sent, in the
 // same process against the same sandbox, so the two can be compared as ratios. The last
 // op is the whole bot: one /weather command through the dispatcher per call.
-import { loadConfig, type ServiceConfigs } from '../src/config.ts';
+import { loadConfig, type ServiceConfigs } from '../src/config/index.ts';
 import { planServices, resolveServiceConfigs } from '../src/sandbox/resolve.ts';
 import type { ClientDeps } from '../src/services/deps.ts';
 import { createAnalyticsClient } from '../src/services/analytics/client.ts';

@@ -16,7 +16,7 @@ import { withSpeakOption } from './speak.ts';
 import { voices } from './voices.ts';
 import { weather } from './weather.ts';
 
-/** What the commands take from the configuration (src/config.ts). */
+/** What the commands take from the configuration (src/config/index.ts). */
 export interface CommandSettings {
   access: CommandAccess;
   limits: CommandLimits;

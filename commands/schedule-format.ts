@@ -2,9 +2,9 @@
 // to type next, as buttons where the platform has them), the list, and the one-line answers.
 import { channelWords } from '../src/core/channel.ts';
 import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
-import type { BuiltInSchedule, Listing, ManualRun, Preview } from '../src/core/schedule-service.ts';
-import type { ScheduleRecord, ScheduleRun } from '../src/core/schedules.ts';
-import { formatRun } from '../src/core/when.ts';
+import type { BuiltInSchedule, Listing, ManualRun, Preview } from '../src/schedule/service.ts';
+import type { ScheduleRecord, ScheduleRun } from '../src/schedule/schedules.ts';
+import { formatRun } from '../src/schedule/when.ts';
 import { truncate } from './format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 

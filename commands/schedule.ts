@@ -1,11 +1,11 @@
 // /schedule add|list|remove|pause|resume|run: scheduled reports from chat (README, "Scheduled
 // reports"). Anyone may list; managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator),
-// and another user's schedule needs SCHEDULE_ADMIN_USERS or _ROLES (schedule-service.ts).
-// The work is in src/core/schedule-service.ts; this file defines the commands and their replies.
+// and another user's schedule needs SCHEDULE_ADMIN_USERS or _ROLES (schedule/service.ts).
+// The work is in src/schedule/service.ts; this file defines the commands and their replies.
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
-import type { ScheduleService } from '../src/core/schedule-service.ts';
+import type { ScheduleService } from '../src/schedule/service.ts';
 import { RunFailedError, UserError } from '../src/errors.ts';
 import { allowList } from './access.ts';
 import {

@@ -1,6 +1,6 @@
 // What the analytics summary posts besides its embed and chart: with ANALYTICS_SUMMARY_SPEAK, the
 // summary read aloud. It cannot lose the post: a synthesis that fails leaves one sentence saying so.
-import type { JobContext } from '../src/core/job.ts';
+import type { JobContext } from '../src/schedule/job.ts';
 import type { Reply } from '../src/core/reply.ts';
 import { spokenText, withSpokenVersion } from '../src/speak.ts';
 /**

@@ -11,7 +11,7 @@ import {
 } from '../src/analytics-summary/summary.ts';
 import { daysLate } from '../src/analytics-summary/ranges.ts';
 import { tryDrawChart, withChart } from '../src/charts/index.ts';
-import { defineJob, type Job } from '../src/core/job.ts';
+import { defineJob, type Job } from '../src/schedule/job.ts';
 import { buildAnalyticsSummaryEmail } from './analytics-summary-email.ts';
 import { spokenBriefing } from './analytics-summary-media.ts';
 import { renderDiscordWebhook, webhookUsername } from '../src/render/discord.ts';

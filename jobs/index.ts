@@ -1,8 +1,8 @@
 // The list of built-in jobs, each with its schedule from configuration; the one engine
-// (src/core/schedule-runner.ts, put together in jobs/schedules.ts) runs them beside /schedule's.
+// (src/schedule/runner.ts, put together in jobs/schedules.ts) runs them beside /schedule's.
 // Adding a job: one file in jobs/, one entry in createJobSchedules with its two variables.
-import type { Config } from '../src/config.ts';
-import type { JobSchedule } from '../src/core/scheduler.ts';
+import type { Config } from '../src/config/index.ts';
+import type { JobSchedule } from '../src/schedule/scheduler.ts';
 import type { Services } from '../src/core/services.ts';
 import { createAnalyticsSummaryJob } from './analytics-summary.ts';
 

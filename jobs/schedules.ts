@@ -1,25 +1,25 @@
 // /schedule's moving parts put together for main.ts and run-job.ts: the schedule service the
 // commands use and the one runner that fires every schedule: the chat ones and the built-in ones
 // (the analytics summary set by environment), which /schedule lists read-only beside them.
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/index.ts';
 import type { Dispatcher } from '../src/core/dispatch.ts';
-import type { JobLog } from '../src/core/job.ts';
+import type { JobLog } from '../src/schedule/job.ts';
 import {
   createScheduleRunner,
   type ScheduleRunner,
   type ScheduleRunnerOptions,
-} from '../src/core/schedule-runner.ts';
-import { validateSchedules } from '../src/core/scheduler.ts';
+} from '../src/schedule/runner.ts';
+import { validateSchedules } from '../src/schedule/scheduler.ts';
 import {
   createScheduleService,
   type BuiltInSchedule,
   type ScheduleService,
   type ScheduleServiceOptions,
-} from '../src/core/schedule-service.ts';
-import type { ScheduleRun, ScheduleStore } from '../src/core/schedules.ts';
+} from '../src/schedule/service.ts';
+import type { ScheduleRun, ScheduleStore } from '../src/schedule/schedules.ts';
 import type { Services } from '../src/core/services.ts';
-import { previousRun } from '../src/core/when.ts';
-import { watchMemoryKey } from '../src/core/watch.ts';
+import { previousRun } from '../src/schedule/when.ts';
+import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';

@@ -5,12 +5,12 @@
 import { buildCommands } from '../commands/index.ts';
 import { createJobSchedules } from '../jobs/index.ts';
 import { createScheduling, type Scheduling, type SchedulingOptions } from '../jobs/schedules.ts';
-import type { Config, ServiceConfigs } from './config.ts';
+import type { Config, ServiceConfigs } from './config/index.ts';
 import type { Command } from './core/command.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { createRegistry, type Registry } from './core/registry.ts';
-import type { JobSchedule } from './core/scheduler.ts';
-import type { ScheduleStore } from './core/schedules.ts';
+import type { JobSchedule } from './schedule/scheduler.ts';
+import type { ScheduleStore } from './schedule/schedules.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';
 import type { ChannelClients } from './destinations.ts';
 import type { Logger } from './log.ts';

@@ -3,9 +3,9 @@
 // --help, --version and --check without starting the bot.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readEnvironment, type Environment } from './config-file.ts';
-import { configReport } from './config-report.ts';
-import { loadConfig, type Config } from './config.ts';
+import { readEnvironment, type Environment } from './config/file.ts';
+import { configReport } from './config/report.ts';
+import { loadConfig, type Config } from './config/index.ts';
 import { ConfigError } from './errors.ts';
 import { planServices } from './sandbox/resolve.ts';
 

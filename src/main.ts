@@ -1,15 +1,15 @@
 // The composition root: command line and config → log → lifecycle →
 // sandbox → services → commands → dispatcher → store, health, jobs → adapters. Wiring only: the
 // command line and the config checks live in cli.ts, the stop and its order in lifecycle.ts, which
-// port and host serve health in config-sections.ts.
+// port and host serve health in config/sections.ts.
 import { resolve } from 'node:path';
 import { createConsoleAdapter } from '../adapters/console/adapter.ts';
 import { HISTORY_FILE_NAME } from '../adapters/console/history.ts';
 import { openTerminalLog, type TerminalLog } from '../adapters/console/terminal-log.ts';
 import { buildApp, buildServices } from './app.ts';
 import { prepare } from './cli.ts';
-import { configReport } from './config-report.ts';
-import { secretsOf, type Config } from './config.ts';
+import { configReport } from './config/report.ts';
+import { secretsOf, type Config } from './config/index.ts';
 import type { ChatAdapter, HttpRoutes } from './core/adapter.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';

@@ -1,7 +1,7 @@
 // Prometheus metrics (prom-client) on a registry of our own: commands by name and outcome,
 // upstream calls by service and status, latency histograms, job runs.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ScheduleRun } from './core/schedules.ts';
+import type { ScheduleRun } from './schedule/schedules.ts';
 import type { CallRecord } from './http/client.ts';
 
 export interface Metrics {

@@ -4,16 +4,16 @@
 // errors exit 2. Services follow SANDBOX as `npm start` does: with nothing configured the built-in
 // simulator answers; simulated data is never posted to a real webhook.
 import { renderConsole } from '../adapters/console/render.ts';
-import type { Delivery } from './core/job.ts';
+import type { Delivery } from './schedule/job.ts';
 import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
 import type { WebhookMessage } from './services/webhook/client.ts';
 import { formatBytes } from './format.ts';
 import { buildApp, buildServices, type App } from './app.ts';
-import { readEnvironment } from './config-file.ts';
-import { loadConfig, secretsOf, type Config } from './config.ts';
-import { createScheduleRunner } from './core/schedule-runner.ts';
-import { validateSchedules, type SlotOutcome } from './core/scheduler.ts';
-import type { ScheduleStore } from './core/schedules.ts';
+import { readEnvironment } from './config/file.ts';
+import { loadConfig, secretsOf, type Config } from './config/index.ts';
+import { createScheduleRunner } from './schedule/runner.ts';
+import { validateSchedules, type SlotOutcome } from './schedule/scheduler.ts';
+import type { ScheduleStore } from './schedule/schedules.ts';
 import { ConfigError } from './errors.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';

@@ -142,7 +142,7 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
-  it('core never imports commands, adapters, jobs or service values; only the scheduler uses node-cron', () => {
+  it('core never imports commands, adapters, jobs, service values or node-cron', () => {
     expect(
       violations(
         from('src/core/'),
@@ -151,9 +151,28 @@ describe('architecture', () => {
           isIn(i, 'adapters') ||
           isIn(i, 'jobs') ||
           (isIn(i, 'src/services') && !i.typeOnly) ||
-          (i.target === 'node-cron' && !i.file.endsWith('scheduler.ts')),
+          i.target === 'node-cron',
       ),
     ).toEqual([]);
+  });
+
+  it('the scheduling engine never imports commands, adapters, jobs or service values; only its built-in check uses node-cron', () => {
+    expect(
+      violations(
+        from('src/schedule/'),
+        (i) =>
+          isIn(i, 'commands') ||
+          isIn(i, 'adapters') ||
+          isIn(i, 'jobs') ||
+          (isIn(i, 'src/services') && !i.typeOnly) ||
+          (i.target === 'node-cron' && i.file !== 'src/schedule/scheduler.ts'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('the configuration files live in src/config/, none at src/ root', () => {
+    const stray = readdirSync(join(ROOT, 'src')).filter((f) => /^config.*\.ts$/.test(f));
+    expect(stray).toEqual([]);
   });
 
   it('core names no command: no behaviour of core is keyed on a command name', () => {
@@ -165,15 +184,17 @@ describe('architecture', () => {
       ),
     );
     expect(names).toContain('jobs');
-    const named = walk(join(ROOT, 'src/core')).flatMap((f) => {
-      const code = readFileSync(f, 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, '')
-        .replace(/^\s*\/\/.*$/gm, '');
-      return [...code.matchAll(/'([^'\n]*)'|"([^"\n]*)"|`([^`$\n]*)`/g)]
-        .map((m) => (m[1] ?? m[2] ?? m[3] ?? '').replace(/^\//, ''))
-        .filter((text) => names.has(text))
-        .map((text) => `${relative(ROOT, f)}: '${text}'`);
-    });
+    const named = ['src/core', 'src/schedule']
+      .flatMap((dir) => walk(join(ROOT, dir)))
+      .flatMap((f) => {
+        const code = readFileSync(f, 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/^\s*\/\/.*$/gm, '');
+        return [...code.matchAll(/'([^'\n]*)'|"([^"\n]*)"|`([^`$\n]*)`/g)]
+          .map((m) => (m[1] ?? m[2] ?? m[3] ?? '').replace(/^\//, ''))
+          .filter((text) => names.has(text))
+          .map((text) => `${relative(ROOT, f)}: '${text}'`);
+      });
     expect(named).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare, type Io } from '../src/cli.ts';
-import { DEFAULT_ENV_FILE, readEnvironment } from '../src/config-file.ts';
+import { DEFAULT_ENV_FILE, readEnvironment } from '../src/config/file.ts';
 import { ConfigError } from '../src/errors.ts';
 import { ROOT } from './support/spawn-herald.ts';
 

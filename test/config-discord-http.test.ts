@@ -1,6 +1,6 @@
 // DISCORD_MODE=http's variables: the public key, the port that serves the endpoint, the path.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { ConfigError } from '../src/errors.ts';
 
 const KEY = 'a1'.repeat(32);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, secretsOf } from '../src/config.ts';
+import { loadConfig, secretsOf } from '../src/config/index.ts';
 import { ConfigError } from '../src/errors.ts';
 
 function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare, type Io } from '../src/cli.ts';
-import { loadConfig, secretsOf } from '../src/config.ts';
-import { MAX_SECRET_FILE_BYTES, SECRET_VARIABLES, isSecretVariable } from '../src/config-secret-files.ts';
+import { loadConfig, secretsOf } from '../src/config/index.ts';
+import { MAX_SECRET_FILE_BYTES, SECRET_VARIABLES, isSecretVariable } from '../src/config/secret-files.ts';
 import { ConfigError } from '../src/errors.ts';
 
 let dir: string;

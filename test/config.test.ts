@@ -5,7 +5,7 @@ import {
   parseWebhookUrl,
   secretsOf,
   DEFAULT_BASE_URLS,
-} from '../src/config.ts';
+} from '../src/config/index.ts';
 import { ConfigError } from '../src/errors.ts';
 
 function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {

@@ -14,7 +14,7 @@ import {
   type Interaction,
   type RESTOptions,
 } from 'discord.js';
-import type { DiscordConfig } from '../../src/config.ts';
+import type { DiscordConfig } from '../../src/config/index.ts';
 import type {
   AdapterHandlers,
   ChatAdapter,

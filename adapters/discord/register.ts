@@ -3,7 +3,7 @@
 // registry it is given (src/app.ts's offered commands, the bot's own).
 // https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands
 import { REST, Routes } from 'discord.js';
-import type { DiscordConfig } from '../../src/config.ts';
+import type { DiscordConfig } from '../../src/config/index.ts';
 import type { CommandRegistry } from '../../src/core/adapter.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import { AdapterError } from '../../src/errors.ts';

@@ -2,7 +2,7 @@
 // or HTTP mode with the signing secret. Slash commands and buttons are acked at once (Slack allows
 // 3 s), run through the dispatcher, and answered through response_url, or by the Web API when it expired.
 import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type webApi } from '@slack/bolt';
-import type { SlackConfig } from '../../src/config.ts';
+import type { SlackConfig } from '../../src/config/index.ts';
 import type { AdapterHandlers, ChatAdapter, Invocation } from '../../src/core/adapter.ts';
 import { createLocalClaims, type InteractionClaims } from '../../src/core/claims.ts';
 import type { CommandLog } from '../../src/core/command.ts';

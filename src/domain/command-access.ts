@@ -1,5 +1,5 @@
 // Who may use the guarded commands and how often anyone may: read from the environment by
-// src/config.ts, taken by the commands (commands/index.ts). One shape for both.
+// src/config/index.ts, taken by the commands (commands/index.ts). One shape for both.
 
 /** The allow-lists of /email and /host (EMAIL_ALLOWED_*, HOST_ALLOWED_*). */
 export interface CommandAccess {

@@ -1,7 +1,7 @@
 // Which services the built-in simulator answers, and the client
 // configs that follow. SANDBOX=auto simulates only while no chat platform is configured, so a
 // real chat never gets made-up data; on simulates everything; off nothing.
-import type { Config, ServiceConfigs } from '../config.ts';
+import type { Config, ServiceConfigs } from '../config/index.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../domain/services.ts';
 import { DEFAULT_JOB_COUNTRY } from '../domain/job-countries.ts';
 import { DEFAULT_SPEECH_MODEL_ID } from '../domain/speech.ts';

@@ -1,7 +1,7 @@
 // Builds the Services bag: one client per service whose config is present (credentials set, or
 // pointed at the sandbox); a service without config stays absent and its commands are hidden.
 import type { ServiceKey } from '../domain/services.ts';
-import type { ServiceConfigs } from '../config.ts';
+import type { ServiceConfigs } from '../config/index.ts';
 import type { ClientDeps } from './deps.ts';
 import type { HttpOptions } from '../http/policy.ts';
 import { createAnalyticsClient, type AnalyticsClient } from './analytics/client.ts';

@@ -1,11 +1,11 @@
 // Picks the store from configuration: Redis when STORE_URL or REDIS_URL is a redis:// URL
 // (STORE_URL's wins when both are), else the node:sqlite file at STORE_URL (`:memory:` for none).
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { createMemoryStore } from './memory-store.ts';
 import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
-import type { ScheduleStore } from '../core/schedules.ts';
+import type { ScheduleStore } from '../schedule/schedules.ts';
 import { createMemoryScheduleStore } from './schedules-memory.ts';
 import { createSqliteScheduleStore } from './schedules-sqlite.ts';
 

@@ -1,6 +1,6 @@
 // Schedules in process memory: for tests and `STORE_URL=:memory:`. Every method runs inside one
 // call, so each is atomic; records are copied in and out, as a real store would.
-import { withRun, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from '../core/schedules.ts';
+import { withRun, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from '../schedule/schedules.ts';
 
 export function createMemoryScheduleStore(): ScheduleStore {
   const records = new Map<string, ScheduleRecord>();

@@ -14,7 +14,7 @@ import {
   type ScheduleRecord,
   type ScheduleRun,
   type ScheduleStore,
-} from '../core/schedules.ts';
+} from '../schedule/schedules.ts';
 
 export interface RedisScheduleStoreOptions {
   /** Defaults to "herald:", the prefix of the other store keys. */

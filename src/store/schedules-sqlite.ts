@@ -9,7 +9,7 @@ import {
   type ScheduleRecord,
   type ScheduleRun,
   type ScheduleStore,
-} from '../core/schedules.ts';
+} from '../schedule/schedules.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS schedules (

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildDiscordCommands } from '../../adapters/discord/commands.ts';
 import { slackManifest, type SlackManifest } from '../../adapters/slack/manifest.ts';
 import { buildApp, offeredCommands, registrationParts, type AppMode } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { describeOptions } from '../../src/core/command.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { createLogger } from '../../src/log.ts';

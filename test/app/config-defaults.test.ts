@@ -1,7 +1,7 @@
 // JOBS_COUNTRY and SPEECH_MODEL_ID are settings of the commands, not of one provider's
 // credentials: checked at start against what the provider covers, and honoured by the sandbox.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { DEFAULT_JOB_COUNTRY } from '../../src/domain/job-countries.ts';
 import { DEFAULT_SPEECH_MODEL_ID } from '../../src/domain/speech.ts';
 import { ConfigError } from '../../src/errors.ts';

@@ -1,6 +1,6 @@
 // defineJob is typed over `needs` as defineCommand is: `run` gets the needed services present.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { defineJob, type JobContext } from '../../src/core/job.ts';
+import { defineJob, type JobContext } from '../../src/schedule/job.ts';
 import type { AnalyticsClient } from '../../src/services/analytics/client.ts';
 import type { EmailClient } from '../../src/services/email/client.ts';
 

@@ -2,7 +2,7 @@
 // options and `/schedule add` refuse a bad value alike, in the same sentence, with no upstream request.
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { Services } from '../../src/core/services.ts';
 import { UserError } from '../../src/errors.ts';

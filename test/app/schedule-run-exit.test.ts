@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createConsoleAdapter } from '../../adapters/console/adapter.ts';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createLogger } from '../../src/log.ts';

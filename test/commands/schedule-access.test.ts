@@ -3,7 +3,7 @@
 // (their command access, their /say budget), the creator's rights serve the scheduled slots only.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Actor } from '../../src/core/actor.ts';
-import { createScheduleService } from '../../src/core/schedule-service.ts';
+import { createScheduleService } from '../../src/schedule/service.ts';
 import { createMemoryStore } from '../../src/store/index.ts';
 import { MANAGER, OPERATOR, replica, startWorld, type World } from '../schedule/world.ts';
 

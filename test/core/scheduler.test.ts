@@ -3,14 +3,14 @@
 // start and on every tick, the concurrency bound, and the one rule for time shared with /schedule.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.ts';
-import { validateSchedules, type JobSchedule } from '../../src/core/scheduler.ts';
+import { validateSchedules, type JobSchedule } from '../../src/schedule/scheduler.ts';
 import {
   createScheduleRunner,
   MISSED_SENTENCE,
   type ScheduleRunner,
   type ScheduleRunnerOptions,
-} from '../../src/core/schedule-runner.ts';
-import type { ScheduleRecord } from '../../src/core/schedules.ts';
+} from '../../src/schedule/runner.ts';
+import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
 import {
   FAST_DELIVERY,

@@ -1,10 +1,10 @@
-// The generic watch (src/core/watch.ts) over the real watchable commands' handlers: what it
+// The generic watch (src/schedule/watch.ts) over the real watchable commands' handlers: what it
 // remembers (a SHA-256 digest per key, at most 1,000, the least recently seen forgotten first, a
 // bounded number of bytes), memories of earlier versions (plain keys) read as they were meant, and
 // what it thinks is new unaffected by a change to the command's text formatting.
 import { describe, expect, it } from 'vitest';
 import { emailStatusCommandFor, forecastFor, hostFor, jobsFor, type Run } from './watch-commands.ts';
-import { applyWatch, keyDigest, WATCH_MEMORY_MAX, type WatchResult } from '../../src/core/watch.ts';
+import { applyWatch, keyDigest, WATCH_MEMORY_MAX, type WatchResult } from '../../src/schedule/watch.ts';
 import { mapReplyText, type Reply } from '../../src/core/reply.ts';
 import type { HostRecord, HostService } from '../../src/services/hostscan/client.ts';
 import type { JobListing } from '../../src/services/job-search/client.ts';

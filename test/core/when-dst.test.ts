@@ -5,7 +5,7 @@
 // no run within a year and a day is refused when it is added.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
-import { fireTimesBetween, nextRuns, parseWhen, previousRun } from '../../src/core/when.ts';
+import { fireTimesBetween, nextRuns, parseWhen, previousRun } from '../../src/schedule/when.ts';
 
 const iso = (runs: readonly Date[]) => runs.map((d) => d.toISOString());
 const at = (text: string) => new Date(text);

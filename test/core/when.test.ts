@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
-import { checkTimeZone, formatRun, nextRuns, parseWhen, previousRun } from '../../src/core/when.ts';
+import { checkTimeZone, formatRun, nextRuns, parseWhen, previousRun } from '../../src/schedule/when.ts';
 
 const MIN = { minIntervalMinutes: 15 };
 

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isSecretVariable } from '../../src/config-secret-files.ts';
+import { isSecretVariable } from '../../src/config/secret-files.ts';
 import { dockerStages, envOf } from '../support/dockerfile.ts';
 import { ROOT } from '../support/spawn-herald.ts';
 

@@ -3,7 +3,7 @@
 // accept one credential per service (so that a leak names its source).
 import type { RequestHandler } from 'msw';
 import type { CommandSettings } from '../../commands/index.ts';
-import type { ServiceConfigs } from '../../src/config.ts';
+import type { ServiceConfigs } from '../../src/config/index.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { analyticsHandlers } from '../../src/sandbox/analytics.ts';
 import { emailHandlers } from '../../src/sandbox/email.ts';

@@ -3,7 +3,7 @@
 // writing into memory, and every error a service call threw kept for inspection.
 import type { RequestHandler } from 'msw';
 import { buildCommands } from '../../commands/index.ts';
-import { SERVICE_VARIABLES } from '../../src/config.ts';
+import { SERVICE_VARIABLES } from '../../src/config/index.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { createQuotas } from '../../src/quota.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { buildCommands, type CommandSettings } from '../../commands/index.ts';
-import { SERVICE_VARIABLES } from '../../src/config.ts';
+import { SERVICE_VARIABLES } from '../../src/config/index.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { createDispatcher, type DispatchLog } from '../../src/core/dispatch.ts';
 import { createRegistry } from '../../src/core/registry.ts';

@@ -2,13 +2,13 @@
 // redacting pino logger), a loopback fake webhook (the sandbox's S7 handlers) with a real client,
 // a fake clock, and a tiny job that posts one message per slot.
 import type { RequestHandler } from 'msw';
-import { defineJob, type Job, type JobContext } from '../../src/core/job.ts';
+import { defineJob, type Job, type JobContext } from '../../src/schedule/job.ts';
 import {
   createScheduleRunner,
   type ScheduleRunner,
   type ScheduleRunnerOptions,
-} from '../../src/core/schedule-runner.ts';
-import type { JobSchedule } from '../../src/core/scheduler.ts';
+} from '../../src/schedule/runner.ts';
+import type { JobSchedule } from '../../src/schedule/scheduler.ts';
 import { createMemoryScheduleStore } from '../../src/store/index.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';

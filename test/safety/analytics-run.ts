@@ -2,7 +2,7 @@
 // payload, and returns what it hands to the outbox: the webhook message and the email.
 import { expect } from 'vitest';
 import { createAnalyticsSummaryJob } from '../../jobs/analytics-summary.ts';
-import type { Delivery } from '../../src/core/job.ts';
+import type { Delivery } from '../../src/schedule/job.ts';
 import type { AnalyticsClient, Report } from '../../src/services/analytics/client.ts';
 import type { SendEmailInput } from '../../src/services/email/client.ts';
 import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/client.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { SANDBOX_CREDENTIAL, planServices, resolveServiceConfigs } from '../../src/sandbox/resolve.ts';
 
 const ORIGIN = 'http://127.0.0.1:45678';

@@ -8,9 +8,9 @@ import { addedReply } from '../../commands/schedule-format.ts';
 import { channelChecks } from '../../jobs/schedules.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
-import { createScheduleRunner, type ScheduleRunner } from '../../src/core/schedule-runner.ts';
-import { createScheduleService, type ScheduleService } from '../../src/core/schedule-service.ts';
-import type { ScheduleStore } from '../../src/core/schedules.ts';
+import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
+import { createScheduleService, type ScheduleService } from '../../src/schedule/service.ts';
+import type { ScheduleStore } from '../../src/schedule/schedules.ts';
 import {
   closeChannelClients,
   createChannelClients,

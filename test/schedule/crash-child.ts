@@ -1,7 +1,7 @@
 // A replica for the SIGKILL test: one schedule runner on the shared Redis, its clock fixed at NOW.
 // Its tick claims the due slot and starts the scheduled command, which prints "running" and hangs
 // until the parent kills the process with SIGKILL.
-import { createScheduleRunner } from '../../src/core/schedule-runner.ts';
+import { createScheduleRunner } from '../../src/schedule/runner.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newScheduleId, type ScheduleRecord, type ScheduleStore } from '../../src/core/schedules.ts';
-import { createScheduleRunner } from '../../src/core/schedule-runner.ts';
+import { newScheduleId, type ScheduleRecord, type ScheduleStore } from '../../src/schedule/schedules.ts';
+import { createScheduleRunner } from '../../src/schedule/runner.ts';
 import {
   createMemoryScheduleStore,
   createMemoryStore,

@@ -3,8 +3,8 @@
 // failed slots in a row are told once through the schedule's own destination, and the metrics.
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ScheduleRun } from '../../src/core/schedules.ts';
-import { createScheduleRunner, type ScheduleRunner } from '../../src/core/schedule-runner.ts';
+import type { ScheduleRun } from '../../src/schedule/schedules.ts';
+import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { renderDiscordWebhook } from '../../src/render/discord.ts';
 import { route, SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';

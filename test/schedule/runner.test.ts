@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ScheduleStore } from '../../src/core/schedules.ts';
+import type { ScheduleStore } from '../../src/schedule/schedules.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';

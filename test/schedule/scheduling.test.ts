@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listReply } from '../../commands/schedule-format.ts';
 import { createScheduling } from '../../jobs/schedules.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { UserError } from '../../src/errors.ts';
 import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
 import { OPERATOR, SILENT_LOG, startWorld, type World } from './world.ts';

@@ -3,9 +3,9 @@
 // A failed slot leaves the memory as it was; the memory lives in the store, shared and kept.
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WATCH_SHOWN_MAX, watchMemoryKey } from '../../src/core/watch.ts';
+import { WATCH_SHOWN_MAX, watchMemoryKey } from '../../src/schedule/watch.ts';
 import { FIRST_PAGE_NOTE } from '../../commands/jobs.ts';
-import type { ScheduleRunner } from '../../src/core/schedule-runner.ts';
+import type { ScheduleRunner } from '../../src/schedule/runner.ts';
 import { MAX_RESULTS_PER_PAGE } from '../../src/domain/job-countries.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { route } from '../../src/sandbox/layout.ts';

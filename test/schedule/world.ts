@@ -2,7 +2,7 @@
 // upstream request" can be checked), the real clients, commands, registry and dispatcher, a schedule
 // store, and `type()`, which runs a console line the way the console adapter does.
 import { buildCommands, type CommandSettings } from '../../commands/index.ts';
-import { loadConfig, SERVICE_VARIABLES } from '../../src/config.ts';
+import { loadConfig, SERVICE_VARIABLES } from '../../src/config/index.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { parseLine } from '../../src/core/args.ts';
 import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
@@ -13,10 +13,10 @@ import {
   type ManualRun,
   type ScheduleService,
   type ScheduleSettings,
-} from '../../src/core/schedule-service.ts';
-import type { ScheduleRecord, ScheduleStore } from '../../src/core/schedules.ts';
+} from '../../src/schedule/service.ts';
+import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules.ts';
 import type { Services } from '../../src/core/services.ts';
-import { createScheduleRunner, type ScheduleRunner } from '../../src/core/schedule-runner.ts';
+import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import { renderDiscordWebhook } from '../../src/render/discord.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import type { Store } from '../../src/store/index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
-import type { ServiceConfigs } from '../../src/config.ts';
+import type { ServiceConfigs } from '../../src/config/index.ts';
 import type { Services } from '../../src/core/services.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { hostscanHandlers } from '../../src/sandbox/hostscan.ts';

@@ -3,9 +3,9 @@
 // secret never shown.
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { loadScheduleConfig, parseDestinationUrl } from '../../src/config-schedule.ts';
+import { loadScheduleConfig, parseDestinationUrl } from '../../src/config/schedule.ts';
 import type { Reply } from '../../src/core/reply.ts';
-import { createDeliverer, toOutboxPayload } from '../../src/core/delivery.ts';
+import { createDeliverer, toOutboxPayload } from '../../src/schedule/delivery.ts';
 import {
   closeDestinationClients,
   createDestinationClients,

@@ -12,7 +12,7 @@ import {
   RUN_HISTORY,
   type ScheduleRecord,
   type ScheduleStore,
-} from '../../src/core/schedules.ts';
+} from '../../src/schedule/schedules.ts';
 import {
   createMemoryScheduleStore,
   createSqliteScheduleStore,

@@ -2,20 +2,20 @@
 // its own variables to `problems`, and returns its part of the Config (undefined when the section
 // is off or wrong). loadConfig (config.ts) calls them in turn, so every problem is found in one run.
 import { validateDetailed } from 'node-cron';
-import { DEFAULT_BASE_URLS, isAllowedBaseUrl, type Env } from './config-env.ts';
-import type { ConfigProblem } from './errors.ts';
-import { DEFAULT_JOB_COUNTRY } from './domain/job-countries.ts';
-import { DEFAULT_SPEECH_MODEL_ID } from './domain/speech.ts';
-import { isTimeZone } from './core/when.ts';
-import type { CommandAccess } from './domain/command-access.ts';
-import type { EmailConfig } from './services/email/client.ts';
-import type { AnalyticsConfig } from './services/analytics/client.ts';
-import type { WeatherConfig } from './services/weather/client.ts';
-import type { GeocodingConfig } from './services/geocoding/client.ts';
-import type { SpeechConfig } from './services/speech/client.ts';
-import type { HostscanConfig } from './services/hostscan/client.ts';
-import type { WebhookConfig } from './services/webhook/client.ts';
-import type { JobSearchConfig } from './services/job-search/client.ts';
+import { DEFAULT_BASE_URLS, isAllowedBaseUrl, type Env } from './env.ts';
+import type { ConfigProblem } from '../errors.ts';
+import { DEFAULT_JOB_COUNTRY } from '../domain/job-countries.ts';
+import { DEFAULT_SPEECH_MODEL_ID } from '../domain/speech.ts';
+import { isTimeZone } from '../schedule/when.ts';
+import type { CommandAccess } from '../domain/command-access.ts';
+import type { EmailConfig } from '../services/email/client.ts';
+import type { AnalyticsConfig } from '../services/analytics/client.ts';
+import type { WeatherConfig } from '../services/weather/client.ts';
+import type { GeocodingConfig } from '../services/geocoding/client.ts';
+import type { SpeechConfig } from '../services/speech/client.ts';
+import type { HostscanConfig } from '../services/hostscan/client.ts';
+import type { WebhookConfig } from '../services/webhook/client.ts';
+import type { JobSearchConfig } from '../services/job-search/client.ts';
 
 export interface DiscordConfig {
   token: string;

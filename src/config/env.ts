@@ -2,8 +2,8 @@
 // the parsed values into a Config and adds the rules that span several variables.
 import { isIP, isIPv4 } from 'node:net';
 import { z } from 'zod';
-import type { ServiceKey } from './domain/services.ts';
-import { isJobCountry, JOB_COUNTRIES } from './domain/job-countries.ts';
+import type { ServiceKey } from '../domain/services.ts';
+import { isJobCountry, JOB_COUNTRIES } from '../domain/job-countries.ts';
 
 /** The providers' public addresses (docs/SERVICES.md); used when a *_BASE_URL is not set. */
 export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {

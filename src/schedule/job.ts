@@ -4,8 +4,8 @@
 import type { SendEmailInput } from '../services/email/client.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
-import type { NeededServices } from './command.ts';
-import type { ServiceKey, Services } from './services.ts';
+import type { NeededServices } from '../core/command.ts';
+import type { ServiceKey, Services } from '../core/services.ts';
 
 export interface JobLog {
   debug(obj: object, msg: string): void;

@@ -4,7 +4,7 @@
 // refused rather than one silently winning. What a file holds is a credential, registered for
 // redaction with the others (secretsOf), whichever variable it fills.
 import { readFileSync, statSync } from 'node:fs';
-import type { ConfigProblem } from './errors.ts';
+import type { ConfigProblem } from '../errors.ts';
 
 /** The variables that hold a credential, each also readable from `<NAME>_FILE`. */
 export const SECRET_VARIABLES: readonly string[] = [

@@ -3,12 +3,12 @@
 // `WEBHOOK_URL_<NAME>` adds `<name>`, a Discord webhook or a Slack incoming webhook. A destination
 // is only ever shown by its name.
 import { z } from 'zod';
-import { isAllowedBaseUrl, list, optionalText, positiveInt } from './config-env.ts';
+import { isAllowedBaseUrl, list, optionalText, positiveInt } from './env.ts';
 // A cycle with config.ts, which calls loadScheduleConfig: only functions cross it, at call time.
-import { parseWebhookUrl } from './config-sections.ts';
-import { canonicalTimeZone, isTimeZone } from './core/when.ts';
-import type { ConfigProblem } from './errors.ts';
-import type { WebhookConfig, WebhookDestination } from './services/webhook/client.ts';
+import { parseWebhookUrl } from './sections.ts';
+import { canonicalTimeZone, isTimeZone } from '../schedule/when.ts';
+import type { ConfigProblem } from '../errors.ts';
+import type { WebhookConfig, WebhookDestination } from '../services/webhook/client.ts';
 
 export interface ScheduleConfig {
   /** SCHEDULE_TZ: the zone of a schedule added without `tz`. */

@@ -1,12 +1,12 @@
-// The Config herald runs on. One zod schema for the whole environment (config-env.ts), one parser
-// per section (config-sections.ts); loadConfig reports every problem at once, naming the variable
+// The Config herald runs on. One zod schema for the whole environment (config/env.ts), one parser
+// per section (config/sections.ts); loadConfig reports every problem at once, naming the variable
 // to fix. A service whose credentials are absent is disabled (or simulated), not an error.
-import { ConfigError, type ConfigProblem } from './errors.ts';
-import type { ServiceKey } from './domain/services.ts';
-import type { CommandAccess, CommandLimits } from './domain/command-access.ts';
-import { EnvSchema, RATE_LIMIT_VARIABLES, type Env } from './config-env.ts';
-import { DEFAULT_JOB_COUNTRY } from './domain/job-countries.ts';
-import { DEFAULT_SPEECH_MODEL_ID } from './domain/speech.ts';
+import { ConfigError, type ConfigProblem } from '../errors.ts';
+import type { ServiceKey } from '../domain/services.ts';
+import type { CommandAccess, CommandLimits } from '../domain/command-access.ts';
+import { EnvSchema, RATE_LIMIT_VARIABLES, type Env } from './env.ts';
+import { DEFAULT_JOB_COUNTRY } from '../domain/job-countries.ts';
+import { DEFAULT_SPEECH_MODEL_ID } from '../domain/speech.ts';
 import {
   type AnalyticsSummaryConfig,
   type DiscordConfig,
@@ -21,12 +21,12 @@ import {
   logSection,
   servicesSection,
   slackSection,
-} from './config-sections.ts';
-import { loadScheduleConfig, scheduleSecrets, type ScheduleConfig } from './config-schedule.ts';
-import { readSecretFiles } from './config-secret-files.ts';
+} from './sections.ts';
+import { loadScheduleConfig, scheduleSecrets, type ScheduleConfig } from './schedule.ts';
+import { readSecretFiles } from './secret-files.ts';
 
-export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './config-env.ts';
-export { parseWebhookUrl } from './config-sections.ts';
+export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './env.ts';
+export { parseWebhookUrl } from './sections.ts';
 export type {
   AnalyticsSummaryConfig,
   DiscordConfig,
@@ -35,7 +35,7 @@ export type {
   ServiceConfigs,
   SlackConfig,
   WebhookParts,
-} from './config-sections.ts';
+} from './sections.ts';
 
 export interface Config {
   sandbox: 'auto' | 'on' | 'off';
@@ -71,9 +71,9 @@ export interface Config {
   scheduleConcurrency: number;
   /** STOP_TIMEOUT_MS: how long a stop waits for the slots and posts in flight. */
   stopTimeoutMs: number;
-  /** Scheduled reports: limits, access, destinations (src/config-schedule.ts). */
+  /** Scheduled reports: limits, access, destinations (src/config/schedule.ts). */
   schedule: ScheduleConfig;
-  /** The values read from `<NAME>_FILE` files (src/config-secret-files.ts), all credentials. */
+  /** The values read from `<NAME>_FILE` files (src/config/secret-files.ts), all credentials. */
   fileSecrets: string[];
 }
 

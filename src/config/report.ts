@@ -3,11 +3,11 @@
 // platforms). main.ts logs each line at start; `npm start -- --check` prints them as text.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Environment } from './config-file.ts';
-import type { Config } from './config.ts';
-import { SERVICE_KEYS } from './domain/services.ts';
-import type { ServicePlan } from './sandbox/resolve.ts';
-import { describeStore } from './store/index.ts';
+import type { Environment } from './file.ts';
+import type { Config } from './index.ts';
+import { SERVICE_KEYS } from '../domain/services.ts';
+import type { ServicePlan } from '../sandbox/resolve.ts';
+import { describeStore } from '../store/index.ts';
 
 export interface ReportLine {
   text: string;

@@ -2,7 +2,7 @@
 // store so that it survives restarts and every replica sees it, behind one small interface.
 // Implementations: src/store/schedules-{sqlite,redis,memory}.ts.
 import { randomInt } from 'node:crypto';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../core/actor.ts';
 
 /**
  * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch

@@ -2,10 +2,10 @@
 // one sentence, the scheduled command line read as if typed, with no upstream request), list,
 // preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
 import { UserError, userMessageFor } from '../errors.ts';
-import type { Actor } from './actor.ts';
-import { channelDestination, type ChatChannel } from './channel.ts';
-import type { Command, Choice } from './command.ts';
-import type { Reply } from './reply.ts';
+import type { Actor } from '../core/actor.ts';
+import { channelDestination, type ChatChannel } from '../core/channel.ts';
+import type { Command, Choice } from '../core/command.ts';
+import type { Reply } from '../core/reply.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';

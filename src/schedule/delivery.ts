@@ -10,9 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
-import { parseChannelDestination } from './channel.ts';
+import { parseChannelDestination } from '../core/channel.ts';
 
 export interface DeliveryOptions {
   store: Store;

@@ -1,5 +1,5 @@
 // The built-in schedules: the jobs set by environment (jobs/index.ts), each a job with a cron
-// expression and a zone, checked at start and then run by the one engine (schedule-runner.ts) with
+// expression and a zone, checked at start and then run by the one engine (schedule/runner.ts) with
 // the same time arithmetic (when.ts), claim, lease, timeout, retry rule and outbox as /schedule.
 // node-cron (https://nodecron.com) checks the expressions: its messages name what is wrong.
 import { validateDetailed } from 'node-cron';

@@ -7,7 +7,7 @@ import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import { toOutboxPayload, type Deliverer, type DeliveryFailure, type EntryOutcome } from './delivery.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../core/services.ts';
 
 export interface SlotOutcome {
   job: string;

@@ -7,7 +7,7 @@
 // command: a change to a command's text leaves what its watch thinks is new as it was.
 import { createHash } from 'node:crypto';
 import { mayNeedRedaction, redactText } from '../redact.ts';
-import { mapReplyText, replyText, type EmbedField, type Reply } from './reply.ts';
+import { mapReplyText, replyText, type EmbedField, type Reply } from '../core/reply.ts';
 
 /** One thing a watch tells apart: its key, from the command's data, and its field as the reply shows it. */
 export interface WatchItem {

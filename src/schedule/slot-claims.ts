@@ -1,4 +1,4 @@
-// The claim side of running slots in the one engine (schedule-runner.ts): the options it takes,
+// The claim side of running slots in the one engine (schedule/runner.ts): the options it takes,
 // the default claim owner, and the rule of one run per slot in this process (a second asker is
 // told it is running; a throw of the store becomes a failed outcome, so the slot is not lost).
 import { randomUUID } from 'node:crypto';

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError } from './errors.ts';
+import { ConfigError } from '../errors.ts';
 
-export const DEFAULT_ENV_FILE = resolve(import.meta.dirname, '..', '.env');
+export const DEFAULT_ENV_FILE = resolve(import.meta.dirname, '..', '..', '.env');
 
 export interface Environment {
   /** The variables herald runs on: the file's, overridden by the process environment. */
