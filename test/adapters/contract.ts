@@ -2,7 +2,7 @@
 // function taking a small driver that plays the platform: start the adapter, send a command the way
 // the platform would, read back what the platform received, click a button, stop.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
 import { readInput, resolveCommand } from '../../src/core/args.ts';
@@ -17,7 +17,6 @@ export const CONTRACT_MP3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 
 export const REFUSAL = 'Nothing to do here; this command always refuses.';
 /** A configured credential that an upstream echoes back in its data (registered as config does). */
 export const ECHOED_SECRET = 'contract-upstream-key-5d1c9e7a';
-registerSecret(ECHOED_SECRET);
 
 /** A command as the platform sends it: handle for reading back what the platform received. */
 export interface Sent {
@@ -166,6 +165,9 @@ function understood(registry: CommandRegistry, inv: Invocation) {
 
 export function runAdapterContract(name: string, createDriver: () => Promise<AdapterDriver>): void {
   describe(`${name} adapter contract`, () => {
+    // Registered per suite, not at import: this module is loaded once per worker, and the
+    // registry is forgotten after every test file (test/support/setup.ts).
+    beforeAll(() => registerSecret(ECHOED_SECRET));
     const registry = createRegistry(contractCommands);
     let driver: AdapterDriver;
     let adapter: ChatAdapter;
