@@ -2,7 +2,13 @@
 // to type next, as buttons where the platform has them), the list, and the one-line answers.
 import { channelWords } from '../src/core/channel.ts';
 import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
-import type { BuiltInSchedule, Listing, ManualRun, Preview } from '../src/schedule/service.ts';
+import type {
+  BuiltInSchedule,
+  DestinationMode,
+  Listing,
+  ManualRun,
+  Preview,
+} from '../src/schedule/service.ts';
 import type { ScheduleRecord, ScheduleRun } from '../src/schedule/schedules.ts';
 import { formatRun } from '../src/schedule/when.ts';
 import { truncate } from './format.ts';
@@ -94,7 +100,16 @@ export function historyReply(record: ScheduleRecord, runs: readonly ScheduleRun[
   };
 }
 
-function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): EmbedField {
+/** ` (real)` or ` (simulated)` after a destination, where the guard knows which. */
+function modeWord(mode: DestinationMode | undefined): string {
+  return mode ? ` (${mode})` : '';
+}
+
+function scheduleField(
+  record: ScheduleRecord,
+  nextRun: Date | undefined,
+  mode: DestinationMode | undefined,
+): EmbedField {
   const tz = record.timezone;
   const watch = record.onlyNew ? ` (watch: only new${record.alert ? `, alert ${record.alert}` : ''})` : '';
   const state = `${watch}${record.paused ? ' (paused)' : ''}`;
@@ -102,7 +117,7 @@ function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): Embed
     name: truncate(`${record.id}${state} · ${record.words}`, 250),
     value: [
       `When: "${truncate(record.when, 100)}", ${tz}`,
-      `Runs: ${truncate(record.command, 300)} ${channelWords(record.destination, false) ?? `→ ${record.destination}`}`,
+      `Runs: ${truncate(record.command, 300)} ${channelWords(record.destination, false) ?? `→ ${record.destination}`}${modeWord(mode)}`,
       `By: ${truncate(record.creator.displayName, 80)} (${record.creator.platform})`,
       `Next: ${record.paused ? 'paused' : nextRun ? formatRun(nextRun, tz) : 'none'}`,
       `Last: ${lastRunLine(record.lastRun, tz)}`,
@@ -110,12 +125,16 @@ function scheduleField(record: ScheduleRecord, nextRun: Date | undefined): Embed
   };
 }
 
-function builtInField(b: BuiltInSchedule, nextRun: Date | undefined): EmbedField {
+function builtInField(
+  b: BuiltInSchedule,
+  nextRun: Date | undefined,
+  mode: DestinationMode | undefined,
+): EmbedField {
   return {
     name: `${b.name} (built in, read-only) · ${b.description}`,
     value: [
       `When: "${b.cron}", ${b.timezone} (${b.variables})`,
-      `Runs: the ${b.name} job → ${b.destination}`,
+      `Runs: the ${b.name} job → ${b.destination}${modeWord(mode)}`,
       `Next: ${b.disabledReason ?? (nextRun ? formatRun(nextRun, b.timezone) : 'none')}`,
       `Last: ${lastRunLine(b.lastRun, b.timezone)}`,
     ].join('\n'),
@@ -124,8 +143,8 @@ function builtInField(b: BuiltInSchedule, nextRun: Date | undefined): EmbedField
 
 export function listReply(listing: Listing, max: number): Reply {
   const fields = [
-    ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun)),
-    ...listing.schedules.map((s) => scheduleField(s.record, s.nextRun)),
+    ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun, b.destinationMode)),
+    ...listing.schedules.map((s) => scheduleField(s.record, s.nextRun, s.destinationMode)),
   ];
   const count = listing.schedules.length;
   const text =

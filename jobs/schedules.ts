@@ -9,7 +9,7 @@ import {
   type ScheduleRunner,
   type ScheduleRunnerOptions,
 } from '../src/schedule/runner.ts';
-import { validateSchedules } from '../src/schedule/scheduler.ts';
+import { validateSchedules, type JobSchedule } from '../src/schedule/scheduler.ts';
 import {
   createScheduleService,
   type BuiltInSchedule,
@@ -22,6 +22,7 @@ import { previousRun } from '../src/schedule/when.ts';
 import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
+import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import { createJobSchedules } from './index.ts';
 
@@ -36,6 +37,11 @@ export interface SchedulingOptions {
   channels?: ChannelClients;
   log: JobLog;
   now?: () => Date;
+  /**
+   * The simulated-data guard (src/schedule/simulated.ts): which services the sandbox answers and
+   * SCHEDULE_ALLOW_SIMULATED. Absent: no guard.
+   */
+  simulated?: SimulatedPolicy;
   /** Every finished run, e.g. metrics.job from src/metrics.ts. */
   onRun?: ScheduleRunnerOptions['onRun'];
   /** Every run kept in a schedule's history, e.g. metrics.scheduleRun. */
@@ -44,6 +50,8 @@ export interface SchedulingOptions {
 
 export interface Scheduling {
   service: ScheduleService;
+  /** The built-in schedules, each disabled with why when it cannot run (a service missing, or simulated data). */
+  builtIns: JobSchedule[];
   runner: ScheduleRunner;
   /** Hands over the dispatcher, built later from the registry that holds /schedule. */
   attach(dispatcher: Dispatcher): void;
@@ -56,9 +64,13 @@ export interface Scheduling {
 }
 
 /** The built-in jobs as read-only schedules, with the outcome of their latest slot. */
-async function builtIns(opts: SchedulingOptions, now: () => Date): Promise<BuiltInSchedule[]> {
+async function builtIns(
+  opts: SchedulingOptions,
+  schedules: readonly JobSchedule[],
+  now: () => Date,
+): Promise<BuiltInSchedule[]> {
   const out: BuiltInSchedule[] = [];
-  for (const s of createJobSchedules(opts.config, opts.services)) {
+  for (const s of schedules) {
     const latest = previousRun(s.cron, s.timezone, now());
     const slot = latest ? await opts.store.getSlot(s.job.name, latest.toISOString()) : undefined;
     let lastRun: ScheduleRun | undefined;
@@ -77,6 +89,19 @@ async function builtIns(opts: SchedulingOptions, now: () => Date): Promise<Built
     });
   }
   return out;
+}
+
+/**
+ * The built-ins post their own message to `default`, which carries no footer: one that would post
+ * simulated data there is disabled with the guard's sentence, and listed so.
+ */
+function guardBuiltIns(schedules: JobSchedule[], simulated: SimulatedPolicy | undefined): JobSchedule[] {
+  if (!simulated) return schedules;
+  return schedules.map((s) => {
+    if (s.disabledReason) return s;
+    const decision = decideSimulated(s.job.needs, simulated.plan, 'default', false);
+    return decision.kind === 'refuse' ? { ...s, disabledReason: decision.message } : s;
+  });
 }
 
 /** The add-time check of "this channel" on each platform herald can post with. */
@@ -102,8 +127,9 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     if (!dispatcher) throw new Error('the dispatcher is not attached yet');
     return dispatcher;
   };
-  const builtInSchedules = createJobSchedules(config, opts.services);
+  const builtInSchedules = guardBuiltIns(createJobSchedules(config, opts.services), opts.simulated);
   const runner = createScheduleRunner({
+    ...(opts.simulated ? { simulated: opts.simulated } : {}),
     builtIns: builtInSchedules,
     concurrency: config.scheduleConcurrency,
     ...(opts.onRun ? { onRun: opts.onRun } : {}),
@@ -135,13 +161,15 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     },
     commands: attached,
     runNow: (record, asker) => runner.runNow(record, asker),
-    builtIns: () => builtIns(opts, now),
+    builtIns: () => builtIns(opts, builtInSchedules, now),
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
+    ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,
   });
   return {
     service,
+    builtIns: builtInSchedules,
     runner,
     attach(d) {
       dispatcher = d;

@@ -3,7 +3,6 @@
 // offer different commands or different defaults. Every setting comes from the Config; nothing
 // here, nor in the three entry points, types a default of its own.
 import { buildCommands } from '../commands/index.ts';
-import { createJobSchedules } from '../jobs/index.ts';
 import { createScheduling, type Scheduling, type SchedulingOptions } from '../jobs/schedules.ts';
 import type { Config, ServiceConfigs } from './config/index.ts';
 import type { Command } from './core/command.ts';
@@ -87,6 +86,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     destinations: parts.destinations,
     ...(parts.channels ? { channels: parts.channels } : {}),
     log: log.child({ component: 'schedules' }),
+    simulated: { plan: planServices(config), allow: config.scheduleAllowSimulated },
     ...(parts.onRun ? { onRun: parts.onRun } : {}),
     ...(parts.onRecord ? { onRecord: parts.onRecord } : {}),
   });
@@ -120,7 +120,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
   return {
     registry,
     offered: offeredCommands(registry.commands, planServices(config)),
-    jobs: createJobSchedules(config, services),
+    jobs: scheduling.builtIns,
     scheduling,
     dispatcher: dispatcher as App<M>['dispatcher'],
   };

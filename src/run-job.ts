@@ -2,7 +2,8 @@
 // delivery as the scheduler, prints what it posted, then exits 0 when every post was delivered
 // and 1 when not (the post stays in the store's outbox for the bot to retry). Config and usage
 // errors exit 2. Services follow SANDBOX as `npm start` does: with nothing configured the built-in
-// simulator answers; simulated data is never posted to a real webhook.
+// simulator answers; a job or schedule whose own services are simulated never posts to a real
+// destination unmarked (src/schedule/simulated.ts decides, for every run alike).
 import { renderConsole } from '../adapters/console/render.ts';
 import type { Delivery } from './schedule/job.ts';
 import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
@@ -50,13 +51,6 @@ async function startSandbox(config: Config) {
     ]);
   const plan = planServices(config);
   if (plan.simulated.length === 0) return { plan, server: undefined };
-  if (plan.modes.webhook === 'real') {
-    throw new ExitError(
-      `refusing to post simulated ${plan.simulated.join(', ')} data to the real webhook; ` +
-        `configure ${plan.simulated.join(', ')} or set SANDBOX=off`,
-      2,
-    );
-  }
   const server = await startSandboxServer({ handlers: sandboxHandlers({ credential: SANDBOX_CREDENTIAL }) });
   return { plan, server };
 }

@@ -193,6 +193,9 @@ export const EnvSchema = z.object({
     .pipe(z.coerce.number<string>().int().min(0).optional())
     .transform((v) => v ?? 360),
   SCHEDULE_CONCURRENCY: positiveInt(64),
+  SCHEDULE_ALLOW_SIMULATED: optionalText
+    .pipe(z.enum(['true', 'false']).optional())
+    .transform((v) => v === 'true'),
   STOP_TIMEOUT_MS: positiveInt(30_000),
 });
 

@@ -69,6 +69,8 @@ export interface Config {
   jobCatchupMinutes: number;
   /** SCHEDULE_CONCURRENCY: slots one process runs at once. */
   scheduleConcurrency: number;
+  /** SCHEDULE_ALLOW_SIMULATED: scheduled posts of simulated data to a real destination, marked, instead of refused. */
+  scheduleAllowSimulated: boolean;
   /** STOP_TIMEOUT_MS: how long a stop waits for the slots and posts in flight. */
   stopTimeoutMs: number;
   /** Scheduled reports: limits, access, destinations (src/config/schedule.ts). */
@@ -148,6 +150,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
     ephemeralDisk: e.DYNO !== undefined,
     scheduleConcurrency: e.SCHEDULE_CONCURRENCY,
+    scheduleAllowSimulated: e.SCHEDULE_ALLOW_SIMULATED,
     stopTimeoutMs: e.STOP_TIMEOUT_MS,
     schedule,
     fileSecrets: files.secrets,

@@ -8,6 +8,7 @@ import type { Config } from './index.ts';
 import { SERVICE_KEYS } from '../domain/services.ts';
 import type { ServicePlan } from '../sandbox/resolve.ts';
 import { describeStore } from '../store/index.ts';
+import { isRealDestination } from '../schedule/simulated.ts';
 
 export interface ReportLine {
   text: string;
@@ -41,6 +42,29 @@ function serviceLines(config: Config, plan: ServicePlan): ReportLine[] {
       fields: { service: key, mode },
     };
   });
+}
+
+/**
+ * Each destination scheduled posts can go to, real or simulated: a schedule whose command uses a
+ * simulated service is refused for a real one unless SCHEDULE_ALLOW_SIMULATED marks it.
+ */
+function destinationLine(config: Config, plan: ServicePlan): ReportLine | undefined {
+  const names = [
+    ...(plan.modes.webhook === 'disabled' ? [] : ['default']),
+    ...Object.keys(config.schedule.destinations).filter((name) => name !== 'default'),
+  ];
+  if (names.length === 0) return undefined;
+  const modes = Object.fromEntries(
+    names.map((name) => [name, isRealDestination(name, plan) ? 'real' : 'simulated']),
+  );
+  const words = names.map((name) => `${name} ${modes[name]}`).join(', ');
+  const allow = config.scheduleAllowSimulated
+    ? ' (SCHEDULE_ALLOW_SIMULATED: simulated data posted marked)'
+    : '';
+  return {
+    text: `schedule destinations: ${words}${allow}`,
+    fields: { destinations: modes, allowSimulated: config.scheduleAllowSimulated },
+  };
 }
 
 function platformLine(config: Config): ReportLine {
@@ -110,6 +134,8 @@ export function configReport(
   environment: Pick<Environment, 'file' | 'fromFile'>,
 ): ReportLine[] {
   const lines = [sourceLine(environment), platformLine(config), ...serviceLines(config, plan)];
+  const destinations = destinationLine(config, plan);
+  if (destinations) lines.push(destinations);
   if (config.sandbox === 'on' && (config.discord || config.slack)) {
     lines.push({
       text: 'SANDBOX=on with a chat platform: its users get simulated data',

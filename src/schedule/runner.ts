@@ -14,6 +14,10 @@ import type { Actor } from '../core/actor.ts';
 import { createDeliverer, type Deliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
 import { defineJob, type Job, type JobLog, type JobSlot } from './job.ts';
 import type { Reply } from '../core/reply.ts';
+import type { Command } from '../core/command.ts';
+import type { ServiceKey } from '../domain/services.ts';
+import { UserError } from '../errors.ts';
+import { decideSimulated, withFooter, type SimulatedDecision, type SimulatedPolicy } from './simulated.ts';
 import type { ManualRun } from './service.ts';
 import type { JobSchedule } from './scheduler.ts';
 import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
@@ -27,6 +31,8 @@ import { applyWatch, watchMemoryKey } from './watch.ts';
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
   run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
+  /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
+  check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
 }
 
 export interface ScheduleRunnerOptions extends SlotClaimOptions {
@@ -42,6 +48,8 @@ export interface ScheduleRunnerOptions extends SlotClaimOptions {
   /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); needed by chat schedules only. */
   toMessage?: (reply: Reply, destination: string) => WebhookMessage;
   log: JobLog;
+  /** Refuses, or marks with a footer, a chat schedule's post of simulated data (simulated.ts). */
+  simulated?: SimulatedPolicy;
   /** How often the schedules are read again (a tick also wakes at the next minute). */
   pollMs?: number;
   /** Runs of one slot, the first included, before it is recorded as failed for good. */
@@ -202,6 +210,21 @@ async function recordDrained(core: RunnerCore, drained: DrainResult): Promise<vo
   }
 }
 
+/** The simulated-data guard for a run of `record`, from the services its command needs now. */
+async function simulatedDecision(
+  settings: ScheduleRunnerOptions,
+  commands: CommandLineRunner,
+  record: ScheduleRecord,
+  actor: Actor,
+): Promise<SimulatedDecision> {
+  if (!settings.simulated || !commands.check) return { kind: 'ok' };
+  let needs: readonly ServiceKey[] = [];
+  await commands.check(record.command, actor, (command) => {
+    needs = command.needs;
+  });
+  return decideSimulated(needs, settings.simulated.plan, record.destination, settings.simulated.allow);
+}
+
 /**
  * A chat schedule's slot as a job; `pending` receives the watch's memory to save with its post.
  * `asker`: who asked for a manual slot; the creator's rights serve the scheduled slots only.
@@ -226,6 +249,9 @@ function jobFor(
       if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
       const watch = current.onlyNew === true;
       const actor = asker ?? current.creator;
+      const decision = await simulatedDecision(settings, commands(), current, actor);
+      if (decision.kind === 'refuse')
+        throw new UserError({ code: 'invalid_input', message: decision.message });
       let reply: Reply | undefined = await commands().run(current.command, actor, ctx.signal, { watch });
       if (watch) {
         const memory = await store.getValue(watchMemoryKey(id));
@@ -233,6 +259,7 @@ function jobFor(
         reply = watched.reply;
         pending.memory = { key: watchMemoryKey(id), value: watched.memory };
       }
+      if (reply && decision.kind === 'footer') reply = withFooter(reply, decision.footer);
       if (reply)
         ctx.deliver({
           kind: 'webhook',

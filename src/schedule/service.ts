@@ -10,6 +10,8 @@ import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStor
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
+import type { ServiceKey } from '../domain/services.ts';
+import { decideSimulated, isRealDestination, type SimulatedPolicy } from './simulated.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -86,6 +88,8 @@ export interface ScheduleServiceOptions {
   channelChecks?: Partial<
     Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<string | undefined>>
   >;
+  /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
+  simulated?: SimulatedPolicy;
   now: () => Date;
 }
 
@@ -102,9 +106,12 @@ export interface AddInput {
   channel?: ChatChannel | undefined;
 }
 
+/** A destination as the simulated-data guard sees it; absent where no guard is set. */
+export type DestinationMode = 'real' | 'simulated';
+
 export interface Listing {
-  schedules: { record: ScheduleRecord; nextRun: Date | undefined }[];
-  builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined }[];
+  schedules: { record: ScheduleRecord; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
+  builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
 }
 
 export interface ScheduleService {
@@ -229,6 +236,11 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   const find = (id: string): Promise<ScheduleRecord> => findSchedule(opts, id);
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
     nextRuns(r.cron, r.timezone, opts.now(), count);
+  const modeOf = (destination: string): { destinationMode?: DestinationMode } => {
+    const plan = opts.simulated?.plan;
+    if (!plan) return {};
+    return { destinationMode: isRealDestination(destination, plan) ? 'real' : 'simulated' };
+  };
 
   /** Every check of add, in its order; throws the refusal the creator sees. */
   const read = async (input: AddInput, creator: Actor) => {
@@ -241,14 +253,20 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     // The same reading as a typed command: its sentences, and no request upstream.
     const isWatch = input.only === 'new';
     const alert = input.alert?.trim();
+    let needs: readonly ServiceKey[] = [];
     await opts.commands().check(line, creator, (command, commands) => {
       refuseUnschedulable(command);
+      needs = command.needs;
       // The command's own watch says whether and how it may be watched.
       const refused = refuseWatch(command, line, isWatch, alert, commands);
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
     // Last: the channel check asks the platform, which a refused line need not wait for.
     const destination = await destinationFor(opts, input);
+    if (opts.simulated) {
+      const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
+      if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
+    }
     return { when, timezone, destination, line, isWatch, alert };
   };
 
@@ -286,10 +304,12 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         schedules: records.map((record) => ({
           record,
           nextRun: record.paused ? undefined : next(record, 1)[0],
+          ...modeOf(record.destination),
         })),
         builtIns: builtIns.map((schedule) => ({
           schedule,
           nextRun: schedule.disabledReason ? undefined : next(schedule, 1)[0],
+          ...modeOf(schedule.destination),
         })),
       };
     },

@@ -291,10 +291,19 @@ describe('npm run job -- analytics-summary', () => {
       ['analytics-summary'],
       env({ SANDBOX: 'auto', ANALYTICS_ACCESS_TOKEN: '', ANALYTICS_PROPERTY_ID: '' }),
     );
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('refusing to post simulated');
-    expect(result.stderr).toContain('analytics');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'analytics-summary cannot run: This schedule would post simulated analytics data to the real destination "default"; configure ANALYTICS_ACCESS_TOKEN and ANALYTICS_PROPERTY_ID',
+    );
     expect(inbox.messages).toHaveLength(0);
+  });
+
+  it('runs when analytics and the webhook are real, though the other services are simulated', async () => {
+    const before = inbox.messages.length;
+    const result = await runJob(['analytics-summary'], env({ SANDBOX: 'auto' }));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^analytics-summary: delivered webhook \(slot manual:/);
+    expect(inbox.messages).toHaveLength(before + 1);
   });
 
   it('runs against the whole built-in simulator with SANDBOX=on', async () => {

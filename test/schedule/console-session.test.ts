@@ -24,6 +24,8 @@ beforeAll(async () => {
     STORE_URL: join(dir, 'herald.sqlite'),
     AUDIO_DIR: join(dir, 'audio'),
     WEBHOOK_URL: `${fake.url}/webhook/api/webhooks/1200000000000000001/${TOKEN}`,
+    // Simulated weather to this real webhook is refused unless allowed, and then marked.
+    SCHEDULE_ALLOW_SIMULATED: 'true',
   };
 });
 
@@ -62,6 +64,9 @@ describe('a console session with a file store', () => {
     expect(ran).toContain(`Schedule ${ids[0]} posted /weather Oslo units:imperial to default.`);
     expect(inbox.messages).toHaveLength(1);
     expect(JSON.stringify(inbox.messages[0]!.embeds)).toContain('Oslo');
+    expect(JSON.stringify(inbox.messages[0]!.embeds)).toContain(
+      'Simulated data (built-in sandbox): weather.',
+    );
 
     // `npm run job -- <id>` runs it once more, as a manual slot (everything simulated here).
     const job = await runHerald({ ...env, SANDBOX: 'on' }, '', {

@@ -17,6 +17,7 @@ import {
 import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
+import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
 import { renderDiscordWebhook } from '../../src/render/discord.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -87,7 +88,13 @@ export const OPS_WEBHOOK_ID = '1300000000000000001';
 export function replica(
   w: World,
   store: Store,
-  opts: { now: () => Date; owner: string; leaseMs?: number; schedules?: ScheduleStore },
+  opts: {
+    now: () => Date;
+    owner: string;
+    leaseMs?: number;
+    schedules?: ScheduleStore;
+    simulated?: SimulatedPolicy;
+  },
 ): ScheduleRunner {
   const ops = createWebhookClient({
     baseUrl: w.server.url + SANDBOX_PREFIXES.webhook,
@@ -108,6 +115,7 @@ export function replica(
     retryDelayMs: 30_000,
     delivery: { backoffMs: 1, retryBaseMs: 1_000 },
     ...(opts.leaseMs === undefined ? {} : { leaseMs: opts.leaseMs }),
+    ...(opts.simulated ? { simulated: opts.simulated } : {}),
   });
 }
 
@@ -120,6 +128,8 @@ export interface WorldOptions {
   forget?: (id: string) => Promise<void>;
   /** Who may manage schedules (SCHEDULE_ALLOWED_USERS / _ROLES). */
   allow?: { users: string[]; roles: string[] };
+  /** The simulated-data guard at add time (jobs/schedules.ts wires the plan's). */
+  simulated?: SimulatedPolicy;
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -151,6 +161,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       opts.runNow ? opts.runNow(record, world) : Promise.resolve({ outcome: 'skipped', error: 'no runner' }),
     now,
     ...(opts.forget ? { forget: opts.forget } : {}),
+    ...(opts.simulated ? { simulated: opts.simulated } : {}),
   });
   const registry = createRegistry(
     buildCommands({
