@@ -57,17 +57,17 @@ describe('<NAME>_FILE', () => {
 
   it('fills a variable that another one needs: EMAIL_FROM pairs with a token read from a file', async () => {
     const config = loadConfig({
-      EMAIL_ACCESS_TOKEN_FILE: await secretFile('resend', 're_123456789_abcdefghijklmnop\n'),
+      EMAIL_ACCESS_TOKEN_FILE: await secretFile('resend', 'test-email-token-from-file\n'),
       EMAIL_FROM: 'herald <bot@example.com>',
     });
-    expect(config.services.email?.accessToken).toBe('re_123456789_abcdefghijklmnop');
+    expect(config.services.email?.accessToken).toBe('test-email-token-from-file');
   });
 
   it('refuses a variable set both directly and by file, listed with the other problems', async () => {
     const problems = problemsOf({
-      SLACK_BOT_TOKEN: 'xoxb-direct-1234567890',
-      SLACK_BOT_TOKEN_FILE: await secretFile('slack-bot', 'xoxb-from-file-1234567890\n'),
-      SLACK_APP_TOKEN: 'xapp-1-A0000-123-abcdef',
+      SLACK_BOT_TOKEN: 'test-slack-bot-direct',
+      SLACK_BOT_TOKEN_FILE: await secretFile('slack-bot', 'test-slack-bot-from-file\n'),
+      SLACK_APP_TOKEN: 'xapp-test-app-token',
       REDIS_URL: 'http://not-redis:6379',
     });
     expect(problems).toEqual(
@@ -146,7 +146,7 @@ describe('<NAME>_FILE', () => {
       JOBS_API_KEY: 'jobs_key_0009',
       DISCORD_TOKEN: 'discord_token_0010',
       DISCORD_APPLICATION_ID: '423456789012345678',
-      SLACK_BOT_TOKEN: 'xoxb-slack-bot-0011',
+      SLACK_BOT_TOKEN: 'slack_bot_0011',
       SLACK_SIGNING_SECRET: 'slack_signing_0012',
       WEBHOOK_URL_OPS: 'https://discord.com/api/webhooks/523456789012345678/ops_token_0013',
     };
