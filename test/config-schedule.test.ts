@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, secretsOf } from '../src/config/index.ts';
-import { ConfigError } from '../src/errors.ts';
-
-function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return [...(err as ConfigError).problems];
-  }
-  throw new Error('expected a ConfigError');
-}
+import { problemsOf } from './support/config-problems.ts';
 
 const HOOK = 'https://discord.com/api/webhooks/111/tok-default-abc';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepare, type Io } from '../src/cli.ts';
 import { loadConfig, secretsOf } from '../src/config/index.ts';
 import { MAX_SECRET_FILE_BYTES, SECRET_VARIABLES, isSecretVariable } from '../src/config/secret-files.ts';
-import { ConfigError } from '../src/errors.ts';
+import { problemsOf } from './support/config-problems.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -25,19 +25,9 @@ async function secretFile(name: string, text: string): Promise<string> {
   return path;
 }
 
-function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return [...(err as ConfigError).problems];
-  }
-  throw new Error('expected a ConfigError');
-}
-
 describe('<NAME>_FILE', () => {
   it('reads a bot token from its file, trailing newline trimmed, and registers it for redaction', async () => {
-    const token = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYzAb.file-token-1234567890';
+    const token = 'discord-token-from-file-1234567890';
     const config = loadConfig({
       DISCORD_TOKEN_FILE: await secretFile('discord-token', `${token}\n`),
       DISCORD_APPLICATION_ID: '123456789012345678',

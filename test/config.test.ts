@@ -6,17 +6,7 @@ import {
   secretsOf,
   DEFAULT_BASE_URLS,
 } from '../src/config/index.ts';
-import { ConfigError } from '../src/errors.ts';
-
-function problemsOf(env: Record<string, string>): { variable: string; message: string }[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return [...(err as ConfigError).problems];
-  }
-  throw new Error('expected a ConfigError');
-}
+import { problemsOf } from './support/config-problems.ts';
 
 describe('config', () => {
   it('starts with nothing configured: every service disabled, sandbox auto, console defaults', () => {

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { configReport, type ReportLine } from '../../src/config/report.ts';
-import { ConfigError } from '../../src/errors.ts';
 import { startHealthServer, type HealthServer } from '../../src/health.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { planServices } from '../../src/sandbox/resolve.ts';
+import { problemsOf } from '../support/config-problems.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -26,16 +26,6 @@ function report(env: Record<string, string>): ReportLine[] {
   return configReport(config, planServices(config), { file: undefined, fromFile: 0 });
 }
 const warnings = (lines: ReportLine[]) => lines.filter((l) => l.warn).map((l) => l.text);
-
-function problemsOf(env: Record<string, string>) {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return [...(err as ConfigError).problems];
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('health endpoints on a platform', () => {
   it('warns when PORT comes from the platform and HEALTH_HOST is unset, saying how to widen them', () => {
