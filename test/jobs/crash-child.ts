@@ -14,7 +14,9 @@ const slot = new Date(env.SLOT ?? '');
 let nowMs = slot.getTime() - 60_000;
 const now = () => nowMs;
 const crashAt = env.CRASH_AT;
-const hang = () => new Promise<never>(() => undefined);
+// A bare pending promise holds nothing open: Node would exit on its own (code 13) before the
+// parent's SIGKILL. The timer keeps the process alive until it is killed.
+const hang = () => new Promise<never>(() => setInterval(() => undefined, 60_000));
 
 const store: Store = env.STORE_URL?.startsWith('redis://')
   ? await createRedisStore(env.STORE_URL, { now, keyPrefix: env.KEY_PREFIX ?? 'herald:' })
