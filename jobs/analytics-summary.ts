@@ -12,6 +12,7 @@ import {
 import { daysLate } from '../src/analytics-summary/ranges.ts';
 import { tryDrawChart, withChart } from '../src/charts/index.ts';
 import { defineJob, type Job } from '../src/schedule/job.ts';
+import { withFooter } from '../src/schedule/simulated.ts';
 import { buildAnalyticsSummaryEmail } from './analytics-summary-email.ts';
 import { spokenBriefing } from './analytics-summary-media.ts';
 import { renderDiscordWebhook, webhookUsername } from '../src/render/discord.ts';
@@ -73,6 +74,7 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
       }
       let reply = withChart(renderSummaryReply(summary, data.ranges.name), chart);
       if (settings.speak) reply = await spokenBriefing(reply, ctx);
+      if (ctx.footer) reply = withFooter(reply, ctx.footer);
       ctx.deliver({ kind: 'webhook', message: renderDiscordWebhook(reply, { username: settings.username }) });
 
       if (settings.emailTo.length === 0) return;

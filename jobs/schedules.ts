@@ -92,15 +92,19 @@ async function builtIns(
 }
 
 /**
- * The built-ins post their own message to `default`, which carries no footer: one that would post
- * simulated data there is disabled with the guard's sentence, and listed so.
+ * The simulated-data guard for the built-ins, which post to `default`: one that would post
+ * simulated data there is disabled with the guard's sentence (and listed so), or, with
+ * SCHEDULE_ALLOW_SIMULATED, runs with the guard's footer on its posts.
  */
 function guardBuiltIns(schedules: JobSchedule[], simulated: SimulatedPolicy | undefined): JobSchedule[] {
   if (!simulated) return schedules;
   return schedules.map((s) => {
     if (s.disabledReason) return s;
-    const decision = decideSimulated(s.job.needs, simulated.plan, 'default', false);
-    return decision.kind === 'refuse' ? { ...s, disabledReason: decision.message } : s;
+    const decision = decideSimulated(s.job.needs, simulated.plan, 'default', simulated.allow);
+    if (decision.kind === 'refuse') return { ...s, disabledReason: decision.message };
+    if (decision.kind === 'ok') return s;
+    const { job } = s;
+    return { ...s, job: { ...job, run: (ctx) => job.run({ ...ctx, footer: decision.footer }) } };
   });
 }
 

@@ -39,6 +39,11 @@ export interface JobContext<S extends Services = Services> {
   /** Fires when the run takes too long or the process shuts down. */
   signal: AbortSignal;
   slot: JobSlot;
+  /**
+   * A line the job's posts must end with: set when they carry simulated data bound for a real
+   * destination (SCHEDULE_ALLOW_SIMULATED). A job that posts a reply passes it through `withFooter`.
+   */
+  footer?: string;
   deliver(delivery: Delivery): void;
 }
 

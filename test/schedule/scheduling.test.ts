@@ -6,6 +6,8 @@ import { createScheduling } from '../../jobs/schedules.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { UserError } from '../../src/errors.ts';
 import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
+import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
+import type { ServiceMode } from '../../src/sandbox/resolve.ts';
 import { OPERATOR, SILENT_LOG, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -62,5 +64,39 @@ describe('createScheduling', () => {
         'analytics-summary is built in (set by ANALYTICS_SUMMARY_CRON and ANALYTICS_SUMMARY_TZ); it cannot be changed from chat.',
       );
     }
+  });
+});
+
+describe('the analytics summary with simulated analytics and a real webhook', () => {
+  const modes = Object.fromEntries(
+    SERVICE_KEYS.map((k) => [k, k === 'webhook' ? 'real' : 'simulated']),
+  ) as Record<ServiceKey, ServiceMode>;
+  const scheduling = (allow: boolean) =>
+    createScheduling({
+      config: loadConfig({ ANALYTICS_SUMMARY_CRON: '0 7 * * 1-5', ANALYTICS_SUMMARY_TZ: 'Europe/Berlin' }),
+      services: world.services,
+      store: createMemoryStore({ now: () => now().getTime() }),
+      schedules: createMemoryScheduleStore(),
+      destinations: {},
+      log: SILENT_LOG,
+      now,
+      simulated: { plan: { modes }, allow },
+    });
+
+  it("is disabled with the guard's sentence by default", () => {
+    const [summary] = scheduling(false).builtIns;
+    expect(summary!.disabledReason).toBe(
+      'This schedule would post simulated analytics data to the real destination "default"; configure ANALYTICS_ACCESS_TOKEN and ANALYTICS_PROPERTY_ID, or set SCHEDULE_ALLOW_SIMULATED=true to post it marked as simulated.',
+    );
+  });
+
+  it('with SCHEDULE_ALLOW_SIMULATED, runs and posts with the simulated-data footer', async () => {
+    const { builtIns, runner } = scheduling(true);
+    expect(builtIns[0]!.disabledReason).toBeUndefined();
+    const before = world.inbox.messages.length;
+    expect((await runner.runBuiltInNow('analytics-summary')).status).toBe('posted');
+    const posted = world.inbox.messages.slice(before);
+    expect(posted).toHaveLength(1);
+    expect(JSON.stringify(posted[0])).toContain('Simulated data (built-in sandbox): analytics.');
   });
 });
