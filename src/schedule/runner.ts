@@ -175,15 +175,19 @@ async function withRetry(core: RunnerCore, name: string, run: ScheduleRun): Prom
   return { ...run, outcome: 'pending', nextRetryAt: slot.updatedAt + core.settings.retryDelayMs };
 }
 
-/** What the outbox's later deliveries of chat schedules' posts make of their slots' records. */
+/**
+ * What the outbox's later deliveries of chat schedules' posts make of their slots' records; a slot
+ * with none yet (its replica died before its post was answered) gets its first here.
+ */
 async function recordDrained(core: RunnerCore, drained: DrainResult): Promise<void> {
   for (const [entryId, outcome] of drained.outcomes) {
     const [job, slotId] = entryId.split('|');
     if (!job?.startsWith('schedule-') || slotId === undefined || outcome === 'pending') continue;
     const id = job.slice('schedule-'.length);
     const record = await core.settings.schedules.get(id);
-    const earlier = (await core.settings.schedules.history(id)).find((r) => r.slotId === slotId);
-    if (!record || earlier?.outcome !== 'pending') continue;
+    const runs = await core.settings.schedules.history(id);
+    const earlier = runs.find((r) => r.slotId === slotId) ?? { slotId, at: 0, outcome: 'pending' as const };
+    if (!record || earlier.outcome !== 'pending') continue;
     const receipt = drained.receipts?.get(entryId);
     const channelId = drained.channels?.get(entryId);
     const failure = drained.failures?.get(entryId);
