@@ -57,18 +57,11 @@ export async function closeChannelClients(clients: ChannelClients): Promise<void
 
 /**
  * A post into a Slack channel through the bot: Block Kit with buttons (the app answers their
- * clicks). Files are not uploaded into a scheduled channel post yet: one line says which were left out.
+ * clicks), and the reply's files, uploaded into the channel with it (slack-channel.ts).
  */
 export function slackChannelMessage(reply: Reply): SlackWebhookMessage {
-  const files = reply.attachments ?? [];
-  const note =
-    files.length === 0
-      ? undefined
-      : `${files.length === 1 ? 'A file was' : `${files.length} files were`} left out (${files.map((f) => f.filename).join(', ')}): scheduled posts into a Slack channel carry no files yet.`;
-  const shown: Reply =
-    note === undefined ? reply : { ...reply, attachments: [], text: `${reply.text}\n${note}`.trim() };
-  const { text, blocks } = renderSlack(shown);
-  return { platform: 'slack', text, blocks };
+  const { text, blocks, files } = renderSlack(reply);
+  return files.length === 0 ? { platform: 'slack', text, blocks } : { platform: 'slack', text, blocks, files };
 }
 
 export function createDestinationClients(

@@ -15,4 +15,8 @@ export const SLACK_LIMITS = Object.freeze({
   imageUrl: 3000,
   /** `msg_blocks_too_long` was seen at about 13.2k characters of block JSON; herald stays under 12k. */
   blocksJson: 12_000,
+  /** One uploaded file (files.getUploadURLExternal `length`): Slack takes up to 1 GB, far past Discord's 10 MiB. */
+  fileBytes: 1_000_000_000,
+  /** A file's alt text (`alt_txt`; longer is refused as alt_txt_too_large). */
+  fileAltText: 1000,
 });

@@ -391,13 +391,9 @@ function hintBlocks(actions: readonly Action[]): { blocks: KnownBlock[]; dropped
   };
 }
 
-function slackFile(attachment: Attachment): SlackFile {
-  const file: SlackFile = {
-    filename: attachment.filename,
-    contentType: attachment.contentType,
-    bytes: attachment.bytes,
-  };
-  if (attachment.description?.trim()) file.description = attachment.description;
+function slackFile({ filename, contentType, bytes, description }: Attachment): SlackFile {
+  const file: SlackFile = { filename, contentType, bytes };
+  if (description?.trim()) file.description = truncate(description, SLACK_LIMITS.fileAltText);
   return file;
 }
 
@@ -417,6 +413,9 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
   const notes: string[] = [];
   const attachments = reply.attachments ?? [];
   const canShare = options.files !== 'none' && !reply.ephemeral;
+  const tooLarge = canShare ? attachments.filter((a) => a.bytes.length > SLACK_LIMITS.fileBytes) : [];
+  if (tooLarge.length > 0)
+    notes.push(`Not shared, larger than Slack takes: ${tooLarge.map((a) => a.filename).join(', ')}.`);
   if (attachments.length > 0 && options.files === 'none') {
     const names = attachments.map((a) => a.filename).join(', ');
     notes.push(
@@ -453,6 +452,6 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
   return {
     text: truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT),
     blocks,
-    files: canShare ? attachments.map(slackFile) : [],
+    files: canShare ? attachments.filter((a) => !tooLarge.includes(a)).map(slackFile) : [],
   };
 }

@@ -11,7 +11,7 @@ import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
-import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
+import type { ChannelClient, PostProgress, WebhookClient } from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 
 export interface DeliveryOptions {
@@ -84,13 +84,8 @@ const BATCH = 50;
 const WIDE_BATCH = 200;
 const MAX_BATCHES = 100;
 
-/** A file as the outbox keeps it: JSON has no bytes, so they travel as base64. */
-interface StoredFile {
-  name: string;
-  contentType: string;
-  description?: string;
-  base64: string;
-}
+/** A file as the outbox keeps it (a Discord or a Slack one): JSON has no bytes, so they travel as base64. */
+type StoredFile = Record<string, unknown> & { base64: string };
 
 /** The JSON form of a delivery for the outbox (files' bytes as base64). */
 export function toOutboxPayload(delivery: Delivery): unknown {
@@ -110,8 +105,8 @@ export function fromOutboxPayload(payload: unknown): Delivery {
   const files = stored.map(({ base64, ...f }) => ({
     ...f,
     bytes: new Uint8Array(Buffer.from(base64, 'base64')),
-  }));
-  return { ...delivery, message: { ...delivery.message, files } };
+  })) as unknown as typeof delivery.message.files;
+  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
 }
 
 export interface Deliverer {
@@ -134,7 +129,7 @@ interface DeliveryContext {
 }
 
 /** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
-async function send(ctx: DeliveryContext, delivery: Delivery): Promise<{ id: string; channelId?: string }> {
+async function send(ctx: DeliveryContext, delivery: Delivery, parts: PostProgress) {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
     const channel = parseChannelDestination(name);
@@ -142,7 +137,7 @@ async function send(ctx: DeliveryContext, delivery: Delivery): Promise<{ id: str
       // Posted by the bot itself; a platform herald is not connected to waits, like a missing webhook.
       const poster = ctx.settings.channels?.[channel.platform];
       if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
-      const posted = await poster.post(channel.id, delivery.message);
+      const posted = await poster.post(channel.id, delivery.message, { progress: parts });
       return { id: posted.id, channelId: posted.channelId ?? channel.id };
     }
     // A named destination never falls back to another webhook: the post waits until it exists.
@@ -154,12 +149,9 @@ async function send(ctx: DeliveryContext, delivery: Delivery): Promise<{ id: str
   return { id: (await ctx.settings.services.email.send(delivery.email)).id };
 }
 
-function describe(err: unknown): string {
-  if (err instanceof ServiceError) {
-    return `${err.service}.${err.operation} failed: ${err.code}${err.status === undefined ? '' : ` (HTTP ${err.status})`}`;
-  }
-  return err instanceof Error ? err.message : String(err);
-}
+// A ServiceError's message is herald's own text (the provider's is `providerMessage`, kept for
+// logs): "webhook.post failed: forbidden (HTTP 403)", or a client's sentence saying what to fix.
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 async function giveUp(
   ctx: DeliveryContext,
@@ -312,6 +304,14 @@ async function deliverOnce(
   }
   const delivery = fromOutboxPayload(entry.payload);
   let isUncertain = entry.inFlightAt !== undefined;
+  // A part already posted (a Slack message whose files failed) is on the entry: a retry skips it.
+  const progress: PostProgress = {
+    posted: entry.receipt,
+    record: async (id) => {
+      await ctx.store.markInFlight(entry.id, ctx.owner, true, id);
+      progress.posted = id;
+    },
+  };
   // Waited once before the first send: this drain's own 429s are waited out below.
   const paused = await pausedFor(ctx, entry);
   if (paused > ctx.settings.maxWaitMs)
@@ -330,7 +330,7 @@ async function deliverOnce(
       // the post may already be visible (a webhook has no idempotency key to make a resend safe).
       await ctx.store.markInFlight(entry.id, ctx.owner, true);
       isUncertain = true;
-      const posted = await send(ctx, delivery);
+      const posted = await send(ctx, delivery, progress);
       const receipt = posted.id;
       await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
       notes.receipts.set(entry.id, receipt);

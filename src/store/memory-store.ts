@@ -176,11 +176,12 @@ function memoryOutbox({ now, outbox, kv }: MemoryState): OutboxMethods {
       delete e.memory;
       return Promise.resolve(true);
     },
-    markInFlight(id, owner, isInFlight) {
+    markInFlight(id, owner, isInFlight, receipt) {
       const e = held(id, owner);
       if (!e) return Promise.resolve(false);
       if (isInFlight) e.inFlightAt = now();
       else delete e.inFlightAt;
+      if (receipt !== undefined) e.receipt = receipt;
       return Promise.resolve(true);
     },
     rescheduleOutbox(id, owner, nextAttemptAt, error) {

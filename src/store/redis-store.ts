@@ -127,11 +127,12 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
-// KEYS: entry. ARGV: owner, now ('' to clear).
+// KEYS: entry. ARGV: owner, now ('' to clear), receipt of a part already posted ('' for none).
 const IN_FLIGHT = `
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
 if s[1] ~= 'pending' or s[2] ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'inFlightAt') else redis.call('HSET', KEYS[1], 'inFlightAt', ARGV[2]) end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[3]) end
 return 1
 `;
 
@@ -414,22 +415,13 @@ function redisOutbox({
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [kvKey(memoryKey)])];
       return (await script(DELIVERED, keys.length, ...keys, ...args)) === 1;
     },
-    async markInFlight(id, owner, isInFlight) {
-      return (await script(IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? String(now()) : '')) === 1;
+    async markInFlight(id, owner, isInFlight, receipt = '') {
+      const at = isInFlight ? String(now()) : '';
+      return (await script(IN_FLIGHT, 1, entryKey(id), owner, at, receipt)) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
-      const r = await script(
-        RESCHEDULE,
-        2,
-        entryKey(id),
-        due,
-        id,
-        owner,
-        String(nextAttemptAt),
-        error,
-        String(now()),
-      );
-      return r === 1;
+      const args = [id, owner, String(nextAttemptAt), error, String(now())];
+      return (await script(RESCHEDULE, 2, entryKey(id), due, ...args)) === 1;
     },
     async giveUpOutbox(id, owner, reason) {
       const r = await script(GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);

@@ -314,7 +314,8 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
     memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
     setValue: db.prepare(SET_VALUE),
     inFlight: db.prepare(
-      `UPDATE outbox SET in_flight_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
+      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
     ),
     reschedule: db.prepare(
       `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
@@ -354,10 +355,10 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
           return true;
         }),
       ),
-    markInFlight: (id, owner, isInFlight) =>
+    markInFlight: (id, owner, isInFlight, receipt) =>
       run(() => {
         const t = now();
-        return changed(q.inFlight.run(isInFlight ? t : null, t, id, owner));
+        return changed(q.inFlight.run(isInFlight ? t : null, receipt ?? null, t, id, owner));
       }),
     rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
       run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),

@@ -67,7 +67,8 @@ export interface OutboxEntry extends NewOutboxEntry {
   reason?: string;
   /**
    * The provider's id of what was delivered (the Discord message id confirmed by `wait=true`, the
-   * Resend email id): the slot's proof of posting, shown by `/schedule list` and the logs.
+   * Resend email id): the slot's proof of posting, shown by `/schedule list` and the logs. On a
+   * pending entry: the part of its post already made (markInFlight).
    */
   receipt?: string;
   /**
@@ -117,8 +118,12 @@ export interface Store {
    * `memory` is written under `memoryKey` (its `memory.key`) and its payload is dropped.
    */
   markDelivered(id: string, receipt?: string, memoryKey?: string): Promise<boolean>;
-  /** Marks a send of an entry `owner` holds as started (true) or answered (false); see `inFlightAt`. */
-  markInFlight(id: string, owner: string, isInFlight: boolean): Promise<boolean>;
+  /**
+   * Marks a send of an entry `owner` holds as started (true) or answered (false); see `inFlightAt`.
+   * `receipt`: the id of a part of the post already made (a Slack message whose files are still to
+   * go), kept as the entry's receipt so that a resend sends only the rest.
+   */
+  markInFlight(id: string, owner: string, isInFlight: boolean, receipt?: string): Promise<boolean>;
   /** Puts an entry that `owner` holds back in the queue, due at `nextAttemptAt`. */
   rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
   /** Stops retrying an entry that `owner` holds, keeping it with its reason. */

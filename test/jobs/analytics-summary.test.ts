@@ -117,7 +117,7 @@ describe('analytics-summary job', () => {
       value: '**1,234**\n↑ 12.2% (was 1,100)\n`▂▂▃▁▄▇█`',
       inline: true,
     });
-    expect(post!.files!.map((f) => [f.name, f.contentType])).toEqual([
+    expect(post!.files!.map((f) => ['name' in f ? f.name : f.filename, f.contentType])).toEqual([
       ['analytics-summary.png', 'image/png'],
     ]);
     expectWithinDiscordLimits(post!);

@@ -244,6 +244,18 @@ describe.each(backends)('$name store', (backend) => {
     expect(delivered!.memory).toBeUndefined();
   });
 
+  it('keeps the receipt of a part already posted on a pending entry, for whichever owner claims it next', async () => {
+    expect(await store.addToOutbox(entry('e1'))).toBe(true);
+    expect(await store.claimDueOutbox('a', 30_000, 10)).toHaveLength(1);
+    expect(await stores[1]!.markInFlight('e1', 'b', true, '1714560000.000200')).toBe(false);
+    expect(await store.markInFlight('e1', 'a', true, '1714560000.000200')).toBe(true);
+    expect(await store.markInFlight('e1', 'a', false)).toBe(true);
+    expect(await store.rescheduleOutbox('e1', 'a', t, 'rate_limited')).toBe(true);
+    const [again] = await stores[2]!.claimDueOutbox('c', 30_000, 10);
+    expect(again).toMatchObject({ id: 'e1', status: 'pending', receipt: '1714560000.000200' });
+    expect(again!.inFlightAt).toBeUndefined();
+  });
+
   it("leaves a watch's memory as it was when its post is refused", async () => {
     await store.setValue('watch:k7p2mx', '["A"]');
     await store.claimSlot('job', 's1', 'a', 60_000);

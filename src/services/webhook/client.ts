@@ -8,7 +8,7 @@ import { path } from '../../http/path.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
-import type { SlackMessage } from '../../render/slack.ts';
+import type { SlackFile, SlackMessage } from '../../render/slack.ts';
 import { CreatedMessage, DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
 import { z } from 'zod';
 
@@ -30,15 +30,18 @@ export type WebhookEmbed = DiscordEmbed;
 /** A file uploaded with the message (an mp3, a chart PNG). */
 export type WebhookFile = DiscordFile;
 
-/** A post for a Slack incoming webhook: the one Slack renderer's message, tagged so it cannot go to Discord. */
+/**
+ * A Slack post: the one Slack renderer's message, tagged so it cannot go to Discord. `files` only in
+ * a post into a channel through the bot (uploaded beside it); an incoming webhook carries none, and
+ * its renderer has said in the message which it left out.
+ */
 export interface SlackWebhookMessage extends SlackMessage {
   platform: 'slack';
   // None of a Discord post's parts, so code reading a WebhookMessage's Discord parts finds none here.
-  // No files: the renderer has said in the message which it left out.
   content?: undefined;
   username?: undefined;
   embeds?: undefined;
-  files?: undefined;
+  files?: SlackFile[];
 }
 
 /**
@@ -67,9 +70,24 @@ export interface WebhookClient extends Closable {
  * Posts into a chat channel through the bot's own connection (a Discord bot token's channel
  * message, Slack's chat.postMessage), and says at add time whether it can.
  */
+/**
+ * A channel post made in parts (Slack: the message, then its files): what an earlier try already
+ * posted, and where to record a part the moment it is posted, so that a retry sends only the rest.
+ */
+export interface PostProgress {
+  /** The id of the message an earlier try posted (the outbox entry's receipt). */
+  posted?: string | undefined;
+  /** Records the posted message's id before the next part is sent. */
+  record(id: string): Promise<void>;
+}
+
 export interface ChannelClient extends Closable {
   /** Posts `message` into the channel; resolves with the created message. */
-  post(channelId: string, message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
+  post(
+    channelId: string,
+    message: WebhookMessage,
+    opts?: CallOptions & { progress?: PostProgress },
+  ): Promise<PostedMessage>;
   /**
    * One sentence saying what to grant when the bot cannot post into the channel, else undefined.
    * `appPermissions`: Discord's bitfield from the interaction, when the caller has it.

@@ -1,11 +1,19 @@
 // Posts into a Slack channel with the bot token: chat.postMessage
 // (https://docs.slack.dev/reference/methods/chat.postMessage), form-encoded as Slack's own client
-// sends it, `text` the notification fallback and `blocks` from the one Slack renderer. Slack answers
-// HTTP 200 with `ok: false` and an error string for most failures (not_in_channel,
-// channel_not_found, is_archived, missing_scope, invalid_auth, msg_too_long…) and HTTP 429 with
-// Retry-After when rate limited. Add time asks conversations.info whether the bot is a member.
-import { type CallOptions, type HttpRequest } from '../../http/client.ts';
+// sends it, `text` the notification fallback and `blocks` from the one Slack renderer, and the
+// reply's files through Slack's external upload (https://docs.slack.dev/messaging/working-with-files):
+// files.getUploadURLExternal (filename, length → upload_url, file_id), the bytes POSTed to upload_url
+// (HTTP 200, else a failure), files.completeUploadExternal (files [{id, title}], channel_id) to share
+// them. Slack answers HTTP 200 with `ok: false` and an error string for most failures
+// (not_in_channel, channel_not_found, is_archived, missing_scope with the `needed` scope,
+// invalid_auth, msg_too_long…) and HTTP 429 with Retry-After when rate limited. Add time asks
+// conversations.info whether the bot is a member.
+// Interactive answers upload through Bolt's filesUploadV2, Slack's own code for the same three
+// steps; a scheduled post cannot, since only src/http opens sockets (timeouts, size bound,
+// redaction, breaker) and an adapter may not import it. Both take their files from the one renderer.
+import { type CallOptions, type HttpClient, type HttpRequest } from '../../http/client.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
+import type { SlackFile } from '../../render/slack.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import type { ChannelClient } from './client.ts';
 import { z } from 'zod';
@@ -28,6 +36,9 @@ const SLACK_ERRORS: Readonly<Record<string, ServiceErrorCode>> = {
   missing_scope: 'forbidden',
   not_allowed_token_type: 'forbidden',
   ekm_access_denied: 'forbidden',
+  file_uploads_disabled: 'forbidden',
+  file_uploads_except_images_disabled: 'forbidden',
+  file_type_not_allowed: 'forbidden',
   channel_not_found: 'not_found',
   is_archived: 'not_found',
   invalid_auth: 'unauthorized',
@@ -42,12 +53,17 @@ const SLACK_ERRORS: Readonly<Record<string, ServiceErrorCode>> = {
   request_timeout: 'upstream',
 };
 
+/** Every method's answer, the fields this client reads (chat.postMessage, the upload steps, conversations.info). */
 const Answer = z.object({
   ok: z.boolean(),
   error: z.string().optional(),
+  needed: z.string().optional(),
   channel: z.unknown().optional(),
   ts: z.string().optional(),
+  upload_url: z.string().optional(),
+  file_id: z.string().optional(),
 });
+type Answer = z.output<typeof Answer>;
 
 const ChannelInfo = z.object({
   is_member: z.boolean().optional(),
@@ -55,17 +71,47 @@ const ChannelInfo = z.object({
   is_archived: z.boolean().optional(),
 });
 
-function refused(operation: string, error: string | undefined): ServiceError {
-  const code = (error === undefined ? undefined : SLACK_ERRORS[error]) ?? 'invalid_request';
-  // Slack answered (HTTP 200): the post was not made, so a resend cannot double it.
+/** What the refusal tells whoever reads the schedule's history: what to fix, where herald knows it. */
+function refusalText(operation: string, error: string | undefined, needed: string | undefined): string {
+  if (error === 'missing_scope') {
+    const scope = needed !== undefined && /^[a-z:._,]{1,100}$/.test(needed) ? `the ${needed} scope` : 'a scope';
+    return `Slack refused ${operation}: herald's Slack app lacks ${scope}; add it and reinstall the app`;
+  }
+  if (error === 'not_in_channel') return `Slack refused ${operation}: herald is not in the channel; invite it`;
+  return `slack.${operation} failed: ${error ?? 'no error given'}`;
+}
+
+function refused(operation: string, answer: Pick<Answer, 'error' | 'needed'>): ServiceError {
+  const code = (answer.error === undefined ? undefined : SLACK_ERRORS[answer.error]) ?? 'invalid_request';
+  // Slack answered (HTTP 200): the step was not taken, so a resend cannot double it.
   return new ServiceError({
     service: 'webhook',
     operation,
     code,
     status: 200,
-    providerMessage: error,
-    message: `slack.${operation} failed: ${error ?? 'no error given'}`,
+    providerMessage: answer.error,
+    message: refusalText(operation, answer.error, answer.needed),
   });
+}
+
+function unreadable(operation: string, what: string): ServiceError {
+  return new ServiceError({
+    service: 'webhook',
+    operation,
+    code: 'bad_response',
+    status: 200,
+    message: `slack.${operation} not usable: ${what}`,
+  });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** Where Slack said to send a file's bytes: https, or plain http on loopback only (a local fake). */
+function uploadTarget(raw: string): { origin: string; path: string } {
+  const url = URL.parse(raw);
+  const isAllowed = url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  if (!url || !isAllowed) throw unreadable('files.getUploadURLExternal', 'the upload_url is not https');
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
 
 export function createSlackChannelClient(config: SlackChannelConfig, deps: ClientDeps = {}): ChannelClient {
@@ -75,6 +121,15 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
     baseUrl: config.apiUrl.replace(/\/+$/, ''),
     headers: { authorization: `Bearer ${config.botToken}` },
   });
+  // The upload URL is its own credential: no bot token goes to it. One client per upload host.
+  const uploadHosts = new Map<string, HttpClient>();
+  const uploadHost = (origin: string): HttpClient => {
+    const known = uploadHosts.get(origin);
+    if (known) return known;
+    const made = createServiceHttp(deps, { secrets: [], service: 'webhook', baseUrl: origin });
+    uploadHosts.set(origin, made);
+    return made;
+  };
   const call = async (method: string, form: Record<string, string>, opts?: CallOptions) => {
     const req: HttpRequest = {
       service: 'webhook',
@@ -86,23 +141,79 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
     };
     return http.send(req, Answer, opts);
   };
+
+  /** Steps 1 and 2 of an upload: nothing shows in Slack until the file is completed. */
+  async function upload(file: SlackFile, opts: CallOptions): Promise<{ id: string; title: string }> {
+    const ticket = await call(
+      'files.getUploadURLExternal',
+      {
+        filename: file.filename,
+        length: String(file.bytes.length),
+        ...(file.description === undefined ? {} : { alt_txt: file.description }),
+      },
+      opts,
+    );
+    if (!ticket.ok) throw refused('files.getUploadURLExternal', ticket);
+    if (ticket.upload_url === undefined || ticket.file_id === undefined)
+      throw unreadable('files.getUploadURLExternal', 'no upload_url or file_id');
+    const target = uploadTarget(ticket.upload_url);
+    // Slack's own path and query, used as given: the address is Slack's, nothing of herald's goes in it.
+    await uploadHost(target.origin).sendEmpty(
+      {
+        service: 'webhook',
+        operation: 'files.upload_url',
+        method: 'POST',
+        path: target.path,
+        headers: { 'content-type': file.contentType },
+        body: file.bytes,
+      },
+      opts,
+    );
+    return { id: ticket.file_id, title: file.filename };
+  }
+
   return {
-    async post(channelId, message, opts) {
-      if (!('platform' in message)) throw refused('chat.postMessage', 'a Discord message cannot go to Slack');
-      const answer = await call(
-        'chat.postMessage',
-        {
-          channel: channelId,
-          text: message.text,
-          blocks: JSON.stringify(message.blocks),
-          // A report's links must not pull other sites' previews into the channel.
-          unfurl_links: 'false',
-          unfurl_media: 'false',
-        },
-        opts,
-      );
-      if (!answer.ok || answer.ts === undefined) throw refused('chat.postMessage', answer.error);
-      return { id: answer.ts, channelId: typeof answer.channel === 'string' ? answer.channel : channelId };
+    // One post, in this order, so that its text is sent once however often it is retried:
+    // 1. every file's bytes uploaded: invisible (Slack discards an upload never completed), so a
+    //    retry repeats it harmlessly, and a missing files:write stops the post before anything shows;
+    // 2. the message (chat.postMessage), its ts recorded on the outbox entry at once; a retry whose
+    //    entry holds it (`progress.posted`) skips this step;
+    // 3. the files completed into the channel in one files.completeUploadExternal, just below the
+    //    message, where an interactive answer's files go too (in its thread they would hide).
+    // Only a completion that got no answer can repeat the files, and the outbox logs that resend.
+    async post(channelId, message, opts = {}) {
+      if (!('platform' in message))
+        throw refused('chat.postMessage', { error: 'a Discord message cannot go to Slack' });
+      const { progress, ...callOpts } = opts;
+      const files = [];
+      for (const file of message.files ?? []) files.push(await upload(file, callOpts));
+      let posted = progress?.posted === undefined ? undefined : { id: progress.posted, channelId };
+      if (posted === undefined) {
+        const answer = await call(
+          'chat.postMessage',
+          {
+            channel: channelId,
+            text: message.text,
+            blocks: JSON.stringify(message.blocks),
+            // A report's links must not pull other sites' previews into the channel.
+            unfurl_links: 'false',
+            unfurl_media: 'false',
+          },
+          callOpts,
+        );
+        if (!answer.ok || answer.ts === undefined) throw refused('chat.postMessage', answer);
+        posted = { id: answer.ts, channelId: typeof answer.channel === 'string' ? answer.channel : channelId };
+        if (files.length > 0) await progress?.record(posted.id);
+      }
+      if (files.length > 0) {
+        const done = await call(
+          'files.completeUploadExternal',
+          { files: JSON.stringify(files), channel_id: posted.channelId },
+          callOpts,
+        );
+        if (!done.ok) throw refused('files.completeUploadExternal', done);
+      }
+      return posted;
     },
 
     async check(channelId, opts = {}) {
@@ -114,7 +225,7 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
       if (!answer.ok) {
         if (answer.error === 'channel_not_found') return SLACK_INVITE_SENTENCE;
         if (answer.error === 'missing_scope') return SLACK_SCOPE_SENTENCE;
-        throw refused('conversations.info', answer.error);
+        throw refused('conversations.info', answer);
       }
       const info = ChannelInfo.safeParse(answer.channel);
       const channel = info.success ? info.data : {};
@@ -122,6 +233,8 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
       return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
     },
 
-    close: () => http.close(),
+    async close() {
+      await Promise.all([http.close(), ...[...uploadHosts.values()].map((c) => c.close())]);
+    },
   };
 }

@@ -1,151 +1,19 @@
-// Test doubles for the Slack adapter: a fake Slack Web API, upload URL and response_url (msw
-// handlers on a loopback server), signed requests for Bolt's HTTP receiver, tiny commands and a
-// tiny dispatcher standing in for the real ones.
+// Test doubles for the Slack adapter: the fake Slack Web API (fake-slack.ts, re-exported here), signed
+// requests for Bolt's HTTP receiver, tiny commands and a tiny dispatcher standing in for the real ones.
 import { createHmac, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { http, HttpResponse } from 'msw';
 import { z } from 'zod';
 import type { AdapterHandlers, CommandRegistry, Invocation } from '../../../src/core/adapter.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { defineCommand, type Command, type CommandContext } from '../../../src/core/command.ts';
 import { ServiceError, UserError, userMessageFor } from '../../../src/errors.ts';
-import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
 
 export const BOT_TOKEN = 'test-bot-token-not-a-real-one';
 export const APP_TOKEN = 'test-app-level-token-not-a-real-one';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
 export const MP3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0xff, 0xfb, 0x90, 0x64, 0x00, 0x80, 0xfe]);
 
-/** What the fake saw besides the recorded requests: uploaded bytes by file id. */
-export interface SlackFake {
-  server: SandboxServer;
-  uploads: Map<string, Uint8Array>;
-  responseUrl(id: string): string;
-  /** The JSON bodies posted to one response_url, in order. */
-  responses(id: string): Record<string, unknown>[];
-  /** The form fields of each call to one Web API method, in order. */
-  calls(method: string): URLSearchParams[];
-  /** Channels the bot was not invited to (conversations.info is_member false, posts not_in_channel). */
-  notMember: Set<string>;
-  /** Answers for the next chat.postMessage calls, in order (then: the posted message). */
-  nextPostAnswers: { status: number; body: unknown; headers?: Record<string, string> }[];
-}
-
-export async function startSlackFake(): Promise<SlackFake> {
-  const uploads = new Map<string, Uint8Array>();
-  const notMember = new Set<string>();
-  const nextPostAnswers: SlackFake['nextPostAnswers'] = [];
-  let fileCount = 0;
-  const server = await startFake([
-    http.post('*/api/auth.test', () =>
-      HttpResponse.json({
-        ok: true,
-        url: 'https://herald-test.slack.com/',
-        team: 'Herald Test',
-        user: 'herald',
-        team_id: 'T0HERALD',
-        user_id: 'U0HERALDBOT',
-        bot_id: 'B0HERALDBOT',
-        is_enterprise_install: false,
-      }),
-    ),
-    http.post('*/api/files.getUploadURLExternal', async ({ request }) => {
-      const form = new URLSearchParams(await request.text());
-      fileCount += 1;
-      const id = `F0AUDIO${fileCount}`;
-      const origin = new URL(request.url).origin;
-      return HttpResponse.json({
-        ok: true,
-        upload_url: `${origin}/upload/v1/${id}?filename=${form.get('filename') ?? ''}`,
-        file_id: id,
-      });
-    }),
-    http.post('*/upload/v1/:id', async ({ request, params }) => {
-      const form = await request.formData();
-      const file = [...form.values()].find((v): v is File => typeof v !== 'string');
-      if (!file) return new HttpResponse('no file', { status: 400 });
-      uploads.set(String(params.id), new Uint8Array(await file.arrayBuffer()));
-      return new HttpResponse(`OK - ${file.size}`, {
-        status: 200,
-        headers: { 'content-type': 'text/plain' },
-      });
-    }),
-    http.post('*/api/files.completeUploadExternal', async ({ request }) => {
-      const form = new URLSearchParams(await request.text());
-      const files = JSON.parse(form.get('files') ?? '[]') as { id: string; title?: string }[];
-      return HttpResponse.json({
-        ok: true,
-        files: files.map((f) => ({
-          id: f.id,
-          name: f.title,
-          title: f.title,
-          mimetype: 'audio/mpeg',
-          filetype: 'mp3',
-        })),
-        response_metadata: { warnings: [] },
-      });
-    }),
-    http.post('*/api/conversations.info', async ({ request }) => {
-      const id = new URLSearchParams(await request.text()).get('channel') ?? '';
-      if (!id.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
-      return HttpResponse.json({
-        ok: true,
-        channel: {
-          id,
-          name: 'general',
-          is_channel: true,
-          is_group: false,
-          is_im: false,
-          is_mpim: false,
-          is_private: false,
-          created: 1714000000,
-          is_archived: false,
-          is_general: true,
-          is_shared: false,
-          is_org_shared: false,
-          is_member: !notMember.has(id),
-          topic: { value: '', creator: '', last_set: 0 },
-          purpose: { value: '', creator: '', last_set: 0 },
-          previous_names: [],
-        },
-      });
-    }),
-    http.post('*/api/chat.postMessage', async ({ request }) => {
-      const form = new URLSearchParams(await request.text());
-      if (notMember.has(form.get('channel') ?? ''))
-        return HttpResponse.json({ ok: false, error: 'not_in_channel' });
-      const scripted = nextPostAnswers.shift();
-      if (scripted)
-        return HttpResponse.json(scripted.body as Record<string, unknown>, {
-          status: scripted.status,
-          ...(scripted.headers ? { headers: scripted.headers } : {}),
-        });
-      return HttpResponse.json({
-        ok: true,
-        channel: form.get('channel'),
-        ts: '1714560000.000200',
-        message: { type: 'message', subtype: 'bot_message', text: form.get('text'), bot_id: 'B0HERALDBOT' },
-      });
-    }),
-    http.post('*/api/chat.postEphemeral', () =>
-      HttpResponse.json({ ok: true, message_ts: '1714560000.000300' }),
-    ),
-    http.post('*/respond/:id', () => HttpResponse.json({ ok: true })),
-  ]);
-  return {
-    server,
-    uploads,
-    notMember,
-    nextPostAnswers,
-    responseUrl: (id) => `${server.url}/respond/${id}`,
-    responses: (id) =>
-      server.requests
-        .filter((r) => r.pathname === `/respond/${id}`)
-        .map((r) => JSON.parse(r.body) as Record<string, unknown>),
-    calls: (method) =>
-      server.requests.filter((r) => r.pathname === `/api/${method}`).map((r) => new URLSearchParams(r.body)),
-  };
-}
+export * from './fake-slack.ts';
 
 /** Polls until `probe` returns something, failing after `timeoutMs`. */
 export async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {

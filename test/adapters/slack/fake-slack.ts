@@ -1,0 +1,270 @@
+// A fake Slack Web API on a loopback server (msw handlers), following Slack's published answers:
+// auth.test, chat.postMessage / postEphemeral, conversations.info, the external file upload
+// (files.getUploadURLExternal → the bytes POSTed to upload_url → files.completeUploadExternal),
+// and response_url posts. Scripted answers (errors, 429s) replace the fake's own, once each.
+import { http, HttpResponse } from 'msw';
+import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
+
+/** An answer the fake gives instead of its own, once. */
+export interface ScriptedAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A file completed into a channel (files.completeUploadExternal), as Slack then shows it. */
+export interface SharedFile {
+  id: string;
+  title: string | undefined;
+  channel: string;
+  threadTs: string | undefined;
+  bytes: Uint8Array;
+}
+
+/** What the fake saw besides the recorded requests: uploaded bytes by file id. */
+export interface SlackFake {
+  server: SandboxServer;
+  uploads: Map<string, Uint8Array>;
+  /** Files completed into a channel, in order. */
+  shared: SharedFile[];
+  /** The bot token's scopes: a method needing one it lacks answers missing_scope. */
+  scopes: Set<string>;
+  /**
+   * Answers for the next calls, by Web API method (`chat.postMessage`, `files.getUploadURLExternal`,
+   * `files.completeUploadExternal`) or `upload` (a POST to an upload_url), in order.
+   */
+  next(method: string, ...answers: ScriptedAnswer[]): void;
+  responseUrl(id: string): string;
+  /** The JSON bodies posted to one response_url, in order. */
+  responses(id: string): Record<string, unknown>[];
+  /** The form fields of each call to one Web API method, in order. */
+  calls(method: string): URLSearchParams[];
+  /** Channels the bot was not invited to (conversations.info is_member false, posts not_in_channel). */
+  notMember: Set<string>;
+  /** Answers for the next chat.postMessage calls, in order (then: the posted message). */
+  nextPostAnswers: ScriptedAnswer[];
+}
+
+/** The scopes herald's manifest asks for. */
+export const GRANTED_SCOPES = ['commands', 'chat:write', 'files:write', 'channels:read', 'groups:read'];
+
+const MIME_TYPES: Readonly<Record<string, [string, string]>> = {
+  png: ['image/png', 'PNG'],
+  mp3: ['audio/mpeg', 'MP3'],
+};
+
+/** A file object as files.completeUploadExternal answers with it; shares fill in later (async). */
+function fileObject(id: string, title: string | undefined, name: string, size: number) {
+  const ext = name.split('.').pop() ?? '';
+  const [mimetype, pretty] = MIME_TYPES[ext] ?? ['application/octet-stream', 'Binary'];
+  const created = 1714560000;
+  return {
+    id,
+    created,
+    timestamp: created,
+    name,
+    title: title ?? name,
+    mimetype,
+    filetype: ext,
+    pretty_type: pretty,
+    user: 'U0HERALDBOT',
+    user_team: 'T0HERALD',
+    editable: false,
+    size,
+    mode: 'hosted',
+    is_external: false,
+    external_type: '',
+    is_public: false,
+    public_url_shared: false,
+    display_as_bot: false,
+    username: '',
+    url_private: `https://files.slack.com/files-pri/T0HERALD-${id}/${name}`,
+    url_private_download: `https://files.slack.com/files-pri/T0HERALD-${id}/download/${name}`,
+    permalink: `https://herald-test.slack.com/files/U0HERALDBOT/${id}/${name}`,
+    permalink_public: `https://slack-files.com/T0HERALD-${id}-0a1b2c3d4e`,
+    comments_count: 0,
+    is_starred: false,
+    shares: {},
+    channels: [],
+    groups: [],
+    ims: [],
+    has_more_shares: false,
+    has_rich_preview: false,
+    file_access: 'visible',
+  };
+}
+
+export async function startSlackFake(): Promise<SlackFake> {
+  const uploads = new Map<string, Uint8Array>();
+  const notMember = new Set<string>();
+  const shared: SharedFile[] = [];
+  const scopes = new Set(GRANTED_SCOPES);
+  const scripted = new Map<string, ScriptedAnswer[]>();
+  const nextPostAnswers: ScriptedAnswer[] = [];
+  scripted.set('chat.postMessage', nextPostAnswers);
+  /** What getUploadURLExternal was told of each file id. */
+  const tickets = new Map<string, { filename: string; length: number }>();
+  const completed = new Set<string>();
+  const scriptedAnswer = (method: string) => {
+    const answer = scripted.get(method)?.shift();
+    return answer
+      ? HttpResponse.json(answer.body as Record<string, unknown>, {
+          status: answer.status,
+          ...(answer.headers ? { headers: answer.headers } : {}),
+        })
+      : undefined;
+  };
+  const lacking = (scope: string) =>
+    scopes.has(scope)
+      ? undefined
+      : HttpResponse.json({
+          ok: false,
+          error: 'missing_scope',
+          needed: scope,
+          provided: [...scopes].join(','),
+        });
+  let fileCount = 0;
+  const server = await startFake([
+    http.post('*/api/auth.test', () =>
+      HttpResponse.json({
+        ok: true,
+        url: 'https://herald-test.slack.com/',
+        team: 'Herald Test',
+        user: 'herald',
+        team_id: 'T0HERALD',
+        user_id: 'U0HERALDBOT',
+        bot_id: 'B0HERALDBOT',
+        is_enterprise_install: false,
+      }),
+    ),
+    http.post('*/api/files.getUploadURLExternal', async ({ request }) => {
+      const refusal = scriptedAnswer('files.getUploadURLExternal') ?? lacking('files:write');
+      if (refusal) return refusal;
+      const form = new URLSearchParams(await request.text());
+      const filename = form.get('filename') ?? '';
+      const length = Number(form.get('length') ?? '0');
+      if (filename === '' || !Number.isInteger(length) || length <= 0)
+        return HttpResponse.json({ ok: false, error: 'missing_argument' });
+      if ((form.get('alt_txt') ?? '').length > 1000)
+        return HttpResponse.json({ ok: false, error: 'alt_txt_too_large' });
+      fileCount += 1;
+      const id = `F0AUDIO${fileCount}`;
+      tickets.set(id, { filename, length });
+      const origin = new URL(request.url).origin;
+      return HttpResponse.json({ ok: true, upload_url: `${origin}/upload/v1/${id}`, file_id: id });
+    }),
+    // Slack takes the bytes raw or as a multipart form, and says 200 when it has them.
+    http.post('*/upload/v1/:id', async ({ request, params }) => {
+      const refusal = scriptedAnswer('upload');
+      if (refusal) return refusal;
+      const id = String(params.id);
+      if (!tickets.has(id)) return new HttpResponse('not found', { status: 404 });
+      let bytes: Uint8Array;
+      if ((request.headers.get('content-type') ?? '').startsWith('multipart/form-data')) {
+        const form = await request.formData();
+        const file = [...form.values()].find((v): v is File => typeof v !== 'string');
+        if (!file) return new HttpResponse('no file', { status: 400 });
+        bytes = new Uint8Array(await file.arrayBuffer());
+      } else {
+        bytes = new Uint8Array(await request.arrayBuffer());
+      }
+      uploads.set(id, bytes);
+      return new HttpResponse(`OK - ${bytes.length}`, {
+        status: 200,
+        headers: { 'content-type': 'text/plain' },
+      });
+    }),
+    http.post('*/api/files.completeUploadExternal', async ({ request }) => {
+      const refusal = scriptedAnswer('files.completeUploadExternal') ?? lacking('files:write');
+      if (refusal) return refusal;
+      const form = new URLSearchParams(await request.text());
+      const files = JSON.parse(form.get('files') ?? '[]') as { id: string; title?: string }[];
+      const channel = form.get('channel_id') ?? undefined;
+      if (channel !== undefined && notMember.has(channel))
+        return HttpResponse.json({ ok: false, error: 'not_in_channel' });
+      // Each upload is completed once, and only once its bytes arrived.
+      if (files.length === 0 || files.some((f) => !uploads.has(f.id) || completed.has(f.id)))
+        return HttpResponse.json({ ok: false, error: 'file_not_found' });
+      for (const f of files) {
+        completed.add(f.id);
+        if (channel !== undefined)
+          shared.push({
+            id: f.id,
+            title: f.title,
+            channel,
+            threadTs: form.get('thread_ts') ?? undefined,
+            bytes: uploads.get(f.id)!,
+          });
+      }
+      return HttpResponse.json({
+        ok: true,
+        files: files.map((f) =>
+          fileObject(f.id, f.title, tickets.get(f.id)?.filename ?? 'file', uploads.get(f.id)!.length),
+        ),
+        response_metadata: { warnings: [] },
+      });
+    }),
+    http.post('*/api/conversations.info', async ({ request }) => {
+      const id = new URLSearchParams(await request.text()).get('channel') ?? '';
+      if (!id.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+      return HttpResponse.json({
+        ok: true,
+        channel: {
+          id,
+          name: 'general',
+          is_channel: true,
+          is_group: false,
+          is_im: false,
+          is_mpim: false,
+          is_private: false,
+          created: 1714000000,
+          is_archived: false,
+          is_general: true,
+          is_shared: false,
+          is_org_shared: false,
+          is_member: !notMember.has(id),
+          topic: { value: '', creator: '', last_set: 0 },
+          purpose: { value: '', creator: '', last_set: 0 },
+          previous_names: [],
+        },
+      });
+    }),
+    http.post('*/api/chat.postMessage', async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      if (notMember.has(form.get('channel') ?? ''))
+        return HttpResponse.json({ ok: false, error: 'not_in_channel' });
+      const answer = scriptedAnswer('chat.postMessage');
+      if (answer) return answer;
+      return HttpResponse.json({
+        ok: true,
+        channel: form.get('channel'),
+        ts: '1714560000.000200',
+        message: { type: 'message', subtype: 'bot_message', text: form.get('text'), bot_id: 'B0HERALDBOT' },
+      });
+    }),
+    http.post('*/api/chat.postEphemeral', () =>
+      HttpResponse.json({ ok: true, message_ts: '1714560000.000300' }),
+    ),
+    http.post('*/respond/:id', () => HttpResponse.json({ ok: true })),
+  ]);
+  return {
+    server,
+    uploads,
+    shared,
+    scopes,
+    next: (method, ...answers) => {
+      const queue = scripted.get(method) ?? [];
+      queue.push(...answers);
+      scripted.set(method, queue);
+    },
+    notMember,
+    nextPostAnswers,
+    responseUrl: (id) => `${server.url}/respond/${id}`,
+    responses: (id) =>
+      server.requests
+        .filter((r) => r.pathname === `/respond/${id}`)
+        .map((r) => JSON.parse(r.body) as Record<string, unknown>),
+    calls: (method) =>
+      server.requests.filter((r) => r.pathname === `/api/${method}`).map((r) => new URLSearchParams(r.body)),
+  };
+}

@@ -1,0 +1,221 @@
+// A scheduled post into a Slack channel carries its reply's files (the /forecast chart, the /say
+// mp3) through Slack's external upload: the bytes to an upload_url, the message, then the files
+// completed into the channel, as one outbox entry whose text is never posted twice, however the
+// steps fail and whichever replica retries.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../../src/core/actor.ts';
+import type { ChatChannel } from '../../src/core/channel.ts';
+import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
+import { createScheduleService, type ScheduleService } from '../../src/schedule/service.ts';
+import type { ScheduleStore } from '../../src/schedule/schedules.ts';
+import {
+  closeChannelClients,
+  createChannelClients,
+  destinationMessages,
+  type ChannelClients,
+} from '../../src/destinations.ts';
+import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
+import { channelChecks } from '../../jobs/schedules.ts';
+import { BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
+import { SILENT_LOG, startWorld, type World } from './world.ts';
+
+const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
+const HERE: ChatChannel = { platform: 'slack', id: 'C0GENERAL' };
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+let world: World;
+let slack: SlackFake;
+let channels: ChannelClients;
+beforeAll(async () => {
+  [world, slack] = await Promise.all([startWorld(), startSlackFake()]);
+  channels = createChannelClients({ slack: { botToken: BOT_TOKEN, apiUrl: `${slack.server.url}/api` } });
+});
+afterAll(async () => {
+  await closeChannelClients(channels);
+  await Promise.all([world.close(), slack.server.close()]);
+});
+
+interface Bench {
+  clock: { at: Date };
+  schedules: ScheduleStore;
+  service: ScheduleService;
+  runner: ScheduleRunner;
+}
+
+let benches: Bench[] = [];
+afterEach(async () => {
+  await Promise.all(benches.map((b) => b.runner.stop()));
+  benches = [];
+  slack.scopes.add('files:write');
+});
+
+/** One replica, wired as jobs/schedules.ts wires it. */
+function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
+  const clock = { at: new Date('2026-03-27T12:00:00Z') };
+  const now = () => clock.at;
+  const schedules = createMemoryScheduleStore();
+  const runner = createScheduleRunner({
+    schedules,
+    store: opts.store ?? createMemoryStore(),
+    services: world.services,
+    commands: () => world.dispatcher,
+    toMessage: destinationMessages({ destinations: {} }, 'herald'),
+    log: SILENT_LOG,
+    now,
+    catchupMinutes: 60,
+    delivery: {
+      channels,
+      backoffMs: 1,
+      retryBaseMs: 1_000,
+      ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
+    },
+  });
+  const service = createScheduleService({
+    store: schedules,
+    settings: { timezone: 'UTC', minIntervalMinutes: 15, max: 50, destinations: ['default'] },
+    commands: () => world.dispatcher,
+    runNow: (record, asker) => runner.runNow(record, asker),
+    channelChecks: channelChecks(channels),
+    now,
+  });
+  const made = { clock, schedules, service, runner };
+  benches.push(made);
+  return made;
+}
+
+/** Adds `command` every day at 12:05 in the Slack channel, then runs the 12:05 slot (twice: once). */
+async function runSlot(b: Bench, command: string) {
+  const { record } = await b.service.add({ when: 'every day at 12:05', command, channel: HERE }, SLACKER);
+  b.clock.at = new Date('2026-03-27T12:05:10Z');
+  const outcomes = [...(await b.runner.tick()), ...(await b.runner.tick())];
+  return { record, outcomes, stored: await b.schedules.get(record.id) };
+}
+
+/** How many of each step the fake saw since `mark`, and the files it shared. */
+function since(mark: number, sharedMark: number) {
+  const paths = slack.server.requests.slice(mark).map((r) => r.pathname);
+  const count = (path: string) => paths.filter((p) => p === path).length;
+  return {
+    posts: slack.server.requests.slice(mark).filter((r) => r.pathname === '/api/chat.postMessage'),
+    tickets: count('/api/files.getUploadURLExternal'),
+    uploads: paths.filter((p) => p.startsWith('/upload/v1/')).length,
+    completes: count('/api/files.completeUploadExternal'),
+    shared: slack.shared.slice(sharedMark),
+    paths,
+  };
+}
+
+const marks = () => [slack.server.requests.length, slack.shared.length] as const;
+
+describe('Slack channel: scheduled posts carry their files', () => {
+  it('posts a /forecast once and its PNG chart lands in the same channel, just below it', async () => {
+    const b = bench();
+    const [mark, sharedMark] = marks();
+    const { outcomes, stored } = await runSlot(b, '/forecast Oslo');
+    expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    const seen = since(mark, sharedMark);
+    expect(seen.posts).toHaveLength(1);
+    expect(seen.shared).toHaveLength(1);
+    const [chart] = seen.shared;
+    expect(chart).toMatchObject({ channel: 'C0GENERAL', threadTs: undefined });
+    expect(chart!.title).toMatch(/\.png$/);
+    expect([...chart!.bytes.slice(0, 8)]).toEqual(PNG_SIGNATURE);
+    // The message, then the files: the upload is invisible until completed after the text.
+    const at = (path: string) => seen.paths.indexOf(path);
+    expect(at('/api/files.getUploadURLExternal')).toBeLessThan(at('/api/chat.postMessage'));
+    expect(at('/api/chat.postMessage')).toBeLessThan(at('/api/files.completeUploadExternal'));
+    // No "left out" line: the chart is there.
+    const post = new URLSearchParams(seen.posts[0]!.body);
+    expect(`${post.get('text')} ${post.get('blocks')}`).not.toMatch(/left out|carry no files/);
+    expect(stored?.lastRun).toMatchObject({ outcome: 'posted', messageId: '1714560000.000200' });
+  });
+
+  it('uploads a /say mp3 with exactly the bytes the command made', async () => {
+    const expected = (await world.type('/say Good morning, team')).attachments?.[0]?.bytes;
+    expect(expected?.length).toBeGreaterThan(0);
+    const b = bench();
+    const [mark, sharedMark] = marks();
+    const { outcomes } = await runSlot(b, '/say Good morning, team');
+    expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    const seen = since(mark, sharedMark);
+    expect(seen.posts).toHaveLength(1);
+    expect(seen.shared.map((f) => f.title)).toEqual(['say.mp3']);
+    expect(seen.shared[0]!.bytes).toEqual(new Uint8Array(expected!));
+  });
+
+  it.each([
+    ['files.getUploadURLExternal', 'files.getUploadURLExternal'],
+    ['the upload_url', 'upload'],
+    ['chat.postMessage', 'chat.postMessage'],
+    ['files.completeUploadExternal', 'files.completeUploadExternal'],
+  ])(
+    'waits out a 429 from %s for its Retry-After, then posts the text once and the file once',
+    async (_step, method) => {
+      const b = bench();
+      const [mark, sharedMark] = marks();
+      slack.next(method, {
+        status: 429,
+        body: { ok: false, error: 'ratelimited' },
+        headers: { 'retry-after': '1' },
+      });
+      const { outcomes } = await runSlot(b, '/say Good morning, team');
+      expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['delivered']);
+      const seen = since(mark, sharedMark);
+      expect(seen.posts).toHaveLength(method === 'chat.postMessage' ? 2 : 1);
+      expect(seen.shared).toHaveLength(1);
+    },
+  );
+
+  it('a failure after the text, before the files, resends only the files: on another replica too', async () => {
+    const store = createMemoryStore();
+    // A wait longer than 10 ms puts the post back in the outbox, for any replica to take up.
+    const [a, b] = [bench({ store, maxWaitMs: 10 }), bench({ store, maxWaitMs: 10 })];
+    const [mark, sharedMark] = marks();
+    slack.next('files.completeUploadExternal', {
+      status: 429,
+      body: { ok: false, error: 'ratelimited' },
+      headers: { 'retry-after': '30' },
+    });
+    const first = await runSlot(a, '/say Good morning, team');
+    expect(first.outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['pending']);
+    expect(since(mark, sharedMark).posts).toHaveLength(1);
+    expect(since(mark, sharedMark).shared).toHaveLength(0);
+    const [entry] = await store.listOutbox({ status: 'pending' });
+    expect(entry?.receipt).toBe('1714560000.000200');
+
+    b.clock.at = new Date('2026-03-27T12:06:00Z');
+    const drained = await b.runner.drainOutbox({ includeBackingOff: true });
+    expect([...drained.outcomes.values()]).toEqual(['delivered']);
+    expect([...(drained.receipts?.values() ?? [])]).toEqual(['1714560000.000200']);
+    const seen = since(mark, sharedMark);
+    expect(seen.posts).toHaveLength(1);
+    expect(seen.shared.map((f) => f.title)).toEqual(['say.mp3']);
+  });
+
+  it('stops before anything shows when the app lacks files:write, and the run says so', async () => {
+    slack.scopes.delete('files:write');
+    const b = bench();
+    const [mark, sharedMark] = marks();
+    const { outcomes, stored } = await runSlot(b, '/say Good morning, team');
+    expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
+    expect(since(mark, sharedMark).posts).toHaveLength(0);
+    expect(stored?.lastRun?.outcome).toBe('failed');
+    expect(stored?.lastRun?.error).toBe(
+      "The destination refused the post: Slack refused files.getUploadURLExternal: herald's Slack app lacks the files:write scope; add it and reinstall the app.",
+    );
+  });
+
+  it('gives up when Slack answers not_in_channel at the files, with the text posted once', async () => {
+    const b = bench();
+    const [mark, sharedMark] = marks();
+    slack.next('files.completeUploadExternal', { status: 200, body: { ok: false, error: 'not_in_channel' } });
+    const { outcomes, stored } = await runSlot(b, '/say Good morning, team');
+    expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
+    const seen = since(mark, sharedMark);
+    expect(seen.posts).toHaveLength(1);
+    expect(seen.completes).toBe(1);
+    expect(stored?.lastRun?.error).toBe(
+      'The destination refused the post: Slack refused files.completeUploadExternal: herald is not in the channel; invite it.',
+    );
+  });
+});
