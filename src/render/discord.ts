@@ -13,6 +13,8 @@ import {
   type Action,
   type Choice,
   type Embed,
+  type EmbedField,
+  type Link,
   type Reply,
 } from '../core/reply.ts';
 import { DISCORD_LIMITS, webhookUsernameProblem } from '../domain/discord.ts';
@@ -168,8 +170,8 @@ function noteLine(notes: Notes): string | undefined {
 /**
  * Masked links (`[label](url)`) render as a clickable label in content, descriptions and field
  * values, so text from a user or an upstream could hide any address behind any words. herald
- * writes none itself: each one is shown as typed (its `[` escaped), except inside code, where
- * Discord renders no markdown and a backslash would show.
+ * writes them only from a field's `link`: each one in text is shown as typed (its `[` escaped),
+ * except inside code, where Discord renders no markdown and a backslash would show.
  */
 export function defuseMaskedLinks(text: string): string {
   if (!text.includes('](')) return text;
@@ -177,6 +179,26 @@ export function defuseMaskedLinks(text: string): string {
     .split(/(```[\s\S]*?```|`[^`\n]*`)/)
     .map((part, i) => (i % 2 === 1 ? part : part.replace(/(?<!\\)\[(?=[^\]\n]*\]\()/g, '\\[')))
     .join('');
+}
+
+/**
+ * A link herald made, as a Discord masked link (`[label](url)`, clickable in embed field values);
+ * undefined when the address is not http(s). Brackets in the label and parentheses in the address
+ * are escaped so that neither can end the link early.
+ */
+function maskedLink(link: Link): string | undefined {
+  const url = httpUrl(link.url);
+  if (url === undefined) return undefined;
+  const label = link.label.replace(/[\\[\]]/g, (c) => `\\${c}`);
+  return `[${label}](${url.replaceAll('(', '%28').replaceAll(')', '%29')})`;
+}
+
+/** A field's value with its link after it; the value is cut first, so the link stays whole. */
+function fieldValue(field: EmbedField, notes: Notes): string {
+  const link = field.link === undefined ? undefined : maskedLink(field.link);
+  const value = nonBlank(defuseMaskedLinks(field.value));
+  if (link === undefined || link.length + 1 > FIELD_VALUE_MAX) return clip(value, FIELD_VALUE_MAX, notes);
+  return `${clip(value, FIELD_VALUE_MAX - link.length - 1, notes)} ${link}`;
 }
 
 function clip(text: string, max: number, notes: Notes): string {
@@ -209,7 +231,7 @@ function renderEmbed(
     out.fields = fields.slice(0, EMBED_FIELDS_MAX).map((f) => {
       const field: DiscordEmbedField = {
         name: clip(nonBlank(f.name), FIELD_NAME_MAX, notes),
-        value: clip(nonBlank(defuseMaskedLinks(f.value)), FIELD_VALUE_MAX, notes),
+        value: fieldValue(f, notes),
       };
       if (f.inline) field.inline = true;
       return field;

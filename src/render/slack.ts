@@ -12,6 +12,7 @@ import {
   type Attachment,
   type Color,
   type Embed,
+  type EmbedField,
   type Reply,
 } from '../core/reply.ts';
 import { SLACK_LIMITS } from '../domain/slack.ts';
@@ -240,12 +241,16 @@ function textSections(escaped: string): SectionBlock[] {
   return splitMrkdwn(escaped, MAX_SECTION_TEXT).map((piece) => ({ type: 'section', text: mrkdwn(piece) }));
 }
 
-function fieldText(name: string, value: string): string | undefined {
+/** A field as mrkdwn: its name in bold, its value, then its link (`<url|label>`), kept whole when the value is cut. */
+function fieldText({ name, value, link }: EmbedField): string | undefined {
   const n = truncate(escapeMrkdwn(name.replace(/\s+/g, ' ').trim()), MAX_FIELD_NAME);
   const v = formatMrkdwn(value.trim());
   if (!n && !v) return undefined;
   const head = n ? `*${n}*\n` : '';
-  return head + truncateMrkdwn(v || '—', MAX_FIELD_TEXT - head.length);
+  const linked = link && safeLinkUrl(link.url) !== undefined ? ` ${mrkdwnLink(link.url, link.label)}` : '';
+  // A link that leaves no room for the value is left out rather than cut.
+  const href = MAX_FIELD_TEXT - head.length - linked.length > 1 ? linked : '';
+  return head + truncateMrkdwn(v || '—', MAX_FIELD_TEXT - head.length - href.length) + href;
 }
 
 function contextBlock(embed: Embed): ContextBlock | undefined {
@@ -297,7 +302,7 @@ function embedBlocks(embed: Embed): KnownBlock[] {
     }
     blocks.push(...sections);
   }
-  const fields = (embed.fields ?? []).map((f) => fieldText(f.name, f.value)).filter((f) => f !== undefined);
+  const fields = (embed.fields ?? []).map(fieldText).filter((f) => f !== undefined);
   for (let i = 0; i < fields.length; i += MAX_SECTION_FIELDS) {
     blocks.push({ type: 'section', fields: fields.slice(i, i + MAX_SECTION_FIELDS).map(mrkdwn) });
   }
