@@ -158,14 +158,19 @@ function destinationOf(settings: ScheduleSettings, to: string | undefined): stri
  * The destination of an add: `to:` names a configured one; without it, the channel the command was
  * typed in (posted by the bot itself, once it is checked that it may), else `default`.
  */
-async function destinationFor(opts: ScheduleServiceOptions, input: AddInput): Promise<string> {
+async function destinationFor(
+  opts: ScheduleServiceOptions,
+  input: AddInput,
+): Promise<{ destination: string; guildId?: string }> {
   const channel = input.channel;
   const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
   if (input.to !== undefined || channel === undefined || !check)
-    return destinationOf(opts.settings, input.to);
+    return { destination: destinationOf(opts.settings, input.to) };
   const refusal = await check(channel);
   if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
-  return channelDestination(channel);
+  // The guild is kept with the channel: Discord's message links name both.
+  const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
+  return { destination: channelDestination(channel), ...(guildId ? { guildId } : {}) };
 }
 
 function refuseUnschedulable(command: Command): void {
@@ -262,18 +267,18 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
     // Last: the channel check asks the platform, which a refused line need not wait for.
-    const destination = await destinationFor(opts, input);
+    const { destination, guildId } = await destinationFor(opts, input);
     if (opts.simulated) {
       const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
       if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
     }
-    return { when, timezone, destination, line, isWatch, alert };
+    return { when, timezone, destination, guildId, line, isWatch, alert };
   };
 
   return {
     settings,
     async add(input, creator) {
-      const { when, timezone, destination, line, isWatch, alert } = await read(input, creator);
+      const { when, timezone, destination, guildId, line, isWatch, alert } = await read(input, creator);
       const record: ScheduleRecord = {
         id: newScheduleId(),
         when: when.text,
@@ -281,6 +286,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         words: when.words,
         timezone,
         destination,
+        ...(guildId ? { guildId } : {}),
         command: line,
         creator: { ...creator, roles: [...creator.roles] },
         paused: false,
