@@ -23,6 +23,7 @@ import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
+import { createMessageLinker } from '../src/schedule/message-links.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import { createJobSchedules } from './index.ts';
 
@@ -164,6 +165,11 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     builtIns: () => builtIns(opts, builtInSchedules, now),
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
+    messageLink: createMessageLinker({
+      ...(opts.channels ? { channels: opts.channels } : {}),
+      webhook: (name) => (name === 'default' ? opts.services.webhook : opts.destinations[name]),
+      log: opts.log,
+    }),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,
   });

@@ -12,6 +12,7 @@ import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import type { ServiceKey } from '../domain/services.ts';
 import { decideSimulated, isRealDestination, type SimulatedPolicy } from './simulated.ts';
+import type { MessageLinker } from './message-links.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -90,7 +91,14 @@ export interface ScheduleServiceOptions {
   >;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
+  /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
+  messageLink?: MessageLinker;
   now: () => Date;
+}
+
+/** A run as the history shows it: with its posted message's address, where the platform gives one. */
+export interface HistoryRun extends ScheduleRun {
+  link?: string;
 }
 
 export interface AddInput {
@@ -126,8 +134,8 @@ export interface ScheduleService {
     actor: Actor,
   ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
   run(id: string, actor: Actor): Promise<{ record: ScheduleRecord; result: ManualRun }>;
-  /** A schedule and its latest runs, newest first (anyone may read them, as the list). */
-  history(id: string): Promise<{ record: ScheduleRecord; runs: ScheduleRun[] }>;
+  /** A schedule and its latest runs, newest first, with their links (anyone may read them, as the list). */
+  history(id: string, signal?: AbortSignal): Promise<{ record: ScheduleRecord; runs: HistoryRun[] }>;
   /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
   preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
   destinationChoices(partial: string): Choice[];
@@ -338,9 +346,13 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       checkManager(settings, record, actor, 'run');
       return { record, result: await opts.runNow(record, actor) };
     },
-    async history(id) {
+    async history(id, signal) {
       const record = await find(id);
-      return { record, runs: await store.history(record.id) };
+      const runs = await store.history(record.id);
+      const link = opts.messageLink;
+      if (!link) return { record, runs };
+      const links = await Promise.all(runs.map((run) => link(record, run, signal)));
+      return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     async preview(input, creator, signal) {
       const { when, timezone, destination, line } = await read(input, creator);

@@ -49,6 +49,15 @@ const Answer = z.object({
   ts: z.string().optional(),
 });
 
+const PermalinkAnswer = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  permalink: z.string().optional(),
+});
+
+/** How long a message's permalink is kept: it never changes while the message exists. */
+const PERMALINK_TTL_MS = 24 * 60 * 60_000;
+
 const ChannelInfo = z.object({
   is_member: z.boolean().optional(),
   is_im: z.boolean().optional(),
@@ -120,6 +129,30 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
       const channel = info.success ? info.data : {};
       if (channel.is_archived === true) return SLACK_INVITE_SENTENCE;
       return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
+    },
+
+    // chat.getPermalink (https://docs.slack.dev/reference/methods/chat.getPermalink): no scope
+    // needed, GET its documented method, so the HTTP core keeps each answer; the address is
+    // Slack's own, never one built here.
+    messageLink(ref, opts) {
+      return http.send(
+        {
+          service: 'webhook',
+          operation: 'chat.getPermalink',
+          method: 'GET',
+          path: '/chat.getPermalink',
+          query: { channel: ref.channelId, message_ts: ref.messageId },
+          cacheTtlMs: PERMALINK_TTL_MS,
+        },
+        PermalinkAnswer,
+        opts,
+        (answer) => {
+          if (answer.ok && answer.permalink !== undefined) return answer.permalink;
+          // A deleted message has no address; any other refusal is an error, which is not kept.
+          if (answer.error === 'message_not_found') return undefined;
+          throw refused('chat.getPermalink', answer.error);
+        },
+      );
     },
 
     close: () => http.close(),
