@@ -13,13 +13,12 @@ import {
   type Action,
   type Choice,
   type Embed,
-  type EmbedField,
-  type Link,
   type Reply,
 } from '../core/reply.ts';
 import { DISCORD_LIMITS, webhookUsernameProblem } from '../domain/discord.ts';
 import { truncate } from '../domain/text.ts';
 import { withoutBidiControls } from './text-safety.ts';
+import { httpUrl, maskedLink, withLink } from './discord-link.ts';
 
 // Discord's limits are domain facts (src/domain/discord.ts); the names below are this renderer's.
 const L = DISCORD_LIMITS;
@@ -134,16 +133,6 @@ function nonBlank(text: string | undefined): string {
   return text === undefined || text.trim() === '' ? EMPTY_PLACEHOLDER : text;
 }
 
-function httpUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Notes {
   shortened: boolean;
   droppedEmbeds: number;
@@ -170,8 +159,8 @@ function noteLine(notes: Notes): string | undefined {
 /**
  * Masked links (`[label](url)`) render as a clickable label in content, descriptions and field
  * values, so text from a user or an upstream could hide any address behind any words. herald
- * writes them only from a field's `link`: each one in text is shown as typed (its `[` escaped),
- * except inside code, where Discord renders no markdown and a backslash would show.
+ * writes them only from a field's `link` (discord-link.ts): each one in text is shown as typed (its
+ * `[` escaped), except inside code, where Discord renders no markdown and a backslash would show.
  */
 export function defuseMaskedLinks(text: string): string {
   if (!text.includes('](')) return text;
@@ -179,26 +168,6 @@ export function defuseMaskedLinks(text: string): string {
     .split(/(```[\s\S]*?```|`[^`\n]*`)/)
     .map((part, i) => (i % 2 === 1 ? part : part.replace(/(?<!\\)\[(?=[^\]\n]*\]\()/g, '\\[')))
     .join('');
-}
-
-/**
- * A link herald made, as a Discord masked link (`[label](url)`, clickable in embed field values);
- * undefined when the address is not http(s). Brackets in the label and parentheses in the address
- * are escaped so that neither can end the link early.
- */
-function maskedLink(link: Link): string | undefined {
-  const url = httpUrl(link.url);
-  if (url === undefined) return undefined;
-  const label = link.label.replace(/[\\[\]]/g, (c) => `\\${c}`);
-  return `[${label}](${url.replaceAll('(', '%28').replaceAll(')', '%29')})`;
-}
-
-/** A field's value with its link after it; the value is cut first, so the link stays whole. */
-function fieldValue(field: EmbedField, notes: Notes): string {
-  const link = field.link === undefined ? undefined : maskedLink(field.link);
-  const value = nonBlank(defuseMaskedLinks(field.value));
-  if (link === undefined || link.length + 1 > FIELD_VALUE_MAX) return clip(value, FIELD_VALUE_MAX, notes);
-  return `${clip(value, FIELD_VALUE_MAX - link.length - 1, notes)} ${link}`;
 }
 
 function clip(text: string, max: number, notes: Notes): string {
@@ -231,7 +200,12 @@ function renderEmbed(
     out.fields = fields.slice(0, EMBED_FIELDS_MAX).map((f) => {
       const field: DiscordEmbedField = {
         name: clip(nonBlank(f.name), FIELD_NAME_MAX, notes),
-        value: fieldValue(f, notes),
+        value: withLink(
+          nonBlank(defuseMaskedLinks(f.value)),
+          f.link && maskedLink(f.link),
+          FIELD_VALUE_MAX,
+          (t, max) => clip(t, max, notes),
+        ),
       };
       if (f.inline) field.inline = true;
       return field;
@@ -303,7 +277,7 @@ function shrinkEmbed(embed: DiscordEmbed, budget: number, notes: Notes): Discord
       kept.push(field);
       left = room - field.value.length;
     } else if (room >= MIN_TRUNCATED_TEXT) {
-      kept.push({ ...field, value: truncate(field.value, room) });
+      kept.push({ ...field, value: withLink(field.value, undefined, room, truncate) });
       notes.shortened = true;
       left = 0;
     } else {

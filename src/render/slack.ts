@@ -12,7 +12,6 @@ import {
   type Attachment,
   type Color,
   type Embed,
-  type EmbedField,
   type Reply,
 } from '../core/reply.ts';
 import { SLACK_LIMITS } from '../domain/slack.ts';
@@ -23,6 +22,7 @@ import {
   hasOpenFence,
   mrkdwnLink,
   safeLinkUrl,
+  withFieldLink,
 } from './slack-escape.ts';
 import { withoutBidiControls } from './text-safety.ts';
 
@@ -241,16 +241,12 @@ function textSections(escaped: string): SectionBlock[] {
   return splitMrkdwn(escaped, MAX_SECTION_TEXT).map((piece) => ({ type: 'section', text: mrkdwn(piece) }));
 }
 
-/** A field as mrkdwn: its name in bold, its value, then its link (`<url|label>`), kept whole when the value is cut. */
-function fieldText({ name, value, link }: EmbedField): string | undefined {
+function fieldText({ name, value, link }: NonNullable<Embed['fields']>[number]): string | undefined {
   const n = truncate(escapeMrkdwn(name.replace(/\s+/g, ' ').trim()), MAX_FIELD_NAME);
   const v = formatMrkdwn(value.trim());
   if (!n && !v) return undefined;
   const head = n ? `*${n}*\n` : '';
-  const linked = link && safeLinkUrl(link.url) !== undefined ? ` ${mrkdwnLink(link.url, link.label)}` : '';
-  // A link that leaves no room for the value is left out rather than cut.
-  const href = MAX_FIELD_TEXT - head.length - linked.length > 1 ? linked : '';
-  return head + truncateMrkdwn(v || '—', MAX_FIELD_TEXT - head.length - href.length) + href;
+  return head + withFieldLink(v || '—', link, MAX_FIELD_TEXT - head.length, truncateMrkdwn);
 }
 
 function contextBlock(embed: Embed): ContextBlock | undefined {

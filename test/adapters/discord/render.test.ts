@@ -175,6 +175,24 @@ describe('renderDiscord', () => {
     expect(value.endsWith(`… [view message](${url})`)).toBe(true);
   });
 
+  it("keeps each field's link whole when the embed is cut to fit the 6000 total", () => {
+    const url = 'https://discord.com/channels/1187421520894746700/1187421520894746711/1300000000000000042';
+    const fields = Array.from({ length: 10 }, (_, i) => ({
+      name: `run ${i}`,
+      value: x(700),
+      link: { label: 'view message', url },
+    }));
+    const message = renderDiscord({ text: 't', embeds: [{ fields }] });
+    const values = message.embeds[0]!.fields!.map((f) => f.value);
+    expect(totalEmbedChars(message)).toBeLessThanOrEqual(EMBEDS_TOTAL_MAX);
+    expect(values.length).toBeLessThan(10);
+    for (const value of values)
+      expect(value.endsWith(`a [view message](${url})`) || value.endsWith(`… [view message](${url})`)).toBe(
+        true,
+      );
+    expect(values.at(-1)).toContain('…');
+  });
+
   it('still defuses masked links typed into a value that has a link of its own', () => {
     const message = renderDiscord({
       text: 't',
