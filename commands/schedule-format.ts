@@ -49,7 +49,7 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
 }
 
 /** The link's words after a posted run, on every platform. */
-export const MESSAGE_LINK_LABEL = 'view message';
+const MESSAGE_LINK_LABEL = 'view message';
 
 /** Which message was posted, where no link says it: its ids, as the platform named them. */
 function messageIds(run: HistoryRun): string {
