@@ -5,6 +5,7 @@ import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
 import type {
   BuiltInSchedule,
   DestinationMode,
+  HistoryRun,
   Listing,
   ManualRun,
   Preview,
@@ -47,19 +48,20 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
   };
 }
 
-/** Where the posted message is: a link when Discord said its channel and the guild is known, else its id. */
-function messageRef(run: ScheduleRun, guildId: string | undefined): string {
-  if (!run.messageId) return '';
-  if (run.channelId && guildId)
-    return ` (https://discord.com/channels/${guildId}/${run.channelId}/${run.messageId})`;
+/** The link's words after a posted run, on every platform. */
+const MESSAGE_LINK_LABEL = 'view message';
+
+/** Which message was posted, where no link says it: its ids, as the platform named them. */
+function messageIds(run: HistoryRun): string {
+  if (!run.messageId || run.link) return '';
   return ` (message ${run.messageId}${run.channelId ? ` in channel ${run.channelId}` : ''})`;
 }
 
 /** A run's outcome in one line: posted, no change, pending until when, failed and why, missed. */
-export function runLine(run: ScheduleRun, tz: string, guildId?: string): string {
+export function runLine(run: HistoryRun, tz: string): string {
   const at = formatRun(new Date(run.at), tz);
   const why = truncate(run.error ?? 'unknown error', 300);
-  if (run.outcome === 'posted') return `posted ${at}${messageRef(run, guildId)}`;
+  if (run.outcome === 'posted') return `posted ${at}${messageIds(run)}`;
   if (run.outcome === 'no-change') return `no change ${at}: nothing new, nothing posted`;
   if (run.outcome === 'missed') return `missed ${at}: ${why}`;
   if (run.outcome === 'pending') {
@@ -78,15 +80,19 @@ function seconds(ms: number | undefined): string {
   return ms === undefined ? '' : ` · ${(ms / 1000).toFixed(1)} s`;
 }
 
-/** /schedule history: the latest runs, newest first, each with its slot, outcome and duration. */
-export function historyReply(record: ScheduleRecord, runs: readonly ScheduleRun[], guildId?: string): Reply {
+/**
+ * /schedule history: the latest runs, newest first, each with its slot, outcome and duration, and a
+ * posted run's message as a link where the platform gives one.
+ */
+export function historyReply(record: ScheduleRecord, runs: readonly HistoryRun[]): Reply {
   const tz = record.timezone;
   const state = record.paused ? ' (paused)' : '';
   if (runs.length === 0)
     return { text: `Schedule ${record.id}${state} has not run yet; /schedule run ${record.id} runs it now.` };
-  const fields = runs.map((run) => ({
+  const fields = runs.map((run): EmbedField => ({
     name: `${run.slotId.startsWith('manual:') ? 'run by hand' : `slot ${formatRun(new Date(run.slotId), tz)}`}${seconds(run.durationMs)}`,
-    value: runLine(run, tz, guildId),
+    value: runLine(run, tz),
+    ...(run.link ? { link: { label: MESSAGE_LINK_LABEL, url: run.link } } : {}),
   }));
   return {
     text: `Schedule ${record.id}${state}, ${record.command} → ${record.destination}: the last ${runs.length} run${runs.length === 1 ? '' : 's'}, newest first.`,

@@ -194,8 +194,8 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       positional: ['id'],
       needs: [],
       examples: ['/schedule history k7p2mx'],
-      async handler(input) {
-        const { record, runs } = await service.history(input.id);
+      async handler(input, ctx) {
+        const { record, runs } = await service.history(input.id, ctx.signal);
         return historyReply(record, runs);
       },
     }),

@@ -23,6 +23,7 @@ import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
+import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import { createJobSchedules } from './index.ts';
 
@@ -123,6 +124,17 @@ export function channelChecks(channels: ChannelClients | undefined): ScheduleSer
   return out;
 }
 
+/** Each posted run's message link for /schedule history, from the client that posted it. */
+export function messageLinker(
+  opts: Pick<SchedulingOptions, 'channels' | 'services' | 'destinations' | 'log'>,
+): MessageLinker {
+  return createMessageLinker({
+    ...(opts.channels ? { channels: opts.channels } : {}),
+    webhook: (name) => (name === 'default' ? opts.services.webhook : opts.destinations[name]),
+    log: opts.log,
+  });
+}
+
 export function createScheduling(opts: SchedulingOptions): Scheduling {
   const now = opts.now ?? (() => new Date());
   const { config } = opts;
@@ -168,6 +180,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     builtIns: () => builtIns(opts, builtInSchedules, now),
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
+    messageLink: messageLinker(opts),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,
   });

@@ -64,7 +64,9 @@ function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string
     const isTable = widest <= MAX_FIELD_NAME_WIDTH;
     fields.forEach((field, index) => {
       const name = names[index]!;
-      const [first = '', ...rest] = plain(field.value).split('\n');
+      // A link is spelled out the way a [label](url) in text is.
+      const link = field.link ? ` ${clean(field.link.label)} (${clean(field.link.url)})` : '';
+      const [first = '', ...rest] = `${plain(field.value)}${link}`.split('\n');
       if (isTable) {
         push(`${name}${' '.repeat(widest - width(name))}  ${first}`);
         for (const line of rest) push(`${' '.repeat(widest)}  ${line}`);

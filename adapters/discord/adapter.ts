@@ -142,6 +142,7 @@ async function run(
           channel: {
             platform: 'discord' as const,
             id: interaction.channelId,
+            ...(interaction.guildId ? { guildId: interaction.guildId } : {}),
             // discord.js reads an absent app_permissions as 0: unknown then, left to the GET probe.
             ...(interaction.appPermissions.bitfield === 0n
               ? {}

@@ -10,6 +10,8 @@ export interface ChatChannel {
   id: string;
   /** Discord's `app_permissions` of the interaction: the bot's permissions in the channel (decimal bitfield). */
   appPermissions?: string;
+  /** Discord's `guild_id` of the interaction: the server the channel is in (absent in a DM). */
+  guildId?: string;
 }
 
 const PREFIX = 'channel:';

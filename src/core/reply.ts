@@ -4,10 +4,21 @@
 /** Palette tokens; each renderer maps them to its own colours. */
 export type Color = 'info' | 'success' | 'warning' | 'error';
 
+/**
+ * A link herald itself makes (never one found in user or provider text): `label` shown as a link
+ * to `url`, an http(s) address. Each renderer draws it as its platform's link.
+ */
+export interface Link {
+  label: string;
+  url: string;
+}
+
 export interface EmbedField {
   name: string;
   value: string;
   inline?: boolean;
+  /** Shown after the value: a link to what the field is about (a posted message). */
+  link?: Link;
 }
 
 export interface Embed {
@@ -73,7 +84,7 @@ const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', '
 
 /**
  * The one walker of a reply's text: the reply with `fn` applied to every piece of text it shows or
- * sends (text; embeds' texts and fields; attachments' filenames and alt text; buttons' labels and
+ * sends (text; embeds' texts and fields, their links included; attachments' filenames and alt text; buttons' labels and
  * string inputs). Redaction and the platforms' control-character cleaning both go through it, so
  * they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
  * still match afterwards.
@@ -88,7 +99,13 @@ export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply 
         const text = opt(e[key]);
         if (text !== undefined) embed[key] = text;
       }
-      if (e.fields) embed.fields = e.fields.map((f) => ({ ...f, name: fn(f.name), value: fn(f.value) }));
+      if (e.fields)
+        embed.fields = e.fields.map((f) => ({
+          ...f,
+          name: fn(f.name),
+          value: fn(f.value),
+          ...(f.link ? { link: { label: fn(f.link.label), url: fn(f.link.url) } } : {}),
+        }));
       return embed;
     });
   }

@@ -63,3 +63,14 @@ export function webhookUsernameProblem(name: string): string | undefined {
   if (/^(everyone|here)$/i.test(name)) return `username must not be "${name}"`;
   return undefined;
 }
+
+const SNOWFLAKE_RE = /^\d{1,20}$/;
+
+/**
+ * A message's address in Discord (`https://discord.com/channels/<guild>/<channel>/<message>`, the
+ * form the app's "Copy Message Link" gives), or undefined unless all three are snowflakes.
+ */
+export function discordMessageUrl(guildId: string, channelId: string, messageId: string): string | undefined {
+  if (![guildId, channelId, messageId].every((id) => SNOWFLAKE_RE.test(id))) return undefined;
+  return `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
+}

@@ -18,6 +18,7 @@ import {
 import { DISCORD_LIMITS, webhookUsernameProblem } from '../domain/discord.ts';
 import { truncate } from '../domain/text.ts';
 import { withoutBidiControls } from './text-safety.ts';
+import { httpUrl, maskedLink, withLink } from './discord-link.ts';
 
 // Discord's limits are domain facts (src/domain/discord.ts); the names below are this renderer's.
 const L = DISCORD_LIMITS;
@@ -132,16 +133,6 @@ function nonBlank(text: string | undefined): string {
   return text === undefined || text.trim() === '' ? EMPTY_PLACEHOLDER : text;
 }
 
-function httpUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Notes {
   shortened: boolean;
   droppedEmbeds: number;
@@ -168,8 +159,8 @@ function noteLine(notes: Notes): string | undefined {
 /**
  * Masked links (`[label](url)`) render as a clickable label in content, descriptions and field
  * values, so text from a user or an upstream could hide any address behind any words. herald
- * writes none itself: each one is shown as typed (its `[` escaped), except inside code, where
- * Discord renders no markdown and a backslash would show.
+ * writes them only from a field's `link` (discord-link.ts): each one in text is shown as typed (its
+ * `[` escaped), except inside code, where Discord renders no markdown and a backslash would show.
  */
 export function defuseMaskedLinks(text: string): string {
   if (!text.includes('](')) return text;
@@ -209,7 +200,12 @@ function renderEmbed(
     out.fields = fields.slice(0, EMBED_FIELDS_MAX).map((f) => {
       const field: DiscordEmbedField = {
         name: clip(nonBlank(f.name), FIELD_NAME_MAX, notes),
-        value: clip(nonBlank(defuseMaskedLinks(f.value)), FIELD_VALUE_MAX, notes),
+        value: withLink(
+          nonBlank(defuseMaskedLinks(f.value)),
+          f.link && maskedLink(f.link),
+          FIELD_VALUE_MAX,
+          (t, max) => clip(t, max, notes),
+        ),
       };
       if (f.inline) field.inline = true;
       return field;
@@ -281,7 +277,7 @@ function shrinkEmbed(embed: DiscordEmbed, budget: number, notes: Notes): Discord
       kept.push(field);
       left = room - field.value.length;
     } else if (room >= MIN_TRUNCATED_TEXT) {
-      kept.push({ ...field, value: truncate(field.value, room) });
+      kept.push({ ...field, value: withLink(field.value, undefined, room, truncate) });
       notes.shortened = true;
       left = 0;
     } else {

@@ -3,6 +3,7 @@
 // that commands write for every platform survive
 // (https://docs.slack.dev/messaging/formatting-message-text#escaping). Incoming text is decoded by
 // the Slack adapter (adapters/slack/escape.ts).
+import type { Link } from '../core/reply.ts';
 
 const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
@@ -112,4 +113,19 @@ export function mrkdwnLink(rawUrl: string, label: string): string {
   const url = safeLinkUrl(rawUrl);
   const text = escapeMrkdwn(label);
   return url === undefined ? text : `<${url}|${text}>`;
+}
+
+/**
+ * `value` (mrkdwn) then a field's link, ` <url|label>`, the value cut by `cut` so that both fit
+ * `max` with the link whole; the value alone where the link is not http(s) or leaves no room.
+ */
+export function withFieldLink(
+  value: string,
+  link: Link | undefined,
+  max: number,
+  cut: (text: string, max: number) => string,
+): string {
+  const href = link && safeLinkUrl(link.url) !== undefined ? ` ${mrkdwnLink(link.url, link.label)}` : '';
+  if (href === '' || max - href.length < 2) return cut(value, max);
+  return cut(value, max - href.length) + href;
 }

@@ -22,6 +22,7 @@ import {
   hasOpenFence,
   mrkdwnLink,
   safeLinkUrl,
+  withFieldLink,
 } from './slack-escape.ts';
 import { withoutBidiControls } from './text-safety.ts';
 
@@ -240,12 +241,12 @@ function textSections(escaped: string): SectionBlock[] {
   return splitMrkdwn(escaped, MAX_SECTION_TEXT).map((piece) => ({ type: 'section', text: mrkdwn(piece) }));
 }
 
-function fieldText(name: string, value: string): string | undefined {
+function fieldText({ name, value, link }: NonNullable<Embed['fields']>[number]): string | undefined {
   const n = truncate(escapeMrkdwn(name.replace(/\s+/g, ' ').trim()), MAX_FIELD_NAME);
   const v = formatMrkdwn(value.trim());
   if (!n && !v) return undefined;
   const head = n ? `*${n}*\n` : '';
-  return head + truncateMrkdwn(v || '—', MAX_FIELD_TEXT - head.length);
+  return head + withFieldLink(v || '—', link, MAX_FIELD_TEXT - head.length, truncateMrkdwn);
 }
 
 function contextBlock(embed: Embed): ContextBlock | undefined {
@@ -297,7 +298,7 @@ function embedBlocks(embed: Embed): KnownBlock[] {
     }
     blocks.push(...sections);
   }
-  const fields = (embed.fields ?? []).map((f) => fieldText(f.name, f.value)).filter((f) => f !== undefined);
+  const fields = (embed.fields ?? []).map(fieldText).filter((f) => f !== undefined);
   for (let i = 0; i < fields.length; i += MAX_SECTION_FIELDS) {
     blocks.push({ type: 'section', fields: fields.slice(i, i + MAX_SECTION_FIELDS).map(mrkdwn) });
   }

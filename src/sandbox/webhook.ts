@@ -5,6 +5,13 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { route, type HandlerOptions } from './layout.ts';
 import { hashSeed } from './seeded-random.ts';
+import {
+  SIMULATED_CHANNEL_ID,
+  WEBHOOK_MAGIC,
+  webhookObjectHandler,
+  webhookRefusal,
+  type WebhookIdentity,
+} from './webhook-object.ts';
 
 export interface AcceptedWebhookMessage {
   /** Snowflake of the created message. */
@@ -57,20 +64,14 @@ export function webhookInbox(): WebhookInbox {
   return defaultInbox;
 }
 
-export interface WebhookHandlerOptions extends HandlerOptions {
-  /** The webhook id the fake knows; any other id is 404 Unknown Webhook. Unset: any id but the magic one. */
-  webhookId?: string;
+export interface WebhookHandlerOptions extends HandlerOptions, WebhookIdentity {
   inbox?: WebhookInbox;
   /** Enforce Discord's per-webhook bucket with 429s. Unset: headers are sent but nothing is refused. */
   rateLimit?: { limit: number; windowMs: number };
   now?: () => number;
 }
 
-/** Inputs that make the simulator answer like Discord's failures (for demos and tests). */
-export const WEBHOOK_MAGIC = Object.freeze({
-  /** A webhook id that is always 404 Unknown Webhook (a deleted webhook). */
-  unknownWebhookId: '1000000000000000404',
-});
+export { WEBHOOK_MAGIC };
 
 const DISCORD_EPOCH_MS = 1_420_070_400_000;
 const BUCKET_LIMIT = 5;
@@ -300,7 +301,7 @@ function messageObject(
     id: message.id,
     type: 0,
     content: message.content ?? '',
-    channel_id: '1234567890123456789',
+    channel_id: SIMULATED_CHANNEL_ID,
     author: { bot: true, id, username: message.username ?? 'herald', avatar: null, discriminator: '0000' },
     attachments: message.files.map((f, i) => ({
       id: snowflake(nowMs, increment + i),
@@ -363,15 +364,12 @@ export function webhookHandlers(opts: WebhookHandlerOptions = {}): RequestHandle
   };
 
   return [
+    webhookObjectHandler(opts),
     http.post(route('webhook', '/:id/:token'), async ({ request, params }) => {
       const id = String(params.id);
       const token = String(params.token);
-      if (id === WEBHOOK_MAGIC.unknownWebhookId || (opts.webhookId !== undefined && id !== opts.webhookId)) {
-        return HttpResponse.json({ message: 'Unknown Webhook', code: 10015 }, { status: 404 });
-      }
-      if (opts.credential !== undefined && token !== opts.credential) {
-        return HttpResponse.json({ message: 'Invalid Webhook Token', code: 50027 }, { status: 401 });
-      }
+      const refused = webhookRefusal(opts, id, token);
+      if (refused) return refused;
       const read = await readBody(request);
       if (read instanceof Response) return read;
       const { body, files } = read;

@@ -18,9 +18,9 @@ export interface ScheduleRun {
   outcome: RunOutcome;
   /** Why it failed, one sentence. */
   error?: string;
-  /** The webhook message id Discord returned, when it did. */
+  /** The posted message's id, as the platform answered it: Discord's snowflake, Slack's `ts`. */
   messageId?: string;
-  /** The channel Discord said the message is in (its `wait=true` answer), for a link to it. */
+  /** The channel the platform said the message is in (Discord's `channel_id`, Slack's `channel`). */
   channelId?: string;
   /** How long the run took, its delivery included. */
   durationMs?: number;
@@ -41,8 +41,13 @@ export interface ScheduleRecord {
   words: string;
   /** IANA zone the cron is read in. */
   timezone: string;
-  /** A configured destination name. */
+  /** A configured destination name, or `channel:<platform>:<id>` (src/core/channel.ts). */
   destination: string;
+  /**
+   * The Discord server (guild) a `channel:discord:<id>` destination is in, from the interaction that
+   * added it: with it, a run's message has a link. Absent for a DM and for schedules added before.
+   */
+  guildId?: string;
   /** The scheduled command line, as typed: `/weather Oslo units:imperial`. */
   command: string;
   /** Who added it: the slot runs with this identity, so their access rules apply. */

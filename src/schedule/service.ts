@@ -12,6 +12,7 @@ import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import type { ServiceKey } from '../domain/services.ts';
 import { decideSimulated, isRealDestination, type SimulatedPolicy } from './simulated.ts';
+import type { MessageLinker } from './message-links.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -90,7 +91,14 @@ export interface ScheduleServiceOptions {
   >;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
+  /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
+  messageLink?: MessageLinker;
   now: () => Date;
+}
+
+/** A run as the history shows it: with its posted message's address, where the platform gives one. */
+export interface HistoryRun extends ScheduleRun {
+  link?: string;
 }
 
 export interface AddInput {
@@ -126,8 +134,8 @@ export interface ScheduleService {
     actor: Actor,
   ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
   run(id: string, actor: Actor): Promise<{ record: ScheduleRecord; result: ManualRun }>;
-  /** A schedule and its latest runs, newest first (anyone may read them, as the list). */
-  history(id: string): Promise<{ record: ScheduleRecord; runs: ScheduleRun[] }>;
+  /** A schedule and its latest runs, newest first, with their links (anyone may read them, as the list). */
+  history(id: string, signal?: AbortSignal): Promise<{ record: ScheduleRecord; runs: HistoryRun[] }>;
   /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
   preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
   destinationChoices(partial: string): Choice[];
@@ -158,14 +166,19 @@ function destinationOf(settings: ScheduleSettings, to: string | undefined): stri
  * The destination of an add: `to:` names a configured one; without it, the channel the command was
  * typed in (posted by the bot itself, once it is checked that it may), else `default`.
  */
-async function destinationFor(opts: ScheduleServiceOptions, input: AddInput): Promise<string> {
+async function destinationFor(
+  opts: ScheduleServiceOptions,
+  input: AddInput,
+): Promise<{ destination: string; guildId?: string }> {
   const channel = input.channel;
   const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
   if (input.to !== undefined || channel === undefined || !check)
-    return destinationOf(opts.settings, input.to);
+    return { destination: destinationOf(opts.settings, input.to) };
   const refusal = await check(channel);
   if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
-  return channelDestination(channel);
+  // The guild is kept with the channel: Discord's message links name both.
+  const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
+  return { destination: channelDestination(channel), ...(guildId ? { guildId } : {}) };
 }
 
 function refuseUnschedulable(command: Command): void {
@@ -262,18 +275,18 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
     // Last: the channel check asks the platform, which a refused line need not wait for.
-    const destination = await destinationFor(opts, input);
+    const { destination, guildId } = await destinationFor(opts, input);
     if (opts.simulated) {
       const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
       if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
     }
-    return { when, timezone, destination, line, isWatch, alert };
+    return { when, timezone, destination, guildId, line, isWatch, alert };
   };
 
   return {
     settings,
     async add(input, creator) {
-      const { when, timezone, destination, line, isWatch, alert } = await read(input, creator);
+      const { when, timezone, destination, guildId, line, isWatch, alert } = await read(input, creator);
       const record: ScheduleRecord = {
         id: newScheduleId(),
         when: when.text,
@@ -281,6 +294,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         words: when.words,
         timezone,
         destination,
+        ...(guildId ? { guildId } : {}),
         command: line,
         creator: { ...creator, roles: [...creator.roles] },
         paused: false,
@@ -332,9 +346,13 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       checkManager(settings, record, actor, 'run');
       return { record, result: await opts.runNow(record, actor) };
     },
-    async history(id) {
+    async history(id, signal) {
       const record = await find(id);
-      return { record, runs: await store.history(record.id) };
+      const runs = await store.history(record.id);
+      const link = opts.messageLink;
+      if (!link) return { record, runs };
+      const links = await Promise.all(runs.map((run) => link(record, run, signal)));
+      return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     async preview(input, creator, signal) {
       const { when, timezone, destination, line } = await read(input, creator);

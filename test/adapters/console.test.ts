@@ -73,6 +73,24 @@ describe('renderConsole', () => {
     expect(out).toContain('│ Ports  22/tcp OpenSSH\n│        443/tcp nginx\n│ Org    Example');
   });
 
+  it("spells a field's link out after its value", () => {
+    const out = renderConsole({
+      text: 'History',
+      embeds: [
+        {
+          fields: [
+            {
+              name: 'slot',
+              value: 'posted',
+              link: { label: 'view message', url: 'https://discord.com/channels/1/2/3' },
+            },
+          ],
+        },
+      ],
+    });
+    expect(out).toContain('│ slot  posted view message (https://discord.com/channels/1/2/3)');
+  });
+
   it('lists fields under their names once a name is too long to align', () => {
     const out = renderConsole({
       text: 'Jobs',

@@ -9,7 +9,10 @@ const full: Reply = {
       url: 'https://example.com/url',
       description: 'description',
       color: 'info',
-      fields: [{ name: 'field name', value: 'field value', inline: true }],
+      fields: [
+        { name: 'field name', value: 'field value', inline: true },
+        { name: 'run', value: 'posted', link: { label: 'view message', url: 'https://example.com/message' } },
+      ],
       footer: 'footer',
       timestamp: '2026-11-26T00:00:00.000Z',
       thumbnail: 'https://example.com/thumbnail',
@@ -36,7 +39,7 @@ describe('replyText', () => {
 });
 
 describe('mapReplyText, the one walker of a reply', () => {
-  it('visits every text a reply shows or sends: filenames, alt text, the image it names, button inputs', () => {
+  it('visits every text a reply shows or sends: filenames, alt text, the image it names, links, button inputs', () => {
     const mapped: string[] = [];
     mapReplyText(full, (text) => {
       mapped.push(text);
@@ -53,6 +56,10 @@ describe('mapReplyText, the one walker of a reply', () => {
         'chart.png',
         'field name',
         'field value',
+        'run',
+        'posted',
+        'view message',
+        'https://example.com/message',
         'a.mp3',
         'alt',
         'Next',

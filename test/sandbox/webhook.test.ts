@@ -156,6 +156,23 @@ describe('webhook sandbox', () => {
     expect(await unknown.json()).toEqual({ message: 'Unknown Webhook', code: 10015 });
   });
 
+  it('answers Get Webhook with Token with the webhook object, in no guild: a simulated webhook is in no real server', async () => {
+    const res = await fetch(`${base}/${ID}/${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      application_id: null,
+      avatar: null,
+      channel_id: '1234567890123456789',
+      guild_id: null,
+      id: ID,
+      name: 'herald',
+      type: 1,
+      token: TOKEN,
+    });
+    expect((await fetch(`${base}/${ID}/other-token-xyz`)).status).toBe(401);
+    expect((await fetch(`${base}/${WEBHOOK_MAGIC.unknownWebhookId}/${TOKEN}`)).status).toBe(404);
+  });
+
   it('uses a shared default inbox when no inbox is given', async () => {
     server.use(...webhookHandlers({ credential: TOKEN }));
     webhookInbox().clear();

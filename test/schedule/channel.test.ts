@@ -22,6 +22,7 @@ import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../
 import {
   BOT_TOKEN,
   CHANNEL_ID,
+  GUILD_ID,
   MISSING_PERMISSIONS,
   rateLimited,
   startFakeDiscord,
@@ -33,7 +34,12 @@ import { MANAGER, SILENT_LOG, startWorld, type World } from './world.ts';
 const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
 /** What Discord sends as app_permissions for a bot with the usual role (View, Send, Embed, Attach…). */
 const APP_PERMISSIONS = '2248473465835073';
-const HERE_DISCORD: ChatChannel = { platform: 'discord', id: CHANNEL_ID, appPermissions: APP_PERMISSIONS };
+const HERE_DISCORD: ChatChannel = {
+  platform: 'discord',
+  id: CHANNEL_ID,
+  appPermissions: APP_PERMISSIONS,
+  guildId: GUILD_ID,
+};
 const HERE_SLACK: ChatChannel = { platform: 'slack', id: 'C0GENERAL' };
 
 let world: World;
@@ -129,6 +135,8 @@ describe('Discord: this channel', () => {
     const before = channelPosts(CHANNEL_ID).length;
     const { record, outcomes, stored } = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
     expect(record.destination).toBe(`channel:discord:${CHANNEL_ID}`);
+    // Kept for the message links of /schedule history.
+    expect(record.guildId).toBe(GUILD_ID);
     expect(
       discord.calls.some((c) => c.kind === 'channel' && c.path === `/api/v10/channels/${CHANNEL_ID}`),
     ).toBe(true);
@@ -185,6 +193,8 @@ describe('Discord: this channel', () => {
       'default',
       'default',
     ]);
+    // The interaction's guild belongs to its channel, not to a webhook's.
+    expect([ops.record.guildId, def.record.guildId]).toEqual([undefined, undefined]);
   });
 
   it('waits out a 429 as its retry_after says, then posts once', async () => {

@@ -2,7 +2,9 @@
 // upstream request" can be checked), the real clients, commands, registry and dispatcher, a schedule
 // store, and `type()`, which runs a console line the way the console adapter does.
 import { buildCommands, type CommandSettings } from '../../commands/index.ts';
-import { loadConfig, SERVICE_VARIABLES } from '../../src/config/index.ts';
+import { buildApp, registrationParts } from '../../src/app.ts';
+import { loadConfig, SERVICE_VARIABLES, type Config } from '../../src/config/index.ts';
+import { createLogger } from '../../src/log.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { parseLine } from '../../src/core/args.ts';
 import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
@@ -18,7 +20,8 @@ import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
-import { renderDiscordWebhook } from '../../src/render/discord.ts';
+import { channelChecks, messageLinker } from '../../jobs/schedules.ts';
+import { destinationMessages, type ChannelClients } from '../../src/destinations.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import type { Store } from '../../src/store/index.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
@@ -94,6 +97,8 @@ export function replica(
     leaseMs?: number;
     schedules?: ScheduleStore;
     simulated?: SimulatedPolicy;
+    /** The bot's own clients, for schedules added in a Discord or Slack channel. */
+    channels?: ChannelClients;
   },
 ): ScheduleRunner {
   const ops = createWebhookClient({
@@ -107,16 +112,27 @@ export function replica(
     services: w.services,
     destinations: { ops },
     commands: () => w.dispatcher,
-    toMessage: (reply) => renderDiscordWebhook(reply, { username: 'herald' }),
+    // As the bot renders: a Discord webhook post for a webhook, each platform's for "this channel".
+    toMessage: destinationMessages({ destinations: {} }, 'herald'),
     log: SILENT_LOG,
     now: opts.now,
     owner: opts.owner,
     catchupMinutes: 60,
     retryDelayMs: 30_000,
-    delivery: { backoffMs: 1, retryBaseMs: 1_000 },
+    delivery: { backoffMs: 1, retryBaseMs: 1_000, ...(opts.channels ? { channels: opts.channels } : {}) },
     ...(opts.leaseMs === undefined ? {} : { leaseMs: opts.leaseMs }),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
   });
+}
+
+/**
+ * What `npm run register` publishes with `env` (and the sandbox on): the bot's own composition's
+ * offered commands (src/register-commands.ts), with the configuration read from `env`.
+ */
+export function offeredRegistry(env: Record<string, string>): { config: Config; registry: Registry } {
+  const config = loadConfig({ SANDBOX: 'on', ...env });
+  const app = buildApp(config, 'register', registrationParts(createLogger({ level: 'silent' })));
+  return { config, registry: createRegistry(app.offered) };
 }
 
 export interface WorldOptions {
@@ -130,6 +146,11 @@ export interface WorldOptions {
   allow?: { users: string[]; roles: string[] };
   /** The simulated-data guard at add time (jobs/schedules.ts wires the plan's). */
   simulated?: SimulatedPolicy;
+  /**
+   * The bot's own clients: a schedule added in their channel posts there (checked at add time, as
+   * jobs/schedules.ts wires it), and the history links each post.
+   */
+  channels?: ChannelClients;
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -162,6 +183,17 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     now,
     ...(opts.forget ? { forget: opts.forget } : {}),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
+    ...(opts.channels
+      ? {
+          channelChecks: channelChecks(opts.channels),
+          messageLink: messageLinker({
+            channels: opts.channels,
+            services,
+            destinations: {},
+            log: SILENT_LOG,
+          }),
+        }
+      : {}),
   });
   const registry = createRegistry(
     buildCommands({

@@ -94,6 +94,22 @@ describe.each(backends)('schedule store: $name', (backend) => {
     await s.close();
   });
 
+  it("keeps a Discord channel destination's guild across a reopen, and loads one added without it", async () => {
+    const { handles, reopen } = await backend.open(1);
+    const s = handles[0]!;
+    const destination = 'channel:discord:1187421520894746711';
+    const withGuild = record({ destination, guildId: '1187421520894746700' });
+    const before = record({ destination });
+    expect(await s.add(withGuild, 50)).toBe('added');
+    expect(await s.add(before, 50)).toBe('added');
+    const again = await reopen();
+    expect(await again.get(withGuild.id)).toEqual(withGuild);
+    expect(await again.get(before.id)).toEqual(before);
+    expect((await again.get(before.id))?.guildId).toBeUndefined();
+    await again.close();
+    if (again !== s) await s.close();
+  });
+
   it('pauses, resumes, records runs and removes; a removed schedule stays removed', async () => {
     const { handles } = await backend.open(1);
     const s = handles[0]!;

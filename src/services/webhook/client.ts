@@ -9,7 +9,13 @@ import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { SlackFile, SlackMessage } from '../../render/slack.ts';
-import { CreatedMessage, DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
+import { discordMessageUrl } from '../../domain/discord.ts';
+import {
+  CreatedMessage,
+  DiscordErrorResponse,
+  WebhookObject,
+  type ExecuteWebhookPayload,
+} from './schemas.ts';
 import { z } from 'zod';
 
 export interface WebhookConfig {
@@ -57,6 +63,19 @@ export interface PostedMessage {
   channelId?: string;
 }
 
+/** A posted message as its platform named it: enough to find its address. */
+export interface MessageRef {
+  /** Discord's snowflake, Slack's `ts`. */
+  messageId: string;
+  /** The channel the platform said the message is in. */
+  channelId?: string;
+  /** Discord: the server (guild) the channel is in, when it is known. */
+  guildId?: string;
+}
+
+/** How long a webhook's guild is kept: a webhook never changes guild; a day bounds a deleted one's. */
+export const WEBHOOK_GUILD_TTL_MS = 24 * 60 * 60_000;
+
 export interface WebhookClient extends Closable {
   /**
    * Posts and waits for Discord's confirmation (`wait=true`); resolves with the created message.
@@ -64,6 +83,11 @@ export interface WebhookClient extends Closable {
    * Mentions are always suppressed (allowed_mentions parse: []).
    */
   post(message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
+  /**
+   * The address of a message this webhook posted, where the platform gives one (Discord; a Slack
+   * incoming webhook names no message, so it has none); undefined when it cannot say.
+   */
+  messageLink?(ref: MessageRef, opts?: CallOptions): Promise<string | undefined>;
 }
 
 /**
@@ -93,6 +117,8 @@ export interface ChannelClient extends Closable {
    * `appPermissions`: Discord's bitfield from the interaction, when the caller has it.
    */
   check(channelId: string, opts?: CallOptions & { appPermissions?: string }): Promise<string | undefined>;
+  /** The address of a message the bot posted; undefined when the platform cannot say (a DM). */
+  messageLink(ref: MessageRef, opts?: CallOptions): Promise<string | undefined>;
 }
 
 /** Discord's JSON error codes that say more than the HTTP status. */
@@ -216,6 +242,25 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
       }
       const { id, channel_id: channelId } = created.data;
       return channelId === undefined ? { id } : { id, channelId };
+    },
+
+    // A message object names no guild; the webhook object (Get Webhook with Token) does, and it
+    // never changes, so one GET per webhook is kept by the HTTP core's cache.
+    async messageLink(ref, opts) {
+      if (ref.channelId === undefined || !isUsable(config.id) || !isUsable(config.token)) return undefined;
+      const webhook = await http.send(
+        {
+          service: 'webhook',
+          operation: 'get',
+          method: 'GET',
+          path: path`/${config.id}/${config.token}`,
+          cacheTtlMs: WEBHOOK_GUILD_TTL_MS,
+        },
+        WebhookObject,
+        opts,
+      );
+      const guildId = webhook.guild_id ?? undefined;
+      return guildId === undefined ? undefined : discordMessageUrl(guildId, ref.channelId, ref.messageId);
     },
 
     close: () => http.close(),

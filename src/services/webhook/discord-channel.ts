@@ -12,6 +12,7 @@ import { path } from '../../http/path.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import { CreatedMessage } from './schemas.ts';
+import { discordMessageUrl } from '../../domain/discord.ts';
 import { readWebhookError, toMultipart, toPayload, type ChannelClient } from './client.ts';
 import { z } from 'zod';
 
@@ -97,6 +98,14 @@ export function createDiscordChannelClient(
         throw err;
       }
     },
+
+    // A DM has no guild, and a schedule added before guilds were kept has none: no link then.
+    messageLink: (ref) =>
+      Promise.resolve(
+        ref.guildId === undefined || ref.channelId === undefined
+          ? undefined
+          : discordMessageUrl(ref.guildId, ref.channelId, ref.messageId),
+      ),
 
     close: () => http.close(),
   };

@@ -21,6 +21,13 @@ export const CreatedMessage = z.object({
   attachments: z.array(z.object({ id: z.string(), filename: z.string() })).optional(),
 });
 
+/** Get Webhook with Token: the webhook object, of which herald reads the guild (null or absent outside one). */
+export const WebhookObject = z.object({
+  id: z.string(),
+  guild_id: z.string().nullable().optional(),
+  channel_id: z.string().nullable().optional(),
+});
+
 /** The JSON body of POST /{webhook.id}/{webhook.token}, or its `payload_json` part with files. */
 export interface ExecuteWebhookPayload {
   content?: string;

@@ -65,6 +65,15 @@ const Answer = z.object({
 });
 type Answer = z.output<typeof Answer>;
 
+const PermalinkAnswer = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  permalink: z.string().optional(),
+});
+
+/** How long a message's permalink is kept: it never changes while the message exists. */
+const PERMALINK_TTL_MS = 24 * 60 * 60_000;
+
 const ChannelInfo = z.object({
   is_member: z.boolean().optional(),
   is_im: z.boolean().optional(),
@@ -74,10 +83,12 @@ const ChannelInfo = z.object({
 /** What the refusal tells whoever reads the schedule's history: what to fix, where herald knows it. */
 function refusalText(operation: string, error: string | undefined, needed: string | undefined): string {
   if (error === 'missing_scope') {
-    const scope = needed !== undefined && /^[a-z:._,]{1,100}$/.test(needed) ? `the ${needed} scope` : 'a scope';
+    const scope =
+      needed !== undefined && /^[a-z:._,]{1,100}$/.test(needed) ? `the ${needed} scope` : 'a scope';
     return `Slack refused ${operation}: herald's Slack app lacks ${scope}; add it and reinstall the app`;
   }
-  if (error === 'not_in_channel') return `Slack refused ${operation}: herald is not in the channel; invite it`;
+  if (error === 'not_in_channel')
+    return `Slack refused ${operation}: herald is not in the channel; invite it`;
   return `slack.${operation} failed: ${error ?? 'no error given'}`;
 }
 
@@ -202,7 +213,10 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
           callOpts,
         );
         if (!answer.ok || answer.ts === undefined) throw refused('chat.postMessage', answer);
-        posted = { id: answer.ts, channelId: typeof answer.channel === 'string' ? answer.channel : channelId };
+        posted = {
+          id: answer.ts,
+          channelId: typeof answer.channel === 'string' ? answer.channel : channelId,
+        };
         if (files.length > 0) await progress?.record(posted.id);
       }
       if (files.length > 0) {
@@ -233,6 +247,29 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
       return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
     },
 
+    // chat.getPermalink (https://docs.slack.dev/reference/methods/chat.getPermalink): no scope
+    // needed, GET its documented method, so the HTTP core keeps each answer; the address is
+    // Slack's own, never one built here.
+    messageLink(ref, opts) {
+      return http.send(
+        {
+          service: 'webhook',
+          operation: 'chat.getPermalink',
+          method: 'GET',
+          path: '/chat.getPermalink',
+          query: { channel: ref.channelId, message_ts: ref.messageId },
+          cacheTtlMs: PERMALINK_TTL_MS,
+        },
+        PermalinkAnswer,
+        opts,
+        (answer) => {
+          if (answer.ok && answer.permalink !== undefined) return answer.permalink;
+          // A deleted message has no address; any other refusal is an error, which is not kept.
+          if (answer.error === 'message_not_found') return undefined;
+          throw refused('chat.getPermalink', answer);
+        },
+      );
+    },
     async close() {
       await Promise.all([http.close(), ...[...uploadHosts.values()].map((c) => c.close())]);
     },

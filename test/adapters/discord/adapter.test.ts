@@ -20,6 +20,7 @@ import {
   BOT_TOKEN,
   buttonClick,
   CHANNEL_ID,
+  GUILD_ID,
   ROLE_IDS,
   slashCommand,
   startFakeDiscord,
@@ -293,11 +294,13 @@ describe('Discord adapter against a fake Discord', () => {
     });
     const invocation = dispatcher.invocations.find((i) => i.command === 'weather')!;
     expect(invocation.rawInput).toEqual({ city: 'Paris', units: 'metric' });
-    // Where /schedule add posts by default, with the bot's permissions there (app_permissions).
+    // Where /schedule add posts by default, with the bot's permissions there (app_permissions) and
+    // the guild it is in (for message links).
     expect(invocation.channel).toEqual({
       platform: 'discord',
       id: CHANNEL_ID,
       appPermissions: '2248473465835073',
+      guildId: GUILD_ID,
     });
     expect(invocation.actor).toEqual({
       platform: 'discord',

@@ -53,6 +53,8 @@ export interface DiscordCall {
   json: Record<string, unknown> | undefined;
   files: FakeFile[];
   at: number;
+  /** The id of the message the fake created for a channel post. */
+  created?: string;
 }
 
 async function readBody(
@@ -273,7 +275,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
           status: scripted.status,
           ...(scripted.headers ? { headers: scripted.headers } : {}),
         });
-      return HttpResponse.json(messageFrom(call.json, call.files, snowflake(), id), {
+      call.created = snowflake();
+      return HttpResponse.json(messageFrom(call.json, call.files, call.created, id), {
         headers: {
           'x-ratelimit-limit': '5',
           'x-ratelimit-remaining': '4',

@@ -144,6 +144,75 @@ describe('renderDiscord', () => {
     expect(field.name.endsWith('…') && field.value.endsWith('…')).toBe(true);
   });
 
+  it("renders a field's link as a masked link after its value, and only an http(s) one", () => {
+    const url = 'https://discord.com/channels/1187421520894746700/1187421520894746711/1300000000000000042';
+    const message = renderDiscord({
+      text: 't',
+      embeds: [
+        {
+          fields: [
+            { name: 'slot', value: 'posted 27 Mar', link: { label: 'view message', url } },
+            { name: 'odd', value: 'posted', link: { label: 'x', url: 'javascript:alert(1)' } },
+            { name: 'tricky', value: 'v', link: { label: 'a]b[', url: 'https://example.com/a_(b)' } },
+          ],
+        },
+      ],
+    });
+    const [linked, odd, tricky] = message.embeds[0]!.fields!;
+    expect(linked!.value).toBe(`posted 27 Mar [view message](${url})`);
+    expect(odd!.value).toBe('posted');
+    expect(tricky!.value).toBe('v [a\\]b\\[](https://example.com/a_%28b%29)');
+  });
+
+  it('cuts a long value before its link, so the link stays whole within 1024 characters', () => {
+    const url = 'https://discord.com/channels/1187421520894746700/1187421520894746711/1300000000000000042';
+    const message = renderDiscord({
+      text: 't',
+      embeds: [{ fields: [{ name: 'n', value: x(2000), link: { label: 'view message', url } }] }],
+    });
+    const value = message.embeds[0]!.fields![0]!.value;
+    expect(value).toHaveLength(FIELD_VALUE_MAX);
+    expect(value.endsWith(`… [view message](${url})`)).toBe(true);
+  });
+
+  it("keeps each field's link whole when the embed is cut to fit the 6000 total", () => {
+    const url = 'https://discord.com/channels/1187421520894746700/1187421520894746711/1300000000000000042';
+    const fields = Array.from({ length: 10 }, (_, i) => ({
+      name: `run ${i}`,
+      value: x(700),
+      link: { label: 'view message', url },
+    }));
+    const message = renderDiscord({ text: 't', embeds: [{ fields }] });
+    const values = message.embeds[0]!.fields!.map((f) => f.value);
+    expect(totalEmbedChars(message)).toBeLessThanOrEqual(EMBEDS_TOTAL_MAX);
+    expect(values.length).toBeLessThan(10);
+    for (const value of values)
+      expect(value.endsWith(`a [view message](${url})`) || value.endsWith(`… [view message](${url})`)).toBe(
+        true,
+      );
+    expect(values.at(-1)).toContain('…');
+  });
+
+  it('still defuses masked links typed into a value that has a link of its own', () => {
+    const message = renderDiscord({
+      text: 't',
+      embeds: [
+        {
+          fields: [
+            {
+              name: 'n',
+              value: '[click](https://evil.example)',
+              link: { label: 'view message', url: 'https://discord.com/channels/1/2/3' },
+            },
+          ],
+        },
+      ],
+    });
+    expect(message.embeds[0]!.fields![0]!.value).toBe(
+      '\\[click](https://evil.example) [view message](https://discord.com/channels/1/2/3)',
+    );
+  });
+
   it('replaces an empty or blank field name or value with a zero-width placeholder', () => {
     const message = renderDiscord({ text: 't', embeds: [{ fields: [{ name: '', value: '   ' }] }] });
     expect(message.embeds[0]!.fields![0]).toEqual({ name: EMPTY_PLACEHOLDER, value: EMPTY_PLACEHOLDER });

@@ -5,6 +5,9 @@
 import { http, HttpResponse } from 'msw';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
 
+/** The bot token the fake accepts (a plainly fake value). */
+export const BOT_TOKEN = 'test-bot-token-not-a-real-one';
+
 /** An answer the fake gives instead of its own, once. */
 export interface ScriptedAnswer {
   status: number;
@@ -37,12 +40,22 @@ export interface SlackFake {
   responseUrl(id: string): string;
   /** The JSON bodies posted to one response_url, in order. */
   responses(id: string): Record<string, unknown>[];
-  /** The form fields of each call to one Web API method, in order. */
+  /** The arguments of each call to one Web API method (form fields, or a GET's query), in order. */
   calls(method: string): URLSearchParams[];
   /** Channels the bot was not invited to (conversations.info is_member false, posts not_in_channel). */
   notMember: Set<string>;
   /** Answers for the next chat.postMessage calls, in order (then: the posted message). */
   nextPostAnswers: ScriptedAnswer[];
+  /** The `ts` of each message chat.postMessage posted, by channel, in order. */
+  posted: Map<string, string[]>;
+}
+
+/** The workspace's address, as auth.test and every permalink name it. */
+export const WORKSPACE_URL = 'https://herald-test.slack.com/';
+
+/** A message's permalink as Slack forms it: the archive address, `p` and the ts without its dot. */
+export function permalinkOf(channel: string, ts: string): string {
+  return `${WORKSPACE_URL}archives/${channel}/p${ts.replace('.', '')}`;
 }
 
 /** The scopes herald's manifest asks for. */
@@ -123,12 +136,14 @@ export async function startSlackFake(): Promise<SlackFake> {
           needed: scope,
           provided: [...scopes].join(','),
         });
+  const posted = new Map<string, string[]>();
+  let postCount = 0;
   let fileCount = 0;
   const server = await startFake([
     http.post('*/api/auth.test', () =>
       HttpResponse.json({
         ok: true,
-        url: 'https://herald-test.slack.com/',
+        url: WORKSPACE_URL,
         team: 'Herald Test',
         user: 'herald',
         team_id: 'T0HERALD',
@@ -235,12 +250,28 @@ export async function startSlackFake(): Promise<SlackFake> {
         return HttpResponse.json({ ok: false, error: 'not_in_channel' });
       const answer = scriptedAnswer('chat.postMessage');
       if (answer) return answer;
+      // Each message its own ts, as in Slack: seconds, a dot and six digits.
+      const channel = form.get('channel') ?? '';
+      const ts = `1714560000.${String(200 + postCount++).padStart(6, '0')}`;
+      posted.set(channel, [...(posted.get(channel) ?? []), ts]);
       return HttpResponse.json({
         ok: true,
-        channel: form.get('channel'),
-        ts: '1714560000.000200',
+        channel,
+        ts,
         message: { type: 'message', subtype: 'bot_message', text: form.get('text'), bot_id: 'B0HERALDBOT' },
       });
+    }),
+    // chat.getPermalink: GET with query arguments (its documented method), the bot token as Bearer.
+    http.get('*/api/chat.getPermalink', ({ request }) => {
+      if (request.headers.get('authorization') !== `Bearer ${BOT_TOKEN}`)
+        return HttpResponse.json({ ok: false, error: 'invalid_auth' });
+      const query = new URL(request.url).searchParams;
+      const channel = query.get('channel') ?? '';
+      const ts = query.get('message_ts') ?? '';
+      if (!channel.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+      if (!(posted.get(channel) ?? []).includes(ts))
+        return HttpResponse.json({ ok: false, error: 'message_not_found' });
+      return HttpResponse.json({ ok: true, channel, permalink: permalinkOf(channel, ts) });
     }),
     http.post('*/api/chat.postEphemeral', () =>
       HttpResponse.json({ ok: true, message_ts: '1714560000.000300' }),
@@ -259,12 +290,15 @@ export async function startSlackFake(): Promise<SlackFake> {
     },
     notMember,
     nextPostAnswers,
+    posted,
     responseUrl: (id) => `${server.url}/respond/${id}`,
     responses: (id) =>
       server.requests
         .filter((r) => r.pathname === `/respond/${id}`)
         .map((r) => JSON.parse(r.body) as Record<string, unknown>),
     calls: (method) =>
-      server.requests.filter((r) => r.pathname === `/api/${method}`).map((r) => new URLSearchParams(r.body)),
+      server.requests
+        .filter((r) => r.pathname === `/api/${method}`)
+        .map((r) => (r.method === 'GET' ? r.query : new URLSearchParams(r.body))),
   };
 }

@@ -8,7 +8,6 @@ import { createRegistry } from '../../../src/core/registry.ts';
 import { defineCommand, type Command, type CommandContext } from '../../../src/core/command.ts';
 import { ServiceError, UserError, userMessageFor } from '../../../src/errors.ts';
 
-export const BOT_TOKEN = 'test-bot-token-not-a-real-one';
 export const APP_TOKEN = 'test-app-level-token-not-a-real-one';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
 export const MP3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0xff, 0xfb, 0x90, 0x64, 0x00, 0x80, 0xfe]);

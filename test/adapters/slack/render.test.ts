@@ -228,6 +228,41 @@ describe('renderSlack', () => {
     expect((withFields[2]!.fields![2] as { text: string }).text).toBe('*Port 22*\nservice 22');
   });
 
+  it("renders a field's link as <url|label> after its escaped value, and only an http(s) one", () => {
+    const url = 'https://herald-test.slack.com/archives/C0GENERAL/p1714560000000200';
+    const { blocks } = renderSlack({
+      text: 'x',
+      embeds: [
+        {
+          fields: [
+            { name: 'slot', value: 'posted <!here>', link: { label: 'view message', url } },
+            { name: 'odd', value: 'posted', link: { label: 'x', url: 'javascript:alert(1)' } },
+            { name: 'amp', value: 'v', link: { label: 'a|b>', url: 'https://example.com/?a=1&b=2|x' } },
+          ],
+        },
+      ],
+    });
+    const texts = (sections(blocks)[1]!.fields as { text: string }[]).map((f) => f.text);
+    expect(texts).toEqual([
+      `*slot*\nposted &lt;!here&gt; <${url}|view message>`,
+      '*odd*\nposted',
+      '*amp*\nv <https://example.com/?a=1&amp;b=2%7Cx|a|b&gt;>',
+    ]);
+  });
+
+  it('cuts a long value before its link, so the link stays whole within 2000 characters', () => {
+    const url = 'https://herald-test.slack.com/archives/C0GENERAL/p1714560000000200';
+    const { blocks } = renderSlack({
+      text: 'x',
+      embeds: [
+        { fields: [{ name: 'n', value: 'word '.repeat(1000), link: { label: 'view message', url } }] },
+      ],
+    });
+    const field = (sections(blocks)[1]!.fields![0] as { text: string }).text;
+    expect(field.length).toBeLessThanOrEqual(MAX_FIELD_TEXT);
+    expect(field.endsWith(`${ELLIPSIS} <${url}|view message>`)).toBe(true);
+  });
+
   it('shortens a field to 2000 characters with a visible ellipsis and keeps its name', () => {
     const { blocks } = renderSlack({
       text: 'x',

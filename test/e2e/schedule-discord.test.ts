@@ -1,0 +1,148 @@
+// /schedule on Discord end to end: the command set `npm run register` publishes (src/app.ts's
+// offered commands through adapters/discord/register.ts) holds /schedule; the real discord.js client
+// (createDiscordAdapter) on the fake gateway and REST API takes `/schedule add` in a guild channel
+// with no `to:`; the runner, its clock moved over two slot boundaries, posts each slot once into that
+// channel with the bot token (Create Message); `/schedule history` then links each run's message.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
+import { registerCommands } from '../../adapters/discord/register.ts';
+import type { ChatAdapter } from '../../src/core/adapter.ts';
+import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
+import type { ScheduleRunner } from '../../src/schedule/runner.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
+import {
+  APP_ID,
+  BOT_TOKEN,
+  CHANNEL_ID,
+  GUILD_ID,
+  USER_ID,
+  slashCommand,
+  startFakeDiscord,
+  type DiscordCall,
+  type FakeDiscord,
+  type OptionValue,
+} from '../adapters/discord/fake-discord.ts';
+import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
+
+const ENV = { DISCORD_TOKEN: BOT_TOKEN, DISCORD_APPLICATION_ID: APP_ID };
+const clock = { at: new Date('2026-03-27T12:00:00Z') };
+const now = () => clock.at;
+
+let fake: FakeDiscord;
+let channels: ChannelClients;
+let world: World;
+let runner: ScheduleRunner;
+let adapter: ChatAdapter;
+let n = 0;
+
+beforeAll(async () => {
+  fake = await startFakeDiscord();
+  channels = createChannelClients({ discord: { token: BOT_TOKEN, apiUrl: fake.apiUrl } });
+  world = await startWorld({
+    now,
+    channels,
+    allow: { users: [USER_ID], roles: [] },
+  });
+  runner = replica(world, createMemoryStore({ now: () => clock.at.getTime() }), {
+    now,
+    owner: 'replica-a',
+    channels,
+  });
+  adapter = createDiscordAdapter({
+    config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+    log: SILENT_LOG,
+  });
+  await adapter.start(world.registry, world.dispatcher);
+});
+afterAll(async () => {
+  await runner.stop();
+  await adapter.stop();
+  await closeChannelClients(channels);
+  await world.close();
+  await fake.close();
+});
+
+/** Sends `/schedule <sub>` from the guild channel as Discord does, and resolves with the edited answer. */
+async function schedule(subcommand: string, options: OptionValue[]): Promise<Record<string, unknown>> {
+  const token = `e2e-schedule-${++n}-aW50ZXJhY3Rpb246`;
+  fake.dispatch('INTERACTION_CREATE', slashCommand({ name: 'schedule', subcommand, token, options }));
+  const edit = await fake.waitFor((c) => c.token === token && c.kind === 'edit', 10_000);
+  return edit.json!;
+}
+
+const channelPosts = (): DiscordCall[] =>
+  fake.calls.filter((c) => c.kind === 'message' && c.path === `/api/v10/channels/${CHANNEL_ID}/messages`);
+
+describe('/schedule on Discord, end to end', () => {
+  it('is in the command set npm run register publishes', async () => {
+    const { config, registry } = offeredRegistry({ ...ENV, DISCORD_API_URL: fake.apiUrl });
+    const result = await registerCommands({ config: config.discord!, registry, log: SILENT_LOG });
+    expect(result.names).toContain('schedule');
+    const put = fake.calls.filter((c) => c.kind === 'commands').at(-1)!;
+    expect(put.path).toBe(`/api/v10/applications/${APP_ID}/commands`);
+    expect(put.authorization).toBe(`Bot ${BOT_TOKEN}`);
+    const published = put.json as unknown as { name: string; options?: { name: string; type: number }[] }[];
+    const command = published.find((c) => c.name === 'schedule');
+    // Subcommands (type 1), add and history among them.
+    expect(command?.options?.filter((o) => o.type === 1).map((o) => o.name)).toEqual(
+      expect.arrayContaining(['add', 'history', 'list', 'remove', 'run']),
+    );
+  });
+
+  it('added in a guild channel with no to:, posts once per slot there with the bot token; history links each run', async () => {
+    const added = await schedule('add', [
+      { name: 'when', type: 3, value: 'hourly' },
+      { name: 'command', type: 3, value: '/weather Oslo' },
+    ]);
+    const [record] = await world.store.list();
+    expect(record).toMatchObject({
+      destination: `channel:discord:${CHANNEL_ID}`,
+      guildId: GUILD_ID,
+      creator: { platform: 'discord', id: USER_ID },
+    });
+    expect(added.content ?? '').toBe('');
+    expect(JSON.stringify(added.embeds)).toContain('in this channel');
+    // Checked at add time with the bot's own token.
+    const probe = fake.calls.filter((c) => c.kind === 'channel').at(-1);
+    expect(probe).toMatchObject({
+      path: `/api/v10/channels/${CHANNEL_ID}`,
+      authorization: `Bot ${BOT_TOKEN}`,
+    });
+
+    const before = channelPosts().length;
+    const inbox = world.inbox.messages.length;
+    const perSlot: DiscordCall[][] = [];
+    for (const slot of ['13:00', '14:00']) {
+      clock.at = new Date(`2026-03-27T${slot}:05Z`);
+      const done = channelPosts().length;
+      // A second tick in the same slot finds it settled: no second post.
+      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
+      expect(await runner.tick()).toEqual([]);
+      perSlot.push(channelPosts().slice(done));
+    }
+    expect(perSlot.map((posts) => posts.length)).toEqual([1, 1]);
+    expect(channelPosts().length - before).toBe(2);
+    for (const [post] of perSlot) {
+      expect(post!.method).toBe('POST');
+      expect(post!.authorization).toBe(`Bot ${BOT_TOKEN}`);
+      expect(post!.json).toMatchObject({ allowed_mentions: { parse: [] } });
+      expect(JSON.stringify(post!.json?.embeds)).toContain('Oslo');
+    }
+    expect(world.inbox.messages.length).toBe(inbox);
+
+    const history = await schedule('history', [{ name: 'id', type: 3, value: record!.id }]);
+    const [embed] = history.embeds as { fields: { name: string; value: string }[] }[];
+    const [second, first] = [perSlot[1]![0]!.created!, perSlot[0]![0]!.created!];
+    const link = (id: string) => `https://discord.com/channels/${GUILD_ID}/${CHANNEL_ID}/${id}`;
+    expect(embed!.fields).toEqual([
+      {
+        name: expect.stringMatching(/^slot Fri, 27 Mar 2026, 14:00 UTC · \d+\.\d s$/),
+        value: `posted Fri, 27 Mar 2026, 14:00 UTC [view message](${link(second)})`,
+      },
+      {
+        name: expect.stringMatching(/^slot Fri, 27 Mar 2026, 13:00 UTC · \d+\.\d s$/),
+        value: `posted Fri, 27 Mar 2026, 13:00 UTC [view message](${link(first)})`,
+      },
+    ]);
+  });
+});

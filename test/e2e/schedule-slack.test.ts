@@ -1,0 +1,149 @@
+// /schedule on Slack end to end: the manifest `npm run register -- --slack-manifest` prints (from
+// src/app.ts's offered commands) lists /schedule; the real Bolt app in HTTP mode (createSlackAdapter),
+// sent signed slash commands as Slack sends them, takes `/schedule add` in a channel with no `to:`;
+// the runner, its clock moved over two slot boundaries, posts each slot once into that channel with
+// chat.postMessage; `/schedule history` then links each run's message with Slack's permalink.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/adapter.ts';
+import { slackManifest } from '../../adapters/slack/manifest.ts';
+import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
+import type { ScheduleRunner } from '../../src/schedule/runner.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
+import {
+  BOT_TOKEN,
+  SIGNING_SECRET,
+  permalinkOf,
+  postSigned,
+  slashBody,
+  startSlackFake,
+  waitFor,
+  type SlackFake,
+} from '../adapters/slack/fakes.ts';
+import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
+
+const clock = { at: new Date('2026-03-27T12:00:00Z') };
+const now = () => clock.at;
+/** The channel slashBody types in, and the user who types (allowed to manage schedules). */
+const CHANNEL = 'C0GENERAL';
+const USER = 'U0ALICE';
+
+let fake: SlackFake;
+let channels: ChannelClients;
+let world: World;
+let runner: ScheduleRunner;
+let adapter: SlackAdapter;
+let url: string;
+let n = 0;
+
+beforeAll(async () => {
+  fake = await startSlackFake();
+  channels = createChannelClients({ slack: { botToken: BOT_TOKEN, apiUrl: `${fake.server.url}/api` } });
+  world = await startWorld({ now, channels, allow: { users: [USER], roles: [] } });
+  runner = replica(world, createMemoryStore({ now: () => clock.at.getTime() }), {
+    now,
+    owner: 'replica-a',
+    channels,
+  });
+  adapter = createSlackAdapter({
+    config: {
+      botToken: BOT_TOKEN,
+      appToken: undefined,
+      signingSecret: SIGNING_SECRET,
+      apiUrl: `${fake.server.url}/api/`,
+      port: 0,
+    },
+    log: SILENT_LOG,
+    host: '127.0.0.1',
+  });
+  await adapter.start(world.registry, world.dispatcher);
+  url = `http://127.0.0.1:${adapter.port}${SLACK_EVENTS_PATH}`;
+});
+afterAll(async () => {
+  await runner.stop();
+  await adapter.stop();
+  await closeChannelClients(channels);
+  await world.close();
+  await fake.server.close();
+});
+
+/** Types `/schedule <text>` in the channel, signed as Slack signs it; resolves with the answer. */
+async function schedule(text: string): Promise<Record<string, unknown>> {
+  const id = `e2e-schedule-${++n}`;
+  const sent = await postSigned(url, slashBody('/schedule', text, fake.responseUrl(id)));
+  expect(sent.status).toBe(200);
+  const [answer] = await waitFor(
+    () => (fake.responses(id).length > 0 ? fake.responses(id) : undefined),
+    10_000,
+  );
+  return answer!;
+}
+
+describe('/schedule on Slack, end to end', () => {
+  it('is in the manifest npm run register -- --slack-manifest prints', () => {
+    const { registry } = offeredRegistry({
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    });
+    const manifest = slackManifest(registry, { requestUrl: 'https://herald.example.com/slack/events' });
+    const command = manifest.features.slash_commands.find((c) => c.command === '/schedule');
+    expect(command).toMatchObject({ url: 'https://herald.example.com/slack/events', should_escape: false });
+    expect(command?.description).toMatch(/add.*history/);
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['chat:write', 'channels:read']));
+  });
+
+  it('added in a channel with no to:, posts once per slot there with chat.postMessage; history links each run', async () => {
+    const added = await schedule('add "hourly" /weather Oslo');
+    const [record] = await world.store.list();
+    expect(record).toMatchObject({
+      destination: `channel:slack:${CHANNEL}`,
+      creator: { platform: 'slack', id: USER },
+    });
+    expect(record?.guildId).toBeUndefined();
+    expect(added.text).toBe(
+      `Schedule ${record!.id} added: every hour, on the hour (UTC), /weather Oslo in this channel.`,
+    );
+    expect(fake.calls('conversations.info').at(-1)?.get('channel')).toBe(CHANNEL);
+
+    const posts = () => fake.server.requests.filter((r) => r.pathname === '/api/chat.postMessage');
+    const before = posts().length;
+    const perSlot: string[][] = [];
+    for (const slot of ['13:00', '14:00']) {
+      clock.at = new Date(`2026-03-27T${slot}:05Z`);
+      const done = posts().length;
+      // A second tick in the same slot finds it settled: no second post.
+      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
+      expect(await runner.tick()).toEqual([]);
+      perSlot.push(
+        posts()
+          .slice(done)
+          .map((r) => r.body),
+      );
+    }
+    expect(perSlot.map((bodies) => bodies.length)).toEqual([1, 1]);
+    expect(posts().length - before).toBe(2);
+    for (const request of posts().slice(before)) {
+      expect(request.headers.authorization).toBe(`Bearer ${BOT_TOKEN}`);
+      const form = new URLSearchParams(request.body);
+      expect(form.get('channel')).toBe(CHANNEL);
+      expect(form.get('blocks')).toContain('Oslo');
+    }
+    const [first, second] = fake.posted.get(CHANNEL)!.slice(-2);
+
+    const history = await schedule(`history ${record!.id}`);
+    const fields = (history.blocks as { type: string; fields?: { text: string }[] }[])
+      .filter((b) => b.type === 'section' && b.fields)
+      .flatMap((b) => b.fields!.map((f) => f.text));
+    // Each field: the slot in bold, then the outcome and the message's permalink as a link.
+    expect(fields.map((f) => f.split('\n')[1])).toEqual([
+      `posted Fri, 27 Mar 2026, 14:00 UTC <${permalinkOf(CHANNEL, second!)}|view message>`,
+      `posted Fri, 27 Mar 2026, 13:00 UTC <${permalinkOf(CHANNEL, first!)}|view message>`,
+    ]);
+    expect(fields[0]).toMatch(/^\*slot Fri, 27 Mar 2026, 14:00 UTC · \d+\.\d s\*\n/);
+    expect(fields[1]).toMatch(/^\*slot Fri, 27 Mar 2026, 13:00 UTC · \d+\.\d s\*\n/);
+    const asked = fake
+      .calls('chat.getPermalink')
+      .slice(-2)
+      .map((q) => q.get('message_ts'));
+    expect(asked.sort()).toEqual([first, second].sort());
+  });
+});
