@@ -63,3 +63,6 @@ export function webhookUsernameProblem(name: string): string | undefined {
   if (/^(everyone|here)$/i.test(name)) return `username must not be "${name}"`;
   return undefined;
 }
+
+/** `allowed_mentions` that pings nobody: text from users or providers never notifies anyone. */
+export const NO_MENTIONS = Object.freeze({ parse: [] as [] });
