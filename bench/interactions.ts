@@ -6,22 +6,23 @@
 // `npm start`'s own entry (src/start.mjs) in HTTP mode. CPU is split between client and server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
 import type { ServerStats } from './interactions-ipc.ts';
+import { CONCURRENCY, report, type Cold, type Measured, type Scenarios } from './interactions-report.ts';
 import { interaction, PING_BODY, startRestSink } from './interactions-wire.ts';
 import { LOCAL_NODE, START_FLAGS } from './startup.ts';
 import { closedLoop, percentile } from './stats.ts';
 
 const scale = process.env.BENCH_QUICK === '1' ? 0.2 : 1;
 const count = (n: number) => Math.max(1, Math.round(n * scale));
-const CONCURRENCY = 200;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where `module.enableCompileCache()` (src/start.mjs) keeps its cache when none is named. */
 const COMPILE_CACHE = join(tmpdir(), 'node-compile-cache');
@@ -93,16 +94,6 @@ function statsOf(child: ChildProcess): Promise<ServerStats> {
 
 const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
 
-interface Measured {
-  ms: number[];
-  errors: number;
-  /** µs of CPU per request, in the server and in the bench client. */
-  serverUs: number;
-  clientUs: number;
-  loopDelayP99Ms: number;
-  parsed: number;
-}
-
 /** Sends the requests, `CONCURRENCY` at a time, each timed from its send to its answer's end. */
 async function drive(replica: Replica, pool: Pool, requests: Signed[], expect: number): Promise<Measured> {
   const ms: number[] = [];
@@ -140,14 +131,6 @@ async function until(probe: () => boolean, timeoutMs: number): Promise<boolean> 
     await new Promise((r) => setTimeout(r, 20));
   }
   return true;
-}
-
-interface Scenarios {
-  ping: Measured;
-  defer: Measured;
-  bad: Measured;
-  /** Edits of @original sent for the measured commands within 30 s (herald only). */
-  edits: number;
 }
 
 type Keys = ReturnType<typeof keyPair>;
@@ -195,25 +178,39 @@ async function stop(replica: Replica): Promise<void> {
   await exited;
 }
 
-/** ms from spawning `args` to its first PONG on `port`, polled every 5 ms. */
-async function coldStart(args: string[], env: Record<string, string>, port: number, ping: Signed) {
+/** The CPU time of a process's main thread (Linux's schedstat), in ms; NaN elsewhere. */
+function mainThreadCpuMs(pid: number | undefined): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Spawns `args` and polls `port` every 5 ms with a signed PING until it answers PONG. */
+async function coldStart(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  ping: Signed,
+): Promise<Cold> {
   const started = performance.now();
   const child = spawn(LOCAL_NODE, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}/interactions`;
-  let ms = Number.NaN;
+  let cold: Cold = { ms: Number.NaN, cpuMs: Number.NaN };
   while (child.exitCode === null) {
     const res = await request(url, { method: 'POST', ...ping, reset: true }).catch(() => undefined);
     await res?.body.dump();
     if (res?.statusCode === 200) {
-      ms = performance.now() - started;
+      cold = { ms: performance.now() - started, cpuMs: mainThreadCpuMs(child.pid) };
       break;
     }
     await new Promise((r) => setTimeout(r, 5));
   }
   child.kill('SIGTERM');
   await exited;
-  return ms;
+  return cold;
 }
 
 /** The median of `runs` cold starts, after one unmeasured start that fills the compile cache. */
@@ -222,14 +219,23 @@ async function coldStarts(
   env: (port: number) => Record<string, string>,
   ping: Signed,
   runs: number,
-): Promise<number> {
-  const times: number[] = [];
+): Promise<Cold> {
+  const colds: Cold[] = [];
   for (let i = 0; i <= runs; i++) {
     const port = await freePort();
-    const ms = await coldStart(args, env(port), port, ping);
-    if (i > 0) times.push(ms);
+    const cold = await coldStart(args, env(port), port, ping);
+    if (i > 0) colds.push(cold);
   }
-  return percentile(times, 50);
+  return {
+    ms: percentile(
+      colds.map((c) => c.ms),
+      50,
+    ),
+    cpuMs: percentile(
+      colds.map((c) => c.cpuMs),
+      50,
+    ),
+  };
 }
 
 export async function runInteractionsBench(): Promise<number> {
@@ -290,100 +296,4 @@ export async function runInteractionsBench(): Promise<number> {
     report({ h, f, heraldCold, floorCold, pings: h.ping.ms.length, commands: h.defer.ms.length }),
   );
   return 0;
-}
-
-function report(r: {
-  h: Scenarios;
-  f: Scenarios;
-  heraldCold: number;
-  floorCold: number;
-  pings: number;
-  commands: number;
-}): string {
-  const { h, f } = r;
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const p = (m: Measured, q: number) => percentile(m.ms, q);
-  const lat = (m: Measured) => `p50 ${ms(p(m, 50))}, p99 ${ms(p(m, 99))}, ${m.errors} errors`;
-  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-  const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
-  const rows = [
-    {
-      scenario: `signed PING → PONG, ${CONCURRENCY} concurrent (${r.pings})`,
-      herald: lat(h.ping),
-      floor: lat(f.ping),
-      ratio: `p99 ${ratio(p(h.ping, 99), p(f.ping, 99))}`,
-      target: 'p99 ≤ 20 ms; 0 errors',
-      met: yes(p(h.ping, 99) <= 20 && h.ping.errors === 0),
-      floorMet: yes(p(f.ping, 99) <= 20 && f.ping.errors === 0),
-    },
-    {
-      scenario: `signed /weather → deferral, ${CONCURRENCY} concurrent (${r.commands})`,
-      herald: `${lat(h.defer)}; edits ${h.edits}/${r.commands}`,
-      floor: lat(f.defer),
-      ratio: `p99 ${ratio(p(h.defer, 99), p(f.defer, 99))}`,
-      target: 'deferral p99 ≤ 50 ms; every edit sent',
-      met: yes(p(h.defer, 99) <= 50 && h.defer.errors === 0 && h.edits >= r.commands),
-      floorMet: yes(p(f.defer, 99) <= 50 && f.defer.errors === 0),
-    },
-    {
-      scenario: 'cold start: process start → first PONG (median)',
-      herald: `${ms(r.heraldCold)} (npm start's entry)`,
-      floor: ms(r.floorCold),
-      ratio: ratio(r.heraldCold, r.floorCold),
-      target: '≤ 500 ms',
-      met: yes(r.heraldCold <= 500),
-      floorMet: yes(r.floorCold <= 500),
-    },
-    {
-      scenario: `bad signatures (${h.bad.ms.length})`,
-      herald: `${h.bad.ms.length - h.bad.errors} × 401, ${h.bad.serverUs.toFixed(1)} µs CPU each, ${h.bad.parsed} parsed`,
-      floor: `${f.bad.ms.length - f.bad.errors} × 401, ${f.bad.serverUs.toFixed(1)} µs CPU each`,
-      ratio: `CPU ${ratio(h.bad.serverUs, f.bad.serverUs)}`,
-      target: 'all 401, ≤ 60 µs CPU each, nothing parsed',
-      met: yes(h.bad.errors === 0 && h.bad.serverUs <= 60 && h.bad.parsed === 0),
-      floorMet: yes(f.bad.errors === 0 && f.bad.serverUs <= 60),
-    },
-  ];
-  const cpuRows = (['ping', 'defer', 'bad'] as const).map((k) => ({
-    scenario: { ping: 'PING', defer: '/weather deferral', bad: 'bad signature' }[k],
-    herald: `${h[k].serverUs.toFixed(0)} µs`,
-    floor: `${f[k].serverUs.toFixed(0)} µs`,
-    ratio: ratio(h[k].serverUs, f[k].serverUs),
-    client: `${h[k].clientUs.toFixed(0)} µs / ${f[k].clientUs.toFixed(0)} µs`,
-    delay: `${ms(h[k].loopDelayP99Ms)} / ${ms(f[k].loopDelayP99Ms)}`,
-  }));
-  return [
-    `Discord HTTP interactions, one replica on loopback (node ${process.version}, load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
-    table(rows, {
-      scenario: 'scenario',
-      herald: 'herald',
-      floor: 'floor (bare node:http + Ed25519)',
-      ratio: 'herald ÷ floor',
-      target: 'target',
-      met: 'met',
-      floorMet: 'floor meets',
-    }),
-    '',
-    'CPU per request (herald edits of @original included in its /weather row) and event-loop delay',
-    table(cpuRows, {
-      scenario: 'scenario',
-      herald: 'server CPU herald',
-      floor: 'floor',
-      ratio: 'herald ÷ floor',
-      client: 'client CPU (herald run / floor run)',
-      delay: 'server loop delay p99 (herald / floor)',
-    }),
-    '',
-  ].join('\n');
-}
-
-function table<K extends string>(rows: Record<K, string>[], heads: Record<K, string>): string {
-  const keys = Object.keys(heads) as K[];
-  const widths = keys.map((k) => Math.max(heads[k].length, ...rows.map((r) => r[k].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
-  return [
-    line(keys.map((k) => heads[k])),
-    widths.map((w) => '-'.repeat(w)).join('-|-'),
-    ...rows.map((r) => line(keys.map((k) => r[k]))),
-  ].join('\n');
 }

@@ -1,7 +1,7 @@
-// The composition root: command line and config → log → lifecycle →
-// sandbox → services → commands → dispatcher → store, health, jobs → adapters. Wiring only: the
-// command line and the config checks live in cli.ts, the stop and its order in lifecycle.ts, which
-// port and host serve health in config/sections.ts.
+// The composition root: command line and config → log → lifecycle → the server on PORT (health,
+// and Discord's HTTP endpoint) → sandbox → services → commands → dispatcher → store, jobs →
+// adapters. Wiring only: the command line and the config checks live in cli.ts, the stop and its
+// order in lifecycle.ts, which port and host serve health in config/sections.ts.
 import { resolve } from 'node:path';
 import type { HttpInteractions } from '../adapters/discord/http.ts';
 import type { TerminalLog } from '../adapters/console/terminal-log.ts';
