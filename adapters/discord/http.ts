@@ -235,6 +235,10 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       await send(res, 400);
       return;
     }
+    if (isDetached) {
+      await send(res, 503);
+      return;
+    }
     pending.set(packet.id, res);
     const timer = setTimeout(() => {
       if (pending.get(packet.id) !== res) return;
@@ -248,10 +252,7 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       if (pending.get(packet.id) === res) pending.delete(packet.id);
     });
     if (dispatch) deliver(packet, dispatch);
-    else if (isDetached) {
-      pending.delete(packet.id);
-      await send(res, 503);
-    } else waiting.push(packet);
+    else waiting.push(packet);
   }
 
   function attach(to: Dispatch): () => void {
