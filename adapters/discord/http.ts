@@ -252,7 +252,10 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       if (pending.get(packet.id) === res) pending.delete(packet.id);
     });
     if (dispatch) deliver(packet, dispatch);
-    else waiting.push(packet);
+    else {
+      waiting.push(packet);
+      opts.log.debug({ interactionId: packet.id }, 'discord.http_held_until_started');
+    }
   }
 
   function attach(to: Dispatch): () => void {

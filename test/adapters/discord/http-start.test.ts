@@ -2,7 +2,7 @@
 // loaded, answers Discord's PING at once, holds a command until the adapter attaches and then
 // answers it; after the adapter stops, a command is refused at once. The last test runs the whole
 // bot and sends its PING and a command as soon as its port opens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
 import { createHttpInteractions, discordPublicKey } from '../../../adapters/discord/http.ts';
 import type { CommandLog } from '../../../src/core/command.ts';
@@ -14,6 +14,9 @@ import { createHandlers, generateKeys, post, registry, signedHeaders } from './h
 
 const keys = generateKeys();
 const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
+/** What the endpoint logged at debug: it says when it holds an interaction. */
+const debugLines: string[] = [];
+const recording: CommandLog = { ...silent, debug: (_obj: object, msg: string) => void debugLines.push(msg) };
 const PING = JSON.stringify({
   id: '1300000000000000001',
   application_id: APP_ID,
@@ -42,7 +45,7 @@ afterAll(async () => {
 async function serveEndpoint(firstAnswerDeadlineMs?: number) {
   const interactions = createHttpInteractions({
     publicKey: discordPublicKey(keys.publicKeyHex),
-    log: silent,
+    log: recording,
     ...(firstAnswerDeadlineMs === undefined ? {} : { firstAnswerDeadlineMs }),
   });
   const routes = createRoutes();
@@ -85,9 +88,10 @@ describe('the endpoint before the adapter attaches', () => {
     const { adapter, server, send } = await serveEndpoint();
     try {
       const { token, body } = weather();
+      debugLines.length = 0;
       const answer = send(body);
-      // The command is verified and waiting: nothing has reached Discord yet.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Verified and held: nothing has reached Discord yet.
+      await vi.waitFor(() => expect(debugLines).toEqual(['discord.http_held_until_started']));
       expect(fake.calls.filter((c) => c.token === token)).toEqual([]);
       const runs: unknown[] = [];
       await adapter.start(registry, createHandlers(runs as never[]));
