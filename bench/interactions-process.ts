@@ -1,13 +1,17 @@
 // The replica the interactions bench measures, in its own process: herald's HTTP server with the
-// Discord adapter in HTTP mode on it, answering /weather (a small embed, no upstream). Prints
-// "ready <port>" once listening; answers an IPC "stats" with its CPU time and the commands run.
+// Discord adapter in HTTP mode on it, claiming each interaction in a SQLite store as the bot does,
+// answering /weather (a small embed, no upstream). Prints "ready <port>" once listening; answers
+// the bench's IPC (interactions-ipc.ts).
 import { z } from 'zod';
 import { createDiscordAdapter } from '../adapters/discord/adapter.ts';
+import { createHttpInteractions, discordPublicKey } from '../adapters/discord/http.ts';
 import type { AdapterHandlers } from '../src/core/adapter.ts';
 import { defineCommand } from '../src/core/command.ts';
 import { createRegistry } from '../src/core/registry.ts';
 import { createRoutes, startHealthServer } from '../src/health.ts';
 import { createMetrics } from '../src/metrics.ts';
+import { createSqliteStore } from '../src/store/index.ts';
+import { answerBenchIpc } from './interactions-ipc.ts';
 
 const registry = createRegistry([
   defineCommand({
@@ -43,8 +47,20 @@ const handlers: AdapterHandlers = {
   onAutocomplete: () => Promise.resolve([]),
 };
 
+const store = createSqliteStore(process.env.BENCH_STORE ?? ':memory:');
 const routes = createRoutes();
 const server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
+const log = {
+  debug() {},
+  info() {},
+  warn() {},
+  error: (_obj: object, msg: string) => process.stderr.write(`${msg}\n`),
+};
+const interactions = createHttpInteractions({
+  publicKey: discordPublicKey(process.env.BENCH_PUBLIC_KEY ?? ''),
+  log,
+});
+routes.add('/interactions', interactions.handle);
 const adapter = createDiscordAdapter({
   config: {
     token: 'bench-bot-token',
@@ -55,16 +71,17 @@ const adapter = createDiscordAdapter({
     publicKey: process.env.BENCH_PUBLIC_KEY,
     interactionsPath: '/interactions',
   },
-  log: { debug() {}, info() {}, warn() {}, error: (obj, msg) => process.stderr.write(`${msg}\n`) },
-  routes,
+  log,
+  claims: store,
+  interactions,
 });
 await adapter.start(registry, handlers);
 process.stdout.write(`ready ${server.port}\n`);
-process.on('message', (message) => {
-  if (message === 'stats') process.send?.({ cpu: process.cpuUsage(), commands });
-  if (message === 'stop')
-    void adapter
-      .stop()
-      .then(() => server.close())
-      .then(() => process.exit(0));
-});
+answerBenchIpc(
+  () => commands,
+  async () => {
+    await adapter.stop();
+    await server.close();
+    await store.close();
+  },
+);

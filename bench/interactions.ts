@@ -1,26 +1,35 @@
-// `npm run bench -- interactions`: Discord's HTTP interactions endpoint, one replica in its own
-// process (interactions-process.ts) on loopback, the edits of @original going to a REST sink
-// here. Four rows, each against its target: signed PINGs, signed /weather deferrals (and every
-// edit sent), cold start to the first PONG, and 10,000 bad signatures (401, CPU each, none parsed).
+// `npm run bench -- interactions`: Discord's HTTP interactions endpoint, one replica on loopback,
+// each scenario run against herald and against its floor (interactions-floor.ts: a bare node:http
+// server verifying Ed25519), driven by the same client: requests signed before the timed window,
+// sent over one keep-alive undici Pool as a load balancer would. herald's replica
+// (interactions-process.ts) runs with `npm start`'s V8 flags and compile cache; the cold start is
+// `npm start`'s own entry (src/start.mjs) in HTTP mode. CPU is split between client and server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import { availableParallelism, loadavg } from 'node:os';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
+import { Pool, request } from 'undici';
+import type { ServerStats } from './interactions-ipc.ts';
+import { CONCURRENCY, report, type Cold, type Measured, type Scenarios } from './interactions-report.ts';
+import { interaction, PING_BODY, startRestSink } from './interactions-wire.ts';
+import { LOCAL_NODE, START_FLAGS } from './startup.ts';
 import { closedLoop, percentile } from './stats.ts';
 
 const scale = process.env.BENCH_QUICK === '1' ? 0.2 : 1;
 const count = (n: number) => Math.max(1, Math.round(n * scale));
-const CONCURRENCY = 200;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Where `module.enableCompileCache()` (src/start.mjs) keeps its cache when none is named. */
+const COMPILE_CACHE = join(tmpdir(), 'node-compile-cache');
 
-interface Row {
-  scenario: string;
-  measured: string;
-  target: string;
-  met: boolean;
+interface Signed {
+  body: string;
+  headers: Record<string, string>;
 }
 
 function keyPair() {
@@ -29,118 +38,90 @@ function keyPair() {
   return { privateKey, publicKeyHex: Buffer.from(x, 'base64url').toString('hex') };
 }
 
-function signed(privateKey: KeyObject, body: string): Record<string, string> {
+function signed(privateKey: KeyObject, body: string): Signed {
   const timestamp = String(Math.floor(Date.now() / 1000));
   return {
-    'content-type': 'application/json',
-    'x-signature-ed25519': sign(null, Buffer.from(timestamp + body), privateKey).toString('hex'),
-    'x-signature-timestamp': timestamp,
-  };
-}
-
-let ids = 1_300_000_000_000_000_000n;
-function interaction(type: number, token: string): Record<string, unknown> {
-  ids += 1n;
-  const user = {
-    id: '80351110224678912',
-    username: 'nelly',
-    discriminator: '0',
-    global_name: 'Nelly',
-    avatar: null,
-  };
-  return {
-    id: ids.toString(),
-    application_id: '1187421520894746624',
-    type,
-    token,
-    version: 1,
-    guild_id: '1187421520894746700',
-    channel_id: '1187421520894746711',
-    channel: { id: '1187421520894746711', type: 0, guild_id: '1187421520894746700', name: 'general' },
-    member: {
-      user,
-      roles: [],
-      joined_at: '2023-01-01T00:00:00.000Z',
-      deaf: false,
-      mute: false,
-      flags: 0,
-      permissions: '2248473465835073',
-      nick: null,
-      avatar: null,
-      pending: false,
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Discord-Interactions/1.0 (+https://discord.com)',
+      'x-signature-ed25519': sign(null, Buffer.from(timestamp + body), privateKey).toString('hex'),
+      'x-signature-timestamp': timestamp,
     },
-    locale: 'en-GB',
-    app_permissions: '2248473465835073',
-    entitlements: [],
-    authorizing_integration_owners: { '0': '1187421520894746700' },
-    context: 0,
-    attachment_size_limit: 10_485_760,
-    ...(type === 2
-      ? {
-          data: {
-            id: '1187421520894746900',
-            name: 'weather',
-            type: 1,
-            options: [{ name: 'city', type: 3, value: 'Oslo' }],
-          },
-        }
-      : {}),
   };
 }
 
-/** Discord's REST API as far as the edits of @original go: counts them, answers with a message. */
-async function startRestSink() {
-  let edits = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.method === 'PATCH' && req.url?.includes('/messages/')) edits += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: '1187421520894747000',
-          channel_id: '1187421520894746711',
-          type: 0,
-          content: '',
-          author: {
-            id: '1187421520894746624',
-            username: 'herald',
-            discriminator: '0',
-            avatar: null,
-            bot: true,
-          },
-          embeds: [],
-          attachments: [],
-          components: [],
-          mentions: [],
-          mention_roles: [],
-          mention_everyone: false,
-          pinned: false,
-          tts: false,
-          timestamp: new Date().toISOString(),
-          edited_timestamp: null,
-          flags: 0,
-        }),
-      );
-    });
+function freePort(): Promise<number> {
+  const server = createServer();
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    }),
+  );
+}
+
+interface Replica {
+  child: ChildProcess;
+  url: string;
+}
+
+/** BENCH_PROFILE_DIR=<dir>: each replica writes a CPU profile there (`npm run bench:top` reads it). */
+const PROFILE = process.env.BENCH_PROFILE_DIR
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+  : [];
+
+function spawnReplica(script: string, env: Record<string, string>): Promise<Replica> {
+  const child = spawn(LOCAL_NODE, [...START_FLAGS, ...PROFILE, script], {
+    env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
-    edits: () => edits,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const port = /^ready (\d+)$/.exec(line)?.[1];
+      if (port) resolve({ child, url: `http://127.0.0.1:${port}/interactions` });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
+  });
 }
 
-interface Stats {
-  cpu: NodeJS.CpuUsage;
-  commands: number;
-}
-
-function statsOf(child: ChildProcess): Promise<Stats> {
+function statsOf(child: ChildProcess): Promise<ServerStats> {
   return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as Stats));
+    child.once('message', (m) => resolve(m as ServerStats));
     child.send('stats');
   });
+}
+
+const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
+
+/** Sends the requests, `CONCURRENCY` at a time, each timed from its send to its answer's end. */
+async function drive(replica: Replica, pool: Pool, requests: Signed[], expect: number): Promise<Measured> {
+  const ms: number[] = [];
+  let errors = 0;
+  const before = await statsOf(replica.child);
+  const clientBefore = process.cpuUsage();
+  await closedLoop(requests.length, CONCURRENCY, async (i) => {
+    const { body, headers } = requests[i]!;
+    const t = performance.now();
+    try {
+      const res = await request(replica.url, { method: 'POST', body, headers, dispatcher: pool });
+      await res.body.dump();
+      if (res.statusCode !== expect) errors += 1;
+    } catch {
+      errors += 1;
+    }
+    ms.push(performance.now() - t);
+  });
+  const clientUs = cpuUs(process.cpuUsage(clientBefore)) / requests.length;
+  const after = await statsOf(replica.child);
+  return {
+    ms,
+    errors,
+    serverUs: (cpuUs(after.cpu) - cpuUs(before.cpu)) / requests.length,
+    clientUs,
+    loopDelayP99Ms: after.loopDelayP99Ms,
+    parsed: after.parsed - before.parsed,
+  };
 }
 
 async function until(probe: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -152,121 +133,182 @@ async function until(probe: () => boolean, timeoutMs: number): Promise<boolean> 
   return true;
 }
 
+type Keys = ReturnType<typeof keyPair>;
+
+/** PINGs, /weather deferrals and bad signatures against one replica; all signed before timing. */
+async function scenarios(
+  replica: Replica,
+  keys: Keys,
+  wrong: Keys,
+  edits: (() => number) | undefined,
+): Promise<Scenarios> {
+  const origin = new URL(replica.url).origin;
+  const pool = new Pool(origin, { connections: CONCURRENCY, pipelining: 1 });
+  const pings = (n: number) => Array.from({ length: n }, () => signed(keys.privateKey, PING_BODY));
+  const commands = (n: number, from: number) =>
+    Array.from({ length: n }, (_, i) =>
+      signed(keys.privateKey, JSON.stringify(interaction(2, `bench-token-${from + i}`))),
+    );
+  // Warm-up, unmeasured: connections opened, code compiled by the JIT.
+  await drive(replica, pool, pings(count(1_000)), 200);
+  const warmCommands = count(400);
+  await drive(replica, pool, commands(warmCommands, 0), 200);
+  if (edits) await until(() => edits() >= warmCommands, 30_000);
+  const editsBefore = edits?.() ?? 0;
+  const ping = await drive(replica, pool, pings(count(4_000)), 200);
+  const n = count(2_000);
+  const defer = await drive(replica, pool, commands(n, 1_000_000), 200);
+  if (edits) await until(() => edits() - editsBefore >= n, 30_000);
+  const editsSent = (edits?.() ?? 0) - editsBefore;
+  // Well formed and current, by another key, so each costs a full Ed25519 check.
+  const bad = signed(wrong.privateKey, JSON.stringify(interaction(2, 'bench-token-bad')));
+  const badRun = await drive(
+    replica,
+    pool,
+    Array.from({ length: count(10_000) }, () => bad),
+    401,
+  );
+  await pool.close();
+  return { ping, defer, bad: badRun, edits: editsSent };
+}
+
+async function stop(replica: Replica): Promise<void> {
+  const exited = new Promise((resolve) => replica.child.once('exit', resolve));
+  replica.child.send('stop');
+  await exited;
+}
+
+/** The CPU time of a process's main thread (Linux's schedstat), in ms; NaN elsewhere. */
+function mainThreadCpuMs(pid: number | undefined): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Spawns `args` and polls `port` every 5 ms with a signed PING until it answers PONG. */
+async function coldStart(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  ping: Signed,
+): Promise<Cold> {
+  const started = performance.now();
+  const child = spawn(LOCAL_NODE, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}/interactions`;
+  let cold: Cold = { ms: Number.NaN, cpuMs: Number.NaN, laterMaxMs: Number.NaN };
+  const pong = async () => {
+    const res = await request(url, { method: 'POST', ...ping, reset: true }).catch(() => undefined);
+    await res?.body.dump();
+    return res?.statusCode === 200;
+  };
+  while (child.exitCode === null) {
+    if (await pong()) {
+      cold = { ms: performance.now() - started, cpuMs: mainThreadCpuMs(child.pid), laterMaxMs: 0 };
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  // The rest of start-up goes on after the first PONG: one PING at a time shows how long the
+  // longest step holds the event loop (an import() of a module graph does).
+  const until = performance.now() + FOLLOW_MS;
+  while (child.exitCode === null && performance.now() < until) {
+    const t = performance.now();
+    if (!(await pong())) break;
+    cold.laterMaxMs = Math.max(cold.laterMaxMs, performance.now() - t);
+  }
+  child.kill('SIGTERM');
+  await exited;
+  return cold;
+}
+
+/** How long after the first PONG the cold start keeps sending PINGs. */
+const FOLLOW_MS = 1_500;
+
+/** The median of `runs` cold starts, after one unmeasured start that fills the compile cache. */
+async function coldStarts(
+  args: string[],
+  env: (port: number) => Record<string, string>,
+  ping: Signed,
+  runs: number,
+): Promise<Cold> {
+  const colds: Cold[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const port = await freePort();
+    const cold = await coldStart(args, env(port), port, ping);
+    if (i > 0) colds.push(cold);
+  }
+  return {
+    ms: percentile(
+      colds.map((c) => c.ms),
+      50,
+    ),
+    cpuMs: percentile(
+      colds.map((c) => c.cpuMs),
+      50,
+    ),
+    laterMaxMs: Math.max(...colds.map((c) => c.laterMaxMs)),
+  };
+}
+
 export async function runInteractionsBench(): Promise<number> {
   const keys = keyPair();
-  const wrongKeys = keyPair();
+  const wrong = keyPair();
   const sink = await startRestSink();
-  const dispatcher = new Agent({ connections: CONCURRENCY, pipelining: 1 });
-  const script = fileURLToPath(new URL('./interactions-process.ts', import.meta.url));
+  const store = await mkdtemp(join(tmpdir(), 'herald-bench-interactions-'));
+  const ping = signed(keys.privateKey, PING_BODY);
+  const progress = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
-  // Cold start: from spawning the process to the first PONG it answers.
-  const startedAt = performance.now();
-  const child = spawn(process.execPath, [script], {
-    env: { ...process.env, BENCH_DISCORD_API_URL: sink.url, BENCH_PUBLIC_KEY: keys.publicKeyHex },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const match = /^ready (\d+)$/.exec(line);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before it was ready`)));
-  });
-  const url = `http://127.0.0.1:${port}/interactions`;
-  const post = async (body: string, headers: Record<string, string>) => {
-    const res = await request(url, { method: 'POST', body, headers, dispatcher });
-    await res.body.dump();
-    return res.statusCode;
-  };
-  const pingBody = () =>
-    JSON.stringify({ id: '1', application_id: '1187421520894746624', type: 1, token: 'p', version: 1 });
-  let body = pingBody();
-  const firstPong = await post(body, signed(keys.privateKey, body));
-  const coldMs = performance.now() - startedAt;
+  progress('cold starts');
+  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? ROOT };
+  const heraldCold = await coldStarts(
+    [...START_FLAGS, 'src/start.mjs'],
+    (port) => ({
+      ...base,
+      DISCORD_MODE: 'http',
+      DISCORD_TOKEN: 'bench-bot-token',
+      DISCORD_APPLICATION_ID: '1187421520894746624',
+      DISCORD_PUBLIC_KEY: keys.publicKeyHex,
+      DISCORD_API_URL: sink.url,
+      PORT: String(port),
+      STORE_URL: join(store, 'cold.sqlite'),
+      LOG_LEVEL: 'warn',
+    }),
+    ping,
+    count(5),
+  );
+  const floorScript = fileURLToPath(new URL('./interactions-floor.ts', import.meta.url));
+  const floorCold = await coldStarts(
+    [...START_FLAGS, floorScript],
+    (port) => ({
+      ...base,
+      NODE_COMPILE_CACHE: COMPILE_CACHE,
+      BENCH_PUBLIC_KEY: keys.publicKeyHex,
+      PORT: String(port),
+    }),
+    ping,
+    count(5),
+  );
 
-  // Signed PINGs, 200 at a time.
-  const pings = count(4_000);
-  const pingMs: number[] = [];
-  let pingErrors = 0;
-  await closedLoop(pings, CONCURRENCY, async () => {
-    const b = pingBody();
-    const headers = signed(keys.privateKey, b);
-    const t = performance.now();
-    const status = await post(b, headers).catch(() => 0);
-    pingMs.push(performance.now() - t);
-    if (status !== 200) pingErrors += 1;
+  progress('herald');
+  const herald = await spawnReplica(fileURLToPath(new URL('./interactions-process.ts', import.meta.url)), {
+    BENCH_DISCORD_API_URL: sink.url,
+    BENCH_PUBLIC_KEY: keys.publicKeyHex,
+    BENCH_STORE: join(store, 'claims.sqlite'),
   });
-
-  // Signed /weather, 200 at a time: the deferral is the HTTP answer; the edits follow over REST.
-  const commands = count(2_000);
-  const deferMs: number[] = [];
-  let deferErrors = 0;
-  await closedLoop(commands, CONCURRENCY, async (i) => {
-    const b = JSON.stringify(interaction(2, `bench-token-${i}`));
-    const headers = signed(keys.privateKey, b);
-    const t = performance.now();
-    const status = await post(b, headers).catch(() => 0);
-    deferMs.push(performance.now() - t);
-    if (status !== 200) deferErrors += 1;
-  });
-  const allEdited = await until(() => sink.edits() >= commands, 30_000);
-
-  // Bad signatures: well formed and current, by another key, so each costs a full Ed25519 check.
-  const bad = count(10_000);
-  body = JSON.stringify(interaction(2, 'bench-token-bad'));
-  const badHeaders = signed(wrongKeys.privateKey, body);
-  const before = await statsOf(child);
-  let not401 = 0;
-  await closedLoop(bad, CONCURRENCY, async () => {
-    if ((await post(body, badHeaders).catch(() => 0)) !== 401) not401 += 1;
-  });
-  const after = await statsOf(child);
-  const cpuUs = (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / bad;
-  const parsed = after.commands - before.commands;
-
-  child.send('stop');
-  await new Promise((resolve) => child.once('exit', resolve));
-  await dispatcher.close();
+  const h = await scenarios(herald, keys, wrong, sink.edits);
+  await stop(herald);
+  progress('floor');
+  const floor = await spawnReplica(floorScript, { BENCH_PUBLIC_KEY: keys.publicKeyHex });
+  const f = await scenarios(floor, keys, wrong, undefined);
+  await stop(floor);
   await sink.close();
+  await rm(store, { recursive: true, force: true });
 
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const rows: Row[] = [
-    {
-      scenario: `signed PING → PONG, ${CONCURRENCY} concurrent (${pings})`,
-      measured: `p50 ${ms(percentile(pingMs, 50))}, p99 ${ms(percentile(pingMs, 99))}, ${pingErrors} errors`,
-      target: 'p99 ≤ 20 ms; 0 errors',
-      met: percentile(pingMs, 99) <= 20 && pingErrors === 0,
-    },
-    {
-      scenario: `signed /weather → deferral, ${CONCURRENCY} concurrent (${commands})`,
-      measured: `p50 ${ms(percentile(deferMs, 50))}, p99 ${ms(percentile(deferMs, 99))}, ${deferErrors} errors; edits ${sink.edits()}/${commands}`,
-      target: 'deferral p99 ≤ 50 ms; every edit sent',
-      met: percentile(deferMs, 99) <= 50 && deferErrors === 0 && allEdited,
-    },
-    {
-      scenario: 'cold start: process start → first PONG',
-      measured: `${ms(coldMs)} (answer ${firstPong})`,
-      target: '≤ 500 ms',
-      met: coldMs <= 500 && firstPong === 200,
-    },
-    {
-      scenario: `bad signatures (${bad})`,
-      measured: `${bad - not401} × 401, ${cpuUs.toFixed(1)} µs CPU each, ${parsed} parsed`,
-      target: 'all 401, ≤ 60 µs CPU each, nothing parsed',
-      met: not401 === 0 && cpuUs <= 60 && parsed === 0,
-    },
-  ];
-  const width = (key: keyof Row) => Math.max(...rows.map((r) => String(r[key]).length), key.length);
-  const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
-  const widths = [width('scenario'), width('measured'), width('target'), 3];
   process.stdout.write(
-    [
-      `Discord HTTP interactions, one replica on loopback (node ${process.version}, load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
-      line(['scenario', 'measured', 'target', 'met'], widths),
-      widths.map((w) => '-'.repeat(w)).join('-|-'),
-      ...rows.map((r) => line([r.scenario, r.measured, r.target, r.met ? 'yes' : 'NO'], widths)),
-    ].join('\n') + '\n',
+    report({ h, f, heraldCold, floorCold, pings: h.ping.ms.length, commands: h.defer.ms.length }),
   );
   return 0;
 }

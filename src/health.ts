@@ -68,16 +68,19 @@ export async function startHealthServer(opts: {
   /** Serve /metrics on this port (same host) instead of `port`. */
   metricsPort?: number | undefined;
   checks: readonly ReadinessCheck[];
-  metrics: Metrics;
+  /** A promise while they are still being made: the server listens first (main.ts). */
+  metrics: Metrics | Promise<Metrics>;
   /** Adapters' paths, served before the health paths (any method). */
   routes?: ReturnType<typeof createRoutes>;
 }): Promise<HealthServer> {
   const host = opts.host ?? '127.0.0.1';
   const serveMetrics = (res: ServerResponse): void => {
-    opts.metrics.registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': opts.metrics.registry.contentType }).end(text),
-      () => res.writeHead(500).end(),
-    );
+    Promise.resolve(opts.metrics)
+      .then(async ({ registry }) => ({ text: await registry.metrics(), type: registry.contentType }))
+      .then(
+        ({ text, type }) => res.writeHead(200, { 'content-type': type }).end(text),
+        () => res.writeHead(500).end(),
+      );
   };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';

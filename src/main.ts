@@ -1,32 +1,36 @@
-// The composition root: command line and config → log → lifecycle →
-// sandbox → services → commands → dispatcher → store, health, jobs → adapters. Wiring only: the
-// command line and the config checks live in cli.ts, the stop and its order in lifecycle.ts, which
-// port and host serve health in config/sections.ts.
+// The composition root: command line and config → log → lifecycle → the server on PORT (health,
+// and Discord's HTTP endpoint) → sandbox → services → commands → dispatcher → store, jobs →
+// adapters. Wiring only: the command line and the config checks live in cli.ts, the stop and its
+// order in lifecycle.ts, which port and host serve health in config/sections.ts.
 import { resolve } from 'node:path';
-import { createConsoleAdapter } from '../adapters/console/adapter.ts';
-import { HISTORY_FILE_NAME } from '../adapters/console/history.ts';
-import { openTerminalLog, type TerminalLog } from '../adapters/console/terminal-log.ts';
-import { buildApp, buildServices } from './app.ts';
+import type { HttpInteractions } from '../adapters/discord/http.ts';
+import type { TerminalLog } from '../adapters/console/terminal-log.ts';
 import { prepare } from './cli.ts';
 import { configReport } from './config/report.ts';
 import { secretsOf, type Config } from './config/index.ts';
-import type { ChatAdapter, HttpRoutes } from './core/adapter.ts';
+import type { ChatAdapter } from './core/adapter.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { ConfigError } from './errors.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
-import { createQuotas } from './quota.ts';
+import type { Metrics } from './metrics.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
-import {
-  closeChannelClients,
-  closeDestinationClients,
-  createChannelClients,
-  createDestinationClients,
-} from './destinations.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/resolve.ts';
-import { startSandboxServer } from './sandbox/server.ts';
-import { closeServices } from './services/index.ts';
+
+// Only what the server on PORT needs is imported above: the app, the service clients and the
+// platform SDKs are loaded with import() after it listens, so in Discord's HTTP mode a replica
+// answers PING (and holds early commands) while they load; `npm run bench -- interactions`.
+
+/**
+ * One turn of the event loop, for the server on PORT to take and answer what arrived meanwhile:
+ * import() holds the loop for a whole module graph (app.ts, discord.js: a few hundred ms each), so
+ * start-up loads them one at a time with a turn between. Two immediates: one to accept a
+ * connection, one to read its request.
+ */
+async function turn(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 function sandboxNotice(plan: ServicePlan): string | undefined {
   if (plan.simulated.length === 0) return undefined;
@@ -48,7 +52,9 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
   const sandbox =
     plan.simulated.length === 0
       ? undefined
-      : await startSandboxServer({
+      : await (
+          await import('./sandbox/server.ts')
+        ).startSandboxServer({
           // Loaded on the sandbox's first request, msw with them: an idle bot holds neither.
           handlers: async () =>
             (await import('./sandbox/index.ts')).sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
@@ -68,6 +74,9 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   // Only the health server serves metrics: without it prom-client is never loaded.
   const metrics = config.health ? (await import('./metrics.ts')).createMetrics() : undefined;
+  await turn();
+  const { buildServices } = await import('./app.ts');
+  const { closeServices } = await import('./services/index.ts');
   const { services } = buildServices(config, plan, sandbox?.url, {
     log: log.child({ component: 'http' }),
     onCall: (r) => metrics?.onCall(r),
@@ -80,6 +89,10 @@ type Started = Awaited<ReturnType<typeof startServices>>;
 
 /** The store, the schedules, their destinations, and the app: commands, dispatcher, /schedule. */
 async function startCommands({ config, log, lifecycle }: Base, { redis, metrics, services }: Started) {
+  const { buildApp } = await import('./app.ts');
+  const { createQuotas } = await import('./quota.ts');
+  const { closeChannelClients, closeDestinationClients, createChannelClients, createDestinationClients } =
+    await import('./destinations.ts');
   const quotas = createQuotas({ ...config.limits, redis });
   const store = await openStore(config);
   lifecycle.onStop('store', () => store.close());
@@ -117,14 +130,16 @@ async function startAdapters(
   base: Base,
   adapters: ChatAdapter[],
   { registry, dispatcher, store }: Commands,
-  routes: HttpRoutes | undefined,
+  interactions: HttpInteractions | undefined,
 ) {
   const { config, log, lifecycle, plan, terminalLog } = base;
   // The store's claims make each interaction run once across the replicas sharing it.
   if (config.discord) {
     const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
     const discordLog = log.child({ adapter: 'discord' });
-    adapters.push(createDiscordAdapter({ config: config.discord, log: discordLog, claims: store, routes }));
+    adapters.push(
+      createDiscordAdapter({ config: config.discord, log: discordLog, claims: store, interactions }),
+    );
   }
   if (config.slack) {
     const { createSlackAdapter } = await import('../adapters/slack/adapter.ts');
@@ -133,6 +148,8 @@ async function startAdapters(
     );
   }
   if (adapters.length === 0) {
+    const { createConsoleAdapter } = await import('../adapters/console/adapter.ts');
+    const { HISTORY_FILE_NAME } = await import('../adapters/console/history.ts');
     const isTTY = Boolean(process.stdin.isTTY && process.stdout.isTTY);
     const consoleAdapter = createConsoleAdapter({
       input: process.stdin,
@@ -160,6 +177,58 @@ async function startAdapters(
   }
 }
 
+/** What the server on PORT reports on as it comes up after it: set by main() as each part starts. */
+interface Later {
+  readonly adapters: readonly ChatAdapter[];
+  started?: Started;
+  commands?: Commands;
+}
+
+/**
+ * The server on PORT (health, metrics and, in Discord's HTTP mode, the interactions endpoint),
+ * listening before the rest starts: Discord's PING is answered at once and an early command waits
+ * in the endpoint for the adapter. /readyz says "not ready" until the adapters are up.
+ */
+async function serveHttp(base: Base, later: Later, metrics: Promise<Metrics>) {
+  const { config, log, lifecycle } = base;
+  const discord = config.discord;
+  const { createRoutes, readinessChecks, startHealthServer } = await import('./health.ts');
+  const routes = createRoutes();
+  let interactions: HttpInteractions | undefined;
+  if (discord?.mode === 'http' && discord.publicKey !== undefined && discord.interactionsPath !== undefined) {
+    const { createHttpInteractions, discordPublicKey } = await import('../adapters/discord/http.ts');
+    const endpointLog = log.child({ adapter: 'discord' });
+    interactions = createHttpInteractions({
+      publicKey: discordPublicKey(discord.publicKey),
+      log: endpointLog,
+    });
+    routes.add(discord.interactionsPath, interactions.handle);
+  }
+  const checks = readinessChecks({
+    adapters: () => later.adapters,
+    store: {
+      getSlot: (job, slotId) =>
+        later.commands
+          ? later.commands.store.getSlot(job, slotId)
+          : Promise.reject(new Error('the store is not open yet')),
+    },
+    redis: config.redisUrl
+      ? {
+          get status() {
+            return later.started?.redis?.status ?? 'wait';
+          },
+        }
+      : undefined,
+  });
+  const health = await startHealthServer({ ...config.health!, metrics, checks, routes });
+  lifecycle.onStop('connections', () => health.close());
+  log.info(
+    { host: health.host, port: health.port },
+    `health and metrics on ${health.host} port ${health.port}`,
+  );
+  return interactions;
+}
+
 async function main(): Promise<void> {
   const prepared = prepare(process.argv.slice(2));
   if (prepared.kind === 'exit') {
@@ -169,7 +238,10 @@ async function main(): Promise<void> {
   const { config, environment } = prepared;
   for (const secret of secretsOf(config)) registerSecret(secret);
   // On an interactive console, log lines are printed around its prompt, never over it.
-  const terminalLog = config.discord || config.slack ? undefined : openTerminalLog(config.log.format);
+  const terminalLog =
+    config.discord || config.slack
+      ? undefined
+      : (await import('../adapters/console/terminal-log.ts')).openTerminalLog(config.log.format);
   const log = createLogger({
     level: config.log.level,
     format: config.log.format,
@@ -185,36 +257,26 @@ async function main(): Promise<void> {
   for (const line of configReport(config, plan, environment))
     log[line.warn ? 'warn' : 'info'](line.fields, line.text);
   const base: Base = { config, log, lifecycle, terminalLog, plan };
-
-  const started = await startServices(base);
-  const commands = await startCommands(base, started);
   const adapters: ChatAdapter[] = [];
   lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
-  let routes: HttpRoutes | undefined;
-  // Metrics exist exactly when the health server is configured.
-  if (config.health && started.metrics) {
-    // Loaded only when configured, like prom-client: it brings node:http (see sandbox/server.ts).
-    const { createRoutes, readinessChecks, startHealthServer } = await import('./health.ts');
-    const checks = readinessChecks({ adapters: () => adapters, store: commands.store, redis: started.redis });
-    const served = createRoutes();
-    routes = served;
-    const health = await startHealthServer({
-      ...config.health,
-      metrics: started.metrics,
-      checks,
-      routes: served,
-    });
-    lifecycle.onStop('connections', () => health.close());
-    log.info(
-      { host: health.host, port: health.port },
-      `health and metrics on ${health.host} port ${health.port}`,
-    );
-  }
+  const later: Later = { adapters };
+  // Metrics exist exactly when the health server is configured (startServices makes them).
+  const metrics = Promise.withResolvers<Metrics>();
+  const interactions = config.health ? await serveHttp(base, later, metrics.promise) : undefined;
+
+  await turn();
+  const started = await startServices(base);
+  later.started = started;
+  if (started.metrics) metrics.resolve(started.metrics);
+  await turn();
+  const commands = await startCommands(base, started);
+  later.commands = commands;
+  await turn();
   try {
     // The built-in schedules are validated here, before any platform connection is made.
     await commands.scheduling.start();
     lifecycle.onStop('jobs', () => commands.scheduling.stop());
-    await startAdapters(base, adapters, commands, routes);
+    await startAdapters(base, adapters, commands, interactions);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`herald cannot start: ${err.message}\n`);

@@ -15,28 +15,24 @@ import {
   type RESTOptions,
 } from 'discord.js';
 import type { DiscordConfig } from '../../src/config/index.ts';
-import type {
-  AdapterHandlers,
-  ChatAdapter,
-  CommandRegistry,
-  HttpRoutes,
-  Invocation,
-} from '../../src/core/adapter.ts';
+import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
 import { createLocalClaims, INTERACTION_CLAIM_MS, type InteractionClaims } from '../../src/core/claims.ts';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Action } from '../../src/core/reply.ts';
 import { AdapterError } from '../../src/errors.ts';
+import { NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { createActionStore, type ActionStore, type ActionTarget } from './custom-id.ts';
 import { actorOf, commandName, createRoleCache, optionValues, type RoleCache } from './interaction.ts';
-import { createHttpInteractions, discordPublicKey, gatewayAnswers, type FirstAnswers } from './http.ts';
+import type { HttpInteractions } from './http.ts';
 import { renderChoices } from '../../src/render/discord.ts';
 import {
   discordError,
-  NO_MENTIONS,
+  gatewayAnswers,
   safeError,
   sendReply,
   type Deferrable,
+  type FirstAnswers,
   type InFlight,
 } from './respond.ts';
 
@@ -64,8 +60,11 @@ export interface DiscordAdapterOptions {
    * Every gateway session of the bot receives every interaction; only the claim's winner answers.
    */
   claims?: InteractionClaims;
-  /** HTTP mode: the server on PORT that takes the interactions route (src/health.ts). */
-  routes?: HttpRoutes;
+  /**
+   * HTTP mode: the endpoint already served on PORT (http.ts), which answers PINGs and holds early
+   * interactions until the adapter attaches to it.
+   */
+  interactions?: HttpInteractions;
 }
 
 /** What one adapter shares across its interactions. */
@@ -311,30 +310,23 @@ interface InteractionAction {
  * HTTP mode: no login; the client only builds Interactions from the verified packets (through the
  * same listener as the gateway's) and sends the edits and follow-ups over REST.
  */
-function startHttp(session: Session, client: Client, routes: HttpRoutes | undefined): () => void {
-  const { config } = session;
-  const path = config.interactionsPath;
-  if (config.publicKey === undefined || path === undefined || routes === undefined) {
+function startHttp(session: Session, client: Client, interactions: HttpInteractions | undefined): () => void {
+  if (interactions === undefined) {
     throw new AdapterError({
       platform: 'discord',
       code: 'connect_failed',
       message: 'Discord HTTP mode needs DISCORD_PUBLIC_KEY and the HTTP server on PORT',
     });
   }
-  const interactions = createHttpInteractions({
-    publicKey: discordPublicKey(config.publicKey),
-    log: session.log,
-    dispatch: (packet) => {
-      session.roles.remember(packet);
-      (client as unknown as InteractionAction).actions.InteractionCreate.handle(packet);
-    },
-  });
   session.answers = interactions.answers;
-  return routes.add(path, (req, res) => interactions.handle(req, res));
+  return interactions.attach((packet) => {
+    session.roles.remember(packet);
+    (client as unknown as InteractionAction).actions.InteractionCreate.handle(packet);
+  });
 }
 
 export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
-  let unroute: (() => void) | undefined;
+  let detach: (() => void) | undefined;
   const session: Session = {
     config: opts.config,
     log: opts.log,
@@ -356,7 +348,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
       session.client = client;
       if (opts.config.mode === 'http') {
         try {
-          unroute = startHttp(session, client, opts.routes);
+          detach = startHttp(session, client, opts.interactions);
         } catch (err) {
           session.client = undefined;
           await client.destroy();
@@ -385,14 +377,14 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
       for (const controller of session.inFlight) {
         controller.abort(new AdapterError({ platform: 'discord', code: 'expired', message }));
       }
-      unroute?.();
-      unroute = undefined;
+      detach?.();
+      detach = undefined;
       const client = session.client;
       session.client = undefined;
       if (client) await client.destroy();
     },
     isReady() {
-      if (opts.config.mode === 'http') return unroute !== undefined;
+      if (opts.config.mode === 'http') return detach !== undefined;
       return session.client?.isReady() ?? false;
     },
   };

@@ -6,16 +6,12 @@
 // https://discord.com/developers/docs/interactions/receiving-and-responding#security-and-authorization
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  InteractionResponseType,
-  InteractionType,
-  MessageFlags,
-  type APIInteraction,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-} from 'discord.js';
-import type { Choice, CommandLog } from '../../src/core/command.ts';
-import { NO_MENTIONS, type Deferrable, type InFlight } from './respond.ts';
+// Types only: this file is what HTTP mode serves before discord.js (about 400 ms of CPU) is loaded,
+// so that a replica answers Discord's PING while the rest of herald is still starting.
+import type { APIInteraction } from 'discord.js';
+import type { CommandLog } from '../../src/core/command.ts';
+import { NO_MENTIONS } from '../../src/domain/discord.ts';
+import type { FirstAnswers } from './respond.ts';
 
 /** A signed request older than this is refused: a captured one cannot be replayed later. */
 export const SIGNATURE_MAX_AGE_MS = 5 * 60_000;
@@ -29,35 +25,15 @@ export const INTERACTION_BODY_MAX = 256 * 1024;
 /** Discord waits 3 s for the first answer; one not ready by then is given up on. */
 export const FIRST_ANSWER_DEADLINE_MS = 2_800;
 
-/** How an interaction's first answer goes out; everything after it is the same in both modes. */
-export interface FirstAnswers {
-  /** A deferral: type 5 (a new reply, private or not) or type 6 (the clicked message is updated). */
-  defer(interaction: Deferrable, kind: InFlight['kind'], isEphemeral: boolean): Promise<void>;
-  /** A private message answering at once (an expired button), nothing run. */
-  notice(interaction: ButtonInteraction, content: string): Promise<void>;
-  /** Autocomplete choices (type 8). */
-  choices(interaction: AutocompleteInteraction, choices: Choice[]): Promise<void>;
-  /** The interaction's handling ended: HTTP mode answers a request nothing answered. */
-  finished(interactionId: string): void;
-}
-
-/** The gateway's first answers: REST callbacks through discord.js. */
-export const gatewayAnswers: FirstAnswers = {
-  async defer(interaction, kind, isEphemeral) {
-    if (kind === 'reply') {
-      await interaction.deferReply(isEphemeral ? { flags: MessageFlags.Ephemeral } : {});
-    } else {
-      await (interaction as ButtonInteraction).deferUpdate();
-    }
-  },
-  async notice(interaction, content) {
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-  },
-  async choices(interaction, choices) {
-    await interaction.respond(choices);
-  },
-  finished() {},
-};
+// Discord's wire numbers (https://discord.com/developers/docs/interactions/receiving-and-responding):
+// an interaction's type, and the response types and message flag the first answers use.
+const PING = 1;
+const PONG = 1;
+const CHANNEL_MESSAGE_WITH_SOURCE = 4;
+const DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE = 5;
+const DEFERRED_UPDATE_MESSAGE = 6;
+const APPLICATION_COMMAND_AUTOCOMPLETE_RESULT = 8;
+const EPHEMERAL = 1 << 6;
 
 /** DISCORD_PUBLIC_KEY (64 hex digits, the raw Ed25519 key) as a key node:crypto verifies with. */
 export function discordPublicKey(hex: string): KeyObject {
@@ -136,16 +112,23 @@ function send(res: ServerResponse, status: number, body?: unknown): Promise<void
 export interface HttpInteractionsOptions {
   publicKey: KeyObject;
   log: CommandLog;
-  /** Hands a verified interaction to the adapter (which answers it through `answers`). */
-  dispatch(packet: APIInteraction): void;
   now?: () => number;
   bodyMax?: number;
   firstAnswerDeadlineMs?: number;
 }
 
+/** Where verified interactions go: the adapter, which answers them through `answers`. */
+export type Dispatch = (packet: APIInteraction) => void;
+
 export interface HttpInteractions {
   answers: FirstAnswers;
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * Hands verified interactions to `dispatch` from now on, first those that arrived while herald
+   * was starting (each still within its first-answer deadline). The returned function detaches:
+   * an interaction arriving after it is answered 503 at once (the replica is stopping).
+   */
+  attach(dispatch: Dispatch): () => void;
 }
 
 /** The endpoint's request handler and the first answers that complete its responses. */
@@ -155,6 +138,10 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
   const deadlineMs = opts.firstAnswerDeadlineMs ?? FIRST_ANSWER_DEADLINE_MS;
   /** The HTTP responses still owed, by interaction id. */
   const pending = new Map<string, ServerResponse>();
+  let dispatch: Dispatch | undefined;
+  /** Interactions verified before the adapter attached, in their order of arrival. */
+  let waiting: APIInteraction[] = [];
+  let isDetached = false;
 
   function answer(interactionId: string, body: unknown): Promise<void> {
     const res = pending.get(interactionId);
@@ -168,11 +155,8 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       await answer(
         interaction.id,
         kind === 'reply'
-          ? {
-              type: InteractionResponseType.DeferredChannelMessageWithSource,
-              data: isEphemeral ? { flags: MessageFlags.Ephemeral } : {},
-            }
-          : { type: InteractionResponseType.DeferredMessageUpdate },
+          ? { type: DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, data: isEphemeral ? { flags: EPHEMERAL } : {} }
+          : { type: DEFERRED_UPDATE_MESSAGE },
       );
       // What discord.js's own deferReply/deferUpdate record: editReply and followUp rely on it.
       interaction.deferred = true;
@@ -180,14 +164,14 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
     },
     async notice(interaction, content) {
       await answer(interaction.id, {
-        type: InteractionResponseType.ChannelMessageWithSource,
-        data: { content, flags: MessageFlags.Ephemeral, allowed_mentions: NO_MENTIONS },
+        type: CHANNEL_MESSAGE_WITH_SOURCE,
+        data: { content, flags: EPHEMERAL, allowed_mentions: NO_MENTIONS },
       });
       interaction.replied = true;
     },
     async choices(interaction, choices) {
       await answer(interaction.id, {
-        type: InteractionResponseType.ApplicationCommandAutocompleteResult,
+        type: APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
         data: { choices },
       });
       interaction.responded = true;
@@ -200,6 +184,15 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       void send(res, 500);
     },
   };
+
+  function deliver(packet: APIInteraction, to: Dispatch): void {
+    try {
+      to(packet);
+    } catch (err) {
+      opts.log.error({ err, interactionId: packet.id }, 'discord.http_dispatch_failed');
+      answers.finished(packet.id);
+    }
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') {
@@ -234,12 +227,16 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       await send(res, 400);
       return;
     }
-    if (packet.type === InteractionType.Ping) {
-      await send(res, 200, { type: InteractionResponseType.Pong });
+    if ((packet.type as number) === PING) {
+      await send(res, 200, { type: PONG });
       return;
     }
     if (typeof packet.id !== 'string' || pending.has(packet.id)) {
       await send(res, 400);
+      return;
+    }
+    if (isDetached) {
+      await send(res, 503);
       return;
     }
     pending.set(packet.id, res);
@@ -254,16 +251,30 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       clearTimeout(timer);
       if (pending.get(packet.id) === res) pending.delete(packet.id);
     });
-    try {
-      opts.dispatch(packet);
-    } catch (err) {
-      opts.log.error({ err, interactionId: packet.id }, 'discord.http_dispatch_failed');
-      answers.finished(packet.id);
+    if (dispatch) deliver(packet, dispatch);
+    else {
+      waiting.push(packet);
+      opts.log.debug({ interactionId: packet.id }, 'discord.http_held_until_started');
     }
+  }
+
+  function attach(to: Dispatch): () => void {
+    dispatch = to;
+    isDetached = false;
+    const arrived = waiting;
+    waiting = [];
+    // One whose deadline passed meanwhile was answered 503 and is no longer pending.
+    for (const packet of arrived) if (pending.has(packet.id)) deliver(packet, to);
+    return () => {
+      if (dispatch !== to) return;
+      dispatch = undefined;
+      isDetached = true;
+    };
   }
 
   return {
     answers,
+    attach,
     handle: (req, res) => {
       void handle(req, res).catch((err: unknown) => {
         opts.log.error({ err }, 'discord.http_failed');

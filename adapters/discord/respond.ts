@@ -4,16 +4,16 @@
 import {
   AttachmentBuilder,
   MessageFlags,
+  type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
 } from 'discord.js';
-import type { CommandLog } from '../../src/core/command.ts';
+import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Action, Reply } from '../../src/core/reply.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
+import { NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { renderDiscord, type DiscordMessage } from '../../src/render/discord.ts';
-
-export const NO_MENTIONS = { parse: [] as [] };
 
 export type Deferrable = ChatInputCommandInteraction | ButtonInteraction;
 
@@ -28,6 +28,36 @@ export interface InFlight {
   controller: AbortController;
   responded: boolean;
 }
+
+/** How an interaction's first answer goes out; everything after it is the same in both modes. */
+export interface FirstAnswers {
+  /** A deferral: type 5 (a new reply, private or not) or type 6 (the clicked message is updated). */
+  defer(interaction: Deferrable, kind: InFlight['kind'], isEphemeral: boolean): Promise<void>;
+  /** A private message answering at once (an expired button), nothing run. */
+  notice(interaction: ButtonInteraction, content: string): Promise<void>;
+  /** Autocomplete choices (type 8). */
+  choices(interaction: AutocompleteInteraction, choices: Choice[]): Promise<void>;
+  /** The interaction's handling ended: HTTP mode (http.ts) answers a request nothing answered. */
+  finished(interactionId: string): void;
+}
+
+/** The gateway's first answers: REST callbacks through discord.js. */
+export const gatewayAnswers: FirstAnswers = {
+  async defer(interaction, kind, isEphemeral) {
+    if (kind === 'reply') {
+      await interaction.deferReply(isEphemeral ? { flags: MessageFlags.Ephemeral } : {});
+    } else {
+      await (interaction as ButtonInteraction).deferUpdate();
+    }
+  },
+  async notice(interaction, content) {
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  },
+  async choices(interaction, choices) {
+    await interaction.respond(choices);
+  },
+  finished() {},
+};
 
 /**
  * Which call answers: `follow-up` once something was sent; `private-over-public` when a private

@@ -74,3 +74,6 @@ export function discordMessageUrl(guildId: string, channelId: string, messageId:
   if (![guildId, channelId, messageId].every((id) => SNOWFLAKE_RE.test(id))) return undefined;
   return `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
 }
+
+/** `allowed_mentions` that pings nobody: text from users or providers never notifies anyone. */
+export const NO_MENTIONS = Object.freeze({ parse: [] as [] });

@@ -70,9 +70,9 @@ describe('a request nothing answers', () => {
     const endpoint = createHttpInteractions({
       publicKey: discordPublicKey(keys.publicKeyHex),
       log,
-      dispatch: () => undefined,
       firstAnswerDeadlineMs: 50,
     });
+    endpoint.attach(() => undefined);
     server = createServer((req, res) => endpoint.handle(req, res));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/interactions`;

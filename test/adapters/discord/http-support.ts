@@ -3,6 +3,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
+import { createHttpInteractions, discordPublicKey } from '../../../adapters/discord/http.ts';
 import type { AdapterHandlers, ChatAdapter, Invocation } from '../../../src/core/adapter.ts';
 import type { InteractionClaims } from '../../../src/core/claims.ts';
 import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
@@ -152,6 +153,11 @@ export async function startHttpReplica(opts: {
   const routes = createRoutes();
   const server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
   const path = opts.path ?? '/interactions';
+  const interactions = createHttpInteractions({
+    publicKey: discordPublicKey(opts.keys.publicKeyHex),
+    log: opts.log,
+  });
+  routes.add(path, interactions.handle);
   const adapter = createDiscordAdapter({
     config: {
       token: BOT_TOKEN,
@@ -164,7 +170,7 @@ export async function startHttpReplica(opts: {
     },
     log: opts.log,
     claims: opts.claims,
-    routes,
+    interactions,
   });
   const runs: Invocation[] = [];
   await adapter.start(registry, createHandlers(runs));
