@@ -9,6 +9,7 @@ import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { SlackMessage } from '../../render/slack.ts';
+import { watchRateLimit, type PostOptions } from './rate-limit.ts';
 import { CreatedMessage, DiscordErrorResponse, type ExecuteWebhookPayload } from './schemas.ts';
 import { z } from 'zod';
 
@@ -58,9 +59,10 @@ export interface WebhookClient extends Closable {
   /**
    * Posts and waits for Discord's confirmation (`wait=true`); resolves with the created message.
    * An answer that is not a message (a 204, an HTML page) is a `bad_response` failure.
-   * Mentions are always suppressed (allowed_mentions parse: []).
+   * Mentions are always suppressed (allowed_mentions parse: []). `opts.onRateLimit` is told the
+   * rate-limit facts of every answer, a failure's too.
    */
-  post(message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
+  post(message: WebhookMessage, opts?: PostOptions): Promise<PostedMessage>;
 }
 
 /**
@@ -68,8 +70,8 @@ export interface WebhookClient extends Closable {
  * message, Slack's chat.postMessage), and says at add time whether it can.
  */
 export interface ChannelClient extends Closable {
-  /** Posts `message` into the channel; resolves with the created message. */
-  post(channelId: string, message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
+  /** Posts `message` into the channel; resolves with the created message. As WebhookClient.post. */
+  post(channelId: string, message: WebhookMessage, opts?: PostOptions): Promise<PostedMessage>;
   /**
    * One sentence saying what to grant when the bot cannot post into the channel, else undefined.
    * `appPermissions`: Discord's bitfield from the interaction, when the caller has it.
@@ -159,6 +161,7 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
     baseUrl: config.baseUrl,
     readError: readWebhookError,
   });
+  const now = deps.now ?? Date.now;
   const isUsable = (segment: string) => segment.trim() !== '' && !/^\.+$/.test(segment);
 
   return {
@@ -186,7 +189,7 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
             : { body: payload }),
         },
         z.unknown(),
-        opts,
+        watchRateLimit(opts, now),
       );
       const created = CreatedMessage.safeParse(answer);
       if (!created.success) {

@@ -8,6 +8,7 @@ import { type CallOptions, type HttpRequest } from '../../http/client.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import type { ChannelClient } from './client.ts';
+import { watchRateLimit } from './rate-limit.ts';
 import { z } from 'zod';
 
 export interface SlackChannelConfig {
@@ -99,7 +100,7 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
           unfurl_links: 'false',
           unfurl_media: 'false',
         },
-        opts,
+        watchRateLimit(opts, deps.now ?? Date.now),
       );
       if (!answer.ok || answer.ts === undefined) throw refused('chat.postMessage', answer.error);
       return { id: answer.ts, channelId: typeof answer.channel === 'string' ? answer.channel : channelId };
