@@ -9,8 +9,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +20,9 @@ import { createWebhookClient, type WebhookClient } from '../src/services/webhook
 import { createSqliteScheduleStore, createSqliteStore, type Store } from '../src/store/index.ts';
 import { createRedisStore } from '../src/store/redis-store.ts';
 import { createRedisScheduleStore } from '../src/store/schedules-redis.ts';
+import { LATENCY_MS, slowServer, webhookFake, type Arrival, type WebhookFake } from './schedule-fakes.ts';
 import { percentile } from './stats.ts';
 
-const LATENCY_MS = 100;
 const DESTINATIONS = 100;
 const SCHEDULES = 1_000;
 const STORED = 10_000;
@@ -44,49 +42,6 @@ interface Row {
 }
 
 const after = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A loopback server answering every request after LATENCY_MS with `answer`. */
-async function slowServer(answer: (body: string, url: string) => string): Promise<Server & { url: string }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(answer(body, req.url ?? ''));
-      }, LATENCY_MS);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return Object.assign(server, { url });
-}
-
-/** The destinations' fake: Discord's execute-webhook answer (wait=true), each post's arrival kept. */
-async function webhookFake() {
-  const arrivals: { at: number; content: string }[] = [];
-  let n = 0;
-  const server = await slowServer((body, url) => {
-    const content = (JSON.parse(body) as { content?: string }).content ?? '';
-    arrivals.push({ at: performance.now(), content });
-    const webhookId = url.split('/')[1] ?? '';
-    return JSON.stringify({
-      id: String(1_300_000_000_000_000_000n + BigInt(++n)),
-      type: 0,
-      content,
-      channel_id: '1200000000000000001',
-      author: { id: webhookId, username: 'herald', bot: true, discriminator: '0000' },
-      attachments: [],
-      embeds: [],
-      mentions: [],
-      pinned: false,
-      tts: false,
-      timestamp: new Date().toISOString(),
-      webhook_id: webhookId,
-    });
-  });
-  return { server, arrivals };
-}
 
 function record(i: number, createdAt: number, cron = '* * * * *'): ScheduleRecord {
   return {
@@ -120,16 +75,34 @@ function counted<T extends object>(target: T, calls: { n: number }): T {
 interface World {
   store: Store;
   schedules: ScheduleStore;
+  /** The deliverer's reads of a destination's shared pause, counted. */
+  pauseReads: { n: number };
   close(): Promise<void>;
+}
+
+/** `store` with its reads of `delivery-pause:` keys counted in `reads`. */
+function pauseReadsOf(store: Store, reads: { n: number }): Store {
+  return new Proxy(store, {
+    get(t, key, receiver) {
+      const value = Reflect.get(t, key, receiver) as unknown;
+      if (key !== 'getValue' || typeof value !== 'function') return value;
+      return (k: string) => {
+        if (k.startsWith('delivery-pause:')) reads.n++;
+        return (value as (k: string) => Promise<string | undefined>).call(t, k);
+      };
+    },
+  });
 }
 
 async function openSqlite(dir: string): Promise<World> {
   const file = join(dir, `${randomUUID()}.sqlite`);
   const store = createSqliteStore(file, { now: () => clock.now });
   const schedules = createSqliteScheduleStore(file);
+  const pauseReads = { n: 0 };
   return {
-    store,
+    store: pauseReadsOf(store, pauseReads),
     schedules,
+    pauseReads,
     close: async () => void (await Promise.all([store.close(), schedules.close()])),
   };
 }
@@ -137,9 +110,11 @@ async function openSqlite(dir: string): Promise<World> {
 async function openRedis(keyPrefix: string): Promise<World> {
   const store = await createRedisStore(REDIS_URL, { now: () => clock.now, keyPrefix });
   const schedules = await createRedisScheduleStore(REDIS_URL, { keyPrefix });
+  const pauseReads = { n: 0 };
   return {
-    store,
+    store: pauseReadsOf(store, pauseReads),
     schedules,
+    pauseReads,
     close: async () => void (await Promise.all([store.close(), schedules.close()])),
   };
 }
@@ -184,13 +159,13 @@ function runnerOf(w: World, owner: string, destinations: Record<string, WebhookC
   });
 }
 
-/** Each schedule's command line posted for `slotMinute`, counted. */
-function postsOf(arrivals: { at: number; content: string }[], since: number) {
+/** Each slot's posts per destination (a schedule's command line at its webhook), counted. */
+function postsOf(arrivals: Arrival[], since: number) {
   const counts = new Map<string, number>();
   const times: number[] = [];
   for (const a of arrivals) {
     if (a.at < since) continue;
-    const key = a.content.split(':')[0] ?? '';
+    const key = `${a.webhook} ${a.content.split(':')[0] ?? ''}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     times.push(a.at - since);
   }
@@ -200,7 +175,7 @@ function postsOf(arrivals: { at: number; content: string }[], since: number) {
 async function dueInOneMinute(
   label: string,
   worlds: World[],
-  fake: Awaited<ReturnType<typeof webhookFake>>,
+  fake: WebhookFake,
   destinations: Record<string, WebhookClient>,
   upstream: string,
   targetAllS: number,
@@ -217,8 +192,12 @@ async function dueInOneMinute(
   await Promise.all(runners.map((r) => r.tick()));
   clock.now = boundary + 200;
   const started = performance.now();
+  const limitedBefore = fake.limited.count;
+  const readsBefore = worlds.reduce((n, x) => n + x.pauseReads.n, 0);
   await Promise.all(runners.map((r) => r.tick()));
   const { counts, times } = postsOf(fake.arrivals, started);
+  const limited = fake.limited.count - limitedBefore;
+  const reads = worlds.reduce((n, x) => n + x.pauseReads.n, 0) - readsBefore;
   const last = Math.max(...times) / 1000;
   const p50 = percentile(times, 50) / 1000;
   const twice = [...counts.values()].filter((c) => c > 1).length;
@@ -227,8 +206,10 @@ async function dueInOneMinute(
   const rows: Row[] = [
     {
       scenario: `${SCHEDULES} due in one minute, ${DESTINATIONS} destinations, ${label}`,
-      measured: `first ${(Math.min(...times) / 1000).toFixed(2)} s, p50 ${p50.toFixed(2)} s, last ${last.toFixed(2)} s; ${once} posted once, ${twice} twice, ${SCHEDULES - counts.size} never`,
-      target: `all within ${targetAllS} s${targetAllS === 15 ? ', p50 ≤ 8 s' : ''}, every slot exactly once`,
+      measured:
+        `first ${(Math.min(...times) / 1000).toFixed(2)} s, p50 ${p50.toFixed(2)} s, last ${last.toFixed(2)} s; ${once} posted once, ${twice} twice, ${SCHEDULES - counts.size} never` +
+        (limited > 0 ? `; ${limited} answered 429; ${reads} pause reads for ${times.length} posts` : ''),
+      target: `all within ${targetAllS} s${targetAllS === 15 ? ', p50 ≤ 8 s' : ''}, every slot exactly once${limited > 0 ? ', none twice after a 429' : ''}`,
       met: allOnce && last <= targetAllS && (targetAllS !== 15 || p50 <= 8),
     },
   ];
@@ -237,7 +218,7 @@ async function dueInOneMinute(
 
 async function restartAfterDowntime(
   w: World,
-  fake: Awaited<ReturnType<typeof webhookFake>>,
+  fake: WebhookFake,
   destinations: Record<string, WebhookClient>,
   upstream: string,
 ): Promise<Row> {
@@ -368,10 +349,8 @@ async function rssRow(dir: string): Promise<Row> {
   };
 }
 
-export async function runSchedulesBench(): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'herald-bench-schedules-'));
-  const upstream = await slowServer(() => JSON.stringify({ text: 'light rain, 7 °C' }));
-  const fake = await webhookFake();
+/** A webhook client per destination, d0 … d99, posting to `fake`. */
+function destinationsAt(fake: WebhookFake): Record<string, WebhookClient> {
   const destinations: Record<string, WebhookClient> = {};
   for (let i = 0; i < DESTINATIONS; i++)
     destinations[`d${i}`] = createWebhookClient({
@@ -379,6 +358,18 @@ export async function runSchedulesBench(): Promise<number> {
       id: String(1_100_000_000_000_000_000n + BigInt(i)),
       token: `token-${i}`,
     });
+  return destinations;
+}
+
+export async function runSchedulesBench(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'herald-bench-schedules-'));
+  const upstream = await slowServer(() => JSON.stringify({ text: 'light rain, 7 °C' }));
+  const fake = await webhookFake();
+  const destinations = destinationsAt(fake);
+  // The two-replica row's destinations answer as Discord does: X-RateLimit-* on every answer, a 429
+  // on each one's first post and on any post over its bucket.
+  const limitedFake = await webhookFake({ rateLimited: true });
+  const limitedDestinations = destinationsAt(limitedFake);
   const rows: Row[] = [];
   const progress = (text: string) => process.stderr.write(`bench schedules: ${text}\n`);
   try {
@@ -396,10 +387,10 @@ export async function runSchedulesBench(): Promise<number> {
     const redisA = await openRedis(prefix);
     const redisB = await openRedis(prefix);
     const two = await dueInOneMinute(
-      '2 replicas (Redis)',
+      '2 replicas (Redis), Discord rate limits',
       [redisA, redisB],
-      fake,
-      destinations,
+      limitedFake,
+      limitedDestinations,
       upstream.url,
       10,
     );
@@ -423,6 +414,7 @@ export async function runSchedulesBench(): Promise<number> {
   } finally {
     upstream.close();
     fake.server.close();
+    limitedFake.server.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const width = (key: keyof Row) => Math.max(...rows.map((r) => String(r[key]).length), key.length);

@@ -62,7 +62,8 @@ const bucket = (remaining: number, resetAfterS: number): Record<string, string> 
   'x-ratelimit-reset': ((clock.ms + resetAfterS * 1000) / 1000).toFixed(3),
   'x-ratelimit-reset-after': resetAfterS.toFixed(3),
 });
-const discord429 = (retryAfterS: number, global = false) => ({
+type Scripted = (typeof scripted)[number];
+const discord429 = (retryAfterS: number, global = false): Scripted => ({
   status: 429,
   body: { message: 'You are being rate limited.', retry_after: retryAfterS, global },
   headers: global
@@ -77,7 +78,7 @@ const discord429 = (retryAfterS: number, global = false) => ({
         'x-ratelimit-scope': 'user',
       },
 });
-const ok = (headers: Record<string, string>) => ({ status: 200, body: undefined, headers });
+const ok = (headers: Record<string, string>): Scripted => ({ status: 200, body: undefined, headers });
 
 function answer(where: string, content: string, success: () => Record<string, unknown>): Response {
   const next = scripted.shift();
@@ -125,7 +126,8 @@ const server = useFakeServer(() => [
     }));
   }),
 ]);
-const clients = closeAfterEach<{ close(): Promise<void> }>();
+const closing = closeAfterEach<{ close(): Promise<void> }>();
+const clients = { track: <T extends { close(): Promise<void> }>(c: T): T => (closing.track(c), c) };
 
 /** One replica's deliverer on `store`, its sleeps recorded and moving the fake clock. */
 function replica(store: Store) {
