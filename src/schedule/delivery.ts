@@ -86,6 +86,8 @@ const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failu
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
+/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
+const LIMITED_WAITS = 10;
 const BATCH = 50;
 const WIDE_BATCH = 200;
 const MAX_BATCHES = 100;
@@ -283,7 +285,10 @@ async function deliverOnce(
       return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'));
     }
   }
-  for (let attempt = 1; ; attempt++) {
+  // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
+  let waits = 0;
+  let waited = 0;
+  for (let attempt = 1; ;) {
     let facts: RateLimitFacts | undefined;
     try {
       if (isUncertain) warnUncertain(ctx.log, entry);
@@ -335,7 +340,11 @@ async function deliverOnce(
       if (isUncertain && isServiceError) return leftUncertain(ctx, entry, err);
       const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
       const waitMs = asked > 0 ? asked : backoff;
-      if (!isServiceError || attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs) {
+      const isOutOfTries =
+        asked > 0
+          ? waits >= LIMITED_WAITS || waited + waitMs > ctx.settings.maxWaitMs
+          : attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs;
+      if (!isServiceError || isOutOfTries) {
         if (!isServiceError)
           ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
         return putBack(ctx, entry, asked, err);
@@ -344,6 +353,8 @@ async function deliverOnce(
         { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
         'outbox.retry',
       );
+      if (asked > 0) [waits, waited] = [waits + 1, waited + waitMs];
+      else attempt++;
       try {
         await ctx.sleep(waitMs, signal);
       } catch {

@@ -262,6 +262,16 @@ describe.each(backends)('destination pauses with the $name store', (backend) => 
       expect(held.sleeps).toEqual([500]);
     });
 
+    it('waits out 429 after 429 in one drain: a wait the destination asks for is no failed try', async () => {
+      const store = await open();
+      const { deliverer, sleeps } = replica(store);
+      scripted.push(discord429(0.2), discord429(0.3), discord429(0.2), discord429(0.4));
+      await post(store, path.destination, 'crowded');
+      expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+      expect(sleeps).toEqual([200, 300, 200, 400]);
+      expect(arrivals.map((a) => a.content)).toEqual(['crowded']);
+    });
+
     it('ignores garbage rate-limit headers', async () => {
       const store = await open();
       const { deliverer, sleeps } = replica(store);
