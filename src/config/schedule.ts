@@ -31,7 +31,8 @@ export const SCHEDULE_DEFAULTS = Object.freeze({
   timezone: 'UTC',
   minIntervalMinutes: 15,
   // What one replica is measured to hold: 1,000 schedules due in the same minute, each posted once,
-  // the last 9.4-10.0 s after the minute (`npm run bench -- schedules`, target 15 s; docs/SCHEDULING.md).
+  // the last 7.1 s after the minute on a loaded 2-core machine (`npm run bench -- schedules`, target
+  // 15 s; docs/SCHEDULING.md).
   max: 1_000,
 });
 
