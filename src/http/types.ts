@@ -29,7 +29,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /**
    * Told every answer's status and headers (each attempt's, a failure's too), for the rate-limit
-   * headers a platform sends on every answer. Not called for a GET served from the cache or shared.
+   * headers a platform sends on every answer. Not called for a GET: its answer may be shared or
+   * cached, so it is no one caller's.
    */
   onAnswer?: (answer: AnswerHead) => void;
 }
