@@ -1,11 +1,12 @@
 // `npm run bench -- schedules`: the scheduling engine at scale, in this process, with real
 // sockets on loopback: an upstream (the command's provider) and 100 Discord webhook fakes that
-// each answer after 100 ms. The clock the engine reads is set, so that a minute boundary and ten
-// minutes of downtime pass at once, and runs on from there; every latency is measured on the wall clock. The command each
-// schedule runs fetches from the upstream and replies; the engine (index, claim, run, atomic
-// outcome, outbox, delivery) is the real one. Rows: 1,000 slots due in one minute (SQLite, one
-// replica; Redis, two replicas), one tick with 10,000 stored and none due (CPU and store round
-// trips), RSS with 10,000 stored, and a restart after 10 minutes down.
+// each answer after 100 ms (schedule-fakes.ts). The clock the engine reads is set, so that a minute
+// boundary and ten minutes of downtime pass at once, and runs on from there; every latency is
+// measured on the wall clock. The command each schedule runs fetches from the upstream and replies;
+// the engine (index, claim, run, atomic outcome, outbox, delivery) is the real one. Rows: 1,000
+// slots due in one minute (SQLite, one replica; Redis, two replicas, then two replicas whose
+// destinations answer with Discord's rate limits and 429s), one tick with 10,000 stored and none
+// due (CPU and store round trips), RSS with 10,000 stored, and a restart after 10 minutes down.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
