@@ -339,7 +339,9 @@ async function deliverOnce(
       const isServiceError = err instanceof ServiceError;
       if (isUncertain && isServiceError) return leftUncertain(ctx, entry, err);
       const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
-      const waitMs = asked > 0 ? asked : backoff;
+      // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
+      const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;
+      const waitMs = retryAfterMs ?? backoff;
       const isOutOfTries =
         asked > 0
           ? waits >= LIMITED_WAITS || waited + waitMs > ctx.settings.maxWaitMs
@@ -347,7 +349,7 @@ async function deliverOnce(
       if (!isServiceError || isOutOfTries) {
         if (!isServiceError)
           ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
-        return putBack(ctx, entry, asked, err);
+        return putBack(ctx, entry, retryAfterMs ?? 0, err);
       }
       ctx.log.debug(
         { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
