@@ -1,34 +1,31 @@
 // `npm run bench -- schedules`: the scheduling engine at scale, in this process, with real
 // sockets on loopback: an upstream (the command's provider) and 100 Discord webhook fakes that
-// each answer after 100 ms. The clock the engine reads is fake, so that a minute boundary and ten
-// minutes of downtime pass at once; every latency is measured on the wall clock. The command each
-// schedule runs fetches from the upstream and replies; the engine (index, claim, run, atomic
-// outcome, outbox, delivery) is the real one. Rows: 1,000 slots due in one minute (SQLite, one
-// replica; Redis, two replicas), one tick with 10,000 stored and none due (CPU and store round
-// trips), RSS with 10,000 stored, and a restart after 10 minutes down.
+// each answer after 100 ms (schedule-fakes.ts). The clock the engine reads is set, so that a minute
+// boundary and ten minutes of downtime pass at once, and runs on from there; every latency is
+// measured on the wall clock. The command each schedule runs fetches from the upstream and replies;
+// the engine (index, claim, run, atomic outcome, outbox, delivery) is the real one. Rows: 1,000
+// slots due in one minute (SQLite, one replica; Redis, two replicas, then two replicas whose
+// destinations answer with Discord's rate limits and 429s), one tick with 10,000 stored and none
+// due (CPU and store round trips), RSS with 10,000 stored, and a restart after 10 minutes down.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { newScheduleId, type ScheduleRecord, type ScheduleStore } from '../src/schedule/schedules.ts';
+import { newScheduleId, type ScheduleRecord } from '../src/schedule/schedules.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../src/schedule/runner.ts';
 import { renderDiscordWebhook } from '../src/render/discord.ts';
 import { createWebhookClient, type WebhookClient } from '../src/services/webhook/client.ts';
-import { createSqliteScheduleStore, createSqliteStore, type Store } from '../src/store/index.ts';
-import { createRedisStore } from '../src/store/redis-store.ts';
-import { createRedisScheduleStore } from '../src/store/schedules-redis.ts';
+import { createSqliteScheduleStore, createSqliteStore } from '../src/store/index.ts';
+import { LATENCY_MS, slowServer, webhookFake, type Arrival, type WebhookFake } from './schedule-fakes.ts';
+import { clock, counted, dropKeys, openRedis, openSqlite, type World } from './schedule-world.ts';
 import { percentile } from './stats.ts';
 
-const LATENCY_MS = 100;
 const DESTINATIONS = 100;
 const SCHEDULES = 1_000;
 const STORED = 10_000;
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SILENT = {
   debug: () => undefined,
   info: () => undefined,
@@ -45,49 +42,6 @@ interface Row {
 
 const after = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A loopback server answering every request after LATENCY_MS with `answer`. */
-async function slowServer(answer: (body: string, url: string) => string): Promise<Server & { url: string }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(answer(body, req.url ?? ''));
-      }, LATENCY_MS);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return Object.assign(server, { url });
-}
-
-/** The destinations' fake: Discord's execute-webhook answer (wait=true), each post's arrival kept. */
-async function webhookFake() {
-  const arrivals: { at: number; content: string }[] = [];
-  let n = 0;
-  const server = await slowServer((body, url) => {
-    const content = (JSON.parse(body) as { content?: string }).content ?? '';
-    arrivals.push({ at: performance.now(), content });
-    const webhookId = url.split('/')[1] ?? '';
-    return JSON.stringify({
-      id: String(1_300_000_000_000_000_000n + BigInt(++n)),
-      type: 0,
-      content,
-      channel_id: '1200000000000000001',
-      author: { id: webhookId, username: 'herald', bot: true, discriminator: '0000' },
-      attachments: [],
-      embeds: [],
-      mentions: [],
-      pinned: false,
-      tts: false,
-      timestamp: new Date().toISOString(),
-      webhook_id: webhookId,
-    });
-  });
-  return { server, arrivals };
-}
-
 function record(i: number, createdAt: number, cron = '* * * * *'): ScheduleRecord {
   return {
     id: `${newScheduleId()}${i}`,
@@ -101,62 +55,6 @@ function record(i: number, createdAt: number, cron = '* * * * *'): ScheduleRecor
     paused: false,
     createdAt,
   };
-}
-
-/** `target` with every method call counted: one call is one store round trip. */
-function counted<T extends object>(target: T, calls: { n: number }): T {
-  return new Proxy(target, {
-    get(t, key, receiver) {
-      const value = Reflect.get(t, key, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.n++;
-        return (value as (...a: unknown[]) => unknown).apply(t, args);
-      };
-    },
-  });
-}
-
-interface World {
-  store: Store;
-  schedules: ScheduleStore;
-  close(): Promise<void>;
-}
-
-async function openSqlite(dir: string): Promise<World> {
-  const file = join(dir, `${randomUUID()}.sqlite`);
-  const store = createSqliteStore(file, { now: () => clock.now });
-  const schedules = createSqliteScheduleStore(file);
-  return {
-    store,
-    schedules,
-    close: async () => void (await Promise.all([store.close(), schedules.close()])),
-  };
-}
-
-async function openRedis(keyPrefix: string): Promise<World> {
-  const store = await createRedisStore(REDIS_URL, { now: () => clock.now, keyPrefix });
-  const schedules = await createRedisScheduleStore(REDIS_URL, { keyPrefix });
-  return {
-    store,
-    schedules,
-    close: async () => void (await Promise.all([store.close(), schedules.close()])),
-  };
-}
-
-const clock = { now: Date.parse('2026-11-27T12:00:00Z') };
-
-/** Deletes the keys a Redis row wrote under its own prefix (SCAN, not KEYS). */
-async function dropKeys(prefix: string): Promise<void> {
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
 }
 
 function runnerOf(w: World, owner: string, destinations: Record<string, WebhookClient>, upstream: string) {
@@ -184,13 +82,13 @@ function runnerOf(w: World, owner: string, destinations: Record<string, WebhookC
   });
 }
 
-/** Each schedule's command line posted for `slotMinute`, counted. */
-function postsOf(arrivals: { at: number; content: string }[], since: number) {
+/** Each slot's posts per destination (a schedule's command line at its webhook), counted. */
+function postsOf(arrivals: Arrival[], since: number) {
   const counts = new Map<string, number>();
   const times: number[] = [];
   for (const a of arrivals) {
     if (a.at < since) continue;
-    const key = a.content.split(':')[0] ?? '';
+    const key = `${a.webhook} ${a.content.split(':')[0] ?? ''}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     times.push(a.at - since);
   }
@@ -200,7 +98,7 @@ function postsOf(arrivals: { at: number; content: string }[], since: number) {
 async function dueInOneMinute(
   label: string,
   worlds: World[],
-  fake: Awaited<ReturnType<typeof webhookFake>>,
+  fake: WebhookFake,
   destinations: Record<string, WebhookClient>,
   upstream: string,
   targetAllS: number,
@@ -217,8 +115,12 @@ async function dueInOneMinute(
   await Promise.all(runners.map((r) => r.tick()));
   clock.now = boundary + 200;
   const started = performance.now();
+  const limitedBefore = fake.limited.count;
+  const readsBefore = worlds.reduce((n, x) => n + x.pauseReads.n, 0);
   await Promise.all(runners.map((r) => r.tick()));
   const { counts, times } = postsOf(fake.arrivals, started);
+  const limited = fake.limited.count - limitedBefore;
+  const reads = worlds.reduce((n, x) => n + x.pauseReads.n, 0) - readsBefore;
   const last = Math.max(...times) / 1000;
   const p50 = percentile(times, 50) / 1000;
   const twice = [...counts.values()].filter((c) => c > 1).length;
@@ -227,8 +129,10 @@ async function dueInOneMinute(
   const rows: Row[] = [
     {
       scenario: `${SCHEDULES} due in one minute, ${DESTINATIONS} destinations, ${label}`,
-      measured: `first ${(Math.min(...times) / 1000).toFixed(2)} s, p50 ${p50.toFixed(2)} s, last ${last.toFixed(2)} s; ${once} posted once, ${twice} twice, ${SCHEDULES - counts.size} never`,
-      target: `all within ${targetAllS} s${targetAllS === 15 ? ', p50 ≤ 8 s' : ''}, every slot exactly once`,
+      measured:
+        `first ${(Math.min(...times) / 1000).toFixed(2)} s, p50 ${p50.toFixed(2)} s, last ${last.toFixed(2)} s; ${once} posted once, ${twice} twice, ${SCHEDULES - counts.size} never` +
+        `; ${limited} answered 429; ${reads} shared-pause reads`,
+      target: `all within ${targetAllS} s${targetAllS === 15 ? ', p50 ≤ 8 s' : ''}, every slot exactly once${limited > 0 ? ', none twice after a 429' : ''}`,
       met: allOnce && last <= targetAllS && (targetAllS !== 15 || p50 <= 8),
     },
   ];
@@ -237,7 +141,7 @@ async function dueInOneMinute(
 
 async function restartAfterDowntime(
   w: World,
-  fake: Awaited<ReturnType<typeof webhookFake>>,
+  fake: WebhookFake,
   destinations: Record<string, WebhookClient>,
   upstream: string,
 ): Promise<Row> {
@@ -368,10 +272,8 @@ async function rssRow(dir: string): Promise<Row> {
   };
 }
 
-export async function runSchedulesBench(): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'herald-bench-schedules-'));
-  const upstream = await slowServer(() => JSON.stringify({ text: 'light rain, 7 °C' }));
-  const fake = await webhookFake();
+/** A webhook client per destination, d0 … d99, posting to `fake`. */
+function destinationsAt(fake: WebhookFake): Record<string, WebhookClient> {
   const destinations: Record<string, WebhookClient> = {};
   for (let i = 0; i < DESTINATIONS; i++)
     destinations[`d${i}`] = createWebhookClient({
@@ -379,6 +281,18 @@ export async function runSchedulesBench(): Promise<number> {
       id: String(1_100_000_000_000_000_000n + BigInt(i)),
       token: `token-${i}`,
     });
+  return destinations;
+}
+
+export async function runSchedulesBench(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'herald-bench-schedules-'));
+  const upstream = await slowServer(() => JSON.stringify({ text: 'light rain, 7 °C' }));
+  const fake = await webhookFake();
+  const destinations = destinationsAt(fake);
+  // The two-replica row's destinations answer as Discord does: X-RateLimit-* on every answer, a 429
+  // on each one's first post and on any post over its bucket.
+  const limitedFake = await webhookFake({ rateLimited: true });
+  const limitedDestinations = destinationsAt(limitedFake);
   const rows: Row[] = [];
   const progress = (text: string) => process.stderr.write(`bench schedules: ${text}\n`);
   try {
@@ -391,22 +305,20 @@ export async function runSchedulesBench(): Promise<number> {
     rows.push(await restartAfterDowntime(sqlite, fake, destinations, upstream.url));
     await sqlite.close();
 
-    progress('1,000 due, Redis, 2 replicas');
-    const prefix = `herald:bench-${randomUUID()}:`;
-    const redisA = await openRedis(prefix);
-    const redisB = await openRedis(prefix);
-    const two = await dueInOneMinute(
-      '2 replicas (Redis)',
-      [redisA, redisB],
-      fake,
-      destinations,
-      upstream.url,
-      10,
-    );
-    rows.push(...two.rows);
-    await Promise.all(two.runners.map((r) => r.stop()));
-    await Promise.all([redisA.close(), redisB.close()]);
-    await dropKeys(prefix);
+    // Without and then with Discord's rate limits, back to back: the difference is the limits' cost.
+    for (const [label, at, clients] of [
+      ['2 replicas (Redis)', fake, destinations],
+      ['2 replicas (Redis), Discord rate limits', limitedFake, limitedDestinations],
+    ] as const) {
+      progress(`1,000 due, ${label}`);
+      const prefix = `herald:bench-${randomUUID()}:`;
+      const pair = [await openRedis(prefix), await openRedis(prefix)];
+      const two = await dueInOneMinute(label, pair, at, clients, upstream.url, 10);
+      rows.push(...two.rows);
+      await Promise.all(two.runners.map((r) => r.stop()));
+      await Promise.all(pair.map((w) => w.close()));
+      await dropKeys(prefix);
+    }
 
     progress('10,000 stored, none due');
     const idleSqlite = await openSqlite(dir);
@@ -423,6 +335,7 @@ export async function runSchedulesBench(): Promise<number> {
   } finally {
     upstream.close();
     fake.server.close();
+    limitedFake.server.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const width = (key: keyof Row) => Math.max(...rows.map((r) => String(r[key]).length), key.length);

@@ -5,11 +5,11 @@ import { problemsOf } from './support/config-problems.ts';
 const HOOK = 'https://discord.com/api/webhooks/111/tok-default-abc';
 
 describe('config: scheduled reports', () => {
-  it('has safe defaults: UTC, 15 minutes, 50 schedules, operator only, no destination', () => {
+  it('has safe defaults: UTC, 15 minutes, 1,000 schedules, operator only, no destination', () => {
     expect(loadConfig({}).schedule).toEqual({
       timezone: 'UTC',
       minIntervalMinutes: 15,
-      max: 50,
+      max: 1_000,
       allowedUsers: [],
       allowedRoles: [],
       adminUsers: [],

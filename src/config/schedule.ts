@@ -27,7 +27,14 @@ export interface ScheduleConfig {
   destinations: Record<string, WebhookDestination>;
 }
 
-export const SCHEDULE_DEFAULTS = Object.freeze({ timezone: 'UTC', minIntervalMinutes: 15, max: 50 });
+export const SCHEDULE_DEFAULTS = Object.freeze({
+  timezone: 'UTC',
+  minIntervalMinutes: 15,
+  // What one replica is measured to hold: 1,000 schedules due in the same minute, each posted once,
+  // the last 7.1 s after the minute on a loaded 2-core machine (`npm run bench -- schedules`, target
+  // 15 s; docs/SCHEDULING.md).
+  max: 1_000,
+});
 
 const DESTINATION_VAR_RE = /^WEBHOOK_URL_([A-Za-z0-9_]+)$/;
 const DESTINATION_NAME_RE = /^[a-z0-9][a-z0-9_]{0,31}$/;

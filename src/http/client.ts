@@ -33,6 +33,7 @@ import type {
 
 export type * from './types.ts';
 export { bodyExcerpt, readCommonError, statusToCode } from './failure.ts';
+export { parseRetryAfter } from './policy.ts';
 
 function buildUrl(baseUrl: string, req: HttpRequest): string {
   const url = joinUrl(baseUrl, req.path);
@@ -218,8 +219,8 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     toError: (req, res) => errorFromResponse(req, res, { readError, now, fail }),
     record,
   };
-  const send = (req: HttpRequest, signal?: AbortSignal, url = buildUrl(config.baseUrl, req)) =>
-    exchange(deps, req, url, signal);
+  const send = (req: HttpRequest, callOpts?: CallOptions, url = buildUrl(config.baseUrl, req)) =>
+    exchange(deps, req, url, callOpts?.signal, callOpts?.onAnswer);
 
   return {
     service,
@@ -233,7 +234,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
         const wire = parseJson(fail, req, res, schema);
         return map ? map(wire) : (wire as T);
       };
-      if (req.method !== 'GET') return send(req, callOpts?.signal).then(answer);
+      if (req.method !== 'GET') return send(req, callOpts).then(answer);
       // The shared request runs on its own deadline; each caller stops waiting when its signal fires.
       const url = buildUrl(config.baseUrl, req);
       const load = () => send(req, undefined, url).then(answer);
@@ -243,7 +244,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       return share.get(`${req.operation} ${url}`, req.cacheTtlMs, load, waiter, onHit);
     },
     async sendBytes(req, callOpts) {
-      const res = await send(req, callOpts?.signal);
+      const res = await send(req, callOpts);
       // Bytes are not JSON and cannot be redacted: one that carries a credential (raw, percent- or
       // base64-encoded) is refused whole, before anything keeps it or posts it.
       if (bytesHoldSecret(res.bytes)) {
@@ -257,7 +258,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       return { bytes: res.bytes, contentType: res.headers['content-type'] ?? 'application/octet-stream' };
     },
     async sendEmpty(req, callOpts) {
-      const res = await send(req, callOpts?.signal);
+      const res = await send(req, callOpts);
       return { status: res.status, headers: res.headers };
     },
     health: () => ({ breaker: breaker.state(), queued: limiter.pending() }),

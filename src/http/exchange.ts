@@ -6,7 +6,7 @@ import { createDeadline } from '../abort.ts';
 import { ServiceError, type ServiceErrorCode, type ServiceName } from '../errors.ts';
 import type { Fail } from './failure.ts';
 import { retryDelayMs, type HttpOptions } from './policy.ts';
-import type { HttpLog, HttpRequest, RawResponse } from './types.ts';
+import type { AnswerHead, HttpLog, HttpRequest, RawResponse } from './types.ts';
 
 export interface ExchangeDeps {
   service: ServiceName;
@@ -63,11 +63,12 @@ export async function exchange(
   req: HttpRequest,
   url: string,
   callerSignal?: AbortSignal,
+  onAnswer?: (answer: AnswerHead) => void,
 ): Promise<RawResponse> {
   // One timer and controller per request, cleared as soon as it settles.
   const bound = createDeadline(d.opts.requestTimeoutMs, callerSignal);
   try {
-    return await runAttempts(d, req, url, bound.signal);
+    return await runAttempts(d, req, url, bound.signal, onAnswer);
   } finally {
     bound.done();
   }
@@ -78,6 +79,7 @@ async function runAttempts(
   req: HttpRequest,
   url: string,
   signal: AbortSignal,
+  onAnswer: ((answer: AnswerHead) => void) | undefined,
 ): Promise<RawResponse> {
   const started = performance.now();
   let attempts = 0;
@@ -88,6 +90,7 @@ async function runAttempts(
     try {
       const res = await d.attempt(req, url, signal);
       status = res.status;
+      onAnswer?.({ status: res.status, headers: res.headers });
       if (res.status >= 200 && res.status < 300) {
         d.record(req, status, 'ok', attempts, started);
         return res;

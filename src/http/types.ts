@@ -27,6 +27,18 @@ export interface HttpRequest {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Told every answer's status and headers (each attempt's, a failure's too), for the rate-limit
+   * headers a platform sends on every answer. Not called for a GET: its answer may be shared or
+   * cached, so it is no one caller's.
+   */
+  onAnswer?: (answer: AnswerHead) => void;
+}
+
+/** What `onAnswer` is told of an answer: its status and headers (names lower-case). */
+export interface AnswerHead {
+  status: number;
+  headers: Readonly<Record<string, string>>;
 }
 
 export interface RawResponse {

@@ -1,13 +1,17 @@
 // Delivers the outbox: each entry is leased from the store, sent through its service, and marked
 // delivered, put back with a backoff, or given up on with a logged error. A webhook POST carries no
-// idempotency key, so the HTTP core does not retry it; this loop does: a 429 is waited out
-// (retry_after), 5xx answers are retried with jittered backoff, and what still fails stays in the
-// store for the next tick or start. 401/403/404/400 will not get better: given up. A send with no
-// answer (a timeout, a cut connection) may have posted: it is left leased and resent only once the
-// lease ends, logged `outbox.resend_uncertain`. Destinations are delivered concurrently, each one's
-// entries in their order, so a destination that hangs costs only its own posts.
-import { setTimeout as sleep } from 'node:timers/promises';
+// idempotency key, so the HTTP core does not retry it; this loop does: a destination's rate limit is
+// waited out (destination-pause.ts: a 429, or a bucket the headers say is empty), 5xx answers are
+// retried with jittered backoff, and what still fails stays in the store for the next tick or start.
+// 401/403/404/400 will not get better: given up. A send with no answer (a timeout, a cut connection)
+// may have posted: it is left leased and resent only once the lease ends, logged
+// `outbox.resend_uncertain`. Destinations are delivered concurrently, each one's posts one at a time
+// in the order they came, so a destination that hangs costs only its own posts.
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { ServiceError } from '../errors.ts';
+import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
+import { createDestinationPauses, scopesOf, type DestinationPauses } from './destination-pause.ts';
+import { fromOutboxPayload } from './outbox-payload.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
@@ -22,6 +26,8 @@ export interface DeliveryOptions {
   owner: string;
   now?: () => number;
   random?: () => number;
+  /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** How long one drain may hold an entry; longer than every in-process wait and retry. */
   leaseMs?: number;
   /** Tries per entry within one drain before it goes back to the store. */
@@ -52,7 +58,7 @@ export const DELIVERY_DEFAULTS = Object.freeze({
 }) satisfies Required<
   Omit<
     DeliveryOptions,
-    'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'destinations' | 'channels'
+    'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'sleep' | 'destinations' | 'channels'
   >
 >;
 
@@ -80,34 +86,11 @@ const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failu
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
+/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
+const LIMITED_WAITS = 10;
 const BATCH = 50;
 const WIDE_BATCH = 200;
 const MAX_BATCHES = 100;
-
-/** A file as the outbox keeps it (a Discord or a Slack one): JSON has no bytes, so they travel as base64. */
-type StoredFile = Record<string, unknown> & { base64: string };
-
-/** The JSON form of a delivery for the outbox (files' bytes as base64). */
-export function toOutboxPayload(delivery: Delivery): unknown {
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const files: StoredFile[] = delivery.message.files.map(({ bytes, ...f }) => ({
-    ...f,
-    base64: Buffer.from(bytes).toString('base64'),
-  }));
-  return { ...delivery, message: { ...delivery.message, files } };
-}
-
-/** The delivery an outbox entry holds, files decoded. */
-export function fromOutboxPayload(payload: unknown): Delivery {
-  const delivery = payload as Delivery;
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const stored = delivery.message.files as unknown as StoredFile[];
-  const files = stored.map(({ base64, ...f }) => ({
-    ...f,
-    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
-  })) as unknown as typeof delivery.message.files;
-  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
-}
 
 export interface Deliverer {
   /** How long a claim holds an entry: an unanswered send is resent only after it. */
@@ -126,10 +109,21 @@ interface DeliveryContext {
   store: Store;
   log: JobLog;
   owner: string;
+  pauses: DestinationPauses;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Sends one delivery; resolves with the provider's id of what it created (message or email id). */
-async function send(ctx: DeliveryContext, delivery: Delivery, parts: PostProgress) {
+/**
+ * Sends one delivery; resolves with the provider's id of what it created (message or email id).
+ * `parts` is what an earlier try of a post made in parts already posted; `onRateLimit` is told what
+ * each chat platform's answer said about the destination's rate limit.
+ */
+async function send(
+  ctx: DeliveryContext,
+  delivery: Delivery,
+  parts: PostProgress,
+  onRateLimit: (facts: RateLimitFacts) => void,
+): Promise<{ id: string; channelId?: string }> {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
     const channel = parseChannelDestination(name);
@@ -137,13 +131,13 @@ async function send(ctx: DeliveryContext, delivery: Delivery, parts: PostProgres
       // Posted by the bot itself; a platform herald is not connected to waits, like a missing webhook.
       const poster = ctx.settings.channels?.[channel.platform];
       if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
-      const posted = await poster.post(channel.id, delivery.message, { progress: parts });
+      const posted = await poster.post(channel.id, delivery.message, { progress: parts, onRateLimit });
       return { id: posted.id, channelId: posted.channelId ?? channel.id };
     }
     // A named destination never falls back to another webhook: the post waits until it exists.
     const client = name === 'default' ? ctx.settings.services.webhook : ctx.settings.destinations?.[name];
     if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
-    return client.post(delivery.message);
+    return client.post(delivery.message, { onRateLimit });
   }
   if (!ctx.settings.services.email) throw new Error('the email service is not configured');
   return { id: (await ctx.settings.services.email.send(delivery.email)).id };
@@ -233,13 +227,6 @@ function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceErr
   return 'pending';
 }
 
-/** Entries to one destination keep their order; different destinations go at the same time. */
-function destinationOf(entry: OutboxEntry): string {
-  const payload = entry.payload as Partial<Delivery> | null;
-  if (payload?.kind === 'webhook') return `webhook:${payload.destination ?? 'default'}`;
-  return entry.kind;
-}
-
 async function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
@@ -247,33 +234,14 @@ async function deliverAll(
   notes: Notes,
   signal?: AbortSignal,
 ): Promise<void> {
-  const queues = new Map<string, OutboxEntry[]>();
-  for (const entry of entries) {
-    const key = destinationOf(entry);
-    queues.set(key, [...(queues.get(key) ?? []), entry]);
-  }
   await Promise.all(
-    [...queues.values()].map(async (queue) => {
-      for (const entry of queue) outcomes.set(entry.id, await deliver(ctx, entry, notes, signal));
+    entries.map(async (entry) => {
+      const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
+        deliver(ctx, entry, notes, signal),
+      );
+      outcomes.set(entry.id, outcome);
     }),
   );
-}
-
-/**
- * A destination's rate-limit wait (a 429's retry_after or Retry-After), kept in the store so that
- * every replica sharing it holds back until it ends, not only the one that was told.
- */
-const pauseKey = (destination: string): string => `delivery-pause:${destination}`;
-
-async function pauseFor(ctx: DeliveryContext, entry: OutboxEntry, err: unknown): Promise<void> {
-  if (!(err instanceof ServiceError) || err.code !== 'rate_limited' || err.retryAfterMs === undefined) return;
-  await ctx.store.setValue(pauseKey(destinationOf(entry)), String(ctx.now() + err.retryAfterMs));
-}
-
-/** How long another replica's 429 still asks this destination to wait, in ms (0: none). */
-async function pausedFor(ctx: DeliveryContext, entry: OutboxEntry): Promise<number> {
-  const until = Number((await ctx.store.getValue(pauseKey(destinationOf(entry)))) ?? 0);
-  return Number.isFinite(until) ? Math.max(0, until - ctx.now()) : 0;
 }
 
 /** Delivers one entry, noting why when it is not delivered. */
@@ -312,27 +280,33 @@ async function deliverOnce(
       progress.posted = id;
     },
   };
+  const scopes = scopesOf(entry);
   // Waited once before the first send: this drain's own 429s are waited out below.
-  const paused = await pausedFor(ctx, entry);
+  const paused = await ctx.pauses.waitFor(scopes);
   if (paused > ctx.settings.maxWaitMs)
     return putBack(ctx, entry, paused, new Error('the destination asked to wait (rate limited)'));
   if (paused > 0) {
     try {
-      await sleep(paused, undefined, signal ? { signal } : undefined);
+      await ctx.sleep(paused, signal);
     } catch {
       return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'));
     }
   }
-  for (let attempt = 1; ; attempt++) {
+  // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
+  let waits = 0;
+  let waited = 0;
+  for (let attempt = 1; ;) {
+    let facts: RateLimitFacts | undefined;
     try {
       if (isUncertain) warnUncertain(ctx.log, entry);
       // Recorded before the request: if this process dies before the answer, the next claim knows
       // the post may already be visible (a webhook has no idempotency key to make a resend safe).
       await ctx.store.markInFlight(entry.id, ctx.owner, true);
       isUncertain = true;
-      const posted = await send(ctx, delivery, progress);
+      const posted = await send(ctx, delivery, progress, (f) => (facts = f));
       const receipt = posted.id;
       await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
+      await ctx.pauses.learn(scopes, facts);
       notes.receipts.set(entry.id, receipt);
       if (posted.channelId !== undefined) notes.channels.set(entry.id, posted.channelId);
       ctx.log.info(
@@ -341,6 +315,8 @@ async function deliverOnce(
       );
       return 'delivered';
     } catch (err) {
+      const isLimited = err instanceof ServiceError && err.code === 'rate_limited';
+      const asked = await ctx.pauses.learn(scopes, facts, isLimited ? err.retryAfterMs : undefined);
       // A 204 to a wait=true post: Discord created the message and did not say its id.
       if (err instanceof ServiceError && err.code === 'bad_response' && err.status === 204) {
         await ctx.store.markDelivered(entry.id, undefined, entry.memory?.key);
@@ -369,11 +345,15 @@ async function deliverOnce(
       }
       const isServiceError = err instanceof ServiceError;
       if (isUncertain && isServiceError) return leftUncertain(ctx, entry, err);
-      await pauseFor(ctx, entry, err);
-      const retryAfterMs = isServiceError ? err.retryAfterMs : undefined;
       const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
+      // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
+      const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;
       const waitMs = retryAfterMs ?? backoff;
-      if (!isServiceError || attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs) {
+      const isOutOfTries =
+        asked > 0
+          ? waits >= LIMITED_WAITS || waited + waitMs > ctx.settings.maxWaitMs
+          : attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs;
+      if (!isServiceError || isOutOfTries) {
         if (!isServiceError)
           ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
         return putBack(ctx, entry, retryAfterMs ?? 0, err);
@@ -382,8 +362,10 @@ async function deliverOnce(
         { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
         'outbox.retry',
       );
+      if (asked > 0) [waits, waited] = [waits + 1, waited + waitMs];
+      else attempt++;
       try {
-        await sleep(waitMs, undefined, signal ? { signal } : undefined);
+        await ctx.sleep(waitMs, signal);
       } catch {
         return putBack(ctx, entry, 0, err); // shutting down: the next start retries it
       }
@@ -393,15 +375,20 @@ async function deliverOnce(
 
 export function createDeliverer(options: DeliveryOptions): Deliverer {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
+  const now = settings.now ?? Date.now;
   const ctx: DeliveryContext = {
     settings,
-    now: settings.now ?? Date.now,
+    now,
     random: settings.random ?? Math.random,
     store: settings.store,
     log: settings.log,
     owner: settings.owner,
+    pauses: createDestinationPauses(settings.store, now, (err, scope) =>
+      settings.log.warn({ err, scope }, 'outbox.pause_not_saved'),
+    ),
+    sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
   };
-  const { store, owner, now } = ctx;
+  const { store, owner } = ctx;
 
   return {
     leaseMs: settings.leaseMs,

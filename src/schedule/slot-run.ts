@@ -5,7 +5,8 @@
 import { raceAbort } from '../abort.ts';
 import { ServiceError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
-import { toOutboxPayload, type Deliverer, type DeliveryFailure, type EntryOutcome } from './delivery.ts';
+import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
+import { toOutboxPayload } from './outbox-payload.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 

@@ -517,9 +517,18 @@ describe('head-of-line blocking', () => {
     const clock = fakeClock('2025-11-22T08:00:01Z');
     const store = createMemoryStore({ now: clock.nowMs });
     const waiting: (() => void)[] = [];
+    let answered = 0;
+    const inFlightWhenSent: number[] = [];
     const hanging = {
-      post: () =>
-        new Promise<{ id: string }>((resolve) => waiting.push(() => resolve({ id: '1575644545423507458' }))),
+      post: () => {
+        inFlightWhenSent.push(waiting.length - answered + 1);
+        return new Promise<{ id: string }>((resolve) =>
+          waiting.push(() => {
+            answered++;
+            resolve({ id: '1575644545423507458' });
+          }),
+        );
+      },
       close: () => Promise.resolve(),
     };
     const toOps = (i: number) =>
@@ -537,9 +546,12 @@ describe('head-of-line blocking', () => {
     const ticking = s.tick();
     await waitFor(() => fake.inbox.messages.length === 1, 2_000, 'the healthy post');
     expect(postedContents(fake.inbox)).toEqual(['report for 2025-11-22T08:00:00.000Z']);
-    // The three slots to the hanging destination are in flight at once, not one after another.
-    await waitFor(() => waiting.length === 3, 2_000, 'the three posts to ops');
-    for (const answer of waiting) answer();
+    // The slots to the hanging destination wait their turn: one post in flight there at a time.
+    for (let n = 1; n <= 3; n++) {
+      await waitFor(() => waiting.length === n, 2_000, `post ${n} to ops`);
+      waiting[n - 1]!();
+    }
     expect((await ticking).map((o) => o.status)).toEqual(['posted', 'posted', 'posted', 'posted']);
+    expect(inFlightWhenSent).toEqual([1, 1, 1]);
   });
 });

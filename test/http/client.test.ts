@@ -49,6 +49,40 @@ describe('http client', () => {
     expect(path`/x/${'..'}.json`.length).toBeGreaterThan(0);
   });
 
+  it("tells onAnswer each attempt's status and headers, a failure's too", async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/base/v1/posts', () =>
+        ++calls === 1
+          ? HttpResponse.json(
+              { message: 'slow down' },
+              { status: 429, headers: { 'Retry-After': '0', 'X-RateLimit-Remaining': '0' } },
+            )
+          : HttpResponse.json({ name: 'posted' }, { headers: { 'X-RateLimit-Remaining': '4' } }),
+      ),
+    );
+    const answers: { status: number; remaining?: string }[] = [];
+    const c = client();
+    const out = await c.send(
+      {
+        service: 'weather',
+        operation: 'post',
+        method: 'POST',
+        path: '/posts',
+        idempotencyKey: 'k9',
+        body: {},
+      },
+      Thing,
+      { onAnswer: (a) => answers.push({ status: a.status, remaining: a.headers['x-ratelimit-remaining'] }) },
+    );
+    expect(out).toEqual({ name: 'posted' });
+    expect(answers).toEqual([
+      { status: 429, remaining: '0' },
+      { status: 200, remaining: '4' },
+    ]);
+    await c.close();
+  });
+
   it('retries a 503 and succeeds, counting upstream calls', async () => {
     let calls = 0;
     server.use(

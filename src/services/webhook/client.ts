@@ -10,6 +10,7 @@ import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { SlackFile, SlackMessage } from '../../render/slack.ts';
 import { discordMessageUrl } from '../../domain/discord.ts';
+import { watchRateLimit, type PostOptions } from './rate-limit.ts';
 import {
   CreatedMessage,
   DiscordErrorResponse,
@@ -80,9 +81,10 @@ export interface WebhookClient extends Closable {
   /**
    * Posts and waits for Discord's confirmation (`wait=true`); resolves with the created message.
    * An answer that is not a message (a 204, an HTML page) is a `bad_response` failure.
-   * Mentions are always suppressed (allowed_mentions parse: []).
+   * Mentions are always suppressed (allowed_mentions parse: []). `opts.onRateLimit` is told the
+   * rate-limit facts of every answer, a failure's too.
    */
-  post(message: WebhookMessage, opts?: CallOptions): Promise<PostedMessage>;
+  post(message: WebhookMessage, opts?: PostOptions): Promise<PostedMessage>;
   /**
    * The address of a message this webhook posted, where the platform gives one (Discord; a Slack
    * incoming webhook names no message, so it has none); undefined when it cannot say.
@@ -106,11 +108,11 @@ export interface PostProgress {
 }
 
 export interface ChannelClient extends Closable {
-  /** Posts `message` into the channel; resolves with the created message. */
+  /** Posts `message` into the channel; resolves with the created message. As WebhookClient.post. */
   post(
     channelId: string,
     message: WebhookMessage,
-    opts?: CallOptions & { progress?: PostProgress },
+    opts?: PostOptions & { progress?: PostProgress },
   ): Promise<PostedMessage>;
   /**
    * One sentence saying what to grant when the bot cannot post into the channel, else undefined.
@@ -203,6 +205,7 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
     baseUrl: config.baseUrl,
     readError: readWebhookError,
   });
+  const now = deps.now ?? Date.now;
   const isUsable = (segment: string) => segment.trim() !== '' && !/^\.+$/.test(segment);
 
   return {
@@ -230,7 +233,7 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
             : { body: payload }),
         },
         z.unknown(),
-        opts,
+        watchRateLimit(opts, now),
       );
       const created = CreatedMessage.safeParse(answer);
       if (!created.success) {

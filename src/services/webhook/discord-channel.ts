@@ -7,10 +7,10 @@
 // else Discord drops them silently, so add time checks all four (the interaction's app_permissions)
 // and that the bot can reach the channel at all (GET /channels/{id}: a bot not in the guild gets
 // 50001 however the interaction came).
-import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
+import { watchRateLimit } from './rate-limit.ts';
 import { CreatedMessage } from './schemas.ts';
 import { discordMessageUrl } from '../../domain/discord.ts';
 import { readWebhookError, toMultipart, toPayload, type ChannelClient } from './client.ts';
@@ -60,7 +60,7 @@ export function createDiscordChannelClient(
     readError: readWebhookError,
   });
   return {
-    async post(channelId, message, opts?: CallOptions) {
+    async post(channelId, message, opts) {
       if ('platform' in message) throw failure('channel.post not sent: a Slack message cannot go to Discord');
       const payload = toPayload(message);
       const files = message.files ?? [];
@@ -76,7 +76,7 @@ export function createDiscordChannelClient(
             : { body: payload }),
         },
         CreatedMessage,
-        opts,
+        watchRateLimit(opts, deps.now ?? Date.now),
       );
       return { id: created.id, channelId: created.channel_id ?? channelId };
     },

@@ -16,6 +16,7 @@ import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import type { SlackFile } from '../../render/slack.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import type { ChannelClient } from './client.ts';
+import { watchRateLimit } from './rate-limit.ts';
 import { z } from 'zod';
 
 export interface SlackChannelConfig {
@@ -195,7 +196,8 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
     async post(channelId, message, opts = {}) {
       if (!('platform' in message))
         throw refused('chat.postMessage', { error: 'a Discord message cannot go to Slack' });
-      const { progress, ...callOpts } = opts;
+      const { progress, ...postOpts } = opts;
+      const callOpts: CallOptions = postOpts.signal ? { signal: postOpts.signal } : {};
       const files = [];
       for (const file of message.files ?? []) files.push(await upload(file, callOpts));
       let posted = progress?.posted === undefined ? undefined : { id: progress.posted, channelId };
@@ -210,7 +212,7 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
             unfurl_links: 'false',
             unfurl_media: 'false',
           },
-          callOpts,
+          watchRateLimit(postOpts, deps.now ?? Date.now),
         );
         if (!answer.ok || answer.ts === undefined) throw refused('chat.postMessage', answer);
         posted = {

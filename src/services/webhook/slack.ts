@@ -4,11 +4,12 @@
 // 400 invalid_payload / invalid_blocks / user_not_found, 403 action_prohibited / invalid_token,
 // 404 channel_not_found / no_service / no_team, 410 channel_is_archived, 429 with Retry-After,
 // 500 rollup_error. The secret path segment is the credential: registered for redaction.
-import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
+import { type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import type { WebhookClient, WebhookConfig } from './client.ts';
+import { watchRateLimit } from './rate-limit.ts';
 
 /** Slack's error strings whose meaning the HTTP status alone does not carry. */
 const SLACK_ERRORS: Readonly<Record<string, ServiceErrorCode>> = {
@@ -51,7 +52,7 @@ export function createSlackWebhookClient(config: WebhookConfig, deps: ClientDeps
     readError: readSlackWebhookError,
   });
   return {
-    async post(message, opts?: CallOptions) {
+    async post(message, opts) {
       if (!('platform' in message) || message.platform !== 'slack')
         throw failure(
           'invalid_request',
@@ -66,7 +67,7 @@ export function createSlackWebhookClient(config: WebhookConfig, deps: ClientDeps
           // unfurl off: a link in a report must not pull another site's preview into the channel.
           body: { text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false },
         },
-        opts,
+        watchRateLimit(opts, deps.now ?? Date.now),
       );
       const text = answer.bytes.toString('utf8').trim();
       // Slack's answer to a post it took is the two letters `ok`; anything else is no proof.

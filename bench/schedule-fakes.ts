@@ -1,0 +1,125 @@
+// The loopback fakes of the schedules bench (schedules.ts): an upstream, and Discord webhooks that
+// answer after LATENCY_MS as execute webhook does (wait=true), each accepted post kept. Rate limited,
+// they answer as Discord does (https://discord.com/developers/docs/topics/rate-limits): every answer
+// carries X-RateLimit-Limit, -Remaining, -Reset, -Reset-After and -Bucket for the webhook's bucket
+// (BUCKET_LIMIT posts a BUCKET_WINDOW_MS, counted at arrival); a post over the bucket, and each
+// webhook's first post, is a 429 with `retry_after` in the body and Retry-After, and is not posted.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const LATENCY_MS = 100;
+/** Discord's per-webhook bucket as its headers commonly show it: 5 posts each 2 s. */
+const BUCKET_LIMIT = 5;
+const BUCKET_WINDOW_MS = 2_000;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A loopback server answering every request after LATENCY_MS with what `answer` returns. */
+export async function slowServer(
+  answer: (body: string, url: string) => Answer | string,
+): Promise<Server & { url: string }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      // Decided at arrival, as Discord counts a post against its bucket when it receives it.
+      const decided = answer(body, req.url ?? '');
+      const {
+        status,
+        headers,
+        body: out,
+      } = typeof decided === 'string' ? { status: 200, headers: {}, body: decided } : decided;
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(out);
+      }, LATENCY_MS);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return Object.assign(server, { url });
+}
+
+export interface Arrival {
+  at: number;
+  content: string;
+  /** The webhook id the post went to. */
+  webhook: string;
+}
+
+/** The webhook's bucket headers after the posts at `recent` (arrival times, ms). */
+function bucketHeaders(webhook: string, recent: number[], now: number): Record<string, string> {
+  const resetAfterS = Math.max(0, (recent[0] ?? now) + BUCKET_WINDOW_MS - now) / 1000;
+  return {
+    'x-ratelimit-bucket': `b${webhook.slice(-8)}`.padEnd(32, '0'),
+    'x-ratelimit-limit': String(BUCKET_LIMIT),
+    'x-ratelimit-remaining': String(Math.max(0, BUCKET_LIMIT - recent.length)),
+    'x-ratelimit-reset': ((Date.now() + resetAfterS * 1000) / 1000).toFixed(3),
+    'x-ratelimit-reset-after': resetAfterS.toFixed(3),
+  };
+}
+
+function tooMany(retryAfterS: number, headers: Record<string, string>): Answer {
+  return {
+    status: 429,
+    headers: {
+      ...headers,
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset-after': retryAfterS.toFixed(3),
+      'retry-after': String(Math.ceil(retryAfterS)),
+      'x-ratelimit-scope': 'user',
+    },
+    body: JSON.stringify({ message: 'You are being rate limited.', retry_after: retryAfterS, global: false }),
+  };
+}
+
+/** The destinations' fake; `rateLimited` turns on Discord's buckets, 429s and headers. */
+export async function webhookFake(opts: { rateLimited?: boolean; random?: () => number } = {}) {
+  const arrivals: Arrival[] = [];
+  const limited = { count: 0 };
+  const windows = new Map<string, number[]>();
+  const random = opts.random ?? Math.random;
+  let n = 0;
+  const server = await slowServer((body, url) => {
+    const content = (JSON.parse(body) as { content?: string }).content ?? '';
+    const webhook = url.split('/')[1] ?? '';
+    const now = performance.now();
+    let headers: Record<string, string> = {};
+    if (opts.rateLimited) {
+      const isFirst = !windows.has(webhook);
+      const recent = (windows.get(webhook) ?? []).filter((t) => t > now - BUCKET_WINDOW_MS);
+      windows.set(webhook, recent);
+      if (isFirst || recent.length >= BUCKET_LIMIT) {
+        limited.count++;
+        const untilFree = (recent[0] ?? now) + BUCKET_WINDOW_MS - now;
+        const retryAfterS = isFirst ? 0.5 + random() * 0.5 : Math.max(0.001, untilFree / 1000);
+        return tooMany(retryAfterS, bucketHeaders(webhook, recent, now));
+      }
+      recent.push(now);
+      headers = bucketHeaders(webhook, recent, now);
+    }
+    arrivals.push({ at: now, content, webhook });
+    const message = {
+      id: String(1_300_000_000_000_000_000n + BigInt(++n)),
+      type: 0,
+      content,
+      channel_id: '1200000000000000001',
+      author: { id: webhook, username: 'herald', bot: true, discriminator: '0000' },
+      attachments: [],
+      embeds: [],
+      mentions: [],
+      pinned: false,
+      tts: false,
+      timestamp: new Date().toISOString(),
+      webhook_id: webhook,
+    };
+    return { status: 200, headers, body: JSON.stringify(message) };
+  });
+  return { server, arrivals, limited };
+}
+
+export type WebhookFake = Awaited<ReturnType<typeof webhookFake>>;

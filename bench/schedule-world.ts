@@ -1,0 +1,100 @@
+// The stores of the schedules bench (schedules.ts): a SQLite file or a Redis prefix holding the
+// engine's store and the schedules, store calls counted, and the clock the engine reads.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { ScheduleStore } from '../src/schedule/schedules.ts';
+import { createSqliteScheduleStore, createSqliteStore, type Store } from '../src/store/index.ts';
+import { createRedisStore } from '../src/store/redis-store.ts';
+import { createRedisScheduleStore } from '../src/store/schedules-redis.ts';
+
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** `target` with every method call counted: one call is one store round trip. */
+export function counted<T extends object>(target: T, calls: { n: number }): T {
+  return new Proxy(target, {
+    get(t, key, receiver) {
+      const value = Reflect.get(t, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.n++;
+        return (value as (...a: unknown[]) => unknown).apply(t, args);
+      };
+    },
+  });
+}
+
+export interface World {
+  store: Store;
+  schedules: ScheduleStore;
+  /** The deliverer's reads of a destination's shared pause, counted. */
+  pauseReads: { n: number };
+  close(): Promise<void>;
+}
+
+/** `store` with its reads of `delivery-pause:` keys counted in `reads`. */
+function pauseReadsOf(store: Store, reads: { n: number }): Store {
+  return new Proxy(store, {
+    get(t, key, receiver) {
+      const value = Reflect.get(t, key, receiver) as unknown;
+      if (key !== 'getValue' || typeof value !== 'function') return value;
+      return (k: string) => {
+        if (k.startsWith('delivery-pause:')) reads.n++;
+        return (value as (k: string) => Promise<string | undefined>).call(t, k);
+      };
+    },
+  });
+}
+
+export async function openSqlite(dir: string): Promise<World> {
+  const file = join(dir, `${randomUUID()}.sqlite`);
+  const store = createSqliteStore(file, { now: () => clock.now });
+  const schedules = createSqliteScheduleStore(file);
+  const pauseReads = { n: 0 };
+  return {
+    store: pauseReadsOf(store, pauseReads),
+    schedules,
+    pauseReads,
+    close: async () => void (await Promise.all([store.close(), schedules.close()])),
+  };
+}
+
+export async function openRedis(keyPrefix: string): Promise<World> {
+  const store = await createRedisStore(REDIS_URL, { now: () => clock.now, keyPrefix });
+  const schedules = await createRedisScheduleStore(REDIS_URL, { keyPrefix });
+  const pauseReads = { n: 0 };
+  return {
+    store: pauseReadsOf(store, pauseReads),
+    schedules,
+    pauseReads,
+    close: async () => void (await Promise.all([store.close(), schedules.close()])),
+  };
+}
+
+/**
+ * The engine's clock: set to a moment (a minute boundary, the end of a downtime), it runs on with
+ * the wall clock from there, as a real one does; a rate limit's pause ends as the platform meant.
+ */
+export const clock = {
+  at: Date.parse('2026-11-27T12:00:00Z'),
+  since: performance.now(),
+  get now(): number {
+    return this.at + Math.floor(performance.now() - this.since);
+  },
+  set now(ms: number) {
+    this.at = ms;
+    this.since = performance.now();
+  },
+};
+
+/** Deletes the keys a Redis row wrote under its own prefix (SCAN, not KEYS). */
+export async function dropKeys(prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
