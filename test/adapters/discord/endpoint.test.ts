@@ -4,13 +4,12 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setInteractionsEndpoint } from '../../../adapters/discord/register.ts';
-import type { CommandLog } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import { readArgs } from '../../../src/register-commands.ts';
 import { CHILD_ENV } from '../../support/spawn-herald.ts';
+import { SILENT_LOG } from '../../support/command-doubles.ts';
 import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 
-const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
 let fake: FakeDiscord;
 const config = () => ({ token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl });
 
@@ -29,7 +28,7 @@ describe('the interactions endpoint URL', () => {
     await setInteractionsEndpoint({
       config: config(),
       url: 'https://bot.example.org/interactions',
-      log: silent,
+      log: SILENT_LOG,
     });
     expect(fake.calls).toHaveLength(1);
     expect(fake.calls[0]).toMatchObject({
@@ -43,7 +42,7 @@ describe('the interactions endpoint URL', () => {
 
   it('refuses anything but an https:// URL without calling Discord', async () => {
     for (const url of ['http://bot.example.org/interactions', 'bot.example.org', '']) {
-      await expect(setInteractionsEndpoint({ config: config(), url, log: silent })).rejects.toThrow(
+      await expect(setInteractionsEndpoint({ config: config(), url, log: SILENT_LOG })).rejects.toThrow(
         'must be an https:// URL',
       );
     }
@@ -54,7 +53,7 @@ describe('the interactions endpoint URL', () => {
     const failure = setInteractionsEndpoint({
       config: config(),
       url: 'https://unreachable.example.org/interactions',
-      log: silent,
+      log: SILENT_LOG,
     });
     await expect(failure).rejects.toBeInstanceOf(AdapterError);
     const err = (await failure.catch((e: unknown) => e)) as Error;

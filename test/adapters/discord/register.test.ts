@@ -7,10 +7,11 @@ import { z } from 'zod';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { buildDiscordCommands } from '../../../adapters/discord/commands.ts';
 import { registerCommands } from '../../../adapters/discord/register.ts';
-import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
+import { defineCommand } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 import { CHILD_ENV } from '../../support/spawn-herald.ts';
+import { SILENT_LOG } from '../../support/command-doubles.ts';
 
 const reply = async () => ({ text: 'ok' });
 const weather = defineCommand({
@@ -34,8 +35,6 @@ const help = defineCommand({
   needs: [],
   handler: reply,
 });
-
-const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A loopback URL nothing listens on: a port taken from the OS, then released. */
 async function refusingUrl(): Promise<string> {
@@ -63,7 +62,7 @@ describe('registerCommands', () => {
     const result = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
       registry: createRegistry([weather, emailSend, help]),
-      log: silent,
+      log: SILENT_LOG,
     });
     expect(fake.calls).toHaveLength(1);
     const [call] = fake.calls;
@@ -78,7 +77,7 @@ describe('registerCommands', () => {
     const result = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     });
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
       `PUT /api/v10/applications/${APP_ID}/commands`,
@@ -109,7 +108,7 @@ describe('registerCommands', () => {
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
     expect((error as AdapterError).message).toContain('Command name is invalid');
@@ -125,7 +124,7 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
     expect((error as AdapterError).code).toBe('connect_failed');
@@ -143,7 +142,7 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
     expect((error as AdapterError).message).toMatch(
