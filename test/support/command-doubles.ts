@@ -1,8 +1,17 @@
 // Doubles of what a command runs with, for tests that drive an adapter or a runner with a stand-in
-// for the dispatcher: a log that says nothing, a log that keeps its lines, and the context a
-// handler gets when a test runs it straight from a registry.
+// for the dispatcher: the console's operator, a log that says nothing, a log that keeps its lines,
+// and the context a handler gets when a test runs it straight from a registry.
 import type { Actor } from '../../src/core/actor.ts';
 import type { CommandContext, CommandLog } from '../../src/core/command.ts';
+
+/** Whoever types at the console, as the console adapter sends them: the operator. */
+export const OPERATOR: Actor = {
+  platform: 'console',
+  id: 'local',
+  displayName: 'operator',
+  roles: [],
+  isOperator: true,
+};
 
 export const SILENT_LOG: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
 
