@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import type { Reply } from '../src/core/reply.ts';
-import type { CommandWatch } from '../src/schedule/watch.ts';
+import type { CommandWatch } from '../src/core/watch-contract.ts';
 import type { EmailRecord } from '../src/services/email/client.ts';
 import { emailAccess } from './access.ts';
 import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';

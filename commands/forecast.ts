@@ -5,7 +5,7 @@ import { forecastChart } from '../src/charts/forecast-chart.ts';
 import { tryDrawChart, withChart } from '../src/charts/index.ts';
 import { defineCommand } from '../src/core/command.ts';
 import type { EmbedField, Reply } from '../src/core/reply.ts';
-import type { CommandWatch } from '../src/schedule/watch.ts';
+import type { CommandWatch } from '../src/core/watch-contract.ts';
 import { groupForecastDays, type ForecastDay } from './forecast-days.ts';
 import { quote } from './format.ts';
 import {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { hostAccess } from './access.ts';
 import { quote } from './format.ts';
-import type { CommandWatch, WatchFact } from '../src/schedule/watch.ts';
+import type { CommandWatch, WatchFact } from '../src/core/watch-contract.ts';
 import type { HostRecord } from '../src/services/hostscan/client.ts';
 import {
   hostReply,

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import type { Action, EmbedField, Reply } from '../src/core/reply.ts';
-import type { CommandWatch } from '../src/schedule/watch.ts';
+import type { CommandWatch } from '../src/core/watch-contract.ts';
 import type { JobListing, JobSearchResult } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../src/domain/job-countries.ts';

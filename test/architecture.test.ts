@@ -156,6 +156,10 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
+  it('core never imports the scheduling engine: the arrow points from src/schedule to core only', () => {
+    expect(violations(from('src/core/'), (i) => isIn(i, 'src/schedule'))).toEqual([]);
+  });
+
   it('the scheduling engine never imports commands, adapters, jobs or service values; only its built-in check uses node-cron', () => {
     expect(
       violations(

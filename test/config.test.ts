@@ -6,7 +6,7 @@ import {
   secretsOf,
   DEFAULT_BASE_URLS,
 } from '../src/config/index.ts';
-import { problemsOf } from './support/config-problems.ts';
+import { problemsOf, SEVEN_PROBLEMS_ENV } from './support/config-problems.ts';
 
 describe('config', () => {
   it('starts with nothing configured: every service disabled, sandbox auto, console defaults', () => {
@@ -65,15 +65,7 @@ describe('config', () => {
   });
 
   it('lists all seven problems in one error, the cron expression included', () => {
-    const problems = problemsOf({
-      WEATHER_BASE_URL: 'http://example.com',
-      SANDBOX: 'maybe',
-      LOG_LEVEL: 'loud',
-      EMAIL_ACCESS_TOKEN: 'x',
-      DISCORD_TOKEN: 'x',
-      ANALYTICS_SUMMARY_TZ: 'Mars/Base',
-      ANALYTICS_SUMMARY_CRON: 'not a cron',
-    });
+    const problems = problemsOf({ ...SEVEN_PROBLEMS_ENV });
     expect(problems.map((p) => p.variable).sort()).toEqual([
       'ANALYTICS_SUMMARY_CRON',
       'ANALYTICS_SUMMARY_TZ',

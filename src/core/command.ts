@@ -8,7 +8,7 @@ import type { ChatChannel } from './channel.ts';
 import { optionSpecs } from './options.ts';
 import type { Choice, Reply } from './reply.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
-import { emptyView, type CommandWatch, type WatchedReply, type WatchSpec } from '../schedule/watch.ts';
+import { emptyView, type CommandWatch, type WatchedReply, type WatchSpec } from './watch-contract.ts';
 
 export { describeOptions, type OptionSpec, type OptionType } from './options.ts';
 

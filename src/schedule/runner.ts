@@ -1,69 +1,32 @@
 // The one scheduling engine: it fires the built-in schedules (the jobs set by environment, such as
 // the analytics summary) and the schedules of /schedule alike. Chat schedules are data in the store,
 // whose index of next fire times says which are due, so a tick reads only those (afresh: one added
-// on any replica is seen here, one removed or paused anywhere is not run again). Each due slot (the latest fire time of its cron by when.ts, no older
-// than the catch-up window) is claimed in the store, run, marked posted with its posts in the
-// outbox in one step, and delivered (slot-run.ts), so it is posted exactly once across replicas and
-// restarts. Due slots run concurrently up to `concurrency`. A failed run is retried within its
-// slot, then recorded as failed, for every schedule. One claim owner, one lease, one timeout.
+// on any replica is seen here, one removed or paused anywhere is not run again). Each due slot (the
+// latest fire time of its cron by when.ts, no older than the catch-up window) is claimed in the
+// store, run, marked posted with its posts in the outbox in one step, and delivered (slot-run.ts),
+// so it is posted exactly once across replicas and restarts. Due slots run concurrently up to
+// `concurrency`. A failed run is retried within its slot, then recorded as failed, for every
+// schedule. One claim owner, one lease, one timeout. This file finds the due slots and runs them;
+// what every slot run shares is in runner-core.ts, a chat schedule's slot in chat-slot.ts.
 import { randomInt } from 'node:crypto';
 import PQueue from 'p-queue';
-import type { WebhookMessage } from '../services/webhook/client.ts';
-import type { Store } from '../store/store.ts';
 import type { Actor } from '../core/actor.ts';
-import { createDeliverer, type Deliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
-import { defineJob, type Job, type JobLog, type JobSlot } from './job.ts';
-import type { Reply } from '../core/reply.ts';
-import type { Command } from '../core/command.ts';
-import type { ServiceKey } from '../domain/services.ts';
-import { UserError } from '../errors.ts';
-import { decideSimulated, withFooter, type SimulatedDecision, type SimulatedPolicy } from './simulated.ts';
+import type { DrainResult } from './delivery.ts';
+import type { JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
-import type { JobSchedule } from './scheduler.ts';
-import { scheduleJobName, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
-import type { Services } from '../core/services.ts';
-import { createSlotGuard, defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
-import { runClaimedSlot, type SlotMemory, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
-import { goneStatus, recordBuiltInRun, recordChatRun, runRecord, type RunBook } from './run-history.ts';
+import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
+import { createSlotGuard, skippedOutcome } from './slot-claims.ts';
+import type { SlotOutcome } from './slot-run.ts';
+import { recordBuiltInRun, recordChatRun, runRecord } from './run-history.ts';
 import { nextRuns, previousRun } from './when.ts';
-import { applyWatch, watchMemoryKey } from './watch.ts';
-
-/** Runs a command line as its creator typed it (the dispatcher's `run`). */
-export interface CommandLineRunner {
-  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
-  /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
-  check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
-}
-
-export interface ScheduleRunnerOptions extends SlotClaimOptions {
-  schedules: ScheduleStore;
-  store: Store;
-  services: Services;
-  /** The built-in schedules (jobs/index.ts); a disabled one is listed but never run. */
-  builtIns?: readonly JobSchedule[];
-  /** Named webhooks besides `default` (services.webhook). */
-  destinations?: DeliveryOptions['destinations'];
-  /** Needed by chat schedules only. */
-  commands?: () => CommandLineRunner;
-  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); needed by chat schedules only. */
-  toMessage?: (reply: Reply, destination: string) => WebhookMessage;
-  log: JobLog;
-  /** Refuses, or marks with a footer, a chat schedule's post of simulated data (simulated.ts). */
-  simulated?: SimulatedPolicy;
-  /** How often the schedules are read again (a tick also wakes at the next minute). */
-  pollMs?: number;
-  /** Runs of one slot, the first included, before it is recorded as failed for good. */
-  maxAttempts?: number;
-  /** Wait after a failed run before the slot is tried again. */
-  retryDelayMs?: number;
-  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
-  concurrency?: number;
-  delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
-  /** Every finished run, and every missed slot (`missed`), for metrics. */
-  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
-  /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
-  onRecord?: RunBook['onRecord'];
-}
+import {
+  claimAndRun,
+  createRunnerCore,
+  withRetry,
+  type RunnerCore,
+  type ScheduleRunnerOptions,
+} from './runner-core.ts';
+import { executeChat, recordDrained } from './chat-slot.ts';
 
 export interface ScheduleRunner {
   readonly owner: string;
@@ -84,16 +47,9 @@ export interface ScheduleRunner {
   drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
 }
 
-export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
-  leaseMs: 5 * 60_000,
-  jobTimeoutMs: 2 * 60_000,
-  pollMs: 15_000,
-  maxAttempts: 3,
-  retryDelayMs: 60_000,
-  concurrency: 64,
-});
-
 export { runRecord } from './run-history.ts';
+/** The runner's options, with the parts every slot run shares (runner-core.ts). */
+export type { CommandLineRunner, ScheduleRunnerOptions } from './runner-core.ts';
 
 /** What a tick needs of a schedule, built-in or from chat, to find its due slot. */
 interface Timing {
@@ -104,243 +60,6 @@ interface Timing {
   /** Epoch ms: no slot before this is due (a schedule's creation, a built-in's first start). */
   since: number;
   paused: boolean;
-}
-
-/** What the parts of a runner share: its options, clock, claim owner, deliverer and stop signal. */
-interface RunnerCore {
-  settings: ScheduleRunnerOptions & { [K in keyof typeof SCHEDULE_RUNNER_DEFAULTS]: number };
-  now: () => Date;
-  owner: string;
-  store: Store;
-  log: JobLog;
-  catchupMs: number;
-  stopping: AbortController;
-  deliverer: Deliverer;
-  runDeps: SlotRunDeps;
-  book: RunBook;
-}
-
-function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
-  const settings = { ...SCHEDULE_RUNNER_DEFAULTS, ...opts };
-  const now = opts.now ?? (() => new Date());
-  const owner = opts.owner ?? defaultOwner();
-  const { store, log } = settings;
-  const stopping = new AbortController();
-  const deliverer: Deliverer = createDeliverer({
-    ...settings.delivery,
-    store,
-    services: settings.services,
-    log,
-    owner,
-    ...(settings.destinations ? { destinations: settings.destinations } : {}),
-    now: () => now().getTime(),
-  });
-  const runDeps: SlotRunDeps = {
-    services: settings.services,
-    store,
-    log,
-    now,
-    owner,
-    jobTimeoutMs: settings.jobTimeoutMs,
-    deliverer,
-    signal: stopping.signal,
-    ...(settings.onRun ? { onRun: settings.onRun } : {}),
-  };
-  const catchupMs = settings.catchupMinutes * 60_000;
-  const book: RunBook = {
-    schedules: settings.schedules,
-    log,
-    notify: (record, text) => notify(settings, record, text),
-    ...(settings.onRecord ? { onRecord: settings.onRecord } : {}),
-  };
-  return { settings, now, owner, store, log, catchupMs, stopping, deliverer, runDeps, book };
-}
-
-/** Posts a notice through the schedule's own destination (the channel it posts to). */
-async function notify(settings: ScheduleRunnerOptions, record: ScheduleRecord, text: string): Promise<void> {
-  const name = record.destination;
-  const client = name === 'default' ? settings.services.webhook : settings.destinations?.[name];
-  if (!client || !settings.toMessage) return;
-  await client.post(settings.toMessage({ text }, name));
-}
-
-/**
- * A failed attempt of a scheduled slot that will be tried again is pending, with when; the last
- * attempt's failure is the slot's.
- */
-async function withRetry(core: RunnerCore, name: string, run: ScheduleRun): Promise<ScheduleRun> {
-  if (run.outcome !== 'failed' || run.slotId.startsWith('manual:')) return run;
-  const slot = await core.store.getSlot(name, run.slotId);
-  if (!slot || slot.status !== 'failed' || slot.attempts >= core.settings.maxAttempts) return run;
-  return { ...run, outcome: 'pending', nextRetryAt: slot.updatedAt + core.settings.retryDelayMs };
-}
-
-/**
- * What the outbox's later deliveries of chat schedules' posts make of their slots' records; a slot
- * with none yet (its replica died before its post was answered) gets its first here.
- */
-async function recordDrained(core: RunnerCore, drained: DrainResult): Promise<void> {
-  for (const [entryId, outcome] of drained.outcomes) {
-    const [job, slotId] = entryId.split('|');
-    if (!job?.startsWith('schedule-') || slotId === undefined || outcome === 'pending') continue;
-    const id = job.slice('schedule-'.length);
-    const record = await core.settings.schedules.get(id);
-    const runs = await core.settings.schedules.history(id);
-    const earlier = runs.find((r) => r.slotId === slotId) ?? { slotId, at: 0, outcome: 'pending' as const };
-    if (!record || earlier.outcome !== 'pending') continue;
-    const receipt = drained.receipts?.get(entryId);
-    const channelId = drained.channels?.get(entryId);
-    const failure = drained.failures?.get(entryId);
-    const { error: _error, nextRetryAt: _next, ...rest } = earlier;
-    const run: ScheduleRun =
-      outcome === 'delivered'
-        ? {
-            ...rest,
-            outcome: 'posted',
-            at: core.now().getTime(),
-            ...(receipt ? { messageId: receipt } : {}),
-            ...(channelId ? { channelId } : {}),
-          }
-        : {
-            ...rest,
-            outcome: 'failed',
-            at: core.now().getTime(),
-            error: `The destination refused the post: ${failure?.reason ?? 'see the log'}.`,
-          };
-    const gone = goneStatus({
-      deliveries: [{ id: entryId, kind: 'webhook', outcome, ...(failure ? { failure } : {}) }],
-    });
-    await recordChatRun(core.book, record, run, gone);
-  }
-}
-
-/** The simulated-data guard for a run of `record`, from the services its command needs now. */
-async function simulatedDecision(
-  settings: ScheduleRunnerOptions,
-  commands: CommandLineRunner,
-  record: ScheduleRecord,
-  actor: Actor,
-): Promise<SimulatedDecision> {
-  if (!settings.simulated || !commands.check) return { kind: 'ok' };
-  let needs: readonly ServiceKey[] = [];
-  await commands.check(record.command, actor, (command) => {
-    needs = command.needs;
-  });
-  return decideSimulated(needs, settings.simulated.plan, record.destination, settings.simulated.allow);
-}
-
-/**
- * A chat schedule's slot as a job; `pending` receives the watch's memory to save with its post.
- * `asker`: who asked for a manual slot; the creator's rights serve the scheduled slots only.
- */
-function jobFor(
-  core: RunnerCore,
-  id: string,
-  pending: { memory?: SlotMemory },
-  asker: Actor | undefined,
-): Job {
-  const { settings, store } = core;
-  return defineJob({
-    name: scheduleJobName(id),
-    description: `schedule ${id}`,
-    needs: [],
-    async run(ctx) {
-      const { commands, toMessage } = settings;
-      if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
-      // Read again after the claim: removed or paused anywhere means it does not post.
-      const current = await settings.schedules.get(id);
-      if (!current) throw new Error('the schedule was removed');
-      if (current.paused && ctx.slot.reason !== 'manual') throw new Error('the schedule is paused');
-      const watch = current.onlyNew === true;
-      const actor = asker ?? current.creator;
-      const decision = await simulatedDecision(settings, commands(), current, actor);
-      if (decision.kind === 'refuse')
-        throw new UserError({ code: 'invalid_input', message: decision.message });
-      let reply: Reply | undefined = await commands().run(current.command, actor, ctx.signal, { watch });
-      if (watch) {
-        const memory = await store.getValue(watchMemoryKey(id));
-        const watched = applyWatch(reply, memory, current.alert);
-        reply = watched.reply;
-        pending.memory = { key: watchMemoryKey(id), value: watched.memory };
-      }
-      if (reply && decision.kind === 'footer') reply = withFooter(reply, decision.footer);
-      if (reply)
-        ctx.deliver({
-          kind: 'webhook',
-          destination: current.destination,
-          message: toMessage(reply, current.destination),
-        });
-    },
-  });
-}
-
-/** Claims and runs a slot of `job`; `memory` as for runClaimedSlot. */
-async function claimAndRun(
-  core: RunnerCore,
-  job: Job,
-  slot: JobSlot,
-  memory?: () => SlotMemory | undefined,
-): Promise<SlotOutcome> {
-  const claim = await core.store.claimSlot(job.name, slot.id, core.owner, core.settings.leaseMs);
-  if (claim.status !== 'claimed') {
-    core.log.debug({ job: job.name, slotId: slot.id, reason: claim.status }, 'job.skipped');
-    return skippedOutcome(job.name, slot.id, claim.status === 'held' ? 'held' : 'already-posted');
-  }
-  return runClaimedSlot(core.runDeps, job, slot, memory);
-}
-
-/** The claim a watch holds while one of its slots runs: one run at a time across replicas. */
-export const WATCH_RUN_SLOT = 'watch-run';
-
-/**
- * Runs `work` while holding the watch's run claim (in the store for other replicas, in `local` for
- * this process, whose own claims the store would grant again); skipped when another run holds it.
- * Released when done, so that the next run reads the memory this one saved with its post.
- */
-async function asOnlyRun(
-  core: RunnerCore,
-  name: string,
-  slot: JobSlot,
-  local: Set<string>,
-  work: () => Promise<SlotOutcome>,
-): Promise<SlotOutcome> {
-  if (local.has(name)) return skippedOutcome(name, slot.id, 'running');
-  local.add(name);
-  try {
-    const claim = await core.store.claimSlot(name, WATCH_RUN_SLOT, core.owner, core.settings.leaseMs);
-    if (claim.status !== 'claimed') return skippedOutcome(name, slot.id, 'running');
-    try {
-      return await work();
-    } finally {
-      await core.store.markFailed(name, WATCH_RUN_SLOT, core.owner, 'released');
-    }
-  } finally {
-    local.delete(name);
-  }
-}
-
-async function executeChat(
-  core: RunnerCore,
-  record: ScheduleRecord,
-  slot: JobSlot,
-  watchesRunning: Set<string>,
-  asker?: Actor,
-): Promise<SlotOutcome> {
-  const pending: { memory?: SlotMemory } = {};
-  const job = jobFor(core, record.id, pending, asker);
-  const work = () => claimAndRun(core, job, slot, () => pending.memory);
-  const outcome = record.onlyNew ? await asOnlyRun(core, job.name, slot, watchesRunning, work) : await work();
-  if (outcome.status === 'skipped') return outcome;
-  const run = await withRetry(core, job.name, runRecord(outcome, core.now().getTime()));
-  const isNoChange =
-    record.onlyNew === true && outcome.status === 'posted' && outcome.deliveries.length === 0;
-  await recordChatRun(
-    core.book,
-    record,
-    isNoChange ? { ...run, outcome: 'no-change' } : run,
-    goneStatus(outcome),
-  );
-  return outcome;
 }
 
 /**

@@ -1,88 +1,22 @@
 // Watches (`/schedule add ... only:new`): a schedule that posts only what is new since its last
-// post. A command that can be watched says how in its definition (`watch` in defineCommand): from
-// the data its handler formatted, before formatting, it names the items with their keys, or the
-// facts of a state, or one value. This file keeps only what every watch shares: the memory (a
-// fixed-size digest per key, the least recently seen forgotten first), "starting point" and "N new",
-// the diff of two states, and the one entry point the runner calls, `applyWatch`. It names no
-// command: a change to a command's text leaves what its watch thinks is new as it was.
+// post. A command that can be watched says how in its definition (the contract in
+// src/core/watch-contract.ts): from the data its handler formatted, before formatting, it names the
+// items with their keys, or the facts of a state, or one value. This file keeps only what every
+// watch shares: the memory (a fixed-size digest per key, the least recently seen forgotten first),
+// "starting point" and "N new", the diff of two states, and the one entry point the runner calls,
+// `applyWatch`. It names no command: a change to a command's text leaves what its watch thinks is
+// new as it was.
 import { createHash } from 'node:crypto';
 import { mayNeedRedaction, redactText } from '../redact.ts';
-import { mapReplyText, replyText, type EmbedField, type Reply } from '../core/reply.ts';
-
-/** One thing a watch tells apart: its key, from the command's data, and its field as the reply shows it. */
-export interface WatchItem {
-  key: string;
-  field: EmbedField;
-}
-
-/** One fact of a watched state: its key, from the command's data, and the line that shows it. */
-export interface WatchFact {
-  key: string;
-  label: string;
-}
-
-/**
- * What a watch compares, by kind, in the order /schedule names them:
- * - `items`: a listing; the first post is the starting point, then only items not posted before.
- * - `changes`: a state made of facts; the first post is the starting point, then the facts added
- *   (+) and gone (−).
- * - `value`: one value; the first post is the starting point, then the record again when it changed.
- * - `alerts`: the items that meet a condition (`alert:`); each is posted once, when it first does.
- */
-export type WatchView =
-  | { kind: 'items'; items: WatchItem[] }
-  | { kind: 'changes'; facts: WatchFact[] }
-  | { kind: 'value'; value: WatchFact | undefined }
-  | { kind: 'alerts'; items: WatchItem[] };
-
-export type WatchKind = WatchView['kind'];
-export const WATCH_KINDS: readonly WatchKind[] = ['items', 'changes', 'value', 'alerts'];
-
-/** What a command's definition says of its watch, apart from how its data becomes a view. */
-interface WatchRules {
-  /** Refuses a watch of this command line in one sentence; undefined when it may be watched. */
-  refuse?(line: string): string | undefined;
-  /** The argument text a watch runs with, from the one its creator typed (e.g. the largest page). */
-  input?(args: string): string;
-}
-
-/** The `watch` of a command's definition, over `D`, the data its handler hands over with its reply. */
-export type CommandWatch<D> = WatchRules &
-  (
-    | {
-        kind: 'items';
-        items(data: D): WatchItem[];
-        /** The item in words, one and several: "listing", "listings". */
-        noun: readonly [string, string];
-        /** Said in the footer of every post (e.g. that the watch reads the first page only). */
-        note?: string;
-      }
-    | { kind: 'changes'; facts(data: D): WatchFact[] }
-    | { kind: 'value'; value(data: D): WatchFact | undefined }
-    | {
-        kind: 'alerts';
-        /** The alert conditions in words, for the refusal: `alert:rain or alert:"below 0"`. */
-        alertForms: string;
-        /** Whether `alert` is a condition this command's watch can read. */
-        readsAlert(alert: string): boolean;
-        /** The items that meet `alert`. */
-        items(data: D, alert: string): WatchItem[];
-      }
-  );
-
-/** A command's watch as the rest of herald sees it (the data it maps is the handler's business). */
-export type WatchSpec = WatchRules &
-  (
-    | { kind: 'items'; noun: readonly [string, string]; note?: string }
-    | { kind: 'changes' | 'value' }
-    | { kind: 'alerts'; alertForms: string; readsAlert(alert: string): boolean }
-  );
-
-/** A reply as a watchable command leaves it: with the view of its data that its watch compares. */
-export interface WatchedReply extends Reply {
-  /** Never shown: the command's data as its watch sees it (`alert` for an alerts watch). */
-  readonly watch?: { spec: WatchSpec; view(alert: string | undefined): WatchView };
-}
+import { mapReplyText, replyText, type Reply } from '../core/reply.ts';
+import {
+  WATCH_KINDS,
+  type WatchedReply,
+  type WatchFact,
+  type WatchItem,
+  type WatchKind,
+  type WatchSpec,
+} from '../core/watch-contract.ts';
 
 /** What a watch posts and remembers. */
 export interface WatchResult {
@@ -305,13 +239,6 @@ export function applyWatch(reply: Reply, memory: string | undefined, alert?: str
   else if (view.kind === 'value') result = watchValue(reply, view.value, memory);
   else result = { reply, memory: memory ?? '' };
   return { ...result, reply: result.reply && present(result.reply) };
-}
-
-/** An empty view of `spec`'s kind: the command answered without data to watch (e.g. "not found"). */
-export function emptyView(spec: WatchSpec): WatchView {
-  if (spec.kind === 'changes') return { kind: 'changes', facts: [] };
-  if (spec.kind === 'value') return { kind: 'value', value: undefined };
-  return { kind: spec.kind, items: [] };
 }
 
 /**

@@ -7,7 +7,7 @@
 // passed in KEYS, so the scripts run on Redis Cluster too.
 import type { Redis } from 'ioredis';
 import { connectStoreRedis } from './connect.ts';
-import { moveLegacyKeys, scriptsOf, storeKeyPrefix } from './redis-store.ts';
+import { moveLegacyKeys, scriptsOf, storeKeyPrefix } from './redis-common.ts';
 import {
   RUN_HISTORY,
   type AddResult,

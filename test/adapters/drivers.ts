@@ -24,14 +24,8 @@ import {
   type DiscordCall,
   type OptionValue,
 } from './discord/fake-discord.ts';
-import {
-  BOT_TOKEN,
-  SIGNING_SECRET,
-  buttonBody,
-  postSigned,
-  slashBody,
-  startSlackFake,
-} from './slack/fakes.ts';
+import { buttonBody, postSigned, slashBody, startSlackFake } from './slack/fakes.ts';
+import { fakeSlackConfig } from './slack/fake-config.ts';
 
 const quiet = {
   debug: () => undefined,
@@ -200,13 +194,7 @@ function slackDecode(text: string): string {
 export async function slackDriver(): Promise<AdapterDriver> {
   const fake = await startSlackFake();
   const adapter: SlackAdapter = createSlackAdapter({
-    config: {
-      botToken: BOT_TOKEN,
-      appToken: undefined,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: `${fake.server.url}/api/`,
-      port: 0,
-    },
+    config: fakeSlackConfig(fake),
     log: quiet,
     host: '127.0.0.1',
   });

@@ -1,9 +1,8 @@
 // One composition for the bot, `npm run job` and `npm run register`: the published Discord set and
 // the Slack manifest are exactly the registry the running bot has, /schedule included.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDiscordCommands } from '../../adapters/discord/commands.ts';
 import { slackManifest, type SlackManifest } from '../../adapters/slack/manifest.ts';
 import { buildApp, offeredCommands, registrationParts, type AppMode } from '../../src/app.ts';
@@ -13,32 +12,9 @@ import { createRegistry } from '../../src/core/registry.ts';
 import { createLogger } from '../../src/log.ts';
 import { planServices } from '../../src/sandbox/resolve.ts';
 import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
-import {
-  APP_ID,
-  BOT_TOKEN,
-  GUILD_ID,
-  startFakeDiscord,
-  type FakeDiscord,
-} from '../adapters/discord/fake-discord.ts';
-import { CHILD_ENV } from '../support/spawn-herald.ts';
+import { DISCORD_ENV, registerRun, useFakeDiscord } from '../adapters/discord/registration.ts';
 
-const SCRIPT = fileURLToPath(new URL('../../src/register-commands.ts', import.meta.url));
 const log = createLogger({ level: 'silent', format: 'json' });
-const DISCORD_ENV = { DISCORD_TOKEN: BOT_TOKEN, DISCORD_APPLICATION_ID: APP_ID, DISCORD_GUILD_ID: GUILD_ID };
-
-function registerRun(args: readonly string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [SCRIPT, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...CHILD_ENV, LOG_LEVEL: 'silent', LOG_FORMAT: 'json', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-}
 
 /** The bot's registry for `env`, as main.ts composes it. */
 function botApp(env: Record<string, string>, mode: AppMode = 'bot') {
@@ -104,16 +80,7 @@ describe('offeredCommands', () => {
 });
 
 describe('npm run register', () => {
-  let fake: FakeDiscord;
-  beforeAll(async () => {
-    fake = await startFakeDiscord();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    fake.calls.length = 0;
-  });
+  const fake = useFakeDiscord();
 
   it('publishes exactly the bot’s registry to Discord, /schedule included', async () => {
     const env = { ...DISCORD_ENV, DISCORD_API_URL: fake.apiUrl, SANDBOX: 'on' };

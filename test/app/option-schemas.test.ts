@@ -3,19 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import type { Actor } from '../../src/core/actor.ts';
 import type { Services } from '../../src/core/services.ts';
 import { UserError } from '../../src/errors.ts';
 import { createLogger } from '../../src/log.ts';
 import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
-
-const operator: Actor = {
-  platform: 'console',
-  id: 'local',
-  displayName: 'operator',
-  roles: [],
-  isOperator: true,
-};
+import { OPERATOR as operator } from '../support/command-doubles.ts';
 
 /** Service clients that record every call and never answer: any request is a failure of the test. */
 function recordingServices(calls: string[]): Services {

@@ -4,18 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { createConsoleAdapter } from '../../adapters/console/adapter.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import type { Actor } from '../../src/core/actor.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createLogger } from '../../src/log.ts';
 import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
+import { OPERATOR as operator } from '../support/command-doubles.ts';
 
-const operator: Actor = {
-  platform: 'console',
-  id: 'local',
-  displayName: 'operator',
-  roles: [],
-  isOperator: true,
-};
 const log = createLogger({ level: 'silent', format: 'json' });
 
 /** A weather client whose every call fails as a bug would, and a webhook that takes every post. */

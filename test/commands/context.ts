@@ -9,16 +9,11 @@ import { createRegistry } from '../../src/core/registry.ts';
 import type { Services } from '../../src/core/services.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { ServiceError, type ServiceErrorCode, type ServiceName } from '../../src/errors.ts';
+import { OPERATOR } from '../support/command-doubles.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
 
-export const OPERATOR: Actor = {
-  platform: 'console',
-  id: 'local',
-  displayName: 'operator',
-  roles: [],
-  isOperator: true,
-};
+export { OPERATOR } from '../support/command-doubles.ts';
 
 export const DISCORD_MEMBER: Actor = {
   platform: 'discord',

@@ -17,6 +17,7 @@ import { createRegistry } from '../../src/core/registry.ts';
 import type { Services } from '../../src/core/services.ts';
 import type { WeatherClient } from '../../src/services/weather/client.ts';
 import { SERVICE_ERROR_CODES } from '../support/service-errors.ts';
+import { OPERATOR as operator } from '../support/command-doubles.ts';
 
 interface LogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -40,13 +41,6 @@ function fakeLog() {
 }
 
 const user: Actor = { platform: 'discord', id: 'u-1', displayName: 'Ada', roles: [] };
-const operator: Actor = {
-  platform: 'console',
-  id: 'local',
-  displayName: 'operator',
-  roles: [],
-  isOperator: true,
-};
 
 function invocation(command: string, rawInput: Invocation['rawInput'], over: Partial<Invocation> = {}) {
   const replies: Reply[] = [];

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHerald, type Run } from '../support/spawn-herald.ts';
+import { SEVEN_PROBLEMS_ENV } from '../support/config-problems.ts';
 
 const SESSION = '/weather Oslo\n/jobs what:"rust developer" where:Berlin country:de page:2\n/say "Hello"\n';
 
@@ -84,19 +85,7 @@ describe('start-up with a bad configuration', () => {
   it('lists all seven problems in one run, as plain text, before anything starts, and exits 2', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'herald-badconf-'));
     const store = join(dir, 'herald.sqlite');
-    const run = await runHerald(
-      {
-        WEATHER_BASE_URL: 'http://example.com',
-        SANDBOX: 'maybe',
-        LOG_LEVEL: 'loud',
-        EMAIL_ACCESS_TOKEN: 'x',
-        DISCORD_TOKEN: 'x',
-        ANALYTICS_SUMMARY_TZ: 'Mars/Base',
-        ANALYTICS_SUMMARY_CRON: 'not a cron',
-        STORE_URL: store,
-      },
-      '',
-    );
+    const run = await runHerald({ ...SEVEN_PROBLEMS_ENV, STORE_URL: store }, '');
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     const lines = run.stderr.trimEnd().split('\n');

@@ -10,7 +10,6 @@ import { renderSlack } from '../../src/render/slack.ts';
 import { slackWebhookMessage } from '../../src/destinations.ts';
 import { customIdFor } from '../../adapters/discord/custom-id.ts';
 import { buildCommands } from '../../commands/index.ts';
-import type { Actor } from '../../src/core/actor.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { createRegistry } from '../../src/core/registry.ts';
@@ -32,20 +31,13 @@ import {
   expectSlackEscaped,
   slackVisible,
 } from './payloads.ts';
+import { OPERATOR } from '../support/command-doubles.ts';
 
 const quiet = {
   debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,
   error: () => undefined,
-};
-
-const OPERATOR: Actor = {
-  platform: 'console',
-  id: 'local',
-  displayName: 'operator',
-  roles: [],
-  isOperator: true,
 };
 
 const commands = buildCommands({

@@ -31,14 +31,9 @@ import { planServices, resolveServiceConfigs, SANDBOX_CREDENTIAL } from '../../s
 import { closeServices, createServices } from '../../src/services/index.ts';
 import { createMemoryScheduleStore } from '../../src/store/index.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
+import { OPERATOR } from '../support/command-doubles.ts';
 
-export const OPERATOR: Actor = {
-  platform: 'console',
-  id: 'local',
-  displayName: 'operator',
-  roles: [],
-  isOperator: true,
-};
+export { OPERATOR } from '../support/command-doubles.ts';
 export const MANAGER: Actor = {
   platform: 'discord',
   id: '400000000000000001',

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import {
-  createAnalyticsClient,
-  type AnalyticsClient,
-  type AnalyticsConfig,
-  type RunReportInput,
-} from '../../src/services/analytics/client.ts';
+import { createAnalyticsClient, type RunReportInput } from '../../src/services/analytics/client.ts';
 import { ANALYTICS_MAGIC, analyticsHandlers } from '../../src/sandbox/analytics.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
-import type { HttpOptions } from '../../src/http/policy.ts';
 import {
   type Answer,
-  captureLog,
-  closeAfterEach,
+  clientMaker,
   errorText,
   expectFailureCodes,
   expectNoSecret,
@@ -29,19 +22,11 @@ const NOW = Date.parse('2025-03-05T20:00:00Z');
 const fixture = (name: string) => readFixture('analytics', name);
 
 const server = useFakeServer(() => analyticsHandlers({ credential: TOKEN, now: () => NOW }));
-const clients = closeAfterEach<AnalyticsClient>();
-
-function makeClient(config: Partial<AnalyticsConfig> = {}, httpOptions: Partial<HttpOptions> = {}) {
-  const { log, lines } = captureLog();
-  const client = createAnalyticsClient(
-    { baseUrl: sandboxBaseUrl(server.url, 'analytics'), accessToken: TOKEN, propertyId: PROPERTY, ...config },
-    {
-      log,
-      httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
-    },
-  );
-  return { client: clients.track(client), lines };
-}
+const makeClient = clientMaker(createAnalyticsClient, () => ({
+  baseUrl: sandboxBaseUrl(server.url, 'analytics'),
+  accessToken: TOKEN,
+  propertyId: PROPERTY,
+}));
 
 const week: RunReportInput = {
   dimensions: ['date'],

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import { createEmailClient, type EmailClient, type EmailConfig } from '../../src/services/email/client.ts';
+import { createEmailClient } from '../../src/services/email/client.ts';
 import { parseResendTimestamp } from '../../src/services/email/schemas.ts';
 import { EMAIL_DELIVERY_MS, EMAIL_MAGIC, emailHandlers } from '../../src/sandbox/email.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
-import type { HttpOptions } from '../../src/http/policy.ts';
 import {
   type Answer,
-  captureLog,
-  closeAfterEach,
+  clientMaker,
   errorText,
   expectFailureCodes,
   expectNoSecret,
@@ -25,19 +23,11 @@ const fixture = (name: string) => readFixture('email', name);
 
 let clockMs = Date.parse('2025-04-03T22:13:42.674Z');
 const server = useFakeServer(() => emailHandlers({ credential: TOKEN, now: () => clockMs }));
-const clients = closeAfterEach<EmailClient>();
-
-function makeClient(config: Partial<EmailConfig> = {}, httpOptions: Partial<HttpOptions> = {}) {
-  const { log, lines } = captureLog();
-  const client = createEmailClient(
-    { baseUrl: sandboxBaseUrl(server.url, 'email'), accessToken: TOKEN, from: FROM, ...config },
-    {
-      log,
-      httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
-    },
-  );
-  return { client: clients.track(client), lines };
-}
+const makeClient = clientMaker(createEmailClient, () => ({
+  baseUrl: sandboxBaseUrl(server.url, 'email'),
+  accessToken: TOKEN,
+  from: FROM,
+}));
 
 const message = { to: ['delivered@resend.dev'], subject: 'Weekly analytics', html: '<p>Sessions up 4%</p>' };
 const posts = () => server.requests.filter((r) => r.method === 'POST');

@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import {
-  createGeocodingClient,
-  GEOCODE_CACHE_TTL_MS,
-  type GeocodingClient,
-  type GeocodingConfig,
-} from '../../src/services/geocoding/client.ts';
+import { createGeocodingClient, GEOCODE_CACHE_TTL_MS } from '../../src/services/geocoding/client.ts';
 import { GEOCODING_MAGIC, geocodingHandlers } from '../../src/sandbox/geocoding.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
-import type { HttpOptions } from '../../src/http/policy.ts';
-import type { ClientDeps } from '../../src/services/deps.ts';
 import { ConfigError } from '../../src/errors.ts';
 import {
   type Answer,
-  captureLog,
-  closeAfterEach,
+  clientMaker,
   errorText,
   expectFailureCodes,
   expectNoSecret,
@@ -28,24 +20,11 @@ const KEY = 'test-geocoding-token-2718';
 const fixture = (name: string) => readFixture('geocoding', name);
 
 const server = useFakeServer(() => geocodingHandlers({ credential: KEY }));
-const clients = closeAfterEach<GeocodingClient>();
-
-function makeClient(
-  config: Partial<GeocodingConfig> = {},
-  httpOptions: Partial<HttpOptions> = {},
-  deps: ClientDeps = {},
-) {
-  const { log, lines } = captureLog();
-  const client = createGeocodingClient(
-    { baseUrl: sandboxBaseUrl(server.url, 'geocoding'), apiKey: KEY, dataset: 'mapbox.places', ...config },
-    {
-      log,
-      httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
-      ...deps,
-    },
-  );
-  return { client: clients.track(client), lines };
-}
+const makeClient = clientMaker(createGeocodingClient, () => ({
+  baseUrl: sandboxBaseUrl(server.url, 'geocoding'),
+  apiKey: KEY,
+  dataset: 'mapbox.places',
+}));
 
 const FORWARD = '/geocoding-api/geocoding/v5/mapbox.places';
 const answer = (

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import {
-  createWeatherClient,
-  WEATHER_CACHE_TTL_MS,
-  type WeatherClient,
-  type WeatherConfig,
-} from '../../src/services/weather/client.ts';
+import { createWeatherClient, WEATHER_CACHE_TTL_MS } from '../../src/services/weather/client.ts';
 import { WEATHER_MAGIC, weatherHandlers } from '../../src/sandbox/weather.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
-import type { HttpOptions } from '../../src/http/policy.ts';
-import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   type Answer,
-  captureLog,
-  closeAfterEach,
+  clientMaker,
   errorText,
   expectFailureCodes,
   expectNoSecret,
@@ -28,24 +20,10 @@ const NOW = Date.parse('2025-01-15T10:20:00Z');
 const fixture = (name: string) => readFixture('weather', name);
 
 const server = useFakeServer(() => weatherHandlers({ credential: KEY, now: () => NOW }));
-const clients = closeAfterEach<WeatherClient>();
-
-function makeClient(
-  config: Partial<WeatherConfig> = {},
-  httpOptions: Partial<HttpOptions> = {},
-  deps: ClientDeps = {},
-) {
-  const { log, lines } = captureLog();
-  const client = createWeatherClient(
-    { baseUrl: sandboxBaseUrl(server.url, 'weather'), apiKey: KEY, ...config },
-    {
-      log,
-      httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions },
-      ...deps,
-    },
-  );
-  return { client: clients.track(client), lines };
-}
+const makeClient = clientMaker(createWeatherClient, () => ({
+  baseUrl: sandboxBaseUrl(server.url, 'weather'),
+  apiKey: KEY,
+}));
 
 const gets = () => server.requests.filter((r) => r.method === 'GET');
 

@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { HttpResponse, type RequestHandler } from 'msw';
 import { ServiceError } from '../../src/errors.ts';
 import type { HttpLog } from '../../src/http/client.ts';
+import type { HttpOptions } from '../../src/http/policy.ts';
+import type { ClientDeps } from '../../src/services/deps.ts';
 import { startFake, type SandboxServer } from './sandbox-server.ts';
 
 /**
@@ -55,6 +57,26 @@ export function closeAfterEach<T extends { close(): Promise<void> }>(): { track(
       open.push(client);
       return client;
     },
+  };
+}
+
+/**
+ * The client factory of a service test file: each client built by `create` over `config()` and the
+ * test's overrides, with its own captured log, retries that do not wait and a breaker that does not
+ * open, and closed after the test.
+ */
+export function clientMaker<Config, Client extends { close(): Promise<void> }>(
+  create: (config: Config, deps: ClientDeps) => Client,
+  config: () => Config,
+) {
+  const clients = closeAfterEach<Client>();
+  return (overrides: Partial<Config> = {}, httpOptions: Partial<HttpOptions> = {}, deps: ClientDeps = {}) => {
+    const { log, lines } = captureLog();
+    const client = create(
+      { ...config(), ...overrides },
+      { log, httpOptions: { retryBaseMs: 1, breakerFailureThreshold: 1_000, ...httpOptions }, ...deps },
+    );
+    return { client: clients.track(client), lines };
   };
 }
 

@@ -5,12 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDiscordAdapter, EXPIRED_BUTTON_MESSAGE } from '../../../adapters/discord/adapter.ts';
 import type { AdapterHandlers, ChatAdapter, Invocation } from '../../../src/core/adapter.ts';
-import {
-  defineCommand,
-  type Command,
-  type CommandContext,
-  type CommandLog,
-} from '../../../src/core/command.ts';
+import { defineCommand, type Command, type CommandContext } from '../../../src/core/command.ts';
 import type { Reply } from '../../../src/core/reply.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { AdapterError, userMessageFor, UserError } from '../../../src/errors.ts';
@@ -28,6 +23,7 @@ import {
   type DiscordCall,
   type FakeDiscord,
 } from './fake-discord.ts';
+import { directContext, recordingLog, SILENT_LOG, type LogLine } from '../../support/command-doubles.ts';
 
 /** The first bytes of a real MP3: an ID3v2 header, then an MPEG-1 Layer III frame header. */
 const MP3 = new Uint8Array([
@@ -148,17 +144,6 @@ const commands: Command[] = [
 
 const registry = createRegistry(commands);
 
-interface LogLine {
-  level: string;
-  obj: object;
-  msg: string;
-}
-
-function captureLog(lines: LogLine[]): CommandLog {
-  const at = (level: string) => (obj: object, msg: string) => lines.push({ level, obj, msg });
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
-
 function serialize(lines: LogLine[]): string {
   return JSON.stringify(lines, (_key, value: unknown) =>
     value instanceof Error
@@ -171,15 +156,8 @@ function serialize(lines: LogLine[]): string {
 function createFakeDispatcher() {
   const invocations: Invocation[] = [];
   const respondErrors: unknown[] = [];
-  const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
-  const contextFor = (inv: Pick<Invocation, 'actor' | 'signal'>): CommandContext => ({
-    actor: inv.actor,
-    services: {},
-    log: silent,
-    signal: inv.signal,
-    now: () => new Date(),
-    invocationId: 'test',
-  });
+  const contextFor = (inv: Pick<Invocation, 'actor' | 'signal'>): CommandContext =>
+    directContext(inv, 'test');
   const handlers: AdapterHandlers = {
     async onInvocation(inv) {
       invocations.push(inv);
@@ -232,7 +210,7 @@ beforeAll(async () => {
   dispatcher = createFakeDispatcher();
   adapter = createDiscordAdapter({
     config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
-    log: captureLog(logs),
+    log: recordingLog(logs),
     autocompleteDeadlineMs: 300,
   });
   await adapter.start(registry, dispatcher.handlers);
@@ -592,7 +570,7 @@ describe('Discord adapter lifecycle', () => {
     };
     const short = createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
-      log: captureLog([]),
+      log: recordingLog([]),
       replyWindowMs: 200,
     });
     try {
@@ -627,7 +605,7 @@ describe('Discord adapter lifecycle', () => {
         guildId: undefined,
         apiUrl: own.apiUrl,
       },
-      log: captureLog(lines),
+      log: recordingLog(lines),
       connectTimeoutMs: 5_000,
     });
     try {
@@ -662,17 +640,16 @@ describe('Discord adapter with the real dispatcher', () => {
     });
     const jobsCommand = commands.find((c) => c.name === 'jobs')!;
     const realRegistry = createRegistry([jobsCommand, needsWeather]);
-    const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
     const real = createDispatcher({
       registry: realRegistry,
       services: {},
-      log: silent,
+      log: SILENT_LOG,
       commandTimeoutMs: 5_000,
       serviceVariables: { weather: 'WEATHER_API_KEY' },
     });
     const ownAdapter = createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
-      log: silent,
+      log: SILENT_LOG,
     });
     try {
       await ownAdapter.start(realRegistry, real);

@@ -1,35 +1,22 @@
 // `npm run register -- --endpoint https://…`: the application's interactions endpoint URL is set
 // with Edit Current Application (PATCH /applications/@me), as the Developer Portal would.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setInteractionsEndpoint } from '../../../adapters/discord/register.ts';
-import type { CommandLog } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import { readArgs } from '../../../src/register-commands.ts';
-import { CHILD_ENV } from '../../support/spawn-herald.ts';
-import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
+import { SILENT_LOG } from '../../support/command-doubles.ts';
+import { APP_ID, BOT_TOKEN, GUILD_ID } from './fake-discord.ts';
+import { DISCORD_ENV, registerRun, useFakeDiscord } from './registration.ts';
 
-const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
-let fake: FakeDiscord;
+const fake = useFakeDiscord();
 const config = () => ({ token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl });
-
-beforeAll(async () => {
-  fake = await startFakeDiscord();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.calls.length = 0;
-});
 
 describe('the interactions endpoint URL', () => {
   it('is set with PATCH /applications/@me and the bot token', async () => {
     await setInteractionsEndpoint({
       config: config(),
       url: 'https://bot.example.org/interactions',
-      log: silent,
+      log: SILENT_LOG,
     });
     expect(fake.calls).toHaveLength(1);
     expect(fake.calls[0]).toMatchObject({
@@ -43,7 +30,7 @@ describe('the interactions endpoint URL', () => {
 
   it('refuses anything but an https:// URL without calling Discord', async () => {
     for (const url of ['http://bot.example.org/interactions', 'bot.example.org', '']) {
-      await expect(setInteractionsEndpoint({ config: config(), url, log: silent })).rejects.toThrow(
+      await expect(setInteractionsEndpoint({ config: config(), url, log: SILENT_LOG })).rejects.toThrow(
         'must be an https:// URL',
       );
     }
@@ -54,7 +41,7 @@ describe('the interactions endpoint URL', () => {
     const failure = setInteractionsEndpoint({
       config: config(),
       url: 'https://unreachable.example.org/interactions',
-      log: silent,
+      log: SILENT_LOG,
     });
     await expect(failure).rejects.toBeInstanceOf(AdapterError);
     const err = (await failure.catch((e: unknown) => e)) as Error;
@@ -73,25 +60,13 @@ describe('the interactions endpoint URL', () => {
   });
 
   it('npm run register -- --endpoint publishes the commands, then sets the endpoint', async () => {
-    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
-    const env = {
-      PATH: process.env.PATH,
-      ...CHILD_ENV,
-      DISCORD_TOKEN: BOT_TOKEN,
-      DISCORD_APPLICATION_ID: APP_ID,
-      DISCORD_GUILD_ID: GUILD_ID,
-      DISCORD_API_URL: fake.apiUrl,
-      LOG_LEVEL: 'silent',
-    };
-    const child = spawn(process.execPath, [script, '--endpoint', 'https://bot.example.org/interactions'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await registerRun(
+      ['--endpoint', 'https://bot.example.org/interactions'],
+      {
+        ...DISCORD_ENV,
+        DISCORD_API_URL: fake.apiUrl,
+      },
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(fake.calls.map((c) => c.kind)).toEqual(['commands', 'application']);

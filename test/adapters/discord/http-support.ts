@@ -13,6 +13,7 @@ import { userMessageFor } from '../../../src/errors.ts';
 import { createRoutes, startHealthServer, type HealthServer } from '../../../src/health.ts';
 import { createMetrics } from '../../../src/metrics.ts';
 import { APP_ID, BOT_TOKEN } from './fake-discord.ts';
+import { directContext } from '../../support/command-doubles.ts';
 
 export interface KeyPair {
   privateKey: KeyObject;
@@ -98,21 +99,13 @@ export const registry = createRegistry([
 
 /** A small stand-in for the dispatcher: run, turn errors into one private sentence, answer once. */
 export function createHandlers(runs: Invocation[]): AdapterHandlers {
-  const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
   return {
     async onInvocation(inv) {
       runs.push(inv);
       let reply: Reply;
       try {
         const command = registry.get(inv.command)!;
-        reply = await command.handler(command.options.parse(inv.rawInput), {
-          actor: inv.actor,
-          services: {},
-          log: silent,
-          signal: inv.signal,
-          now: () => new Date(),
-          invocationId: 'http-test',
-        });
+        reply = await command.handler(command.options.parse(inv.rawInput), directContext(inv, 'http-test'));
       } catch (err) {
         reply = { text: userMessageFor(err), ephemeral: true };
       }
@@ -120,16 +113,7 @@ export function createHandlers(runs: Invocation[]): AdapterHandlers {
     },
     async onAutocomplete(request) {
       const fn = registry.get(request.command)?.autocomplete[request.option];
-      return fn
-        ? fn(request.partial, {
-            actor: request.actor,
-            services: {},
-            log: silent,
-            signal: new AbortController().signal,
-            now: () => new Date(),
-            invocationId: 'http-test',
-          })
-        : [];
+      return fn ? fn(request.partial, directContext(request, 'http-test')) : [];
     },
   };
 }

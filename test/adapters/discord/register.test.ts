@@ -1,16 +1,15 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { buildDiscordCommands } from '../../../adapters/discord/commands.ts';
 import { registerCommands } from '../../../adapters/discord/register.ts';
-import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
+import { defineCommand } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
-import { APP_ID, BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
-import { CHILD_ENV } from '../../support/spawn-herald.ts';
+import { APP_ID, BOT_TOKEN, GUILD_ID } from './fake-discord.ts';
+import { DISCORD_ENV, registerRun, useFakeDiscord } from './registration.ts';
+import { SILENT_LOG } from '../../support/command-doubles.ts';
 
 const reply = async () => ({ text: 'ok' });
 const weather = defineCommand({
@@ -35,8 +34,6 @@ const help = defineCommand({
   handler: reply,
 });
 
-const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
-
 /** A loopback URL nothing listens on: a port taken from the OS, then released. */
 async function refusingUrl(): Promise<string> {
   const server = createServer();
@@ -45,25 +42,14 @@ async function refusingUrl(): Promise<string> {
   await new Promise((done) => server.close(done));
   return `http://127.0.0.1:${port}/api`;
 }
-let fake: FakeDiscord;
-
-beforeAll(async () => {
-  fake = await startFakeDiscord();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.calls.length = 0;
-  fake.rest.resetHandlers();
-});
+const fake = useFakeDiscord();
 
 describe('registerCommands', () => {
   it('replaces the guild’s command set with one bulk PUT when a guild is configured', async () => {
     const result = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
       registry: createRegistry([weather, emailSend, help]),
-      log: silent,
+      log: SILENT_LOG,
     });
     expect(fake.calls).toHaveLength(1);
     const [call] = fake.calls;
@@ -78,7 +64,7 @@ describe('registerCommands', () => {
     const result = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     });
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
       `PUT /api/v10/applications/${APP_ID}/commands`,
@@ -109,7 +95,7 @@ describe('registerCommands', () => {
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
     expect((error as AdapterError).message).toContain('Command name is invalid');
@@ -125,7 +111,7 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
     expect((error as AdapterError).code).toBe('connect_failed');
@@ -143,7 +129,7 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
     const error = await registerCommands({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: GUILD_ID, apiUrl: fake.apiUrl },
       registry: createRegistry([help]),
-      log: silent,
+      log: SILENT_LOG,
     }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AdapterError);
     expect((error as AdapterError).message).toMatch(
@@ -155,24 +141,11 @@ describe('registerCommands when Discord cannot be reached or fails', () => {
 
 describe('npm run register', () => {
   it('publishes herald’s configured commands to the guild and prints them', async () => {
-    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
-    const env = {
-      PATH: process.env.PATH,
-      ...CHILD_ENV,
-      DISCORD_TOKEN: BOT_TOKEN,
-      DISCORD_APPLICATION_ID: APP_ID,
-      DISCORD_GUILD_ID: GUILD_ID,
+    const { code, stdout, stderr } = await registerRun([], {
+      ...DISCORD_ENV,
       DISCORD_API_URL: fake.apiUrl,
       WEATHER_API_KEY: 'loopback-weather-key',
-      LOG_LEVEL: 'silent',
-      LOG_FORMAT: 'json',
-    };
-    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(fake.calls).toHaveLength(1);
@@ -186,20 +159,12 @@ describe('npm run register', () => {
   });
 
   it('exits 1 saying it could not reach Discord when nothing answers at DISCORD_API_URL', async () => {
-    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
     const apiUrl = await refusingUrl();
-    const env = {
-      PATH: process.env.PATH,
-      ...CHILD_ENV,
+    const { code, stderr } = await registerRun([], {
       DISCORD_TOKEN: BOT_TOKEN,
       DISCORD_APPLICATION_ID: APP_ID,
       DISCORD_API_URL: apiUrl,
-      LOG_LEVEL: 'silent',
-    };
-    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    });
     expect(code).toBe(1);
     expect(stderr).toBe(
       `Could not reach Discord at ${new URL(apiUrl).origin}: connection refused (ECONNREFUSED); nothing was registered.\n`,
@@ -207,14 +172,7 @@ describe('npm run register', () => {
   });
 
   it('exits 2 with a clear message when the Discord variables are missing', async () => {
-    const script = fileURLToPath(new URL('../../../src/register-commands.ts', import.meta.url));
-    const child = spawn(process.execPath, [script], {
-      env: { PATH: process.env.PATH, ...CHILD_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stderr } = await registerRun([], {});
     expect(code).toBe(2);
     expect(stderr).toContain('DISCORD_TOKEN');
     expect(fake.calls).toHaveLength(0);

@@ -7,11 +7,12 @@ import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
 import { createActionStore, customIdFor } from '../../../adapters/discord/custom-id.ts';
 import type { AdapterHandlers, ChatAdapter } from '../../../src/core/adapter.ts';
 import { createLocalClaims, type InteractionClaims } from '../../../src/core/claims.ts';
-import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
+import { defineCommand } from '../../../src/core/command.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { createRedisStore } from '../../../src/store/redis-store.ts';
 import type { Store } from '../../../src/store/store.ts';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from '../../support/redis.ts';
+import { directContext, recordingLog, type LogLine } from '../../support/command-doubles.ts';
 import {
   APP_ID,
   BOT_TOKEN,
@@ -20,17 +21,6 @@ import {
   startFakeDiscord,
   type FakeDiscord,
 } from './fake-discord.ts';
-
-interface LogLine {
-  level: string;
-  msg: string;
-  obj: object;
-}
-
-function captureLog(lines: LogLine[]): CommandLog {
-  const at = (level: string) => (obj: object, msg: string) => lines.push({ level, obj, msg });
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
 
 const sent: string[] = [];
 const registry = createRegistry([
@@ -54,14 +44,10 @@ function handlersCounting(runs: string[]): AdapterHandlers {
     async onInvocation(inv) {
       runs.push(inv.command);
       const command = registry.get(inv.command)!;
-      const reply = await command.handler(command.options.parse(inv.rawInput), {
-        actor: inv.actor,
-        services: {},
-        log: { debug() {}, info() {}, warn() {}, error() {} },
-        signal: inv.signal,
-        now: () => new Date(),
-        invocationId: 'replica-test',
-      });
+      const reply = await command.handler(
+        command.options.parse(inv.rawInput),
+        directContext(inv, 'replica-test'),
+      );
       await inv.respond(reply);
     },
     onAutocomplete: () => Promise.resolve([{ name: 'Ops', value: 'ops@example.com' }]),
@@ -83,7 +69,7 @@ async function startReplicas(claims: [InteractionClaims, InteractionClaims]) {
   adapters = claims.map((claim, i) =>
     createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
-      log: captureLog(logs[i]!),
+      log: recordingLog(logs[i]!),
       claims: claim,
       actionStore,
     }),

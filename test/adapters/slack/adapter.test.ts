@@ -4,7 +4,6 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../../adapters/slack/adapter.ts';
 import { ACTION_ID_PREFIX } from '../../../src/render/slack.ts';
-import type { CommandLog } from '../../../src/core/command.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import {
   BOT_TOKEN,
@@ -20,23 +19,14 @@ import {
   type FakeDispatcher,
   type SlackFake,
 } from './fakes.ts';
-
-interface LogEntry {
-  level: string;
-  obj: object;
-  msg: string;
-}
-
-function memoryLog(entries: LogEntry[]): CommandLog {
-  const at = (level: string) => (obj: object, msg: string) => entries.push({ level, obj, msg });
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
+import { fakeSlackConfig } from './fake-config.ts';
+import { recordingLog, type LogLine } from '../../support/command-doubles.ts';
 
 let fake: SlackFake;
 let adapter: SlackAdapter;
 let dispatcher: FakeDispatcher;
 let eventsUrl: string;
-const logs: LogEntry[] = [];
+const logs: LogLine[] = [];
 const registry = createTestRegistry();
 let seq = 0;
 let authCallsAtStart: { authorization: string | undefined }[] = [];
@@ -44,14 +34,8 @@ let authCallsAtStart: { authorization: string | undefined }[] = [];
 beforeAll(async () => {
   fake = await startSlackFake();
   adapter = createSlackAdapter({
-    config: {
-      botToken: BOT_TOKEN,
-      appToken: undefined,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: `${fake.server.url}/api/`,
-      port: 0,
-    },
-    log: memoryLog(logs),
+    config: fakeSlackConfig(fake),
+    log: recordingLog(logs),
     host: '127.0.0.1',
   });
   dispatcher = createFakeDispatcher(registry);
@@ -320,16 +304,10 @@ describe('Slack adapter start-up', () => {
     bad.server.use(
       http.post('*/api/auth.test', () => HttpResponse.json({ ok: false, error: 'invalid_auth' })),
     );
-    const entries: LogEntry[] = [];
+    const entries: LogLine[] = [];
     const a = createSlackAdapter({
-      config: {
-        botToken: BOT_TOKEN,
-        appToken: undefined,
-        signingSecret: SIGNING_SECRET,
-        apiUrl: `${bad.server.url}/api/`,
-        port: 0,
-      },
-      log: memoryLog(entries),
+      config: fakeSlackConfig(bad),
+      log: recordingLog(entries),
       host: '127.0.0.1',
     });
     const err = await a.start(createTestRegistry(), createFakeDispatcher(createTestRegistry())).then(

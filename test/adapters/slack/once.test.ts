@@ -9,8 +9,6 @@ import { createRedisStore } from '../../../src/store/redis-store.ts';
 import type { Store } from '../../../src/store/store.ts';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from '../../support/redis.ts';
 import {
-  BOT_TOKEN,
-  SIGNING_SECRET,
   createFakeDispatcher,
   createTestRegistry,
   postSigned,
@@ -21,6 +19,7 @@ import {
   type FakeDispatcher,
   type SlackFake,
 } from './fakes.ts';
+import { fakeSlackConfig } from './fake-config.ts';
 
 interface LogEntry {
   level: string;
@@ -44,13 +43,7 @@ let seq = 0;
 
 async function startReplica(claims: InteractionClaims) {
   const adapter = createSlackAdapter({
-    config: {
-      botToken: BOT_TOKEN,
-      appToken: undefined,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: `${fake.server.url}/api/`,
-      port: 0,
-    },
+    config: fakeSlackConfig(fake),
     log,
     host: '127.0.0.1',
     claims,

@@ -1,0 +1,87 @@
+// A reply's actions in a Slack message: buttons whose value carries the command and its input
+// (read back by the adapter when clicked), or, where no app answers a click (an incoming webhook),
+// one context block of commands to type.
+import { actionToCommandLine, type Action } from '../core/reply.ts';
+import { escapePlainText, formatMrkdwn } from './slack-escape.ts';
+import {
+  MAX_ACTION_ELEMENTS,
+  MAX_ACTIONS_JSON,
+  MAX_BUTTON_TEXT,
+  MAX_BUTTON_VALUE,
+  MAX_BUTTONS,
+  MAX_CONTEXT_ELEMENTS,
+  MAX_CONTEXT_TEXT,
+  mrkdwn,
+  type Button,
+  type KnownBlock,
+} from './slack-payload.ts';
+import { truncate, truncateMrkdwn } from './slack-text.ts';
+
+export const ACTION_ID_PREFIX = 'herald:run:';
+
+export interface ActionPayload {
+  command: string;
+  input: Record<string, string | number | boolean>;
+}
+
+/** The button value: {command, input} as JSON, or undefined when Slack's 2000 characters cannot hold it. */
+export function encodeActionValue(action: Action): string | undefined {
+  const value = JSON.stringify({ command: action.command, input: action.input } satisfies ActionPayload);
+  return value.length <= MAX_BUTTON_VALUE ? value : undefined;
+}
+
+export function decodeActionValue(value: string | undefined): ActionPayload | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { command, input } = parsed as { command?: unknown; input?: unknown };
+  if (typeof command !== 'string' || typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return undefined;
+  }
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (!entries.every(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))) return undefined;
+  return { command, input: Object.fromEntries(entries) as ActionPayload['input'] };
+}
+
+export function actionBlocks(actions: readonly Action[]): { blocks: KnownBlock[]; dropped: number } {
+  const buttons: Button[] = [];
+  let size = 0;
+  for (const [i, action] of actions.entries()) {
+    const value = encodeActionValue(action);
+    if (value === undefined || buttons.length >= MAX_BUTTONS) continue;
+    const label = escapePlainText(action.label.replace(/\s+/g, ' ').trim()) || action.command;
+    const button: Button = {
+      type: 'button',
+      action_id: `${ACTION_ID_PREFIX}${i}`,
+      text: { type: 'plain_text', text: truncate(label, MAX_BUTTON_TEXT), emoji: true },
+      value,
+    };
+    const buttonSize = JSON.stringify(button).length + 1;
+    if (size + buttonSize > MAX_ACTIONS_JSON) continue;
+    size += buttonSize;
+    buttons.push(button);
+  }
+  const blocks: KnownBlock[] = [];
+  for (let i = 0; i < buttons.length; i += MAX_ACTION_ELEMENTS) {
+    blocks.push({ type: 'actions', elements: buttons.slice(i, i + MAX_ACTION_ELEMENTS) });
+  }
+  return { blocks, dropped: actions.length - buttons.length };
+}
+
+/** Actions as one context block of commands to type, for a message whose buttons no one would answer. */
+export function hintBlocks(actions: readonly Action[]): { blocks: KnownBlock[]; dropped: number } {
+  const lines = actions.slice(0, MAX_CONTEXT_ELEMENTS).map((action) => {
+    const label = action.label.replace(/\s+/g, ' ').trim() || 'More';
+    const command = actionToCommandLine(action).replaceAll('`', "'");
+    return mrkdwn(truncateMrkdwn(formatMrkdwn(`${label}: \`${command}\``), MAX_CONTEXT_TEXT));
+  });
+  return {
+    blocks: lines.length === 0 ? [] : [{ type: 'context', elements: lines }],
+    dropped: actions.length - lines.length,
+  };
+}

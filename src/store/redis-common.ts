@@ -1,0 +1,57 @@
+// What the Redis store (redis-store.ts) and the Redis schedule store (schedules-redis.ts) share: the
+// key prefix with the `{sched}` hash tag, which puts every key a script touches in one Cluster slot;
+// the one-time rename of the keys written before the tag; and running a Lua script by its hash.
+import type { Redis } from 'ioredis';
+
+/** The prefix of the store's keys: the configured one and the `{sched}` hash tag. */
+export function storeKeyPrefix(prefix: string): string {
+  return `${prefix}{sched}:`;
+}
+
+/** The kinds of key the store wrote before its keys carried the hash tag. */
+const LEGACY_KINDS = ['slot:', 'outbox:', 'kv:', 'schedules'];
+
+/**
+ * Renames the store's keys written before the hash tag (`herald:slot:…` → `herald:{sched}:slot:…`),
+ * once per key prefix (a marker key records it): claims, pending posts and watch memories carry
+ * over an upgrade. Stop the replicas of the older version first: they still write the old names.
+ */
+export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<number> {
+  const tagged = storeKeyPrefix(prefix);
+  const marker = `${tagged}moved`;
+  if ((await redis.exists(marker)) === 1) return 0;
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+  let moved = 0;
+  let cursor = '0';
+  do {
+    const [nextCursor, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = nextCursor;
+    const legacy = found.filter((k) => LEGACY_KINDS.some((kind) => k.startsWith(prefix + kind)));
+    for (const key of legacy) {
+      if ((await redis.renamenx(key, tagged + key.slice(prefix.length))) === 1) moved++;
+    }
+  } while (cursor !== '0');
+  await redis.set(marker, '1');
+  return moved;
+}
+
+/** Runs a Lua script with its number of keys first, as EVAL takes them. */
+export type RunScript = (lua: string, numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Scripts sent once, then run by their hash: ioredis's defineCommand
+ * (https://github.com/redis/ioredis#lua-scripting) runs EVALSHA and loads the script on NOSCRIPT.
+ */
+export function scriptsOf(redis: Redis): RunScript {
+  const names = new Map<string, string>();
+  const commands = redis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  return (lua, numKeys, ...args) => {
+    let name = names.get(lua);
+    if (name === undefined) {
+      name = `heraldScript${names.size}`;
+      redis.defineCommand(name, { lua });
+      names.set(lua, name);
+    }
+    return commands[name]!(numKeys, ...args);
+  };
+}
