@@ -104,9 +104,9 @@ const steps: [string, (i: number) => unknown][] = [
   [
     'buildUrl (joinUrl + URLSearchParams)',
     (i) => {
+      const query: Record<string, string> = { q: `City${i}`, units: 'metric', appid: SANDBOX_CREDENTIAL };
       const params = new URLSearchParams();
-      for (const [k, v] of Object.entries({ q: `City${i}`, units: 'metric', appid: SANDBOX_CREDENTIAL }))
-        params.append(k, String(v));
+      for (const k in query) params.append(k, query[k]!);
       return `${joinUrl('http://127.0.0.1:1/weather/data/2.5', '/weather')}?${params.toString()}`;
     },
   ],
@@ -118,8 +118,10 @@ const steps: [string, (i: number) => unknown][] = [
     'flatten response headers',
     () => {
       const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(headers))
+      for (const k in headers) {
+        const v = headers[k];
         if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+      }
       return out;
     },
   ],
