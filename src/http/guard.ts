@@ -103,7 +103,7 @@ export interface Limiter {
  * the queue when its signal fires. A counter and a list of waiters rather than p-queue: every
  * request of every client passes here, nearly always with a slot free, and p-queue spends about
  * 2.5 µs and 5 KB of garbage on each task even then (its events, options copy, async context and
- * abort race; bench/client-steps.ts), where this costs 0.3 µs and 0.6 KB.
+ * abort race; bench/client-steps.ts), where this costs 0.2 µs and 0.7 KB.
  */
 export function createLimiter(opts: { maxConcurrent: number }): Limiter {
   let running = 0;
