@@ -16,13 +16,17 @@ export const REDACTED = '[REDACTED]';
 /** Shorter values would blank ordinary words; real credentials are long. */
 const MIN_SECRET_LENGTH = 6;
 
-/** Each registered secret and its percent-encoded form (computed once). */
-const knownSecrets = new Map<string, string>();
+/**
+ * Each registered secret and its percent-encoded form (computed once). An array rather than a
+ * Map: every string of every upstream answer is checked against it, and a loop over an array
+ * allocates nothing where a Map's iterator makes an entry per secret per string.
+ */
+const knownSecrets: { secret: string; encoded: string }[] = [];
 
 /** Registers a credential value so that redactText blanks it wherever it appears. */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= MIN_SECRET_LENGTH) {
-    knownSecrets.set(value, encodeURIComponent(value));
+  if (value && value.length >= MIN_SECRET_LENGTH && !knownSecrets.some((k) => k.secret === value)) {
+    knownSecrets.push({ secret: value, encoded: encodeURIComponent(value) });
   }
 }
 
@@ -31,7 +35,7 @@ export function registerSecret(value: string | undefined): void {
  * test suite runs many files in one process and forgets after each file (test/support/setup.ts).
  */
 export function forgetSecrets(): void {
-  knownSecrets.clear();
+  knownSecrets.length = 0;
 }
 
 const QUERY_PARAM_RE = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#\\s"']*`, 'gi');
@@ -58,7 +62,7 @@ function blankValue(text: string, secret: string, encoded: string): string {
 const usable = (extra: readonly string[]) => extra.filter((s) => s.length >= MIN_SECRET_LENGTH);
 
 function holdsAny(text: string, extra: readonly string[]): boolean {
-  for (const [secret, encoded] of knownSecrets) {
+  for (const { secret, encoded } of knownSecrets) {
     if (text.includes(secret) || (encoded !== secret && text.includes(encoded))) return true;
   }
   // Most calls name no extra secret: no array is made for them (a reply's every string comes here).
@@ -68,7 +72,7 @@ function holdsAny(text: string, extra: readonly string[]): boolean {
 
 function blankAll(text: string, extra: readonly string[]): string {
   let out = text;
-  for (const [secret, encoded] of knownSecrets) out = blankValue(out, secret, encoded);
+  for (const { secret, encoded } of knownSecrets) out = blankValue(out, secret, encoded);
   for (const secret of usable(extra)) out = blankValue(out, secret, encodeURIComponent(secret));
   return out;
 }
@@ -119,21 +123,27 @@ export function redactValue<T>(value: T, blank: (text: string) => string = redac
 function redactAny(value: unknown, depth: number, blank: (text: string) => string): unknown {
   if (typeof value === 'string') return blank(value);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
+  // Walked in place and copied only where a string changed: every upstream answer comes here, and
+  // nearly all are clean, so the walk makes no array or entry list of its own.
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((v: unknown) => {
+    const list = value as unknown[];
+    let out: unknown[] | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
       const r = redactAny(v, depth + 1, blank);
-      if (r !== v) changed = true;
-      return r;
-    });
-    return changed ? out : value;
+      if (r !== v) (out ??= list.slice())[i] = r;
+    }
+    return out ?? list;
   }
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
+  const record = value as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
+  // A plain object's enumerable keys are its own (its prototype is Object.prototype or none).
+  for (const k in record) {
+    const v = record[k];
     const r = redactAny(v, depth + 1, blank);
-    if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
+    if (r !== v) (out ??= { ...record })[k] = r;
   }
   return out ?? value;
 }
@@ -166,7 +176,7 @@ function binaryForms(secret: string): Buffer[] {
  */
 export function bytesHoldSecret(bytes: Uint8Array, extra: readonly string[] = []): boolean {
   const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (const secret of [...knownSecrets.keys(), ...usable(extra)]) {
+  for (const secret of [...knownSecrets.map((k) => k.secret), ...usable(extra)]) {
     for (const form of binaryForms(secret)) if (haystack.includes(form)) return true;
   }
   return false;

@@ -39,7 +39,10 @@ function buildUrl(baseUrl: string, req: HttpRequest): string {
   const url = joinUrl(baseUrl, req.path);
   if (!req.query) return url;
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(req.query)) if (v !== undefined) params.append(k, String(v));
+  for (const k in req.query) {
+    const v = req.query[k];
+    if (v !== undefined) params.append(k, String(v));
+  }
   const qs = params.toString();
   return qs === '' ? url : `${url}?${qs}`;
 }

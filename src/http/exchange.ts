@@ -67,50 +67,41 @@ export async function exchange(
 ): Promise<RawResponse> {
   // One timer and controller per request, cleared as soon as it settles.
   const bound = createDeadline(d.opts.requestTimeoutMs, callerSignal);
-  try {
-    return await runAttempts(d, req, url, bound.signal, onAnswer);
-  } finally {
-    bound.done();
-  }
-}
-
-async function runAttempts(
-  d: ExchangeDeps,
-  req: HttpRequest,
-  url: string,
-  signal: AbortSignal,
-  onAnswer: ((answer: AnswerHead) => void) | undefined,
-): Promise<RawResponse> {
+  const { signal } = bound;
   const started = performance.now();
   let attempts = 0;
   let last: ServiceError;
   let status: number | undefined;
-  for (;;) {
-    attempts++;
-    try {
-      const res = await d.attempt(req, url, signal);
-      status = res.status;
-      onAnswer?.({ status: res.status, headers: res.headers });
-      if (res.status >= 200 && res.status < 300) {
-        d.record(req, status, 'ok', attempts, started);
-        return res;
+  try {
+    for (;;) {
+      attempts++;
+      try {
+        const res = await d.attempt(req, url, signal);
+        status = res.status;
+        onAnswer?.({ status: res.status, headers: res.headers });
+        if (res.status >= 200 && res.status < 300) {
+          d.record(req, status, 'ok', attempts, started);
+          return res;
+        }
+        last = d.toError(req, res);
+      } catch (err) {
+        if (!(err instanceof ServiceError)) throw err;
+        last = err;
       }
-      last = d.toError(req, res);
-    } catch (err) {
-      if (!(err instanceof ServiceError)) throw err;
-      last = err;
+      const delay = signal.aborted ? undefined : delayAfter(d, req, last, attempts);
+      if (delay === undefined) break;
+      const { operation } = req;
+      const retry = { operation, status: last.status, code: last.code, attempt: attempts, delayMs: delay };
+      d.log?.debug({ service: d.service, ...retry }, 'http.retry');
+      try {
+        await sleep(delay, undefined, { signal });
+      } catch {
+        last = d.fail(req, 'timeout', { cause: last });
+        break;
+      }
     }
-    const delay = signal.aborted ? undefined : delayAfter(d, req, last, attempts);
-    if (delay === undefined) break;
-    const { operation } = req;
-    const retry = { operation, status: last.status, code: last.code, attempt: attempts, delayMs: delay };
-    d.log?.debug({ service: d.service, ...retry }, 'http.retry');
-    try {
-      await sleep(delay, undefined, { signal });
-    } catch {
-      last = d.fail(req, 'timeout', { cause: last });
-      break;
-    }
+  } finally {
+    bound.done();
   }
   d.record(req, last.status ?? status, last.code, attempts, started);
   throw last;

@@ -43,13 +43,18 @@ export function createShare(now: () => number, max = 2_000): Share {
       }
       let pending = inflight.get(key) as Promise<T> | undefined;
       if (!pending) {
-        pending = load().then((value) => {
-          if (caches) cache.set(key, { value }, { ttl: ttlMs });
-          return value;
-        });
+        pending = load().then(
+          (value) => {
+            inflight.delete(key);
+            if (caches) cache.set(key, { value }, { ttl: ttlMs });
+            return value;
+          },
+          (err: unknown) => {
+            inflight.delete(key);
+            throw err;
+          },
+        );
         inflight.set(key, pending);
-        const clear = () => inflight.delete(key);
-        pending.then(clear, clear);
       }
       return waiter ? raceAbort(pending, waiter.signal, waiter.onAbort) : pending;
     },

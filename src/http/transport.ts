@@ -16,8 +16,11 @@ export interface Transport {
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers))
+  // undici's parsed headers are a plain object: its enumerable keys are its own.
+  for (const k in headers) {
+    const v = headers[k];
     if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
   return out;
 }
 
@@ -47,10 +50,14 @@ function classify(err: unknown, req: HttpRequest, signal: AbortSignal, fail: Fai
 
 type Undici = typeof UndiciModule;
 let undiciLoading: Promise<Undici> | undefined;
+let undiciLoaded: Undici | undefined;
 
-/** undici, loaded by the first request of any client: an idle bot does not hold it. */
-function loadUndici(): Promise<Undici> {
-  return (undiciLoading ??= import('undici'));
+/**
+ * undici, loaded by the first request of any client: an idle bot does not hold it. Once loaded it
+ * is taken as it is, without another await per request.
+ */
+async function loadUndici(): Promise<Undici> {
+  return (undiciLoaded ??= await (undiciLoading ??= import('undici')));
 }
 
 export function createTransport(
@@ -95,7 +102,7 @@ export function createTransport(
       let status = 0;
       try {
         signal.throwIfAborted();
-        const u = await loadUndici();
+        const u = undiciLoaded ?? (await loadUndici());
         const res = await u.request(url, {
           dispatcher: poolOf(u),
           method: req.method,

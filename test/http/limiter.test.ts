@@ -54,6 +54,28 @@ describe('limiter without a rate', () => {
     expect(limiter.pending()).toBe(0);
   });
 
+  it('hands a freed slot to the longest waiting, never to a caller that arrives after it', async () => {
+    const limiter = createLimiter({ maxConcurrent: 1 });
+    const never = new AbortController().signal;
+    const gate = deferred();
+    const order: string[] = [];
+    const task = (name: string, wait?: Promise<void>) => async () => {
+      order.push(name);
+      await wait;
+      return name;
+    };
+    const first = limiter.run(task('first', gate.promise), never);
+    const second = limiter.run(task('second'), never);
+    gate.resolve();
+    await first;
+    // The slot is already the second's: a newcomer now queues behind it.
+    const third = limiter.run(task('third'), never);
+    expect(limiter.pending()).toBe(1);
+    expect(await Promise.all([second, third])).toEqual(['second', 'third']);
+    expect(order).toEqual(['first', 'second', 'third']);
+    expect(limiter.pending()).toBe(0);
+  });
+
   it('frees the slot when a task fails, and refuses an already aborted signal', async () => {
     const limiter = createLimiter({ maxConcurrent: 1 });
     const never = new AbortController().signal;
