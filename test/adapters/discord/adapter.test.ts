@@ -232,6 +232,7 @@ beforeAll(async () => {
   dispatcher = createFakeDispatcher();
   adapter = createDiscordAdapter({
     config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+    webhook: fake.webhook,
     log: captureLog(logs),
     autocompleteDeadlineMs: 300,
   });
@@ -370,7 +371,7 @@ describe('Discord adapter against a fake Discord', () => {
     expect(Array.from(edit.files[0]!.bytes)).toEqual(Array.from(MP3));
     expect(edit.json).toMatchObject({
       content: '“hello” read aloud',
-      attachments: [{ id: '0' }],
+      attachments: [{ id: 0, filename: 'say.mp3' }],
       allowed_mentions: { parse: [] },
     });
   });
@@ -384,7 +385,7 @@ describe('Discord adapter against a fake Discord', () => {
     expect(edit.files[0]).toMatchObject({ field: 'files[0]', name: 'report.png', contentType: 'image/png' });
     expect(edit.json).toMatchObject({
       embeds: [{ title: 'Analytics', image: { url: 'attachment://report.png' } }],
-      attachments: [{ id: '0', description: 'Line chart' }],
+      attachments: [{ id: 0, description: 'Line chart' }],
     });
   });
 
@@ -592,6 +593,7 @@ describe('Discord adapter lifecycle', () => {
     };
     const short = createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
+      webhook: own.webhook,
       log: captureLog([]),
       replyWindowMs: 200,
     });
@@ -627,6 +629,7 @@ describe('Discord adapter lifecycle', () => {
         guildId: undefined,
         apiUrl: own.apiUrl,
       },
+      webhook: own.webhook,
       log: captureLog(lines),
       connectTimeoutMs: 5_000,
     });
@@ -672,6 +675,7 @@ describe('Discord adapter with the real dispatcher', () => {
     });
     const ownAdapter = createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
+      webhook: own.webhook,
       log: silent,
     });
     try {

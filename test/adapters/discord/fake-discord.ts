@@ -5,6 +5,10 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  createInteractionWebhookClient,
+  type InteractionWebhookClient,
+} from '../../../src/services/webhook/interaction.ts';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
 
 export const APP_ID = '1187421520894746624';
@@ -141,9 +145,29 @@ export interface FakeDiscord {
   /** Channels the bot is not in: GET /channels/{id} and posts there answer 403 Missing Access. */
   readonly hiddenChannels: Set<string>;
   /** Answers for the next channel-message POSTs, in order (then: the created message). */
-  readonly nextMessageAnswers: { status: number; body: unknown; headers?: Record<string, string> }[];
+  readonly nextMessageAnswers: ScriptedAnswer[];
+  /** Answers for the next edits of @original and follow-ups, in order (then: the message). */
+  readonly nextWebhookAnswers: ScriptedAnswer[];
+  /** herald's interaction webhook client (the adapter's `webhook`) pointed at this fake; closed with it. */
+  readonly webhook: InteractionWebhookClient;
   close(): Promise<void>;
 }
+
+export interface ScriptedAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+function scripted(answer: ScriptedAnswer) {
+  return HttpResponse.json(answer.body as Record<string, unknown>, {
+    status: answer.status,
+    ...(answer.headers ? { headers: answer.headers } : {}),
+  });
+}
+
+/** Discord's 404 for an interaction token it does not know, or no longer (past its 15 minutes). */
+export const UNKNOWN_WEBHOOK = { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
 
 /** Discord's 403 for a channel the bot cannot see. */
 export const MISSING_ACCESS = { message: 'Missing Access', code: 50001 };
@@ -174,7 +198,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const sockets = new Set<WebSocket>();
   const acknowledged = new Set<string>();
   const hiddenChannels = new Set<string>();
-  const nextMessageAnswers: FakeDiscord['nextMessageAnswers'] = [];
+  const nextMessageAnswers: ScriptedAnswer[] = [];
+  const nextWebhookAnswers: ScriptedAnswer[] = [];
   let seq = 0;
   const botOnly = (request: Request) =>
     request.headers.get('authorization') === `Bot ${BOT_TOKEN}`
@@ -229,6 +254,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }),
     http.patch('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
       const call = await record('edit', request, params);
+      const answer = nextWebhookAnswers.shift();
+      if (answer) return scripted(answer);
       return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
     }),
     http.delete('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
@@ -237,6 +264,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }),
     http.post('*/api/v10/webhooks/:app/:token', async ({ request, params }) => {
       const call = await record('followup', request, params);
+      const answer = nextWebhookAnswers.shift();
+      if (answer) return scripted(answer);
       return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
     }),
     http.get('*/api/v10/channels/:channel', async ({ request, params }) => {
@@ -269,12 +298,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       const denied = botOnly(request);
       if (denied) return denied;
       if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
-      const scripted = nextMessageAnswers.shift();
-      if (scripted)
-        return HttpResponse.json(scripted.body as Record<string, unknown>, {
-          status: scripted.status,
-          ...(scripted.headers ? { headers: scripted.headers } : {}),
-        });
+      const answer = nextMessageAnswers.shift();
+      if (answer) return scripted(answer);
       call.created = snowflake();
       return HttpResponse.json(messageFrom(call.json, call.files, call.created, id), {
         headers: {
@@ -379,14 +404,18 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     });
   });
 
+  const apiUrl = `${rest.url}/api`;
+  const webhook = createInteractionWebhookClient({ apiUrl, applicationId: APP_ID });
   return {
-    apiUrl: `${rest.url}/api`,
+    apiUrl,
     gatewayUrl,
     rest,
     calls,
     identifies,
     hiddenChannels,
     nextMessageAnswers,
+    nextWebhookAnswers,
+    webhook,
     connections: () => sockets.size,
     dispatch(event, data) {
       const payload = JSON.stringify({ op: 0, t: event, s: ++seq, d: data });
@@ -405,6 +434,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       }
     },
     async close() {
+      await webhook.close();
       for (const socket of sockets) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await rest.close();

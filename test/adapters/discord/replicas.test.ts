@@ -83,6 +83,7 @@ async function startReplicas(claims: [InteractionClaims, InteractionClaims]) {
   adapters = claims.map((claim, i) =>
     createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+      webhook: fake.webhook,
       log: captureLog(logs[i]!),
       claims: claim,
       actionStore,
