@@ -10,6 +10,7 @@ import {
   type InteractionWebhookClient,
 } from '../../../src/services/webhook/interaction.ts';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
+import { MISSING_ACCESS, scripted, type ScriptedAnswer } from './discord-answers.ts';
 
 export const APP_ID = '1187421520894746624';
 export const GUILD_ID = '1187421520894746700';
@@ -151,42 +152,6 @@ export interface FakeDiscord {
   /** herald's interaction webhook client (the adapter's `webhook`) pointed at this fake; closed with it. */
   readonly webhook: InteractionWebhookClient;
   close(): Promise<void>;
-}
-
-export interface ScriptedAnswer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-function scripted(answer: ScriptedAnswer) {
-  return HttpResponse.json(answer.body as Record<string, unknown>, {
-    status: answer.status,
-    ...(answer.headers ? { headers: answer.headers } : {}),
-  });
-}
-
-/** Discord's 404 for an interaction token it does not know, or no longer (past its 15 minutes). */
-export const UNKNOWN_WEBHOOK = { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
-
-/** Discord's 403 for a channel the bot cannot see. */
-export const MISSING_ACCESS = { message: 'Missing Access', code: 50001 };
-/** Discord's 403 for a channel the bot sees but may not post in. */
-export const MISSING_PERMISSIONS = { message: 'Missing Permissions', code: 50013 };
-/** Discord's 429 body and headers for a per-route limit (retry_after in seconds, a float). */
-export function rateLimited(retryAfterSeconds: number) {
-  return {
-    status: 429,
-    body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false },
-    headers: {
-      'retry-after': String(Math.ceil(retryAfterSeconds)),
-      'x-ratelimit-limit': '5',
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset-after': String(retryAfterSeconds),
-      'x-ratelimit-bucket': 'a06de1d5b8a3c8f5e2b1d1f7c2d4e6a8',
-      'x-ratelimit-scope': 'user',
-    },
-  };
 }
 
 export async function startFakeDiscord(): Promise<FakeDiscord> {

@@ -4,13 +4,12 @@
 // https://discord.com/developers/docs/interactions/receiving-and-responding#edit-original-interaction-response
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandLog } from '../../../src/core/command.ts';
+import { rateLimited, UNKNOWN_WEBHOOK } from './discord-answers.ts';
 import {
   APP_ID,
   BOT_TOKEN,
-  rateLimited,
   slashCommand,
   startFakeDiscord,
-  UNKNOWN_WEBHOOK,
   type DiscordCall,
   type FakeDiscord,
 } from './fake-discord.ts';
