@@ -10,6 +10,7 @@ import { defineCommand } from '../src/core/command.ts';
 import { createRegistry } from '../src/core/registry.ts';
 import { createRoutes, startHealthServer } from '../src/health.ts';
 import { createMetrics } from '../src/metrics.ts';
+import { createInteractionWebhookClient } from '../src/services/webhook/interaction.ts';
 import { createSqliteStore } from '../src/store/index.ts';
 import { answerBenchIpc } from './interactions-ipc.ts';
 
@@ -61,12 +62,15 @@ const interactions = createHttpInteractions({
   log,
 });
 routes.add('/interactions', interactions.handle);
+const applicationId = '1187421520894746624';
+const apiUrl = process.env.BENCH_DISCORD_API_URL ?? '';
+const webhook = createInteractionWebhookClient({ apiUrl, applicationId });
 const adapter = createDiscordAdapter({
   config: {
     token: 'bench-bot-token',
-    applicationId: '1187421520894746624',
+    applicationId,
     guildId: undefined,
-    apiUrl: process.env.BENCH_DISCORD_API_URL,
+    apiUrl,
     mode: 'http',
     publicKey: process.env.BENCH_PUBLIC_KEY,
     interactionsPath: '/interactions',
@@ -74,6 +78,7 @@ const adapter = createDiscordAdapter({
   log,
   claims: store,
   interactions,
+  webhook,
 });
 await adapter.start(registry, handlers);
 process.stdout.write(`ready ${server.port}\n`);
@@ -81,6 +86,7 @@ answerBenchIpc(
   () => commands,
   async () => {
     await adapter.stop();
+    await webhook.close();
     await server.close();
     await store.close();
   },

@@ -6,6 +6,7 @@ import type { ScheduleConfig } from './config/schedule.ts';
 import type { DiscordConfig, SlackConfig } from './config/index.ts';
 import { parseChannelDestination } from './core/channel.ts';
 import type { Reply } from './core/reply.ts';
+import { DISCORD_API_URL } from './domain/discord.ts';
 import { renderDiscordWebhook } from './render/discord.ts';
 import { renderSlack } from './render/slack.ts';
 import type { ClientDeps } from './services/deps.ts';
@@ -26,7 +27,6 @@ export interface ChannelClients {
   slack?: ChannelClient;
 }
 
-const DISCORD_API = 'https://discord.com/api';
 const SLACK_API = 'https://slack.com/api';
 
 /** A channel client for each platform herald is connected to, with that platform's bot token. */
@@ -40,7 +40,7 @@ export function createChannelClients(
   const out: ChannelClients = {};
   if (config.discord)
     out.discord = createDiscordChannelClient(
-      { apiUrl: config.discord.apiUrl ?? DISCORD_API, token: config.discord.token },
+      { apiUrl: config.discord.apiUrl ?? DISCORD_API_URL, token: config.discord.token },
       deps,
     );
   if (config.slack)
@@ -61,7 +61,9 @@ export async function closeChannelClients(clients: ChannelClients): Promise<void
  */
 export function slackChannelMessage(reply: Reply): SlackWebhookMessage {
   const { text, blocks, files } = renderSlack(reply);
-  return files.length === 0 ? { platform: 'slack', text, blocks } : { platform: 'slack', text, blocks, files };
+  return files.length === 0
+    ? { platform: 'slack', text, blocks }
+    : { platform: 'slack', text, blocks, files };
 }
 
 export function createDestinationClients(

@@ -10,6 +10,7 @@ import { configReport } from './config/report.ts';
 import { secretsOf, type Config } from './config/index.ts';
 import type { ChatAdapter } from './core/adapter.ts';
 import { SERVICE_KEYS } from './core/services.ts';
+import { DISCORD_API_URL } from './domain/discord.ts';
 import { ConfigError } from './errors.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics.ts';
@@ -131,14 +132,22 @@ async function startAdapters(
   adapters: ChatAdapter[],
   { registry, dispatcher, store }: Commands,
   interactions: HttpInteractions | undefined,
+  metrics: Metrics | undefined,
 ) {
   const { config, log, lifecycle, plan, terminalLog } = base;
   // The store's claims make each interaction run once across the replicas sharing it.
   if (config.discord) {
     const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
+    const { createInteractionWebhookClient } = await import('./services/webhook/interaction.ts');
     const discordLog = log.child({ adapter: 'discord' });
+    // The edits of @original and follow-ups, in both modes, through the HTTP core.
+    const webhook = createInteractionWebhookClient(
+      { apiUrl: config.discord.apiUrl ?? DISCORD_API_URL, applicationId: config.discord.applicationId },
+      { log: log.child({ component: 'http' }), onCall: (r) => metrics?.onCall(r) },
+    );
+    lifecycle.onStop('connections', () => webhook.close());
     adapters.push(
-      createDiscordAdapter({ config: config.discord, log: discordLog, claims: store, interactions }),
+      createDiscordAdapter({ config: config.discord, log: discordLog, claims: store, interactions, webhook }),
     );
   }
   if (config.slack) {
@@ -276,7 +285,7 @@ async function main(): Promise<void> {
     // The built-in schedules are validated here, before any platform connection is made.
     await commands.scheduling.start();
     lifecycle.onStop('jobs', () => commands.scheduling.stop());
-    await startAdapters(base, adapters, commands, interactions);
+    await startAdapters(base, adapters, commands, interactions, started.metrics);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`herald cannot start: ${err.message}\n`);

@@ -12,7 +12,6 @@ import {
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Interaction,
-  type RESTOptions,
 } from 'discord.js';
 import type { DiscordConfig } from '../../src/config/index.ts';
 import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
@@ -34,6 +33,7 @@ import {
   type Deferrable,
   type FirstAnswers,
   type InFlight,
+  type InteractionWebhook,
 } from './respond.ts';
 
 /** Interaction tokens live 15 minutes; the invocation gives up a minute before. */
@@ -42,13 +42,14 @@ export const REPLY_WINDOW_MS = 14 * 60_000;
 export const AUTOCOMPLETE_DEADLINE_MS = 2_500;
 export const CONNECT_TIMEOUT_MS = 30_000;
 export const EXPIRED_BUTTON_MESSAGE = 'This button has expired; run the command again.';
-/** Node's fetch for discord.js's REST calls (see `openClient`); its DOM typings and undici's differ only nominally. */
-const restFetch = ((url: string, init: RequestInit) =>
-  fetch(url, init)) as unknown as RESTOptions['makeRequest'];
-
 export interface DiscordAdapterOptions {
   config: DiscordConfig;
   log: CommandLog;
+  /**
+   * What answers an interaction after its first answer, in both modes: the edit of @original and
+   * follow-ups through the interaction's webhook (src/services/webhook/interaction.ts).
+   */
+  webhook: InteractionWebhook;
   /** Overrides for tests: shorter windows and deadlines. */
   replyWindowMs?: number;
   autocompleteDeadlineMs?: number;
@@ -79,6 +80,7 @@ interface Session {
   readonly inFlight: Set<AbortController>;
   readonly roles: RoleCache;
   readonly claims: InteractionClaims;
+  readonly webhook: InteractionWebhook;
   /** How each interaction's first answer goes out: a REST callback (gateway) or the HTTP response. */
   answers: FirstAnswers;
   client: Client | undefined;
@@ -128,6 +130,7 @@ async function run(
   const sendContext = {
     log: session.log,
     token: session.config.token,
+    webhook: session.webhook,
     customIdFor: (action: Action) => session.buttonTargets.idFor(action),
   };
   const invocation: Invocation = {
@@ -254,15 +257,10 @@ function openClient(session: Session, registry: CommandRegistry, handlers: Adapt
     allowedMentions: NO_MENTIONS,
     rest: {
       ...(config.apiUrl === undefined ? {} : { api: config.apiUrl }),
-      // discord.js's own undici sends through the process-wide dispatcher, which another undici
-      // (the service clients') may own and which then refuses its FormData: file uploads failed.
-      // Node's fetch builds the multipart body itself, whoever owns the dispatcher.
-      makeRequest: restFetch,
-      // Almost every request this client makes answers an interaction (callback, edit of
-      // @original, follow-up), which Discord exempts from the bot's global 50 a second; discord.js
-      // counts them all against it, so 2,000 commands' edits took 40 s (1,601 of 2,000 sent in
-      // 30 s in `npm run bench -- interactions`). A real global limit still answers 429 with
-      // X-RateLimit-Global, which discord.js waits out.
+      // Almost every request this client makes is an interaction's first answer (a callback, JSON:
+      // files go with the edits, through the interaction's webhook), which Discord exempts from the
+      // bot's global 50 a second; discord.js counts them all against it. A real global limit still
+      // answers 429 with X-RateLimit-Global, which discord.js waits out.
       globalRequestsPerSecond: 1_000,
     },
   });
@@ -308,7 +306,8 @@ interface InteractionAction {
 
 /**
  * HTTP mode: no login; the client only builds Interactions from the verified packets (through the
- * same listener as the gateway's) and sends the edits and follow-ups over REST.
+ * same listener as the gateway's). The first answers are the HTTP responses (http.ts) and the rest
+ * goes through the interaction's webhook, as the gateway's does: its REST client sends nothing.
  */
 function startHttp(session: Session, client: Client, interactions: HttpInteractions | undefined): () => void {
   if (interactions === undefined) {
@@ -336,6 +335,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
     inFlight: new Set(),
     roles: createRoleCache(),
     claims: opts.claims ?? createLocalClaims(),
+    webhook: opts.webhook,
     answers: gatewayAnswers,
     client: undefined,
     isStopped: false,

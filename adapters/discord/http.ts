@@ -1,8 +1,8 @@
 // Discord's HTTP interactions endpoint: Discord POSTs each interaction, signed with Ed25519, to one
 // URL, and any replica behind a load balancer answers in the HTTP response; no gateway session.
 // The request is refused (401, 413) before its body is parsed. What follows the first answer (the
-// edit of @original, follow-ups) goes through the same discord.js interaction objects as the
-// gateway adapter's, whose webhook calls need no bot token.
+// edit of @original, follow-ups) goes through the interaction's webhook as the gateway adapter's
+// does (respond.ts), with no bot token.
 // https://discord.com/developers/docs/interactions/receiving-and-responding#security-and-authorization
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -158,23 +158,18 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
           ? { type: DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, data: isEphemeral ? { flags: EPHEMERAL } : {} }
           : { type: DEFERRED_UPDATE_MESSAGE },
       );
-      // What discord.js's own deferReply/deferUpdate record: editReply and followUp rely on it.
-      interaction.deferred = true;
-      if (kind === 'reply') interaction.ephemeral = isEphemeral;
     },
     async notice(interaction, content) {
       await answer(interaction.id, {
         type: CHANNEL_MESSAGE_WITH_SOURCE,
         data: { content, flags: EPHEMERAL, allowed_mentions: NO_MENTIONS },
       });
-      interaction.replied = true;
     },
     async choices(interaction, choices) {
       await answer(interaction.id, {
         type: APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
         data: { choices },
       });
-      interaction.responded = true;
     },
     finished(interactionId) {
       const res = pending.get(interactionId);

@@ -7,6 +7,7 @@ import type { DiscordConfig } from '../../src/config/index.ts';
 import type { CommandRegistry } from '../../src/core/adapter.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import { AdapterError } from '../../src/errors.ts';
+import { DISCORD_API_URL } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { buildDiscordCommands } from './commands.ts';
 
@@ -109,7 +110,7 @@ function registerFailure(
   const cause = new Error(message);
   const network = networkCode(err);
   if (network !== undefined) {
-    const origin = new URL(config.apiUrl ?? 'https://discord.com/api').origin;
+    const origin = new URL(config.apiUrl ?? DISCORD_API_URL).origin;
     return new AdapterError({
       platform: 'discord',
       code: 'connect_failed',

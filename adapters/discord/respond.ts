@@ -1,8 +1,8 @@
 // How a Reply goes back to Discord once the interaction is deferred (the respond strategy), and the
 // error wrapping every Discord call shares. The choice of call is pure (responseStep); sendReply
-// carries it out. https://discord.com/developers/docs/interactions/receiving-and-responding
+// carries it out through the interaction's webhook (its token, no bot token), in both modes.
+// https://discord.com/developers/docs/interactions/receiving-and-responding
 import {
-  AttachmentBuilder,
   MessageFlags,
   type AutocompleteInteraction,
   type ButtonInteraction,
@@ -78,15 +78,20 @@ export function responseStep(
   return 'edit';
 }
 
-/** Any thrown value as an Error carrying only its name, message (tokens redacted), status and code. */
+/**
+ * Any thrown value as an Error carrying only its name, message, status, code and Discord's own
+ * message (`providerMessage`, "Unknown Webhook (10015)"), tokens redacted.
+ */
 export function safeError(err: unknown, token: string): Error {
   const source = err instanceof Error ? err : new Error(String(err));
   const safe = new Error(redactText(source.message, [token]));
   safe.name = source.name;
-  const extra = source as { status?: unknown; code?: unknown };
+  const extra = source as { status?: unknown; code?: unknown; providerMessage?: unknown };
   const fields: Record<string, unknown> = {};
   if (typeof extra.status === 'number') fields.status = extra.status;
   if (typeof extra.code === 'number' || typeof extra.code === 'string') fields.code = extra.code;
+  if (typeof extra.providerMessage === 'string')
+    fields.providerMessage = redactText(extra.providerMessage, [token]);
   return Object.assign(safe, fields);
 }
 
@@ -107,22 +112,30 @@ export function discordError(
   });
 }
 
-function toSendOptions(message: DiscordMessage) {
-  return {
-    content: message.content,
-    embeds: message.embeds,
-    components: message.components,
-    files: message.files.map(
-      (file) =>
-        new AttachmentBuilder(Buffer.from(file.bytes), { name: file.name, description: file.description }),
-    ),
-    allowedMentions: NO_MENTIONS,
-  };
+/**
+ * The interaction's webhook (src/services/webhook/interaction.ts, given by the composition): what
+ * answers after the first answer, with the interaction's token and no bot token.
+ */
+export interface InteractionWebhook {
+  editOriginal(token: string, message: DiscordMessage): Promise<void>;
+  followUp(token: string, message: DiscordMessage): Promise<void>;
+  deleteOriginal(token: string): Promise<void>;
 }
+
+/** What a private answer's public deferral is settled to before it is deleted. */
+const SETTLED: DiscordMessage = {
+  content: '…',
+  embeds: [],
+  components: [],
+  files: [],
+  allowed_mentions: NO_MENTIONS,
+  flags: 0,
+};
 
 export interface SendContext {
   log: CommandLog;
   token: string;
+  webhook: InteractionWebhook;
   /** Turns an Action into a button custom_id (the adapter's action store). */
   customIdFor: (action: Action) => string;
 }
@@ -131,26 +144,24 @@ export interface SendContext {
 export async function sendReply(flight: InFlight, reply: Reply, context: SendContext): Promise<void> {
   await flight.deferred;
   const { interaction } = flight;
+  const { webhook } = context;
   const message = renderDiscord(reply, {
     customIdFor: context.customIdFor,
     // Boosted servers allow larger uploads; Discord says how large with each interaction.
     maxFileBytes: interaction.attachmentSizeLimit > 0 ? interaction.attachmentSizeLimit : undefined,
   });
-  const options = toSendOptions(message);
   const hasFiles = message.files.length > 0;
   try {
     switch (responseStep(flight, reply)) {
       case 'follow-up':
-        await interaction.followUp({
-          ...options,
-          flags: reply.ephemeral ? MessageFlags.Ephemeral : undefined,
-        });
+        // The renderer set the private flag when the reply is private.
+        await webhook.followUp(interaction.token, message);
         break;
       case 'private-over-public':
         // Settle the loading message, send the private answer, then delete the loading message.
-        await interaction.editReply({ content: '…', allowedMentions: NO_MENTIONS });
-        await interaction.followUp({ ...options, flags: MessageFlags.Ephemeral });
-        await interaction.deleteReply().catch((err: unknown) => {
+        await webhook.editOriginal(interaction.token, SETTLED);
+        await webhook.followUp(interaction.token, message);
+        await webhook.deleteOriginal(interaction.token).catch((err: unknown) => {
           context.log.warn(
             { err: safeError(err, context.token), interactionId: interaction.id },
             'discord.delete_failed',
@@ -158,11 +169,10 @@ export async function sendReply(flight: InFlight, reply: Reply, context: SendCon
         });
         break;
       case 'private-follow-up':
-        await interaction.followUp({ ...options, flags: MessageFlags.Ephemeral });
+        await webhook.followUp(interaction.token, message);
         break;
       case 'edit':
-        // An edit replaces the message: attachments of an earlier page go away.
-        await interaction.editReply({ ...options, attachments: [] });
+        await webhook.editOriginal(interaction.token, message);
         break;
     }
     flight.responded = true;

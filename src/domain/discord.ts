@@ -75,5 +75,8 @@ export function discordMessageUrl(guildId: string, channelId: string, messageId:
   return `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
 }
 
+/** Discord's REST base without the version, where DISCORD_API_URL does not name another. */
+export const DISCORD_API_URL = 'https://discord.com/api';
+
 /** `allowed_mentions` that pings nobody: text from users or providers never notifies anyone. */
 export const NO_MENTIONS = Object.freeze({ parse: [] as [] });

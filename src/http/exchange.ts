@@ -27,14 +27,18 @@ export interface ExchangeDeps {
   ): void;
 }
 
-/** POST is retried only with an Idempotency-Key, or when it only reads: a repeat must not act twice. */
-function isRetryableMethod(req: HttpRequest): boolean {
+/**
+ * POST is retried only with an Idempotency-Key, when it only reads, or after a 429 where the caller
+ * says so (the provider refused it without acting): a repeat must not act twice.
+ */
+function isRetryableMethod(req: HttpRequest, status: number | undefined): boolean {
   return (
     req.method === 'GET' ||
     req.method === 'PUT' ||
     req.method === 'DELETE' ||
     req.idempotencyKey !== undefined ||
-    req.retryable === true
+    req.retryable === true ||
+    (req.retryable === 'after-429' && status === 429)
   );
 }
 
@@ -49,7 +53,7 @@ function delayAfter(
     maxRetries: d.opts.maxRetries,
     status: error.status,
     isNetworkError: error.code === 'network' || (error.code === 'timeout' && error.status === undefined),
-    isRetryableMethod: isRetryableMethod(req),
+    isRetryableMethod: isRetryableMethod(req, error.status),
     retryAfterMs: error.retryAfterMs,
     baseMs: d.opts.retryBaseMs,
     maxRetryAfterMs: d.opts.maxRetryAfterMs,

@@ -19,8 +19,11 @@ export interface HttpRequest {
   body?: unknown;
   /** POST is retried only when it carries one, so that a repeat cannot act twice. */
   idempotencyKey?: string;
-  /** A POST that only reads (GA4 runReport) and is safe to repeat. */
-  retryable?: boolean;
+  /**
+   * A POST that only reads (GA4 runReport) and is safe to repeat; `'after-429'`: one repeated only
+   * after a 429, which the provider answers without acting (Discord's follow-up message).
+   */
+  retryable?: boolean | 'after-429';
   /** GET only: keep the parsed answer this long; identical concurrent GETs always share one request. */
   cacheTtlMs?: number;
 }

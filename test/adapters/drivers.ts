@@ -100,6 +100,7 @@ export async function discordDriver(): Promise<AdapterDriver> {
   const fake = await startFakeDiscord();
   const adapter = createDiscordAdapter({
     config: { token: DISCORD_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+    webhook: fake.webhook,
     log: quiet,
   });
   let count = 0;

@@ -50,6 +50,7 @@ beforeAll(async () => {
   });
   adapter = createDiscordAdapter({
     config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+    webhook: fake.webhook,
     log: SILENT_LOG,
   });
   await adapter.start(world.registry, world.dispatcher);

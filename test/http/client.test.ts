@@ -318,3 +318,44 @@ describe('http client: read-only POST', () => {
     await c.close();
   });
 });
+
+describe('http client: a POST repeated only after a 429', () => {
+  const post = {
+    service: 'webhook',
+    operation: 'follow_up',
+    method: 'POST',
+    path: '/post',
+    body: {},
+    retryable: 'after-429',
+  } as const;
+
+  it('is sent again after a 429, which the provider answered without acting', async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/base/v1/post', () => {
+        calls++;
+        return calls < 2
+          ? HttpResponse.json({ message: 'You are being rate limited.', retry_after: 0.01 }, { status: 429 })
+          : HttpResponse.json({ name: 'sent' });
+      }),
+    );
+    const c = client();
+    await expect(c.send(post, Thing)).resolves.toEqual({ name: 'sent' });
+    expect(calls).toBe(2);
+    await c.close();
+  });
+
+  it('is not sent again after a 5xx, where it may have been acted on', async () => {
+    let calls = 0;
+    server.use(
+      http.post('*/base/v1/post', () => {
+        calls++;
+        return HttpResponse.json({ message: 'boom' }, { status: 502 });
+      }),
+    );
+    const c = client();
+    expect((await failure(c.send(post, Thing))).code).toBe('upstream');
+    expect(calls).toBe(1);
+    await c.close();
+  });
+});

@@ -19,12 +19,11 @@ import {
 } from '../../src/destinations.ts';
 import { UserError } from '../../src/errors.ts';
 import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
+import { MISSING_PERMISSIONS, rateLimited } from '../adapters/discord/discord-answers.ts';
 import {
   BOT_TOKEN,
   CHANNEL_ID,
   GUILD_ID,
-  MISSING_PERMISSIONS,
-  rateLimited,
   startFakeDiscord,
   type FakeDiscord,
 } from '../adapters/discord/fake-discord.ts';

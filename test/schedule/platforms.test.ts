@@ -43,6 +43,7 @@ describe('Discord', () => {
     fake = await startFakeDiscord();
     adapter = createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+      webhook: fake.webhook,
       log: SILENT_LOG,
     });
     await adapter.start(world.registry, world.dispatcher);

@@ -16,6 +16,7 @@ import {
   DiscordErrorResponse,
   WebhookObject,
   type ExecuteWebhookPayload,
+  type PayloadAttachment,
 } from './schemas.ts';
 import { z } from 'zod';
 
@@ -171,25 +172,30 @@ export function toPayload(message: DiscordWebhookMessage): ExecuteWebhookPayload
     embeds: message.embeds,
     // Text from users or providers must never ping anyone; webhooks default to parsing users.
     allowed_mentions: { parse: [] },
-    ...(files.length === 0
-      ? {}
-      : {
-          attachments: files.map((f, id) =>
-            f.description === undefined
-              ? { id, filename: f.name }
-              : { id, filename: f.name, description: f.description },
-          ),
-        }),
+    ...(files.length === 0 ? {} : { attachments: attachmentsOf(files) }),
   };
 }
 
-/** `multipart/form-data` with `payload_json` and `files[n]`, encoded by the platform's own FormData. */
+/** The payload's `attachments`: one entry per `files[n]` part, its id the part's index. */
+export function attachmentsOf(files: readonly WebhookFile[]): PayloadAttachment[] {
+  return files.map((f, id) =>
+    f.description === undefined
+      ? { id, filename: f.name }
+      : { id, filename: f.name, description: f.description },
+  );
+}
+
+/**
+ * `multipart/form-data` with `payload_json` and `files[n]`, encoded by the platform's own FormData.
+ * `payload_json` is a plain field, as Discord's example has it: a Blob would make it a file part
+ * named "blob".
+ */
 export async function toMultipart(
-  payload: ExecuteWebhookPayload,
+  payload: object,
   files: readonly WebhookFile[],
 ): Promise<{ body: Uint8Array; contentType: string }> {
   const form = new FormData();
-  form.append('payload_json', new Blob([JSON.stringify(payload)], { type: 'application/json' }));
+  form.append('payload_json', JSON.stringify(payload));
   for (const [i, f] of files.entries()) {
     form.append(`files[${i}]`, new Blob([new Uint8Array(f.bytes)], { type: f.contentType }), f.name);
   }

@@ -35,7 +35,14 @@ export interface ExecuteWebhookPayload {
   embeds?: DiscordEmbed[];
   allowed_mentions: { parse: ('roles' | 'users' | 'everyone')[] };
   /** One per `files[n]` part, in order; `attachment://<filename>` in an embed refers to it. */
-  attachments?: { id: number; filename: string; description?: string }[];
+  attachments?: PayloadAttachment[];
+}
+
+/** A `files[n]` part as the JSON payload names it: `id` is n. */
+export interface PayloadAttachment {
+  id: number;
+  filename: string;
+  description?: string;
 }
 
 export type DiscordErrorWire = z.output<typeof DiscordErrorResponse>;

@@ -210,6 +210,7 @@ beforeAll(async () => {
   dispatcher = createFakeDispatcher();
   adapter = createDiscordAdapter({
     config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+    webhook: fake.webhook,
     log: recordingLog(logs),
     autocompleteDeadlineMs: 300,
   });
@@ -348,7 +349,7 @@ describe('Discord adapter against a fake Discord', () => {
     expect(Array.from(edit.files[0]!.bytes)).toEqual(Array.from(MP3));
     expect(edit.json).toMatchObject({
       content: '“hello” read aloud',
-      attachments: [{ id: '0' }],
+      attachments: [{ id: 0, filename: 'say.mp3' }],
       allowed_mentions: { parse: [] },
     });
   });
@@ -362,7 +363,7 @@ describe('Discord adapter against a fake Discord', () => {
     expect(edit.files[0]).toMatchObject({ field: 'files[0]', name: 'report.png', contentType: 'image/png' });
     expect(edit.json).toMatchObject({
       embeds: [{ title: 'Analytics', image: { url: 'attachment://report.png' } }],
-      attachments: [{ id: '0', description: 'Line chart' }],
+      attachments: [{ id: 0, description: 'Line chart' }],
     });
   });
 
@@ -570,6 +571,7 @@ describe('Discord adapter lifecycle', () => {
     };
     const short = createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
+      webhook: own.webhook,
       log: recordingLog([]),
       replyWindowMs: 200,
     });
@@ -605,6 +607,7 @@ describe('Discord adapter lifecycle', () => {
         guildId: undefined,
         apiUrl: own.apiUrl,
       },
+      webhook: own.webhook,
       log: recordingLog(lines),
       connectTimeoutMs: 5_000,
     });
@@ -649,6 +652,7 @@ describe('Discord adapter with the real dispatcher', () => {
     });
     const ownAdapter = createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
+      webhook: own.webhook,
       log: SILENT_LOG,
     });
     try {

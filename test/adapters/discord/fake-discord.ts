@@ -5,7 +5,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  createInteractionWebhookClient,
+  type InteractionWebhookClient,
+} from '../../../src/services/webhook/interaction.ts';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
+import { MISSING_ACCESS, scripted, type ScriptedAnswer } from './discord-answers.ts';
 
 export const APP_ID = '1187421520894746624';
 export const GUILD_ID = '1187421520894746700';
@@ -141,28 +146,12 @@ export interface FakeDiscord {
   /** Channels the bot is not in: GET /channels/{id} and posts there answer 403 Missing Access. */
   readonly hiddenChannels: Set<string>;
   /** Answers for the next channel-message POSTs, in order (then: the created message). */
-  readonly nextMessageAnswers: { status: number; body: unknown; headers?: Record<string, string> }[];
+  readonly nextMessageAnswers: ScriptedAnswer[];
+  /** Answers for the next edits of @original and follow-ups, in order (then: the message). */
+  readonly nextWebhookAnswers: ScriptedAnswer[];
+  /** herald's interaction webhook client (the adapter's `webhook`) pointed at this fake; closed with it. */
+  readonly webhook: InteractionWebhookClient;
   close(): Promise<void>;
-}
-
-/** Discord's 403 for a channel the bot cannot see. */
-export const MISSING_ACCESS = { message: 'Missing Access', code: 50001 };
-/** Discord's 403 for a channel the bot sees but may not post in. */
-export const MISSING_PERMISSIONS = { message: 'Missing Permissions', code: 50013 };
-/** Discord's 429 body and headers for a per-route limit (retry_after in seconds, a float). */
-export function rateLimited(retryAfterSeconds: number) {
-  return {
-    status: 429,
-    body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global: false },
-    headers: {
-      'retry-after': String(Math.ceil(retryAfterSeconds)),
-      'x-ratelimit-limit': '5',
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset-after': String(retryAfterSeconds),
-      'x-ratelimit-bucket': 'a06de1d5b8a3c8f5e2b1d1f7c2d4e6a8',
-      'x-ratelimit-scope': 'user',
-    },
-  };
 }
 
 export async function startFakeDiscord(): Promise<FakeDiscord> {
@@ -174,7 +163,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const sockets = new Set<WebSocket>();
   const acknowledged = new Set<string>();
   const hiddenChannels = new Set<string>();
-  const nextMessageAnswers: FakeDiscord['nextMessageAnswers'] = [];
+  const nextMessageAnswers: ScriptedAnswer[] = [];
+  const nextWebhookAnswers: ScriptedAnswer[] = [];
   let seq = 0;
   const botOnly = (request: Request) =>
     request.headers.get('authorization') === `Bot ${BOT_TOKEN}`
@@ -229,6 +219,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }),
     http.patch('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
       const call = await record('edit', request, params);
+      const answer = nextWebhookAnswers.shift();
+      if (answer) return scripted(answer);
       return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
     }),
     http.delete('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
@@ -237,6 +229,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }),
     http.post('*/api/v10/webhooks/:app/:token', async ({ request, params }) => {
       const call = await record('followup', request, params);
+      const answer = nextWebhookAnswers.shift();
+      if (answer) return scripted(answer);
       return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
     }),
     http.get('*/api/v10/channels/:channel', async ({ request, params }) => {
@@ -269,12 +263,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       const denied = botOnly(request);
       if (denied) return denied;
       if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
-      const scripted = nextMessageAnswers.shift();
-      if (scripted)
-        return HttpResponse.json(scripted.body as Record<string, unknown>, {
-          status: scripted.status,
-          ...(scripted.headers ? { headers: scripted.headers } : {}),
-        });
+      const answer = nextMessageAnswers.shift();
+      if (answer) return scripted(answer);
       call.created = snowflake();
       return HttpResponse.json(messageFrom(call.json, call.files, call.created, id), {
         headers: {
@@ -379,14 +369,18 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     });
   });
 
+  const apiUrl = `${rest.url}/api`;
+  const webhook = createInteractionWebhookClient({ apiUrl, applicationId: APP_ID });
   return {
-    apiUrl: `${rest.url}/api`,
+    apiUrl,
     gatewayUrl,
     rest,
     calls,
     identifies,
     hiddenChannels,
     nextMessageAnswers,
+    nextWebhookAnswers,
+    webhook,
     connections: () => sockets.size,
     dispatch(event, data) {
       const payload = JSON.stringify({ op: 0, t: event, s: ++seq, d: data });
@@ -405,6 +399,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       }
     },
     async close() {
+      await webhook.close();
       for (const socket of sockets) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await rest.close();

@@ -49,7 +49,9 @@ beforeAll(async () => {
   fake = await startFakeDiscord();
   stores = await Promise.all([0, 1].map(() => createRedisStore(REDIS_URL, { keyPrefix: prefix })));
   replicas = await Promise.all(
-    stores.map((claims) => startHttpReplica({ keys, apiUrl: fake.apiUrl, log, claims })),
+    stores.map((claims) =>
+      startHttpReplica({ keys, apiUrl: fake.apiUrl, webhook: fake.webhook, log, claims }),
+    ),
   );
   proxy = await startProxy(replicas);
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/interactions`;

@@ -66,6 +66,7 @@ async function serveEndpoint(firstAnswerDeadlineMs?: number) {
       publicKey: keys.publicKeyHex,
       interactionsPath: '/interactions',
     },
+    webhook: fake.webhook,
     log: silent,
     interactions,
   });

@@ -4,6 +4,7 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
 import { createHttpInteractions, discordPublicKey } from '../../../adapters/discord/http.ts';
+import type { InteractionWebhook } from '../../../adapters/discord/respond.ts';
 import type { AdapterHandlers, ChatAdapter, Invocation } from '../../../src/core/adapter.ts';
 import type { InteractionClaims } from '../../../src/core/claims.ts';
 import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
@@ -54,6 +55,14 @@ export async function post(
 
 export const MP3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0f]);
 
+/** A real 1×1 PNG, as a chart command attaches one. */
+export const PNG = new Uint8Array(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
+
 export const registry = createRegistry([
   defineCommand({
     name: 'weather',
@@ -89,6 +98,20 @@ export const registry = createRegistry([
       }),
   }),
   defineCommand({
+    name: 'chart',
+    description: 'A chart',
+    options: z.object({}),
+    needs: [],
+    handler: () =>
+      Promise.resolve({
+        text: 'Sessions: 1,204',
+        embeds: [{ title: 'Analytics', fields: [{ name: 'Sessions', value: '1,204' }], image: 'report.png' }],
+        attachments: [
+          { filename: 'report.png', contentType: 'image/png', bytes: PNG, description: 'Line chart' },
+        ],
+      }),
+  }),
+  defineCommand({
     name: 'broken',
     description: 'Always fails',
     options: z.object({}),
@@ -97,8 +120,12 @@ export const registry = createRegistry([
   }),
 ]);
 
-/** A small stand-in for the dispatcher: run, turn errors into one private sentence, answer once. */
-export function createHandlers(runs: Invocation[]): AdapterHandlers {
+/**
+ * A small stand-in for the dispatcher: run, turn errors into one private sentence, answer once, and
+ * log an answer that could not be sent as the dispatcher does (`command.respond_failed`).
+ */
+export function createHandlers(runs: Invocation[], log?: CommandLog): AdapterHandlers {
+  const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
   return {
     async onInvocation(inv) {
       runs.push(inv);
@@ -109,7 +136,11 @@ export function createHandlers(runs: Invocation[]): AdapterHandlers {
       } catch (err) {
         reply = { text: userMessageFor(err), ephemeral: true };
       }
-      await inv.respond(reply);
+      try {
+        await inv.respond(reply);
+      } catch (err) {
+        (log ?? silent).error({ err, command: inv.command }, 'command.respond_failed');
+      }
     },
     async onAutocomplete(request) {
       const fn = registry.get(request.command)?.autocomplete[request.option];
@@ -130,6 +161,8 @@ export interface HttpReplica {
 export async function startHttpReplica(opts: {
   keys: KeyPair;
   apiUrl: string;
+  /** The fake Discord's interaction webhook client (fake-discord.ts). */
+  webhook: InteractionWebhook;
   log: CommandLog;
   claims?: InteractionClaims;
   path?: string;
@@ -153,11 +186,12 @@ export async function startHttpReplica(opts: {
       interactionsPath: path,
     },
     log: opts.log,
+    webhook: opts.webhook,
     claims: opts.claims,
     interactions,
   });
   const runs: Invocation[] = [];
-  await adapter.start(registry, createHandlers(runs));
+  await adapter.start(registry, createHandlers(runs, opts.log));
   return {
     adapter,
     server,

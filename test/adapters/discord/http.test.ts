@@ -36,7 +36,7 @@ function signedPost(payload: unknown, opts: { timestamp?: number; keys?: typeof 
 
 beforeAll(async () => {
   fake = await startFakeDiscord();
-  replica = await startHttpReplica({ keys, apiUrl: fake.apiUrl, log });
+  replica = await startHttpReplica({ keys, apiUrl: fake.apiUrl, webhook: fake.webhook, log });
 });
 
 afterAll(async () => {
@@ -215,6 +215,7 @@ describe('Discord HTTP interactions', () => {
     const failing = await startHttpReplica({
       keys,
       apiUrl: fake.apiUrl,
+      webhook: fake.webhook,
       log: Object.fromEntries(
         (['debug', 'info', 'warn', 'error'] as const).map((level) => [
           level,

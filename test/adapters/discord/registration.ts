@@ -68,6 +68,12 @@ export function useFakeDiscord(): FakeDiscord {
     get hiddenChannels() {
       return live().hiddenChannels;
     },
+    get nextWebhookAnswers() {
+      return live().nextWebhookAnswers;
+    },
+    get webhook() {
+      return live().webhook;
+    },
     get nextMessageAnswers() {
       return live().nextMessageAnswers;
     },

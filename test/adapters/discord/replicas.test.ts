@@ -69,6 +69,7 @@ async function startReplicas(claims: [InteractionClaims, InteractionClaims]) {
   adapters = claims.map((claim, i) =>
     createDiscordAdapter({
       config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+      webhook: fake.webhook,
       log: recordingLog(logs[i]!),
       claims: claim,
       actionStore,

@@ -33,4 +33,19 @@ describe('safeError', () => {
     expect(safe).toMatchObject({ name: 'DiscordAPIError', status: 401, code: 0 });
     expect(Object.keys(safe)).not.toContain('token');
   });
+
+  it("keeps Discord's own message of a failed webhook call, with any token redacted", () => {
+    const token = 'test-bot-token.not-real.0123456789abcdefghijklmnop';
+    const source = Object.assign(new Error('webhook.edit failed: not_found (HTTP 404)'), {
+      status: 404,
+      code: 'not_found',
+      providerMessage: `Unknown Webhook (10015) near ${token}`,
+    });
+    const safe = safeError(source, token);
+    expect(safe).toMatchObject({ status: 404, code: 'not_found' });
+    expect((safe as { providerMessage?: string }).providerMessage).toMatch(
+      /^Unknown Webhook \(10015\) near /,
+    );
+    expect(JSON.stringify(safe)).not.toContain(token);
+  });
 });
