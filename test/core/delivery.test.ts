@@ -18,6 +18,7 @@ import {
   WEBHOOK_TOKEN,
   captureLog,
   fakeClock,
+  fakeSleep,
   postedContents,
   startWebhookFake,
   waitFor,
@@ -63,15 +64,10 @@ afterEach(async () => {
 /** Answers the first `times` posts with `respond`, then lets the real fake answer. */
 function failFirst(times: number, respond: () => Response) {
   let left = times;
-  const arrivals: number[] = [];
   fake.server.use(
-    http.post(POST, () => {
-      arrivals.push(performance.now());
-      // Returning nothing falls through to the sandbox handler behind this override.
-      return left-- > 0 ? respond() : undefined;
-    }),
+    // Returning nothing falls through to the sandbox handler behind this override.
+    http.post(POST, () => (left-- > 0 ? respond() : undefined)),
   );
-  return arrivals;
 }
 
 const badGateway = () =>
@@ -231,11 +227,13 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   });
 
   it('waits out a 429 for its retry_after before posting again', async () => {
-    const arrivals = failFirst(1, () => discordRateLimitResponse({ retryAfterS: 0.35 }));
-    const { deliverer } = await setup();
+    failFirst(1, () => discordRateLimitResponse({ retryAfterS: 0.35 }));
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const { sleeps, sleep } = fakeSleep(clock.advance);
+    const { deliverer } = await setup({ clock, delivery: { sleep } });
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
-    expect(arrivals).toHaveLength(2);
-    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(340);
+    expect(sleeps).toEqual([350]);
+    expect(fake.server.requests).toHaveLength(2);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
   });
 

@@ -1,6 +1,6 @@
 // Shared pieces of the job and scheduler tests: a logger that keeps its JSON lines (the real
 // redacting pino logger), a loopback fake webhook (the sandbox's S7 handlers) with a real client,
-// a fake clock, and a tiny job that posts one message per slot.
+// a fake clock and a sleep that only records, and a tiny job that posts one message per slot.
 import type { RequestHandler } from 'msw';
 import { defineJob, type Job, type JobContext } from '../../src/schedule/job.ts';
 import {
@@ -96,6 +96,21 @@ export function fakeClock(iso: string): FakeClock {
     advance: (ms) => void (clock.ms += ms),
   };
   return clock;
+}
+
+/**
+ * A deliverer's sleep that waits nothing: it records each wait asked for and hands it to `advance`
+ * (a fake clock's), rejecting as node's timers/promises one does once `signal` has fired.
+ */
+export function fakeSleep(advance: (ms: number) => void = () => undefined) {
+  const sleeps: number[] = [];
+  const sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    sleeps.push(ms);
+    advance(ms);
+    return Promise.resolve();
+  };
+  return { sleeps, sleep };
 }
 
 /** A job that posts "report for <slot id>" through the webhook; `run` replaces its body. */

@@ -30,6 +30,7 @@ import {
 } from '../adapters/discord/fake-discord.ts';
 import { BOT_TOKEN as SLACK_BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
 import { MANAGER, SILENT_LOG, startWorld, type World } from './world.ts';
+import { fakeSleep } from '../jobs/harness.ts';
 
 const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
 /** What Discord sends as app_permissions for a bot with the usual role (View, Send, Embed, Attach…). */
@@ -63,6 +64,8 @@ interface Bench {
   schedules: ScheduleStore;
   service: ScheduleService;
   runner: ScheduleRunner;
+  /** The waits the deliverer asked for, none of them waited. */
+  sleeps: number[];
 }
 
 let benches: Bench[] = [];
@@ -76,6 +79,7 @@ function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
   const clock = { at: new Date('2026-03-27T12:00:00Z') };
   const now = () => clock.at;
   const schedules = createMemoryScheduleStore();
+  const { sleeps, sleep } = fakeSleep((ms) => (clock.at = new Date(clock.at.getTime() + ms)));
   const runner = createScheduleRunner({
     schedules,
     store: opts.store ?? createMemoryStore(),
@@ -87,6 +91,7 @@ function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
     catchupMinutes: 60,
     delivery: {
       channels,
+      sleep,
       backoffMs: 1,
       retryBaseMs: 1_000,
       ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
@@ -100,7 +105,7 @@ function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
     channelChecks: channelChecks(channels),
     now,
   });
-  const made = { clock, schedules, service, runner };
+  const made = { clock, schedules, service, runner, sleeps };
   benches.push(made);
   return made;
 }
@@ -203,6 +208,8 @@ describe('Discord: this channel', () => {
     discord.nextMessageAnswers.push(rateLimited(0.05));
     const { outcomes, stored } = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
     expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    // The body's retry_after (0.05 s), not the header's whole second.
+    expect(b.sleeps).toEqual([50]);
     expect(channelPosts(CHANNEL_ID).length - before).toBe(2);
     expect(stored?.lastRun?.outcome).toBe('posted');
   });
@@ -284,6 +291,7 @@ describe('Slack: this channel', () => {
     const { outcomes } = await addAndRunSlot(b, HERE_SLACK, SLACKER);
     expect(outcomes.map((o) => o.status)).toEqual(['posted']);
     expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['delivered']);
+    expect(b.sleeps).toEqual([1_000]);
     expect(posts().length - before).toBe(2);
   });
 

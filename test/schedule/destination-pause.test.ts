@@ -17,7 +17,7 @@ import { createDiscordChannelClient } from '../../src/services/webhook/discord-c
 import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
 import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { captureLog, fakeClock, type FakeClock } from '../jobs/harness.ts';
+import { captureLog, fakeClock, fakeSleep, type FakeClock } from '../jobs/harness.ts';
 import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 import { closeAfterEach, useFakeServer } from '../support/service-harness.ts';
 
@@ -139,7 +139,7 @@ function replica(store: Store) {
         deps,
       ),
     );
-  const sleeps: number[] = [];
+  const { sleeps, sleep } = fakeSleep((ms) => clock.advance(ms));
   const reads = { n: 0 };
   const counted = new Proxy(store, {
     get(target, key, receiver) {
@@ -169,11 +169,7 @@ function replica(store: Store) {
     backoffMs: 5,
     retryBaseMs: 1_000,
     maxWaitMs: 5_000,
-    sleep: (ms) => {
-      sleeps.push(ms);
-      clock.advance(ms);
-      return Promise.resolve();
-    },
+    sleep,
   });
   return { deliverer, sleeps, reads };
 }

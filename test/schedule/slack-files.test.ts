@@ -18,6 +18,7 @@ import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../
 import { channelChecks } from '../../jobs/schedules.ts';
 import { BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
 import { SILENT_LOG, startWorld, type World } from './world.ts';
+import { fakeSleep } from '../jobs/harness.ts';
 
 const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
 const HERE: ChatChannel = { platform: 'slack', id: 'C0GENERAL' };
@@ -40,6 +41,8 @@ interface Bench {
   schedules: ScheduleStore;
   service: ScheduleService;
   runner: ScheduleRunner;
+  /** The waits the deliverer asked for, none of them waited. */
+  sleeps: number[];
 }
 
 let benches: Bench[] = [];
@@ -54,6 +57,7 @@ function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
   const clock = { at: new Date('2026-03-27T12:00:00Z') };
   const now = () => clock.at;
   const schedules = createMemoryScheduleStore();
+  const { sleeps, sleep } = fakeSleep((ms) => (clock.at = new Date(clock.at.getTime() + ms)));
   const runner = createScheduleRunner({
     schedules,
     store: opts.store ?? createMemoryStore(),
@@ -65,6 +69,7 @@ function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
     catchupMinutes: 60,
     delivery: {
       channels,
+      sleep,
       backoffMs: 1,
       retryBaseMs: 1_000,
       ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
@@ -78,7 +83,7 @@ function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
     channelChecks: channelChecks(channels),
     now,
   });
-  const made = { clock, schedules, service, runner };
+  const made = { clock, schedules, service, runner, sleeps };
   benches.push(made);
   return made;
 }
@@ -160,6 +165,7 @@ describe('Slack channel: scheduled posts carry their files', () => {
       });
       const { outcomes } = await runSlot(b, '/say Good morning, team');
       expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['delivered']);
+      expect(b.sleeps).toEqual([1_000]);
       const seen = since(mark, sharedMark);
       expect(seen.posts).toHaveLength(method === 'chat.postMessage' ? 2 : 1);
       expect(seen.shared).toHaveLength(1);
