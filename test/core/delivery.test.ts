@@ -1,6 +1,5 @@
 // Outbox delivery against the loopback fake webhook, on each store: memory, node:sqlite (a temp
 // file) and the real Redis on 127.0.0.1:6379 (a unique key prefix per run, deleted afterwards).
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +10,7 @@ import { toOutboxPayload } from '../../src/schedule/outbox-payload.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, discordRateLimitResponse } from '../../src/sandbox/webhook.ts';
-import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
-import { createRedisStore } from '../../src/store/redis-store.ts';
+import type { Store } from '../../src/store/index.ts';
 import {
   FAST_DELIVERY,
   WEBHOOK_TOKEN,
@@ -20,12 +18,13 @@ import {
   fakeClock,
   fakeSleep,
   postedContents,
+  storeBackends,
   startWebhookFake,
   waitFor,
   type FakeClock,
   type WebhookFake,
 } from '../jobs/harness.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { deleteKeys, testKeyPrefix } from '../support/redis.ts';
 
 const POST = route('webhook', '/:id/:token');
 const runPrefix = testKeyPrefix();
@@ -33,18 +32,7 @@ const dir = mkdtempSync(join(tmpdir(), 'herald-delivery-'));
 let fake: WebhookFake;
 const opened: Store[] = [];
 
-const backends: { name: string; open(clock: FakeClock): Promise<Store> }[] = [
-  { name: 'memory', open: async (clock) => createMemoryStore({ now: clock.nowMs }) },
-  {
-    name: 'node:sqlite',
-    open: async (clock) => createSqliteStore(join(dir, `${randomUUID()}.sqlite`), { now: clock.nowMs }),
-  },
-  {
-    name: 'Redis',
-    open: (clock) =>
-      createRedisStore(REDIS_URL, { now: clock.nowMs, keyPrefix: `${runPrefix}${randomUUID()}:` }),
-  },
-];
+const backends = storeBackends(dir, runPrefix);
 
 beforeAll(async () => {
   fake = await startWebhookFake();
