@@ -19,6 +19,7 @@ import {
   waitFor,
   type SlackFake,
 } from '../adapters/slack/fakes.ts';
+import { fakeSlackConfig } from '../adapters/slack/fake-config.ts';
 import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
 
 const clock = { at: new Date('2026-03-27T12:00:00Z') };
@@ -45,13 +46,7 @@ beforeAll(async () => {
     channels,
   });
   adapter = createSlackAdapter({
-    config: {
-      botToken: BOT_TOKEN,
-      appToken: undefined,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: `${fake.server.url}/api/`,
-      port: 0,
-    },
+    config: fakeSlackConfig(fake),
     log: SILENT_LOG,
     host: '127.0.0.1',
   });

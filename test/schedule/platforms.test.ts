@@ -16,8 +16,6 @@ import {
   type FakeDiscord,
 } from '../adapters/discord/fake-discord.ts';
 import {
-  BOT_TOKEN as SLACK_BOT_TOKEN,
-  SIGNING_SECRET,
   buttonBody,
   postSigned,
   slashBody,
@@ -25,6 +23,7 @@ import {
   waitFor,
   type SlackFake,
 } from '../adapters/slack/fakes.ts';
+import { fakeSlackConfig } from '../adapters/slack/fake-config.ts';
 import { SILENT_LOG, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -120,13 +119,7 @@ describe('Slack', () => {
   beforeAll(async () => {
     fake = await startSlackFake();
     adapter = createSlackAdapter({
-      config: {
-        botToken: SLACK_BOT_TOKEN,
-        appToken: undefined,
-        signingSecret: SIGNING_SECRET,
-        apiUrl: `${fake.server.url}/api/`,
-        port: 0,
-      },
+      config: fakeSlackConfig(fake),
       log: SILENT_LOG,
       host: '127.0.0.1',
     });
