@@ -45,10 +45,8 @@ function pauseReadsOf(store: Store, reads: { n: number }): Store {
   });
 }
 
-export async function openSqlite(dir: string): Promise<World> {
-  const file = join(dir, `${randomUUID()}.sqlite`);
-  const store = createSqliteStore(file, { now: () => clock.now });
-  const schedules = createSqliteScheduleStore(file);
+/** The two stores as a World, the deliverer's pause reads counted. */
+function worldOf(store: Store, schedules: ScheduleStore): World {
   const pauseReads = { n: 0 };
   return {
     store: pauseReadsOf(store, pauseReads),
@@ -58,16 +56,14 @@ export async function openSqlite(dir: string): Promise<World> {
   };
 }
 
+export async function openSqlite(dir: string): Promise<World> {
+  const file = join(dir, `${randomUUID()}.sqlite`);
+  return worldOf(createSqliteStore(file, { now: () => clock.now }), createSqliteScheduleStore(file));
+}
+
 export async function openRedis(keyPrefix: string): Promise<World> {
   const store = await createRedisStore(REDIS_URL, { now: () => clock.now, keyPrefix });
-  const schedules = await createRedisScheduleStore(REDIS_URL, { keyPrefix });
-  const pauseReads = { n: 0 };
-  return {
-    store: pauseReadsOf(store, pauseReads),
-    schedules,
-    pauseReads,
-    close: async () => void (await Promise.all([store.close(), schedules.close()])),
-  };
+  return worldOf(store, await createRedisScheduleStore(REDIS_URL, { keyPrefix }));
 }
 
 /**

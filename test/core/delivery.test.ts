@@ -1,6 +1,5 @@
 // Outbox delivery against the loopback fake webhook, on each store: memory, node:sqlite (a temp
 // file) and the real Redis on 127.0.0.1:6379 (a unique key prefix per run, deleted afterwards).
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,20 +10,21 @@ import { toOutboxPayload } from '../../src/schedule/outbox-payload.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, discordRateLimitResponse } from '../../src/sandbox/webhook.ts';
-import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
-import { createRedisStore } from '../../src/store/redis-store.ts';
+import type { Store } from '../../src/store/index.ts';
 import {
   FAST_DELIVERY,
   WEBHOOK_TOKEN,
   captureLog,
   fakeClock,
+  fakeSleep,
   postedContents,
+  storeBackends,
   startWebhookFake,
   waitFor,
   type FakeClock,
   type WebhookFake,
 } from '../jobs/harness.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { deleteKeys, testKeyPrefix } from '../support/redis.ts';
 
 const POST = route('webhook', '/:id/:token');
 const runPrefix = testKeyPrefix();
@@ -32,18 +32,7 @@ const dir = mkdtempSync(join(tmpdir(), 'herald-delivery-'));
 let fake: WebhookFake;
 const opened: Store[] = [];
 
-const backends: { name: string; open(clock: FakeClock): Promise<Store> }[] = [
-  { name: 'memory', open: async (clock) => createMemoryStore({ now: clock.nowMs }) },
-  {
-    name: 'node:sqlite',
-    open: async (clock) => createSqliteStore(join(dir, `${randomUUID()}.sqlite`), { now: clock.nowMs }),
-  },
-  {
-    name: 'Redis',
-    open: (clock) =>
-      createRedisStore(REDIS_URL, { now: clock.nowMs, keyPrefix: `${runPrefix}${randomUUID()}:` }),
-  },
-];
+const backends = storeBackends(dir, runPrefix);
 
 beforeAll(async () => {
   fake = await startWebhookFake();
@@ -63,15 +52,10 @@ afterEach(async () => {
 /** Answers the first `times` posts with `respond`, then lets the real fake answer. */
 function failFirst(times: number, respond: () => Response) {
   let left = times;
-  const arrivals: number[] = [];
   fake.server.use(
-    http.post(POST, () => {
-      arrivals.push(performance.now());
-      // Returning nothing falls through to the sandbox handler behind this override.
-      return left-- > 0 ? respond() : undefined;
-    }),
+    // Returning nothing falls through to the sandbox handler behind this override.
+    http.post(POST, () => (left-- > 0 ? respond() : undefined)),
   );
-  return arrivals;
 }
 
 const badGateway = () =>
@@ -231,11 +215,13 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   });
 
   it('waits out a 429 for its retry_after before posting again', async () => {
-    const arrivals = failFirst(1, () => discordRateLimitResponse({ retryAfterS: 0.35 }));
-    const { deliverer } = await setup();
+    failFirst(1, () => discordRateLimitResponse({ retryAfterS: 0.35 }));
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const { sleeps, sleep } = fakeSleep(clock.advance);
+    const { deliverer } = await setup({ clock, delivery: { sleep } });
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
-    expect(arrivals).toHaveLength(2);
-    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(340);
+    expect(sleeps).toEqual([350]);
+    expect(fake.server.requests).toHaveLength(2);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
   });
 

@@ -4,7 +4,7 @@
 // the runner, its clock moved over two slot boundaries, posts each slot once into that channel with
 // chat.postMessage; `/schedule history` then links each run's message with Slack's permalink.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/adapter.ts';
+import type { SlackAdapter } from '../../adapters/slack/adapter.ts';
 import { slackManifest } from '../../adapters/slack/manifest.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
 import type { ScheduleRunner } from '../../src/schedule/runner.ts';
@@ -19,6 +19,7 @@ import {
   waitFor,
   type SlackFake,
 } from '../adapters/slack/fakes.ts';
+import { startSlackHttp } from '../adapters/slack/fake-config.ts';
 import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
 
 const clock = { at: new Date('2026-03-27T12:00:00Z') };
@@ -44,19 +45,7 @@ beforeAll(async () => {
     owner: 'replica-a',
     channels,
   });
-  adapter = createSlackAdapter({
-    config: {
-      botToken: BOT_TOKEN,
-      appToken: undefined,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: `${fake.server.url}/api/`,
-      port: 0,
-    },
-    log: SILENT_LOG,
-    host: '127.0.0.1',
-  });
-  await adapter.start(world.registry, world.dispatcher);
-  url = `http://127.0.0.1:${adapter.port}${SLACK_EVENTS_PATH}`;
+  ({ adapter, url } = await startSlackHttp(fake, world.registry, world.dispatcher, SILENT_LOG));
 });
 afterAll(async () => {
   await runner.stop();

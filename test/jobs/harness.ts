@@ -1,6 +1,8 @@
 // Shared pieces of the job and scheduler tests: a logger that keeps its JSON lines (the real
 // redacting pino logger), a loopback fake webhook (the sandbox's S7 handlers) with a real client,
-// a fake clock, and a tiny job that posts one message per slot.
+// a fake clock and a sleep that only records, the stores a test runs on, and a tiny job that posts one message per slot.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { RequestHandler } from 'msw';
 import { defineJob, type Job, type JobContext } from '../../src/schedule/job.ts';
 import {
@@ -9,7 +11,14 @@ import {
   type ScheduleRunnerOptions,
 } from '../../src/schedule/runner.ts';
 import type { JobSchedule } from '../../src/schedule/scheduler.ts';
-import { createMemoryScheduleStore } from '../../src/store/index.ts';
+import {
+  createMemoryScheduleStore,
+  createMemoryStore,
+  createSqliteStore,
+  type Store,
+} from '../../src/store/index.ts';
+import { createRedisStore } from '../../src/store/redis-store.ts';
+import { REDIS_URL } from '../support/redis.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
@@ -96,6 +105,46 @@ export function fakeClock(iso: string): FakeClock {
     advance: (ms) => void (clock.ms += ms),
   };
   return clock;
+}
+
+/** A kind of store a test runs on, opened afresh on its fake clock; `name` for describe.each. */
+export interface StoreBackend {
+  name: string;
+  open(clock: FakeClock): Promise<Store>;
+}
+
+/**
+ * Memory, node:sqlite (a new file in `dir`) and the real Redis (keys under `keyPrefix`, for the
+ * test file to delete afterwards).
+ */
+export function storeBackends(dir: string, keyPrefix: string): StoreBackend[] {
+  return [
+    { name: 'memory', open: async (clock) => createMemoryStore({ now: clock.nowMs }) },
+    {
+      name: 'node:sqlite',
+      open: async (clock) => createSqliteStore(join(dir, `${randomUUID()}.sqlite`), { now: clock.nowMs }),
+    },
+    {
+      name: 'Redis',
+      open: (clock) =>
+        createRedisStore(REDIS_URL, { now: clock.nowMs, keyPrefix: `${keyPrefix}${randomUUID()}:` }),
+    },
+  ];
+}
+
+/**
+ * A deliverer's sleep that waits nothing: it records each wait asked for and hands it to `advance`
+ * (a fake clock's), rejecting as node's timers/promises one does once `signal` has fired.
+ */
+export function fakeSleep(advance: (ms: number) => void = () => undefined) {
+  const sleeps: number[] = [];
+  const sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    sleeps.push(ms);
+    advance(ms);
+    return Promise.resolve();
+  };
+  return { sleeps, sleep };
 }
 
 /** A job that posts "report for <slot id>" through the webhook; `run` replaces its body. */

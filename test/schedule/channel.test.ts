@@ -5,20 +5,11 @@
 // says; a 403/404 is given up on.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addedReply } from '../../commands/schedule-format.ts';
-import { channelChecks } from '../../jobs/schedules.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
-import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
-import { createScheduleService, type ScheduleService } from '../../src/schedule/service.ts';
-import type { ScheduleStore } from '../../src/schedule/schedules.ts';
-import {
-  closeChannelClients,
-  createChannelClients,
-  destinationMessages,
-  type ChannelClients,
-} from '../../src/destinations.ts';
+import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
 import { UserError } from '../../src/errors.ts';
-import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
+import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { MISSING_PERMISSIONS, rateLimited } from '../adapters/discord/discord-answers.ts';
 import {
   BOT_TOKEN,
@@ -28,7 +19,7 @@ import {
   type FakeDiscord,
 } from '../adapters/discord/fake-discord.ts';
 import { BOT_TOKEN as SLACK_BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
-import { MANAGER, SILENT_LOG, startWorld, type World } from './world.ts';
+import { channelBench, MANAGER, startWorld, type ChannelBench, type World } from './world.ts';
 
 const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
 /** What Discord sends as app_permissions for a bot with the usual role (View, Send, Embed, Attach…). */
@@ -57,55 +48,20 @@ afterAll(async () => {
   await Promise.all([world.close(), discord.close(), slack.server.close()]);
 });
 
-interface Bench {
-  clock: { at: Date };
-  schedules: ScheduleStore;
-  service: ScheduleService;
-  runner: ScheduleRunner;
-}
-
-let benches: Bench[] = [];
+let benches: ChannelBench[] = [];
 afterEach(async () => {
   await Promise.all(benches.map((b) => b.runner.stop()));
   benches = [];
 });
 
-/** One replica: the schedule service and the runner wired as jobs/schedules.ts wires them. */
-function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
-  const clock = { at: new Date('2026-03-27T12:00:00Z') };
-  const now = () => clock.at;
-  const schedules = createMemoryScheduleStore();
-  const runner = createScheduleRunner({
-    schedules,
-    store: opts.store ?? createMemoryStore(),
-    services: world.services,
-    commands: () => world.dispatcher,
-    toMessage: destinationMessages({ destinations: {} }, 'herald'),
-    log: SILENT_LOG,
-    now,
-    catchupMinutes: 60,
-    delivery: {
-      channels,
-      backoffMs: 1,
-      retryBaseMs: 1_000,
-      ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
-    },
-  });
-  const service = createScheduleService({
-    store: schedules,
-    settings: { timezone: 'UTC', minIntervalMinutes: 15, max: 50, destinations: ['default', 'ops'] },
-    commands: () => world.dispatcher,
-    runNow: (record, asker) => runner.runNow(record, asker),
-    channelChecks: channelChecks(channels),
-    now,
-  });
-  const made = { clock, schedules, service, runner };
+function bench(opts: { store?: Store; maxWaitMs?: number } = {}): ChannelBench {
+  const made = channelBench(world, channels, opts);
   benches.push(made);
   return made;
 }
 
 /** Adds "every day at 12:05" /weather Oslo typed in `channel`, then runs the 12:05 slot twice. */
-async function addAndRunSlot(b: Bench, channel: ChatChannel, creator: Actor) {
+async function addAndRunSlot(b: ChannelBench, channel: ChatChannel, creator: Actor) {
   const { record } = await b.service.add(
     { when: 'every day at 12:05', command: '/weather Oslo', channel },
     creator,
@@ -202,6 +158,8 @@ describe('Discord: this channel', () => {
     discord.nextMessageAnswers.push(rateLimited(0.05));
     const { outcomes, stored } = await addAndRunSlot(b, HERE_DISCORD, MANAGER);
     expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    // The body's retry_after (0.05 s), not the header's whole second.
+    expect(b.sleeps).toEqual([50]);
     expect(channelPosts(CHANNEL_ID).length - before).toBe(2);
     expect(stored?.lastRun?.outcome).toBe('posted');
   });
@@ -283,6 +241,7 @@ describe('Slack: this channel', () => {
     const { outcomes } = await addAndRunSlot(b, HERE_SLACK, SLACKER);
     expect(outcomes.map((o) => o.status)).toEqual(['posted']);
     expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['delivered']);
+    expect(b.sleeps).toEqual([1_000]);
     expect(posts().length - before).toBe(2);
   });
 

@@ -15,10 +15,9 @@ import type { Delivery } from '../../src/schedule/job.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
 import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
-import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
-import { createRedisStore } from '../../src/store/redis-store.ts';
-import { captureLog, fakeClock, type FakeClock } from '../jobs/harness.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import type { Store } from '../../src/store/index.ts';
+import { captureLog, fakeClock, fakeSleep, storeBackends } from '../jobs/harness.ts';
+import { deleteKeys, testKeyPrefix } from '../support/redis.ts';
 import { closeAfterEach, useFakeServer } from '../support/service-harness.ts';
 
 const runPrefix = testKeyPrefix();
@@ -34,18 +33,7 @@ afterAll(async () => {
   await deleteKeys(runPrefix);
 });
 
-const backends: { name: string; open(clock: FakeClock): Promise<Store> }[] = [
-  { name: 'memory', open: async (clock) => createMemoryStore({ now: clock.nowMs }) },
-  {
-    name: 'node:sqlite',
-    open: async (clock) => createSqliteStore(join(dir, `${randomUUID()}.sqlite`), { now: clock.nowMs }),
-  },
-  {
-    name: 'Redis',
-    open: (clock) =>
-      createRedisStore(REDIS_URL, { now: clock.nowMs, keyPrefix: `${runPrefix}${randomUUID()}:` }),
-  },
-];
+const backends = storeBackends(dir, runPrefix);
 
 const CHANNELS = ['1187421520894746711', '1187421520894746712'];
 /** The fake's next answers, in order: Discord's or Slack's, with the headers they send. */
@@ -139,7 +127,7 @@ function replica(store: Store) {
         deps,
       ),
     );
-  const sleeps: number[] = [];
+  const { sleeps, sleep } = fakeSleep((ms) => clock.advance(ms));
   const reads = { n: 0 };
   const counted = new Proxy(store, {
     get(target, key, receiver) {
@@ -169,11 +157,7 @@ function replica(store: Store) {
     backoffMs: 5,
     retryBaseMs: 1_000,
     maxWaitMs: 5_000,
-    sleep: (ms) => {
-      sleeps.push(ms);
-      clock.advance(ms);
-      return Promise.resolve();
-    },
+    sleep,
   });
   return { deliverer, sleeps, reads };
 }

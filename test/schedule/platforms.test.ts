@@ -4,7 +4,7 @@
 // real Bolt app in HTTP mode) the short form is read and the same buttons come back as Block Kit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
-import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/adapter.ts';
+import type { SlackAdapter } from '../../adapters/slack/adapter.ts';
 import type { ChatAdapter } from '../../src/core/adapter.ts';
 import {
   APP_ID,
@@ -16,8 +16,6 @@ import {
   type FakeDiscord,
 } from '../adapters/discord/fake-discord.ts';
 import {
-  BOT_TOKEN as SLACK_BOT_TOKEN,
-  SIGNING_SECRET,
   buttonBody,
   postSigned,
   slashBody,
@@ -25,6 +23,7 @@ import {
   waitFor,
   type SlackFake,
 } from '../adapters/slack/fakes.ts';
+import { startSlackHttp } from '../adapters/slack/fake-config.ts';
 import { SILENT_LOG, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -120,19 +119,7 @@ describe('Slack', () => {
 
   beforeAll(async () => {
     fake = await startSlackFake();
-    adapter = createSlackAdapter({
-      config: {
-        botToken: SLACK_BOT_TOKEN,
-        appToken: undefined,
-        signingSecret: SIGNING_SECRET,
-        apiUrl: `${fake.server.url}/api/`,
-        port: 0,
-      },
-      log: SILENT_LOG,
-      host: '127.0.0.1',
-    });
-    await adapter.start(world.registry, world.dispatcher);
-    url = `http://127.0.0.1:${adapter.port}${SLACK_EVENTS_PATH}`;
+    ({ adapter, url } = await startSlackHttp(fake, world.registry, world.dispatcher, SILENT_LOG));
   });
   afterAll(async () => {
     await adapter.stop();

@@ -5,19 +5,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/core/actor.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
-import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
-import { createScheduleService, type ScheduleService } from '../../src/schedule/service.ts';
-import type { ScheduleStore } from '../../src/schedule/schedules.ts';
-import {
-  closeChannelClients,
-  createChannelClients,
-  destinationMessages,
-  type ChannelClients,
-} from '../../src/destinations.ts';
-import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
-import { channelChecks } from '../../jobs/schedules.ts';
+import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
+import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
-import { SILENT_LOG, startWorld, type World } from './world.ts';
+import { channelBench, startWorld, type ChannelBench, type World } from './world.ts';
 
 const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
 const HERE: ChatChannel = { platform: 'slack', id: 'C0GENERAL' };
@@ -35,56 +26,21 @@ afterAll(async () => {
   await Promise.all([world.close(), slack.server.close()]);
 });
 
-interface Bench {
-  clock: { at: Date };
-  schedules: ScheduleStore;
-  service: ScheduleService;
-  runner: ScheduleRunner;
-}
-
-let benches: Bench[] = [];
+let benches: ChannelBench[] = [];
 afterEach(async () => {
   await Promise.all(benches.map((b) => b.runner.stop()));
   benches = [];
   slack.scopes.add('files:write');
 });
 
-/** One replica, wired as jobs/schedules.ts wires it. */
-function bench(opts: { store?: Store; maxWaitMs?: number } = {}): Bench {
-  const clock = { at: new Date('2026-03-27T12:00:00Z') };
-  const now = () => clock.at;
-  const schedules = createMemoryScheduleStore();
-  const runner = createScheduleRunner({
-    schedules,
-    store: opts.store ?? createMemoryStore(),
-    services: world.services,
-    commands: () => world.dispatcher,
-    toMessage: destinationMessages({ destinations: {} }, 'herald'),
-    log: SILENT_LOG,
-    now,
-    catchupMinutes: 60,
-    delivery: {
-      channels,
-      backoffMs: 1,
-      retryBaseMs: 1_000,
-      ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
-    },
-  });
-  const service = createScheduleService({
-    store: schedules,
-    settings: { timezone: 'UTC', minIntervalMinutes: 15, max: 50, destinations: ['default'] },
-    commands: () => world.dispatcher,
-    runNow: (record, asker) => runner.runNow(record, asker),
-    channelChecks: channelChecks(channels),
-    now,
-  });
-  const made = { clock, schedules, service, runner };
+function bench(opts: { store?: Store; maxWaitMs?: number } = {}): ChannelBench {
+  const made = channelBench(world, channels, opts);
   benches.push(made);
   return made;
 }
 
 /** Adds `command` every day at 12:05 in the Slack channel, then runs the 12:05 slot (twice: once). */
-async function runSlot(b: Bench, command: string) {
+async function runSlot(b: ChannelBench, command: string) {
   const { record } = await b.service.add({ when: 'every day at 12:05', command, channel: HERE }, SLACKER);
   b.clock.at = new Date('2026-03-27T12:05:10Z');
   const outcomes = [...(await b.runner.tick()), ...(await b.runner.tick())];
@@ -160,6 +116,7 @@ describe('Slack channel: scheduled posts carry their files', () => {
       });
       const { outcomes } = await runSlot(b, '/say Good morning, team');
       expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['delivered']);
+      expect(b.sleeps).toEqual([1_000]);
       const seen = since(mark, sharedMark);
       expect(seen.posts).toHaveLength(method === 'chat.postMessage' ? 2 : 1);
       expect(seen.shared).toHaveLength(1);

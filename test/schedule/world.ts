@@ -29,9 +29,10 @@ import { sandboxHandlers } from '../../src/sandbox/index.ts';
 import { SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { planServices, resolveServiceConfigs, SANDBOX_CREDENTIAL } from '../../src/sandbox/resolve.ts';
 import { closeServices, createServices } from '../../src/services/index.ts';
-import { createMemoryScheduleStore } from '../../src/store/index.ts';
+import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 import { OPERATOR } from '../support/command-doubles.ts';
+import { fakeSleep } from '../jobs/harness.ts';
 
 export { OPERATOR } from '../support/command-doubles.ts';
 export const MANAGER: Actor = {
@@ -118,6 +119,58 @@ export function replica(
     ...(opts.leaseMs === undefined ? {} : { leaseMs: opts.leaseMs }),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
   });
+}
+
+/** One replica of a "this channel" test: its own clock, schedule records and runner. */
+export interface ChannelBench {
+  clock: { at: Date };
+  schedules: ScheduleStore;
+  service: ScheduleService;
+  runner: ScheduleRunner;
+  /** The waits the deliverer asked for, none of them waited (each moves `clock` on instead). */
+  sleeps: number[];
+}
+
+/**
+ * A replica posting through the bot's own `channels`: the schedule service and the runner wired
+ * as jobs/schedules.ts wires them, on `store` when replicas share one. `maxWaitMs`: the longest
+ * wait its deliverer does in process.
+ */
+export function channelBench(
+  w: World,
+  channels: ChannelClients,
+  opts: { store?: Store; maxWaitMs?: number } = {},
+): ChannelBench {
+  const clock = { at: new Date('2026-03-27T12:00:00Z') };
+  const now = () => clock.at;
+  const schedules = createMemoryScheduleStore();
+  const { sleeps, sleep } = fakeSleep((ms) => (clock.at = new Date(clock.at.getTime() + ms)));
+  const runner = createScheduleRunner({
+    schedules,
+    store: opts.store ?? createMemoryStore(),
+    services: w.services,
+    commands: () => w.dispatcher,
+    toMessage: destinationMessages({ destinations: {} }, 'herald'),
+    log: SILENT_LOG,
+    now,
+    catchupMinutes: 60,
+    delivery: {
+      channels,
+      sleep,
+      backoffMs: 1,
+      retryBaseMs: 1_000,
+      ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
+    },
+  });
+  const service = createScheduleService({
+    store: schedules,
+    settings: { timezone: 'UTC', minIntervalMinutes: 15, max: 50, destinations: ['default', 'ops'] },
+    commands: () => w.dispatcher,
+    runNow: (record, asker) => runner.runNow(record, asker),
+    channelChecks: channelChecks(channels),
+    now,
+  });
+  return { clock, schedules, service, runner, sleeps };
 }
 
 /**
