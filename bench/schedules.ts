@@ -266,7 +266,7 @@ async function rssRow(dir: string): Promise<Row> {
   const many = await rssWith(STORED);
   return {
     scenario: `${STORED} schedules stored (SQLite, 5 ticks in a fresh process)`,
-    measured: `${many.toFixed(1)} MB RSS vs ${none.toFixed(1)} MB with none (+${(many - none).toFixed(1)} MB)`,
+    measured: `${many.toFixed(1)} MB RSS vs ${none.toFixed(1)} MB with none (${many >= none ? '+' : '−'}${Math.abs(many - none).toFixed(1)} MB)`,
     target: '≤ 30 MB more RSS than with none',
     met: many - none <= 30,
   };
