@@ -5,7 +5,7 @@
 // a time, in the order they were handed over; and a hold per destination, so that a post put back in
 // the outbox keeps its place: the destination pauses until that post's retry time, and every post
 // created after it is put back behind it rather than waited out here and sent first. The hold is
-// stored in the pause's own value, so knowing it costs no read more.
+// stored under the pause's own key, so knowing it costs no read more.
 import { parseChannelDestination } from '../core/channel.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
@@ -89,16 +89,21 @@ interface Hold {
 }
 
 /**
- * A held destination's stored value is the hold's end (its pause's, when later), a point, and the
- * holding post's creation time: `1795780800000.1795780740000`. Every reader taking it as a number,
- * an older herald's too, reads the end; a pause alone stays a whole number of ms.
+ * A pause is stored as its end in ms; a held destination as JSON naming the hold's end (its pause's,
+ * when later) and the holding post's creation time. Anything else reads as no pause.
  */
 const toStored = (pauseEnd: number, hold: Hold | undefined): string =>
-  hold ? `${Math.ceil(Math.max(pauseEnd, hold.until))}.${hold.after}` : String(pauseEnd);
+  hold ? JSON.stringify({ until: Math.max(pauseEnd, hold.until), after: hold.after }) : String(pauseEnd);
 function fromStored(value: string | undefined): { pauseEnd: number; hold?: Hold } {
-  const held = /^(\d+)\.(\d+)$/.exec(value ?? '');
-  if (!held) return { pauseEnd: Number(value ?? 0) };
-  return { pauseEnd: 0, hold: { until: Number(held[1]), after: Number(held[2]) } };
+  if (!value?.startsWith('{')) return { pauseEnd: Number(value ?? 0) };
+  try {
+    const { until, after } = JSON.parse(value) as Partial<Hold>;
+    if (typeof until === 'number' && typeof after === 'number')
+      return { pauseEnd: 0, hold: { until, after } };
+  } catch {
+    // Not a hold herald wrote: ignored, as a garbage pause is.
+  }
+  return { pauseEnd: 0 };
 }
 
 /** `onSaveFailed`: told when the store did not take a pause; this process keeps it all the same. */
