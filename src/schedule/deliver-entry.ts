@@ -1,7 +1,8 @@
 // One outbox entry's delivery: sent through its service or the bot's own channel client, then
 // marked delivered, retried in process (a destination's asked-for wait, or a 5xx's backoff), put
-// back in the store with a backoff, left leased when the send got no answer, or given up on with a
-// logged error.
+// back in the store with a backoff (holding its destination for it, destination-pause.ts), put back
+// behind an earlier post that holds the destination, left leased when the send got no answer, or
+// given up on with a logged error.
 import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { scopesOf } from './destination-pause.ts';
@@ -86,18 +87,30 @@ function warnUncertain(log: JobLog, entry: OutboxEntry): void {
   );
 }
 
+/**
+ * Why an entry goes back: its destination failed or asked to wait, an earlier post put back holds
+ * the destination (no failed try: back until the hold ends), or this process is stopping (the next
+ * start retries it). Unless stopping, the entry then holds its destination until its retry, so
+ * that no later post to it goes first.
+ */
+type PutBackReason = 'destination' | 'held' | 'stopping';
+
 async function putBack(
   ctx: DeliveryContext,
   entry: OutboxEntry,
   waitMs: number,
   err: unknown,
+  why: PutBackReason = 'destination',
 ): Promise<EntryOutcome> {
   const base = Math.min(
     ctx.settings.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1),
     ctx.settings.retryMaxMs,
   );
-  const nextAttemptAt = ctx.now() + Math.max(waitMs, base);
+  // A held entry is due 1 ms after the hold ends, so that every store's claim (by due time first)
+  // takes the holding entry no later than it, even when many are due at once.
+  const nextAttemptAt = ctx.now() + (why === 'held' ? waitMs + 1 : Math.max(waitMs, base));
   await ctx.store.rescheduleOutbox(entry.id, ctx.owner, nextAttemptAt, describe(err));
+  if (why !== 'stopping') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
   ctx.log.warn(
     {
       job: entry.job,
@@ -169,14 +182,19 @@ async function deliverOnce(
   };
   const scopes = scopesOf(entry);
   // Waited once before the first send: this drain's own 429s are waited out below.
-  const paused = await ctx.pauses.waitFor(scopes);
-  if (paused > ctx.settings.maxWaitMs)
-    return putBack(ctx, entry, paused, new Error('the destination asked to wait (rate limited)'));
-  if (paused > 0) {
+  const wait = await ctx.pauses.waitFor(scopes, entry);
+  if (wait.isHold || wait.ms > ctx.settings.maxWaitMs) {
+    const why =
+      wait.ms > ctx.settings.maxWaitMs
+        ? 'the destination asked to wait (rate limited)'
+        : 'an earlier post to this destination waits for its retry';
+    return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
+  }
+  if (wait.ms > 0) {
     try {
-      await ctx.sleep(paused, signal);
+      await ctx.sleep(wait.ms, signal);
     } catch {
-      return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'));
+      return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'), 'stopping');
     }
   }
   // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
@@ -254,7 +272,7 @@ async function deliverOnce(
       try {
         await ctx.sleep(waitMs, signal);
       } catch {
-        return putBack(ctx, entry, 0, err); // shutting down: the next start retries it
+        return putBack(ctx, entry, 0, err, 'stopping');
       }
     }
   }

@@ -6,10 +6,10 @@
 // 401/403/404/400 will not get better: given up. A send with no answer (a timeout, a cut connection)
 // may have posted: it is left leased and resent only once the lease ends, logged
 // `outbox.resend_uncertain`. Destinations are delivered concurrently, each one's posts one at a time
-// in the order they came, so a destination that hangs costs only its own posts.
+// in the order they were created, so a destination that hangs costs only its own posts.
 // This file is the drain: which entries, in which batches and lanes; one entry's delivery is
 // deliver-entry.ts, the options and what the steps share delivery-context.ts.
-import { scopesOf } from './destination-pause.ts';
+import { byTurn, scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
 import {
   createDeliveryContext,
@@ -80,7 +80,9 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
             includeBackingOff: isFirstWide,
           },
         );
-        const fresh = entries.filter((e) => !outcomes.has(e.id));
+        // In creation order, so that each destination's lane takes its posts oldest first whatever
+        // order the store claimed them in (due time first; a Redis tie by id).
+        const fresh = entries.filter((e) => !outcomes.has(e.id)).sort(byTurn);
         for (const e of entries) {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
