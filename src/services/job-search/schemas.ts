@@ -36,3 +36,4 @@ export const AdzunaErrorResponse = z.object({
 });
 
 export type JobWire = z.output<typeof JobResponse>;
+export type JobSearchWire = z.output<typeof JobSearchResponse>;
