@@ -32,7 +32,6 @@ export const JobSearchResponse = z.object({
 export const AdzunaErrorResponse = z.object({
   exception: z.string(),
   display: z.string().nullish(),
-  doc: z.string().nullish(),
 });
 
 export type JobWire = z.output<typeof JobResponse>;
