@@ -24,7 +24,7 @@ export interface BotPlan {
   /** The identical-command case, skipped when 0. */
   cachedRepeats: number;
   /** The raw clients and their floors; skipped when absent. */
-  raw?: { concurrency: number; warmup: number; calls: number; maxMs: number };
+  raw?: { concurrency: number; warmup: number; calls: number; maxMs: number; only?: readonly string[] };
 }
 
 export interface BotResults {

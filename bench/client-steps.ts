@@ -1,8 +1,10 @@
 // `npx node bench/client-steps.ts`: CPU and heap allocation per step of one client call, each step
 // run alone many times with the real module where it is one (the queue, the deadline, the share,
 // the abort race, the secret walk) and the client's own code where it is internal: what one
-// weather.current call pays on top of undici, step by step. Allocation is what the young
-// generation collects (GC is the largest single share of the clients' CPU in a profile).
+// weather.current call pays on top of undici, step by step, and the per-answer steps (JSON, zod,
+// the secret walk, the mapping) of the two largest answers, jobSearch.search's and
+// analytics.runReport's. Allocation is what the young generation collects (GC is the largest
+// single share of the clients' CPU in a profile).
 import { GCProfiler } from 'node:v8';
 import { Agent, request } from 'undici';
 import { createDeadline, raceAbort } from '../src/abort.ts';
@@ -13,31 +15,58 @@ import { redactSecrets, redactValue, registerSecret } from '../src/redact.ts';
 import { SANDBOX_CREDENTIAL } from '../src/sandbox/resolve.ts';
 import { sandboxHandlers } from '../src/sandbox/index.ts';
 import { startSandboxServer } from '../src/sandbox/server.ts';
+import { toReport } from '../src/services/analytics/client.ts';
+import { RunReportResponse } from '../src/services/analytics/schemas.ts';
+import { toJobSearchResult } from '../src/services/job-search/client.ts';
+import { JobSearchResponse } from '../src/services/job-search/schemas.ts';
 import { CurrentWeatherResponse } from '../src/services/weather/schemas.ts';
 
 const N = Number(process.env.N ?? 100_000);
 const BATCH = 50;
 
-/** The real answer a weather.current call reads, and the headers undici hands back with it. */
-async function sampleAnswer(): Promise<{
+interface Sample {
   bytes: Buffer;
   headers: Record<string, string | string[] | undefined>;
-}> {
+}
+
+/**
+ * The real answers the bench's calls read (weather.current; jobSearch.search and
+ * analytics.runReport as bench/raw-clients.ts sends them), and the headers undici hands back.
+ */
+async function sampleAnswers(): Promise<{ weather: Sample; jobs: Sample; report: Sample }> {
   const server = await startSandboxServer({
     handlers: sandboxHandlers({ credential: SANDBOX_CREDENTIAL }),
     host: '127.0.0.1',
     port: 0,
   });
   const agent = new Agent();
-  try {
-    const res = await request(
-      `${server.url}/weather/data/2.5/weather?q=London&units=metric&appid=${SANDBOX_CREDENTIAL}`,
-      {
-        dispatcher: agent,
-        headers: { 'x-api-key': SANDBOX_CREDENTIAL },
+  const take = async (path: string, init: { method?: 'POST'; body?: string } = {}): Promise<Sample> => {
+    const res = await request(`${server.url}${path}`, {
+      dispatcher: agent,
+      ...init,
+      headers: {
+        'x-api-key': SANDBOX_CREDENTIAL,
+        authorization: `Bearer ${SANDBOX_CREDENTIAL}`,
+        'content-type': 'application/json',
       },
-    );
+    });
     return { bytes: Buffer.from(await res.body.arrayBuffer()), headers: res.headers };
+  };
+  try {
+    return {
+      weather: await take(`/weather/data/2.5/weather?q=London&units=metric&appid=${SANDBOX_CREDENTIAL}`),
+      jobs: await take(
+        `/jobs/v1/api/jobs/gb/search/1?results_per_page=5&what=engineer+7&app_id=${SANDBOX_CREDENTIAL}&app_key=${SANDBOX_CREDENTIAL}`,
+      ),
+      report: await take('/analytics/v1beta/properties/123456789:runReport', {
+        method: 'POST',
+        body: JSON.stringify({
+          dimensions: [{ name: 'date' }],
+          metrics: [{ name: 'sessions' }, { name: 'activeUsers' }],
+          dateRanges: [{ startDate: '2025-03-01', endDate: '2025-03-07' }],
+        }),
+      }),
+    };
   } finally {
     await agent.close();
     await server.close();
@@ -75,7 +104,17 @@ async function measure(step: (i: number) => unknown): Promise<Figure> {
 }
 
 registerSecret(SANDBOX_CREDENTIAL);
-const { bytes, headers } = await sampleAnswer();
+const samples = await sampleAnswers();
+const { bytes, headers } = samples.weather;
+const jobsParsed = JSON.parse(samples.jobs.bytes.toString('utf8')) as unknown;
+const jobsWire = JobSearchResponse.parse(jobsParsed);
+const reportParsed = JSON.parse(samples.report.bytes.toString('utf8')) as unknown;
+const reportWire = RunReportResponse.parse(reportParsed);
+const reportInput = {
+  dimensions: ['date'],
+  metrics: ['sessions', 'activeUsers'],
+  dateRanges: [{ startDate: '2025-03-01', endDate: '2025-03-07' }],
+};
 const never = new AbortController().signal;
 const limiter = createLimiter({ maxConcurrent: 1024 });
 const share = createShare(Date.now);
@@ -129,6 +168,20 @@ const steps: [string, (i: number) => unknown][] = [
   ['JSON.parse of the string', () => JSON.parse(bytes.toString('utf8')) as unknown],
   ['zod safeParse (the wire schema)', () => CurrentWeatherResponse.safeParse(parsed)],
   ['secret walk (redactValue of the wire value)', () => redactValue(wire, redactSecrets)],
+  [
+    `jobs: JSON.parse (${samples.jobs.bytes.length} B)`,
+    () => JSON.parse(samples.jobs.bytes.toString('utf8')) as unknown,
+  ],
+  ['jobs: zod safeParse', () => JobSearchResponse.safeParse(jobsParsed)],
+  ['jobs: secret walk', () => redactValue(jobsWire, redactSecrets)],
+  ['jobs: map to listings', () => toJobSearchResult(jobsWire)],
+  [
+    `report: JSON.parse (${samples.report.bytes.length} B)`,
+    () => JSON.parse(samples.report.bytes.toString('utf8')) as unknown,
+  ],
+  ['report: zod safeParse', () => RunReportResponse.safeParse(reportParsed)],
+  ['report: secret walk', () => redactValue(reportWire, redactSecrets)],
+  ['report: map to rows', () => toReport(reportWire, reportInput)],
   ['performance.now + call record object', () => ({ at: performance.now(), operation: 'current', ok: true })],
 ];
 

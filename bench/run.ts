@@ -41,6 +41,8 @@ if (unknown.length > 0) {
   process.stderr.write(`bench: unknown section ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}\n`);
   process.exit(2);
 }
+// `CLIENTS=jobSearch.search,analytics.runReport npm run bench -- clients` runs only those clients.
+const onlyClients = process.env.CLIENTS?.split(',');
 const runs = (section: (typeof SECTIONS)[number]) => args.length === 0 || args.includes(section);
 
 const started = performance.now();
@@ -70,7 +72,7 @@ const plan: BotPlan = {
   levelMaxMs: 20_000,
   cachedRepeats: runs('commands') ? count(1_000) : 0,
   ...(runs('clients')
-    ? { raw: { concurrency: 50, warmup: count(500), calls: count(6_000), maxMs: 2_000 } }
+    ? { raw: { concurrency: 50, warmup: count(500), calls: count(6_000), maxMs: 2_000, only: onlyClients } }
     : {}),
 };
 const bot =

@@ -1,5 +1,6 @@
 // S2 analytics client (GA4 Data API v1beta): POST /properties/{propertyId}:runReport.
 // https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/properties/runReport
+import type { z } from 'zod';
 import { type CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ServiceError } from '../../errors.ts';
@@ -106,6 +107,31 @@ function metricNumber(value: string | number | undefined): number {
   return Math.abs(n) <= MAX_METRIC_VALUE ? n : Number.NaN;
 }
 
+type ReportWire = z.output<typeof RunReportResponse>;
+
+function toRow(r: NonNullable<ReportWire['rows']>[number]): ReportRow {
+  return {
+    dimensions: (r.dimensionValues ?? []).map((v) => v.value ?? ''),
+    metrics: (r.metricValues ?? []).map((v) => metricNumber(v.value)),
+  };
+}
+
+/** The report as the client hands it on; headers the answer leaves out come from the request. */
+export function toReport(res: ReportWire, input: Pick<RunReportInput, 'dimensions' | 'metrics'>): Report {
+  const rows = (res.rows ?? []).map(toRow);
+  return {
+    dimensionHeaders: res.dimensionHeaders?.map((h) => h.name) ?? [...input.dimensions],
+    metricHeaders:
+      res.metricHeaders?.map((h) => ({ name: h.name, type: h.type ?? 'METRIC_TYPE_UNSPECIFIED' })) ??
+      input.metrics.map((name) => ({ name, type: 'METRIC_TYPE_UNSPECIFIED' })),
+    rows,
+    rowCount: res.rowCount ?? rows.length,
+    ...(res.totals ? { totals: res.totals.map(toRow) } : {}),
+    currencyCode: res.metadata?.currencyCode,
+    timeZone: res.metadata?.timeZone,
+  };
+}
+
 export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps = {}): AnalyticsClient {
   const http = createServiceHttp(deps, {
     secrets: [config.accessToken],
@@ -151,22 +177,7 @@ export function createAnalyticsClient(config: AnalyticsConfig, deps: ClientDeps 
         RunReportResponse,
         opts,
       );
-      const toRow = (r: NonNullable<typeof res.rows>[number]): ReportRow => ({
-        dimensions: (r.dimensionValues ?? []).map((v) => v.value ?? ''),
-        metrics: (r.metricValues ?? []).map((v) => metricNumber(v.value)),
-      });
-      const rows = (res.rows ?? []).map(toRow);
-      return {
-        dimensionHeaders: res.dimensionHeaders?.map((h) => h.name) ?? [...input.dimensions],
-        metricHeaders:
-          res.metricHeaders?.map((h) => ({ name: h.name, type: h.type ?? 'METRIC_TYPE_UNSPECIFIED' })) ??
-          input.metrics.map((name) => ({ name, type: 'METRIC_TYPE_UNSPECIFIED' })),
-        rows,
-        rowCount: res.rowCount ?? rows.length,
-        ...(res.totals ? { totals: res.totals.map(toRow) } : {}),
-        currencyCode: res.metadata?.currencyCode,
-        timeZone: res.metadata?.timeZone,
-      };
+      return toReport(res, input);
     },
 
     close: () => http.close(),

@@ -1,5 +1,6 @@
-// GA4 Data API v1beta wire shapes (docs/SERVICES.md S2): the runReport response and Google's error
-// body. https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/RunReportResponse
+// GA4 Data API v1beta wire shapes (docs/SERVICES.md S2): the runReport response (only the fields
+// herald reads; kind, propertyQuota and the rest are dropped unread) and Google's error body.
+// https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/RunReportResponse
 import { z } from 'zod';
 import type { ProviderErrorReader } from '../../http/client.ts';
 import type { ServiceErrorCode } from '../../errors.ts';
@@ -28,7 +29,6 @@ export const RunReportResponse = z.object({
   totals: z.array(ReportRowWire).optional(),
   rowCount: z.number().int().nonnegative().optional(),
   metadata: z.object({ currencyCode: z.string().optional(), timeZone: z.string().optional() }).optional(),
-  kind: z.string().optional(),
 });
 
 export const GoogleErrorResponse = z.object({

@@ -5,7 +5,7 @@ import { path } from '../../http/path.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../../domain/job-countries.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
-import { AdzunaErrorResponse, JobSearchResponse, type JobWire } from './schemas.ts';
+import { AdzunaErrorResponse, JobSearchResponse, type JobWire, type JobSearchWire } from './schemas.ts';
 
 export interface JobSearchConfig {
   baseUrl: string;
@@ -97,6 +97,11 @@ function toListing(w: JobWire): JobListing {
   };
 }
 
+/** The answer as the client hands it on (and caches it). */
+export function toJobSearchResult(wire: JobSearchWire): JobSearchResult {
+  return { count: wire.count, results: wire.results.map(toListing), meanSalary: wire.mean ?? undefined };
+}
+
 function rejected(reason: string): ServiceError {
   return new ServiceError({
     service: 'jobSearch',
@@ -148,11 +153,7 @@ export function createJobSearchClient(config: JobSearchConfig, deps: ClientDeps 
         },
         JobSearchResponse,
         opts,
-        (wire) => ({
-          count: wire.count,
-          results: wire.results.map(toListing),
-          meanSalary: wire.mean ?? undefined,
-        }),
+        toJobSearchResult,
       );
     },
 

@@ -32,7 +32,7 @@ export const JobSearchResponse = z.object({
 export const AdzunaErrorResponse = z.object({
   exception: z.string(),
   display: z.string().nullish(),
-  doc: z.string().nullish(),
 });
 
 export type JobWire = z.output<typeof JobResponse>;
+export type JobSearchWire = z.output<typeof JobSearchResponse>;
