@@ -341,7 +341,7 @@ export function renderReport(r: Results): string {
     "  it is left out. Peak RSS is the bot process's VmHWM, reset before each level (memory the",
     '  process kept from earlier levels counts).',
     '- Raw clients: closed loop, 50 calls in flight, distinct inputs, taking turns with the floor',
-    "  (5 rounds each; figures summed, ratios the median of the rounds'): undici.request replaying",
+    "  (9 rounds each; figures summed, ratios the median of the rounds'): undici.request replaying",
     '  the requests the client sent (captured from undici:request:create; a fresh Idempotency-Key',
     '  where it sent one), own Agent, the answer read as JSON or bytes and nothing else. Client',
     '  figures are per upstream request (speech.',

@@ -72,7 +72,7 @@ const plan: BotPlan = {
   levelMaxMs: 20_000,
   cachedRepeats: runs('commands') ? count(1_000) : 0,
   ...(runs('clients')
-    ? { raw: { concurrency: 50, warmup: count(500), calls: count(6_000), maxMs: 2_000, only: onlyClients } }
+    ? { raw: { concurrency: 50, warmup: count(500), calls: count(18_000), maxMs: 6_000, only: onlyClients } }
     : {}),
 };
 const bot =
