@@ -94,10 +94,6 @@ export interface WebhookClient extends Closable {
 }
 
 /**
- * Posts into a chat channel through the bot's own connection (a Discord bot token's channel
- * message, Slack's chat.postMessage), and says at add time whether it can.
- */
-/**
  * A channel post made in parts (Slack: the message, then its files): what an earlier try already
  * posted, and where to record a part the moment it is posted, so that a retry sends only the rest.
  */
@@ -108,6 +104,10 @@ export interface PostProgress {
   record(id: string): Promise<void>;
 }
 
+/**
+ * Posts into a chat channel through the bot's own connection (a Discord bot token's channel
+ * message, Slack's chat.postMessage), and says at add time whether it can.
+ */
 export interface ChannelClient extends Closable {
   /** Posts `message` into the channel; resolves with the created message. As WebhookClient.post. */
   post(
