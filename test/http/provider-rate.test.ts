@@ -5,9 +5,9 @@ import { Redis } from 'ioredis';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { RateQuotaError, userMessageFor } from '../../src/errors.ts';
+import { RateQuotaError, userMessageFor, type ServiceName } from '../../src/errors.ts';
 import { createHttpClient } from '../../src/http/client.ts';
-import { createProviderRate, rateLimitFor } from '../../src/http/guard.ts';
+import { createProviderRate, rateLimitFor, type RateLimit } from '../../src/http/guard.ts';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from '../support/redis.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 import { failure } from '../support/service-harness.ts';
@@ -50,29 +50,24 @@ describe('waiting for the rate', () => {
     waits.push(ms);
     vi.advanceTimersByTime(ms);
   };
+  /** The rate in memory, waited for at most 20 seconds, through `waitFor` (the recorded wait). */
+  const rateOf = (
+    service: ServiceName,
+    rate: RateLimit,
+    baseUrl: string,
+    waitFor: (ms: number, signal: AbortSignal) => Promise<unknown> = wait,
+  ) => createProviderRate({ service, rate, baseUrl, maxWaitMs: 20_000, wait: waitFor });
 
   it('holds a request until the next window instead of failing it (email: 2 a second)', async () => {
     waits.length = 0;
-    const rate = createProviderRate({
-      service: 'email',
-      rate: { points: 2, durationS: 1 },
-      baseUrl: 'https://api.resend.example',
-      maxWaitMs: 20_000,
-      wait,
-    });
+    const rate = rateOf('email', { points: 2, durationS: 1 }, 'https://api.resend.example');
     for (let i = 0; i < 5; i++) await rate.take('send', signal);
     // Two in the first second, two in the next, one in the third.
     expect(waits).toEqual([1000, 1000]);
   });
 
   it('refuses with one sentence when the window frees up only after the deadline', async () => {
-    const rate = createProviderRate({
-      service: 'weather',
-      rate: { points: 2, durationS: 60 },
-      baseUrl: 'https://api.openweathermap.example',
-      maxWaitMs: 20_000,
-      wait,
-    });
+    const rate = rateOf('weather', { points: 2, durationS: 60 }, 'https://api.openweathermap.example');
     await rate.take('current', signal);
     vi.advanceTimersByTime(30_000);
     await rate.take('current', signal);
@@ -83,18 +78,17 @@ describe('waiting for the rate', () => {
   });
 
   it('gives up waiting, with the same sentence, when the caller gives up first', async () => {
-    const rate = createProviderRate({
-      service: 'weather',
-      rate: { points: 1, durationS: 10 },
-      baseUrl: 'https://api.openweathermap.example',
-      maxWaitMs: 20_000,
+    const rate = rateOf(
+      'weather',
+      { points: 1, durationS: 10 },
+      'https://api.openweathermap.example',
       // As node's timers/promises sleep: rejects when the signal fires, or at once if it has.
-      wait: (_ms, s) =>
+      (_ms, s) =>
         new Promise((_resolve, reject) => {
           if (s.aborted) reject(s.reason as Error);
           s.addEventListener('abort', reject);
         }),
-    });
+    );
     await rate.take('current', signal);
     const caller = new AbortController();
     const pending = rate.take('current', caller.signal).catch((e: unknown) => e);
