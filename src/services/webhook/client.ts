@@ -3,7 +3,12 @@
 // Posts ask Discord to confirm (`wait=true`): only an answer carrying the created message counts as
 // posted. Files go in the same request as multipart (`payload_json` plus `files[n]`).
 // The token path segment is the credential: it is registered for redaction and never logged.
-import { type CallOptions, type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
+import {
+  type CallOptions,
+  type HttpRequest,
+  type ProviderErrorReader,
+  bodyExcerpt,
+} from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
@@ -190,7 +195,7 @@ export function attachmentsOf(files: readonly WebhookFile[]): PayloadAttachment[
  * `payload_json` is a plain field, as Discord's example has it: a Blob would make it a file part
  * named "blob".
  */
-export async function toMultipart(
+async function toMultipart(
   payload: object,
   files: readonly WebhookFile[],
 ): Promise<{ body: Uint8Array; contentType: string }> {
@@ -202,6 +207,16 @@ export async function toMultipart(
   const encoded = new Response(form);
   const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
   return { body: new Uint8Array(await encoded.arrayBuffer()), contentType };
+}
+
+/** A Discord post's body and its content-type: the payload as JSON, or multipart with its files. */
+export async function messageBody(
+  payload: object,
+  files: readonly WebhookFile[],
+): Promise<Pick<HttpRequest, 'body' | 'headers'>> {
+  if (files.length === 0) return { body: payload };
+  const { body, contentType } = await toMultipart(payload, files);
+  return { body, headers: { 'content-type': contentType } };
 }
 
 export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}): WebhookClient {
@@ -224,9 +239,6 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
           'invalid_request',
           'webhook.post not sent: a Slack message cannot go to a Discord webhook',
         );
-      const payload = toPayload(message);
-      const files = message.files ?? [];
-      const multipart = files.length === 0 ? undefined : await toMultipart(payload, files);
       const answer = await http.send(
         {
           service: 'webhook',
@@ -234,9 +246,7 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
           method: 'POST',
           path: path`/${config.id}/${config.token}`,
           query: { wait: 'true' },
-          ...(multipart
-            ? { body: multipart.body, headers: { 'content-type': multipart.contentType } }
-            : { body: payload }),
+          ...(await messageBody(toPayload(message), message.files ?? [])),
         },
         z.unknown(),
         watchRateLimit(opts, now),

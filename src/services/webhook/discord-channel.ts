@@ -13,7 +13,7 @@ import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import { watchRateLimit } from './rate-limit.ts';
 import { CreatedMessage } from './schemas.ts';
 import { discordMessageUrl } from '../../domain/discord.ts';
-import { readWebhookError, toMultipart, toPayload, type ChannelClient } from './client.ts';
+import { messageBody, readWebhookError, toPayload, type ChannelClient } from './client.ts';
 import { z } from 'zod';
 
 export interface DiscordChannelConfig {
@@ -62,18 +62,13 @@ export function createDiscordChannelClient(
   return {
     async post(channelId, message, opts) {
       if ('platform' in message) throw failure('channel.post not sent: a Slack message cannot go to Discord');
-      const payload = toPayload(message);
-      const files = message.files ?? [];
-      const multipart = files.length === 0 ? undefined : await toMultipart(payload, files);
       const created = await http.send(
         {
           service: 'webhook',
           operation: 'post',
           method: 'POST',
           path: path`/v10/channels/${channelId}/messages`,
-          ...(multipart
-            ? { body: multipart.body, headers: { 'content-type': multipart.contentType } }
-            : { body: payload }),
+          ...(await messageBody(toPayload(message), message.files ?? [])),
         },
         CreatedMessage,
         watchRateLimit(opts, deps.now ?? Date.now),

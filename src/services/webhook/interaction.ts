@@ -3,7 +3,7 @@
 // Response, PATCH /webhooks/{application.id}/{interaction.token}/messages/@original; Create Followup
 // Message, POST /webhooks/{application.id}/{interaction.token}; Delete Original Interaction Response.
 // https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages
-// JSON, or multipart with `payload_json` and `files[n]` as an executed webhook's (toMultipart).
+// JSON, or multipart with `payload_json` and `files[n]` as an executed webhook's (messageBody).
 // These routes are outside the bot's global rate limit; a route's 429 is waited out (`retry_after`).
 // The token is a path segment: redact.ts blanks `/webhooks/<id>/<token>` in any text, and the HTTP
 // core logs no path; a token lives 15 minutes, so none is registered as a secret.
@@ -11,7 +11,7 @@ import type { CallOptions } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import type { DiscordMessage } from '../../render/discord.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
-import { attachmentsOf, readWebhookError, toMultipart } from './client.ts';
+import { attachmentsOf, messageBody, readWebhookError } from './client.ts';
 
 export interface InteractionWebhookConfig {
   /** The REST base without the version (DISCORD_API_URL), e.g. https://discord.com/api. */
@@ -42,13 +42,6 @@ function toPayload(message: DiscordMessage, withFlags: boolean) {
   };
 }
 
-async function toBody(message: DiscordMessage, withFlags: boolean) {
-  const payload = toPayload(message, withFlags);
-  if (message.files.length === 0) return { body: payload };
-  const multipart = await toMultipart(payload, message.files);
-  return { body: multipart.body, headers: { 'content-type': multipart.contentType } };
-}
-
 export function createInteractionWebhookClient(
   config: InteractionWebhookConfig,
   deps: ClientDeps = {},
@@ -69,7 +62,7 @@ export function createInteractionWebhookClient(
           path: path`/v10/webhooks/${app}/${token}/messages/@original`,
           // The edit sets the whole message: a repeat changes nothing.
           retryable: true,
-          ...(await toBody(message, false)),
+          ...(await messageBody(toPayload(message, false), message.files)),
         },
         opts,
       );
@@ -83,7 +76,7 @@ export function createInteractionWebhookClient(
           path: path`/v10/webhooks/${app}/${token}`,
           // A repeat after a 5xx could post twice; a 429 was refused unread.
           retryable: 'after-429',
-          ...(await toBody(message, true)),
+          ...(await messageBody(toPayload(message, true), message.files)),
         },
         opts,
       );
