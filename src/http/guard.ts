@@ -6,13 +6,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { RateQuotaError, type ServiceName } from '../errors.ts';
+import { createCounter } from './quota.ts';
 
 export interface RateLimit {
   /** At most this many requests start in one window of `durationS` seconds. */
@@ -173,17 +169,12 @@ export function createProviderRate(opts: {
   // The address may hold a credential (a webhook token): the key holds a digest of it.
   const upstream = createHash('sha256').update(opts.baseUrl).digest('hex').slice(0, 16);
   const keyPrefix = `${opts.prefix ?? 'herald:quota:'}rate:${service}`;
-  const memory = new RateLimiterMemory({ points: rate.points, duration: rate.durationS, keyPrefix });
-  const limiter: RateLimiterAbstract = opts.redis
-    ? new RateLimiterRedis({
-        storeClient: opts.redis,
-        points: rate.points,
-        duration: rate.durationS,
-        keyPrefix,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: memory,
-      })
-    : memory;
+  const limiter = createCounter({
+    points: rate.points,
+    durationS: rate.durationS,
+    keyPrefix,
+    redis: opts.redis,
+  });
   const wait = opts.wait ?? ((ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }));
   const usedUp = (operation: string, retryAfterMs: number) =>
     new RateQuotaError({

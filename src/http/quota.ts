@@ -83,24 +83,39 @@ interface Counter {
   limiter: RateLimiterAbstract;
 }
 
-function counterFor(quota: QuotaLimit, keyPrefix: string, redis: Redis | undefined): Counter {
-  const keep = KEEP_S[quota.per];
-  const memory = new RateLimiterMemory({
-    points: quota.limit,
-    duration: keep > MAX_MEMORY_KEEP_S ? 0 : keep,
-    keyPrefix,
-  });
-  const limiter = redis
+/**
+ * `points` per window of `durationS`: counted in Redis when one is given, so that every replica
+ * spends one budget, with an in-memory count standing in while Redis is down; in memory otherwise.
+ * `memoryDurationS`: the in-memory count's window where it differs (0: it never expires).
+ */
+export function createCounter(opts: {
+  points: number;
+  durationS: number;
+  keyPrefix: string;
+  redis: Redis | undefined;
+  memoryDurationS?: number;
+}): RateLimiterAbstract {
+  const { points, durationS, keyPrefix, redis } = opts;
+  const memory = new RateLimiterMemory({ points, duration: opts.memoryDurationS ?? durationS, keyPrefix });
+  return redis
     ? new RateLimiterRedis({
         storeClient: redis,
-        points: quota.limit,
-        duration: keep,
+        points,
+        duration: durationS,
         keyPrefix,
         rejectIfRedisNotReady: true,
         insuranceLimiter: memory,
       })
     : memory;
-  return { quota, limiter };
+}
+
+function counterFor(quota: QuotaLimit, keyPrefix: string, redis: Redis | undefined): Counter {
+  const keep = KEEP_S[quota.per];
+  const memoryDurationS = keep > MAX_MEMORY_KEEP_S ? 0 : keep;
+  return {
+    quota,
+    limiter: createCounter({ points: quota.limit, durationS: keep, keyPrefix, redis, memoryDurationS }),
+  };
 }
 
 export function createProviderQuota(opts: {
