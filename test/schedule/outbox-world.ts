@@ -3,11 +3,8 @@
 // deliverers use the real clients on it and whose sleeps move a fake clock, and stores on each
 // backend (memory, node:sqlite, Redis), closed and cleaned after each test and the file.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach } from 'vitest';
+import { afterEach } from 'vitest';
 import { createDeliverer } from '../../src/schedule/delivery.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
@@ -22,7 +19,7 @@ import {
   type FakeClock,
   type StoreBackend,
 } from '../jobs/harness.ts';
-import { deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { storeScratch } from '../support/scratch.ts';
 import { closeAfterEach, useFakeServer } from '../support/service-harness.ts';
 
 export const CHANNELS = ['1187421520894746711', '1187421520894746712'];
@@ -62,8 +59,7 @@ export const bucketHeaders = (
  * files' folder; `okHeaders` are the headers of a created post the script says nothing about.
  */
 export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, string>) {
-  const runPrefix = testKeyPrefix();
-  const dir = mkdtempSync(join(tmpdir(), tmpPrefix));
+  const { dir, runPrefix } = storeScratch(tmpPrefix);
   const opened: Store[] = [];
   /** The fake's next answers, in order; a post with none left is created. */
   const scripted: Scripted[] = [];
@@ -75,10 +71,6 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
     for (const store of opened.splice(0)) await store.close();
     scripted.length = 0;
     arrivals.length = 0;
-  });
-  afterAll(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await deleteKeys(runPrefix);
   });
 
   function answer(where: string, content: string, success: () => Record<string, unknown>): Response {
