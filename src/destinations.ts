@@ -1,7 +1,8 @@
 // The named webhook destinations of /schedule (WEBHOOK_URL_<NAME>), one client each, the bot's own
-// channel clients for "this channel" (`channel:<platform>:<id>`), and how a reply becomes a post for each: a Discord webhook's post from the one Discord renderer, a Slack
-// incoming webhook's from the one Slack renderer. `default` is the webhook service itself
-// (WEBHOOK_URL, or the simulator's), so its client is not built here.
+// channel clients for "this channel" (`channel:<platform>:<id>`), and how a reply becomes a post
+// for each: a Discord webhook's post from the one Discord renderer, a Slack incoming webhook's from
+// the one Slack renderer. `default` is the webhook service itself (WEBHOOK_URL, or the
+// simulator's), so its client is not built here.
 import type { ScheduleConfig } from './config/schedule.ts';
 import type { DiscordConfig, SlackConfig } from './config/index.ts';
 import { parseChannelDestination } from './core/channel.ts';

@@ -122,7 +122,7 @@ function jobFor(
 }
 
 /** The claim a watch holds while one of its slots runs: one run at a time across replicas. */
-export const WATCH_RUN_SLOT = 'watch-run';
+const WATCH_RUN_SLOT = 'watch-run';
 
 /**
  * Runs `work` while holding the watch's run claim (in the store for other replicas, in `local` for

@@ -36,7 +36,7 @@ export interface DeliveryOptions {
   channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
 }
 
-export const DELIVERY_DEFAULTS = Object.freeze({
+const DELIVERY_DEFAULTS = Object.freeze({
   leaseMs: 5 * 60_000,
   triesPerDrain: 3,
   backoffMs: 1_000,

@@ -7,7 +7,7 @@ import type { ScheduleRecord, ScheduleRun, ScheduleStore } from './schedules.ts'
 import type { SlotOutcome } from './slot-run.ts';
 
 /** Failed slots in a row after which the schedule's channel (or the operator) is told. */
-export const FAILURE_STREAK = 3;
+const FAILURE_STREAK = 3;
 
 /** A destination answering with one of these is gone (deleted webhook, bot removed): the schedule pauses. */
 const GONE_STATUSES = new Set([401, 403, 404]);

@@ -54,7 +54,7 @@ export interface ScheduleRunnerOptions extends SlotClaimOptions {
   onRecord?: RunBook['onRecord'];
 }
 
-export const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
+const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
   leaseMs: 5 * 60_000,
   jobTimeoutMs: 2 * 60_000,
   pollMs: 15_000,

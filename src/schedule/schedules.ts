@@ -107,7 +107,7 @@ export interface ScheduleStore {
 
 /** No look-alikes (0/o, 1/l/i), so that an id read aloud or retyped is the same id. */
 const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-export const SCHEDULE_ID_LENGTH = 6;
+const SCHEDULE_ID_LENGTH = 6;
 
 export function newScheduleId(): string {
   let id = '';

@@ -25,7 +25,7 @@ export function isRealDestination(destination: string, plan: Pick<ServicePlan, '
 }
 
 /** The services among `needs` that the sandbox answers for (the webhook itself is the destination). */
-export function simulatedNeeds(needs: readonly ServiceKey[], plan: Pick<ServicePlan, 'modes'>): ServiceKey[] {
+function simulatedNeeds(needs: readonly ServiceKey[], plan: Pick<ServicePlan, 'modes'>): ServiceKey[] {
   return needs.filter((key) => key !== 'webhook' && plan.modes[key] === 'simulated');
 }
 
@@ -34,7 +34,7 @@ function words(keys: readonly string[]): string {
   return `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}`;
 }
 
-export function simulatedFooter(keys: readonly ServiceKey[]): string {
+function simulatedFooter(keys: readonly ServiceKey[]): string {
   return `Simulated data (built-in sandbox): ${keys.join(', ')}.`;
 }
 

@@ -175,7 +175,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 /** A year and a day: a schedule with no run in this span is refused (it would hold a place forever). */
-export const LONGEST_GAP_DAYS = 366;
+const LONGEST_GAP_DAYS = 366;
 
 const wallFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -330,7 +330,7 @@ export function fireTimesBetween(
 }
 
 /** The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part). */
-export function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2025, 0, 6))): number {
+function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2025, 0, 6))): number {
   const runs = wallJob(cron).nextRuns(INTERVAL_SAMPLE, from);
   let shortest = Infinity;
   for (let i = 1; i < runs.length; i++) {

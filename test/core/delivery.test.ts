@@ -1,8 +1,5 @@
 // Outbox delivery against the loopback fake webhook, on each store: memory, node:sqlite (a temp
 // file) and the real Redis on 127.0.0.1:6379 (a unique key prefix per run, deleted afterwards).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeliverer, type DeliveryOptions } from '../../src/schedule/delivery.ts';
@@ -24,11 +21,10 @@ import {
   type FakeClock,
   type WebhookFake,
 } from '../jobs/harness.ts';
-import { deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { storeScratch } from '../support/scratch.ts';
 
 const POST = route('webhook', '/:id/:token');
-const runPrefix = testKeyPrefix();
-const dir = mkdtempSync(join(tmpdir(), 'herald-delivery-'));
+const { dir, runPrefix } = storeScratch('herald-delivery-');
 let fake: WebhookFake;
 const opened: Store[] = [];
 
@@ -39,8 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-  await deleteKeys(runPrefix);
 });
 afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();

@@ -3,8 +3,6 @@
 // Slots are driven directly with a fake clock; posts are counted at the loopback fake webhook.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { delay, http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -28,10 +26,10 @@ import {
   type FakeClock,
   type WebhookFake,
 } from './harness.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { REDIS_URL } from '../support/redis.ts';
+import { storeScratch } from '../support/scratch.ts';
 
-const runPrefix = testKeyPrefix();
-const dir = mkdtempSync(join(tmpdir(), 'herald-once-'));
+const { dir, runPrefix } = storeScratch('herald-once-');
 const ROOT = resolve(import.meta.dirname, '../..');
 
 let fake: WebhookFake;
@@ -50,8 +48,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-  await deleteKeys(runPrefix);
 });
 
 interface Backend {

@@ -62,11 +62,11 @@ export function domainReport(
 }
 
 /** Yesterday (21 Nov 2025) against 20 Nov: sessions up 12.2 %, users down 1.3 %, new users flat, key events new. */
-export const CURRENT_TOTALS = [{ dims: [], values: [1234, 987, 321, 15_000, 42] }];
-export const PREVIOUS_TOTALS = [{ dims: [], values: [1100, 1000, 321, 14_000, 0] }];
+const CURRENT_TOTALS = [{ dims: [], values: [1234, 987, 321, 15_000, 42] }];
+const PREVIOUS_TOTALS = [{ dims: [], values: [1100, 1000, 321, 14_000, 0] }];
 
 /** 15–21 Nov; 18 Nov has no row (GA4 leaves out empty days). */
-export const DAILY = [
+const DAILY = [
   { dims: ['20251115'], values: [100, 90, 30, 1000, 1] },
   { dims: ['20251116'], values: [200, 180, 60, 2000, 2] },
   { dims: ['20251117'], values: [300, 270, 90, 3000, 3] },
@@ -85,7 +85,7 @@ export const COUNTRIES = [
 ];
 
 /** 8–14 Nov, the week before DAILY. */
-export const PREVIOUS_DAILY = [
+const PREVIOUS_DAILY = [
   { dims: ['20251108'], values: [90, 80, 20, 900, 0] },
   { dims: ['20251109'], values: [150, 140, 40, 1500, 1] },
   { dims: ['20251110'], values: [250, 230, 70, 2500, 2] },

@@ -2,11 +2,9 @@
 // backend (memory, a node:sqlite file, the real Redis on 127.0.0.1:6379), so that with 10,000
 // schedules stored and none due it costs a few store round trips; catch-up after downtime still
 // finds each schedule's latest missed slot. Round trips are counted on wrapped stores, not timed.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newScheduleId, type ScheduleRecord, type ScheduleStore } from '../../src/schedule/schedules.ts';
 import { createScheduleRunner } from '../../src/schedule/runner.ts';
 import {
@@ -18,15 +16,11 @@ import {
 } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { REDIS_URL } from '../support/redis.ts';
+import { storeScratch } from '../support/scratch.ts';
 import { MANAGER, SILENT_LOG, replica, startWorld } from './world.ts';
 
-const runPrefix = testKeyPrefix();
-const dir = mkdtempSync(join(tmpdir(), 'herald-due-'));
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await deleteKeys(runPrefix);
-});
+const { dir, runPrefix } = storeScratch('herald-due-');
 
 let nowMs = Date.parse('2026-03-27T12:00:10Z');
 const now = () => new Date(nowMs);

@@ -2,20 +2,19 @@
 // starting point, then only the listings it has not posted, then nothing (recorded as "no change").
 // A failed slot leaves the memory as it was; the memory lives in the store, shared and kept.
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WATCH_SHOWN_MAX, watchMemoryKey } from '../../src/schedule/watch.ts';
 import { FIRST_PAGE_NOTE } from '../../commands/jobs.ts';
 import type { ScheduleRunner } from '../../src/schedule/runner.ts';
 import { MAX_RESULTS_PER_PAGE } from '../../src/domain/job-countries.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { route } from '../../src/sandbox/layout.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { REDIS_URL } from '../support/redis.ts';
+import { storeScratch } from '../support/scratch.ts';
 import { readFixture } from '../support/service-harness.ts';
 import { replica, startWorld, type World } from './world.ts';
 
@@ -294,12 +293,7 @@ async function failedMiddleScenario(runnerAt: RunnerAt): Promise<void> {
   expect(titles(1)).toEqual(['Rust Developer 6']);
 }
 
-const runPrefix = testKeyPrefix();
-const dir = mkdtempSync(join(tmpdir(), 'herald-watch-'));
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await deleteKeys(runPrefix);
-});
+const { dir, runPrefix } = storeScratch('herald-watch-');
 
 interface Processes {
   runnerAt: RunnerAt;

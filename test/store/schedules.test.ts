@@ -1,12 +1,10 @@
 // One contract, three schedule stores: node:sqlite (a temp file, several handles as several
 // processes), the real Redis on 127.0.0.1:6379 (several clients as several replicas) and memory.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   newScheduleId,
   RUN_HISTORY,
@@ -19,15 +17,10 @@ import {
   openScheduleStore,
 } from '../../src/store/index.ts';
 import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { REDIS_URL } from '../support/redis.ts';
+import { storeScratch } from '../support/scratch.ts';
 
-const runPrefix = testKeyPrefix();
-const dir = mkdtempSync(join(tmpdir(), 'herald-schedules-'));
-
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await deleteKeys(runPrefix);
-});
+const { dir, runPrefix } = storeScratch('herald-schedules-');
 
 interface Backend {
   name: string;

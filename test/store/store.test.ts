@@ -1,12 +1,10 @@
 // One contract, three stores: node:sqlite (a temp file), the real Redis on 127.0.0.1:6379 (a
 // unique key prefix per run, deleted afterwards) and memory. Leases run on a fake clock.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createMemoryStore,
   createSqliteStore,
@@ -15,15 +13,10 @@ import {
   type Store,
 } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
+import { REDIS_URL } from '../support/redis.ts';
+import { storeScratch } from '../support/scratch.ts';
 
-const runPrefix = testKeyPrefix();
-const dir = mkdtempSync(join(tmpdir(), 'herald-store-'));
-
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await deleteKeys(runPrefix);
-});
+const { dir, runPrefix } = storeScratch('herald-store-');
 
 interface Backend {
   name: string;
