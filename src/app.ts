@@ -78,6 +78,7 @@ export function registrationParts(log: Logger): AppParts {
 
 export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppParts): App<M> {
   const { services, log, quotas } = parts;
+  const plan = planServices(config);
   const scheduling = createScheduling({
     config,
     services,
@@ -86,7 +87,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     destinations: parts.destinations,
     ...(parts.channels ? { channels: parts.channels } : {}),
     log: log.child({ component: 'schedules' }),
-    simulated: { plan: planServices(config), allow: config.scheduleAllowSimulated },
+    simulated: { plan, allow: config.scheduleAllowSimulated },
     ...(parts.onRun ? { onRun: parts.onRun } : {}),
     ...(parts.onRecord ? { onRecord: parts.onRecord } : {}),
   });
@@ -119,7 +120,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
   }
   return {
     registry,
-    offered: offeredCommands(registry.commands, planServices(config)),
+    offered: offeredCommands(registry.commands, plan),
     jobs: scheduling.builtIns,
     scheduling,
     dispatcher: dispatcher as App<M>['dispatcher'],

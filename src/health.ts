@@ -83,7 +83,7 @@ export async function startHealthServer(opts: {
       );
   };
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const path = pathOf(req);
     const route = opts.routes?.get(path);
     if (route) {
       route(req, res);
@@ -120,15 +120,15 @@ export async function startHealthServer(opts: {
       serveMetrics(res);
       return;
     }
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not found"}');
+    notFound(res);
   });
   const metricsServer =
     opts.metricsPort === undefined
       ? undefined
       : createServer((req, res) => {
           if (req.method !== 'GET' && req.method !== 'HEAD') res.writeHead(405, { allow: 'GET, HEAD' }).end();
-          else if ((req.url ?? '/').split('?')[0] === '/metrics') serveMetrics(res);
-          else res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not found"}');
+          else if (pathOf(req) === '/metrics') serveMetrics(res);
+          else notFound(res);
         });
   const servers = metricsServer ? [server, metricsServer] : [server];
   const close = (s: Server) =>
@@ -150,6 +150,15 @@ export async function startHealthServer(opts: {
     metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     close: async () => void (await Promise.all(servers.map(close))),
   };
+}
+
+/** The request's path, without its query. */
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0] ?? '/';
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not found"}');
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

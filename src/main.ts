@@ -122,7 +122,7 @@ async function startCommands({ config, log, lifecycle }: Base, { redis, metrics,
     if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))
       log.warn({ inFlight: dispatcher.inFlight() }, 'commands still running at shutdown');
   });
-  return { store, destinations, scheduling: app.scheduling, registry: app.registry, dispatcher };
+  return { store, scheduling: app.scheduling, registry: app.registry, dispatcher };
 }
 type Commands = Awaited<ReturnType<typeof startCommands>>;
 

@@ -23,7 +23,7 @@ export async function registerCommands(opts: {
 }): Promise<RegisterResult> {
   const { config, log } = opts;
   const body = buildDiscordCommands(opts.registry);
-  const rest = new REST(config.apiUrl === undefined ? {} : { api: config.apiUrl }).setToken(config.token);
+  const rest = restFor(config);
   const scope = config.guildId === undefined ? 'global' : 'guild';
   const route =
     config.guildId === undefined
@@ -58,13 +58,18 @@ export async function setInteractionsEndpoint(opts: {
       message: `The interactions endpoint must be an https:// URL, not ${JSON.stringify(url.slice(0, 100))}`,
     });
   }
-  const rest = new REST(config.apiUrl === undefined ? {} : { api: config.apiUrl }).setToken(config.token);
+  const rest = restFor(config);
   try {
     await rest.patch(Routes.currentApplication(), { body: { interactions_endpoint_url: url } });
     log.info({ url }, 'discord.interactions_endpoint_set');
   } catch (err) {
     throw registerFailure(err, config, 'the interactions endpoint URL', 'the endpoint was not set');
   }
+}
+
+/** discord.js's REST client with the bot token, at the configured API URL when there is one. */
+function restFor(config: DiscordConfig): REST {
+  return new REST(config.apiUrl === undefined ? {} : { api: config.apiUrl }).setToken(config.token);
 }
 
 function isHttpsUrl(value: string): boolean {

@@ -154,6 +154,7 @@ export async function sendReply(flight: InFlight, reply: Reply, context: SendCon
   try {
     switch (responseStep(flight, reply)) {
       case 'follow-up':
+      case 'private-follow-up':
         // The renderer set the private flag when the reply is private.
         await webhook.followUp(interaction.token, message);
         break;
@@ -167,9 +168,6 @@ export async function sendReply(flight: InFlight, reply: Reply, context: SendCon
             'discord.delete_failed',
           );
         });
-        break;
-      case 'private-follow-up':
-        await webhook.followUp(interaction.token, message);
         break;
       case 'edit':
         await webhook.editOriginal(interaction.token, message);

@@ -15,8 +15,6 @@ import { visibleControls } from '../../src/render/text-safety.ts';
 import { actionToCommandLine } from '../../src/core/reply.ts';
 import type { AdapterDriver, Delivered, Sent } from './contract.ts';
 import {
-  APP_ID,
-  BOT_TOKEN as DISCORD_TOKEN,
   buttonClick,
   slashCommand,
   startFakeDiscord,
@@ -24,6 +22,7 @@ import {
   type DiscordCall,
   type OptionValue,
 } from './discord/fake-discord.ts';
+import { fakeDiscordConfig } from './discord/fake-config.ts';
 import { buttonBody, postSigned, slashBody, startSlackFake } from './slack/fakes.ts';
 import { fakeSlackConfig } from './slack/fake-config.ts';
 
@@ -99,7 +98,7 @@ export async function consoleDriver(): Promise<AdapterDriver> {
 export async function discordDriver(): Promise<AdapterDriver> {
   const fake = await startFakeDiscord();
   const adapter = createDiscordAdapter({
-    config: { token: DISCORD_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+    config: fakeDiscordConfig(fake),
     webhook: fake.webhook,
     log: quiet,
   });

@@ -11,21 +11,13 @@ import { describeOptions } from '../../src/core/command.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { createLogger } from '../../src/log.ts';
 import { planServices } from '../../src/sandbox/resolve.ts';
-import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
 import { DISCORD_ENV, registerRun, useFakeDiscord } from '../adapters/discord/registration.ts';
 
 const log = createLogger({ level: 'silent', format: 'json' });
 
-/** The bot's registry for `env`, as main.ts composes it. */
+/** The bot's registry for `env`, as main.ts composes it, on no clients and memory stores. */
 function botApp(env: Record<string, string>, mode: AppMode = 'bot') {
-  const config = loadConfig(env);
-  return buildApp(config, mode, {
-    services: {},
-    store: createMemoryStore(),
-    schedules: createMemoryScheduleStore(),
-    destinations: {},
-    log,
-  });
+  return buildApp(loadConfig(env), mode, registrationParts(log));
 }
 
 describe('buildApp', () => {

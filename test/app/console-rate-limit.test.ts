@@ -10,6 +10,7 @@ import { createDispatcher } from '../../src/core/dispatch.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { ServiceError } from '../../src/errors.ts';
 import { createLogger } from '../../src/log.ts';
+import { OPERATOR } from '../support/command-doubles.ts';
 
 function consoleWith(error: Error) {
   const stream = new PassThrough();
@@ -37,7 +38,7 @@ function consoleWith(error: Error) {
     dispatcher.onInvocation({
       command: 'weather',
       rawInput: 'Oslo',
-      actor: { platform: 'console', id: 'local', displayName: 'operator', roles: [], isOperator: true },
+      actor: OPERATOR,
       channelId: 'console',
       signal: new AbortController().signal,
       respond: (reply) => {

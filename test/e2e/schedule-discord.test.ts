@@ -4,7 +4,6 @@
 // with no `to:`; the runner, its clock moved over two slot boundaries, posts each slot once into that
 // channel with the bot token (Create Message); `/schedule history` then links each run's message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import { registerCommands } from '../../adapters/discord/register.ts';
 import type { ChatAdapter } from '../../src/core/adapter.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
@@ -22,6 +21,7 @@ import {
   type FakeDiscord,
   type OptionValue,
 } from '../adapters/discord/fake-discord.ts';
+import { startDiscordGateway } from '../adapters/discord/fake-config.ts';
 import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
 
 const ENV = { DISCORD_TOKEN: BOT_TOKEN, DISCORD_APPLICATION_ID: APP_ID };
@@ -48,12 +48,7 @@ beforeAll(async () => {
     owner: 'replica-a',
     channels,
   });
-  adapter = createDiscordAdapter({
-    config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
-    webhook: fake.webhook,
-    log: SILENT_LOG,
-  });
-  await adapter.start(world.registry, world.dispatcher);
+  adapter = await startDiscordGateway(fake, world.registry, world.dispatcher, SILENT_LOG);
 });
 afterAll(async () => {
   await runner.stop();

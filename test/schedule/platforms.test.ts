@@ -3,12 +3,9 @@
 // autocompleted and the reply to `add` carries Run now / Remove buttons that work; on Slack (the
 // real Bolt app in HTTP mode) the short form is read and the same buttons come back as Block Kit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import type { SlackAdapter } from '../../adapters/slack/adapter.ts';
 import type { ChatAdapter } from '../../src/core/adapter.ts';
 import {
-  APP_ID,
-  BOT_TOKEN,
   USER_ID,
   buttonClick,
   slashCommand,
@@ -23,6 +20,7 @@ import {
   waitFor,
   type SlackFake,
 } from '../adapters/slack/fakes.ts';
+import { startDiscordGateway } from '../adapters/discord/fake-config.ts';
 import { startSlackHttp } from '../adapters/slack/fake-config.ts';
 import { SILENT_LOG, startWorld, type World } from './world.ts';
 
@@ -40,12 +38,7 @@ describe('Discord', () => {
 
   beforeAll(async () => {
     fake = await startFakeDiscord();
-    adapter = createDiscordAdapter({
-      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
-      webhook: fake.webhook,
-      log: SILENT_LOG,
-    });
-    await adapter.start(world.registry, world.dispatcher);
+    adapter = await startDiscordGateway(fake, world.registry, world.dispatcher, SILENT_LOG);
   });
   afterAll(async () => {
     await adapter.stop();

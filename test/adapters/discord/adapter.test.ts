@@ -23,6 +23,7 @@ import {
   type DiscordCall,
   type FakeDiscord,
 } from './fake-discord.ts';
+import { fakeDiscordConfig } from './fake-config.ts';
 import { directContext, recordingLog, SILENT_LOG, type LogLine } from '../../support/command-doubles.ts';
 
 /** The first bytes of a real MP3: an ID3v2 header, then an MPEG-1 Layer III frame header. */
@@ -209,7 +210,7 @@ beforeAll(async () => {
   fake = await startFakeDiscord();
   dispatcher = createFakeDispatcher();
   adapter = createDiscordAdapter({
-    config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+    config: fakeDiscordConfig(fake),
     webhook: fake.webhook,
     log: recordingLog(logs),
     autocompleteDeadlineMs: 300,
@@ -570,7 +571,7 @@ describe('Discord adapter lifecycle', () => {
       onAutocomplete: async () => [],
     };
     const short = createDiscordAdapter({
-      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
+      config: fakeDiscordConfig(own),
       webhook: own.webhook,
       log: recordingLog([]),
       replyWindowMs: 200,
@@ -651,7 +652,7 @@ describe('Discord adapter with the real dispatcher', () => {
       serviceVariables: { weather: 'WEATHER_API_KEY' },
     });
     const ownAdapter = createDiscordAdapter({
-      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: own.apiUrl },
+      config: fakeDiscordConfig(own),
       webhook: own.webhook,
       log: SILENT_LOG,
     });

@@ -3,7 +3,6 @@
 // float of seconds) then success, and 404 Unknown Webhook for a token Discord no longer knows.
 // https://discord.com/developers/docs/interactions/receiving-and-responding#edit-original-interaction-response
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandLog } from '../../../src/core/command.ts';
 import { rateLimited, UNKNOWN_WEBHOOK } from './discord-answers.ts';
 import {
   APP_ID,
@@ -21,17 +20,13 @@ import {
   startHttpReplica,
   type HttpReplica,
 } from './http-support.ts';
+import { recordingLog, type LogLine } from '../../support/command-doubles.ts';
 
 const keys = generateKeys();
 let fake: FakeDiscord;
 let replica: HttpReplica;
-const logs: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
-const log = Object.fromEntries(
-  (['debug', 'info', 'warn', 'error'] as const).map((level) => [
-    level,
-    (obj: Record<string, unknown>, msg: string) => logs.push({ level, msg, obj }),
-  ]),
-) as unknown as CommandLog;
+const logs: LogLine[] = [];
+const log = recordingLog(logs);
 let tokens = 0;
 const newToken = () => `edit-token-${(tokens += 1)}-aW50ZXJhY3Rpb246`;
 
@@ -130,7 +125,7 @@ describe('the edit of @original in HTTP mode', () => {
     await expect.poll(() => logs.slice(before).filter((l) => l.level === 'error')).toHaveLength(1);
     const failed = logs.slice(before).filter((l) => l.level !== 'debug');
     expect(failed.map((l) => l.msg)).toEqual(['command.respond_failed']);
-    const err = failed[0]!.obj.err as Record<string, unknown>;
+    const err = (failed[0]!.obj as { err: Record<string, unknown> }).err;
     expect(err).toMatchObject({ code: 'send_failed' });
     expect(err.cause).toMatchObject({
       status: 404,

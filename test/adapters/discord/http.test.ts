@@ -14,18 +14,14 @@ import {
   startHttpReplica,
   type HttpReplica,
 } from './http-support.ts';
+import { recordingLog, type LogLine } from '../../support/command-doubles.ts';
 
 const keys = generateKeys();
 const otherKeys = generateKeys();
 let fake: FakeDiscord;
 let replica: HttpReplica;
-const logs: { level: string; msg: string; obj: object }[] = [];
-const log: CommandLog = Object.fromEntries(
-  (['debug', 'info', 'warn', 'error'] as const).map((level) => [
-    level,
-    (obj: object, msg: string) => logs.push({ level, msg, obj }),
-  ]),
-) as unknown as CommandLog;
+const logs: LogLine[] = [];
+const log = recordingLog(logs);
 let tokens = 0;
 const newToken = () => `http-token-${(tokens += 1)}-aW50ZXJhY3Rpb246`;
 

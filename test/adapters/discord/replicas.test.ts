@@ -13,14 +13,8 @@ import { createRedisStore } from '../../../src/store/redis-store.ts';
 import type { Store } from '../../../src/store/store.ts';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from '../../support/redis.ts';
 import { directContext, recordingLog, type LogLine } from '../../support/command-doubles.ts';
-import {
-  APP_ID,
-  BOT_TOKEN,
-  buttonClick,
-  slashCommand,
-  startFakeDiscord,
-  type FakeDiscord,
-} from './fake-discord.ts';
+import { buttonClick, slashCommand, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
+import { fakeDiscordConfig } from './fake-config.ts';
 
 const sent: string[] = [];
 const registry = createRegistry([
@@ -68,7 +62,7 @@ async function startReplicas(claims: [InteractionClaims, InteractionClaims]) {
   const actionStore = createActionStore();
   adapters = claims.map((claim, i) =>
     createDiscordAdapter({
-      config: { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl },
+      config: fakeDiscordConfig(fake),
       webhook: fake.webhook,
       log: recordingLog(logs[i]!),
       claims: claim,
