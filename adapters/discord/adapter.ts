@@ -15,7 +15,12 @@ import {
 } from 'discord.js';
 import type { DiscordConfig } from '../../src/config/index.ts';
 import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
-import { createLocalClaims, INTERACTION_CLAIM_MS, type InteractionClaims } from '../../src/core/claims.ts';
+import {
+  createLocalClaims,
+  failOpen,
+  INTERACTION_CLAIM_MS,
+  type InteractionClaims,
+} from '../../src/core/claims.ts';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Action } from '../../src/core/reply.ts';
 import { AdapterError } from '../../src/errors.ts';
@@ -225,12 +230,10 @@ async function onInteraction(
   if (session.isStopped) return;
   try {
     // Before anything is sent: a replica that loses the claim leaves the interaction to the winner.
-    const claim = session.claims.claimOnce(`discord:interaction:${interaction.id}`, INTERACTION_CLAIM_MS);
-    // A store that cannot answer (Redis down) must not silence the bot: answer, at worst twice.
-    const isOurs = await claim.catch((err: unknown) => {
-      session.log.warn({ err, interactionId: interaction.id }, 'discord.claim_failed');
-      return true;
-    });
+    const isOurs = await session.claims.claimOnce(
+      `discord:interaction:${interaction.id}`,
+      INTERACTION_CLAIM_MS,
+    );
     if (!isOurs) {
       session.log.debug({ interactionId: interaction.id }, 'discord.interaction_claimed_elsewhere');
       return;
@@ -334,7 +337,9 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
     autocompleteDeadlineMs: opts.autocompleteDeadlineMs ?? AUTOCOMPLETE_DEADLINE_MS,
     inFlight: new Set(),
     roles: createRoleCache(),
-    claims: opts.claims ?? createLocalClaims(),
+    claims: failOpen(opts.claims ?? createLocalClaims(), (err, key) =>
+      opts.log.warn({ err, key }, 'discord.claim_failed'),
+    ),
     webhook: opts.webhook,
     answers: gatewayAnswers,
     client: undefined,

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyMiddlewareArgs, HTTPReceiver, Middleware } from '@slack/bolt';
 import type { CommandLog } from '../../src/core/command.ts';
-import { INTERACTION_CLAIM_MS, type InteractionClaims } from '../../src/core/claims.ts';
+import { failOpen, INTERACTION_CLAIM_MS, type InteractionClaims } from '../../src/core/claims.ts';
 
 /** Bolt refuses requests older than this; a signature is remembered as long (plus the skew below). */
 export const SLACK_SIGNATURE_WINDOW_MS = 5 * 60_000;
@@ -56,14 +56,7 @@ function triggerIdOf(body: AnyMiddlewareArgs['body']): string | undefined {
 
 /** Global middleware: runs the listeners only for the first delivery of a request. */
 export function runOnce(store: InteractionClaims, log: CommandLog): Middleware<AnyMiddlewareArgs> {
-  // A store that cannot answer (Redis down) must not silence the bot: run, at worst twice.
-  const claims: InteractionClaims = {
-    claimOnce: (key, ttlMs) =>
-      store.claimOnce(key, ttlMs).catch((err: unknown) => {
-        log.warn({ err }, 'slack.claim_failed');
-        return true;
-      }),
-  };
+  const claims = failOpen(store, (err) => log.warn({ err }, 'slack.claim_failed'));
   return async (args) => {
     const { context, body, next } = args;
     const ack = 'ack' in args ? (args.ack as () => Promise<void>) : undefined;

@@ -10,6 +10,23 @@ export interface InteractionClaims {
 /** Discord's interaction tokens and Slack's response_url both live 15 minutes. */
 export const INTERACTION_CLAIM_MS = 15 * 60_000;
 
+/**
+ * `claims` that answer true when the store cannot answer (Redis down): a store outage must not
+ * silence the bot, so the interaction runs, at worst twice. `onError` is told each failure.
+ */
+export function failOpen(
+  claims: InteractionClaims,
+  onError: (err: unknown, key: string) => void,
+): InteractionClaims {
+  return {
+    claimOnce: (key, ttlMs) =>
+      claims.claimOnce(key, ttlMs).catch((err: unknown) => {
+        onError(err, key);
+        return true;
+      }),
+  };
+}
+
 /** Claims held in this process only (one replica, tests), each dropped once expired. */
 export function createLocalClaims(now: () => number = Date.now): InteractionClaims {
   const claims = new Map<string, number>();
