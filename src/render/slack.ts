@@ -9,8 +9,8 @@ import { mapReplyText, type Attachment, type Reply } from '../core/reply.ts';
 import { escapeMrkdwn, formatMrkdwn } from './slack-escape.ts';
 import { withoutBidiControls } from './text-safety.ts';
 import { SLACK_LIMITS } from '../domain/slack.ts';
+import { ELLIPSIS } from '../domain/text.ts';
 import {
-  ELLIPSIS,
   MAX_BLOCKS,
   MAX_BLOCKS_JSON,
   MAX_CONTEXT_TEXT,

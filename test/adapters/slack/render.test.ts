@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Action, Embed, Reply } from '../../../src/core/reply.ts';
 import { renderSlack } from '../../../src/render/slack.ts';
 import { ACTION_ID_PREFIX, decodeActionValue, encodeActionValue } from '../../../src/render/slack-actions.ts';
+import { ELLIPSIS } from '../../../src/domain/text.ts';
 import {
-  ELLIPSIS,
   MAX_ACTION_ELEMENTS,
   MAX_BLOCKS,
   MAX_BLOCKS_JSON,
