@@ -79,6 +79,15 @@ export function actionToCommandLine(action: Action): string {
   return parts.join(' ');
 }
 
+/**
+ * An action as a line to type, for a message whose buttons no one would answer:
+ * ``Next: `/jobs page:2` ``. A backtick in the command becomes `'`, so the code span holds.
+ */
+export function actionHintLine(action: Action): string {
+  const label = action.label.replace(/\s+/g, ' ').trim() || 'More';
+  return `${label}: \`${actionToCommandLine(action).replaceAll('`', "'")}\``;
+}
+
 /** The embed's own texts: what a person sees, and `image`, which names one of the reply's files. */
 const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', 'image'] as const;
 
