@@ -1,5 +1,6 @@
-// The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return it; each
-// adapter's pure renderer turns it into the platform's payload and keeps the platform's limits.
+// The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return
+// it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
+// limits.
 
 /** Palette tokens; each renderer maps them to its own colours. */
 export type Color = 'info' | 'success' | 'warning' | 'error';
@@ -93,9 +94,9 @@ const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', '
 
 /**
  * The one walker of a reply's text: the reply with `fn` applied to every piece of text it shows or
- * sends (text; embeds' texts and fields, their links included; attachments' filenames and alt text; buttons' labels and
- * string inputs). Redaction and the platforms' control-character cleaning both go through it, so
- * they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
+ * sends (text; embeds' texts and fields, their links included; attachments' filenames and alt
+ * text; buttons' labels and string inputs). Redaction and the platforms' control-character
+ * cleaning both go through it, so they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
  * still match afterwards.
  */
 export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply {
