@@ -20,10 +20,10 @@ import {
 } from './weather-format.ts';
 
 /** `alert:` of a /forecast watch: a condition, or a temperature threshold in the command's units. */
-export type ForecastAlert = { kind: 'rain' | 'snow' } | { kind: 'below' | 'above'; value: number };
+type ForecastAlert = { kind: 'rain' | 'snow' } | { kind: 'below' | 'above'; value: number };
 
 /** Reads `rain`, `snow`, `below 0`, `above 30`; undefined when it is none of them. */
-export function parseAlert(text: string): ForecastAlert | undefined {
+function parseAlert(text: string): ForecastAlert | undefined {
   const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
   if (t === 'rain' || t === 'snow') return { kind: t };
   const m = /^(below|above) (-?\d+(?:\.\d+)?)$/.exec(t);

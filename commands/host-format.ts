@@ -26,7 +26,7 @@ export function serviceProduct(s: HostService): string {
 }
 
 /** "443/tcp  nginx 1.18", one line per port and transport, sorted by port, at most `max` lines. */
-export function formatServiceLines(services: readonly HostService[], max = 15): string[] {
+function formatServiceLines(services: readonly HostService[], max = 15): string[] {
   const sorted = servicesByPort(services);
   const width = Math.max(...sorted.map((s) => `${s.port}/${s.transport}`.length), 0) + 2;
   const lines = sorted

@@ -1,6 +1,6 @@
 // The replies of /schedule: what was added (with the next runs in the schedule's zone and the lines
 // to type next, as buttons where the platform has them), the list, and the one-line answers.
-import { channelWords } from '../src/core/channel.ts';
+import { parseChannelDestination } from '../src/core/channel.ts';
 import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
 import type {
   BuiltInSchedule,
@@ -15,6 +15,18 @@ import { formatRun } from '../src/schedule/when.ts';
 import { truncate } from './format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 
+/**
+ * Where a schedule posts, in a reply: `in this channel` where the reader is in it (`here`), else
+ * `in the Discord channel 123…`; a named destination as `<word> <name>` (`to ops`), or the bare
+ * name without a word.
+ */
+function destinationWords(destination: string, here: boolean, word?: string): string {
+  const channel = parseChannelDestination(destination);
+  if (!channel) return word === undefined ? destination : `${word} ${destination}`;
+  const platform = channel.platform === 'discord' ? 'Discord' : 'Slack';
+  return here ? 'in this channel' : `in the ${platform} channel ${channel.id}`;
+}
+
 export function nextLines(id: string): Action[] {
   return [
     { label: 'Run now', command: 'schedule run', input: { id } },
@@ -26,7 +38,7 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
   const tz = record.timezone;
   const next = runs.map((d) => formatRun(d, tz));
   return {
-    text: `Schedule ${record.id} added: ${record.words} (${tz}), ${record.command} ${channelWords(record.destination, true) ?? `to ${record.destination}`}.`,
+    text: `Schedule ${record.id} added: ${record.words} (${tz}), ${record.command} ${destinationWords(record.destination, true, 'to')}.`,
     embeds: [
       {
         title: `Schedule ${record.id} added`,
@@ -36,7 +48,7 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
           { name: 'Command', value: truncate(record.command, 1000) },
           {
             name: 'Destination',
-            value: channelWords(record.destination, true) ?? record.destination,
+            value: destinationWords(record.destination, true),
             inline: true,
           },
           { name: 'Next runs', value: next.join('\n') || 'none' },
@@ -123,7 +135,7 @@ function scheduleField(
     name: truncate(`${record.id}${state} · ${record.words}`, 250),
     value: [
       `When: "${truncate(record.when, 100)}", ${tz}`,
-      `Runs: ${truncate(record.command, 300)} ${channelWords(record.destination, false) ?? `→ ${record.destination}`}${modeWord(mode)}`,
+      `Runs: ${truncate(record.command, 300)} ${destinationWords(record.destination, false, '→')}${modeWord(mode)}`,
       `By: ${truncate(record.creator.displayName, 80)} (${record.creator.platform})`,
       `Next: ${record.paused ? 'paused' : nextRun ? formatRun(nextRun, tz) : 'none'}`,
       `Last: ${lastRunLine(record.lastRun, tz)}`,
@@ -183,7 +195,7 @@ export function removedReply(record: ScheduleRecord): Reply {
 export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
   if (result.outcome === 'posted') {
     return {
-      text: `Schedule ${record.id} posted ${record.command} ${channelWords(record.destination, false) ?? `to ${record.destination}`}.`,
+      text: `Schedule ${record.id} posted ${record.command} ${destinationWords(record.destination, false, 'to')}.`,
     };
   }
   if (result.outcome === 'no-change') {
@@ -203,7 +215,7 @@ export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
 /** A preview: the post as the schedule would make it now, marked as not posted; actions left out. */
 export function previewReply(preview: Preview): Reply {
   const next = preview.nextRun ? formatRun(preview.nextRun, preview.timezone) : 'none';
-  const head = `Preview of ${preview.line} ${channelWords(preview.destination, true) ?? `for ${preview.destination}`} (not posted, not added; next run ${next}):`;
+  const head = `Preview of ${preview.line} ${destinationWords(preview.destination, true, 'for')} (not posted, not added; next run ${next}):`;
   if ('error' in preview.result) {
     return { text: `${head} it fails now, so it would fail then: ${preview.result.error}`, ephemeral: true };
   }

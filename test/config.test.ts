@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  loadConfig,
-  isAllowedBaseUrl,
-  parseWebhookUrl,
-  secretsOf,
-  DEFAULT_BASE_URLS,
-} from '../src/config/index.ts';
+import { DEFAULT_BASE_URLS, isAllowedBaseUrl } from '../src/config/env.ts';
+import { loadConfig, secretsOf } from '../src/config/index.ts';
+import { parseWebhookUrl } from '../src/config/sections.ts';
 import { problemsOf, SEVEN_PROBLEMS_ENV } from './support/config-problems.ts';
 
 describe('config', () => {

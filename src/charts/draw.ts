@@ -7,7 +7,7 @@ import { ChartInputError, type LineChartSpec } from './spec.ts';
 import { chartSvg, fitAlt } from './svg.ts';
 
 /** How long a chart may take, waiting and rendering, before the reply goes out without it. */
-export const CHART_TIME_BUDGET_MS = 10_000;
+const CHART_TIME_BUDGET_MS = 10_000;
 
 interface Pending {
   resolve(png: Uint8Array): void;

@@ -5,8 +5,7 @@ import type { Attachment, Reply } from '../core/reply.ts';
 import type { LineChartSpec } from './spec.ts';
 import type * as Draw from './draw.ts';
 
-export type { LineChartSpec, LineSeries, BarSeries, Boundary } from './spec.ts';
-export { CHART_LIMITS, ChartInputError } from './spec.ts';
+export type { LineChartSpec } from './spec.ts';
 
 let loading: Promise<typeof Draw> | undefined;
 

@@ -31,7 +31,7 @@ interface Frame {
 }
 
 /** Every value drawable: finite and within CHART_LIMITS.maxValue; the counts within theirs. */
-export function checkChartSpec(spec: LineChartSpec): void {
+function checkChartSpec(spec: LineChartSpec): void {
   const L = CHART_LIMITS;
   if (spec.series.length > L.maxSeries) throw new ChartInputError(`more than ${L.maxSeries} series`);
   if (spec.xLabels.length > L.maxPoints) throw new ChartInputError(`more than ${L.maxPoints} x positions`);

@@ -22,7 +22,7 @@ export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
  * already canonicalised the host (`127.1` and `0x7f.0.0.1` read as 127.0.0.1), so a name that merely
  * starts with `127.` (127.attacker.example) is not an address and fails `isIPv4`.
  */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   if (hostname === 'localhost' || hostname === '[::1]' || hostname === '::1') return true;
   return isIPv4(hostname) && hostname.startsWith('127.');
 }

@@ -25,8 +25,6 @@ import {
 import { loadScheduleConfig, scheduleSecrets, type ScheduleConfig } from './schedule.ts';
 import { readSecretFiles } from './secret-files.ts';
 
-export { DEFAULT_BASE_URLS, isAllowedBaseUrl } from './env.ts';
-export { parseWebhookUrl } from './sections.ts';
 export type {
   AnalyticsSummaryConfig,
   DiscordConfig,

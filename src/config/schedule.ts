@@ -27,7 +27,7 @@ export interface ScheduleConfig {
   destinations: Record<string, WebhookDestination>;
 }
 
-export const SCHEDULE_DEFAULTS = Object.freeze({
+const SCHEDULE_DEFAULTS = Object.freeze({
   timezone: 'UTC',
   minIntervalMinutes: 15,
   // What one replica is measured to hold: 1,000 schedules due in the same minute, each posted once,

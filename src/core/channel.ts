@@ -28,14 +28,3 @@ export function parseChannelDestination(name: string | undefined): ChatChannel |
   if (!match) return undefined;
   return { platform: match[1] as ChatChannel['platform'], id: match[2]! };
 }
-
-/**
- * A channel destination in a reply: `in this channel` where the reader is in it (`here`), else
- * `in the Discord channel 123…`; undefined for a named destination.
- */
-export function channelWords(destination: string, here: boolean): string | undefined {
-  const channel = parseChannelDestination(destination);
-  if (!channel) return undefined;
-  const platform = channel.platform === 'discord' ? 'Discord' : 'Slack';
-  return here ? 'in this channel' : `in the ${platform} channel ${channel.id}`;
-}

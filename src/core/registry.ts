@@ -2,10 +2,8 @@
 // rejects what no platform could register (duplicate names, a name that is both a command and a
 // group), so that a bad list fails at start rather than on the first interaction. It is the one
 // place that groups subcommands: adapters read `entries` and `group` and never split names.
-import { isGroup, type CommandGroup, type CommandRegistry, type Subcommand } from './adapter.ts';
+import type { CommandGroup, CommandRegistry, Subcommand } from './adapter.ts';
 import type { Command } from './command.ts';
-
-export { isGroup, type CommandGroup, type Subcommand };
 
 export type Registry = CommandRegistry;
 

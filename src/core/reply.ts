@@ -1,5 +1,6 @@
-// The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return it; each
-// adapter's pure renderer turns it into the platform's payload and keeps the platform's limits.
+// The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return
+// it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
+// limits.
 
 /** Palette tokens; each renderer maps them to its own colours. */
 export type Color = 'info' | 'success' | 'warning' | 'error';
@@ -79,14 +80,23 @@ export function actionToCommandLine(action: Action): string {
   return parts.join(' ');
 }
 
+/**
+ * An action as a line to type, for a message whose buttons no one would answer:
+ * ``Next: `/jobs page:2` ``. A backtick in the command becomes `'`, so the code span holds.
+ */
+export function actionHintLine(action: Action): string {
+  const label = action.label.replace(/\s+/g, ' ').trim() || 'More';
+  return `${label}: \`${actionToCommandLine(action).replaceAll('`', "'")}\``;
+}
+
 /** The embed's own texts: what a person sees, and `image`, which names one of the reply's files. */
 const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', 'image'] as const;
 
 /**
  * The one walker of a reply's text: the reply with `fn` applied to every piece of text it shows or
- * sends (text; embeds' texts and fields, their links included; attachments' filenames and alt text; buttons' labels and
- * string inputs). Redaction and the platforms' control-character cleaning both go through it, so
- * they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
+ * sends (text; embeds' texts and fields, their links included; attachments' filenames and alt
+ * text; buttons' labels and string inputs). Redaction and the platforms' control-character
+ * cleaning both go through it, so they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
  * still match afterwards.
  */
 export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply {

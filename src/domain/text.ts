@@ -25,7 +25,7 @@ export function truncate(text: string, max: number): string {
 }
 
 /** The most characters of any text a user typed that one log line keeps. */
-export const LOGGED_TEXT_MAX = 100;
+const LOGGED_TEXT_MAX = 100;
 
 /** User text as a log line may hold it: cut to LOGGED_TEXT_MAX. */
 export function loggedText(text: string): string {

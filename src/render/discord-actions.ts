@@ -1,6 +1,6 @@
 // A reply's actions in a Discord message: buttons in action rows where a click reaches herald (the
 // adapter's custom ids), else lines naming the command to type (a webhook's post).
-import { actionToCommandLine, type Action } from '../core/reply.ts';
+import { actionHintLine, actionToCommandLine, type Action } from '../core/reply.ts';
 import {
   ACTION_ROW,
   BUTTON,
@@ -50,8 +50,6 @@ export function actionHints(actions: readonly Action[], notes: Notes): string[] 
   if (actions.length > MAX_ACTION_HINTS) notes.droppedButtons += actions.length - MAX_ACTION_HINTS;
   return actions.slice(0, MAX_ACTION_HINTS).map((action) =>
     // "-# " is Discord's subtext markdown: a small grey line.
-    defuseMaskedLinks(
-      `-# ${action.label.replace(/\s+/g, ' ').trim() || 'More'}: \`${actionToCommandLine(action).replaceAll('`', "'")}\``,
-    ),
+    defuseMaskedLinks(`-# ${actionHintLine(action)}`),
   );
 }

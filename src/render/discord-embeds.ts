@@ -16,7 +16,8 @@ import {
   type DiscordEmbedField,
 } from './discord-payload.ts';
 import { clip, defuseMaskedLinks, nonBlank, type Notes } from './discord-text.ts';
-import { httpUrl, maskedLink, withLink } from './discord-link.ts';
+import { maskedLink, withLink } from './discord-link.ts';
+import { httpUrl } from './text-safety.ts';
 
 /** Smallest useful remainder when an embed is shortened to fit the 6000 total. */
 const MIN_TRUNCATED_TEXT = 16;

@@ -2,17 +2,7 @@
 // after its value (clickable in embed field values), kept whole whenever the value is cut. Every
 // other `[label](url)` is defused by the renderer (discord.ts).
 import type { Link } from '../core/reply.ts';
-
-/** An http(s) address as Discord should get it, or undefined for anything else. */
-export function httpUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { httpUrl } from './text-safety.ts';
 
 /**
  * `link` as a masked link, or undefined when its address is not http(s). Brackets in the label and

@@ -24,11 +24,8 @@ import { renderEmbeds } from './discord-embeds.ts';
 import { actionHints, renderButtons } from './discord-actions.ts';
 import { renderFiles } from './discord-files.ts';
 
-// The message's objects and limits (discord-payload.ts) are part of this renderer's surface.
-export * from './discord-payload.ts';
-export { defuseMaskedLinks } from './discord-text.ts';
-export { embedLength } from './discord-embeds.ts';
-export { truncate };
+// The message types callers send on; the limits and the parts are imported from their own modules.
+export type { DiscordEmbed, DiscordFile, DiscordMessage, DiscordWebhookMessage } from './discord-payload.ts';
 
 export interface RenderOptions {
   /**

@@ -1,7 +1,7 @@
 // A reply's actions in a Slack message: buttons whose value carries the command and its input
 // (read back by the adapter when clicked), or, where no app answers a click (an incoming webhook),
 // one context block of commands to type.
-import { actionToCommandLine, type Action } from '../core/reply.ts';
+import { actionHintLine, type Action } from '../core/reply.ts';
 import { escapePlainText, formatMrkdwn } from './slack-escape.ts';
 import {
   MAX_ACTION_ELEMENTS,
@@ -75,11 +75,9 @@ export function actionBlocks(actions: readonly Action[]): { blocks: KnownBlock[]
 
 /** Actions as one context block of commands to type, for a message whose buttons no one would answer. */
 export function hintBlocks(actions: readonly Action[]): { blocks: KnownBlock[]; dropped: number } {
-  const lines = actions.slice(0, MAX_CONTEXT_ELEMENTS).map((action) => {
-    const label = action.label.replace(/\s+/g, ' ').trim() || 'More';
-    const command = actionToCommandLine(action).replaceAll('`', "'");
-    return mrkdwn(truncateMrkdwn(formatMrkdwn(`${label}: \`${command}\``), MAX_CONTEXT_TEXT));
-  });
+  const lines = actions
+    .slice(0, MAX_CONTEXT_ELEMENTS)
+    .map((action) => mrkdwn(truncateMrkdwn(formatMrkdwn(actionHintLine(action)), MAX_CONTEXT_TEXT)));
   return {
     blocks: lines.length === 0 ? [] : [{ type: 'context', elements: lines }],
     dropped: actions.length - lines.length,

@@ -4,6 +4,7 @@
 // (https://docs.slack.dev/messaging/formatting-message-text#escaping). Incoming text is decoded by
 // the Slack adapter (adapters/slack/escape.ts).
 import type { Link } from '../core/reply.ts';
+import { httpUrl } from './text-safety.ts';
 
 const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
@@ -93,16 +94,9 @@ export function escapePlainText(text: string): string {
 
 /** The URL as Slack's `<url|label>` markup wants it, or undefined for anything but http(s). */
 export function safeLinkUrl(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
   // `|` would end the URL part and `>` the link; & must be an entity like everywhere else.
-  return url.href
-    .replaceAll('|', '%7C')
+  return httpUrl(raw)
+    ?.replaceAll('|', '%7C')
     .replaceAll('<', '%3C')
     .replaceAll('>', '%3E')
     .replaceAll('&', '&amp;');

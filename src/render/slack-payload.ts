@@ -73,8 +73,6 @@ export const MAX_ACTIONS_JSON = 6_000;
 /** Buttons across actions blocks; Slack allows 25 per block. */
 export const MAX_BUTTONS = 50;
 
-export const ELLIPSIS = '…';
-
 export interface SlackMessage {
   /** Fallback for notifications and clients without blocks. */
   text: string;

@@ -1,7 +1,7 @@
 // Escaped Slack text cut to a limit: shortened with a visible ellipsis or split into pieces, never
 // through an entity (`&amp;`) or a surrogate pair, and a code block a cut would leave open closed.
 import { hasOpenFence } from './slack-escape.ts';
-import { ELLIPSIS } from './slack-payload.ts';
+import { ELLIPSIS } from '../domain/text.ts';
 
 /** Shortens to `max` characters with a visible ellipsis, never splitting an entity or a surrogate pair. */
 export function truncate(text: string, max: number): string {

@@ -9,8 +9,8 @@ import { mapReplyText, type Attachment, type Reply } from '../core/reply.ts';
 import { escapeMrkdwn, formatMrkdwn } from './slack-escape.ts';
 import { withoutBidiControls } from './text-safety.ts';
 import { SLACK_LIMITS } from '../domain/slack.ts';
+import { ELLIPSIS } from '../domain/text.ts';
 import {
-  ELLIPSIS,
   MAX_BLOCKS,
   MAX_BLOCKS_JSON,
   MAX_CONTEXT_TEXT,
@@ -25,16 +25,10 @@ import { truncate, truncateMrkdwn } from './slack-text.ts';
 import { embedBlocks, textSections } from './slack-embeds.ts';
 import { actionBlocks, hintBlocks } from './slack-actions.ts';
 
-// The message's objects and limits, the text cutting and the button values are part of this
-// renderer's surface.
-export * from './slack-payload.ts';
-export { splitMrkdwn, splitText, truncate, truncateMrkdwn } from './slack-text.ts';
-export {
-  ACTION_ID_PREFIX,
-  decodeActionValue,
-  encodeActionValue,
-  type ActionPayload,
-} from './slack-actions.ts';
+// The message types callers send on and the button value the adapter reads back; the limits and
+// the parts are imported from their own modules.
+export type { SlackFile, SlackMessage, SlackRendered } from './slack-payload.ts';
+export { ACTION_ID_PREFIX, decodeActionValue } from './slack-actions.ts';
 
 /** A section is only shortened into the remaining room when that leaves something readable. */
 const MIN_PARTIAL_SECTION = 200;

@@ -1,5 +1,6 @@
 // What a user typed or a provider sent must not steer how it is shown. Shared by the renderers and
-// the console, pure; applied to every piece of a reply's text by src/core/reply.ts's mapReplyText. Two kinds of invisible characters matter:
+// the console, pure; applied to every piece of a reply's text by src/core/reply.ts's mapReplyText.
+// A link is kept only when it is http(s) (httpUrl). Two kinds of invisible characters matter:
 // - terminal controls (C0, DEL, C1: ESC starts every ANSI sequence, BEL ends OSC titles), which a
 //   terminal obeys; the console shows them as visible escapes (`\x1b`);
 // - Unicode's bidirectional controls (the Bidi_Control property: U+061C, U+200E/F, U+202A–E,
@@ -29,4 +30,18 @@ export function visibleControls(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(ANY_CONTROL_RE, (c) => (TERMINAL_CONTROL_RE.test(c) ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`));
+}
+
+/**
+ * An http(s) address, normalised (`URL.href`), or undefined for anything else (`javascript:`,
+ * `file:`, not an address): the only links a reply may carry to Discord or Slack.
+ */
+export function httpUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -30,7 +30,7 @@ function dedupeUsers(t: Tally, days: number): Tally {
   return { ...t, activeUsers: t.activeUsers * f, totalUsers: t.totalUsers * f };
 }
 
-export type ReportContext = Omit<DayContext, 'iso'> & { timeZone: string; currencyCode: string };
+type ReportContext = Omit<DayContext, 'iso'> & { timeZone: string; currencyCode: string };
 type Row = { values: string[]; tally: Tally; days: Set<string> };
 
 /** One day of a range into `rows`: every combination of its dimensions' values, odometer style. */

@@ -5,7 +5,7 @@ import { HttpResponse } from 'msw';
 import { CATEGORICAL, METRICS, resolveDate, TIME_DIMENSIONS } from './fixtures/analytics-model.ts';
 
 /** GA4 refuses dates before this one. */
-export const GA4_EARLIEST_DATE = '2015-08-14';
+const GA4_EARLIEST_DATE = '2015-08-14';
 
 export const HEADERS = {
   'content-type': 'application/json; charset=UTF-8',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCommand, type Command } from '../../src/core/command.ts';
-import { createRegistry, isGroup } from '../../src/core/registry.ts';
+import { isGroup } from '../../src/core/adapter.ts';
+import { createRegistry } from '../../src/core/registry.ts';
 
 function command(name: string): Command {
   return defineCommand({

@@ -1,6 +1,6 @@
 // The watchable commands' real handlers over answers given in the test: each call runs the command
 // as the dispatcher would after reading its input, with a fake service that answers `data`.
-import type { Command, CommandContext } from '../../src/core/command.ts';
+import type { Command } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import type { Services } from '../../src/core/services.ts';
 import type { EmailRecord } from '../../src/services/email/client.ts';
@@ -11,29 +11,16 @@ import { createEmailStatusCommand } from '../../commands/email-status.ts';
 import { forecast } from '../../commands/forecast.ts';
 import { createHostCommand } from '../../commands/host.ts';
 import { createJobsCommand } from '../../commands/jobs.ts';
+import { createContext } from '../commands/context.ts';
 
 export type Run<T> = (data: T) => Promise<Reply>;
-
-const NOW = new Date('2026-11-22T10:00:00Z');
-const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
-
-function context(services: Partial<Services>): CommandContext {
-  return {
-    actor: { platform: 'console', id: 'local', displayName: 'operator', roles: [], isOperator: true },
-    services: services,
-    log: SILENT,
-    signal: new AbortController().signal,
-    now: () => NOW,
-    invocationId: 'test',
-  };
-}
 
 function runner<T>(
   command: Command,
   input: Record<string, unknown>,
   services: (data: T) => Partial<Services>,
 ) {
-  return (data: T) => command.handler(input, context(services(data)));
+  return (data: T) => command.handler(input, createContext({ services: services(data) }));
 }
 
 /** /jobs what:"rust developer" where:Berlin, as a watch reads it (the provider's largest page). */

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Action, Embed, Reply } from '../../../src/core/reply.ts';
 import { COLOR_HEX } from '../../../src/core/reply.ts';
+import { truncate } from '../../../src/domain/text.ts';
+import { renderChoices, renderDiscord, type DiscordMessage } from '../../../src/render/discord.ts';
+import { embedLength } from '../../../src/render/discord-embeds.ts';
 import {
-  defuseMaskedLinks,
   BUTTON_LABEL_MAX,
   BUTTONS_PER_ROW,
   CONTENT_MAX,
@@ -18,12 +20,8 @@ import {
   FILES_MAX,
   FOOTER_MAX,
   ROWS_MAX,
-  embedLength,
-  renderChoices,
-  renderDiscord,
-  truncate,
-  type DiscordMessage,
-} from '../../../src/render/discord.ts';
+} from '../../../src/render/discord-payload.ts';
+import { defuseMaskedLinks } from '../../../src/render/discord-text.ts';
 import { customIdFor } from '../../../adapters/discord/custom-id.ts';
 
 /** How the adapter renders: buttons with its custom ids. */

@@ -1,9 +1,10 @@
 import type { types as SlackTypes } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import type { Action, Embed, Reply } from '../../../src/core/reply.ts';
+import { renderSlack } from '../../../src/render/slack.ts';
+import { ACTION_ID_PREFIX, decodeActionValue, encodeActionValue } from '../../../src/render/slack-actions.ts';
+import { ELLIPSIS } from '../../../src/domain/text.ts';
 import {
-  ACTION_ID_PREFIX,
-  ELLIPSIS,
   MAX_ACTION_ELEMENTS,
   MAX_BLOCKS,
   MAX_BLOCKS_JSON,
@@ -15,18 +16,13 @@ import {
   MAX_HEADER_TEXT,
   MAX_SECTION_FIELDS,
   MAX_SECTION_TEXT,
-  decodeActionValue,
-  encodeActionValue,
-  renderSlack,
-  splitText,
-  truncate,
-  truncateMrkdwn,
   type ActionsBlock,
   type ContextBlock,
   type HeaderBlock,
   type KnownBlock,
   type SectionBlock,
-} from '../../../src/render/slack.ts';
+} from '../../../src/render/slack-payload.ts';
+import { splitText, truncate, truncateMrkdwn } from '../../../src/render/slack-text.ts';
 
 // The renderer has no SDK import; what it makes must still be what Bolt's Web API calls take.
 const _boltTakesIt: SlackTypes.KnownBlock[] = renderSlack({ text: 'x' }).blocks;

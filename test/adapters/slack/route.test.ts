@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { route } from '../../../adapters/slack/route.ts';
 import type { Command } from '../../../src/core/command.ts';
-import { isGroup } from '../../../src/core/registry.ts';
+import { isGroup } from '../../../src/core/adapter.ts';
 import { createTestRegistry } from './fakes.ts';
 
 const entries = createTestRegistry().entries;
