@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createDeadline, raceAbort } from '../abort.ts';
 import { loggedText } from '../domain/text.ts';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
-import { redactText, redactValue } from '../redact.ts';
+import { redactText } from '../redact.ts';
 import type {
   AdapterHandlers,
   AutocompleteRequest,
@@ -30,7 +30,7 @@ import {
   type RateLimiter,
 } from './dispatch-steps.ts';
 import { createInFlight } from './in-flight.ts';
-import { mapReplyText, type Reply } from './reply.ts';
+import { redactReply, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 
@@ -84,16 +84,6 @@ export interface Dispatcher extends AdapterHandlers {
 }
 
 type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
-
-/**
- * What leaves for chat: a configured secret echoed by an upstream (a city, a job title) never does.
- * redactValue hands back the reply itself when none of its strings needs blanking (nearly all
- * replies), having copied nothing and joined nothing (a joined copy of its text cost 1.7 KB a
- * command); only a reply that does is mapped, over the fields the renderers' cleaning covers.
- */
-function present(reply: Reply): Reply {
-  return redactValue(reply) === reply ? reply : mapReplyText(reply, redactText);
-}
 
 /** What every step reads; the dispatcher's state (in flight, accepting) stays in its factory. */
 interface Runtime extends DispatcherOptions {
@@ -183,7 +173,7 @@ async function report(
   const failure = 'failure' in result ? { error: result.failure } : undefined;
   const reply = 'reply' in result ? result.reply : { text: userMessageFor(result.failure), ephemeral: true };
   try {
-    await inv.respond(present(reply));
+    await inv.respond(redactReply(reply));
   } catch (err) {
     rt.log.error(
       { err, command: name, invocationId, platform: inv.actor.platform },
@@ -305,7 +295,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     };
     const result = await execute(rt, inv, randomUUID(), true);
     if ('failure' in result) throw result.failure;
-    return present(result.reply);
+    return redactReply(result.reply);
   }
 
   return {

@@ -1,6 +1,7 @@
 // The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return
 // it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
 // limits.
+import { redactText, redactValue } from '../redact.ts';
 
 /** Palette tokens; each renderer maps them to its own colours. */
 export type Color = 'info' | 'success' | 'warning' | 'error';
@@ -156,4 +157,14 @@ export function replyText(reply: Reply): string {
 export interface Choice {
   name: string;
   value: string;
+}
+
+/**
+ * What leaves for chat: a configured secret echoed by an upstream (a city, a job title) never does.
+ * redactValue hands back the reply itself when none of its strings needs blanking (nearly all
+ * replies), having copied nothing and joined nothing (a joined copy of its text cost 1.7 KB a
+ * command); only a reply that does is mapped, over the fields the renderers' cleaning covers.
+ */
+export function redactReply(reply: Reply): Reply {
+  return redactValue(reply) === reply ? reply : mapReplyText(reply, redactText);
 }

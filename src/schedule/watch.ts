@@ -7,8 +7,7 @@
 // `applyWatch`. It names no command: a change to a command's text leaves what its watch thinks is
 // new as it was.
 import { createHash } from 'node:crypto';
-import { mayNeedRedaction, redactText } from '../redact.ts';
-import { mapReplyText, replyText, type Reply } from '../core/reply.ts';
+import { redactReply, type Reply } from '../core/reply.ts';
 import {
   WATCH_KINDS,
   type WatchedReply,
@@ -107,11 +106,6 @@ function rememberFacts(facts: readonly WatchFact[]): string {
     .slice(0, WATCH_MEMORY_MAX)
     .map((f): [string, string] => [keyDigest(f.key), Array.from(f.label).slice(0, LABEL_MAX).join('')]);
   return JSON.stringify({ v: 2, facts: kept } satisfies Memory);
-}
-
-/** Redacts what a watch built from the command's data, as the dispatcher redacts every reply. */
-function present(reply: Reply): Reply {
-  return mayNeedRedaction(replyText(reply)) ? mapReplyText(reply, redactText) : reply;
 }
 
 const plural = (n: number, [one, many]: readonly [string, string]) => (n === 1 ? one : many);
@@ -238,7 +232,7 @@ export function applyWatch(reply: Reply, memory: string | undefined, alert?: str
   else if (view.kind === 'changes') result = watchChanges(reply, view.facts, memory);
   else if (view.kind === 'value') result = watchValue(reply, view.value, memory);
   else result = { reply, memory: memory ?? '' };
-  return { ...result, reply: result.reply && present(result.reply) };
+  return { ...result, reply: result.reply && redactReply(result.reply) };
 }
 
 /**
