@@ -1,9 +1,10 @@
 // The environment's schema: every variable herald reads, its type and its rule. config.ts turns
 // the parsed values into a Config and adds the rules that span several variables.
-import { isIP, isIPv4 } from 'node:net';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ServiceKey } from '../domain/services.ts';
 import { isJobCountry, JOB_COUNTRIES } from '../domain/job-countries.ts';
+import { isLoopbackHost } from '../domain/loopback.ts';
 
 /** The providers' public addresses (docs/SERVICES.md); used when a *_BASE_URL is not set. */
 export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
@@ -16,16 +17,6 @@ export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
   webhook: 'https://discord.com/api/webhooks',
   jobSearch: 'https://api.adzuna.com/v1/api',
 };
-
-/**
- * Loopback only: the IP literals 127.0.0.0/8 and ::1, and the name `localhost`. The URL parser has
- * already canonicalised the host (`127.1` and `0x7f.0.0.1` read as 127.0.0.1), so a name that merely
- * starts with `127.` (127.attacker.example) is not an address and fails `isIPv4`.
- */
-function isLoopbackHost(hostname: string): boolean {
-  if (hostname === 'localhost' || hostname === '[::1]' || hostname === '::1') return true;
-  return isIPv4(hostname) && hostname.startsWith('127.');
-}
 
 /** https anywhere; plain http only to loopback, so credentials never travel in clear text. */
 export function isAllowedBaseUrl(value: string): boolean {

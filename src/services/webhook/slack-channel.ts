@@ -14,6 +14,7 @@
 import { type CallOptions, type HttpClient, type HttpRequest } from '../../http/client.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import type { SlackFile } from '../../render/slack.ts';
+import { isLoopbackHost } from '../../domain/loopback.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import type { ChannelClient } from './client.ts';
 import { watchRateLimit } from './rate-limit.ts';
@@ -116,12 +117,10 @@ function unreadable(operation: string, what: string): ServiceError {
   });
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /** Where Slack said to send a file's bytes: https, or plain http on loopback only (a local fake). */
 function uploadTarget(raw: string): { origin: string; path: string } {
   const url = URL.parse(raw);
-  const isAllowed = url?.protocol === 'https:' || (url?.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  const isAllowed = url?.protocol === 'https:' || (url?.protocol === 'http:' && isLoopbackHost(url.hostname));
   if (!url || !isAllowed) throw unreadable('files.getUploadURLExternal', 'the upload_url is not https');
   return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
