@@ -8,7 +8,7 @@ import {
   type APIApplicationCommandSubcommandOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import { isGroup, type CommandRegistry } from '../../src/core/adapter.ts';
+import { groupDescription, isGroup, type CommandRegistry } from '../../src/core/adapter.ts';
 import { describeOptions, type Command, type OptionSpec } from '../../src/core/command.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { truncate } from '../../src/domain/text.ts';
@@ -130,10 +130,7 @@ export function buildDiscordCommands(registry: CommandRegistry): DiscordCommandJ
     return check({
       type: ApplicationCommandType.ChatInput,
       name,
-      description: describe(
-        `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}: ${subcommands.map((s) => s.name).join(', ')}`,
-        name,
-      ),
+      description: describe(groupDescription(entry), name),
       options: subcommands.map((sub): APIApplicationCommandSubcommandOption => ({
         type: ApplicationCommandOptionType.Subcommand,
         name: sub.name,

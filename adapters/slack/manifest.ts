@@ -3,7 +3,7 @@
 // subcommand, as route.ts reads it), the bot scopes the adapter uses, and Socket Mode or HTTP mode.
 // Paste it at https://api.slack.com/apps → Create New App → From an app manifest (JSON tab).
 // Shape: https://docs.slack.dev/reference/app-manifest
-import { isGroup, type CommandRegistry } from '../../src/core/adapter.ts';
+import { groupDescription, isGroup, type CommandRegistry } from '../../src/core/adapter.ts';
 import type { Command } from '../../src/core/command.ts';
 import { usageLine } from './usage.ts';
 
@@ -59,8 +59,7 @@ function slashCommand(entry: CommandRegistry['entries'][number], url: string | u
   let description: string;
   let hint: string;
   if (isGroup(entry)) {
-    const subs = entry.subcommands.map((s) => s.name);
-    description = `${entry.name[0]?.toUpperCase() ?? ''}${entry.name.slice(1)}: ${subs.join(', ')}`;
+    description = groupDescription(entry);
     hint = entry.subcommands.map((s) => hintOf(s.command, name)).join(' | ');
   } else {
     description = entry.description;

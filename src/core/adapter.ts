@@ -57,6 +57,12 @@ export function isGroup(entry: Command | CommandGroup): entry is CommandGroup {
   return 'subcommands' in entry;
 }
 
+/** A group's description on every platform: its name and its subcommands (`Email: send, status`). */
+export function groupDescription(group: CommandGroup): string {
+  const name = `${group.name[0]?.toUpperCase() ?? ''}${group.name.slice(1)}`;
+  return `${name}: ${group.subcommands.map((s) => s.name).join(', ')}`;
+}
+
 /** How a command ended: answered, refused (UserError), or failed (service, deadline, internal). */
 export type CommandOutcome = 'ok' | 'user_error' | 'service_error' | 'deadline' | 'error';
 
