@@ -23,6 +23,7 @@ import {
 } from '../../src/core/claims.ts';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Action } from '../../src/core/reply.ts';
+import { nextTurn } from '../../src/core/turns.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
@@ -161,6 +162,8 @@ async function run(
     respond: (reply) => sendReply(flight, reply, sendContext),
   };
   try {
+    // The deferral is on its way; the work waits its turn behind the first answers still owed.
+    await nextTurn();
     await handlers.onInvocation(invocation);
   } finally {
     clearTimeout(timer);

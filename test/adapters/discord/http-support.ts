@@ -166,6 +166,8 @@ export async function startHttpReplica(opts: {
   log: CommandLog;
   claims?: InteractionClaims;
   path?: string;
+  /** What runs the commands; createHandlers' stand-in for the dispatcher by default. */
+  handlers?: (runs: Invocation[]) => AdapterHandlers;
 }): Promise<HttpReplica> {
   const routes = createRoutes();
   const server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
@@ -191,7 +193,7 @@ export async function startHttpReplica(opts: {
     interactions,
   });
   const runs: Invocation[] = [];
-  await adapter.start(registry, createHandlers(runs, opts.log));
+  await adapter.start(registry, opts.handlers?.(runs) ?? createHandlers(runs, opts.log));
   return {
     adapter,
     server,

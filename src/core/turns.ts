@@ -1,0 +1,48 @@
+// A command's first answer is owed within 3 s (Discord's deferral, Slack's ack); its work is not.
+// Run as soon as it arrives, each command's work delays every request that arrives behind it, so
+// under a burst the later first answers wait for all the earlier commands' work. The work therefore
+// waits its turn: one command starts per event-loop turn, in the check phase, after the poll phase
+// has read the requests already waiting and sent their first answers. Measured with 200 signed
+// /weather interactions in flight (`npm run bench -- interactions`): see docs/DISCORD-HTTP.md.
+// The timers are node:timers' own, not the global ones a test's fake clock replaces: a turn is the
+// event loop's, not the clock's.
+import { setImmediate } from 'node:timers';
+
+export interface Turns {
+  /** Resolves in the order asked, one per event-loop turn. */
+  next(): Promise<void>;
+}
+
+export function createTurns(): Turns {
+  const waiting: Array<() => void> = [];
+  let head = 0;
+  let isScheduled = false;
+  function release(): void {
+    waiting[head++]!();
+    if (head < waiting.length) {
+      setImmediate(release);
+      return;
+    }
+    waiting.length = 0;
+    head = 0;
+    isScheduled = false;
+  }
+  return {
+    next() {
+      return new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (!isScheduled) {
+          isScheduled = true;
+          setImmediate(release);
+        }
+      });
+    },
+  };
+}
+
+const processTurns = createTurns();
+
+/** The process's one queue: every adapter's commands share the one event loop. */
+export function nextTurn(): Promise<void> {
+  return processTurns.next();
+}
