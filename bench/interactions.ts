@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
 import type { ServerStats } from './interactions-ipc.ts';
 import { CONCURRENCY, report, type Cold, type Measured, type Scenarios } from './interactions-report.ts';
-import { interaction, PING_BODY, startRestSink } from './interactions-wire.ts';
+import { interaction, PING_BODY } from './interactions-wire.ts';
 import { LOCAL_NODE, START_FLAGS } from './startup.ts';
 import { closedLoop, percentile } from './stats.ts';
 
@@ -85,6 +85,38 @@ function spawnReplica(script: string, env: Record<string, string>): Promise<Repl
   });
 }
 
+interface Sink {
+  url: string;
+  edits: () => Promise<number>;
+  stop: () => Promise<void>;
+}
+
+/** Discord's REST API (interactions-sink.ts) in its own process. */
+function spawnSink(): Promise<Sink> {
+  const script = fileURLToPath(new URL('./interactions-sink.ts', import.meta.url));
+  const child = spawn(LOCAL_NODE, [...START_FLAGS, script], {
+    env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const edits = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (m) => resolve(m as number));
+      child.send('edits');
+    });
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.send('stop');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const url = /^ready (\S+)$/.exec(line)?.[1];
+      if (url) resolve({ url, edits, stop });
+    });
+    child.once('exit', (code) => reject(new Error(`the REST sink exited (${code}) before it was ready`)));
+  });
+}
+
 function statsOf(child: ChildProcess): Promise<ServerStats> {
   return new Promise((resolve) => {
     child.once('message', (m) => resolve(m as ServerStats));
@@ -94,8 +126,17 @@ function statsOf(child: ChildProcess): Promise<ServerStats> {
 
 const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
 
-/** Sends the requests, `CONCURRENCY` at a time, each timed from its send to its answer's end. */
-async function drive(replica: Replica, pool: Pool, requests: Signed[], expect: number): Promise<Measured> {
+/**
+ * Sends the requests, `CONCURRENCY` at a time, each timed from its send to its answer's end. The
+ * server's CPU is counted until `settled` (the work that follows the answers) resolves.
+ */
+async function drive(
+  replica: Replica,
+  pool: Pool,
+  requests: Signed[],
+  expect: number,
+  settled: () => Promise<unknown> = () => Promise.resolve(),
+): Promise<Measured> {
   const ms: number[] = [];
   let errors = 0;
   const before = await statsOf(replica.child);
@@ -113,6 +154,7 @@ async function drive(replica: Replica, pool: Pool, requests: Signed[], expect: n
     ms.push(performance.now() - t);
   });
   const clientUs = cpuUs(process.cpuUsage(clientBefore)) / requests.length;
+  await settled();
   const after = await statsOf(replica.child);
   return {
     ms,
@@ -124,9 +166,9 @@ async function drive(replica: Replica, pool: Pool, requests: Signed[], expect: n
   };
 }
 
-async function until(probe: () => boolean, timeoutMs: number): Promise<boolean> {
+async function until(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
-  while (!probe()) {
+  while (!(await probe())) {
     if (performance.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -140,7 +182,7 @@ async function scenarios(
   replica: Replica,
   keys: Keys,
   wrong: Keys,
-  edits: (() => number) | undefined,
+  edits: (() => Promise<number>) | undefined,
 ): Promise<Scenarios> {
   const origin = new URL(replica.url).origin;
   const pool = new Pool(origin, { connections: CONCURRENCY, pipelining: 1 });
@@ -153,13 +195,14 @@ async function scenarios(
   await drive(replica, pool, pings(count(1_000)), 200);
   const warmCommands = count(400);
   await drive(replica, pool, commands(warmCommands, 0), 200);
-  if (edits) await until(() => edits() >= warmCommands, 30_000);
-  const editsBefore = edits?.() ?? 0;
+  if (edits) await until(async () => (await edits()) >= warmCommands, 30_000);
+  const editsBefore = (await edits?.()) ?? 0;
   const ping = await drive(replica, pool, pings(count(4_000)), 200);
   const n = count(2_000);
-  const defer = await drive(replica, pool, commands(n, 1_000_000), 200);
-  if (edits) await until(() => edits() - editsBefore >= n, 30_000);
-  const editsSent = (edits?.() ?? 0) - editsBefore;
+  const defer = await drive(replica, pool, commands(n, 1_000_000), 200, async () => {
+    if (edits) await until(async () => (await edits()) - editsBefore >= n, 30_000);
+  });
+  const editsSent = ((await edits?.()) ?? 0) - editsBefore;
   // Well formed and current, by another key, so each costs a full Ed25519 check.
   const bad = signed(wrong.privateKey, JSON.stringify(interaction(2, 'bench-token-bad')));
   const badRun = await drive(
@@ -256,7 +299,7 @@ async function coldStarts(
 export async function runInteractionsBench(): Promise<number> {
   const keys = keyPair();
   const wrong = keyPair();
-  const sink = await startRestSink();
+  const sink = await spawnSink();
   const store = await mkdtemp(join(tmpdir(), 'herald-bench-interactions-'));
   const ping = signed(keys.privateKey, PING_BODY);
   const progress = (text: string) => process.stderr.write(`bench: ${text}\n`);
@@ -304,7 +347,7 @@ export async function runInteractionsBench(): Promise<number> {
   const floor = await spawnReplica(floorScript, { BENCH_PUBLIC_KEY: keys.publicKeyHex });
   const f = await scenarios(floor, keys, wrong, undefined);
   await stop(floor);
-  await sink.close();
+  await sink.stop();
   await rm(store, { recursive: true, force: true });
 
   process.stdout.write(
