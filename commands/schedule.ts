@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
+import { loggedText } from '../src/domain/text.ts';
 import type { ScheduleService } from '../src/schedule/service.ts';
 import { RunFailedError, UserError } from '../src/errors.ts';
 import { allowList } from './access.ts';
@@ -150,7 +151,9 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
         return previewReply(shown);
       }
       const { record, nextRuns } = await service.add(schedule, ctx.actor);
-      ctx.log.info({ scheduleId: record.id, cron: record.cron, timezone: record.timezone }, 'schedule.added');
+      // A typed cron is the user's text (a valid one runs to ~180 characters).
+      const cron = loggedText(record.cron);
+      ctx.log.info({ scheduleId: record.id, cron, timezone: record.timezone }, 'schedule.added');
       const added = addedReply(record, nextRuns);
       return { ...added, actions: [...(added.actions ?? []), previewAction(typed)] };
     },

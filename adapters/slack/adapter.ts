@@ -8,7 +8,7 @@ import { createLocalClaims, type InteractionClaims } from '../../src/core/claims
 import type { CommandLog } from '../../src/core/command.ts';
 import { nextTurn } from '../../src/core/turns.ts';
 import { AdapterError } from '../../src/errors.ts';
-import { createBoltLogger, describeSdkError } from './bolt-log.ts';
+import { createBoltLogger, createDispatchErrorHandler, describeSdkError } from './bolt-log.ts';
 import {
   adapterError,
   createDelivery,
@@ -102,6 +102,7 @@ function buildApp(
     processBeforeResponse: false,
     // The verified signature reaches the middleware that runs each request once (once.ts).
     customPropertiesExtractor: (req) => ({ ...signedRequestOf(req) }),
+    dispatchErrorHandler: createDispatchErrorHandler(log, secrets),
   });
   refuseFutureTimestamps(receiver, now, log);
   return { app: new App({ ...common, receiver }) };

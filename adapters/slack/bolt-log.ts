@@ -1,7 +1,13 @@
 // Bolt's and the Slack SDK's log calls (varargs strings and errors) bridged into herald's logger,
 // with every Slack token, the signing secret and response_url capabilities blanked first.
-import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import {
+  ErrorCode,
+  LogLevel,
+  type Logger as BoltLogger,
+  type ReceiverDispatchErrorHandlerArgs,
+} from '@slack/bolt';
 import type { CommandLog } from '../../src/core/command.ts';
+import { loggedText } from '../../src/domain/text.ts';
 import { redactText } from '../../src/redact.ts';
 
 const RANK: Readonly<Record<LogLevel, number>> = {
@@ -55,5 +61,24 @@ export function createBoltLogger(log: CommandLog, secrets: readonly string[]): B
     setName: (next) => {
       name = next;
     },
+  };
+}
+
+/**
+ * The HTTP receiver's answer to a request it could not route (404) or dispatch (500), as Bolt's
+ * default gives it, but with at most loggedText's share of the path: anyone who reaches the port
+ * chooses it, up to Node's 16 kB of headers, and Bolt's default logs it whole.
+ */
+export function createDispatchErrorHandler(
+  log: CommandLog,
+  secrets: readonly string[],
+): (args: ReceiverDispatchErrorHandlerArgs) => void {
+  return ({ error, request, response }) => {
+    const fields = { method: request.method, path: loggedText(request.url ?? '') };
+    const isUnrouted = (error as { code?: unknown }).code === ErrorCode.HTTPReceiverDeferredRequestError;
+    if (isUnrouted) log.info(fields, 'slack.request_unrouted');
+    else log.error({ ...fields, err: describeSdkError(error, secrets) }, 'slack.request_failed');
+    response.writeHead(isUnrouted ? 404 : 500);
+    response.end();
   };
 }

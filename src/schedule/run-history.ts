@@ -1,6 +1,7 @@
 // What a schedule's runs say, truthfully: each finished slot becomes one record in its history (a
 // post delivered later by the outbox updates its slot's record), a destination that answers
 // 401/403/404 pauses the schedule, and three failed slots in a row are told once, with the fix.
+import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
 import type { JobLog } from './job.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleStore } from './schedules.ts';
@@ -101,17 +102,18 @@ export async function recordChatRun(
   book.onRecord?.(record.id, recorded);
   if (recorded.outcome === 'failed' && isScheduled(recorded) && gone === undefined) {
     const runs = await book.schedules.history(record.id);
-    if (failedInARow(runs) === FAILURE_STREAK)
-      await tell(book, record, noticeSentence(record, recorded.error));
+    if (failedInARow(runs) === FAILURE_STREAK) await tell(book, record, recorded.error);
   }
   return recorded;
 }
 
-async function tell(book: RunBook, record: ScheduleRecord, text: string): Promise<void> {
-  book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, text);
+async function tell(book: RunBook, record: ScheduleRecord, error: string | undefined): Promise<void> {
+  // The command line is the user's text (up to 1,000 characters): the log keeps loggedText's share.
+  const logged = noticeSentence({ ...record, command: loggedText(record.command) }, error);
+  book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, logged);
   if (!book.notify) return;
   try {
-    await book.notify(record, text);
+    await book.notify(record, noticeSentence(record, error));
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
   }

@@ -79,7 +79,7 @@ function run(services: Services, settings: Partial<AnalyticsSummarySettings> = {
 }
 
 describe('analytics-summary job', () => {
-  it("asks S2 three times: both periods' totals in one call, their daily values in one, the top rows", async () => {
+  it('asks S2 twice: the summary (daily rows of both periods, their TOTAL rows) in one call, the top rows in the other', async () => {
     const f = fakes();
     await run(f.services).slot();
     expect(f.reports).toEqual(YESTERDAY_BY_COUNTRY_REQUESTS);

@@ -2,6 +2,7 @@
 // and every bad input as one sentence with no upstream request.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readShortForm } from '../../commands/schedule.ts';
+import { recordingLog, type LogLine } from '../support/command-doubles.ts';
 import { MANAGER, OPERATOR, ROLE_HOLDER, STRANGER, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -99,6 +100,23 @@ describe('/schedule add', () => {
       },
     });
     expect(reply).toMatchObject({ text: expect.stringMatching(/^Schedule \w{6} added: every hour/) });
+  });
+
+  it('logs at most 100 characters of a cron expression the user typed', async () => {
+    const lines: LogLine[] = [];
+    const logged = await startWorld({ log: recordingLog(lines) });
+    try {
+      const list = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i).join(',');
+      // 176 characters, every hour of the first 28 days of every month: a valid cron, stored whole.
+      const cron = `0,15,30,45 ${list(24)} ${list(28, 1)} ${list(12, 1)} *`;
+      await logged.type(`/schedule add "${cron}" /weather Oslo`);
+      const [record] = await logged.store.list();
+      expect(record?.cron).toBe(cron);
+      const added = lines.find((l) => l.msg === 'schedule.added');
+      expect(added?.obj).toMatchObject({ scheduleId: record!.id, cron: `${cron.slice(0, 99)}…` });
+    } finally {
+      await logged.close();
+    }
   });
 });
 

@@ -174,6 +174,23 @@ describe('/schedule history and what a run records', () => {
     expect(logged.filter((l) => l.level === 'error' && l.msg.includes('3 times in a row'))).toHaveLength(1);
   });
 
+  it('logs at most 100 characters of the command line it tells about; the notice holds it whole', async () => {
+    const line = `/weather ${'Llanfairpwllgwyngyll'.repeat(5)}`;
+    await world.type(`/schedule add "every 5 minutes" ${line}`, MANAGER);
+    failWeather();
+    for (const slot of [5, 10, 15]) {
+      for (const minute of [0, 1, 2]) {
+        at(`2026-03-27T12:${String(slot + minute).padStart(2, '0')}:00.300Z`);
+        await runner.tick();
+      }
+    }
+    const notices = world.inbox.messages.filter((m) => m.content?.includes('failed 3 times in a row'));
+    expect(notices.map((m) => m.content)).toEqual([expect.stringContaining(`(${line} → default)`)]);
+    const [told] = logged.filter((l) => l.msg.includes('3 times in a row'));
+    expect(told?.msg).toContain(`(${line.slice(0, 99)}… → default)`);
+    expect(told?.msg).not.toContain(line);
+  });
+
   it('a failed attempt that will be retried is pending with its next try', async () => {
     await world.type('/schedule add "every 5 minutes" /weather Oslo', MANAGER);
     failWeather();

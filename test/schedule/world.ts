@@ -9,6 +9,7 @@ import type { Actor } from '../../src/core/actor.ts';
 import { parseLine } from '../../src/core/args.ts';
 import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
+import type { CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import {
   createScheduleService,
@@ -199,6 +200,8 @@ export interface WorldOptions {
    * jobs/schedules.ts wires it), and the history links each post.
    */
   channels?: ChannelClients;
+  /** The dispatcher's log (the commands' lines); silent by default. */
+  log?: CommandLog;
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -252,7 +255,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const dispatcher = createDispatcher({
     registry,
     services,
-    log: SILENT_LOG,
+    log: opts.log ?? SILENT_LOG,
     commandTimeoutMs: 10_000,
     serviceVariables: SERVICE_VARIABLES,
     now,

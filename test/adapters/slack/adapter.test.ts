@@ -290,6 +290,18 @@ describe('Slack adapter, HTTP mode', () => {
     );
   });
 
+  it('answers a request to another path 404 and logs at most 100 characters of its path', async () => {
+    // Anyone can reach the endpoint's port; Node lets a path run to about 16 kB.
+    const path = `/${'a'.repeat(15_000)}`;
+    const before = logs.length;
+    const res = await fetch(`http://127.0.0.1:${adapter.port}${path}`);
+    expect(res.status).toBe(404);
+    const added = logs.slice(before);
+    expect(added).toEqual([
+      { level: 'info', obj: { method: 'GET', path: `${path.slice(0, 99)}…` }, msg: 'slack.request_unrouted' },
+    ]);
+  });
+
   it('never logs a token or the signing secret', () => {
     expect(logs.length).toBeGreaterThan(0);
     const text = JSON.stringify(logs);
