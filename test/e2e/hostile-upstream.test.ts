@@ -1,6 +1,7 @@
-// The whole bot against a hostile weather provider on loopback: a forecast of ±1e308 degrees, and
-// one with a 100 kB city name. herald answers both (the chart left out or cut to fit, the numbers
-// "not available"), keeps answering the commands after them, and exits 0 at end of input.
+// The whole bot against a hostile weather provider on loopback: a forecast of ±1e308 degrees, one
+// with a 100 kB city name, and times beyond what a Date holds. herald answers each (the chart left
+// out or cut to fit, the numbers "not available"), keeps answering the commands after them, and
+// exits 0 at end of input.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +14,16 @@ import { runHerald, type Run } from '../support/spawn-herald.ts';
 
 const KEY = 'e2e-hostile-weather-key-5b1e';
 const HUGE_CITY = 'Ω'.repeat(100_000);
+/** Whole seconds, as OpenWeatherMap's `dt` is, but 9e12 s is past what a Date holds. */
+const NO_TIME = 9e12;
 
 type Forecast = { list: Record<string, unknown>[]; city: Record<string, unknown> };
 
 function hostileForecast(city: string): Forecast {
   const forecast = readFixture<Forecast>('weather', 'forecast-zocca.json');
+  if (city === 'Tromso') {
+    return { ...forecast, list: [{ ...forecast.list[0], dt: NO_TIME }, ...forecast.list] };
+  }
   if (city === 'Oslo') {
     return {
       ...forecast,
@@ -40,9 +46,11 @@ describe('herald against a hostile weather provider, end to end', () => {
       http.get(route('weather', '/forecast'), ({ request }) =>
         HttpResponse.json(hostileForecast(new URL(request.url).searchParams.get('q') ?? '')),
       ),
-      http.get(route('weather', '/weather'), () =>
-        HttpResponse.json(readFixture('weather', 'current-zocca.json')),
-      ),
+      http.get(route('weather', '/weather'), ({ request }) => {
+        const current = readFixture('weather', 'current-zocca.json');
+        const tromso = new URL(request.url).searchParams.get('q') === 'Tromso';
+        return HttpResponse.json(tromso ? { ...current, dt: NO_TIME } : current);
+      }),
     ]);
     dir = await mkdtemp(join(tmpdir(), 'herald-hostile-'));
     run = await runHerald(
@@ -54,7 +62,7 @@ describe('herald against a hostile weather provider, end to end', () => {
         AUDIO_DIR: join(dir, 'audio'),
         STORE_URL: join(dir, 'herald.sqlite'),
       },
-      '/forecast Oslo\n/forecast Bergen\n/weather Zocca\n',
+      '/forecast Oslo\n/forecast Bergen\n/weather Zocca\n/forecast Tromso\n/weather Tromso\n',
       { dropServiceVars: true, timeoutMs: 60_000 },
     );
   }, 90_000);
@@ -72,6 +80,8 @@ describe('herald against a hostile weather provider, end to end', () => {
       '> /forecast Oslo',
       '> /forecast Bergen',
       '> /weather Zocca',
+      '> /forecast Tromso',
+      '> /weather Tromso',
     ]);
     expect(blocks[2]).toMatch(/Zocca/);
   });
@@ -89,5 +99,13 @@ describe('herald against a hostile weather provider, end to end', () => {
     expect(saved, bergen.slice(0, 500)).not.toBeNull();
     const png = await readFile(saved![1]!);
     expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  });
+
+  it('answers a forecast and a current weather whose times are past what a Date holds, without those times', () => {
+    const [forecast, current] = run.stdout.split(/\n\n(?=> \/)/).slice(3);
+    expect(forecast).toMatch(/forecast for Zocca/);
+    expect(current).toMatch(/Weather in Zocca/);
+    expect(current).not.toMatch(/Observed/);
+    expect(run.stderr).not.toContain('"level":50');
   });
 });
