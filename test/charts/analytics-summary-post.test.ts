@@ -1,16 +1,17 @@
 // `npm run job -- analytics-summary` against loopback fakes (the S2 simulator, a fake Discord
 // webhook, the S5 simulator): one multipart webhook message carrying the chart, shown as the
 // embed's image, and with ANALYTICS_SUMMARY_SPEAK the spoken briefing as an mp3, within Discord's
-// limits. A failing S5 leaves the post whole with one sentence.
+// limits. A failing S5, or one whose mp3 carries its key, leaves the post whole with one sentence.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHART_HEIGHT, CHART_THEME, CHART_WIDTH } from '../../src/charts/spec.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { analyticsHandlers } from '../../src/sandbox/analytics.ts';
-import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
+import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { speechHandlers } from '../../src/sandbox/speech.ts';
 import { createWebhookInbox, webhookHandlers } from '../../src/sandbox/webhook.ts';
 import { expectWithinDiscordLimits } from '../jobs/discord-limits.ts';
@@ -35,6 +36,7 @@ beforeAll(async () => {
   ]);
 });
 afterEach(() => {
+  server.resetHandlers();
   server.requests.length = 0;
   inbox.clear();
 });
@@ -149,5 +151,26 @@ describe('npm run job -- analytics-summary with charts and speech', () => {
     const last = message.embeds.at(-1) as { description?: string };
     expect(last.description).toMatch(/^The audio could not be made: the speech service .+\.$/);
     expect(result.stderr).not.toContain('herald-revoked-key-0000');
+  });
+
+  it('with an S5 mp3 carrying its key base64-encoded, posts the summary and the chart without the audio, logged', async () => {
+    const frame = Buffer.from([0xff, 0xfb, 0x90, 0x64, ...new Array<number>(413).fill(0)]);
+    server.use(
+      http.post(route('speech', '/text-to-speech/:voiceId'), ({ request }) => {
+        const key = Buffer.from(`id3:${request.headers.get('xi-api-key') ?? ''}`).toString('base64');
+        return new HttpResponse(Buffer.concat([frame, Buffer.from(`TXXX${key}`), frame]), {
+          headers: { 'content-type': 'audio/mpeg' },
+        });
+      }),
+    );
+    const result = await runJob(env({ ANALYTICS_SUMMARY_SPEAK: 'true' }));
+    expect(result.code, result.stderr).toBe(0);
+    expect(synthesized()).toHaveLength(1);
+    const message = onlyPost();
+    expect(message.files.map((f) => f.filename)).toEqual(['analytics-summary.png']);
+    expectChart(message);
+    const last = message.embeds.at(-1) as { description?: string };
+    expect(last.description).toMatch(/^The audio could not be made: the speech service .+\.$/);
+    expect(result.stderr).toContain('http.answer_holds_secret');
   });
 });

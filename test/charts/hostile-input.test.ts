@@ -8,6 +8,8 @@ import { drawChart, tryDrawChart, type LineChartSpec } from '../../src/charts/in
 import { CHART_LIMITS, ChartInputError } from '../../src/charts/spec.ts';
 import { axisTicks, chartSvg, fitText } from '../../src/charts/svg.ts';
 import * as format from '../../src/format.ts';
+import * as summaryFormat from '../../src/analytics-summary/format.ts';
+import * as weatherFormat from '../../commands/weather-format.ts';
 import type { Report } from '../../src/services/analytics/client.ts';
 
 /** Each call's budget: generous for a loaded machine, far below a loop that never ends. */
@@ -246,6 +248,46 @@ describe('property: chart and format code return within 100 ms whatever they are
         if (!Number.isFinite(a)) expect(format.formatNumber(a)).toBe(format.NOT_AVAILABLE);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('the summary and weather formatters: a string for any doubles or texts, "not available" for a value not shown', () => {
+    const types = [
+      'TYPE_INTEGER',
+      'TYPE_FLOAT',
+      'TYPE_CURRENCY',
+      'TYPE_SECONDS',
+      'TYPE_MILLISECONDS',
+      'TYPE_MINUTES',
+    ];
+    fc.assert(
+      fc.property(double, values, text, text, (a, series, name, place) => {
+        const calls = [
+          ...types.map((type) => timed(() => summaryFormat.formatMetric(a, type, { name, currency: 'EUR' }))),
+          timed(() => summaryFormat.formatMetric(a, 'TYPE_CURRENCY', { name: 'revenue', currency: name })),
+          timed(() => summaryFormat.sparkline(series)),
+          timed(() => summaryFormat.metricLabel(name)),
+          timed(() => summaryFormat.dimensionLabel(name)),
+          timed(() => summaryFormat.escapeMarkdown(name)),
+          timed(() => format.joinPlace(place, name, place)),
+          timed(() => format.listWithMore([name, place], 1)),
+          timed(() => weatherFormat.formatTemperature(a, 'metric')),
+          timed(() => weatherFormat.formatWind(a, 'imperial')),
+          timed(() => weatherFormat.formatUtcOffset(a)),
+          timed(() => weatherFormat.placeLabel(place, name)),
+          timed(() => weatherFormat.describeConditions([{ main: name, description: place }])),
+        ];
+        for (const [i, call] of calls.entries()) {
+          expect(call.ms, `call ${i}`).toBeLessThan(CALL_MS);
+          expect(call.error).toBeUndefined();
+          expect(typeof call.value).toBe('string');
+        }
+        if (!Number.isFinite(a)) {
+          expect(calls[0]!.value).toBe(format.NOT_AVAILABLE);
+          expect(weatherFormat.formatTemperature(a, 'metric')).toBe(format.NOT_AVAILABLE);
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });

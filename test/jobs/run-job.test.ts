@@ -14,7 +14,7 @@ import { CHILD_ENV, ROOT } from '../support/spawn-herald.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { METRICS } from './fixtures.ts';
 import { WEBHOOK_ID, WEBHOOK_TOKEN } from './harness.ts';
-import { PROPERTY_ID, S2_TOKEN, s2Handlers } from './s2-fake.ts';
+import { hostileS2Handlers, PROPERTY_ID, S2_TOKEN, s2Handlers } from './s2-fake.ts';
 
 const EMAIL_TOKEN = 'test-email-access-token-5b8f0e';
 const dir = mkdtempSync(join(tmpdir(), 'herald-run-job-'));
@@ -211,6 +211,20 @@ describe('npm run job -- analytics-summary', () => {
       'analytics-summary failed: analytics.runReport failed: unauthorized (HTTP 401)',
     );
     expect(inbox.messages).toHaveLength(0);
+  });
+
+  it('posts the summary without its chart, every figure "not available", when GA4 answers "1e999" for each metric', async () => {
+    server.use(...hostileS2Handlers('1e999'));
+    const result = await runJob(['analytics-summary'], env());
+    expect(result.code, result.stderr.slice(-2_000)).toBe(0);
+    expect(requestsTo('/analytics/')).toHaveLength(2);
+    expect(inbox.messages).toHaveLength(1);
+    const [post] = inbox.messages;
+    expect(post!.files).toEqual([]);
+    const fields = post!.embeds[0]!['fields'] as { value: string }[];
+    expect(fields[0]!.value).toMatch(/^\*\*not available\*\*\nnot available \(was not available\)/);
+    expect(JSON.stringify(post)).not.toMatch(/Infinity|NaN|e\+?999|,000,000,000,000,000/);
+    expect(result.stderr).toContain('the chart could not be drawn; the reply goes out without it');
   });
 
   it('lists the known jobs for an unknown name', async () => {

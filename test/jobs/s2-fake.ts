@@ -4,7 +4,7 @@
 // empty result, as GA4 does.
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { route } from '../../src/sandbox/layout.ts';
-import { fixtureReport, wireReport } from './fixtures.ts';
+import { fixtureReport, METRICS, wireReport } from './fixtures.ts';
 
 export const S2_TOKEN = 'ya29.test-analytics-access-token-0042';
 export const PROPERTY_ID = '123456789';
@@ -47,6 +47,52 @@ export function s2Handlers(opts: { isEmpty?: boolean } = {}): RequestHandler[] {
       );
       return HttpResponse.json(wireReport(tagged.dims, tagged.rows, tagged.totals), {
         headers: { 'content-type': 'application/json; charset=UTF-8' },
+      });
+    }),
+  ];
+}
+
+/**
+ * S2 answering `value` (GA4's numeric text, such as "1e999") for every metric of every row and
+ * total, with a row for each day from 20 days ago to tomorrow, so whatever span the summary asks
+ * for in whatever zone, each of its days holds the value.
+ */
+export function hostileS2Handlers(value: string): RequestHandler[] {
+  const days = Array.from({ length: 22 }, (_, i) =>
+    new Date(Date.now() - (i - 1) * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''),
+  );
+  const metricValues = METRICS.map(() => ({ value }));
+  return [
+    http.post(route('analytics', '/properties/*'), async ({ request }) => {
+      const body = (await request.json()) as RunReportBody;
+      const dims = (body.dimensions ?? []).map((d) => d.name);
+      const ranges = (body.dateRanges ?? []).map((r, i) => r.name ?? `date_range_${i}`);
+      const named = ranges.length > 1 ? ranges : [undefined];
+      const rows = named.flatMap((range) =>
+        days.map((day) => ({
+          dimensionValues: [
+            ...dims.map((d) => (d === 'date' ? day : 'Germany')),
+            ...(range ? [range] : []),
+          ].map((v) => ({ value: v })),
+          metricValues,
+        })),
+      );
+      const totals = body.metricAggregations?.includes('TOTAL')
+        ? named.map((range) => ({
+            dimensionValues: [...dims.map(() => 'RESERVED_TOTAL'), ...(range ? [range] : [])].map((v) => ({
+              value: v,
+            })),
+            metricValues,
+          }))
+        : undefined;
+      return HttpResponse.json({
+        dimensionHeaders: [...dims, ...(ranges.length > 1 ? ['dateRange'] : [])].map((name) => ({ name })),
+        metricHeaders: METRICS.map((name) => ({ name, type: 'TYPE_INTEGER' })),
+        rows,
+        rowCount: rows.length,
+        ...(totals ? { totals } : {}),
+        metadata: { currencyCode: 'EUR', timeZone: 'Europe/Berlin' },
+        kind: 'analyticsData#runReport',
       });
     }),
   ];

@@ -198,6 +198,37 @@ describe('job search client', () => {
     await jobs.close();
   });
 
+  it('leaves out a salary no job pays (negative, or beyond 10^10 in any currency), as one not given', async () => {
+    const fixture = SEARCH_FIXTURE as { results: Record<string, unknown>[]; mean?: number };
+    const salaries = [
+      [1e308, 1e308],
+      [-1e308, 50_000],
+      [40_000, 1e20],
+    ];
+    server.use(
+      http.get(SEARCH_ROUTE, () =>
+        HttpResponse.json({
+          ...fixture,
+          mean: -1e308,
+          results: fixture.results.map((job, i) => ({
+            ...job,
+            salary_min: salaries[i]![0],
+            salary_max: salaries[i]![1],
+          })),
+        }),
+      ),
+    );
+    const jobs = client();
+    const result = await jobs.search({ country: 'gb', page: 1, what: 'javascript' });
+    expect(result.meanSalary).toBeUndefined();
+    expect(result.results.map((j) => [j.salaryMin, j.salaryMax])).toEqual([
+      [undefined, undefined],
+      [undefined, 50_000],
+      [40_000, undefined],
+    ]);
+    await jobs.close();
+  });
+
   it('answers an empty page, not an error, when nothing matches', async () => {
     const jobs = client();
     expect(await jobs.search({ country: 'gb', page: 1, what: JOB_SEARCH_MAGIC.noResults })).toEqual({

@@ -106,6 +106,26 @@ describe('weather client', () => {
     expect(f!.steps[1]).toMatchObject({ temp: 4.5, pop: 0.5 });
   });
 
+  it('keeps a time no weather answer can hold (before 1970, past year 9999) out: no step at it, no observation time', async () => {
+    const current = fixture('current-zocca.json');
+    const forecast = fixture('forecast-zocca.json') as { list: Record<string, unknown>[] };
+    // Whole seconds, as the schema asks, but 9e12 s is beyond what a Date holds.
+    const hostile = [9e12, -9e12, 2 ** 53 - 1, -1];
+    server.use(
+      http.get(route('weather', '/weather'), () => HttpResponse.json({ ...current, dt: 9e12 })),
+      http.get(route('weather', '/forecast'), () =>
+        HttpResponse.json({
+          ...forecast,
+          list: [...hostile.map((dt) => ({ ...forecast.list[0], dt })), ...forecast.list],
+        }),
+      ),
+    );
+    const { client } = makeClient();
+    expect((await client.current({ city: 'Zocca' }))!.observedAt).toBeUndefined();
+    const f = await client.forecast({ city: 'Zocca' });
+    expect(f!.steps.map((s) => s.at.getTime())).toEqual(forecast.list.map((s) => (s['dt'] as number) * 1000));
+  });
+
   it('maps realistic payloads whose cod is a number or a string, keeping only domain fields', async () => {
     server.use(
       http.get(route('weather', '/weather'), () => HttpResponse.json(fixture('current-zocca.json'))),

@@ -81,14 +81,25 @@ function toDate(value: string | null | undefined): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
+/**
+ * The largest yearly salary kept, in the country's currency: beyond any real one even in rupees
+ * or reais. A salary outside 0 to this (1e308 would print as 400 characters) is left out, as a
+ * listing that gives none.
+ */
+const MAX_SALARY = 1e10;
+
+function salaryOf(value: number | null | undefined): number | undefined {
+  return value != null && value >= 0 && value <= MAX_SALARY ? value : undefined;
+}
+
 function toListing(w: JobWire): JobListing {
   return {
     id: String(w.id),
     title: w.title,
     company: w.company?.display_name ?? undefined,
     location: w.location?.display_name ?? undefined,
-    salaryMin: w.salary_min ?? undefined,
-    salaryMax: w.salary_max ?? undefined,
+    salaryMin: salaryOf(w.salary_min),
+    salaryMax: salaryOf(w.salary_max),
     salaryIsPredicted: isPredicted(w.salary_is_predicted),
     created: toDate(w.created),
     url: w.redirect_url ?? undefined,
@@ -99,7 +110,7 @@ function toListing(w: JobWire): JobListing {
 
 /** The answer as the client hands it on (and caches it). */
 export function toJobSearchResult(wire: JobSearchWire): JobSearchResult {
-  return { count: wire.count, results: wire.results.map(toListing), meanSalary: wire.mean ?? undefined };
+  return { count: wire.count, results: wire.results.map(toListing), meanSalary: salaryOf(wire.mean) };
 }
 
 function rejected(reason: string): ServiceError {

@@ -119,6 +119,17 @@ function offsetOf(seconds: number | undefined): number | undefined {
   return seconds !== undefined && Math.abs(seconds) < MAX_OFFSET_S ? seconds : undefined;
 }
 
+/**
+ * The last second of year 9999: a weather answer's times lie between 1970 and this. Beyond it a
+ * Date is invalid or has no 4-digit ISO day, and the commands cannot place the step on a day.
+ */
+const MAX_TIME_S = 253_402_300_799;
+
+/** The instant `seconds` after 1970, or undefined when no weather answer can be at it. */
+function instantOf(seconds: number): Date | undefined {
+  return seconds >= 0 && seconds <= MAX_TIME_S ? new Date(seconds * 1000) : undefined;
+}
+
 function toConditions(list: ConditionWire[]): Condition[] {
   return list.map((c) => {
     const condition: Condition = { main: c.main, description: c.description ?? c.main.toLowerCase() };
@@ -166,7 +177,7 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
         humidity: within(w.main.humidity, [0, 100]),
         windSpeed: within(w.wind.speed, SANE[units].wind),
         conditions: toConditions(w.weather),
-        observedAt: w.dt === undefined ? undefined : new Date(w.dt * 1000),
+        observedAt: w.dt === undefined ? undefined : instantOf(w.dt),
         timezoneOffsetS: offsetOf(w.timezone),
       });
       return orUndefined(http.send(request('current', city, units), CurrentWeatherResponse, opts, toCurrent));
@@ -179,9 +190,12 @@ export function createWeatherClient(config: WeatherConfig, deps: ClientDeps = {}
         country: f.city.country,
         units,
         timezoneOffsetS: offsetOf(f.city.timezone),
-        steps: f.list.map((s) => {
+        // A step at no time a forecast can have is left out: it belongs to no day.
+        steps: f.list.flatMap((s) => {
+          const at = instantOf(s.dt);
+          if (at === undefined) return [];
           const step: ForecastStep = {
-            at: new Date(s.dt * 1000),
+            at,
             temp: within(s.main.temp, SANE[units].temp),
             conditions: toConditions(s.weather),
           };
