@@ -75,7 +75,8 @@ export function createDispatchErrorHandler(
 ): (args: ReceiverDispatchErrorHandlerArgs) => void {
   return ({ error, request, response }) => {
     const fields = { method: request.method, path: loggedText(request.url ?? '') };
-    const isUnrouted = (error as { code?: unknown }).code === ErrorCode.HTTPReceiverDeferredRequestError;
+    const isUnrouted =
+      (error as { code?: unknown } | null | undefined)?.code === ErrorCode.HTTPReceiverDeferredRequestError;
     if (isUnrouted) log.info(fields, 'slack.request_unrouted');
     else log.error({ ...fields, err: describeSdkError(error, secrets) }, 'slack.request_failed');
     response.writeHead(isUnrouted ? 404 : 500);

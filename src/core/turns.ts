@@ -15,17 +15,11 @@ export interface Turns {
 
 export function createTurns(): Turns {
   const waiting: Array<() => void> = [];
-  let head = 0;
   let isScheduled = false;
   function release(): void {
-    waiting[head++]!();
-    if (head < waiting.length) {
-      setImmediate(release);
-      return;
-    }
-    waiting.length = 0;
-    head = 0;
-    isScheduled = false;
+    waiting.shift()?.();
+    if (waiting.length > 0) setImmediate(release);
+    else isScheduled = false;
   }
   return {
     next() {
