@@ -1,6 +1,12 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LogLevel } from '@slack/bolt';
-import { describe, expect, it } from 'vitest';
-import { createBoltLogger, describeSdkError } from '../../../adapters/slack/bolt-log.ts';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createBoltLogger,
+  createDispatchErrorHandler,
+  describeSdkError,
+} from '../../../adapters/slack/bolt-log.ts';
+import { recordingLog, type LogLine } from '../../support/command-doubles.ts';
 import { redactText } from '../../../src/redact.ts';
 
 const SECRET = 'configured-secret-value-42';
@@ -56,5 +62,41 @@ describe('createBoltLogger', () => {
       },
       { level: 'debug', obj: { sdk: 'bolt-app' }, msg: 'now kept {"n":1}' },
     ]);
+  });
+});
+
+describe('createDispatchErrorHandler', () => {
+  const answerOf = (error: unknown, url: string) => {
+    const lines: LogLine[] = [];
+    const response = { writeHead: vi.fn(), end: vi.fn() };
+    createDispatchErrorHandler(recordingLog(lines), [SECRET])({
+      error: error as Error,
+      logger: undefined as never,
+      request: { method: 'POST', url } as IncomingMessage,
+      response: response as unknown as ServerResponse,
+    });
+    return {
+      lines,
+      status: response.writeHead.mock.calls[0]?.[0] as number,
+      ended: response.end.mock.calls.length,
+    };
+  };
+
+  it('answers a request that failed in dispatch 500 and logs it scrubbed, with a cut path', () => {
+    const { lines, status, ended } = answerOf(
+      new Error(`dispatch failed for ${SECRET}`),
+      `/slack/${'x'.repeat(300)}`,
+    );
+    expect([status, ended]).toEqual([500, 1]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'error', msg: 'slack.request_failed' });
+    expect(JSON.stringify(lines[0])).not.toContain(SECRET);
+    expect((lines[0]!.obj as { path: string }).path).toHaveLength(100);
+  });
+
+  it('answers 500 when given no error object at all, without throwing', () => {
+    const { lines, status } = answerOf(null, '/slack/events');
+    expect(status).toBe(500);
+    expect(lines[0]).toMatchObject({ level: 'error', msg: 'slack.request_failed' });
   });
 });
