@@ -70,7 +70,9 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
   }
   // With REDIS_URL, the per-user limits and the providers' quotas are shared by every replica.
   const redis = config.redisUrl
-    ? await (await import('./redis.ts')).connectRedis(config.redisUrl, { log })
+    ? await (
+        await import('./redis.ts')
+      ).connectRedis(config.redisUrl, { log, verifyTls: config.redisTlsVerify })
     : undefined;
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   // Only the health server serves metrics: without it prom-client is never loaded.

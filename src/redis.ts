@@ -10,6 +10,15 @@ export interface RedisLog {
 }
 
 /**
+ * ioredis's TLS options for `url`: a rediss:// URL alone makes ioredis check the server's
+ * certificate against the system's authorities; `verifyTls` false accepts a self-signed one (the
+ * connection stays encrypted, but a server impersonating it is not refused).
+ */
+export function redisTlsOptions(url: string, verifyTls: boolean): { tls?: { rejectUnauthorized: false } } {
+  return !verifyTls && url.startsWith('rediss:') ? { tls: { rejectUnauthorized: false } } : {};
+}
+
+/**
  * Connects to Redis at `url` (redis:// or rediss://), or rejects naming its host and port. Once
  * connected, ioredis reconnects by itself; a command sent meanwhile waits for the connection and
  * fails after two retries. Each outage is logged once (`redis.error`), and its end (`redis.ready`).
@@ -17,7 +26,7 @@ export interface RedisLog {
  */
 export async function connectRedis(
   url: string,
-  opts: { log?: RedisLog | undefined; connectTimeoutMs?: number } = {},
+  opts: { log?: RedisLog | undefined; connectTimeoutMs?: number; verifyTls?: boolean } = {},
 ): Promise<Redis> {
   const log = opts.log ?? createLogger({ level: 'warn' });
   const where = new URL(url);
@@ -26,6 +35,7 @@ export async function connectRedis(
     lazyConnect: true,
     connectTimeout: opts.connectTimeoutMs ?? 5_000,
     maxRetriesPerRequest: 2,
+    ...redisTlsOptions(url, opts.verifyTls ?? true),
   });
   let down = false;
   redis.on('error', (err: Error) => {

@@ -1,8 +1,15 @@
 // The one Redis factory: it connects, logs an outage once (not each reconnection attempt) and its
 // end, and refuses an unreachable server naming it, with no password in any line.
-import { describe, expect, it } from 'vitest';
-import { connectRedis } from '../src/redis.ts';
-import { REDIS_URL } from './support/redis.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer, type Server } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis, redisTlsOptions } from '../src/redis.ts';
+import { openScheduleStore, openStore } from '../src/store/index.ts';
+import { deleteKeys, REDIS_URL, testKeyPrefix } from './support/redis.ts';
 
 function lines() {
   const out: { level: string; obj: object; msg: string }[] = [];
@@ -45,5 +52,110 @@ describe('connectRedis', () => {
     if (!(err instanceof Error)) throw new Error('expected a refusal');
     expect(err.message).toBe('could not connect to Redis at 127.0.0.1:1');
     expect(JSON.stringify(out)).not.toContain('hunter2');
+  });
+});
+
+/**
+ * A certificate for 127.0.0.1 signed by itself, as Heroku's Key-Value Store presents one; made with
+ * the openssl command, so undefined where there is none.
+ */
+function selfSigned(): { key: Buffer; cert: Buffer } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'herald-tls-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(key), cert: readFileSync(cert) };
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('connectRedis over TLS (rediss://)', () => {
+  const pair = selfSigned();
+  let proxy: Server;
+  let url = '';
+
+  beforeAll(async () => {
+    if (!pair) return;
+    // TLS in front of the test Redis, as a provider terminates it.
+    proxy = createTlsServer(pair, (tls) => {
+      const plain = connect(6379, '127.0.0.1');
+      tls.pipe(plain).pipe(tls);
+      tls.on('error', () => plain.destroy());
+      plain.on('error', () => tls.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    url = `rediss://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    if (proxy) await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  });
+
+  it.skipIf(!pair)(
+    'reaches a server with a self-signed certificate when REDIS_TLS_VERIFY is false',
+    async () => {
+      const redis = await connectRedis(url, { verifyTls: false, connectTimeoutMs: 2_000 });
+      expect(await redis.ping()).toBe('PONG');
+      redis.disconnect();
+    },
+  );
+
+  it.skipIf(!pair)('refuses that certificate by default, naming the server and the reason', async () => {
+    const { out, log } = lines();
+    const err: unknown = await connectRedis(url, { log, connectTimeoutMs: 2_000 }).then(
+      (redis) => redis.disconnect(),
+      (e: unknown) => e,
+    );
+    if (!(err instanceof Error)) throw new Error('expected a refusal');
+    expect(err.message).toBe(`could not connect to Redis at ${new URL(url).host}`);
+    expect(out.map((l) => `${l.level} ${l.msg}`)).toEqual(['warn redis.error']);
+    expect((out[0]!.obj as { err: string }).err).toMatch(/self[- ]signed/);
+  });
+
+  it.skipIf(!pair)(
+    'opens the store and the schedules there, as herald starts with REDIS_TLS_VERIFY=false',
+    async () => {
+      const keyPrefix = testKeyPrefix();
+      const place = { storeUrl: url, redisUrl: url, redisTlsVerify: false };
+      const store = await openStore(place, { keyPrefix, connectTimeoutMs: 2_000 });
+      const schedules = await openScheduleStore(place, { keyPrefix });
+      try {
+        expect(await store.claimOnce('tls-check', 60_000)).toBe(true);
+        expect(await schedules.list()).toEqual([]);
+      } finally {
+        await Promise.all([store.close(), schedules.close()]);
+        await deleteKeys(keyPrefix);
+      }
+    },
+  );
+
+  it('turns the check off only for a rediss:// URL that asks for it', () => {
+    expect(redisTlsOptions('rediss://h:6380', false)).toEqual({ tls: { rejectUnauthorized: false } });
+    expect(redisTlsOptions('rediss://h:6380', true)).toEqual({});
+    expect(redisTlsOptions('redis://h:6379', false)).toEqual({});
   });
 });

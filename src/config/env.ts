@@ -184,6 +184,7 @@ export const EnvSchema = z.object({
     .pipe(z.coerce.number<string>().int().min(0).optional())
     .transform((v) => v ?? 360),
   SCHEDULE_CONCURRENCY: positiveInt(64),
+  REDIS_TLS_VERIFY: optionalText.pipe(z.enum(['true', 'false']).optional()).transform((v) => v !== 'false'),
   SCHEDULE_ALLOW_SIMULATED: optionalText
     .pipe(z.enum(['true', 'false']).optional())
     .transform((v) => v === 'true'),

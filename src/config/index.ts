@@ -47,6 +47,11 @@ export interface Config {
   slack: SlackConfig | undefined;
   storeUrl: string;
   redisUrl: string | undefined;
+  /**
+   * Whether a rediss:// server's certificate is checked (REDIS_TLS_VERIFY, on by default); off
+   * only for a provider whose certificate is self-signed (Heroku's Key-Value Store).
+   */
+  redisTlsVerify: boolean;
   /** /healthz, /readyz, /metrics: HEALTH_PORT, or PORT when Slack's HTTP mode does not own it. */
   health: HealthConfig | undefined;
   /** DYNO is set: a Heroku dyno, whose disk is lost at every restart. */
@@ -130,6 +135,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     slack,
     storeUrl: e.STORE_URL ?? e.REDIS_URL ?? './data/herald.sqlite',
     redisUrl: e.REDIS_URL ?? (e.STORE_URL?.startsWith('redis') ? e.STORE_URL : undefined),
+    redisTlsVerify: e.REDIS_TLS_VERIFY,
     health,
     log: logSection(e, discord !== undefined || slack !== undefined),
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,

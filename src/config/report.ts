@@ -113,6 +113,12 @@ function canWrite(path: string): boolean {
 function storeLines(config: Config): ReportLine[] {
   const store = describeStore(config);
   const lines: ReportLine[] = [{ text: `store: ${store}`, fields: { store } }];
+  const isTls = [config.storeUrl, config.redisUrl].some((url) => url?.startsWith('rediss:'));
+  if (isTls && !config.redisTlsVerify)
+    lines.push({
+      text: "Redis's TLS certificate is not checked (REDIS_TLS_VERIFY=false): the connection is encrypted, but a server posing as Redis would not be refused",
+      fields: { redisTlsVerify: false },
+    });
   if (!store.startsWith('sqlite ')) return lines;
   const where = config.ephemeralDisk
     ? "is on a Heroku dyno's disk (DYNO is set), which is emptied at every restart"

@@ -27,8 +27,14 @@ export function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
 }
 
 /** Connects to Redis at `url` through herald's one Redis factory (src/redis.ts). */
-export async function connectStoreRedis(url: string, connectTimeoutMs = 5_000): Promise<Redis> {
+export async function connectStoreRedis(
+  url: string,
+  opts: { connectTimeoutMs?: number | undefined; verifyTls?: boolean | undefined } = {},
+): Promise<Redis> {
   // Loaded here, not at the top: the SQLite store imports this file too, and an idle bot without
   // Redis should not hold ioredis (about 2 MB of heap and 8 MB of resident memory).
-  return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs });
+  return (await import('../redis.ts')).connectRedis(url, {
+    connectTimeoutMs: opts.connectTimeoutMs ?? 5_000,
+    verifyTls: opts.verifyTls ?? true,
+  });
 }

@@ -31,25 +31,30 @@ export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): st
   return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
 }
 
-export async function openStore(
-  config: Pick<Config, 'storeUrl' | 'redisUrl'>,
-  opts: RedisStoreOptions = {},
-): Promise<Store> {
+/** Where the store is: its URLs, and (default: yes) whether a rediss:// certificate is checked. */
+type StorePlace = Pick<Config, 'storeUrl' | 'redisUrl'> & Partial<Pick<Config, 'redisTlsVerify'>>;
+
+export async function openStore(config: StorePlace, opts: RedisStoreOptions = {}): Promise<Store> {
   // ioredis is loaded only when a redis:// URL is configured (about 8 MB of idle memory otherwise).
   const redisUrl = redisUrlOf(config);
-  if (redisUrl !== undefined) return (await import('./redis-store.ts')).createRedisStore(redisUrl, opts);
+  if (redisUrl !== undefined) {
+    const verifyTls = config.redisTlsVerify ?? true;
+    return (await import('./redis-store.ts')).createRedisStore(redisUrl, { ...opts, verifyTls });
+  }
   if (config.storeUrl === ':memory:') return createMemoryStore(opts);
   return createSqliteStore(config.storeUrl, opts);
 }
 
 /** The schedules of /schedule, in the same place as the rest of the store (see openStore). */
 export async function openScheduleStore(
-  config: Pick<Config, 'storeUrl' | 'redisUrl'>,
+  config: StorePlace,
   opts: { keyPrefix?: string } = {},
 ): Promise<ScheduleStore> {
   const redisUrl = redisUrlOf(config);
-  if (redisUrl !== undefined)
-    return (await import('./schedules-redis.ts')).createRedisScheduleStore(redisUrl, opts);
+  if (redisUrl !== undefined) {
+    const verifyTls = config.redisTlsVerify ?? true;
+    return (await import('./schedules-redis.ts')).createRedisScheduleStore(redisUrl, { ...opts, verifyTls });
+  }
   if (config.storeUrl === ':memory:') return createMemoryScheduleStore();
   return createSqliteScheduleStore(config.storeUrl);
 }

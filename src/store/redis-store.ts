@@ -35,6 +35,8 @@ export interface RedisStoreOptions extends StoreOptions {
   /** Defaults to "herald:". Tests use a unique one per run. */
   keyPrefix?: string;
   connectTimeoutMs?: number;
+  /** Whether a rediss:// server's certificate is checked (REDIS_TLS_VERIFY). */
+  verifyTls?: boolean;
 }
 
 function pairsToRecord(flat: unknown): Record<string, string> {
@@ -85,7 +87,7 @@ interface RedisContext {
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
   const prefix = opts.keyPrefix ?? 'herald:';
   const p = storeKeyPrefix(prefix);
-  const redis = await connectStoreRedis(url, opts.connectTimeoutMs);
+  const redis = await connectStoreRedis(url, opts);
   await moveLegacyKeys(redis, prefix);
   const ctx: RedisContext = {
     redis,

@@ -20,6 +20,8 @@ export interface RedisScheduleStoreOptions {
   /** Defaults to "herald:", the prefix of the other store keys. */
   keyPrefix?: string;
   connectTimeoutMs?: number;
+  /** Whether a rediss:// server's certificate is checked (REDIS_TLS_VERIFY). */
+  verifyTls?: boolean;
 }
 
 // KEYS: records, paused, next. ARGV: id, record, max, paused (1 or 0), created at.
@@ -129,7 +131,7 @@ export async function createRedisScheduleStore(
     next: `${t}schedules:next`,
     runs: `${t}schedules:runs`,
   };
-  const redis: Redis = await connectStoreRedis(url, opts.connectTimeoutMs);
+  const redis: Redis = await connectStoreRedis(url, opts);
   const script = scriptsOf(redis);
   await moveLegacyKeys(redis, p);
   await script(BACKFILL, 3, keys.records, keys.paused, keys.next);

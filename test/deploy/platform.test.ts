@@ -163,3 +163,31 @@ describe('a SQLite store that will not outlive a restart', () => {
     }
   });
 });
+
+describe("a Redis whose TLS certificate is not checked (Heroku's self-signed one)", () => {
+  const UNCHECKED = /^Redis's TLS certificate is not checked \(REDIS_TLS_VERIFY=false\)/;
+  const texts = (lines: ReportLine[]) => lines.map((l) => l.text);
+
+  it('is said in the start-up report, with what it gives up', () => {
+    const lines = texts(report({ REDIS_URL: 'rediss://:p@redis.example:6380', REDIS_TLS_VERIFY: 'false' }));
+    expect(lines.filter((t) => UNCHECKED.test(t))).toEqual([
+      "Redis's TLS certificate is not checked (REDIS_TLS_VERIFY=false): the connection is encrypted, but a server posing as Redis would not be refused",
+    ]);
+    expect(lines.join('\n')).not.toContain(':p@');
+  });
+
+  it('is not said when the certificate is checked (the default) or the URL is plain redis://', () => {
+    expect(
+      texts(report({ REDIS_URL: 'rediss://redis.example:6380' })).filter((t) => UNCHECKED.test(t)),
+    ).toEqual([]);
+    const plain = report({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_TLS_VERIFY: 'false' });
+    expect(texts(plain).filter((t) => UNCHECKED.test(t))).toEqual([]);
+  });
+
+  it('takes only true or false', () => {
+    expect(loadConfig({}).redisTlsVerify).toBe(true);
+    expect(loadConfig({ REDIS_TLS_VERIFY: 'true' }).redisTlsVerify).toBe(true);
+    expect(loadConfig({ REDIS_TLS_VERIFY: 'false' }).redisTlsVerify).toBe(false);
+    expect(problemsOf({ REDIS_TLS_VERIFY: 'no' }).map((p) => p.variable)).toEqual(['REDIS_TLS_VERIFY']);
+  });
+});
