@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Reply } from '../src/core/reply.ts';
 import type { Condition, Units } from '../src/services/weather/client.ts';
 import { formatQuantity, quote } from './format.ts';
+import { ownEntry } from '../src/domain/lookup.ts';
 
 export const UNIT_CHOICES = ['metric', 'imperial', 'standard'] as const;
 
@@ -67,10 +68,10 @@ const ICON_CODES: Readonly<Record<string, string>> = { '02d': '🌤️', '02n': 
 
 /** The emoji for a condition: by its icon code's day or night when given ("01n" -> 🌙). */
 export function conditionIcon(main: string, icon?: string): string {
-  const byCode = icon === undefined ? undefined : ICON_CODES[icon];
+  const byCode = icon === undefined ? undefined : ownEntry(ICON_CODES, icon);
   if (byCode) return byCode;
   const isNight = icon?.endsWith('n') ?? false;
-  return (isNight ? NIGHT_ICONS[main] : undefined) ?? ICONS[main] ?? '🌫️';
+  return (isNight ? ownEntry(NIGHT_ICONS, main) : undefined) ?? ownEntry(ICONS, main) ?? '🌫️';
 }
 
 /** "Moderate rain, mist" from the conditions' descriptions, or the groups when none is given. */

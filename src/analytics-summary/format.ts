@@ -2,6 +2,7 @@
 // type (https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/MetricType)
 // and text sparklines. Numbers, percentages and changes come from the one formatting module.
 import { LOCALE, NOT_AVAILABLE, formatNumber, formatRatio } from '../format.ts';
+import { ownEntry } from '../domain/lookup.ts';
 
 const METRIC_LABELS: Readonly<Record<string, string>> = {
   sessions: 'Sessions',
@@ -50,11 +51,11 @@ function humanize(name: string): string {
 }
 
 export function metricLabel(name: string): string {
-  return METRIC_LABELS[name] ?? humanize(name);
+  return ownEntry(METRIC_LABELS, name) ?? humanize(name);
 }
 
 export function dimensionLabel(name: string): string {
-  return DIMENSION_LABELS[name] ?? humanize(name).toLowerCase();
+  return ownEntry(DIMENSION_LABELS, name) ?? humanize(name).toLowerCase();
 }
 
 function duration(totalSeconds: number): string {
@@ -103,7 +104,7 @@ export function formatMetric(
       return duration(value * 3600);
     default: {
       if (/Rate$/.test(opts.name) && value >= 0 && value <= 1) return formatRatio(value);
-      const unit = UNITS[type];
+      const unit = ownEntry(UNITS, type);
       return unit === undefined ? formatNumber(value, 2) : `${formatNumber(value, 2)} ${unit}`;
     }
   }

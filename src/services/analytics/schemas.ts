@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { ProviderErrorReader } from '../../http/client.ts';
 import type { ServiceErrorCode } from '../../errors.ts';
+import { ownEntry } from '../../domain/lookup.ts';
 
 /** Metric values are numeric text ("2541", "93.8124"); a number is tolerated. */
 const MetricValue = z.object({
@@ -74,7 +75,7 @@ export const readGoogleError: ProviderErrorReader = ({ body }) => {
   const { message, status, details } = parsed.data.error;
   return {
     message,
-    code: status === undefined ? undefined : GOOGLE_STATUS[status],
+    code: status === undefined ? undefined : ownEntry(GOOGLE_STATUS, status),
     retryAfterMs: retryDelayMs(details),
   };
 };

@@ -6,6 +6,7 @@ import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../../domain/job-countries.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { AdzunaErrorResponse, JobSearchResponse, type JobWire, type JobSearchWire } from './schemas.ts';
+import { ownEntry } from '../../domain/lookup.ts';
 
 export interface JobSearchConfig {
   baseUrl: string;
@@ -66,7 +67,7 @@ export const readJobSearchError: ProviderErrorReader = ({ body, text }) => {
   const { exception, display } = parsed.data;
   return {
     message: display ? `${exception}: ${display}` : exception,
-    code: EXCEPTION_CODES[exception],
+    code: ownEntry(EXCEPTION_CODES, exception),
   };
 };
 

@@ -6,6 +6,7 @@ import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { characterLimitOf, countCharacters, isKnownSpeechModel } from '../../domain/speech.ts';
 import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import { SpeechErrorResponse, VoiceResponse, VoicesResponse, type VoiceWire } from './schemas.ts';
+import { ownEntry } from '../../domain/lookup.ts';
 
 export interface SpeechConfig {
   baseUrl: string;
@@ -81,7 +82,7 @@ export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
   const key = detail.code ?? detail.status;
   return {
     message: [key, detail.message].filter((p) => p !== undefined && p !== '').join(': ') || undefined,
-    code: key === undefined ? undefined : DETAIL_CODES[key],
+    code: key === undefined ? undefined : ownEntry(DETAIL_CODES, key),
     ...(key !== undefined && USED_UP.has(key) ? { exhausted: true } : {}),
   };
 };

@@ -19,6 +19,7 @@ import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import type { ChannelClient } from './client.ts';
 import { watchRateLimit } from './rate-limit.ts';
 import { z } from 'zod';
+import { ownEntry } from '../../domain/lookup.ts';
 
 export interface SlackChannelConfig {
   /** The Web API base (SLACK_API_URL), e.g. https://slack.com/api. */
@@ -95,7 +96,8 @@ function refusalText(operation: string, error: string | undefined, needed: strin
 }
 
 function refused(operation: string, answer: Pick<Answer, 'error' | 'needed'>): ServiceError {
-  const code = (answer.error === undefined ? undefined : SLACK_ERRORS[answer.error]) ?? 'invalid_request';
+  const code =
+    (answer.error === undefined ? undefined : ownEntry(SLACK_ERRORS, answer.error)) ?? 'invalid_request';
   // Slack answered (HTTP 200): the step was not taken, so a resend cannot double it.
   return new ServiceError({
     service: 'webhook',

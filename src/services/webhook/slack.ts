@@ -10,6 +10,7 @@ import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
 import type { WebhookClient, WebhookConfig } from './client.ts';
 import { watchRateLimit } from './rate-limit.ts';
+import { ownEntry } from '../../domain/lookup.ts';
 
 /** Slack's error strings whose meaning the HTTP status alone does not carry. */
 const SLACK_ERRORS: Readonly<Record<string, ServiceErrorCode>> = {
@@ -31,7 +32,7 @@ export const readSlackWebhookError: ProviderErrorReader = ({ text }) => {
   const error = /^\s*([a-z_]+)\s*$/.exec(text)?.[1];
   return {
     message: error ?? bodyExcerpt(text),
-    code: error === undefined ? undefined : SLACK_ERRORS[error],
+    code: error === undefined ? undefined : ownEntry(SLACK_ERRORS, error),
   };
 };
 
