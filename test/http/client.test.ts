@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse, delay } from 'msw';
 import { z } from 'zod';
 import { createHttpClient, type CallRecord } from '../../src/http/client.ts';
@@ -147,11 +147,36 @@ describe('http client', () => {
           : HttpResponse.json({ name: 'ok' });
       }),
     );
-    const c = client();
-    const t0 = Date.now();
-    await c.send({ service: 'weather', operation: 'limited', method: 'GET', path: '/limited' }, Thing);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
-    await c.close();
+    // The wait is the fake clock's: the second request goes once a second has passed on it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const retries: object[] = [];
+    const log = {
+      debug: (obj: object, msg: string) => msg === 'http.retry' && retries.push(obj),
+      info() {},
+      warn() {},
+      error() {},
+    };
+    const c = client({ log });
+    try {
+      const sent = c.send(
+        { service: 'weather', operation: 'limited', method: 'GET', path: '/limited' },
+        Thing,
+      );
+      await vi.waitFor(() => expect(retries).toHaveLength(1));
+      const { delayMs } = retries[0] as { delayMs: number };
+      expect(retries[0]).toMatchObject({ status: 429, attempt: 1 });
+      // Retry-After: 1, plus the retry's jitter.
+      expect(delayMs).toBeGreaterThanOrEqual(1000);
+      expect(delayMs).toBeLessThan(1100);
+      await vi.advanceTimersByTimeAsync(delayMs - 1);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(sent).resolves.toEqual({ name: 'ok' });
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      await c.close();
+    }
   });
 
   it('maps statuses, resets, timeouts, non-JSON and schema misfits to typed errors', async () => {
