@@ -596,5 +596,14 @@ describe('createDispatcher', () => {
       expect(await missing.dispatcher.onAutocomplete({ ...request, command: 'nope' })).toEqual([]);
       expect(complete).not.toHaveBeenCalled();
     });
+
+    it('treats an option named like an inherited member as one without completion, calling nothing', async () => {
+      const complete = vi.fn(async () => [{ name: 'a', value: 'a' }]);
+      const { dispatcher, lines } = setup([withAutocomplete(complete)]);
+      for (const option of ['constructor', 'toString', '__proto__'])
+        expect(await dispatcher.onAutocomplete({ ...request, option })).toEqual([]);
+      expect(complete).not.toHaveBeenCalled();
+      expect(lines.filter((l) => l.msg === 'autocomplete.failed')).toEqual([]);
+    });
   });
 });
