@@ -1,6 +1,7 @@
 // Pure helpers for /email send and /email status: address checks, the HTML body built from user
 // text (escaped, paragraphs from blank lines) and how each delivery event reads.
 import type { Color } from '../src/core/reply.ts';
+import { ownEntry } from '../src/domain/lookup.ts';
 import { escapeHtml } from '../src/domain/text.ts';
 
 /** What buildCommands passes to both /email commands. */
@@ -59,7 +60,7 @@ const EVENT_COLORS: Readonly<Record<string, Color>> = {
 };
 
 export function eventColor(event: string | undefined): Color {
-  return (event !== undefined ? EVENT_COLORS[event] : undefined) ?? 'info';
+  return (event !== undefined ? ownEntry(EVENT_COLORS, event) : undefined) ?? 'info';
 }
 
 /** "delivery_delayed" -> "delivery delayed"; undefined -> "not sent yet". */

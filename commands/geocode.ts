@@ -2,6 +2,7 @@
 // "lat, lon", so the reply turns them round and links each match to OpenStreetMap.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
+import { ownEntry } from '../src/domain/lookup.ts';
 import type { GeocodeMatch } from '../src/services/geocoding/client.ts';
 import { formatCoordinate, plural, quote, truncate } from './format.ts';
 
@@ -27,7 +28,7 @@ export { formatCoordinate };
 export function mapLink(match: GeocodeMatch): string {
   const lat = formatCoordinate(match.latitude);
   const lon = formatCoordinate(match.longitude);
-  const zoom = ZOOM_BY_TYPE[match.placeType[0] ?? ''] ?? 12;
+  const zoom = ownEntry(ZOOM_BY_TYPE, match.placeType[0] ?? '') ?? 12;
   return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=${zoom}/${lat}/${lon}`;
 }
 

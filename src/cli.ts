@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { readEnvironment, type Environment } from './config/file.ts';
 import { configReport } from './config/report.ts';
 import { loadConfig, type Config } from './config/index.ts';
+import { ownEntry } from './domain/lookup.ts';
 import { ConfigError } from './errors.ts';
 import { planServices } from './sandbox/resolve.ts';
 
@@ -65,7 +66,7 @@ export function prepare(
   env: Record<string, string | undefined> = process.env,
   io: Io = processIo,
 ): Prepared {
-  const option = argv.length === 0 ? 'run' : argv.length === 1 ? OPTIONS[argv[0]!] : undefined;
+  const option = argv.length === 0 ? 'run' : argv.length === 1 ? ownEntry(OPTIONS, argv[0]!) : undefined;
   if (option === undefined) {
     io.err(`herald: unknown option ${argv.join(' ')} (try --help)\n`);
     return { kind: 'exit', code: EXIT_CONFIG };

@@ -8,6 +8,7 @@ import type { DiscordConfig, SlackConfig } from './config/index.ts';
 import { parseChannelDestination } from './core/channel.ts';
 import type { Reply } from './core/reply.ts';
 import { DISCORD_API_URL } from './domain/discord.ts';
+import { ownEntry } from './domain/lookup.ts';
 import { renderDiscordWebhook } from './render/discord.ts';
 import { renderSlack } from './render/slack.ts';
 import type { ClientDeps } from './services/deps.ts';
@@ -103,7 +104,7 @@ export function destinationMessages(
     const channel = parseChannelDestination(destination);
     if (channel?.platform === 'slack') return slackChannelMessage(reply);
     if (channel?.platform === 'discord') return renderDiscordWebhook(reply);
-    return config.destinations[destination ?? 'default']?.kind === 'slack'
+    return ownEntry(config.destinations, destination ?? 'default')?.kind === 'slack'
       ? slackWebhookMessage(reply)
       : renderDiscordWebhook(reply, { username });
   };

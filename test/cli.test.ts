@@ -80,6 +80,14 @@ describe('the command line', () => {
     expect(io.stdout).toBe('');
   });
 
+  it('refuses a word named like an inherited member as any unknown option, without starting', () => {
+    for (const word of ['constructor', 'toString', '__proto__']) {
+      const io = captured();
+      expect(prepare([word], { SANDBOX: 'never' }, io)).toEqual({ kind: 'exit', code: 2 });
+      expect(io.stderr).toBe(`herald: unknown option ${word} (try --help)\n`);
+    }
+  });
+
   it('--check prints the start-up report, the .env file it read included, and exits 0', async () => {
     const file = join(dir, 'check.env');
     await writeFile(file, 'WEATHER_API_KEY=k-weather-123\nSANDBOX=off\nHEALTH_PORT=9464\n');

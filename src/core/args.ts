@@ -21,7 +21,9 @@ export function readInput(
   const raw: Record<string, unknown> =
     typeof rawInput === 'string' ? (command.readText?.(rawInput) ?? parseArgs(command, rawInput)) : rawInput;
   const specs = optionSpecs(command.options);
-  const values: Record<string, unknown> = {};
+  // No prototype: an own "__proto__" key of a record input (JSON.parse makes one) stays a key that
+  // the schema drops, instead of becoming the prototype whose members the schema would then read.
+  const values = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined || value === null) continue;
     values[name] =

@@ -5,6 +5,7 @@
 // functions in dispatch-steps.ts; this factory holds the state (in flight, accepting).
 import { randomUUID } from 'node:crypto';
 import { createDeadline, raceAbort } from '../abort.ts';
+import { ownEntry } from '../domain/lookup.ts';
 import { loggedText } from '../domain/text.ts';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
 import { redactText } from '../redact.ts';
@@ -197,7 +198,7 @@ async function report(
 async function complete(rt: Runtime, req: AutocompleteRequest): Promise<Choice[]> {
   try {
     const command = rt.registry.get(req.command);
-    const completer = command?.autocomplete[req.option];
+    const completer = command && ownEntry(command.autocomplete, req.option);
     if (!command || !completer || command.needs.some((key) => rt.services[key] === undefined)) return [];
     const signal = AbortSignal.timeout(rt.autocompleteTimeoutMs);
     const ctx = contextFor(rt, req.actor, command, randomUUID(), signal);

@@ -54,4 +54,8 @@ describe('email helpers', () => {
     expect(describeEvent('delivery_delayed')).toBe('delivery delayed');
     expect(describeEvent(undefined)).toBe('not sent yet');
   });
+
+  it('colours an event named like an inherited member as any unknown event', () => {
+    for (const event of ['constructor', 'toString', '__proto__']) expect(eventColor(event)).toBe('info');
+  });
 });

@@ -118,6 +118,11 @@ describe('mapLink', () => {
     expect(mapLink({ ...LOS_ANGELES, placeType: [] })).toContain('#map=12/');
   });
 
+  it('gives a place type named like an inherited member the default zoom', () => {
+    for (const type of ['constructor', 'toString', '__proto__'])
+      expect(mapLink({ ...LOS_ANGELES, placeType: [type] })).toMatch(/#map=12\/[-\d.]+\/[-\d.]+$/);
+  });
+
   it('rounds coordinates to five decimals without trailing zeros', () => {
     expect(formatCoordinate(51.5)).toBe('51.5');
     expect(formatCoordinate(-0.1276474)).toBe('-0.12765');

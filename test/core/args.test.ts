@@ -293,6 +293,25 @@ describe('parseArgs', () => {
 });
 
 describe('readInput', () => {
+  it('answers an option typed with an inherited name in one sentence, the input unchanged', () => {
+    for (const [text, sentence] of [
+      ['constructor:1', '/weather has no option "constructor"; its options are city, units'],
+      ['Oslo toString:x', '/weather has no option "toString"; its options are city, units'],
+      // "__proto__:x" is no key:value token (a key has no "_"), so it is a word the line has no room for.
+      ['city:Oslo __proto__:x', '/weather did not expect "__proto__:x"; usage: /weather city units:….'],
+    ] as const) {
+      const err = userError(() => readInput(weather, text));
+      expect(err.code).toBe('invalid_input');
+      expect(err.message).toContain(sentence);
+    }
+  });
+
+  it('keeps an own "__proto__" key of a record input from changing the input', () => {
+    // JSON.parse makes "__proto__" an own key; copied by assignment it would become the prototype.
+    const raw = JSON.parse('{"city":"Oslo","__proto__":{"units":"imperial"}}') as Record<string, unknown>;
+    expect(readInput(weather, raw)).toEqual({ city: 'Oslo', units: 'metric' });
+  });
+
   it('coerces integers and booleans and applies schema defaults', () => {
     expect(readInput(jobs, 'rust page:3 remote:yes radius:12.5')).toEqual({
       what: 'rust',

@@ -342,4 +342,32 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       'the email service is not configured',
     );
   });
+
+  it('keeps a post for a destination named like an inherited member as not configured', async () => {
+    // Stored while WEBHOOK_URL_CONSTRUCTOR was set; the variable has since been removed.
+    const clock = fakeClock('2025-11-22T08:00:00Z');
+    const store = await backend.open(clock);
+    opened.push(store);
+    const { log } = captureLog();
+    const deliverer = createDeliverer({
+      store,
+      services: { webhook: fake.client() },
+      destinations: { ops: fake.client() },
+      log,
+      owner: 'p',
+      now: clock.nowMs,
+      ...FAST_DELIVERY,
+    });
+    const payload: Delivery = {
+      kind: 'webhook',
+      destination: 'constructor',
+      message: { content: 'daily report' },
+    };
+    await store.addToOutbox({ id: 'e', job: 'j', slotId: 's', kind: 'webhook', payload });
+    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect((await store.listOutbox({ status: 'pending' }))[0]!.lastError).toBe(
+      'the webhook destination "constructor" is not configured',
+    );
+    expect(fake.server.requests).toHaveLength(0);
+  });
 });

@@ -215,6 +215,40 @@ describe('createDispatcher', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('answers an option typed with an inherited name in one sentence, as any unknown option', async () => {
+    const seen: unknown[] = [];
+    const { dispatcher } = setup([echo({}, seen)]);
+    for (const [line, text] of [
+      [
+        'hi constructor:1',
+        '/echo has no option "constructor"; its options are text, times, loud (put words holding ":" in quotes).',
+      ],
+      [
+        'hi toString:x',
+        '/echo has no option "toString"; its options are text, times, loud (put words holding ":" in quotes).',
+      ],
+      ['text:hi __proto__:x', '/echo did not expect "__proto__:x"; usage: /echo text times:… loud:….'],
+    ]) {
+      const { inv, replies } = invocation('echo', line!);
+      await dispatcher.onInvocation(inv);
+      expect(replies).toEqual([{ text, ephemeral: true }]);
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it('keeps an own "__proto__" key of a platform\'s typed options from changing the input', async () => {
+    const seen: { input: unknown }[] = [];
+    const { dispatcher } = setup([echo({}, seen)]);
+    const rawInput = JSON.parse('{"text":"hi","__proto__":{"times":3,"loud":true}}') as Record<
+      string,
+      unknown
+    >;
+    const { inv, replies } = invocation('echo', rawInput);
+    await dispatcher.onInvocation(inv);
+    expect(replies[0]!.text).toBe('hi');
+    expect(seen[0]!.input).toEqual({ text: 'hi', times: 1, loud: false });
+  });
+
   it('denies a user an access check rejects, and lets the console operator through', async () => {
     const check = vi.fn((ctx: CommandContext) =>
       ctx.actor.id === 'u-1'
@@ -561,6 +595,15 @@ describe('createDispatcher', () => {
       expect(await missing.dispatcher.onAutocomplete({ ...request, option: 'other' })).toEqual([]);
       expect(await missing.dispatcher.onAutocomplete({ ...request, command: 'nope' })).toEqual([]);
       expect(complete).not.toHaveBeenCalled();
+    });
+
+    it('treats an option named like an inherited member as one without completion, calling nothing', async () => {
+      const complete = vi.fn(async () => [{ name: 'a', value: 'a' }]);
+      const { dispatcher, lines } = setup([withAutocomplete(complete)]);
+      for (const option of ['constructor', 'toString', '__proto__'])
+        expect(await dispatcher.onAutocomplete({ ...request, option })).toEqual([]);
+      expect(complete).not.toHaveBeenCalled();
+      expect(lines.filter((l) => l.msg === 'autocomplete.failed')).toEqual([]);
     });
   });
 });
