@@ -290,10 +290,26 @@ describe('createConsoleAdapter', () => {
   });
 
   it('runs piped commands concurrently', async () => {
-    const { run } = session('/echo a delay:150\n/echo b delay:150\n/echo c delay:150\n');
-    const started = performance.now();
-    await run();
-    expect(performance.now() - started).toBeLessThan(400);
+    const events: string[] = [];
+    let started = 0;
+    let allStarted: () => void = () => undefined;
+    const together = new Promise<void>((r) => (allStarted = r));
+    const handlers: AdapterHandlers = {
+      onAutocomplete: async () => [],
+      onInvocation: async (inv) => {
+        const text = typeof inv.rawInput === 'string' ? inv.rawInput : '';
+        events.push(`start ${text}`);
+        if (++started === 3) allStarted();
+        // Each answers once all three run. Run one after another, the first would wait for ever:
+        // the second's bound turns that into the wrong order below instead of a hang.
+        await Promise.race([together, sleep(1_000)]);
+        events.push(`end ${text}`);
+        await inv.respond({ text: `ran ${text}` });
+      },
+    };
+    const out = await session('/echo a\n/echo b\n/echo c\n', handlers).run();
+    expect(events.slice(0, 3)).toEqual(['start a', 'start b', 'start c']);
+    expect(out).toBe('> /echo a\nran a\n\n> /echo b\nran b\n\n> /echo c\nran c\n\n');
   });
 
   it('ignores blank lines and # comments, and answers unknown commands in their place', async () => {

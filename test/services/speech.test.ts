@@ -281,16 +281,22 @@ describe('speech client', () => {
   });
 
   it('fails with timeout when the provider is slower than the request timeout', async () => {
+    // The provider answers only once the test lets it (or, should the timeout not fire, after 2 s,
+    // so that a broken timeout fails the test with audio instead of hanging it).
+    let letAnswer!: () => void;
+    const held = new Promise<void>((resolve) => (letAnswer = resolve));
+    let hasAnswered = false;
     server.use(
       http.post(TTS_ROUTE, async () => {
-        await delay(1_000);
+        await Promise.race([held, delay(2_000)]);
+        hasAnswered = true;
         return new HttpResponse(buildSilentMp3(500), { headers: { 'content-type': 'audio/mpeg' } });
       }),
     );
     const speech = client({}, { httpOptions: { retryBaseMs: 1, requestTimeoutMs: 100 } });
-    const started = Date.now();
     expect((await failure(speech.synthesize({ text: 'hello' }))).code).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(hasAnswered).toBe(false);
+    letAnswer();
     await speech.close();
   });
 

@@ -3,9 +3,13 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setImmediate } from 'node:timers';
+import { SocketModeClient } from '@slack/socket-mode';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/adapter.ts';
+import { createLocalClaims, type InteractionClaims } from '../../../src/core/claims.ts';
+import type { AdapterHandlers } from '../../../src/core/adapter.ts';
 import {
   APP_TOKEN,
   BOT_TOKEN,
@@ -28,6 +32,8 @@ interface FakeSocketServer {
   port: number;
   received: Record<string, unknown>[];
   send(message: object): void;
+  /** Writes the messages' frames in one go, so the client reads them all in one read. */
+  sendTogether(messages: object[]): void;
   isClosed(): boolean;
   close(): Promise<void>;
 }
@@ -92,6 +98,8 @@ async function startSocketServer(): Promise<FakeSocketServer> {
     port: (server.address() as AddressInfo).port,
     received,
     send: (message) => client?.write(frame(0x1, Buffer.from(JSON.stringify(message)))),
+    sendTogether: (messages) =>
+      client?.write(Buffer.concat(messages.map((m) => frame(0x1, Buffer.from(JSON.stringify(m)))))),
     isClosed: () => closed,
     close: () =>
       new Promise<void>((resolve) => {
@@ -101,29 +109,77 @@ async function startSocketServer(): Promise<FakeSocketServer> {
   };
 }
 
+/** A slash command's envelope as Slack delivers it over the socket. */
+function slashEnvelope(
+  envelopeId: string,
+  responseUrl: string,
+  triggerId = '7000000000005.7000000000006.abcdef0123456789',
+) {
+  return {
+    envelope_id: envelopeId,
+    type: 'slash_commands',
+    accepts_response_payload: true,
+    payload: {
+      token: 'legacy-verification-token',
+      team_id: 'T0HERALD',
+      team_domain: 'herald-test',
+      channel_id: 'C0GENERAL',
+      channel_name: 'general',
+      user_id: 'U0ALICE',
+      user_name: 'alice',
+      command: '/weather',
+      text: 'Oslo',
+      api_app_id: 'A0HERALD',
+      is_enterprise_install: 'false',
+      response_url: responseUrl,
+      trigger_id: triggerId,
+    },
+  };
+}
+
+/** The fake Slack API and socket server, and a Socket Mode adapter pointed at them. */
+async function startSocketMode(claims?: InteractionClaims) {
+  const fake = await startSlackFake();
+  const sockets = await startSocketServer();
+  fake.server.use(
+    http.post('*/api/apps.connections.open', () =>
+      HttpResponse.json({
+        ok: true,
+        url: `ws://127.0.0.1:${sockets.port}/link/?ticket=test-ticket&app_id=A0HERALD`,
+      }),
+    ),
+  );
+  const adapter = createSlackAdapter({
+    config: {
+      botToken: BOT_TOKEN,
+      appToken: APP_TOKEN,
+      signingSecret: undefined,
+      apiUrl: `${fake.server.url}/api/`,
+      port: 3000,
+    },
+    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    ...(claims ? { claims } : {}),
+  });
+  return {
+    fake,
+    sockets,
+    adapter,
+    async close() {
+      await adapter.stop();
+      await sockets.close();
+      await fake.server.close();
+    },
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('Slack adapter, Socket Mode', () => {
   it('connects with the app-level token, acks a slash command on the socket, answers and closes on stop', async () => {
-    const fake = await startSlackFake();
-    const sockets = await startSocketServer();
-    fake.server.use(
-      http.post('*/api/apps.connections.open', () =>
-        HttpResponse.json({
-          ok: true,
-          url: `ws://127.0.0.1:${sockets.port}/link/?ticket=test-ticket&app_id=A0HERALD`,
-        }),
-      ),
-    );
+    const { fake, sockets, adapter, close } = await startSocketMode();
     const dispatcher = createFakeDispatcher(createTestRegistry());
-    const adapter = createSlackAdapter({
-      config: {
-        botToken: BOT_TOKEN,
-        appToken: APP_TOKEN,
-        signingSecret: undefined,
-        apiUrl: `${fake.server.url}/api/`,
-        port: 3000,
-      },
-      log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
     try {
       await adapter.start(createTestRegistry(), dispatcher);
       const open = fake.server.requests.find((r) => r.pathname === '/api/apps.connections.open');
@@ -131,26 +187,7 @@ describe('Slack adapter, Socket Mode', () => {
       expect(adapter.isReady()).toBe(true);
       expect(adapter.port).toBeUndefined(); // no HTTP listener in Socket Mode
 
-      const delivery = {
-        envelope_id: 'c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11',
-        type: 'slash_commands',
-        accepts_response_payload: true,
-        payload: {
-          token: 'legacy-verification-token',
-          team_id: 'T0HERALD',
-          team_domain: 'herald-test',
-          channel_id: 'C0GENERAL',
-          channel_name: 'general',
-          user_id: 'U0ALICE',
-          user_name: 'alice',
-          command: '/weather',
-          text: 'Oslo',
-          api_app_id: 'A0HERALD',
-          is_enterprise_install: 'false',
-          response_url: fake.responseUrl('socket-1'),
-          trigger_id: '7000000000005.7000000000006.abcdef0123456789',
-        },
-      };
+      const delivery = slashEnvelope('c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11', fake.responseUrl('socket-1'));
       sockets.send(delivery);
       const ack = await waitFor(() => sockets.received.find((m) => m.envelope_id !== undefined));
       expect(ack.envelope_id).toBe('c8a1b0e2-5d2e-4f4e-9d57-0f7c5b1f0a11');
@@ -172,9 +209,46 @@ describe('Slack adapter, Socket Mode', () => {
       expect(adapter.isReady()).toBe(false);
       await waitFor(() => (sockets.isClosed() ? true : undefined));
     } finally {
-      await adapter.stop();
-      await sockets.close();
-      await fake.server.close();
+      await close();
+    }
+  });
+
+  it('acks every slash command of a burst before any command runs', async () => {
+    // Each claim answered in its own callback of the event loop, as a shared store's replies can
+    // arrive (in separate reads), so each envelope is acked in its own callback. Answered together,
+    // every envelope of one read is acked at the same promise depth, before any work, turns or not.
+    const local = createLocalClaims();
+    const claims: InteractionClaims = {
+      claimOnce: (key, ttlMs) =>
+        new Promise((resolve) => setImmediate(() => resolve(local.claimOnce(key, ttlMs)))),
+    };
+    const { fake, sockets, adapter, close } = await startSocketMode(claims);
+    const dispatcher = createFakeDispatcher(createTestRegistry());
+    const work = vi.fn<AdapterHandlers['onInvocation']>(dispatcher.onInvocation);
+    // The ack leaves through the socket-mode client's send, called once per envelope.
+    const send = vi.spyOn(SocketModeClient.prototype, 'send');
+    try {
+      await adapter.start(createTestRegistry(), { ...dispatcher, onInvocation: work });
+      const ids = Array.from({ length: 5 }, (_, i) => `burst-${i}`);
+      const envelopeIds = ids.map((_, i) => `e0b5c1d2-0000-4000-8000-00000000000${i}`);
+      // Five different commands: each has its own trigger_id (one trigger_id runs once).
+      sockets.sendTogether(
+        ids.map((id, i) =>
+          slashEnvelope(
+            envelopeIds[i]!,
+            fake.responseUrl(id),
+            `700000000000${i}.7000000000006.abcdef0123456789`,
+          ),
+        ),
+      );
+      await Promise.all(ids.map((id) => waitFor(() => (fake.responses(id).length > 0 ? true : undefined))));
+      const acks = send.mock.invocationCallOrder.map((at) => ({ what: 'ack', at }));
+      const starts = work.mock.invocationCallOrder.map((at) => ({ what: 'work', at }));
+      const order = [...acks, ...starts].sort((a, b) => a.at - b.at).map((e) => e.what);
+      expect(order).toEqual([...Array<string>(5).fill('ack'), ...Array<string>(5).fill('work')]);
+      expect(send.mock.calls.map(([envelopeId]) => envelopeId).sort()).toEqual(envelopeIds);
+    } finally {
+      await close();
     }
   });
 });
