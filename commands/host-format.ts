@@ -28,7 +28,8 @@ export function serviceProduct(s: HostService): string {
 /** "443/tcp  nginx 1.18", one line per port and transport, sorted by port, at most `max` lines. */
 function formatServiceLines(services: readonly HostService[], max = 15): string[] {
   const sorted = servicesByPort(services);
-  const width = Math.max(...sorted.map((s) => `${s.port}/${s.transport}`.length), 0) + 2;
+  // A loop, not Math.max(...): a spread of more than about 125,000 banners throws a RangeError.
+  const width = sorted.reduce((w, s) => Math.max(w, `${s.port}/${s.transport}`.length), 0) + 2;
   const lines = sorted
     .slice(0, max)
     .map((s) => `${`${s.port}/${s.transport}`.padEnd(width)}${serviceProduct(s)}`.trimEnd());
