@@ -39,15 +39,14 @@ function formatServiceLines(services: readonly HostService[], max = 15): string[
 
 /** CVE ids newest first (by year, then number): the likeliest to matter. */
 export function sortCves(ids: readonly string[]): string[] {
-  const key = (id: string): [number, number] => {
+  // Each id is read once, not in every comparison: a regular expression per comparison took 1.9 s
+  // of CPU for 300,000 ids (5 MiB, inside the body bound), against 0.3 to 0.5 s this way.
+  const keyed = [...new Set(ids)].map((id) => {
     const m = /^CVE-(\d{4})-(\d+)$/i.exec(id);
-    return m ? [Number(m[1]), Number(m[2])] : [0, 0];
-  };
-  return [...new Set(ids)].sort((a, b) => {
-    const [ya, na] = key(a);
-    const [yb, nb] = key(b);
-    return yb - ya || nb - na || a.localeCompare(b);
+    return { id, year: m ? Number(m[1]) : 0, number: m ? Number(m[2]) : 0 };
   });
+  keyed.sort((a, b) => b.year - a.year || b.number - a.number || a.id.localeCompare(b.id));
+  return keyed.map((k) => k.id);
 }
 
 /**
