@@ -28,7 +28,8 @@ export function serviceProduct(s: HostService): string {
 /** "443/tcp  nginx 1.18", one line per port and transport, sorted by port, at most `max` lines. */
 function formatServiceLines(services: readonly HostService[], max = 15): string[] {
   const sorted = servicesByPort(services);
-  const width = Math.max(...sorted.map((s) => `${s.port}/${s.transport}`.length), 0) + 2;
+  // A loop, not Math.max(...): a spread of more than about 125,000 banners throws a RangeError.
+  const width = sorted.reduce((w, s) => Math.max(w, `${s.port}/${s.transport}`.length), 0) + 2;
   const lines = sorted
     .slice(0, max)
     .map((s) => `${`${s.port}/${s.transport}`.padEnd(width)}${serviceProduct(s)}`.trimEnd());
@@ -38,15 +39,14 @@ function formatServiceLines(services: readonly HostService[], max = 15): string[
 
 /** CVE ids newest first (by year, then number): the likeliest to matter. */
 export function sortCves(ids: readonly string[]): string[] {
-  const key = (id: string): [number, number] => {
+  // Each id is read once, not in every comparison: a regular expression per comparison took 1.9 s
+  // of CPU for 300,000 ids (5 MiB, inside the body bound), against 0.3 to 0.5 s this way.
+  const keyed = [...new Set(ids)].map((id) => {
     const m = /^CVE-(\d{4})-(\d+)$/i.exec(id);
-    return m ? [Number(m[1]), Number(m[2])] : [0, 0];
-  };
-  return [...new Set(ids)].sort((a, b) => {
-    const [ya, na] = key(a);
-    const [yb, nb] = key(b);
-    return yb - ya || nb - na || a.localeCompare(b);
+    return { id, year: m ? Number(m[1]) : 0, number: m ? Number(m[2]) : 0 };
   });
+  keyed.sort((a, b) => b.year - a.year || b.number - a.number || a.id.localeCompare(b.id));
+  return keyed.map((k) => k.id);
 }
 
 /**

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Reply } from '../src/core/reply.ts';
 import type { Condition, Units } from '../src/services/weather/client.ts';
-import { formatQuantity, quote } from './format.ts';
+import { formatQuantity, quote, truncate } from './format.ts';
 import { ownEntry } from '../src/domain/lookup.ts';
 
 export const UNIT_CHOICES = ['metric', 'imperial', 'standard'] as const;
@@ -81,9 +81,16 @@ export function describeConditions(conditions: readonly Condition[]): string {
   return text === '' ? 'Unknown conditions' : text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * The longest city name a reply shows: the longest real ones are under 100 characters, and the
+ * provider's name lands in one-line places (the notification text, embed titles).
+ */
+const PLACE_NAME_MAX = 100;
+
 /** "Zocca, IT". */
 export function placeLabel(city: string, country: string | undefined): string {
-  return country ? `${city}, ${country}` : city;
+  const name = truncate(city, PLACE_NAME_MAX);
+  return country ? `${name}, ${truncate(country, PLACE_NAME_MAX)}` : name;
 }
 
 /** "UTC+02:00" from OpenWeatherMap's offset in seconds. */

@@ -42,6 +42,14 @@ function fakeWeather(result: () => Promise<Forecast | undefined>) {
 }
 
 describe('/forecast', () => {
+  it('keeps a city name with line breaks and 10,000 characters on one bounded line', async () => {
+    const city = `Oslo\n# Breaking\r\nnews ${'Ω'.repeat(10_000)}`;
+    const client = fakeWeather(async () => ({ ...osloForecast(), city }));
+    const reply = await invoke(forecast, { city: 'Oslo' }, createContext({ services: { weather: client } }));
+    expectWellFormed(reply);
+    expect(onlyEmbed(reply).title).toMatch(/^5-day forecast for Oslo # Breaking news Ω+…, NO$/);
+  });
+
   it('answers with five local days, each with its low, high and dominant condition', async () => {
     const client = fakeWeather(async () => osloForecast());
     const ctx = createContext({ services: { weather: client } });

@@ -71,6 +71,22 @@ describe('/host', () => {
     );
   });
 
+  it('answers a host with 200,000 distinct services: fifteen lines, then how many more', async () => {
+    // Distinct ports and transports within Shodan's schema (about 7 MiB of banners).
+    const services = Array.from({ length: 200_000 }, (_, i) => ({
+      port: i,
+      transport: 'tcp',
+      product: undefined,
+      version: undefined,
+    }));
+    const client = fakeHostscan(async () => ({ ...GOOGLE_DNS, services }));
+    const reply = await invoke(host, { ip: '8.8.8.8' }, createContext({ services: { hostscan: client } }));
+    expectWellFormed(reply);
+    const lines = onlyEmbed(reply).description!.split('\n');
+    expect(lines[1]).toBe('0/tcp       unknown service');
+    expect(lines.at(-2)).toBe('… and 199985 more');
+  });
+
   it('uses the info colour and says so when no vulnerability is known', async () => {
     const client = fakeHostscan(async () => ({ ...GOOGLE_DNS, vulns: [], lastUpdate: undefined }));
     const reply = await invoke(host, { ip: '8.8.8.8' }, createContext({ services: { hostscan: client } }));

@@ -66,6 +66,13 @@ describe('/weather', () => {
     );
   });
 
+  it('keeps a city name with line breaks and 10,000 characters on one bounded line', async () => {
+    const client = fakeWeather(async () => ({ ...ZOCCA, city: `Zocca\n\n**Alert** ${'Ω'.repeat(10_000)}` }));
+    const reply = await invoke(weather, { city: 'Zocca' }, createContext({ services: { weather: client } }));
+    expectWellFormed(reply);
+    expect(reply.text).toMatch(/^Zocca \*\*Alert\*\* Ω+…, IT: /);
+  });
+
   it('shows °F and mph for imperial units and kelvin for standard ones', async () => {
     const client = fakeWeather(async (q) =>
       q.units === 'imperial'

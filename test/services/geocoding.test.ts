@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import { createGeocodingClient, GEOCODE_CACHE_TTL_MS } from '../../src/services/geocoding/client.ts';
+import {
+  createGeocodingClient,
+  GEOCODE_CACHE_TTL_MS,
+  MAX_LIMIT,
+} from '../../src/services/geocoding/client.ts';
 import { GEOCODING_MAGIC, geocodingHandlers } from '../../src/sandbox/geocoding.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { ConfigError } from '../../src/errors.ts';
@@ -107,6 +111,19 @@ describe('geocoding client', () => {
     for (const query of GEOCODING_MAGIC.noMatchQueries) expect(await client.forward({ query })).toEqual([]);
     expect(await client.forward({ query: '???' })).toEqual([]);
     expect(server.requests).toHaveLength(GEOCODING_MAGIC.noMatchQueries.length + 1);
+  });
+
+  it("keeps at most Mapbox's largest limit of matches from an answer that sends 30,000", async () => {
+    const place = (fixture('los-angeles.json') as { features: Record<string, unknown>[] }).features[0]!;
+    const features = Array.from({ length: 30_000 }, (_, i) => ({
+      place_name: `Place ${i}`,
+      center: place['center'],
+      geometry: place['geometry'],
+    }));
+    server.use(answer({ type: 'FeatureCollection', features }));
+    const { client } = makeClient();
+    const matches = await client.forward({ query: 'Los Angeles' });
+    expect(matches.map((m) => m.placeName)).toEqual(features.slice(0, MAX_LIMIT).map((f) => f.place_name));
   });
 
   it('refuses a query or limit Mapbox would reject before any request', async () => {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { JOB_SEARCH_MAGIC, jobSearchHandlers } from '../../src/sandbox/job-search.ts';
-import { createJobSearchClient, type JobSearchConfig } from '../../src/services/job-search/client.ts';
+import {
+  createJobSearchClient,
+  MAX_RESULTS_PER_PAGE,
+  type JobSearchConfig,
+} from '../../src/services/job-search/client.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,
@@ -132,6 +136,20 @@ describe('job search client', () => {
       '/jobs/v1/api/jobs/de/search/1',
     ]);
     expect([...server.requests[1]!.query.keys()]).toEqual(['results_per_page', 'app_id', 'app_key']);
+    await jobs.close();
+  });
+
+  it('keeps at most the largest page of listings from an answer that sends 12,000', async () => {
+    const { title, company, location, created, redirect_url } = (
+      SEARCH_FIXTURE as { results: Record<string, unknown>[] }
+    ).results[0]!;
+    const listing = { title, company, location, created, redirect_url };
+    const results = Array.from({ length: 12_000 }, (_, i) => ({ ...listing, id: String(i) }));
+    server.use(http.get(SEARCH_ROUTE, () => HttpResponse.json({ count: 12_000, results })));
+    const jobs = client();
+    const found = await jobs.search({ country: 'gb', page: 1, what: 'nurse', resultsPerPage: 5 });
+    expect(found.count).toBe(12_000);
+    expect(found.results.map((j) => j.id)).toEqual(results.slice(0, MAX_RESULTS_PER_PAGE).map((r) => r.id));
     await jobs.close();
   });
 

@@ -361,6 +361,25 @@ describe('speech client', () => {
     await speech.close();
   });
 
+  it('logs the first few voices it leaves out and then one count, not a line for each of 1,000,000', async () => {
+    const [rachel] = (VOICES_FIXTURE as { voices: Record<string, unknown>[] }).voices;
+    server.use(
+      http.get(VOICES_ROUTE, () =>
+        HttpResponse.json({ voices: [...Array.from({ length: 1_000_000 }, () => 0), rachel] }),
+      ),
+    );
+    const speech = client();
+    const voices = await speech.voices();
+    expect(voices.map((v) => v.name)).toEqual(['Rachel']);
+    const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const skipped = lines.filter((l) => l.msg === 'speech.voice_skipped');
+    expect(skipped.map((l) => l.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(lines.filter((l) => l.msg === 'speech.voices_skipped')).toMatchObject([
+      { level: 'warn', skipped: 1_000_000 },
+    ]);
+    await speech.close();
+  });
+
   it('never writes the key into log lines, even when the provider echoes it', async () => {
     server.use(
       http.get(VOICES_ROUTE, () =>

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
-import { createWeatherClient, WEATHER_CACHE_TTL_MS } from '../../src/services/weather/client.ts';
+import {
+  createWeatherClient,
+  FORECAST_MAX_STEPS,
+  WEATHER_CACHE_TTL_MS,
+} from '../../src/services/weather/client.ts';
 import { WEATHER_MAGIC, weatherHandlers } from '../../src/sandbox/weather.ts';
 import { route, sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import {
@@ -124,6 +128,29 @@ describe('weather client', () => {
     expect((await client.current({ city: 'Zocca' }))!.observedAt).toBeUndefined();
     const f = await client.forecast({ city: 'Zocca' });
     expect(f!.steps.map((s) => s.at.getTime())).toEqual(forecast.list.map((s) => (s['dt'] as number) * 1000));
+  });
+
+  it('keeps the first forty usable steps of a forecast that sends far more (160,000 within the body bound)', async () => {
+    const forecast = fixture('forecast-zocca.json') as { list: Record<string, unknown>[] };
+    const first = forecast.list[0]!;
+    // All on one day: the shape that made the day's min and max throw (a spread of 160,000 arguments).
+    const dt = first['dt'] as number;
+    const list = Array.from({ length: 160_000 }, (_, i) => ({
+      dt: dt + (i % 3),
+      main: { temp: i % 7 },
+      weather: [],
+    }));
+    server.use(
+      http.get(route('weather', '/forecast'), () =>
+        HttpResponse.json({ ...forecast, list: [{ ...first, dt: 9e12 }, ...list] }),
+      ),
+    );
+    const { client } = makeClient();
+    const f = await client.forecast({ city: 'Zocca' });
+    expect(f!.steps).toHaveLength(FORECAST_MAX_STEPS);
+    expect(f!.steps.map((s) => s.at.getTime())).toEqual(
+      list.slice(0, FORECAST_MAX_STEPS).map((s) => s.dt * 1000),
+    );
   });
 
   it('maps realistic payloads whose cod is a number or a string, keeping only domain fields', async () => {

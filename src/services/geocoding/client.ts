@@ -87,8 +87,10 @@ export function createGeocodingClient(config: GeocodingConfig, deps: ClientDeps 
         },
         GeocodeResponse,
         opts,
+        // No more than Mapbox ever sends: a longer list (30,000 features fit in the body bound) would
+        // be mapped and kept in the day-long cache for matches nobody is shown.
         (res) =>
-          res.features.map((f) => ({
+          res.features.slice(0, MAX_LIMIT).map((f) => ({
             placeName: f.place_name,
             longitude: f.center[0]!,
             latitude: f.center[1]!,

@@ -109,9 +109,17 @@ function toListing(w: JobWire): JobListing {
   };
 }
 
-/** The answer as the client hands it on (and caches it). */
+/**
+ * The answer as the client hands it on (and caches it): at most the largest page, since no page
+ * asked for is longer, and a longer list (12,000 listings fit in the body bound) would be mapped
+ * and cached for listings nobody is shown.
+ */
 export function toJobSearchResult(wire: JobSearchWire): JobSearchResult {
-  return { count: wire.count, results: wire.results.map(toListing), meanSalary: salaryOf(wire.mean) };
+  return {
+    count: wire.count,
+    results: wire.results.slice(0, MAX_RESULTS_PER_PAGE).map(toListing),
+    meanSalary: salaryOf(wire.mean),
+  };
 }
 
 function rejected(reason: string): ServiceError {

@@ -99,15 +99,24 @@ function toVoice(v: VoiceWire): Voice {
   };
 }
 
-/** The voices herald can offer; each one it cannot (no id or no name) is logged and left out. */
+/**
+ * How many voices left out are logged one by one; the rest are counted in one line, so that a
+ * list of a million unusable entries (2 MiB) is not a million log lines.
+ */
+const SKIPPED_VOICES_LOGGED = 5;
+
+/** The voices herald can offer; the first few it cannot (no id or no name) are logged, then counted. */
 function usableVoices(voices: readonly unknown[], log: ClientDeps['log']): Voice[] {
   const out: Voice[] = [];
+  let skipped = 0;
   voices.forEach((raw, index) => {
     const parsed = VoiceResponse.safeParse(raw);
     if (parsed.success) {
       out.push(toVoice(parsed.data));
       return;
     }
+    skipped += 1;
+    if (skipped > SKIPPED_VOICES_LOGGED) return;
     const id = (raw as { voice_id?: unknown } | null)?.voice_id;
     log?.warn(
       {
@@ -120,6 +129,9 @@ function usableVoices(voices: readonly unknown[], log: ClientDeps['log']): Voice
       'speech.voice_skipped',
     );
   });
+  if (skipped > SKIPPED_VOICES_LOGGED) {
+    log?.warn({ service: 'speech', operation: 'voices', skipped }, 'speech.voices_skipped');
+  }
   return out;
 }
 
