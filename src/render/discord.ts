@@ -7,7 +7,7 @@
 import { mapReplyText, type Action, type Choice, type Reply } from '../core/reply.ts';
 import { DISCORD_LIMITS, webhookUsernameProblem } from '../domain/discord.ts';
 import { truncate } from '../domain/text.ts';
-import { withoutBidiControls } from './text-safety.ts';
+import { withoutControls } from './text-safety.ts';
 import {
   AUTOCOMPLETE_CHOICES_MAX,
   CHOICE_NAME_MAX,
@@ -46,7 +46,7 @@ const NOTES_SHARE = 600;
  */
 export function renderDiscord(shown: Reply, options: RenderOptions = {}): DiscordMessage {
   // Bidi controls could reorder what readers see: gone from every piece of text.
-  const reply = mapReplyText(shown, withoutBidiControls);
+  const reply = mapReplyText(shown, withoutControls);
   const notes: Notes = {
     shortened: false,
     droppedEmbeds: 0,
@@ -92,7 +92,7 @@ export function renderDiscord(shown: Reply, options: RenderOptions = {}): Discor
  */
 export function webhookUsername(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  const trimmed = withoutBidiControls(name).trim().replace(/\s+/g, ' ');
+  const trimmed = withoutControls(name).trim().replace(/\s+/g, ' ');
   if (trimmed === '' || webhookUsernameProblem(trimmed) !== undefined) return undefined;
   return truncate(trimmed, DISCORD_LIMITS.username);
 }
@@ -127,7 +127,7 @@ export function renderChoices(choices: readonly Choice[]): Choice[] {
     if (out.length >= AUTOCOMPLETE_CHOICES_MAX) break;
     if (choice.value === '' || choice.value.length > CHOICE_VALUE_MAX || seen.has(choice.value)) continue;
     seen.add(choice.value);
-    const shown = withoutBidiControls(choice.name);
+    const shown = withoutControls(choice.name);
     const name = shown.trim() === '' ? choice.value : shown;
     out.push({ name: truncate(name, CHOICE_NAME_MAX), value: choice.value });
   }

@@ -7,7 +7,7 @@
 // they were left out. The parts: slack-embeds.ts, slack-actions.ts, slack-text.ts (cutting).
 import { mapReplyText, type Attachment, type Reply } from '../core/reply.ts';
 import { escapeMrkdwn, formatMrkdwn } from './slack-escape.ts';
-import { withoutBidiControls } from './text-safety.ts';
+import { withoutControls } from './text-safety.ts';
 import { SLACK_LIMITS } from '../domain/slack.ts';
 import { ELLIPSIS } from '../domain/text.ts';
 import {
@@ -100,7 +100,7 @@ function slackFile({ filename, contentType, bytes, description }: Attachment): S
 /** The Reply as a Slack message and the files to share beside it; never a payload Slack would reject. */
 export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): SlackRendered {
   // Bidi controls could reorder what readers see: gone from every piece of text, file names included.
-  const reply = mapReplyText(shown, withoutBidiControls);
+  const reply = mapReplyText(shown, withoutControls);
   const embeds = reply.embeds ?? [];
   const content: KnownBlock[] = [];
   const text = reply.text.trim();

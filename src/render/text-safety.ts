@@ -4,10 +4,9 @@
 // - terminal controls (C0, DEL, C1: ESC starts every ANSI sequence, BEL ends OSC titles), which a
 //   terminal obeys; the console shows them as visible escapes (`\x1b`);
 // - Unicode's bidirectional controls (the Bidi_Control property: U+061C, U+200E/F, U+202A–E,
-//   U+2066–9), which reorder what a reader sees ("Trojan Source"); chat replies drop them and the
-//   console shows them as `\u202e`.
+//   U+2066–9), which reorder what a reader sees ("Trojan Source").
+// Chat replies drop both kinds (but newlines and tabs); the console shows them as escapes.
 
-const BIDI_CONTROL_RE = /\p{Bidi_Control}/gu;
 // eslint-disable-next-line no-control-regex
 const TERMINAL_CONTROL_RE = /^[\u0000-\u0008\u000b-\u001f\u007f-\u009f]$/;
 // eslint-disable-next-line no-control-regex
@@ -17,9 +16,12 @@ function hex(char: string, width: 2 | 4): string {
   return char.codePointAt(0)!.toString(16).padStart(width, '0');
 }
 
-/** Text without bidirectional controls: what Discord and Slack replies carry. */
-export function withoutBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROL_RE, '');
+/**
+ * Text without control characters (newlines and tabs kept) or bidi controls: what Discord and
+ * Slack replies carry.
+ */
+export function withoutControls(text: string): string {
+  return text.replace(ANY_CONTROL_RE, '');
 }
 
 /**

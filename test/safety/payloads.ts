@@ -96,6 +96,16 @@ export function slackVisible(message: SlackMessage): string {
 const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const CONTROL_RE_ALL = new RegExp(CONTROL_RE.source, 'g');
 
+/** How a chat shows a payload: its control characters (but newline and tab) dropped. */
+export function chatForm(payload: string): string {
+  return payload.replace(CONTROL_RE_ALL, '');
+}
+
+/** Chat text: no control character but newline and tab, whatever the data held. */
+export function expectNoControls(text: string): void {
+  expect(text).not.toMatch(CONTROL_RE);
+}
+
 /** Terminal output: no ANSI escape or other control character, whatever the data held. */
 export function expectConsolePlain(output: string): void {
   expect(output).not.toMatch(CONTROL_RE);

@@ -519,4 +519,26 @@ describe('renderDiscord: control characters everywhere a reply sends text', () =
     expect(message.embeds[0]!.image).toEqual({ url: 'attachment://chartgnp.png' });
     expect(message.components[0]!.components[0]!.custom_id).toBe('h1:["jobs",{"what":"rust","page":2}]');
   });
+
+  it('drops terminal controls (NUL, BEL, ESC, DEL, C1) but keeps newlines and tabs', () => {
+    const message = renderDiscord(
+      {
+        text: 'Org\u0000: ACME\u0007\u001b[31m',
+        embeds: [
+          {
+            title: 'Host\u001b]0;pwned\u0007',
+            description: 'line one\nline\ttwo\u007f\u0085',
+            fields: [{ name: 'Org\u0008', value: 'ACME\r\nInc' }],
+          },
+        ],
+      },
+      BUTTONS,
+    );
+    expect(JSON.stringify(message).replace(/\\[nt]/g, '')).not.toMatch(/\\u00[01][0-9a-f]|\\u007f|\u0085/);
+    expect(message.embeds[0]).toMatchObject({
+      title: 'Host]0;pwned',
+      description: 'line one\nline\ttwo',
+      fields: [{ name: 'Org', value: 'ACME\nInc' }],
+    });
+  });
 });

@@ -416,6 +416,17 @@ describe('decodeActionValue', () => {
   });
 });
 
+describe('renderSlack: terminal controls', () => {
+  it('drops NUL, BEL, ESC, DEL and C1 controls but keeps newlines and tabs', () => {
+    const rendered = renderSlack({
+      text: 'Org\u0000: ACME\u0007\u001b[31m\nline\ttwo\u007f\u0085',
+      embeds: [{ title: 'Host\u001b]0;pwned\u0007', fields: [{ name: 'Org\u0008', value: 'ACME\r\nInc' }] }],
+    });
+    expect(JSON.stringify(rendered)).not.toMatch(/\\u00(0[0-8b-f]|1[0-9a-f])|[\u007f-\u009f]/);
+    expect(rendered.text).toContain('Org: ACME[31m\nline\ttwo');
+  });
+});
+
 describe('renderSlack: files and control characters', () => {
   const reply: Reply = {
     text: 'report \u202eevil',
