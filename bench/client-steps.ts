@@ -134,11 +134,17 @@ const steps: [string, (i: number) => unknown][] = [
   ['raceAbort on a resolved promise', () => raceAbort(Promise.resolve(1), never, () => new Error('x'))],
   [
     'share.get, a miss kept for 10 min',
-    (i) => share.get(`current http://x/weather?q=City${i}`, 600_000, () => Promise.resolve({ i })),
+    (i) =>
+      share.get(`current http://x/weather?q=City${i}`, 600_000, () =>
+        Promise.resolve({ value: { i }, bytes: 200 }),
+      ),
   ],
   [
     'share.get, no TTL (POST-like, no cache)',
-    (i) => share.get(`current http://x/weather?q=City${i}`, undefined, () => Promise.resolve({ i })),
+    (i) =>
+      share.get(`current http://x/weather?q=City${i}`, undefined, () =>
+        Promise.resolve({ value: { i }, bytes: 200 }),
+      ),
   ],
   [
     'buildUrl (joinUrl + URLSearchParams)',

@@ -240,7 +240,8 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
       if (req.method !== 'GET') return send(req, callOpts).then(answer);
       // The shared request runs on its own deadline; each caller stops waiting when its signal fires.
       const url = buildUrl(config.baseUrl, req);
-      const load = () => send(req, undefined, url).then(answer);
+      const load = () =>
+        send(req, undefined, url).then((res) => ({ value: answer(res), bytes: res.bytes.length }));
       const signal = callOpts?.signal;
       const waiter = signal && { signal, onAbort: () => fail(req, 'timeout', { cause: signal.reason }) };
       const onHit = () => record(req, 200, 'ok', 0, performance.now(), true);

@@ -1,27 +1,44 @@
 // GET sharing for one client: identical concurrent GETs ride one request, and a parsed answer is
 // kept for the TTL its request asks for. Each caller still stops waiting when its own signal fires.
+// The cache is bounded by entries and by the bytes of the answers it keeps (a mapped value holds
+// at most what its answer did), so a provider's few huge answers cannot fill the memory.
 import { LRUCache } from 'lru-cache';
 import { raceAbort } from '../abort.ts';
+import { HTTP_DEFAULTS } from './policy.ts';
 
 export interface Share {
   /**
    * The value of `load` for `key`: from the cache while fresh (`onHit` is told), else from a load
-   * already in flight, else from a new one (kept for `ttlMs` when it is above 0). A caller whose
-   * `signal` fires stops waiting with `onAbort()`; the shared load goes on for the others.
+   * already in flight, else from a new one (kept for `ttlMs` when it is above 0, counted as the
+   * `bytes` of the answer it came from). A caller whose `signal` fires stops waiting with
+   * `onAbort()`; the shared load goes on for the others.
    */
   get<T>(
     key: string,
     ttlMs: number | undefined,
-    load: () => Promise<T>,
+    load: () => Promise<{ value: T; bytes: number }>,
     waiter?: { signal: AbortSignal; onAbort: () => Error },
     onHit?: () => void,
   ): Promise<T>;
   clear(): void;
 }
 
-export function createShare(now: () => number, max = 2_000): Share {
-  const cache = new LRUCache<string, { value: unknown }>({
-    max,
+/** Answers one client keeps at most, and the bytes they came in: eight answers of the largest size. */
+export const CACHE_MAX_ENTRIES = 2_000;
+export const CACHE_MAX_BYTES = 8 * HTTP_DEFAULTS.maxResponseBytes;
+
+export function createShare(
+  now: () => number,
+  limits: { maxEntries: number; maxBytes: number } = {
+    maxEntries: CACHE_MAX_ENTRIES,
+    maxBytes: CACHE_MAX_BYTES,
+  },
+): Share {
+  const cache = new LRUCache<string, { value: unknown; bytes: number }>({
+    max: limits.maxEntries,
+    maxSize: limits.maxBytes,
+    // At least 1: lru-cache refuses a size of 0 (an empty body).
+    sizeCalculation: (entry) => Math.max(1, entry.bytes),
     ttlAutopurge: false,
     ttlResolution: 0,
     perf: { now },
@@ -31,7 +48,7 @@ export function createShare(now: () => number, max = 2_000): Share {
     get<T>(
       key: string,
       ttlMs: number | undefined,
-      load: () => Promise<T>,
+      load: () => Promise<{ value: T; bytes: number }>,
       waiter?: { signal: AbortSignal; onAbort: () => Error },
       onHit?: () => void,
     ): Promise<T> {
@@ -44,9 +61,9 @@ export function createShare(now: () => number, max = 2_000): Share {
       let pending = inflight.get(key) as Promise<T> | undefined;
       if (!pending) {
         pending = load().then(
-          (value) => {
+          ({ value, bytes }) => {
             inflight.delete(key);
-            if (caches) cache.set(key, { value }, { ttl: ttlMs });
+            if (caches) cache.set(key, { value, bytes }, { ttl: ttlMs });
             return value;
           },
           (err: unknown) => {
