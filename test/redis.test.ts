@@ -102,8 +102,9 @@ describe('connectRedis over TLS (rediss://)', () => {
   beforeAll(async () => {
     if (!pair) return;
     // TLS in front of the test Redis, as a provider terminates it.
+    const target = new URL(REDIS_URL);
     proxy = createTlsServer(pair, (tls) => {
-      const plain = connect(6379, '127.0.0.1');
+      const plain = connect(Number(target.port), target.hostname);
       tls.pipe(plain).pipe(tls);
       tls.on('error', () => plain.destroy());
       plain.on('error', () => tls.destroy());

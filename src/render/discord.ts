@@ -45,7 +45,7 @@ const NOTES_SHARE = 600;
  * need `customIdFor`; without it the actions are listed as commands to type.
  */
 export function renderDiscord(shown: Reply, options: RenderOptions = {}): DiscordMessage {
-  // Bidi controls could reorder what readers see: gone from every piece of text.
+  // Control characters could hide or reorder what readers see: gone from every piece of text.
   const reply = mapReplyText(shown, withoutControls);
   const notes: Notes = {
     shortened: false,

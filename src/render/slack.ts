@@ -99,7 +99,8 @@ function slackFile({ filename, contentType, bytes, description }: Attachment): S
 
 /** The Reply as a Slack message and the files to share beside it; never a payload Slack would reject. */
 export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): SlackRendered {
-  // Bidi controls could reorder what readers see: gone from every piece of text, file names included.
+  // Control characters could hide or reorder what readers see: gone from every piece of text, file
+  // names included.
   const reply = mapReplyText(shown, withoutControls);
   const embeds = reply.embeds ?? [];
   const content: KnownBlock[] = [];

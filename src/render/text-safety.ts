@@ -11,17 +11,20 @@
 const TERMINAL_CONTROL_RE = /^[\u0000-\u0008\u000b-\u001f\u007f-\u009f]$/;
 // eslint-disable-next-line no-control-regex
 const ANY_CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\p{Bidi_Control}/gu;
+// A carriage return ends a line too (alone, or before a newline): it becomes one newline rather
+// than being dropped as a control, which would join the two lines' words.
+const LINE_BREAK_RE = /\r\n?/g;
 
 function hex(char: string, width: 2 | 4): string {
   return char.codePointAt(0)!.toString(16).padStart(width, '0');
 }
 
 /**
- * Text without control characters (newlines and tabs kept) or bidi controls: what Discord and
- * Slack replies carry.
+ * Text without control characters (newlines and tabs kept, carriage returns made newlines) or
+ * bidi controls: what Discord and Slack replies carry.
  */
 export function withoutControls(text: string): string {
-  return text.replace(ANY_CONTROL_RE, '');
+  return text.replace(LINE_BREAK_RE, '\n').replace(ANY_CONTROL_RE, '');
 }
 
 /**
@@ -30,7 +33,7 @@ export function withoutControls(text: string): string {
  */
 export function visibleControls(text: string): string {
   return text
-    .replace(/\r\n?/g, '\n')
+    .replace(LINE_BREAK_RE, '\n')
     .replace(ANY_CONTROL_RE, (c) => (TERMINAL_CONTROL_RE.test(c) ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`));
 }
 

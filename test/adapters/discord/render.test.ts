@@ -541,4 +541,9 @@ describe('renderDiscord: control characters everywhere a reply sends text', () =
       fields: [{ name: 'Org', value: 'ACME\nInc' }],
     });
   });
+
+  it('turns a lone carriage return into a line break instead of joining the lines', () => {
+    const message = renderDiscord({ text: 'Port 22 open\rPort 80 open\r\nPort 443 open' }, BUTTONS);
+    expect(message.content).toBe('Port 22 open\nPort 80 open\nPort 443 open');
+  });
 });
