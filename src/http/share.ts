@@ -1,7 +1,7 @@
 // GET sharing for one client: identical concurrent GETs ride one request, and a parsed answer is
 // kept for the TTL its request asks for. Each caller still stops waiting when its own signal fires.
-// The cache is bounded by entries and by the bytes of the answers it keeps (a mapped value holds
-// at most what its answer did), so a provider's few huge answers cannot fill the memory.
+// The cache is bounded by entries and by the bytes its answers came in (their parsed values take
+// a few times that in memory, in proportion), so a provider's few huge answers cannot fill it.
 import { LRUCache } from 'lru-cache';
 import { raceAbort } from '../abort.ts';
 import { HTTP_DEFAULTS } from './policy.ts';
