@@ -60,9 +60,14 @@ export function triggerId(): string {
   return `${7_000_000_000_000 + triggers}.7000000000002.${randomBytes(16).toString('hex')}`;
 }
 
-/** A slash command as Slack sends it, with the fields real payloads carry. */
-export function slashBody(command: string, text: string, responseUrl: string, trigger = triggerId()): string {
-  return new URLSearchParams({
+/** A slash command's fields as Slack sends them, with those real payloads carry. */
+export function slashPayload(
+  command: string,
+  text: string,
+  responseUrl: string,
+  trigger = triggerId(),
+): Record<string, string> {
+  return {
     token: 'legacy-verification-token',
     team_id: 'T0HERALD',
     team_domain: 'herald-test',
@@ -76,7 +81,12 @@ export function slashBody(command: string, text: string, responseUrl: string, tr
     is_enterprise_install: 'false',
     response_url: responseUrl,
     trigger_id: trigger,
-  }).toString();
+  };
+}
+
+/** A slash command as Slack posts it over HTTP (a form body). */
+export function slashBody(command: string, text: string, responseUrl: string, trigger = triggerId()): string {
+  return new URLSearchParams(slashPayload(command, text, responseUrl, trigger)).toString();
 }
 
 /** A block_actions payload for a click on `button` of a message herald posted. */

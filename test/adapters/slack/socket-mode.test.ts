@@ -15,6 +15,7 @@ import {
   BOT_TOKEN,
   createFakeDispatcher,
   createTestRegistry,
+  slashPayload,
   startSlackFake,
   waitFor,
 } from './fakes.ts';
@@ -119,21 +120,7 @@ function slashEnvelope(
     envelope_id: envelopeId,
     type: 'slash_commands',
     accepts_response_payload: true,
-    payload: {
-      token: 'legacy-verification-token',
-      team_id: 'T0HERALD',
-      team_domain: 'herald-test',
-      channel_id: 'C0GENERAL',
-      channel_name: 'general',
-      user_id: 'U0ALICE',
-      user_name: 'alice',
-      command: '/weather',
-      text: 'Oslo',
-      api_app_id: 'A0HERALD',
-      is_enterprise_install: 'false',
-      response_url: responseUrl,
-      trigger_id: triggerId,
-    },
+    payload: slashPayload('/weather', 'Oslo', responseUrl, triggerId),
   };
 }
 
