@@ -81,7 +81,7 @@ export interface MessageRef {
 }
 
 /** How long a webhook's guild is kept: a webhook never changes guild; a day bounds a deleted one's. */
-export const WEBHOOK_GUILD_TTL_MS = 24 * 60 * 60_000;
+const WEBHOOK_GUILD_TTL_MS = 24 * 60 * 60_000;
 
 export interface WebhookClient extends Closable {
   /**

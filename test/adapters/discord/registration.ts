@@ -49,37 +49,6 @@ export function useFakeDiscord(): FakeDiscord {
     live().calls.length = 0;
     live().rest.resetHandlers();
   });
-  return {
-    get apiUrl() {
-      return live().apiUrl;
-    },
-    get gatewayUrl() {
-      return live().gatewayUrl;
-    },
-    get rest() {
-      return live().rest;
-    },
-    get calls() {
-      return live().calls;
-    },
-    get identifies() {
-      return live().identifies;
-    },
-    get hiddenChannels() {
-      return live().hiddenChannels;
-    },
-    get nextWebhookAnswers() {
-      return live().nextWebhookAnswers;
-    },
-    get webhook() {
-      return live().webhook;
-    },
-    get nextMessageAnswers() {
-      return live().nextMessageAnswers;
-    },
-    connections: () => live().connections(),
-    dispatch: (event, data) => live().dispatch(event, data),
-    waitFor: (predicate, timeoutMs) => live().waitFor(predicate, timeoutMs),
-    close: () => live().close(),
-  };
+  // Every member is read from the running fake at the time of use: its methods use no `this`.
+  return new Proxy({} as FakeDiscord, { get: (_target, key) => Reflect.get(live(), key) as unknown });
 }
