@@ -71,18 +71,46 @@ const PROFILE = process.env.BENCH_PROFILE_DIR
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
   : [];
 
-function spawnReplica(script: string, env: Record<string, string>): Promise<Replica> {
-  const child = spawn(LOCAL_NODE, [...START_FLAGS, ...PROFILE, script], {
+/**
+ * Spawns a bench process with `npm start`'s flags and compile cache and an IPC channel; resolves
+ * with what it prints after "ready " (its port or its URL) once it does.
+ */
+function spawnReady(
+  script: string,
+  env: Record<string, string>,
+  flags: readonly string[] = [],
+): Promise<{ child: ChildProcess; ready: string }> {
+  const child = spawn(LOCAL_NODE, [...START_FLAGS, ...flags, script], {
     env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      const port = /^ready (\d+)$/.exec(line)?.[1];
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}/interactions` });
+      const ready = /^ready (\S+)$/.exec(line)?.[1];
+      if (ready) resolve({ child, ready });
     });
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
   });
+}
+
+/** Sends `message` to a bench process and resolves with its answer. */
+function ask<T>(child: ChildProcess, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+/** Sends "stop" to a bench process and resolves once it has exited. */
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send('stop');
+  await exited;
+}
+
+async function spawnReplica(script: string, env: Record<string, string>): Promise<Replica> {
+  const { child, ready: port } = await spawnReady(script, env, PROFILE);
+  return { child, url: `http://127.0.0.1:${port}/interactions` };
 }
 
 interface Sink {
@@ -92,36 +120,10 @@ interface Sink {
 }
 
 /** Discord's REST API (interactions-sink.ts) in its own process. */
-function spawnSink(): Promise<Sink> {
+async function spawnSink(): Promise<Sink> {
   const script = fileURLToPath(new URL('./interactions-sink.ts', import.meta.url));
-  const child = spawn(LOCAL_NODE, [...START_FLAGS, script], {
-    env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const edits = () =>
-    new Promise<number>((resolve) => {
-      child.once('message', (m) => resolve(m as number));
-      child.send('edits');
-    });
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.send('stop');
-    await exited;
-  };
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const url = /^ready (\S+)$/.exec(line)?.[1];
-      if (url) resolve({ url, edits, stop });
-    });
-    child.once('exit', (code) => reject(new Error(`the REST sink exited (${code}) before it was ready`)));
-  });
-}
-
-function statsOf(child: ChildProcess): Promise<ServerStats> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as ServerStats));
-    child.send('stats');
-  });
+  const { child, ready: url } = await spawnReady(script, {});
+  return { url, edits: () => ask<number>(child, 'edits'), stop: () => stop(child) };
 }
 
 const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
@@ -139,7 +141,7 @@ async function drive(
 ): Promise<Measured> {
   const ms: number[] = [];
   let errors = 0;
-  const before = await statsOf(replica.child);
+  const before = await ask<ServerStats>(replica.child, 'stats');
   const clientBefore = process.cpuUsage();
   await closedLoop(requests.length, CONCURRENCY, async (i) => {
     const { body, headers } = requests[i]!;
@@ -155,7 +157,7 @@ async function drive(
   });
   const clientUs = cpuUs(process.cpuUsage(clientBefore)) / requests.length;
   await settled();
-  const after = await statsOf(replica.child);
+  const after = await ask<ServerStats>(replica.child, 'stats');
   return {
     ms,
     errors,
@@ -213,12 +215,6 @@ async function scenarios(
   );
   await pool.close();
   return { ping, defer, bad: badRun, edits: editsSent };
-}
-
-async function stop(replica: Replica): Promise<void> {
-  const exited = new Promise((resolve) => replica.child.once('exit', resolve));
-  replica.child.send('stop');
-  await exited;
 }
 
 /** The CPU time of a process's main thread (Linux's schedstat), in ms; NaN elsewhere. */
@@ -342,11 +338,11 @@ export async function runInteractionsBench(): Promise<number> {
     BENCH_STORE: join(store, 'claims.sqlite'),
   });
   const h = await scenarios(herald, keys, wrong, sink.edits);
-  await stop(herald);
+  await stop(herald.child);
   progress('floor');
   const floor = await spawnReplica(floorScript, { BENCH_PUBLIC_KEY: keys.publicKeyHex });
   const f = await scenarios(floor, keys, wrong, undefined);
-  await stop(floor);
+  await stop(floor.child);
   await sink.stop();
   await rm(store, { recursive: true, force: true });
 

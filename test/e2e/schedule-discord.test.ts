@@ -23,6 +23,7 @@ import {
 } from '../adapters/discord/fake-discord.ts';
 import { startDiscordGateway } from '../adapters/discord/fake-config.ts';
 import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
+import { postInTwoSlots } from './schedule-slots.ts';
 
 const ENV = { DISCORD_TOKEN: BOT_TOKEN, DISCORD_APPLICATION_ID: APP_ID };
 const clock = { at: new Date('2026-03-27T12:00:00Z') };
@@ -105,19 +106,8 @@ describe('/schedule on Discord, end to end', () => {
       authorization: `Bot ${BOT_TOKEN}`,
     });
 
-    const before = channelPosts().length;
     const inbox = world.inbox.messages.length;
-    const perSlot: DiscordCall[][] = [];
-    for (const slot of ['13:00', '14:00']) {
-      clock.at = new Date(`2026-03-27T${slot}:05Z`);
-      const done = channelPosts().length;
-      // A second tick in the same slot finds it settled: no second post.
-      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
-      expect(await runner.tick()).toEqual([]);
-      perSlot.push(channelPosts().slice(done));
-    }
-    expect(perSlot.map((posts) => posts.length)).toEqual([1, 1]);
-    expect(channelPosts().length - before).toBe(2);
+    const perSlot = await postInTwoSlots(runner, clock, channelPosts);
     for (const [post] of perSlot) {
       expect(post!.method).toBe('POST');
       expect(post!.authorization).toBe(`Bot ${BOT_TOKEN}`);

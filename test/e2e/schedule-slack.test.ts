@@ -21,6 +21,7 @@ import {
 } from '../adapters/slack/fakes.ts';
 import { startSlackHttp } from '../adapters/slack/fake-config.ts';
 import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
+import { postInTwoSlots } from './schedule-slots.ts';
 
 const clock = { at: new Date('2026-03-27T12:00:00Z') };
 const now = () => clock.at;
@@ -94,23 +95,8 @@ describe('/schedule on Slack, end to end', () => {
     expect(fake.calls('conversations.info').at(-1)?.get('channel')).toBe(CHANNEL);
 
     const posts = () => fake.server.requests.filter((r) => r.pathname === '/api/chat.postMessage');
-    const before = posts().length;
-    const perSlot: string[][] = [];
-    for (const slot of ['13:00', '14:00']) {
-      clock.at = new Date(`2026-03-27T${slot}:05Z`);
-      const done = posts().length;
-      // A second tick in the same slot finds it settled: no second post.
-      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
-      expect(await runner.tick()).toEqual([]);
-      perSlot.push(
-        posts()
-          .slice(done)
-          .map((r) => r.body),
-      );
-    }
-    expect(perSlot.map((bodies) => bodies.length)).toEqual([1, 1]);
-    expect(posts().length - before).toBe(2);
-    for (const request of posts().slice(before)) {
+    const perSlot = await postInTwoSlots(runner, clock, posts);
+    for (const request of perSlot.flat()) {
       expect(request.headers.authorization).toBe(`Bearer ${BOT_TOKEN}`);
       const form = new URLSearchParams(request.body);
       expect(form.get('channel')).toBe(CHANNEL);

@@ -32,10 +32,10 @@ import { planServices, resolveServiceConfigs, SANDBOX_CREDENTIAL } from '../../s
 import { closeServices, createServices } from '../../src/services/index.ts';
 import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
-import { OPERATOR } from '../support/command-doubles.ts';
+import { OPERATOR, SILENT_LOG } from '../support/command-doubles.ts';
 import { fakeSleep } from '../jobs/harness.ts';
 
-export { OPERATOR } from '../support/command-doubles.ts';
+export { OPERATOR, SILENT_LOG } from '../support/command-doubles.ts';
 export const MANAGER: Actor = {
   platform: 'discord',
   id: '400000000000000001',
@@ -55,13 +55,6 @@ export const COMMAND_SETTINGS: Omit<CommandSettings, 'schedules'> = {
   limits: { perUserPerMinute: 1_000, sayDailyChars: 100_000 },
   speechModelId: 'eleven_multilingual_v2',
   jobsCountry: 'gb',
-};
-
-export const SILENT_LOG = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
 };
 
 const WEBHOOK_PREFIX = SANDBOX_PREFIXES.webhook;
