@@ -60,7 +60,7 @@ const EVENT_COLORS: Readonly<Record<string, Color>> = {
 };
 
 export function eventColor(event: string | undefined): Color {
-  return (event !== undefined ? ownEntry(EVENT_COLORS, event) : undefined) ?? 'info';
+  return ownEntry(EVENT_COLORS, event) ?? 'info';
 }
 
 /** "delivery_delayed" -> "delivery delayed"; undefined -> "not sent yet". */

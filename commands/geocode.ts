@@ -28,7 +28,7 @@ export { formatCoordinate };
 export function mapLink(match: GeocodeMatch): string {
   const lat = formatCoordinate(match.latitude);
   const lon = formatCoordinate(match.longitude);
-  const zoom = ownEntry(ZOOM_BY_TYPE, match.placeType[0] ?? '') ?? 12;
+  const zoom = ownEntry(ZOOM_BY_TYPE, match.placeType[0]) ?? 12;
   return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=${zoom}/${lat}/${lon}`;
 }
 

@@ -68,7 +68,7 @@ const ICON_CODES: Readonly<Record<string, string>> = { '02d': '🌤️', '02n': 
 
 /** The emoji for a condition: by its icon code's day or night when given ("01n" -> 🌙). */
 export function conditionIcon(main: string, icon?: string): string {
-  const byCode = icon === undefined ? undefined : ownEntry(ICON_CODES, icon);
+  const byCode = ownEntry(ICON_CODES, icon);
   if (byCode) return byCode;
   const isNight = icon?.endsWith('n') ?? false;
   return (isNight ? ownEntry(NIGHT_ICONS, main) : undefined) ?? ownEntry(ICONS, main) ?? '🌫️';

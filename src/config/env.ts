@@ -2,6 +2,7 @@
 // the parsed values into a Config and adds the rules that span several variables.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DISCORD_API_URL } from '../domain/discord.ts';
 import type { ServiceKey } from '../domain/services.ts';
 import { isJobCountry, JOB_COUNTRIES } from '../domain/job-countries.ts';
 import { isLoopbackHost } from '../domain/loopback.ts';
@@ -14,7 +15,7 @@ export const DEFAULT_BASE_URLS: Readonly<Record<ServiceKey, string>> = {
   geocoding: 'https://api.mapbox.com',
   speech: 'https://api.elevenlabs.io/v1',
   hostscan: 'https://api.shodan.io',
-  webhook: 'https://discord.com/api/webhooks',
+  webhook: `${DISCORD_API_URL}/webhooks`,
   jobSearch: 'https://api.adzuna.com/v1/api',
 };
 

@@ -14,21 +14,17 @@ export interface Turns {
 }
 
 export function createTurns(): Turns {
+  // A release is scheduled exactly while someone waits: the first to wait schedules it, and each
+  // release schedules the next while any remain.
   const waiting: Array<() => void> = [];
-  let isScheduled = false;
   function release(): void {
     waiting.shift()?.();
     if (waiting.length > 0) setImmediate(release);
-    else isScheduled = false;
   }
   return {
     next() {
       return new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        if (!isScheduled) {
-          isScheduled = true;
-          setImmediate(release);
-        }
+        if (waiting.push(resolve) === 1) setImmediate(release);
       });
     },
   };

@@ -24,8 +24,8 @@ export interface Share {
 }
 
 /** Answers one client keeps at most, and the bytes they came in: eight answers of the largest size. */
-export const CACHE_MAX_ENTRIES = 2_000;
-export const CACHE_MAX_BYTES = 8 * HTTP_DEFAULTS.maxResponseBytes;
+const CACHE_MAX_ENTRIES = 2_000;
+const CACHE_MAX_BYTES = 8 * HTTP_DEFAULTS.maxResponseBytes;
 
 export function createShare(
   now: () => number,

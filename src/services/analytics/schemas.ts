@@ -75,7 +75,7 @@ export const readGoogleError: ProviderErrorReader = ({ body }) => {
   const { message, status, details } = parsed.data.error;
   return {
     message,
-    code: status === undefined ? undefined : ownEntry(GOOGLE_STATUS, status),
+    code: ownEntry(GOOGLE_STATUS, status),
     retryAfterMs: retryDelayMs(details),
   };
 };

@@ -82,7 +82,7 @@ export const readSpeechError: ProviderErrorReader = ({ body, text }) => {
   const key = detail.code ?? detail.status;
   return {
     message: [key, detail.message].filter((p) => p !== undefined && p !== '').join(': ') || undefined,
-    code: key === undefined ? undefined : ownEntry(DETAIL_CODES, key),
+    code: ownEntry(DETAIL_CODES, key),
     ...(key !== undefined && USED_UP.has(key) ? { exhausted: true } : {}),
   };
 };
