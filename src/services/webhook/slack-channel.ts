@@ -96,8 +96,7 @@ function refusalText(operation: string, error: string | undefined, needed: strin
 }
 
 function refused(operation: string, answer: Pick<Answer, 'error' | 'needed'>): ServiceError {
-  const code =
-    (answer.error === undefined ? undefined : ownEntry(SLACK_ERRORS, answer.error)) ?? 'invalid_request';
+  const code = ownEntry(SLACK_ERRORS, answer.error) ?? 'invalid_request';
   // Slack answered (HTTP 200): the step was not taken, so a resend cannot double it.
   return new ServiceError({
     service: 'webhook',

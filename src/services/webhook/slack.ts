@@ -32,7 +32,7 @@ export const readSlackWebhookError: ProviderErrorReader = ({ text }) => {
   const error = /^\s*([a-z_]+)\s*$/.exec(text)?.[1];
   return {
     message: error ?? bodyExcerpt(text),
-    code: error === undefined ? undefined : ownEntry(SLACK_ERRORS, error),
+    code: ownEntry(SLACK_ERRORS, error),
   };
 };
 
