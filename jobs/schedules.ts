@@ -18,7 +18,7 @@ import {
 } from '../src/schedule/service.ts';
 import type { ScheduleRun, ScheduleStore } from '../src/schedule/schedules.ts';
 import type { Services } from '../src/core/services.ts';
-import { ownEntry } from '../src/domain/lookup.ts';
+import { webhookClientFor } from '../src/schedule/delivery-context.ts';
 import { previousRun } from '../src/schedule/when.ts';
 import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
@@ -131,7 +131,7 @@ export function messageLinker(
 ): MessageLinker {
   return createMessageLinker({
     ...(opts.channels ? { channels: opts.channels } : {}),
-    webhook: (name) => (name === 'default' ? opts.services.webhook : ownEntry(opts.destinations, name)),
+    webhook: (name) => webhookClientFor(opts, name),
     log: opts.log,
   });
 }

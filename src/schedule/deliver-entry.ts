@@ -3,7 +3,6 @@
 // back in the store with a backoff (holding its destination for it, destination-pause.ts), put back
 // behind an earlier post that holds the destination, left leased when the send got no answer, or
 // given up on with a logged error.
-import { ownEntry } from '../domain/lookup.ts';
 import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { scopesOf } from './destination-pause.ts';
@@ -12,7 +11,7 @@ import type { OutboxEntry } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { PostProgress } from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
-import type { DeliveryContext, EntryOutcome, Notes } from './delivery-context.ts';
+import { webhookClientFor, type DeliveryContext, type EntryOutcome, type Notes } from './delivery-context.ts';
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
@@ -40,10 +39,8 @@ async function send(
       const posted = await poster.post(channel.id, delivery.message, { progress: parts, onRateLimit });
       return { id: posted.id, channelId: posted.channelId ?? channel.id };
     }
-    // A named destination never falls back to another webhook: the post waits until it exists. The
-    // name was stored with the schedule, so "constructor" may outlive its WEBHOOK_URL_CONSTRUCTOR.
-    const client =
-      name === 'default' ? ctx.settings.services.webhook : ownEntry(ctx.settings.destinations ?? {}, name);
+    // A named destination never falls back to another webhook: the post waits until it exists.
+    const client = webhookClientFor(ctx.settings, name);
     if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
     return client.post(delivery.message, { onRateLimit });
   }

@@ -1,6 +1,7 @@
 // What the deliverer is given and what its steps share: its options with their defaults, the
 // outcomes a drain answers with, and the context built from the options once per deliverer.
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { ownEntry } from '../domain/lookup.ts';
 import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
 import type { Store } from '../store/store.ts';
 import type { JobLog } from './job.ts';
@@ -34,6 +35,18 @@ export interface DeliveryOptions {
   destinations?: Readonly<Record<string, WebhookClient>>;
   /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
   channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
+}
+
+/**
+ * The webhook client a destination name posts through: `default` is services.webhook, any other a
+ * named one. A name is stored with its schedule, so "constructor" may outlive its
+ * WEBHOOK_URL_CONSTRUCTOR: only the table's own entries count.
+ */
+export function webhookClientFor(
+  sources: Pick<DeliveryOptions, 'services' | 'destinations'>,
+  name: string,
+): WebhookClient | undefined {
+  return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
 }
 
 const DELIVERY_DEFAULTS = Object.freeze({

@@ -2,11 +2,11 @@
 // a chat schedule's slot): the runner's options and defaults, the core built from them (clock,
 // claim owner, deliverer, run history), claiming and running one slot, and the retry rule that
 // makes a failed attempt pending while its slot has runs left.
-import { ownEntry } from '../domain/lookup.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
 import type { Actor } from '../core/actor.ts';
 import { createDeliverer, type Deliverer, type DeliveryOptions } from './delivery.ts';
+import { webhookClientFor } from './delivery-context.ts';
 import type { Job, JobLog, JobSlot } from './job.ts';
 import type { Reply } from '../core/reply.ts';
 import type { Command } from '../core/command.ts';
@@ -117,7 +117,7 @@ export function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
 /** Posts a notice through the schedule's own destination (the channel it posts to). */
 async function notify(settings: ScheduleRunnerOptions, record: ScheduleRecord, text: string): Promise<void> {
   const name = record.destination;
-  const client = name === 'default' ? settings.services.webhook : ownEntry(settings.destinations ?? {}, name);
+  const client = webhookClientFor(settings, name);
   if (!client || !settings.toMessage) return;
   await client.post(settings.toMessage({ text }, name));
 }

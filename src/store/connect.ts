@@ -33,8 +33,7 @@ export async function connectStoreRedis(
 ): Promise<Redis> {
   // Loaded here, not at the top: the SQLite store imports this file too, and an idle bot without
   // Redis should not hold ioredis (about 2 MB of heap and 8 MB of resident memory).
-  return (await import('../redis.ts')).connectRedis(url, {
-    connectTimeoutMs: opts.connectTimeoutMs ?? 5_000,
-    verifyTls: opts.verifyTls ?? true,
-  });
+  // Only these two: the store's own options (its clock, key prefix) are passed in here too.
+  const { connectTimeoutMs, verifyTls } = opts;
+  return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs, verifyTls });
 }

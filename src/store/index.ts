@@ -31,16 +31,17 @@ export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): st
   return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
 }
 
-/** Where the store is: its URLs, and (default: yes) whether a rediss:// certificate is checked. */
+/** Where the store is: its URLs, and whether a rediss:// certificate is checked (unset: it is). */
 type StorePlace = Pick<Config, 'storeUrl' | 'redisUrl'> & Partial<Pick<Config, 'redisTlsVerify'>>;
 
 export async function openStore(config: StorePlace, opts: RedisStoreOptions = {}): Promise<Store> {
   // ioredis is loaded only when a redis:// URL is configured (about 8 MB of idle memory otherwise).
   const redisUrl = redisUrlOf(config);
-  if (redisUrl !== undefined) {
-    const verifyTls = config.redisTlsVerify ?? true;
-    return (await import('./redis-store.ts')).createRedisStore(redisUrl, { ...opts, verifyTls });
-  }
+  if (redisUrl !== undefined)
+    return (await import('./redis-store.ts')).createRedisStore(redisUrl, {
+      ...opts,
+      verifyTls: config.redisTlsVerify,
+    });
   if (config.storeUrl === ':memory:') return createMemoryStore(opts);
   return createSqliteStore(config.storeUrl, opts);
 }
@@ -51,10 +52,11 @@ export async function openScheduleStore(
   opts: { keyPrefix?: string } = {},
 ): Promise<ScheduleStore> {
   const redisUrl = redisUrlOf(config);
-  if (redisUrl !== undefined) {
-    const verifyTls = config.redisTlsVerify ?? true;
-    return (await import('./schedules-redis.ts')).createRedisScheduleStore(redisUrl, { ...opts, verifyTls });
-  }
+  if (redisUrl !== undefined)
+    return (await import('./schedules-redis.ts')).createRedisScheduleStore(redisUrl, {
+      ...opts,
+      verifyTls: config.redisTlsVerify,
+    });
   if (config.storeUrl === ':memory:') return createMemoryScheduleStore();
   return createSqliteScheduleStore(config.storeUrl);
 }

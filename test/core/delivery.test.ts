@@ -60,7 +60,8 @@ const badGateway = () =>
 
 let backend = backends[0]!;
 
-async function setup(
+/** A deliverer over a new store of the current backend on `clock`; `delivery` overrides its options. */
+async function openDeliverer(
   opts: {
     clock?: FakeClock;
     webhook?: Parameters<WebhookFake['client']>[0];
@@ -80,15 +81,21 @@ async function setup(
     ...FAST_DELIVERY,
     ...opts.delivery,
   });
+  return { clock, store, deliverer, ...captured };
+}
+
+/** openDeliverer with one webhook post of the daily report in the outbox. */
+async function setup(opts: Parameters<typeof openDeliverer>[0] = {}) {
+  const opened = await openDeliverer(opts);
   const payload: Delivery = { kind: 'webhook', message: { username: 'herald', content: 'daily report' } };
-  await store.addToOutbox({
+  await opened.store.addToOutbox({
     id: 'analytics-summary|slot|0:webhook',
     job: 'analytics-summary',
     slotId: 'slot',
     kind: 'webhook',
     payload,
   });
-  return { clock, store, deliverer, ...captured };
+  return opened;
 }
 
 describe.each(backends)('outbox delivery with the $name store', (b) => {
@@ -273,9 +280,6 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   });
 
   it("drains destinations at once, each one in its posts' order, a slow one holding up only itself", async () => {
-    const clock = fakeClock('2025-11-22T08:00:00Z');
-    const store = await backend.open(clock);
-    opened.push(store);
     const sent: string[] = [];
     const answers: (() => void)[] = [];
     const slow = {
@@ -286,15 +290,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
         }),
       close: () => Promise.resolve(),
     };
-    const deliverer = createDeliverer({
-      store,
-      services: { webhook: fake.client() },
-      destinations: { ops: slow },
-      log: captureLog().log,
-      owner: 'p',
-      now: clock.nowMs,
-      ...FAST_DELIVERY,
-    });
+    const { deliverer, store, clock } = await openDeliverer({ delivery: { destinations: { ops: slow } } });
     for (const [i, destination] of ['ops', 'default', 'ops', 'default'].entries()) {
       const delivery: Delivery = { kind: 'webhook', destination, message: { content: `slot ${i}` } };
       await store.addToOutbox({ id: `e${i}`, job: 'j', slotId: `s${i}`, kind: 'webhook', payload: delivery });
@@ -318,18 +314,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   });
 
   it('keeps an entry whose service is not configured (yet) instead of dropping it', async () => {
-    const clock = fakeClock('2025-11-22T08:00:00Z');
-    const store = await backend.open(clock);
-    opened.push(store);
-    const { log } = captureLog();
-    const deliverer = createDeliverer({
-      store,
-      services: {},
-      log,
-      owner: 'p',
-      now: clock.nowMs,
-      ...FAST_DELIVERY,
-    });
+    const { deliverer, store } = await openDeliverer({ delivery: { services: {} } });
     await store.addToOutbox({
       id: 'e',
       job: 'j',
@@ -345,19 +330,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
 
   it('keeps a post for a destination named like an inherited member as not configured', async () => {
     // Stored while WEBHOOK_URL_CONSTRUCTOR was set; the variable has since been removed.
-    const clock = fakeClock('2025-11-22T08:00:00Z');
-    const store = await backend.open(clock);
-    opened.push(store);
-    const { log } = captureLog();
-    const deliverer = createDeliverer({
-      store,
-      services: { webhook: fake.client() },
-      destinations: { ops: fake.client() },
-      log,
-      owner: 'p',
-      now: clock.nowMs,
-      ...FAST_DELIVERY,
-    });
+    const { deliverer, store } = await openDeliverer({ delivery: { destinations: { ops: fake.client() } } });
     const payload: Delivery = {
       kind: 'webhook',
       destination: 'constructor',

@@ -14,11 +14,14 @@ const HEADERS = [
 
 const METADATA = { currencyCode: 'EUR', timeZone: 'Europe/Berlin', subjectToThresholding: false };
 
-/** A runReport response body (docs/SERVICES.md S2); `rows` omitted when empty, like GA4. */
+/**
+ * A runReport response body (docs/SERVICES.md S2); `rows` omitted when empty, like GA4. A value
+ * may be GA4's own numeric text (such as "1e999"), sent as it is.
+ */
 export function wireReport(
   dimensions: string[],
-  rows: { dims: string[]; values: number[] }[],
-  totals?: { dims: string[]; values: number[] }[],
+  rows: { dims: string[]; values: readonly (number | string)[] }[],
+  totals?: { dims: string[]; values: readonly (number | string)[] }[],
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     dimensionHeaders: dimensions.map((name) => ({ name })),

@@ -61,39 +61,21 @@ export function hostileS2Handlers(value: string): RequestHandler[] {
   const days = Array.from({ length: 22 }, (_, i) =>
     new Date(Date.now() - (i - 1) * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''),
   );
-  const metricValues = METRICS.map(() => ({ value }));
+  const values = METRICS.map(() => value);
   return [
     http.post(route('analytics', '/properties/*'), async ({ request }) => {
       const body = (await request.json()) as RunReportBody;
       const dims = (body.dimensions ?? []).map((d) => d.name);
       const ranges = (body.dateRanges ?? []).map((r, i) => r.name ?? `date_range_${i}`);
-      const named = ranges.length > 1 ? ranges : [undefined];
-      const rows = named.flatMap((range) =>
-        days.map((day) => ({
-          dimensionValues: [
-            ...dims.map((d) => (d === 'date' ? day : 'Germany')),
-            ...(range ? [range] : []),
-          ].map((v) => ({ value: v })),
-          metricValues,
-        })),
+      // With two ranges, each row ends with its range's name, as the `dateRange` dimension.
+      const tags = ranges.length > 1 ? ranges.map((range) => [range]) : [[]];
+      const rows = tags.flatMap((tag) =>
+        days.map((day) => ({ dims: [...dims.map((d) => (d === 'date' ? day : 'Germany')), ...tag], values })),
       );
       const totals = body.metricAggregations?.includes('TOTAL')
-        ? named.map((range) => ({
-            dimensionValues: [...dims.map(() => 'RESERVED_TOTAL'), ...(range ? [range] : [])].map((v) => ({
-              value: v,
-            })),
-            metricValues,
-          }))
+        ? tags.map((tag) => ({ dims: [...dims.map(() => 'RESERVED_TOTAL'), ...tag], values }))
         : undefined;
-      return HttpResponse.json({
-        dimensionHeaders: [...dims, ...(ranges.length > 1 ? ['dateRange'] : [])].map((name) => ({ name })),
-        metricHeaders: METRICS.map((name) => ({ name, type: 'TYPE_INTEGER' })),
-        rows,
-        rowCount: rows.length,
-        ...(totals ? { totals } : {}),
-        metadata: { currencyCode: 'EUR', timeZone: 'Europe/Berlin' },
-        kind: 'analyticsData#runReport',
-      });
+      return HttpResponse.json(wireReport(ranges.length > 1 ? [...dims, 'dateRange'] : dims, rows, totals));
     }),
   ];
 }
