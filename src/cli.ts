@@ -66,7 +66,7 @@ export function prepare(
   env: Record<string, string | undefined> = process.env,
   io: Io = processIo,
 ): Prepared {
-  const option = argv.length === 0 ? 'run' : argv.length === 1 ? ownEntry(OPTIONS, argv[0]!) : undefined;
+  const option = argv.length === 0 ? 'run' : argv.length === 1 ? ownEntry(OPTIONS, argv[0]) : undefined;
   if (option === undefined) {
     io.err(`herald: unknown option ${argv.join(' ')} (try --help)\n`);
     return { kind: 'exit', code: EXIT_CONFIG };
