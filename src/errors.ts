@@ -30,6 +30,19 @@ export type ServiceErrorCode =
   /** herald's own fault: a request it could not build or send (never the provider's). */
   | 'internal';
 
+/**
+ * A chat platform's word that a destination refuses herald for good, whatever the HTTP status:
+ * Slack's `ok: false` errors such as `not_in_channel`, Discord's JSON codes such as 10003. A
+ * delivery that carries one pauses its schedule and its creator is told.
+ */
+export interface PlatformRefusal {
+  platform: 'discord' | 'slack';
+  /** The platform's own code, as it sends it: `not_in_channel`, `10003`. */
+  code: string;
+  /** The scope a Slack `missing_scope` names in `needed`. */
+  scope?: string;
+}
+
 /** The calendar windows (UTC) of a provider's call quota. */
 export type QuotaWindow = 'minute' | 'day' | 'week' | 'month';
 
@@ -68,6 +81,8 @@ export class ServiceError extends BotError {
   readonly quota: QuotaExhausted | undefined;
   /** Set when the provider says its own quota (credits, characters) is used up until it renews. */
   readonly exhausted: boolean;
+  /** Set when a chat platform refuses the destination for good (the schedule pauses). */
+  readonly refusal: PlatformRefusal | undefined;
   constructor(opts: {
     service: ServiceName;
     operation: string;
@@ -77,6 +92,7 @@ export class ServiceError extends BotError {
     providerMessage?: string | undefined;
     quota?: QuotaExhausted | undefined;
     exhausted?: boolean | undefined;
+    refusal?: PlatformRefusal | undefined;
     message?: string;
     cause?: unknown;
   }) {
@@ -94,6 +110,7 @@ export class ServiceError extends BotError {
     this.providerMessage = opts.providerMessage;
     this.quota = opts.quota;
     this.exhausted = opts.exhausted ?? false;
+    this.refusal = opts.refusal;
   }
 }
 
