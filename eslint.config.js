@@ -7,6 +7,7 @@ export default tseslint.config(
       'eslint.config.js',
       'src/start.mjs',
       'src/node-check.mjs',
+      'src/charts/render-process.mjs',
       'deploy/*.mjs',
       'node_modules/',
       'coverage/',

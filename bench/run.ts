@@ -82,7 +82,7 @@ const bot =
 await upstream.close();
 
 const startup = runs('startup') ? await runStartup() : [];
-const charts = runs('charts') ? (progress('charts'), await measureCharts(count(30))) : undefined;
+const charts = runs('charts') ? (progress('charts'), await measureCharts(count(500))) : undefined;
 
 const cpu = cpus();
 const results: Results = {
