@@ -72,9 +72,9 @@ async function slowWebhook(): Promise<{ server: Server; url: string; posts: Post
 function record(i: number, createdAt: number): ScheduleRecord {
   return {
     id: `${newScheduleId()}${i}`,
-    when: '* * * * *',
-    cron: '* * * * *',
-    words: 'every minute',
+    when: 'every day at 12:01',
+    cron: '1 12 * * *',
+    words: 'every day at 12:01',
     timezone: 'UTC',
     destination: 'ops',
     command: `/weather City${i}`,
