@@ -125,6 +125,23 @@ export function channelChecks(channels: ChannelClients | undefined): ScheduleSer
   return out;
 }
 
+/**
+ * Who reads "this channel" on each platform herald can post with (private or not), and whether the
+ * member adding a schedule is in it (Slack's conversations.members; Discord's interaction says).
+ */
+export function channelAudiences(
+  channels: ChannelClients | undefined,
+): ScheduleServiceOptions['channelAudiences'] {
+  const out: NonNullable<ScheduleServiceOptions['channelAudiences']> = {};
+  for (const platform of ['discord', 'slack'] as const) {
+    const client = channels?.[platform];
+    if (client)
+      out[platform] = (channel, actor) =>
+        client.audience(channel.id, platform === 'slack' ? { userId: actor.id } : {});
+  }
+  return out;
+}
+
 /** Each posted run's message link for /schedule history, from the client that posted it. */
 export function messageLinker(
   opts: Pick<SchedulingOptions, 'channels' | 'services' | 'destinations' | 'log'>,
@@ -181,6 +198,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     builtIns: () => builtIns(opts, builtInSchedules, now),
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
+    channelAudiences: channelAudiences(opts.channels),
     messageLink: messageLinker(opts),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,
