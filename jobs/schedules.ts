@@ -102,7 +102,8 @@ function guardBuiltIns(schedules: JobSchedule[], simulated: SimulatedPolicy | un
   if (!simulated) return schedules;
   return schedules.map((s) => {
     if (s.disabledReason) return s;
-    const decision = decideSimulated(s.job.needs, simulated.plan, 'default', simulated.allow);
+    const used = [...s.job.needs, ...s.job.uses];
+    const decision = decideSimulated(used, simulated.plan, 'default', simulated.allow);
     if (decision.kind === 'refuse') return { ...s, disabledReason: decision.message };
     if (decision.kind === 'ok') return s;
     const { job } = s;

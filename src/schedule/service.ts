@@ -5,6 +5,7 @@ import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import type { Command, Choice } from '../core/command.ts';
+import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
 import {
   newScheduleId,
@@ -17,7 +18,6 @@ import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS, maySendMessages } from '../domain/discord.ts';
-import type { ServiceKey } from '../domain/services.ts';
 import { decideSimulated, isRealDestination, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
 
@@ -62,7 +62,7 @@ export interface CommandLineChecker {
     line: string,
     actor: Actor,
     accept?: (command: Command, commands: readonly Command[]) => void,
-  ): Promise<Command>;
+  ): Promise<CheckedLine>;
   /** Runs a line as `actor` typed it, for a preview: the reply, or the failure thrown. */
   run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
 }
@@ -331,10 +331,9 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     // The same reading as a typed command: its sentences, and no request upstream.
     const isWatch = input.only === 'new';
     const alert = input.alert?.trim();
-    let needs: readonly ServiceKey[] = [];
-    await opts.commands().check(line, creator, (command, commands) => {
+    // Every service a run would use: the command's own and its options' (speak:yes's speech).
+    const { services: needs } = await opts.commands().check(line, creator, (command, commands) => {
       refuseUnschedulable(command);
-      needs = command.needs;
       // The command's own watch says whether and how it may be watched.
       const refused = refuseWatch(command, line, isWatch, alert, commands);
       if (refused !== undefined) throw fail('invalid_input', refused);
