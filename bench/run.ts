@@ -32,6 +32,10 @@ if (args.includes('examples')) {
 if (args.includes('interactions')) {
   process.exit(await (await import('./interactions.ts')).runInteractionsBench());
 }
+// `npm run bench -- handover`: a rolling deploy with slow posts, in real time (replica-handover.ts).
+if (args.includes('handover')) {
+  process.exit(await (await import('./replica-handover.ts')).runHandoverBench());
+}
 // `npm run bench -- schedules`: the scheduling engine at scale (schedules.ts).
 if (args.includes('schedules')) {
   process.exit(await (await import('./schedules.ts')).runSchedulesBench());

@@ -1,6 +1,7 @@
 // /schedule add|list|remove|pause|resume|run: scheduled reports from chat (README, "Scheduled
-// reports"). Anyone may list; managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator),
-// and another user's schedule needs SCHEDULE_ADMIN_USERS or _ROLES (schedule/service.ts).
+// reports"). Anyone may list the schedules they may see where they type (schedule/visibility.ts);
+// managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator), and another user's schedule
+// needs SCHEDULE_ADMIN_USERS or _ROLES (schedule/service.ts).
 // The work is in src/schedule/service.ts; this file defines the commands and their replies.
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
@@ -186,8 +187,11 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       options: z.object({}),
       needs: [],
       examples: ['/schedule list'],
-      async handler() {
-        return listReply(await service.list(), service.settings.max);
+      async handler(_input, ctx) {
+        return listReply(
+          await service.list({ actor: ctx.actor, channel: ctx.channel }),
+          service.settings.max,
+        );
       },
     }),
     defineCommand({
@@ -198,7 +202,8 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       needs: [],
       examples: ['/schedule history k7p2mx'],
       async handler(input, ctx) {
-        const { record, runs } = await service.history(input.id, ctx.signal);
+        const viewer = { actor: ctx.actor, channel: ctx.channel };
+        const { record, runs } = await service.history(input.id, viewer, ctx.signal);
         return historyReply(record, runs);
       },
     }),
@@ -206,7 +211,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       ...byId('schedule remove', 'Remove a schedule'),
       examples: ['/schedule remove k7p2mx'],
       async handler(input, ctx) {
-        const record = await service.remove(input.id, ctx.actor);
+        const record = await service.remove(input.id, ctx.actor, ctx.channel);
         ctx.log.info({ scheduleId: record.id }, 'schedule.removed');
         return removedReply(record);
       },
@@ -214,14 +219,14 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     defineCommand({
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(input.id, true, ctx.actor);
+        const { record, nextRun } = await service.setPaused(input.id, true, ctx.actor, ctx.channel);
         return pausedReply(record, nextRun);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(input.id, false, ctx.actor);
+        const { record, nextRun } = await service.setPaused(input.id, false, ctx.actor, ctx.channel);
         return pausedReply(record, nextRun);
       },
     }),
@@ -229,7 +234,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       ...byId('schedule run', 'Post a schedule now, outside its times'),
       examples: ['/schedule run k7p2mx'],
       async handler(input, ctx) {
-        const { record, result } = await service.run(input.id, ctx.actor);
+        const { record, result } = await service.run(input.id, ctx.actor, ctx.channel);
         const reply = ranReply(record, result);
         // A failed run is a failed command (a piped console exits 1), told in the same sentence.
         if (result.outcome === 'failed') throw new RunFailedError(reply.text);

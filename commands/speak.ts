@@ -54,6 +54,12 @@ export function withSpeakOption<I extends object>(
   return {
     ...command,
     options: command.options.extend({ speak: SPEAK_OPTION }),
+    // speak:yes posts S5's audio: the simulated-data guard counts speech with the command's own.
+    uses: (input) => {
+      const { speak, ...own } = input;
+      const used = command.uses?.(own as unknown as I) ?? [];
+      return speak === 'yes' ? [...used, 'speech'] : used;
+    },
     examples: command.examples.length > 0 ? [...command.examples, `${command.examples[0]} speak:yes`] : [],
     async handler(input, ctx) {
       const { speak, ...own } = input;

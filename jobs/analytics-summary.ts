@@ -44,6 +44,8 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
     name: 'analytics-summary',
     description: 'Posts the analytics summary of the configured range through the webhook',
     needs: ['analytics', 'webhook'],
+    // ANALYTICS_SUMMARY_SPEAK posts S5's audio with the summary.
+    uses: settings.speak ? ['speech'] : [],
     async run(ctx) {
       const { analytics } = ctx.services;
       if (settings.metrics.length > MAX_METRICS) {

@@ -102,7 +102,8 @@ function guardBuiltIns(schedules: JobSchedule[], simulated: SimulatedPolicy | un
   if (!simulated) return schedules;
   return schedules.map((s) => {
     if (s.disabledReason) return s;
-    const decision = decideSimulated(s.job.needs, simulated.plan, 'default', simulated.allow);
+    const used = [...s.job.needs, ...s.job.uses];
+    const decision = decideSimulated(used, simulated.plan, 'default', simulated.allow);
     if (decision.kind === 'refuse') return { ...s, disabledReason: decision.message };
     if (decision.kind === 'ok') return s;
     const { job } = s;
@@ -121,6 +122,23 @@ export function channelChecks(channels: ChannelClients | undefined): ScheduleSer
           channel.id,
           channel.appPermissions === undefined ? {} : { appPermissions: channel.appPermissions },
         );
+  }
+  return out;
+}
+
+/**
+ * Who reads "this channel" on each platform herald can post with (private or not), and whether the
+ * member adding a schedule is in it (Slack's conversations.members; Discord's interaction says).
+ */
+export function channelAudiences(
+  channels: ChannelClients | undefined,
+): ScheduleServiceOptions['channelAudiences'] {
+  const out: NonNullable<ScheduleServiceOptions['channelAudiences']> = {};
+  for (const platform of ['discord', 'slack'] as const) {
+    const client = channels?.[platform];
+    if (client)
+      out[platform] = (channel, actor) =>
+        client.audience(channel.id, platform === 'slack' ? { userId: actor.id } : {});
   }
   return out;
 }
@@ -181,6 +199,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     builtIns: () => builtIns(opts, builtInSchedules, now),
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
+    channelAudiences: channelAudiences(opts.channels),
     messageLink: messageLinker(opts),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,

@@ -155,6 +155,10 @@ async function run(
             ...(interaction.appPermissions.bitfield === 0n
               ? {}
               : { appPermissions: interaction.appPermissions.bitfield.toString() }),
+            // member.permissions: what the member may do there themselves (/schedule add asks).
+            ...(interaction.memberPermissions
+              ? { memberPermissions: interaction.memberPermissions.bitfield.toString() }
+              : {}),
           },
         }
       : {}),

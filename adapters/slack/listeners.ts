@@ -61,7 +61,8 @@ function listenToCommands(bolt: App, registry: CommandRegistry, context: Listene
         rawInput: routed.rest,
         actor,
         channelId: payload.channel_id,
-        channel: { platform: 'slack', id: payload.channel_id },
+        // The workspace: /schedule shows a workspace its own schedules only.
+        channel: { platform: 'slack', id: payload.channel_id, teamId: payload.team_id },
       });
     });
   }

@@ -39,7 +39,8 @@ export interface SlackManifestOptions {
 /**
  * commands: slash commands; chat:write: answers and posts; files:write: mp3s and charts through
  * files.uploadV2; channels:read and groups:read: /schedule add checks (conversations.info) that
- * herald is in the public or private channel it will post into.
+ * herald is in the public or private channel it will post into, whether that channel is private,
+ * and (conversations.members) that the member adding the schedule is in it.
  */
 export const SLACK_BOT_SCOPES: readonly string[] = [
   'commands',

@@ -12,6 +12,18 @@ export interface ChatChannel {
   appPermissions?: string;
   /** Discord's `guild_id` of the interaction: the server the channel is in (absent in a DM). */
   guildId?: string;
+  /** Slack's `team_id` of the slash command: the workspace the channel is in. */
+  teamId?: string;
+  /**
+   * Discord's `member.permissions` of the interaction: the invoker's own permissions in the channel,
+   * overwrites included (decimal bitfield; absent in a DM).
+   */
+  memberPermissions?: string;
+}
+
+/** The Discord server or Slack workspace a channel is in; undefined for a DM on Discord. */
+export function workspaceOf(channel: ChatChannel | undefined): string | undefined {
+  return channel?.platform === 'discord' ? channel.guildId : channel?.teamId;
 }
 
 const PREFIX = 'channel:';

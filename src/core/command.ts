@@ -57,6 +57,11 @@ export interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = nev
   positional?: readonly (keyof z.output<S> & string)[];
   /** The services the handler uses; the dispatcher refuses the command while one is missing. */
   needs: readonly K[];
+  /**
+   * The services a run with `input` uses beside `needs`, none of them required: an option's
+   * attachment (speak:yes: speech). The simulated-data guard counts them with `needs`.
+   */
+  uses?: (input: z.output<S>) => readonly ServiceKey[];
   access?: readonly AccessCheck[];
   /** Only the invoker sees the reply (fixed up front: Discord decides it when deferring). */
   ephemeral?: boolean;
@@ -87,6 +92,8 @@ export interface Command<I = Record<string, unknown>> {
   readonly options: z.ZodObject;
   readonly positional: readonly string[];
   readonly needs: readonly ServiceKey[];
+  /** The services a run with `input` uses beside `needs` (CommandDef.uses). */
+  uses?(input: I): readonly ServiceKey[];
   readonly access: readonly AccessCheck[];
   readonly ephemeral: boolean;
   readonly autocomplete: Partial<Record<string, Autocomplete>>;
@@ -133,6 +140,7 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     options: def.options,
     positional: def.positional ?? [],
     needs: def.needs,
+    ...(def.uses ? { uses: def.uses } : {}),
     access: def.access ?? [],
     ephemeral: def.ephemeral ?? false,
     autocomplete: def.autocomplete ?? {},

@@ -57,6 +57,13 @@ export interface DispatcherOptions {
   onCommand?: (record: CommandRecord) => void;
 }
 
+/** A command line read without running it: its command, and every service a run of it uses. */
+export interface CheckedLine {
+  command: Command;
+  /** `needs`, then what its options add (`uses`: speak:yes's speech). */
+  services: readonly ServiceKey[];
+}
+
 export interface Dispatcher extends AdapterHandlers {
   /** Stops taking commands and waits for the ones in flight; false when `timeoutMs` ran out first. */
   drain(timeoutMs: number): Promise<boolean>;
@@ -70,7 +77,7 @@ export interface Dispatcher extends AdapterHandlers {
     line: string,
     actor: Actor,
     accept?: (command: Command, commands: readonly Command[]) => void,
-  ): Promise<Command>;
+  ): Promise<CheckedLine>;
   /**
    * Runs a command line for a schedule as `actor` typed it (or a command with its typed options),
    * without the per-user rate limit; the reply, or the failure thrown as it is. For a watch
@@ -235,14 +242,14 @@ async function checkLine(
   line: string,
   actor: Actor,
   accept?: (command: Command, commands: readonly Command[]) => void,
-): Promise<Command> {
+): Promise<CheckedLine> {
   const { command, rawInput } = splitLine(rt.registry, line);
   accept?.(command, rt.registry.commands);
   checkNeeds(command, rt.services, rt.serviceVariables);
-  readInput(command, rawInput);
+  const input = readInput(command, rawInput);
   const signal = AbortSignal.timeout(rt.commandTimeoutMs);
   await checkAccess(command, contextFor(rt, actor, command, randomUUID(), signal));
-  return command;
+  return { command, services: [...new Set([...command.needs, ...(command.uses?.(input) ?? [])])] };
 }
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {

@@ -80,3 +80,20 @@ export const DISCORD_API_URL = 'https://discord.com/api';
 
 /** `allowed_mentions` that pings nobody: text from users or providers never notifies anyone. */
 export const NO_MENTIONS = Object.freeze({ parse: [] as [] });
+
+/** Discord's permission bits (https://discord.com/developers/docs/topics/permissions). */
+export const DISCORD_PERMISSIONS = Object.freeze({
+  administrator: 1n << 3n,
+  viewChannel: 1n << 10n,
+  sendMessages: 1n << 11n,
+});
+
+/** Whether a permissions bitfield (decimal, as Discord sends it) may view the channel and send there. */
+export function maySendMessages(bitfield: string): boolean {
+  if (!/^\d{1,30}$/.test(bitfield)) return false;
+  const bits = BigInt(bitfield);
+  const { administrator, viewChannel, sendMessages } = DISCORD_PERMISSIONS;
+  return (
+    (bits & administrator) !== 0n || (bits & (viewChannel | sendMessages)) === (viewChannel | sendMessages)
+  );
+}

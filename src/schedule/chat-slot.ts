@@ -6,7 +6,6 @@ import type { Actor } from '../core/actor.ts';
 import type { DrainResult } from './delivery.ts';
 import { defineJob, type Job, type JobSlot } from './job.ts';
 import type { Reply } from '../core/reply.ts';
-import type { ServiceKey } from '../domain/services.ts';
 import { UserError } from '../errors.ts';
 import { decideSimulated, withFooter, type SimulatedDecision } from './simulated.ts';
 import { scheduleJobName, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
@@ -69,11 +68,9 @@ async function simulatedDecision(
   actor: Actor,
 ): Promise<SimulatedDecision> {
   if (!settings.simulated || !commands.check) return { kind: 'ok' };
-  let needs: readonly ServiceKey[] = [];
-  await commands.check(record.command, actor, (command) => {
-    needs = command.needs;
-  });
-  return decideSimulated(needs, settings.simulated.plan, record.destination, settings.simulated.allow);
+  // Every service the run uses, its options' included (speak:yes's speech).
+  const { services } = await commands.check(record.command, actor);
+  return decideSimulated(services, settings.simulated.plan, record.destination, settings.simulated.allow);
 }
 
 /**

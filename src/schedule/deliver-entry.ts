@@ -126,6 +126,19 @@ async function putBack(
 }
 
 /**
+ * The store says another owner holds the entry now (its lease ran out and another replica's pass
+ * took it, or it was settled there): that owner sends it, never this process.
+ */
+function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): EntryOutcome {
+  ctx.log.warn(
+    { job: entry.job, slotId: entry.slotId, kind: entry.kind, outboxId: entry.id },
+    'outbox.taken_over',
+  );
+  notes.failures.set(entry.id, { reason: 'another replica took the post over' });
+  return 'pending';
+}
+
+/**
  * A send that got no answer may have posted: it stays leased (the store's lease is its wait) and is
  * sent again once, after the lease, by whichever drain then claims it; never at once.
  */
@@ -163,6 +176,7 @@ async function deliverOnce(
   notes: Notes,
   signal?: AbortSignal,
 ): Promise<EntryOutcome> {
+  if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
   if (ctx.now() - entry.createdAt > ctx.settings.maxAgeMs) {
     return giveUp(
       ctx,
@@ -206,7 +220,8 @@ async function deliverOnce(
       if (isUncertain) warnUncertain(ctx.log, entry);
       // Recorded before the request: if this process dies before the answer, the next claim knows
       // the post may already be visible (a webhook has no idempotency key to make a resend safe).
-      await ctx.store.markInFlight(entry.id, ctx.owner, true);
+      // The store refuses when this owner no longer holds the entry: then it is not sent here.
+      if (!(await ctx.store.markInFlight(entry.id, ctx.owner, true))) return takenOver(ctx, entry, notes);
       isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f));
       const receipt = posted.id;

@@ -3,6 +3,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { ownEntry } from '../domain/lookup.ts';
 import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
+import { createLeaseKeeper, repeatEvery, type LeaseKeeper, type Repeat } from './lease-keeper.ts';
 import type { Store } from '../store/store.ts';
 import type { JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
@@ -18,8 +19,13 @@ export interface DeliveryOptions {
   random?: () => number;
   /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** How long one drain may hold an entry; longer than every in-process wait and retry. */
+  /**
+   * How long a claim holds an entry unrenewed; renewed every third of it while the entry waits
+   * its turn or is sent (lease-keeper.ts), so a crash frees it after at most this long.
+   */
   leaseMs?: number;
+  /** Runs the lease renewals; tests pass one that a fake clock drives. */
+  repeat?: Repeat;
   /** Tries per entry within one drain before it goes back to the store. */
   triesPerDrain?: number;
   /** First in-process backoff; doubles per try, with full jitter. */
@@ -60,7 +66,16 @@ const DELIVERY_DEFAULTS = Object.freeze({
 }) satisfies Required<
   Omit<
     DeliveryOptions,
-    'store' | 'services' | 'log' | 'owner' | 'now' | 'random' | 'sleep' | 'destinations' | 'channels'
+    | 'store'
+    | 'services'
+    | 'log'
+    | 'owner'
+    | 'now'
+    | 'random'
+    | 'sleep'
+    | 'repeat'
+    | 'destinations'
+    | 'channels'
   >
 >;
 
@@ -95,6 +110,8 @@ export interface DeliveryContext {
   log: JobLog;
   owner: string;
   pauses: DestinationPauses;
+  /** The leases on the entries this deliverer holds, renewed while they wait and are sent. */
+  leases: LeaseKeeper;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -111,6 +128,13 @@ export function createDeliveryContext(options: DeliveryOptions): DeliveryContext
     pauses: createDestinationPauses(settings.store, now, (err, scope) =>
       settings.log.warn({ err, scope }, 'outbox.pause_not_saved'),
     ),
+    leases: createLeaseKeeper({
+      store: settings.store,
+      owner: settings.owner,
+      leaseMs: settings.leaseMs,
+      log: settings.log,
+      repeat: settings.repeat ?? repeatEvery,
+    }),
     sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
   };
 }

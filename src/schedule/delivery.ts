@@ -6,7 +6,8 @@
 // 401/403/404/400 will not get better: given up. A send with no answer (a timeout, a cut connection)
 // may have posted: it is left leased and resent only once the lease ends, logged
 // `outbox.resend_uncertain`. Destinations are delivered concurrently, each one's posts one at a time
-// in the order they were created, so a destination that hangs costs only its own posts.
+// in the order they were created, so a destination that hangs costs only its own posts. A post is
+// sent only by the holder of its lease, which is renewed while it waits its turn and is sent.
 // This file is the drain: which entries, in which batches and lanes; one entry's delivery is
 // deliver-entry.ts, the options and what the steps share delivery-context.ts.
 import { byTurn, scopesOf } from './destination-pause.ts';
@@ -51,10 +52,16 @@ async function deliverAll(
 ): Promise<void> {
   await Promise.all(
     entries.map(async (entry) => {
-      const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
-        deliverEntry(ctx, entry, notes, signal),
-      );
-      outcomes.set(entry.id, outcome);
+      // Its lease is renewed while it waits its turn and while it is sent.
+      ctx.leases.keep(entry.id);
+      try {
+        const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
+          deliverEntry(ctx, entry, notes, signal),
+        );
+        outcomes.set(entry.id, outcome);
+      } finally {
+        ctx.leases.release(entry.id);
+      }
     }),
   );
 }

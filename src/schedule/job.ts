@@ -53,6 +53,11 @@ export interface JobDef<K extends ServiceKey> {
   description: string;
   /** The job is not scheduled (and says which variables to set) when one of these is missing. */
   needs: readonly K[];
+  /**
+   * The services it uses when present, beside `needs` (the summary's spoken briefing: speech); the
+   * simulated-data guard counts them with `needs`.
+   */
+  uses?: readonly ServiceKey[];
   run(ctx: JobContext<Services & NeededServices<K>>): Promise<void>;
 }
 
@@ -60,6 +65,7 @@ export interface Job {
   readonly name: string;
   readonly description: string;
   readonly needs: readonly ServiceKey[];
+  readonly uses: readonly ServiceKey[];
   run(ctx: JobContext): Promise<void>;
 }
 
@@ -73,6 +79,7 @@ export function defineJob<K extends ServiceKey = never>(def: JobDef<K>): Job {
     name: def.name,
     description: def.description,
     needs,
+    uses: Object.freeze([...(def.uses ?? [])]),
     // The scheduler runs a job only when every service in `needs` is present (a job missing one is
     // listed as disabled and never fired), so the bag it passes has them; this is the one place
     // that relies on that.

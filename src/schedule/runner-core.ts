@@ -10,6 +10,7 @@ import { webhookClientFor } from './delivery-context.ts';
 import type { Job, JobLog, JobSlot } from './job.ts';
 import type { Reply } from '../core/reply.ts';
 import type { Command } from '../core/command.ts';
+import type { CheckedLine } from '../core/dispatch.ts';
 import type { SimulatedPolicy } from './simulated.ts';
 import type { JobSchedule } from './scheduler.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleStore } from './schedules.ts';
@@ -22,7 +23,7 @@ import type { RunBook } from './run-history.ts';
 export interface CommandLineRunner {
   run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
   /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
-  check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<Command>;
+  check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<CheckedLine>;
 }
 
 export interface ScheduleRunnerOptions extends SlotClaimOptions {

@@ -30,6 +30,13 @@ export interface ScheduleRun {
   paused?: boolean;
 }
 
+export interface ScheduleHome {
+  /** The Discord server (guild) or Slack workspace (team) id; absent on the console and in a Discord DM. */
+  workspaceId?: string;
+  /** The channel it was added in and posts to, when that channel is private (or a DM). */
+  privateChannelId?: string;
+}
+
 export interface ScheduleRecord {
   /** Short and typeable: `k7p2mx`. */
   id: string;
@@ -48,6 +55,12 @@ export interface ScheduleRecord {
    * added it: with it, a run's message has a link. Absent for a DM and for schedules added before.
    */
   guildId?: string;
+  /**
+   * Where it was added, which decides who sees it (src/schedule/visibility.ts): the Discord server
+   * or Slack workspace, and the channel when that channel is private. Absent for a schedule added
+   * before homes were kept: then only its creator, the admins and the operator see it.
+   */
+  home?: ScheduleHome;
   /** The scheduled command line, as typed: `/weather Oslo units:imperial`. */
   command: string;
   /** Who added it: the slot runs with this identity, so their access rules apply. */

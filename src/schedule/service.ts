@@ -3,14 +3,21 @@
 // preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
 import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
-import { channelDestination, type ChatChannel } from '../core/channel.ts';
+import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import type { Command, Choice } from '../core/command.ts';
+import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
-import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
+import {
+  newScheduleId,
+  type ScheduleHome,
+  type ScheduleRecord,
+  type ScheduleRun,
+  type ScheduleStore,
+} from './schedules.ts';
+import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
-import { DISCORD_LIMITS } from '../domain/discord.ts';
-import type { ServiceKey } from '../domain/services.ts';
+import { DISCORD_LIMITS, maySendMessages } from '../domain/discord.ts';
 import { decideSimulated, isRealDestination, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
 
@@ -55,7 +62,7 @@ export interface CommandLineChecker {
     line: string,
     actor: Actor,
     accept?: (command: Command, commands: readonly Command[]) => void,
-  ): Promise<Command>;
+  ): Promise<CheckedLine>;
   /** Runs a line as `actor` typed it, for a preview: the reply, or the failure thrown. */
   run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
 }
@@ -88,6 +95,16 @@ export interface ScheduleServiceOptions {
    */
   channelChecks?: Partial<
     Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<string | undefined>>
+  >;
+  /**
+   * Per platform herald posts into channels on: who reads `channel` (private or not) and whether
+   * `actor` is in it (Slack), asked when a schedule is added to post there.
+   */
+  channelAudiences?: Partial<
+    Record<
+      ChatChannel['platform'],
+      (channel: ChatChannel, actor: Actor) => Promise<{ isPrivate: boolean; isMember?: boolean }>
+    >
   >;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
@@ -125,17 +142,30 @@ export interface Listing {
 export interface ScheduleService {
   readonly settings: ScheduleSettings;
   add(input: AddInput, creator: Actor): Promise<{ record: ScheduleRecord; nextRuns: Date[] }>;
-  list(): Promise<Listing>;
-  /** remove, setPaused and run: by the schedule's creator, the operator or a schedule admin. */
-  remove(id: string, actor: Actor): Promise<ScheduleRecord>;
+  /** The schedules `viewer` may see where they type (visibility.ts), and the built-in ones. */
+  list(viewer: Viewer): Promise<Listing>;
+  /**
+   * remove, setPaused and run: a schedule the asker may see (else "there is no schedule"), by its
+   * creator, the operator or a schedule admin; `channel`: where the asker types.
+   */
+  remove(id: string, actor: Actor, channel?: ChatChannel): Promise<ScheduleRecord>;
   setPaused(
     id: string,
     paused: boolean,
     actor: Actor,
+    channel?: ChatChannel,
   ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
-  run(id: string, actor: Actor): Promise<{ record: ScheduleRecord; result: ManualRun }>;
-  /** A schedule and its latest runs, newest first, with their links (anyone may read them, as the list). */
-  history(id: string, signal?: AbortSignal): Promise<{ record: ScheduleRecord; runs: HistoryRun[] }>;
+  run(
+    id: string,
+    actor: Actor,
+    channel?: ChatChannel,
+  ): Promise<{ record: ScheduleRecord; result: ManualRun }>;
+  /** A schedule `viewer` may see, and its latest runs, newest first, with their links. */
+  history(
+    id: string,
+    viewer: Viewer,
+    signal?: AbortSignal,
+  ): Promise<{ record: ScheduleRecord; runs: HistoryRun[] }>;
   /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
   preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
   destinationChoices(partial: string): Choice[];
@@ -169,16 +199,45 @@ function destinationOf(settings: ScheduleSettings, to: string | undefined): stri
 async function destinationFor(
   opts: ScheduleServiceOptions,
   input: AddInput,
-): Promise<{ destination: string; guildId?: string }> {
+  creator: Actor,
+): Promise<{ destination: string; guildId?: string; home: ScheduleHome }> {
   const channel = input.channel;
+  const workspaceId = workspaceOf(channel);
+  const home: ScheduleHome = workspaceId === undefined ? {} : { workspaceId };
   const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
   if (input.to !== undefined || channel === undefined || !check)
-    return { destination: destinationOf(opts.settings, input.to) };
+    return { destination: destinationOf(opts.settings, input.to), home };
   const refusal = await check(channel);
   if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
+  const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
+  refuseNonMember(channel, audience?.isMember);
   // The guild is kept with the channel: Discord's message links name both.
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
-  return { destination: channelDestination(channel), ...(guildId ? { guildId } : {}) };
+  return {
+    destination: channelDestination(channel),
+    ...(guildId ? { guildId } : {}),
+    home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
+  };
+}
+
+/**
+ * herald posts into a channel for a member only where they may post themselves: on Discord the
+ * interaction's member.permissions (View Channel and Send Messages), on Slack membership.
+ */
+function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
+  if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
+    if (maySendMessages(channel.memberPermissions)) return;
+    throw fail(
+      'forbidden',
+      'You may not send messages in this channel yourself (View Channel and Send Messages), so herald will not post here for you; add the schedule with to:<destination> instead.',
+    );
+  }
+  if (channel.platform === 'slack' && isMember === false) {
+    throw fail(
+      'forbidden',
+      'You are not a member of this channel, so herald will not post here for you; join it first, or add the schedule with to:<destination>.',
+    );
+  }
 }
 
 function refuseUnschedulable(command: Command): void {
@@ -189,11 +248,18 @@ function refuseUnschedulable(command: Command): void {
   );
 }
 
-/** The stored schedule id, or the one-sentence refusal (built in, or unknown). */
-async function findSchedule(opts: ScheduleServiceOptions, id: string): Promise<ScheduleRecord> {
+/**
+ * The stored schedule id, or the one-sentence refusal (built in, or unknown); one `viewer` may not
+ * see reads as unknown, so that an id says nothing of another server's schedules.
+ */
+async function findSchedule(
+  opts: ScheduleServiceOptions,
+  id: string,
+  viewer: Viewer,
+): Promise<ScheduleRecord> {
   const wanted = id.trim().toLowerCase();
   const record = await opts.store.get(wanted);
-  if (record) return record;
+  if (record && canSee(opts.settings, record, viewer)) return record;
   const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
   if (builtIn) {
     throw fail(
@@ -213,8 +279,7 @@ function checkManager(settings: ScheduleSettings, record: ScheduleRecord, actor:
   const { creator } = record;
   if (actor.isOperator === true) return;
   if (creator.platform === actor.platform && creator.id === actor.id) return;
-  const admins = new Set(settings.adminRoles ?? []);
-  if ((settings.adminUsers ?? []).includes(actor.id) || actor.roles.some((r) => admins.has(r))) return;
+  if (isScheduleAdmin(settings, actor)) return;
   throw fail(
     'forbidden',
     `Schedule ${record.id} was added by ${creator.displayName}, so only they, the operator or a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${actor.id}) may ${verb} it.`,
@@ -246,7 +311,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   const { store, settings } = opts;
   // Listed on the first completion of a zone, not at start-up: asking ICU maps its data.
   let zones: readonly string[] | undefined;
-  const find = (id: string): Promise<ScheduleRecord> => findSchedule(opts, id);
+  const find = (id: string, viewer: Viewer): Promise<ScheduleRecord> => findSchedule(opts, id, viewer);
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
     nextRuns(r.cron, r.timezone, opts.now(), count);
   const modeOf = (destination: string): { destinationMode?: DestinationMode } => {
@@ -266,27 +331,26 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     // The same reading as a typed command: its sentences, and no request upstream.
     const isWatch = input.only === 'new';
     const alert = input.alert?.trim();
-    let needs: readonly ServiceKey[] = [];
-    await opts.commands().check(line, creator, (command, commands) => {
+    // Every service a run would use: the command's own and its options' (speak:yes's speech).
+    const { services: needs } = await opts.commands().check(line, creator, (command, commands) => {
       refuseUnschedulable(command);
-      needs = command.needs;
       // The command's own watch says whether and how it may be watched.
       const refused = refuseWatch(command, line, isWatch, alert, commands);
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
     // Last: the channel check asks the platform, which a refused line need not wait for.
-    const { destination, guildId } = await destinationFor(opts, input);
+    const { destination, guildId, home } = await destinationFor(opts, input, creator);
     if (opts.simulated) {
       const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
       if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
     }
-    return { when, timezone, destination, guildId, line, isWatch, alert };
+    return { when, timezone, destination, guildId, home, line, isWatch, alert };
   };
 
   return {
     settings,
     async add(input, creator) {
-      const { when, timezone, destination, guildId, line, isWatch, alert } = await read(input, creator);
+      const { when, timezone, destination, guildId, home, line, isWatch, alert } = await read(input, creator);
       const record: ScheduleRecord = {
         id: newScheduleId(),
         when: when.text,
@@ -295,6 +359,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         timezone,
         destination,
         ...(guildId ? { guildId } : {}),
+        home,
         command: line,
         creator: { ...creator, roles: [...creator.roles] },
         paused: false,
@@ -312,14 +377,16 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (result === 'exists') throw new Error('schedule id collision; try again');
       return { record, nextRuns: next(record, 3) };
     },
-    async list() {
+    async list(viewer) {
       const [records, builtIns] = await Promise.all([store.list(), opts.builtIns?.() ?? []]);
       return {
-        schedules: records.map((record) => ({
-          record,
-          nextRun: record.paused ? undefined : next(record, 1)[0],
-          ...modeOf(record.destination),
-        })),
+        schedules: records
+          .filter((record) => canSee(settings, record, viewer))
+          .map((record) => ({
+            record,
+            nextRun: record.paused ? undefined : next(record, 1)[0],
+            ...modeOf(record.destination),
+          })),
         builtIns: builtIns.map((schedule) => ({
           schedule,
           nextRun: schedule.disabledReason ? undefined : next(schedule, 1)[0],
@@ -327,27 +394,27 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         })),
       };
     },
-    async remove(id, actor) {
-      const record = await find(id);
+    async remove(id, actor, channel) {
+      const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, 'remove');
       await store.remove(record.id);
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },
-    async setPaused(id, paused, actor) {
-      const record = await find(id);
+    async setPaused(id, paused, actor, channel) {
+      const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, paused ? 'pause' : 'resume');
-      if (!(await store.setPaused(record.id, paused))) await find(id);
+      if (!(await store.setPaused(record.id, paused))) await find(id, { actor, channel });
       const updated = { ...record, paused };
       return { record: updated, nextRun: paused ? undefined : next(record, 1)[0] };
     },
-    async run(id, actor) {
-      const record = await find(id);
+    async run(id, actor, channel) {
+      const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, 'run');
       return { record, result: await opts.runNow(record, actor) };
     },
-    async history(id, signal) {
-      const record = await find(id);
+    async history(id, viewer, signal) {
+      const record = await find(id, viewer);
       const runs = await store.history(record.id);
       const link = opts.messageLink;
       if (!link) return { record, runs };

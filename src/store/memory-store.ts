@@ -176,6 +176,12 @@ function memoryOutbox({ now, outbox, kv }: MemoryState): OutboxMethods {
       delete e.memory;
       return Promise.resolve(true);
     },
+    renewOutboxLeases(ids, owner, leaseMs) {
+      const t = now();
+      const renewed = ids.filter((id) => held(id, owner) !== undefined);
+      for (const id of renewed) Object.assign(outbox.get(id)!, { nextAttemptAt: t + leaseMs, updatedAt: t });
+      return Promise.resolve(renewed);
+    },
     markInFlight(id, owner, isInFlight, receipt) {
       const e = held(id, owner);
       if (!e) return Promise.resolve(false);

@@ -108,6 +108,24 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
+// KEYS: due, entry... ARGV: now, leaseMs, owner, then the entries' ids in KEYS' order. Renews the
+// lease of each entry the owner still holds; returns their ids.
+export const RENEW = `
+local now = tonumber(ARGV[1])
+local lease_end = string.format('%.0f', now + tonumber(ARGV[2]))
+local out = {}
+for i = 2, #KEYS do
+  local id = ARGV[2 + i]
+  local e = redis.call('HMGET', KEYS[i], 'status', 'owner')
+  if e[1] == 'pending' and e[2] == ARGV[3] then
+    redis.call('HSET', KEYS[i], 'nextAttemptAt', lease_end, 'updatedAt', ARGV[1])
+    redis.call('ZADD', KEYS[1], lease_end, id)
+    table.insert(out, id)
+  end
+end
+return out
+`;
+
 // KEYS: entry. ARGV: owner, now ('' to clear), receipt of a part already posted ('' for none).
 export const IN_FLIGHT = `
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')

@@ -18,6 +18,7 @@ import {
   GIVE_UP,
   IN_FLIGHT,
   POST,
+  RENEW,
   RESCHEDULE,
 } from './redis-store-scripts.ts';
 import {
@@ -245,6 +246,12 @@ function redisOutbox({
       const args = [id, String(now()), retention, receipt ?? ''];
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [kvKey(memoryKey)])];
       return (await script(DELIVERED, keys.length, ...keys, ...args)) === 1;
+    },
+    async renewOutboxLeases(ids, owner, leaseMs) {
+      if (ids.length === 0) return [];
+      const keys = [due, ...ids.map(entryKey)];
+      const args = [String(now()), String(leaseMs), owner, ...ids];
+      return ((await script(RENEW, keys.length, ...keys, ...args)) as unknown[]).map(String);
     },
     async markInFlight(id, owner, isInFlight, receipt = '') {
       const at = isInFlight ? String(now()) : '';

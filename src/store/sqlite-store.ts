@@ -313,6 +313,9 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
     ),
     memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
     setValue: db.prepare(SET_VALUE),
+    renew: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
     inFlight: db.prepare(
       `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
        WHERE id = ? AND status = 'pending' AND owner = ?`,
@@ -353,6 +356,13 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
           if (memory.memory_key !== null && memory.memory_value !== null)
             q.setValue.run(memory.memory_key, memory.memory_value, t);
           return true;
+        }),
+      ),
+    renewOutboxLeases: (ids, owner, leaseMs) =>
+      run(() =>
+        immediateTransaction(db, () => {
+          const t = now();
+          return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
         }),
       ),
     markInFlight: (id, owner, isInFlight, receipt) =>

@@ -119,6 +119,12 @@ export interface Store {
    */
   markDelivered(id: string, receipt?: string, memoryKey?: string): Promise<boolean>;
   /**
+   * Renews `owner`'s lease on each of `ids` it still holds (pending, not taken over by another
+   * owner's claim), to `leaseMs` from now; resolves with the ids renewed. An id left out was taken
+   * over, settled or put back: its post is no longer this owner's to send.
+   */
+  renewOutboxLeases(ids: readonly string[], owner: string, leaseMs: number): Promise<string[]>;
+  /**
    * Marks a send of an entry `owner` holds as started (true) or answered (false); see `inFlightAt`.
    * `receipt`: the id of a part of the post already made (a Slack message whose files are still to
    * go), kept as the entry's receipt so that a resend sends only the rest.
@@ -161,6 +167,7 @@ export type OutboxMethods = Pick<
   | 'claimDueOutbox'
   | 'markDelivered'
   | 'markInFlight'
+  | 'renewOutboxLeases'
   | 'rescheduleOutbox'
   | 'giveUpOutbox'
   | 'listOutbox'

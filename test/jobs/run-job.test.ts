@@ -312,6 +312,30 @@ describe('npm run job -- analytics-summary', () => {
     expect(inbox.messages).toHaveLength(0);
   });
 
+  it('refuses a spoken summary when the speech service is simulated: the audio is posted data too', async () => {
+    const before = inbox.messages.length;
+    const result = await runJob(
+      ['analytics-summary'],
+      env({ SANDBOX: 'auto', ANALYTICS_SUMMARY_SPEAK: 'true' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'analytics-summary cannot run: This schedule would post simulated speech data to the real destination "default"; configure SPEECH_API_KEY, or set SCHEDULE_ALLOW_SIMULATED=true to post it marked as simulated.',
+    );
+    expect(inbox.messages).toHaveLength(before);
+  });
+
+  it('with SCHEDULE_ALLOW_SIMULATED=true, posts the spoken summary marked as simulated speech', async () => {
+    const before = inbox.messages.length;
+    const result = await runJob(
+      ['analytics-summary'],
+      env({ SANDBOX: 'auto', ANALYTICS_SUMMARY_SPEAK: 'true', SCHEDULE_ALLOW_SIMULATED: 'true' }),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(inbox.messages).toHaveLength(before + 1);
+    expect(JSON.stringify(inbox.messages.at(-1))).toContain('Simulated data (built-in sandbox): speech.');
+  });
+
   it('runs when analytics and the webhook are real, though the other services are simulated', async () => {
     const before = inbox.messages.length;
     const result = await runJob(['analytics-summary'], env({ SANDBOX: 'auto' }));

@@ -84,7 +84,8 @@ describe.each(backends)('destination pauses with the $name store', (backend) => 
       await post(store, path.destination, 'slot 1');
       await post(store, path.destination, 'slot 2');
       const [one, two] = await store.claimDueOutbox('held', 60_000, 10);
-      const held = replica(store);
+      // The deliverer that holds them: a post is sent only by the holder of its lease.
+      const held = replica(store, { owner: 'held' });
       const outcomes = await Promise.all([
         held.deliverer.deliverHeld([one!]),
         held.deliverer.deliverHeld([two!]),

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { afterEach } from 'vitest';
-import { createDeliverer } from '../../src/schedule/delivery.ts';
+import { createDeliverer, type DeliveryOptions } from '../../src/schedule/delivery.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
@@ -67,10 +67,13 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
   const arrivals: Arrival[] = [];
   /** Set back to the same instant by each `open`. */
   const clock = fakeClock('2026-11-27T12:00:00Z');
+  /** Awaited by the fake before it takes each post: a test's slow destination. */
+  const hooks: { beforeAnswer?: () => Promise<void> } = {};
   afterEach(async () => {
     for (const store of opened.splice(0)) await store.close();
     scripted.length = 0;
     arrivals.length = 0;
+    delete hooks.beforeAnswer;
   });
 
   function answer(where: string, content: string, success: () => Record<string, unknown>): Response {
@@ -101,15 +104,18 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
   const server = useFakeServer(() => [
     http.post('*/api/webhooks/:id/:token', async ({ request, params }) => {
       const { content } = (await request.json()) as { content: string };
+      await hooks.beforeAnswer?.();
       return answer(`webhook:${String(params.id)}`, content, () => message(content, CHANNELS[0]!));
     }),
     http.post('*/api/v10/channels/:channel/messages', async ({ request, params }) => {
       const { content } = (await request.json()) as { content: string };
+      await hooks.beforeAnswer?.();
       const channel = String(params.channel);
       return answer(`channel:${channel}`, content, () => message(content, channel));
     }),
     http.post('*/api/chat.postMessage', async ({ request }) => {
       const form = new URLSearchParams(await request.text());
+      await hooks.beforeAnswer?.();
       const channel = form.get('channel') ?? '';
       return answer(`slack:${channel}`, form.get('text') ?? '', () => ({
         ok: true,
@@ -124,9 +130,10 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
 
   /**
    * One replica's deliverer on `store`: its own clients and owner id, its sleeps recorded and
-   * moving the clock, its reads of the shared pause (`store.getValue`) counted.
+   * moving the clock, its reads of the shared pause (`store.getValue`) counted; `options` override
+   * the deliverer's (a shorter lease).
    */
-  function replica(store: Store) {
+  function replica(store: Store, options: Partial<DeliveryOptions> = {}) {
     const deps = { now: clock.nowMs, httpOptions: { requestTimeoutMs: 2_000 } };
     const webhook = (id: string) =>
       track(
@@ -166,6 +173,7 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
       retryBaseMs: RETRY_BASE_MS,
       maxWaitMs: MAX_WAIT_MS,
       sleep,
+      ...options,
     });
     return { deliverer, sleeps, reads };
   }
@@ -192,5 +200,14 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
     return store;
   }
 
-  return { backends: storeBackends(dir, runPrefix), scripted, arrivals, clock, replica, post, open };
+  return {
+    backends: storeBackends(dir, runPrefix),
+    scripted,
+    arrivals,
+    clock,
+    hooks,
+    replica,
+    post,
+    open,
+  };
 }

@@ -38,7 +38,7 @@ describe('createScheduling', () => {
       now,
     });
     expect(service.settings.destinations).toEqual(['default']);
-    const listing = await service.list();
+    const listing = await service.list({ actor: OPERATOR });
     expect(listing.builtIns).toEqual([
       {
         schedule: expect.objectContaining({

@@ -21,7 +21,7 @@ import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
-import { channelChecks, messageLinker } from '../../jobs/schedules.ts';
+import { channelAudiences, channelChecks, messageLinker } from '../../jobs/schedules.ts';
 import { destinationMessages, type ChannelClients } from '../../src/destinations.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -162,6 +162,7 @@ export function channelBench(
     commands: () => w.dispatcher,
     runNow: (record, asker) => runner.runNow(record, asker),
     channelChecks: channelChecks(channels),
+    channelAudiences: channelAudiences(channels),
     now,
   });
   return { clock, schedules, service, runner, sleeps };
@@ -230,6 +231,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     ...(opts.channels
       ? {
           channelChecks: channelChecks(opts.channels),
+          channelAudiences: channelAudiences(opts.channels),
           messageLink: messageLinker({
             channels: opts.channels,
             services,

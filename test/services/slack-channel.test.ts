@@ -191,3 +191,58 @@ describe('Slack channel client: refusals', () => {
     expect(seen.paths()).not.toContain('/api/chat.postMessage');
   });
 });
+
+describe('Slack channel client: who reads a channel (audience)', () => {
+  it('says a private conversation is private, and finds a member on a later page of conversations.members', async () => {
+    slack.privateChannels.add('C0SECRET01');
+    try {
+      const seen = watch();
+      expect(await client.audience('C0SECRET01', { userId: 'U0ALICE' })).toEqual({
+        isPrivate: true,
+        isMember: true,
+      });
+      expect(seen.paths()).toEqual([
+        '/api/conversations.info',
+        '/api/conversations.members',
+        '/api/conversations.members',
+      ]);
+      expect(await client.audience('C0GENERAL')).toEqual({ isPrivate: false });
+    } finally {
+      slack.privateChannels.delete('C0SECRET01');
+    }
+  });
+
+  it('says a user outside the channel is no member, after its last page', async () => {
+    slack.outsiders.add('U0BOB');
+    try {
+      expect(await client.audience('C0GENERAL', { userId: 'U0BOB' })).toEqual({
+        isPrivate: false,
+        isMember: false,
+      });
+    } finally {
+      slack.outsiders.delete('U0BOB');
+    }
+  });
+
+  it('refuses as Slack does: a private channel without groups:read is missing_scope, naming it', async () => {
+    slack.privateChannels.add('C0SECRET02');
+    slack.scopes.delete('groups:read');
+    try {
+      const err = await failureOf(client.audience('C0SECRET02', { userId: 'U0ALICE' }));
+      expect(err).toMatchObject({ code: 'forbidden', providerMessage: 'missing_scope' });
+      expect(err.message).toContain('groups:read');
+    } finally {
+      slack.privateChannels.delete('C0SECRET02');
+      slack.scopes.add('groups:read');
+    }
+  });
+
+  it('the fake refuses a page of 1000 or more, as Slack does (invalid_limit)', async () => {
+    const res = await fetch(`${slack.server.url}/api/conversations.members`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${BOT_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'channel=C0GENERAL&limit=1000',
+    });
+    expect(await res.json()).toEqual({ ok: false, error: 'invalid_limit' });
+  });
+});

@@ -167,6 +167,21 @@ describe.each(backends)('$name store', (backend) => {
     expect(new Set(ids).size).toBe(12);
   });
 
+  it('renews the lease of entries the owner still holds, and refuses those another owner took over', async () => {
+    for (const id of ['e1', 'e2', 'e3']) await store.addToOutbox(entry(id));
+    expect((await store.claimDueOutbox('a', 1_000, 10)).map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
+    t += 600;
+    expect(await store.renewOutboxLeases(['e1', 'e2'], 'a', 1_000)).toEqual(['e1', 'e2']);
+    t += 600;
+    // e3's lease ran out unrenewed: another owner's pass takes it; e1 and e2 are still a's.
+    expect((await stores[1]!.claimDueOutbox('b', 1_000, 10)).map((e) => e.id)).toEqual(['e3']);
+    expect(await store.markDelivered('e2', 'm2')).toBe(true);
+    expect(await store.renewOutboxLeases(['e1', 'e2', 'e3'], 'a', 1_000)).toEqual(['e1']);
+    expect(await store.markInFlight('e3', 'a', true)).toBe(false);
+    expect(await stores[1]!.renewOutboxLeases(['e3'], 'b', 1_000)).toEqual(['e3']);
+    expect(await store.renewOutboxLeases([], 'a', 1_000)).toEqual([]);
+  });
+
   it('reschedules a failed delivery with its error and serves it again when due', async () => {
     await store.addToOutbox(entry('e1'));
     await store.claimDueOutbox('a', 30_000, 10);

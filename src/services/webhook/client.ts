@@ -113,6 +113,11 @@ export interface PostProgress {
  * Posts into a chat channel through the bot's own connection (a Discord bot token's channel
  * message, Slack's chat.postMessage), and says at add time whether it can.
  */
+export interface ChannelAudience {
+  isPrivate: boolean;
+  isMember?: boolean;
+}
+
 export interface ChannelClient extends Closable {
   /** Posts `message` into the channel; resolves with the created message. As WebhookClient.post. */
   post(
@@ -125,6 +130,12 @@ export interface ChannelClient extends Closable {
    * `appPermissions`: Discord's bitfield from the interaction, when the caller has it.
    */
   check(channelId: string, opts?: CallOptions & { appPermissions?: string }): Promise<string | undefined>;
+  /**
+   * Who reads the channel, for /schedule: whether it is private (Discord: @everyone may not view
+   * it, or a DM or private thread; Slack: a private conversation or a DM) and, given `userId`,
+   * whether that user is in it (Slack; undefined where the platform's interaction says instead).
+   */
+  audience(channelId: string, opts?: CallOptions & { userId?: string }): Promise<ChannelAudience>;
   /** The address of a message the bot posted; undefined when the platform cannot say (a DM). */
   messageLink(ref: MessageRef, opts?: CallOptions): Promise<string | undefined>;
 }

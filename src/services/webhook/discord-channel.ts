@@ -43,6 +43,32 @@ export function missingDiscordPermissions(bitfield: string): string[] {
 }
 
 const ChannelAnswer = z.object({ id: z.string(), type: z.number().int().optional() });
+/** A channel's type and overwrites (https://discord.com/developers/docs/resources/channel#channel-object). */
+const ChannelAudienceAnswer = z.object({
+  type: z.number().int(),
+  guild_id: z.string().optional(),
+  permission_overwrites: z
+    .array(z.object({ id: z.string(), type: z.number().int(), deny: z.string() }))
+    .optional(),
+});
+const VIEW_CHANNEL = 1n << 10n;
+/** DM, group DM and private thread: private whatever the overwrites say. */
+const PRIVATE_TYPES = new Set([1, 3, 12]);
+
+/**
+ * Private when @everyone may not view it: the overwrite of the role whose id is the guild's (what
+ * Discord's "Private Channel" switch sets, a category's overwrites being copied to its channels)
+ * denies View Channel; or a DM, group DM or private thread.
+ */
+export function isPrivateDiscordChannel(channel: z.output<typeof ChannelAudienceAnswer>): boolean {
+  if (PRIVATE_TYPES.has(channel.type)) return true;
+  const everyone = channel.permission_overwrites?.find((o) => o.id === channel.guild_id && o.type === 0);
+  return (
+    everyone !== undefined &&
+    /^\d{1,30}$/.test(everyone.deny) &&
+    (BigInt(everyone.deny) & VIEW_CHANNEL) !== 0n
+  );
+}
 
 function failure(message: string): ServiceError {
   return new ServiceError({ service: 'webhook', operation: 'post', code: 'invalid_request', message });
@@ -92,6 +118,16 @@ export function createDiscordChannelClient(
           return DISCORD_GRANT_SENTENCE;
         throw err;
       }
+    },
+
+    async audience(channelId, opts = {}) {
+      const channel = await http.send(
+        { service: 'webhook', operation: 'audience', method: 'GET', path: path`/v10/channels/${channelId}` },
+        ChannelAudienceAnswer,
+        opts.signal ? { signal: opts.signal } : {},
+      );
+      // Whether the member may post there is the interaction's member.permissions, not a call.
+      return { isPrivate: isPrivateDiscordChannel(channel) };
     },
 
     // A DM has no guild, and a schedule added before guilds were kept has none: no link then.

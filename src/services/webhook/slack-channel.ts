@@ -80,8 +80,22 @@ const PERMALINK_TTL_MS = 24 * 60 * 60_000;
 const ChannelInfo = z.object({
   is_member: z.boolean().optional(),
   is_im: z.boolean().optional(),
+  is_mpim: z.boolean().optional(),
+  is_private: z.boolean().optional(),
   is_archived: z.boolean().optional(),
 });
+
+/** conversations.members (https://docs.slack.dev/reference/methods/conversations.members): user ids, paged. */
+const MembersAnswer = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  needed: z.string().optional(),
+  members: z.array(z.string()).optional(),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
+/** Slack recommends pages of at most 200; 50 of them read a channel of 10,000 members. */
+const MEMBERS_PAGE = 200;
+const MEMBERS_PAGES = 50;
 
 /** What the refusal tells whoever reads the schedule's history: what to fix, where herald knows it. */
 function refusalText(operation: string, error: string | undefined, needed: string | undefined): string {
@@ -247,6 +261,41 @@ export function createSlackChannelClient(config: SlackChannelConfig, deps: Clien
       const channel = info.success ? info.data : {};
       if (channel.is_archived === true) return SLACK_INVITE_SENTENCE;
       return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
+    },
+
+    // conversations.info's is_private, is_im and is_mpim; membership from conversations.members
+    // (channels:read and groups:read, which the check needs already): Slack's documented way to
+    // read who is in a conversation. In a DM with herald, whoever types is in it.
+    async audience(channelId, opts = {}) {
+      const callOpts: CallOptions = opts.signal ? { signal: opts.signal } : {};
+      const answer = await call('conversations.info', { channel: channelId }, callOpts);
+      if (!answer.ok) throw refused('conversations.info', answer);
+      const info = ChannelInfo.safeParse(answer.channel);
+      const channel = info.success ? info.data : {};
+      const isPrivate = channel.is_private === true || channel.is_im === true || channel.is_mpim === true;
+      if (opts.userId === undefined) return { isPrivate };
+      if (channel.is_im === true) return { isPrivate, isMember: true };
+      let cursor = '';
+      for (let page = 0; page < MEMBERS_PAGES; page++) {
+        const form = { channel: channelId, limit: String(MEMBERS_PAGE), ...(cursor ? { cursor } : {}) };
+        const members = await http.send(
+          {
+            service: 'webhook',
+            operation: 'conversations.members',
+            method: 'POST',
+            path: '/conversations.members',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new TextEncoder().encode(new URLSearchParams(form).toString()),
+          },
+          MembersAnswer,
+          callOpts,
+        );
+        if (!members.ok) throw refused('conversations.members', members);
+        if (members.members?.includes(opts.userId)) return { isPrivate, isMember: true };
+        cursor = members.response_metadata?.next_cursor ?? '';
+        if (cursor === '') break;
+      }
+      return { isPrivate, isMember: false };
     },
 
     // chat.getPermalink (https://docs.slack.dev/reference/methods/chat.getPermalink): no scope

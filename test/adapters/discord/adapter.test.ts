@@ -274,12 +274,13 @@ describe('Discord adapter against a fake Discord', () => {
     });
     const invocation = dispatcher.invocations.find((i) => i.command === 'weather')!;
     expect(invocation.rawInput).toEqual({ city: 'Paris', units: 'metric' });
-    // Where /schedule add posts by default, with the bot's permissions there (app_permissions) and
-    // the guild it is in (for message links).
+    // Where /schedule add posts by default, with the bot's permissions there (app_permissions), the
+    // member's own (member.permissions) and the guild it is in (message links, who sees schedules).
     expect(invocation.channel).toEqual({
       platform: 'discord',
       id: CHANNEL_ID,
       appPermissions: '2248473465835073',
+      memberPermissions: '2248473465835073',
       guildId: GUILD_ID,
     });
     expect(invocation.actor).toEqual({

@@ -145,6 +145,11 @@ export interface FakeDiscord {
   waitFor(predicate: (call: DiscordCall) => boolean, timeoutMs?: number): Promise<DiscordCall>;
   /** Channels the bot is not in: GET /channels/{id} and posts there answer 403 Missing Access. */
   readonly hiddenChannels: Set<string>;
+  /**
+   * Private channels: their overwrite for @everyone (the role whose id is the guild's) denies View
+   * Channel, as Discord's "Private Channel" switch sets it.
+   */
+  readonly privateChannels: Set<string>;
   /** Answers for the next channel-message POSTs, in order (then: the created message). */
   readonly nextMessageAnswers: ScriptedAnswer[];
   /** Answers for the next edits of @original and follow-ups, in order (then: the message). */
@@ -163,6 +168,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const sockets = new Set<WebSocket>();
   const acknowledged = new Set<string>();
   const hiddenChannels = new Set<string>();
+  const privateChannels = new Set<string>();
   const nextMessageAnswers: ScriptedAnswer[] = [];
   const nextWebhookAnswers: ScriptedAnswer[] = [];
   let seq = 0;
@@ -247,7 +253,9 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
           guild_id: GUILD_ID,
           name: 'general',
           position: 0,
-          permission_overwrites: [],
+          permission_overwrites: privateChannels.has(id)
+            ? [{ id: GUILD_ID, type: 0, allow: '0', deny: '1024' }]
+            : [],
           topic: null,
           nsfw: false,
           last_message_id: null,
@@ -378,6 +386,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     calls,
     identifies,
     hiddenChannels,
+    privateChannels,
     nextMessageAnswers,
     nextWebhookAnswers,
     webhook,

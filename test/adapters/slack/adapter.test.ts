@@ -97,8 +97,8 @@ describe('Slack adapter, HTTP mode', () => {
     expect(inv!.command).toBe('weather');
     expect(inv!.rawInput).toBe('Paris');
     expect(inv!.channelId).toBe('C0GENERAL');
-    // Where /schedule add posts by default.
-    expect(inv!.channel).toEqual({ platform: 'slack', id: 'C0GENERAL' });
+    // Where /schedule add posts by default, and the workspace (who sees schedules).
+    expect(inv!.channel).toEqual({ platform: 'slack', id: 'C0GENERAL', teamId: 'T0HERALD' });
     expect(inv!.actor).toEqual({ platform: 'slack', id: 'U0ALICE', displayName: 'alice', roles: [] });
   });
 

@@ -1,5 +1,6 @@
 // A fake Slack Web API on a loopback server (msw handlers), following Slack's published answers:
-// auth.test, chat.postMessage / postEphemeral, conversations.info, the external file upload
+// auth.test, chat.postMessage / postEphemeral, conversations.info and conversations.members (paged
+// by cursor: https://docs.slack.dev/reference/methods/conversations.members), the external file upload
 // (files.getUploadURLExternal → the bytes POSTed to upload_url → files.completeUploadExternal),
 // and response_url posts. Scripted answers (errors, 429s) replace the fake's own, once each.
 import { http, HttpResponse } from 'msw';
@@ -44,6 +45,10 @@ export interface SlackFake {
   calls(method: string): URLSearchParams[];
   /** Channels the bot was not invited to (conversations.info is_member false, posts not_in_channel). */
   notMember: Set<string>;
+  /** Private channels (conversations.info is_private true; listing them needs groups:read). */
+  privateChannels: Set<string>;
+  /** Users in no channel: conversations.members lists every other user, 300 fillers first. */
+  outsiders: Set<string>;
   /** Answers for the next chat.postMessage calls, in order (then: the posted message). */
   nextPostAnswers: ScriptedAnswer[];
   /** The `ts` of each message chat.postMessage posted, by channel, in order. */
@@ -110,6 +115,8 @@ function fileObject(id: string, title: string | undefined, name: string, size: n
 export async function startSlackFake(): Promise<SlackFake> {
   const uploads = new Map<string, Uint8Array>();
   const notMember = new Set<string>();
+  const privateChannels = new Set<string>();
+  const outsiders = new Set<string>();
   const shared: SharedFile[] = [];
   const scopes = new Set(GRANTED_SCOPES);
   const scripted = new Map<string, ScriptedAnswer[]>();
@@ -231,7 +238,7 @@ export async function startSlackFake(): Promise<SlackFake> {
           is_group: false,
           is_im: false,
           is_mpim: false,
-          is_private: false,
+          is_private: privateChannels.has(id),
           created: 1714000000,
           is_archived: false,
           is_general: true,
@@ -243,6 +250,24 @@ export async function startSlackFake(): Promise<SlackFake> {
           previous_names: [],
         },
       });
+    }),
+    http.post('*/api/conversations.members', async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const id = form.get('channel') ?? '';
+      const refused = lacking(privateChannels.has(id) ? 'groups:read' : 'channels:read');
+      if (refused) return refused;
+      if (!id.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+      // Slack: a limit under 1000 (default 100); the next page's cursor, '' after the last.
+      const limit = Number(form.get('limit') ?? 100);
+      if (!(limit > 0 && limit < 1000)) return HttpResponse.json({ ok: false, error: 'invalid_limit' });
+      const fillers = Array.from({ length: 300 }, (_, i) => `U0FILL${String(i).padStart(4, '0')}`);
+      const everyone = [...fillers, 'U0BOTHERALD', 'U0ALICE', 'U0ADA', 'U0BOB', 'UALLOWED01'].filter(
+        (u) => !outsiders.has(u),
+      );
+      const start = Number(form.get('cursor')?.replace('page:', '') ?? 0);
+      const members = everyone.slice(start, start + limit);
+      const next = start + limit < everyone.length ? `page:${start + limit}` : '';
+      return HttpResponse.json({ ok: true, members, response_metadata: { next_cursor: next } });
     }),
     http.post('*/api/chat.postMessage', async ({ request }) => {
       const form = new URLSearchParams(await request.text());
@@ -289,6 +314,8 @@ export async function startSlackFake(): Promise<SlackFake> {
       scripted.set(method, queue);
     },
     notMember,
+    privateChannels,
+    outsiders,
     nextPostAnswers,
     posted,
     responseUrl: (id) => `${server.url}/respond/${id}`,
