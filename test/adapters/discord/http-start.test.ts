@@ -49,7 +49,7 @@ async function serveEndpoint(firstAnswerDeadlineMs?: number) {
     ...(firstAnswerDeadlineMs === undefined ? {} : { firstAnswerDeadlineMs }),
   });
   const routes = createRoutes();
-  routes.add('/interactions', interactions.handle);
+  routes.add('/interactions', interactions.route);
   const server: HealthServer = await startHealthServer({
     port: 0,
     checks: [],

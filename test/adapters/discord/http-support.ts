@@ -176,7 +176,7 @@ export async function startHttpReplica(opts: {
     publicKey: discordPublicKey(opts.keys.publicKeyHex),
     log: opts.log,
   });
-  routes.add(path, interactions.handle);
+  routes.add(path, interactions.route);
   const adapter = createDiscordAdapter({
     config: {
       token: BOT_TOKEN,
