@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
 import type { ServerStats } from './interactions-ipc.ts';
 import { CONCURRENCY, report, type Cold, type Measured, type Scenarios } from './interactions-report.ts';
+import { slowConnections, slowReport } from './interactions-slow.ts';
 import { interaction, PING_BODY } from './interactions-wire.ts';
 import { LOCAL_NODE, START_FLAGS } from './startup.ts';
 import { closedLoop, percentile } from './stats.ts';
@@ -338,6 +339,12 @@ export async function runInteractionsBench(): Promise<number> {
     BENCH_STORE: join(store, 'claims.sqlite'),
   });
   const h = await scenarios(herald, keys, wrong, sink.edits);
+  progress('slow connections');
+  const slow = await slowConnections({
+    url: herald.url,
+    rss: async () => (await ask<ServerStats>(herald.child, 'stats')).rss,
+    command: (i) => signed(keys.privateKey, JSON.stringify(interaction(2, `bench-token-slow-${i}`))),
+  });
   await stop(herald.child);
   progress('floor');
   const floor = await spawnReplica(floorScript, { BENCH_PUBLIC_KEY: keys.publicKeyHex });
@@ -347,7 +354,8 @@ export async function runInteractionsBench(): Promise<number> {
   await rm(store, { recursive: true, force: true });
 
   process.stdout.write(
-    report({ h, f, heraldCold, floorCold, pings: h.ping.ms.length, commands: h.defer.ms.length }),
+    report({ h, f, heraldCold, floorCold, pings: h.ping.ms.length, commands: h.defer.ms.length }) +
+      slowReport(slow),
   );
   return 0;
 }
