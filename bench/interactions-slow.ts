@@ -1,17 +1,27 @@
-// The slow-connection attack on the interactions endpoint (issue 30, points 2 and 3): 2,000
-// connections held open on loopback, each sending as little as keeps it open and as much as the
-// server would hold for it, reopened as the server closes them, while a signed /weather command is
+// The slow-connection attack on the interactions endpoint: 2,000 connections held open on
+// loopback, each sending as little as keeps it open and as much as the server would hold for it,
+// reopened a moment after the server closes them, while a signed /weather command is
 // sent every 250 ms. Reports the server's resident memory (before, and its peak while they are
 // held) and each command's time to its deferral. Bounded in count (SLOW_CONNECTIONS) and in time
 // (HOLD_MS).
 import { connect, type Socket } from 'node:net';
 import { request } from 'undici';
+import { MAX_HEADER_BYTES } from '../src/health.ts';
+import { LARGE_BODY_BUDGET_BYTES, SMALL_BODY_BYTES } from '../src/request-body.ts';
 import { percentile } from './stats.ts';
 
 export const SLOW_CONNECTIONS = 2_000;
 const HOLD_MS = 12_000;
 const COMMAND_EVERY_MS = 250;
 const RSS_EVERY_MS = 100;
+/**
+ * How soon a connection the server closed is opened again. Reopening at once, 2,000 times over,
+ * is a flood of new connections rather than connections held, which a rate limit in front of
+ * herald answers.
+ */
+const REOPEN_MS = 250;
+/** Connections sending a large body: twice what the server's budget for them holds at once. */
+const LARGE_BODIES = Math.ceil((2 * LARGE_BODY_BUDGET_BYTES) / (256 * 1024));
 /** Megabytes as the targets count them (the memory limit is in MiB). */
 const MB = 1_000_000;
 const MIB = 1024 * 1024;
@@ -33,9 +43,9 @@ interface Signed {
 }
 
 /**
- * The three ways a connection holds the server: headers never finished (a few kB of them);
+ * The three ways a connection holds the server: headers never finished (almost 8 KiB of them);
  * well-formed signature headers and a small body stopped one byte short; a body of 200 kB of a
- * declared 256 KiB, stopped there. A signature only has to look right to be read.
+ * declared 256 KiB, stopped there. A signature only has to look right for the body to be read.
  */
 function attackBytes(kind: number, path: string): string {
   const sig = 'ab'.repeat(64);
@@ -43,8 +53,11 @@ function attackBytes(kind: number, path: string): string {
   const head = (length: number) =>
     `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
     `x-signature-ed25519: ${sig}\r\nx-signature-timestamp: ${ts}\r\ncontent-length: ${length}\r\n\r\n`;
-  if (kind === 0) return `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-filler: ${'x'.repeat(8_000)}\r\n`;
-  if (kind === 1) return head(8 * 1024) + 'x'.repeat(8 * 1024 - 1);
+  // Just under the headers the server takes (src/health.ts), never ended.
+  if (kind === 0)
+    return `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-filler: ${'x'.repeat(MAX_HEADER_BYTES - 200)}\r\n`;
+  // Just under what the server reads without its budget (src/request-body.ts): the most it holds.
+  if (kind === 1) return head(SMALL_BODY_BYTES) + 'x'.repeat(SMALL_BODY_BYTES - 1);
   return head(256 * 1024) + 'x'.repeat(200_000);
 }
 
@@ -65,11 +78,12 @@ function holder(port: number, path: string, count: number) {
       open.delete(socket);
       if (isStopped) return;
       reopened += 1;
-      // The attacker comes back at once, as long as the bench runs.
-      setTimeout(() => start(kind), 10);
+      // The attacker comes back, as long as the bench runs.
+      setTimeout(() => start(kind), REOPEN_MS);
     });
   };
-  for (let i = 0; i < count; i++) start(i % 3);
+  // Twice as many large bodies as the budget takes; the rest split between the other two.
+  for (let i = 0; i < count; i++) start(i < LARGE_BODIES ? 2 : i % 2);
   return {
     held: () => open.size,
     reopened: () => reopened,

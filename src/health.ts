@@ -22,6 +22,9 @@ export const HEADERS_TIMEOUT_MS = 5_000;
 export const REQUEST_TIMEOUT_MS = 10_000;
 /** How often Node looks for requests past those timeouts (its default, 30 s, would let them run on). */
 const TIMEOUT_CHECK_MS = 1_000;
+const READ_BUFFER_BYTES = 16 * 1024;
+/** The request line and headers at most (431 past it). */
+export const MAX_HEADER_BYTES = 8 * 1024;
 /** Open connections at most, all clients together (HTTP_MAX_CONNECTIONS). */
 export const MAX_CONNECTIONS = 4_096;
 
@@ -148,6 +151,10 @@ function boundedServer(
       headersTimeout: limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
       requestTimeout: limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, limits.headersTimeoutMs ?? TIMEOUT_CHECK_MS),
+      // What a request may buffer before it is read: a refused body stops here, not at Node's 64 KiB.
+      highWaterMark: READ_BUFFER_BYTES,
+      // Discord's and Slack's headers take about a kilobyte, a proxy's a few more; Node allows 16 KiB.
+      maxHeaderSize: MAX_HEADER_BYTES,
     },
     listener,
   );
