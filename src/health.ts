@@ -208,22 +208,7 @@ export async function startHealthServer(opts: {
       return;
     }
     if (path === '/readyz') {
-      void Promise.all(
-        opts.checks.map(async (c) => {
-          try {
-            return [c.name, await c.check()] as const;
-          } catch {
-            return [c.name, false] as const;
-          }
-        }),
-      ).then((results) => {
-        const ready = results.every(([, ok]) => ok);
-        res
-          .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) }),
-          );
-      });
+      serveReadiness(res, opts.checks);
       return;
     }
     if (path === '/metrics' && opts.isMetricsOnPort === true) {
@@ -260,6 +245,24 @@ export async function startHealthServer(opts: {
     metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     close: async () => void (await Promise.all(servers.map(close))),
   };
+}
+
+/** 200 when every check passes, 503 otherwise; each check's result by name. */
+function serveReadiness(res: ServerResponse, checks: readonly ReadinessCheck[]): void {
+  void Promise.all(
+    checks.map(async (c) => {
+      try {
+        return [c.name, await c.check()] as const;
+      } catch {
+        return [c.name, false] as const;
+      }
+    }),
+  ).then((results) => {
+    const ready = results.every(([, ok]) => ok);
+    res
+      .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) }));
+  });
 }
 
 /** The request's path, without its query. */
