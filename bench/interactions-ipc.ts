@@ -1,6 +1,6 @@
 // What a server process of the interactions bench tells the bench over IPC: on "stats", its CPU
-// time, the interactions it parsed, and its event-loop delay since the last "stats" (so each
-// scenario reads its own); on "stop", it closes and exits.
+// time, the interactions it parsed, its event-loop delay since the last "stats" (so each scenario
+// reads its own) and its resident memory; on "stop", it closes and exits.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface ServerStats {
@@ -10,6 +10,8 @@ export interface ServerStats {
   /** Event-loop delay since the previous "stats", in ms. */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** Resident memory now, in bytes. */
+  rss: number;
 }
 
 export function answerBenchIpc(parsed: () => number, stop: () => Promise<void>): void {
@@ -22,6 +24,7 @@ export function answerBenchIpc(parsed: () => number, stop: () => Promise<void>):
         parsed: parsed(),
         loopDelayP99Ms: delay.percentile(99) / 1e6,
         loopDelayMaxMs: delay.max / 1e6,
+        rss: process.memoryUsage.rss(),
       };
       delay.reset();
       process.send?.(stats);

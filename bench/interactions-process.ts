@@ -61,7 +61,7 @@ const interactions = createHttpInteractions({
   publicKey: discordPublicKey(process.env.BENCH_PUBLIC_KEY ?? ''),
   log,
 });
-routes.add('/interactions', interactions.handle);
+routes.add('/interactions', interactions.route);
 const applicationId = '1187421520894746624';
 const apiUrl = process.env.BENCH_DISCORD_API_URL ?? '';
 const webhook = createInteractionWebhookClient({ apiUrl, applicationId });

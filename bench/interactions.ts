@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
 import type { ServerStats } from './interactions-ipc.ts';
 import { CONCURRENCY, report, type Cold, type Measured, type Scenarios } from './interactions-report.ts';
+import { slowConnections, slowReport } from './interactions-slow.ts';
 import { interaction, PING_BODY } from './interactions-wire.ts';
 import { LOCAL_NODE, START_FLAGS } from './startup.ts';
 import { closedLoop, percentile } from './stats.ts';
@@ -292,13 +293,49 @@ async function coldStarts(
   };
 }
 
-export async function runInteractionsBench(): Promise<number> {
+/** One replica, warmed up, under the slow-connection attack (interactions-slow.ts). */
+async function slowRun(replica: Replica, keys: Keys) {
+  return slowConnections({
+    url: replica.url,
+    rss: async () => (await ask<ServerStats>(replica.child, 'stats')).rss,
+    command: (i) => signed(keys.privateKey, JSON.stringify(interaction(2, `bench-token-slow-${i}`))),
+  });
+}
+
+const progress = (text: string) => process.stderr.write(`bench: ${text}\n`);
+
+/** `npm run bench -- interactions slow`: the slow-connection rows alone. */
+async function runSlowOnly(): Promise<number> {
+  const keys = keyPair();
+  const sink = await spawnSink();
+  const store = await mkdtemp(join(tmpdir(), 'herald-bench-interactions-'));
+  const herald = await spawnReplica(fileURLToPath(new URL('./interactions-process.ts', import.meta.url)), {
+    BENCH_DISCORD_API_URL: sink.url,
+    BENCH_PUBLIC_KEY: keys.publicKeyHex,
+    BENCH_STORE: join(store, 'claims.sqlite'),
+  });
+  // Warm-up, unmeasured, as in the whole run: code compiled, the store and its caches filled.
+  const pool = new Pool(new URL(herald.url).origin, { connections: 20, pipelining: 1 });
+  const warm = Array.from({ length: count(400) }, (_, i) =>
+    signed(keys.privateKey, JSON.stringify(interaction(2, `bench-token-warm-${i}`))),
+  );
+  await drive(herald, pool, warm, 200);
+  await pool.close();
+  const slow = await slowRun(herald, keys);
+  await stop(herald.child);
+  await sink.stop();
+  await rm(store, { recursive: true, force: true });
+  process.stdout.write(slowReport(slow));
+  return 0;
+}
+
+export async function runInteractionsBench(opts: { isSlowOnly?: boolean } = {}): Promise<number> {
+  if (opts.isSlowOnly) return runSlowOnly();
   const keys = keyPair();
   const wrong = keyPair();
   const sink = await spawnSink();
   const store = await mkdtemp(join(tmpdir(), 'herald-bench-interactions-'));
   const ping = signed(keys.privateKey, PING_BODY);
-  const progress = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
   progress('cold starts');
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? ROOT };
@@ -338,6 +375,8 @@ export async function runInteractionsBench(): Promise<number> {
     BENCH_STORE: join(store, 'claims.sqlite'),
   });
   const h = await scenarios(herald, keys, wrong, sink.edits);
+  progress('slow connections');
+  const slow = await slowRun(herald, keys);
   await stop(herald.child);
   progress('floor');
   const floor = await spawnReplica(floorScript, { BENCH_PUBLIC_KEY: keys.publicKeyHex });
@@ -347,7 +386,8 @@ export async function runInteractionsBench(): Promise<number> {
   await rm(store, { recursive: true, force: true });
 
   process.stdout.write(
-    report({ h, f, heraldCold, floorCold, pings: h.ping.ms.length, commands: h.defer.ms.length }),
+    report({ h, f, heraldCold, floorCold, pings: h.ping.ms.length, commands: h.defer.ms.length }) +
+      slowReport(slow),
   );
   return 0;
 }

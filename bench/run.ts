@@ -28,9 +28,12 @@ if (args.includes('examples')) {
   await writeChartExamples(fileURLToPath(new URL('../docs', import.meta.url)));
   process.exit(0);
 }
-// `npm run bench -- interactions`: Discord's HTTP interactions endpoint on its own (interactions.ts).
+// `npm run bench -- interactions`: Discord's HTTP interactions endpoint on its own (interactions.ts);
+// `interactions slow`: only its slow-connection rows.
 if (args.includes('interactions')) {
-  process.exit(await (await import('./interactions.ts')).runInteractionsBench());
+  process.exit(
+    await (await import('./interactions.ts')).runInteractionsBench({ isSlowOnly: args.includes('slow') }),
+  );
 }
 // `npm run bench -- handover`: a rolling deploy with slow posts, in real time (replica-handover.ts).
 if (args.includes('handover')) {

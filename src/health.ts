@@ -1,16 +1,32 @@
-// Optional health and metrics endpoints (HEALTH_PORT, or PORT when Slack is not listening on it),
-// on loopback unless HEALTH_HOST widens it: /healthz: the process is up; /readyz: adapters
-// connected, the store reachable and Redis ready where it is configured; /metrics, or with
-// METRICS_PORT /metrics alone on that port, so a public port does not publish it.
+// herald's one public HTTP server (HEALTH_PORT, or PORT), on loopback unless HEALTH_HOST widens it:
+// /healthz: the process is up; /readyz: adapters connected, the store reachable and Redis ready where
+// it is configured; the platforms' endpoints adapters add (Discord's interactions, Slack's events);
+// and /metrics only where asked for (METRICS_PORT, a server of its own, or METRICS_ON_PUBLIC_PORT).
+// Anyone may open a connection to it, so it bounds what a connection can hold: headers and bodies
+// have a few seconds to arrive, a body is read only once the route has admitted it by its headers
+// (src/request-body.ts), and open connections are capped in total and, where set, per address.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { HttpRoutes } from './core/adapter.ts';
+import type { AddressInfo, Socket } from 'node:net';
+import type { HttpRoute, HttpRoutes } from './core/adapter.ts';
 import type { Metrics } from './metrics.ts';
+import { BODY_DEADLINE_MS, createBodyBudget, readBody, type BodyBudget } from './request-body.ts';
 import type { Store } from './store/index.ts';
 
 // The CommonJS module, not an ES import: that one fills node:http's whole namespace and so loads
 // Node's internal undici, http2, tls and zlib (about 13 MB resident; see sandbox/server.ts).
 const { createServer } = process.getBuiltinModule('node:http');
+
+/** A request's headers must have arrived within this (Node's default is a minute). */
+export const HEADERS_TIMEOUT_MS = 5_000;
+/** The whole request within this (Node's default is 300 s); a body has BODY_DEADLINE_MS of it. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** How often Node looks for requests past those timeouts (its default, 30 s, would let them run on). */
+const TIMEOUT_CHECK_MS = 1_000;
+const READ_BUFFER_BYTES = 16 * 1024;
+/** The request line and headers at most (431 past it). */
+export const MAX_HEADER_BYTES = 8 * 1024;
+/** Open connections at most, all clients together (HTTP_MAX_CONNECTIONS). */
+export const MAX_CONNECTIONS = 4_096;
 
 export interface ReadinessCheck {
   name: string;
@@ -46,34 +62,128 @@ export function readinessChecks(parts: {
   ];
 }
 
-type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** The paths adapters serve on the health server (Discord's interactions endpoint), by path. */
-export function createRoutes(): HttpRoutes & { get(path: string): RouteHandler | undefined } {
-  const byPath = new Map<string, RouteHandler>();
+/** The paths adapters serve on the public server (Discord's interactions, Slack's events), by path. */
+export function createRoutes(): HttpRoutes & { get(path: string): HttpRoute | undefined } {
+  const byPath = new Map<string, HttpRoute>();
   return {
-    add(path, handler) {
+    add(path, route) {
       if (byPath.has(path)) throw new Error(`${path} is served already`);
-      byPath.set(path, handler);
+      byPath.set(path, route);
       return () => byPath.delete(path);
     },
     get: (path) => byPath.get(path),
   };
 }
 
+/** What bounds the connections to the public server; each has a default. */
+export interface ConnectionLimits {
+  maxConnections?: number;
+  /** Unset: no cap per address (behind a proxy every connection has the proxy's address). */
+  maxConnectionsPerAddress?: number | undefined;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  bodyDeadlineMs?: number;
+  budget?: BodyBudget;
+}
+
+/**
+ * Answers `status` and closes the connection once the answer is written, so that nothing more of
+ * the request (its body) is read.
+ */
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string> = {},
+) {
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  res.shouldKeepAlive = false;
+  res.writeHead(status, { ...headers, connection: 'close' }).end(() => req.socket.destroy());
+}
+
+/** Reads a route's body within its admission and hands both to the route. */
+function serveRoute(
+  route: HttpRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: Required<Pick<ConnectionLimits, 'bodyDeadlineMs' | 'budget'>>,
+) {
+  const admission = route.admit(req);
+  if ('status' in admission) {
+    refuse(req, res, admission.status, admission.headers);
+    return;
+  }
+  void readBody(req, {
+    maxBytes: admission.maxBytes,
+    budget: limits.budget,
+    deadlineMs: limits.bodyDeadlineMs,
+  }).then((read) => (read.ok ? route.handle(req, res, read.body) : refuse(req, res, read.status)));
+}
+
+/** Drops a connection past `max` from one address. */
+function capPerAddress(server: Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+function boundedServer(
+  limits: ConnectionLimits,
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+      requestTimeout: limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, limits.headersTimeoutMs ?? TIMEOUT_CHECK_MS),
+      // What a request may buffer before it is read: a refused body stops here, not at Node's 64 KiB.
+      highWaterMark: READ_BUFFER_BYTES,
+      // Discord's and Slack's headers take about a kilobyte, a proxy's a few more; Node allows 16 KiB.
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    listener,
+  );
+  server.maxConnections = limits.maxConnections ?? MAX_CONNECTIONS;
+  if (limits.maxConnectionsPerAddress !== undefined) capPerAddress(server, limits.maxConnectionsPerAddress);
+  return server;
+}
+
 export async function startHealthServer(opts: {
   port: number;
   /** Defaults to 127.0.0.1: only this machine. */
   host?: string;
-  /** Serve /metrics on this port (same host) instead of `port`. */
+  /** Serve /metrics on this port (same host), on a server of its own. */
   metricsPort?: number | undefined;
+  /** Serve /metrics on `port` too: only when asked for, since `port` may be public. */
+  isMetricsOnPort?: boolean;
   checks: readonly ReadinessCheck[];
   /** A promise while they are still being made: the server listens first (main.ts). */
   metrics: Metrics | Promise<Metrics>;
-  /** Adapters' paths, served before the health paths (any method). */
+  /** Adapters' paths, served before the health paths. */
   routes?: ReturnType<typeof createRoutes>;
+  limits?: ConnectionLimits;
 }): Promise<HealthServer> {
   const host = opts.host ?? '127.0.0.1';
+  const limits = opts.limits ?? {};
+  const bodyLimits = {
+    budget: limits.budget ?? createBodyBudget(),
+    bodyDeadlineMs: limits.bodyDeadlineMs ?? BODY_DEADLINE_MS,
+  };
   const serveMetrics = (res: ServerResponse): void => {
     Promise.resolve(opts.metrics)
       .then(async ({ registry }) => ({ text: await registry.metrics(), type: registry.contentType }))
@@ -82,15 +192,15 @@ export async function startHealthServer(opts: {
         () => res.writeHead(500).end(),
       );
   };
-  const server: Server = createServer((req, res) => {
+  const server = boundedServer(limits, (req, res) => {
     const path = pathOf(req);
     const route = opts.routes?.get(path);
     if (route) {
-      route(req, res);
+      serveRoute(route, req, res, bodyLimits);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      refuse(req, res, 405, { allow: 'GET, HEAD' });
       return;
     }
     if (path === '/healthz') {
@@ -98,25 +208,10 @@ export async function startHealthServer(opts: {
       return;
     }
     if (path === '/readyz') {
-      void Promise.all(
-        opts.checks.map(async (c) => {
-          try {
-            return [c.name, await c.check()] as const;
-          } catch {
-            return [c.name, false] as const;
-          }
-        }),
-      ).then((results) => {
-        const ready = results.every(([, ok]) => ok);
-        res
-          .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) }),
-          );
-      });
+      serveReadiness(res, opts.checks);
       return;
     }
-    if (path === '/metrics' && opts.metricsPort === undefined) {
+    if (path === '/metrics' && opts.isMetricsOnPort === true) {
       serveMetrics(res);
       return;
     }
@@ -125,8 +220,8 @@ export async function startHealthServer(opts: {
   const metricsServer =
     opts.metricsPort === undefined
       ? undefined
-      : createServer((req, res) => {
-          if (req.method !== 'GET' && req.method !== 'HEAD') res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      : boundedServer(limits, (req, res) => {
+          if (req.method !== 'GET' && req.method !== 'HEAD') refuse(req, res, 405, { allow: 'GET, HEAD' });
           else if (pathOf(req) === '/metrics') serveMetrics(res);
           else notFound(res);
         });
@@ -150,6 +245,24 @@ export async function startHealthServer(opts: {
     metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     close: async () => void (await Promise.all(servers.map(close))),
   };
+}
+
+/** 200 when every check passes, 503 otherwise; each check's result by name. */
+function serveReadiness(res: ServerResponse, checks: readonly ReadinessCheck[]): void {
+  void Promise.all(
+    checks.map(async (c) => {
+      try {
+        return [c.name, await c.check()] as const;
+      } catch {
+        return [c.name, false] as const;
+      }
+    }),
+  ).then((results) => {
+    const ready = results.every(([, ok]) => ok);
+    res
+      .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) }));
+  });
 }
 
 /** The request's path, without its query. */

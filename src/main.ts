@@ -8,7 +8,7 @@ import type { TerminalLog } from '../adapters/console/terminal-log.ts';
 import { prepare } from './cli.ts';
 import { configReport } from './config/report.ts';
 import { secretsOf, type Config } from './config/index.ts';
-import type { ChatAdapter } from './core/adapter.ts';
+import type { ChatAdapter, HttpRoutes } from './core/adapter.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { DISCORD_API_URL } from './domain/discord.ts';
 import { ConfigError } from './errors.ts';
@@ -31,6 +31,12 @@ import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/re
  */
 async function turn(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+function servesMetrics(config: Config): boolean {
+  return (
+    config.health !== undefined && (config.health.metricsPort !== undefined || config.health.isMetricsOnPort)
+  );
 }
 
 function sandboxNotice(plan: ServicePlan): string | undefined {
@@ -75,8 +81,8 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
       ).connectRedis(config.redisUrl, { log, verifyTls: config.redisTlsVerify })
     : undefined;
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
-  // Only the health server serves metrics: without it prom-client is never loaded.
-  const metrics = config.health ? (await import('./metrics.ts')).createMetrics() : undefined;
+  // Only a server that serves /metrics needs them: without one prom-client is never loaded.
+  const metrics = servesMetrics(config) ? (await import('./metrics.ts')).createMetrics() : undefined;
   await turn();
   const { buildServices } = await import('./app.ts');
   const { closeServices } = await import('./services/index.ts');
@@ -133,7 +139,7 @@ async function startAdapters(
   base: Base,
   adapters: ChatAdapter[],
   { registry, dispatcher, store }: Commands,
-  interactions: HttpInteractions | undefined,
+  served: Served | undefined,
   metrics: Metrics | undefined,
 ) {
   const { config, log, lifecycle, plan, terminalLog } = base;
@@ -149,13 +155,24 @@ async function startAdapters(
     );
     lifecycle.onStop('connections', () => webhook.close());
     adapters.push(
-      createDiscordAdapter({ config: config.discord, log: discordLog, claims: store, interactions, webhook }),
+      createDiscordAdapter({
+        config: config.discord,
+        log: discordLog,
+        claims: store,
+        interactions: served?.interactions,
+        webhook,
+      }),
     );
   }
   if (config.slack) {
     const { createSlackAdapter } = await import('../adapters/slack/adapter.ts');
     adapters.push(
-      createSlackAdapter({ config: config.slack, log: log.child({ adapter: 'slack' }), claims: store }),
+      createSlackAdapter({
+        config: config.slack,
+        log: log.child({ adapter: 'slack' }),
+        claims: store,
+        routes: served?.routes,
+      }),
     );
   }
   if (adapters.length === 0) {
@@ -195,12 +212,18 @@ interface Later {
   commands?: Commands;
 }
 
+/** What the server on PORT serves for the adapters: Slack's events are added as its adapter starts. */
+interface Served {
+  routes: HttpRoutes;
+  interactions: HttpInteractions | undefined;
+}
+
 /**
- * The server on PORT (health, metrics and, in Discord's HTTP mode, the interactions endpoint),
- * listening before the rest starts: Discord's PING is answered at once and an early command waits
- * in the endpoint for the adapter. /readyz says "not ready" until the adapters are up.
+ * The server on PORT (health, the platforms' endpoints, metrics where asked for), listening before
+ * the rest starts: Discord's PING is answered at once and an early command waits in the endpoint for
+ * the adapter. /readyz says "not ready" until the adapters are up.
  */
-async function serveHttp(base: Base, later: Later, metrics: Promise<Metrics>) {
+async function serveHttp(base: Base, later: Later, metrics: Promise<Metrics>): Promise<Served> {
   const { config, log, lifecycle } = base;
   const discord = config.discord;
   const { createRoutes, readinessChecks, startHealthServer } = await import('./health.ts');
@@ -213,7 +236,7 @@ async function serveHttp(base: Base, later: Later, metrics: Promise<Metrics>) {
       publicKey: discordPublicKey(discord.publicKey),
       log: endpointLog,
     });
-    routes.add(discord.interactionsPath, interactions.handle);
+    routes.add(discord.interactionsPath, interactions.route);
   }
   const checks = readinessChecks({
     adapters: () => later.adapters,
@@ -231,13 +254,17 @@ async function serveHttp(base: Base, later: Later, metrics: Promise<Metrics>) {
         }
       : undefined,
   });
-  const health = await startHealthServer({ ...config.health!, metrics, checks, routes });
+  const { maxConnections, maxConnectionsPerAddress, ...where } = config.health!;
+  const health = await startHealthServer({
+    ...where,
+    metrics,
+    checks,
+    routes,
+    limits: { maxConnections, maxConnectionsPerAddress },
+  });
   lifecycle.onStop('connections', () => health.close());
-  log.info(
-    { host: health.host, port: health.port },
-    `health and metrics on ${health.host} port ${health.port}`,
-  );
-  return interactions;
+  log.info({ host: health.host, port: health.port }, `HTTP server on ${health.host} port ${health.port}`);
+  return { routes, interactions };
 }
 
 async function main(): Promise<void> {
@@ -271,9 +298,9 @@ async function main(): Promise<void> {
   const adapters: ChatAdapter[] = [];
   lifecycle.onStop('adapters', () => Promise.allSettled(adapters.map((a) => a.stop())));
   const later: Later = { adapters };
-  // Metrics exist exactly when the health server is configured (startServices makes them).
+  // Metrics exist exactly when a server serves them (startServices makes them).
   const metrics = Promise.withResolvers<Metrics>();
-  const interactions = config.health ? await serveHttp(base, later, metrics.promise) : undefined;
+  const served = config.health ? await serveHttp(base, later, metrics.promise) : undefined;
 
   await turn();
   const started = await startServices(base);
@@ -287,7 +314,7 @@ async function main(): Promise<void> {
     // The built-in schedules are validated here, before any platform connection is made.
     await commands.scheduling.start();
     lifecycle.onStop('jobs', () => commands.scheduling.stop());
-    await startAdapters(base, adapters, commands, interactions, started.metrics);
+    await startAdapters(base, adapters, commands, served, started.metrics);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`herald cannot start: ${err.message}\n`);

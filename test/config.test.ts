@@ -144,9 +144,16 @@ describe('config', () => {
     ]);
   });
 
-  it('serves health on loopback by default, on HEALTH_HOST when set, never on the port Slack HTTP mode owns', () => {
+  it('serves health on loopback by default, on HEALTH_HOST when set, and beside Slack HTTP mode on PORT', () => {
     expect(loadConfig({}).health).toBeUndefined();
-    const loopback = { host: '127.0.0.1', metricsPort: undefined, defaultHost: true };
+    const loopback = {
+      host: '127.0.0.1',
+      metricsPort: undefined,
+      isMetricsOnPort: true,
+      defaultHost: true,
+      maxConnections: 4_096,
+      maxConnectionsPerAddress: undefined,
+    };
     expect(loadConfig({ HEALTH_PORT: '9090' }).health).toEqual({
       ...loopback,
       port: 9090,
@@ -156,11 +163,59 @@ describe('config', () => {
     expect(loadConfig({ HEALTH_PORT: '9090', HEALTH_HOST: '0.0.0.0' }).health?.host).toBe('0.0.0.0');
     expect(loadConfig({ HEALTH_PORT: '9090', HEALTH_HOST: '[::]' }).health?.host).toBe('::');
     const slackHttp = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'signing-secret-1', PORT: '8080' };
-    expect(loadConfig(slackHttp).health).toBeUndefined();
+    // Slack must reach its endpoint, and the platforms' probes PORT: every interface, no /metrics there.
+    expect(loadConfig(slackHttp).health).toEqual({
+      ...loopback,
+      host: '0.0.0.0',
+      isMetricsOnPort: false,
+      port: 8080,
+      portVariable: 'PORT',
+    });
+    expect(loadConfig({ ...slackHttp, PORT: undefined }).health?.port).toBe(3000);
     expect(problemsOf({ HEALTH_PORT: '9090', HEALTH_HOST: 'everywhere' }).map((p) => p.variable)).toEqual([
       'HEALTH_HOST',
     ]);
-    expect(problemsOf({ ...slackHttp, HEALTH_PORT: '8080' }).map((p) => p.variable)).toEqual(['HEALTH_PORT']);
+    expect(problemsOf({ ...slackHttp, HEALTH_PORT: '9090' }).map((p) => p.variable)).toEqual(['HEALTH_PORT']);
+    expect(loadConfig({ ...slackHttp, HEALTH_PORT: '8080' }).health?.port).toBe(8080);
+  });
+
+  it('keeps /metrics off a port that serves a platform endpoint unless asked for in so many words', () => {
+    const discordHttp = {
+      DISCORD_TOKEN: 'discord-token-1',
+      DISCORD_APPLICATION_ID: '1100000000000000001',
+      DISCORD_MODE: 'http',
+      DISCORD_PUBLIC_KEY: 'ab'.repeat(32),
+      PORT: '8080',
+    };
+    expect(loadConfig(discordHttp).health).toMatchObject({ port: 8080, isMetricsOnPort: false });
+    expect(loadConfig({ ...discordHttp, METRICS_PORT: '9464' }).health).toMatchObject({
+      isMetricsOnPort: false,
+      metricsPort: 9464,
+    });
+    expect(loadConfig({ ...discordHttp, METRICS_ON_INTERACTIONS_PORT: 'true' }).health).toMatchObject({
+      isMetricsOnPort: true,
+    });
+    // The gateway's port serves probes only: /metrics stays there as before.
+    expect(loadConfig({ ...discordHttp, DISCORD_MODE: 'gateway' }).health).toMatchObject({
+      isMetricsOnPort: true,
+    });
+    expect(
+      problemsOf({ ...discordHttp, METRICS_PORT: '9464', METRICS_ON_INTERACTIONS_PORT: 'true' }).map(
+        (p) => p.variable,
+      ),
+    ).toEqual(['METRICS_ON_INTERACTIONS_PORT']);
+  });
+
+  it("caps the public server's connections in total, and per address only where set", () => {
+    const health = loadConfig({
+      PORT: '8080',
+      HTTP_MAX_CONNECTIONS: '500',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '20',
+    }).health;
+    expect(health).toMatchObject({ maxConnections: 500, maxConnectionsPerAddress: 20 });
+    expect(problemsOf({ PORT: '8080', HTTP_MAX_CONNECTIONS: '0' }).map((p) => p.variable)).toEqual([
+      'HTTP_MAX_CONNECTIONS',
+    ]);
   });
 
   it('splits a whole webhook address and keeps its path', () => {

@@ -105,7 +105,13 @@ describe('health endpoints', () => {
       cached: false,
     });
     metrics.job({ job: 'analytics-summary', outcome: 'posted', durationMs: 1200 });
-    server = await startHealthServer({ port: 0, host: '127.0.0.1', metrics, checks: [] });
+    server = await startHealthServer({
+      port: 0,
+      host: '127.0.0.1',
+      metrics,
+      checks: [],
+      isMetricsOnPort: true,
+    });
     const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
     expect(text).toContain('herald_commands_total{command="weather",outcome="ok"} 1');
     expect(text).toContain('herald_commands_total{command="weather",outcome="user_error"} 1');

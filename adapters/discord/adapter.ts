@@ -1,18 +1,9 @@
-// The Discord adapter: a discord.js gateway client. Interactions in, Invocations out; Replies back
-// as interaction responses. Discord allows 3 s for the first response and 15 min for edits, so every
-// command is deferred at once: https://discord.com/developers/docs/interactions/receiving-and-responding
-import { once } from 'node:events';
-import {
-  Client,
-  Events,
-  GatewayDispatchEvents,
-  MessageFlags,
-  type APIInteraction,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-  type Interaction,
-} from 'discord.js';
+// The Discord adapter: interactions in, Invocations out; Replies back as interaction responses.
+// Both modes read the raw interaction JSON (interaction.ts): HTTP mode the endpoint's verified body
+// (http.ts, no discord.js at all), gateway mode the packets of a discord.js session (gateway.ts).
+// Discord allows 3 s for the first response and 15 min for edits, so every command is deferred at
+// once: https://discord.com/developers/docs/interactions/receiving-and-responding
+import { MessageFlags, type APIInteraction } from 'discord-api-types/v10';
 import type { DiscordConfig } from '../../src/config/index.ts';
 import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
 import {
@@ -25,15 +16,25 @@ import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Action } from '../../src/core/reply.ts';
 import { nextTurn } from '../../src/core/turns.ts';
 import { AdapterError } from '../../src/errors.ts';
-import { NO_MENTIONS } from '../../src/domain/discord.ts';
-import { redactText } from '../../src/redact.ts';
 import { createActionStore, type ActionStore, type ActionTarget } from './custom-id.ts';
-import { actorOf, commandName, createRoleCache, optionValues, type RoleCache } from './interaction.ts';
+import { createFirstAnswers } from './first-answers.ts';
+import type { Gateway } from './gateway.ts';
 import type { HttpInteractions } from './http.ts';
+import {
+  actorOf,
+  commandName,
+  focusedOption,
+  isAutocomplete,
+  isButton,
+  isChatInputCommand,
+  optionValues,
+  type AutocompletePacket,
+  type ButtonPacket,
+  type CommandPacket,
+} from './interaction.ts';
 import { renderChoices } from '../../src/render/discord.ts';
 import {
   discordError,
-  gatewayAnswers,
   safeError,
   sendReply,
   type Deferrable,
@@ -84,12 +85,10 @@ interface Session {
   readonly autocompleteDeadlineMs: number;
   /** One controller per interaction still being worked on; stop() aborts them. */
   readonly inFlight: Set<AbortController>;
-  readonly roles: RoleCache;
   readonly claims: InteractionClaims;
   readonly webhook: InteractionWebhook;
   /** How each interaction's first answer goes out: a REST callback (gateway) or the HTTP response. */
   answers: FirstAnswers;
-  client: Client | undefined;
   isStopped: boolean;
 }
 
@@ -139,25 +138,26 @@ async function run(
     webhook: session.webhook,
     customIdFor: (action: Action) => session.buttonTargets.idFor(action),
   };
+  const channelId = interaction.channel_id ?? interaction.channel?.id;
   const invocation: Invocation = {
     command: target.command,
     rawInput: target.input,
-    actor: actorOf(interaction, session.roles),
-    channelId: interaction.channelId ?? '',
+    actor: actorOf(interaction),
+    channelId: channelId ?? '',
     // app_permissions: the bot's own permissions in this channel, so /schedule add can say what to grant.
-    ...(interaction.channelId
+    ...(channelId
       ? {
           channel: {
             platform: 'discord' as const,
-            id: interaction.channelId,
-            ...(interaction.guildId ? { guildId: interaction.guildId } : {}),
-            // discord.js reads an absent app_permissions as 0: unknown then, left to the GET probe.
-            ...(interaction.appPermissions.bitfield === 0n
-              ? {}
-              : { appPermissions: interaction.appPermissions.bitfield.toString() }),
+            id: channelId,
+            ...(interaction.guild_id ? { guildId: interaction.guild_id } : {}),
+            // Absent or none: unknown then, left to the GET probe.
+            ...(interaction.app_permissions && interaction.app_permissions !== '0'
+              ? { appPermissions: interaction.app_permissions }
+              : {}),
             // member.permissions: what the member may do there themselves (/schedule add asks).
-            ...(interaction.memberPermissions
-              ? { memberPermissions: interaction.memberPermissions.bitfield.toString() }
+            ...(interaction.member?.permissions
+              ? { memberPermissions: interaction.member.permissions }
               : {}),
           },
         }
@@ -179,36 +179,36 @@ async function onCommand(
   session: Session,
   registry: CommandRegistry,
   handlers: AdapterHandlers,
-  interaction: ChatInputCommandInteraction,
+  interaction: CommandPacket,
 ): Promise<void> {
   const name = commandName(interaction);
   // An unknown command can only end in an error, which belongs to the invoker alone.
   const isEphemeral = registry.get(name)?.ephemeral ?? true;
-  const target = { command: name, input: optionValues(interaction.options.data) };
+  const target = { command: name, input: optionValues(interaction) };
   await run(session, handlers, interaction, target, 'reply', isEphemeral);
 }
 
-async function onButton(session: Session, handlers: AdapterHandlers, interaction: ButtonInteraction) {
-  const target = session.buttonTargets.resolve(interaction.customId);
+async function onButton(session: Session, handlers: AdapterHandlers, interaction: ButtonPacket) {
+  const target = session.buttonTargets.resolve(interaction.data.custom_id);
   if (!target) {
     await session.answers.notice(interaction, EXPIRED_BUTTON_MESSAGE);
     return;
   }
-  const isEphemeral = interaction.message.flags.has(MessageFlags.Ephemeral);
+  const isEphemeral = ((interaction.message.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
   await run(session, handlers, interaction, target, 'update', isEphemeral);
 }
 
 async function onAutocomplete(
   session: Session,
   handlers: AdapterHandlers,
-  interaction: AutocompleteInteraction,
+  interaction: AutocompletePacket,
 ): Promise<void> {
-  const focused = interaction.options.getFocused(true);
+  const focused = focusedOption(interaction);
   const request = {
     command: commandName(interaction),
-    option: focused.name,
-    partial: String(focused.value),
-    actor: actorOf(interaction, session.roles),
+    option: focused?.name ?? '',
+    partial: focused?.partial ?? '',
+    actor: actorOf(interaction),
   };
   let choices: Choice[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -216,7 +216,7 @@ async function onAutocomplete(
     const deadline = new Promise<Choice[]>((resolve) => {
       timer = setTimeout(() => resolve([]), session.autocompleteDeadlineMs);
     });
-    choices = await Promise.race([handlers.onAutocomplete(request), deadline]);
+    choices = focused ? await Promise.race([handlers.onAutocomplete(request), deadline]) : [];
   } catch (err) {
     session.log.warn(
       { err: safeError(err, session.config.token), command: request.command, option: request.option },
@@ -232,7 +232,7 @@ async function onInteraction(
   session: Session,
   registry: CommandRegistry,
   handlers: AdapterHandlers,
-  interaction: Interaction,
+  interaction: APIInteraction,
 ): Promise<void> {
   if (session.isStopped) return;
   try {
@@ -245,9 +245,9 @@ async function onInteraction(
       session.log.debug({ interactionId: interaction.id }, 'discord.interaction_claimed_elsewhere');
       return;
     }
-    if (interaction.isChatInputCommand()) await onCommand(session, registry, handlers, interaction);
-    else if (interaction.isButton()) await onButton(session, handlers, interaction);
-    else if (interaction.isAutocomplete()) await onAutocomplete(session, handlers, interaction);
+    if (isChatInputCommand(interaction)) await onCommand(session, registry, handlers, interaction);
+    else if (isButton(interaction)) await onButton(session, handlers, interaction);
+    else if (isAutocomplete(interaction)) await onAutocomplete(session, handlers, interaction);
   } catch (err) {
     session.log.error(
       { err: safeError(err, session.config.token), interactionId: interaction.id, type: interaction.type },
@@ -258,68 +258,15 @@ async function onInteraction(
   }
 }
 
-/** A gateway client with herald's listeners; not yet logged in. */
-function openClient(session: Session, registry: CommandRegistry, handlers: AdapterHandlers): Client {
-  const { config, log } = session;
-  const client = new Client({
-    // Interactions arrive without any gateway intent, so herald asks for none (no privileged ones).
-    intents: [],
-    allowedMentions: NO_MENTIONS,
-    rest: {
-      ...(config.apiUrl === undefined ? {} : { api: config.apiUrl }),
-      // Almost every request this client makes is an interaction's first answer (a callback, JSON:
-      // files go with the edits, through the interaction's webhook), which Discord exempts from the
-      // bot's global 50 a second; discord.js counts them all against it. A real global limit still
-      // answers 429 with X-RateLimit-Global, which discord.js waits out.
-      globalRequestsPerSecond: 1_000,
-    },
-  });
-  // The gateway packet is seen here just before discord.js builds the Interaction from it.
-  client.ws.on(GatewayDispatchEvents.InteractionCreate, (packet: APIInteraction) =>
-    session.roles.remember(packet),
-  );
-  client.on(
-    Events.InteractionCreate,
-    (interaction) => void onInteraction(session, registry, handlers, interaction),
-  );
-  client.on(Events.Error, (err) => log.error({ err: safeError(err, config.token) }, 'discord.error'));
-  client.on(Events.Warn, (message) =>
-    log.warn({ message: redactText(message, [config.token]) }, 'discord.warn'),
-  );
-  client.on(Events.ShardDisconnect, (event, shardId) =>
-    log.warn({ code: event.code, shardId }, 'discord.disconnected'),
-  );
-  client.on(Events.ShardResume, (shardId) => log.info({ shardId }, 'discord.resumed'));
-  return client;
-}
-
-/** Logs in and waits for READY; a failure destroys the client and throws a connect_failed AdapterError. */
-async function connect(session: Session, client: Client, connectTimeoutMs: number): Promise<void> {
-  const timeout = AbortSignal.timeout(connectTimeoutMs);
-  try {
-    // Both are awaited together so that a failed login leaves no dangling rejection behind.
-    await Promise.all([
-      once(client, Events.ClientReady, { signal: timeout }),
-      client.login(session.config.token),
-    ]);
-  } catch (err) {
-    await client.destroy().catch(() => undefined);
-    const reason = timeout.aborted ? new Error('no READY from the gateway in time') : err;
-    throw discordError(reason, 'connect_failed', 'login', session.config.token);
-  }
-}
-
-/** The discord.js internal that turns a raw INTERACTION_CREATE into an Interaction and emits it. */
-interface InteractionAction {
-  actions: { InteractionCreate: { handle(packet: APIInteraction): void } };
-}
-
 /**
- * HTTP mode: no login; the client only builds Interactions from the verified packets (through the
- * same listener as the gateway's). The first answers are the HTTP responses (http.ts) and the rest
- * goes through the interaction's webhook, as the gateway's does: its REST client sends nothing.
+ * HTTP mode: no login and no discord.js; the verified packets come from the endpoint already served
+ * on PORT (http.ts), whose HTTP responses carry the first answers.
  */
-function startHttp(session: Session, client: Client, interactions: HttpInteractions | undefined): () => void {
+function startHttp(
+  session: Session,
+  interactions: HttpInteractions | undefined,
+  onPacket: (p: APIInteraction) => void,
+) {
   if (interactions === undefined) {
     throw new AdapterError({
       platform: 'discord',
@@ -327,15 +274,13 @@ function startHttp(session: Session, client: Client, interactions: HttpInteracti
       message: 'Discord HTTP mode needs DISCORD_PUBLIC_KEY and the HTTP server on PORT',
     });
   }
-  session.answers = interactions.answers;
-  return interactions.attach((packet) => {
-    session.roles.remember(packet);
-    (client as unknown as InteractionAction).actions.InteractionCreate.handle(packet);
-  });
+  session.answers = createFirstAnswers(interactions.respond, interactions.finished);
+  return interactions.attach(onPacket);
 }
 
 export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
   let detach: (() => void) | undefined;
+  let gateway: Gateway | undefined;
   const session: Session = {
     config: opts.config,
     log: opts.log,
@@ -343,43 +288,38 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
     replyWindowMs: opts.replyWindowMs ?? REPLY_WINDOW_MS,
     autocompleteDeadlineMs: opts.autocompleteDeadlineMs ?? AUTOCOMPLETE_DEADLINE_MS,
     inFlight: new Set(),
-    roles: createRoleCache(),
     claims: failOpen(opts.claims ?? createLocalClaims(), (err, key) =>
       opts.log.warn({ err, key }, 'discord.claim_failed'),
     ),
     webhook: opts.webhook,
-    answers: gatewayAnswers,
-    client: undefined,
+    // Replaced as the adapter starts, by its mode's transport.
+    answers: createFirstAnswers(() => Promise.reject(new Error('the Discord adapter has not started'))),
     isStopped: false,
   };
   return {
     platform: 'discord',
     async start(registry, handlers) {
       session.isStopped = false;
-      const client = openClient(session, registry, handlers);
-      session.client = client;
+      const onPacket = (packet: APIInteraction) => void onInteraction(session, registry, handlers, packet);
       if (opts.config.mode === 'http') {
-        try {
-          detach = startHttp(session, client, opts.interactions);
-        } catch (err) {
-          session.client = undefined;
-          await client.destroy();
-          throw err;
-        }
+        detach = startHttp(session, opts.interactions, onPacket);
         session.log.info(
           { applicationId: opts.config.applicationId, path: opts.config.interactionsPath },
           'discord.http_ready',
         );
         return;
       }
-      try {
-        await connect(session, client, opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
-      } catch (err) {
-        session.client = undefined;
-        throw err;
-      }
+      // discord.js is loaded only here: HTTP mode never needs it.
+      const { startGateway } = await import('./gateway.ts');
+      gateway = await startGateway({
+        config: opts.config,
+        log: opts.log,
+        connectTimeoutMs: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+        onPacket,
+      });
+      session.answers = gateway.answers;
       session.log.info(
-        { applicationId: opts.config.applicationId, userId: client.user?.id },
+        { applicationId: opts.config.applicationId, userId: gateway.userId() },
         'discord.ready',
       );
     },
@@ -391,13 +331,13 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
       }
       detach?.();
       detach = undefined;
-      const client = session.client;
-      session.client = undefined;
-      if (client) await client.destroy();
+      const stopping = gateway;
+      gateway = undefined;
+      if (stopping) await stopping.stop();
     },
     isReady() {
       if (opts.config.mode === 'http') return detach !== undefined;
-      return session.client?.isReady() ?? false;
+      return gateway?.isReady() ?? false;
     },
   };
 }

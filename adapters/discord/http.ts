@@ -1,17 +1,18 @@
 // Discord's HTTP interactions endpoint: Discord POSTs each interaction, signed with Ed25519, to one
-// URL, and any replica behind a load balancer answers in the HTTP response; no gateway session.
-// The request is refused (401, 413) before its body is parsed. What follows the first answer (the
-// edit of @original, follow-ups) goes through the interaction's webhook as the gateway adapter's
-// does (respond.ts), with no bot token.
+// URL, and any replica behind a load balancer answers in the HTTP response; no gateway session and
+// no discord.js: the body is the raw interaction JSON (discord-api-types). A request without
+// well-formed signature headers is refused before its body is read (herald's server reads it only
+// once `admit` says so, src/health.ts), one whose signature does not verify before it is parsed.
+// What follows the first answer goes through the interaction's webhook as in gateway mode (respond.ts).
 // https://discord.com/developers/docs/interactions/receiving-and-responding#security-and-authorization
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-// Types only: this file is what HTTP mode serves before discord.js (about 400 ms of CPU) is loaded,
-// so that a replica answers Discord's PING while the rest of herald is still starting.
-import type { APIInteraction } from 'discord.js';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+// Types only: this file is served before the rest of herald is loaded, so that a replica answers
+// Discord's PING while the rest is still starting.
+import type { APIInteraction, APIInteractionResponse } from 'discord-api-types/v10';
+import type { HttpRoute } from '../../src/core/adapter.ts';
 import type { CommandLog } from '../../src/core/command.ts';
-import { NO_MENTIONS } from '../../src/domain/discord.ts';
-import type { FirstAnswers } from './respond.ts';
+import type { SendFirstAnswer } from './first-answers.ts';
 
 /** A signed request older than this is refused: a captured one cannot be replayed later. */
 export const SIGNATURE_MAX_AGE_MS = 5 * 60_000;
@@ -25,15 +26,9 @@ export const INTERACTION_BODY_MAX = 256 * 1024;
 /** Discord waits 3 s for the first answer; one not ready by then is given up on. */
 export const FIRST_ANSWER_DEADLINE_MS = 2_800;
 
-// Discord's wire numbers (https://discord.com/developers/docs/interactions/receiving-and-responding):
-// an interaction's type, and the response types and message flag the first answers use.
+// Discord's wire numbers for the PING this file answers itself, before the rest of herald is loaded.
 const PING = 1;
 const PONG = 1;
-const CHANNEL_MESSAGE_WITH_SOURCE = 4;
-const DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE = 5;
-const DEFERRED_UPDATE_MESSAGE = 6;
-const APPLICATION_COMMAND_AUTOCOMPLETE_RESULT = 8;
-const EPHEMERAL = 1 << 6;
 
 /** DISCORD_PUBLIC_KEY (64 hex digits, the raw Ed25519 key) as a key node:crypto verifies with. */
 export function discordPublicKey(hex: string): KeyObject {
@@ -70,31 +65,6 @@ export function verifySignature(key: KeyObject, signature: string, timestamp: st
   );
 }
 
-type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 413 | 400 };
-
-/** The raw body, at most `max` bytes; 413 as soon as it is known to be longer. */
-function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ ok: false, status: 413 });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        req.off('data', onData);
-        req.resume();
-        resolve({ ok: false, status: 413 });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve({ ok: true, body: Buffer.concat(chunks, size) }));
-    req.once('error', () => resolve({ ok: false, status: 400 }));
-  });
-}
-
 function send(res: ServerResponse, status: number, body?: unknown): Promise<void> {
   return new Promise((resolve) => {
     if (res.headersSent) {
@@ -117,12 +87,20 @@ export interface HttpInteractionsOptions {
   firstAnswerDeadlineMs?: number;
 }
 
+function header(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Where verified interactions go: the adapter, which answers them through `answers`. */
 export type Dispatch = (packet: APIInteraction) => void;
 
 export interface HttpInteractions {
-  answers: FirstAnswers;
-  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Writes an interaction's first answer as its HTTP response (first-answers.ts builds the body). */
+  respond: SendFirstAnswer;
+  /** The interaction's handling ended: a request nothing answered gets 500. */
+  finished: (interactionId: string) => void;
+  /** The route herald's server serves at DISCORD_INTERACTIONS_PATH. */
+  route: HttpRoute;
   /**
    * Hands verified interactions to `dispatch` from now on, first those that arrived while herald
    * was starting (each still within its first-answer deadline). The returned function detaches:
@@ -143,81 +121,57 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
   let waiting: APIInteraction[] = [];
   let isDetached = false;
 
-  function answer(interactionId: string, body: unknown): Promise<void> {
-    const res = pending.get(interactionId);
-    pending.delete(interactionId);
+  function answer(interaction: APIInteraction, body: APIInteractionResponse): Promise<void> {
+    const res = pending.get(interaction.id);
+    pending.delete(interaction.id);
     if (!res) return Promise.reject(new Error('the interaction was already answered or timed out'));
     return send(res, 200, body);
   }
 
-  const answers: FirstAnswers = {
-    async defer(interaction, kind, isEphemeral) {
-      await answer(
-        interaction.id,
-        kind === 'reply'
-          ? { type: DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, data: isEphemeral ? { flags: EPHEMERAL } : {} }
-          : { type: DEFERRED_UPDATE_MESSAGE },
-      );
-    },
-    async notice(interaction, content) {
-      await answer(interaction.id, {
-        type: CHANNEL_MESSAGE_WITH_SOURCE,
-        data: { content, flags: EPHEMERAL, allowed_mentions: NO_MENTIONS },
-      });
-    },
-    async choices(interaction, choices) {
-      await answer(interaction.id, {
-        type: APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
-        data: { choices },
-      });
-    },
-    finished(interactionId) {
-      const res = pending.get(interactionId);
-      if (!res) return;
-      pending.delete(interactionId);
-      opts.log.warn({ interactionId }, 'discord.http_unanswered');
-      void send(res, 500);
-    },
-  };
+  function finished(interactionId: string): void {
+    const res = pending.get(interactionId);
+    if (!res) return;
+    pending.delete(interactionId);
+    opts.log.warn({ interactionId }, 'discord.http_unanswered');
+    void send(res, 500);
+  }
 
   function deliver(packet: APIInteraction, to: Dispatch): void {
     try {
       to(packet);
     } catch (err) {
       opts.log.error({ err, interactionId: packet.id }, 'discord.http_dispatch_failed');
-      answers.finished(packet.id);
+      finished(packet.id);
     }
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST' }).end();
-      return;
-    }
-    const signature = req.headers['x-signature-ed25519'];
-    const timestamp = req.headers['x-signature-timestamp'];
-    const sig = typeof signature === 'string' ? signature : undefined;
-    const ts = typeof timestamp === 'string' ? timestamp : undefined;
-    // Refused before the body is read: nothing of an unsigned or stale request is taken in.
-    if (!checkSignatureHeaders(sig, ts, now())) {
-      req.resume();
-      await send(res, 401, { error: 'invalid request signature' });
-      return;
-    }
-    const read = await readBody(req, bodyMax);
-    if (!read.ok) {
-      // Closing, so that the rest of an oversized body is not read.
-      res.setHeader('connection', 'close');
-      await send(res, read.status);
-      return;
-    }
-    if (!verifySignature(opts.publicKey, sig, ts as string, read.body)) {
+  const route: HttpRoute = {
+    admit(req) {
+      if (req.method !== 'POST') return { status: 405, headers: { allow: 'POST' } };
+      const sig = header(req.headers['x-signature-ed25519']);
+      const ts = header(req.headers['x-signature-timestamp']);
+      // Refused before the body is read: nothing of an unsigned or stale request is taken in.
+      if (!checkSignatureHeaders(sig, ts, now())) return { status: 401 };
+      return { maxBytes: bodyMax };
+    },
+    handle(req, res, body) {
+      void handle(req.headers, res, body).catch((err: unknown) => {
+        opts.log.error({ err }, 'discord.http_failed');
+        void send(res, 500);
+      });
+    },
+  };
+
+  async function handle(headers: IncomingHttpHeaders, res: ServerResponse, body: Buffer): Promise<void> {
+    const sig = header(headers['x-signature-ed25519']) ?? '';
+    const ts = header(headers['x-signature-timestamp']) ?? '';
+    if (!verifySignature(opts.publicKey, sig, ts, body)) {
       await send(res, 401, { error: 'invalid request signature' });
       return;
     }
     let packet: APIInteraction;
     try {
-      packet = JSON.parse(read.body.toString('utf8')) as APIInteraction;
+      packet = JSON.parse(body.toString('utf8')) as APIInteraction;
     } catch {
       await send(res, 400);
       return;
@@ -267,14 +221,5 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
     };
   }
 
-  return {
-    answers,
-    attach,
-    handle: (req, res) => {
-      void handle(req, res).catch((err: unknown) => {
-        opts.log.error({ err }, 'discord.http_failed');
-        void send(res, 500);
-      });
-    },
-  };
+  return { respond: answer, finished, attach, route };
 }

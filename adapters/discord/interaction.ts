@@ -1,81 +1,98 @@
-// Reading a discord.js Interaction: the full command name, the option values and the invoker.
-// Pure but for the role cache, which holds the role ids of recent gateway packets.
+// Reading an interaction as Discord sends it (the raw JSON, typed by discord-api-types), the same in
+// both modes: the HTTP endpoint's verified body, or the gateway's INTERACTION_CREATE packet. What
+// kind it is, the full command name, the option values and the invoker.
+// https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object
 import {
-  GuildMember,
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ComponentType,
+  InteractionType,
+  type APIApplicationCommandAutocompleteInteraction,
+  type APIApplicationCommandInteractionDataOption,
+  type APIChatInputApplicationCommandInteraction,
   type APIInteraction,
-  type AutocompleteInteraction,
-  type ChatInputCommandInteraction,
-  type CommandInteractionOption,
-  type Interaction,
-} from 'discord.js';
+  type APIMessageComponentButtonInteraction,
+} from 'discord-api-types/v10';
 import type { Actor } from '../../src/core/actor.ts';
 
-/** Packets remembered at most: an interaction is read within milliseconds of its packet. */
-const ROLE_CACHE_SIZE = 256;
+export type CommandPacket = APIChatInputApplicationCommandInteraction;
+export type ButtonPacket = APIMessageComponentButtonInteraction;
+export type AutocompletePacket = APIApplicationCommandAutocompleteInteraction;
+/** What herald defers: a slash command (a new reply) or a button press (an update of its message). */
+export type Deferrable = CommandPacket | ButtonPacket;
 
-/** The member role ids of recent INTERACTION_CREATE packets, by interaction id (see actorOf). */
-export interface RoleCache {
-  remember(packet: APIInteraction): void;
-  /** The role ids of that interaction's packet, once; undefined when none was seen. */
-  take(interactionId: string): string[] | undefined;
+export function isChatInputCommand(packet: APIInteraction): packet is CommandPacket {
+  return (
+    packet.type === InteractionType.ApplicationCommand &&
+    packet.data.type === ApplicationCommandType.ChatInput
+  );
 }
 
-export function createRoleCache(): RoleCache {
-  const byInteraction = new Map<string, string[]>();
-  return {
-    remember(packet) {
-      if (!packet.member) return;
-      byInteraction.set(packet.id, [...packet.member.roles]);
-      if (byInteraction.size > ROLE_CACHE_SIZE) byInteraction.delete(byInteraction.keys().next().value ?? '');
-    },
-    take(interactionId) {
-      const roles = byInteraction.get(interactionId);
-      byInteraction.delete(interactionId);
-      return roles;
-    },
-  };
+export function isButton(packet: APIInteraction): packet is ButtonPacket {
+  return (
+    packet.type === InteractionType.MessageComponent && packet.data.component_type === ComponentType.Button
+  );
+}
+
+export function isAutocomplete(packet: APIInteraction): packet is AutocompletePacket {
+  return packet.type === InteractionType.ApplicationCommandAutocomplete;
+}
+
+type Option = APIApplicationCommandInteractionDataOption;
+
+function isNesting(option: Option | undefined): option is Option & { options?: Option[] } {
+  return (
+    option?.type === ApplicationCommandOptionType.Subcommand ||
+    option?.type === ApplicationCommandOptionType.SubcommandGroup
+  );
+}
+
+/** The subcommand group and subcommand names, then the options typed below them. */
+function split(options: readonly Option[] | undefined): { path: string[]; leaves: readonly Option[] } {
+  const path: string[] = [];
+  let level = options ?? [];
+  for (let first = level[0]; isNesting(first); first = level[0]) {
+    path.push(first.name);
+    level = first.options ?? [];
+  }
+  return { path, leaves: level };
 }
 
 /** "weather", or "email send" for a subcommand. */
-export function commandName(interaction: ChatInputCommandInteraction | AutocompleteInteraction): string {
-  const group = interaction.options.getSubcommandGroup(false);
-  const sub = interaction.options.getSubcommand(false);
-  return [interaction.commandName, group, sub].filter((part) => part !== null).join(' ');
+export function commandName(packet: CommandPacket | AutocompletePacket): string {
+  return [packet.data.name, ...split(packet.data.options).path].join(' ');
 }
 
 /** The typed option values, below any subcommand (group). */
 export function optionValues(
-  data: readonly CommandInteractionOption[],
+  packet: CommandPacket | AutocompletePacket,
 ): Record<string, string | number | boolean> {
-  let options = data;
-  for (
-    let first = options[0];
-    first?.options !== undefined && first.value === undefined;
-    first = options[0]
-  ) {
-    options = first.options;
-  }
   const out: Record<string, string | number | boolean> = {};
-  for (const option of options) {
-    if (option.value !== undefined && option.value !== null) out[option.name] = option.value;
+  for (const option of split(packet.data.options).leaves) {
+    if ('value' in option && option.value !== undefined && option.value !== null)
+      out[option.name] = option.value;
   }
   return out;
 }
 
-/** The invoker, with the role ids the access checks need. */
-export function actorOf(interaction: Interaction, roles: RoleCache): Actor {
-  const member = interaction.member;
-  let roleIds: string[] = [];
-  let displayName = interaction.user.globalName ?? interaction.user.username;
-  const fromPacket = roles.take(interaction.id);
-  if (member instanceof GuildMember) {
-    // A cached member only lists roles that are themselves cached, and herald caches none.
-    roleIds = fromPacket ?? [...member.roles.cache.keys()].filter((id) => id !== interaction.guildId);
-    displayName = member.displayName;
-  } else if (member) {
-    // Not cached (herald asks for no intents): the raw API member carries the role ids.
-    roleIds = [...member.roles];
-    displayName = member.nick ?? displayName;
+/** The option the user is typing in, with what they have typed so far. */
+export function focusedOption(packet: AutocompletePacket): { name: string; partial: string } | undefined {
+  for (const option of split(packet.data.options).leaves) {
+    if ('focused' in option && option.focused === true)
+      return { name: option.name, partial: String(option.value) };
   }
-  return { platform: 'discord', id: interaction.user.id, displayName, roles: roleIds };
+  return undefined;
+}
+
+/** The invoker, with the role ids the access checks need: a member in a guild, a user in a DM. */
+export function actorOf(packet: APIInteraction): Actor {
+  const member = packet.member;
+  const user = member?.user ?? packet.user;
+  const fallback = user?.global_name ?? user?.username ?? '';
+  return {
+    platform: 'discord',
+    id: user?.id ?? '',
+    displayName: member?.nick ?? fallback,
+    roles: member ? [...member.roles] : [],
+  };
 }

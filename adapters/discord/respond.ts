@@ -2,20 +2,15 @@
 // error wrapping every Discord call shares. The choice of call is pure (responseStep); sendReply
 // carries it out through the interaction's webhook (its token, no bot token), in both modes.
 // https://discord.com/developers/docs/interactions/receiving-and-responding
-import {
-  MessageFlags,
-  type AutocompleteInteraction,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-} from 'discord.js';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { Action, Reply } from '../../src/core/reply.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
 import { NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { renderDiscord, type DiscordMessage } from '../../src/render/discord.ts';
+import type { AutocompletePacket, ButtonPacket, Deferrable } from './interaction.ts';
 
-export type Deferrable = ChatInputCommandInteraction | ButtonInteraction;
+export type { Deferrable };
 
 /** An interaction herald has deferred and still owes an answer. */
 export interface InFlight {
@@ -34,30 +29,12 @@ export interface FirstAnswers {
   /** A deferral: type 5 (a new reply, private or not) or type 6 (the clicked message is updated). */
   defer(interaction: Deferrable, kind: InFlight['kind'], isEphemeral: boolean): Promise<void>;
   /** A private message answering at once (an expired button), nothing run. */
-  notice(interaction: ButtonInteraction, content: string): Promise<void>;
+  notice(interaction: ButtonPacket, content: string): Promise<void>;
   /** Autocomplete choices (type 8). */
-  choices(interaction: AutocompleteInteraction, choices: Choice[]): Promise<void>;
+  choices(interaction: AutocompletePacket, choices: Choice[]): Promise<void>;
   /** The interaction's handling ended: HTTP mode (http.ts) answers a request nothing answered. */
   finished(interactionId: string): void;
 }
-
-/** The gateway's first answers: REST callbacks through discord.js. */
-export const gatewayAnswers: FirstAnswers = {
-  async defer(interaction, kind, isEphemeral) {
-    if (kind === 'reply') {
-      await interaction.deferReply(isEphemeral ? { flags: MessageFlags.Ephemeral } : {});
-    } else {
-      await (interaction as ButtonInteraction).deferUpdate();
-    }
-  },
-  async notice(interaction, content) {
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-  },
-  async choices(interaction, choices) {
-    await interaction.respond(choices);
-  },
-  finished() {},
-};
 
 /**
  * Which call answers: `follow-up` once something was sent; `private-over-public` when a private
@@ -148,7 +125,7 @@ export async function sendReply(flight: InFlight, reply: Reply, context: SendCon
   const message = renderDiscord(reply, {
     customIdFor: context.customIdFor,
     // Boosted servers allow larger uploads; Discord says how large with each interaction.
-    maxFileBytes: interaction.attachmentSizeLimit > 0 ? interaction.attachmentSizeLimit : undefined,
+    maxFileBytes: interaction.attachment_size_limit > 0 ? interaction.attachment_size_limit : undefined,
   });
   const hasFiles = message.files.length > 0;
   try {

@@ -1,9 +1,11 @@
 // The Slack adapter: a Bolt app (https://docs.slack.dev/tools/bolt-js/) in Socket Mode by default,
 // or HTTP mode with the signing secret. Slash commands and buttons are acked at once (Slack allows
 // 3 s), run through the dispatcher, and answered through response_url, or by the Web API when it expired.
+// In HTTP mode Bolt's receiver is served on herald's public server on PORT (endpoint.ts), beside
+// /healthz and /readyz, with the server's bounds on connections and bodies.
 import { App, HTTPReceiver, SocketModeReceiver, type AppOptions, type webApi } from '@slack/bolt';
 import type { SlackConfig } from '../../src/config/index.ts';
-import type { AdapterHandlers, ChatAdapter, Invocation } from '../../src/core/adapter.ts';
+import type { AdapterHandlers, ChatAdapter, HttpRoutes, Invocation } from '../../src/core/adapter.ts';
 import { createLocalClaims, type InteractionClaims } from '../../src/core/claims.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import { nextTurn } from '../../src/core/turns.ts';
@@ -17,7 +19,8 @@ import {
   type ReplyTarget,
 } from './deliver.ts';
 import { listen } from './listeners.ts';
-import { refuseFutureTimestamps, runOnce, signedRequestOf } from './once.ts';
+import { slackRoute } from './endpoint.ts';
+import { runOnce, signedRequestOf } from './once.ts';
 
 /** Where HTTP mode receives slash commands and interactivity (the app's Request URL path). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -36,17 +39,14 @@ const STOP_GRACE_MS = 10_000;
 export interface SlackAdapterOptions {
   config: SlackConfig;
   log: CommandLog;
-  /** Interface HTTP mode listens on; every interface when unset. */
-  host?: string;
+  /** HTTP mode: herald's public server on PORT (src/health.ts), where Slack's events are served. */
+  routes?: HttpRoutes;
   now?: () => number;
   /** Which requests already ran: the store shared by the replicas (Redis); in process by default. */
   claims?: InteractionClaims;
 }
 
-export interface SlackAdapter extends ChatAdapter {
-  /** HTTP mode: the port the receiver listens on once started (PORT may be 0 in tests). */
-  readonly port: number | undefined;
-}
+export type SlackAdapter = ChatAdapter;
 
 // Bolt's respond() has no timeout of its own: every fetch without a signal gets one here.
 const fetchWithTimeout: webApi.FetchFunction = (url, init) =>
@@ -59,7 +59,7 @@ function buildApp(
   secrets: readonly string[],
   now: () => number,
   onConnection: (isConnected: boolean) => void,
-): { app: App; socketReceiver?: SocketModeReceiver } {
+): { app: App; socketReceiver?: SocketModeReceiver; receiver?: HTTPReceiver } {
   const logger = createBoltLogger(log, secrets);
   const clientOptions: AppOptions['clientOptions'] = {
     slackApiUrl: config.apiUrl,
@@ -104,25 +104,31 @@ function buildApp(
     customPropertiesExtractor: (req) => ({ ...signedRequestOf(req) }),
     dispatchErrorHandler: createDispatchErrorHandler(log, secrets),
   });
-  refuseFutureTimestamps(receiver, now, log);
-  return { app: new App({ ...common, receiver }) };
+  return { app: new App({ ...common, receiver }), receiver };
 }
 
-/** Authenticates and connects (Socket Mode) or listens (HTTP mode: resolves with the port). */
+/**
+ * Authenticates, then connects (Socket Mode) or serves the receiver on herald's server (HTTP mode:
+ * returns the function that takes the route off again).
+ */
 async function startApp(
-  built: { app: App; socketReceiver?: SocketModeReceiver },
-  config: SlackConfig,
-  host: string | undefined,
-): Promise<number | undefined> {
+  built: { app: App; socketReceiver?: SocketModeReceiver; receiver?: HTTPReceiver },
+  deps: { routes: HttpRoutes | undefined; now: () => number; log: CommandLog },
+): Promise<(() => void) | undefined> {
   try {
     await built.app.init();
     if (built.socketReceiver) {
       await built.app.start();
       return undefined;
     }
-    const server = await built.app.start({ port: config.port, host });
-    const address = server.address();
-    return typeof address === 'object' && address !== null ? address.port : config.port;
+    if (!built.receiver || !deps.routes) {
+      throw new AdapterError({
+        platform: 'slack',
+        code: 'connect_failed',
+        message: 'Slack HTTP mode needs herald’s HTTP server on PORT',
+      });
+    }
+    return deps.routes.add(SLACK_EVENTS_PATH, slackRoute(built.receiver.requestListener, deps));
   } catch (err) {
     await built.socketReceiver?.client.disconnect().catch(() => undefined);
     throw adapterError('connect_failed', 'Slack connection failed', err);
@@ -176,7 +182,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
   const isSocketMode = config.appToken !== undefined;
   let app: App | undefined;
   let socketReceiver: SocketModeReceiver | undefined;
-  let port: number | undefined;
+  let unroute: (() => void) | undefined;
   let isConnected = false;
   let stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
@@ -193,10 +199,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
 
   return {
     platform: 'slack',
-    get port() {
-      return port;
-    },
-    isReady: () => app !== undefined && (isSocketMode ? isConnected : port !== undefined),
+    isReady: () => app !== undefined && (isSocketMode ? isConnected : unroute !== undefined),
 
     async start(registry, handlers) {
       if (app)
@@ -214,10 +217,10 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
           runInvocation({ log, deliver, inFlight, stopping: stopping.signal }, handlers, target, invocation),
         answerPrivately,
       });
-      port = await startApp(built, config, opts.host);
+      unroute = await startApp(built, { routes: opts.routes, now, log });
       isConnected = isSocketMode;
       app = bolt;
-      log.info({ mode: isSocketMode ? 'socket' : 'http', port }, 'slack.started');
+      log.info({ mode: isSocketMode ? 'socket' : 'http' }, 'slack.started');
     },
 
     async stop() {
@@ -226,11 +229,12 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       app = undefined;
       try {
         if (socketReceiver) await socketReceiver.client.disconnect();
-        else await bolt.stop();
       } catch (err) {
         log.warn({ err: describeSdkError(err, secrets) }, 'slack.stop_failed');
       }
-      port = undefined;
+      // HTTP mode: Slack's requests are refused (404) from now on; the server itself stays up.
+      unroute?.();
+      unroute = undefined;
       isConnected = false;
       // Replies already under way get a moment to finish before their signal aborts.
       await drain(inFlight);

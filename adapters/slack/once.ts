@@ -1,18 +1,14 @@
 // Each Slack request runs once, on one replica. Slack retries a request it thinks was missed
 // (X-Slack-Retry-Num, newly signed) and Socket Mode redelivers an envelope; both carry the same
 // trigger_id, which is claimed before anything runs. A captured signed request sent again inside
-// Bolt's 5-minute window has the same signature, which is claimed too; and a timestamp more than a
-// minute ahead is refused, since the window would otherwise start in the future.
+// Bolt's 5-minute window has the same signature, which is claimed too (a timestamp more than a
+// minute ahead is refused before, by endpoint.ts, since the window would otherwise start in the future).
 // https://docs.slack.dev/authentication/verifying-requests-from-slack
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyMiddlewareArgs, HTTPReceiver, Middleware } from '@slack/bolt';
+import type { IncomingMessage } from 'node:http';
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { CommandLog } from '../../src/core/command.ts';
 import { failOpen, INTERACTION_CLAIM_MS, type InteractionClaims } from '../../src/core/claims.ts';
-
-/** Bolt refuses requests older than this; a signature is remembered as long (plus the skew below). */
-export const SLACK_SIGNATURE_WINDOW_MS = 5 * 60_000;
-/** A request timestamp this far ahead of our clock is refused. */
-export const SLACK_MAX_AHEAD_MS = 60_000;
+import { SLACK_MAX_AHEAD_MS, SLACK_SIGNATURE_WINDOW_MS } from './endpoint.ts';
 
 /** What customPropertiesExtractor keeps of each verified HTTP request. */
 export interface SignedRequest {
@@ -30,21 +26,6 @@ export function signedRequestOf(req: IncomingMessage): SignedRequest {
   return {
     slackSignature: header(req, 'x-slack-signature'),
     slackTimestamp: header(req, 'x-slack-request-timestamp'),
-  };
-}
-
-/** Wraps the receiver's listener: a timestamp too far ahead gets 401 before Bolt reads the body. */
-export function refuseFutureTimestamps(receiver: HTTPReceiver, now: () => number, log: CommandLog): void {
-  const listener = receiver.requestListener;
-  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
-    const timestamp = Number(header(req, 'x-slack-request-timestamp'));
-    if (Number.isFinite(timestamp) && timestamp * 1000 - now() > SLACK_MAX_AHEAD_MS) {
-      log.warn({ timestamp }, 'slack.request_from_the_future');
-      req.resume();
-      res.writeHead(401).end();
-      return;
-    }
-    listener(req, res);
   };
 }
 

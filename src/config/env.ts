@@ -142,6 +142,11 @@ export const EnvSchema = z.object({
     message: 'must be an IP address to listen on, such as 127.0.0.1 or 0.0.0.0',
   }),
   METRICS_PORT: port,
+  METRICS_ON_INTERACTIONS_PORT: optionalText
+    .pipe(z.enum(['true', 'false']).optional())
+    .transform((v) => v === 'true'),
+  HTTP_MAX_CONNECTIONS: positiveInt(4_096),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: optionalText.pipe(z.coerce.number<string>().int().positive().optional()),
   // Set by Heroku in every dyno, whose disk is ephemeral.
   DYNO: optionalText,
   LOG_LEVEL: optionalText.pipe(

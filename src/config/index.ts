@@ -52,7 +52,7 @@ export interface Config {
    * only for a provider whose certificate is self-signed (Heroku's Key-Value Store).
    */
   redisTlsVerify: boolean;
-  /** /healthz, /readyz, /metrics: HEALTH_PORT, or PORT when Slack's HTTP mode does not own it. */
+  /** The public server: /healthz, /readyz, the platforms' HTTP endpoints, /metrics where asked for. */
   health: HealthConfig | undefined;
   /** DYNO is set: a Heroku dyno, whose disk is lost at every restart. */
   ephemeralDisk: boolean;
@@ -118,7 +118,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   const services = servicesSection(e, sectionProblems);
   const discord = discordSection(e, sectionProblems);
   const slack = slackSection(e, sectionProblems);
-  const health = healthSection(e, slack, sectionProblems);
+  const health = healthSection(e, { slack, discord }, sectionProblems);
   const analyticsSummary = analyticsSummarySection(e, sectionProblems);
   const schedule = loadScheduleConfig(env, services.webhook, sectionProblems);
   const reported = new Set(problems.map((p) => p.variable));

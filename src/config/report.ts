@@ -81,12 +81,17 @@ function healthLines(config: Config): ReportLine[] {
   const h = config.health;
   if (!h) return [{ text: 'health endpoints: off (set HEALTH_PORT)', fields: { health: null } }];
   const host = h.host.includes(':') ? `[${h.host}]` : h.host;
-  const metrics = h.metricsPort === undefined ? ', /metrics' : `; /metrics on port ${h.metricsPort}`;
+  const metrics =
+    h.metricsPort !== undefined
+      ? `; /metrics on port ${h.metricsPort}`
+      : h.isMetricsOnPort
+        ? ', /metrics'
+        : '; /metrics off (METRICS_PORT serves it on a port of its own)';
   const lines: ReportLine[] = [
     { text: `health endpoints: http://${host}:${h.port}/healthz, /readyz${metrics}`, fields: { health: h } },
   ];
   // A platform sets PORT and probes it from outside the process's loopback.
-  if (h.portVariable === 'PORT' && h.defaultHost)
+  if (h.portVariable === 'PORT' && h.defaultHost && h.host === '127.0.0.1')
     lines.push({
       text: `health endpoints on loopback only (${h.host}), where a platform's probes cannot reach them: set HEALTH_HOST=0.0.0.0 to serve them on every interface`,
       fields: { healthHost: h.host, loopbackOnly: true },

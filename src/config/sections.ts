@@ -69,16 +69,24 @@ export interface WebhookParts {
   token: string;
 }
 
-/** /healthz, /readyz, /metrics. */
+/** herald's public server: /healthz, /readyz, the platforms' endpoints, and /metrics where asked. */
 export interface HealthConfig {
   port: number;
   host: string;
   /** METRICS_PORT: /metrics on its own port, off `port`. */
   metricsPort: number | undefined;
+  /**
+   * /metrics on `port` itself: where no platform endpoint is served there, or with
+   * METRICS_ON_INTERACTIONS_PORT=true.
+   */
+  isMetricsOnPort: boolean;
   /** Which variable gave `port`: PORT is usually a platform's. */
   portVariable: 'HEALTH_PORT' | 'PORT';
-  /** HEALTH_HOST unset: loopback. */
+  /** HEALTH_HOST unset: loopback, or every interface where Slack's HTTP mode is served. */
   defaultHost: boolean;
+  /** HTTP_MAX_CONNECTIONS, HTTP_MAX_CONNECTIONS_PER_ADDRESS (unset: no cap per address). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number | undefined;
 }
 
 export interface LogConfig {
@@ -269,40 +277,60 @@ export function slackSection(e: Env, problems: Problems): SlackConfig | undefine
   };
 }
 
+/** Where /metrics goes: its own port, the public server's port (when no platform is served there), or nowhere. */
+function metricsPlace(
+  e: Env,
+  port: number | undefined,
+  portVariable: string,
+  hasEndpoint: boolean,
+  problems: Problems,
+): Pick<HealthConfig, 'metricsPort' | 'isMetricsOnPort'> {
+  if (e.METRICS_PORT !== undefined && port === undefined) {
+    problems.push({ variable: 'METRICS_PORT', message: 'needs the health endpoints: set HEALTH_PORT' });
+  } else if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === port) {
+    problems.push({ variable: 'METRICS_PORT', message: `must differ from ${portVariable}` });
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_ON_INTERACTIONS_PORT) {
+    problems.push({ variable: 'METRICS_ON_INTERACTIONS_PORT', message: 'set either it or METRICS_PORT' });
+  }
+  return {
+    metricsPort: e.METRICS_PORT,
+    isMetricsOnPort: e.METRICS_PORT === undefined && (!hasEndpoint || e.METRICS_ON_INTERACTIONS_PORT),
+  };
+}
+
 /**
- * The health endpoints: HEALTH_PORT, else PORT unless Slack's HTTP mode owns it; loopback unless
- * HEALTH_HOST widens it.
+ * The public server: HEALTH_PORT, else PORT; in Slack's HTTP mode PORT, where Slack's events are
+ * served beside /healthz and /readyz. Loopback unless HEALTH_HOST widens it, but for Slack's HTTP
+ * mode, which Slack must reach: every interface then.
  */
 export function healthSection(
   e: Env,
-  slack: SlackConfig | undefined,
+  platforms: { slack: SlackConfig | undefined; discord: DiscordConfig | undefined },
   problems: Problems,
 ): HealthConfig | undefined {
+  const { slack } = platforms;
   const slackHttp = slack !== undefined && slack.appToken === undefined;
-  if (slackHttp && e.HEALTH_PORT !== undefined && e.HEALTH_PORT === slack.port) {
+  if (slackHttp && e.HEALTH_PORT !== undefined && e.HEALTH_PORT !== slack.port) {
     problems.push({
       variable: 'HEALTH_PORT',
-      message: 'must differ from PORT, which Slack HTTP mode listens on',
+      message: 'Slack HTTP mode serves /healthz and /readyz on PORT, beside its endpoint: unset HEALTH_PORT',
     });
   }
-  const port = e.HEALTH_PORT ?? (slackHttp ? undefined : e.PORT);
-  const portVariable = e.HEALTH_PORT === undefined ? 'PORT' : 'HEALTH_PORT';
-  if (e.METRICS_PORT !== undefined && port === undefined) {
-    problems.push({ variable: 'METRICS_PORT', message: 'needs the health endpoints: set HEALTH_PORT' });
-  } else if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0) {
-    const taken =
-      e.METRICS_PORT === port ? portVariable : slackHttp && e.METRICS_PORT === slack.port && 'PORT';
-    if (taken) problems.push({ variable: 'METRICS_PORT', message: `must differ from ${taken}` });
-  }
-  return port === undefined
-    ? undefined
-    : {
-        port,
-        host: e.HEALTH_HOST?.replace(/^\[|\]$/g, '') ?? '127.0.0.1',
-        metricsPort: e.METRICS_PORT,
-        portVariable,
-        defaultHost: e.HEALTH_HOST === undefined,
-      };
+  const port = slackHttp ? slack.port : (e.HEALTH_PORT ?? e.PORT);
+  const portVariable = e.HEALTH_PORT === undefined || slackHttp ? 'PORT' : 'HEALTH_PORT';
+  const hasEndpoint = slackHttp || platforms.discord?.mode === 'http';
+  const metrics = metricsPlace(e, port, portVariable, hasEndpoint, problems);
+  if (port === undefined) return undefined;
+  return {
+    port,
+    host: e.HEALTH_HOST?.replace(/^\[|\]$/g, '') ?? (slackHttp ? '0.0.0.0' : '127.0.0.1'),
+    ...metrics,
+    portVariable,
+    defaultHost: e.HEALTH_HOST === undefined,
+    maxConnections: e.HTTP_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+  };
 }
 
 const EMAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;

@@ -84,10 +84,24 @@ export interface ChatAdapter {
   isReady(): boolean;
 }
 
+/** Whether a request's body is read, decided from its method, path and headers alone. */
+export type Admission =
+  /** Read at most `maxBytes` (the largest payload the route can receive), then `handle` it. */
+  | { maxBytes: number }
+  /** Refused with this status before any of the body is read; the connection is closed. */
+  | { status: number; headers?: Record<string, string> };
+
+/** A path an adapter serves on the public server: a platform's signed requests. */
+export interface HttpRoute {
+  admit(req: IncomingMessage): Admission;
+  /** The request and its whole body, read by the server within the admitted bound. */
+  handle(req: IncomingMessage, res: ServerResponse, body: Buffer): void;
+}
+
 /**
- * The one HTTP server on PORT (src/health.ts) lets an adapter serve a path on it, e.g. Discord's
- * interactions endpoint; `add` returns the function that removes the route again.
+ * The one HTTP server on PORT (src/health.ts) lets an adapter serve a path on it (Discord's
+ * interactions endpoint, Slack's events); `add` returns the function that removes the route again.
  */
 export interface HttpRoutes {
-  add(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): () => void;
+  add(path: string, route: HttpRoute): () => void;
 }

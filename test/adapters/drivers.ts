@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createConsoleAdapter } from '../../adapters/console/adapter.ts';
 import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
-import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../adapters/slack/adapter.ts';
+import type { SlackAdapter } from '../../adapters/slack/adapter.ts';
 import { visibleControls } from '../../src/render/text-safety.ts';
 import { actionToCommandLine } from '../../src/core/reply.ts';
 import type { AdapterDriver, Delivered, Sent } from './contract.ts';
@@ -24,7 +24,7 @@ import {
 } from './discord/fake-discord.ts';
 import { fakeDiscordConfig } from './discord/fake-config.ts';
 import { buttonBody, postSigned, slashBody, startSlackFake } from './slack/fakes.ts';
-import { fakeSlackConfig } from './slack/fake-config.ts';
+import { fakeSlackConfig, serveSlack } from './slack/fake-config.ts';
 
 const quiet = {
   debug: () => undefined,
@@ -193,12 +193,9 @@ function slackDecode(text: string): string {
 
 export async function slackDriver(): Promise<AdapterDriver> {
   const fake = await startSlackFake();
-  const adapter: SlackAdapter = createSlackAdapter({
-    config: fakeSlackConfig(fake),
-    log: quiet,
-    host: '127.0.0.1',
-  });
-  let eventsUrl = '';
+  const served = await serveSlack({ config: fakeSlackConfig(fake), log: quiet });
+  const adapter: SlackAdapter = served.adapter;
+  const eventsUrl = served.url;
   let count = 0;
   /** Where each command's requests begin in the fake's log, to attribute file uploads. */
   const startedAt = new Map<string, number>();
@@ -234,7 +231,6 @@ export async function slackDriver(): Promise<AdapterDriver> {
     hasAudience: true,
     start: async (registry, handlers) => {
       await adapter.start(registry, handlers);
-      eventsUrl = `http://127.0.0.1:${adapter.port}${SLACK_EVENTS_PATH}`;
       return adapter;
     },
     send: (command, values) => {
@@ -275,6 +271,9 @@ export async function slackDriver(): Promise<AdapterDriver> {
       );
     },
     stop: () => adapter.stop(),
-    close: () => fake.server.close(),
+    close: async () => {
+      await served.stop();
+      await fake.server.close();
+    },
   };
 }

@@ -142,7 +142,7 @@ describe('first answers before work, under a burst', () => {
     const fake = await startSlackFake();
     const dispatcher = createFakeDispatcher(createTestRegistry());
     const work = vi.fn(dispatcher.onInvocation);
-    const { adapter, url: eventsUrl } = await startSlackHttp(
+    const { stop, url: eventsUrl } = await startSlackHttp(
       fake,
       createTestRegistry(),
       { ...dispatcher, onInvocation: work },
@@ -174,7 +174,7 @@ describe('first answers before work, under a burst', () => {
       expect(order).toEqual(expected);
       expect(logs.filter((l) => l.level === 'error')).toEqual([]);
     } finally {
-      await adapter.stop();
+      await stop();
       await fake.server.close();
     }
   });

@@ -66,7 +66,7 @@ describe('health endpoints on a platform', () => {
       SLACK_SIGNING_SECRET: 'signing-secret-1',
       PORT: '3000',
     };
-    expect(problemsOf({ ...slackHttp, HEALTH_PORT: '9090', METRICS_PORT: '3000' })).toEqual([
+    expect(problemsOf({ ...slackHttp, METRICS_PORT: '3000' })).toEqual([
       { variable: 'METRICS_PORT', message: 'must differ from PORT' },
     ]);
     expect(problemsOf({ PORT: '8080', METRICS_PORT: 'nine' }).map((p) => p.variable)).toEqual([
@@ -97,14 +97,22 @@ describe('METRICS_PORT on the health server', () => {
     expect((await fetch(`${side}/metrics`, { method: 'POST' })).status).toBe(405);
   });
 
-  it('serves /metrics on the main port when METRICS_PORT is unset', async () => {
+  it('serves /metrics on the main port only when told to', async () => {
+    server = await startHealthServer({
+      port: 0,
+      metrics: createMetrics({ defaultMetrics: false }),
+      checks: [],
+      isMetricsOnPort: true,
+    });
+    expect(server.metricsPort).toBeUndefined();
+    expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).toBe(200);
+    await server.close();
     server = await startHealthServer({
       port: 0,
       metrics: createMetrics({ defaultMetrics: false }),
       checks: [],
     });
-    expect(server.metricsPort).toBeUndefined();
-    expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).toBe(404);
   });
 
   it('fails to start, leaving no port open, when the metrics port is taken', async () => {

@@ -76,7 +76,7 @@ async function start(extra: Record<string, string> = {}): Promise<void> {
     { dropServiceVars: true },
   );
   herald = h;
-  const line = await waitFor(
+  await waitFor(
     () =>
       h
         .err()
@@ -86,7 +86,12 @@ async function start(extra: Record<string, string> = {}): Promise<void> {
   ).catch((err: Error) => {
     throw new Error(`${err.message}: herald did not start\nstderr:\n${h.err().slice(-3_000)}`);
   });
-  port = (JSON.parse(line) as { port: number }).port;
+  // Slack's events are served on herald's HTTP server on PORT, which says where it listens.
+  const line = h
+    .err()
+    .split('\n')
+    .find((l) => l.includes('"HTTP server on '));
+  port = (JSON.parse(line ?? '{}') as { port: number }).port;
 }
 
 /** Ends herald as a platform does (SIGTERM) and expects a clean exit. */

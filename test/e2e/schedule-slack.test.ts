@@ -4,7 +4,6 @@
 // the runner, its clock moved over two slot boundaries, posts each slot once into that channel with
 // chat.postMessage; `/schedule history` then links each run's message with Slack's permalink.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SlackAdapter } from '../../adapters/slack/adapter.ts';
 import { slackManifest } from '../../adapters/slack/manifest.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
 import type { ScheduleRunner } from '../../src/schedule/runner.ts';
@@ -33,8 +32,8 @@ let fake: SlackFake;
 let channels: ChannelClients;
 let world: World;
 let runner: ScheduleRunner;
-let adapter: SlackAdapter;
 let url: string;
+let stop: () => Promise<void>;
 let n = 0;
 
 beforeAll(async () => {
@@ -46,11 +45,11 @@ beforeAll(async () => {
     owner: 'replica-a',
     channels,
   });
-  ({ adapter, url } = await startSlackHttp(fake, world.registry, world.dispatcher, SILENT_LOG));
+  ({ url, stop } = await startSlackHttp(fake, world.registry, world.dispatcher, SILENT_LOG));
 });
 afterAll(async () => {
   await runner.stop();
-  await adapter.stop();
+  await stop();
   await closeChannelClients(channels);
   await world.close();
   await fake.server.close();

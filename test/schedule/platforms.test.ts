@@ -3,7 +3,6 @@
 // autocompleted and the reply to `add` carries Run now / Remove buttons that work; on Slack (the
 // real Bolt app in HTTP mode) the short form is read and the same buttons come back as Block Kit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SlackAdapter } from '../../adapters/slack/adapter.ts';
 import type { ChatAdapter } from '../../src/core/adapter.ts';
 import {
   USER_ID,
@@ -106,16 +105,16 @@ describe('Discord', () => {
 
 describe('Slack', () => {
   let fake: SlackFake;
-  let adapter: SlackAdapter;
   let url: string;
+  let stop: () => Promise<void>;
   let n = 0;
 
   beforeAll(async () => {
     fake = await startSlackFake();
-    ({ adapter, url } = await startSlackHttp(fake, world.registry, world.dispatcher, SILENT_LOG));
+    ({ url, stop } = await startSlackHttp(fake, world.registry, world.dispatcher, SILENT_LOG));
   });
   afterAll(async () => {
-    await adapter.stop();
+    await stop();
     await fake.server.close();
   });
 

@@ -251,7 +251,7 @@ describe('Discord adapter against a fake Discord', () => {
     expect(callback).toMatchObject({
       kind: 'callback',
       interactionId: payload.id,
-      json: { type: 5, data: { flags: 0 } },
+      json: { type: 5, data: {} },
     });
     expect(callback!.authorization).toBeNull();
     expect(decodeURIComponent(edit.path)).toBe(`/api/v10/webhooks/${APP_ID}/${token}/messages/@original`);
@@ -329,7 +329,7 @@ describe('Discord adapter against a fake Discord', () => {
     const sequence = callsFor(token).map((c) => `${c.method} ${c.kind}`);
     expect(sequence).toEqual(['POST callback', 'PATCH edit', 'POST followup', 'DELETE delete']);
     const [callback, placeholder, followup] = callsFor(token);
-    expect(callback!.json).toEqual({ type: 5, data: { flags: 0 } });
+    expect(callback!.json).toEqual({ type: 5, data: {} });
     expect(placeholder!.json).toMatchObject({ allowed_mentions: { parse: [] } });
     expect(followup!.json).toMatchObject({
       content: 'Something went wrong while running that command; it has been logged.',

@@ -1,7 +1,5 @@
 // The endpoint's parts on their own: the header window on a fixed clock, the Ed25519 check, the
 // public key's form, and a request nothing answers in time.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   checkSignatureHeaders,
@@ -10,6 +8,8 @@ import {
   verifySignature,
 } from '../../../adapters/discord/http.ts';
 import type { CommandLog } from '../../../src/core/command.ts';
+import { createRoutes, startHealthServer, type HealthServer } from '../../../src/health.ts';
+import { createMetrics } from '../../../src/metrics.ts';
 import { generateKeys, post, signedHeaders } from './http-support.ts';
 
 const keys = generateKeys();
@@ -56,8 +56,11 @@ describe('verifySignature and discordPublicKey', () => {
 });
 
 describe('a request nothing answers', () => {
-  let server: Server | undefined;
-  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+  let server: HealthServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
 
   it('gets 503 after the first-answer deadline, logged', async () => {
     const lines: string[] = [];
@@ -73,9 +76,10 @@ describe('a request nothing answers', () => {
       firstAnswerDeadlineMs: 50,
     });
     endpoint.attach(() => undefined);
-    server = createServer((req, res) => endpoint.handle(req, res));
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/interactions`;
+    const routes = createRoutes();
+    routes.add('/interactions', endpoint.route);
+    server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
+    const url = `http://127.0.0.1:${server.port}/interactions`;
     const body = JSON.stringify({ id: '1300000000000000099', type: 2, token: 't', version: 1 });
     expect((await post(url, body, signedHeaders(keys, body))).status).toBe(503);
     expect(lines).toEqual(['discord.http_first_answer_late']);

@@ -49,7 +49,7 @@ async function serveEndpoint(firstAnswerDeadlineMs?: number) {
     ...(firstAnswerDeadlineMs === undefined ? {} : { firstAnswerDeadlineMs }),
   });
   const routes = createRoutes();
-  routes.add('/interactions', interactions.handle);
+  routes.add('/interactions', interactions.route);
   const server: HealthServer = await startHealthServer({
     port: 0,
     checks: [],
@@ -170,7 +170,7 @@ describe('the whole bot in HTTP mode', () => {
         if (pong === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
       }
       expect(pong).toEqual({ status: 200, json: { type: 1 } });
-      // Answered while discord.js and the commands were still loading.
+      // Answered while the commands were still loading.
       expect(herald.err()).not.toContain('discord.http_ready');
       const { token, body } = weather();
       expect(await post(url, body, signedHeaders(keys, body), 10_000)).toEqual({
@@ -179,6 +179,12 @@ describe('the whole bot in HTTP mode', () => {
       });
       const edit = await fake.waitFor((c) => c.token === token && c.kind === 'edit', 10_000);
       expect(JSON.stringify(edit.json)).toContain('Oslo');
+      // The documented set-up publishes the interactions port: /metrics is not served there.
+      const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(metrics.status).toBe(404);
+      await metrics.body?.cancel();
+      // discord.js is never loaded in HTTP mode: no gateway session, no client.
+      expect(fake.connections()).toBe(0);
     } finally {
       herald.child.kill('SIGTERM');
       await herald.exited;

@@ -11,7 +11,12 @@ import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
 import type { Reply } from '../../../src/core/reply.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { userMessageFor } from '../../../src/errors.ts';
-import { createRoutes, startHealthServer, type HealthServer } from '../../../src/health.ts';
+import {
+  createRoutes,
+  startHealthServer,
+  type ConnectionLimits,
+  type HealthServer,
+} from '../../../src/health.ts';
 import { createMetrics } from '../../../src/metrics.ts';
 import { APP_ID, BOT_TOKEN } from './fake-discord.ts';
 import { directContext } from '../../support/command-doubles.ts';
@@ -168,15 +173,23 @@ export async function startHttpReplica(opts: {
   path?: string;
   /** What runs the commands; createHandlers' stand-in for the dispatcher by default. */
   handlers?: (runs: Invocation[]) => AdapterHandlers;
+  /** The public server's bounds; its defaults otherwise. */
+  limits?: ConnectionLimits;
 }): Promise<HttpReplica> {
   const routes = createRoutes();
-  const server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
+  const server = await startHealthServer({
+    port: 0,
+    checks: [],
+    metrics: createMetrics(),
+    routes,
+    ...(opts.limits ? { limits: opts.limits } : {}),
+  });
   const path = opts.path ?? '/interactions';
   const interactions = createHttpInteractions({
     publicKey: discordPublicKey(opts.keys.publicKeyHex),
     log: opts.log,
   });
-  routes.add(path, interactions.handle);
+  routes.add(path, interactions.route);
   const adapter = createDiscordAdapter({
     config: {
       token: BOT_TOKEN,

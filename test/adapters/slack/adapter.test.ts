@@ -2,7 +2,7 @@
 // loopback, a fake Slack Web API, upload URL and response_url on another loopback server.
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../../adapters/slack/adapter.ts';
+import type { SlackAdapter } from '../../../adapters/slack/adapter.ts';
 import { ACTION_ID_PREFIX } from '../../../src/render/slack.ts';
 import { AdapterError } from '../../../src/errors.ts';
 import {
@@ -19,11 +19,12 @@ import {
   type FakeDispatcher,
   type SlackFake,
 } from './fakes.ts';
-import { fakeSlackConfig } from './fake-config.ts';
+import { fakeSlackConfig, serveSlack, type ServedSlack } from './fake-config.ts';
 import { recordingLog, type LogLine } from '../../support/command-doubles.ts';
 
 let fake: SlackFake;
 let adapter: SlackAdapter;
+let served: ServedSlack;
 let dispatcher: FakeDispatcher;
 let eventsUrl: string;
 const logs: LogLine[] = [];
@@ -33,22 +34,19 @@ let authCallsAtStart: { authorization: string | undefined }[] = [];
 
 beforeAll(async () => {
   fake = await startSlackFake();
-  adapter = createSlackAdapter({
-    config: fakeSlackConfig(fake),
-    log: recordingLog(logs),
-    host: '127.0.0.1',
-  });
+  served = await serveSlack({ config: fakeSlackConfig(fake), log: recordingLog(logs) });
+  adapter = served.adapter;
   dispatcher = createFakeDispatcher(registry);
   expect(adapter.isReady()).toBe(false);
   await adapter.start(registry, dispatcher);
   authCallsAtStart = fake.server.requests
     .filter((r) => r.pathname === '/api/auth.test')
     .map((r) => ({ authorization: r.headers.authorization }));
-  eventsUrl = `http://127.0.0.1:${adapter.port}${SLACK_EVENTS_PATH}`;
+  eventsUrl = served.url;
 });
 
 afterAll(async () => {
-  await adapter.stop();
+  await served.stop();
   await fake.server.close();
 });
 
@@ -290,16 +288,21 @@ describe('Slack adapter, HTTP mode', () => {
     );
   });
 
-  it('answers a request to another path 404 and logs at most 100 characters of its path', async () => {
-    // Anyone can reach the endpoint's port; Node lets a path run to about 16 kB.
-    const path = `/${'a'.repeat(15_000)}`;
+  it('answers a request to another path 404 on the same server, logging nothing of it', async () => {
+    // Anyone can reach the endpoint's port: a long path, and one past the 8 KiB of headers taken.
     const before = logs.length;
-    const res = await fetch(`http://127.0.0.1:${adapter.port}${path}`);
+    const res = await fetch(`${served.origin}/${'a'.repeat(5_000)}`);
     expect(res.status).toBe(404);
-    const added = logs.slice(before);
-    expect(added).toEqual([
-      { level: 'info', obj: { method: 'GET', path: `${path.slice(0, 99)}…` }, msg: 'slack.request_unrouted' },
-    ]);
+    const over = await fetch(`${served.origin}/${'a'.repeat(15_000)}`);
+    expect(over.status).toBe(431);
+    expect(logs.slice(before)).toEqual([]);
+  });
+
+  it('serves /healthz and /readyz on the same port as its endpoint (PORT)', async () => {
+    const health = await fetch(`${served.origin}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${served.origin}/readyz`)).status).toBe(200);
   });
 
   it('never logs a token or the signing secret', () => {
@@ -317,11 +320,8 @@ describe('Slack adapter start-up', () => {
       http.post('*/api/auth.test', () => HttpResponse.json({ ok: false, error: 'invalid_auth' })),
     );
     const entries: LogLine[] = [];
-    const a = createSlackAdapter({
-      config: fakeSlackConfig(bad),
-      log: recordingLog(entries),
-      host: '127.0.0.1',
-    });
+    const badServed = await serveSlack({ config: fakeSlackConfig(bad), log: recordingLog(entries) });
+    const a = badServed.adapter;
     const err = await a.start(createTestRegistry(), createFakeDispatcher(createTestRegistry())).then(
       () => undefined,
       (e: unknown) => e,
@@ -331,7 +331,7 @@ describe('Slack adapter start-up', () => {
     expect((err as AdapterError).message).toBe('Slack connection failed (invalid_auth)');
     expect(a.isReady()).toBe(false);
     expect(JSON.stringify(entries)).not.toContain(BOT_TOKEN);
-    await a.stop();
+    await badServed.stop();
     await bad.server.close();
   });
 });

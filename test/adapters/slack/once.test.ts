@@ -2,7 +2,6 @@
 // captured request replayed inside Bolt's 5-minute window, on this replica or another sharing
 // Redis; and a timestamp more than a minute ahead is refused. The real Bolt App in HTTP mode.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../../adapters/slack/adapter.ts';
 import type { InteractionClaims } from '../../../src/core/claims.ts';
 import { createRedisStore } from '../../../src/store/redis-store.ts';
 import type { Store } from '../../../src/store/store.ts';
@@ -18,7 +17,7 @@ import {
   type FakeDispatcher,
   type SlackFake,
 } from './fakes.ts';
-import { fakeSlackConfig } from './fake-config.ts';
+import { fakeSlackConfig, serveSlack, type ServedSlack } from './fake-config.ts';
 import { recordingLog, type LogLine } from '../../support/command-doubles.ts';
 
 const logs: LogLine[] = [];
@@ -28,19 +27,14 @@ const registry = createTestRegistry();
 const prefix = testKeyPrefix();
 let fake: SlackFake;
 let stores: Store[] = [];
-let replicas: { adapter: SlackAdapter; url: string; dispatcher: FakeDispatcher }[] = [];
+let replicas: (ServedSlack & { dispatcher: FakeDispatcher })[] = [];
 let seq = 0;
 
 async function startReplica(claims: InteractionClaims) {
-  const adapter = createSlackAdapter({
-    config: fakeSlackConfig(fake),
-    log,
-    host: '127.0.0.1',
-    claims,
-  });
+  const served = await serveSlack({ config: fakeSlackConfig(fake), log, claims });
   const dispatcher = createFakeDispatcher(registry);
-  await adapter.start(registry, dispatcher);
-  return { adapter, url: `http://127.0.0.1:${adapter.port}${SLACK_EVENTS_PATH}`, dispatcher };
+  await served.adapter.start(registry, dispatcher);
+  return { ...served, dispatcher };
 }
 
 beforeAll(async () => {
@@ -50,7 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const r of replicas) await r.adapter.stop();
+  for (const r of replicas) await r.stop();
   await Promise.all(stores.map((s) => s.close()));
   await deleteKeys(prefix);
   await fake.server.close();
