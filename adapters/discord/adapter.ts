@@ -156,9 +156,7 @@ async function run(
               ? { appPermissions: interaction.app_permissions }
               : {}),
             // member.permissions: what the member may do there themselves (/schedule add asks).
-            ...(interaction.member?.permissions
-              ? { memberPermissions: interaction.member.permissions }
-              : {}),
+            ...(interaction.member?.permissions ? { memberPermissions: interaction.member.permissions } : {}),
           },
         }
       : {}),
