@@ -1,7 +1,7 @@
 // The command line of `npm start -- [OPTION]` and the steps before anything starts: read `.env`,
 // validate the whole configuration (every problem at once, as plain text, exit 2), and answer
 // --help, --version and --check without starting the bot.
-import { readFileSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readEnvironment, type Environment } from './config/file.ts';
 import { configReport } from './config/report.ts';
@@ -15,6 +15,7 @@ export const EXIT_CONFIG = 2;
 export const USAGE = `Usage: npm start [-- OPTION]
 
   (no option)  run herald: on Discord and/or Slack when their tokens are set, else in this terminal
+               or on commands piped in (with neither, as in a container: exit 2 naming the tokens)
   --check      validate the configuration and print the start-up report, then exit
                (0 when valid; 2 with every problem listed)
   --version    print herald's version
@@ -40,12 +41,33 @@ const OPTIONS: Record<string, Option> = {
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** What standard input is; without it, taken as input to read. */
+  stdin?: () => StdinKind;
+}
+
+/** `nothing`: closed, or a device that is no terminal (`/dev/null`), as a container gives. */
+export type StdinKind = 'terminal' | 'input' | 'nothing';
+
+/** Standard input as the console would read it: a terminal, something to read, or nothing. */
+export function stdinKind(isTTY: boolean = Boolean(process.stdin.isTTY)): StdinKind {
+  if (isTTY) return 'terminal';
+  try {
+    return fstatSync(0).isCharacterDevice() ? 'nothing' : 'input';
+  } catch {
+    return 'nothing';
+  }
 }
 
 const processIo: Io = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  stdin: () => stdinKind(),
 };
+
+export const NOTHING_TO_SERVE =
+  'herald cannot start: no chat platform is configured and standard input has nothing to read. ' +
+  'Set DISCORD_TOKEN (with DISCORD_APPLICATION_ID) or SLACK_BOT_TOKEN (with SLACK_APP_TOKEN or ' +
+  'SLACK_SIGNING_SECRET), or run herald in a terminal or with commands piped in.\n';
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
@@ -93,6 +115,12 @@ export function prepare(
     const lines = configReport(config, planServices(config), environment).map((l) => l.text);
     io.out(`The configuration is valid.\n${lines.join('\n')}\n`);
     return { kind: 'exit', code: 0 };
+  }
+  // A container with no token would otherwise start the console on a closed input, end at once
+  // with 0, and be restarted for ever without a word.
+  if (!config.discord && !config.slack && io.stdin?.() === 'nothing') {
+    io.err(NOTHING_TO_SERVE);
+    return { kind: 'exit', code: EXIT_CONFIG };
   }
   return { kind: 'run', config, environment };
 }
