@@ -150,3 +150,14 @@ describe('deploy/herald.service', () => {
     expect(systemd).toMatch(/^Environment=STORE_URL=\/var\/lib\/herald\/herald\.sqlite$/m);
   });
 });
+
+describe('.ci/run', () => {
+  it('starts Redis only where REDIS_URL names none and none answers, and stops the one it started on exit', async () => {
+    const ci = await read('.ci/run');
+    expect(ci).toMatch(/if \[ -z "\$\{REDIS_URL:-\}" \] && ! \(exec 3<>\/dev\/tcp\/127\.0\.0\.1\/6379\)/);
+    expect(ci).toMatch(/redis-server --daemonize yes .*--pidfile "\$pidfile"/);
+    expect(ci).toMatch(
+      /trap 'kill "\$\(cat "\$pidfile" 2>\/dev\/null\)" 2>\/dev\/null; rm -f "\$pidfile"' EXIT/,
+    );
+  });
+});
