@@ -18,6 +18,10 @@ export const USAGE = `Usage: npm start [-- OPTION]
                or on commands piped in (with neither, as in a container: exit 2 naming the tokens)
   --check      validate the configuration and print the start-up report, then exit
                (0 when valid; 2 with every problem listed)
+  --check --online
+               also ask Discord, Slack, each destination, each provider and Redis whether the
+               tokens, scopes, webhooks, keys and settings work: one line each, with the fix
+               (exit 1 when one fails)
   --version    print herald's version
   --help       print this text
 
@@ -77,7 +81,15 @@ export function version(): string {
 }
 
 export type Prepared =
-  { kind: 'run'; config: Config; environment: Environment } | { kind: 'exit'; code: number };
+  { kind: 'run' | 'check-online'; config: Config; environment: Environment } | { kind: 'exit'; code: number };
+
+/** The option the command line asks for: one word, or `--check --online` (either order). */
+function optionOf(argv: readonly string[]): Option | 'check-online' | undefined {
+  if (argv.length === 0) return 'run';
+  if (argv.length === 1) return ownEntry(OPTIONS, argv[0]);
+  const words = [...argv].sort();
+  return words.length === 2 && words[0] === '--check' && words[1] === '--online' ? 'check-online' : undefined;
+}
 
 /**
  * Everything before the bot starts. Returns the config to run with, or the exit code when the
@@ -88,7 +100,7 @@ export function prepare(
   env: Record<string, string | undefined> = process.env,
   io: Io = processIo,
 ): Prepared {
-  const option = argv.length === 0 ? 'run' : argv.length === 1 ? ownEntry(OPTIONS, argv[0]) : undefined;
+  const option = optionOf(argv);
   if (option === undefined) {
     io.err(`herald: unknown option ${argv.join(' ')} (try --help)\n`);
     return { kind: 'exit', code: EXIT_CONFIG };
@@ -111,10 +123,10 @@ export function prepare(
     io.err(`herald cannot start: ${err.message}\n`);
     return { kind: 'exit', code: EXIT_CONFIG };
   }
-  if (option === 'check') {
+  if (option === 'check' || option === 'check-online') {
     const lines = configReport(config, planServices(config), environment).map((l) => l.text);
     io.out(`The configuration is valid.\n${lines.join('\n')}\n`);
-    return { kind: 'exit', code: 0 };
+    return option === 'check' ? { kind: 'exit', code: 0 } : { kind: 'check-online', config, environment };
   }
   // A container with no token would otherwise start the console on a closed input, end at once
   // with 0, and be restarted for ever without a word.

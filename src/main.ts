@@ -262,6 +262,19 @@ async function main(): Promise<void> {
     return;
   }
   const { config, environment } = prepared;
+  if (prepared.kind === 'check-online') {
+    for (const secret of secretsOf(config)) registerSecret(secret);
+    const [{ runOnlineCheck }, { SLACK_BOT_SCOPES }] = await Promise.all([
+      import('./online-check/index.ts'),
+      import('../adapters/slack/manifest.ts'),
+    ]);
+    const out = (text: string) => void process.stdout.write(redactText(text));
+    process.exitCode = await runOnlineCheck(config, planServices(config), {
+      slackScopes: SLACK_BOT_SCOPES,
+      out,
+    });
+    return;
+  }
   for (const secret of secretsOf(config)) registerSecret(secret);
   // On an interactive console, log lines are printed around its prompt, never over it.
   const terminalLog =
