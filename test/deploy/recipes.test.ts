@@ -148,7 +148,7 @@ describe('deploy/kubernetes/herald.yaml', () => {
     const env: Record<string, string> = { ...configMap, ...fill.config };
     for (const [name, value] of [
       ...kind('Deployment').matchAll(/\{ name: ([A-Z0-9_]+), value: '?([^'}]*?)'? \}/g),
-    ].map((m) => [m[1]!, m[2]!]))
+    ].map((m) => [m[1]!, m[2]!] as const))
       if (!name.endsWith('_FILE')) env[name] = value;
     for (const [variable, key] of Object.entries(files)) {
       await writeFile(join(dir, key), `${{ ...secret, ...fill.secret }[key] ?? ''}\n`);
