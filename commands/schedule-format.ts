@@ -118,8 +118,9 @@ export function historyReply(record: ScheduleRecord, runs: readonly HistoryRun[]
   };
 }
 
-/** ` (real)` or ` (simulated)` after a destination, where the guard knows which. */
+/** ` (real)`, ` (simulated)` or ` (disabled: …)` after a destination, where the guard knows which. */
 function modeWord(mode: DestinationMode | undefined): string {
+  if (mode === 'disabled') return ' (disabled: set WEBHOOK_URL)';
   return mode ? ` (${mode})` : '';
 }
 

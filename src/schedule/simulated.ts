@@ -24,6 +24,18 @@ export function isRealDestination(destination: string, plan: Pick<ServicePlan, '
   return destination !== 'default' || plan.modes.webhook === 'real';
 }
 
+/**
+ * What a destination is, for lists and the start-up report: `default` follows the webhook service
+ * (real, the sandbox's simulated one, or disabled when nothing configures it, as on a Slack-only
+ * set-up); every other destination is real.
+ */
+export function destinationModeOf(
+  destination: string,
+  plan: Pick<ServicePlan, 'modes'>,
+): 'real' | 'simulated' | 'disabled' {
+  return destination === 'default' ? plan.modes.webhook : 'real';
+}
+
 /** The services among `needs` that the sandbox answers for (the webhook itself is the destination). */
 function simulatedNeeds(needs: readonly ServiceKey[], plan: Pick<ServicePlan, 'modes'>): ServiceKey[] {
   return needs.filter((key) => key !== 'webhook' && plan.modes[key] === 'simulated');
