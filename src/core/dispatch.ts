@@ -55,6 +55,8 @@ export interface DispatcherOptions {
   autocompleteTimeoutMs?: number;
   /** Called once per invocation, after the reply (metrics). */
   onCommand?: (record: CommandRecord) => void;
+  /** Turns a command's own reply into the one sent (the simulated-data marker); failures are not passed. */
+  markReply?: (reply: Reply, command: Command, actor: Actor) => Reply;
 }
 
 export interface Dispatcher extends AdapterHandlers {
@@ -172,7 +174,12 @@ async function report(
 ): Promise<CommandOutcome> {
   const name = result.command?.name ?? loggedText(inv.command);
   const failure = 'failure' in result ? { error: result.failure } : undefined;
-  const reply = 'reply' in result ? result.reply : { text: userMessageFor(result.failure), ephemeral: true };
+  const reply =
+    'failure' in result
+      ? { text: userMessageFor(result.failure), ephemeral: true }
+      : result.command && rt.markReply
+        ? rt.markReply(result.reply, result.command, inv.actor)
+        : result.reply;
   try {
     await inv.respond(redactReply(reply));
   } catch (err) {

@@ -72,6 +72,24 @@ export function decideSimulated(
   };
 }
 
+/**
+ * The marker for an answer a whole channel sees (not the console's, not one only its asker sees)
+ * when a service the command uses is simulated: the same footer as a scheduled post's.
+ */
+export function markSimulatedAnswer(
+  plan: Pick<ServicePlan, 'modes'>,
+): (
+  reply: Reply,
+  command: { needs: readonly ServiceKey[]; ephemeral?: boolean },
+  actor: { platform: string },
+) => Reply {
+  return (reply, command, actor) => {
+    if (actor.platform === 'console' || reply.ephemeral === true || command.ephemeral === true) return reply;
+    const simulated = simulatedNeeds(command.needs, plan);
+    return simulated.length === 0 ? reply : withFooter(reply, simulatedFooter(simulated));
+  };
+}
+
 /** The reply with `footer` as its last visible line: on each embed's footer, else on its text. */
 export function withFooter(reply: Reply, footer: string): Reply {
   const embeds = reply.embeds?.map((e) => ({ ...e, footer: e.footer ? `${e.footer}\n${footer}` : footer }));
