@@ -121,7 +121,9 @@ describe('npm run register', () => {
     expect(commands.map((c) => c.command)).toEqual(registry.entries.map((e) => `/${e.name}`));
     expect(commands.map((c) => c.command)).toContain('/schedule');
     const schedule = commands.find((c) => c.command === '/schedule')!;
-    expect(schedule.usage_hint).toMatch(/^add <when> <command> .*\| list \| history <id> \| remove <id>/);
+    expect(schedule.usage_hint).toMatch(
+      /^add <when> <command> .*\| list \[page:integer\] \| history <id> \| remove <id>/,
+    );
     const weather = commands.find((c) => c.command === '/weather')!;
     expect(weather).toEqual({
       command: '/weather',

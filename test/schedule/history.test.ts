@@ -249,5 +249,5 @@ describe('/schedule history and what a run records', () => {
     expect(series.length).toBeLessThan(40);
     expect(series.join('\n')).toContain('herald_schedule_runs_total{outcome="posted"} 150');
     for (const id of ids) expect(series.join('\n')).not.toContain(id);
-  });
+  }, 120_000);
 });
