@@ -28,8 +28,8 @@ export const USAGE = `Usage: npm start [-- OPTION]
 Configuration: environment variables, or a .env file in the project root (the environment wins);
 .env.example lists every variable.
 
-Exit codes: 0 done; 1 a command failed (piped console) or herald failed; 2 a configuration or
-usage error; 3 a piped command was refused (unknown command, invalid input, not configured);
+Exit codes: 0 done; 1 a command failed (piped console), an item of --check --online failed, or
+herald failed; 2 a configuration or usage error (or no platform and nothing to read); 3 a piped command was refused (unknown command, invalid input, not configured);
 130 a second SIGINT/SIGTERM; 141 the output was closed (EPIPE).
 `;
 
