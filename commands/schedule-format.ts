@@ -118,8 +118,9 @@ export function historyReply(record: ScheduleRecord, runs: readonly HistoryRun[]
   };
 }
 
-/** ` (real)` or ` (simulated)` after a destination, where the guard knows which. */
+/** ` (real)`, ` (simulated)` or ` (disabled: …)` after a destination, where the guard knows which. */
 function modeWord(mode: DestinationMode | undefined): string {
+  if (mode === 'disabled') return ' (disabled: set WEBHOOK_URL)';
   return mode ? ` (${mode})` : '';
 }
 
@@ -159,25 +160,75 @@ function builtInField(
   };
 }
 
-export function listReply(listing: Listing, max: number): Reply {
+/** A field's share of a message's embed characters, counted as Discord counts them (name and value). */
+const fieldChars = (f: EmbedField) => f.name.length + f.value.length;
+/** Room left for the title and the closing note within Discord's 6,000 characters a message. */
+const PAGE_CHARS = DISCORD_LIMITS.embedsTotal - 200;
+const PAGE_FIELDS = DISCORD_LIMITS.embeds * DISCORD_LIMITS.fields;
+
+/** The fields cut into pages, each whole within one Discord message's limits, in list order. */
+function pagesOf(fields: EmbedField[]): EmbedField[][] {
+  const pages: EmbedField[][] = [];
+  let page: EmbedField[] = [];
+  let chars = 0;
+  for (const field of fields) {
+    if (page.length > 0 && (chars + fieldChars(field) > PAGE_CHARS || page.length === PAGE_FIELDS)) {
+      pages.push(page);
+      page = [];
+      chars = 0;
+    }
+    page.push(field);
+    chars += fieldChars(field);
+  }
+  if (page.length > 0) pages.push(page);
+  return pages;
+}
+
+function pageActions(page: number, last: number): Action[] {
+  return [
+    ...(page > 1 ? [{ label: 'Previous page', command: 'schedule list', input: { page: page - 1 } }] : []),
+    ...(page < last ? [{ label: 'Next page', command: 'schedule list', input: { page: page + 1 } }] : []),
+  ];
+}
+
+/**
+ * The list, one page of it: a page holds what one Discord message shows whole (its 6,000 embed
+ * characters and 10 embeds of 25 fields), so a long list is paged (`page:`, and buttons) rather
+ * than cut.
+ */
+export function listReply(listing: Listing, max: number, page = 1): Reply {
   const fields = [
     ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun, b.destinationMode)),
     ...listing.schedules.map((s) => scheduleField(s.record, s.nextRun, s.destinationMode)),
   ];
   const count = listing.schedules.length;
-  const text =
-    fields.length === 0
-      ? 'No schedules yet; add one with /schedule add "every weekday at 07:30" /weather Oslo.'
-      : `${count} schedule${count === 1 ? '' : 's'} (at most ${max})${listing.builtIns.length > 0 ? ', and the built-in ones' : ''}.`;
+  if (fields.length === 0)
+    return { text: 'No schedules yet; add one with /schedule add "every weekday at 07:30" /weather Oslo.' };
+  const pages = pagesOf(fields);
+  const summary = `${count} schedule${count === 1 ? '' : 's'} (at most ${max})${listing.builtIns.length > 0 ? ', and the built-in ones' : ''}.`;
+  if (page > pages.length)
+    return {
+      text: `${summary} There ${pages.length === 1 ? 'is 1 page' : `are ${pages.length} pages`}; page ${page} is past the last.`,
+      ephemeral: true,
+    };
+  const shown = pages[page - 1]!;
   const embeds: Embed[] = [];
-  for (let i = 0; i < fields.length; i += DISCORD_LIMITS.fields) {
+  for (let i = 0; i < shown.length; i += DISCORD_LIMITS.fields) {
     embeds.push({
-      ...(i === 0 ? { title: 'Schedules' } : {}),
+      ...(i === 0
+        ? { title: pages.length > 1 ? `Schedules, page ${page} of ${pages.length}` : 'Schedules' }
+        : {}),
       color: 'info',
-      fields: fields.slice(i, i + DISCORD_LIMITS.fields),
+      fields: shown.slice(i, i + DISCORD_LIMITS.fields),
     });
   }
-  return embeds.length > 0 ? { text, embeds } : { text };
+  if (pages.length === 1) return { text: summary, embeds };
+  const next = page < pages.length ? ` /schedule list page:${page + 1} shows the next.` : '';
+  return {
+    text: `${summary} Page ${page} of ${pages.length}.${next}`,
+    embeds,
+    actions: pageActions(page, pages.length),
+  };
 }
 
 export function pausedReply(record: ScheduleRecord, nextRun: Date | undefined): Reply {

@@ -184,13 +184,16 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     defineCommand({
       name: 'schedule list',
       description: 'List the schedules, their next and last runs',
-      options: z.object({}),
+      options: z.object({
+        page: z.number().int().min(1).max(1000).default(1).describe('Page of a long list, from 1'),
+      }),
       needs: [],
-      examples: ['/schedule list'],
-      async handler(_input, ctx) {
+      examples: ['/schedule list', '/schedule list page:2'],
+      async handler(input, ctx) {
         return listReply(
           await service.list({ actor: ctx.actor, channel: ctx.channel }),
           service.settings.max,
+          input.page,
         );
       },
     }),

@@ -10,6 +10,7 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions } from './cor
 import { createRegistry, type Registry } from './core/registry.ts';
 import type { JobSchedule } from './schedule/scheduler.ts';
 import type { ScheduleStore } from './schedule/schedules.ts';
+import { markSimulatedAnswer } from './schedule/simulated.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';
 import type { ChannelClients } from './destinations.ts';
 import type { Logger } from './log.ts';
@@ -115,6 +116,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
       now: () => new Date(),
       ...(quotas ? { rateLimit: quotas.commands } : {}),
       ...(parts.onCommand ? { onCommand: parts.onCommand } : {}),
+      markReply: markSimulatedAnswer(plan),
     });
     scheduling.attach(dispatcher);
   }

@@ -14,6 +14,7 @@ import { DISCORD_API_URL } from './domain/discord.ts';
 import { ConfigError } from './errors.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics.ts';
+import type { RedisCaller } from './redis-check.ts';
 import { openScheduleStore, openStore } from './store/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -54,6 +55,19 @@ interface Base {
   plan: ServicePlan;
 }
 
+/**
+ * Refuses a Redis that may evict herald's keys (a ConfigError naming the setting), and reports its
+ * persistence, or what it would not tell (src/redis-check.ts).
+ */
+async function checkRedis(log: Logger, redis: RedisCaller, url: string): Promise<void> {
+  const { judgeRedis, readRedisSettings } = await import('./redis-check.ts');
+  const where = new URL(url);
+  const verdict = judgeRedis(await readRedisSettings(redis), `${where.hostname}:${where.port || '6379'}`);
+  if (verdict.refusal !== undefined)
+    throw new ConfigError({ problems: [{ variable: 'REDIS_URL', message: verdict.refusal }] });
+  for (const line of verdict.lines) log[line.warn ? 'warn' : 'info'](line.fields, line.text);
+}
+
 /** The simulator where it stands in, Redis where configured, the service clients. */
 async function startServices({ config, log, lifecycle, plan }: Base) {
   const sandbox =
@@ -81,6 +95,7 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
       ).connectRedis(config.redisUrl, { log, verifyTls: config.redisTlsVerify })
     : undefined;
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
+  if (redis && config.redisUrl) await checkRedis(log, redis, config.redisUrl);
   // Only a server that serves /metrics needs them: without one prom-client is never loaded.
   const metrics = servesMetrics(config) ? (await import('./metrics.ts')).createMetrics() : undefined;
   await turn();
@@ -120,7 +135,7 @@ async function startCommands({ config, log, lifecycle }: Base, { redis, metrics,
     destinations,
     channels,
     onRun: (e) => metrics?.job(e),
-    onRecord: (schedule, run) => metrics?.scheduleRun(schedule, run),
+    onRecord: (schedule, run, from) => metrics?.scheduleRun(schedule, run, from),
     log,
     quotas,
     onCommand: (r) => metrics?.command(r),
@@ -274,6 +289,19 @@ async function main(): Promise<void> {
     return;
   }
   const { config, environment } = prepared;
+  if (prepared.kind === 'check-online') {
+    for (const secret of secretsOf(config)) registerSecret(secret);
+    const [{ runOnlineCheck }, { SLACK_BOT_SCOPES }] = await Promise.all([
+      import('./online-check/index.ts'),
+      import('../adapters/slack/manifest.ts'),
+    ]);
+    const out = (text: string) => void process.stdout.write(redactText(text));
+    process.exitCode = await runOnlineCheck(config, planServices(config), {
+      slackScopes: SLACK_BOT_SCOPES,
+      out,
+    });
+    return;
+  }
   for (const secret of secretsOf(config)) registerSecret(secret);
   // On an interactive console, log lines are printed around its prompt, never over it.
   const terminalLog =
@@ -329,6 +357,10 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`herald cannot start: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(
     `herald failed to start: ${redactText(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
   );

@@ -1,7 +1,9 @@
 // Prometheus metrics (prom-client) on a registry of our own: commands by name and outcome,
-// upstream calls by service and status, latency histograms, job runs.
+// upstream calls by service and status, latency histograms, job runs. No label ever carries a
+// chat schedule's id: users add and remove schedules without end, and series never go away, so
+// every chat schedule counts under one label value and only built-in jobs (a fixed list) have their own.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ScheduleRun } from './schedule/schedules.ts';
+import { isScheduleJobName, type ScheduleRun } from './schedule/schedules.ts';
 import type { CallRecord } from './http/client.ts';
 
 export interface Metrics {
@@ -11,8 +13,11 @@ export interface Metrics {
   command(e: { command: string; outcome: string; durationMs: number }): void;
   job(e: { job: string; outcome: string; durationMs: number }): void;
   /** A run recorded in a schedule's history (a chat schedule's id, or a built-in job's name). */
-  scheduleRun(schedule: string, run: ScheduleRun): void;
+  scheduleRun(schedule: string, run: ScheduleRun, from: 'chat' | 'built-in'): void;
 }
+
+/** The one `job` label value every chat schedule's runs count under. */
+export const CHAT_SCHEDULES_JOB_LABEL = 'chat-schedules';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -67,15 +72,15 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   });
   const lastSuccess = new Gauge({
     name: 'herald_schedule_last_success_timestamp_seconds',
-    help: 'When each schedule last posted (or found nothing new), in Unix seconds',
+    help: 'When each built-in job last posted (or found nothing new), in Unix seconds',
     labelNames: ['schedule'] as const,
     registers: [registry],
   });
   return {
     registry,
-    scheduleRun(schedule, run) {
+    scheduleRun(schedule, run, from) {
       scheduleRuns.inc({ outcome: run.outcome });
-      if (run.outcome === 'posted' || run.outcome === 'no-change')
+      if (from === 'built-in' && (run.outcome === 'posted' || run.outcome === 'no-change'))
         lastSuccess.set({ schedule }, run.at / 1000);
     },
     onCall(r) {
@@ -94,8 +99,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       commandSeconds.observe({ command: e.command }, e.durationMs / 1000);
     },
     job(e) {
-      jobs.inc({ job: e.job, outcome: e.outcome });
-      jobSeconds.observe({ job: e.job }, e.durationMs / 1000);
+      const job = isScheduleJobName(e.job) ? CHAT_SCHEDULES_JOB_LABEL : e.job;
+      jobs.inc({ job, outcome: e.outcome });
+      jobSeconds.observe({ job }, e.durationMs / 1000);
     },
   };
 }

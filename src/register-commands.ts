@@ -2,8 +2,11 @@
 // `npm start`, /schedule included) to Discord (adapters/discord/register.ts) and prints what it
 // published and what it left out; `--endpoint https://…` also sets the application's interactions
 // endpoint URL (HTTP mode). `npm run register -- --slack-manifest [--request-url URL]` prints the
-// Slack app manifest with the same commands instead (adapters/slack/manifest.ts).
+// Slack app manifest with the same commands instead (adapters/slack/manifest.ts), to standard output
+// or, with `--out FILE`, to a file (npm's own banner goes to standard output under `npm run`).
 // Usage and config errors exit 2, a refused publish 1.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { registerCommands, setInteractionsEndpoint } from '../adapters/discord/register.ts';
 import { slackManifest } from '../adapters/slack/manifest.ts';
@@ -14,11 +17,26 @@ import { createRegistry } from './core/registry.ts';
 import { ConfigError } from './errors.ts';
 import { createLogger } from './log.ts';
 
-const USAGE =
-  'usage: npm run register [-- --endpoint https://<host>/interactions] | [-- --slack-manifest [--request-url https://<host>/slack/events]]';
+export const USAGE = `Usage: npm run register [-- OPTION]
+
+  (no option)               publish the slash commands to Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID;
+                            DISCORD_GUILD_ID for one guild, at once)
+  --endpoint URL            also set the application's interactions endpoint (Discord's HTTP mode)
+  --slack-manifest          write the Slack app manifest (JSON) with the same commands instead
+  --request-url URL         with --slack-manifest: Slack's HTTP mode, events and commands sent to URL
+  --out FILE                with --slack-manifest: write the manifest to FILE (npm prints its own
+                            banner on standard output, so \`> file\` needs \`npm run --silent register\`)
+  --help                    print this text
+
+Example: npm run register -- --slack-manifest --out manifest.json
+Exit codes: 0 done; 1 Discord refused; 2 a usage or configuration error.
+`;
 
 export interface RegisterArgs {
+  help: boolean;
   slackManifest: boolean;
+  /** Where --slack-manifest writes, instead of standard output. */
+  out: string | undefined;
   requestUrl: string | undefined;
   /** The https:// URL Discord should send interactions to (HTTP mode). */
   endpoint: string | undefined;
@@ -31,9 +49,13 @@ export function readArgs(argv: readonly string[]): RegisterArgs {
       'slack-manifest': { type: 'boolean' },
       'request-url': { type: 'string' },
       endpoint: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
+  if (values.help)
+    return { help: true, slackManifest: false, out: undefined, requestUrl: undefined, endpoint: undefined };
   const requestUrl = values['request-url'];
   const { endpoint } = values;
   if (requestUrl !== undefined && !values['slack-manifest'])
@@ -43,7 +65,10 @@ export function readArgs(argv: readonly string[]): RegisterArgs {
     throw new Error('--endpoint is for Discord; --slack-manifest takes --request-url');
   if (endpoint !== undefined && !URL.canParse(endpoint))
     throw new Error('--endpoint needs the https:// URL Discord should send interactions to');
-  return { slackManifest: values['slack-manifest'] ?? false, requestUrl, endpoint };
+  const { out } = values;
+  if (out !== undefined && !values['slack-manifest']) throw new Error('--out goes with --slack-manifest');
+  if (out?.trim() === '') throw new Error('--out needs the file to write the manifest to');
+  return { help: false, slackManifest: values['slack-manifest'] ?? false, out, requestUrl, endpoint };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -51,8 +76,12 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     args = readArgs(argv);
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)} (try --help)\n`);
     return 2;
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
   }
   let config: Config;
   try {
@@ -72,7 +101,21 @@ async function main(argv: readonly string[]): Promise<number> {
       offered,
       args.requestUrl === undefined ? {} : { requestUrl: args.requestUrl },
     );
-    process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
+    const text = `${JSON.stringify(manifest, null, 2)}\n`;
+    if (args.out === undefined) {
+      process.stdout.write(text);
+      return 0;
+    }
+    // npm runs a script in the project root; a relative path means where the command was typed.
+    const path = resolve(process.env.INIT_CWD ?? process.cwd(), args.out);
+    try {
+      writeFileSync(path, text);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      process.stderr.write(`cannot write ${path}${code ? ` (${code})` : ''}\n`);
+      return 1;
+    }
+    process.stderr.write(`Slack app manifest written to ${path}\n`);
     return 0;
   }
   if (!config.discord) {

@@ -224,7 +224,22 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
   }
 }
 
+const USAGE = `Usage: npm run job -- NAME
+
+  NAME     a built-in job (analytics-summary) or a chat schedule's id (/schedule list shows them):
+           run it once, now, through the same claim, outbox and delivery as the bot, and print
+           what it posted
+  --help   print this text
+
+Exit codes: 0 every post delivered; 1 a post not delivered (it stays in the outbox for the bot)
+or the run failed; 2 a usage or configuration error.
+`;
+
 async function main(args: readonly string[]): Promise<number> {
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   let config: Config;
   try {
     config = loadConfig(readEnvironment().env);

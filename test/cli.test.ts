@@ -4,10 +4,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepare, type Io } from '../src/cli.ts';
+import { NOTHING_TO_SERVE, prepare, type Io } from '../src/cli.ts';
 import { DEFAULT_ENV_FILE, readEnvironment } from '../src/config/file.ts';
 import { ConfigError } from '../src/errors.ts';
-import { ROOT } from './support/spawn-herald.ts';
+import { ROOT, runHerald, startHerald } from './support/spawn-herald.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -135,5 +135,45 @@ describe('the command line', () => {
     expect(prepared.config.commandTimeoutMs).toBe(1234);
     expect(prepared.environment.file).toBe(file);
     expect(io.stdout + io.stderr).toBe('');
+  });
+
+  it('with no platform token and nothing on standard input, refuses in one sentence naming the variables, exit 2', () => {
+    const io = Object.assign(captured(), { stdin: () => 'nothing' as const });
+    expect(prepare([], { HERALD_ENV_FILE: '', SANDBOX: 'on' }, io)).toEqual({ kind: 'exit', code: 2 });
+    expect(io.stderr).toBe(NOTHING_TO_SERVE);
+    expect(io.stderr.trimEnd().split('\n')).toHaveLength(1);
+    for (const name of ['DISCORD_TOKEN', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'])
+      expect(io.stderr).toContain(name);
+  });
+
+  it('runs on piped input or a terminal without a token, and on a platform token whatever stdin is', () => {
+    for (const kind of ['input', 'terminal'] as const)
+      expect(
+        prepare([], { HERALD_ENV_FILE: '', SANDBOX: 'on' }, { ...captured(), stdin: () => kind }).kind,
+      ).toBe('run');
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-test-bot', SLACK_APP_TOKEN: 'xapp-test-app' };
+    expect(
+      prepare([], { HERALD_ENV_FILE: '', ...slack }, { ...captured(), stdin: () => 'nothing' }).kind,
+    ).toBe('run');
+  });
+});
+
+describe('herald in a container with no token', () => {
+  const node = JSON.stringify(process.execPath);
+  for (const [what, redirect] of [
+    ['/dev/null', '</dev/null'],
+    ['a closed standard input', '<&-'],
+  ] as const)
+    it(`exits 2 with the sentence when standard input is ${what}`, async () => {
+      const herald = startHerald({ SANDBOX: 'on' }, { shell: `exec ${node} src/main.ts ${redirect}` });
+      expect(await herald.exited).toBe(2);
+      expect(herald.err()).toBe(NOTHING_TO_SERVE);
+    });
+
+  it('still reads commands piped in, and an empty pipe still ends with 0', async () => {
+    const run = await runHerald({ SANDBOX: 'on' }, '/help\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('/weather');
+    expect((await runHerald({ SANDBOX: 'on' }, '')).code).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 // Every credential readable from a file (`<NAME>_FILE`), as Docker and Kubernetes secrets are
 // mounted: the value is the file's text less its trailing line break, a variable set both ways is
 // refused with the other problems, and what a file holds is redacted like any credential.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,10 +85,48 @@ describe('<NAME>_FILE', () => {
     });
     expect(problems).toEqual([
       { variable: 'WEATHER_API_KEY_FILE', message: `cannot read ${missing} (ENOENT)` },
-      { variable: 'SPEECH_API_KEY_FILE', message: `cannot read ${dir} (EISDIR)` },
+      {
+        variable: 'SPEECH_API_KEY_FILE',
+        message: `${dir} is a directory, not a regular file; name the file that holds the value`,
+      },
       {
         variable: 'HOSTSCAN_API_KEY_FILE',
         message: `${big} holds ${MAX_SECRET_FILE_BYTES + 1} bytes; a credential file holds one value`,
+      },
+    ]);
+  });
+
+  it('follows symlinks to a regular file, as Kubernetes mounts a Secret (..data/ links)', async () => {
+    const target = await secretFile('k8s-weather', 'weather-key-behind-a-link\n');
+    const link = join(dir, 'WEATHER_API_KEY');
+    await symlink(target, link);
+    expect(loadConfig({ WEATHER_API_KEY_FILE: link }).services.weather?.apiKey).toBe(
+      'weather-key-behind-a-link',
+    );
+  });
+
+  it('refuses /dev/zero, a FIFO and a symlink to a device at once, each in one sentence, without reading', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const linkToZero = join(dir, 'zero-link');
+    await symlink('/dev/zero', linkToZero);
+    const problems = problemsOf({
+      WEATHER_API_KEY_FILE: '/dev/zero',
+      SPEECH_API_KEY_FILE: fifo,
+      HOSTSCAN_API_KEY_FILE: linkToZero,
+    });
+    expect(problems).toEqual([
+      {
+        variable: 'WEATHER_API_KEY_FILE',
+        message: '/dev/zero is a device, not a regular file; name the file that holds the value',
+      },
+      {
+        variable: 'SPEECH_API_KEY_FILE',
+        message: `${fifo} is a FIFO, not a regular file; name the file that holds the value`,
+      },
+      {
+        variable: 'HOSTSCAN_API_KEY_FILE',
+        message: `${linkToZero} is a device, not a regular file; name the file that holds the value`,
       },
     ]);
   });

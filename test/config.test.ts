@@ -72,8 +72,26 @@ describe('config', () => {
       'WEATHER_BASE_URL',
     ]);
     expect(problems.find((p) => p.variable === 'ANALYTICS_SUMMARY_CRON')?.message).toMatch(
-      /^invalid cron expression "not a cron"/,
+      /^I cannot read "not a cron" as a schedule; .* \(it takes what \/schedule add takes: words such as "every monday at 08:00", or cron\)$/,
     );
+  });
+
+  it("reads ANALYTICS_SUMMARY_CRON as /schedule add reads its time: the chat's words or cron", () => {
+    expect(loadConfig({ ANALYTICS_SUMMARY_CRON: 'every monday at 08:00' }).analyticsSummary.cron).toBe(
+      '0 8 * * 1',
+    );
+    expect(loadConfig({ ANALYTICS_SUMMARY_CRON: 'every weekday at 07:30' }).analyticsSummary.cron).toBe(
+      '30 7 * * 1-5',
+    );
+    expect(loadConfig({ ANALYTICS_SUMMARY_CRON: '15 6 * * *' }).analyticsSummary.cron).toBe('15 6 * * *');
+    expect(loadConfig({}).analyticsSummary.cron).toBe('0 8 * * *');
+    const [problem] = problemsOf({ ANALYTICS_SUMMARY_CRON: '0 25 * * *' });
+    expect(problem).toEqual({
+      variable: 'ANALYTICS_SUMMARY_CRON',
+      message: expect.stringMatching(
+        /^"0 25 \* \* \*" is not a valid cron expression .*words such as "every monday at 08:00", or cron\)$/,
+      ),
+    });
   });
 
   it('reports a refused variable once, not again as the missing half of a pair', () => {

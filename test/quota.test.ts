@@ -4,9 +4,9 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQuotas } from '../src/quota.ts';
+import { REDIS_URL } from './support/redis.ts';
 
 const run = promisify(execFile);
-const REDIS_URL = 'redis://127.0.0.1:6379';
 let redis: Redis;
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import type { Config } from './index.ts';
 import { SERVICE_KEYS } from '../domain/services.ts';
 import type { ServicePlan } from '../sandbox/resolve.ts';
 import { describeStore } from '../store/index.ts';
-import { isRealDestination } from '../schedule/simulated.ts';
+import { destinationModeOf } from '../schedule/simulated.ts';
 
 export interface ReportLine {
   text: string;
@@ -48,16 +48,15 @@ function serviceLines(config: Config, plan: ServicePlan): ReportLine[] {
  * Each destination scheduled posts can go to, real or simulated: a schedule whose command uses a
  * simulated service is refused for a real one unless SCHEDULE_ALLOW_SIMULATED marks it.
  */
-function destinationLine(config: Config, plan: ServicePlan): ReportLine | undefined {
+function destinationLine(config: Config, plan: ServicePlan): ReportLine {
   const names = [
-    ...(plan.modes.webhook === 'disabled' ? [] : ['default']),
+    'default',
     ...Object.keys(config.schedule.destinations).filter((name) => name !== 'default'),
   ];
-  if (names.length === 0) return undefined;
-  const modes = Object.fromEntries(
-    names.map((name) => [name, isRealDestination(name, plan) ? 'real' : 'simulated']),
-  );
-  const words = names.map((name) => `${name} ${modes[name]}`).join(', ');
+  const modes = Object.fromEntries(names.map((name) => [name, destinationModeOf(name, plan)]));
+  const words = names
+    .map((name) => `${name} ${modes[name]}${modes[name] === 'disabled' ? ' (set WEBHOOK_URL)' : ''}`)
+    .join(', ');
   const allow = config.scheduleAllowSimulated
     ? ' (SCHEDULE_ALLOW_SIMULATED: simulated data posted marked)'
     : '';
@@ -145,8 +144,7 @@ export function configReport(
   environment: Pick<Environment, 'file' | 'fromFile'>,
 ): ReportLine[] {
   const lines = [sourceLine(environment), platformLine(config), ...serviceLines(config, plan)];
-  const destinations = destinationLine(config, plan);
-  if (destinations) lines.push(destinations);
+  lines.push(destinationLine(config, plan));
   if (config.sandbox === 'on' && (config.discord || config.slack)) {
     lines.push({
       text: 'SANDBOX=on with a chat platform: its users get simulated data',

@@ -3,7 +3,7 @@
 // rest of the configuration sees NAME as if it were set; a value both set and named by a file is
 // refused rather than one silently winning. What a file holds is a credential, registered for
 // redaction with the others (secretsOf), whichever variable it fills.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import type { ConfigProblem } from '../errors.ts';
 
 /** The variables that hold a credential, each also readable from `<NAME>_FILE`. */
@@ -74,14 +74,42 @@ export function readSecretFiles(env: Record<string, string | undefined>): Secret
   return { env: out, secrets, problems };
 }
 
+/**
+ * Opens without blocking (a FIFO would otherwise wait for a writer), follows symlinks (Kubernetes
+ * mounts a Secret's keys as links into `..data/`), and reads only a regular file no larger than the
+ * cap, checked on the opened file before a byte is read: `/dev/zero` or a FIFO never reads.
+ */
 function readSecret(path: string): { value: string } | { problem: string } {
+  let fd: number | undefined;
   try {
-    const size = statSync(path).size;
-    if (size > MAX_SECRET_FILE_BYTES)
-      return { problem: `${path} holds ${size} bytes; a credential file holds one value` };
-    return { value: readFileSync(path, 'utf8').replace(/\r?\n$/, '') };
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stats = fstatSync(fd);
+    if (!stats.isFile())
+      return {
+        problem: `${path} is ${kindOf(stats)}, not a regular file; name the file that holds the value`,
+      };
+    if (stats.size > MAX_SECRET_FILE_BYTES)
+      return { problem: `${path} holds ${stats.size} bytes; a credential file holds one value` };
+    const buffer = Buffer.alloc(stats.size);
+    const length = stats.size === 0 ? 0 : readSync(fd, buffer, 0, stats.size, 0);
+    return {
+      value: buffer
+        .subarray(0, length)
+        .toString('utf8')
+        .replace(/\r?\n$/, ''),
+    };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return { problem: `cannot read ${path}${code ? ` (${code})` : ''}` };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'something else';
 }

@@ -1,12 +1,11 @@
 // One parser per configuration section. Each reads the parsed environment, adds the problems of
 // its own variables to `problems`, and returns its part of the Config (undefined when the section
 // is off or wrong). loadConfig (config.ts) calls them in turn, so every problem is found in one run.
-import { validateDetailed } from 'node-cron';
 import { DEFAULT_BASE_URLS, isAllowedBaseUrl, type Env } from './env.ts';
 import type { ConfigProblem } from '../errors.ts';
 import { DEFAULT_JOB_COUNTRY } from '../domain/job-countries.ts';
 import { DEFAULT_SPEECH_MODEL_ID } from '../domain/speech.ts';
-import { isTimeZone } from '../schedule/when.ts';
+import { isTimeZone, parseWhen } from '../schedule/when.ts';
 import type { CommandAccess } from '../domain/command-access.ts';
 import type { EmailConfig } from '../services/email/client.ts';
 import type { AnalyticsConfig } from '../services/analytics/client.ts';
@@ -343,13 +342,15 @@ export function analyticsSummarySection(e: Env, problems: Problems): AnalyticsSu
       message: `unknown time zone "${timezone}" (use an IANA name such as Europe/Berlin)`,
     });
   }
-  const cron = e.ANALYTICS_SUMMARY_CRON ?? '0 8 * * *';
-  const checked = validateDetailed(cron);
-  if (!checked.valid) {
-    const why = checked.errors.map((err) => err.message).join('; ');
+  // The same reader as /schedule add: a cron expression or the chat's words ("every monday at 08:00").
+  const when = e.ANALYTICS_SUMMARY_CRON ?? '0 8 * * *';
+  let cron = when;
+  try {
+    cron = parseWhen(when, { minIntervalMinutes: 1 }).cron;
+  } catch (err) {
     problems.push({
       variable: 'ANALYTICS_SUMMARY_CRON',
-      message: `invalid cron expression "${cron}": ${why}`,
+      message: `${err instanceof Error ? err.message.replace(/\.$/, '') : String(err)} (it takes what /schedule add takes: words such as "every monday at 08:00", or cron)`,
     });
   }
   for (const address of e.ANALYTICS_SUMMARY_EMAIL_TO) {

@@ -55,6 +55,11 @@ export interface DispatcherOptions {
   autocompleteTimeoutMs?: number;
   /** Called once per invocation, after the reply (metrics). */
   onCommand?: (record: CommandRecord) => void;
+  /**
+   * Turns a command's own reply into the one sent (the simulated-data marker), given every service
+   * the run used (`needs` and what its options added); failures are not passed.
+   */
+  markReply?: (reply: Reply, command: Command & { services: readonly ServiceKey[] }, actor: Actor) => Reply;
 }
 
 /** A command line read without running it: its command, and every service a run of it uses. */
@@ -91,7 +96,14 @@ export interface Dispatcher extends AdapterHandlers {
   ): Promise<Reply>;
 }
 
-type Result = { command?: Command; reply: Reply } | { command?: Command; failure: unknown };
+type Result =
+  | { command: Command; reply: Reply; services: readonly ServiceKey[] }
+  | { command?: Command; failure: unknown };
+
+/** Every service a run of `command` with `input` uses: `needs`, then what its options add. */
+function servicesOf(command: Command, input: Record<string, unknown>): readonly ServiceKey[] {
+  return [...new Set([...command.needs, ...(command.uses?.(input) ?? [])])];
+}
 
 /** What every step reads; the dispatcher's state (in flight, accepting) stays in its factory. */
 interface Runtime extends DispatcherOptions {
@@ -160,7 +172,8 @@ async function execute(
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
     const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel);
     try {
-      return { command, reply: await runHandler(rt, command, input, ctx, isScheduled) };
+      const reply = await runHandler(rt, command, input, ctx, isScheduled);
+      return { command, reply, services: servicesOf(command, input) };
     } finally {
       deadline.done();
     }
@@ -179,7 +192,12 @@ async function report(
 ): Promise<CommandOutcome> {
   const name = result.command?.name ?? loggedText(inv.command);
   const failure = 'failure' in result ? { error: result.failure } : undefined;
-  const reply = 'reply' in result ? result.reply : { text: userMessageFor(result.failure), ephemeral: true };
+  const reply =
+    'failure' in result
+      ? { text: userMessageFor(result.failure), ephemeral: true }
+      : rt.markReply
+        ? rt.markReply(result.reply, { ...result.command, services: result.services }, inv.actor)
+        : result.reply;
   try {
     await inv.respond(redactReply(reply));
   } catch (err) {
@@ -249,7 +267,7 @@ async function checkLine(
   const input = readInput(command, rawInput);
   const signal = AbortSignal.timeout(rt.commandTimeoutMs);
   await checkAccess(command, contextFor(rt, actor, command, randomUUID(), signal));
-  return { command, services: [...new Set([...command.needs, ...(command.uses?.(input) ?? [])])] };
+  return { command, services: servicesOf(command, input) };
 }
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {

@@ -15,6 +15,24 @@ const ENV_NAMES: Readonly<Record<SandboxService, string>> = {
   jobSearch: 'JOBS_BASE_URL',
 };
 
+const USAGE = `Usage: npm run sandbox [-- --help]
+
+Serves herald's simulator of its eight services on 127.0.0.1 and prints each service's base URL as
+the variable that points herald (or any client) at it. Stop it with Ctrl-C.
+
+  SANDBOX_PORT         its port (default 4010)
+  SANDBOX_LATENCY_MS   added to every answer (default 0)
+  SANDBOX_FAULT_RATE   share of answers that fail, 0 to 1 (default 0)
+`;
+
+const argv = process.argv.slice(2);
+if (argv.length > 0) {
+  const isHelp = argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h');
+  if (isHelp) process.stdout.write(USAGE);
+  else process.stderr.write(`npm run sandbox: unknown option ${argv.join(' ')} (try --help)\n`);
+  process.exit(isHelp ? 0 : 2);
+}
+
 function numberFrom(name: string, fallback: number, max: number): number {
   const text = process.env[name]?.trim();
   if (!text) return fallback;

@@ -19,7 +19,7 @@ export interface RunBook {
   /** Posts a one-sentence notice through the schedule's own destination. */
   notify?: (record: ScheduleRecord, text: string) => Promise<void>;
   /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
-  onRecord?: (schedule: string, run: ScheduleRun) => void;
+  onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
 }
 
 /** Why a slot's run did not post, one sentence. */
@@ -99,7 +99,7 @@ export async function recordChatRun(
     );
   }
   await book.schedules.recordRun(record.id, recorded);
-  book.onRecord?.(record.id, recorded);
+  book.onRecord?.(record.id, recorded, 'chat');
   if (recorded.outcome === 'failed' && isScheduled(recorded) && gone === undefined) {
     const runs = await book.schedules.history(record.id);
     if (failedInARow(runs) === FAILURE_STREAK) await tell(book, record, recorded.error);
@@ -129,7 +129,7 @@ export async function recordBuiltInRun(
   run: ScheduleRun,
   streak: { read(): Promise<number>; write(n: number): Promise<void> },
 ): Promise<void> {
-  book.onRecord?.(name, run);
+  book.onRecord?.(name, run, 'built-in');
   if (!isScheduled(run) || run.outcome === 'pending') return;
   const n = run.outcome === 'failed' ? (await streak.read()) + 1 : 0;
   await streak.write(n);

@@ -132,3 +132,8 @@ export function newScheduleId(): string {
 export function scheduleJobName(id: string): string {
   return `schedule-${id}`;
 }
+
+/** Whether a claimed job name is a chat schedule's (scheduleJobName), not a built-in job's. */
+export function isScheduleJobName(name: string): boolean {
+  return name.startsWith('schedule-');
+}

@@ -18,7 +18,7 @@ import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS, maySendMessages } from '../domain/discord.ts';
-import { decideSimulated, isRealDestination, type SimulatedPolicy } from './simulated.ts';
+import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
 
 export interface ScheduleSettings {
@@ -132,7 +132,7 @@ export interface AddInput {
 }
 
 /** A destination as the simulated-data guard sees it; absent where no guard is set. */
-export type DestinationMode = 'real' | 'simulated';
+export type DestinationMode = 'real' | 'simulated' | 'disabled';
 
 export interface Listing {
   schedules: { record: ScheduleRecord; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
@@ -317,7 +317,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   const modeOf = (destination: string): { destinationMode?: DestinationMode } => {
     const plan = opts.simulated?.plan;
     if (!plan) return {};
-    return { destinationMode: isRealDestination(destination, plan) ? 'real' : 'simulated' };
+    return { destinationMode: destinationModeOf(destination, plan) };
   };
 
   /** Every check of add, in its order; throws the refusal the creator sees. */

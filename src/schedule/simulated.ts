@@ -24,6 +24,18 @@ export function isRealDestination(destination: string, plan: Pick<ServicePlan, '
   return destination !== 'default' || plan.modes.webhook === 'real';
 }
 
+/**
+ * What a destination is, for lists and the start-up report: `default` follows the webhook service
+ * (real, the sandbox's simulated one, or disabled when nothing configures it, as on a Slack-only
+ * set-up); every other destination is real.
+ */
+export function destinationModeOf(
+  destination: string,
+  plan: Pick<ServicePlan, 'modes'>,
+): 'real' | 'simulated' | 'disabled' {
+  return destination === 'default' ? plan.modes.webhook : 'real';
+}
+
 /** The services among `needs` that the sandbox answers for (the webhook itself is the destination). */
 function simulatedNeeds(needs: readonly ServiceKey[], plan: Pick<ServicePlan, 'modes'>): ServiceKey[] {
   return needs.filter((key) => key !== 'webhook' && plan.modes[key] === 'simulated');
@@ -57,6 +69,25 @@ export function decideSimulated(
       `This schedule would post simulated ${words(simulated)} data to ${where}; ` +
       `configure ${words(simulated.map((key) => SERVICE_VARIABLES[key]))}, ` +
       'or set SCHEDULE_ALLOW_SIMULATED=true to post it marked as simulated.',
+  };
+}
+
+/**
+ * The marker for an answer a whole channel sees (not the console's, not one only its asker sees)
+ * when a service the run used is simulated (speak:yes's speech too): the same footer as a scheduled
+ * post's.
+ */
+export function markSimulatedAnswer(
+  plan: Pick<ServicePlan, 'modes'>,
+): (
+  reply: Reply,
+  command: { services: readonly ServiceKey[]; ephemeral?: boolean },
+  actor: { platform: string },
+) => Reply {
+  return (reply, command, actor) => {
+    if (actor.platform === 'console' || reply.ephemeral === true || command.ephemeral === true) return reply;
+    const simulated = simulatedNeeds(command.services, plan);
+    return simulated.length === 0 ? reply : withFooter(reply, simulatedFooter(simulated));
   };
 }
 

@@ -105,6 +105,12 @@ describe('the image, replayed without Docker', () => {
     expect(existsSync(join(app, 'node_modules', 'node'))).toBe(false);
   });
 
+  it('installs no test or build tool, although msw (which the simulator needs) names typescript and vite as optional peers', () => {
+    expect(existsSync(join(app, 'node_modules', 'msw'))).toBe(true);
+    for (const tool of ['typescript', 'vite', 'rolldown', 'eslint', 'prettier', 'fast-check'])
+      expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
+  });
+
   it('starts with its CMD and answers a command: the sandbox it runs with needs no development dependency', async () => {
     const result = await run(join(app, cmd[0]!), cmd.slice(1), imageEnv(), '/weather city:Berlin\n');
     expect(result.err).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find package/);

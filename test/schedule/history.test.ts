@@ -37,6 +37,9 @@ describe('/schedule history and what a run records', () => {
     store = createMemoryStore({ now: () => nowMs });
     logged = [];
     recorded = [];
+    runner = createScheduleRunner(runnerOptions());
+  });
+  const runnerOptions = (): Parameters<typeof createScheduleRunner>[0] => {
     const log = Object.fromEntries(
       ['debug', 'info', 'warn', 'error'].map((level) => [
         level,
@@ -48,7 +51,7 @@ describe('/schedule history and what a run records', () => {
       id: OPS_WEBHOOK_ID,
       token: SANDBOX_CREDENTIAL,
     });
-    runner = createScheduleRunner({
+    return {
       schedules: world.store,
       store,
       services: world.services,
@@ -62,8 +65,8 @@ describe('/schedule history and what a run records', () => {
       retryDelayMs: 30_000,
       delivery: { backoffMs: 1, retryBaseMs: 1_000, triesPerDrain: 1 },
       onRecord: (schedule, run) => void recorded.push({ schedule, run }),
-    });
-  });
+    };
+  };
   afterEach(() => world.close());
 
   const failWeather = () =>
@@ -203,17 +206,48 @@ describe('/schedule history and what a run records', () => {
     );
   });
 
-  it('counts runs by outcome and keeps the last success time per schedule (prom-client)', async () => {
+  it('counts runs by outcome, and keeps the last success time per built-in job, never per chat schedule', async () => {
     await world.type('/schedule add "every minute" /weather Oslo', MANAGER);
     const [record] = await world.store.list();
     const metrics = createMetrics({ defaultMetrics: false });
     at('2026-03-27T12:01:00.300Z');
     await runner.tick();
-    for (const { schedule, run } of recorded) metrics.scheduleRun(schedule, run);
+    for (const { schedule, run } of recorded) metrics.scheduleRun(schedule, run, 'chat');
     const text = await metrics.registry.metrics();
     expect(text).toContain('herald_schedule_runs_total{outcome="posted"} 1');
-    expect(text).toContain(
-      `herald_schedule_last_success_timestamp_seconds{schedule="${record!.id}"} ${Date.parse('2026-03-27T12:01:00.300Z') / 1000}`,
+    // A chat schedule has no series of its own: its id is never a label.
+    expect(text).not.toContain(record!.id);
+    // A built-in job (a fixed list) keeps its last success time under its name.
+    metrics.scheduleRun('analytics-summary', recorded[0]!.run, 'built-in');
+    expect(await metrics.registry.metrics()).toContain(
+      `herald_schedule_last_success_timestamp_seconds{schedule="analytics-summary"} ${Date.parse('2026-03-27T12:01:00.300Z') / 1000}`,
     );
   });
+
+  it('keeps the metrics bounded: 150 add, run and remove cycles leave the series of one', async () => {
+    const metrics = createMetrics({ defaultMetrics: false });
+    const wired = createScheduleRunner({
+      ...runnerOptions(),
+      onRun: (e) => metrics.job(e),
+      onRecord: (schedule, run, from) => metrics.scheduleRun(schedule, run, from),
+    });
+    const seriesOf = async () =>
+      (await metrics.registry.metrics()).split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const ids: string[] = [];
+    let afterOne = 0;
+    for (let cycle = 0; cycle < 150; cycle++) {
+      await world.type('/schedule add "every minute" /weather Oslo', MANAGER);
+      const [record] = await world.store.list();
+      ids.push(record!.id);
+      nowMs = Date.parse('2026-03-27T12:01:00.300Z') + cycle * 60_000;
+      await wired.tick();
+      await world.type(`/schedule remove ${record!.id}`, MANAGER);
+      if (cycle === 0) afterOne = (await seriesOf()).length;
+    }
+    const series = await seriesOf();
+    expect(series.length).toBe(afterOne);
+    expect(series.length).toBeLessThan(40);
+    expect(series.join('\n')).toContain('herald_schedule_runs_total{outcome="posted"} 150');
+    for (const id of ids) expect(series.join('\n')).not.toContain(id);
+  }, 120_000);
 });

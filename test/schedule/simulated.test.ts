@@ -163,6 +163,52 @@ describe('the guard on /schedule (add and run)', () => {
   });
 });
 
+describe('disabled is not simulated', () => {
+  const SUMMARY = {
+    name: 'analytics-summary',
+    description: 'the daily analytics summary',
+    cron: '0 8 * * *',
+    timezone: 'UTC',
+    variables: 'ANALYTICS_SUMMARY_CRON and ANALYTICS_SUMMARY_TZ',
+    destination: 'default',
+  };
+  let world: World | undefined;
+  afterEach(() => world?.close());
+
+  it('/schedule list calls the default destination disabled on a set-up without a webhook (Slack only), and says what to set', async () => {
+    world = await startWorld({
+      builtIns: [SUMMARY],
+      simulated: { plan: plan({ webhook: 'disabled', analytics: 'real' }), allow: false },
+    });
+    const text = JSON.stringify((await world.type('/schedule list')).embeds);
+    expect(text).toContain('the analytics-summary job → default (disabled: set WEBHOOK_URL)');
+    expect(text).not.toContain('(simulated)');
+  });
+
+  it("still calls the sandbox's default destination simulated", async () => {
+    world = await startWorld({ builtIns: [SUMMARY], simulated: { plan: plan(), allow: false } });
+    expect(JSON.stringify((await world.type('/schedule list')).embeds)).toContain(
+      'the analytics-summary job → default (simulated)',
+    );
+  });
+
+  it('the start-up report names a disabled default destination as disabled, beside the real ones', () => {
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-report-test',
+      SLACK_APP_TOKEN: 'xapp-report-test',
+      WEBHOOK_URL_OPS: `http://127.0.0.1:9/api/webhooks/${OPS_WEBHOOK_ID}/tok-ops-report-secret`,
+    });
+    const texts = configReport(config, planServices(config), { file: undefined, fromFile: 0 }).map(
+      (l) => l.text,
+    );
+    expect(texts).toContain('schedule destinations: default disabled (set WEBHOOK_URL), ops real');
+    const bare = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-report-test', SLACK_APP_TOKEN: 'xapp-report-test' });
+    expect(
+      configReport(bare, planServices(bare), { file: undefined, fromFile: 0 }).map((l) => l.text),
+    ).toContain('schedule destinations: default disabled (set WEBHOOK_URL)');
+  });
+});
+
 describe('the start-up report', () => {
   it('shows each destination as real or simulated', () => {
     const config = loadConfig({

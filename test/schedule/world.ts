@@ -13,6 +13,7 @@ import type { CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import {
   createScheduleService,
+  type BuiltInSchedule,
   type ManualRun,
   type ScheduleService,
   type ScheduleSettings,
@@ -196,6 +197,8 @@ export interface WorldOptions {
   channels?: ChannelClients;
   /** The dispatcher's log (the commands' lines); silent by default. */
   log?: CommandLog;
+  /** The built-in schedules /schedule list shows beside the chat ones. */
+  builtIns?: BuiltInSchedule[];
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -228,6 +231,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     now,
     ...(opts.forget ? { forget: opts.forget } : {}),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
+    ...(opts.builtIns ? { builtIns: () => Promise.resolve(opts.builtIns ?? []) } : {}),
     ...(opts.channels
       ? {
           channelChecks: channelChecks(opts.channels),

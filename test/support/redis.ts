@@ -1,9 +1,10 @@
-// The Redis the tests share (a local server on 127.0.0.1:6379) and the clean-up of the keys a
-// test file wrote under its own prefix.
+// The Redis the tests share (REDIS_URL, by default a local server on 127.0.0.1:6379) and the
+// clean-up of the keys a test file wrote under its own prefix.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+/** The parent's REDIS_URL (herald's own variable; spawned herald children never inherit it). */
+export const REDIS_URL = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
 
 /** A key prefix unique to one test file's run, so files running in parallel never meet. */
 export function testKeyPrefix(): string {
