@@ -7,8 +7,8 @@ import { http, HttpResponse } from 'msw';
 import { afterEach } from 'vitest';
 import { createDeliverer } from '../../src/schedule/delivery.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
-import { createWebhookClient } from '../../src/services/webhook/client.ts';
-import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createDiscordChannelClient } from '../../src/services/webhook/discord.ts';
 import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
 import type { Store } from '../../src/store/index.ts';
 import {
