@@ -42,6 +42,8 @@ beforeAll(async () => {
 // Each test's own clients, as each replica has its own: a client remembers the buckets Discord
 // announced (a 429's 30 s wait holds its route), in real time, not the tests' clock.
 beforeEach(() => {
+  // Each test starts with Discord's buckets full: the fake counts them in real time.
+  discord.contract.reset();
   channels = createChannelClients({
     discord: { token: BOT_TOKEN, apiUrl: discord.apiUrl },
     slack: { botToken: SLACK_BOT_TOKEN, apiUrl: `${slack.server.url}/api` },
