@@ -86,6 +86,9 @@ const CODE_MEANS: Readonly<Record<number, ServiceErrorCode>> = {
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
+/** The longest route wait an interaction's answer sits out; a longer one fails the answer. */
+const INTERACTION_MAX_WAIT_MS = 10_000;
+
 /** The budget a caller's requests take from: none for interaction responses. */
 function scopeOf(config: DiscordRestConfig): RateScope | undefined {
   if (config.caller.kind === 'bot') return 'discord:bot';
@@ -145,14 +148,10 @@ function readFailureBody(text: string): { message?: string | undefined; retryAft
   };
 }
 
-export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDeps = {}): DiscordRest {
+/** The SDK's client for one caller: Discord's defaults, with herald's waits and retries. */
+function sdkClient(config: DiscordRestConfig, deps: DiscordRestDeps, refused: Set<string>): REST {
   const { caller } = config;
-  const scope = scopeOf(config);
-  const now = deps.now ?? Date.now;
   const base = `${config.api}${config.versioned ? '/v10' : ''}`;
-  // The routes a 429 just came back on: that 429 goes back to the caller; a bucket the SDK knows is
-  // empty (no request sent) is waited out by the SDK, as Discord's headers ask.
-  const refused = new Set<string>();
   const rest = new REST({
     api: config.api,
     version: '10',
@@ -162,10 +161,11 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
     retries: 0,
     // An interaction's answer is outside the global limit and never waits behind posts.
     globalRequestsPerSecond: caller.kind === 'interaction' ? Infinity : 50,
-    // A post's 429 goes back to the outbox, which keeps the destination's order and shares the wait.
+    // A post's 429 goes back to the outbox, which keeps the destination's order and shares the wait;
+    // an interaction's route wait is sat out, unless it outlasts the point of answering (a ban).
     rejectOnRateLimit:
       caller.kind === 'interaction'
-        ? null
+        ? (limit) => limit.retryAfter > INTERACTION_MAX_WAIT_MS
         : (limit) =>
             refused.delete(`${limit.method.toUpperCase()} ${limit.url.slice(base.length).split('?')[0]}`),
     // Node's fetch, as the SDK documents it: its own undici `request` refuses the FormData of a
@@ -176,8 +176,19 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
     registerSecret(caller.token);
     rest.setToken(caller.token);
   }
-  // Each request has its own signal, so that the SDK's `response` event names whose answer it is.
-  const answers = new Map<AbortSignal, Answer>();
+  return rest;
+}
+
+/**
+ * Keeps each answer's head (and a failure's body) for the request it answers, marks a 429's route
+ * for rejection, and counts the answers Discord counts as invalid.
+ */
+function watchAnswers(
+  rest: REST,
+  answers: Map<AbortSignal, Answer>,
+  refused: Set<string>,
+  deps: DiscordRestDeps,
+): void {
   rest.on('response', (request, response) => {
     const head = headOf(response.status, response.headers as Headers);
     // The event's answer is a clone: a failure's body is read for its message, a success's let go.
@@ -189,6 +200,19 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
     if (isInvalid(head) && deps.budget)
       deps.budget.countInvalid().catch((err: unknown) => deps.log?.warn({ err }, 'discord.budget_failed'));
   });
+}
+
+export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDeps = {}): DiscordRest {
+  const { caller } = config;
+  const scope = scopeOf(config);
+  const now = deps.now ?? Date.now;
+  // The routes a 429 just came back on: that 429 goes back to the caller; a bucket the SDK knows is
+  // empty (no request sent) is waited out by the SDK, as Discord's headers ask.
+  const refused = new Set<string>();
+  const rest = sdkClient(config, deps, refused);
+  // Each request has its own signal, so that the SDK's `response` event names whose answer it is.
+  const answers = new Map<AbortSignal, Answer>();
+  watchAnswers(rest, answers, refused, deps);
 
   const record = (
     req: DiscordRequest,
@@ -234,7 +258,7 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
       record(req, status, 'ok', start);
       return { status, data: data instanceof ArrayBuffer ? undefined : data };
     } catch (err) {
-      const failure = await failureOf(err, req, answers.get(own.signal));
+      const failure = await failureOf(err, req, answers.get(own.signal), { now, scope, deps });
       if (failure instanceof ServiceError) record(req, failure.status, failure.code, start);
       throw failure;
     } finally {
@@ -243,35 +267,47 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
     }
   }
 
-  /** The ServiceError of a failed request; a global 429 pauses the budget first. */
-  async function failureOf(err: unknown, req: DiscordRequest, answer: Answer | undefined): Promise<Error> {
-    const fail = (code: ServiceErrorCode, more: FailDetail) =>
-      new ServiceError({ service: 'webhook', operation: req.operation, code, ...more });
-    if (req.signal?.aborted && req.signal.reason instanceof Error) return req.signal.reason;
-    if (!answer) return transportFailure(err, fail);
-    const facts = readRateLimit(answer.head, now());
-    req.onRateLimit?.(facts);
-    const body = readFailureBody((await answer.text) ?? '');
-    const { status } = answer.head;
-    if (err instanceof RateLimitError || status === 429) {
-      const waitMs = body.retryAfterMs ?? (facts.waitMs > 0 ? facts.waitMs : undefined);
-      if (facts.isGlobal && scope !== undefined && deps.budget)
-        await deps.budget
-          .pause(scope, waitMs ?? 1_000)
-          .catch((e: unknown) => deps.log?.warn({ err: e }, 'discord.budget_failed'));
-      return fail('rate_limited', { status, retryAfterMs: waitMs, providerMessage: body.message });
-    }
-    const code = err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;
-    return fail((code === undefined ? undefined : CODE_MEANS[code]) ?? statusToCode(status), {
-      status,
-      providerMessage: body.message,
-      ...(code !== undefined && DISCORD_REFUSALS.has(code)
-        ? { refusal: { platform: 'discord' as const, code: String(code) } }
-        : {}),
-    });
-  }
-
   return { send, close: () => rest.clearHashSweeper() };
+}
+
+/** What a failed request's error is made with: the clock, and the budget a global 429 pauses. */
+interface FailureContext {
+  now: () => number;
+  scope: RateScope | undefined;
+  deps: DiscordRestDeps;
+}
+
+/** The ServiceError of a failed request; a global 429 pauses the budget first. */
+async function failureOf(
+  err: unknown,
+  req: DiscordRequest,
+  answer: Answer | undefined,
+  { now, scope, deps }: FailureContext,
+): Promise<Error> {
+  const fail = (code: ServiceErrorCode, more: FailDetail) =>
+    new ServiceError({ service: 'webhook', operation: req.operation, code, ...more });
+  if (req.signal?.aborted && req.signal.reason instanceof Error) return req.signal.reason;
+  if (!answer) return transportFailure(err, fail);
+  const facts = readRateLimit(answer.head, now());
+  req.onRateLimit?.(facts);
+  const body = readFailureBody((await answer.text) ?? '');
+  const { status } = answer.head;
+  if (err instanceof RateLimitError || status === 429) {
+    const waitMs = body.retryAfterMs ?? (facts.waitMs > 0 ? facts.waitMs : undefined);
+    if (facts.isGlobal && scope !== undefined && deps.budget)
+      await deps.budget
+        .pause(scope, waitMs ?? 1_000)
+        .catch((e: unknown) => deps.log?.warn({ err: e }, 'discord.budget_failed'));
+    return fail('rate_limited', { status, retryAfterMs: waitMs, providerMessage: body.message });
+  }
+  const code = err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;
+  return fail((code === undefined ? undefined : CODE_MEANS[code]) ?? statusToCode(status), {
+    status,
+    providerMessage: body.message,
+    ...(code !== undefined && DISCORD_REFUSALS.has(code)
+      ? { refusal: { platform: 'discord' as const, code: String(code) } }
+      : {}),
+  });
 }
 
 type FailDetail = Omit<ConstructorParameters<typeof ServiceError>[0], 'service' | 'operation' | 'code'>;

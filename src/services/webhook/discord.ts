@@ -22,7 +22,7 @@ import { registerSecret } from '../../redact.ts';
 import type { DiscordFile, DiscordMessage, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { Closable } from '../deps.ts';
 import type { ChannelClient, PostedMessage, WebhookClient, WebhookConfig, WebhookMessage } from './client.ts';
-import { createDiscordRest, type DiscordRestDeps } from './discord-rest.ts';
+import { createDiscordRest, type DiscordRest, type DiscordRestDeps } from './discord-rest.ts';
 import type { PostOptions } from './rate-limit.ts';
 
 /** The message Discord created: a snowflake id, and more that herald keeps but does not need. */
@@ -72,6 +72,33 @@ function postPayload(message: DiscordWebhookMessage): Record<string, unknown> {
     allowed_mentions: { parse: [] },
     ...(files.length === 0 ? {} : { attachments: attachmentsOf(files) }),
   };
+}
+
+/** What each of Discord's refusals means, as the person who added the schedule can act on it. */
+const REFUSAL_MEANS: Readonly<Record<string, string>> = {
+  '10003': 'Discord says the channel no longer exists',
+  '10015': 'Discord says the webhook was deleted or its token reset',
+  '50001': 'Discord says herald cannot see the channel (not in the server, or no View Channel)',
+  '50013': 'Discord says herald lacks Send Messages, Embed Links or Attach Files there',
+};
+
+/**
+ * A refusal's error with a sentence naming where (`<#id>`, as Discord shows a channel, or "the
+ * webhook"): its message is what a schedule's history and its creator are told.
+ */
+function placed(err: unknown, where: string): Error {
+  if (!(err instanceof ServiceError) || err.refusal === undefined)
+    return err instanceof Error ? err : new Error(String(err));
+  const means = REFUSAL_MEANS[err.refusal.code] ?? 'Discord refuses herald there';
+  return new ServiceError({
+    service: err.service,
+    operation: err.operation,
+    code: err.code,
+    status: err.status,
+    providerMessage: err.providerMessage,
+    refusal: err.refusal,
+    message: `herald cannot post to ${where}: ${means}`,
+  });
 }
 
 function notSent(operation: string, message: string): ServiceError {
@@ -127,16 +154,18 @@ export function createWebhookClient(config: WebhookConfig, deps: DiscordRestDeps
       if (!isUsable(config.id) || !isUsable(config.token))
         throw notSent('post', 'webhook.post not sent: the webhook id or token is empty');
       const discord = discordOnly(message, 'post');
-      const answer = await rest.send({
-        operation: 'post',
-        method: 'POST',
-        route: route(),
-        query: new URLSearchParams({ wait: 'true' }),
-        body: postPayload(discord),
-        files: rawFiles(discord.files),
-        signal: opts?.signal,
-        onRateLimit: opts?.onRateLimit,
-      });
+      const answer = await rest
+        .send({
+          operation: 'post',
+          method: 'POST',
+          route: route(),
+          query: new URLSearchParams({ wait: 'true' }),
+          body: postPayload(discord),
+          files: rawFiles(discord.files),
+          signal: opts?.signal,
+          onRateLimit: opts?.onRateLimit,
+        })
+        .catch((err: unknown) => Promise.reject(placed(err, 'the webhook')));
       return createdOf(answer, 'post');
     },
 
@@ -199,6 +228,60 @@ export function discordNonce(key: string): string {
   return createHash('sha256').update(key).digest('base64url').slice(0, 25);
 }
 
+/** Create Message in `channelId`; a refusal's sentence names the channel. */
+async function createMessage(
+  rest: DiscordRest,
+  channelId: string,
+  body: Record<string, unknown>,
+  files: RawFile[] | undefined,
+  opts: PostOptions,
+): Promise<PostedMessage> {
+  const answer = await rest
+    .send({
+      operation: 'post',
+      method: 'POST',
+      route: Routes.channelMessages(channelId),
+      body,
+      files,
+      signal: opts.signal,
+      onRateLimit: opts.onRateLimit,
+    })
+    .catch((err: unknown) => Promise.reject(placed(err, `<#${channelId}>`)));
+  const created = createdOf(answer, 'post');
+  return { id: created.id, channelId: created.channelId ?? channelId };
+}
+
+/** Create DM with `userId`, then Create Message in it. */
+async function sendDirect(
+  rest: DiscordRest,
+  userId: string,
+  text: string,
+  opts: CallOptions,
+): Promise<PostedMessage> {
+  const dm = await rest.send({
+    operation: 'dm',
+    method: 'POST',
+    route: Routes.userChannels(),
+    body: { recipient_id: userId },
+    signal: opts.signal,
+  });
+  const channel = DmChannel.safeParse(dm.data);
+  if (!channel.success)
+    throw new ServiceError({
+      service: 'webhook',
+      operation: 'dm',
+      code: 'bad_response',
+      message: 'webhook.dm: the answer is not a DM channel',
+    });
+  return createMessage(
+    rest,
+    channel.data.id,
+    { content: text, allowed_mentions: { parse: [] } },
+    undefined,
+    opts,
+  );
+}
+
 /** The bot's channel client, with the DM it can send (a schedule's creator is told there). */
 export type DiscordChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage'>>;
 
@@ -216,24 +299,6 @@ export function createDiscordChannelClient(
     { api: config.apiUrl, versioned: true, caller: { kind: 'bot', token: config.token } },
     deps,
   );
-  const createMessage = async (
-    channelId: string,
-    body: Record<string, unknown>,
-    files: RawFile[] | undefined,
-    opts: PostOptions,
-  ): Promise<PostedMessage> => {
-    const answer = await rest.send({
-      operation: 'post',
-      method: 'POST',
-      route: Routes.channelMessages(channelId),
-      body,
-      files,
-      signal: opts.signal,
-      onRateLimit: opts.onRateLimit,
-    });
-    const created = createdOf(answer, 'post');
-    return { id: created.id, channelId: created.channelId ?? channelId };
-  };
   return {
     async post(channelId, message, opts) {
       const discord = discordOnly(message, 'post');
@@ -243,7 +308,7 @@ export function createDiscordChannelClient(
         // Discord keeps a nonce a few minutes: a resend within them returns the first message.
         ...(key === undefined ? {} : { nonce: discordNonce(key), enforce_nonce: true }),
       };
-      return createMessage(channelId, body, rawFiles(discord.files), opts ?? {});
+      return createMessage(rest, channelId, body, rawFiles(discord.files), opts ?? {});
     },
 
     async check(channelId, opts = {}) {
@@ -273,29 +338,7 @@ export function createDiscordChannelClient(
           : discordMessageUrl(ref.guildId, ref.channelId, ref.messageId),
       ),
 
-    async directMessage(userId, text, opts = {}) {
-      const dm = await rest.send({
-        operation: 'dm',
-        method: 'POST',
-        route: Routes.userChannels(),
-        body: { recipient_id: userId },
-        signal: opts.signal,
-      });
-      const channel = DmChannel.safeParse(dm.data);
-      if (!channel.success)
-        throw new ServiceError({
-          service: 'webhook',
-          operation: 'dm',
-          code: 'bad_response',
-          message: 'webhook.dm: the answer is not a DM channel',
-        });
-      return createMessage(
-        channel.data.id,
-        { content: text, allowed_mentions: { parse: [] } },
-        undefined,
-        opts,
-      );
-    },
+    directMessage: (userId, text, opts = {}) => sendDirect(rest, userId, text, opts),
 
     close: () => Promise.resolve(rest.close()),
   };

@@ -236,6 +236,9 @@ describe("herald's Discord clients obey it", () => {
     const client = channelClient();
     const err = await failureOf(client.post(OTHER_CHANNEL, message('hi')));
     expect(err).toMatchObject({ code: errorCode, refusal: { platform: 'discord', code } });
+    // The sentence a schedule's history shows names the channel as Discord shows it.
+    expect(err.message).toMatch(new RegExp(`^herald cannot post to <#${OTHER_CHANNEL}>: Discord says `));
+    expect(err.message).not.toMatch(/webhook service|check the input|channel:discord:/);
     await client.close();
   });
 
@@ -247,6 +250,9 @@ describe("herald's Discord clients obey it", () => {
     });
     const err = await failureOf(hook.post(message('hi')));
     expect(err).toMatchObject({ code: 'not_found', refusal: { platform: 'discord', code: '10015' } });
+    expect(err.message).toBe(
+      'herald cannot post to the webhook: Discord says the webhook was deleted or its token reset',
+    );
     expect(JSON.stringify(err)).not.toContain('reset-token-0000');
     await hook.close();
   });
