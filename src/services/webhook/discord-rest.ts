@@ -14,7 +14,7 @@
 // the URL: a webhook's or interaction's token is a path segment) and, for the codes that say a
 // destination refuses herald for good, a `refusal`.
 import { DiscordAPIError, REST, RateLimitError, type RawFile } from '@discordjs/rest';
-import type { RateBudget, RateScope } from '../../domain/rate-budget.ts';
+import type { RateScope } from '../../domain/rate-budget.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { bodyExcerpt, errorCode, statusToCode, TIMEOUT_CODES } from '../../http/failure.ts';
 import type { AnswerHead, CallRecord } from '../../http/types.ts';
@@ -24,12 +24,10 @@ import { readRateLimit, type RateLimitFacts } from './rate-limit.ts';
 
 /**
  * What a Discord client takes besides its config: herald's usual deps (`httpOptions.requestTimeoutMs`
- * bounds one request) and the budget shared by the replicas.
+ * bounds one request; `discordBudget`, shared by the replicas: without one, only this process's SDK
+ * limits apply).
  */
-export interface DiscordRestDeps extends ClientDeps {
-  /** Discord's budgets shared by the replicas; without one, only this process's SDK limits apply. */
-  budget?: RateBudget | undefined;
-}
+export type DiscordRestDeps = ClientDeps;
 
 /**
  * Whose requests a client sends: the bot token's (`bot`), webhooks' (`webhook`, no token, limited
@@ -197,8 +195,10 @@ function watchAnswers(
     if (text === undefined) void clone.body?.cancel().catch(() => undefined);
     if (request.data.signal) answers.set(request.data.signal, text === undefined ? { head } : { head, text });
     if (head.status === 429) refused.add(`${request.method.toUpperCase()} ${request.path}`);
-    if (isInvalid(head) && deps.budget)
-      deps.budget.countInvalid().catch((err: unknown) => deps.log?.warn({ err }, 'discord.budget_failed'));
+    if (isInvalid(head) && deps.discordBudget)
+      deps.discordBudget
+        .countInvalid()
+        .catch((err: unknown) => deps.log?.warn({ err }, 'discord.budget_failed'));
   });
 }
 
@@ -236,7 +236,7 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
 
   async function send(req: DiscordRequest): Promise<DiscordAnswer> {
     const start = now();
-    if (scope !== undefined && deps.budget) await deps.budget.take(scope, req.signal);
+    if (scope !== undefined && deps.discordBudget) await deps.discordBudget.take(scope, req.signal);
     const own = new AbortController();
     const stop = () => own.abort(req.signal?.reason);
     if (req.signal?.aborted) stop();
@@ -294,8 +294,8 @@ async function failureOf(
   const { status } = answer.head;
   if (err instanceof RateLimitError || status === 429) {
     const waitMs = body.retryAfterMs ?? (facts.waitMs > 0 ? facts.waitMs : undefined);
-    if (facts.isGlobal && scope !== undefined && deps.budget)
-      await deps.budget
+    if (facts.isGlobal && scope !== undefined && deps.discordBudget)
+      await deps.discordBudget
         .pause(scope, waitMs ?? 1_000)
         .catch((e: unknown) => deps.log?.warn({ err: e }, 'discord.budget_failed'));
     return fail('rate_limited', { status, retryAfterMs: waitMs, providerMessage: body.message });

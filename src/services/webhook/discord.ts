@@ -384,7 +384,7 @@ export function createInteractionWebhookClient(
   const rest = createDiscordRest(
     { api: config.apiUrl, versioned: true, caller: { kind: 'interaction' } },
     // Interaction responses never take from the shared budget.
-    { ...deps, budget: undefined },
+    { ...deps, discordBudget: undefined },
   );
   const app = config.applicationId;
   return {

@@ -51,7 +51,10 @@ const post = (channel: string, body: object, headers: Record<string, string> = {
   });
 
 const channelClient = (budget?: RateBudget) =>
-  createDiscordChannelClient({ apiUrl: fake.apiUrl, token: BOT_TOKEN }, budget ? { budget } : {});
+  createDiscordChannelClient(
+    { apiUrl: fake.apiUrl, token: BOT_TOKEN },
+    budget ? { discordBudget: budget } : {},
+  );
 
 /** A RateBudget that records what it is asked and never waits. */
 function recordingBudget() {
@@ -273,7 +276,7 @@ describe("herald's Discord clients obey it", () => {
     expect(limited).toMatchObject({ code: 'rate_limited', retryAfterMs: 1_500 });
     const hook = createWebhookClient(
       { baseUrl: `${fake.apiUrl}/webhooks`, id: HOOK_ID, token: HOOK_TOKEN },
-      { budget },
+      { discordBudget: budget },
     );
     await hook.post(message('four'));
     const host = new URL(fake.apiUrl).host;
@@ -300,7 +303,7 @@ describe("herald's Discord clients obey it", () => {
     expect(calls).toEqual(['take discord:bot', 'invalid']);
     const interactions = createInteractionWebhookClient(
       { apiUrl: fake.apiUrl, applicationId: APP_ID },
-      { budget },
+      { discordBudget: budget },
     );
     await interactions.followUp('interaction-token-2', {
       content: 'answer',
