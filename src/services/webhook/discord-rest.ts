@@ -267,7 +267,13 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
     }
   }
 
-  return { send, close: () => rest.clearHashSweeper() };
+  return {
+    send,
+    close: () => {
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+    },
+  };
 }
 
 /** What a failed request's error is made with: the clock, and the budget a global 429 pauses. */
