@@ -211,6 +211,17 @@ describe("herald's Discord clients obey it", () => {
     await client.close();
   });
 
+  it('waits for a bucket Discord announced as empty instead of sending into a 429', async () => {
+    await fake.close();
+    // The fake's real clock here: the SDK waits the bucket's Reset-After out in real time.
+    fake = await startFakeDiscord({ bucket: { limit: 2, windowMs: 300 } });
+    const client = channelClient();
+    for (let i = 0; i < 5; i++) await client.post(CHANNEL_ID, message(`post ${i}`));
+    expect(fake.calls.filter((c) => c.created !== undefined)).toHaveLength(5);
+    expect(fake.contract.counts).toMatchObject({ routeRefusals: 0, invalid: 0 });
+    await client.close();
+  });
+
   it('posts into a channel with a nonce of at most 25 characters and enforce_nonce; a resend creates nothing', async () => {
     const client = channelClient();
     const key = 'outbox-entry-0193a4b2-7c1d-7e3f-9a55-2f0c4d6e8b10';
