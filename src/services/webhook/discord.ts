@@ -132,9 +132,20 @@ function createdOf(answer: { status: number; data: unknown }, operation: string)
   });
 }
 
-/** Splits a webhook base (…/api/webhooks) into the SDK's base (…/api); the route adds /webhooks. */
-function apiOfWebhookBase(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/webhooks$/, '');
+/** A path segment as it goes on the wire: an id or a token never reaches into another segment. */
+const seg = (value: string) => encodeURIComponent(value);
+
+/**
+ * Where a webhook is posted: a base ending in /webhooks (as every webhook address has it) gives the
+ * SDK its base and Discord's webhook route, so its buckets are the webhook's; any other base is
+ * posted to as it was given.
+ */
+function webhookPlace(config: WebhookConfig): { api: string; route: `/${string}` } {
+  const base = config.baseUrl.replace(/\/+$/, '');
+  const tail = `/${seg(config.id)}/${seg(config.token)}` as const;
+  return base.endsWith('/webhooks')
+    ? { api: base.slice(0, -'/webhooks'.length), route: `/webhooks${tail}` }
+    : { api: base, route: tail };
 }
 
 const isUsable = (segment: string) => segment.trim() !== '' && !/^\.+$/.test(segment);
@@ -142,13 +153,11 @@ const isUsable = (segment: string) => segment.trim() !== '' && !/^\.+$/.test(seg
 /** A Discord webhook destination (S7). */
 export function createWebhookClient(config: WebhookConfig, deps: DiscordRestDeps = {}): WebhookClient {
   registerSecret(config.token);
-  const rest = createDiscordRest(
-    { api: apiOfWebhookBase(config.baseUrl), versioned: false, caller: { kind: 'webhook' } },
-    deps,
-  );
+  const place = webhookPlace(config);
+  const rest = createDiscordRest({ api: place.api, versioned: false, caller: { kind: 'webhook' } }, deps);
   const now = deps.now ?? Date.now;
   const guilds = new Map<string, { guildId: string | undefined; until: number }>();
-  const route = () => Routes.webhook(config.id, config.token);
+  const route = () => place.route;
   return {
     async post(message, opts) {
       if (!isUsable(config.id) || !isUsable(config.token))
@@ -240,7 +249,7 @@ async function createMessage(
     .send({
       operation: 'post',
       method: 'POST',
-      route: Routes.channelMessages(channelId),
+      route: Routes.channelMessages(seg(channelId)),
       body,
       files,
       signal: opts.signal,
@@ -318,7 +327,7 @@ export function createDiscordChannelClient(
         await rest.send({
           operation: 'check',
           method: 'GET',
-          route: Routes.channel(channelId),
+          route: Routes.channel(seg(channelId)),
           signal: opts.signal,
         });
         return undefined;
@@ -393,7 +402,7 @@ export function createInteractionWebhookClient(
         rest.send({
           operation: 'edit',
           method: 'PATCH',
-          route: Routes.webhookMessage(app, token, '@original'),
+          route: Routes.webhookMessage(seg(app), seg(token), '@original'),
           body: interactionPayload(message, false),
           files: rawFiles(message.files),
           signal: opts?.signal,
@@ -410,7 +419,7 @@ export function createInteractionWebhookClient(
       await rest.send({
         operation: 'follow_up',
         method: 'POST',
-        route: Routes.webhook(app, token),
+        route: Routes.webhook(seg(app), seg(token)),
         body: interactionPayload(message, true),
         files: rawFiles(message.files),
         signal: opts?.signal,
@@ -420,7 +429,7 @@ export function createInteractionWebhookClient(
       await rest.send({
         operation: 'delete',
         method: 'DELETE',
-        route: Routes.webhookMessage(app, token, '@original'),
+        route: Routes.webhookMessage(seg(app), seg(token), '@original'),
         signal: opts?.signal,
       });
     },
