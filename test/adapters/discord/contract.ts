@@ -21,6 +21,11 @@ export interface ContractOptions {
   banMs?: number;
   /** The application whose `/webhooks/{application.id}/{token}` routes are interaction responses. */
   applicationId: string;
+  /**
+   * Whether the contract counts buckets and adds their X-RateLimit-* headers (default); off for a
+   * fake whose tests script each answer's headers themselves.
+   */
+  buckets?: boolean;
 }
 
 export interface ContractCounts {
@@ -171,6 +176,7 @@ export function createDiscordContract(options: ContractOptions): DiscordContract
     }
     // Per-route buckets: past the bucket's limit, a 429 with its retry_after and scope `user`.
     // https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit
+    if (options.buckets === false) return undefined;
     const w = windowOf(buckets, `${route.bucket} ${route.major}`, bucket.windowMs);
     if (w.used >= bucket.limit) {
       counts.routeRefusals += 1;
@@ -207,7 +213,7 @@ export function createDiscordContract(options: ContractOptions): DiscordContract
         const route = routeOf(info.request.method, info.request.url, options.applicationId);
         const refused = await admit(info.request, route);
         const response = refused ?? (await resolver(info));
-        if (!refused) {
+        if (!refused && options.buckets !== false) {
           const w = windowOf(buckets, `${route.bucket} ${route.major}`, bucket.windowMs);
           for (const [name, value] of Object.entries(limitHeaders(route, w)))
             if (!response.headers.has(name)) response.headers.set(name, value);
