@@ -184,7 +184,7 @@ function sdkClient(config: DiscordRestConfig, deps: DiscordRestDeps, refused: Se
 function watchAnswers(
   rest: REST,
   answers: Map<AbortSignal, Answer>,
-  refused: Set<string>,
+  refused: Set<string> | undefined,
   deps: DiscordRestDeps,
 ): void {
   rest.on('response', (request, response) => {
@@ -194,7 +194,7 @@ function watchAnswers(
     const text = head.status >= 400 ? clone.text().catch(() => '') : undefined;
     if (text === undefined) void clone.body?.cancel().catch(() => undefined);
     if (request.data.signal) answers.set(request.data.signal, text === undefined ? { head } : { head, text });
-    if (head.status === 429) refused.add(`${request.method.toUpperCase()} ${request.path}`);
+    if (head.status === 429) refused?.add(`${request.method.toUpperCase()} ${request.path}`);
     if (isInvalid(head) && deps.discordBudget)
       deps.discordBudget
         .countInvalid()
@@ -212,7 +212,8 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
   const rest = sdkClient(config, deps, refused);
   // Each request has its own signal, so that the SDK's `response` event names whose answer it is.
   const answers = new Map<AbortSignal, Answer>();
-  watchAnswers(rest, answers, refused, deps);
+  // An interaction's 429 is waited out by the SDK: none of its routes is marked for rejection.
+  watchAnswers(rest, answers, caller.kind === 'interaction' ? undefined : refused, deps);
 
   const record = (
     req: DiscordRequest,
