@@ -12,7 +12,12 @@ import { ownEntry } from './domain/lookup.ts';
 import { renderDiscordWebhook } from './render/discord.ts';
 import { renderSlack } from './render/slack.ts';
 import type { ClientDeps } from './services/deps.ts';
-import { type ChannelClient, type SlackWebhookMessage, type WebhookClient, type WebhookMessage } from './services/webhook/client.ts';
+import {
+  type ChannelClient,
+  type SlackWebhookMessage,
+  type WebhookClient,
+  type WebhookMessage,
+} from './services/webhook/client.ts';
 import { createWebhookClient } from './services/webhook/discord.ts';
 import { createDiscordChannelClient } from './services/webhook/discord.ts';
 import { createSlackChannelClient } from './services/webhook/slack-channel.ts';
