@@ -14,7 +14,7 @@ import { createHostscanClient } from '../src/services/hostscan/client.ts';
 import { createJobSearchClient } from '../src/services/job-search/client.ts';
 import { VOICES_CACHE_TTL_MS, createSpeechClient } from '../src/services/speech/client.ts';
 import { createWeatherClient } from '../src/services/weather/client.ts';
-import { createWebhookClient } from '../src/services/webhook/client.ts';
+import { createWebhookClient } from '../src/services/webhook/discord.ts';
 import { cityName, createBot, weatherCommand } from './commands.ts';
 import { captureRequests, openFloor, type FloorResult, type Stretch } from './floor.ts';
 import { closedLoop, cpuMsSince, spread, type Spread } from './stats.ts';

@@ -14,12 +14,12 @@ import { renderSlack } from './render/slack.ts';
 import type { ClientDeps } from './services/deps.ts';
 import {
   type ChannelClient,
-  createWebhookClient,
   type SlackWebhookMessage,
   type WebhookClient,
   type WebhookMessage,
 } from './services/webhook/client.ts';
-import { createDiscordChannelClient } from './services/webhook/discord-channel.ts';
+import { createWebhookClient } from './services/webhook/discord.ts';
+import { createDiscordChannelClient } from './services/webhook/discord.ts';
 import { createSlackChannelClient } from './services/webhook/slack-channel.ts';
 import { createSlackWebhookClient } from './services/webhook/slack.ts';
 

@@ -42,7 +42,19 @@ function importsOf(file: string): Import[] {
 const all = ['src', 'commands', 'adapters', 'jobs'].flatMap((d) => walk(join(ROOT, d))).flatMap(importsOf);
 const from = (prefix: string) => all.filter((i) => i.file.startsWith(prefix));
 const isIn = (i: Import, prefix: string) => i.target.startsWith(prefix);
-const PLATFORM_SDKS = ['discord.js', '@slack/bolt', '@slack/web-api', 'ws'];
+const PLATFORM_SDKS = [
+  'discord.js',
+  '@discordjs/rest',
+  'discord-api-types',
+  '@slack/bolt',
+  '@slack/web-api',
+  'ws',
+];
+/** A chat platform's SDK, or a part of one (`discord-api-types/v10`, any `@discordjs/` or `@slack/` package). */
+const isPlatformSdk = (target: string) =>
+  PLATFORM_SDKS.some((sdk) => target === sdk || target.startsWith(`${sdk}/`)) ||
+  target.startsWith('@discordjs/') ||
+  target.startsWith('@slack/');
 
 function violations(list: Import[], bad: (i: Import) => boolean): string[] {
   return list.filter(bad).map((i) => `${i.file} -> ${i.target}`);
@@ -68,7 +80,7 @@ describe('architecture', () => {
           isIn(i, 'src/sandbox') ||
           isIn(i, 'src/store') ||
           i.target === 'undici' ||
-          PLATFORM_SDKS.includes(i.target) ||
+          isPlatformSdk(i.target) ||
           (isIn(i, 'src/services') && !i.typeOnly),
       ),
     ).toEqual([]);
@@ -90,8 +102,16 @@ describe('architecture', () => {
 
   it('each adapter uses only its own platform SDK', () => {
     expect(violations(from('adapters/discord/'), (i) => i.target.startsWith('@slack/'))).toEqual([]);
-    expect(violations(from('adapters/slack/'), (i) => i.target === 'discord.js')).toEqual([]);
-    expect(violations(from('adapters/console/'), (i) => PLATFORM_SDKS.includes(i.target))).toEqual([]);
+    expect(
+      violations(
+        from('adapters/slack/'),
+        (i) =>
+          i.target === 'discord.js' ||
+          i.target.startsWith('@discordjs/') ||
+          i.target.startsWith('discord-api-types'),
+      ),
+    ).toEqual([]);
+    expect(violations(from('adapters/console/'), (i) => isPlatformSdk(i.target))).toEqual([]);
   });
 
   it('jobs never import commands, adapters or node-cron', () => {
@@ -124,6 +144,16 @@ describe('architecture', () => {
         const m = /^src\/services\/([^/.]+)\//.exec(i.target);
         return own !== undefined && m !== null && m[1] !== own;
       }),
+    ).toEqual([]);
+  });
+
+  it('of the services, only the chat webhook (S7) talks through a platform SDK', () => {
+    expect(
+      violations(
+        from('src/services/').filter((i) => !i.file.startsWith('src/services/webhook/')),
+        (i) =>
+          isPlatformSdk(i.target) || i.target.startsWith('@slack/') || i.target.startsWith('@discordjs/'),
+      ),
     ).toEqual([]);
   });
 
@@ -207,7 +237,7 @@ describe('architecture', () => {
       violations(
         from('src/render/'),
         (i) =>
-          PLATFORM_SDKS.includes(i.target) ||
+          isPlatformSdk(i.target) ||
           i.target.startsWith('@slack/') ||
           i.target === 'undici' ||
           isIn(i, 'adapters') ||

@@ -54,7 +54,7 @@ export interface DiscordAdapterOptions {
   log: CommandLog;
   /**
    * What answers an interaction after its first answer, in both modes: the edit of @original and
-   * follow-ups through the interaction's webhook (src/services/webhook/interaction.ts).
+   * follow-ups through the interaction's webhook (src/services/webhook/discord.ts).
    */
   webhook: InteractionWebhook;
   /** Overrides for tests: shorter windows and deadlines. */

@@ -2,7 +2,8 @@
 // DISCORD_GUILD_ID's guild when set (instant, for development) or globally. Which commands: the
 // registry it is given (src/app.ts's offered commands, the bot's own).
 // https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands
-import { REST, Routes } from 'discord.js';
+import { REST } from '@discordjs/rest';
+import { Routes } from 'discord-api-types/v10';
 import type { DiscordConfig } from '../../src/config/index.ts';
 import type { CommandRegistry } from '../../src/core/adapter.ts';
 import type { CommandLog } from '../../src/core/command.ts';

@@ -28,6 +28,7 @@ async function send(
   delivery: Delivery,
   parts: PostProgress,
   onRateLimit: (facts: RateLimitFacts) => void,
+  idempotencyKey: string,
 ): Promise<{ id: string; channelId?: string }> {
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
@@ -36,7 +37,12 @@ async function send(
       // Posted by the bot itself; a platform herald is not connected to waits, like a missing webhook.
       const poster = ctx.settings.channels?.[channel.platform];
       if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
-      const posted = await poster.post(channel.id, delivery.message, { progress: parts, onRateLimit });
+      // The outbox entry's id: the same on every resend, so Discord's nonce makes a resend safe.
+      const posted = await poster.post(channel.id, delivery.message, {
+        progress: parts,
+        onRateLimit,
+        idempotencyKey: idempotencyKey,
+      });
       return { id: posted.id, channelId: posted.channelId ?? channel.id };
     }
     // A named destination never falls back to another webhook: the post waits until it exists.
@@ -223,7 +229,7 @@ async function deliverOnce(
       // The store refuses when this owner no longer holds the entry: then it is not sent here.
       if (!(await ctx.store.markInFlight(entry.id, ctx.owner, true))) return takenOver(ctx, entry, notes);
       isUncertain = true;
-      const posted = await send(ctx, delivery, progress, (f) => (facts = f));
+      const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
       const receipt = posted.id;
       await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
       await ctx.pauses.learn(scopes, facts);

@@ -7,6 +7,7 @@ import {
   type QuotaStore,
 } from '../http/client.ts';
 import type { HttpOptions } from '../http/policy.ts';
+import type { RateBudget } from '../domain/rate-budget.ts';
 import { registerSecret } from '../redact.ts';
 
 /** What every client factory takes besides its own config. */
@@ -16,6 +17,11 @@ export interface ClientDeps {
   httpOptions?: Partial<HttpOptions>;
   /** Counts providers' quotas (Adzuna's) across replicas when it holds a Redis. */
   quotaStore?: QuotaStore;
+  /**
+   * Discord's request budgets shared by the replicas: the chat webhook's Discord clients take from
+   * it before every request that is not an interaction response (docs/PLATFORMS.md).
+   */
+  discordBudget?: RateBudget | undefined;
   /** Clock for caches (tests use a fake one). */
   now?: () => number;
   random?: () => number;

@@ -11,7 +11,8 @@ import { createHostscanClient, type HostscanClient } from './hostscan/client.ts'
 import { createJobSearchClient, type JobSearchClient } from './job-search/client.ts';
 import { createSpeechClient, type SpeechClient } from './speech/client.ts';
 import { createWeatherClient, type WeatherClient } from './weather/client.ts';
-import { createWebhookClient, type WebhookClient } from './webhook/client.ts';
+import { type WebhookClient } from './webhook/client.ts';
+import { createWebhookClient } from './webhook/discord.ts';
 
 /** The client type of each service key. */
 export interface ServiceClients {

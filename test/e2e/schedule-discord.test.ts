@@ -3,6 +3,7 @@
 // (createDiscordAdapter) on the fake gateway and REST API takes `/schedule add` in a guild channel
 // with no `to:`; the runner, its clock moved over two slot boundaries, posts each slot once into that
 // channel with the bot token (Create Message); `/schedule history` then links each run's message.
+// The fake enforces Discord's REST contract (test/adapters/discord/contract.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/register.ts';
 import type { ChatAdapter } from '../../src/core/adapter.ts';
@@ -105,6 +106,16 @@ describe('/schedule on Discord, end to end', () => {
       path: `/api/v10/channels/${CHANNEL_ID}`,
       authorization: `Bot ${BOT_TOKEN}`,
     });
+    // The fake enforces Discord's contract (contract.ts): the bodiless check carries no JSON content
+    // type (Discord answers 400 / 50109 to one), every request names itself DiscordBot (…), and
+    // nothing was refused (before @discordjs/rest, this add failed with "The webhook service did not
+    // accept that request").
+    const sent = fake.rest.requests.filter((r) => r.pathname.startsWith('/api/'));
+    expect(
+      sent.find((r) => r.pathname === `/api/v10/channels/${CHANNEL_ID}`)?.headers['content-type'],
+    ).toBeUndefined();
+    for (const r of sent) expect(r.headers['user-agent']).toMatch(/^DiscordBot \(\S+, \S+\)/);
+    expect(fake.contract.counts).toMatchObject({ invalid: 0, globalRefusals: 0, routeRefusals: 0 });
 
     const inbox = world.inbox.messages.length;
     const perSlot = await postInTwoSlots(runner, clock, channelPosts);
@@ -115,6 +126,10 @@ describe('/schedule on Discord, end to end', () => {
       expect(JSON.stringify(post!.json?.embeds)).toContain('Oslo');
     }
     expect(world.inbox.messages.length).toBe(inbox);
+    // Each slot's post carries its outbox entry's nonce, so a resend after a crash is not doubled.
+    const nonces = perSlot.map(([post]) => post!.json?.nonce);
+    expect(nonces.every((n) => typeof n === 'string' && n.length <= 25)).toBe(true);
+    expect(new Set(nonces).size).toBe(2);
 
     const history = await schedule('history', [{ name: 'id', type: 3, value: record!.id }]);
     const [embed] = history.embeds as { fields: { name: string; value: string }[] }[];

@@ -3,7 +3,7 @@
 // chat.postMessage), through the same slot claim, outbox and delivery as webhook posts. The
 // bot's missing permission or absence is refused at add time; a 429 is waited out as the platform
 // says; a 403/404 is given up on.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addedReply } from '../../commands/schedule-format.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
@@ -38,13 +38,19 @@ let slack: SlackFake;
 let channels: ChannelClients;
 beforeAll(async () => {
   [world, discord, slack] = await Promise.all([startWorld(), startFakeDiscord(), startSlackFake()]);
+});
+// Each test's own clients, as each replica has its own: a client remembers the buckets Discord
+// announced (a 429's 30 s wait holds its route), in real time, not the tests' clock.
+beforeEach(() => {
+  // Each test starts with Discord's buckets full: the fake counts them in real time.
+  discord.contract.reset();
   channels = createChannelClients({
     discord: { token: BOT_TOKEN, apiUrl: discord.apiUrl },
     slack: { botToken: SLACK_BOT_TOKEN, apiUrl: `${slack.server.url}/api` },
   });
 });
+afterEach(() => closeChannelClients(channels));
 afterAll(async () => {
-  await closeChannelClients(channels);
   await Promise.all([world.close(), discord.close(), slack.server.close()]);
 });
 

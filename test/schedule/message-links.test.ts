@@ -8,7 +8,8 @@ import { createMessageLinker } from '../../src/schedule/message-links.ts';
 import type { ScheduleRecord, ScheduleRun } from '../../src/schedule/schedules.ts';
 import { SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, webhookHandlers } from '../../src/sandbox/webhook.ts';
-import { createWebhookClient, type WebhookClient } from '../../src/services/webhook/client.ts';
+import { type WebhookClient } from '../../src/services/webhook/client.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord.ts';
 import { createSlackWebhookClient } from '../../src/services/webhook/slack.ts';
 import {
   BOT_TOKEN,

@@ -7,8 +7,8 @@ import { http, HttpResponse } from 'msw';
 import { afterEach } from 'vitest';
 import { createDeliverer, type DeliveryOptions } from '../../src/schedule/delivery.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
-import { createWebhookClient } from '../../src/services/webhook/client.ts';
-import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
+import { createDiscordChannelClient, createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createDiscordContract } from '../adapters/discord/contract.ts';
 import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
 import type { Store } from '../../src/store/index.ts';
 import {
@@ -101,18 +101,32 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
     flags: 0,
   });
 
+  // Discord's request rules (content types, User-Agent, invalid requests); the limits and their
+  // headers are the tests' scripted ones, on a clock the tests move.
+  const { enforced } = createDiscordContract({
+    applicationId: '1187421520894746624',
+    now: () => clock.ms,
+    buckets: false,
+    globalPerSecond: Number.POSITIVE_INFINITY,
+  });
   const server = useFakeServer(() => [
-    http.post('*/api/webhooks/:id/:token', async ({ request, params }) => {
-      const { content } = (await request.json()) as { content: string };
-      await hooks.beforeAnswer?.();
-      return answer(`webhook:${String(params.id)}`, content, () => message(content, CHANNELS[0]!));
-    }),
-    http.post('*/api/v10/channels/:channel/messages', async ({ request, params }) => {
-      const { content } = (await request.json()) as { content: string };
-      await hooks.beforeAnswer?.();
-      const channel = String(params.channel);
-      return answer(`channel:${channel}`, content, () => message(content, channel));
-    }),
+    http.post(
+      '*/api/webhooks/:id/:token',
+      enforced(async ({ request, params }) => {
+        const { content } = (await request.json()) as { content: string };
+        await hooks.beforeAnswer?.();
+        return answer(`webhook:${String(params.id)}`, content, () => message(content, CHANNELS[0]!));
+      }),
+    ),
+    http.post(
+      '*/api/v10/channels/:channel/messages',
+      enforced(async ({ request, params }) => {
+        const { content } = (await request.json()) as { content: string };
+        await hooks.beforeAnswer?.();
+        const channel = String(params.channel);
+        return answer(`channel:${channel}`, content, () => message(content, channel));
+      }),
+    ),
     http.post('*/api/chat.postMessage', async ({ request }) => {
       const form = new URLSearchParams(await request.text());
       await hooks.beforeAnswer?.();

@@ -24,7 +24,7 @@ import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/ru
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
 import { channelAudiences, channelChecks, messageLinker } from '../../jobs/schedules.ts';
 import { destinationMessages, type ChannelClients } from '../../src/destinations.ts';
-import { createWebhookClient } from '../../src/services/webhook/client.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord.ts';
 import type { Store } from '../../src/store/index.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
 import { sandboxHandlers } from '../../src/sandbox/index.ts';

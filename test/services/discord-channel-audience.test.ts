@@ -8,7 +8,7 @@ import { maySendMessages } from '../../src/domain/discord.ts';
 import {
   createDiscordChannelClient,
   isPrivateDiscordChannel,
-} from '../../src/services/webhook/discord-channel.ts';
+} from '../../src/services/webhook/discord.ts';
 import { BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from '../adapters/discord/fake-discord.ts';
 
 const VIEW = String(1n << 10n);

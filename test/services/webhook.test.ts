@@ -8,11 +8,8 @@ import {
   webhookHandlers,
 } from '../../src/sandbox/webhook.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
-import {
-  createWebhookClient,
-  type WebhookConfig,
-  type WebhookEmbed,
-} from '../../src/services/webhook/client.ts';
+import { type WebhookConfig, type WebhookEmbed } from '../../src/services/webhook/client.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,

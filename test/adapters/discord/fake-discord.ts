@@ -8,9 +8,15 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import {
   createInteractionWebhookClient,
   type InteractionWebhookClient,
-} from '../../../src/services/webhook/interaction.ts';
+} from '../../../src/services/webhook/discord.ts';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
-import { MISSING_ACCESS, scripted, type ScriptedAnswer } from './discord-answers.ts';
+import { MISSING_ACCESS, MISSING_PERMISSIONS, scripted, type ScriptedAnswer } from './discord-answers.ts';
+import {
+  createDiscordContract,
+  formBodyError,
+  type ContractOptions,
+  type DiscordContract,
+} from './contract.ts';
 
 export const APP_ID = '1187421520894746624';
 export const GUILD_ID = '1187421520894746700';
@@ -48,7 +54,9 @@ export interface DiscordCall {
     | 'commands'
     | 'application'
     | 'channel'
-    | 'message';
+    | 'message'
+    | 'dm'
+    | 'webhook';
   method: string;
   path: string;
   /** The interaction token or id in the path, when there is one. */
@@ -86,6 +94,14 @@ async function readBody(
   }
   const text = await request.text();
   return { json: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>), files };
+}
+
+/** Discord's 404 for a channel that does not exist, or no longer. */
+const UNKNOWN_CHANNEL = { message: 'Unknown Channel', code: 10003 };
+
+/** The DM channel of a user: one per user, as Discord keeps it. */
+export function dmChannelOf(userId: string): string {
+  return `9${userId.slice(1)}`;
 }
 
 let nextId = 1300000000000000000n;
@@ -150,6 +166,14 @@ export interface FakeDiscord {
    * Channel, as Discord's "Private Channel" switch sets it.
    */
   readonly privateChannels: Set<string>;
+  /** Channels the bot sees but may not post in: posts there answer 403 Missing Permissions (50013). */
+  readonly mutedChannels: Set<string>;
+  /** Channels deleted: every request about them answers 404 Unknown Channel (10003). */
+  readonly deletedChannels: Set<string>;
+  /** Executed webhooks (`/webhooks/{id}/{token}` of another application): id → token; others 10015. */
+  readonly webhooks: Map<string, string>;
+  /** The rules of Discord's REST API this fake enforces (contract.ts), and what they refused. */
+  readonly contract: DiscordContract;
   /** Answers for the next channel-message POSTs, in order (then: the created message). */
   readonly nextMessageAnswers: ScriptedAnswer[];
   /** Answers for the next edits of @original and follow-ups, in order (then: the message). */
@@ -159,7 +183,32 @@ export interface FakeDiscord {
   close(): Promise<void>;
 }
 
-export async function startFakeDiscord(): Promise<FakeDiscord> {
+/** What a Discord message's fields may hold: beyond them, a 50035 form body error. */
+function invalidMessage(json: Record<string, unknown> | undefined): Response | undefined {
+  // https://discord.com/developers/docs/resources/message#create-message (content: up to 2000
+  // characters; nonce: up to 25 characters; enforce_nonce needs a nonce).
+  const content = json?.content;
+  if (typeof content === 'string' && content.length > 2000)
+    return formBodyError('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
+  const nonce = json?.nonce;
+  if (typeof nonce === 'string' && nonce.length > 25)
+    return formBodyError('nonce', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+  if (json?.enforce_nonce === true && nonce === undefined)
+    return formBodyError('nonce', 'BASE_TYPE_REQUIRED', 'This field is required');
+  return undefined;
+}
+
+/** How long Discord keeps a nonce (Create Message: "a few minutes"). */
+const NONCE_WINDOW_MS = 5 * 60_000;
+
+export async function startFakeDiscord(contractOptions: Partial<ContractOptions> = {}): Promise<FakeDiscord> {
+  const contract = createDiscordContract({ applicationId: APP_ID, ...contractOptions });
+  const { enforced } = contract;
+  const now = contractOptions.now ?? Date.now;
+  const mutedChannels = new Set<string>();
+  const deletedChannels = new Set<string>();
+  const webhooks = new Map<string, string>();
+  const nonces = new Map<string, { at: number; message: ReturnType<typeof messageFrom> }>();
   const calls: DiscordCall[] = [];
   const identifies: Record<string, unknown>[] = [];
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -198,137 +247,241 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     return call;
   };
 
+  /** A webhook this fake knows, else Discord's 404 Unknown Webhook (10015). */
+  const knownWebhook = (params: Record<string, string | readonly string[] | undefined>) =>
+    webhooks.get(String(params.app)) === String(params.token)
+      ? undefined
+      : HttpResponse.json({ message: 'Unknown Webhook', code: 10015 }, { status: 404 });
+  // https://discord.com/developers/docs/resources/webhook#execute-webhook
+  const executeWebhook = async (
+    request: Request,
+    params: Record<string, string | readonly string[] | undefined>,
+  ): Promise<Response> => {
+    const call = await record('webhook', request, params);
+    const unknown = knownWebhook(params);
+    if (unknown) return unknown;
+    const invalid = invalidMessage(call.json);
+    if (invalid) return invalid;
+    const wait = new URL(request.url).searchParams.get('wait') === 'true';
+    call.created = snowflake();
+    const message = { ...messageFrom(call.json, call.files, call.created), webhook_id: String(params.app) };
+    return wait ? HttpResponse.json(message) : new HttpResponse(null, { status: 204 });
+  };
+  // https://discord.com/developers/docs/resources/webhook#get-webhook-with-token
+  const getWebhook = async (
+    request: Request,
+    params: Record<string, string | readonly string[] | undefined>,
+  ): Promise<Response> => {
+    await record('webhook', request, params);
+    return (
+      knownWebhook(params) ??
+      HttpResponse.json({
+        id: String(params.app),
+        type: 1,
+        guild_id: GUILD_ID,
+        channel_id: CHANNEL_ID,
+        name: 'herald',
+        avatar: null,
+        application_id: null,
+      })
+    );
+  };
+
   const rest = await startFake([
-    http.get('*/api/v10/gateway/bot', async ({ request, params }) => {
-      await record('gateway', request, params);
-      if (request.headers.get('authorization') !== `Bot ${BOT_TOKEN}`) {
-        return HttpResponse.json({ message: '401: Unauthorized', code: 0 }, { status: 401 });
-      }
-      return HttpResponse.json({
-        url: gatewayUrl,
-        shards: 1,
-        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
-      });
-    }),
-    http.post('*/api/v10/interactions/:id/:token/callback', async ({ request, params }) => {
-      await record('callback', request, params);
-      // Like Discord: an interaction takes one initial response; every later one is refused.
-      const id = String(params.id);
-      if (acknowledged.has(id)) {
-        return HttpResponse.json(
-          { message: 'Interaction has already been acknowledged.', code: 40060 },
-          { status: 400 },
+    http.get(
+      '*/api/v10/gateway/bot',
+      enforced(async ({ request, params }) => {
+        await record('gateway', request, params);
+        if (request.headers.get('authorization') !== `Bot ${BOT_TOKEN}`) {
+          return HttpResponse.json({ message: '401: Unauthorized', code: 0 }, { status: 401 });
+        }
+        return HttpResponse.json({
+          url: gatewayUrl,
+          shards: 1,
+          session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+        });
+      }),
+    ),
+    http.post(
+      '*/api/v10/interactions/:id/:token/callback',
+      enforced(async ({ request, params }) => {
+        await record('callback', request, params);
+        // Like Discord: an interaction takes one initial response; every later one is refused.
+        const id = String(params.id);
+        if (acknowledged.has(id)) {
+          return HttpResponse.json(
+            { message: 'Interaction has already been acknowledged.', code: 40060 },
+            { status: 400 },
+          );
+        }
+        acknowledged.add(id);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    ),
+    http.patch(
+      '*/api/v10/webhooks/:app/:token/messages/:message',
+      enforced(async ({ request, params }) => {
+        const call = await record('edit', request, params);
+        const answer = nextWebhookAnswers.shift();
+        if (answer) return scripted(answer);
+        return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
+      }),
+    ),
+    http.delete(
+      '*/api/v10/webhooks/:app/:token/messages/:message',
+      enforced(async ({ request, params }) => {
+        await record('delete', request, params);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    ),
+    http.post(
+      '*/api/v10/webhooks/:app/:token',
+      enforced(async ({ request, params }) => {
+        if (params.app !== APP_ID) return executeWebhook(request, params);
+        const call = await record('followup', request, params);
+        const answer = nextWebhookAnswers.shift();
+        if (answer) return scripted(answer);
+        return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
+      }),
+    ),
+    http.get(
+      '*/api/v10/channels/:channel',
+      enforced(async ({ request, params }) => {
+        await record('channel', request, params);
+        const id = String(params.channel);
+        if (deletedChannels.has(id)) return HttpResponse.json(UNKNOWN_CHANNEL, { status: 404 });
+        if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
+        if (!/^\d+$/.test(id))
+          return HttpResponse.json({ message: 'Unknown Channel', code: 10003 }, { status: 404 });
+        return (
+          botOnly(request) ??
+          HttpResponse.json({
+            id,
+            type: 0,
+            guild_id: GUILD_ID,
+            name: 'general',
+            position: 0,
+            permission_overwrites: privateChannels.has(id)
+              ? [{ id: GUILD_ID, type: 0, allow: '0', deny: '1024' }]
+              : [],
+            topic: null,
+            nsfw: false,
+            last_message_id: null,
+            rate_limit_per_user: 0,
+            parent_id: null,
+            flags: 0,
+          })
         );
-      }
-      acknowledged.add(id);
-      return new HttpResponse(null, { status: 204 });
-    }),
-    http.patch('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
-      const call = await record('edit', request, params);
-      const answer = nextWebhookAnswers.shift();
-      if (answer) return scripted(answer);
-      return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
-    }),
-    http.delete('*/api/v10/webhooks/:app/:token/messages/:message', async ({ request, params }) => {
-      await record('delete', request, params);
-      return new HttpResponse(null, { status: 204 });
-    }),
-    http.post('*/api/v10/webhooks/:app/:token', async ({ request, params }) => {
-      const call = await record('followup', request, params);
-      const answer = nextWebhookAnswers.shift();
-      if (answer) return scripted(answer);
-      return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
-    }),
-    http.get('*/api/v10/channels/:channel', async ({ request, params }) => {
-      await record('channel', request, params);
-      const id = String(params.channel);
-      if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
-      if (!/^\d+$/.test(id))
-        return HttpResponse.json({ message: 'Unknown Channel', code: 10003 }, { status: 404 });
-      return (
-        botOnly(request) ??
-        HttpResponse.json({
-          id,
-          type: 0,
-          guild_id: GUILD_ID,
-          name: 'general',
-          position: 0,
-          permission_overwrites: privateChannels.has(id)
-            ? [{ id: GUILD_ID, type: 0, allow: '0', deny: '1024' }]
-            : [],
-          topic: null,
-          nsfw: false,
+      }),
+    ),
+    http.post(
+      '*/api/v10/channels/:channel/messages',
+      enforced(async ({ request, params }) => {
+        const call = await record('message', request, params);
+        const id = String(params.channel);
+        const denied = botOnly(request);
+        if (denied) return denied;
+        if (deletedChannels.has(id)) return HttpResponse.json(UNKNOWN_CHANNEL, { status: 404 });
+        if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
+        if (mutedChannels.has(id)) return HttpResponse.json(MISSING_PERMISSIONS, { status: 403 });
+        const answer = nextMessageAnswers.shift();
+        if (answer) return scripted(answer);
+        const invalid = invalidMessage(call.json);
+        if (invalid) return invalid;
+        // With enforce_nonce, a nonce already used in the channel within minutes returns the message
+        // it created, and creates none. https://discord.com/developers/docs/resources/message#create-message
+        const nonce = call.json?.enforce_nonce === true ? `${id}:${String(call.json.nonce)}` : undefined;
+        const earlier = nonce === undefined ? undefined : nonces.get(nonce);
+        if (earlier && now() - earlier.at < NONCE_WINDOW_MS) return HttpResponse.json(earlier.message);
+        call.created = snowflake();
+        const message = messageFrom(call.json, call.files, call.created, id);
+        if (nonce !== undefined) nonces.set(nonce, { at: now(), message });
+        return HttpResponse.json(message);
+      }),
+    ),
+    // Create DM: the channel a bot posts to a user in. https://discord.com/developers/docs/resources/user#create-dm
+    http.post(
+      '*/api/v10/users/@me/channels',
+      enforced(async ({ request, params }) => {
+        const call = await record('dm', request, params);
+        const denied = botOnly(request);
+        if (denied) return denied;
+        const recipient = call.json?.recipient_id;
+        if (typeof recipient !== 'string')
+          return formBodyError('recipient_id', 'BASE_TYPE_REQUIRED', 'This field is required');
+        return HttpResponse.json({
+          id: dmChannelOf(recipient),
+          type: 1,
           last_message_id: null,
-          rate_limit_per_user: 0,
-          parent_id: null,
           flags: 0,
-        })
-      );
-    }),
-    http.post('*/api/v10/channels/:channel/messages', async ({ request, params }) => {
-      const call = await record('message', request, params);
-      const id = String(params.channel);
-      const denied = botOnly(request);
-      if (denied) return denied;
-      if (hiddenChannels.has(id)) return HttpResponse.json(MISSING_ACCESS, { status: 403 });
-      const answer = nextMessageAnswers.shift();
-      if (answer) return scripted(answer);
-      call.created = snowflake();
-      return HttpResponse.json(messageFrom(call.json, call.files, call.created, id), {
-        headers: {
-          'x-ratelimit-limit': '5',
-          'x-ratelimit-remaining': '4',
-          'x-ratelimit-reset-after': '5.000',
-          'x-ratelimit-bucket': 'a06de1d5b8a3c8f5e2b1d1f7c2d4e6a8',
-        },
-      });
-    }),
-    http.patch('*/api/v10/applications/@me', async ({ request, params }) => {
-      const call = await record('application', request, params);
-      if (request.headers.get('authorization') !== `Bot ${BOT_TOKEN}`) {
-        return HttpResponse.json({ message: '401: Unauthorized', code: 0 }, { status: 401 });
-      }
-      const url = call.json?.interactions_endpoint_url;
-      // Discord checks the URL as it saves it; an unanswering one is refused with this error.
-      if (typeof url === 'string' && url.includes('unreachable')) {
-        return HttpResponse.json(
-          {
-            message: 'Invalid Form Body',
-            code: 50035,
-            errors: {
-              interactions_endpoint_url: {
-                _errors: [
-                  {
-                    code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
-                    message: 'The specified interactions endpoint url could not be verified.',
-                  },
-                ],
+          recipients: [{ id: recipient, username: 'ada', global_name: 'Ada Lovelace', discriminator: '0' }],
+        });
+      }),
+    ),
+    // Execute Webhook (a destination's webhook, unversioned as a pasted webhook URL is).
+    http.post(
+      '*/api/webhooks/:app/:token',
+      enforced(({ request, params }) => executeWebhook(request, params)),
+    ),
+    http.get(
+      '*/api/webhooks/:app/:token',
+      enforced(({ request, params }) => getWebhook(request, params)),
+    ),
+    http.patch(
+      '*/api/v10/applications/@me',
+      enforced(async ({ request, params }) => {
+        const call = await record('application', request, params);
+        if (request.headers.get('authorization') !== `Bot ${BOT_TOKEN}`) {
+          return HttpResponse.json({ message: '401: Unauthorized', code: 0 }, { status: 401 });
+        }
+        const url = call.json?.interactions_endpoint_url;
+        // Discord checks the URL as it saves it; an unanswering one is refused with this error.
+        if (typeof url === 'string' && url.includes('unreachable')) {
+          return HttpResponse.json(
+            {
+              message: 'Invalid Form Body',
+              code: 50035,
+              errors: {
+                interactions_endpoint_url: {
+                  _errors: [
+                    {
+                      code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+                      message: 'The specified interactions endpoint url could not be verified.',
+                    },
+                  ],
+                },
               },
             },
-          },
-          { status: 400 },
-        );
-      }
-      return HttpResponse.json({
-        id: APP_ID,
-        name: 'herald',
-        icon: null,
-        description: '',
-        bot_public: false,
-        bot_require_code_grant: false,
-        verify_key: 'a'.repeat(64),
-        flags: 8_953_856,
-        interactions_endpoint_url: url ?? null,
-      });
-    }),
-    http.put('*/api/v10/applications/:app/commands', async ({ request, params }) => {
-      const call = await record('commands', request, params);
-      return HttpResponse.json(savedCommands(call.json, undefined));
-    }),
-    http.put('*/api/v10/applications/:app/guilds/:guild/commands', async ({ request, params }) => {
-      const call = await record('commands', request, params);
-      return HttpResponse.json(savedCommands(call.json, String(params.guild)));
-    }),
+            { status: 400 },
+          );
+        }
+        return HttpResponse.json({
+          id: APP_ID,
+          name: 'herald',
+          icon: null,
+          description: '',
+          bot_public: false,
+          bot_require_code_grant: false,
+          verify_key: 'a'.repeat(64),
+          flags: 8_953_856,
+          interactions_endpoint_url: url ?? null,
+        });
+      }),
+    ),
+    http.put(
+      '*/api/v10/applications/:app/commands',
+      enforced(async ({ request, params }) => {
+        const call = await record('commands', request, params);
+        return HttpResponse.json(savedCommands(call.json, undefined));
+      }),
+    ),
+    http.put(
+      '*/api/v10/applications/:app/guilds/:guild/commands',
+      enforced(async ({ request, params }) => {
+        const call = await record('commands', request, params);
+        return HttpResponse.json(savedCommands(call.json, String(params.guild)));
+      }),
+    ),
   ]);
 
   wss.on('connection', (socket) => {
@@ -387,6 +540,10 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     identifies,
     hiddenChannels,
     privateChannels,
+    mutedChannels,
+    deletedChannels,
+    webhooks,
+    contract,
     nextMessageAnswers,
     nextWebhookAnswers,
     webhook,
