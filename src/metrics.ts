@@ -12,6 +12,8 @@ export interface Metrics {
   job(e: { job: string; outcome: string; durationMs: number }): void;
   /** A run recorded in a schedule's history (a chat schedule's id, or a built-in job's name). */
   scheduleRun(schedule: string, run: ScheduleRun): void;
+  /** Scheduled posting stopped, e.g. for Discord's invalid-request safety limit (once per window). */
+  postingStopped(reason: 'discord_invalid_requests'): void;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -71,8 +73,17 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     labelNames: ['schedule'] as const,
     registers: [registry],
   });
+  const postingStopped = new Counter({
+    name: 'herald_scheduled_posting_stopped_total',
+    help: "Times scheduled posting stopped for a window, by reason (Discord's invalid-request safety limit)",
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    postingStopped(reason) {
+      postingStopped.inc({ reason });
+    },
     scheduleRun(schedule, run) {
       scheduleRuns.inc({ outcome: run.outcome });
       if (run.outcome === 'posted' || run.outcome === 'no-change')

@@ -7,6 +7,7 @@ import {
   type QuotaStore,
 } from '../http/client.ts';
 import type { HttpOptions } from '../http/policy.ts';
+import type { RateBudget } from '../domain/rate-budget.ts';
 import { registerSecret } from '../redact.ts';
 
 /** What every client factory takes besides its own config. */
@@ -19,6 +20,11 @@ export interface ClientDeps {
   /** Clock for caches (tests use a fake one). */
   now?: () => number;
   random?: () => number;
+  /**
+   * Discord's request budgets across replicas: taken before every Discord request that is not an
+   * interaction response, told each global 429 and invalid request. Absent: none kept.
+   */
+  rateBudget?: RateBudget;
 }
 
 export interface Closable {

@@ -11,6 +11,8 @@ import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
 import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
 import type { Store } from '../../src/store/index.ts';
+import type { RateBudget } from '../../src/domain/rate-budget.ts';
+import type { Logger } from '../../src/log.ts';
 import {
   captureLog,
   fakeClock,
@@ -124,10 +126,15 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
 
   /**
    * One replica's deliverer on `store`: its own clients and owner id, its sleeps recorded and
-   * moving the clock, its reads of the shared pause (`store.getValue`) counted.
+   * moving the clock, its reads of the shared pause (`store.getValue`) counted. `rateBudget`:
+   * Discord's budgets its clients take from and its deliverer reads; `log`: where it logs.
    */
-  function replica(store: Store) {
-    const deps = { now: clock.nowMs, httpOptions: { requestTimeoutMs: 2_000 } };
+  function replica(store: Store, opts: { rateBudget?: RateBudget; log?: Logger } = {}) {
+    const deps = {
+      now: clock.nowMs,
+      httpOptions: { requestTimeoutMs: 2_000 },
+      ...(opts.rateBudget ? { rateBudget: opts.rateBudget } : {}),
+    };
     const webhook = (id: string) =>
       track(
         createWebhookClient(
@@ -159,7 +166,8 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
           createSlackChannelClient({ apiUrl: `${server.url}/api`, botToken: 'fake-slack-bot-token-3' }, deps),
         ),
       },
-      log: captureLog().log,
+      log: opts.log ?? captureLog().log,
+      ...(opts.rateBudget ? { rateBudget: opts.rateBudget } : {}),
       owner: `replica-${randomUUID()}`,
       now: clock.nowMs,
       backoffMs: 5,

@@ -15,7 +15,7 @@ import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { SlackFile, SlackMessage } from '../../render/slack.ts';
 import { discordMessageUrl } from '../../domain/discord.ts';
-import { watchRateLimit, type PostOptions } from './rate-limit.ts';
+import { discordCall, webhookHostScope, type PostOptions } from './rate-limit.ts';
 import {
   CreatedMessage,
   DiscordErrorResponse,
@@ -227,6 +227,7 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
     readError: readWebhookError,
   });
   const now = deps.now ?? Date.now;
+  const scope = webhookHostScope(config.baseUrl);
   const isUsable = (segment: string) => segment.trim() !== '' && !/^\.+$/.test(segment);
 
   return {
@@ -239,6 +240,7 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
           'invalid_request',
           'webhook.post not sent: a Slack message cannot go to a Discord webhook',
         );
+      const body = await messageBody(toPayload(message), message.files ?? []);
       const answer = await http.send(
         {
           service: 'webhook',
@@ -246,10 +248,10 @@ export function createWebhookClient(config: WebhookConfig, deps: ClientDeps = {}
           method: 'POST',
           path: path`/${config.id}/${config.token}`,
           query: { wait: 'true' },
-          ...(await messageBody(toPayload(message), message.files ?? [])),
+          ...body,
         },
         z.unknown(),
-        watchRateLimit(opts, now),
+        await discordCall(opts, now, deps.rateBudget, scope),
       );
       const created = CreatedMessage.safeParse(answer);
       if (!created.success) {

@@ -10,7 +10,7 @@
 import { path } from '../../http/path.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
-import { watchRateLimit } from './rate-limit.ts';
+import { DISCORD_BOT_SCOPE, discordCall } from './rate-limit.ts';
 import { CreatedMessage } from './schemas.ts';
 import { discordMessageUrl } from '../../domain/discord.ts';
 import { messageBody, readWebhookError, toPayload, type ChannelClient } from './client.ts';
@@ -62,16 +62,17 @@ export function createDiscordChannelClient(
   return {
     async post(channelId, message, opts) {
       if ('platform' in message) throw failure('channel.post not sent: a Slack message cannot go to Discord');
+      const body = await messageBody(toPayload(message), message.files ?? []);
       const created = await http.send(
         {
           service: 'webhook',
           operation: 'post',
           method: 'POST',
           path: path`/v10/channels/${channelId}/messages`,
-          ...(await messageBody(toPayload(message), message.files ?? [])),
+          ...body,
         },
         CreatedMessage,
-        watchRateLimit(opts, deps.now ?? Date.now),
+        await discordCall(opts, deps.now ?? Date.now, deps.rateBudget, DISCORD_BOT_SCOPE),
       );
       return { id: created.id, channelId: created.channel_id ?? channelId };
     },
@@ -83,7 +84,7 @@ export function createDiscordChannelClient(
         await http.send(
           { service: 'webhook', operation: 'check', method: 'GET', path: path`/v10/channels/${channelId}` },
           ChannelAnswer,
-          opts.signal ? { signal: opts.signal } : {},
+          await discordCall(opts, deps.now ?? Date.now, deps.rateBudget, DISCORD_BOT_SCOPE),
         );
         return undefined;
       } catch (err) {

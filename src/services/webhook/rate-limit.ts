@@ -6,6 +6,7 @@
 // a 429 with Retry-After, for chat.postMessage and incoming webhooks alike. A value that is missing,
 // not a number or negative is no fact; how long a wait may be is the deliverer's rule, not this one.
 import { parseRetryAfter, type AnswerHead, type CallOptions } from '../../http/client.ts';
+import type { RateBudget, RateScope } from '../../domain/rate-budget.ts';
 
 /** The rate-limit facts of one answer. */
 export interface RateLimitFacts {
@@ -56,10 +57,62 @@ export function readRateLimit(answer: AnswerHead, nowMs: number): RateLimitFacts
   return remaining === undefined ? { waitMs, isGlobal } : { waitMs, isGlobal, remaining };
 }
 
-/** The HTTP call options that tell `opts.onRateLimit` the facts of every answer. */
-export function watchRateLimit(opts: PostOptions | undefined, now: () => number): CallOptions {
+/**
+ * Whether Discord counts `answer` as an invalid request: a 401, a 403, or a 429 not of scope
+ * `shared` (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+ */
+export function isInvalidRequest(answer: AnswerHead): boolean {
+  if (answer.status === 401 || answer.status === 403) return true;
+  return answer.status === 429 && answer.headers['x-ratelimit-scope']?.trim().toLowerCase() !== 'shared';
+}
+
+/** Tells `budget` what one answer in `scope` said: a global 429 pauses the scope, an invalid one counts. */
+function tellBudget(budget: RateBudget, scope: RateScope, answer: AnswerHead, facts: RateLimitFacts): void {
+  // Never fails the request: a lost count or pause costs a 429 later, not this post.
+  if (facts.isGlobal) void budget.pause(scope, facts.waitMs).catch(() => undefined);
+  if (isInvalidRequest(answer)) void budget.countInvalid().catch(() => undefined);
+}
+
+/**
+ * The HTTP call options that tell `opts.onRateLimit` the facts of every answer, and `budget` (a
+ * Discord request's, when there is one) what each answer said.
+ */
+export function watchRateLimit(
+  opts: PostOptions | undefined,
+  now: () => number,
+  budget?: { budget: RateBudget; scope: RateScope },
+): CallOptions {
   const onRateLimit = opts?.onRateLimit;
   const signal = opts?.signal ? { signal: opts.signal } : {};
-  if (!onRateLimit) return signal;
-  return { ...signal, onAnswer: (answer) => onRateLimit(readRateLimit(answer, now())) };
+  if (!onRateLimit && !budget) return signal;
+  return {
+    ...signal,
+    onAnswer: (answer) => {
+      const facts = readRateLimit(answer, now());
+      if (budget) tellBudget(budget.budget, budget.scope, answer, facts);
+      onRateLimit?.(facts);
+    },
+  };
 }
+
+/**
+ * One Discord request that is not an interaction response: waits for its turn in `scope` of
+ * `budget` (when herald keeps one), then answers the call options that tell the budget and
+ * `opts.onRateLimit` what each answer said. The one place Discord's REST takes from the budget.
+ */
+export async function discordCall(
+  opts: PostOptions | undefined,
+  now: () => number,
+  budget: RateBudget | undefined,
+  scope: RateScope,
+): Promise<CallOptions> {
+  if (!budget) return watchRateLimit(opts, now);
+  await budget.take(scope, opts?.signal);
+  return watchRateLimit(opts, now, { budget, scope });
+}
+
+/** The budget scope of Discord's bot token (its global limit). */
+export const DISCORD_BOT_SCOPE = 'discord:bot';
+/** The budget scope of the webhooks at `baseUrl`'s host: Discord limits them by source address. */
+export const webhookHostScope = (baseUrl: string): RateScope =>
+  `discord:webhook-host:${new URL(baseUrl).host}`;
