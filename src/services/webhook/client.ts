@@ -15,7 +15,8 @@ import { createServiceHttp, type ClientDeps, type Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { SlackFile, SlackMessage } from '../../render/slack.ts';
 import { discordMessageUrl } from '../../domain/discord.ts';
-import { discordCall, webhookHostScope, type PostOptions } from './rate-limit.ts';
+import { discordCall, type PostOptions } from './rate-limit.ts';
+import { webhookHostScope } from '../../domain/rate-budget.ts';
 import {
   CreatedMessage,
   DiscordErrorResponse,

@@ -10,7 +10,8 @@
 import { path } from '../../http/path.ts';
 import { ServiceError } from '../../errors.ts';
 import { createServiceHttp, type ClientDeps } from '../deps.ts';
-import { DISCORD_BOT_SCOPE, discordCall } from './rate-limit.ts';
+import { discordCall } from './rate-limit.ts';
+import { DISCORD_BOT_SCOPE } from '../../domain/rate-budget.ts';
 import { CreatedMessage } from './schemas.ts';
 import { discordMessageUrl } from '../../domain/discord.ts';
 import { messageBody, readWebhookError, toPayload, type ChannelClient } from './client.ts';

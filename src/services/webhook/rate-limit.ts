@@ -110,9 +110,3 @@ export async function discordCall(
   await budget.take(scope, opts?.signal);
   return watchRateLimit(opts, now, { budget, scope });
 }
-
-/** The budget scope of Discord's bot token (its global limit). */
-export const DISCORD_BOT_SCOPE = 'discord:bot';
-/** The budget scope of the webhooks at `baseUrl`'s host: Discord limits them by source address. */
-export const webhookHostScope = (baseUrl: string): RateScope =>
-  `discord:webhook-host:${new URL(baseUrl).host}`;
