@@ -77,15 +77,14 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
   if (redis) lifecycle.onStop('connections', () => redis.disconnect());
   // Only the health server serves metrics: without it prom-client is never loaded.
   const metrics = config.health ? (await import('./metrics.ts')).createMetrics() : undefined;
+  await turn();
+  const { buildServices, rateBudgetHooks } = await import('./app.ts');
   // Discord's budgets, where the store is (shared through Redis), for every Discord client below.
-  const { rateBudgetHooks } = await import('./app.ts');
   const rateBudget = await openRateBudget(
     config,
     rateBudgetHooks(config, log, () => metrics?.postingStopped('discord_invalid_requests')),
   );
   lifecycle.onStop('store', () => rateBudget.close());
-  await turn();
-  const { buildServices } = await import('./app.ts');
   const { closeServices } = await import('./services/index.ts');
   const { services } = buildServices(config, plan, sandbox?.url, {
     log: log.child({ component: 'http' }),
