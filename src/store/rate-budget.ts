@@ -1,8 +1,10 @@
 // Discord's request budgets (src/domain/rate-budget.ts) as herald keeps them: in this process (one
 // replica, and the SQLite store's), or in Redis for every replica (rate-budget-redis.ts). Each scope
-// is a token bucket of `perSecond` requests a second holding half a second's requests: Discord
-// documents the number, not how it counts (https://discord.com/developers/docs/topics/rate-limits),
-// and half a bucket leaves Discord's own a half second of slack for requests that reach it early.
+// is a token bucket of `perSecond` requests a second holding a tenth of a second's requests (5 at
+// 50 a second). Discord documents the number, not how it counts
+// (https://discord.com/developers/docs/topics/rate-limits): a small bucket leaves Discord's own
+// nine tenths of a second of slack for requests that reach it late and bunched (a busy event loop,
+// the network), and costs a burst nothing but its first tenth of a second.
 // A request takes its turn at once (the bucket keeps the time its next token is free, GCRA), so a
 // thousand waiters cost a thousand reservations, not a thousand polls; a pause set meanwhile is
 // read again when the turn comes. Invalid requests are counted in a fixed 10-minute window from
@@ -41,9 +43,12 @@ export interface BucketShape {
   tolerance: number;
 }
 
+/** How much of a second's requests may go at once. */
+const BURST_SECONDS = 0.1;
+
 export function bucketShape(perSecond: number): BucketShape {
   const interval = 1000 / perSecond;
-  const burst = Math.max(1, Math.ceil(perSecond / 2));
+  const burst = Math.max(1, Math.ceil(perSecond * BURST_SECONDS));
   return { interval, tolerance: (burst - 1) * interval };
 }
 
