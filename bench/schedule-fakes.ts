@@ -1,9 +1,18 @@
 // The loopback fakes of the schedules bench (schedules.ts): an upstream, and Discord webhooks that
 // answer after LATENCY_MS as execute webhook does (wait=true), each accepted post kept. Rate limited,
-// they answer as Discord does (https://discord.com/developers/docs/topics/rate-limits): every answer
-// carries X-RateLimit-Limit, -Remaining, -Reset, -Reset-After and -Bucket for the webhook's bucket
-// (BUCKET_LIMIT posts a BUCKET_WINDOW_MS, counted at arrival); a post over the bucket, and each
-// webhook's first post, is a 429 with `retry_after` in the body and Retry-After, and is not posted.
+// they enforce Discord's limits (https://discord.com/developers/docs/topics/rate-limits), each
+// decided when the request arrives:
+// - per-route buckets: every answer carries X-RateLimit-Limit, -Remaining, -Reset, -Reset-After and
+//   -Bucket for the webhook's bucket (BUCKET_LIMIT posts a BUCKET_WINDOW_MS, as Discord's headers
+//   show for webhooks); a post over it is a 429 of scope `user`, `retry_after` in the body and
+//   Retry-After, and is not posted;
+// - the global limit: GLOBAL_PER_SECOND requests a second from one source address (webhooks are
+//   limited per address, not per token). Discord documents the number, not how it counts; the
+//   fake counts a bucket of a second's requests refilled continuously, which a client keeping a
+//   fixed window of a second (as @discordjs/rest does) never overruns. Past it: a 429 with
+//   `global: true`, X-RateLimit-Global and X-RateLimit-Scope `global`, not posted;
+// - invalid requests: every 401, 403 and 429 not of scope `shared` is counted (Discord bans an
+//   address past 10,000 in 10 minutes).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,6 +20,8 @@ export const LATENCY_MS = 100;
 /** Discord's per-webhook bucket as its headers commonly show it: 5 posts each 2 s. */
 const BUCKET_LIMIT = 5;
 const BUCKET_WINDOW_MS = 2_000;
+/** Discord's global limit: 50 requests a second (per bot token; per address for webhooks). */
+export const GLOBAL_PER_SECOND = 50;
 
 interface Answer {
   status: number;
@@ -77,12 +88,47 @@ function tooMany(retryAfterS: number, headers: Record<string, string>): Answer {
   };
 }
 
-/** The destinations' fake; `rateLimited` turns on Discord's buckets, 429s and headers. */
-export async function webhookFake(opts: { rateLimited?: boolean; random?: () => number } = {}) {
+/** The global 429: no route's bucket, the global headers. */
+function globalTooMany(retryAfterS: number): Answer {
+  return {
+    status: 429,
+    headers: {
+      'retry-after': String(Math.ceil(retryAfterS)),
+      'x-ratelimit-global': 'true',
+      'x-ratelimit-scope': 'global',
+    },
+    body: JSON.stringify({ message: 'You are being rate limited.', retry_after: retryAfterS, global: true }),
+  };
+}
+
+/** A bucket of `perSecond` requests refilled continuously: takes one at `now`, or says how long until one. */
+function globalBucket(perSecond: number) {
+  let tokens = perSecond;
+  let at = performance.now();
+  return (now: number): number => {
+    tokens = Math.min(perSecond, tokens + ((now - at) * perSecond) / 1000);
+    at = now;
+    if (tokens >= 1) {
+      tokens -= 1;
+      return 0;
+    }
+    return ((1 - tokens) * 1000) / perSecond;
+  };
+}
+
+/** What the rate-limited fake refused: every 429, the global ones, and Discord's invalid requests. */
+export interface Refusals {
+  count: number;
+  global: number;
+  invalid: number;
+}
+
+/** The destinations' fake; `rateLimited` turns on Discord's buckets, global limit, 429s and headers. */
+export async function webhookFake(opts: { rateLimited?: boolean } = {}) {
   const arrivals: Arrival[] = [];
-  const limited = { count: 0 };
+  const limited: Refusals = { count: 0, global: 0, invalid: 0 };
   const windows = new Map<string, number[]>();
-  const random = opts.random ?? Math.random;
+  const takeGlobal = globalBucket(GLOBAL_PER_SECOND);
   let n = 0;
   const server = await slowServer((body, url) => {
     const content = (JSON.parse(body) as { content?: string }).content ?? '';
@@ -90,14 +136,20 @@ export async function webhookFake(opts: { rateLimited?: boolean; random?: () => 
     const now = performance.now();
     let headers: Record<string, string> = {};
     if (opts.rateLimited) {
-      const isFirst = !windows.has(webhook);
+      const globalWaitMs = takeGlobal(now);
+      if (globalWaitMs > 0) {
+        limited.count++;
+        limited.global++;
+        limited.invalid++;
+        return globalTooMany(globalWaitMs / 1000);
+      }
       const recent = (windows.get(webhook) ?? []).filter((t) => t > now - BUCKET_WINDOW_MS);
       windows.set(webhook, recent);
-      if (isFirst || recent.length >= BUCKET_LIMIT) {
+      if (recent.length >= BUCKET_LIMIT) {
         limited.count++;
+        limited.invalid++;
         const untilFree = (recent[0] ?? now) + BUCKET_WINDOW_MS - now;
-        const retryAfterS = isFirst ? 0.5 + random() * 0.5 : Math.max(0.001, untilFree / 1000);
-        return tooMany(retryAfterS, bucketHeaders(webhook, recent, now));
+        return tooMany(Math.max(0.001, untilFree / 1000), bucketHeaders(webhook, recent, now));
       }
       recent.push(now);
       headers = bucketHeaders(webhook, recent, now);

@@ -7,7 +7,7 @@ import { createSqliteScheduleStore, createSqliteStore, type Store } from '../src
 import { createRedisStore } from '../src/store/redis-store.ts';
 import { createRedisScheduleStore } from '../src/store/schedules-redis.ts';
 
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** `target` with every method call counted: one call is one store round trip. */
 export function counted<T extends object>(target: T, calls: { n: number }): T {

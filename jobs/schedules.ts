@@ -26,6 +26,7 @@ import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
 import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
+import type { RateBudget } from '../src/domain/rate-budget.ts';
 import { createJobSchedules } from './index.ts';
 
 export interface SchedulingOptions {
@@ -37,6 +38,8 @@ export interface SchedulingOptions {
   destinations: Readonly<Record<string, WebhookClient>>;
   /** The bot's own posting clients, for schedules added in a Discord or Slack channel. */
   channels?: ChannelClients;
+  /** Discord's budgets (the store's openRateBudget): scheduled posts stop past its invalid-request limit. */
+  rateBudget?: RateBudget;
   log: JobLog;
   now?: () => Date;
   /**
@@ -173,7 +176,10 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     store: opts.store,
     services: opts.services,
     destinations: opts.destinations,
-    ...(opts.channels ? { delivery: { channels: opts.channels } } : {}),
+    delivery: {
+      ...(opts.channels ? { channels: opts.channels } : {}),
+      ...(opts.rateBudget ? { rateBudget: opts.rateBudget } : {}),
+    },
     commands: attached,
     toMessage: destinationMessages(config.schedule, config.webhookUsername),
     log: opts.log,

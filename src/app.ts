@@ -14,6 +14,7 @@ import { markSimulatedAnswer } from './schedule/simulated.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';
 import type { ChannelClients } from './destinations.ts';
 import type { Logger } from './log.ts';
+import type { RateBudget } from './domain/rate-budget.ts';
 import { createSayCharge, createSayRefund, type Quotas } from './quota.ts';
 import { planServices, resolveServiceConfigs, type ServicePlan } from './sandbox/resolve.ts';
 import type { ClientDeps } from './services/deps.ts';
@@ -35,6 +36,8 @@ export interface AppParts {
   destinations: Readonly<Record<string, WebhookClient>>;
   /** The bot's own posting clients ("this channel" destinations); absent: none. */
   channels?: ChannelClients;
+  /** Discord's budgets (openRateBudget), the same the clients take from; absent: none kept. */
+  rateBudget?: RateBudget;
   log: Logger;
   /** The bot's per-user limits and /say budget; absent: none (a one-off run, a registration). */
   quotas?: Quotas;
@@ -87,6 +90,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     schedules: parts.schedules,
     destinations: parts.destinations,
     ...(parts.channels ? { channels: parts.channels } : {}),
+    ...(parts.rateBudget ? { rateBudget: parts.rateBudget } : {}),
     log: log.child({ component: 'schedules' }),
     simulated: { plan, allow: config.scheduleAllowSimulated },
     ...(parts.onRun ? { onRun: parts.onRun } : {}),
@@ -147,4 +151,33 @@ export function buildServices(
     ]),
   );
   return { configs, services: createServices(configs, deps, realOnly) };
+}
+
+/**
+ * What Discord's budget tells the entry point (openRateBudget's hooks), the same for the bot and
+ * `npm run job`: the invalid-request limit reached, once per window in this process (one log line,
+ * and `onStopped`, a metric); Redis failing a step (its own budget answers meanwhile).
+ */
+export function rateBudgetHooks(
+  config: Pick<Config, 'discordBudget'>,
+  log: Logger,
+  onStopped?: () => void,
+): { onLimitReached: (count: number) => void; onRedisFailure: (err: unknown) => void } {
+  let isRedisDown = false;
+  return {
+    onLimitReached(count) {
+      log.warn(
+        { count, limit: config.discordBudget.invalidLimit, windowMinutes: 10 },
+        `Discord's invalid-request safety limit is reached (${count} answers 401, 403 or 429 in 10 minutes; DISCORD_INVALID_REQUEST_LIMIT=${config.discordBudget.invalidLimit}): scheduled posts to Discord stop until the window ends, command answers go on`,
+      );
+      onStopped?.();
+    },
+    onRedisFailure(err) {
+      // Each outage once: the Redis connection logs its own end (src/redis.ts).
+      if (isRedisDown) return;
+      isRedisDown = true;
+      setTimeout(() => (isRedisDown = false), 60_000).unref();
+      log.warn({ err }, 'rate_budget.redis_failed: this process keeps its own Discord budget meanwhile');
+    },
+  };
 }

@@ -15,7 +15,7 @@ import { ConfigError } from './errors.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics.ts';
 import type { RedisCaller } from './redis-check.ts';
-import { openScheduleStore, openStore } from './store/index.ts';
+import { openRateBudget, openScheduleStore, openStore } from './store/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/resolve.ts';
@@ -99,20 +99,30 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
   // Only a server that serves /metrics needs them: without one prom-client is never loaded.
   const metrics = servesMetrics(config) ? (await import('./metrics.ts')).createMetrics() : undefined;
   await turn();
-  const { buildServices } = await import('./app.ts');
+  const { buildServices, rateBudgetHooks } = await import('./app.ts');
+  // Discord's budgets, where the store is (shared through Redis), for every Discord client below.
+  const rateBudget = await openRateBudget(
+    config,
+    rateBudgetHooks(config, log, () => metrics?.postingStopped('discord_invalid_requests')),
+  );
+  lifecycle.onStop('store', () => rateBudget.close());
   const { closeServices } = await import('./services/index.ts');
   const { services } = buildServices(config, plan, sandbox?.url, {
     log: log.child({ component: 'http' }),
     onCall: (r) => metrics?.onCall(r),
     quotaStore: { redis },
+    rateBudget,
   });
   lifecycle.onStop('connections', () => closeServices(services));
-  return { redis, metrics, services };
+  return { redis, metrics, services, rateBudget };
 }
 type Started = Awaited<ReturnType<typeof startServices>>;
 
 /** The store, the schedules, their destinations, and the app: commands, dispatcher, /schedule. */
-async function startCommands({ config, log, lifecycle }: Base, { redis, metrics, services }: Started) {
+async function startCommands(
+  { config, log, lifecycle }: Base,
+  { redis, metrics, services, rateBudget }: Started,
+) {
   const { buildApp } = await import('./app.ts');
   const { createQuotas } = await import('./quota.ts');
   const { closeChannelClients, closeDestinationClients, createChannelClients, createDestinationClients } =
@@ -123,10 +133,11 @@ async function startCommands({ config, log, lifecycle }: Base, { redis, metrics,
   // Schedules from chat: kept beside the slots and the outbox, fired by the runner below.
   const schedules = await openScheduleStore(config);
   lifecycle.onStop('store', () => schedules.close());
-  const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
+  const clientDeps = { log: log.child({ component: 'http' }), rateBudget };
+  const destinations = createDestinationClients(config.schedule, clientDeps);
   lifecycle.onStop('connections', () => closeDestinationClients(destinations));
   // The bot's own connection posts schedules added in a Discord or Slack channel.
-  const channels = createChannelClients(config, { log: log.child({ component: 'http' }) });
+  const channels = createChannelClients(config, clientDeps);
   lifecycle.onStop('connections', () => closeChannelClients(channels));
   const app = buildApp(config, 'bot', {
     services,
@@ -134,6 +145,7 @@ async function startCommands({ config, log, lifecycle }: Base, { redis, metrics,
     schedules,
     destinations,
     channels,
+    rateBudget,
     onRun: (e) => metrics?.job(e),
     onRecord: (schedule, run, from) => metrics?.scheduleRun(schedule, run, from),
     log,

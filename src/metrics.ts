@@ -14,6 +14,8 @@ export interface Metrics {
   job(e: { job: string; outcome: string; durationMs: number }): void;
   /** A run recorded in a schedule's history (a chat schedule's id, or a built-in job's name). */
   scheduleRun(schedule: string, run: ScheduleRun, from: 'chat' | 'built-in'): void;
+  /** Scheduled posting stopped, e.g. for Discord's invalid-request safety limit (once per window). */
+  postingStopped(reason: 'discord_invalid_requests'): void;
 }
 
 /** The one `job` label value every chat schedule's runs count under. */
@@ -76,8 +78,17 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     labelNames: ['schedule'] as const,
     registers: [registry],
   });
+  const postingStopped = new Counter({
+    name: 'herald_scheduled_posting_stopped_total',
+    help: "Times scheduled posting stopped for a window, by reason (Discord's invalid-request safety limit)",
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    postingStopped(reason) {
+      postingStopped.inc({ reason });
+    },
     scheduleRun(schedule, run, from) {
       scheduleRuns.inc({ outcome: run.outcome });
       if (from === 'built-in' && (run.outcome === 'posted' || run.outcome === 'no-change'))

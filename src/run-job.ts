@@ -9,7 +9,7 @@ import type { Delivery } from './schedule/job.ts';
 import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
 import type { WebhookMessage } from './services/webhook/client.ts';
 import { formatBytes } from './format.ts';
-import { buildApp, buildServices, type App } from './app.ts';
+import { buildApp, buildServices, rateBudgetHooks, type App } from './app.ts';
 import { readEnvironment } from './config/file.ts';
 import { loadConfig, secretsOf, type Config } from './config/index.ts';
 import { createScheduleRunner } from './schedule/runner.ts';
@@ -22,6 +22,7 @@ import { closeServices } from './services/index.ts';
 import {
   createMemoryScheduleStore,
   describeStore,
+  openRateBudget,
   openScheduleStore,
   openStore,
   type Store,
@@ -161,11 +162,20 @@ async function runSchedule(
 async function run(args: readonly string[], log: Logger, config: Config): Promise<string> {
   const { plan, server } = await startSandbox(config);
   if (server) log.info({ simulated: plan.simulated }, 'the built-in sandbox answers for these services');
-  const { services } = buildServices(config, plan, server?.url, { log: log.child({ component: 'http' }) });
-  const destinations = createDestinationClients(config.schedule, { log: log.child({ component: 'http' }) });
-  // A schedule added in a Discord or Slack channel posts there with the bot's token.
-  const channels = createChannelClients(config, { log: log.child({ component: 'http' }) });
   const name = args[0];
+  // Discord's budgets, shared with the running bots when the store is in Redis.
+  const rateBudget = await openRateBudget(config, rateBudgetHooks(config, log)).catch((err: unknown) => {
+    void server?.close();
+    throw new ExitError(
+      `${name ?? 'herald job'} cannot run: ${err instanceof Error ? err.message : String(err)}`,
+      1,
+    );
+  });
+  const clientDeps = { log: log.child({ component: 'http' }), rateBudget };
+  const { services } = buildServices(config, plan, server?.url, clientDeps);
+  const destinations = createDestinationClients(config.schedule, clientDeps);
+  // A schedule added in a Discord or Slack channel posts there with the bot's token.
+  const channels = createChannelClients(config, clientDeps);
   let store: Store | undefined;
   let schedules: ScheduleStore | undefined;
   try {
@@ -177,7 +187,15 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
         );
       },
     );
-    const app = buildApp(config, 'job', { services, store, schedules, destinations, channels, log });
+    const app = buildApp(config, 'job', {
+      services,
+      store,
+      schedules,
+      destinations,
+      channels,
+      rateBudget,
+      log,
+    });
     const known = app.jobs.map((s) => s.job.name).join(', ');
     const target = app.jobs.find((s) => s.job.name === name);
     if (name === undefined) throw new ExitError(`usage: npm run job -- NAME (known jobs: ${known})`, 2);
@@ -203,6 +221,7 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
       store,
       log,
       catchupMinutes: config.jobCatchupMinutes,
+      delivery: { rateBudget },
     });
     const outcome = await runner.runBuiltInNow(name);
     const { message, isSuccess } = summarize(name, outcome);
@@ -216,6 +235,7 @@ async function run(args: readonly string[], log: Logger, config: Config): Promis
     await Promise.allSettled([
       store?.close(),
       schedules?.close(),
+      rateBudget.close(),
       closeDestinationClients(destinations),
       closeChannelClients(channels),
       closeServices(services),

@@ -28,6 +28,18 @@ describe('config', () => {
     ]);
   });
 
+  it("reads Discord's budget: 50 requests a second and 1,000 invalid requests unless set, positive numbers only", () => {
+    expect(loadConfig({}).discordBudget).toEqual({ perSecond: 50, invalidLimit: 1_000 });
+    expect(
+      loadConfig({ DISCORD_GLOBAL_RATE_LIMIT: '1200', DISCORD_INVALID_REQUEST_LIMIT: '500' }).discordBudget,
+    ).toEqual({ perSecond: 1_200, invalidLimit: 500 });
+    expect(
+      problemsOf({ DISCORD_GLOBAL_RATE_LIMIT: '0', DISCORD_INVALID_REQUEST_LIMIT: 'many' }).map(
+        (p) => p.variable,
+      ),
+    ).toEqual(['DISCORD_GLOBAL_RATE_LIMIT', 'DISCORD_INVALID_REQUEST_LIMIT']);
+  });
+
   it('enables a service with its credentials and the provider default base URL', () => {
     const c = loadConfig({
       WEATHER_API_KEY: 'k-weather-123',

@@ -190,6 +190,8 @@ export const EnvSchema = z.object({
     .pipe(z.coerce.number<string>().int().min(0).optional())
     .transform((v) => v ?? 360),
   SCHEDULE_CONCURRENCY: positiveInt(64),
+  DISCORD_GLOBAL_RATE_LIMIT: positiveInt(50),
+  DISCORD_INVALID_REQUEST_LIMIT: positiveInt(1_000),
   REDIS_TLS_VERIFY: optionalText.pipe(z.enum(['true', 'false']).optional()).transform((v) => v !== 'false'),
   SCHEDULE_ALLOW_SIMULATED: optionalText
     .pipe(z.enum(['true', 'false']).optional())

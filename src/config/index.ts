@@ -70,6 +70,12 @@ export interface Config {
   rateLimitsPerMinute: Readonly<Partial<Record<ServiceKey, number>>>;
   analyticsSummary: AnalyticsSummaryConfig;
   jobCatchupMinutes: number;
+  /**
+   * Discord's budgets across replicas (src/domain/rate-budget.ts): requests a second per scope
+   * (DISCORD_GLOBAL_RATE_LIMIT), and invalid requests in 10 minutes past which scheduled posting
+   * stops (DISCORD_INVALID_REQUEST_LIMIT).
+   */
+  discordBudget: { perSecond: number; invalidLimit: number };
   /** SCHEDULE_CONCURRENCY: slots one process runs at once. */
   scheduleConcurrency: number;
   /** SCHEDULE_ALLOW_SIMULATED: scheduled posts of simulated data to a real destination, marked, instead of refused. */
@@ -154,6 +160,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     jobCatchupMinutes: e.JOB_CATCHUP_MINUTES,
     ephemeralDisk: e.DYNO !== undefined,
     scheduleConcurrency: e.SCHEDULE_CONCURRENCY,
+    discordBudget: { perSecond: e.DISCORD_GLOBAL_RATE_LIMIT, invalidLimit: e.DISCORD_INVALID_REQUEST_LIMIT },
     scheduleAllowSimulated: e.SCHEDULE_ALLOW_SIMULATED,
     stopTimeoutMs: e.STOP_TIMEOUT_MS,
     schedule,

@@ -19,3 +19,11 @@ export interface RateBudget {
   /** Whether scheduled posting stops for the rest of the window (the invalid-request safety limit). */
   invalidLimitReached(): Promise<boolean>;
 }
+
+/** The scope of the bot token's global limit. */
+export const DISCORD_BOT_SCOPE: RateScope = 'discord:bot';
+
+/** The scope of the webhooks at `url`'s host: Discord limits requests without a token by address. */
+export function webhookHostScope(url: string): RateScope {
+  return `discord:webhook-host:${new URL(url).host}`;
+}

@@ -95,11 +95,26 @@ function warnUncertain(log: JobLog, entry: OutboxEntry): void {
 
 /**
  * Why an entry goes back: its destination failed or asked to wait, an earlier post put back holds
- * the destination (no failed try: back until the hold ends), or this process is stopping (the next
- * start retries it). Unless stopping, the entry then holds its destination until its retry, so
- * that no later post to it goes first.
+ * the destination (no failed try: back until the hold ends), Discord's invalid-request limit stops
+ * scheduled posting (`invalid-limit`: looked at again after `waitMs`, every post alike, so no hold),
+ * or this process is stopping (the next start retries it). A destination's own reason then holds
+ * it until the entry's retry, so that no later post to it goes first.
  */
-type PutBackReason = 'destination' | 'held' | 'stopping';
+type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
+
+/** Why a Discord post waits while the invalid-request limit is reached. */
+const INVALID_LIMIT_REASON =
+  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
+
+/**
+ * Whether Discord's invalid-request limit stops this delivery: a post rendered for Discord (a Slack
+ * message is tagged `platform`), while the budget says the limit is reached.
+ */
+async function isStoppedByInvalidLimit(ctx: DeliveryContext, delivery: Delivery): Promise<boolean> {
+  const budget = ctx.settings.rateBudget;
+  if (!budget || delivery.kind !== 'webhook' || 'platform' in delivery.message) return false;
+  return budget.invalidLimitReached();
+}
 
 async function putBack(
   ctx: DeliveryContext,
@@ -114,9 +129,10 @@ async function putBack(
   );
   // A held entry is due 1 ms after the hold ends, so that every store's claim (by due time first)
   // takes the holding entry no later than it, even when many are due at once.
-  const nextAttemptAt = ctx.now() + (why === 'held' ? waitMs + 1 : Math.max(waitMs, base));
+  const exact = why === 'held' ? waitMs + 1 : why === 'invalid-limit' ? waitMs : undefined;
+  const nextAttemptAt = ctx.now() + (exact ?? Math.max(waitMs, base));
   await ctx.store.rescheduleOutbox(entry.id, ctx.owner, nextAttemptAt, describe(err));
-  if (why !== 'stopping') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
+  if (why === 'destination' || why === 'held') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
   ctx.log.warn(
     {
       job: entry.job,
@@ -222,6 +238,10 @@ async function deliverOnce(
   let waited = 0;
   for (let attempt = 1; ;) {
     let facts: RateLimitFacts | undefined;
+    if (await isStoppedByInvalidLimit(ctx, delivery)) {
+      notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
+      return putBack(ctx, entry, ctx.settings.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
+    }
     try {
       if (isUncertain) warnUncertain(ctx.log, entry);
       // Recorded before the request: if this process dies before the answer, the next claim knows

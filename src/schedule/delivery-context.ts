@@ -8,6 +8,7 @@ import type { Store } from '../store/store.ts';
 import type { JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
+import type { RateBudget } from '../domain/rate-budget.ts';
 
 export interface DeliveryOptions {
   store: Store;
@@ -41,6 +42,8 @@ export interface DeliveryOptions {
   destinations?: Readonly<Record<string, WebhookClient>>;
   /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
   channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
+  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (deliver-entry.ts). */
+  rateBudget?: RateBudget;
 }
 
 /**
@@ -76,6 +79,7 @@ const DELIVERY_DEFAULTS = Object.freeze({
     | 'repeat'
     | 'destinations'
     | 'channels'
+    | 'rateBudget'
   >
 >;
 

@@ -17,14 +17,15 @@ export interface ClientDeps {
   httpOptions?: Partial<HttpOptions>;
   /** Counts providers' quotas (Adzuna's) across replicas when it holds a Redis. */
   quotaStore?: QuotaStore;
-  /**
-   * Discord's request budgets shared by the replicas: the chat webhook's Discord clients take from
-   * it before every request that is not an interaction response (docs/PLATFORMS.md).
-   */
-  discordBudget?: RateBudget | undefined;
   /** Clock for caches (tests use a fake one). */
   now?: () => number;
   random?: () => number;
+  /**
+   * Discord's request budgets across replicas: taken before every Discord request that is not an
+   * interaction response, told each global 429 and invalid request (docs/PLATFORMS.md). Absent:
+   * none kept.
+   */
+  rateBudget?: RateBudget | undefined;
 }
 
 export interface Closable {

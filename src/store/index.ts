@@ -6,12 +6,20 @@ import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
 import type { ScheduleStore } from '../schedule/schedules.ts';
+import { createMemoryRateBudget, type OpenRateBudget, type RateBudgetOptions } from './rate-budget.ts';
 import { createMemoryScheduleStore } from './schedules-memory.ts';
 import { createSqliteScheduleStore } from './schedules-sqlite.ts';
 
 export type * from './store.ts';
 export { RETENTION_MS } from './store.ts';
-export { createMemoryStore, createSqliteStore, createMemoryScheduleStore, createSqliteScheduleStore };
+export type { OpenRateBudget } from './rate-budget.ts';
+export {
+  createMemoryStore,
+  createSqliteStore,
+  createMemoryScheduleStore,
+  createSqliteScheduleStore,
+  createMemoryRateBudget,
+};
 
 const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
 
@@ -59,4 +67,24 @@ export async function openScheduleStore(
     });
   if (config.storeUrl === ':memory:') return createMemoryScheduleStore();
   return createSqliteScheduleStore(config.storeUrl);
+}
+
+/**
+ * Discord's request budgets (src/domain/rate-budget.ts), where the store is: in Redis, shared by
+ * every replica, when the store is there; else this process's own (one replica, or SQLite's).
+ */
+export async function openRateBudget(
+  config: StorePlace & Pick<Config, 'discordBudget'>,
+  opts: Omit<RateBudgetOptions, 'perSecond' | 'invalidLimit'> & {
+    keyPrefix?: string;
+    onRedisFailure?: (err: unknown) => void;
+  } = {},
+): Promise<OpenRateBudget> {
+  const settings = { ...opts, ...config.discordBudget };
+  const redisUrl = redisUrlOf(config);
+  if (redisUrl === undefined) return createMemoryRateBudget(settings);
+  return (await import('./rate-budget-redis.ts')).createRedisRateBudget(redisUrl, {
+    ...settings,
+    verifyTls: config.redisTlsVerify,
+  });
 }

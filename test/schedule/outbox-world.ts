@@ -145,10 +145,14 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
   /**
    * One replica's deliverer on `store`: its own clients and owner id, its sleeps recorded and
    * moving the clock, its reads of the shared pause (`store.getValue`) counted; `options` override
-   * the deliverer's (a shorter lease).
+   * the deliverer's (a shorter lease, Discord's budgets its clients take from too, its log).
    */
   function replica(store: Store, options: Partial<DeliveryOptions> = {}) {
-    const deps = { now: clock.nowMs, httpOptions: { requestTimeoutMs: 2_000 } };
+    const deps = {
+      now: clock.nowMs,
+      httpOptions: { requestTimeoutMs: 2_000 },
+      ...(options.rateBudget ? { rateBudget: options.rateBudget } : {}),
+    };
     const webhook = (id: string) =>
       track(
         createWebhookClient(

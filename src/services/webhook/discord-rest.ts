@@ -24,7 +24,7 @@ import { readRateLimit, type RateLimitFacts } from './rate-limit.ts';
 
 /**
  * What a Discord client takes besides its config: herald's usual deps (`httpOptions.requestTimeoutMs`
- * bounds one request; `discordBudget`, shared by the replicas: without one, only this process's SDK
+ * bounds one request; `rateBudget`, shared by the replicas: without one, only this process's SDK
  * limits apply).
  */
 export type DiscordRestDeps = ClientDeps;
@@ -195,8 +195,8 @@ function watchAnswers(
     if (text === undefined) void clone.body?.cancel().catch(() => undefined);
     if (request.data.signal) answers.set(request.data.signal, text === undefined ? { head } : { head, text });
     if (head.status === 429) refused?.add(`${request.method.toUpperCase()} ${request.path}`);
-    if (isInvalid(head) && deps.discordBudget)
-      deps.discordBudget
+    if (isInvalid(head) && deps.rateBudget)
+      deps.rateBudget
         .countInvalid()
         .catch((err: unknown) => deps.log?.warn({ err }, 'discord.budget_failed'));
   });
@@ -237,7 +237,7 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
 
   async function send(req: DiscordRequest): Promise<DiscordAnswer> {
     const start = now();
-    if (scope !== undefined && deps.discordBudget) await deps.discordBudget.take(scope, req.signal);
+    if (scope !== undefined && deps.rateBudget) await deps.rateBudget.take(scope, req.signal);
     const own = new AbortController();
     const stop = () => own.abort(req.signal?.reason);
     if (req.signal?.aborted) stop();
@@ -301,8 +301,8 @@ async function failureOf(
   const { status } = answer.head;
   if (err instanceof RateLimitError || status === 429) {
     const waitMs = body.retryAfterMs ?? (facts.waitMs > 0 ? facts.waitMs : undefined);
-    if (facts.isGlobal && scope !== undefined && deps.discordBudget)
-      await deps.discordBudget
+    if (facts.isGlobal && scope !== undefined && deps.rateBudget)
+      await deps.rateBudget
         .pause(scope, waitMs ?? 1_000)
         .catch((e: unknown) => deps.log?.warn({ err: e }, 'discord.budget_failed'));
     return fail('rate_limited', { status, retryAfterMs: waitMs, providerMessage: body.message });

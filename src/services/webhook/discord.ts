@@ -433,7 +433,7 @@ export function createInteractionWebhookClient(
   const rest = createDiscordRest(
     { api: config.apiUrl, versioned: true, caller: { kind: 'interaction' } },
     // Interaction responses never take from the shared budget.
-    { ...deps, discordBudget: undefined },
+    { ...deps, rateBudget: undefined },
   );
   const app = config.applicationId;
   return {

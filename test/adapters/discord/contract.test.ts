@@ -51,10 +51,7 @@ const post = (channel: string, body: object, headers: Record<string, string> = {
   });
 
 const channelClient = (budget?: RateBudget) =>
-  createDiscordChannelClient(
-    { apiUrl: fake.apiUrl, token: BOT_TOKEN },
-    budget ? { discordBudget: budget } : {},
-  );
+  createDiscordChannelClient({ apiUrl: fake.apiUrl, token: BOT_TOKEN }, budget ? { rateBudget: budget } : {});
 
 /** A RateBudget that records what it is asked and never waits. */
 function recordingBudget() {
@@ -287,7 +284,7 @@ describe("herald's Discord clients obey it", () => {
     expect(limited).toMatchObject({ code: 'rate_limited', retryAfterMs: 1_500 });
     const hook = createWebhookClient(
       { baseUrl: `${fake.apiUrl}/webhooks`, id: HOOK_ID, token: HOOK_TOKEN },
-      { discordBudget: budget },
+      { rateBudget: budget },
     );
     await hook.post(message('four'));
     const host = new URL(fake.apiUrl).host;
@@ -314,7 +311,7 @@ describe("herald's Discord clients obey it", () => {
     expect(calls).toEqual(['take discord:bot', 'invalid']);
     const interactions = createInteractionWebhookClient(
       { apiUrl: fake.apiUrl, applicationId: APP_ID },
-      { discordBudget: budget },
+      { rateBudget: budget },
     );
     await interactions.followUp('interaction-token-2', {
       content: 'answer',

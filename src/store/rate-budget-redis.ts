@@ -1,0 +1,116 @@
+// Discord's request budgets shared by every replica through Redis (rate-budget.ts has the rules).
+// One Lua script per step, so each read-then-write is atomic; times are the caller's clock, as the
+// store's leases are, so fake clocks work too. Keys, under the store's prefix and its `{sched}`
+// hash tag (one Cluster slot, every key passed in KEYS): <p>rate:<scope>:tat (the bucket's next
+// free time), <p>rate:<scope>:pause (the pause's end), <p>rate:invalid (the invalid-request
+// window: its start and count); each expires once it no longer says anything. With Redis down the
+// budget is this process's own until it is back (withFallback).
+import type { Redis } from 'ioredis';
+import type { RateScope } from '../domain/rate-budget.ts';
+import { connectStoreRedis } from './connect.ts';
+import { scriptsOf, storeKeyPrefix } from './redis-common.ts';
+import {
+  INVALID_WINDOW_MS,
+  budgetOn,
+  bucketShape,
+  memorySteps,
+  withFallback,
+  type BudgetSteps,
+  type OpenRateBudget,
+  type RateBudgetOptions,
+} from './rate-budget.ts';
+
+// KEYS: tat, pause. ARGV: now, interval, tolerance. The same arithmetic as rate-budget.ts reserve().
+// Times are kept to the microsecond as text: a Lua number returned to Redis would lose its fraction.
+const RESERVE = `
+local now = tonumber(ARGV[1])
+local pauseEnd = tonumber(redis.call('GET', KEYS[2]) or '0')
+local start = math.max(now, pauseEnd)
+local due = math.max(tonumber(redis.call('GET', KEYS[1]) or '0'), start)
+local at = math.max(start, due - tonumber(ARGV[3]))
+local tat = due + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], string.format('%.3f', tat), 'PX', math.ceil(tat - now) + 1000)
+return string.format('%.3f', at - now)
+`;
+
+// KEYS: pause. ARGV: now, ms. A later end wins; the key lives as long as the pause.
+const PAUSE = `
+local ends = tonumber(ARGV[1]) + tonumber(ARGV[2])
+if ends > tonumber(redis.call('GET', KEYS[1]) or '0') then
+  redis.call('SET', KEYS[1], string.format('%.0f', ends), 'PX', math.ceil(tonumber(ARGV[2])))
+end
+return 1
+`;
+
+// KEYS: invalid. ARGV: now, window. A count outside its window starts a new one at now.
+const COUNT_INVALID = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local start = tonumber(redis.call('HGET', KEYS[1], 'start') or '-1')
+if start < 0 or now >= start + window then
+  start = now
+  redis.call('HSET', KEYS[1], 'start', ARGV[1], 'count', 1)
+else
+  redis.call('HINCRBY', KEYS[1], 'count', 1)
+end
+redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil(start + window - now)))
+return 1
+`;
+
+// KEYS: invalid. ARGV: now, window. The count of the window running at now, else 0.
+const INVALID_COUNT = `
+local start = tonumber(redis.call('HGET', KEYS[1], 'start') or '-1')
+if start < 0 or tonumber(ARGV[1]) >= start + tonumber(ARGV[2]) then return 0 end
+return tonumber(redis.call('HGET', KEYS[1], 'count') or '0')
+`;
+
+export interface RedisRateBudgetOptions extends RateBudgetOptions {
+  /** Defaults to "herald:", the store's. Tests use a unique one per run. */
+  keyPrefix?: string;
+  connectTimeoutMs?: number;
+  verifyTls?: boolean;
+  /** Told when Redis failed a step and this process's own budget answered instead. */
+  onRedisFailure?: (err: unknown) => void;
+}
+
+function redisSteps(redis: Redis, prefix: string, opts: RateBudgetOptions): BudgetSteps {
+  const p = `${storeKeyPrefix(prefix)}rate:`;
+  const script = scriptsOf(redis);
+  const { interval, tolerance } = bucketShape(opts.perSecond);
+  const keysOf = (scope: RateScope) => [`${p}${scope}:tat`, `${p}${scope}:pause`] as const;
+  const invalid = `${p}invalid`;
+  return {
+    async reserve(scope, t) {
+      const [tat, pause] = keysOf(scope);
+      return Number(await script(RESERVE, 2, tat, pause, t, interval, tolerance));
+    },
+    async pausedFor(scope, t) {
+      const ends = Number((await redis.get(keysOf(scope)[1])) ?? 0);
+      return Number.isFinite(ends) ? Math.max(0, ends - t) : 0;
+    },
+    async pause(scope, t, ms) {
+      await script(PAUSE, 1, keysOf(scope)[1], t, ms);
+    },
+    async countInvalid(t) {
+      await script(COUNT_INVALID, 1, invalid, t, INVALID_WINDOW_MS);
+    },
+    async invalidCount(t) {
+      return Number(await script(INVALID_COUNT, 1, invalid, t, INVALID_WINDOW_MS));
+    },
+    close: async () => void (await redis.quit()),
+  };
+}
+
+/** Connects to Redis at `url`; rejects when it cannot be reached. */
+export async function createRedisRateBudget(
+  url: string,
+  opts: RedisRateBudgetOptions,
+): Promise<OpenRateBudget> {
+  const redis = await connectStoreRedis(url, opts);
+  const shared = redisSteps(redis, opts.keyPrefix ?? 'herald:', opts);
+  const own = memorySteps(bucketShape(opts.perSecond));
+  return budgetOn(
+    withFallback(shared, own, (err) => opts.onRedisFailure?.(err)),
+    opts,
+  );
+}
