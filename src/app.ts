@@ -115,6 +115,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
       now: () => new Date(),
       ...(quotas ? { rateLimit: quotas.commands } : {}),
       ...(parts.onCommand ? { onCommand: parts.onCommand } : {}),
+      notices: scheduling.runner.notices,
     });
     scheduling.attach(dispatcher);
   }

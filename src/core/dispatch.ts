@@ -55,6 +55,11 @@ export interface DispatcherOptions {
   autocompleteTimeoutMs?: number;
   /** Called once per invocation, after the reply (metrics). */
   onCommand?: (record: CommandRecord) => void;
+  /**
+   * Notices waiting for the invoker (their schedule paused, and no DM could tell them), taken and
+   * added to the reply to their next command.
+   */
+  notices?: { take(actor: Actor): Promise<string | undefined> };
 }
 
 export interface Dispatcher extends AdapterHandlers {
@@ -162,6 +167,18 @@ async function execute(
   }
 }
 
+/** The reply with the notices waiting for `actor` below it; a store that fails costs only them. */
+async function withNotices(rt: Runtime, actor: Actor, reply: Reply): Promise<Reply> {
+  if (!rt.notices) return reply;
+  try {
+    const waiting = await rt.notices.take(actor);
+    return waiting === undefined ? reply : { ...reply, text: `${reply.text}\n\n${waiting}` };
+  } catch (err) {
+    rt.log.warn({ err }, 'command.notices_failed');
+    return reply;
+  }
+}
+
 /** Sends the reply (or the failure as one sentence), then logs and records how the command ended. */
 async function report(
   rt: Runtime,
@@ -172,7 +189,8 @@ async function report(
 ): Promise<CommandOutcome> {
   const name = result.command?.name ?? loggedText(inv.command);
   const failure = 'failure' in result ? { error: result.failure } : undefined;
-  const reply = 'reply' in result ? result.reply : { text: userMessageFor(result.failure), ephemeral: true };
+  const answer = 'reply' in result ? result.reply : { text: userMessageFor(result.failure), ephemeral: true };
+  const reply = await withNotices(rt, inv.actor, answer);
   try {
     await inv.respond(redactReply(reply));
   } catch (err) {

@@ -4,6 +4,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import { ownEntry } from '../domain/lookup.ts';
 import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
 import type { Store } from '../store/store.ts';
+import type { PlatformRefusal } from '../errors.ts';
 import type { JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
@@ -80,6 +81,8 @@ export interface DrainResult {
 export interface DeliveryFailure {
   reason: string;
   status?: number;
+  /** The platform's word that the destination refuses herald for good: the schedule pauses. */
+  refusal?: PlatformRefusal;
 }
 
 /** What one drain learns besides the outcomes. */

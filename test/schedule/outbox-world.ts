@@ -9,7 +9,7 @@ import { createDeliverer } from '../../src/schedule/delivery.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
-import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
+import { createSlackChannelClient } from '../../src/services/webhook/slack-web-api.ts';
 import type { Store } from '../../src/store/index.ts';
 import {
   captureLog,
