@@ -21,7 +21,10 @@ import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
-import { channelChecks, messageLinker } from '../../jobs/schedules.ts';
+import { channelChecks, directMessages, messageLinker } from '../../jobs/schedules.ts';
+import type { JobLog } from '../../src/schedule/job.ts';
+import type { ScheduleRunnerOptions } from '../../src/schedule/runner.ts';
+import type { WebhookClient } from '../../src/services/webhook/client.ts';
 import { destinationMessages, type ChannelClients } from '../../src/destinations.ts';
 import { createWebhookClient } from '../../src/services/webhook/client.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -133,7 +136,14 @@ export interface ChannelBench {
 export function channelBench(
   w: World,
   channels: ChannelClients,
-  opts: { store?: Store; maxWaitMs?: number } = {},
+  opts: {
+    store?: Store;
+    maxWaitMs?: number;
+    log?: JobLog;
+    destinations?: Readonly<Record<string, WebhookClient>>;
+    /** How replies become posts; by default every named destination is a Discord webhook. */
+    toMessage?: ScheduleRunnerOptions['toMessage'];
+  } = {},
 ): ChannelBench {
   const clock = { at: new Date('2026-03-27T12:00:00Z') };
   const now = () => clock.at;
@@ -144,10 +154,12 @@ export function channelBench(
     store: opts.store ?? createMemoryStore(),
     services: w.services,
     commands: () => w.dispatcher,
-    toMessage: destinationMessages({ destinations: {} }, 'herald'),
-    log: SILENT_LOG,
+    toMessage: opts.toMessage ?? destinationMessages({ destinations: {} }, 'herald'),
+    log: opts.log ?? SILENT_LOG,
     now,
     catchupMinutes: 60,
+    directMessage: directMessages(channels),
+    ...(opts.destinations ? { destinations: opts.destinations } : {}),
     delivery: {
       channels,
       sleep,

@@ -48,7 +48,8 @@ const SLACK_ERRORS: Readonly<Record<string, ServiceErrorCode>> = {
 /**
  * The strings that pause a schedule: the bot removed from the channel, the channel archived or
  * deleted, the token revoked or its workspace gone, a scope missing; for an incoming webhook, the
- * webhook removed, its channel archived or gone, its token invalid, or the workspace prohibiting it.
+ * webhook removed, its channel archived or gone, its token invalid, or the workspace prohibiting it
+ * (in general, or in #general by its posting setting).
  */
 const REFUSALS = new Set([
   'not_in_channel',
@@ -62,6 +63,7 @@ const REFUSALS = new Set([
   'no_service',
   'invalid_token',
   'action_prohibited',
+  'posting_to_general_channel_denied',
 ]);
 
 /** What herald calls a channel in a sentence: Slack shows `<#C…>` as the channel's name. */
