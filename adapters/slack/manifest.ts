@@ -39,7 +39,8 @@ export interface SlackManifestOptions {
 /**
  * commands: slash commands; chat:write: answers and posts; files:write: mp3s and charts through
  * files.uploadV2; channels:read and groups:read: /schedule add checks (conversations.info) that
- * herald is in the public or private channel it will post into.
+ * herald is in the public or private channel it will post into; im:write: a direct message to a
+ * schedule's creator when Slack refuses its channel (the schedule pauses).
  */
 export const SLACK_BOT_SCOPES: readonly string[] = [
   'commands',
@@ -47,6 +48,7 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   'files:write',
   'channels:read',
   'groups:read',
+  'im:write',
 ];
 
 /** `/weather <city> [units:metric|imperial]` → `<city> [units:metric|imperial]`. */

@@ -84,6 +84,15 @@ export function fromSdkError(err: unknown, operation: string, channelId?: string
       const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
       return slackFailure({ operation, error: undefined, status, where });
     }
+    case 'slack_webapi_file_upload_invalid_args_error':
+    case 'slack_webapi_file_upload_read_file_data_error':
+      // herald's own arguments, refused before any request: no retry makes them better.
+      return new ServiceError({
+        service: 'webhook',
+        operation,
+        code: 'invalid_request',
+        message: `slack.${operation} not sent: ${err instanceof Error ? err.message : 'invalid file'}`,
+      });
     default: {
       // No answer (a cut connection, the timeout): the post may have been made.
       const cause = e.code === 'slack_webapi_request_error' ? e.original : err;

@@ -65,7 +65,10 @@ export function permalinkOf(channel: string, ts: string): string {
   return `${WORKSPACE_URL}archives/${channel}/p${ts.replace('.', '')}`;
 }
 
-/** The scopes herald's manifest asks for. */
+/**
+ * The scopes of an app installed from herald's manifest before it asked for im:write (the DM to a
+ * schedule's creator): tests that need the DM add it.
+ */
 export const GRANTED_SCOPES = ['commands', 'chat:write', 'files:write', 'channels:read', 'groups:read'];
 
 const MIME_TYPES: Readonly<Record<string, [string, string]>> = {
