@@ -3,6 +3,7 @@
 import type { App, BlockAction, ButtonAction, RespondFn, webApi } from '@slack/bolt';
 import type { Actor } from '../../src/core/actor.ts';
 import type { CommandRegistry, Invocation } from '../../src/core/adapter.ts';
+import type { ChatChannel } from '../../src/core/channel.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import { describeSdkError } from './bolt-log.ts';
 import type { ReplyTarget } from './deliver.ts';
@@ -61,10 +62,21 @@ function listenToCommands(bolt: App, registry: CommandRegistry, context: Listene
         rawInput: routed.rest,
         actor,
         channelId: payload.channel_id,
-        channel: { platform: 'slack', id: payload.channel_id },
+        channel: channelOf(payload.channel_id, payload.channel_name),
       });
     });
   }
+}
+
+/**
+ * The channel a command was typed in, with its name where Slack gives a real one: a DM's and an old
+ * private group's `channel_name` (`directmessage`, `privategroup`) name no channel.
+ */
+function channelOf(id: string, name: string | undefined): ChatChannel {
+  const isNamed = name !== undefined && /^[a-z0-9][a-z0-9_-]{0,79}$/.test(name);
+  return isNamed && name !== 'directmessage' && name !== 'privategroup'
+    ? { platform: 'slack', id, name }
+    : { platform: 'slack', id };
 }
 
 function listenToButtons(bolt: App, registry: CommandRegistry, context: ListenerContext): void {

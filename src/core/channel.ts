@@ -12,6 +12,8 @@ export interface ChatChannel {
   appPermissions?: string;
   /** Discord's `guild_id` of the interaction: the server the channel is in (absent in a DM). */
   guildId?: string;
+  /** The channel's name as its users know it (Slack's `channel_name`: `general`), where the platform said. */
+  name?: string;
 }
 
 const PREFIX = 'channel:';

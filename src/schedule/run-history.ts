@@ -93,9 +93,18 @@ function destinationName(destination: string): string {
 }
 
 /** The sentence a paused schedule's history and its creator read: what refused, and the fix. */
+/**
+ * `text` with the channel named as its users know it: `#general` where the schedule kept the name
+ * (a Slack renderer shows herald's text as written, so `<#C…>` would read as itself there).
+ */
+function withChannelName(record: ScheduleRecord, text: string): string {
+  const channel = parseChannelDestination(record.destination);
+  return channel && record.channelName ? text.replaceAll(`<#${channel.id}>`, `#${record.channelName}`) : text;
+}
+
 function pausedSentence(record: ScheduleRecord, gone: Gone): string {
   if (gone.refusal)
-    return `${gone.reason.replace(/\.?$/, '.')} So schedule ${record.id} (${loggedText(record.command)}) is paused; once that is fixed, /schedule resume ${record.id}.`;
+    return `${withChannelName(record, gone.reason).replace(/\.?$/, '.')} So schedule ${record.id} (${loggedText(record.command)}) is paused; once that is fixed, /schedule resume ${record.id}.`;
   return `${destinationName(record.destination)} answered HTTP ${gone.status ?? '?'} (webhook deleted or bot removed?), so schedule ${record.id} is paused; fix the destination, then /schedule resume ${record.id}.`;
 }
 

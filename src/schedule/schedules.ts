@@ -48,6 +48,8 @@ export interface ScheduleRecord {
    * added it: with it, a run's message has a link. Absent for a DM and for schedules added before.
    */
   guildId?: string;
+  /** A channel destination's name when the platform said it at add time (Slack's `general`). */
+  channelName?: string;
   /** The scheduled command line, as typed: `/weather Oslo units:imperial`. */
   command: string;
   /** Who added it: the slot runs with this identity, so their access rules apply. */

@@ -169,7 +169,7 @@ function destinationOf(settings: ScheduleSettings, to: string | undefined): stri
 async function destinationFor(
   opts: ScheduleServiceOptions,
   input: AddInput,
-): Promise<{ destination: string; guildId?: string }> {
+): Promise<{ destination: string; guildId?: string; channelName?: string }> {
   const channel = input.channel;
   const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
   if (input.to !== undefined || channel === undefined || !check)
@@ -178,7 +178,12 @@ async function destinationFor(
   if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
   // The guild is kept with the channel: Discord's message links name both.
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
-  return { destination: channelDestination(channel), ...(guildId ? { guildId } : {}) };
+  return {
+    destination: channelDestination(channel),
+    ...(guildId ? { guildId } : {}),
+    // Its name, so that what herald says of the channel names it as its users know it.
+    ...(channel.name ? { channelName: channel.name } : {}),
+  };
 }
 
 function refuseUnschedulable(command: Command): void {
@@ -275,18 +280,21 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
     // Last: the channel check asks the platform, which a refused line need not wait for.
-    const { destination, guildId } = await destinationFor(opts, input);
+    const { destination, guildId, channelName } = await destinationFor(opts, input);
     if (opts.simulated) {
       const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
       if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
     }
-    return { when, timezone, destination, guildId, line, isWatch, alert };
+    return { when, timezone, destination, guildId, channelName, line, isWatch, alert };
   };
 
   return {
     settings,
     async add(input, creator) {
-      const { when, timezone, destination, guildId, line, isWatch, alert } = await read(input, creator);
+      const { when, timezone, destination, guildId, channelName, line, isWatch, alert } = await read(
+        input,
+        creator,
+      );
       const record: ScheduleRecord = {
         id: newScheduleId(),
         when: when.text,
@@ -295,6 +303,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         timezone,
         destination,
         ...(guildId ? { guildId } : {}),
+        ...(channelName ? { channelName } : {}),
         command: line,
         creator: { ...creator, roles: [...creator.roles] },
         paused: false,

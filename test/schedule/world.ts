@@ -7,7 +7,7 @@ import { loadConfig, SERVICE_VARIABLES, type Config } from '../../src/config/ind
 import { createLogger } from '../../src/log.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { parseLine } from '../../src/core/args.ts';
-import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/core/dispatch.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
@@ -207,6 +207,8 @@ export interface WorldOptions {
   channels?: ChannelClients;
   /** The dispatcher's log (the commands' lines); silent by default. */
   log?: CommandLog;
+  /** Notices waiting for an invoker (a runner's `notices`), added to their next command's reply. */
+  notices?: DispatcherOptions['notices'];
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -264,6 +266,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     commandTimeoutMs: 10_000,
     serviceVariables: SERVICE_VARIABLES,
     now,
+    ...(opts.notices ? { notices: opts.notices } : {}),
   });
   const d = dispatcher;
   const world: World = {

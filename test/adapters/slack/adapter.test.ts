@@ -98,7 +98,8 @@ describe('Slack adapter, HTTP mode', () => {
     expect(inv!.rawInput).toBe('Paris');
     expect(inv!.channelId).toBe('C0GENERAL');
     // Where /schedule add posts by default.
-    expect(inv!.channel).toEqual({ platform: 'slack', id: 'C0GENERAL' });
+    // Slack's channel_name rides along, so that herald names the channel as its users know it.
+    expect(inv!.channel).toEqual({ platform: 'slack', id: 'C0GENERAL', name: 'general' });
     expect(inv!.actor).toEqual({ platform: 'slack', id: 'U0ALICE', displayName: 'alice', roles: [] });
   });
 
