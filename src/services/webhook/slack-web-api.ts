@@ -14,7 +14,7 @@ import { ServiceError } from '../../errors.ts';
 import { registerSecret, redactText } from '../../redact.ts';
 import type { SlackFile } from '../../render/slack.ts';
 import type { ClientDeps } from '../deps.ts';
-import type { ChannelClient, MessageRef, PostedMessage, PostProgress } from './client.ts';
+import type { ChannelClient, MessageRef, PostedMessage, PostProgress, WebhookMessage } from './client.ts';
 import type { PostOptions } from './rate-limit.ts';
 import { createSlackPace, type SlackPace } from './slack-pace.ts';
 import { slackChannelName, slackFailure } from './slack-refusals.ts';
@@ -134,7 +134,7 @@ export function webClientOptions(apiUrl: string, log: ClientDeps['log']): WebCli
   };
 }
 
-/** Runs one SDK call, its failure typed; the caller's signal abandons the wait for it. */
+/** Runs one SDK call, its failure typed. */
 async function attempt<T>(
   operation: string,
   channelId: string | undefined,
@@ -163,168 +163,194 @@ async function told<T>(opts: PostOptions, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What the client's calls share: the WebClient (made on first use), the pace, the log. */
+interface SlackApi {
+  web(): Promise<WebClient>;
+  pace: SlackPace;
+  log: ClientDeps['log'];
+}
+
+/** The scopes the token holds, as Slack's `x-oauth-scopes` header lists them on auth.test. */
+async function scopesOf(api: SlackApi): Promise<Set<string>> {
+  const client = await api.web();
+  const answer = await attempt('auth.test', undefined, () => client.auth.test());
+  return new Set(answer.response_metadata?.scopes ?? []);
+}
+
+/** The message itself, paced, its ts recorded before any file goes. */
+async function postMessage(
+  api: SlackApi,
+  channelId: string,
+  message: { text: string; blocks: unknown[] },
+  record: ((id: string) => Promise<void>) | undefined,
+): Promise<PostedMessage & { channelId: string }> {
+  await api.pace.take(channelId);
+  const client = await api.web();
+  const answer = await attempt('chat.postMessage', channelId, () =>
+    client.chat.postMessage({
+      channel: channelId,
+      text: message.text,
+      blocks: message.blocks as never,
+      // A report's links must not pull other sites' previews into the channel.
+      unfurl_links: false,
+      unfurl_media: false,
+    }),
+  );
+  if (answer.ts === undefined)
+    throw new ServiceError({
+      service: 'webhook',
+      operation: 'chat.postMessage',
+      code: 'bad_response',
+      status: 200,
+      message: 'slack.chat.postMessage not usable: no ts',
+    });
+  const posted = { id: answer.ts, channelId: answer.channel ?? channelId };
+  await record?.(posted.id);
+  return posted;
+}
+
+async function shareFiles(api: SlackApi, channelId: string, files: readonly SlackFile[]): Promise<void> {
+  const client = await api.web();
+  await attempt('files.uploadV2', channelId, () =>
+    client.filesUploadV2({
+      channel_id: channelId,
+      file_uploads: files.map((f) => ({
+        file: Buffer.from(f.bytes),
+        filename: f.filename,
+        title: f.filename,
+        ...(f.description === undefined ? {} : { alt_text: f.description }),
+      })),
+    }),
+  );
+}
+
+/**
+ * One post, in this order, so that its text is sent once however often it is retried:
+ * 1. with files, the token's scopes read first: a missing files:write stops the post before
+ *    anything shows;
+ * 2. the message (chat.postMessage), its ts recorded on the outbox entry at once; a retry whose
+ *    entry holds it (`progress.posted`) skips this step;
+ * 3. the files uploaded and shared into the channel (filesUploadV2), just below the message,
+ *    where an interactive answer's files go too.
+ * Only an upload that got no answer can repeat the files, and the outbox logs that resend.
+ */
+async function postInto(
+  api: SlackApi,
+  channelId: string,
+  message: WebhookMessage,
+  opts: PostOptions & { progress?: PostProgress },
+): Promise<PostedMessage> {
+  if (!('platform' in message) || message.platform !== 'slack')
+    throw new ServiceError({
+      service: 'webhook',
+      operation: 'chat.postMessage',
+      code: 'invalid_request',
+      message: 'slack.chat.postMessage not sent: a Discord message cannot go to Slack',
+    });
+  const files = message.files ?? [];
+  const { progress } = opts;
+  const earlier = progress?.posted;
+  if (files.length > 0 && earlier === undefined && !(await scopesOf(api)).has('files:write'))
+    throw slackFailure({
+      operation: 'files.uploadV2',
+      error: 'missing_scope',
+      status: 200,
+      where: slackChannelName(channelId),
+      needed: 'files:write',
+    });
+  const record = files.length > 0 && progress ? (id: string) => progress.record(id) : undefined;
+  const posted =
+    earlier === undefined
+      ? await told(opts, () => postMessage(api, channelId, message, record))
+      : { id: earlier, channelId };
+  if (files.length > 0) await shareFiles(api, posted.channelId, files);
+  return posted;
+}
+
+/** Whether herald may post into the channel (conversations.info), as one sentence saying what to grant. */
+async function checkChannel(api: SlackApi, channelId: string): Promise<string | undefined> {
+  const client = await api.web();
+  try {
+    const answer = await client.conversations.info({ channel: channelId });
+    const channel = answer.channel ?? {};
+    if (channel.is_archived === true) return SLACK_INVITE_SENTENCE;
+    return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
+  } catch (err) {
+    const failure = fromSdkError(err, 'conversations.info', channelId);
+    if (failure.providerMessage === 'channel_not_found') return SLACK_INVITE_SENTENCE;
+    if (failure.providerMessage === 'missing_scope') return SLACK_SCOPE_SENTENCE;
+    throw failure;
+  }
+}
+
+/**
+ * chat.getPermalink (https://docs.slack.dev/reference/methods/chat.getPermalink): no scope needed;
+ * the address is Slack's own, never one built here. Kept a day, at most PERMALINKS_KEPT of them.
+ */
+function permalinks(api: SlackApi, now: () => number): (ref: MessageRef) => Promise<string | undefined> {
+  const kept = new Map<string, { link: string | undefined; until: number }>();
+  return async (ref) => {
+    const channel = ref.channelId;
+    if (channel === undefined) return undefined;
+    const key = `${channel}/${ref.messageId}`;
+    const known = kept.get(key);
+    if (known && known.until > now()) return known.link;
+    const client = await api.web();
+    let link: string | undefined;
+    try {
+      link = (await client.chat.getPermalink({ channel, message_ts: ref.messageId })).permalink;
+    } catch (err) {
+      const failure = fromSdkError(err, 'chat.getPermalink', channel);
+      // A deleted message has no address; any other refusal is an error, which is not kept.
+      if (failure.providerMessage !== 'message_not_found') throw failure;
+    }
+    if (kept.size >= PERMALINKS_KEPT) kept.delete(kept.keys().next().value ?? '');
+    kept.set(key, { link, until: now() + PERMALINK_TTL_MS });
+    return link;
+  };
+}
+
+/** A DM to `userId` where the app has im:write: conversations.open, then chat.postMessage into it. */
+async function directMessage(api: SlackApi, userId: string, text: string): Promise<boolean> {
+  if (!/^[UW][A-Z0-9]{1,31}$/.test(userId)) return false;
+  try {
+    if (!(await scopesOf(api)).has('im:write')) return false;
+    const client = await api.web();
+    const opened = await attempt('conversations.open', userId, () =>
+      client.conversations.open({ users: userId }),
+    );
+    const dm = opened.channel?.id;
+    if (dm === undefined) return false;
+    await api.pace.take(dm);
+    await attempt('chat.postMessage', dm, () => client.chat.postMessage({ channel: dm, text }));
+    return true;
+  } catch (err) {
+    api.log?.warn({ err, userId }, 'slack.direct_message_failed');
+    return false;
+  }
+}
+
 export function createSlackChannelClient(
   config: SlackChannelConfig,
   deps: SlackChannelDeps = {},
 ): SlackChannelClient {
   registerSecret(config.botToken);
   const now = deps.now ?? Date.now;
-  const pace: SlackPace = createSlackPace(now, deps.sleep);
   let made: Promise<WebClient> | undefined;
-  // Loaded on first use, so a deployment that never posts to Slack never loads the SDK.
-  const web = (): Promise<WebClient> =>
-    (made ??= import('@slack/web-api').then(
-      ({ WebClient }) => new WebClient(config.botToken, webClientOptions(config.apiUrl, deps.log)),
-    ));
-  const permalinks = new Map<string, { link: string | undefined; until: number }>();
-
-  /** The scopes the token holds, as Slack's `x-oauth-scopes` header lists them on auth.test. */
-  async function scopes(): Promise<Set<string>> {
-    const client = await web();
-    const answer = await attempt('auth.test', undefined, () => client.auth.test());
-    return new Set(answer.response_metadata?.scopes ?? []);
-  }
-
-  /** The message itself, paced, its ts recorded before any file goes. */
-  async function postMessage(
-    channelId: string,
-    message: { text: string; blocks: unknown[] },
-    progress: PostProgress | undefined,
-    hasFiles: boolean,
-  ): Promise<PostedMessage & { channelId: string }> {
-    await pace.take(channelId);
-    const client = await web();
-    const answer = await attempt('chat.postMessage', channelId, () =>
-      client.chat.postMessage({
-        channel: channelId,
-        text: message.text,
-        blocks: message.blocks as never,
-        // A report's links must not pull other sites' previews into the channel.
-        unfurl_links: false,
-        unfurl_media: false,
-      }),
-    );
-    if (answer.ts === undefined)
-      throw new ServiceError({
-        service: 'webhook',
-        operation: 'chat.postMessage',
-        code: 'bad_response',
-        status: 200,
-        message: 'slack.chat.postMessage not usable: no ts',
-      });
-    const posted = { id: answer.ts, channelId: answer.channel ?? channelId };
-    if (hasFiles) await progress?.record(posted.id);
-    return posted;
-  }
-
-  async function shareFiles(channelId: string, files: readonly SlackFile[]): Promise<void> {
-    const client = await web();
-    await attempt('files.uploadV2', channelId, () =>
-      client.filesUploadV2({
-        channel_id: channelId,
-        file_uploads: files.map((f) => ({
-          file: Buffer.from(f.bytes),
-          filename: f.filename,
-          title: f.filename,
-          ...(f.description === undefined ? {} : { alt_text: f.description }),
-        })),
-      }),
-    );
-  }
-
+  const api: SlackApi = {
+    // Loaded on first use, so a deployment that never posts to Slack never loads the SDK.
+    web: () =>
+      (made ??= import('@slack/web-api').then(
+        ({ WebClient }) => new WebClient(config.botToken, webClientOptions(config.apiUrl, deps.log)),
+      )),
+    pace: createSlackPace(now, deps.sleep),
+    log: deps.log,
+  };
   return {
-    // One post, in this order, so that its text is sent once however often it is retried:
-    // 1. with files, the token's scopes read first: a missing files:write stops the post before
-    //    anything shows;
-    // 2. the message (chat.postMessage), its ts recorded on the outbox entry at once; a retry whose
-    //    entry holds it (`progress.posted`) skips this step;
-    // 3. the files uploaded and shared into the channel (filesUploadV2), just below the message,
-    //    where an interactive answer's files go too.
-    // Only an upload that got no answer can repeat the files, and the outbox logs that resend.
-    async post(channelId, message, opts: PostOptions & { progress?: PostProgress } = {}) {
-      if (!('platform' in message) || message.platform !== 'slack')
-        throw new ServiceError({
-          service: 'webhook',
-          operation: 'chat.postMessage',
-          code: 'invalid_request',
-          message: 'slack.chat.postMessage not sent: a Discord message cannot go to Slack',
-        });
-      const files = message.files ?? [];
-      const { progress } = opts;
-      if (files.length > 0 && progress?.posted === undefined && !(await scopes()).has('files:write'))
-        throw slackFailure({
-          operation: 'files.uploadV2',
-          error: 'missing_scope',
-          status: 200,
-          where: slackChannelName(channelId),
-          needed: 'files:write',
-        });
-      const earlier = progress?.posted;
-      const posted =
-        earlier === undefined
-          ? await told(opts, () => postMessage(channelId, message, progress, files.length > 0))
-          : { id: earlier, channelId };
-      if (files.length > 0) await shareFiles(posted.channelId, files);
-      return posted;
-    },
-
-    async check(channelId) {
-      const client = await web();
-      try {
-        const answer = await client.conversations.info({ channel: channelId });
-        const channel = answer.channel ?? {};
-        if (channel.is_archived === true) return SLACK_INVITE_SENTENCE;
-        return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
-      } catch (err) {
-        const failure = fromSdkError(err, 'conversations.info', channelId);
-        if (failure.providerMessage === 'channel_not_found') return SLACK_INVITE_SENTENCE;
-        if (failure.providerMessage === 'missing_scope') return SLACK_SCOPE_SENTENCE;
-        throw failure;
-      }
-    },
-
-    // chat.getPermalink (https://docs.slack.dev/reference/methods/chat.getPermalink): no scope
-    // needed; the address is Slack's own, never one built here.
-    async messageLink(ref: MessageRef) {
-      const channel = ref.channelId;
-      if (channel === undefined) return undefined;
-      const key = `${channel}/${ref.messageId}`;
-      const kept = permalinks.get(key);
-      if (kept && kept.until > now()) return kept.link;
-      const client = await web();
-      let link: string | undefined;
-      try {
-        const answer = await client.chat.getPermalink({ channel, message_ts: ref.messageId });
-        link = answer.permalink;
-      } catch (err) {
-        const failure = fromSdkError(err, 'chat.getPermalink', channel);
-        // A deleted message has no address; any other refusal is an error, which is not kept.
-        if (failure.providerMessage !== 'message_not_found') throw failure;
-      }
-      if (permalinks.size >= PERMALINKS_KEPT) permalinks.delete(permalinks.keys().next().value ?? '');
-      permalinks.set(key, { link, until: now() + PERMALINK_TTL_MS });
-      return link;
-    },
-
-    async directMessage(userId, text) {
-      if (!/^[UW][A-Z0-9]{1,31}$/.test(userId)) return false;
-      try {
-        if (!(await scopes()).has('im:write')) return false;
-        const client = await web();
-        const opened = await attempt('conversations.open', userId, () =>
-          client.conversations.open({ users: userId }),
-        );
-        const dm = opened.channel?.id;
-        if (dm === undefined) return false;
-        await pace.take(dm);
-        await attempt('chat.postMessage', dm, () => client.chat.postMessage({ channel: dm, text }));
-        return true;
-      } catch (err) {
-        deps.log?.warn({ err, userId }, 'slack.direct_message_failed');
-        return false;
-      }
-    },
-
+    post: (channelId, message, opts = {}) => postInto(api, channelId, message, opts),
+    check: (channelId) => checkChannel(api, channelId),
+    messageLink: permalinks(api, now),
+    directMessage: (userId, text) => directMessage(api, userId, text),
     close: () => Promise.resolve(),
   };
 }
