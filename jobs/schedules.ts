@@ -131,7 +131,12 @@ export function directMessages(channels: ChannelClients | undefined): DirectMess
   return async (user, text) => {
     if (user.platform === 'console') return false;
     const client = channels?.[user.platform];
-    return client?.directMessage ? client.directMessage(user.id, text) : false;
+    if (!client?.directMessage) return false;
+    // A platform that refuses the DM (Slack without im:write) leaves the notice to the next command.
+    return client.directMessage(user.id, text).then(
+      () => true,
+      () => false,
+    );
   };
 }
 

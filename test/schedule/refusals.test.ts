@@ -228,7 +228,7 @@ describe('a platform-neutral refusal: Discord through the same port', () => {
       messageLink: () => Promise.resolve(undefined),
       directMessage: (user, text) => {
         dms.push([user, text]);
-        return Promise.resolve(true);
+        return Promise.resolve({ id: '1300000000000000200', channelId: '1300000000000000100' });
       },
       close: () => Promise.resolve(),
     };

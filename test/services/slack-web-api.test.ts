@@ -254,7 +254,9 @@ describe("Slack channel client: a DM to a schedule's creator", () => {
     slack.scopes.add('im:write');
     try {
       const seen = watch();
-      expect(await client.directMessage('U0ADA', 'Schedule k7p2mx is paused.')).toBe(true);
+      expect(await client.directMessage('U0ADA', 'Schedule k7p2mx is paused.')).toMatchObject({
+        channelId: 'D0ADA',
+      });
       expect(seen.paths()).toEqual(['/api/auth.test', '/api/conversations.open', '/api/chat.postMessage']);
       expect(slack.calls('conversations.open').at(-1)?.get('users')).toBe('U0ADA');
       const post = slack.calls('chat.postMessage').at(-1);
@@ -265,9 +267,10 @@ describe("Slack channel client: a DM to a schedule's creator", () => {
     }
   });
 
-  it('without im:write: sends nothing and says it could not', async () => {
+  it("without im:write: sends nothing and fails with Slack's missing_scope, naming im:write", async () => {
     const seen = watch();
-    expect(await client.directMessage('U0ADA', 'Schedule k7p2mx is paused.')).toBe(false);
+    const err = await failureOf(client.directMessage('U0ADA', 'Schedule k7p2mx is paused.'));
+    expect(err.refusal).toEqual({ platform: 'slack', code: 'missing_scope', scope: 'im:write' });
     expect(seen.paths()).toEqual(['/api/auth.test']);
   });
 });

@@ -127,12 +127,8 @@ export interface ChannelClient extends Closable {
   check(channelId: string, opts?: CallOptions & { appPermissions?: string }): Promise<string | undefined>;
   /** The address of a message the bot posted; undefined when the platform cannot say (a DM). */
   messageLink(ref: MessageRef, opts?: CallOptions): Promise<string | undefined>;
-  /**
-   * Sends `text` to the user `userId` as a direct message, where the bot may (Slack: im:write;
-   * Discord: a bot token); false when it may not or the platform refused. A schedule's creator is
-   * told this way that their schedule paused.
-   */
-  directMessage?(userId: string, text: string): Promise<boolean>;
+  /** Sends `text` to a user privately (a schedule's creator), where the platform lets the bot. */
+  directMessage?(userId: string, text: string, opts?: CallOptions): Promise<PostedMessage>;
 }
 
 /** Discord's JSON error codes that say more than the HTTP status. */

@@ -30,11 +30,8 @@ export interface SlackChannelDeps extends ClientDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The Slack channel client, with the DM a refused schedule's creator is told by. */
-export interface SlackChannelClient extends ChannelClient {
-  /** Sends `text` to `userId` as a DM; false when the app may not (no im:write) or Slack refused. */
-  directMessage(userId: string, text: string): Promise<boolean>;
-}
+/** The Slack channel client, with the DM a refused schedule's creator is told by (im:write). */
+export type SlackChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage'>>;
 
 export const SLACK_INVITE_SENTENCE =
   'invite herald to this channel (/invite @herald); it needs chat:write and files:write.';
@@ -310,24 +307,33 @@ function permalinks(api: SlackApi, now: () => number): (ref: MessageRef) => Prom
   };
 }
 
-/** A DM to `userId` where the app has im:write: conversations.open, then chat.postMessage into it. */
-async function directMessage(api: SlackApi, userId: string, text: string): Promise<boolean> {
-  if (!/^[UW][A-Z0-9]{1,31}$/.test(userId)) return false;
-  try {
-    if (!(await scopesOf(api)).has('im:write')) return false;
-    const client = await api.web();
-    const opened = await attempt('conversations.open', userId, () =>
-      client.conversations.open({ users: userId }),
-    );
-    const dm = opened.channel?.id;
-    if (dm === undefined) return false;
-    await api.pace.take(dm);
-    await attempt('chat.postMessage', dm, () => client.chat.postMessage({ channel: dm, text }));
-    return true;
-  } catch (err) {
-    api.log?.warn({ err, userId }, 'slack.direct_message_failed');
-    return false;
-  }
+/**
+ * A DM to `userId` where the app has im:write (https://docs.slack.dev/reference/methods/conversations.open):
+ * conversations.open, then chat.postMessage into it. Without im:write it sends nothing and fails
+ * with Slack's missing_scope, as Slack itself would.
+ */
+async function directMessage(api: SlackApi, userId: string, text: string): Promise<PostedMessage> {
+  const where = 'a direct message';
+  if (!/^[UW][A-Z0-9]{1,31}$/.test(userId))
+    throw slackFailure({ operation: 'conversations.open', error: 'user_not_found', status: 200, where });
+  if (!(await scopesOf(api)).has('im:write'))
+    throw slackFailure({
+      operation: 'conversations.open',
+      error: 'missing_scope',
+      status: 200,
+      where,
+      needed: 'im:write',
+    });
+  const client = await api.web();
+  const opened = await attempt('conversations.open', userId, () =>
+    client.conversations.open({ users: userId }),
+  );
+  const dm = opened.channel?.id;
+  if (dm === undefined)
+    throw slackFailure({ operation: 'conversations.open', error: 'channel_not_found', status: 200, where });
+  await api.pace.take(dm);
+  const sent = await attempt('chat.postMessage', dm, () => client.chat.postMessage({ channel: dm, text }));
+  return { id: sent.ts ?? '', channelId: dm };
 }
 
 export function createSlackChannelClient(
