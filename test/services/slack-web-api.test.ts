@@ -274,3 +274,22 @@ describe("Slack channel client: a DM to a schedule's creator", () => {
     expect(seen.paths()).toEqual(['/api/auth.test']);
   });
 });
+
+describe('Slack channel client: who reads a channel', () => {
+  it('says whether a channel is private, and pages conversations.members to find a user', async () => {
+    slack.privateChannels.add('C0SECRET');
+    expect(await client.audience('C0GENERAL')).toEqual({ isPrivate: false });
+    expect(await client.audience('C0SECRET', { userId: 'U0ADA' })).toEqual({
+      isPrivate: true,
+      isMember: true,
+    });
+    const pages = slack.calls('conversations.members').slice(-2);
+    expect(pages.map((p) => p.get('limit'))).toEqual(['200', '200']);
+    expect(pages[1]?.get('cursor')).toBe('page:200');
+    slack.outsiders.add('U0EVE');
+    expect(await client.audience('C0GENERAL', { userId: 'U0EVE' })).toEqual({
+      isPrivate: false,
+      isMember: false,
+    });
+  });
+});

@@ -30,8 +30,20 @@ export interface SlackChannelDeps extends ClientDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The Slack channel client, with the DM a refused schedule's creator is told by (im:write). */
-export type SlackChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage'>>;
+/** Who reads a channel: private or not, and whether a given user is in it. */
+export interface SlackAudience {
+  isPrivate: boolean;
+  isMember?: boolean;
+}
+
+/**
+ * The Slack channel client, with the DM a refused schedule's creator is told by (im:write), and
+ * who reads a channel (for /schedule's listing rules).
+ */
+export type SlackChannelClient = ChannelClient &
+  Required<Pick<ChannelClient, 'directMessage'>> & {
+    audience(channelId: string, opts?: { userId?: string }): Promise<SlackAudience>;
+  };
 
 export const SLACK_INVITE_SENTENCE =
   'invite herald to this channel (/invite @herald); it needs chat:write and files:write.';
@@ -307,6 +319,41 @@ function permalinks(api: SlackApi, now: () => number): (ref: MessageRef) => Prom
   };
 }
 
+/** Slack recommends pages of at most 200 members; 50 of them read a channel of 10,000. */
+const MEMBERS_PAGE = 200;
+const MEMBERS_PAGES = 50;
+
+/**
+ * Whether the channel is private (conversations.info's is_private, is_im, is_mpim) and, given a
+ * user, whether they are in it (conversations.members, paged by cursor:
+ * https://docs.slack.dev/reference/methods/conversations.members). In a DM with herald, whoever
+ * types is in it.
+ */
+async function audienceOf(api: SlackApi, channelId: string, userId?: string): Promise<SlackAudience> {
+  const client = await api.web();
+  const info = await attempt('conversations.info', channelId, () =>
+    client.conversations.info({ channel: channelId }),
+  );
+  const channel = info.channel ?? {};
+  const isPrivate = channel.is_private === true || channel.is_im === true || channel.is_mpim === true;
+  if (userId === undefined) return { isPrivate };
+  if (channel.is_im === true) return { isPrivate, isMember: true };
+  let cursor = '';
+  for (let page = 0; page < MEMBERS_PAGES; page++) {
+    const answer = await attempt('conversations.members', channelId, () =>
+      client.conversations.members({
+        channel: channelId,
+        limit: MEMBERS_PAGE,
+        ...(cursor ? { cursor } : {}),
+      }),
+    );
+    if (answer.members?.includes(userId)) return { isPrivate, isMember: true };
+    cursor = answer.response_metadata?.next_cursor ?? '';
+    if (cursor === '') break;
+  }
+  return { isPrivate, isMember: false };
+}
+
 /**
  * A DM to `userId` where the app has im:write (https://docs.slack.dev/reference/methods/conversations.open):
  * conversations.open, then chat.postMessage into it. Without im:write it sends nothing and fails
@@ -356,6 +403,7 @@ export function createSlackChannelClient(
     post: (channelId, message, opts = {}) => postInto(api, channelId, message, opts),
     check: (channelId) => checkChannel(api, channelId),
     messageLink: permalinks(api, now),
+    audience: (channelId, opts = {}) => audienceOf(api, channelId, opts.userId),
     directMessage: (userId, text) => directMessage(api, userId, text),
     close: () => Promise.resolve(),
   };

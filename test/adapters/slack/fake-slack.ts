@@ -51,6 +51,10 @@ export interface SlackFake {
   calls(method: string): URLSearchParams[];
   /** Channels the bot was not invited to (conversations.info is_member false, posts not_in_channel). */
   notMember: Set<string>;
+  /** Private channels (conversations.info is_private true; listing their members needs groups:read). */
+  privateChannels: Set<string>;
+  /** Users in no channel: conversations.members lists every other user, 300 fillers first. */
+  outsiders: Set<string>;
   /** Answers for the next chat.postMessage calls, in order (then: the posted message). */
   nextPostAnswers: ScriptedAnswer[];
   /** The `ts` of each message chat.postMessage posted, by channel, in order. */
@@ -138,6 +142,8 @@ function rateLimited(waitMs: number) {
 export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<SlackFake> {
   const now = opts.now ?? Date.now;
   const archived = new Set<string>();
+  const privateChannels = new Set<string>();
+  const outsiders = new Set<string>();
   const deleted = new Set<string>();
   const token: SlackFake['token'] = { state: 'ok' };
   /** Per channel: when its post bucket is full again (one post spends one second). */
@@ -321,7 +327,7 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
           is_group: false,
           is_im: false,
           is_mpim: false,
-          is_private: false,
+          is_private: privateChannels.has(id),
           created: 1714000000,
           is_archived: archived.has(id),
           is_general: true,
@@ -368,6 +374,30 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
         return HttpResponse.json({ ok: false, error: 'message_not_found' });
       return HttpResponse.json({ ok: true, channel, permalink: permalinkOf(channel, ts) });
     }),
+    // conversations.members: a `limit` under 1000, the next page's cursor ('' after the last)
+    // (https://docs.slack.dev/reference/methods/conversations.members); a private channel's need groups:read.
+    http.post('*/api/conversations.members', async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const id = form.get('channel') ?? '';
+      const refused =
+        authRefusal(request) ?? lacking(privateChannels.has(id) ? 'groups:read' : 'channels:read');
+      if (refused) return refused;
+      if (!id.startsWith('C') || deleted.has(id))
+        return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+      const limit = Number(form.get('limit') ?? 100);
+      if (!(limit > 0 && limit < 1000)) return HttpResponse.json({ ok: false, error: 'invalid_limit' });
+      const fillers = Array.from({ length: 300 }, (_, i) => `U0FILL${String(i).padStart(4, '0')}`);
+      const everyone = [...fillers, 'U0BOTHERALD', 'U0ALICE', 'U0ADA', 'U0BOB', 'UALLOWED01'].filter(
+        (u) => !outsiders.has(u),
+      );
+      const start = Number(form.get('cursor')?.replace('page:', '') ?? 0);
+      const next = start + limit < everyone.length ? `page:${start + limit}` : '';
+      return HttpResponse.json({
+        ok: true,
+        members: everyone.slice(start, start + limit),
+        response_metadata: { next_cursor: next },
+      });
+    }),
     // conversations.open with a user opens (or finds) the app's DM with them; it needs im:write
     // (https://docs.slack.dev/reference/methods/conversations.open).
     http.post('*/api/conversations.open', async ({ request }) => {
@@ -386,6 +416,8 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     server,
     archived,
     deleted,
+    privateChannels,
+    outsiders,
     token,
     uploads,
     shared,
