@@ -25,6 +25,7 @@ import { destinationMessages, type ChannelClients } from '../src/destinations.ts
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
 import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
+import type { DirectMessage } from '../src/schedule/creator-notice.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import type { RateBudget } from '../src/domain/rate-budget.ts';
 import { createJobSchedules } from './index.ts';
@@ -146,6 +147,20 @@ export function channelAudiences(
   return out;
 }
 
+/** A creator's DM through the bot of their platform, where its channel client can send one. */
+export function directMessages(channels: ChannelClients | undefined): DirectMessage {
+  return async (user, text) => {
+    if (user.platform === 'console') return false;
+    const client = channels?.[user.platform];
+    if (!client?.directMessage) return false;
+    // A platform that refuses the DM (Slack without im:write) leaves the notice to the next command.
+    return client.directMessage(user.id, text).then(
+      () => true,
+      () => false,
+    );
+  };
+}
+
 /** Each posted run's message link for /schedule history, from the client that posted it. */
 export function messageLinker(
   opts: Pick<SchedulingOptions, 'channels' | 'services' | 'destinations' | 'log'>,
@@ -180,6 +195,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
       ...(opts.channels ? { channels: opts.channels } : {}),
       ...(opts.rateBudget ? { rateBudget: opts.rateBudget } : {}),
     },
+    directMessage: directMessages(opts.channels),
     commands: attached,
     toMessage: destinationMessages(config.schedule, config.webhookUsername),
     log: opts.log,

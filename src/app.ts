@@ -121,6 +121,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
       ...(quotas ? { rateLimit: quotas.commands } : {}),
       ...(parts.onCommand ? { onCommand: parts.onCommand } : {}),
       markReply: markSimulatedAnswer(plan),
+      notices: scheduling.runner.notices,
     });
     scheduling.attach(dispatcher);
   }

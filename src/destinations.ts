@@ -18,9 +18,8 @@ import {
   type WebhookClient,
   type WebhookMessage,
 } from './services/webhook/client.ts';
-import { createWebhookClient } from './services/webhook/discord.ts';
-import { createDiscordChannelClient } from './services/webhook/discord.ts';
-import { createSlackChannelClient } from './services/webhook/slack-channel.ts';
+import { createDiscordChannelClient, createWebhookClient } from './services/webhook/discord.ts';
+import { createSlackChannelClient } from './services/webhook/slack-web-api.ts';
 import { createSlackWebhookClient } from './services/webhook/slack.ts';
 
 /** The bot's own posting clients, one per connected platform, for "this channel" destinations. */
@@ -59,7 +58,7 @@ export async function closeChannelClients(clients: ChannelClients): Promise<void
 
 /**
  * A post into a Slack channel through the bot: Block Kit with buttons (the app answers their
- * clicks), and the reply's files, uploaded into the channel with it (slack-channel.ts).
+ * clicks), and the reply's files, uploaded into the channel with it (slack-web-api.ts).
  */
 export function slackChannelMessage(reply: Reply): SlackWebhookMessage {
   const { text, blocks, files } = renderSlack(reply);

@@ -219,6 +219,8 @@ function oneLine(text: string): string {
 export function userMessageFor(err: unknown): string {
   if (err instanceof UserError || err instanceof RunFailedError) return oneLine(err.message);
   if (err instanceof ServiceError) {
+    // A platform's refusal is told in its client's own sentence, naming the channel and the fix.
+    if (err.refusal) return oneLine(err.message);
     const name = SERVICE_LABELS[err.service];
     switch (err.code) {
       case 'unauthorized':

@@ -3,6 +3,7 @@
 import type { App, BlockAction, ButtonAction, RespondFn, webApi } from '@slack/bolt';
 import type { Actor } from '../../src/core/actor.ts';
 import type { CommandRegistry, Invocation } from '../../src/core/adapter.ts';
+import type { ChatChannel } from '../../src/core/channel.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import { describeSdkError } from './bolt-log.ts';
 import type { ReplyTarget } from './deliver.ts';
@@ -62,10 +63,21 @@ function listenToCommands(bolt: App, registry: CommandRegistry, context: Listene
         actor,
         channelId: payload.channel_id,
         // The workspace: /schedule shows a workspace its own schedules only.
-        channel: { platform: 'slack', id: payload.channel_id, teamId: payload.team_id },
+        channel: channelOf(payload.channel_id, payload.channel_name, payload.team_id),
       });
     });
   }
+}
+
+/**
+ * The channel a command was typed in, with its name where Slack gives a real one: a DM's and an old
+ * private group's `channel_name` (`directmessage`, `privategroup`) name no channel.
+ */
+function channelOf(id: string, name: string | undefined, teamId: string): ChatChannel {
+  const isNamed = name !== undefined && /^[a-z0-9][a-z0-9_-]{0,79}$/.test(name);
+  return isNamed && name !== 'directmessage' && name !== 'privategroup'
+    ? { platform: 'slack', id, name, teamId }
+    : { platform: 'slack', id, teamId };
 }
 
 function listenToButtons(bolt: App, registry: CommandRegistry, context: ListenerContext): void {

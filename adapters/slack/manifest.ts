@@ -40,7 +40,8 @@ export interface SlackManifestOptions {
  * commands: slash commands; chat:write: answers and posts; files:write: mp3s and charts through
  * files.uploadV2; channels:read and groups:read: /schedule add checks (conversations.info) that
  * herald is in the public or private channel it will post into, whether that channel is private,
- * and (conversations.members) that the member adding the schedule is in it.
+ * and (conversations.members) that the member adding the schedule is in it; im:write: a direct
+ * message to a schedule's creator when Slack refuses its channel (the schedule pauses).
  */
 export const SLACK_BOT_SCOPES: readonly string[] = [
   'commands',
@@ -48,6 +49,7 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   'files:write',
   'channels:read',
   'groups:read',
+  'im:write',
 ];
 
 /** `/weather <city> [units:metric|imperial]` → `<city> [units:metric|imperial]`. */

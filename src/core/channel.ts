@@ -19,6 +19,8 @@ export interface ChatChannel {
    * overwrites included (decimal bitfield; absent in a DM).
    */
   memberPermissions?: string;
+  /** The channel's name as its users know it (Slack's `channel_name`: `general`), where the platform said. */
+  name?: string;
 }
 
 /** The Discord server or Slack workspace a channel is in; undefined for a DM on Discord. */

@@ -60,6 +60,11 @@ export interface DispatcherOptions {
    * the run used (`needs` and what its options added); failures are not passed.
    */
   markReply?: (reply: Reply, command: Command & { services: readonly ServiceKey[] }, actor: Actor) => Reply;
+  /**
+   * Notices waiting for the invoker (their schedule paused, and no DM could tell them), taken and
+   * added to the reply to their next command.
+   */
+  notices?: { take(actor: Actor): Promise<string | undefined> };
 }
 
 /** A command line read without running it: its command, and every service a run of it uses. */
@@ -182,6 +187,18 @@ async function execute(
   }
 }
 
+/** The reply with the notices waiting for `actor` below it; a store that fails costs only them. */
+async function withNotices(rt: Runtime, actor: Actor, reply: Reply): Promise<Reply> {
+  if (!rt.notices) return reply;
+  try {
+    const waiting = await rt.notices.take(actor);
+    return waiting === undefined ? reply : { ...reply, text: `${reply.text}\n\n${waiting}` };
+  } catch (err) {
+    rt.log.warn({ err }, 'command.notices_failed');
+    return reply;
+  }
+}
+
 /** Sends the reply (or the failure as one sentence), then logs and records how the command ended. */
 async function report(
   rt: Runtime,
@@ -192,12 +209,13 @@ async function report(
 ): Promise<CommandOutcome> {
   const name = result.command?.name ?? loggedText(inv.command);
   const failure = 'failure' in result ? { error: result.failure } : undefined;
-  const reply =
+  const answer =
     'failure' in result
       ? { text: userMessageFor(result.failure), ephemeral: true }
       : rt.markReply
         ? rt.markReply(result.reply, { ...result.command, services: result.services }, inv.actor)
         : result.reply;
+  const reply = await withNotices(rt, inv.actor, answer);
   try {
     await inv.respond(redactReply(reply));
   } catch (err) {

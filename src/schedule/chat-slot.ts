@@ -11,7 +11,7 @@ import { decideSimulated, withFooter, type SimulatedDecision } from './simulated
 import { scheduleJobName, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import { skippedOutcome } from './slot-claims.ts';
 import type { SlotMemory, SlotOutcome } from './slot-run.ts';
-import { goneStatus, recordChatRun, runRecord } from './run-history.ts';
+import { goneOf, isDestinationFailure, recordChatRun, runRecord } from './run-history.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
 import {
   claimAndRun,
@@ -53,10 +53,11 @@ export async function recordDrained(core: RunnerCore, drained: DrainResult): Pro
             at: core.now().getTime(),
             error: `The destination refused the post: ${failure?.reason ?? 'see the log'}.`,
           };
-    const gone = goneStatus({
-      deliveries: [{ id: entryId, kind: 'webhook', outcome, ...(failure ? { failure } : {}) }],
+    const deliveries = [{ id: entryId, kind: 'webhook' as const, outcome, ...(failure ? { failure } : {}) }];
+    await recordChatRun(core.book, record, run, {
+      gone: goneOf({ deliveries }),
+      destinationFailed: isDestinationFailure({ deliveries }),
     });
-    await recordChatRun(core.book, record, run, gone);
   }
 }
 
@@ -163,11 +164,13 @@ export async function executeChat(
   const run = await withRetry(core, job.name, runRecord(outcome, core.now().getTime()));
   const isNoChange =
     record.onlyNew === true && outcome.status === 'posted' && outcome.deliveries.length === 0;
-  await recordChatRun(
-    core.book,
-    record,
-    isNoChange ? { ...run, outcome: 'no-change' } : run,
-    goneStatus(outcome),
-  );
+  // A manual run's asker reads what happened in the reply: the creator asking is told there.
+  const isCreatorAsking =
+    asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
+  await recordChatRun(core.book, record, isNoChange ? { ...run, outcome: 'no-change' } : run, {
+    gone: goneOf(outcome),
+    destinationFailed: isDestinationFailure(outcome),
+    toldAlready: isCreatorAsking,
+  });
   return outcome;
 }

@@ -281,10 +281,13 @@ async function deliverOnce(
       notes.failures.set(entry.id, {
         reason: describe(err),
         ...(err instanceof ServiceError && err.status !== undefined ? { status: err.status } : {}),
+        ...(err instanceof ServiceError && err.refusal ? { refusal: err.refusal } : {}),
       });
-      if (err instanceof ServiceError && PERMANENT.has(err.code)) {
-        const why =
-          err.code === 'unauthorized' || err.code === 'not_found'
+      // A platform's refusal is for good whatever its code (Slack says it with HTTP 200).
+      if (err instanceof ServiceError && (err.refusal !== undefined || PERMANENT.has(err.code))) {
+        const why = err.refusal
+          ? describe(err)
+          : err.code === 'unauthorized' || err.code === 'not_found'
             ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
             : `${err.code}: the ${err.service} refused the post`;
         return giveUp(ctx, entry, why, err);

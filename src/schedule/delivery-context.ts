@@ -5,6 +5,7 @@ import { ownEntry } from '../domain/lookup.ts';
 import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
 import { createLeaseKeeper, repeatEvery, type LeaseKeeper, type Repeat } from './lease-keeper.ts';
 import type { Store } from '../store/store.ts';
+import type { PlatformRefusal } from '../errors.ts';
 import type { JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
@@ -99,6 +100,8 @@ export interface DrainResult {
 export interface DeliveryFailure {
   reason: string;
   status?: number;
+  /** The platform's word that the destination refuses herald for good: the schedule pauses. */
+  refusal?: PlatformRefusal;
 }
 
 /** What one drain learns besides the outcomes. */

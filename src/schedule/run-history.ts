@@ -1,8 +1,15 @@
 // What a schedule's runs say, truthfully: each finished slot becomes one record in its history (a
-// post delivered later by the outbox updates its slot's record), a destination that answers
-// 401/403/404 pauses the schedule, and three failed slots in a row are told once, with the fix.
+// post delivered later by the outbox updates its slot's record), a destination that refuses herald
+// for good pauses the schedule and its creator is told (creator-notice.ts), and three failed slots
+// in a row are told once, with the fix. "For good" is the platform's word, whatever the HTTP status
+// (a `refusal` on the failure: Slack's `not_in_channel` comes with HTTP 200, Discord's 10003 with
+// 404), or, for a destination that names no such word, an answer of 401, 403 or 404.
+import type { PlatformRefusal } from '../errors.ts';
+import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
+import type { CreatorNotices } from './creator-notice.ts';
+import type { DeliveryFailure } from './delivery-context.ts';
 import type { JobLog } from './job.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleStore } from './schedules.ts';
 import type { SlotOutcome } from './slot-run.ts';
@@ -10,14 +17,24 @@ import type { SlotOutcome } from './slot-run.ts';
 /** Failed slots in a row after which the schedule's channel (or the operator) is told. */
 const FAILURE_STREAK = 3;
 
-/** A destination answering with one of these is gone (deleted webhook, bot removed): the schedule pauses. */
+/** A destination answering with one of these, and no platform word, is gone (deleted webhook, bot removed). */
 const GONE_STATUSES = new Set([401, 403, 404]);
+
+/** Why a destination is taken as gone: the platform's refusal, or the answer's status alone. */
+export interface Gone {
+  refusal?: PlatformRefusal;
+  status?: number;
+  /** The delivery's failure, one sentence naming the channel. */
+  reason: string;
+}
 
 export interface RunBook {
   schedules: ScheduleStore;
   log: JobLog;
   /** Posts a one-sentence notice through the schedule's own destination. */
   notify?: (record: ScheduleRecord, text: string) => Promise<void>;
+  /** Tells a schedule's creator, never through its destination (a DM, or their next command). */
+  notices?: CreatorNotices;
   /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
   onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
 }
@@ -51,14 +68,44 @@ export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   return { ...base, outcome: isPending ? 'pending' : 'failed', error: failureSentence(outcome) };
 }
 
-/** The HTTP status of a delivery that says the destination is gone, if one does. */
-export function goneStatus(outcome: Pick<SlotOutcome, 'deliveries'>): number | undefined {
-  return outcome.deliveries.find((d) => d.outcome === 'given_up' && GONE_STATUSES.has(d.failure?.status ?? 0))
-    ?.failure?.status;
+const isGone = (failure: DeliveryFailure | undefined): boolean =>
+  failure?.refusal !== undefined || GONE_STATUSES.has(failure?.status ?? 0);
+
+/** What says the destination is gone, if a delivery given up on does. */
+export function goneOf(outcome: Pick<SlotOutcome, 'deliveries'>): Gone | undefined {
+  const failure = outcome.deliveries.find((d) => d.outcome === 'given_up' && isGone(d.failure))?.failure;
+  if (!failure) return undefined;
+  return {
+    reason: failure.reason,
+    ...(failure.refusal ? { refusal: failure.refusal } : {}),
+    ...(failure.status === undefined ? {} : { status: failure.status }),
+  };
 }
 
-function pausedSentence(record: ScheduleRecord, status: number): string {
-  return `The destination ${record.destination} answered HTTP ${status} (webhook deleted or bot removed?), so schedule ${record.id} is paused; fix the destination, then /schedule resume ${record.id}.`;
+/** Whether a run failed because its destination refused the post (a given-up delivery). */
+export const isDestinationFailure = (outcome: Pick<SlotOutcome, 'deliveries'>): boolean =>
+  outcome.deliveries.some((d) => d.outcome === 'given_up');
+
+/** A destination as its users know it: a channel as the platform shows it (`<#id>`), a webhook by name. */
+function destinationName(destination: string): string {
+  const channel = parseChannelDestination(destination);
+  return channel ? `The channel <#${channel.id}>` : `The destination ${destination}`;
+}
+
+/** The sentence a paused schedule's history and its creator read: what refused, and the fix. */
+/**
+ * `text` with the channel named as its users know it: `#general` where the schedule kept the name
+ * (a Slack renderer shows herald's text as written, so `<#C…>` would read as itself there).
+ */
+function withChannelName(record: ScheduleRecord, text: string): string {
+  const channel = parseChannelDestination(record.destination);
+  return channel && record.channelName ? text.replaceAll(`<#${channel.id}>`, `#${record.channelName}`) : text;
+}
+
+function pausedSentence(record: ScheduleRecord, gone: Gone): string {
+  if (gone.refusal)
+    return `${withChannelName(record, gone.reason).replace(/\.?$/, '.')} So schedule ${record.id} (${loggedText(record.command)}) is paused; once that is fixed, /schedule resume ${record.id}.`;
+  return `${destinationName(record.destination)} answered HTTP ${gone.status ?? '?'} (webhook deleted or bot removed?), so schedule ${record.id} is paused; fix the destination, then /schedule resume ${record.id}.`;
 }
 
 /** Scheduled runs only: a manual run's failure is told to whoever ran it. */
@@ -78,44 +125,77 @@ function noticeSentence(record: ScheduleRecord, error: string | undefined): stri
   return `Schedule ${record.id} (${record.command} → ${record.destination}) failed ${FAILURE_STREAK} times in a row, last: ${error ?? 'unknown error'} Fix it, or preview it with /schedule add … preview:yes; /schedule history ${record.id} shows each run.`;
 }
 
+/** How a run came about, for whom its news is: `toldAlready` when its asker is its creator (the reply says it). */
+export interface RunContext {
+  gone?: Gone | undefined;
+  /** The run failed because its destination refused the post: the streak's notice cannot go there. */
+  destinationFailed?: boolean;
+  toldAlready?: boolean;
+}
+
 /**
- * Records a chat schedule's run: pauses the schedule when its destination is gone, keeps the run
- * in its history, counts it and, when this run makes the third failed slot in a row, tells the
- * schedule's destination once. Returns the run as recorded.
+ * Records a chat schedule's run: pauses the schedule when its destination is gone and tells its
+ * creator, keeps the run in its history, counts it and, when this run makes the third failed slot
+ * in a row, tells once: through the destination, unless the destination is what fails. Returns the
+ * run as recorded.
  */
 export async function recordChatRun(
   book: RunBook,
   record: ScheduleRecord,
   run: ScheduleRun,
-  gone?: number,
+  context: RunContext = {},
 ): Promise<ScheduleRun> {
+  const { gone } = context;
   let recorded = run;
   if (gone !== undefined) {
     await book.schedules.setPaused(record.id, true);
-    recorded = { ...run, outcome: 'failed', error: pausedSentence(record, gone), paused: true };
+    const sentence = pausedSentence(record, gone);
+    recorded = { ...run, outcome: 'failed', error: sentence, paused: true };
     book.log.warn(
-      { scheduleId: record.id, destination: record.destination, status: gone },
+      {
+        scheduleId: record.id,
+        destination: record.destination,
+        ...(gone.status === undefined ? {} : { status: gone.status }),
+        ...(gone.refusal ? { platform: gone.refusal.platform, refusal: gone.refusal.code } : {}),
+      },
       'schedule.paused_destination_gone',
     );
+    if (!context.toldAlready) await tellCreator(book, record, sentence);
   }
   await book.schedules.recordRun(record.id, recorded);
   book.onRecord?.(record.id, recorded, 'chat');
   if (recorded.outcome === 'failed' && isScheduled(recorded) && gone === undefined) {
     const runs = await book.schedules.history(record.id);
-    if (failedInARow(runs) === FAILURE_STREAK) await tell(book, record, recorded.error);
+    if (failedInARow(runs) === FAILURE_STREAK)
+      await tell(book, record, recorded.error, context.destinationFailed === true);
   }
   return recorded;
 }
 
-async function tell(book: RunBook, record: ScheduleRecord, error: string | undefined): Promise<void> {
+async function tellCreator(book: RunBook, record: ScheduleRecord, text: string): Promise<void> {
+  try {
+    await book.notices?.tell(record, text);
+  } catch (err) {
+    book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
+  }
+}
+
+async function tell(
+  book: RunBook,
+  record: ScheduleRecord,
+  error: string | undefined,
+  destinationFailed: boolean,
+): Promise<void> {
   // The command line is the user's text (up to 1,000 characters): the log keeps loggedText's share.
   const logged = noticeSentence({ ...record, command: loggedText(record.command) }, error);
   book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, logged);
-  if (!book.notify) return;
+  // A destination that refuses the posts would refuse the notice too: its creator is told instead.
+  if (destinationFailed || !book.notify) return tellCreator(book, record, noticeSentence(record, error));
   try {
     await book.notify(record, noticeSentence(record, error));
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
+    await tellCreator(book, record, noticeSentence(record, error));
   }
 }
 

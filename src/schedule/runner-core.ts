@@ -18,6 +18,7 @@ import type { Services } from '../core/services.ts';
 import { defaultOwner, skippedOutcome, type SlotClaimOptions } from './slot-claims.ts';
 import { runClaimedSlot, type SlotMemory, type SlotOutcome, type SlotRunDeps } from './slot-run.ts';
 import type { RunBook } from './run-history.ts';
+import { createCreatorNotices, type CreatorNotices, type DirectMessage } from './creator-notice.ts';
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
@@ -54,6 +55,12 @@ export interface ScheduleRunnerOptions extends SlotClaimOptions {
   onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
   /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
   onRecord?: RunBook['onRecord'];
+  /**
+   * Sends a schedule's creator a direct message where the platform and the bot allow it (Slack
+   * with im:write, Discord with a bot token); absent or false: the notice waits for their next
+   * command (creator-notice.ts).
+   */
+  directMessage?: DirectMessage;
 }
 
 const SCHEDULE_RUNNER_DEFAULTS = Object.freeze({
@@ -76,7 +83,7 @@ export interface RunnerCore {
   stopping: AbortController;
   deliverer: Deliverer;
   runDeps: SlotRunDeps;
-  book: RunBook;
+  book: RunBook & { notices: CreatorNotices };
 }
 
 export function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
@@ -106,10 +113,11 @@ export function createRunnerCore(opts: ScheduleRunnerOptions): RunnerCore {
     ...(settings.onRun ? { onRun: settings.onRun } : {}),
   };
   const catchupMs = settings.catchupMinutes * 60_000;
-  const book: RunBook = {
+  const book: RunBook & { notices: CreatorNotices } = {
     schedules: settings.schedules,
     log,
     notify: (record, text) => notify(settings, record, text),
+    notices: createCreatorNotices({ store, log, directMessage: settings.directMessage }),
     ...(settings.onRecord ? { onRecord: settings.onRecord } : {}),
   };
   return { settings, now, owner, store, log, catchupMs, stopping, deliverer, runDeps, book };

@@ -27,6 +27,7 @@ import {
   type ScheduleRunnerOptions,
 } from './runner-core.ts';
 import { executeChat, recordDrained } from './chat-slot.ts';
+import type { CreatorNotices } from './creator-notice.ts';
 
 export interface ScheduleRunner {
   readonly owner: string;
@@ -45,6 +46,8 @@ export interface ScheduleRunner {
   runBuiltInNow(name: string): Promise<SlotOutcome>;
   /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
   drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
+  /** What creators are told about their schedules; the dispatcher hands them their waiting notices. */
+  readonly notices: CreatorNotices;
 }
 
 export { runRecord } from './run-history.ts';
@@ -324,6 +327,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
 
   return {
     owner,
+    notices: core.book.notices,
     async start() {
       for (const b of builtIns.values()) {
         if (b.disabledReason) log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');

@@ -61,6 +61,8 @@ export interface ScheduleRecord {
    * before homes were kept: then only its creator, the admins and the operator see it.
    */
   home?: ScheduleHome;
+  /** A channel destination's name when the platform said it at add time (Slack's `general`). */
+  channelName?: string;
   /** The scheduled command line, as typed: `/weather Oslo units:imperial`. */
   command: string;
   /** Who added it: the slot runs with this identity, so their access rules apply. */

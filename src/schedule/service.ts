@@ -200,7 +200,7 @@ async function destinationFor(
   opts: ScheduleServiceOptions,
   input: AddInput,
   creator: Actor,
-): Promise<{ destination: string; guildId?: string; home: ScheduleHome }> {
+): Promise<{ destination: string; guildId?: string; channelName?: string; home: ScheduleHome }> {
   const channel = input.channel;
   const workspaceId = workspaceOf(channel);
   const home: ScheduleHome = workspaceId === undefined ? {} : { workspaceId };
@@ -216,6 +216,8 @@ async function destinationFor(
   return {
     destination: channelDestination(channel),
     ...(guildId ? { guildId } : {}),
+    // Its name, so that what herald says of the channel names it as its users know it.
+    ...(channel.name ? { channelName: channel.name } : {}),
     home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
   };
 }
@@ -339,18 +341,21 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
     // Last: the channel check asks the platform, which a refused line need not wait for.
-    const { destination, guildId, home } = await destinationFor(opts, input, creator);
+    const { destination, guildId, channelName, home } = await destinationFor(opts, input, creator);
     if (opts.simulated) {
       const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
       if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
     }
-    return { when, timezone, destination, guildId, home, line, isWatch, alert };
+    return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
   };
 
   return {
     settings,
     async add(input, creator) {
-      const { when, timezone, destination, guildId, home, line, isWatch, alert } = await read(input, creator);
+      const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert } = await read(
+        input,
+        creator,
+      );
       const record: ScheduleRecord = {
         id: newScheduleId(),
         when: when.text,
@@ -360,6 +365,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         destination,
         ...(guildId ? { guildId } : {}),
         home,
+        ...(channelName ? { channelName } : {}),
         command: line,
         creator: { ...creator, roles: [...creator.roles] },
         paused: false,

@@ -41,10 +41,8 @@ export function canSee(admins: ScheduleAdmins, record: ScheduleRecord, viewer: V
       channel?.platform === record.creator.platform && channel.id === home.privateChannelId;
     return isThatChannel && isOwnOrAdmin;
   }
-  if (home === undefined || parseChannelDestination(record.destination) === undefined) return isOwnOrAdmin;
-  return (
-    channel?.platform === record.creator.platform &&
-    home.workspaceId !== undefined &&
-    workspaceOf(channel) === home.workspaceId
-  );
+  // Not kept (added before homes were, or its workspace unknown), or an environment destination.
+  if (home?.workspaceId === undefined || parseChannelDestination(record.destination) === undefined)
+    return isOwnOrAdmin;
+  return channel?.platform === record.creator.platform && workspaceOf(channel) === home.workspaceId;
 }

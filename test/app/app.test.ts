@@ -137,6 +137,7 @@ describe('npm run register', () => {
       'files:write',
       'channels:read',
       'groups:read',
+      'im:write',
     ]);
     expect(manifest.settings.socket_mode_enabled).toBe(true);
     expect(fake.calls).toHaveLength(0);

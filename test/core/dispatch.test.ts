@@ -619,3 +619,37 @@ describe('createDispatcher', () => {
     });
   });
 });
+
+describe('notices waiting for the invoker (their schedule paused)', () => {
+  it("rides on the reply to the creator's next command, once, and only theirs", async () => {
+    const waiting = new Map([[`discord:${user.id}`, 'Schedule k7p2mx is paused: the channel is gone.']]);
+    const notices = {
+      take: (actor: Actor) => {
+        const key = `${actor.platform}:${actor.id}`;
+        const text = waiting.get(key);
+        waiting.delete(key);
+        return Promise.resolve(text);
+      },
+    };
+    const { dispatcher } = setup([echo()], { notices });
+    const other = invocation('echo', { text: 'hi' }, { actor: { ...user, id: 'u-2' } });
+    await dispatcher.onInvocation(other.inv);
+    expect(other.replies[0]!.text).toBe('hi');
+    const first = invocation('echo', { text: 'hi' });
+    await dispatcher.onInvocation(first.inv);
+    expect(first.replies[0]!.text).toBe('hi\n\nSchedule k7p2mx is paused: the channel is gone.');
+    const second = invocation('echo', { text: 'hi' });
+    await dispatcher.onInvocation(second.inv);
+    expect(second.replies[0]!.text).toBe('hi');
+  });
+
+  it('a store that fails to give the notices costs only them', async () => {
+    const { dispatcher, lines } = setup([echo()], {
+      notices: { take: () => Promise.reject(new Error('down')) },
+    });
+    const { inv, replies } = invocation('echo', { text: 'hi' });
+    await dispatcher.onInvocation(inv);
+    expect(replies[0]!.text).toBe('hi');
+    expect(lines.some((l) => l.msg === 'command.notices_failed')).toBe(true);
+  });
+});

@@ -2,7 +2,9 @@
 // src/app.ts's offered commands) lists /schedule; the real Bolt app in HTTP mode (createSlackAdapter),
 // sent signed slash commands as Slack sends them, takes `/schedule add` in a channel with no `to:`;
 // the runner, its clock moved over two slot boundaries, posts each slot once into that channel with
-// chat.postMessage; `/schedule history` then links each run's message with Slack's permalink.
+// chat.postMessage; `/schedule history` then links each run's message with Slack's permalink. When
+// Slack then refuses the channel (archived), the slot pauses the schedule, and the creator's next
+// command, through Bolt, carries the sentence saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackManifest } from '../../adapters/slack/manifest.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
@@ -39,7 +41,12 @@ let n = 0;
 beforeAll(async () => {
   fake = await startSlackFake();
   channels = createChannelClients({ slack: { botToken: BOT_TOKEN, apiUrl: `${fake.server.url}/api` } });
-  world = await startWorld({ now, channels, allow: { users: [USER], roles: [] } });
+  world = await startWorld({
+    now,
+    channels,
+    allow: { users: [USER], roles: [] },
+    notices: { take: (actor) => runner.notices.take(actor) },
+  });
   runner = replica(world, createMemoryStore({ now: () => clock.at.getTime() }), {
     now,
     owner: 'replica-a',
@@ -119,5 +126,27 @@ describe('/schedule on Slack, end to end', () => {
       .slice(-2)
       .map((q) => q.get('message_ts'));
     expect(asked.sort()).toEqual([first, second].sort());
+  });
+
+  it("a channel archived in Slack pauses the schedule, and the creator's next command says so", async () => {
+    const [record] = await world.store.list();
+    fake.archived.add(CHANNEL);
+    try {
+      const before = fake.calls('chat.postMessage').length;
+      clock.at = new Date(clock.at.getTime() + 60 * 60_000);
+      await runner.tick();
+      await runner.tick();
+      expect(fake.calls('chat.postMessage').length - before).toBe(1);
+      const stored = await world.store.get(record!.id);
+      expect(stored?.paused).toBe(true);
+      expect(stored?.lastRun?.error).toContain('#general is archived in Slack');
+      const answer = await schedule('list');
+      expect(String(answer.text)).toContain('#general is archived in Slack');
+      expect(String(answer.text)).toContain(`/schedule resume ${record!.id}`);
+      // Told once: the next command carries nothing more.
+      expect(String((await schedule('list')).text)).not.toContain('is archived in Slack; unarchive it');
+    } finally {
+      fake.archived.delete(CHANNEL);
+    }
   });
 });

@@ -140,7 +140,8 @@ describe('/schedule history and what a run records', () => {
     const after = await world.store.get(record!.id);
     expect(after?.paused).toBe(true);
     expect(after?.lastRun).toMatchObject({ outcome: 'failed', paused: true });
-    const sentence = `The destination ops answered HTTP 404 (webhook deleted or bot removed?), so schedule ${record!.id} is paused; fix the destination, then /schedule resume ${record!.id}.`;
+    // Discord's 10015 is a refusal: its own sentence says what happened, then what to do.
+    const sentence = `herald cannot post to the webhook: Discord says the webhook was deleted or its token reset. So schedule ${record!.id} (/weather Oslo) is paused; once that is fixed, /schedule resume ${record!.id}.`;
     expect(after?.lastRun?.error).toBe(sentence);
     const list = await world.type('/schedule list');
     expect(list.embeds![0]!.fields![0]!.name).toContain('(paused)');

@@ -161,7 +161,8 @@ describe('Slack', () => {
     expect(call?.get('channel')).toBe('C0GENERAL');
     expect(call?.get('message_ts')).toBe(sent.id);
     const request = slack.server.requests.filter((r) => r.pathname === '/api/chat.getPermalink').at(-1);
-    expect(request?.method).toBe('GET');
+    // Slack's own client POSTs every method as a form, which Slack takes for every method.
+    expect(request?.method).toBe('POST');
     expect(request?.headers.authorization).toBe(`Bearer ${SLACK_BOT_TOKEN}`);
   });
 

@@ -9,7 +9,7 @@ import { createDeliverer, type DeliveryOptions } from '../../src/schedule/delive
 import type { Delivery } from '../../src/schedule/job.ts';
 import { createDiscordChannelClient, createWebhookClient } from '../../src/services/webhook/discord.ts';
 import { createDiscordContract } from '../adapters/discord/contract.ts';
-import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
+import { createSlackChannelClient } from '../../src/services/webhook/slack-web-api.ts';
 import type { Store } from '../../src/store/index.ts';
 import {
   captureLog,
@@ -68,12 +68,14 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
   /** Set back to the same instant by each `open`. */
   const clock = fakeClock('2026-11-27T12:00:00Z');
   /** Awaited by the fake before it takes each post: a test's slow destination. */
-  const hooks: { beforeAnswer?: () => Promise<void> } = {};
+  /** `paceSleep`: how the Slack client's pace waits (default: the clock moves on at once). */
+  const hooks: { beforeAnswer?: () => Promise<void>; paceSleep?: (ms: number) => Promise<void> } = {};
   afterEach(async () => {
     for (const store of opened.splice(0)) await store.close();
     scripted.length = 0;
     arrivals.length = 0;
     delete hooks.beforeAnswer;
+    delete hooks.paceSleep;
   });
 
   function answer(where: string, content: string, success: () => Record<string, unknown>): Response {
@@ -181,7 +183,13 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
           ),
         ),
         slack: track(
-          createSlackChannelClient({ apiUrl: `${server.url}/api`, botToken: 'fake-slack-bot-token-3' }, deps),
+          createSlackChannelClient(
+            { apiUrl: `${server.url}/api`, botToken: 'fake-slack-bot-token-3' },
+            {
+              ...deps,
+              sleep: (ms) => (hooks.paceSleep ? hooks.paceSleep(ms) : Promise.resolve(clock.advance(ms))),
+            },
+          ),
         ),
       },
       log: captureLog().log,

@@ -1,7 +1,7 @@
 // A scheduled post into a Slack channel carries its reply's files (the /forecast chart, the /say
-// mp3) through Slack's external upload: the bytes to an upload_url, the message, then the files
-// completed into the channel, as one outbox entry whose text is never posted twice, however the
-// steps fail and whichever replica retries.
+// mp3) through Slack's own client: the message, then filesUploadV2 (Slack's external upload: the
+// bytes to an upload_url, the files completed into the channel), as one outbox entry whose text is
+// never posted twice, however the steps fail and whichever replica retries.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/core/actor.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
@@ -76,10 +76,11 @@ describe('Slack channel: scheduled posts carry their files', () => {
     expect(chart).toMatchObject({ channel: 'C0GENERAL', threadTs: undefined });
     expect(chart!.title).toMatch(/\.png$/);
     expect([...chart!.bytes.slice(0, 8)]).toEqual(PNG_SIGNATURE);
-    // The message, then the files: the upload is invisible until completed after the text.
+    // The scopes read, the message, then the files: uploaded and completed just below the text.
     const at = (path: string) => seen.paths.indexOf(path);
-    expect(at('/api/files.getUploadURLExternal')).toBeLessThan(at('/api/chat.postMessage'));
-    expect(at('/api/chat.postMessage')).toBeLessThan(at('/api/files.completeUploadExternal'));
+    expect(at('/api/auth.test')).toBeLessThan(at('/api/chat.postMessage'));
+    expect(at('/api/chat.postMessage')).toBeLessThan(at('/api/files.getUploadURLExternal'));
+    expect(at('/api/files.getUploadURLExternal')).toBeLessThan(at('/api/files.completeUploadExternal'));
     // No "left out" line: the chart is there.
     const post = new URLSearchParams(seen.posts[0]!.body);
     expect(`${post.get('text')} ${post.get('blocks')}`).not.toMatch(/left out|carry no files/);
@@ -158,8 +159,10 @@ describe('Slack channel: scheduled posts carry their files', () => {
     expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
     expect(since(mark, sharedMark).posts).toHaveLength(0);
     expect(stored?.lastRun?.outcome).toBe('failed');
+    // Slack's word is for good: the schedule pauses, and says which scope to add.
+    expect(stored?.paused).toBe(true);
     expect(stored?.lastRun?.error).toBe(
-      "The destination refused the post: Slack refused files.getUploadURLExternal: herald's Slack app lacks the files:write scope; add it and reinstall the app.",
+      `herald's Slack app lacks the files:write scope to post in <#C0GENERAL>; add it to the app and reinstall it. So schedule ${stored!.id} (/say Good morning, team) is paused; once that is fixed, /schedule resume ${stored!.id}.`,
     );
   });
 
@@ -172,8 +175,9 @@ describe('Slack channel: scheduled posts carry their files', () => {
     const seen = since(mark, sharedMark);
     expect(seen.posts).toHaveLength(1);
     expect(seen.completes).toBe(1);
+    expect(stored?.paused).toBe(true);
     expect(stored?.lastRun?.error).toBe(
-      'The destination refused the post: Slack refused files.completeUploadExternal: herald is not in the channel; invite it.',
+      `herald is not a member of <#C0GENERAL>; invite it there (/invite @herald). So schedule ${stored!.id} (/say Good morning, team) is paused; once that is fixed, /schedule resume ${stored!.id}.`,
     );
   });
 });

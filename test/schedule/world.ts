@@ -7,7 +7,7 @@ import { loadConfig, SERVICE_VARIABLES, type Config } from '../../src/config/ind
 import { createLogger } from '../../src/log.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { parseLine } from '../../src/core/args.ts';
-import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/core/dispatch.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
@@ -22,7 +22,10 @@ import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
-import { channelAudiences, channelChecks, messageLinker } from '../../jobs/schedules.ts';
+import { channelAudiences, channelChecks, directMessages, messageLinker } from '../../jobs/schedules.ts';
+import type { JobLog } from '../../src/schedule/job.ts';
+import type { ScheduleRunnerOptions } from '../../src/schedule/runner.ts';
+import type { WebhookClient } from '../../src/services/webhook/client.ts';
 import { destinationMessages, type ChannelClients } from '../../src/destinations.ts';
 import { createWebhookClient } from '../../src/services/webhook/discord.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -134,7 +137,14 @@ export interface ChannelBench {
 export function channelBench(
   w: World,
   channels: ChannelClients,
-  opts: { store?: Store; maxWaitMs?: number } = {},
+  opts: {
+    store?: Store;
+    maxWaitMs?: number;
+    log?: JobLog;
+    destinations?: Readonly<Record<string, WebhookClient>>;
+    /** How replies become posts; by default every named destination is a Discord webhook. */
+    toMessage?: ScheduleRunnerOptions['toMessage'];
+  } = {},
 ): ChannelBench {
   const clock = { at: new Date('2026-03-27T12:00:00Z') };
   const now = () => clock.at;
@@ -145,10 +155,12 @@ export function channelBench(
     store: opts.store ?? createMemoryStore(),
     services: w.services,
     commands: () => w.dispatcher,
-    toMessage: destinationMessages({ destinations: {} }, 'herald'),
-    log: SILENT_LOG,
+    toMessage: opts.toMessage ?? destinationMessages({ destinations: {} }, 'herald'),
+    log: opts.log ?? SILENT_LOG,
     now,
     catchupMinutes: 60,
+    directMessage: directMessages(channels),
+    ...(opts.destinations ? { destinations: opts.destinations } : {}),
     delivery: {
       channels,
       sleep,
@@ -199,6 +211,8 @@ export interface WorldOptions {
   log?: CommandLog;
   /** The built-in schedules /schedule list shows beside the chat ones. */
   builtIns?: BuiltInSchedule[];
+  /** Notices waiting for an invoker (a runner's `notices`), added to their next command's reply. */
+  notices?: DispatcherOptions['notices'];
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -258,6 +272,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     commandTimeoutMs: 10_000,
     serviceVariables: SERVICE_VARIABLES,
     now,
+    ...(opts.notices ? { notices: opts.notices } : {}),
   });
   const d = dispatcher;
   const world: World = {

@@ -15,7 +15,7 @@ import {
 } from '../../src/destinations.ts';
 import { createMemoryStore } from '../../src/store/index.ts';
 import { SLACK_LIMITS } from '../../src/domain/slack.ts';
-import type { ConfigProblem } from '../../src/errors.ts';
+import { userMessageFor, type ConfigProblem } from '../../src/errors.ts';
 import { redactText } from '../../src/redact.ts';
 import { createSlackWebhookClient } from '../../src/services/webhook/slack.ts';
 import {
@@ -126,6 +126,30 @@ describe('a Slack incoming webhook as a destination', () => {
       server.resetHandlers();
     }
     expectNoSecret([SLACK_SECRET], ...lines);
+  });
+
+  it('marks each documented error that is for good as a refusal, whatever its status; the general-channel setting is named', async () => {
+    const cases = [
+      [410, 'channel_is_archived', true],
+      [404, 'channel_not_found', true],
+      [404, 'no_service', true],
+      [403, 'invalid_token', true],
+      [403, 'action_prohibited', true],
+      [403, 'posting_to_general_channel_denied', true],
+      [400, 'invalid_payload', false],
+      [500, 'rollup_error', false],
+    ] as const;
+    for (const [status, body, isRefusal] of cases) {
+      server.use(http.post(POST_ROUTE, () => htmlPage(body, status)));
+      const err = await failure(client().post(slackWebhookMessage({ text: 'x' })), SLACK_SECRET);
+      expect([body, err.refusal]).toEqual([body, isRefusal ? { platform: 'slack', code: body } : undefined]);
+      if (isRefusal) expect(userMessageFor(err)).not.toMatch(/webhook service|check the input/);
+      if (body === 'posting_to_general_channel_denied') {
+        expect(err.code).toBe('forbidden');
+        expect(err.message).toContain('"People who can post in #general"');
+      }
+      server.resetHandlers();
+    }
   });
 
   it('reads a 429 Retry-After in seconds for the delivery to wait out, without retrying the POST itself', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createWebhookClient } from '../../src/services/webhook/discord.ts';
 import { createDiscordChannelClient } from '../../src/services/webhook/discord.ts';
 import { readRateLimit, type RateLimitFacts } from '../../src/services/webhook/rate-limit.ts';
-import { createSlackChannelClient } from '../../src/services/webhook/slack-channel.ts';
+import { createSlackChannelClient } from '../../src/services/webhook/slack-web-api.ts';
 import { createSlackWebhookClient } from '../../src/services/webhook/slack.ts';
 import { ServiceError } from '../../src/errors.ts';
 import { closeAfterEach, useFakeServer } from '../support/service-harness.ts';

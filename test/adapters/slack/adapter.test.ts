@@ -95,8 +95,9 @@ describe('Slack adapter, HTTP mode', () => {
     expect(inv!.command).toBe('weather');
     expect(inv!.rawInput).toBe('Paris');
     expect(inv!.channelId).toBe('C0GENERAL');
-    // Where /schedule add posts by default, and the workspace (who sees schedules).
-    expect(inv!.channel).toEqual({ platform: 'slack', id: 'C0GENERAL', teamId: 'T0HERALD' });
+    // Where /schedule add posts by default, the workspace (who sees schedules), and Slack's
+    // channel_name, so that herald names the channel as its users know it.
+    expect(inv!.channel).toEqual({ platform: 'slack', id: 'C0GENERAL', name: 'general', teamId: 'T0HERALD' });
     expect(inv!.actor).toEqual({ platform: 'slack', id: 'U0ALICE', displayName: 'alice', roles: [] });
   });
 

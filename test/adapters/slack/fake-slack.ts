@@ -1,8 +1,9 @@
-// A fake Slack Web API on a loopback server (msw handlers), following Slack's published answers:
-// auth.test, chat.postMessage / postEphemeral, conversations.info and conversations.members (paged
-// by cursor: https://docs.slack.dev/reference/methods/conversations.members), the external file upload
-// (files.getUploadURLExternal → the bytes POSTed to upload_url → files.completeUploadExternal),
-// and response_url posts. Scripted answers (errors, 429s) replace the fake's own, once each.
+// A fake Slack Web API on a loopback server (msw handlers) that enforces what Slack documents, each
+// rule with its page beside it (fake-slack.test.ts sends what Slack refuses and sees it refused):
+// auth.test, chat.postMessage / postEphemeral, conversations.info / open / members (paged by
+// cursor), chat.getPermalink, the external file upload (files.getUploadURLExternal → the bytes
+// POSTed to upload_url → files.completeUploadExternal), and response_url posts. Scripted answers
+// (errors, 429s) replace the fake's own, once each.
 import { http, HttpResponse } from 'msw';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
 
@@ -27,6 +28,11 @@ export interface SharedFile {
 
 /** What the fake saw besides the recorded requests: uploaded bytes by file id. */
 export interface SlackFake {
+  /** Channels archived (`is_archived`) and deleted (`channel_not_found`). */
+  archived: Set<string>;
+  deleted: Set<string>;
+  /** The bot token's state: revoked (`token_revoked`), its workspace or app gone (`account_inactive`). */
+  token: { state: 'ok' | 'revoked' | 'inactive' };
   server: SandboxServer;
   uploads: Map<string, Uint8Array>;
   /** Files completed into a channel, in order. */
@@ -45,7 +51,7 @@ export interface SlackFake {
   calls(method: string): URLSearchParams[];
   /** Channels the bot was not invited to (conversations.info is_member false, posts not_in_channel). */
   notMember: Set<string>;
-  /** Private channels (conversations.info is_private true; listing them needs groups:read). */
+  /** Private channels (conversations.info is_private true; listing their members needs groups:read). */
   privateChannels: Set<string>;
   /** Users in no channel: conversations.members lists every other user, 300 fillers first. */
   outsiders: Set<string>;
@@ -63,7 +69,10 @@ export function permalinkOf(channel: string, ts: string): string {
   return `${WORKSPACE_URL}archives/${channel}/p${ts.replace('.', '')}`;
 }
 
-/** The scopes herald's manifest asks for. */
+/**
+ * The scopes of an app installed from herald's manifest before it asked for im:write (the DM to a
+ * schedule's creator): tests that need the DM add it.
+ */
 export const GRANTED_SCOPES = ['commands', 'chat:write', 'files:write', 'channels:read', 'groups:read'];
 
 const MIME_TYPES: Readonly<Record<string, [string, string]>> = {
@@ -112,11 +121,75 @@ function fileObject(id: string, title: string | undefined, name: string, size: n
   };
 }
 
-export async function startSlackFake(): Promise<SlackFake> {
-  const uploads = new Map<string, Uint8Array>();
-  const notMember = new Set<string>();
+/** chat.postMessage: one message a second per channel, a short burst tolerated (rate-limits page). */
+export const FAKE_POST_BURST = 5;
+/** conversations.info is Tier 3: 50+ a minute (its method page; rate-limits page's tiers). */
+export const FAKE_TIER3_PER_MINUTE = 50;
+
+export interface SlackFakeOptions {
+  /** The fake's clock for its rate limits (ms); tests share a fake clock with herald's pace. */
+  now?: () => number;
+}
+
+/** A 429 as Slack answers one: `Retry-After` in whole seconds (https://docs.slack.dev/apis/web-api/rate-limits). */
+function rateLimited(waitMs: number) {
+  return HttpResponse.json(
+    { ok: false, error: 'ratelimited' },
+    { status: 429, headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) } },
+  );
+}
+
+export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<SlackFake> {
+  const now = opts.now ?? Date.now;
+  const archived = new Set<string>();
   const privateChannels = new Set<string>();
   const outsiders = new Set<string>();
+  const deleted = new Set<string>();
+  const token: SlackFake['token'] = { state: 'ok' };
+  /** Per channel: when its post bucket is full again (one post spends one second). */
+  const postBucket = new Map<string, number>();
+  /** conversations.info calls in the last minute, by time. */
+  const infoCalls: number[] = [];
+  // Every Web API method takes the token as Bearer; a missing one is not_authed, a wrong one
+  // invalid_auth, a revoked one token_revoked, a deactivated app's account_inactive, all at HTTP 200
+  // (https://docs.slack.dev/authentication/tokens, each method's "Errors").
+  const authRefusal = (request: Request) => {
+    const auth = request.headers.get('authorization');
+    if (auth === null) return HttpResponse.json({ ok: false, error: 'not_authed' });
+    if (auth !== `Bearer ${BOT_TOKEN}`) return HttpResponse.json({ ok: false, error: 'invalid_auth' });
+    if (token.state === 'revoked') return HttpResponse.json({ ok: false, error: 'token_revoked' });
+    if (token.state === 'inactive') return HttpResponse.json({ ok: false, error: 'account_inactive' });
+    return undefined;
+  };
+  // The channel itself: a deleted one is channel_not_found, an archived one is_archived
+  // (https://docs.slack.dev/reference/methods/chat.postMessage#errors).
+  const channelRefusal = (channel: string) => {
+    if (deleted.has(channel) || channel === '')
+      return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+    if (archived.has(channel)) return HttpResponse.json({ ok: false, error: 'is_archived' });
+    return undefined;
+  };
+  // "chat.postMessage generally allows posting one message per second per channel", with short
+  // bursts (https://docs.slack.dev/apis/web-api/rate-limits): a bucket of FAKE_POST_BURST a channel,
+  // one more each second, and past it a 429 with Retry-After.
+  const paceRefusal = (channel: string) => {
+    const t = now();
+    const next = Math.max(postBucket.get(channel) ?? t, t) + 1_000;
+    const overMs = next - t - FAKE_POST_BURST * 1_000;
+    if (overMs > 0) return rateLimited(overMs);
+    postBucket.set(channel, next);
+    return undefined;
+  };
+  // Tier 3 (https://docs.slack.dev/reference/methods/conversations.info): 50 a minute, then 429s.
+  const tierRefusal = () => {
+    const t = now();
+    while (infoCalls.length > 0 && infoCalls[0]! <= t - 60_000) infoCalls.shift();
+    if (infoCalls.length >= FAKE_TIER3_PER_MINUTE) return rateLimited(infoCalls[0]! + 60_000 - t);
+    infoCalls.push(t);
+    return undefined;
+  };
+  const uploads = new Map<string, Uint8Array>();
+  const notMember = new Set<string>();
   const shared: SharedFile[] = [];
   const scopes = new Set(GRANTED_SCOPES);
   const scripted = new Map<string, ScriptedAnswer[]>();
@@ -147,27 +220,37 @@ export async function startSlackFake(): Promise<SlackFake> {
   let postCount = 0;
   let fileCount = 0;
   const server = await startFake([
-    http.post('*/api/auth.test', () =>
-      HttpResponse.json({
-        ok: true,
-        url: WORKSPACE_URL,
-        team: 'Herald Test',
-        user: 'herald',
-        team_id: 'T0HERALD',
-        user_id: 'U0HERALDBOT',
-        bot_id: 'B0HERALDBOT',
-        is_enterprise_install: false,
-      }),
+    // Every Web API answer lists the token's scopes in x-oauth-scopes
+    // (https://docs.slack.dev/authentication/tokens#scopes); herald reads them from auth.test.
+    http.post(
+      '*/api/auth.test',
+      ({ request }) =>
+        authRefusal(request) ??
+        HttpResponse.json(
+          {
+            ok: true,
+            url: WORKSPACE_URL,
+            team: 'Herald Test',
+            user: 'herald',
+            team_id: 'T0HERALD',
+            user_id: 'U0HERALDBOT',
+            bot_id: 'B0HERALDBOT',
+            is_enterprise_install: false,
+          },
+          { headers: { 'x-oauth-scopes': [...scopes].join(',') } },
+        ),
     ),
     http.post('*/api/files.getUploadURLExternal', async ({ request }) => {
-      const refusal = scriptedAnswer('files.getUploadURLExternal') ?? lacking('files:write');
+      const refusal =
+        scriptedAnswer('files.getUploadURLExternal') ?? authRefusal(request) ?? lacking('files:write');
       if (refusal) return refusal;
       const form = new URLSearchParams(await request.text());
       const filename = form.get('filename') ?? '';
       const length = Number(form.get('length') ?? '0');
       if (filename === '' || !Number.isInteger(length) || length <= 0)
         return HttpResponse.json({ ok: false, error: 'missing_argument' });
-      if ((form.get('alt_txt') ?? '').length > 1000)
+      // The method's page names it alt_txt; Slack's own client sends alt_text: both are read.
+      if ((form.get('alt_txt') ?? form.get('alt_text') ?? '').length > 1000)
         return HttpResponse.json({ ok: false, error: 'alt_txt_too_large' });
       fileCount += 1;
       const id = `F0AUDIO${fileCount}`;
@@ -197,11 +280,14 @@ export async function startSlackFake(): Promise<SlackFake> {
       });
     }),
     http.post('*/api/files.completeUploadExternal', async ({ request }) => {
-      const refusal = scriptedAnswer('files.completeUploadExternal') ?? lacking('files:write');
+      const refusal =
+        scriptedAnswer('files.completeUploadExternal') ?? authRefusal(request) ?? lacking('files:write');
       if (refusal) return refusal;
       const form = new URLSearchParams(await request.text());
       const files = JSON.parse(form.get('files') ?? '[]') as { id: string; title?: string }[];
       const channel = form.get('channel_id') ?? undefined;
+      const gone = channel === undefined ? undefined : channelRefusal(channel);
+      if (gone) return gone;
       if (channel !== undefined && notMember.has(channel))
         return HttpResponse.json({ ok: false, error: 'not_in_channel' });
       // Each upload is completed once, and only once its bytes arrived.
@@ -227,8 +313,11 @@ export async function startSlackFake(): Promise<SlackFake> {
       });
     }),
     http.post('*/api/conversations.info', async ({ request }) => {
+      const refusal = authRefusal(request) ?? tierRefusal();
+      if (refusal) return refusal;
       const id = new URLSearchParams(await request.text()).get('channel') ?? '';
-      if (!id.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+      if (!id.startsWith('C') || deleted.has(id))
+        return HttpResponse.json({ ok: false, error: 'channel_not_found' });
       return HttpResponse.json({
         ok: true,
         channel: {
@@ -240,7 +329,7 @@ export async function startSlackFake(): Promise<SlackFake> {
           is_mpim: false,
           is_private: privateChannels.has(id),
           created: 1714000000,
-          is_archived: false,
+          is_archived: archived.has(id),
           is_general: true,
           is_shared: false,
           is_org_shared: false,
@@ -251,32 +340,15 @@ export async function startSlackFake(): Promise<SlackFake> {
         },
       });
     }),
-    http.post('*/api/conversations.members', async ({ request }) => {
-      const form = new URLSearchParams(await request.text());
-      const id = form.get('channel') ?? '';
-      const refused = lacking(privateChannels.has(id) ? 'groups:read' : 'channels:read');
-      if (refused) return refused;
-      if (!id.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
-      // Slack: a limit under 1000 (default 100); the next page's cursor, '' after the last.
-      const limit = Number(form.get('limit') ?? 100);
-      if (!(limit > 0 && limit < 1000)) return HttpResponse.json({ ok: false, error: 'invalid_limit' });
-      const fillers = Array.from({ length: 300 }, (_, i) => `U0FILL${String(i).padStart(4, '0')}`);
-      const everyone = [...fillers, 'U0BOTHERALD', 'U0ALICE', 'U0ADA', 'U0BOB', 'UALLOWED01'].filter(
-        (u) => !outsiders.has(u),
-      );
-      const start = Number(form.get('cursor')?.replace('page:', '') ?? 0);
-      const members = everyone.slice(start, start + limit);
-      const next = start + limit < everyone.length ? `page:${start + limit}` : '';
-      return HttpResponse.json({ ok: true, members, response_metadata: { next_cursor: next } });
-    }),
     http.post('*/api/chat.postMessage', async ({ request }) => {
       const form = new URLSearchParams(await request.text());
-      if (notMember.has(form.get('channel') ?? ''))
-        return HttpResponse.json({ ok: false, error: 'not_in_channel' });
-      const answer = scriptedAnswer('chat.postMessage');
+      const channel = form.get('channel') ?? '';
+      const refused = authRefusal(request) ?? lacking('chat:write') ?? channelRefusal(channel);
+      if (refused) return refused;
+      if (notMember.has(channel)) return HttpResponse.json({ ok: false, error: 'not_in_channel' });
+      const answer = scriptedAnswer('chat.postMessage') ?? paceRefusal(channel);
       if (answer) return answer;
       // Each message its own ts, as in Slack: seconds, a dot and six digits.
-      const channel = form.get('channel') ?? '';
       const ts = `1714560000.${String(200 + postCount++).padStart(6, '0')}`;
       posted.set(channel, [...(posted.get(channel) ?? []), ts]);
       return HttpResponse.json({
@@ -286,17 +358,54 @@ export async function startSlackFake(): Promise<SlackFake> {
         message: { type: 'message', subtype: 'bot_message', text: form.get('text'), bot_id: 'B0HERALDBOT' },
       });
     }),
-    // chat.getPermalink: GET with query arguments (its documented method), the bot token as Bearer.
-    http.get('*/api/chat.getPermalink', ({ request }) => {
+    // chat.getPermalink: GET with query arguments or POST with a form, as every Web API method
+    // (https://docs.slack.dev/apis/web-api/#basics), the bot token as Bearer.
+    http.all('*/api/chat.getPermalink', async ({ request }) => {
       if (request.headers.get('authorization') !== `Bearer ${BOT_TOKEN}`)
         return HttpResponse.json({ ok: false, error: 'invalid_auth' });
-      const query = new URL(request.url).searchParams;
+      const query =
+        request.method === 'GET'
+          ? new URL(request.url).searchParams
+          : new URLSearchParams(await request.text());
       const channel = query.get('channel') ?? '';
       const ts = query.get('message_ts') ?? '';
       if (!channel.startsWith('C')) return HttpResponse.json({ ok: false, error: 'channel_not_found' });
       if (!(posted.get(channel) ?? []).includes(ts))
         return HttpResponse.json({ ok: false, error: 'message_not_found' });
       return HttpResponse.json({ ok: true, channel, permalink: permalinkOf(channel, ts) });
+    }),
+    // conversations.members: a `limit` under 1000, the next page's cursor ('' after the last)
+    // (https://docs.slack.dev/reference/methods/conversations.members); a private channel's need groups:read.
+    http.post('*/api/conversations.members', async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const id = form.get('channel') ?? '';
+      const refused =
+        authRefusal(request) ?? lacking(privateChannels.has(id) ? 'groups:read' : 'channels:read');
+      if (refused) return refused;
+      if (!id.startsWith('C') || deleted.has(id))
+        return HttpResponse.json({ ok: false, error: 'channel_not_found' });
+      const limit = Number(form.get('limit') ?? 100);
+      if (!(limit > 0 && limit < 1000)) return HttpResponse.json({ ok: false, error: 'invalid_limit' });
+      const fillers = Array.from({ length: 300 }, (_, i) => `U0FILL${String(i).padStart(4, '0')}`);
+      const everyone = [...fillers, 'U0BOTHERALD', 'U0ALICE', 'U0ADA', 'U0BOB', 'UALLOWED01'].filter(
+        (u) => !outsiders.has(u),
+      );
+      const start = Number(form.get('cursor')?.replace('page:', '') ?? 0);
+      const next = start + limit < everyone.length ? `page:${start + limit}` : '';
+      return HttpResponse.json({
+        ok: true,
+        members: everyone.slice(start, start + limit),
+        response_metadata: { next_cursor: next },
+      });
+    }),
+    // conversations.open with a user opens (or finds) the app's DM with them; it needs im:write
+    // (https://docs.slack.dev/reference/methods/conversations.open).
+    http.post('*/api/conversations.open', async ({ request }) => {
+      const refusal = authRefusal(request) ?? lacking('im:write');
+      if (refusal) return refusal;
+      const user = new URLSearchParams(await request.text()).get('users') ?? '';
+      if (!/^[UW][A-Z0-9]+$/.test(user)) return HttpResponse.json({ ok: false, error: 'user_not_found' });
+      return HttpResponse.json({ ok: true, channel: { id: `D${user.slice(1)}` } });
     }),
     http.post('*/api/chat.postEphemeral', () =>
       HttpResponse.json({ ok: true, message_ts: '1714560000.000300' }),
@@ -305,6 +414,11 @@ export async function startSlackFake(): Promise<SlackFake> {
   ]);
   return {
     server,
+    archived,
+    deleted,
+    privateChannels,
+    outsiders,
+    token,
     uploads,
     shared,
     scopes,
@@ -314,8 +428,6 @@ export async function startSlackFake(): Promise<SlackFake> {
       scripted.set(method, queue);
     },
     notMember,
-    privateChannels,
-    outsiders,
     nextPostAnswers,
     posted,
     responseUrl: (id) => `${server.url}/respond/${id}`,

@@ -1,0 +1,410 @@
+// Posts into a Slack channel with the bot token through Slack's own Web API client, @slack/web-api's
+// WebClient (https://docs.slack.dev/tools/node-slack-sdk/web-api): chat.postMessage
+// (https://docs.slack.dev/reference/methods/chat.postMessage), the reply's files with filesUploadV2
+// (Slack's external upload: files.getUploadURLExternal, the bytes POSTed to upload_url,
+// files.completeUploadExternal), conversations.info at add time, chat.getPermalink for the history,
+// auth.test for the scopes the token holds (its `x-oauth-scopes` header), and a DM to a schedule's
+// creator (conversations.open, then chat.postMessage) where the app has im:write.
+// The outbox decides every wait and retry: the client retries nothing and rejects a 429 at once
+// with its Retry-After (`rejectRateLimitedCalls`), since its own default waits out 429s and
+// retries for about half an hour, hidden from the outbox's per-destination order. Posts are paced
+// at one a second per channel before Slack has to say so (slack-pace.ts).
+import type { Logger, WebClient, WebClientOptions } from '@slack/web-api';
+import { ServiceError } from '../../errors.ts';
+import { registerSecret, redactText } from '../../redact.ts';
+import type { SlackFile } from '../../render/slack.ts';
+import type { ClientDeps } from '../deps.ts';
+import type { ChannelClient, MessageRef, PostedMessage, PostProgress, WebhookMessage } from './client.ts';
+import type { PostOptions } from './rate-limit.ts';
+import { createSlackPace, type SlackPace } from './slack-pace.ts';
+import { slackChannelName, slackFailure } from './slack-refusals.ts';
+
+export interface SlackChannelConfig {
+  /** The Web API base (SLACK_API_URL), e.g. https://slack.com/api. */
+  apiUrl: string;
+  botToken: string;
+}
+
+export interface SlackChannelDeps extends ClientDeps {
+  /** Waits `ms` (the pace between posts to one channel); tests pass a fake clock's. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Who reads a channel: private or not, and whether a given user is in it. */
+export interface SlackAudience {
+  isPrivate: boolean;
+  isMember?: boolean;
+}
+
+/**
+ * The Slack channel client, with the DM a refused schedule's creator is told by (im:write), and
+ * who reads a channel (for /schedule's listing rules).
+ */
+export type SlackChannelClient = ChannelClient &
+  Required<Pick<ChannelClient, 'directMessage'>> & {
+    audience(channelId: string, opts?: { userId?: string }): Promise<SlackAudience>;
+  };
+
+export const SLACK_INVITE_SENTENCE =
+  'invite herald to this channel (/invite @herald); it needs chat:write and files:write.';
+const SLACK_SCOPE_SENTENCE =
+  'herald cannot check this channel: add the channels:read and groups:read scopes to its Slack app and reinstall it, then invite it here (/invite @herald).';
+
+/** One call's whole time: Slack answers within seconds; a stuck one is the outbox's to retry. */
+const CALL_TIMEOUT_MS = 20_000;
+/** How long a message's permalink is kept: it never changes while the message exists; bounded in count. */
+const PERMALINK_TTL_MS = 24 * 60 * 60_000;
+const PERMALINKS_KEPT = 2_000;
+
+/** The WebClient's failures as it types them (`code` from its ErrorCode). */
+interface SdkFailure {
+  code?: unknown;
+  data?: { error?: unknown; needed?: unknown };
+  retryAfter?: unknown;
+  statusCode?: unknown;
+  original?: unknown;
+}
+
+/** The WebClient's failure at `operation` in `channelId` as herald's typed error. */
+export function fromSdkError(err: unknown, operation: string, channelId?: string): ServiceError {
+  const where = slackChannelName(channelId);
+  const e = (err ?? {}) as SdkFailure;
+  switch (e.code) {
+    case 'slack_webapi_platform_error':
+      return slackFailure({
+        operation,
+        error: typeof e.data?.error === 'string' ? e.data.error : undefined,
+        status: 200,
+        where,
+        needed: e.data?.needed,
+      });
+    case 'slack_webapi_rate_limited_error': {
+      const seconds = typeof e.retryAfter === 'number' && e.retryAfter >= 0 ? e.retryAfter : 1;
+      return new ServiceError({
+        service: 'webhook',
+        operation,
+        code: 'rate_limited',
+        status: 429,
+        retryAfterMs: seconds * 1000,
+        message: `Slack asked herald to wait ${seconds} s before ${operation} in ${where}`,
+      });
+    }
+    case 'slack_webapi_http_error': {
+      const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+      return slackFailure({ operation, error: undefined, status, where });
+    }
+    case 'slack_webapi_file_upload_invalid_args_error':
+    case 'slack_webapi_file_upload_read_file_data_error':
+      // herald's own arguments, refused before any request: no retry makes them better.
+      return new ServiceError({
+        service: 'webhook',
+        operation,
+        code: 'invalid_request',
+        message: `slack.${operation} not sent: ${err instanceof Error ? err.message : 'invalid file'}`,
+      });
+    default: {
+      // No answer (a cut connection, the timeout): the post may have been made.
+      const cause = e.code === 'slack_webapi_request_error' ? e.original : err;
+      const isTimeout = cause instanceof Error && /timeout|aborted/i.test(`${cause.name} ${cause.message}`);
+      return new ServiceError({
+        service: 'webhook',
+        operation,
+        code: isTimeout ? 'timeout' : 'network',
+        message: `slack.${operation} got no answer: ${redactText(cause instanceof Error ? cause.message : String(cause))}`,
+      });
+    }
+  }
+}
+
+/** The WebClient's log, at warn and above, into herald's (redacted, as every line is). */
+function sdkLogger(log: ClientDeps['log']): Logger {
+  const line = (args: unknown[]) => redactText(args.map(String).join(' '));
+  return {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (...args) => log?.warn({ component: 'slack-web-api' }, line(args)),
+    error: (...args) => log?.warn({ component: 'slack-web-api' }, line(args)),
+    setLevel: () => undefined,
+    getLevel: () => 'warn' as never,
+    setName: () => undefined,
+  };
+}
+
+/** The options herald gives the WebClient: Slack's address, no retries of its own, 429s rejected. */
+export function webClientOptions(apiUrl: string, log: ClientDeps['log']): WebClientOptions {
+  return {
+    slackApiUrl: `${apiUrl.replace(/\/+$/, '')}/`,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: CALL_TIMEOUT_MS,
+    logger: sdkLogger(log),
+    // A method name is never an address: every call goes to slackApiUrl.
+    allowAbsoluteUrls: false,
+  };
+}
+
+/** Runs one SDK call, its failure typed. */
+async function attempt<T>(
+  operation: string,
+  channelId: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw fromSdkError(err, operation, channelId);
+  }
+}
+
+/** Tells `opts.onRateLimit` what Slack's answer said of the channel's pace: a 429's Retry-After, else nothing. */
+async function told<T>(opts: PostOptions, work: () => Promise<T>): Promise<T> {
+  try {
+    const done = await work();
+    opts.onRateLimit?.({ waitMs: 0, isGlobal: false });
+    return done;
+  } catch (err) {
+    if (err instanceof ServiceError && err.status !== undefined)
+      opts.onRateLimit?.({
+        waitMs: err.code === 'rate_limited' ? (err.retryAfterMs ?? 0) : 0,
+        isGlobal: false,
+      });
+    throw err;
+  }
+}
+
+/** What the client's calls share: the WebClient (made on first use), the pace, the log. */
+interface SlackApi {
+  web(): Promise<WebClient>;
+  pace: SlackPace;
+  log: ClientDeps['log'];
+}
+
+/** The scopes the token holds, as Slack's `x-oauth-scopes` header lists them on auth.test. */
+async function scopesOf(api: SlackApi): Promise<Set<string>> {
+  const client = await api.web();
+  const answer = await attempt('auth.test', undefined, () => client.auth.test());
+  return new Set(answer.response_metadata?.scopes ?? []);
+}
+
+/** The message itself, paced, its ts recorded before any file goes. */
+async function postMessage(
+  api: SlackApi,
+  channelId: string,
+  message: { text: string; blocks: unknown[] },
+  record: ((id: string) => Promise<void>) | undefined,
+): Promise<PostedMessage & { channelId: string }> {
+  await api.pace.take(channelId);
+  const client = await api.web();
+  const answer = await attempt('chat.postMessage', channelId, () =>
+    client.chat.postMessage({
+      channel: channelId,
+      text: message.text,
+      blocks: message.blocks as never,
+      // A report's links must not pull other sites' previews into the channel.
+      unfurl_links: false,
+      unfurl_media: false,
+    }),
+  );
+  if (answer.ts === undefined)
+    throw new ServiceError({
+      service: 'webhook',
+      operation: 'chat.postMessage',
+      code: 'bad_response',
+      status: 200,
+      message: 'slack.chat.postMessage not usable: no ts',
+    });
+  const posted = { id: answer.ts, channelId: answer.channel ?? channelId };
+  await record?.(posted.id);
+  return posted;
+}
+
+async function shareFiles(api: SlackApi, channelId: string, files: readonly SlackFile[]): Promise<void> {
+  const client = await api.web();
+  await attempt('files.uploadV2', channelId, () =>
+    client.filesUploadV2({
+      channel_id: channelId,
+      file_uploads: files.map((f) => ({
+        file: Buffer.from(f.bytes),
+        filename: f.filename,
+        title: f.filename,
+        ...(f.description === undefined ? {} : { alt_text: f.description }),
+      })),
+    }),
+  );
+}
+
+/**
+ * One post, in this order, so that its text is sent once however often it is retried:
+ * 1. with files, the token's scopes read first: a missing files:write stops the post before
+ *    anything shows;
+ * 2. the message (chat.postMessage), its ts recorded on the outbox entry at once; a retry whose
+ *    entry holds it (`progress.posted`) skips this step;
+ * 3. the files uploaded and shared into the channel (filesUploadV2), just below the message,
+ *    where an interactive answer's files go too.
+ * Only an upload that got no answer can repeat the files, and the outbox logs that resend.
+ */
+async function postInto(
+  api: SlackApi,
+  channelId: string,
+  message: WebhookMessage,
+  opts: PostOptions & { progress?: PostProgress },
+): Promise<PostedMessage> {
+  if (!('platform' in message) || message.platform !== 'slack')
+    throw new ServiceError({
+      service: 'webhook',
+      operation: 'chat.postMessage',
+      code: 'invalid_request',
+      message: 'slack.chat.postMessage not sent: a Discord message cannot go to Slack',
+    });
+  const files = message.files ?? [];
+  const { progress } = opts;
+  const earlier = progress?.posted;
+  if (files.length > 0 && earlier === undefined && !(await scopesOf(api)).has('files:write'))
+    throw slackFailure({
+      operation: 'files.uploadV2',
+      error: 'missing_scope',
+      status: 200,
+      where: slackChannelName(channelId),
+      needed: 'files:write',
+    });
+  const record = files.length > 0 && progress ? (id: string) => progress.record(id) : undefined;
+  const posted =
+    earlier === undefined
+      ? await told(opts, () => postMessage(api, channelId, message, record))
+      : { id: earlier, channelId };
+  if (files.length > 0) await shareFiles(api, posted.channelId, files);
+  return posted;
+}
+
+/** Whether herald may post into the channel (conversations.info), as one sentence saying what to grant. */
+async function checkChannel(api: SlackApi, channelId: string): Promise<string | undefined> {
+  const client = await api.web();
+  try {
+    const answer = await client.conversations.info({ channel: channelId });
+    const channel = answer.channel ?? {};
+    if (channel.is_archived === true) return SLACK_INVITE_SENTENCE;
+    return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
+  } catch (err) {
+    const failure = fromSdkError(err, 'conversations.info', channelId);
+    if (failure.providerMessage === 'channel_not_found') return SLACK_INVITE_SENTENCE;
+    if (failure.providerMessage === 'missing_scope') return SLACK_SCOPE_SENTENCE;
+    throw failure;
+  }
+}
+
+/**
+ * chat.getPermalink (https://docs.slack.dev/reference/methods/chat.getPermalink): no scope needed;
+ * the address is Slack's own, never one built here. Kept a day, at most PERMALINKS_KEPT of them.
+ */
+function permalinks(api: SlackApi, now: () => number): (ref: MessageRef) => Promise<string | undefined> {
+  const kept = new Map<string, { link: string | undefined; until: number }>();
+  return async (ref) => {
+    const channel = ref.channelId;
+    if (channel === undefined) return undefined;
+    const key = `${channel}/${ref.messageId}`;
+    const known = kept.get(key);
+    if (known && known.until > now()) return known.link;
+    const client = await api.web();
+    let link: string | undefined;
+    try {
+      link = (await client.chat.getPermalink({ channel, message_ts: ref.messageId })).permalink;
+    } catch (err) {
+      const failure = fromSdkError(err, 'chat.getPermalink', channel);
+      // A deleted message has no address; any other refusal is an error, which is not kept.
+      if (failure.providerMessage !== 'message_not_found') throw failure;
+    }
+    if (kept.size >= PERMALINKS_KEPT) kept.delete(kept.keys().next().value ?? '');
+    kept.set(key, { link, until: now() + PERMALINK_TTL_MS });
+    return link;
+  };
+}
+
+/** Slack recommends pages of at most 200 members; 50 of them read a channel of 10,000. */
+const MEMBERS_PAGE = 200;
+const MEMBERS_PAGES = 50;
+
+/**
+ * Whether the channel is private (conversations.info's is_private, is_im, is_mpim) and, given a
+ * user, whether they are in it (conversations.members, paged by cursor:
+ * https://docs.slack.dev/reference/methods/conversations.members). In a DM with herald, whoever
+ * types is in it.
+ */
+async function audienceOf(api: SlackApi, channelId: string, userId?: string): Promise<SlackAudience> {
+  const client = await api.web();
+  const info = await attempt('conversations.info', channelId, () =>
+    client.conversations.info({ channel: channelId }),
+  );
+  const channel = info.channel ?? {};
+  const isPrivate = channel.is_private === true || channel.is_im === true || channel.is_mpim === true;
+  if (userId === undefined) return { isPrivate };
+  if (channel.is_im === true) return { isPrivate, isMember: true };
+  let cursor = '';
+  for (let page = 0; page < MEMBERS_PAGES; page++) {
+    const answer = await attempt('conversations.members', channelId, () =>
+      client.conversations.members({
+        channel: channelId,
+        limit: MEMBERS_PAGE,
+        ...(cursor ? { cursor } : {}),
+      }),
+    );
+    if (answer.members?.includes(userId)) return { isPrivate, isMember: true };
+    cursor = answer.response_metadata?.next_cursor ?? '';
+    if (cursor === '') break;
+  }
+  return { isPrivate, isMember: false };
+}
+
+/**
+ * A DM to `userId` where the app has im:write (https://docs.slack.dev/reference/methods/conversations.open):
+ * conversations.open, then chat.postMessage into it. Without im:write it sends nothing and fails
+ * with Slack's missing_scope, as Slack itself would.
+ */
+async function directMessage(api: SlackApi, userId: string, text: string): Promise<PostedMessage> {
+  const where = 'a direct message';
+  if (!/^[UW][A-Z0-9]{1,31}$/.test(userId))
+    throw slackFailure({ operation: 'conversations.open', error: 'user_not_found', status: 200, where });
+  if (!(await scopesOf(api)).has('im:write'))
+    throw slackFailure({
+      operation: 'conversations.open',
+      error: 'missing_scope',
+      status: 200,
+      where,
+      needed: 'im:write',
+    });
+  const client = await api.web();
+  const opened = await attempt('conversations.open', userId, () =>
+    client.conversations.open({ users: userId }),
+  );
+  const dm = opened.channel?.id;
+  if (dm === undefined)
+    throw slackFailure({ operation: 'conversations.open', error: 'channel_not_found', status: 200, where });
+  await api.pace.take(dm);
+  const sent = await attempt('chat.postMessage', dm, () => client.chat.postMessage({ channel: dm, text }));
+  return { id: sent.ts ?? '', channelId: dm };
+}
+
+export function createSlackChannelClient(
+  config: SlackChannelConfig,
+  deps: SlackChannelDeps = {},
+): SlackChannelClient {
+  registerSecret(config.botToken);
+  const now = deps.now ?? Date.now;
+  let made: Promise<WebClient> | undefined;
+  const api: SlackApi = {
+    // Loaded on first use, so a deployment that never posts to Slack never loads the SDK.
+    web: () =>
+      (made ??= import('@slack/web-api').then(
+        ({ WebClient }) => new WebClient(config.botToken, webClientOptions(config.apiUrl, deps.log)),
+      )),
+    pace: createSlackPace(now, deps.sleep),
+    log: deps.log,
+  };
+  return {
+    post: (channelId, message, opts = {}) => postInto(api, channelId, message, opts),
+    check: (channelId) => checkChannel(api, channelId),
+    messageLink: permalinks(api, now),
+    audience: (channelId, opts = {}) => audienceOf(api, channelId, opts.userId),
+    directMessage: (userId, text) => directMessage(api, userId, text),
+    close: () => Promise.resolve(),
+  };
+}
