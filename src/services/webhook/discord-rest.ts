@@ -13,7 +13,7 @@
 // Failures are ServiceErrors of the webhook service with Discord's message and code for logs (never
 // the URL: a webhook's or interaction's token is a path segment) and, for the codes that say a
 // destination refuses herald for good, a `refusal`.
-import { DiscordAPIError, REST, RateLimitError, type RawFile } from '@discordjs/rest';
+import type { REST, RawFile } from '@discordjs/rest';
 import type { RateScope } from '../../domain/rate-budget.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { bodyExcerpt, errorCode, statusToCode, TIMEOUT_CODES } from '../../http/failure.ts';
@@ -21,6 +21,27 @@ import type { AnswerHead, CallRecord } from '../../http/types.ts';
 import type { ClientDeps } from '../deps.ts';
 import { redactText, registerSecret } from '../../redact.ts';
 import { readRateLimit, type RateLimitFacts } from './rate-limit.ts';
+
+async function importSdk() {
+  const [rest, types] = await Promise.all([import('@discordjs/rest'), import('discord-api-types/rest/v10')]);
+  return {
+    REST: rest.REST,
+    RateLimitError: rest.RateLimitError,
+    DiscordAPIError: rest.DiscordAPIError,
+    Routes: types.Routes,
+  };
+}
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+/** discord-api-types' route builders, handed to a request's `route` once they are loaded. */
+export type DiscordRoutes = Sdk['Routes'];
+let sdkLoading: Promise<Sdk> | undefined;
+/**
+ * @discordjs/rest and discord-api-types' routes, loaded with the first Discord request: the SDK
+ * brings an undici of its own, about 36 MB of RSS with the routes (77 and 46 MB against 41 MB for a
+ * bare Node), which a bot that posts nothing to Discord, or has not yet, does not pay (the idle
+ * bound, docs/PERFORMANCE.md).
+ */
+const loadSdk = (): Promise<Sdk> => (sdkLoading ??= importSdk());
 
 /**
  * What a Discord client takes besides its config: herald's usual deps (`httpOptions.requestTimeoutMs`
@@ -47,7 +68,8 @@ export interface DiscordRestConfig {
 export interface DiscordRequest {
   operation: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  route: `/${string}`;
+  /** The route, or how to make it from discord-api-types' `Routes` (loaded with the SDK). */
+  route: `/${string}` | ((routes: DiscordRoutes) => `/${string}`);
   body?: unknown;
   files?: RawFile[] | undefined;
   query?: URLSearchParams;
@@ -64,7 +86,7 @@ export interface DiscordAnswer {
 
 export interface DiscordRest {
   send(request: DiscordRequest): Promise<DiscordAnswer>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Discord's JSON codes that say the destination refuses herald for good (the schedule pauses). */
@@ -147,10 +169,10 @@ function readFailureBody(text: string): { message?: string | undefined; retryAft
 }
 
 /** The SDK's client for one caller: Discord's defaults, with herald's waits and retries. */
-function sdkClient(config: DiscordRestConfig, deps: DiscordRestDeps, refused: Set<string>): REST {
+function sdkClient(sdk: Sdk, config: DiscordRestConfig, deps: DiscordRestDeps, refused: Set<string>): REST {
   const { caller } = config;
   const base = `${config.api}${config.versioned ? '/v10' : ''}`;
-  const rest = new REST({
+  const rest = new sdk.REST({
     api: config.api,
     version: '10',
     userAgentAppendix: 'herald',
@@ -209,11 +231,16 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
   // The routes a 429 just came back on: that 429 goes back to the caller; a bucket the SDK knows is
   // empty (no request sent) is waited out by the SDK, as Discord's headers ask.
   const refused = new Set<string>();
-  const rest = sdkClient(config, deps, refused);
   // Each request has its own signal, so that the SDK's `response` event names whose answer it is.
   const answers = new Map<AbortSignal, Answer>();
-  // An interaction's 429 is waited out by the SDK: none of its routes is marked for rejection.
-  watchAnswers(rest, answers, caller.kind === 'interaction' ? undefined : refused, deps);
+  let client: Promise<REST> | undefined;
+  const restOf = (sdk: Sdk): Promise<REST> =>
+    (client ??= Promise.resolve().then(() => {
+      const rest = sdkClient(sdk, config, deps, refused);
+      // An interaction's 429 is waited out by the SDK: none of its routes is marked for rejection.
+      watchAnswers(rest, answers, caller.kind === 'interaction' ? undefined : refused, deps);
+      return rest;
+    }));
 
   const record = (
     req: DiscordRequest,
@@ -238,13 +265,15 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
   async function send(req: DiscordRequest): Promise<DiscordAnswer> {
     const start = now();
     if (scope !== undefined && deps.rateBudget) await deps.rateBudget.take(scope, req.signal);
+    const sdk = await loadSdk();
+    const rest = await restOf(sdk);
     const own = new AbortController();
     const stop = () => own.abort(req.signal?.reason);
     if (req.signal?.aborted) stop();
     req.signal?.addEventListener('abort', stop, { once: true });
     try {
       const data = await rest.request({
-        fullRoute: req.route,
+        fullRoute: typeof req.route === 'function' ? req.route(sdk.Routes) : req.route,
         method: req.method as never,
         auth: caller.kind === 'bot',
         versioned: config.versioned,
@@ -259,7 +288,7 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
       record(req, status, 'ok', start);
       return { status, data: data instanceof ArrayBuffer ? undefined : data };
     } catch (err) {
-      const failure = await failureOf(err, req, answers.get(own.signal), { now, scope, deps });
+      const failure = await failureOf(err, req, answers.get(own.signal), { sdk, now, scope, deps });
       if (failure instanceof ServiceError) record(req, failure.status, failure.code, start);
       throw failure;
     } finally {
@@ -270,15 +299,17 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
 
   return {
     send,
-    close: () => {
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
+    close: async () => {
+      const rest = await client;
+      rest?.clearHashSweeper();
+      rest?.clearHandlerSweeper();
     },
   };
 }
 
 /** What a failed request's error is made with: the clock, and the budget a global 429 pauses. */
 interface FailureContext {
+  sdk: Sdk;
   now: () => number;
   scope: RateScope | undefined;
   deps: DiscordRestDeps;
@@ -289,7 +320,7 @@ async function failureOf(
   err: unknown,
   req: DiscordRequest,
   answer: Answer | undefined,
-  { now, scope, deps }: FailureContext,
+  { sdk, now, scope, deps }: FailureContext,
 ): Promise<Error> {
   const fail = (code: ServiceErrorCode, more: FailDetail) =>
     new ServiceError({ service: 'webhook', operation: req.operation, code, ...more });
@@ -299,7 +330,7 @@ async function failureOf(
   req.onRateLimit?.(facts);
   const body = readFailureBody((await answer.text) ?? '');
   const { status } = answer.head;
-  if (err instanceof RateLimitError || status === 429) {
+  if (err instanceof sdk.RateLimitError || status === 429) {
     const waitMs = body.retryAfterMs ?? (facts.waitMs > 0 ? facts.waitMs : undefined);
     if (facts.isGlobal && scope !== undefined && deps.rateBudget)
       await deps.rateBudget
@@ -307,7 +338,7 @@ async function failureOf(
         .catch((e: unknown) => deps.log?.warn({ err: e }, 'discord.budget_failed'));
     return fail('rate_limited', { status, retryAfterMs: waitMs, providerMessage: body.message });
   }
-  const code = err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;
+  const code = err instanceof sdk.DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;
   return fail((code === undefined ? undefined : CODE_MEANS[code]) ?? statusToCode(status), {
     status,
     providerMessage: body.message,

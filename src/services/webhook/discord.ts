@@ -12,7 +12,6 @@
 // suppressed. A webhook's token is registered for redaction; an interaction's lives 15 minutes and
 // is blanked by redact.ts's `/webhooks/<id>/<token>` rule.
 import { createHash } from 'node:crypto';
-import { Routes } from 'discord-api-types/v10';
 import type { RawFile } from '@discordjs/rest';
 import { z } from 'zod';
 import { discordMessageUrl } from '../../domain/discord.ts';
@@ -225,7 +224,7 @@ export function createWebhookClient(config: WebhookConfig, deps: DiscordRestDeps
         : discordMessageUrl(known.guildId, ref.channelId, ref.messageId);
     },
 
-    close: () => Promise.resolve(rest.close()),
+    close: () => rest.close(),
   };
 }
 
@@ -275,7 +274,7 @@ async function createMessage(
     .send({
       operation: 'post',
       method: 'POST',
-      route: Routes.channelMessages(seg(channelId)),
+      route: (routes) => routes.channelMessages(seg(channelId)),
       body,
       files,
       signal: opts.signal,
@@ -296,7 +295,7 @@ async function sendDirect(
   const dm = await rest.send({
     operation: 'dm',
     method: 'POST',
-    route: Routes.userChannels(),
+    route: (routes) => routes.userChannels(),
     body: { recipient_id: userId },
     signal: opts.signal,
   });
@@ -353,7 +352,7 @@ export function createDiscordChannelClient(
         await rest.send({
           operation: 'check',
           method: 'GET',
-          route: Routes.channel(seg(channelId)),
+          route: (routes) => routes.channel(seg(channelId)),
           signal: opts.signal,
         });
         return undefined;
@@ -369,7 +368,7 @@ export function createDiscordChannelClient(
       const answer = await rest.send({
         operation: 'audience',
         method: 'GET',
-        route: Routes.channel(seg(channelId)),
+        route: (routes) => routes.channel(seg(channelId)),
         signal: opts.signal,
       });
       const channel = ChannelAudienceAnswer.safeParse(answer.data);
@@ -389,7 +388,7 @@ export function createDiscordChannelClient(
 
     directMessage: (userId, text, opts = {}) => sendDirect(rest, userId, text, opts),
 
-    close: () => Promise.resolve(rest.close()),
+    close: () => rest.close(),
   };
 }
 
@@ -442,7 +441,7 @@ export function createInteractionWebhookClient(
         rest.send({
           operation: 'edit',
           method: 'PATCH',
-          route: Routes.webhookMessage(seg(app), seg(token), '@original'),
+          route: (routes) => routes.webhookMessage(seg(app), seg(token), '@original'),
           body: interactionPayload(message, false),
           files: rawFiles(message.files),
           signal: opts?.signal,
@@ -459,7 +458,7 @@ export function createInteractionWebhookClient(
       await rest.send({
         operation: 'follow_up',
         method: 'POST',
-        route: Routes.webhook(seg(app), seg(token)),
+        route: (routes) => routes.webhook(seg(app), seg(token)),
         body: interactionPayload(message, true),
         files: rawFiles(message.files),
         signal: opts?.signal,
@@ -469,10 +468,10 @@ export function createInteractionWebhookClient(
       await rest.send({
         operation: 'delete',
         method: 'DELETE',
-        route: Routes.webhookMessage(seg(app), seg(token), '@original'),
+        route: (routes) => routes.webhookMessage(seg(app), seg(token), '@original'),
         signal: opts?.signal,
       });
     },
-    close: () => Promise.resolve(rest.close()),
+    close: () => rest.close(),
   };
 }
