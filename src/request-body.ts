@@ -7,8 +7,8 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * A body this small is read without drawing on the budget: a PING or a slash command fits (about
- * 2 kB with a 200-character token). Node's own cost of an open connection is about 13 kB, so with
- * this each held connection costs under 20 kB: 2,000 of them under 40 MB.
+ * 2 kB with a 200-character token). A connection holding one costs about 25 kB resident, most of
+ * it Node's own (16.5 kB before any byte; docs/DISCORD-HTTP.md, "Where the memory goes").
  */
 export const SMALL_BODY_BYTES = 4 * 1024;
 /**

@@ -177,8 +177,6 @@ describe('deploy/kubernetes/herald.yaml', () => {
     for (const name of Object.keys(configMap)) expect(isDocumented(name), name).toBe(true);
   });
 
-  // Slack's HTTP mode is the fourth: its row joins once /healthz and /readyz are served on PORT
-  // in that mode too (issue 29, the platform work); today they move off PORT there.
   const modes = {
     'Discord gateway': {
       secret: { 'discord-token': 'discord-token-k8s' },
@@ -193,6 +191,7 @@ describe('deploy/kubernetes/herald.yaml', () => {
       },
     },
     'Slack Socket Mode': { secret: { 'slack-bot-token': 'xoxb-k8s', 'slack-app-token': 'xapp-k8s' } },
+    'Slack HTTP': { secret: { 'slack-bot-token': 'xoxb-k8s', 'slack-signing-secret': 'k8s-signing-secret' } },
   } as const;
   it.each(Object.entries(modes))(
     '%s: filled in, the pod starts with health on PORT on every interface, where the probes ask',
@@ -204,6 +203,12 @@ describe('deploy/kubernetes/herald.yaml', () => {
         expect(config.health).toMatchObject({ port: 3000, host: '0.0.0.0' });
         expect(config.redisUrl).toBe('redis://herald-redis:6379');
         if (mode === 'Discord HTTP') expect(config.discord?.interactionsPath).toBe('/interactions');
+        if (mode === 'Slack HTTP')
+          expect(config.slack).toMatchObject({
+            appToken: undefined,
+            signingSecret: 'k8s-signing-secret',
+            port: 3000,
+          });
       } finally {
         await pod.done();
       }
