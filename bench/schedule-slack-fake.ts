@@ -3,7 +3,8 @@
 // kept. It enforces, each decided when the request arrives:
 // - the bot token, as a Bearer header or the `token` field: none is `not_authed`, another is
 //   `invalid_auth`; a post with no channel is `channel_not_found`, one with neither text nor blocks
-//   `no_text`; all of them `ok: false` at HTTP 200 (the method's "Errors");
+//   `no_text`, blocks that are not JSON `invalid_blocks`; all of them `ok: false` at HTTP 200 (the
+//   method's "Errors");
 // - each channel's pace: "chat.postMessage generally allows posting one message per second per
 //   channel", short bursts over it tolerated (https://docs.slack.dev/apis/web-api/rate-limits).
 //   Slack names no burst size: the fake assumes CHANNEL_BURST at once, then one a second;
@@ -85,17 +86,17 @@ function fieldsOf(body: string, headers: IncomingHttpHeaders): Record<string, st
 }
 
 /** The posted message as chat.postMessage answers with it, with the fields Slack adds. */
-function postedAnswer(channel: string, ts: string, fields: Record<string, string>): Answer {
+function postedAnswer(channel: string, ts: string, text: string, blocks: unknown): Answer {
   const message = {
     type: 'message',
     subtype: 'bot_message',
-    text: fields.text ?? '',
+    text,
     ts,
     user: 'U0BENCHBOT',
     bot_id: 'B0BENCHBOT',
     app_id: 'A0BENCHAPP',
     team: 'T0BENCH',
-    blocks: fields.blocks === undefined ? [] : (JSON.parse(fields.blocks) as unknown),
+    blocks,
     bot_profile: { id: 'B0BENCHBOT', name: 'herald', app_id: 'A0BENCHAPP', deleted: false },
   };
   return {
@@ -122,7 +123,14 @@ export async function slackWebApiFake(opts: { now?: () => number } = {}) {
   const server = await slowServer((body, url, headers) => {
     if (url.split('?')[0] !== '/api/chat.postMessage')
       return { status: 404, headers: {}, body: JSON.stringify({ ok: false, error: 'unknown_method' }) };
-    const fields = fieldsOf(body, headers);
+    let fields: Record<string, string>;
+    let blocks: unknown;
+    try {
+      fields = fieldsOf(body, headers);
+      blocks = fields.blocks === undefined ? [] : (JSON.parse(fields.blocks) as unknown);
+    } catch {
+      return refused('invalid_blocks');
+    }
     const token = headers.authorization?.replace(/^Bearer /, '') ?? fields.token;
     if (token === undefined) return refused('not_authed');
     if (token !== SLACK_BOT_TOKEN) return refused('invalid_auth');
@@ -150,7 +158,7 @@ export async function slackWebApiFake(opts: { now?: () => number } = {}) {
     workspace.take(t);
     posts.push({ at: t, channel, text: fields.text ?? '' });
     const ts = `${1_764_400_000 + Math.floor(++n / 1_000_000)}.${String(n % 1_000_000).padStart(6, '0')}`;
-    return postedAnswer(channel, ts, fields);
+    return postedAnswer(channel, ts, fields.text ?? '', blocks);
   });
   return { server, posts, limited };
 }

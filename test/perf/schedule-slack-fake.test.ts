@@ -86,11 +86,20 @@ it("answers a post past the workspace's posts a minute with a 429 and Retry-Afte
   expect((await post('C0WFRESH03', 'later')).status).toBe(200);
 });
 
-it('refuses a missing or wrong token, and a post with no channel, at HTTP 200 with ok false', async () => {
+it('refuses a missing or wrong token, a post with no channel and unreadable blocks, at HTTP 200 with ok false', async () => {
   fake = await slackWebApiFake({ now: () => clock.t });
   expect((await post('C0BENCH0001', 'p', null)).body).toEqual({ ok: false, error: 'not_authed' });
   const wrong = await post('C0BENCH0001', 'p', 'xoxb-not-this-one');
   expect(wrong).toMatchObject({ status: 200, body: { ok: false, error: 'invalid_auth' } });
   expect((await post('', 'p')).body).toEqual({ ok: false, error: 'channel_not_found' });
+  const unreadable = await request(`${fake.server.url}/api/chat.postMessage`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Bearer ${SLACK_BOT_TOKEN}`,
+    },
+    body: new URLSearchParams({ channel: 'C0BENCH0001', text: 'p', blocks: '[{' }).toString(),
+  });
+  expect(await unreadable.body.json()).toEqual({ ok: false, error: 'invalid_blocks' });
   expect(fake.posts).toHaveLength(0);
 });
