@@ -13,7 +13,7 @@
 //   `global: true`, X-RateLimit-Global and X-RateLimit-Scope `global`, not posted;
 // - invalid requests: every 401, 403 and 429 not of scope `shared` is counted (Discord bans an
 //   address past 10,000 in 10 minutes).
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const LATENCY_MS = 100;
@@ -23,7 +23,7 @@ const BUCKET_WINDOW_MS = 2_000;
 /** Discord's global limit: 50 requests a second (per bot token; per address for webhooks). */
 export const GLOBAL_PER_SECOND = 50;
 
-interface Answer {
+export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -31,14 +31,14 @@ interface Answer {
 
 /** A loopback server answering every request after LATENCY_MS with what `answer` returns. */
 export async function slowServer(
-  answer: (body: string, url: string) => Answer | string,
+  answer: (body: string, url: string, headers: IncomingHttpHeaders) => Answer | string,
 ): Promise<Server & { url: string }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       // Decided at arrival, as Discord counts a post against its bucket when it receives it.
-      const decided = answer(body, req.url ?? '');
+      const decided = answer(body, req.url ?? '', req.headers);
       const {
         status,
         headers,

@@ -1,13 +1,45 @@
-// The stores of the schedules bench (schedules.ts): a SQLite file or a Redis prefix holding the
-// engine's store and the schedules, store calls counted, and the clock the engine reads.
+// What the schedules bench's rows share (schedules.ts, schedules-slack.ts): the stores (a SQLite
+// file or a Redis prefix holding the engine's store and the schedules, store calls counted), the
+// clock the engine reads, the command each schedule runs, a silent log, and a row of the table.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import type { CommandLineRunner } from '../src/schedule/runner.ts';
 import type { ScheduleStore } from '../src/schedule/schedules.ts';
 import { createSqliteScheduleStore, createSqliteStore, type Store } from '../src/store/index.ts';
 import { createRedisStore } from '../src/store/redis-store.ts';
 import { createRedisScheduleStore } from '../src/store/schedules-redis.ts';
 
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export const SILENT = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export interface Row {
+  scenario: string;
+  measured: string;
+  target: string;
+  met: boolean;
+}
+
+/** Each schedule's command: it fetches from the upstream and replies `<line>: <its text>`. */
+export function weatherCommands(upstream: string): () => CommandLineRunner {
+  const agent = new Agent({ connections: 256 });
+  return () => ({
+    async run(line, _actor, signal) {
+      const res = await request(`${upstream}/weather?q=${encodeURIComponent(line)}`, {
+        dispatcher: agent,
+        signal,
+      });
+      const body = (await res.body.json()) as { text: string };
+      return { text: `${line}: ${body.text}` };
+    },
+  });
+}
 
 /** `target` with every method call counted: one call is one store round trip. */
 export function counted<T extends object>(target: T, calls: { n: number }): T {

@@ -6,15 +6,16 @@
 // the engine (index, claim, run, atomic outcome, outbox, delivery) is the real one. Rows: 1,000
 // slots due in one minute (SQLite, one replica; Redis, two replicas; then both again under
 // Discord's limits, the global 50 a second and 5 posts each 2 s per webhook, each replica taking
-// from Discord's budget: in memory, or one in Redis for both), one tick with 10,000 stored and none
-// due (CPU and store round trips), RSS with 10,000 stored, and a restart after 10 minutes down.
+// from Discord's budget: in memory, or one in Redis for both), Slack channels through the WebClient
+// under Slack's limits and above its workspace's (schedules-slack.ts), one tick with 10,000 stored
+// and none due (CPU and store round trips), RSS with 10,000 stored, and a restart after 10 minutes
+// down.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
 import { newScheduleId, type ScheduleRecord } from '../src/schedule/schedules.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../src/schedule/runner.ts';
 import { renderDiscordWebhook } from '../src/render/discord.ts';
@@ -32,25 +33,24 @@ import {
   type Arrival,
   type WebhookFake,
 } from './schedule-fakes.ts';
-import { clock, counted, dropKeys, openRedis, openSqlite, REDIS_URL, type World } from './schedule-world.ts';
+import {
+  clock,
+  counted,
+  dropKeys,
+  openRedis,
+  openSqlite,
+  REDIS_URL,
+  SILENT,
+  weatherCommands,
+  type Row,
+  type World,
+} from './schedule-world.ts';
+import { slackRow } from './schedules-slack.ts';
 import { percentile } from './stats.ts';
 
 const DESTINATIONS = 100;
 const SCHEDULES = 1_000;
 const STORED = 10_000;
-const SILENT = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
-
-interface Row {
-  scenario: string;
-  measured: string;
-  target: string;
-  met: boolean;
-}
 
 const after = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,23 +76,13 @@ function runnerOf(
   upstream: string,
   rateBudget?: RateBudget,
 ) {
-  const agent = new Agent({ connections: 256 });
   return createScheduleRunner({
     ...(rateBudget ? { delivery: { rateBudget } } : {}),
     schedules: w.schedules,
     store: w.store,
     services: {},
     destinations,
-    commands: () => ({
-      async run(line, _actor, signal) {
-        const res = await request(`${upstream}/weather?q=${encodeURIComponent(line)}`, {
-          dispatcher: agent,
-          signal,
-        });
-        const body = (await res.body.json()) as { text: string };
-        return { text: `${line}: ${body.text}` };
-      },
-    }),
+    commands: weatherCommands(upstream),
     toMessage: (reply) => renderDiscordWebhook(reply, { username: 'herald' }),
     log: SILENT,
     now: () => new Date(clock.now),
@@ -406,6 +396,13 @@ export async function runSchedulesBench(): Promise<number> {
     await dropKeys(budgetPrefix);
     limitedTwo.server.close();
 
+    // Slack channels through the WebClient, under Slack's limits and above its workspace's
+    // (schedules-slack.ts): a fake of their own for each row.
+    progress("200 due in 100 Slack channels, under Slack's limits");
+    rows.push(await slackRow(dir, upstream.url, 100, 2));
+    progress("500 due in 250 Slack channels, above Slack's workspace limit");
+    rows.push(await slackRow(dir, upstream.url, 250, 2));
+
     progress('10,000 stored, none due');
     const idleSqlite = await openSqlite(dir);
     rows.push(await idleTick('SQLite', idleSqlite));
@@ -428,7 +425,7 @@ export async function runSchedulesBench(): Promise<number> {
   const widths = [width('scenario'), width('measured'), width('target'), 3];
   process.stdout.write(
     [
-      `Scheduled reports on loopback, upstream and webhooks answering after ${LATENCY_MS} ms (node ${process.version}, load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
+      `Scheduled reports on loopback, upstream, webhooks and Slack answering after ${LATENCY_MS} ms (node ${process.version}, load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
       line(['scenario', 'measured', 'target', 'met'], widths),
       widths.map((w) => '-'.repeat(w)).join('-|-'),
       ...rows.map((r) => line([r.scenario, r.measured, r.target, r.met ? 'yes' : 'NO'], widths)),
