@@ -10,7 +10,7 @@ import { defineCommand } from '../src/core/command.ts';
 import { createRegistry } from '../src/core/registry.ts';
 import { createRoutes, startHealthServer } from '../src/health.ts';
 import { createMetrics } from '../src/metrics.ts';
-import { createInteractionWebhookClient } from '../src/services/webhook/discord.ts';
+import { createInteractionWebhookClient } from '../src/services/webhook/discord-interaction.ts';
 import { createSqliteStore } from '../src/store/index.ts';
 import { answerBenchIpc } from './interactions-ipc.ts';
 

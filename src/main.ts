@@ -173,7 +173,7 @@ async function startAdapters(
   // The store's claims make each interaction run once across the replicas sharing it.
   if (config.discord) {
     const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
-    const { createInteractionWebhookClient } = await import('./services/webhook/discord.ts');
+    const { createInteractionWebhookClient } = await import('./services/webhook/discord-interaction.ts');
     const discordLog = log.child({ adapter: 'discord' });
     // The edits of @original and follow-ups, in both modes, through the HTTP core.
     const webhook = createInteractionWebhookClient(

@@ -90,7 +90,7 @@ export function discordError(
 }
 
 /**
- * The interaction's webhook (`createInteractionWebhookClient` in src/services/webhook/discord.ts, given by the composition): what
+ * The interaction's webhook (`createInteractionWebhookClient` in src/services/webhook/discord-interaction.ts, given by the composition): what
  * answers after the first answer, with the interaction's token and no bot token.
  */
 export interface InteractionWebhook {

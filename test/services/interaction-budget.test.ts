@@ -5,7 +5,7 @@
 // The budget here is a double that fails every call; the answers reach the loopback fake Discord.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RateBudget } from '../../src/domain/rate-budget.ts';
-import { createInteractionWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createInteractionWebhookClient } from '../../src/services/webhook/discord-interaction.ts';
 import { APP_ID, startFakeDiscord, type FakeDiscord } from '../adapters/discord/fake-discord.ts';
 
 let discord: FakeDiscord;

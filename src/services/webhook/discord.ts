@@ -5,9 +5,7 @@
 // - the bot's own channel posts: Create Message with a `nonce` and `enforce_nonce`, so a post resent
 //   after a crash is not created twice, the add-time check (Get Channel), and a DM to a user
 //   (Create DM, then Create Message) (https://discord.com/developers/docs/resources/message#create-message);
-// - an interaction's webhook after its first answer: Edit Original Interaction Response, Create
-//   Followup Message, Delete Original Interaction Response, with the interaction's token and no bot
-//   token (https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages).
+// (an interaction's webhook is discord-interaction.ts's).
 // Files go as multipart (`payload_json` and `files[n]`, the SDK's `files`); mentions are always
 // suppressed. A webhook's token is registered for redaction; an interaction's lives 15 minutes and
 // is blanked by redact.ts's `/webhooks/<id>/<token>` rule.
@@ -18,8 +16,7 @@ import { discordMessageUrl } from '../../domain/discord.ts';
 import type { CallOptions } from '../../http/client.ts';
 import { ServiceError } from '../../errors.ts';
 import { registerSecret } from '../../redact.ts';
-import type { DiscordFile, DiscordMessage, DiscordWebhookMessage } from '../../render/discord.ts';
-import type { Closable } from '../deps.ts';
+import type { DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { ChannelClient, PostedMessage, WebhookClient, WebhookConfig, WebhookMessage } from './client.ts';
 import { createDiscordRest, type DiscordRest, type DiscordRestDeps } from './discord-rest.ts';
 import type { PostOptions } from './rate-limit.ts';
@@ -72,7 +69,7 @@ interface PayloadAttachment {
 const WEBHOOK_GUILD_TTL_MS = 24 * 60 * 60_000;
 
 /** The payload's `attachments`: one entry per `files[n]` part, its id the part's index. */
-function attachmentsOf(files: readonly DiscordFile[]): PayloadAttachment[] {
+export function attachmentsOf(files: readonly DiscordFile[]): PayloadAttachment[] {
   return files.map((f, id) =>
     f.description === undefined
       ? { id, filename: f.name }
@@ -81,7 +78,7 @@ function attachmentsOf(files: readonly DiscordFile[]): PayloadAttachment[] {
 }
 
 /** The files as the SDK sends them: `files[n]`, in the payload's order. */
-function rawFiles(files: readonly DiscordFile[] | undefined): RawFile[] | undefined {
+export function rawFiles(files: readonly DiscordFile[] | undefined): RawFile[] | undefined {
   if (!files || files.length === 0) return undefined;
   return files.map((f) => ({ name: f.name, data: f.bytes, contentType: f.contentType }));
 }
@@ -274,7 +271,7 @@ async function createMessage(
     .send({
       operation: 'post',
       method: 'POST',
-      route: (routes) => routes.channelMessages(seg(channelId)),
+      route: (routes) => routes.channelMessages(channelId),
       body,
       files,
       signal: opts.signal,
@@ -352,7 +349,7 @@ export function createDiscordChannelClient(
         await rest.send({
           operation: 'check',
           method: 'GET',
-          route: (routes) => routes.channel(seg(channelId)),
+          route: (routes) => routes.channel(channelId),
           signal: opts.signal,
         });
         return undefined;
@@ -368,7 +365,7 @@ export function createDiscordChannelClient(
       const answer = await rest.send({
         operation: 'audience',
         method: 'GET',
-        route: (routes) => routes.channel(seg(channelId)),
+        route: (routes) => routes.channel(channelId),
         signal: opts.signal,
       });
       const channel = ChannelAudienceAnswer.safeParse(answer.data);
@@ -388,90 +385,6 @@ export function createDiscordChannelClient(
 
     directMessage: (userId, text, opts = {}) => sendDirect(rest, userId, text, opts),
 
-    close: () => rest.close(),
-  };
-}
-
-export interface InteractionWebhookConfig {
-  /** The REST base without the version (DISCORD_API_URL), e.g. https://discord.com/api. */
-  apiUrl: string;
-  applicationId: string;
-}
-
-/** What answers an interaction after its first answer; every call needs only its token. */
-export interface InteractionWebhookClient extends Closable {
-  /** Replaces the original response (the deferred message): its text, embeds, buttons and files. */
-  editOriginal(token: string, message: DiscordMessage, opts?: CallOptions): Promise<void>;
-  /** A new message under the interaction; private when the message's flags say so. */
-  followUp(token: string, message: DiscordMessage, opts?: CallOptions): Promise<void>;
-  deleteOriginal(token: string, opts?: CallOptions): Promise<void>;
-}
-
-/** The message as the interaction routes take it: its files' parts named in `attachments`. */
-function interactionPayload(message: DiscordMessage, withFlags: boolean): Record<string, unknown> {
-  return {
-    content: message.content,
-    embeds: message.embeds,
-    components: message.components,
-    allowed_mentions: message.allowed_mentions,
-    // An edit's list replaces the message's files: an earlier page's go away.
-    attachments: attachmentsOf(message.files),
-    // The original response's visibility was fixed by its deferral; only a follow-up sets its own.
-    ...(withFlags && message.flags !== 0 ? { flags: message.flags } : {}),
-  };
-}
-
-/** Whether a failed edit may be sent again: the edit sets the whole message, a repeat changes nothing. */
-const isPassing = (err: unknown) =>
-  err instanceof ServiceError && ['upstream', 'unavailable', 'network', 'timeout'].includes(err.code);
-
-export function createInteractionWebhookClient(
-  config: InteractionWebhookConfig,
-  deps: DiscordRestDeps = {},
-): InteractionWebhookClient {
-  const rest = createDiscordRest(
-    { api: config.apiUrl, versioned: true, caller: { kind: 'interaction' } },
-    // Interaction responses never take from the shared budget.
-    { ...deps, rateBudget: undefined },
-  );
-  const app = config.applicationId;
-  return {
-    async editOriginal(token, message, opts) {
-      const edit = () =>
-        rest.send({
-          operation: 'edit',
-          method: 'PATCH',
-          route: (routes) => routes.webhookMessage(seg(app), seg(token), '@original'),
-          body: interactionPayload(message, false),
-          files: rawFiles(message.files),
-          signal: opts?.signal,
-        });
-      try {
-        await edit();
-      } catch (err) {
-        if (!isPassing(err) || opts?.signal?.aborted) throw err;
-        await edit();
-      }
-    },
-    async followUp(token, message, opts) {
-      // Never repeated after a failure: a repeat could post twice.
-      await rest.send({
-        operation: 'follow_up',
-        method: 'POST',
-        route: (routes) => routes.webhook(seg(app), seg(token)),
-        body: interactionPayload(message, true),
-        files: rawFiles(message.files),
-        signal: opts?.signal,
-      });
-    },
-    async deleteOriginal(token, opts) {
-      await rest.send({
-        operation: 'delete',
-        method: 'DELETE',
-        route: (routes) => routes.webhookMessage(seg(app), seg(token), '@original'),
-        signal: opts?.signal,
-      });
-    },
     close: () => rest.close(),
   };
 }

@@ -7,10 +7,10 @@ import type { RateBudget } from '../../../src/domain/rate-budget.ts';
 import { ServiceError } from '../../../src/errors.ts';
 import {
   createDiscordChannelClient,
-  createInteractionWebhookClient,
   createWebhookClient,
   discordNonce,
 } from '../../../src/services/webhook/discord.ts';
+import { createInteractionWebhookClient } from '../../../src/services/webhook/discord-interaction.ts';
 import { rateLimited } from './discord-answers.ts';
 import {
   APP_ID,

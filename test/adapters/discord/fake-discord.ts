@@ -8,7 +8,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import {
   createInteractionWebhookClient,
   type InteractionWebhookClient,
-} from '../../../src/services/webhook/discord.ts';
+} from '../../../src/services/webhook/discord-interaction.ts';
 import { startFake, type SandboxServer } from '../../support/sandbox-server.ts';
 import { MISSING_ACCESS, MISSING_PERMISSIONS, scripted, type ScriptedAnswer } from './discord-answers.ts';
 import {
