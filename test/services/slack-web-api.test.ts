@@ -9,7 +9,8 @@ import { SLACK_LIMITS } from '../../src/domain/slack.ts';
 import { ServiceError, userMessageFor } from '../../src/errors.ts';
 import { slackChannelMessage } from '../../src/destinations.ts';
 import { renderSlack } from '../../src/render/slack.ts';
-import { createSlackChannelClient, webClientOptions } from '../../src/services/webhook/slack-web-api.ts';
+import { createSlackChannelClient } from '../../src/services/webhook/slack-web-api.ts';
+import { webClientOptions } from '../../src/services/webhook/slack-web-client.ts';
 import { BOT_TOKEN, MP3, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
 
 const PNG = new Uint8Array([

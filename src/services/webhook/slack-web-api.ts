@@ -9,15 +9,16 @@
 // with its Retry-After (`rejectRateLimitedCalls`), since its own default waits out 429s and
 // retries for about half an hour, hidden from the outbox's per-destination order. Posts are paced
 // at one a second per channel before Slack has to say so (slack-pace.ts).
-import type { Logger, WebClient, WebClientOptions } from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
 import { ServiceError } from '../../errors.ts';
-import { registerSecret, redactText } from '../../redact.ts';
+import { registerSecret } from '../../redact.ts';
 import type { SlackFile } from '../../render/slack.ts';
 import type { ClientDeps } from '../deps.ts';
 import type { ChannelClient, MessageRef, PostedMessage, PostProgress, WebhookMessage } from './client.ts';
 import type { PostOptions } from './rate-limit.ts';
 import { createSlackPace, type SlackPace } from './slack-pace.ts';
 import { slackChannelName, slackFailure } from './slack-refusals.ts';
+import { fromSdkError, webClientOptions } from './slack-web-client.ts';
 
 export interface SlackChannelConfig {
   /** The Web API base (SLACK_API_URL), e.g. https://slack.com/api. */
@@ -50,98 +51,9 @@ export const SLACK_INVITE_SENTENCE =
 const SLACK_SCOPE_SENTENCE =
   'herald cannot check this channel: add the channels:read and groups:read scopes to its Slack app and reinstall it, then invite it here (/invite @herald).';
 
-/** One call's whole time: Slack answers within seconds; a stuck one is the outbox's to retry. */
-const CALL_TIMEOUT_MS = 20_000;
 /** How long a message's permalink is kept: it never changes while the message exists; bounded in count. */
 const PERMALINK_TTL_MS = 24 * 60 * 60_000;
 const PERMALINKS_KEPT = 2_000;
-
-/** The WebClient's failures as it types them (`code` from its ErrorCode). */
-interface SdkFailure {
-  code?: unknown;
-  data?: { error?: unknown; needed?: unknown };
-  retryAfter?: unknown;
-  statusCode?: unknown;
-  original?: unknown;
-}
-
-/** The WebClient's failure at `operation` in `channelId` as herald's typed error. */
-export function fromSdkError(err: unknown, operation: string, channelId?: string): ServiceError {
-  const where = slackChannelName(channelId);
-  const e = (err ?? {}) as SdkFailure;
-  switch (e.code) {
-    case 'slack_webapi_platform_error':
-      return slackFailure({
-        operation,
-        error: typeof e.data?.error === 'string' ? e.data.error : undefined,
-        status: 200,
-        where,
-        needed: e.data?.needed,
-      });
-    case 'slack_webapi_rate_limited_error': {
-      const seconds = typeof e.retryAfter === 'number' && e.retryAfter >= 0 ? e.retryAfter : 1;
-      return new ServiceError({
-        service: 'webhook',
-        operation,
-        code: 'rate_limited',
-        status: 429,
-        retryAfterMs: seconds * 1000,
-        message: `Slack asked herald to wait ${seconds} s before ${operation} in ${where}`,
-      });
-    }
-    case 'slack_webapi_http_error': {
-      const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
-      return slackFailure({ operation, error: undefined, status, where });
-    }
-    case 'slack_webapi_file_upload_invalid_args_error':
-    case 'slack_webapi_file_upload_read_file_data_error':
-      // herald's own arguments, refused before any request: no retry makes them better.
-      return new ServiceError({
-        service: 'webhook',
-        operation,
-        code: 'invalid_request',
-        message: `slack.${operation} not sent: ${err instanceof Error ? err.message : 'invalid file'}`,
-      });
-    default: {
-      // No answer (a cut connection, the timeout): the post may have been made.
-      const cause = e.code === 'slack_webapi_request_error' ? e.original : err;
-      const isTimeout = cause instanceof Error && /timeout|aborted/i.test(`${cause.name} ${cause.message}`);
-      return new ServiceError({
-        service: 'webhook',
-        operation,
-        code: isTimeout ? 'timeout' : 'network',
-        message: `slack.${operation} got no answer: ${redactText(cause instanceof Error ? cause.message : String(cause))}`,
-      });
-    }
-  }
-}
-
-/** The WebClient's log, at warn and above, into herald's (redacted, as every line is). */
-function sdkLogger(log: ClientDeps['log']): Logger {
-  const line = (args: unknown[]) => redactText(args.map(String).join(' '));
-  return {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (...args) => log?.warn({ component: 'slack-web-api' }, line(args)),
-    error: (...args) => log?.warn({ component: 'slack-web-api' }, line(args)),
-    setLevel: () => undefined,
-    getLevel: () => 'warn' as never,
-    setName: () => undefined,
-  };
-}
-
-/** The options herald gives the WebClient: Slack's address, no retries of its own, 429s rejected. */
-export function webClientOptions(apiUrl: string, log: ClientDeps['log']): WebClientOptions {
-  return {
-    slackApiUrl: `${apiUrl.replace(/\/+$/, '')}/`,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: CALL_TIMEOUT_MS,
-    logger: sdkLogger(log),
-    // A method name is never an address: every call goes to slackApiUrl.
-    allowAbsoluteUrls: false,
-  };
-}
 
 /** Runs one SDK call, its failure typed. */
 async function attempt<T>(
