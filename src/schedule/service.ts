@@ -3,21 +3,16 @@
 // preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
 import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
-import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
+import type { ChatChannel } from '../core/channel.ts';
 import type { Command, Choice } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
-import {
-  newScheduleId,
-  type ScheduleHome,
-  type ScheduleRecord,
-  type ScheduleRun,
-  type ScheduleStore,
-} from './schedules.ts';
+import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
+import { destinationFor, type ChannelAudiences, type ChannelChecks } from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
-import { DISCORD_LIMITS, maySendMessages } from '../domain/discord.ts';
+import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
 
@@ -93,19 +88,12 @@ export interface ScheduleServiceOptions {
    * Per platform herald posts into channels on: whether the bot can post into `channel`, as one
    * sentence saying what to grant, else undefined. A platform absent here gets `default`.
    */
-  channelChecks?: Partial<
-    Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<string | undefined>>
-  >;
+  channelChecks?: ChannelChecks;
   /**
    * Per platform herald posts into channels on: who reads `channel` (private or not) and whether
    * `actor` is in it (Slack), asked when a schedule is added to post there.
    */
-  channelAudiences?: Partial<
-    Record<
-      ChatChannel['platform'],
-      (channel: ChatChannel, actor: Actor) => Promise<{ isPrivate: boolean; isMember?: boolean }>
-    >
-  >;
+  channelAudiences?: ChannelAudiences;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
   /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
@@ -177,69 +165,6 @@ const UNSCHEDULABLE = /^(email send|schedule( |$))/;
 
 function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
   return new UserError({ code, message });
-}
-
-function destinationOf(settings: ScheduleSettings, to: string | undefined): string {
-  const name = (to ?? 'default').trim().toLowerCase();
-  if (settings.destinations.includes(name)) return name;
-  if (settings.destinations.length === 0) {
-    throw fail(
-      'invalid_input',
-      'No destination is configured; set WEBHOOK_URL (the destination "default") or WEBHOOK_URL_<NAME>.',
-    );
-  }
-  const known = settings.destinations.join(', ');
-  throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
-}
-
-/**
- * The destination of an add: `to:` names a configured one; without it, the channel the command was
- * typed in (posted by the bot itself, once it is checked that it may), else `default`.
- */
-async function destinationFor(
-  opts: ScheduleServiceOptions,
-  input: AddInput,
-  creator: Actor,
-): Promise<{ destination: string; guildId?: string; channelName?: string; home: ScheduleHome }> {
-  const channel = input.channel;
-  const workspaceId = workspaceOf(channel);
-  const home: ScheduleHome = workspaceId === undefined ? {} : { workspaceId };
-  const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
-  if (input.to !== undefined || channel === undefined || !check)
-    return { destination: destinationOf(opts.settings, input.to), home };
-  const refusal = await check(channel);
-  if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
-  const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
-  refuseNonMember(channel, audience?.isMember);
-  // The guild is kept with the channel: Discord's message links name both.
-  const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
-  return {
-    destination: channelDestination(channel),
-    ...(guildId ? { guildId } : {}),
-    // Its name, so that what herald says of the channel names it as its users know it.
-    ...(channel.name ? { channelName: channel.name } : {}),
-    home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
-  };
-}
-
-/**
- * herald posts into a channel for a member only where they may post themselves: on Discord the
- * interaction's member.permissions (View Channel and Send Messages), on Slack membership.
- */
-function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
-  if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
-    if (maySendMessages(channel.memberPermissions)) return;
-    throw fail(
-      'forbidden',
-      'You may not send messages in this channel yourself (View Channel and Send Messages), so herald will not post here for you; add the schedule with to:<destination> instead.',
-    );
-  }
-  if (channel.platform === 'slack' && isMember === false) {
-    throw fail(
-      'forbidden',
-      'You are not a member of this channel, so herald will not post here for you; join it first, or add the schedule with to:<destination>.',
-    );
-  }
 }
 
 function refuseUnschedulable(command: Command): void {
@@ -341,7 +266,15 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (refused !== undefined) throw fail('invalid_input', refused);
     });
     // Last: the channel check asks the platform, which a refused line need not wait for.
-    const { destination, guildId, channelName, home } = await destinationFor(opts, input, creator);
+    const { destination, guildId, channelName, home } = await destinationFor(
+      {
+        destinations: opts.settings.destinations,
+        channelChecks: opts.channelChecks,
+        channelAudiences: opts.channelAudiences,
+      },
+      input,
+      creator,
+    );
     if (opts.simulated) {
       const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
       if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);

@@ -1,0 +1,99 @@
+// Where a schedule being added will post: a configured destination named by `to:`, else the chat
+// channel /schedule add was typed in (once herald may post there, and the member may too), else
+// `default`; and the schedule's home (its guild or workspace, and the channel when it is private),
+// which decides who sees it (visibility.ts).
+import { UserError } from '../errors.ts';
+import type { Actor } from '../core/actor.ts';
+import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
+import { maySendMessages } from '../domain/discord.ts';
+import type { ScheduleHome } from './schedules.ts';
+
+/** Per platform herald posts into channels on: one sentence saying what to grant, else undefined. */
+export type ChannelChecks = Partial<
+  Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<string | undefined>>
+>;
+
+/**
+ * Per platform herald posts into channels on: who reads `channel` (private or not) and whether
+ * `actor` is in it (Slack), asked when a schedule is added to post there.
+ */
+export type ChannelAudiences = Partial<
+  Record<
+    ChatChannel['platform'],
+    (channel: ChatChannel, actor: Actor) => Promise<{ isPrivate: boolean; isMember?: boolean }>
+  >
+>;
+
+/** What an add's destination is chosen from: the configured names and the platforms' checks. */
+export interface DestinationSources {
+  destinations: readonly string[];
+  channelChecks?: ChannelChecks | undefined;
+  channelAudiences?: ChannelAudiences | undefined;
+}
+
+function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
+  return new UserError({ code, message });
+}
+
+function destinationOf(destinations: readonly string[], to: string | undefined): string {
+  const name = (to ?? 'default').trim().toLowerCase();
+  if (destinations.includes(name)) return name;
+  if (destinations.length === 0) {
+    throw fail(
+      'invalid_input',
+      'No destination is configured; set WEBHOOK_URL (the destination "default") or WEBHOOK_URL_<NAME>.',
+    );
+  }
+  const known = destinations.join(', ');
+  throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
+}
+
+/**
+ * The destination of an add: `to:` names a configured one; without it, the channel the command was
+ * typed in (posted by the bot itself, once it is checked that it may), else `default`.
+ */
+export async function destinationFor(
+  opts: DestinationSources,
+  input: { to?: string | undefined; channel?: ChatChannel | undefined },
+  creator: Actor,
+): Promise<{ destination: string; guildId?: string; channelName?: string; home: ScheduleHome }> {
+  const channel = input.channel;
+  const workspaceId = workspaceOf(channel);
+  const home: ScheduleHome = workspaceId === undefined ? {} : { workspaceId };
+  const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
+  if (input.to !== undefined || channel === undefined || !check)
+    return { destination: destinationOf(opts.destinations, input.to), home };
+  const refusal = await check(channel);
+  if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
+  const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
+  refuseNonMember(channel, audience?.isMember);
+  // The guild is kept with the channel: Discord's message links name both.
+  const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
+  return {
+    destination: channelDestination(channel),
+    ...(guildId ? { guildId } : {}),
+    // Its name, so that what herald says of the channel names it as its users know it.
+    ...(channel.name ? { channelName: channel.name } : {}),
+    home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
+  };
+}
+
+/**
+ * herald posts into a channel for a member only where they may post themselves: on Discord the
+ * interaction's member.permissions (View Channel and Send Messages), on Slack membership.
+ */
+function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
+  if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
+    if (maySendMessages(channel.memberPermissions)) return;
+    throw fail(
+      'forbidden',
+      'You may not send messages in this channel yourself (View Channel and Send Messages), so herald will not post here for you; add the schedule with to:<destination> instead.',
+    );
+  }
+  if (channel.platform === 'slack' && isMember === false) {
+    throw fail(
+      'forbidden',
+      'You are not a member of this channel, so herald will not post here for you; join it first, or add the schedule with to:<destination>.',
+    );
+  }
+}
