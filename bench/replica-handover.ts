@@ -13,6 +13,7 @@ import { createScheduleRunner, type ScheduleRunner } from '../src/schedule/runne
 import { renderDiscordWebhook } from '../src/render/discord.ts';
 import { createWebhookClient } from '../src/services/webhook/discord.ts';
 import { clock, dropKeys, openRedis, type World } from './schedule-world.ts';
+import { createdMessage } from './schedule-fakes.ts';
 
 const SLOTS = 45;
 const ANSWER_AFTER_MS = 9_000;
@@ -44,20 +45,7 @@ async function slowWebhook(): Promise<{ server: Server; url: string; posts: Post
     req.on('end', () => {
       const content = (JSON.parse(body) as { content?: string }).content ?? '';
       posts.push({ content, replica: (req.url ?? '').split('/')[2]?.split('?')[0] ?? '?' });
-      const message = {
-        id: String(1_300_000_000_000_000_000n + BigInt(++n)),
-        type: 0,
-        content,
-        channel_id: '1200000000000000001',
-        author: { id: WEBHOOK_ID, username: 'herald', bot: true, discriminator: '0000' },
-        attachments: [],
-        embeds: [],
-        mentions: [],
-        pinned: false,
-        tts: false,
-        timestamp: new Date().toISOString(),
-        webhook_id: WEBHOOK_ID,
-      };
+      const message = createdMessage(++n, content, WEBHOOK_ID);
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(message));

@@ -155,23 +155,27 @@ export async function webhookFake(opts: { rateLimited?: boolean } = {}) {
       headers = bucketHeaders(webhook, recent, now);
     }
     arrivals.push({ at: now, content, webhook });
-    const message = {
-      id: String(1_300_000_000_000_000_000n + BigInt(++n)),
-      type: 0,
-      content,
-      channel_id: '1200000000000000001',
-      author: { id: webhook, username: 'herald', bot: true, discriminator: '0000' },
-      attachments: [],
-      embeds: [],
-      mentions: [],
-      pinned: false,
-      tts: false,
-      timestamp: new Date().toISOString(),
-      webhook_id: webhook,
-    };
-    return { status: 200, headers, body: JSON.stringify(message) };
+    return { status: 200, headers, body: JSON.stringify(createdMessage(++n, content, webhook)) };
   });
   return { server, arrivals, limited };
 }
 
 export type WebhookFake = Awaited<ReturnType<typeof webhookFake>>;
+
+/** The message Discord answers a `wait=true` post with: the `n`th created by `webhook`. */
+export function createdMessage(n: number, content: string, webhook: string) {
+  return {
+    id: String(1_300_000_000_000_000_000n + BigInt(n)),
+    type: 0,
+    content,
+    channel_id: '1200000000000000001',
+    author: { id: webhook, username: 'herald', bot: true, discriminator: '0000' },
+    attachments: [],
+    embeds: [],
+    mentions: [],
+    pinned: false,
+    tts: false,
+    timestamp: new Date().toISOString(),
+    webhook_id: webhook,
+  };
+}
