@@ -98,6 +98,11 @@ export function failureRef(): string {
   return randomBytes(4).toString('hex');
 }
 
+/** The sentence with its reference before the closing full stop: "… in a moment (ref 3fa9c01e)." */
+export function withRef(sentence: string, ref: string): string {
+  return sentence.endsWith('.') ? `${sentence.slice(0, -1)} (ref ${ref}).` : `${sentence} (ref ${ref})`;
+}
+
 /** The refusal of a command that arrives once the dispatcher has started to drain. */
 export function shuttingDown(): UserError {
   return new UserError({ code: 'shutting_down', message: 'herald is shutting down; try again in a moment.' });

@@ -25,6 +25,7 @@ import {
   checkRate,
   failureRef,
   findCommand,
+  withRef,
   logOutcome,
   outcomeOf,
   shuttingDown,
@@ -221,7 +222,7 @@ async function report(
     // A chat user quotes the reference to whoever reads the logs; the console's operator reads
     // the log line beside the answer.
     const sentence = userMessageFor(failure.error);
-    const text = inv.actor.platform === 'console' ? sentence : `${sentence} (ref ${failure.ref})`;
+    const text = inv.actor.platform === 'console' ? sentence : withRef(sentence, failure.ref);
     answer = { text, ephemeral: true, failureRef: failure.ref };
   } else if (rt.markReply) {
     answer = rt.markReply(result.reply, { ...result.command, services: result.services }, inv.actor);

@@ -241,14 +241,15 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Ada
       expect(messages).toHaveLength(1);
       expect(messages[0]!.text).toMatch(/count/);
       // A chat user gets a reference to quote; the console's operator reads the log beside it.
-      if (driver.platform !== 'console') expect(messages[0]!.text).toMatch(/\(ref [0-9a-f]{8}\)$/);
+      if (driver.platform !== 'console') expect(messages[0]!.text).toMatch(/\(ref [0-9a-f]{8}\)\.$/);
       expect(messages[0]!.isPrivate).toBe(true);
     });
 
     it('shows a failure during the work as one sentence, where its loading message was', async () => {
       const messages = await received(driver, await driver.send('refuse', {}));
       expect(messages).toHaveLength(1);
-      expect(messages[0]!.text).toContain(REFUSAL);
+      // Its reference, if any, comes before the full stop.
+      expect(messages[0]!.text).toContain(REFUSAL.slice(0, -1));
       expect(messages[0]!.isPrivate).toBe(!driver.showsLoading);
     });
 

@@ -50,8 +50,7 @@ function withoutRef(reply: Reply): Reply {
   const { failureRef, ...rest } = reply;
   if (failureRef === undefined) return reply;
   expect(failureRef).toMatch(/^[0-9a-f]{8}$/);
-  const quoted = ` (ref ${failureRef})`;
-  return rest.text.endsWith(quoted) ? { ...rest, text: rest.text.slice(0, -quoted.length) } : rest;
+  return { ...rest, text: rest.text.replace(` (ref ${failureRef})`, '') };
 }
 
 function invocation(command: string, rawInput: Invocation['rawInput'], over: Partial<Invocation> = {}) {
@@ -319,7 +318,7 @@ describe('createDispatcher', () => {
       expect(line.obj).toMatchObject({ ref, outcome: 'error' });
       const sentence = 'Something went wrong while running that command; it has been logged.';
       // The console's operator reads the log line beside the answer.
-      expect(sent!.text).toBe(actor === operator ? sentence : `${sentence} (ref ${ref})`);
+      expect(sent!.text).toBe(actor === operator ? sentence : `${sentence.slice(0, -1)} (ref ${ref}).`);
     }
     expect(new Set(refs).size).toBe(3);
   });

@@ -9,6 +9,7 @@ import { defineCommand, type Command, type CommandContext } from '../../../src/c
 import type { Reply } from '../../../src/core/reply.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { nextTurn } from '../../../src/core/turns.ts';
+import { withRef } from '../../../src/core/dispatch-steps.ts';
 import { AdapterError, userMessageFor, UserError } from '../../../src/errors.ts';
 import {
   APP_ID,
@@ -177,7 +178,7 @@ function createFakeDispatcher() {
         await nextTurn();
         reply = await command.handler(input, contextFor(inv));
       } catch (err) {
-        reply = { text: `${userMessageFor(err)} (ref ${FAKE_REF})`, ephemeral: true, failureRef: FAKE_REF };
+        reply = { text: withRef(userMessageFor(err), FAKE_REF), ephemeral: true, failureRef: FAKE_REF };
       }
       await inv.respond(reply).catch((err: unknown) => respondErrors.push(err));
     },
@@ -340,7 +341,7 @@ describe('Discord adapter against a fake Discord', () => {
     const [callback, edit] = callsFor(token);
     expect(callback!.json).toEqual({ type: 5, data: {} });
     expect(edit!.json).toMatchObject({
-      content: `Something went wrong while running that command; it has been logged. (ref ${FAKE_REF})`,
+      content: `Something went wrong while running that command; it has been logged (ref ${FAKE_REF}).`,
       allowed_mentions: { parse: [] },
       embeds: [],
     });
@@ -418,7 +419,7 @@ describe('Discord adapter against a fake Discord', () => {
     expect(callsFor(click).map((c) => `${c.method} ${c.kind}`)).toEqual(['POST callback', 'POST followup']);
     expect(callsFor(click)[0]!.json).toEqual({ type: 6 });
     expect(callsFor(click)[1]!.json).toMatchObject({
-      content: `Something went wrong while running that command; it has been logged. (ref ${FAKE_REF})`,
+      content: `Something went wrong while running that command; it has been logged (ref ${FAKE_REF}).`,
       flags: 64,
       allowed_mentions: { parse: [] },
     });
@@ -696,7 +697,7 @@ describe('Discord adapter with the real dispatcher', () => {
         data: { flags: 64, allowed_mentions: { parse: [] } },
       });
       expect((refusal.json!.data as { content: string }).content).toMatch(
-        /^The weather service is not configured; set WEATHER_API_KEY\. \(ref [0-9a-f]{8}\)$/,
+        /^The weather service is not configured; set WEATHER_API_KEY \(ref [0-9a-f]{8}\)\.$/,
       );
       await sleep(100);
       expect(own.calls.filter((c) => c.token === 'real-dispatch-denied')).toHaveLength(1);

@@ -17,7 +17,7 @@ import { slashCommand, startFakeDiscord, type DiscordCall, type FakeDiscord } fr
 import { generateKeys, post, signedHeaders, startHttpReplica, type HttpReplica } from './http-support.ts';
 
 const EPHEMERAL = 64;
-const REF = /\(ref ([0-9a-f]{8})\)$/;
+const REF = /\(ref ([0-9a-f]{8})\)\.$/;
 
 const registry = createRegistry([
   defineCommand({
@@ -124,7 +124,9 @@ describe('a failed public command on the Discord gateway', () => {
     const calls = await settled(forecast(newToken()));
     expect(calls.map((c) => c.kind)).toEqual(['callback']);
     const content = String((calls[0]!.json!.data as { content: string }).content);
-    expect(content).toMatch(/^You are sending commands too quickly; try again in 20 seconds?\. \(ref /);
+    expect(content).toMatch(
+      /^You are sending commands too quickly; try again in 20 seconds? \(ref [0-9a-f]{8}\)\.$/,
+    );
     expect(failedLine(logs, REF.exec(content)![1]!)?.obj).toMatchObject({ code: 'rate_limited' });
   });
 
@@ -133,7 +135,9 @@ describe('a failed public command on the Discord gateway', () => {
     expect(calls.map((c) => c.kind)).toEqual(['callback', 'edit']);
     expect(calls[0]!.json).toEqual({ type: 5, data: {} });
     const content = String(calls[1]!.json!.content);
-    expect(content).toMatch(/^The weather service is unavailable; try again in 30 seconds\. \(ref /);
+    expect(content).toMatch(
+      /^The weather service is unavailable; try again in 30 seconds \(ref [0-9a-f]{8}\)\.$/,
+    );
     expect(content).not.toContain('503');
     expect(failedLine(logs, REF.exec(content)![1]!)?.obj).toMatchObject({ service: 'weather' });
   });
@@ -194,7 +198,7 @@ describe('a failed public command on the Discord HTTP endpoint', () => {
     expect(await signedPost(forecast(token))).toEqual({ status: 200, json: { type: 5, data: {} } });
     const edit = await fake.waitFor((c) => c.token === token && c.kind === 'edit');
     const content = String(edit.json!.content);
-    expect(content).toMatch(/^The weather service is unavailable; .* \(ref [0-9a-f]{8}\)$/);
+    expect(content).toMatch(/^The weather service is unavailable; .* \(ref [0-9a-f]{8}\)\.$/);
     await expect.poll(() => failedLine(logs, REF.exec(content)![1]!)).toBeDefined();
     expect(fake.calls.filter((c) => c.token === token).map((c) => c.kind)).toEqual(['edit']);
   });

@@ -11,6 +11,7 @@ import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
 import type { Reply } from '../../../src/core/reply.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
 import { nextTurn } from '../../../src/core/turns.ts';
+import { withRef } from '../../../src/core/dispatch-steps.ts';
 import { userMessageFor } from '../../../src/errors.ts';
 import {
   createRoutes,
@@ -153,7 +154,7 @@ export function createHandlers(
         onWork?.(inv);
         reply = await command.handler(input, directContext(inv, 'http-test'));
       } catch (err) {
-        reply = { text: `${userMessageFor(err)} (ref ${FAKE_REF})`, ephemeral: true, failureRef: FAKE_REF };
+        reply = { text: withRef(userMessageFor(err), FAKE_REF), ephemeral: true, failureRef: FAKE_REF };
       }
       try {
         await inv.respond(reply);

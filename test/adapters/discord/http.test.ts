@@ -91,7 +91,7 @@ describe('Discord HTTP interactions', () => {
       json: { type: 5, data: {} },
     });
     const edit = await fake.waitFor((c) => c.token === token && c.kind === 'edit');
-    expect(String(edit.json?.content)).toMatch(/ \(ref f00dfeed\)$/);
+    expect(String(edit.json?.content)).toMatch(/ \(ref f00dfeed\)\.$/);
     expect(String(edit.json?.content)).not.toContain('upstream is down');
     expect(fake.calls.filter((c) => c.token === token).map((c) => c.kind)).toEqual(['edit']);
   });
