@@ -15,7 +15,7 @@ import { SERVICE_KEYS, type Services } from './core/services.ts';
 import type { ChannelClients } from './destinations.ts';
 import type { Logger } from './log.ts';
 import type { RateBudget } from './domain/rate-budget.ts';
-import { createSayCharge, createSayRefund, type Quotas } from './quota.ts';
+import { createSayCharge, createSayRefund, type Quotas } from './user-limits.ts';
 import { planServices, resolveServiceConfigs, type ServicePlan } from './sandbox/resolve.ts';
 import type { ClientDeps } from './services/deps.ts';
 import { createServices } from './services/index.ts';

@@ -124,7 +124,7 @@ async function startCommands(
   { redis, metrics, services, rateBudget }: Started,
 ) {
   const { buildApp } = await import('./app.ts');
-  const { createQuotas } = await import('./quota.ts');
+  const { createQuotas } = await import('./user-limits.ts');
   const { closeChannelClients, closeDestinationClients, createChannelClients, createDestinationClients } =
     await import('./destinations.ts');
   const quotas = createQuotas({ ...config.limits, redis });

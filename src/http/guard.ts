@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { RateQuotaError, type ServiceName } from '../errors.ts';
-import { createCounter } from './quota.ts';
+import { createCounter } from './provider-quota.ts';
 
 export interface RateLimit {
   /** At most this many requests start in one window of `durationS` seconds. */
@@ -19,7 +19,7 @@ export interface RateLimit {
 /**
  * The providers' free tiers, applied to real upstreams, not the simulator. A paid plan sets its
  * own per minute (`rateLimitPerMinute`). Adzuna's limits are calendar quotas, refused rather than
- * waited for (quota.ts).
+ * waited for (provider-quota.ts).
  */
 export const PROVIDER_RATE_LIMITS: Readonly<Partial<Record<ServiceName, RateLimit>>> = {
   email: { points: 2, durationS: 1 },
