@@ -29,7 +29,7 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal, reason: () =
 }
 
 /** A deadline for one piece of work; `done()` once the work has settled. */
-export interface Deadline {
+interface Deadline {
   /** Aborts when the time runs out (a TimeoutError, as AbortSignal.timeout's) or the parent aborts (its reason). */
   readonly signal: AbortSignal;
   /** Clears the timer and stops listening to the parent. */

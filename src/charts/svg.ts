@@ -48,7 +48,7 @@ function checkChartSpec(spec: LineChartSpec): void {
     throw new ChartInputError('the bars have no drawable maximum');
 }
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

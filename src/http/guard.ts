@@ -21,7 +21,7 @@ export interface RateLimit {
  * own per minute (`rateLimitPerMinute`). Adzuna's limits are calendar quotas, refused rather than
  * waited for (provider-quota.ts).
  */
-export const PROVIDER_RATE_LIMITS: Readonly<Partial<Record<ServiceName, RateLimit>>> = {
+const PROVIDER_RATE_LIMITS: Readonly<Partial<Record<ServiceName, RateLimit>>> = {
   email: { points: 2, durationS: 1 },
   weather: { points: 60, durationS: 60 },
   geocoding: { points: 600, durationS: 60 },
@@ -34,7 +34,7 @@ export function rateLimitFor(service: ServiceName, perMinute: number | undefined
   return perMinute === undefined ? PROVIDER_RATE_LIMITS[service] : { points: perMinute, durationS: 60 };
 }
 
-export interface BreakerOptions {
+interface BreakerOptions {
   /** Consecutive failed attempts (network, timeout, 5xx) that open the circuit. */
   failureThreshold: number;
   /** How long the circuit stays open before one trial request is let through. */

@@ -10,7 +10,7 @@ import {
 } from 'rate-limiter-flexible';
 import type { QuotaExhausted, QuotaWindow, ServiceName } from '../errors.ts';
 
-export interface QuotaLimit {
+interface QuotaLimit {
   limit: number;
   per: QuotaWindow;
 }

@@ -33,7 +33,7 @@ export interface Closable {
 }
 
 /** What a service gives for its HTTP client: the HTTP settings, and the credentials it sends. */
-export type ServiceHttpConfig = Omit<
+type ServiceHttpConfig = Omit<
   HttpClientConfig,
   'log' | 'onCall' | 'now' | 'random' | 'options' | 'quotaStore'
 > & {

@@ -70,9 +70,9 @@ export interface WeatherClient extends Closable {
 
 /** Conditions change slowly enough to keep an answer for ten minutes. */
 export const WEATHER_CACHE_TTL_MS = 10 * 60 * 1000;
-export const UNITS: readonly Units[] = ['metric', 'imperial', 'standard'];
+const UNITS: readonly Units[] = ['metric', 'imperial', 'standard'];
 /** Longer than any real "city,state,country" query; OpenWeatherMap's own bound is not documented. */
-export const MAX_CITY_LENGTH = 200;
+const MAX_CITY_LENGTH = 200;
 
 function checkQuery(operation: string, q: WeatherQuery): { city: string; units: Units } {
   const city = q.city.trim();
