@@ -304,12 +304,7 @@ function currentBody(place: Place, units: Units, nowMs: number): Record<string, 
   };
 }
 
-function forecastBody(
-  place: Place,
-  units: Units,
-  nowMs: number,
-  cnt: number,
-): Record<string, unknown> {
+function forecastBody(place: Place, units: Units, nowMs: number, cnt: number): Record<string, unknown> {
   const first = Math.ceil(nowMs / SLOT_MS) * SLOT_MS;
   const list = Array.from({ length: cnt }, (_, i) => {
     const at = first + i * SLOT_MS;
