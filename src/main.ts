@@ -133,6 +133,8 @@ async function startCommands(
   // Schedules from chat: kept beside the slots and the outbox, fired by the runner below.
   const schedules = await openScheduleStore(config);
   lifecycle.onStop('store', () => schedules.close());
+  const { convertOldWatchMemories } = await import('./schedule/watch.ts');
+  await convertOldWatchMemories(store, (await schedules.list()).map((s) => s.id));
   const clientDeps = { log: log.child({ component: 'http' }), rateBudget };
   const destinations = createDestinationClients(config.schedule, clientDeps);
   lifecycle.onStop('connections', () => closeDestinationClients(destinations));
