@@ -1,13 +1,17 @@
 // When a schedule fires: a five-field cron expression or one of the plain forms people type
 // ("every weekday at 07:30"), turned into a cron expression, described in words, and its runs
-// computed in an IANA zone. One rule for daylight saving, used by every schedule (next runs, the
-// previous run, the fire times a catch-up looks at): the expression is matched against the zone's
-// wall clock (croner, https://croner.56k.guru, on a UTC timeline that stands for the wall clock),
-// and each wall time becomes one instant. A time that the spring-forward gap skips runs at the first
-// valid minute after the gap, once that day however many times fall in it; a time that the autumn
-// hour repeats runs once, at its first occurrence.
+// computed in an IANA zone; and the built-in schedules (set by environment) checked at start. One
+// rule for daylight saving, used by every schedule (next runs, the previous run, the fire times a
+// catch-up looks at): the expression is matched against the zone's wall clock (croner,
+// https://croner.56k.guru, on a UTC timeline that stands for the wall clock), and each wall time
+// becomes one instant. A time that the spring-forward gap skips runs at the first valid minute
+// after the gap, once that day however many times fall in it; a time that the autumn hour repeats
+// runs once, at its first occurrence.
+// croner, not node-cron: node-cron 4 gives next runs only from the real current time
+// (`getNextRuns` starts at `new Date()`) and no previous runs, so it cannot compute the runs after
+// or before an arbitrary instant that the fake clock and a catch-up need.
 import { Cron } from 'croner';
-import { UserError } from '../errors.ts';
+import { ConfigError, UserError, type ConfigProblem } from '../errors.ts';
 
 export interface ParsedWhen {
   /** As typed, trimmed. */
@@ -150,19 +154,25 @@ function describeCron(cron: string): string {
   return `on the cron schedule "${cron}"`;
 }
 
+/** Why croner refuses a five-field `cron`, in its words; undefined when it reads it. */
+function cronError(cron: string): string | undefined {
+  try {
+    new Cron(cron, { paused: true, mode: '5-part' });
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message.replace(/^CronPattern: /, '').replace(/\.$/, '') : 'invalid';
+  }
+}
+
 function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
   const fields = text.trim().split(/\s+/);
   if (fields.length !== 5 || !fields.every((f) => /^[\d*/,\-a-z?LW#]+$/i.test(f))) return undefined;
   const cron = fields.join(' ');
-  try {
-    new Cron(cron, { paused: true, mode: '5-part' });
-  } catch (err) {
-    const why =
-      err instanceof Error ? err.message.replace(/^CronPattern: /, '').replace(/\.$/, '') : 'invalid';
+  const why = cronError(cron);
+  if (why !== undefined)
     throw invalid(
       `"${cron}" is not a valid cron expression (${why}); write five fields: minute hour day month weekday.`,
     );
-  }
   return { cron, words: describeCron(cron) };
 }
 
@@ -381,4 +391,26 @@ export function formatRun(at: Date, tz: string): string {
     hourCycle: 'h23',
     timeZoneName: 'short',
   }).format(at);
+}
+
+/** Checks every built-in schedule (five-field cron, IANA zone) and throws one ConfigError naming each variable. */
+export function validateSchedules(
+  schedules: readonly { cron: string; timezone: string; variables: { cron: string; timezone: string } }[],
+): void {
+  const problems: ConfigProblem[] = [];
+  for (const { cron, timezone, variables } of schedules) {
+    // One rule for every schedule: five fields, as /schedule takes them.
+    const error = cronError(cron.trim());
+    if (cron.trim().split(/\s+/).length === 6) {
+      const message = `"${cron}" has a seconds field; write five fields: minute hour day month weekday`;
+      problems.push({ variable: variables.cron, message });
+    } else if (error !== undefined) {
+      problems.push({ variable: variables.cron, message: `invalid cron expression "${cron}": ${error}` });
+    }
+    if (!isTimeZone(timezone)) {
+      const message = `unknown time zone "${timezone}" (use an IANA name such as Europe/Berlin)`;
+      problems.push({ variable: variables.timezone, message });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError({ problems });
 }
