@@ -170,30 +170,11 @@ export function applyWatch(reply: Reply, memory: string | undefined, alert?: str
 }
 
 /**
- * A memory as versions before digests kept it (a JSON array of plain keys or lines), as entries:
- * each plain string's digest as a key, and the string as the line it was shown as. Undefined when
- * `raw` is not one (already converted, or none).
- */
-export function convertOldWatchMemory(raw: string | undefined): string | undefined {
-  if (raw === undefined || !raw.startsWith('[')) return undefined;
-  let plain: unknown;
-  try {
-    plain = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(plain)) return undefined;
-  const facts = plain
-    .filter((p): p is string => typeof p === 'string')
-    .slice(-WATCH_MEMORY_MAX)
-    .map((p): [string, string] => [keyDigest(p), cut(p)]);
-  return JSON.stringify({ v: 2, facts } satisfies Memory);
-}
-
-/**
- * Converts, once at start, every watch memory of `scheduleIds` still in the format of versions
- * before digests, so that no watch posts again what it posted before. Idempotent: a converted
- * memory is left as it is.
+ * Converts, once at start, every watch memory of `scheduleIds` still kept as versions before
+ * digests kept it (a JSON array of plain keys or lines): each plain string becomes a remembered
+ * item, its digest as the key and itself as the line, so that no watch posts again what it posted
+ * before. Idempotent: a converted memory is not an array, and is left as it is. Returns how many
+ * it converted.
  */
 export async function convertOldWatchMemories(
   store: {
@@ -204,9 +185,19 @@ export async function convertOldWatchMemories(
 ): Promise<number> {
   let converted = 0;
   for (const id of scheduleIds) {
-    const memory = convertOldWatchMemory(await store.getValue(watchMemoryKey(id)));
-    if (memory === undefined) continue;
-    await store.setValue(watchMemoryKey(id), memory);
+    const raw = await store.getValue(watchMemoryKey(id));
+    let plain: unknown;
+    try {
+      plain = raw?.startsWith('[') ? JSON.parse(raw) : undefined;
+    } catch {
+      // Not readable as the old format either: no memory, as applyWatch reads it.
+    }
+    if (!Array.isArray(plain)) continue;
+    const facts = plain
+      .filter((p): p is string => typeof p === 'string')
+      .slice(-WATCH_MEMORY_MAX)
+      .map((p): [string, string] => [keyDigest(p), cut(p)]);
+    await store.setValue(watchMemoryKey(id), JSON.stringify({ v: 2, facts } satisfies Memory));
     converted++;
   }
   return converted;
