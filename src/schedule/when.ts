@@ -1,8 +1,8 @@
 // When a schedule fires: a five-field cron expression or one of the plain forms people type
 // ("every weekday at 07:30"), turned into a cron expression, described in words, and its runs
 // computed in an IANA zone; and the built-in schedules (set by environment) checked at start. One
-// rule for daylight saving, used by every schedule (next runs, the previous run, the fire times a
-// catch-up looks at): the expression is matched against the zone's wall clock (croner,
+// rule for daylight saving, used by every schedule (its next runs, and the previous run that the
+// engine claims or catches up on): the expression is matched against the zone's wall clock (croner,
 // https://croner.56k.guru, on a UTC timeline that stands for the wall clock), and each wall time
 // becomes one instant. A time that the spring-forward gap skips runs at the first valid minute
 // after the gap, once that day however many times fall in it; a time that the autumn hour repeats
@@ -312,31 +312,6 @@ export function previousRun(cron: string, tz: string, at: Date): Date | undefine
     return false;
   });
   return found;
-}
-
-/**
- * The runs in (from, to], oldest first: the latest `max` of them, and `more` when older ones in the
- * span were left out (a catch-up after downtime looks at these).
- */
-export function fireTimesBetween(
-  cron: string,
-  tz: string,
-  from: Date,
-  to: Date,
-  max = 50,
-): { runs: Date[]; more: boolean } {
-  const latestFirst: Date[] = [];
-  let more = false;
-  walkBack(cron, tz, to.getTime(), (at) => {
-    if (at <= from.getTime()) return false;
-    if (latestFirst.length === max) {
-      more = true;
-      return false;
-    }
-    latestFirst.push(new Date(at));
-    return true;
-  });
-  return { runs: latestFirst.reverse(), more };
 }
 
 /** The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part). */
