@@ -275,28 +275,6 @@ function walkForward(
   }
 }
 
-/** The instants of `cron` in `tz` at or before `to`, latest first, until `accept` returns false. */
-function walkBack(cron: string, tz: string, to: number, accept: (at: number) => boolean): void {
-  const job = wallJob(cron);
-  const wall = wallOf(to, tz);
-  // In the second pass of a repeated hour, the rest of that hour's wall times map back to their
-  // first pass, before `to`: start after them. Otherwise at `to`'s own wall time (inclusive).
-  const isSecondPass = instantOf(wall - (wall % MINUTE_MS), tz) < to - (to % MINUTE_MS);
-  let ref = new Date(isSecondPass ? wall + 2 * HOUR_MS : wall + 1);
-  let last = Infinity;
-  for (let seen = 0, batch = 1; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
-    const walls = job.previousRuns(batch, ref);
-    for (const wall of walls) {
-      const at = instantOf(wall.getTime(), tz);
-      if (at > to || at >= last) continue;
-      last = at;
-      if (!accept(at)) return;
-    }
-    if (walls.length < batch) return;
-    ref = walls.at(-1)!;
-  }
-}
-
 /** The next `count` runs strictly after `from`, in `tz`. */
 export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
   const runs: Date[] = [];
@@ -306,12 +284,23 @@ export function nextRuns(cron: string, tz: string, from: Date, count: number): D
 
 /** The latest run at or before `at`, in `tz`, or undefined when there is none in the pattern's past. */
 export function previousRun(cron: string, tz: string, at: Date): Date | undefined {
-  let found: Date | undefined;
-  walkBack(cron, tz, at.getTime(), (t) => {
-    found = new Date(t);
-    return false;
-  });
-  return found;
+  const job = wallJob(cron);
+  const to = at.getTime();
+  const wall = wallOf(to, tz);
+  // In the second pass of a repeated hour, the rest of that hour's wall times map back to their
+  // first pass, before `to`: start after them. Otherwise at `to`'s own wall time (inclusive).
+  const isSecondPass = instantOf(wall - (wall % MINUTE_MS), tz) < to - (to % MINUTE_MS);
+  let ref = new Date(isSecondPass ? wall + 2 * HOUR_MS : wall + 1);
+  for (let seen = 0, batch = 1; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
+    const walls = job.previousRuns(batch, ref);
+    for (const w of walls) {
+      const run = instantOf(w.getTime(), tz);
+      if (run <= to) return new Date(run);
+    }
+    if (walls.length < batch) return undefined;
+    ref = walls.at(-1)!;
+  }
+  return undefined;
 }
 
 /** The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part). */
