@@ -38,7 +38,7 @@ interface Deadline {
 
 /**
  * One controller and one timer per piece of work, instead of AbortSignal.any([parent,
- * AbortSignal.timeout(ms)]): that pair costs several µs (weak references, a composite signal) and
+ * AbortSignal.timeout(ms)]): that pair costs more CPU (weak references, a composite signal) and
  * its timer lingers until it would fire, where this one is cleared as soon as the work settles.
  * Like AbortSignal.timeout, the timer alone does not keep the process alive.
  */

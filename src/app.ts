@@ -8,7 +8,7 @@ import type { Config, ServiceConfigs } from './config/index.ts';
 import type { Command } from './core/command.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { createRegistry, type Registry } from './core/registry.ts';
-import type { JobSchedule } from './schedule/scheduler.ts';
+import type { JobSchedule } from './schedule/job.ts';
 import type { ScheduleStore } from './schedule/schedules.ts';
 import { markSimulatedAnswer } from './schedule/simulated.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';

@@ -97,9 +97,9 @@ export interface Limiter {
 /**
  * At most `maxConcurrent` requests in flight; the others wait in arrival order, and a waiter leaves
  * the queue when its signal fires. A counter and a list of waiters rather than p-queue: every
- * request of every client passes here, nearly always with a slot free, and p-queue spends about
- * 2.5 µs and 5 KB of garbage on each task even then (its events, options copy, async context and
- * abort race; bench/client-steps.ts), where this costs 0.2 µs and 0.7 KB.
+ * request of every client passes here, nearly always with a slot free, and p-queue costs several
+ * times more CPU and garbage on each task even then (its events, options copy, async context and
+ * abort race; bench/client-steps.ts, "the concurrency limit, a slot free"; docs/PERFORMANCE.md).
  */
 export function createLimiter(opts: { maxConcurrent: number }): Limiter {
   let running = 0;
