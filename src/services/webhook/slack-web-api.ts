@@ -100,46 +100,69 @@ interface SlackApi {
   log: ClientDeps['log'];
 }
 
-/** A post's turn in the shared budget, and the workspace's pause a 429 sets. */
+/** chat.postMessage calls as the shared budget lets them go. */
 interface SlackBudget {
-  /** Waits for `channel`'s turn and the end of the workspace's chat.postMessage pause. */
-  turn(channel: string, signal?: AbortSignal): Promise<void>;
-  /** Pauses chat.postMessage in the workspace, on every replica, when `err` is Slack's 429. */
-  learn(err: unknown): Promise<void>;
+  /**
+   * Runs `work` (one chat.postMessage into `channel`) in its turn: the channel's pace, after the
+   * workspace's pause; one at a time in this process while the workspace is limited. A 429 it
+   * gets pauses the workspace's posts on every replica for its Retry-After.
+   */
+  post<T>(channel: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T>;
 }
 
 /**
- * The budget's Slack scopes for the installation `botToken` is (one app in one workspace, as
- * Slack counts its limits); the keys name a digest of the token, never the token.
+ * How long after a 429 this process sends its posts one at a time: Slack counts its limits by
+ * the minute. Sent together, the posts waiting out a Retry-After would all reach Slack at its end,
+ * every one past the first few answered 429 again; one at a time, each 429 stops the next post.
  */
-function slackBudget(budget: RateBudget | undefined, botToken: string, log: ClientDeps['log']): SlackBudget {
+const LIMITED_MS = 60_000;
+
+/**
+ * The budget's Slack scopes for the installation `botToken` is (one app in one workspace, as
+ * Slack counts its limits); the keys name a digest of the token, never the token. Without a
+ * budget, posts go as they come and the outbox waits out each 429 on its own.
+ */
+function slackBudget(
+  budget: RateBudget | undefined,
+  botToken: string,
+  now: () => number,
+  log: ClientDeps['log'],
+): SlackBudget {
+  if (!budget) return { post: (_channel, _signal, work) => work() };
   const workspace = createHash('sha256').update(botToken).digest('hex').slice(0, 16);
   const posts = slackMethodScope(workspace, 'chat.postMessage');
-  const failed = (err: unknown) => log?.warn({ err }, 'slack.budget_failed');
+  let limitedUntil = -Infinity;
+  let lane: Promise<unknown> = Promise.resolve();
+  const send = async <T>(channel: string, signal: AbortSignal | undefined, work: () => Promise<T>) => {
+    await budget.take(slackChannelScope(workspace, channel), signal, {
+      pace: SLACK_POST_PACE,
+      pausedBy: posts,
+    });
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'rate_limited') {
+        limitedUntil = now() + LIMITED_MS;
+        await budget
+          .pause(posts, err.retryAfterMs ?? 1_000)
+          .catch((e: unknown) => log?.warn({ err: e }, 'slack.budget_failed'));
+      }
+      throw err;
+    }
+  };
   return {
-    turn: async (channel, signal) =>
-      budget?.take(slackChannelScope(workspace, channel), signal, { pace: SLACK_POST_PACE, pausedBy: posts }),
-    async learn(err) {
-      if (!budget || !(err instanceof ServiceError) || err.code !== 'rate_limited') return;
-      await budget.pause(posts, err.retryAfterMs ?? 1_000).catch(failed);
+    post(channel, signal, work) {
+      if (now() >= limitedUntil) return send(channel, signal, work);
+      const run = lane.then(() => send(channel, signal, work));
+      lane = run.catch(() => undefined);
+      return run;
     },
   };
 }
 
-/** chat.postMessage into `channel`, in its turn; a 429 pauses the workspace's posts. */
-async function paced<T>(
-  api: SlackApi,
-  channel: string,
-  signal: AbortSignal | undefined,
-  work: () => Promise<T>,
-) {
-  await api.budget.turn(channel, signal);
-  try {
-    return await attempt('chat.postMessage', channel, work);
-  } catch (err) {
-    await api.budget.learn(err);
-    throw err;
-  }
+/** chat.postMessage into `channel`, in its turn (the shared budget's), its failure typed. */
+function paced<T>(api: SlackApi, channel: string, signal: AbortSignal | undefined, work: () => Promise<T>) {
+  return api.budget.post(channel, signal, () => attempt('chat.postMessage', channel, work));
 }
 
 /** The scopes the token holds, as Slack's `x-oauth-scopes` header lists them on auth.test. */
@@ -358,7 +381,7 @@ export function createSlackChannelClient(
       (made ??= import('@slack/web-api').then(
         ({ WebClient }) => new WebClient(config.botToken, webClientOptions(config.apiUrl, deps.log)),
       )),
-    budget: slackBudget(deps.rateBudget, config.botToken, deps.log),
+    budget: slackBudget(deps.rateBudget, config.botToken, now, deps.log),
     log: deps.log,
   };
   return {
