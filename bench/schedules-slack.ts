@@ -186,7 +186,7 @@ function rowOf(
   const timing = `first ${at(Math.min(...times))} s, p50 ${at(percentile(times, 50))} s, last ${last.toFixed(2)} s after the minute`;
   const limits = `${channel} channel 429s, ${workspace} workspace 429s`;
   const scenario = `${total} due in one minute, ${channels} Slack channels × ${perChannel}, through the WebClient`;
-  const where = replicaCount > 1 ? `${replicaCount} replicas (Redis, one budget)` : '1 replica, SQLite';
+  const where = replicaCount > 1 ? `${replicaCount} replicas, Redis, one budget` : '1 replica, SQLite';
   if (total <= WORKSPACE_PER_MINUTE)
     return {
       scenario: `${scenario}, under Slack's limits (${where})`,
