@@ -7,8 +7,9 @@
 //   `DISCORD_PUBLIC_KEY` and `npm run register -- --endpoint …`, then raw interactions signed
 //   with the application's key posted to herald's endpoint;
 // - "Chat platforms → Slack": step 1's `npm run register -- --slack-manifest …` lines (the
-//   manifest's `--out` file put in a scratch folder instead of the project root), step 3's HTTP
-//   mode, then the real Bolt app taking signed slash commands;
+//   manifest's `--out` file put in a scratch folder instead of the project root), then the real
+//   Bolt app in each of step 3's modes: Socket Mode (the default: the app-level token, envelopes
+//   over the socket, each acked) and HTTP mode (signed slash commands);
 // - "Scheduled reports": step 2's `/schedule add …` line typed in the channel, showing the preview;
 //   step 3's line typed again without `preview:yes`, which adds it; its slot then posted into that
 //   channel by the runner, on a fake clock. `npm start`'s own composition runs the same adapters;
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import { createHttpInteractions, discordPublicKey } from '../../adapters/discord/http.ts';
+import { createSlackAdapter } from '../../adapters/slack/adapter.ts';
 import type { ChatAdapter } from '../../src/core/adapter.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
 import { createRoutes, startHealthServer } from '../../src/health.ts';
@@ -43,16 +45,19 @@ import {
 import { startDiscordGateway } from '../adapters/discord/fake-config.ts';
 import { generateKeys, post as postJson, signedHeaders } from '../adapters/discord/http-support.ts';
 import {
+  APP_TOKEN,
   BOT_TOKEN as SLACK_BOT_TOKEN,
   SIGNING_SECRET,
   postSigned,
   slashBody,
+  slashPayload,
   startSlackFake,
   waitFor,
   type SlackFake,
 } from '../adapters/slack/fakes.ts';
 import { startSlackHttp } from '../adapters/slack/fake-config.ts';
-import { replica, SILENT_LOG, startWorld } from '../schedule/world.ts';
+import { attachSocketMode } from '../adapters/slack/fake-slack-socket.ts';
+import { replica, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
 import { ROOT, startHerald } from '../support/spawn-herald.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -334,43 +339,8 @@ describe("README: Discord's walkthrough, HTTP interactions", () => {
   });
 });
 
-describe("README: Slack's walkthrough, HTTP mode", () => {
-  const CHANNEL = 'C0GENERAL';
-  const USER = 'U0ALICE';
-  let fake: SlackFake;
-  let channels: ChannelClients;
-  let setup: Awaited<ReturnType<typeof walkthroughWorld>>;
-  let stop: (() => Promise<void>) | undefined;
-  let n = 0;
-  beforeAll(async () => {
-    fake = await startSlackFake();
-    channels = createChannelClients(
-      { slack: { botToken: SLACK_BOT_TOKEN, apiUrl: `${fake.server.url}/api` } },
-      { rateBudget: createMemoryRateBudget({ perSecond: 50, invalidLimit: 1_000 }) },
-    );
-    setup = await walkthroughWorld(channels, USER);
-  });
-  afterAll(async () => {
-    await setup.runner.stop();
-    await stop?.();
-    await closeChannelClients(channels);
-    await setup.world.close();
-    await fake.server.close();
-  });
-
-  /** Types the line in the channel, signed as Slack signs it; resolves with the answer to response_url. */
-  async function type(url: string, line: string): Promise<Record<string, unknown>> {
-    const id = `readme-slack-${++n}`;
-    const sent = await postSigned(url, slashBody('/schedule', slackText(line), fake.responseUrl(id)));
-    expect(sent.status).toBe(200);
-    const [answer] = await waitFor(
-      () => (fake.responses(id).length > 0 ? fake.responses(id) : undefined),
-      10_000,
-    );
-    return answer!;
-  }
-
-  it("writes step 1's manifests as written, then adds the schedule in the channel and posts its slot there", async () => {
+describe("README: Slack's walkthrough, step 1's manifests", () => {
+  it('writes each manifest as written, with /schedule, the scopes step 1 names, and its mode', async () => {
     const lines = [...SLACK.matchAll(/^\s*(npm run register -- --slack-manifest[^#\n]*?)\s*(?:#.*)?$/gm)].map(
       (m) => m[1]!,
     );
@@ -389,7 +359,6 @@ describe("README: Slack's walkthrough, HTTP mode", () => {
       };
       const schedule = manifest.features.slash_commands.find((c) => c.command === '/schedule');
       expect(schedule).toBeDefined();
-      // Step 1 names the scopes herald needs; the manifest asks for each.
       for (const scope of [
         'commands',
         'chat:write',
@@ -405,17 +374,123 @@ describe("README: Slack's walkthrough, HTTP mode", () => {
       if (requestUrl === undefined) expect(manifest.settings.socket_mode_enabled).toBe(true);
       else expect(schedule?.url).toBe(requestUrl);
     }
+  });
+});
 
-    // Steps 2 and 3, HTTP mode: the bot token, the signing secret and PORT; step 4, the invite.
-    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'PORT'])
-      expect(SLACK).toContain(`\`${name}\``);
+/** How the line reaches the app in one of step 3's modes, and what it answers on response_url. */
+interface SlackMode {
+  name: string;
+  /** The variables step 3 names for the mode (with step 2's bot token). */
+  variables: string[];
+  start(
+    fake: SlackFake,
+    world: World,
+  ): Promise<{ type(line: string): Promise<Record<string, unknown>>; stop(): Promise<void> }>;
+}
+
+let typed = 0;
+/** Waits for the answer Bolt sends to response_url `id`. */
+async function answerAt(fake: SlackFake, id: string): Promise<Record<string, unknown>> {
+  const [answer] = await waitFor(
+    () => (fake.responses(id).length > 0 ? fake.responses(id) : undefined),
+    10_000,
+  );
+  return answer!;
+}
+
+const SLACK_MODES: SlackMode[] = [
+  {
+    name: 'Socket Mode',
+    variables: ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'connections:write'],
+    async start(fake, world) {
+      const sockets = await attachSocketMode(fake);
+      const adapter = createSlackAdapter({
+        config: {
+          botToken: SLACK_BOT_TOKEN,
+          appToken: APP_TOKEN,
+          signingSecret: undefined,
+          apiUrl: `${fake.server.url}/api/`,
+          port: 3000,
+        },
+        log: SILENT_LOG,
+      });
+      await adapter.start(world.registry, world.dispatcher);
+      return {
+        async type(line) {
+          const id = `readme-socket-${++typed}`;
+          const envelope = `readme-envelope-${typed}`;
+          sockets.send({
+            envelope_id: envelope,
+            type: 'slash_commands',
+            accepts_response_payload: true,
+            payload: slashPayload('/schedule', slackText(line), fake.responseUrl(id)),
+          });
+          await waitFor(() => sockets.received.find((m) => m.envelope_id === envelope));
+          return answerAt(fake, id);
+        },
+        async stop() {
+          await adapter.stop();
+          await sockets.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'HTTP mode',
+    variables: ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'PORT'],
+    async start(fake, world) {
+      const served = await startSlackHttp(fake, world.registry, world.dispatcher, SILENT_LOG);
+      return {
+        async type(line) {
+          const id = `readme-http-${++typed}`;
+          const sent = await postSigned(
+            served.url,
+            slashBody('/schedule', slackText(line), fake.responseUrl(id)),
+          );
+          expect(sent.status).toBe(200);
+          return answerAt(fake, id);
+        },
+        stop: served.stop,
+      };
+    },
+  },
+];
+
+describe.each(SLACK_MODES)("README: Slack's walkthrough, $name", (mode) => {
+  const CHANNEL = 'C0GENERAL';
+  const USER = 'U0ALICE';
+  let fake: SlackFake;
+  let channels: ChannelClients;
+  let setup: Awaited<ReturnType<typeof walkthroughWorld>>;
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    fake = await startSlackFake();
+    // Slack's pace is the rate budget's, which the bot's entry points always give its clients.
+    channels = createChannelClients(
+      { slack: { botToken: SLACK_BOT_TOKEN, apiUrl: `${fake.server.url}/api` } },
+      { rateBudget: createMemoryRateBudget({ perSecond: 50, invalidLimit: 1_000 }) },
+    );
+    setup = await walkthroughWorld(channels, USER);
+  });
+  afterAll(async () => {
+    await setup.runner.stop();
+    await stop?.();
+    await closeChannelClients(channels);
+    await setup.world.close();
+    await fake.server.close();
+  });
+
+  it('adds the schedule in the channel as step 2 and 3 of Scheduled reports say, and posts its slot there', async () => {
+    // Steps 2 and 3: the mode's variables; step 4, the invite to the channel.
+    for (const name of mode.variables) expect(SLACK).toContain(`\`${name}\``);
     expect(SLACK).toContain('`/invite @herald`');
-    const served = await startSlackHttp(fake, setup.world.registry, setup.world.dispatcher, SILENT_LOG);
-    stop = served.stop;
+    const app = await mode.start(fake, setup.world);
+    stop = app.stop;
 
-    const preview = await type(served.url, PREVIEW_LINE);
-    expect(JSON.stringify(preview)).toContain('not posted, not added');
-    const added = await type(served.url, ADD_LINE);
+    const preview = await app.type(PREVIEW_LINE);
+    expect(JSON.stringify(preview.blocks)).toContain('not posted, not added');
+    expect(await setup.world.store.list()).toEqual([]);
+    const added = await app.type(ADD_LINE);
     const [record] = await setup.world.store.list();
     expect(record).toMatchObject({ destination: `channel:slack:${CHANNEL}`, timezone: 'Europe/Berlin' });
     expect(String(added.text)).toContain('in this channel');
