@@ -101,4 +101,25 @@ describe('Slack posts across two replicas sharing Redis', () => {
     expect(seen.posts().length).toBe(3);
     expect(slack.posted.get('C0FIRST')).toHaveLength(1);
   });
+
+  it('after a 429, sends its posts one at a time, so that the next 429 holds the posts behind it', async () => {
+    const [a] = await replicas();
+    const limited = (seconds: number) => ({
+      status: 429,
+      body: { ok: false, error: 'ratelimited' },
+      headers: { 'retry-after': String(seconds) },
+    });
+    slack.next('chat.postMessage', limited(1));
+    const start = clock.t;
+    await expect(a.post('C0LANE0', message('first'))).rejects.toMatchObject({ code: 'rate_limited' });
+    // Three posts at once: the first waits out the 1 s and draws a 429 of 5 s, which the other two
+    // then wait out before they go (sent together, both would have gone inside it).
+    slack.next('chat.postMessage', limited(5));
+    const outcomes = await Promise.allSettled(
+      ['C0LANE1', 'C0LANE2', 'C0LANE3'].map((channel) => a.post(channel, message(channel))),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(clock.t - start).toBe(6_000);
+    expect(slack.posted.get('C0LANE1')).toBeUndefined();
+  });
 });
