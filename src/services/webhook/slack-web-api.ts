@@ -13,8 +13,9 @@
 // (SLACK_POST_PACE), before Slack has to say so, and waits out the workspace's chat.postMessage
 // pause; a 429 to chat.postMessage sets that pause for its Retry-After on every replica, since
 // Slack's limits are "per API method per workspace/team per app" and its 429 does not say whether
-// the channel's or the workspace's ran out. Without a budget nothing is paced here. Interaction
-// answers go through Bolt in the adapter, never through this client, so they never wait for it.
+// the channel's or the workspace's ran out; for a minute after one, this process sends its posts
+// one at a time (LIMITED_MS). Without a budget nothing is paced here. Interaction answers go
+// through Bolt in the adapter, never through this client, so they never wait for it.
 import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import {
