@@ -122,7 +122,7 @@ function scopeOf(config: DiscordRestConfig): RateScope | undefined {
 }
 
 /** An answer's head as the rate-limit reader takes it (names lower-case). */
-function headOf(status: number, headers: Headers): AnswerHead {
+function headOf(status: number, headers: Pick<Headers, 'forEach'>): AnswerHead {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => (out[name.toLowerCase()] = value));
   return { status, headers: out };
@@ -173,11 +173,31 @@ function readFailureBody(text: string): { message?: string | undefined; retryAft
   };
 }
 
+/** An answer's headers as the SDK and herald read them (`get`, `has`, `forEach`), names lower-case. */
+class AnswerHeaders {
+  readonly #byName = new Map<string, string>();
+  constructor(raw: Record<string, string | string[] | undefined>) {
+    for (const name in raw) {
+      const value = raw[name];
+      if (value !== undefined) this.#byName.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+  }
+  get(name: string): string | null {
+    return this.#byName.get(name.toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return this.#byName.has(name.toLowerCase());
+  }
+  forEach(each: (value: string, name: string) => void): void {
+    this.#byName.forEach(each);
+  }
+}
+
 /** What the SDK reads of an answer (its `ResponseLike`). */
 interface AnswerLike {
   body: unknown;
   bodyUsed: boolean;
-  headers: Headers;
+  headers: AnswerHeaders;
   status: number;
   statusText: string;
   ok: boolean;
@@ -202,12 +222,14 @@ function transport(request: Sdk['request']) {
       body: init.body as string | null,
       signal: init.signal ?? undefined,
     });
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(res.headers))
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    const ok = res.statusCode >= 200 && res.statusCode < 300;
-    const base = { headers, status: res.statusCode, statusText: String(res.statusCode), ok };
-    if (res.statusCode < 400) {
+    const status = res.statusCode;
+    const base = {
+      headers: new AnswerHeaders(res.headers),
+      status,
+      statusText: String(status),
+      ok: status >= 200 && status < 300,
+    };
+    if (status < 400) {
       const { body } = res;
       return {
         ...base,
@@ -226,8 +248,8 @@ function transport(request: Sdk['request']) {
       body: null,
       bodyUsed: false,
       text: () => Promise.resolve(text),
-      json: () => Promise.resolve(JSON.parse(text) as unknown),
-      arrayBuffer: () => Promise.resolve(new TextEncoder().encode(text).buffer),
+      json: async () => JSON.parse(text) as unknown,
+      arrayBuffer: () => Promise.resolve(new TextEncoder().encode(text).buffer as ArrayBuffer),
     };
   };
 }
