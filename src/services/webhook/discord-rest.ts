@@ -211,9 +211,11 @@ interface AnswerLike {
  * documents it (undici's `request` refuses the FormData of another copy of undici); every JSON or
  * empty request through undici's `request`, which costs a third of fetch's CPU (an edit of
  * @original: about 190 µs against 530 µs; docs/DISCORD-HTTP.md). A failure's body is read at once,
- * so that both the SDK and herald's `response` listener can read it.
+ * so that both the SDK and herald's `response` listener can read it. With `isAnswerUnread`, a
+ * success's body is let go unparsed: an interaction response's answer is the message herald just
+ * sent, of which it needs only the status.
  */
-function transport(request: Sdk['request']) {
+function transport(request: Sdk['request'], isAnswerUnread: boolean) {
   return async (url: string, init: RequestInit): Promise<Response | AnswerLike> => {
     if (init.body instanceof FormData) return fetch(url, init);
     const res = await request(url, {
@@ -238,7 +240,7 @@ function transport(request: Sdk['request']) {
           return body.bodyUsed;
         },
         text: () => body.text(),
-        json: () => body.json(),
+        json: () => (isAnswerUnread ? body.dump() : body.json()),
         arrayBuffer: () => body.arrayBuffer(),
       };
     }
@@ -274,7 +276,7 @@ function sdkClient(sdk: Sdk, config: DiscordRestConfig, deps: DiscordRestDeps, r
         ? (limit) => limit.retryAfter > INTERACTION_MAX_WAIT_MS
         : (limit) =>
             refused.delete(`${limit.method.toUpperCase()} ${limit.url.slice(base.length).split('?')[0]}`),
-    makeRequest: transport(sdk.request) as never,
+    makeRequest: transport(sdk.request, caller.kind === 'interaction') as never,
   });
   if (caller.kind === 'bot') {
     registerSecret(caller.token);
