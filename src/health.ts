@@ -228,14 +228,7 @@ export async function startHealthServer(opts: {
     bodyDeadlineMs: limits.bodyDeadlineMs ?? BODY_DEADLINE_MS,
     verified: () => {},
   };
-  const serveMetrics = (res: ServerResponse): void => {
-    Promise.resolve(opts.metrics)
-      .then(async ({ registry }) => ({ text: await registry.metrics(), type: registry.contentType }))
-      .then(
-        ({ text, type }) => res.writeHead(200, { 'content-type': type }).end(text),
-        () => res.writeHead(500).end(),
-      );
-  };
+  const serveMetrics = (res: ServerResponse) => writeMetrics(res, opts.metrics);
   const { server, verified } = boundedServer(limits, (req, res) => {
     const path = pathOf(req);
     const route = opts.routes?.get(path);
@@ -290,6 +283,16 @@ export async function startHealthServer(opts: {
     metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     close: async () => void (await Promise.all(servers.map(close))),
   };
+}
+
+/** The metrics in Prometheus's text format; 500 when they cannot be read. */
+function writeMetrics(res: ServerResponse, metrics: Metrics | Promise<Metrics>): void {
+  Promise.resolve(metrics)
+    .then(async ({ registry }) => ({ text: await registry.metrics(), type: registry.contentType }))
+    .then(
+      ({ text, type }) => res.writeHead(200, { 'content-type': type }).end(text),
+      () => res.writeHead(500).end(),
+    );
 }
 
 /** 200 when every check passes, 503 otherwise; each check's result by name. */
