@@ -250,8 +250,9 @@ function transport(request: Sdk['request'], isAnswerUnread: boolean) {
       body: null,
       bodyUsed: false,
       text: () => Promise.resolve(text),
-      json: async () => JSON.parse(text) as unknown,
-      arrayBuffer: () => Promise.resolve(new TextEncoder().encode(text).buffer as ArrayBuffer),
+      // A body that is not JSON rejects, as a Response's json() does.
+      json: () => Promise.resolve().then(() => JSON.parse(text) as unknown),
+      arrayBuffer: () => Promise.resolve(new TextEncoder().encode(text).buffer),
     };
   };
 }
