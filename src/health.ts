@@ -31,8 +31,9 @@ export const MAX_HEADER_BYTES = 8 * 1024;
 export const MAX_CONNECTIONS = 4_096;
 /**
  * Connections through which no request has yet been verified, at most
- * (HTTP_MAX_UNVERIFIED_CONNECTIONS): each holds 16.5 kB of Node's own before a byte and 19-26 kB
- * holding a request, so 1,000 hold about 25 MB whatever they send (docs/DISCORD-HTTP.md).
+ * (HTTP_MAX_UNVERIFIED_CONNECTIONS): Node's own memory for a connection is what held connections
+ * cost, whatever they send, so their number is what bounds it (the RSS row of
+ * `npm run bench -- interactions slow`; docs/DISCORD-HTTP.md, "Where the memory goes").
  */
 export const MAX_UNVERIFIED_CONNECTIONS = 1_000;
 

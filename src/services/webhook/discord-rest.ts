@@ -209,11 +209,12 @@ interface AnswerLike {
 /**
  * How the SDK's requests leave. A file upload (FormData) goes through Node's fetch, as the SDK
  * documents it (undici's `request` refuses the FormData of another copy of undici); every JSON or
- * empty request through undici's `request`, which costs a third of fetch's CPU (an edit of
- * @original: about 190 µs against 530 µs; docs/DISCORD-HTTP.md). A failure's body is read at once,
- * so that both the SDK and herald's `response` listener can read it. With `isAnswerUnread`, a
- * success's body is let go unparsed: an interaction response's answer is the message herald just
- * sent, of which it needs only the status.
+ * empty request through undici's `request`, far cheaper in CPU than fetch's web streams (the row
+ * "server CPU per /weather command" of `npm run bench -- interactions`; figures in
+ * docs/DISCORD-HTTP.md). A failure's body is read at once, so that both the SDK and herald's
+ * `response` listener can read it. With `isAnswerUnread`, a success's body is let go unparsed: an
+ * interaction response's answer is the message herald just sent, of which it needs only the
+ * status.
  */
 function transport(request: Sdk['request'], isAnswerUnread: boolean) {
   return async (url: string, init: RequestInit): Promise<Response | AnswerLike> => {
