@@ -229,7 +229,7 @@ describe('jobs/index', () => {
   });
 
   it('validates the schedule set through the environment, naming the variable when it is wrong', () => {
-    // loadConfig refuses it first (test/config.test.ts); the scheduler still checks what it is given.
+    // loadConfig refuses it first (test/config/config.test.ts); the scheduler still checks what it is given.
     const config = loadConfig({});
     const schedules = createJobSchedules(
       { ...config, analyticsSummary: { ...config.analyticsSummary, cron: '0 25 * * *' } },

@@ -1,7 +1,7 @@
 // DISCORD_MODE=http's variables: the public key, the port that serves the endpoint, the path.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/index.ts';
-import { ConfigError } from '../src/errors.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { ConfigError } from '../../src/errors.ts';
 
 const KEY = 'a1'.repeat(32);
 const base = { DISCORD_TOKEN: 'bot-token', DISCORD_APPLICATION_ID: '1187421520894746624' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BASE_URLS, isAllowedBaseUrl } from '../src/config/env.ts';
-import { loadConfig, secretsOf } from '../src/config/index.ts';
-import { parseWebhookUrl } from '../src/config/sections.ts';
-import { problemsOf, SEVEN_PROBLEMS_ENV } from './support/config-problems.ts';
+import { DEFAULT_BASE_URLS, isAllowedBaseUrl } from '../../src/config/env.ts';
+import { loadConfig, secretsOf } from '../../src/config/index.ts';
+import { parseWebhookUrl } from '../../src/config/sections.ts';
+import { problemsOf, SEVEN_PROBLEMS_ENV } from '../support/config-problems.ts';
 
 describe('config', () => {
   it('starts with nothing configured: every service disabled, sandbox auto, console defaults', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, secretsOf } from '../src/config/index.ts';
-import { problemsOf } from './support/config-problems.ts';
+import { loadConfig, secretsOf } from '../../src/config/index.ts';
+import { problemsOf } from '../support/config-problems.ts';
 
 const HOOK = 'https://discord.com/api/webhooks/111/tok-default-abc';
 

@@ -6,10 +6,10 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepare, type Io } from '../src/cli.ts';
-import { loadConfig, secretsOf } from '../src/config/index.ts';
-import { MAX_SECRET_FILE_BYTES, SECRET_VARIABLES, isSecretVariable } from '../src/config/secret-files.ts';
-import { problemsOf } from './support/config-problems.ts';
+import { prepare, type Io } from '../../src/cli.ts';
+import { loadConfig, secretsOf } from '../../src/config/index.ts';
+import { MAX_SECRET_FILE_BYTES, SECRET_VARIABLES, isSecretVariable } from '../../src/config/secret-files.ts';
+import { problemsOf } from '../support/config-problems.ts';
 
 let dir: string;
 beforeAll(async () => {
