@@ -7,7 +7,8 @@ import type { ChatChannel } from '../core/channel.ts';
 import type { Command, Choice } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
-import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
+import { newScheduleId, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
+import type { Store } from '../store/store.ts';
 import { destinationFor, type ChannelAudiences, type ChannelChecks } from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
@@ -72,7 +73,7 @@ export interface Preview {
 }
 
 export interface ScheduleServiceOptions {
-  store: ScheduleStore;
+  store: Store;
   settings: ScheduleSettings;
   /** Late-bound: the dispatcher is built from the registry that holds /schedule. */
   commands: () => CommandLineChecker;
@@ -185,7 +186,7 @@ async function findSchedule(
   viewer: Viewer,
 ): Promise<ScheduleRecord> {
   const wanted = id.trim().toLowerCase();
-  const record = await opts.store.get(wanted);
+  const record = await opts.store.getSchedule(wanted);
   if (record && canSee(opts.settings, record, viewer)) return record;
   const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
   if (builtIn) {
@@ -306,7 +307,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         ...(alert ? { alert } : {}),
         createdAt: opts.now().getTime(),
       };
-      const result = await store.add(record, settings.max);
+      const result = await store.addSchedule(record, settings.max);
       if (result === 'full') {
         throw fail(
           'invalid_input',
@@ -317,7 +318,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       return { record, nextRuns: next(record, 3) };
     },
     async list(viewer) {
-      const [records, builtIns] = await Promise.all([store.list(), opts.builtIns?.() ?? []]);
+      const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
       return {
         schedules: records
           .filter((record) => canSee(settings, record, viewer))
@@ -336,7 +337,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     async remove(id, actor, channel) {
       const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, 'remove');
-      await store.remove(record.id);
+      await store.removeSchedule(record.id);
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },

@@ -1,10 +1,15 @@
 // The default store: one node:sqlite file (https://nodejs.org/api/sqlite.html), in WAL mode so
-// that several processes may share it. Claims run inside BEGIN IMMEDIATE transactions, which
-// take the write lock before reading, so two claimers can never both see a slot as free.
+// that several processes may share it, or `:memory:` (tests, and a bot that keeps nothing). Every
+// read-then-write runs inside a BEGIN IMMEDIATE transaction, which takes the write lock before
+// reading, so two claimers can never both see a slot as free, and two processes adding schedules
+// at once can never pass SCHEDULE_MAX together. A schedule is one JSON row; the indexed
+// `next_run_at` column is its next fire time (NULL while paused): a tick reads only the due rows.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { immediateTransaction, openSqlite } from './connect.ts';
+import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import type {
   ClaimResult,
+  ClaimRules,
   NewOutboxEntry,
   OutboxEntry,
   OutboxStatus,
@@ -12,8 +17,6 @@ import type {
   SlotStatus,
   Store,
   StoreOptions,
-  SlotMethods,
-  OutboxMethods,
 } from './store.ts';
 
 const SCHEMA = `
@@ -56,6 +59,16 @@ CREATE TABLE IF NOT EXISTS kv (
 CREATE TABLE IF NOT EXISTS claims (
   key TEXT PRIMARY KEY,
   expires_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS schedules (
+  id TEXT PRIMARY KEY,
+  record TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  next_run_at INTEGER
+) STRICT;
+CREATE TABLE IF NOT EXISTS schedule_runs (
+  id TEXT PRIMARY KEY,
+  runs TEXT NOT NULL
 ) STRICT;
 `;
 
@@ -125,19 +138,33 @@ function toEntry(r: OutboxRow): OutboxEntry {
   return entry;
 }
 
-/** Brings a store file written by an older herald up to the current schema (columns added since). */
+/**
+ * Brings a store file written by an older herald up to the current schema (columns added since);
+ * a file written before the next-fire index gets it, every schedule not paused looked at once.
+ */
 function migrate(db: DatabaseSync): void {
-  const columns = db.prepare('PRAGMA table_info(outbox)').all() as unknown as { name: string }[];
-  const has = (name: string) => columns.some((c) => c.name === name);
-  if (!has('receipt')) db.exec('ALTER TABLE outbox ADD COLUMN receipt TEXT');
-  if (!has('in_flight_at')) db.exec('ALTER TABLE outbox ADD COLUMN in_flight_at INTEGER');
-  if (!has('memory_key')) db.exec('ALTER TABLE outbox ADD COLUMN memory_key TEXT');
-  if (!has('memory_value')) db.exec('ALTER TABLE outbox ADD COLUMN memory_value TEXT');
+  const columnsOf = (table: string) =>
+    (db.prepare(`PRAGMA table_info(${table})`).all() as unknown as { name: string }[]).map((c) => c.name);
+  const outbox = columnsOf('outbox');
+  for (const [name, type] of [
+    ['receipt', 'TEXT'],
+    ['in_flight_at', 'INTEGER'],
+    ['memory_key', 'TEXT'],
+    ['memory_value', 'TEXT'],
+  ] as const)
+    if (!outbox.includes(name)) db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
+  if (!columnsOf('schedules').includes('next_run_at')) {
+    db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
+    db.exec(
+      "UPDATE schedules SET next_run_at = CASE WHEN json_extract(record, '$.paused') THEN NULL ELSE 0 END",
+    );
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS schedules_next ON schedules (next_run_at)');
 }
 
 const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, memory_key, memory_value, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`;
+       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const SET_VALUE = `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
@@ -171,12 +198,13 @@ function insertEntry(
 ) {
   const payload = JSON.stringify(e.payload);
   const memory = [e.memory?.key ?? null, e.memory?.value ?? null] as const;
-  if (!lease) return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 0, t, '', ...memory, t, t);
-  return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 1, lease.until, lease.owner, ...memory, t, t);
+  if (!lease) return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 0, t, '', null, ...memory, t, t);
+  const leased = [1, lease.until, lease.owner, t] as const;
+  return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, ...leased, ...memory, t, t);
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
-export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
+export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'memory' } = {}): Store {
   const now = opts.now ?? Date.now;
   const db = openSqlite(path);
   db.exec(SCHEMA);
@@ -198,14 +226,11 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
   };
 
   return {
-    kind: 'sqlite',
+    kind: opts.kind ?? 'sqlite',
+    ...sqliteSchedules(ctx),
     ...sqliteSlots(ctx),
     ...sqliteOutbox(ctx),
-    getValue: (key) =>
-      run(() => {
-        const r = q.get.get(key) as { value: string } | undefined;
-        return r?.value;
-      }),
+    getValue: (key) => run(() => (q.get.get(key) as { value: string } | undefined)?.value),
     setValue: (key, value, o) =>
       run(() => changed((o?.ifAbsent ? q.setIfAbsent : q.set).run(key, value, now()))),
     claimOnce: (key, ttlMs) =>
@@ -228,13 +253,127 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
   };
 }
 
-/** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
+type ScheduleMethods = Pick<
+  Store,
+  | 'listSchedules'
+  | 'dueSchedules'
+  | 'setNextRuns'
+  | 'getSchedule'
+  | 'addSchedule'
+  | 'removeSchedule'
+  | 'setPaused'
+  | 'recordRun'
+  | 'history'
+>;
+
+/** The schedules from chat, their next-fire index and their run history. */
+function sqliteSchedules({ db }: SqliteContext): ScheduleMethods {
+  const q = {
+    // Added in the same millisecond: in the order added.
+    list: db.prepare('SELECT record FROM schedules ORDER BY created_at, rowid'),
+    get: db.prepare('SELECT record FROM schedules WHERE id = ?'),
+    count: db.prepare('SELECT COUNT(*) AS n FROM schedules'),
+    insert: db.prepare(
+      'INSERT OR IGNORE INTO schedules (id, record, created_at, next_run_at) VALUES (?, ?, ?, ?)',
+    ),
+    due: db.prepare('SELECT record FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?'),
+    setNext: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ? AND next_run_at IS NOT NULL'),
+    update: db.prepare('UPDATE schedules SET record = ? WHERE id = ?'),
+    // Paused leaves the index; resumed is looked at by the next tick (0: due at once).
+    pause: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ?'),
+    remove: db.prepare('DELETE FROM schedules WHERE id = ?'),
+    runs: db.prepare('SELECT runs FROM schedule_runs WHERE id = ?'),
+    setRuns: db.prepare('INSERT OR REPLACE INTO schedule_runs (id, runs) VALUES (?, ?)'),
+    removeRuns: db.prepare('DELETE FROM schedule_runs WHERE id = ?'),
+  };
+  const runsOf = (id: string): ScheduleRun[] => {
+    const row = q.runs.get(id) as { runs: string } | undefined;
+    return row === undefined ? [] : (JSON.parse(row.runs) as ScheduleRun[]);
+  };
+  const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
+  /** Reads, changes and writes one record in one transaction; false when it is gone. */
+  const change = (id: string, fn: (r: ScheduleRecord) => void): boolean =>
+    tx(() => {
+      const r = parseRecord(q.get.get(id));
+      if (!r) return false;
+      fn(r);
+      q.update.run(JSON.stringify(r), id);
+      return true;
+    });
+
+  return {
+    listSchedules: () => run(() => q.list.all().map((row) => parseRecord(row)!)),
+    getSchedule: (id) => run(() => parseRecord(q.get.get(id))),
+    addSchedule: (record, max) =>
+      run(() =>
+        tx((): AddResult => {
+          if (q.get.get(record.id) !== undefined) return 'exists';
+          if ((q.count.get() as { n: number }).n >= max) return 'full';
+          q.insert.run(
+            record.id,
+            JSON.stringify(record),
+            record.createdAt,
+            record.paused ? null : record.createdAt,
+          );
+          return 'added';
+        }),
+      ),
+    removeSchedule: (id) =>
+      run(() =>
+        tx(() => {
+          q.removeRuns.run(id);
+          return changed(q.remove.run(id));
+        }),
+      ),
+    dueSchedules: (t, limit) => run(() => q.due.all(t, limit).map((row) => parseRecord(row)!)),
+    setNextRuns: (next) =>
+      run(() => {
+        if (next.size > 0) tx(() => next.forEach((at, id) => q.setNext.run(at, id)));
+      }),
+    setPaused: (id, paused) =>
+      run(() =>
+        change(id, (r) => {
+          r.paused = paused;
+          q.pause.run(paused ? null : 0, id);
+        }),
+      ),
+    // One transaction: the record's last run, its history and its next fire time cannot disagree.
+    recordRun: (id, lastRun, nextRunAt) =>
+      run(() => {
+        change(id, (r) => {
+          const kept = withRun(runsOf(id), lastRun);
+          q.setRuns.run(id, JSON.stringify(kept));
+          r.lastRun = kept[0]!;
+          if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
+        });
+      }),
+    history: (id) => run(() => runsOf(id)),
+  };
+}
+
+/** `runs` with `run` in place of the record of its slot (or first), newest first, at most RUN_HISTORY. */
+function withRun(runs: readonly ScheduleRun[], run: ScheduleRun): ScheduleRun[] {
+  const rest = runs.filter((r) => r.slotId !== run.slotId);
+  return [run, ...rest].sort((a, b) => b.at - a.at).slice(0, RUN_HISTORY);
+}
+
+const parseRecord = (row: unknown): ScheduleRecord | undefined =>
+  row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
+
+type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
+
+/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
 function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
   const q = {
     slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
+    otherClaim: db.prepare(
+      `SELECT owner, lease_until FROM slots
+       WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
+    ),
+    schedule: db.prepare('SELECT record FROM schedules WHERE id = ?'),
     insertSlot: db.prepare(
-      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, updated_at)
-       VALUES (?, ?, 'claimed', ?, ?, 1, ?)`,
+      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
     ),
     reclaimSlot: db.prepare(
       `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
@@ -249,28 +388,60 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
        WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
     ),
     addEntry: db.prepare(ADD_ENTRY),
+    getValue: db.prepare('SELECT value FROM kv WHERE key = ?'),
     setValue: db.prepare(SET_VALUE),
   };
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
 
+  /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
+  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRow | undefined) {
+    if (rules.schedule) {
+      const record = parseRecord(q.schedule.get(rules.schedule.id));
+      if (!record || (record.paused && !rules.schedule.manual)) return { status: 'gone' } as const;
+    }
+    if (s?.status === 'posted') return { status: 'already-posted' } as const;
+    if (s?.status === 'claimed' && s.lease_until > t)
+      return { status: 'held', owner: s.owner, leaseUntil: s.lease_until } as const;
+    if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
+      return { status: 'given-up' } as const;
+    const retryAt = s?.status === 'failed' ? s.updated_at + (rules.retryDelayMs ?? 0) : 0;
+    if (retryAt > t) return { status: 'waiting', until: retryAt } as const;
+    const other = rules.exclusive
+      ? (q.otherClaim.get(job, slotId, t) as { owner: string; lease_until: number } | undefined)
+      : undefined;
+    return other
+      ? ({ status: 'held', owner: other.owner, leaseUntil: other.lease_until } as const)
+      : undefined;
+  }
+
   return {
-    claimSlot: (job, slotId, owner, leaseMs) =>
+    claimSlot: (job, slotId, owner, leaseMs, rules = {}) =>
       run(() =>
         tx((): ClaimResult => {
           const t = now();
           const s = q.slot.get(job, slotId) as SlotRow | undefined;
-          if (!s) {
-            q.insertSlot.run(job, slotId, owner, t + leaseMs, t);
-            return { status: 'claimed', attempt: 1 };
-          }
-          if (s.status === 'posted') return { status: 'already-posted' };
-          const isLive = s.status === 'claimed' && s.lease_until > t;
-          if (isLive && s.owner !== owner)
-            return { status: 'held', owner: s.owner, leaseUntil: s.lease_until };
-          // The same owner claiming again (node-cron's election, then the run) is one attempt.
-          const attempts = s.attempts + (isLive ? 0 : 1);
-          q.reclaimSlot.run(owner, t + leaseMs, attempts, t, job, slotId);
-          return { status: 'claimed', attempt: attempts };
+          const refused = refusal(job, slotId, t, rules, s);
+          if (refused) return refused;
+          if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
+          else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
+          const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
+          const key = rules.schedule?.memoryKey;
+          const memory =
+            key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
+          return {
+            status: 'claimed',
+            attempt: (s?.attempts ?? 0) + 1,
+            ...(schedule ? { schedule } : {}),
+            ...(memory ? { memory: memory.value } : {}),
+          };
+        }),
+      ),
+    markMissed: (job, slotId, error) =>
+      run(() =>
+        tx(() => {
+          if (q.slot.get(job, slotId) !== undefined) return false;
+          q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
+          return true;
         }),
       ),
     markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[], opts) =>
@@ -297,6 +468,18 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
 }
 
 /** The outbox: add, lease what is due, and settle what an owner holds. */
+type OutboxMethods = Pick<
+  Store,
+  | 'addToOutbox'
+  | 'claimDueOutbox'
+  | 'markDelivered'
+  | 'markInFlight'
+  | 'renewOutboxLeases'
+  | 'rescheduleOutbox'
+  | 'giveUpOutbox'
+  | 'listOutbox'
+>;
+
 function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
   const q = {
     addEntry: db.prepare(ADD_ENTRY),

@@ -112,11 +112,16 @@ describe.each(backends)('$name store', (backend) => {
     expect((await store.listOutbox()).map((e) => e.id)).toEqual(['fresh']);
   });
 
-  it('counts a renewal by the same owner as the same attempt', async () => {
+  it('holds a slot against its own owner too while the lease lives: one run at a time', async () => {
     await store.claimSlot('job', 's1', 'a', 5_000);
+    const leaseUntil = t + 5_000;
     t += 1_000;
-    expect(await store.claimSlot('job', 's1', 'a', 5_000)).toEqual({ status: 'claimed', attempt: 1 });
-    expect((await store.getSlot('job', 's1'))?.leaseUntil).toBe(t + 5_000);
+    expect(await store.claimSlot('job', 's1', 'a', 5_000)).toEqual({
+      status: 'held',
+      owner: 'a',
+      leaseUntil,
+    });
+    expect((await store.getSlot('job', 's1'))?.attempts).toBe(1);
   });
 
   it('lets a failed slot be claimed again and keeps the error until then', async () => {
