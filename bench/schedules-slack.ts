@@ -90,11 +90,10 @@ export async function slackRow(
     for (let i = 0; i < total; i += 100)
       await Promise.all(
         Array.from({ length: Math.min(100, total - i) }, (_, j) =>
-          world.schedules.add(slackRecord(i + j, channels, clock.now), 100_000),
+          world.schedules.addSchedule(slackRecord(i + j, channels, clock.now), 100_000),
         ),
       );
     const runner = createScheduleRunner({
-      schedules: world.schedules,
       store: world.store,
       services: {},
       delivery: { channels: { slack } },

@@ -15,19 +15,14 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
-import type { Command } from '../core/command.ts';
-import type { CheckedLine } from '../core/dispatch.ts';
-import type { Reply } from '../core/reply.ts';
 import type { Services } from '../core/services.ts';
-import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { ClaimResult, ClaimRules, Store } from '../store/store.ts';
 import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
 import type { Job, JobLog, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import type { JobSchedule } from './scheduler.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
-import type { SimulatedPolicy } from './simulated.ts';
-import { chatJob, runClaimedSlot, type SlotDeps, type SlotOutcome } from './slot-run.ts';
+import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
 import {
   createRunBook,
   recordDrained,
@@ -40,14 +35,9 @@ import type { CreatorNotices, DirectMessage } from './creator-notice.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
 
-/** Runs a command line as its creator typed it (the dispatcher's `run`). */
-export interface CommandLineRunner {
-  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
-  /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
-  check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<CheckedLine>;
-}
+export type { CommandLineRunner } from './slot-run.ts';
 
-export interface ScheduleRunnerOptions {
+export interface ScheduleRunnerOptions extends ChatSettings {
   store: Store;
   services: Services;
   log: JobLog;
@@ -64,12 +54,6 @@ export interface ScheduleRunnerOptions {
   builtIns?: readonly JobSchedule[];
   /** Named webhooks besides `default` (services.webhook). */
   destinations?: DeliveryOptions['destinations'];
-  /** Needed by chat schedules only. */
-  commands?: () => CommandLineRunner;
-  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); chat schedules only. */
-  toMessage?: (reply: Reply, destination: string) => WebhookMessage;
-  /** Refuses, or marks with a footer, a chat schedule's post of simulated data (simulated.ts). */
-  simulated?: SimulatedPolicy;
   /** How often the schedules are read again (a tick also wakes at the next minute). */
   pollMs?: number;
   /** Runs of one slot, the first included, before it is recorded as failed for good. */

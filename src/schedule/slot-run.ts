@@ -11,7 +11,10 @@ import type { OutboxEntry, Store } from '../store/store.ts';
 import { toOutboxPayload, type Deliverer, type DeliveryFailure, type EntryOutcome } from './delivery.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
-import type { ScheduleRunnerOptions } from './runner.ts';
+import type { Command } from '../core/command.ts';
+import type { CheckedLine } from '../core/dispatch.ts';
+import type { WebhookMessage } from '../services/webhook/client.ts';
+import type { SimulatedPolicy } from './simulated.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
 import { decideSimulated, withFooter } from './simulated.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
@@ -80,13 +83,30 @@ function runWithLimit(deps: SlotDeps, job: Job, slot: JobSlot): Promise<Delivery
   return raceAbort(work, signal, late).then(() => deliveries);
 }
 
+/** Runs a command line as its creator typed it (the dispatcher's `run`). */
+export interface CommandLineRunner {
+  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
+  /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
+  check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<CheckedLine>;
+}
+
+/** What a chat schedule's run needs of the runner's settings. */
+export interface ChatSettings {
+  /** Needed by chat schedules only. */
+  commands?: () => CommandLineRunner;
+  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); chat schedules only. */
+  toMessage?: (reply: Reply, destination: string) => WebhookMessage;
+  /** Refuses, or marks with a footer, a chat schedule's post of simulated data (simulated.ts). */
+  simulated?: SimulatedPolicy;
+}
+
 /**
  * A chat schedule's slot as a job, from its record as the claim read it; `memory` is the watch's
  * memory the claim read, and the job's `memory()` its new one after the run. `asker`: who asked
  * for a manual slot; the creator's rights serve the scheduled slots only.
  */
 export function chatJob(
-  settings: Pick<ScheduleRunnerOptions, 'commands' | 'toMessage' | 'simulated'>,
+  settings: ChatSettings,
   record: ScheduleRecord,
   memory: string | undefined,
   asker: Actor | undefined,

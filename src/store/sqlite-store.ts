@@ -4,8 +4,9 @@
 // reading, so two claimers can never both see a slot as free, and two processes adding schedules
 // at once can never pass SCHEDULE_MAX together. A schedule is one JSON row; the indexed
 // `next_run_at` column is its next fire time (NULL while paused): a tick reads only the due rows.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { immediateTransaction, openSqlite } from './connect.ts';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import type {
   ClaimResult,
@@ -18,6 +19,27 @@ import type {
   Store,
   StoreOptions,
 } from './store.ts';
+
+/** Opens (creating its folder) the SQLite file at `path`, or an in-memory database for `:memory:`. */
+function openSqlite(path: string): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  return db;
+}
+
+/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
+function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS slots (
