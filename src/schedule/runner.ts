@@ -359,59 +359,80 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
   };
 }
 
+/** Delivers the outbox's due posts, and records in their schedules' histories what became of them. */
+async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
+  const { log } = engine;
+  try {
+    const drained = await engine.slotDeps.deliverer.drain({ ...opts, signal: engine.stopping.signal });
+    // What the outbox delivered (or gave up on) later is the truth of its slot's record.
+    await recordDrained(engine.book, drained).catch((err: unknown) =>
+      log.error({ err }, 'schedule.record_failed'),
+    );
+    return drained;
+  } catch (err) {
+    log.error({ err }, 'outbox.drain_failed');
+    return { outcomes: new Map() };
+  }
+}
+
+/** One tick: the outbox drained, every due slot found, claimed and run, the index moved on. */
+async function tickOnce(
+  engine: Engine,
+  queue: PQueue,
+  builtIns: (name?: string) => Promise<Target[]>,
+  first: boolean,
+): Promise<SlotOutcome[]> {
+  const { store, log } = engine;
+  // Posts left pending by an outage (here or on another replica) are retried when due; at the
+  // first tick also those still waiting out a backoff.
+  const draining = drainOutbox(engine, { includeBackingOff: first });
+  const t = engine.now().getTime();
+  const targets = [...(await builtIns()), ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget)];
+  const due: (() => Promise<SlotOutcome>)[] = [];
+  for (const target of targets) {
+    const work = await dueWork(engine, target, t).catch((err: unknown) => {
+      log.error({ job: target.name, err }, 'schedule.tick_failed');
+      return undefined;
+    });
+    if (work) due.push(work);
+  }
+  // Each replica starts at its own random place in the list, so that replicas do not all race
+  // for the same first slots and then the same next ones.
+  const offset = due.length === 0 ? 0 : randomInt(due.length);
+  const outcomes = await Promise.all(
+    [...due.slice(offset), ...due.slice(0, offset)].map((w) => queue.add(w)),
+  );
+  const settled = new Map(engine.settled);
+  engine.settled.clear();
+  if (settled.size > 0)
+    await store.setNextRuns(settled).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
+  await draining;
+  // A slot the claim found settled, or held by a lease, was nothing to run.
+  return outcomes.filter((o) => !engine.refused.has(o));
+}
+
+/** Logs each built-in's next run, or why it is disabled. */
+function logBuiltIns(engine: Engine): void {
+  for (const b of engine.settings.builtIns ?? []) {
+    if (b.disabledReason) engine.log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');
+    else {
+      const [next] = nextRuns(b.cron, b.timezone, engine.now(), 1);
+      const fields = { job: b.job.name, cron: b.cron, timezone: b.timezone };
+      engine.log.info({ ...fields, nextRunAt: next?.toISOString() }, 'job.scheduled');
+    }
+  }
+}
+
 export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
   const engine = createEngine(opts);
-  const { settings, now, owner, log, stopping, store } = engine;
+  const { settings, now, owner, log, stopping } = engine;
   const builtIns = builtInTargets(engine);
   const queue = new PQueue({ concurrency: settings.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
-  async function drainOutbox(drainOpts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
-    try {
-      const drained = await engine.slotDeps.deliverer.drain({ ...drainOpts, signal: stopping.signal });
-      // What the outbox delivered (or gave up on) later is the truth of its slot's record.
-      await recordDrained(engine.book, drained).catch((err: unknown) =>
-        log.error({ err }, 'schedule.record_failed'),
-      );
-      return drained;
-    } catch (err) {
-      log.error({ err }, 'outbox.drain_failed');
-      return { outcomes: new Map() };
-    }
-  }
-
-  async function tickOnce(first: boolean): Promise<SlotOutcome[]> {
-    // Posts left pending by an outage (here or on another replica) are retried when due; at the
-    // first tick also those still waiting out a backoff.
-    const draining = drainOutbox({ includeBackingOff: first });
-    const t = now().getTime();
-    const targets = [...(await builtIns()), ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget)];
-    const due: (() => Promise<SlotOutcome>)[] = [];
-    for (const target of targets) {
-      const work = await dueWork(engine, target, t).catch((err: unknown) => {
-        log.error({ job: target.name, err }, 'schedule.tick_failed');
-        return undefined;
-      });
-      if (work) due.push(work);
-    }
-    // Each replica starts at its own random place in the list, so that replicas do not all race
-    // for the same first slots and then the same next ones.
-    const offset = due.length === 0 ? 0 : randomInt(due.length);
-    const outcomes = await Promise.all(
-      [...due.slice(offset), ...due.slice(0, offset)].map((w) => queue.add(w)),
-    );
-    const settled = new Map(engine.settled);
-    engine.settled.clear();
-    if (settled.size > 0)
-      await store.setNextRuns(settled).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
-    await draining;
-    // A slot the claim found settled, or held by a lease, was nothing to run.
-    return outcomes.filter((o) => !engine.refused.has(o));
-  }
-
   function tick(first = false): Promise<SlotOutcome[]> {
-    ticking ??= tickOnce(first).finally(() => (ticking = undefined));
+    ticking ??= tickOnce(engine, queue, builtIns, first).finally(() => (ticking = undefined));
     return ticking;
   }
 
@@ -441,14 +462,8 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
   };
   async function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
     const [target] = await builtIns(name);
-    if (!target)
-      return {
-        job: name,
-        slotId: slot.id,
-        status: 'failed',
-        deliveries: [],
-        error: new Error(`unknown job "${name}"`),
-      };
+    const error = new Error(`unknown job "${name}"`);
+    if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
     return tracked(engine, name, slot.id, () => claimAndRun(engine, target, slot));
   }
 
@@ -456,14 +471,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     owner,
     notices: engine.book.notices,
     async start() {
-      for (const b of settings.builtIns ?? []) {
-        if (b.disabledReason) log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');
-        else {
-          const [next] = nextRuns(b.cron, b.timezone, now(), 1);
-          const fields = { job: b.job.name, cron: b.cron, timezone: b.timezone };
-          log.info({ ...fields, nextRunAt: next?.toISOString() }, 'job.scheduled');
-        }
-      }
+      logBuiltIns(engine);
       await tick(true).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
       schedule();
     },
@@ -481,6 +489,6 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     runSlot: (name, scheduledAt, reason = 'scheduled') =>
       runBuiltIn(name, { id: scheduledAt.toISOString(), scheduledAt, reason }),
     runBuiltInNow: (name) => runBuiltIn(name, manualSlot()),
-    drainOutbox,
+    drainOutbox: (drainOpts) => drainOutbox(engine, drainOpts),
   };
 }

@@ -385,8 +385,9 @@ const parseRecord = (row: unknown): ScheduleRecord | undefined =>
 type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
 
 /** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
-function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
-  const q = {
+/** The slot steps' statements. */
+function slotStatements(db: DatabaseSync) {
+  return {
     slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
     otherClaim: db.prepare(
       `SELECT owner, lease_until FROM slots
@@ -413,6 +414,10 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
     getValue: db.prepare('SELECT value FROM kv WHERE key = ?'),
     setValue: db.prepare(SET_VALUE),
   };
+}
+
+function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
+  const q = slotStatements(db);
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
 
   /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
@@ -502,8 +507,9 @@ type OutboxMethods = Pick<
   | 'listOutbox'
 >;
 
-function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
-  const q = {
+/** The outbox steps' statements. */
+function outboxStatements(db: DatabaseSync) {
+  return {
     addEntry: db.prepare(ADD_ENTRY),
     due: db.prepare(
       `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
@@ -536,6 +542,10 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
     list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
     listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
   };
+}
+
+function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
+  const q = outboxStatements(db);
 
   return {
     addToOutbox: (e) => run(() => changed(insertEntry(q.addEntry, e, now()))),
