@@ -24,7 +24,7 @@ import { percentile } from './stats.ts';
 /** Fires at the row's minute only, so that the ticks after it find nothing new to post. */
 const CRON = '1 12 * * *';
 const BOUNDARY = Date.parse('2026-11-27T12:01:00Z');
-/** The runner's poll between ticks (its default, runner-core.ts). */
+/** The runner's poll between ticks (its default, runner.ts). */
 const POLL_MS = 15_000;
 /** How long the bench looks for the last post before it counts the rest as never posted. */
 const GIVE_UP_MS = 5 * 60_000;
