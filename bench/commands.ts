@@ -9,7 +9,7 @@ import { buildCommands } from '../commands/index.ts';
 import { loadConfig } from '../src/config/index.ts';
 import type { Invocation } from '../src/core/adapter.ts';
 import { createDispatcher, type Dispatcher } from '../src/core/dispatch.ts';
-import { createQuotas } from '../src/quota.ts';
+import { createQuotas } from '../src/user-limits.ts';
 import { createRegistry } from '../src/core/registry.ts';
 import type { Reply } from '../src/core/reply.ts';
 import { createLogger } from '../src/log.ts';

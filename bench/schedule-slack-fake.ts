@@ -13,8 +13,10 @@
 //   assumes WORKSPACE_PER_MINUTE, a bucket of that many refilled evenly over the minute.
 // Past either: HTTP 429 with Retry-After in whole seconds and `{ok: false, error: "ratelimited"}`
 // (rate-limits page), not posted. Slack's 429 does not say which limit it is. The fake counts each
-// 429, and each post that did not wait out a Retry-After given before it: to the same channel
-// (`early`), or to any channel while a workspace 429's runs (`earlyInWorkspace`).
+// 429, and each post that did not wait out a Retry-After whose answer had left it (LATENCY_MS after
+// the 429's request came): to the same channel (`early`), or to any channel while a workspace
+// 429's runs (`earlyInWorkspace`). A post that came inside a Retry-After before its answer had
+// left was sent before herald could know of it: counted apart (`crossed`).
 import type { IncomingHttpHeaders } from 'node:http';
 import { LATENCY_MS, slowServer, type Answer } from './schedule-fakes.ts';
 
@@ -40,6 +42,21 @@ export interface SlackRefusals {
   workspace: number;
   early: number;
   earlyInWorkspace: number;
+  crossed: number;
+}
+
+/** A Retry-After given: from when its answer left (wall clock), until when it runs (the limits' clock). */
+interface Given {
+  toldAt: number;
+  until: number;
+}
+
+/** Whether a post at `t` (wall clock `wall`) breaks one of `given` (`early`), or crossed one on the wire. */
+function against(given: Given[], wall: number, t: number): 'early' | 'crossed' | undefined {
+  const running = given.filter((g) => t < g.until);
+  given.splice(0, given.length, ...running);
+  if (running.some((g) => g.toldAt <= wall)) return 'early';
+  return running.length > 0 ? 'crossed' : undefined;
 }
 
 /**
@@ -113,12 +130,12 @@ function postedAnswer(channel: string, ts: string, text: string, blocks: unknown
 export async function slackWebApiFake(opts: { now?: () => number } = {}) {
   const now = opts.now ?? (() => performance.now());
   const posts: SlackPost[] = [];
-  const limited: SlackRefusals = { channel: 0, workspace: 0, early: 0, earlyInWorkspace: 0 };
+  const limited: SlackRefusals = { channel: 0, workspace: 0, early: 0, earlyInWorkspace: 0, crossed: 0 };
   const channels = new Map<string, ReturnType<typeof bucket>>();
   const workspace = bucket(WORKSPACE_PER_MINUTE, 60_000 / WORKSPACE_PER_MINUTE);
-  /** Until when a Retry-After given runs: per channel, and the workspace's. */
-  const notBefore = new Map<string, number>();
-  let workspaceNotBefore = 0;
+  /** The Retry-Afters given: per channel, and the workspace's. */
+  const givenTo = new Map<string, Given[]>();
+  const givenToWorkspace: Given[] = [];
   let n = 0;
   const server = await slowServer((body, url, headers) => {
     if (url.split('?')[0] !== '/api/chat.postMessage')
@@ -138,23 +155,30 @@ export async function slackWebApiFake(opts: { now?: () => number } = {}) {
     if (channel === '') return refused('channel_not_found');
     if (!fields.text && !fields.blocks) return refused('no_text');
     const t = now();
-    if (t < (notBefore.get(channel) ?? 0)) limited.early++;
-    if (t < workspaceNotBefore) limited.earlyInWorkspace++;
-    const own = channels.get(channel) ?? bucket(CHANNEL_BURST, CHANNEL_INTERVAL_MS);
-    channels.set(channel, own);
-    const channelWait = own.wait(t);
+    const wall = performance.now();
+    const own = givenTo.get(channel) ?? [];
+    givenTo.set(channel, own);
+    const inChannel = against(own, wall, t);
+    const inWorkspace = against(givenToWorkspace, wall, t);
+    if (inChannel === 'early') limited.early++;
+    if (inWorkspace === 'early') limited.earlyInWorkspace++;
+    if ((inChannel ?? inWorkspace) === 'crossed' && inChannel !== 'early' && inWorkspace !== 'early')
+      limited.crossed++;
+    const pace = channels.get(channel) ?? bucket(CHANNEL_BURST, CHANNEL_INTERVAL_MS);
+    channels.set(channel, pace);
+    const channelWait = pace.wait(t);
     const workspaceWait = workspace.wait(t);
     if (channelWait > 0 || workspaceWait > 0) {
       const { answer, seconds } = rateLimited(Math.max(channelWait, workspaceWait));
-      const until = t + seconds * 1000;
-      notBefore.set(channel, Math.max(notBefore.get(channel) ?? 0, until));
+      const given = { toldAt: wall + LATENCY_MS, until: t + seconds * 1000 };
+      own.push(given);
       if (workspaceWait > 0) {
         limited.workspace++;
-        workspaceNotBefore = Math.max(workspaceNotBefore, until);
+        givenToWorkspace.push(given);
       } else limited.channel++;
       return answer;
     }
-    own.take(t);
+    pace.take(t);
     workspace.take(t);
     posts.push({ at: t, channel, text: fields.text ?? '' });
     const ts = `${1_764_400_000 + Math.floor(++n / 1_000_000)}.${String(n % 1_000_000).padStart(6, '0')}`;

@@ -7,9 +7,9 @@
 // slots due in one minute (SQLite, one replica; Redis, two replicas; then both again under
 // Discord's limits, the global 50 a second and 5 posts each 2 s per webhook, each replica taking
 // from Discord's budget: in memory, or one in Redis for both), Slack channels through the WebClient
-// under Slack's limits and above its workspace's (schedules-slack.ts), one tick with 10,000 stored
-// and none due (CPU and store round trips), RSS with 10,000 stored, and a restart after 10 minutes
-// down.
+// under Slack's limits (1 replica, and 2 on Redis) and above its workspace's (schedules-slack.ts),
+// one tick with 10,000 stored and none due (CPU and store round trips), RSS with 10,000 stored, and
+// a restart after 10 minutes down.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -397,6 +397,8 @@ export async function runSchedulesBench(): Promise<number> {
     // (schedules-slack.ts): a fake of their own for each row.
     progress("200 due in 100 Slack channels, under Slack's limits");
     rows.push(await slackRow(dir, upstream.url, 100, 2));
+    progress("200 due in 100 Slack channels, under Slack's limits, 2 replicas (Redis, one budget)");
+    rows.push(await slackRow(dir, upstream.url, 100, 2, 2));
     progress("500 due in 250 Slack channels, above Slack's workspace limit");
     rows.push(await slackRow(dir, upstream.url, 250, 2));
 

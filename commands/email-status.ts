@@ -8,10 +8,10 @@ import { emailAccess } from './access.ts';
 import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
 import { formatDateTime, formatRelative, listWithMore, truncate } from './format.ts';
 
-/** A watch of /email status posts the record again only when its last event changed (delivered → bounced). */
+/** A watch of /email status posts its last event when it changed (~ delivered → bounced). */
 const emailStatusWatch: CommandWatch<EmailRecord> = {
-  kind: 'value',
-  value: (record) => ({ key: record.lastEvent ?? '', label: describeEvent(record.lastEvent) }),
+  mode: 'diff',
+  items: (record) => [{ key: 'last event', text: describeEvent(record.lastEvent) }],
 };
 
 export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users' | 'roles'>) {

@@ -45,13 +45,18 @@ interface ShownDays {
 
 /** A watch of /forecast posts each day once, when it first meets the alert (its date is its key). */
 const forecastWatch: CommandWatch<ShownDays> = {
-  kind: 'alerts',
-  alertForms: 'alert:rain, alert:snow, alert:"below 0" or alert:"above 30"',
-  readsAlert: (text) => parseAlert(text) !== undefined,
+  mode: 'new',
+  noun: ['day', 'days'],
+  alert: {
+    forms: 'alert:rain, alert:snow, alert:"below 0" or alert:"above 30"',
+    reads: (text) => parseAlert(text) !== undefined,
+  },
   items: ({ days }, text) => {
-    const alert = parseAlert(text);
+    const alert = parseAlert(text ?? '');
     if (!alert) return [];
-    return days.filter(({ day }) => dayMeets(day, alert)).map(({ day, field }) => ({ key: day.date, field }));
+    return days
+      .filter(({ day }) => dayMeets(day, alert))
+      .map(({ day, field }) => ({ key: day.date, text: field.name, field }));
   },
 };
 

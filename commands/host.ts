@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { hostAccess } from './access.ts';
 import { quote } from './format.ts';
-import type { CommandWatch, WatchFact } from '../src/core/watch-contract.ts';
+import type { CommandWatch, WatchItem } from '../src/core/watch-contract.ts';
 import type { HostRecord } from '../src/services/hostscan/client.ts';
 import {
   hostReply,
@@ -25,20 +25,20 @@ export interface HostCommandOptions {
  * What a watch of /host compares: one fact per service (port, transport, product and version) and
  * one per vulnerability id, each with the line its diff shows.
  */
-function hostFacts(host: HostRecord): WatchFact[] {
+function hostFacts(host: HostRecord): WatchItem[] {
   const services = servicesByPort(host.services).map((s) => ({
     key: JSON.stringify(['service', s.port, s.transport, s.product ?? null, s.version ?? null]),
-    label: `${s.port}/${s.transport} ${serviceProduct(s)}`,
+    text: `${s.port}/${s.transport} ${serviceProduct(s)}`,
   }));
   const vulns = sortCves(host.vulns.map((id) => id.toUpperCase())).map((id) => ({
     key: JSON.stringify(['vulnerability', id]),
-    label: id,
+    text: id,
   }));
   return [...services, ...vulns];
 }
 
 /** A watch of /host posts the record first, then the facts added (+) and gone (−). */
-const hostWatch: CommandWatch<HostRecord> = { kind: 'changes', facts: hostFacts };
+const hostWatch: CommandWatch<HostRecord> = { mode: 'diff', items: hostFacts };
 
 export function createHostCommand(opts: HostCommandOptions) {
   return defineCommand({

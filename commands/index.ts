@@ -22,7 +22,7 @@ export interface CommandSettings {
   limits: CommandLimits;
   speechModelId: string;
   jobsCountry: string;
-  /** Spends /say characters from the invoker's daily budget (src/quota.ts); absent: no budget. */
+  /** Spends /say characters from the invoker's daily budget (src/user-limits.ts); absent: no budget. */
   chargeSay?: SayCommandOptions['charge'];
   refundSay?: SayCommandOptions['refund'];
   /** /schedule's service and who may manage schedules; absent: no /schedule. */

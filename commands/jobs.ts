@@ -97,8 +97,9 @@ export const FIRST_PAGE_NOTE = `This watch reads the first page of results only 
  * text around it says (title, salary, age) may change without making it new.
  */
 const jobsWatch: CommandWatch<ShownListings> = {
-  kind: 'items',
-  items: ({ shown }) => shown.map(({ job, field }) => ({ key: job.url ?? `listing ${job.id}`, field })),
+  mode: 'new',
+  items: ({ shown }) =>
+    shown.map(({ job, field }) => ({ key: job.url ?? `listing ${job.id}`, text: field.name, field })),
   noun: ['listing', 'listings'],
   note: FIRST_PAGE_NOTE,
   // One read of the first page sees as many listings as it can, unless the creator named a size.

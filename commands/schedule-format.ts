@@ -271,9 +271,12 @@ export function previewReply(preview: Preview): Reply {
     return { text: `${head} it fails now, so it would fail then: ${preview.result.error}`, ephemeral: true };
   }
   const { reply } = preview.result;
+  // With embeds, Discord and the console show the embeds alone (`text` is their fallback): the
+  // heading leads them as an embed of its own too, so that no preview reads as the post itself.
+  const embeds = reply.embeds?.length ? [{ description: head, color: 'info' as const }, ...reply.embeds] : [];
   return {
     text: `${head}\n${reply.text}`,
-    ...(reply.embeds ? { embeds: reply.embeds } : {}),
+    ...(embeds.length > 0 ? { embeds } : {}),
     ...(reply.attachments ? { attachments: reply.attachments } : {}),
     ephemeral: true,
   };

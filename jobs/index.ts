@@ -2,7 +2,7 @@
 // (src/schedule/runner.ts, put together in jobs/schedules.ts) runs them beside /schedule's.
 // Adding a job: one file in jobs/, one entry in createJobSchedules with its two variables.
 import type { Config } from '../src/config/index.ts';
-import type { JobSchedule } from '../src/schedule/scheduler.ts';
+import type { JobSchedule } from '../src/schedule/job.ts';
 import type { Services } from '../src/core/services.ts';
 import { createAnalyticsSummaryJob } from './analytics-summary.ts';
 

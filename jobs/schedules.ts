@@ -3,13 +3,13 @@
 // (the analytics summary set by environment), which /schedule lists read-only beside them.
 import type { Config } from '../src/config/index.ts';
 import type { Dispatcher } from '../src/core/dispatch.ts';
-import type { JobLog } from '../src/schedule/job.ts';
+import type { JobLog, JobSchedule } from '../src/schedule/job.ts';
 import {
   createScheduleRunner,
   type ScheduleRunner,
   type ScheduleRunnerOptions,
 } from '../src/schedule/runner.ts';
-import { validateSchedules, type JobSchedule } from '../src/schedule/scheduler.ts';
+import { validateSchedules } from '../src/schedule/when.ts';
 import {
   createScheduleService,
   type BuiltInSchedule,

@@ -29,7 +29,7 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal, reason: () =
 }
 
 /** A deadline for one piece of work; `done()` once the work has settled. */
-export interface Deadline {
+interface Deadline {
   /** Aborts when the time runs out (a TimeoutError, as AbortSignal.timeout's) or the parent aborts (its reason). */
   readonly signal: AbortSignal;
   /** Clears the timer and stops listening to the parent. */
@@ -38,7 +38,7 @@ export interface Deadline {
 
 /**
  * One controller and one timer per piece of work, instead of AbortSignal.any([parent,
- * AbortSignal.timeout(ms)]): that pair costs several µs (weak references, a composite signal) and
+ * AbortSignal.timeout(ms)]): that pair costs more CPU (weak references, a composite signal) and
  * its timer lingers until it would fire, where this one is cleared as soon as the work settles.
  * Like AbortSignal.timeout, the timer alone does not keep the process alive.
  */

@@ -8,7 +8,7 @@ import type { Config, ServiceConfigs } from './config/index.ts';
 import type { Command } from './core/command.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { createRegistry, type Registry } from './core/registry.ts';
-import type { JobSchedule } from './schedule/scheduler.ts';
+import type { JobSchedule } from './schedule/job.ts';
 import { markSimulatedAnswer } from './schedule/simulated.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';
 import {
@@ -20,7 +20,7 @@ import {
 } from './destinations.ts';
 import type { Logger } from './log.ts';
 import type { RateBudget } from './domain/rate-budget.ts';
-import { createSayCharge, createSayRefund, type Quotas } from './quota.ts';
+import { createSayCharge, createSayRefund, type Quotas } from './user-limits.ts';
 import { planServices, resolveServiceConfigs, type ServicePlan } from './sandbox/resolve.ts';
 import type { ClientDeps } from './services/deps.ts';
 import { createServices } from './services/index.ts';

@@ -10,9 +10,9 @@ import { ownEntry } from './domain/lookup.ts';
 import { ConfigError } from './errors.ts';
 import { planServices } from './sandbox/resolve.ts';
 
-export const EXIT_CONFIG = 2;
+const EXIT_CONFIG = 2;
 
-export const USAGE = `Usage: npm start [-- OPTION]
+const USAGE = `Usage: npm start [-- OPTION]
 
   (no option)  run herald: on Discord and/or Slack when their tokens are set, else in this terminal
                or on commands piped in (with neither, as in a container: exit 2 naming the tokens)
@@ -50,10 +50,10 @@ export interface Io {
 }
 
 /** `nothing`: closed, or a device that is no terminal (`/dev/null`), as a container gives. */
-export type StdinKind = 'terminal' | 'input' | 'nothing';
+type StdinKind = 'terminal' | 'input' | 'nothing';
 
 /** Standard input as the console would read it: a terminal, something to read, or nothing. */
-export function stdinKind(isTTY: boolean = Boolean(process.stdin.isTTY)): StdinKind {
+function stdinKind(isTTY: boolean = Boolean(process.stdin.isTTY)): StdinKind {
   if (isTTY) return 'terminal';
   try {
     return fstatSync(0).isCharacterDevice() ? 'nothing' : 'input';
@@ -73,14 +73,14 @@ export const NOTHING_TO_SERVE =
   'Set DISCORD_TOKEN (with DISCORD_APPLICATION_ID) or SLACK_BOT_TOKEN (with SLACK_APP_TOKEN or ' +
   'SLACK_SIGNING_SECRET), or run herald in a terminal or with commands piped in.\n';
 
-export function version(): string {
+function version(): string {
   const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
     version: string;
   };
   return pkg.version;
 }
 
-export type Prepared =
+type Prepared =
   { kind: 'run' | 'check-online'; config: Config; environment: Environment } | { kind: 'exit'; code: number };
 
 /** The option the command line asks for: one word, or `--check --online` (either order). */

@@ -23,14 +23,14 @@ export const STOP_PHASES = [
   /** Service clients, the sandbox, the health server, Redis. */
   'connections',
 ] as const;
-export type StopPhase = (typeof STOP_PHASES)[number];
+type StopPhase = (typeof STOP_PHASES)[number];
 
 /** How long each phase may take, past which the stop goes on without it. */
 export const PHASE_MS = 5_000;
 /** The longest the running commands get. */
-export const MAX_DRAIN_MS = 30_000;
+const MAX_DRAIN_MS = 30_000;
 /** How long the final log flush may take. */
-export const FLUSH_MS = 2_000;
+const FLUSH_MS = 2_000;
 export const EXIT_SECOND_SIGNAL = 130;
 /** 128 + SIGPIPE: what a shell reports for a program whose reader went away. */
 export const EXIT_OUTPUT_CLOSED = 141;

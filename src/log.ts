@@ -7,7 +7,8 @@ import { mayNeedRedaction, REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PA
 export type { Logger };
 
 // Keys whose values are blanked at any depth. This walk replaces pino's `redact` paths, whose
-// wildcards cost about 8 µs a line (bench/), while scrub() walks every logged object anyway.
+// wildcards cost more per line than the walk that scrub() makes of every logged object anyway
+// (docs/PERFORMANCE.md).
 const SECRET_KEYS = new Set([
   ...SECRET_HEADERS,
   ...SECRET_QUERY_PARAMS,

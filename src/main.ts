@@ -22,13 +22,14 @@ import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/re
 
 // Only what the server on PORT needs is imported above: the app, the service clients and the
 // platform SDKs are loaded with import() after it listens, so in Discord's HTTP mode a replica
-// answers PING (and holds early commands) while they load; `npm run bench -- interactions`.
+// answers PING (and holds early commands) while they load. This staged start-up buys the row
+// "cold start: process start → first PONG" of `npm run bench -- interactions` (docs/PERFORMANCE.md).
 
 /**
  * One turn of the event loop, for the server on PORT to take and answer what arrived meanwhile:
- * import() holds the loop for a whole module graph (app.ts, discord.js: a few hundred ms each), so
- * start-up loads them one at a time with a turn between. Two immediates: one to accept a
- * connection, one to read its request.
+ * import() holds the loop for a whole module graph (app.ts, discord.js), so start-up loads them one
+ * at a time with a turn between; without it the first PONG of the same bench row waits for them
+ * all. Two immediates: one to accept a connection, one to read its request.
  */
 async function turn(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -124,7 +125,7 @@ async function startCommands(
   { redis, metrics, services, rateBudget }: Started,
 ) {
   const { openApp } = await import('./app.ts');
-  const { createQuotas } = await import('./quota.ts');
+  const { createQuotas } = await import('./user-limits.ts');
   const { app, store, close } = await openApp(config, 'bot', {
     services,
     rateBudget,
@@ -136,6 +137,12 @@ async function startCommands(
   });
   lifecycle.onStop('store', close.store);
   lifecycle.onStop('connections', close.connections);
+  // Watch memories of versions before digests, converted once before any watch runs.
+  const { convertOldWatchMemories } = await import('./schedule/watch.ts');
+  await convertOldWatchMemories(
+    store,
+    (await store.listSchedules()).map((s) => s.id),
+  );
   const { dispatcher } = app;
   lifecycle.onStop('commands', async () => {
     if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))

@@ -54,7 +54,7 @@ export function spokenText(text: string, max = SPOKEN_MAX_CHARS): string {
   return clip(out, max);
 }
 
-export interface SpeakRequest {
+interface SpeakRequest {
   speech: SpeechClient;
   /** Already spoken text (spokenText). */
   text: string;
@@ -64,7 +64,7 @@ export interface SpeakRequest {
 }
 
 /** The text synthesized with the configured voice and model, as an mp3 attachment. */
-export async function synthesizeSpoken(req: SpeakRequest): Promise<Attachment> {
+async function synthesizeSpoken(req: SpeakRequest): Promise<Attachment> {
   const audio = await req.speech.synthesize({ text: req.text }, req.signal ? { signal: req.signal } : {});
   if (audio.bytes.byteLength === 0) {
     throw new ServiceError({ service: 'speech', operation: 'synthesize', code: 'bad_response' });
@@ -91,7 +91,7 @@ export function audioFailedSentence(reason: unknown): string {
   return `The audio could not be made: ${why.charAt(0).toLowerCase()}${why.slice(1)}.`;
 }
 
-export function withAudio(reply: Reply, audio: Attachment): Reply {
+function withAudio(reply: Reply, audio: Attachment): Reply {
   return { ...reply, attachments: [...(reply.attachments ?? []), audio] };
 }
 

@@ -114,14 +114,14 @@ describe('architecture', () => {
     expect(violations(from('adapters/console/'), (i) => isPlatformSdk(i.target))).toEqual([]);
   });
 
-  it('jobs never import commands, adapters or node-cron', () => {
+  it('jobs never import commands, adapters or croner', () => {
     expect(
       violations(
         from('jobs/'),
         (i) =>
           isIn(i, 'commands') ||
           isIn(i, 'adapters') ||
-          i.target === 'node-cron' ||
+          i.target === 'croner' ||
           (isIn(i, 'src/services') && !i.typeOnly),
       ),
     ).toEqual([]);
@@ -172,7 +172,7 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
-  it('core never imports commands, adapters, jobs, service values or node-cron', () => {
+  it('core never imports commands, adapters, jobs, service values or croner', () => {
     expect(
       violations(
         from('src/core/'),
@@ -181,7 +181,7 @@ describe('architecture', () => {
           isIn(i, 'adapters') ||
           isIn(i, 'jobs') ||
           (isIn(i, 'src/services') && !i.typeOnly) ||
-          i.target === 'node-cron',
+          i.target === 'croner',
       ),
     ).toEqual([]);
   });
@@ -190,7 +190,7 @@ describe('architecture', () => {
     expect(violations(from('src/core/'), (i) => isIn(i, 'src/schedule'))).toEqual([]);
   });
 
-  it('the scheduling engine never imports commands, adapters, jobs or service values; only its built-in check uses node-cron', () => {
+  it('the scheduling engine never imports commands, adapters, jobs or service values; only its time arithmetic uses croner', () => {
     expect(
       violations(
         from('src/schedule/'),
@@ -199,7 +199,7 @@ describe('architecture', () => {
           isIn(i, 'adapters') ||
           isIn(i, 'jobs') ||
           (isIn(i, 'src/services') && !i.typeOnly) ||
-          (i.target === 'node-cron' && i.file !== 'src/schedule/scheduler.ts'),
+          (i.target === 'croner' && i.file !== 'src/schedule/when.ts'),
       ),
     ).toEqual([]);
   });

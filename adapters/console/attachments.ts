@@ -8,7 +8,7 @@ import type { Attachment } from '../../src/core/reply.ts';
 import { AdapterError } from '../../src/errors.ts';
 
 /** The name's last part, with anything but letters, digits, dot, dash and underscore replaced. */
-export function safeFileName(name: string): string {
+function safeFileName(name: string): string {
   const base = basename(name)
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/^\.+/, '');

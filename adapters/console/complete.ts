@@ -6,7 +6,7 @@ import type { CommandRegistry } from '../../src/core/adapter.ts';
 import { describeOptions, type Command, type OptionSpec } from '../../src/core/command.ts';
 
 /** readline's completer result: the candidates, and the part of the line they replace. */
-export type Completion = [hits: string[], replaced: string];
+type Completion = [hits: string[], replaced: string];
 
 function valuesOf(spec: OptionSpec): readonly string[] {
   if (spec.choices) return spec.choices;

@@ -5,7 +5,7 @@ import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
 import { visibleControls } from '../../src/render/text-safety.ts';
 
 /** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
-export const MAX_FIELD_NAME_WIDTH = 24;
+const MAX_FIELD_NAME_WIDTH = 24;
 const LIST_INDENT = '  ';
 const BAR = '│';
 const ANSI: Readonly<Record<Color | 'bold' | 'dim' | 'reset', string>> = {
@@ -18,7 +18,7 @@ const ANSI: Readonly<Record<Color | 'bold' | 'dim' | 'reset', string>> = {
   reset: '\u001b[0m',
 };
 
-export interface ConsoleRenderOptions {
+interface ConsoleRenderOptions {
   /** Where each attachment was saved, by index; undefined when it could not be saved. */
   savedPaths?: readonly (string | undefined)[];
   /** ANSI colours (only on a terminal). */

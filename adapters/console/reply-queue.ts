@@ -10,14 +10,14 @@ export interface PendingReply {
   block?: string;
 }
 
-export interface ReplyQueue {
+interface ReplyQueue {
   /** Queues `work` for `line`; work sets `entry.block`. An `exclusive` line runs alone, in order. */
   add(line: string, work: (entry: PendingReply) => Promise<void>, exclusive?: boolean): void;
   /** Nothing queued, running or waiting to print. */
   isIdle(): boolean;
 }
 
-export interface ReplyQueueOptions {
+interface ReplyQueueOptions {
   concurrency: number;
   /** Prints one answered line, in input order. */
   print(line: string, block: string): void;

@@ -12,7 +12,7 @@ export interface DateSpan {
 }
 
 /** A range as days before today: [first day, last day]. */
-export type DaysAgo = readonly [start: number, end: number];
+type DaysAgo = readonly [start: number, end: number];
 
 export interface SummaryRanges {
   /** "yesterday", "today" or "last 7 days". */

@@ -32,12 +32,12 @@ export interface SummaryRequest {
 }
 
 /** Both periods of one report. */
-export interface PeriodPair {
+interface PeriodPair {
   current: Report;
   previous: Report;
 }
 
-export interface SummaryData {
+interface SummaryData {
   ranges: SummaryRanges;
   /** Calendar dates in the property's time zone. */
   spans: { current: DateSpan; previous: DateSpan; trend: DateSpan; trendPrevious: DateSpan };
@@ -135,7 +135,7 @@ export async function fetchSummary(
   };
 }
 
-export interface MetricSummary {
+interface MetricSummary {
   name: string;
   label: string;
   value: string;

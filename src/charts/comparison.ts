@@ -5,7 +5,7 @@ import type { Report } from '../services/analytics/client.ts';
 import { formatNumber } from '../format.ts';
 import { CHART_LIMITS, ChartInputError, chartText, type LineChartSpec } from './spec.ts';
 
-export interface DateSpan {
+interface DateSpan {
   /** YYYY-MM-DD, inclusive. */
   startDate: string;
   endDate: string;
@@ -50,12 +50,12 @@ export function dailyValues(report: Report, span: DateSpan, metric: string): num
 }
 
 /** "15 Nov". */
-export function shortDay(isoDay: string): string {
+function shortDay(isoDay: string): string {
   const [, m, d] = isoDay.split('-').map(Number) as [number, number, number];
   return `${d} ${MONTHS[m - 1]}`;
 }
 
-export interface ComparisonInput {
+interface ComparisonInput {
   filename: string;
   /** "Sessions". */
   metricLabel: string;

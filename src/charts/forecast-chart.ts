@@ -9,7 +9,7 @@ const UNIT_SYMBOL: Readonly<Record<Units, string>> = { metric: '°C', imperial: 
 // Built on the first chart: /forecast imports this file, and an idle bot should not map ICU's data.
 let dayLabel: Intl.DateTimeFormat | undefined;
 
-export interface ForecastChartInput {
+interface ForecastChartInput {
   /** "Oslo, NO". */
   place: string;
   units: Units;

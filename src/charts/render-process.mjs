@@ -25,8 +25,8 @@ const FONT_FILES = [
 const FONT_FAMILY = process.argv[2];
 
 // resvg's objects hold their pixmaps outside the JS heap, where V8 does not count them, so with no
-// collection after a render RSS grew by about 2.3 MB a chart and never settled (200 charts: 83 →
-// 383 MB). A minor collection after each render (about 0.3 ms) frees them: RSS stays flat.
+// collection after a render RSS grew with every chart and never settled. A minor collection after
+// each render frees them: RSS stays flat (`npm run bench -- charts`; docs/PERFORMANCE.md).
 const gc = globalThis.gc;
 
 function render(svg) {

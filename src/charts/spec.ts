@@ -58,7 +58,7 @@ export const CHART_THEME = Object.freeze({
   bars: '#93c5fd',
 });
 
-export interface LineSeries {
+interface LineSeries {
   /** The legend's name for it: "Last 7 days", "Temperature". */
   name: string;
   /** One value per x position; null where there is no value. */
@@ -68,7 +68,7 @@ export interface LineSeries {
 }
 
 /** Bars on a second, right-hand axis from 0 to `max` (precipitation chance in %). */
-export interface BarSeries {
+interface BarSeries {
   name: string;
   values: readonly (number | null)[];
   axisTitle: string;
@@ -77,7 +77,7 @@ export interface BarSeries {
 }
 
 /** A vertical line before x position `index` (a day boundary), with a label at its top. */
-export interface Boundary {
+interface Boundary {
   index: number;
   label: string;
 }

@@ -1,8 +1,8 @@
 // A LineChartSpec drawn as SVG text: title, subtitle, legend, gridlines, axes with titles and
 // units, lines (dashed where asked), optional bars on a right-hand axis, day boundaries.
 // Written by hand rather than with a charting library: the two chart kinds herald draws need
-// about 200 lines, while ECharts' server-side renderer cost 350 ms of CPU to load and ~100 MB of
-// memory here (docs/charts.md has the comparison).
+// about 200 lines, while ECharts' server-side renderer cost far more CPU to load and memory here
+// (docs/charts.md has the comparison).
 import {
   CHART_HEIGHT,
   CHART_LIMITS,
@@ -48,7 +48,7 @@ function checkChartSpec(spec: LineChartSpec): void {
     throw new ChartInputError('the bars have no drawable maximum');
 }
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

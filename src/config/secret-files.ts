@@ -37,7 +37,7 @@ export function isSecretVariable(name: string): boolean {
   return SECRET_VARIABLES.includes(name) || DESTINATION_VARIABLE.test(name);
 }
 
-export interface SecretFiles {
+interface SecretFiles {
   /** The environment with every `<NAME>_FILE` of a secret replaced by NAME and its file's text. */
   env: Record<string, string | undefined>;
   /** The values read from files, for redaction. */

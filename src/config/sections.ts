@@ -93,7 +93,7 @@ export interface LogConfig {
   format: 'json' | 'pretty';
 }
 
-export type Problems = ConfigProblem[];
+type Problems = ConfigProblem[];
 
 /** Both or neither: a lone half names the missing variable. */
 function pair(e: Env, a: keyof Env, b: keyof Env, what: string, problems: Problems): boolean {

@@ -8,7 +8,7 @@ import type { ChatChannel } from './channel.ts';
 import { optionSpecs } from './options.ts';
 import type { Choice, Reply } from './reply.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
-import { emptyView, type CommandWatch, type WatchedReply, type WatchSpec } from './watch-contract.ts';
+import type { CommandWatch, WatchedReply, WatchSpec } from './watch-contract.ts';
 
 export { describeOptions, type OptionSpec, type OptionType } from './options.ts';
 
@@ -100,28 +100,21 @@ export interface Command<I = Record<string, unknown>> {
   readonly examples: readonly string[];
   readonly readText?: (text: string) => Record<string, string> | undefined;
   readonly changesState: boolean;
-  /** Its watch's rules; the view of each answer's data travels with the reply (WatchedReply). */
+  /** Its watch's rules; the items of each answer's data travel with the reply (WatchedReply). */
   readonly watch?: WatchSpec;
   handler(input: I, ctx: CommandContext): Promise<Reply>;
 }
 
 const NAME_RE = /^[a-z][a-z0-9-]{0,31}( [a-z][a-z0-9-]{0,31})?$/;
 
-/** The reply a command leaves, with its watch's view of the data when it has a watch. */
+/** The reply a command leaves, with its watch's items of the data when it has a watch. */
 function watched<D>(watch: CommandWatch<D> | undefined, out: Reply | Answer<D>): Reply {
   const isAnswer = 'data' in out && 'reply' in out;
   const reply = isAnswer ? out.reply : out;
   if (!watch) return reply;
-  const spec: WatchSpec = watch;
-  const view: NonNullable<WatchedReply['watch']>['view'] = (alert) => {
-    if (!isAnswer) return emptyView(spec);
-    if (watch.kind === 'items') return { kind: 'items', items: watch.items(out.data) };
-    if (watch.kind === 'changes') return { kind: 'changes', facts: watch.facts(out.data) };
-    if (watch.kind === 'value') return { kind: 'value', value: watch.value(out.data) };
-    return { kind: 'alerts', items: alert === undefined ? [] : watch.items(out.data, alert) };
-  };
-  const withView: WatchedReply = { ...reply, watch: { spec, view } };
-  return withView;
+  const items = (alert: string | undefined) => (isAnswer ? watch.items(out.data, alert) : []);
+  const withItems: WatchedReply = { ...reply, watch: { spec: watch, items } };
+  return withItems;
 }
 
 export function defineCommand<S extends z.ZodObject, K extends ServiceKey = never, D = never>(

@@ -8,7 +8,7 @@ import { resolveCommand } from './args.ts';
 import type { Command, CommandContext, CommandLog } from './command.ts';
 import type { ServiceKey, Services } from './services.ts';
 
-/** A per-user budget of commands; `key` is `platform:userId` (src/quota.ts implements it). */
+/** A per-user budget of commands; `key` is `platform:userId` (src/user-limits.ts implements it). */
 type Verdict = { allowed: boolean; retryAfterMs: number };
 
 export interface RateLimiter {

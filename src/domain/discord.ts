@@ -82,7 +82,7 @@ export const DISCORD_API_URL = 'https://discord.com/api';
 export const NO_MENTIONS = Object.freeze({ parse: [] as [] });
 
 /** Discord's permission bits (https://discord.com/developers/docs/topics/permissions). */
-export const DISCORD_PERMISSIONS = Object.freeze({
+const DISCORD_PERMISSIONS = Object.freeze({
   administrator: 1n << 3n,
   viewChannel: 1n << 10n,
   sendMessages: 1n << 11n,

@@ -15,7 +15,7 @@ export const MODEL_CHARACTER_LIMITS: Readonly<Record<string, number>> = Object.f
 export const DEFAULT_SPEECH_MODEL_ID = 'eleven_multilingual_v2';
 
 /** An unknown model gets the smallest known limit, so a request is never refused for length upstream. */
-export const FALLBACK_CHARACTER_LIMIT = Math.min(...Object.values(MODEL_CHARACTER_LIMITS));
+const FALLBACK_CHARACTER_LIMIT = Math.min(...Object.values(MODEL_CHARACTER_LIMITS));
 
 export function isKnownSpeechModel(modelId: string): boolean {
   return Object.hasOwn(MODEL_CHARACTER_LIMITS, modelId);

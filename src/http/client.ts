@@ -2,7 +2,7 @@
 // connect/headers/body plus a whole-request bound joined with the caller's signal, retries with
 // jittered backoff that honour Retry-After, GET coalescing and TTL caching, typed errors.
 // The parts live beside it: transport.ts (pool and one attempt), exchange.ts (the retry loop),
-// share.ts (coalescing and cache), guard.ts (breaker and queue), quota.ts (provider quotas).
+// share.ts (coalescing and cache), guard.ts (breaker and queue), provider-quota.ts (provider quotas).
 import type { z } from 'zod';
 import { ServiceError, type ServiceErrorCode } from '../errors.ts';
 import { bytesHoldSecret, redactSecrets, redactValue } from '../redact.ts';
@@ -19,7 +19,7 @@ import {
 } from './guard.ts';
 import { joinUrl } from './path.ts';
 import { HTTP_DEFAULTS, type HttpOptions } from './policy.ts';
-import { createProviderQuota, PROVIDER_QUOTAS, type ProviderQuota } from './quota.ts';
+import { createProviderQuota, PROVIDER_QUOTAS, type ProviderQuota } from './provider-quota.ts';
 import { createShare } from './share.ts';
 import { createTransport, type Transport } from './transport.ts';
 import type {

@@ -5,7 +5,7 @@ import { redactText } from '../redact.ts';
 import { parseRetryAfter } from './policy.ts';
 import type { HttpRequest, ProviderErrorReader, RawResponse } from './types.ts';
 
-export const NETWORK_CODES = new Set([
+const NETWORK_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
   'EPIPE',
@@ -27,7 +27,7 @@ export const TIMEOUT_CODES = new Set([
  * Codes of errors that say the request itself was wrong before it left (undici's argument checks,
  * Node's URL and header validation): herald's own fault, not the network's.
  */
-export const OWN_FAULT_CODES = new Set([
+const OWN_FAULT_CODES = new Set([
   'UND_ERR_INVALID_ARG',
   'UND_ERR_NOT_SUPPORTED',
   'UND_ERR_INVALID_RETURN_VALUE',
@@ -107,7 +107,7 @@ export function errorCode(err: unknown): string | undefined {
 }
 
 /** What a failure may carry besides its code. */
-export interface FailureDetail {
+interface FailureDetail {
   status?: number;
   providerMessage?: string | undefined;
   retryAfterMs?: number;

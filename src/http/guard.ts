@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { RateQuotaError, type ServiceName } from '../errors.ts';
-import { createCounter } from './quota.ts';
+import { createCounter } from './provider-quota.ts';
 
 export interface RateLimit {
   /** At most this many requests start in one window of `durationS` seconds. */
@@ -19,9 +19,9 @@ export interface RateLimit {
 /**
  * The providers' free tiers, applied to real upstreams, not the simulator. A paid plan sets its
  * own per minute (`rateLimitPerMinute`). Adzuna's limits are calendar quotas, refused rather than
- * waited for (quota.ts).
+ * waited for (provider-quota.ts).
  */
-export const PROVIDER_RATE_LIMITS: Readonly<Partial<Record<ServiceName, RateLimit>>> = {
+const PROVIDER_RATE_LIMITS: Readonly<Partial<Record<ServiceName, RateLimit>>> = {
   email: { points: 2, durationS: 1 },
   weather: { points: 60, durationS: 60 },
   geocoding: { points: 600, durationS: 60 },
@@ -34,7 +34,7 @@ export function rateLimitFor(service: ServiceName, perMinute: number | undefined
   return perMinute === undefined ? PROVIDER_RATE_LIMITS[service] : { points: perMinute, durationS: 60 };
 }
 
-export interface BreakerOptions {
+interface BreakerOptions {
   /** Consecutive failed attempts (network, timeout, 5xx) that open the circuit. */
   failureThreshold: number;
   /** How long the circuit stays open before one trial request is let through. */
@@ -97,9 +97,9 @@ export interface Limiter {
 /**
  * At most `maxConcurrent` requests in flight; the others wait in arrival order, and a waiter leaves
  * the queue when its signal fires. A counter and a list of waiters rather than p-queue: every
- * request of every client passes here, nearly always with a slot free, and p-queue spends about
- * 2.5 µs and 5 KB of garbage on each task even then (its events, options copy, async context and
- * abort race; bench/client-steps.ts), where this costs 0.2 µs and 0.7 KB.
+ * request of every client passes here, nearly always with a slot free, and p-queue costs several
+ * times more CPU and garbage on each task even then (its events, options copy, async context and
+ * abort race; bench/client-steps.ts, "the concurrency limit, a slot free"; docs/PERFORMANCE.md).
  */
 export function createLimiter(opts: { maxConcurrent: number }): Limiter {
   let running = 0;

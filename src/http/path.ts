@@ -10,7 +10,7 @@ export class UnsafePathSegmentError extends Error {
 }
 
 /** Encodes one value so that it stays inside its path segment. */
-export function encodeSegment(value: string | number): string {
+function encodeSegment(value: string | number): string {
   return encodeURIComponent(String(value));
 }
 

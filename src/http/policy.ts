@@ -47,7 +47,7 @@ export const HTTP_DEFAULTS = Object.freeze({
   breakerCooldownMs: 15_000,
 }) satisfies Required<HttpOptions>;
 
-export const RETRY_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
+const RETRY_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
 
 export interface RetryInput {
   /** 1 for the first retry. */

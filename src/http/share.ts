@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { raceAbort } from '../abort.ts';
 import { HTTP_DEFAULTS } from './policy.ts';
 
-export interface Share {
+interface Share {
   /**
    * The value of `load` for `key`: from the cache while fresh (`onHit` is told), else from a load
    * already in flight, else from a new one (kept for `ttlMs` when it is above 0, counted as the

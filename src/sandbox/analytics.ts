@@ -23,7 +23,7 @@ export const ANALYTICS_MAGIC = Object.freeze({
   unavailablePropertyId: '503503503',
 });
 
-export interface AnalyticsHandlerOptions extends HandlerOptions {
+interface AnalyticsHandlerOptions extends HandlerOptions {
   /** Clock that decides "today" in the property's time zone (tests fix it). */
   now?: () => number;
 }

@@ -22,7 +22,7 @@ export const EMAIL_MAGIC = Object.freeze({
 /** How long a sent email reads "sent" before its final event. */
 export const EMAIL_DELIVERY_MS = 1_500;
 
-export interface EmailHandlerOptions extends HandlerOptions {
+interface EmailHandlerOptions extends HandlerOptions {
   /** Clock for created_at and the sent -> delivered progression (tests). */
   now?: () => number;
 }

@@ -46,7 +46,7 @@ export function context(p: Place, withPlace: boolean): Record<string, unknown>[]
   return out;
 }
 
-export interface FeatureSpec {
+interface FeatureSpec {
   type: string;
   text: string;
   placeName: string;
@@ -83,7 +83,7 @@ export function feature(f: FeatureSpec): Feature {
 export const label = (...parts: string[]) => parts.filter((x) => x.trim() !== '').join(', ');
 
 /** Every query token matches a word of the label; the last one may be a prefix (autocomplete). */
-export function matches(tokens: string[], text: string): boolean {
+function matches(tokens: string[], text: string): boolean {
   const words = normalizePlaceText(text).split(' ');
   return tokens.every((t, i) =>
     words.some((w) => w === t || (i === tokens.length - 1 && t.length >= 2 && w.startsWith(t))),
@@ -91,7 +91,7 @@ export function matches(tokens: string[], text: string): boolean {
 }
 
 /** The gazetteer's answers to a query, and the real place the made-up extra matches gather around. */
-export interface Known {
+interface Known {
   features: Feature[];
   anchor: Place | undefined;
 }

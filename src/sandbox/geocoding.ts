@@ -35,7 +35,7 @@ export const GEOCODING_MAGIC = Object.freeze({
   errorQuery: 'sandbox-error',
 });
 
-export interface GeocodingHandlerOptions extends HandlerOptions {
+interface GeocodingHandlerOptions extends HandlerOptions {
   /** Clock for X-Rate-Limit-Reset and the attribution year (tests fix it). */
   now?: () => number;
 }

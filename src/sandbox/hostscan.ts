@@ -6,7 +6,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import { route, type HandlerOptions } from './layout.ts';
 import { hashSeed, seededRandom, type SeededRandom } from './seeded-random.ts';
 
-export interface HostscanHandlerOptions extends HandlerOptions {
+interface HostscanHandlerOptions extends HandlerOptions {
   /** Clock for `last_update` and banner timestamps (tests fix it). */
   now?: () => number;
 }

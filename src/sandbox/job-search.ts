@@ -5,7 +5,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import { route, type HandlerOptions } from './layout.ts';
 import { hashSeed, seededRandom, type SeededRandom } from './seeded-random.ts';
 
-export interface JobSearchHandlerOptions extends HandlerOptions {
+interface JobSearchHandlerOptions extends HandlerOptions {
   /** Clock for `created` (read to the day, so answers stay the same all day). */
   now?: () => number;
 }

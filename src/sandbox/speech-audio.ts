@@ -9,7 +9,7 @@ import { hashSeed } from './seeded-random.ts';
 const SAMPLES_PER_FRAME = 1152;
 const SAMPLE_RATE = 44_100;
 const BITRATE = 128_000;
-export const FRAME_MS = (SAMPLES_PER_FRAME / SAMPLE_RATE) * 1000;
+const FRAME_MS = (SAMPLES_PER_FRAME / SAMPLE_RATE) * 1000;
 /** 0xFFFB: frame sync, MPEG-1, Layer III, no CRC; 0x90: 128 kbit/s at 44.1 kHz; 0xC4: mono, original. */
 export const MP3_FRAME_HEADER: readonly number[] = [0xff, 0xfb, 0x90, 0xc4];
 const MAX_AUDIO_MS = 5 * 60 * 1000;

@@ -27,7 +27,7 @@ export const WEATHER_MAGIC = Object.freeze({
   errorCity: 'sandbox-error',
 });
 
-export interface WeatherHandlerOptions extends HandlerOptions {
+interface WeatherHandlerOptions extends HandlerOptions {
   /** Clock for observation times and the forecast's first step (tests fix it). */
   now?: () => number;
 }
@@ -93,7 +93,7 @@ const CLOUD_RANGE: Record<string, [number, number]> = {
 const PLACE_NAME = /^\p{L}/u;
 
 /** The place a `q` names: a gazetteer entry, one placed near a real one, or undefined (404). */
-export function resolveCity(q: string): Place | undefined {
+function resolveCity(q: string): Place | undefined {
   const [cityPart = '', ...rest] = q.split(',').map((s) => s.trim());
   const city = normalizePlaceText(cityPart);
   if (!PLACE_NAME.test(cityPart)) return undefined;
@@ -140,7 +140,7 @@ function dayOfYear(ms: number): number {
 }
 
 /** Sunrise and sunset (Unix seconds) on the local calendar day of `atMs`, from declination. */
-export function sunTimes(place: Place, atMs: number): { sunrise: number; sunset: number } {
+function sunTimes(place: Place, atMs: number): { sunrise: number; sunset: number } {
   const local = new Date(atMs + utcOffsetSeconds(place.timeZone, atMs) * 1000);
   const day = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
   const decl = (-23.44 * Math.cos((2 * Math.PI * (dayOfYear(day) + 10)) / 365) * Math.PI) / 180;
@@ -175,7 +175,7 @@ function conditionName(rng: SeededRandom, d: ConditionInputs): string {
 }
 
 /** The weather at one place and instant; the same inputs always give the same sample. */
-export function sampleWeather(place: Place, atMs: number): Sample {
+function sampleWeather(place: Place, atMs: number): Sample {
   const key = `${place.name}|${place.lat}|${place.lon}`;
   const offsetMs = utcOffsetSeconds(place.timeZone, atMs) * 1000;
   const localMs = atMs + offsetMs;
@@ -276,7 +276,7 @@ function precipBlock(s: Sample, window: '1h' | '3h') {
     : { rain: { [window]: s.precipMm } };
 }
 
-export function currentBody(place: Place, units: Units, nowMs: number): Record<string, unknown> {
+function currentBody(place: Place, units: Units, nowMs: number): Record<string, unknown> {
   const dt = Math.floor(nowMs / 600_000) * 600 - 120;
   const s = sampleWeather(place, dt * 1000);
   const { sunrise, sunset } = sunTimes(place, dt * 1000);
@@ -304,12 +304,7 @@ export function currentBody(place: Place, units: Units, nowMs: number): Record<s
   };
 }
 
-export function forecastBody(
-  place: Place,
-  units: Units,
-  nowMs: number,
-  cnt: number,
-): Record<string, unknown> {
+function forecastBody(place: Place, units: Units, nowMs: number, cnt: number): Record<string, unknown> {
   const first = Math.ceil(nowMs / SLOT_MS) * SLOT_MS;
   const list = Array.from({ length: cnt }, (_, i) => {
     const at = first + i * SLOT_MS;

@@ -13,7 +13,7 @@ import {
   type WebhookIdentity,
 } from './webhook-object.ts';
 
-export interface AcceptedWebhookMessage {
+interface AcceptedWebhookMessage {
   /** Snowflake of the created message. */
   id: string;
   webhookId: string;
@@ -28,7 +28,7 @@ export interface AcceptedWebhookMessage {
   receivedAt: string;
 }
 
-export interface AcceptedWebhookFile {
+interface AcceptedWebhookFile {
   /** The form field, `files[n]`. */
   field: string;
   filename: string;
@@ -64,7 +64,7 @@ export function webhookInbox(): WebhookInbox {
   return defaultInbox;
 }
 
-export interface WebhookHandlerOptions extends HandlerOptions, WebhookIdentity {
+interface WebhookHandlerOptions extends HandlerOptions, WebhookIdentity {
   inbox?: WebhookInbox;
   /** Enforce Discord's per-webhook bucket with 429s. Unset: headers are sent but nothing is refused. */
   rateLimit?: { limit: number; windowMs: number };
@@ -186,7 +186,7 @@ function validateAllowedMentions(errors: FormErrors, allowedMentions: unknown): 
 }
 
 /** Discord's form validation of an execute-webhook body: 50035 errors, or 50006 for nothing to send. */
-export function validateWebhookBody(body: Record<string, unknown>, fileCount = 0): Response | undefined {
+function validateWebhookBody(body: Record<string, unknown>, fileCount = 0): Response | undefined {
   const errors: FormErrors = {};
   maxLength(errors, ['content'], body.content, 2000);
   if (typeof body.username === 'string') validateUsername(errors, body.username);

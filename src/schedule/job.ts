@@ -86,3 +86,14 @@ export function defineJob<K extends ServiceKey = never>(def: JobDef<K>): Job {
     run: (ctx: JobContext) => def.run(ctx as JobContext<Services & NeededServices<K>>),
   });
 }
+
+/** A built-in schedule: a job set by environment (jobs/index.ts), checked at start (when.ts). */
+export interface JobSchedule {
+  job: Job;
+  cron: string;
+  timezone: string;
+  /** The variables that set `cron` and `timezone`, named in errors. */
+  variables: { cron: string; timezone: string };
+  /** Set when the job cannot run (its services are not configured): validated, not scheduled. */
+  disabledReason?: string;
+}

@@ -20,7 +20,7 @@ import type { ClaimResult, ClaimRules, Store } from '../store/store.ts';
 import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
 import type { Job, JobLog, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
-import type { JobSchedule } from './scheduler.ts';
+import type { JobSchedule } from './job.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
 import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
 import {

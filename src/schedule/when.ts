@@ -1,13 +1,17 @@
 // When a schedule fires: a five-field cron expression or one of the plain forms people type
 // ("every weekday at 07:30"), turned into a cron expression, described in words, and its runs
-// computed in an IANA zone. One rule for daylight saving, used by every schedule (next runs, the
-// previous run, the fire times a catch-up looks at): the expression is matched against the zone's
-// wall clock (croner, https://croner.56k.guru, on a UTC timeline that stands for the wall clock),
-// and each wall time becomes one instant. A time that the spring-forward gap skips runs at the first
-// valid minute after the gap, once that day however many times fall in it; a time that the autumn
-// hour repeats runs once, at its first occurrence.
+// computed in an IANA zone; and the built-in schedules (set by environment) checked at start. One
+// rule for daylight saving, used by every schedule (its next runs, and the previous run that the
+// engine claims or catches up on): the expression is matched against the zone's wall clock (croner,
+// https://croner.56k.guru, on a UTC timeline that stands for the wall clock), and each wall time
+// becomes one instant. A time that the spring-forward gap skips runs at the first valid minute
+// after the gap, once that day however many times fall in it; a time that the autumn hour repeats
+// runs once, at its first occurrence.
+// croner, not node-cron: node-cron 4 gives next runs only from the real current time
+// (`getNextRuns` starts at `new Date()`) and no previous runs, so it cannot compute the runs after
+// or before an arbitrary instant that the fake clock and a catch-up need.
 import { Cron } from 'croner';
-import { UserError } from '../errors.ts';
+import { ConfigError, UserError, type ConfigProblem } from '../errors.ts';
 
 export interface ParsedWhen {
   /** As typed, trimmed. */
@@ -150,19 +154,25 @@ function describeCron(cron: string): string {
   return `on the cron schedule "${cron}"`;
 }
 
+/** Why croner refuses a five-field `cron`, in its words; undefined when it reads it. */
+function cronError(cron: string): string | undefined {
+  try {
+    new Cron(cron, { paused: true, mode: '5-part' });
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message.replace(/^CronPattern: /, '').replace(/\.$/, '') : 'invalid';
+  }
+}
+
 function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
   const fields = text.trim().split(/\s+/);
   if (fields.length !== 5 || !fields.every((f) => /^[\d*/,\-a-z?LW#]+$/i.test(f))) return undefined;
   const cron = fields.join(' ');
-  try {
-    new Cron(cron, { paused: true, mode: '5-part' });
-  } catch (err) {
-    const why =
-      err instanceof Error ? err.message.replace(/^CronPattern: /, '').replace(/\.$/, '') : 'invalid';
+  const why = cronError(cron);
+  if (why !== undefined)
     throw invalid(
       `"${cron}" is not a valid cron expression (${why}); write five fields: minute hour day month weekday.`,
     );
-  }
   return { cron, words: describeCron(cron) };
 }
 
@@ -265,28 +275,6 @@ function walkForward(
   }
 }
 
-/** The instants of `cron` in `tz` at or before `to`, latest first, until `accept` returns false. */
-function walkBack(cron: string, tz: string, to: number, accept: (at: number) => boolean): void {
-  const job = wallJob(cron);
-  const wall = wallOf(to, tz);
-  // In the second pass of a repeated hour, the rest of that hour's wall times map back to their
-  // first pass, before `to`: start after them. Otherwise at `to`'s own wall time (inclusive).
-  const isSecondPass = instantOf(wall - (wall % MINUTE_MS), tz) < to - (to % MINUTE_MS);
-  let ref = new Date(isSecondPass ? wall + 2 * HOUR_MS : wall + 1);
-  let last = Infinity;
-  for (let seen = 0, batch = 1; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
-    const walls = job.previousRuns(batch, ref);
-    for (const wall of walls) {
-      const at = instantOf(wall.getTime(), tz);
-      if (at > to || at >= last) continue;
-      last = at;
-      if (!accept(at)) return;
-    }
-    if (walls.length < batch) return;
-    ref = walls.at(-1)!;
-  }
-}
-
 /** The next `count` runs strictly after `from`, in `tz`. */
 export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
   const runs: Date[] = [];
@@ -296,37 +284,23 @@ export function nextRuns(cron: string, tz: string, from: Date, count: number): D
 
 /** The latest run at or before `at`, in `tz`, or undefined when there is none in the pattern's past. */
 export function previousRun(cron: string, tz: string, at: Date): Date | undefined {
-  let found: Date | undefined;
-  walkBack(cron, tz, at.getTime(), (t) => {
-    found = new Date(t);
-    return false;
-  });
-  return found;
-}
-
-/**
- * The runs in (from, to], oldest first: the latest `max` of them, and `more` when older ones in the
- * span were left out (a catch-up after downtime looks at these).
- */
-export function fireTimesBetween(
-  cron: string,
-  tz: string,
-  from: Date,
-  to: Date,
-  max = 50,
-): { runs: Date[]; more: boolean } {
-  const latestFirst: Date[] = [];
-  let more = false;
-  walkBack(cron, tz, to.getTime(), (at) => {
-    if (at <= from.getTime()) return false;
-    if (latestFirst.length === max) {
-      more = true;
-      return false;
+  const job = wallJob(cron);
+  const to = at.getTime();
+  const wall = wallOf(to, tz);
+  // In the second pass of a repeated hour, the rest of that hour's wall times map back to their
+  // first pass, before `to`: start after them. Otherwise at `to`'s own wall time (inclusive).
+  const isSecondPass = instantOf(wall - (wall % MINUTE_MS), tz) < to - (to % MINUTE_MS);
+  let ref = new Date(isSecondPass ? wall + 2 * HOUR_MS : wall + 1);
+  for (let seen = 0, batch = 1; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
+    const walls = job.previousRuns(batch, ref);
+    for (const w of walls) {
+      const run = instantOf(w.getTime(), tz);
+      if (run <= to) return new Date(run);
     }
-    latestFirst.push(new Date(at));
-    return true;
-  });
-  return { runs: latestFirst.reverse(), more };
+    if (walls.length < batch) return undefined;
+    ref = walls.at(-1)!;
+  }
+  return undefined;
 }
 
 /** The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part). */
@@ -381,4 +355,26 @@ export function formatRun(at: Date, tz: string): string {
     hourCycle: 'h23',
     timeZoneName: 'short',
   }).format(at);
+}
+
+/** Checks every built-in schedule (five-field cron, IANA zone) and throws one ConfigError naming each variable. */
+export function validateSchedules(
+  schedules: readonly { cron: string; timezone: string; variables: { cron: string; timezone: string } }[],
+): void {
+  const problems: ConfigProblem[] = [];
+  for (const { cron, timezone, variables } of schedules) {
+    // One rule for every schedule: five fields, as /schedule takes them.
+    const error = cronError(cron.trim());
+    if (cron.trim().split(/\s+/).length === 6) {
+      const message = `"${cron}" has a seconds field; write five fields: minute hour day month weekday`;
+      problems.push({ variable: variables.cron, message });
+    } else if (error !== undefined) {
+      problems.push({ variable: variables.cron, message: `invalid cron expression "${cron}": ${error}` });
+    }
+    if (!isTimeZone(timezone)) {
+      const message = `unknown time zone "${timezone}" (use an IANA name such as Europe/Berlin)`;
+      problems.push({ variable: variables.timezone, message });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError({ problems });
 }

@@ -21,9 +21,10 @@ export interface ClientDeps {
   now?: () => number;
   random?: () => number;
   /**
-   * Discord's request budgets across replicas: taken before every Discord request that is not an
-   * interaction response, told each global 429 and invalid request (docs/PLATFORMS.md). Absent:
-   * none kept.
+   * The platforms' request budgets across replicas: taken before every Discord request that is not
+   * an interaction response, told each global 429 and invalid request (docs/PLATFORMS.md); and
+   * before every Slack chat.postMessage of the channel client, paused by its 429s
+   * (docs/SCHEDULING.md). Absent: none kept.
    */
   rateBudget?: RateBudget | undefined;
 }
@@ -33,7 +34,7 @@ export interface Closable {
 }
 
 /** What a service gives for its HTTP client: the HTTP settings, and the credentials it sends. */
-export type ServiceHttpConfig = Omit<
+type ServiceHttpConfig = Omit<
   HttpClientConfig,
   'log' | 'onCall' | 'now' | 'random' | 'options' | 'quotaStore'
 > & {

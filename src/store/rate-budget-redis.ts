@@ -1,4 +1,4 @@
-// Discord's request budgets shared by every replica through Redis (rate-budget.ts has the rules).
+// The platforms' request budgets shared by every replica through Redis (rate-budget.ts has the rules).
 // One Lua script per step, so each read-then-write is atomic; times are the caller's clock, as the
 // store's leases are, so fake clocks work too. Keys, under the store's prefix and its `{sched}`
 // hash tag (one Cluster slot, every key passed in KEYS): <p>rate:<scope>:tat (the bucket's next
@@ -12,7 +12,6 @@ import { scriptsOf, storeKeyPrefix } from './redis-common.ts';
 import {
   INVALID_WINDOW_MS,
   budgetOn,
-  bucketShape,
   memorySteps,
   withFallback,
   type BudgetSteps,
@@ -20,7 +19,7 @@ import {
   type RateBudgetOptions,
 } from './rate-budget.ts';
 
-// KEYS: tat, pause. ARGV: now, interval, tolerance. The same arithmetic as rate-budget.ts reserve().
+// KEYS: the scope's tat, the pause it waits out. ARGV: now, interval, tolerance. The same arithmetic as rate-budget.ts reserve().
 // Times are kept to the microsecond as text: a Lua number returned to Redis would lose its fraction.
 const RESERVE = `
 local now = tonumber(ARGV[1])
@@ -73,16 +72,16 @@ export interface RedisRateBudgetOptions extends RateBudgetOptions {
   onRedisFailure?: (err: unknown) => void;
 }
 
-function redisSteps(redis: Redis, prefix: string, opts: RateBudgetOptions): BudgetSteps {
+function redisSteps(redis: Redis, prefix: string): BudgetSteps {
   const p = `${storeKeyPrefix(prefix)}rate:`;
   const script = scriptsOf(redis);
-  const { interval, tolerance } = bucketShape(opts.perSecond);
   const keysOf = (scope: RateScope) => [`${p}${scope}:tat`, `${p}${scope}:pause`] as const;
   const invalid = `${p}invalid`;
   return {
-    async reserve(scope, t) {
-      const [tat, pause] = keysOf(scope);
-      return Number(await script(RESERVE, 2, tat, pause, t, interval, tolerance));
+    async reserve(scope, t, { shape, pausedBy }) {
+      const [tat] = keysOf(scope);
+      const [, pause] = keysOf(pausedBy);
+      return Number(await script(RESERVE, 2, tat, pause, t, shape.interval, shape.tolerance));
     },
     async pausedFor(scope, t) {
       const ends = Number((await redis.get(keysOf(scope)[1])) ?? 0);
@@ -107,8 +106,8 @@ export async function createRedisRateBudget(
   opts: RedisRateBudgetOptions,
 ): Promise<OpenRateBudget> {
   const redis = await connectStoreRedis(url, opts);
-  const shared = redisSteps(redis, opts.keyPrefix ?? 'herald:', opts);
-  const own = memorySteps(bucketShape(opts.perSecond));
+  const shared = redisSteps(redis, opts.keyPrefix ?? 'herald:');
+  const own = memorySteps();
   return budgetOn(
     withFallback(shared, own, (err) => opts.onRedisFailure?.(err)),
     opts,

@@ -1,7 +1,9 @@
-// Discord's request budgets (src/domain/rate-budget.ts) as herald keeps them: in this process (one
-// replica, and the SQLite store's), or in Redis for every replica (rate-budget-redis.ts). Each scope
-// is a token bucket of `perSecond` requests a second holding a tenth of a second's requests (5 at
-// 50 a second). Discord documents the number, not how it counts
+// The platforms' request budgets (src/domain/rate-budget.ts) as herald keeps them: in this process
+// (one replica, and the SQLite store's), or in Redis for every replica (rate-budget-redis.ts). Each
+// scope is a token bucket. At the budget's own pace (Discord's), `perSecond` requests a second
+// holding a tenth of a second's requests (5 at 50 a second); a turn may bring its own pace (a Slack
+// channel's: SLACK_POST_PACE) and name the scope whose pause it waits out (the Slack workspace's
+// chat.postMessage). Discord documents the number, not how it counts
 // (https://discord.com/developers/docs/topics/rate-limits): a small bucket leaves Discord's own
 // nine tenths of a second of slack for requests that reach it late and bunched (a busy event loop,
 // the network), and costs a burst nothing but its first tenth of a second.
@@ -12,7 +14,7 @@
 // rate-limiter-flexible counts fixed windows, which let two windows' requests through back to back
 // (twice the limit in a moment): not Discord's bucket, so the arithmetic is herald's own.
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { RateBudget, RateScope } from '../domain/rate-budget.ts';
+import type { RateBudget, RatePace, RateScope } from '../domain/rate-budget.ts';
 
 /** Discord counts invalid requests over 10 minutes (its ban: 10,000 in that time). */
 export const INVALID_WINDOW_MS = 10 * 60_000;
@@ -47,9 +49,19 @@ export interface BucketShape {
 const BURST_SECONDS = 0.1;
 
 export function bucketShape(perSecond: number): BucketShape {
+  return paceShape({ perSecond, burst: Math.max(1, Math.ceil(perSecond * BURST_SECONDS)) });
+}
+
+/** A pace as a bucket: `burst` requests at once (all but the first ahead of time), then its rate. */
+export function paceShape({ perSecond, burst }: RatePace): BucketShape {
   const interval = 1000 / perSecond;
-  const burst = Math.max(1, Math.ceil(perSecond * BURST_SECONDS));
-  return { interval, tolerance: (burst - 1) * interval };
+  return { interval, tolerance: (Math.max(1, burst) - 1) * interval };
+}
+
+/** One turn as a step sees it: the bucket's shape and the scope whose pause it waits out. */
+export interface Turn {
+  shape: BucketShape;
+  pausedBy: RateScope;
 }
 
 /**
@@ -70,8 +82,8 @@ export function reserve(
 
 /** What each backend does in one atomic step; `take` and the limit's notice are built on it. */
 export interface BudgetSteps {
-  /** Reserves a turn in `scope`'s bucket: how long until it (0: now). */
-  reserve(scope: RateScope, t: number): Promise<number>;
+  /** Reserves a turn in `scope`'s bucket, after `turn.pausedBy`'s pause: how long until it (0: now). */
+  reserve(scope: RateScope, t: number, turn: Turn): Promise<number>;
   /** How long `scope` is still paused (0: not). */
   pausedFor(scope: RateScope, t: number): Promise<number>;
   pause(scope: RateScope, t: number, ms: number): Promise<void>;
@@ -87,16 +99,21 @@ export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateB
   const sleep =
     opts.sleep ??
     ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, signal ? { signal } : undefined));
+  const ownShape = bucketShape(opts.perSecond);
   let wasReached = false;
   return {
-    async take(scope, signal) {
+    async take(scope, signal, turnOpts = {}) {
+      const turn: Turn = {
+        shape: turnOpts.pace ? paceShape(turnOpts.pace) : ownShape,
+        pausedBy: turnOpts.pausedBy ?? scope,
+      };
       for (;;) {
         signal?.throwIfAborted();
-        const waitMs = await steps.reserve(scope, now());
+        const waitMs = await steps.reserve(scope, now(), turn);
         if (waitMs <= 0) return;
         await sleep(waitMs, signal);
-        // A pause set while this request waited (a global 429 on any replica) voids its turn.
-        if ((await steps.pausedFor(scope, now())) <= 0) return;
+        // A pause set while this request waited (a 429 on any replica) voids its turn.
+        if ((await steps.pausedFor(turn.pausedBy, now())) <= 0) return;
       }
     },
     pause: (scope, ms) => (ms > 0 ? steps.pause(scope, now(), ms) : Promise.resolve()),
@@ -112,14 +129,19 @@ export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateB
   };
 }
 
+/** Buckets kept in memory: a bucket whose time has passed is the same as none, so old ones go first. */
+const BUCKETS_KEPT = 10_000;
+
 /** The steps in this process's memory. */
-export function memorySteps(shape: BucketShape): BudgetSteps {
+export function memorySteps(): BudgetSteps {
   const buckets = new Map<RateScope, number>();
   const pauses = new Map<RateScope, number>();
   let invalid = { start: -Infinity, count: 0 };
   return {
-    reserve(scope, t) {
-      const turn = reserve(shape, t, buckets.get(scope) ?? 0, pauses.get(scope) ?? 0);
+    reserve(scope, t, { shape, pausedBy }) {
+      const turn = reserve(shape, t, buckets.get(scope) ?? 0, pauses.get(pausedBy) ?? 0);
+      buckets.delete(scope);
+      if (buckets.size >= BUCKETS_KEPT) buckets.delete(buckets.keys().next().value ?? '');
       buckets.set(scope, turn.tat);
       return Promise.resolve(turn.waitMs);
     },
@@ -140,7 +162,7 @@ export function memorySteps(shape: BucketShape): BudgetSteps {
 
 /** A budget for one process: a single replica, or the SQLite store's. */
 export function createMemoryRateBudget(opts: RateBudgetOptions): OpenRateBudget {
-  return budgetOn(memorySteps(bucketShape(opts.perSecond)), opts);
+  return budgetOn(memorySteps(), opts);
 }
 
 /** Steps that use `fallback` whenever `primary` fails (Redis down): a budget in this process then. */
@@ -158,7 +180,7 @@ export function withFallback(
     }
   };
   return {
-    reserve: (scope, t) => attempt((s) => s.reserve(scope, t)),
+    reserve: (scope, t, turn) => attempt((s) => s.reserve(scope, t, turn)),
     pausedFor: (scope, t) => attempt((s) => s.pausedFor(scope, t)),
     pause: (scope, t, ms) => attempt((s) => s.pause(scope, t, ms)),
     countInvalid: (t) => attempt((s) => s.countInvalid(t)),

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createSayCommand } from '../../commands/say.ts';
 import { UserError } from '../../src/errors.ts';
-import { createQuotas, createSayCharge, createSayRefund } from '../../src/quota.ts';
+import { createQuotas, createSayCharge, createSayRefund } from '../../src/user-limits.ts';
 import type { Audio, SpeechClient, Voice } from '../../src/services/speech/client.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { buildDiscordCommands } from '../../adapters/discord/commands.ts';

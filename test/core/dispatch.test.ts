@@ -10,7 +10,7 @@ import {
   type CommandContext,
 } from '../../src/core/command.ts';
 import { createDispatcher, type RateLimiter } from '../../src/core/dispatch.ts';
-import { createQuotas } from '../../src/quota.ts';
+import { createQuotas } from '../../src/user-limits.ts';
 import { registerSecret } from '../../src/redact.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { createRegistry } from '../../src/core/registry.ts';

@@ -3,7 +3,8 @@
 // start and on every tick, the concurrency bound, and the one rule for time shared with /schedule.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.ts';
-import { validateSchedules, type JobSchedule } from '../../src/schedule/scheduler.ts';
+import type { JobSchedule } from '../../src/schedule/job.ts';
+import { validateSchedules } from '../../src/schedule/when.ts';
 import {
   createScheduleRunner,
   MISSED_SENTENCE,
@@ -78,7 +79,7 @@ describe('validateSchedules', () => {
     expect((error as ConfigError).problems).toEqual([
       {
         variable: 'ANALYTICS_SUMMARY_CRON',
-        message: 'invalid cron expression "61 8 * * *": 61 is a invalid expression for minute',
+        message: 'invalid cron expression "61 8 * * *": Invalid value for minute: 61',
       },
       {
         variable: 'OTHER_TZ',

@@ -1,10 +1,19 @@
 // The generic watch (src/schedule/watch.ts) over the real watchable commands' handlers: what it
 // remembers (a SHA-256 digest per key, at most 1,000, the least recently seen forgotten first, a
-// bounded number of bytes), memories of earlier versions (plain keys) read as they were meant, and
-// what it thinks is new unaffected by a change to the command's text formatting.
+// bounded number of bytes), memories of earlier versions (plain keys) converted once at start so
+// that nothing is posted again, and what it thinks is new unaffected by a change to the command's
+// text formatting.
 import { describe, expect, it } from 'vitest';
 import { emailStatusCommandFor, forecastFor, hostFor, jobsFor, type Run } from './watch-commands.ts';
-import { applyWatch, keyDigest, WATCH_MEMORY_MAX, type WatchResult } from '../../src/schedule/watch.ts';
+import {
+  applyWatch,
+  convertOldWatchMemories,
+  keyDigest,
+  WATCH_MEMORY_MAX,
+  watchMemoryKey,
+  type WatchResult,
+} from '../../src/schedule/watch.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
 import { mapReplyText, type Reply } from '../../src/core/reply.ts';
 import type { HostRecord, HostService } from '../../src/services/hostscan/client.ts';
 import type { JobListing } from '../../src/services/job-search/client.ts';
@@ -94,23 +103,33 @@ describe('a watch remembers digests of keys', () => {
   });
 });
 
-describe('memories of earlier versions (plain keys) are read as they were meant', () => {
+/** A memory as versions before digests stored it, converted as start-up converts it. */
+async function converted(plain: readonly string[]): Promise<string> {
+  const store = createMemoryStore();
+  await store.setValue(watchMemoryKey('s1'), JSON.stringify(plain));
+  expect(await convertOldWatchMemories(store, ['s1', 'no-memory'])).toBe(1);
+  const memory = (await store.getValue(watchMemoryKey('s1')))!;
+  // Once: a second start finds nothing left to convert and leaves the memory as it is.
+  expect(await convertOldWatchMemories(store, ['s1'])).toBe(0);
+  expect(await store.getValue(watchMemoryKey('s1'))).toBe(memory);
+  return memory;
+}
+
+describe('memories of earlier versions (plain keys), converted at start, post nothing posted before', () => {
   it('a /jobs watch that remembered links posts only the listing it had not', async () => {
     const jobs = jobsFor();
-    const legacy = JSON.stringify([1, 2, 3].map((n) => listing(n).url));
-    const result = applyWatch(await jobs([listing(4), listing(1), listing(2)]), legacy);
+    const memory = await converted([1, 2, 3].map((n) => listing(n).url!));
+    const result = applyWatch(await jobs([listing(4), listing(1), listing(2)]), memory);
     expect(result.reply?.embeds?.[0]?.title).toMatch(/^1 new: /);
     expect(titles(result.reply)).toEqual([listing(4).title]);
-    // Rewritten as digests, the next run finds nothing new.
-    expect(JSON.parse(result.memory)).toMatchObject({ v: 2 });
     expect(applyWatch(await jobs([listing(4), listing(1)]), result.memory).reply).toBeUndefined();
   });
 
   it('a /host watch that remembered its lines diffs against them', async () => {
     const host = hostFor();
-    const legacy = JSON.stringify(['22/tcp OpenSSH 8.9', '443/tcp nginx 1.24', 'CVE-2023-44487']);
+    const memory = await converted(['22/tcp OpenSSH 8.9', '443/tcp nginx 1.24', 'CVE-2023-44487']);
     const now = record([service(443, 'nginx', '1.24'), service(8443, 'nginx', '1.25')], ['CVE-2023-44487']);
-    const result = applyWatch(await host(now), legacy);
+    const result = applyWatch(await host(now), memory);
     expect(result.reply?.embeds?.[0]?.description).toBe(
       '```diff\n+ 8443/tcp nginx 1.25\n− 22/tcp OpenSSH 8.9\n```',
     );
@@ -122,17 +141,21 @@ describe('memories of earlier versions (plain keys) are read as they were meant'
     const rainy = await forecast(['Clear', 'Rain', 'Rain', 'Clear', 'Clear']);
     const first = applyWatch(rainy, undefined, 'rain');
     const [day1, day2] = first.reply!.embeds![0]!.fields!.map((f) => f.name);
-    const result = applyWatch(rainy, JSON.stringify([day1]), 'rain');
+    const result = applyWatch(rainy, await converted([day1!]), 'rain');
     expect(result.reply?.embeds?.[0]?.fields?.map((f) => f.name)).toEqual([day2]);
+    expect(applyWatch(rainy, result.memory, 'rain').reply).toBeUndefined();
   });
 
   it('an /email status watch that remembered its last event posts only a change', async () => {
     const status = emailStatusCommandFor();
-    expect(applyWatch(await status('delivered'), JSON.stringify(['delivered'])).reply).toBeUndefined();
-    const changed = applyWatch(await status('bounced'), JSON.stringify(['delivered']));
-    expect(changed.reply?.embeds?.[0]?.title).toMatch(/^Changed: delivered → bounced: /);
+    const memory = await converted(['delivered']);
+    expect(applyWatch(await status('delivered'), memory).reply).toBeUndefined();
+    const changed = applyWatch(await status('bounced'), memory);
+    expect(changed.reply?.embeds?.[0]?.description).toBe('```diff\n+ bounced\n− delivered\n```');
   });
+});
 
+describe('a stored memory', () => {
   it('a memory that cannot be read is no memory: the next post is a starting point', async () => {
     const jobs = jobsFor();
     for (const broken of ['{', '42', 'null', '{"v":9}', '{"v":2}', '']) {
@@ -222,5 +245,16 @@ describe('what a watch posts', () => {
   it('a reply of a command without a watch is posted as it is, the memory kept', () => {
     const reply: Reply = { text: 'Oslo: 3 °C' };
     expect(applyWatch(reply, 'kept')).toEqual({ reply, memory: 'kept' });
+  });
+});
+
+describe('a value watch (/email status) is one keyed item', () => {
+  it('posts the record first, then its change as one line, then nothing', async () => {
+    const status = emailStatusCommandFor();
+    const first = applyWatch(await status('delivered'), undefined);
+    expect(first.reply?.embeds?.[0]?.title).toMatch(/^Starting point: /);
+    const changed = applyWatch(await status('bounced'), first.memory);
+    expect(changed.reply?.embeds?.[0]?.description).toBe('```diff\n~ delivered → bounced\n```');
+    expect(applyWatch(await status('bounced'), changed.memory).reply).toBeUndefined();
   });
 });

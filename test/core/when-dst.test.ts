@@ -1,17 +1,17 @@
 // One daylight-saving rule for every schedule's time arithmetic: a wall time that the spring-forward
 // gap skips runs at the first valid minute after the gap, once that day however many of its times
-// fall in the gap; a wall time that the autumn hour repeats runs once, at its first pass. nextRuns,
-// previousRun and fireTimesBetween (the catch-up's fire times) follow it alike, and a schedule with
-// no run within a year and a day is refused when it is added.
+// fall in the gap; a wall time that the autumn hour repeats runs once, at its first pass. nextRuns
+// and previousRun (the catch-up's fire time) follow it alike, and a schedule with no run within a
+// year and a day is refused when it is added.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
-import { fireTimesBetween, nextRuns, parseWhen, previousRun } from '../../src/schedule/when.ts';
+import { nextRuns, parseWhen, previousRun } from '../../src/schedule/when.ts';
 
 const iso = (runs: readonly Date[]) => runs.map((d) => d.toISOString());
 const at = (text: string) => new Date(text);
 
-/** Every run of `cron` in (from, to] the three ways a schedule can reach them. */
-function threeWays(cron: string, tz: string, from: string, to: string) {
+/** Every run of `cron` in (from, to] the two ways a schedule can reach them. */
+function bothWays(cron: string, tz: string, from: string, to: string) {
   const forward: Date[] = [];
   let cursor = at(from);
   for (;;) {
@@ -28,8 +28,7 @@ function threeWays(cron: string, tz: string, from: string, to: string) {
     backward.unshift(before);
     before = new Date(before.getTime() - 1);
   }
-  const between = fireTimesBetween(cron, tz, at(from), at(to), 1_000);
-  return { forward: iso(forward), backward: iso(backward), between: iso(between.runs), more: between.more };
+  return { forward: iso(forward), backward: iso(backward) };
 }
 
 describe('Europe/Berlin spring forward (29 March 2026, 02:00 CET → 03:00 CEST)', () => {
@@ -57,8 +56,8 @@ describe('Europe/Berlin spring forward (29 March 2026, 02:00 CET → 03:00 CEST)
     ]);
   });
 
-  it('nextRuns, previousRun and fireTimesBetween give the same runs', () => {
-    const ways = threeWays('*/20 2 * * *', 'Europe/Berlin', '2026-03-28T00:00:00Z', '2026-03-30T12:00:00Z');
+  it('nextRuns and previousRun give the same runs', () => {
+    const ways = bothWays('*/20 2 * * *', 'Europe/Berlin', '2026-03-28T00:00:00Z', '2026-03-30T12:00:00Z');
     const expected = [
       '2026-03-28T01:00:00.000Z',
       '2026-03-28T01:20:00.000Z',
@@ -68,7 +67,7 @@ describe('Europe/Berlin spring forward (29 March 2026, 02:00 CET → 03:00 CEST)
       '2026-03-30T00:20:00.000Z',
       '2026-03-30T00:40:00.000Z',
     ];
-    expect(ways).toEqual({ forward: expected, backward: expected, between: expected, more: false });
+    expect(ways).toEqual({ forward: expected, backward: expected });
   });
 
   it('previousRun inside and after the moved run', () => {
@@ -86,9 +85,9 @@ describe('Europe/Berlin spring forward (29 March 2026, 02:00 CET → 03:00 CEST)
 
 describe('Europe/Berlin fall back (25 October 2026, 03:00 CEST → 02:00 CET)', () => {
   it('each time in the repeated hour runs once, at its first pass', () => {
-    const ways = threeWays('*/20 2 * * *', 'Europe/Berlin', '2026-10-24T12:00:00Z', '2026-10-25T12:00:00Z');
+    const ways = bothWays('*/20 2 * * *', 'Europe/Berlin', '2026-10-24T12:00:00Z', '2026-10-25T12:00:00Z');
     const expected = ['2026-10-25T00:00:00.000Z', '2026-10-25T00:20:00.000Z', '2026-10-25T00:40:00.000Z'];
-    expect(ways).toEqual({ forward: expected, backward: expected, between: expected, more: false });
+    expect(ways).toEqual({ forward: expected, backward: expected });
   });
 
   it('previousRun during the second pass finds the first pass, not a second run', () => {
@@ -101,72 +100,27 @@ describe('Europe/Berlin fall back (25 October 2026, 03:00 CEST → 02:00 CET)', 
   });
 
   it('an hourly schedule runs once in the hour that repeats', () => {
-    const ways = threeWays('30 * * * *', 'Europe/Berlin', '2026-10-24T23:00:00Z', '2026-10-25T03:00:00Z');
+    const ways = bothWays('30 * * * *', 'Europe/Berlin', '2026-10-24T23:00:00Z', '2026-10-25T03:00:00Z');
     const expected = [
       '2026-10-24T23:30:00.000Z', // 01:30 CEST
       '2026-10-25T00:30:00.000Z', // 02:30 CEST (02:30 CET is the same wall time)
       '2026-10-25T02:30:00.000Z', // 03:30 CET
     ];
-    expect(ways).toEqual({ forward: expected, backward: expected, between: expected, more: false });
+    expect(ways).toEqual({ forward: expected, backward: expected });
   });
 });
 
 describe('America/New_York (8 March and 1 November 2026)', () => {
   it('spring forward: 02:00 and 02:30 both run once at 03:00 EDT', () => {
-    const ways = threeWays(
-      '0,30 2 * * *',
-      'America/New_York',
-      '2026-03-07T12:00:00Z',
-      '2026-03-09T12:00:00Z',
-    );
+    const ways = bothWays('0,30 2 * * *', 'America/New_York', '2026-03-07T12:00:00Z', '2026-03-09T12:00:00Z');
     const expected = ['2026-03-08T07:00:00.000Z', '2026-03-09T06:00:00.000Z', '2026-03-09T06:30:00.000Z'];
-    expect(ways).toEqual({ forward: expected, backward: expected, between: expected, more: false });
+    expect(ways).toEqual({ forward: expected, backward: expected });
   });
 
   it('fall back: 01:00, 01:30 run once each, at their EDT pass', () => {
-    const ways = threeWays(
-      '0,30 1 * * *',
-      'America/New_York',
-      '2026-10-31T12:00:00Z',
-      '2026-11-01T12:00:00Z',
-    );
+    const ways = bothWays('0,30 1 * * *', 'America/New_York', '2026-10-31T12:00:00Z', '2026-11-01T12:00:00Z');
     const expected = ['2026-11-01T05:00:00.000Z', '2026-11-01T05:30:00.000Z'];
-    expect(ways).toEqual({ forward: expected, backward: expected, between: expected, more: false });
-  });
-});
-
-describe('fireTimesBetween', () => {
-  it('keeps the latest `max`, oldest first, and says when older ones were left out', () => {
-    const { runs, more } = fireTimesBetween(
-      '0 * * * *',
-      'UTC',
-      at('2026-01-01T00:00:00Z'),
-      at('2026-01-01T10:00:00Z'),
-      3,
-    );
-    expect(iso(runs)).toEqual([
-      '2026-01-01T08:00:00.000Z',
-      '2026-01-01T09:00:00.000Z',
-      '2026-01-01T10:00:00.000Z',
-    ]);
-    expect(more).toBe(true);
-    // `from` is exclusive, `to` inclusive.
-    const exact = fireTimesBetween(
-      '0 * * * *',
-      'UTC',
-      at('2026-01-01T08:00:00Z'),
-      at('2026-01-01T10:00:00Z'),
-    );
-    expect(exact).toEqual({ runs: [at('2026-01-01T09:00:00Z'), at('2026-01-01T10:00:00Z')], more: false });
-  });
-
-  it('is empty for a span with no run', () => {
-    expect(
-      fireTimesBetween('0 8 * * *', 'UTC', at('2026-01-01T09:00:00Z'), at('2026-01-02T07:00:00Z')),
-    ).toEqual({
-      runs: [],
-      more: false,
-    });
+    expect(ways).toEqual({ forward: expected, backward: expected });
   });
 });
 

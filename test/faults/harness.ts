@@ -5,7 +5,7 @@ import type { RequestHandler } from 'msw';
 import { buildCommands } from '../../commands/index.ts';
 import { SERVICE_VARIABLES } from '../../src/config/index.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
-import { createQuotas } from '../../src/quota.ts';
+import { createQuotas } from '../../src/user-limits.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import type { Services } from '../../src/core/services.ts';

@@ -6,7 +6,7 @@ import { createJobSchedules } from '../../jobs/index.ts';
 import { createScheduling } from '../../jobs/schedules.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { ScheduleRunner } from '../../src/schedule/runner.ts';
-import { validateSchedules } from '../../src/schedule/scheduler.ts';
+import { validateSchedules } from '../../src/schedule/when.ts';
 import type { Services } from '../../src/core/services.ts';
 import { ServiceError } from '../../src/errors.ts';
 import type { AnalyticsClient, Report } from '../../src/services/analytics/client.ts';

@@ -4,13 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { RequestHandler } from 'msw';
-import { defineJob, type Job, type JobContext } from '../../src/schedule/job.ts';
+import { defineJob, type Job, type JobContext, type JobSchedule } from '../../src/schedule/job.ts';
 import {
   createScheduleRunner,
   type ScheduleRunner,
   type ScheduleRunnerOptions,
 } from '../../src/schedule/runner.ts';
-import type { JobSchedule } from '../../src/schedule/scheduler.ts';
 import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { REDIS_URL } from '../support/redis.ts';

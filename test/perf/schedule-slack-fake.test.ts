@@ -1,7 +1,7 @@
 // The schedules bench's Slack fake (bench/schedule-slack-fake.ts) refuses what Slack refuses: a
 // channel's post past its short burst inside one a second, and any post past the workspace's
 // posts a minute, each with HTTP 429, Retry-After and `ok: false`, not posted; a post that did not
-// wait out its Retry-After is counted; a missing or wrong token is refused at HTTP 200. Its clock is
+// wait out its Retry-After is counted (apart when it crossed the 429 on the wire); a missing or wrong token is refused at HTTP 200. Its clock is
 // held still here, so that no refill happens between requests.
 import { afterEach, expect, it } from 'vitest';
 import { request } from 'undici';
@@ -57,7 +57,7 @@ it("answers a channel's post past its burst inside one a second with a 429 and R
   expect((await post('C0BENCH0002', 'other')).status).toBe(200);
   // Not waiting out the Retry-After is counted, and refused again.
   expect((await post('C0BENCH0001', 'again')).status).toBe(429);
-  expect(fake.limited).toEqual({ channel: 2, workspace: 0, early: 1, earlyInWorkspace: 0 });
+  expect(fake.limited).toEqual({ channel: 2, workspace: 0, early: 1, earlyInWorkspace: 0, crossed: 0 });
   const burst = Array.from({ length: CHANNEL_BURST }, (_, i) => `p${i}`);
   expect(fake.posts.map((p) => p.text)).toEqual([...burst, 'other']);
   // One second later the channel has earned one post back.
@@ -79,11 +79,22 @@ it("answers a post past the workspace's posts a minute with a 429 and Retry-Afte
   expect(over.body).toEqual({ ok: false, error: 'ratelimited' });
   // Another channel inside the workspace's Retry-After: counted, and refused too.
   expect((await post('C0WFRESH02', 'another')).status).toBe(429);
-  expect(fake.limited).toEqual({ channel: 0, workspace: 2, early: 0, earlyInWorkspace: 1 });
+  expect(fake.limited).toEqual({ channel: 0, workspace: 2, early: 0, earlyInWorkspace: 1, crossed: 0 });
   expect(fake.posts).toHaveLength(WORKSPACE_PER_MINUTE);
   // A minute's share later (60 s / the limit), the workspace takes one more.
   clock.t += 60_000 / WORKSPACE_PER_MINUTE;
   expect((await post('C0WFRESH03', 'later')).status).toBe(200);
+});
+
+it("counts apart a post that came inside a Retry-After before the 429's answer had left (sent before it could be known)", async () => {
+  fake = await slackWebApiFake({ now: () => clock.t });
+  for (let i = 0; i < CHANNEL_BURST; i++) await post('C0BENCH0003', `p${i}`);
+  const both = await Promise.all([post('C0BENCH0003', 'over'), post('C0BENCH0003', 'with it')]);
+  expect(both.map((a) => a.status)).toEqual([429, 429]);
+  expect(fake.limited).toMatchObject({ channel: 2, early: 0, crossed: 1 });
+  // Sent once the answer was in: not waited out.
+  await post('C0BENCH0003', 'after it');
+  expect(fake.limited).toMatchObject({ channel: 3, early: 1, crossed: 1 });
 });
 
 it('refuses a missing or wrong token, a post with no channel and unreadable blocks, at HTTP 200 with ok false', async () => {

@@ -11,6 +11,7 @@ import { createDiscordChannelClient, createWebhookClient } from '../../src/servi
 import { createDiscordContract } from '../adapters/discord/contract.ts';
 import { createSlackChannelClient } from '../../src/services/webhook/slack-web-api.ts';
 import type { Store } from '../../src/store/index.ts';
+import { createMemoryRateBudget } from '../../src/store/rate-budget.ts';
 import {
   captureLog,
   fakeClock,
@@ -187,7 +188,15 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
             { apiUrl: `${server.url}/api`, botToken: 'fake-slack-bot-token-3' },
             {
               ...deps,
-              sleep: (ms) => (hooks.paceSleep ? hooks.paceSleep(ms) : Promise.resolve(clock.advance(ms))),
+              // Slack's pace is the budget's: the replica's own, else one waiting on the test's clock.
+              rateBudget:
+                options.rateBudget ??
+                createMemoryRateBudget({
+                  perSecond: 50,
+                  invalidLimit: 1_000,
+                  now: clock.nowMs,
+                  sleep: (ms) => (hooks.paceSleep ? hooks.paceSleep(ms) : Promise.resolve(clock.advance(ms))),
+                }),
             },
           ),
         ),

@@ -21,7 +21,10 @@ describe('/schedule add preview:yes', () => {
       /^Preview of \/weather Oslo for default \(not posted, not added; next run .+\):\n/,
     );
     expect(reply.text).toContain('Oslo');
-    expect(reply.embeds?.length).toBeGreaterThan(0);
+    // The heading leads the embeds too (Discord and the console show a reply's embeds without its text).
+    const [heading, ...post] = reply.embeds ?? [];
+    expect(heading?.description).toBe(reply.text.split('\n')[0]);
+    expect(post.length).toBeGreaterThan(0);
     expect(reply.actions).toBeUndefined();
     expect(reply.ephemeral).toBe(true);
     expect(w.inbox.messages.length).toBe(posted);

@@ -7,6 +7,7 @@ import type { Actor } from '../../src/core/actor.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
+import { createMemoryRateBudget } from '../../src/store/rate-budget.ts';
 import { BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
 import { channelBench, startWorld, type ChannelBench, type World } from './world.ts';
 
@@ -19,7 +20,11 @@ let slack: SlackFake;
 let channels: ChannelClients;
 beforeAll(async () => {
   [world, slack] = await Promise.all([startWorld(), startSlackFake()]);
-  channels = createChannelClients({ slack: { botToken: BOT_TOKEN, apiUrl: `${slack.server.url}/api` } });
+  // Slack's pace of one post a second per channel is the rate budget's, as herald's entry points give it.
+  channels = createChannelClients(
+    { slack: { botToken: BOT_TOKEN, apiUrl: `${slack.server.url}/api` } },
+    { rateBudget: createMemoryRateBudget({ perSecond: 50, invalidLimit: 1_000 }) },
+  );
 });
 afterAll(async () => {
   await closeChannelClients(channels);

@@ -124,7 +124,7 @@ describe('/schedule add ... only:new on /jobs', () => {
   it('refuses only:new for a command without a sensible "new", in one sentence', async () => {
     const reply = await world.type('/schedule add only:new hourly /weather Oslo');
     expect(reply.text).toBe(
-      '/weather cannot be a watch (only:new): only /jobs, /host, /email status and /forecast can post just what is new.',
+      '/weather cannot be a watch (only:new): only /email status, /forecast, /host and /jobs can post just what is new.',
     );
     expect(reply.ephemeral).toBe(true);
     expect(world.upstream()).toEqual([]);
@@ -368,7 +368,6 @@ describe('/schedule add ... only:new on /email status', () => {
     );
     const r = replica(world, store, { now, owner: 'watcher' });
     await world.type(`/schedule add only:new "every 2 hours" /email status ${String(email.id)}`);
-    const titlesSeen: string[] = [];
     for (const [time, event] of [
       ['14:00', 'delivered'],
       ['16:00', 'delivered'],
@@ -379,10 +378,13 @@ describe('/schedule add ... only:new on /email status', () => {
       at(`2026-03-27T${time}:00.300Z`);
       await r.tick();
     }
-    for (const m of world.inbox.messages) titlesSeen.push((m.embeds[0] as { title: string }).title);
-    expect(titlesSeen).toHaveLength(2);
-    expect(titlesSeen[0]).toMatch(/^Starting point: Weekly analytics/);
-    expect(titlesSeen[1]).toMatch(/^Changed: .*[Dd]elivered.* → .*[Bb]ounced.*: Weekly analytics/);
+    const embeds = world.inbox.messages.map((m) => m.embeds[0] as { title: string; description?: string });
+    expect(embeds).toHaveLength(2);
+    expect(embeds[0]!.title).toMatch(/^Starting point: Weekly analytics/);
+    expect(embeds[1]).toMatchObject({
+      title: 'Changes: Weekly analytics',
+      description: '```diff\n~ delivered → bounced\n```',
+    });
   });
 });
 

@@ -10,6 +10,7 @@ import { ServiceError, userMessageFor } from '../../src/errors.ts';
 import { slackChannelMessage } from '../../src/destinations.ts';
 import { renderSlack } from '../../src/render/slack.ts';
 import { createSlackChannelClient } from '../../src/services/webhook/slack-web-api.ts';
+import { createMemoryRateBudget } from '../../src/store/rate-budget.ts';
 import { webClientOptions } from '../../src/services/webhook/slack-web-client.ts';
 import { BOT_TOKEN, MP3, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
 
@@ -35,11 +36,16 @@ beforeAll(async () => {
     { apiUrl: `${slack.server.url}/api`, botToken: BOT_TOKEN },
     {
       now: () => clock.t,
-      sleep: (ms) => {
-        sleeps.push(ms);
-        clock.t += ms;
-        return Promise.resolve();
-      },
+      rateBudget: createMemoryRateBudget({
+        perSecond: 50,
+        invalidLimit: 1_000,
+        now: () => clock.t,
+        sleep: (ms) => {
+          sleeps.push(ms);
+          clock.t += ms;
+          return Promise.resolve();
+        },
+      }),
     },
   );
 });

@@ -9,7 +9,7 @@ import { countCharacters } from '../../src/domain/speech.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { speechHandlers } from '../../src/sandbox/speech.ts';
 import { weatherHandlers } from '../../src/sandbox/weather.ts';
-import { createSayCharge, createSayRefund, createQuotas, type Quotas } from '../../src/quota.ts';
+import { createSayCharge, createSayRefund, createQuotas, type Quotas } from '../../src/user-limits.ts';
 import { createSpeechClient, type SpeechClient } from '../../src/services/speech/client.ts';
 import { createWeatherClient, type WeatherClient } from '../../src/services/weather/client.ts';
 import { createContext, DISCORD_MEMBER, invoke, NOW } from '../commands/context.ts';

@@ -1,7 +1,8 @@
-// Discord's request budgets (src/store/rate-budget*.ts) in memory and in Redis, on a fake clock:
-// the token bucket's arithmetic, scopes kept apart, one bucket and one pause shared by two budgets
-// on one Redis (a pause set by one holds the other, even a request already waiting for its turn),
-// and the invalid-request window with its limit told once.
+// The platforms' request budgets (src/store/rate-budget*.ts) in memory and in Redis, on a fake
+// clock: the token bucket's arithmetic, scopes kept apart, one bucket and one pause shared by two
+// budgets on one Redis (a pause set by one holds the other, even a request already waiting for its
+// turn), Slack's channel pace and workspace pause, and the invalid-request window with its limit
+// told once.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   INVALID_WINDOW_MS,
@@ -10,6 +11,12 @@ import {
   type RateBudgetOptions,
 } from '../../src/store/rate-budget.ts';
 import { createRedisRateBudget } from '../../src/store/rate-budget-redis.ts';
+import {
+  SLACK_POST_PACE,
+  slackChannelScope,
+  slackMethodScope,
+  type RateBudget,
+} from '../../src/domain/rate-budget.ts';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from '../support/redis.ts';
 
 const prefix = testKeyPrefix();
@@ -30,6 +37,14 @@ function fakeTime() {
 type Clocked = Pick<RateBudgetOptions, 'now' | 'sleep' | 'onLimitReached'> & Partial<RateBudgetOptions>;
 
 const opened: OpenRateBudget[] = [];
+
+const WORKSPACE = 'ws1';
+/** A Slack post's turn, as the Slack channel client takes it. */
+const slackPost = (budget: RateBudget, channel: string) =>
+  budget.take(slackChannelScope(WORKSPACE, channel), undefined, {
+    pace: SLACK_POST_PACE,
+    pausedBy: slackMethodScope(WORKSPACE, 'chat.postMessage'),
+  });
 afterEach(async () => {
   for (const budget of opened.splice(0)) await budget.close();
 });
@@ -165,6 +180,53 @@ describe.each(backends)('the rate budget in $name', (backend) => {
     await expect(budget.take('discord:bot', AbortSignal.abort(new Error('stopping')))).rejects.toThrow(
       'stopping',
     );
+  });
+
+  it('paces a Slack channel at its own pace, three at once then one a second, each channel apart', async () => {
+    const { time, now, sleep } = fakeTime();
+    const budget = await backend.open({ now, sleep }, {});
+    const start = time.ms;
+    const at: Record<string, number[]> = { C1: [], C2: [] };
+    for (let i = 0; i < 5; i++)
+      for (const channel of ['C1', 'C2'] as const) {
+        await slackPost(budget, channel);
+        at[channel]!.push(time.ms - start);
+      }
+    // C2's first three went at once beside C1's; both then wait one second a post.
+    expect(at).toEqual({ C1: [0, 0, 0, 1_000, 2_000], C2: [0, 0, 0, 1_000, 2_000] });
+  });
+
+  it("shares a Slack channel's pace between two budgets on one store", async () => {
+    const { time, now, sleep } = fakeTime();
+    const shared = {};
+    const one = await backend.open({ now, sleep }, shared);
+    const two = await backend.open({ now, sleep }, shared);
+    const start = time.ms;
+    const at: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await slackPost(i % 2 === 0 ? one : two, 'C1');
+      at.push(time.ms - start);
+    }
+    expect(at).toEqual([0, 0, 0, 1_000, 2_000, 3_000]);
+  });
+
+  it("holds every channel's posts on both budgets for a workspace 429's Retry-After, and nothing of Discord's", async () => {
+    const { time, now, sleep } = fakeTime();
+    const shared = {};
+    const one = await backend.open({ now, sleep }, shared);
+    const two = await backend.open({ now, sleep }, shared);
+    await one.pause(slackMethodScope(WORKSPACE, 'chat.postMessage'), 30_000);
+    const start = time.ms;
+    await two.take('discord:bot');
+    expect(time.ms).toBe(start);
+    await slackPost(two, 'C9');
+    expect(time.ms - start).toBe(30_000);
+    // Another workspace (another installation's token) is its own.
+    await two.take(slackChannelScope('other', 'C9'), undefined, {
+      pace: SLACK_POST_PACE,
+      pausedBy: slackMethodScope('other', 'chat.postMessage'),
+    });
+    expect(time.ms - start).toBe(30_000);
   });
 
   it('reaches the invalid-request limit at its count, tells it once, and lets go when the window ends', async () => {

@@ -1,6 +1,6 @@
 // Child process for the cross-process quota test: spends /say characters from a shared Redis.
 import { Redis } from 'ioredis';
-import { createQuotas } from '../../src/quota.ts';
+import { createQuotas } from '../../src/user-limits.ts';
 
 const [url, user, amount, times] = process.argv.slice(2) as [string, string, string, string];
 const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });

@@ -31,7 +31,7 @@ export interface RunReportInput {
   metricAggregations?: 'TOTAL'[];
 }
 
-export interface ReportRow {
+interface ReportRow {
   dimensions: string[];
   /** Metric values parsed from GA4's numeric text. */
   metrics: number[];
@@ -54,10 +54,10 @@ export interface AnalyticsClient extends Closable {
 }
 
 /** GA4's documented request bounds (docs/SERVICES.md S2). */
-export const MAX_DIMENSIONS = 9;
-export const MAX_METRICS = 10;
-export const MAX_DATE_RANGES = 4;
-export const MAX_LIMIT = 250_000;
+const MAX_DIMENSIONS = 9;
+const MAX_METRICS = 10;
+const MAX_DATE_RANGES = 4;
+const MAX_LIMIT = 250_000;
 
 const NAME_RE = /^[A-Za-z][A-Za-z0-9_]*(:[A-Za-z0-9_]+)?$/;
 const DATE_RE = /^(today|yesterday|\d+daysAgo|\d{4}-\d{2}-\d{2})$/;
@@ -100,7 +100,7 @@ function problemWith(input: RunReportInput, propertyId: string): string | undefi
  * text can say "1e999" (Infinity to Number); such a value is kept as NaN, which the formatting
  * shows as "not available" and a chart refuses.
  */
-export const MAX_METRIC_VALUE = 1e15;
+const MAX_METRIC_VALUE = 1e15;
 
 function metricNumber(value: string | number | undefined): number {
   const n = Number(value ?? 0);

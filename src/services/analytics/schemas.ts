@@ -32,7 +32,7 @@ export const RunReportResponse = z.object({
   metadata: z.object({ currencyCode: z.string().optional(), timeZone: z.string().optional() }).optional(),
 });
 
-export const GoogleErrorResponse = z.object({
+const GoogleErrorResponse = z.object({
   error: z.object({
     code: z.number().optional(),
     message: z.string().optional(),

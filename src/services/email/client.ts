@@ -40,15 +40,15 @@ export interface EmailClient extends Closable {
 }
 
 /** Resend accepts at most 50 recipients per email. */
-export const MAX_RECIPIENTS = 50;
+const MAX_RECIPIENTS = 50;
 /** Resend's Idempotency-Key length bounds. */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 
 const BARE_ADDRESS_RE = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
 const NAMED_ADDRESS_RE = /^[^<>]*<([^<>]+)>$/;
 
 /** A bare address or "Name <address>", the two forms Resend accepts. */
-export function isEmailAddress(value: string): boolean {
+function isEmailAddress(value: string): boolean {
   const text = value.trim();
   const named = NAMED_ADDRESS_RE.exec(text);
   return BARE_ADDRESS_RE.test(named ? (named[1] ?? '') : text);

@@ -41,7 +41,7 @@ export const EmailResponse = z.object({
   last_event: z.string().nullish(),
 });
 
-export const ResendErrorResponse = z.object({
+const ResendErrorResponse = z.object({
   statusCode: z.number().nullish(),
   name: z.string().optional(),
   message: z.string().optional(),

@@ -29,8 +29,8 @@ export interface GeocodingClient extends Closable {
 /** Places do not move, so an answer is kept for a day. */
 export const GEOCODE_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Mapbox v5's documented bounds on the search text and on `limit`. */
-export const MAX_QUERY_LENGTH = 256;
-export const MAX_QUERY_TOKENS = 20;
+const MAX_QUERY_LENGTH = 256;
+const MAX_QUERY_TOKENS = 20;
 export const MAX_LIMIT = 10;
 
 function invalid(reason: string): ServiceError {

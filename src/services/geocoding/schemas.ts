@@ -11,7 +11,7 @@ const LonLat = z
     message: 'not a [longitude, latitude] pair',
   });
 
-export const FeatureResponse = z.object({
+const FeatureResponse = z.object({
   id: z.string().optional(),
   type: z.string().optional(),
   place_type: z.array(z.string()).optional(),
@@ -31,7 +31,7 @@ export const GeocodeResponse = z.object({
   attribution: z.string().optional(),
 });
 
-export const MapboxErrorResponse = z.object({ message: z.string() });
+const MapboxErrorResponse = z.object({ message: z.string() });
 
 /**
  * `{"message": "..."}`. A 429 may carry no Retry-After but X-Rate-Limit-Reset, the Unix time in

@@ -47,7 +47,7 @@ export const HOST_CACHE_TTL_MS = 60 * 60 * 1000;
 const NO_INFORMATION = /no information available/i;
 
 /** `{"error": "..."}`, or nginx's HTML page for a missing key. */
-export const readHostscanError: ProviderErrorReader = ({ body, text }) => {
+const readHostscanError: ProviderErrorReader = ({ body, text }) => {
   const parsed = ShodanErrorResponse.safeParse(body);
   return { message: parsed.success ? parsed.data.error : bodyExcerpt(text) };
 };

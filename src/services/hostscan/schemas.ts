@@ -3,7 +3,7 @@
 // has none, `asn` as a string or a bare number, null scalars, no `data` with minify=true.
 import { z } from 'zod';
 
-export const BannerResponse = z.object({
+const BannerResponse = z.object({
   port: z.number().int(),
   transport: z.string(),
   product: z.string().nullish(),

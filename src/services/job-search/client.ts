@@ -16,12 +16,12 @@ export interface JobSearchConfig {
   country: string;
 }
 
-export const DEFAULT_RESULTS_PER_PAGE = 5;
+const DEFAULT_RESULTS_PER_PAGE = 5;
 export { MAX_RESULTS_PER_PAGE };
 /** Short: listings change during the day, but paging back and forth should not cost quota (25/min). */
-export const JOB_SEARCH_CACHE_TTL_MS = 60 * 1000;
+const JOB_SEARCH_CACHE_TTL_MS = 60 * 1000;
 
-export interface JobSearchInput {
+interface JobSearchInput {
   /** Lower-case ISO code from JOB_COUNTRIES. */
   country: string;
   /** 1-based. */

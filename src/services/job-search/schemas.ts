@@ -8,7 +8,7 @@ const DisplayName = z.object({
   display_name: z.string().nullish(),
 });
 
-export const JobResponse = z.object({
+const JobResponse = z.object({
   id: z.union([z.string(), z.number()]),
   title: z.string(),
   company: DisplayName.nullish(),

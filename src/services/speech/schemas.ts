@@ -42,4 +42,3 @@ export const SpeechErrorResponse = z.object({
 });
 
 export type VoiceWire = z.output<typeof VoiceResponse>;
-export type SpeechErrorWire = z.output<typeof SpeechErrorResponse>;

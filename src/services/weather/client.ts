@@ -70,9 +70,9 @@ export interface WeatherClient extends Closable {
 
 /** Conditions change slowly enough to keep an answer for ten minutes. */
 export const WEATHER_CACHE_TTL_MS = 10 * 60 * 1000;
-export const UNITS: readonly Units[] = ['metric', 'imperial', 'standard'];
+const UNITS: readonly Units[] = ['metric', 'imperial', 'standard'];
 /** Longer than any real "city,state,country" query; OpenWeatherMap's own bound is not documented. */
-export const MAX_CITY_LENGTH = 200;
+const MAX_CITY_LENGTH = 200;
 
 function checkQuery(operation: string, q: WeatherQuery): { city: string; units: Units } {
   const city = q.city.trim();
@@ -167,8 +167,8 @@ function toSteps(list: ForecastWire['list'], units: Units): ForecastStep[] {
       temp: within(s.main.temp, SANE[units].temp),
       conditions: toConditions(s.weather),
     };
-    // Assigned, not spread from a `{ pop }` object: that object for each of the forty steps made
-    // the mapping 60% dearer (6.6 against 4.1 µs CPU an answer, 18 against 15 KB allocated).
+    // Assigned, not spread from a `{ pop }` object: an object for each of the forty steps made the
+    // mapping dearer (bench/client-steps.ts, "a forecast answer mapped"; docs/PERFORMANCE.md).
     if (s.pop !== undefined) step.pop = within(s.pop, [0, 1]);
     steps.push(step);
   }

@@ -50,13 +50,13 @@ export type ConditionWire = z.output<typeof ConditionWire>;
 export type CurrentWeatherWire = z.output<typeof CurrentWeatherResponse>;
 export type ForecastWire = z.output<typeof ForecastResponse>;
 
-export const OwmErrorResponse = z.object({
+const OwmErrorResponse = z.object({
   cod: Cod.optional(),
   message: z.string(),
 });
 
 /** OpenWeatherMap's "not found" outcome, told apart from a missing route by its message. */
-export const CITY_NOT_FOUND = /^city not found$/i;
+const CITY_NOT_FOUND = /^city not found$/i;
 
 /**
  * `{"cod": <num|string>, "message": "..."}`. Only "city not found" is the not-found outcome; any

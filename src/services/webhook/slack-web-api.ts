@@ -7,16 +7,29 @@
 // creator (conversations.open, then chat.postMessage) where the app has im:write.
 // The outbox decides every wait and retry: the client retries nothing and rejects a 429 at once
 // with its Retry-After (`rejectRateLimitedCalls`), since its own default waits out 429s and
-// retries for about half an hour, hidden from the outbox's per-destination order. Posts are paced
-// at one a second per channel before Slack has to say so (slack-pace.ts).
+// retries for about half an hour, hidden from the outbox's per-destination order.
+// Above the SDK, the rate budget shared by the replicas (`ClientDeps.rateBudget`,
+// src/domain/rate-budget.ts): every chat.postMessage first takes its channel's turn at one a second
+// (SLACK_POST_PACE), before Slack has to say so, and waits out the workspace's chat.postMessage
+// pause; a 429 to chat.postMessage sets that pause for its Retry-After on every replica, since
+// Slack's limits are "per API method per workspace/team per app" and its 429 does not say whether
+// the channel's or the workspace's ran out; for a minute after one, this process sends its posts
+// one at a time (LIMITED_MS). Without a budget nothing is paced here. Interaction answers go
+// through Bolt in the adapter, never through this client, so they never wait for it.
+import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import {
+  SLACK_POST_PACE,
+  slackChannelScope,
+  slackMethodScope,
+  type RateBudget,
+} from '../../domain/rate-budget.ts';
 import { ServiceError } from '../../errors.ts';
 import { registerSecret } from '../../redact.ts';
 import type { SlackFile } from '../../render/slack.ts';
 import type { ClientDeps } from '../deps.ts';
 import type { ChannelClient, MessageRef, PostedMessage, PostProgress, WebhookMessage } from './client.ts';
 import type { PostOptions } from './rate-limit.ts';
-import { createSlackPace, type SlackPace } from './slack-pace.ts';
 import { slackChannelName, slackFailure } from './slack-refusals.ts';
 import { fromSdkError, webClientOptions } from './slack-web-client.ts';
 
@@ -26,10 +39,7 @@ export interface SlackChannelConfig {
   botToken: string;
 }
 
-export interface SlackChannelDeps extends ClientDeps {
-  /** Waits `ms` (the pace between posts to one channel); tests pass a fake clock's. */
-  sleep?: (ms: number) => Promise<void>;
-}
+export type SlackChannelDeps = ClientDeps;
 
 /** Who reads a channel: private or not, and whether a given user is in it. */
 export interface SlackAudience {
@@ -84,11 +94,76 @@ async function told<T>(opts: PostOptions, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What the client's calls share: the WebClient (made on first use), the pace, the log. */
+/** What the client's calls share: the WebClient (made on first use), the budget's turns, the log. */
 interface SlackApi {
   web(): Promise<WebClient>;
-  pace: SlackPace;
+  budget: SlackBudget;
   log: ClientDeps['log'];
+}
+
+/** chat.postMessage calls as the shared budget lets them go. */
+interface SlackBudget {
+  /**
+   * Runs `work` (one chat.postMessage into `channel`) in its turn: the channel's pace, after the
+   * workspace's pause; one at a time in this process while the workspace is limited. A 429 it
+   * gets pauses the workspace's posts on every replica for its Retry-After.
+   */
+  post<T>(channel: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * How long after a 429 this process sends its posts one at a time: Slack counts its limits by
+ * the minute. Sent together, the posts waiting out a Retry-After would all reach Slack at its end,
+ * every one past the first few answered 429 again; one at a time, each 429 stops the next post.
+ */
+const LIMITED_MS = 60_000;
+
+/**
+ * The budget's Slack scopes for the installation `botToken` is (one app in one workspace, as
+ * Slack counts its limits); the keys name a digest of the token, never the token. Without a
+ * budget, posts go as they come and the outbox waits out each 429 on its own.
+ */
+function slackBudget(
+  budget: RateBudget | undefined,
+  botToken: string,
+  now: () => number,
+  log: ClientDeps['log'],
+): SlackBudget {
+  if (!budget) return { post: (_channel, _signal, work) => work() };
+  const workspace = createHash('sha256').update(botToken).digest('hex').slice(0, 16);
+  const posts = slackMethodScope(workspace, 'chat.postMessage');
+  let limitedUntil = -Infinity;
+  let lane: Promise<unknown> = Promise.resolve();
+  const send = async <T>(channel: string, signal: AbortSignal | undefined, work: () => Promise<T>) => {
+    await budget.take(slackChannelScope(workspace, channel), signal, {
+      pace: SLACK_POST_PACE,
+      pausedBy: posts,
+    });
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'rate_limited') {
+        limitedUntil = now() + LIMITED_MS;
+        await budget
+          .pause(posts, err.retryAfterMs ?? 1_000)
+          .catch((e: unknown) => log?.warn({ err: e }, 'slack.budget_failed'));
+      }
+      throw err;
+    }
+  };
+  return {
+    post(channel, signal, work) {
+      if (now() >= limitedUntil) return send(channel, signal, work);
+      const run = lane.then(() => send(channel, signal, work));
+      lane = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
+
+/** chat.postMessage into `channel`, in its turn (the shared budget's), its failure typed. */
+function paced<T>(api: SlackApi, channel: string, signal: AbortSignal | undefined, work: () => Promise<T>) {
+  return api.budget.post(channel, signal, () => attempt('chat.postMessage', channel, work));
 }
 
 /** The scopes the token holds, as Slack's `x-oauth-scopes` header lists them on auth.test. */
@@ -104,10 +179,10 @@ async function postMessage(
   channelId: string,
   message: { text: string; blocks: unknown[] },
   record: ((id: string) => Promise<void>) | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<PostedMessage & { channelId: string }> {
-  await api.pace.take(channelId);
   const client = await api.web();
-  const answer = await attempt('chat.postMessage', channelId, () =>
+  const answer = await paced(api, channelId, signal, () =>
     client.chat.postMessage({
       channel: channelId,
       text: message.text,
@@ -182,7 +257,7 @@ async function postInto(
   const record = files.length > 0 && progress ? (id: string) => progress.record(id) : undefined;
   const posted =
     earlier === undefined
-      ? await told(opts, () => postMessage(api, channelId, message, record))
+      ? await told(opts, () => postMessage(api, channelId, message, record, opts.signal))
       : { id: earlier, channelId };
   if (files.length > 0) await shareFiles(api, posted.channelId, files);
   return posted;
@@ -290,8 +365,7 @@ async function directMessage(api: SlackApi, userId: string, text: string): Promi
   const dm = opened.channel?.id;
   if (dm === undefined)
     throw slackFailure({ operation: 'conversations.open', error: 'channel_not_found', status: 200, where });
-  await api.pace.take(dm);
-  const sent = await attempt('chat.postMessage', dm, () => client.chat.postMessage({ channel: dm, text }));
+  const sent = await paced(api, dm, undefined, () => client.chat.postMessage({ channel: dm, text }));
   return { id: sent.ts ?? '', channelId: dm };
 }
 
@@ -308,7 +382,7 @@ export function createSlackChannelClient(
       (made ??= import('@slack/web-api').then(
         ({ WebClient }) => new WebClient(config.botToken, webClientOptions(config.apiUrl, deps.log)),
       )),
-    pace: createSlackPace(now, deps.sleep),
+    budget: slackBudget(deps.rateBudget, config.botToken, now, deps.log),
     log: deps.log,
   };
   return {

@@ -112,6 +112,32 @@ describe('fake Slack: rate limits', () => {
     expect((await post('C0BURST')).status).toBe(429);
   });
 
+  it("chat.postMessage's workspace limit: a minute's posts across channels, then 429 with Retry-After in any channel", async () => {
+    const small = await startSlackFake({ now: () => clock.t, workspacePostsPerMinute: 6 });
+    try {
+      const postTo = (channel: string) =>
+        fetch(`${small.server.url}/api/chat.postMessage`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${BOT_TOKEN}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ channel, text: 'hello' }),
+        });
+      for (let i = 0; i < 6; i++) expect((await postTo(`C0WS${i}`)).status).toBe(200);
+      const limited = await postTo('C0WSFRESH');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('10');
+      expect(await limited.json()).toEqual({ ok: false, error: 'ratelimited' });
+      // One post a minute / 6 earns one back.
+      clock.t += 10_000;
+      expect((await postTo('C0WSFRESH')).status).toBe(200);
+      expect((await postTo('C0WSOTHER')).status).toBe(429);
+    } finally {
+      await small.server.close();
+    }
+  });
+
   it('conversations.info within Tier 3: 50 a minute, then 429 with Retry-After', async () => {
     for (let i = 0; i < FAKE_TIER3_PER_MINUTE; i++)
       expect((await call('conversations.info', { channel: 'C0GENERAL' })).status).toBe(200);

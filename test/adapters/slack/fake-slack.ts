@@ -126,9 +126,18 @@ export const FAKE_POST_BURST = 5;
 /** conversations.info is Tier 3: 50+ a minute (its method page; rate-limits page's tiers). */
 export const FAKE_TIER3_PER_MINUTE = 50;
 
+/**
+ * chat.postMessage's workspace-wide limit: the rate-limits page names one beside the channel's pace,
+ * the method's page "several hundred messages per minute" with no number; the fake assumes this
+ * many, a bucket refilled evenly over the minute.
+ */
+export const FAKE_WORKSPACE_POSTS_PER_MINUTE = 300;
+
 export interface SlackFakeOptions {
   /** The fake's clock for its rate limits (ms); tests share a fake clock with herald's pace. */
   now?: () => number;
+  /** chat.postMessage's workspace limit a minute (FAKE_WORKSPACE_POSTS_PER_MINUTE unless a test lowers it). */
+  workspacePostsPerMinute?: number;
 }
 
 /** A 429 as Slack answers one: `Retry-After` in whole seconds (https://docs.slack.dev/apis/web-api/rate-limits). */
@@ -172,12 +181,22 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
   // "chat.postMessage generally allows posting one message per second per channel", with short
   // bursts (https://docs.slack.dev/apis/web-api/rate-limits): a bucket of FAKE_POST_BURST a channel,
   // one more each second, and past it a 429 with Retry-After.
+  // Beside it the workspace's limit (the same page; "several hundred messages per minute" on
+  // https://docs.slack.dev/reference/methods/chat.postMessage): a bucket of a minute's posts,
+  // earning one back every 60 s / limit. Either way Slack's 429 does not say which ran out.
+  const perMinute = opts.workspacePostsPerMinute ?? FAKE_WORKSPACE_POSTS_PER_MINUTE;
+  const workspaceInterval = 60_000 / perMinute;
+  let workspaceFullAt = 0;
   const paceRefusal = (channel: string) => {
     const t = now();
     const next = Math.max(postBucket.get(channel) ?? t, t) + 1_000;
     const overMs = next - t - FAKE_POST_BURST * 1_000;
     if (overMs > 0) return rateLimited(overMs);
+    const workspaceNext = Math.max(workspaceFullAt, t) + workspaceInterval;
+    const workspaceOverMs = workspaceNext - t - perMinute * workspaceInterval;
+    if (workspaceOverMs > 0) return rateLimited(workspaceOverMs);
     postBucket.set(channel, next);
+    workspaceFullAt = workspaceNext;
     return undefined;
   };
   // Tier 3 (https://docs.slack.dev/reference/methods/conversations.info): 50 a minute, then 429s.

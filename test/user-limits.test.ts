@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQuotas } from '../src/quota.ts';
+import { createQuotas } from '../src/user-limits.ts';
 import { REDIS_URL } from './support/redis.ts';
 
 const run = promisify(execFile);
@@ -105,7 +105,7 @@ describe('the /say budget through the command', () => {
   it('speaks while the budget lasts, then refuses with one sentence and no synthesis', async () => {
     const { createSayCommand } = await import('../commands/say.ts');
     const { createContext, invoke } = await import('./commands/context.ts');
-    const { createSayCharge } = await import('../src/quota.ts');
+    const { createSayCharge } = await import('../src/user-limits.ts');
     const synthesized: string[] = [];
     const speech = {
       synthesize: async (q: { text: string }) => {
@@ -138,7 +138,7 @@ describe('the /say budget through the command', () => {
   it('gives the characters back when the synthesis fails', async () => {
     const { createSayCommand } = await import('../commands/say.ts');
     const { createContext, invoke } = await import('./commands/context.ts');
-    const { createSayCharge, createSayRefund } = await import('../src/quota.ts');
+    const { createSayCharge, createSayRefund } = await import('../src/user-limits.ts');
     const { ServiceError } = await import('../src/errors.ts');
     let fail = true;
     const speech = {

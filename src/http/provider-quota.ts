@@ -1,6 +1,6 @@
 // Providers' call quotas over calendar windows (UTC minute, day, ISO week, month), counted with
 // rate-limiter-flexible: in Redis when one is given, so that every replica spends one budget, and
-// in memory otherwise (and as Redis' insurance while it is down, as src/quota.ts does).
+// in memory otherwise (and as Redis' insurance while it is down, as src/user-limits.ts does).
 import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -10,7 +10,7 @@ import {
 } from 'rate-limiter-flexible';
 import type { QuotaExhausted, QuotaWindow, ServiceName } from '../errors.ts';
 
-export interface QuotaLimit {
+interface QuotaLimit {
   limit: number;
   per: QuotaWindow;
 }
