@@ -222,6 +222,17 @@ async function send(
 // logs): "webhook.post failed: forbidden (HTTP 403)", or a client's sentence saying what to fix.
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/**
+ * An entry as the log names it: by job, slot and kind only; its payload and the webhook address
+ * (its token) stay out of logs.
+ */
+const named = (entry: OutboxEntry) => ({
+  job: entry.job,
+  slotId: entry.slotId,
+  kind: entry.kind,
+  outboxId: entry.id,
+});
+
 async function giveUp(
   ctx: DeliveryContext,
   entry: OutboxEntry,
@@ -229,12 +240,8 @@ async function giveUp(
   err?: unknown,
 ): Promise<EntryOutcome> {
   await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
-  // Named by job and kind only: the payload and the webhook address (its token) stay out of logs.
   const fields = {
-    job: entry.job,
-    slotId: entry.slotId,
-    kind: entry.kind,
-    outboxId: entry.id,
+    ...named(entry),
     attempts: entry.attempts,
     reason,
     ...(err instanceof ServiceError ? { code: err.code, status: err.status } : {}),
@@ -246,10 +253,7 @@ async function giveUp(
 function warnUncertain(log: JobLog, entry: OutboxEntry): void {
   log.warn(
     {
-      job: entry.job,
-      slotId: entry.slotId,
-      kind: entry.kind,
-      outboxId: entry.id,
+      ...named(entry),
       inFlightSince: entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString(),
       reason: 'an earlier send got no answer (crash or timeout): the post may appear twice',
     },
@@ -299,9 +303,7 @@ async function putBack(
   if (why === 'destination' || why === 'held') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
   ctx.log.warn(
     {
-      job: entry.job,
-      slotId: entry.slotId,
-      kind: entry.kind,
+      ...named(entry),
       attempts: entry.attempts,
       error: describe(err),
       nextAttemptAt: new Date(nextAttemptAt).toISOString(),
@@ -316,10 +318,7 @@ async function putBack(
  * took it, or it was settled there): that owner sends it, never this process.
  */
 function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): EntryOutcome {
-  ctx.log.warn(
-    { job: entry.job, slotId: entry.slotId, kind: entry.kind, outboxId: entry.id },
-    'outbox.taken_over',
-  );
+  ctx.log.warn(named(entry), 'outbox.taken_over');
   notes.failures.set(entry.id, { reason: 'another replica took the post over' });
   return 'pending';
 }
@@ -331,10 +330,7 @@ function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): Entr
 function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceError): EntryOutcome {
   ctx.log.warn(
     {
-      job: entry.job,
-      slotId: entry.slotId,
-      kind: entry.kind,
-      outboxId: entry.id,
+      ...named(entry),
       error: describe(err),
       resendAfterMs: ctx.settings.leaseMs,
     },
