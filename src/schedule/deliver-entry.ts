@@ -2,56 +2,29 @@
 // marked delivered, retried in process (a destination's asked-for wait, or a 5xx's backoff), put
 // back in the store with a backoff (holding its destination for it, destination-pause.ts), put back
 // behind an earlier post that holds the destination, left leased when the send got no answer, or
-// given up on with a logged error. Above it: the deliverer's options, the context its steps share,
-// and a post's JSON form in the outbox. The drain that calls it is delivery.ts.
-import { setTimeout as sleepFor } from 'node:timers/promises';
+// given up on with a logged error; and a post read back from its JSON form in the outbox (written
+// by slot-run.ts). The drain that calls it
+// is delivery.ts, the deliverer's options and shared context delivery-options.ts.
 import { ownEntry } from '../domain/lookup.ts';
-import { ServiceError, type PlatformRefusal } from '../errors.ts';
+import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
-import { createDestinationPauses, scopesOf, type DestinationPauses } from './destination-pause.ts';
-import { createLeaseKeeper, repeatEvery, type LeaseKeeper, type Repeat } from './lease-keeper.ts';
-import type { OutboxEntry, Store } from '../store/store.ts';
+import { scopesOf } from './destination-pause.ts';
+import type { OutboxEntry } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
-import type { Services } from '../core/services.ts';
-import type { ChannelClient, PostProgress, WebhookClient } from '../services/webhook/client.ts';
-import type { RateBudget } from '../domain/rate-budget.ts';
+import type { PostProgress, WebhookClient } from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
-
-export interface DeliveryOptions {
-  store: Store;
-  services: Services;
-  log: JobLog;
-  /** This process's lease owner id. */
-  owner: string;
-  now?: () => number;
-  random?: () => number;
-  /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /**
-   * How long a claim holds an entry unrenewed; renewed every third of it while the entry waits
-   * its turn or is sent (lease-keeper.ts), so a crash frees it after at most this long.
-   */
-  leaseMs?: number;
-  /** Runs the lease renewals; tests pass one that a fake clock drives. */
-  repeat?: Repeat;
-  /** Tries per entry within one drain before it goes back to the store. */
-  triesPerDrain?: number;
-  /** First in-process backoff; doubles per try, with full jitter. */
-  backoffMs?: number;
-  /** The longest 429 wait done in process; a longer one puts the entry back until then. */
-  maxWaitMs?: number;
-  /** First backoff between drains; doubles per attempt up to `retryMaxMs`. */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** An entry still undelivered after this long is given up on, with an error log. */
-  maxAgeMs?: number;
-  /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
-  destinations?: Readonly<Record<string, WebhookClient>>;
-  /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
-  channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
-  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (deliver-entry.ts). */
-  rateBudget?: RateBudget;
-}
+import {
+  INVALID_LIMIT_REASON,
+  LIMITED_WAITS,
+  PERMANENT,
+  type DeliverOpts,
+  type DeliveryContext,
+  type DeliveryOptions,
+  type Failure,
+  type StoredFile,
+  type EntryOutcome,
+  type Notes,
+} from './delivery-options.ts';
 
 /**
  * The webhook client a destination name posts through: `default` is services.webhook, any other a
@@ -65,106 +38,6 @@ export function webhookClientFor(
   return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
 }
 
-const DELIVERY_DEFAULTS = Object.freeze({
-  leaseMs: 5 * 60_000,
-  triesPerDrain: 3,
-  backoffMs: 1_000,
-  maxWaitMs: 60_000,
-  retryBaseMs: 60_000,
-  retryMaxMs: 60 * 60_000,
-  maxAgeMs: 24 * 60 * 60_000,
-}) satisfies Required<
-  Omit<
-    DeliveryOptions,
-    | 'store'
-    | 'services'
-    | 'log'
-    | 'owner'
-    | 'now'
-    | 'random'
-    | 'sleep'
-    | 'repeat'
-    | 'destinations'
-    | 'channels'
-    | 'rateBudget'
-  >
->;
-
-export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
-
-export interface DrainResult {
-  /** Entry id to outcome, for every entry this drain handled. */
-  outcomes: Map<string, EntryOutcome>;
-  /** Entry id to the provider's id of what was delivered (the webhook message id). */
-  receipts?: Map<string, string>;
-  /** Entry id to the channel the provider said it posted in (a Discord webhook's `channel_id`). */
-  channels?: Map<string, string>;
-  /** Entry id to why it was not delivered (given up on, or put back), with the provider's HTTP status. */
-  failures?: Map<string, DeliveryFailure>;
-}
-
-export interface DeliveryFailure {
-  reason: string;
-  status?: number;
-  /** The platform's word that the destination refuses herald for good: the schedule pauses. */
-  refusal?: PlatformRefusal;
-}
-
-/** What one drain learns besides the outcomes. */
-export type Notes = Required<Omit<DrainResult, 'outcomes'>>;
-export const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
-
-/** What the delivery steps share: the resolved options, the clock, the store and this owner. */
-export interface DeliveryContext {
-  settings: DeliveryOptions & { [K in keyof typeof DELIVERY_DEFAULTS]: number };
-  now: () => number;
-  random: () => number;
-  store: Store;
-  log: JobLog;
-  owner: string;
-  pauses: DestinationPauses;
-  /** The leases on the entries this deliverer holds, renewed while they wait and are sent. */
-  leases: LeaseKeeper;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-export function createDeliveryContext(options: DeliveryOptions): DeliveryContext {
-  const settings = { ...DELIVERY_DEFAULTS, ...options };
-  const now = settings.now ?? Date.now;
-  return {
-    settings,
-    now,
-    random: settings.random ?? Math.random,
-    store: settings.store,
-    log: settings.log,
-    owner: settings.owner,
-    pauses: createDestinationPauses(settings.store, now, (err, scope) =>
-      settings.log.warn({ err, scope }, 'outbox.pause_not_saved'),
-    ),
-    leases: createLeaseKeeper({
-      store: settings.store,
-      owner: settings.owner,
-      leaseMs: settings.leaseMs,
-      log: settings.log,
-      repeat: settings.repeat ?? repeatEvery,
-    }),
-    sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
-  };
-}
-
-/** A file as the outbox keeps it (a Discord or a Slack one): JSON has no bytes, so they travel as base64. */
-type StoredFile = Record<string, unknown> & { base64: string };
-
-/** The JSON form of a delivery for the outbox (files' bytes as base64). */
-export function toOutboxPayload(delivery: Delivery): unknown {
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const files: StoredFile[] = delivery.message.files.map(({ bytes, ...f }) => ({
-    ...f,
-    base64: Buffer.from(bytes).toString('base64'),
-  }));
-  return { ...delivery, message: { ...delivery.message, files } };
-}
-
 /** The delivery an outbox entry holds, files decoded. */
 export function fromOutboxPayload(payload: unknown): Delivery {
   const delivery = payload as Delivery;
@@ -176,11 +49,6 @@ export function fromOutboxPayload(payload: unknown): Delivery {
   })) as unknown as typeof delivery.message.files;
   return { ...delivery, message: { ...delivery.message, files } } as Delivery;
 }
-
-/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
-const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
-/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
-const LIMITED_WAITS = 10;
 
 /**
  * Sends one delivery; resolves with the provider's id of what it created (message or email id).
@@ -270,10 +138,6 @@ function warnUncertain(log: JobLog, entry: OutboxEntry): void {
  */
 type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
 
-/** Why a Discord post waits while the invalid-request limit is reached. */
-const INVALID_LIMIT_REASON =
-  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
-
 /**
  * Whether Discord's invalid-request limit stops this delivery: a post rendered for Discord (a Slack
  * message is tagged `platform`), while the budget says the limit is reached.
@@ -337,12 +201,6 @@ function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceErr
     'outbox.outcome_unknown',
   );
   return 'pending';
-}
-
-/** How a delivery is asked for: `markedAt` as for Deliverer.deliverHeld. */
-export interface DeliverOpts {
-  signal?: AbortSignal | undefined;
-  markedAt?: number | undefined;
 }
 
 /** Delivers one entry, noting why when it is not delivered. */
@@ -477,14 +335,6 @@ async function deliverOnce(
       if (next === 'answered') isUncertain = false;
     }
   }
-}
-
-/** A failed send, with what the loop knows of it. */
-interface Failure {
-  err: unknown;
-  facts: RateLimitFacts | undefined;
-  tries: { attempt: number; waits: number; waited: number };
-  isUncertain: boolean;
 }
 
 /**

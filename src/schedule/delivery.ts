@@ -8,30 +8,24 @@
 // `outbox.resend_uncertain`. Destinations are delivered concurrently, each one's posts one at a time
 // in the order they were created, so a destination that hangs costs only its own posts. A post is
 // sent only by the holder of its lease, which is renewed while it waits its turn and is sent.
-// This file is the drain: which entries, in which batches and lanes; one entry's delivery, the
-// deliverer's options and what its steps share are deliver-entry.ts.
+// This file is the drain: which entries, in which batches and lanes; one entry's delivery is
+// deliver-entry.ts, the deliverer's options and what its steps share delivery-options.ts.
 import { byTurn, scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
+import { deliverEntry } from './deliver-entry.ts';
 import {
   createDeliveryContext,
-  deliverEntry,
-  newNotes,
   type DeliveryContext,
   type DeliveryOptions,
   type DrainResult,
   type EntryOutcome,
   type Notes,
-} from './deliver-entry.ts';
+} from './delivery-options.ts';
 
-export {
-  fromOutboxPayload,
-  toOutboxPayload,
-  webhookClientFor,
-  type DeliveryFailure,
-  type DeliveryOptions,
-  type DrainResult,
-  type EntryOutcome,
-} from './deliver-entry.ts';
+export { fromOutboxPayload, webhookClientFor } from './deliver-entry.ts';
+export type { DeliveryFailure, DeliveryOptions, DrainResult, EntryOutcome } from './delivery-options.ts';
+
+const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
 
 const BATCH = 50;
 const WIDE_BATCH = 200;

@@ -15,95 +15,19 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
-import type { Services } from '../core/services.ts';
-import type { ClaimResult, ClaimRules, Store } from '../store/store.ts';
-import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
-import type { Job, JobLog, JobSlot } from './job.ts';
+import type { ClaimResult, ClaimRules } from '../store/store.ts';
+import { createDeliverer, type DrainResult } from './delivery.ts';
+import type { Job, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
-import type { JobSchedule } from './job.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
-import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
-import {
-  createRunBook,
-  recordDrained,
-  recordRun,
-  runRecord,
-  type RunBook,
-  type RunBookSettings,
-} from './run-history.ts';
-import type { CreatorNotices, DirectMessage } from './creator-notice.ts';
+import { chatJob, runClaimedSlot, type SlotDeps, type SlotOutcome } from './slot-run.ts';
+import { createRunBook, recordDrained, recordRun, runRecord, type RunBookSettings } from './run-history.ts';
+import { DEFAULTS, type Engine, type ScheduleRunner, type ScheduleRunnerOptions } from './runner-options.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
 
 export type { CommandLineRunner } from './slot-run.ts';
-
-export interface ScheduleRunnerOptions extends ChatSettings {
-  store: Store;
-  services: Services;
-  log: JobLog;
-  now?: () => Date;
-  /** This process's id in claims and leases; unique per process by default. */
-  owner?: string;
-  /** A slot missed while down is still run when younger than this. */
-  catchupMinutes: number;
-  /** How long a claim holds a slot before another replica may take it over. */
-  leaseMs?: number;
-  /** A run is aborted after this; keep it below `leaseMs`. */
-  jobTimeoutMs?: number;
-  /** The built-in schedules (jobs/index.ts); a disabled one is listed but never run. */
-  builtIns?: readonly JobSchedule[];
-  /** Named webhooks besides `default` (services.webhook). */
-  destinations?: DeliveryOptions['destinations'];
-  /** How often the schedules are read again (a tick also wakes at the next minute). */
-  pollMs?: number;
-  /** Runs of one slot, the first included, before it is recorded as failed for good. */
-  maxAttempts?: number;
-  /** Wait after a failed run before the slot is tried again. */
-  retryDelayMs?: number;
-  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
-  concurrency?: number;
-  delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
-  /** Every finished run, and every missed slot (`missed`), for metrics. */
-  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
-  /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
-  onRecord?: RunBook['onRecord'];
-  /**
-   * Sends a schedule's creator a direct message where the platform and the bot allow it (Slack
-   * with im:write, Discord with a bot token); absent or false: the notice waits for their next
-   * command (creator-notice.ts).
-   */
-  directMessage?: DirectMessage;
-}
-
-const DEFAULTS = Object.freeze({
-  leaseMs: 5 * 60_000,
-  jobTimeoutMs: 2 * 60_000,
-  pollMs: 15_000,
-  maxAttempts: 3,
-  retryDelayMs: 60_000,
-  concurrency: 64,
-});
-
-export interface ScheduleRunner {
-  readonly owner: string;
-  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
-  tick(): Promise<SlotOutcome[]>;
-  /** `/schedule run`: a manual slot now. */
-  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
-  /** `npm run job -- <id>`: a manual slot now, with its whole outcome. */
-  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
-  /** One slot of a built-in schedule (tests drive slots with a fake clock). Never throws. */
-  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
-  /** `npm run job -- <name>`: a manual slot of a built-in schedule now. */
-  runBuiltInNow(name: string): Promise<SlotOutcome>;
-  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
-  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
-  /** What creators are told about their schedules; the dispatcher hands them their waiting notices. */
-  readonly notices: CreatorNotices;
-}
+export type { ScheduleRunner, ScheduleRunnerOptions } from './runner-options.ts';
 
 export { runRecord };
 
@@ -111,24 +35,6 @@ export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up wi
 
 /** The most due schedules one tick takes from the store; the rest wait for the next tick. */
 const DUE_BATCH = 5_000;
-
-/** What the engine's steps share: its settings, clock, claim owner, stop signal and run book. */
-interface Engine {
-  settings: ScheduleRunnerOptions & { [K in keyof typeof DEFAULTS]: number };
-  now: () => Date;
-  owner: string;
-  store: Store;
-  log: JobLog;
-  stopping: AbortController;
-  slotDeps: SlotDeps;
-  book: RunBook;
-  /** The runs under way, for a stop that waits for them. */
-  running: Set<Promise<SlotOutcome>>;
-  /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
-  settled: Map<string, number>;
-  /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
-  refused: WeakSet<SlotOutcome>;
-}
 
 /** A schedule as a tick sees it, built-in or from chat. */
 interface Target {
