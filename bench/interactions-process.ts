@@ -8,6 +8,7 @@ import { createHttpInteractions, discordPublicKey } from '../adapters/discord/ht
 import type { AdapterHandlers } from '../src/core/adapter.ts';
 import { defineCommand } from '../src/core/command.ts';
 import { createRegistry } from '../src/core/registry.ts';
+import { nextTurn } from '../src/core/turns.ts';
 import { createRoutes, startHealthServer } from '../src/health.ts';
 import { createMetrics } from '../src/metrics.ts';
 import { createInteractionWebhookClient } from '../src/services/webhook/discord-interaction.ts';
@@ -35,7 +36,11 @@ const handlers: AdapterHandlers = {
   async onInvocation(inv) {
     commands += 1;
     const command = registry.get(inv.command)!;
-    const reply = await command.handler(command.options.parse(inv.rawInput), {
+    const input = command.options.parse(inv.rawInput);
+    // As the dispatcher does: the checks passed, the adapter defers, the work waits its turn.
+    inv.beginWork?.();
+    await nextTurn();
+    const reply = await command.handler(input, {
       actor: inv.actor,
       services: {},
       log: { debug() {}, info() {}, warn() {}, error() {} },

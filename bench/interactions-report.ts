@@ -1,9 +1,15 @@
-// The interactions bench's report: each scenario against herald and its floor, herald ÷ floor,
-// the absolute target, and whether herald and the floor meet it; then the CPU split.
+// The interactions bench's report: each scenario against herald and its floor, herald ÷ floor, the
+// target (set against the floor measured in the same run, so that it is met or not on this
+// machine's own floor) and whether herald meets it; then the CPU split, and the absolute bounds
+// of an earlier issue beside the floor's own result.
 import { availableParallelism, loadavg } from 'node:os';
 import { percentile } from './stats.ts';
 
 export const CONCURRENCY = 200;
+/** herald's latency (p99) and a bad signature's CPU at most this times the floor's (issue 29). */
+const LATENCY_RATIO = 1.3;
+/** herald's server CPU per command at most this times the floor's. */
+const CPU_RATIO = 1.5;
 
 export interface Measured {
   ms: number[];
@@ -19,7 +25,7 @@ export interface Scenarios {
   ping: Measured;
   defer: Measured;
   bad: Measured;
-  /** Edits of @original sent for the measured commands within 30 s (herald only). */
+  /** Edits of @original sent for the measured commands within 30 s. */
   edits: number;
 }
 
@@ -52,18 +58,26 @@ export function report(r: {
       herald: lat(h.ping),
       floor: lat(f.ping),
       ratio: `p99 ${ratio(p(h.ping, 99), p(f.ping, 99))}`,
-      target: 'p99 ≤ 20 ms; 0 errors',
-      met: yes(p(h.ping, 99) <= 20 && h.ping.errors === 0),
-      floorMet: yes(p(f.ping, 99) <= 20 && f.ping.errors === 0),
+      target: `p99 ≤ ${LATENCY_RATIO}× the floor's; 0 errors`,
+      met: yes(p(h.ping, 99) <= LATENCY_RATIO * p(f.ping, 99) && h.ping.errors === 0),
     },
     {
       scenario: `signed /weather → deferral, ${CONCURRENCY} concurrent (${r.commands})`,
       herald: `${lat(h.defer)}; edits ${h.edits}/${r.commands}`,
-      floor: lat(f.defer),
+      floor: `${lat(f.defer)}; edits ${f.edits}/${r.commands}`,
       ratio: `p99 ${ratio(p(h.defer, 99), p(f.defer, 99))}`,
-      target: 'deferral p99 ≤ 50 ms; every edit sent',
-      met: yes(p(h.defer, 99) <= 50 && h.defer.errors === 0 && h.edits >= r.commands),
-      floorMet: yes(p(f.defer, 99) <= 50 && f.defer.errors === 0),
+      target: `p99 ≤ ${LATENCY_RATIO}× the floor's; every edit sent`,
+      met: yes(
+        p(h.defer, 99) <= LATENCY_RATIO * p(f.defer, 99) && h.defer.errors === 0 && h.edits >= r.commands,
+      ),
+    },
+    {
+      scenario: 'server CPU per /weather command, its edit of @original included',
+      herald: `${h.defer.serverUs.toFixed(0)} µs`,
+      floor: `${f.defer.serverUs.toFixed(0)} µs`,
+      ratio: ratio(h.defer.serverUs, f.defer.serverUs),
+      target: `≤ ${CPU_RATIO}× the floor's`,
+      met: yes(h.defer.serverUs <= CPU_RATIO * f.defer.serverUs),
     },
     {
       scenario: 'cold start: process start → first PONG (median)',
@@ -72,18 +86,23 @@ export function report(r: {
       ratio: `${ratio(r.heraldCold.ms, r.floorCold.ms)}; CPU ${ratio(r.heraldCold.cpuMs, r.floorCold.cpuMs)}`,
       target: '≤ 500 ms',
       met: yes(r.heraldCold.ms <= 500),
-      floorMet: yes(r.floorCold.ms <= 500),
     },
     {
       scenario: `bad signatures (${h.bad.ms.length})`,
       herald: `${h.bad.ms.length - h.bad.errors} × 401, ${h.bad.serverUs.toFixed(1)} µs CPU each, ${h.bad.parsed} parsed`,
       floor: `${f.bad.ms.length - f.bad.errors} × 401, ${f.bad.serverUs.toFixed(1)} µs CPU each`,
       ratio: `CPU ${ratio(h.bad.serverUs, f.bad.serverUs)}`,
-      target: 'all 401, ≤ 60 µs CPU each, nothing parsed',
-      met: yes(h.bad.errors === 0 && h.bad.serverUs <= 60 && h.bad.parsed === 0),
-      floorMet: yes(f.bad.errors === 0 && f.bad.serverUs <= 60),
+      target: `all 401, nothing parsed, CPU ≤ ${LATENCY_RATIO}× the floor's`,
+      met: yes(h.bad.errors === 0 && h.bad.parsed === 0 && h.bad.serverUs <= LATENCY_RATIO * f.bad.serverUs),
     },
   ];
+  // The absolute bounds set before the floor was measured: shown with the floor's own result, since
+  // a bound the bare floor misses on this machine measures the machine, not herald.
+  const absolute = [
+    { scenario: 'PING p99 ≤ 20 ms', h: p(h.ping, 99) <= 20, f: p(f.ping, 99) <= 20 },
+    { scenario: 'deferral p99 ≤ 50 ms', h: p(h.defer, 99) <= 50, f: p(f.defer, 99) <= 50 },
+    { scenario: 'bad signature ≤ 60 µs CPU', h: h.bad.serverUs <= 60, f: f.bad.serverUs <= 60 },
+  ].map((a) => ({ scenario: a.scenario, herald: yes(a.h), floor: yes(a.f) }));
   const cpuRows = (['ping', 'defer', 'bad'] as const).map((k) => ({
     scenario: { ping: 'PING', defer: '/weather deferral', bad: 'bad signature' }[k],
     herald: `${h[k].serverUs.toFixed(0)} µs`,
@@ -97,14 +116,13 @@ export function report(r: {
     table(rows, {
       scenario: 'scenario',
       herald: 'herald',
-      floor: 'floor (bare node:http + Ed25519)',
+      floor: 'floor (bare node:http + Ed25519 + undici edit)',
       ratio: 'herald ÷ floor',
-      target: 'target',
+      target: 'target (against the floor of this run)',
       met: 'met',
-      floorMet: 'floor meets',
     }),
     '',
-    'CPU per request (herald edits of @original included in its /weather row) and event-loop delay',
+    'CPU per request (the edits of @original included in the /weather row) and event-loop delay',
     table(cpuRows, {
       scenario: 'scenario',
       herald: 'server CPU herald',
@@ -113,6 +131,9 @@ export function report(r: {
       client: 'client CPU (herald run / floor run)',
       delay: 'server loop delay p99 (herald / floor)',
     }),
+    '',
+    'Absolute bounds of an earlier issue, beside the floor (not targets where the floor misses them)',
+    table(absolute, { scenario: 'bound', herald: 'herald meets', floor: 'floor meets' }),
     '',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 // `npm run bench -- interactions`: Discord's HTTP interactions endpoint, one replica on loopback,
 // each scenario run against herald and against its floor (interactions-floor.ts: a bare node:http
-// server verifying Ed25519), driven by the same client: requests signed before the timed window,
+// server verifying Ed25519 and sending each command's edit of @original with undici), driven by
+// the same client: requests signed before the timed window,
 // sent over one keep-alive undici Pool as a load balancer would. herald's replica
 // (interactions-process.ts) runs with `npm start`'s V8 flags and compile cache; the cold start is
 // `npm start`'s own entry (src/start.mjs) in HTTP mode. CPU is split between client and server.
@@ -185,7 +186,7 @@ async function scenarios(
   replica: Replica,
   keys: Keys,
   wrong: Keys,
-  edits: (() => Promise<number>) | undefined,
+  edits: () => Promise<number>,
 ): Promise<Scenarios> {
   const origin = new URL(replica.url).origin;
   const pool = new Pool(origin, { connections: CONCURRENCY, pipelining: 1 });
@@ -194,18 +195,20 @@ async function scenarios(
     Array.from({ length: n }, (_, i) =>
       signed(keys.privateKey, JSON.stringify(interaction(2, `bench-token-${from + i}`))),
     );
-  // Warm-up, unmeasured: connections opened, code compiled by the JIT.
+  // Warm-up, unmeasured: connections opened, code compiled by the JIT, the heap grown to its
+  // working size, as in a replica that has been serving for a while.
   await drive(replica, pool, pings(count(1_000)), 200);
-  const warmCommands = count(400);
+  const editsBefore = await edits();
+  const warmCommands = count(2_000);
   await drive(replica, pool, commands(warmCommands, 0), 200);
-  if (edits) await until(async () => (await edits()) >= warmCommands, 30_000);
-  const editsBefore = (await edits?.()) ?? 0;
+  await until(async () => (await edits()) - editsBefore >= warmCommands, 30_000);
   const ping = await drive(replica, pool, pings(count(4_000)), 200);
+  const measuredFrom = await edits();
   const n = count(2_000);
-  const defer = await drive(replica, pool, commands(n, 1_000_000), 200, async () => {
-    if (edits) await until(async () => (await edits()) - editsBefore >= n, 30_000);
-  });
-  const editsSent = ((await edits?.()) ?? 0) - editsBefore;
+  const defer = await drive(replica, pool, commands(n, 1_000_000), 200, () =>
+    until(async () => (await edits()) - measuredFrom >= n, 30_000),
+  );
+  const editsSent = (await edits()) - measuredFrom;
   // Well formed and current, by another key, so each costs a full Ed25519 check.
   const bad = signed(wrong.privateKey, JSON.stringify(interaction(2, 'bench-token-bad')));
   const badRun = await drive(
@@ -379,8 +382,11 @@ export async function runInteractionsBench(opts: { isSlowOnly?: boolean } = {}):
   const slow = await slowRun(herald, keys);
   await stop(herald.child);
   progress('floor');
-  const floor = await spawnReplica(floorScript, { BENCH_PUBLIC_KEY: keys.publicKeyHex });
-  const f = await scenarios(floor, keys, wrong, undefined);
+  const floor = await spawnReplica(floorScript, {
+    BENCH_PUBLIC_KEY: keys.publicKeyHex,
+    BENCH_DISCORD_API_URL: sink.url,
+  });
+  const f = await scenarios(floor, keys, wrong, sink.edits);
   await stop(floor.child);
   await sink.stop();
   await rm(store, { recursive: true, force: true });

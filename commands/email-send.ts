@@ -56,7 +56,7 @@ export function createEmailSendCommand(opts: EmailCommandOptions) {
             color: 'success',
             fields: [
               { name: 'To', value: input.to, inline: true },
-              { name: 'Subject', value: truncate(input.subject, 200), inline: true },
+              { name: 'Subject', value: truncate(input.subject, 200, { oneLine: true }), inline: true },
               { name: 'Id', value: id },
             ],
             footer: `Follow its delivery with /email status ${id}`,

@@ -57,7 +57,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
         ephemeral: true,
         embeds: [
           {
-            title: truncate(record.subject || '(no subject)', 200),
+            title: truncate(record.subject || '(no subject)', 200, { oneLine: true }),
             color: eventColor(record.lastEvent),
             fields: [
               { name: 'Last event', value: event, inline: true },

@@ -81,7 +81,7 @@ export const geocode = defineCommand({
           url: mapLink(first),
           color: 'info',
           fields: shown.map((m, i) => ({
-            name: `${i + 1}. ${truncate(m.placeName, 200)}`,
+            name: `${i + 1}. ${truncate(m.placeName, 200, { oneLine: true })}`,
             value: [
               `Latitude ${formatCoordinate(m.latitude)}, longitude ${formatCoordinate(m.longitude)}`,
               m.placeType.length > 0 ? `Type: ${m.placeType.join(', ')}` : undefined,

@@ -43,7 +43,10 @@ interface JobsPage {
 
 /** "“rust” in Berlin, Germany": the search as the replies name it. */
 function searchText(p: JobsPage): string {
-  const place = joinPlace(p.where === undefined ? undefined : truncate(p.where, 60), countryName(p.country));
+  const place = joinPlace(
+    p.where === undefined ? undefined : truncate(p.where, 60, { oneLine: true }),
+    countryName(p.country),
+  );
   return `${quote(p.what, 60)} in ${place}`;
 }
 
@@ -125,7 +128,7 @@ function listingsReply(
   const shown = result.results.slice(0, size).map((job, i) => ({
     job,
     field: {
-      name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200)}`,
+      name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200, { oneLine: true })}`,
       value: listingValue(job, country, now),
     },
   }));

@@ -54,7 +54,7 @@ function sayReply(said: {
     embeds: [
       {
         title: `🔊 ${said.isDefault ? 'Default voice' : said.voiceName}`,
-        description: truncate(said.text, 300),
+        description: truncate(said.text, 300, { oneLine: true }),
         color: 'success',
         footer: `${said.modelId} · ${plural(said.chars, 'character')} · ${size}`,
       },

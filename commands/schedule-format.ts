@@ -45,7 +45,7 @@ export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply
         color: 'success',
         fields: [
           { name: 'When', value: `${record.words} (${tz})` },
-          { name: 'Command', value: truncate(record.command, 1000) },
+          { name: 'Command', value: truncate(record.command, 1000, { oneLine: true }) },
           {
             name: 'Destination',
             value: destinationWords(record.destination, true),
@@ -72,7 +72,7 @@ function messageIds(run: HistoryRun): string {
 /** A run's outcome in one line: posted, no change, pending until when, failed and why, missed. */
 export function runLine(run: HistoryRun, tz: string): string {
   const at = formatRun(new Date(run.at), tz);
-  const why = truncate(run.error ?? 'unknown error', 300);
+  const why = truncate(run.error ?? 'unknown error', 300, { oneLine: true });
   if (run.outcome === 'posted') return `posted ${at}${messageIds(run)}`;
   if (run.outcome === 'no-change') return `no change ${at}: nothing new, nothing posted`;
   if (run.outcome === 'missed') return `missed ${at}: ${why}`;
@@ -133,11 +133,11 @@ function scheduleField(
   const watch = record.onlyNew ? ` (watch: only new${record.alert ? `, alert ${record.alert}` : ''})` : '';
   const state = `${watch}${record.paused ? ' (paused)' : ''}`;
   return {
-    name: truncate(`${record.id}${state} · ${record.words}`, 250),
+    name: truncate(`${record.id}${state} · ${record.words}`, 250, { oneLine: true }),
     value: [
-      `When: "${truncate(record.when, 100)}", ${tz}`,
-      `Runs: ${truncate(record.command, 300)} ${destinationWords(record.destination, false, '→')}${modeWord(mode)}`,
-      `By: ${truncate(record.creator.displayName, 80)} (${record.creator.platform})`,
+      `When: "${truncate(record.when, 100, { oneLine: true })}", ${tz}`,
+      `Runs: ${truncate(record.command, 300, { oneLine: true })} ${destinationWords(record.destination, false, '→')}${modeWord(mode)}`,
+      `By: ${truncate(record.creator.displayName, 80, { oneLine: true })} (${record.creator.platform})`,
       `Next: ${record.paused ? 'paused' : nextRun ? formatRun(nextRun, tz) : 'none'}`,
       `Last: ${lastRunLine(record.lastRun, tz)}`,
     ].join('\n'),

@@ -161,26 +161,9 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
   });
 }
 
-export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
-  const { service } = opts;
-  const manage = allowList({
-    users: opts.users,
-    roles: opts.roles,
-    action: 'manage schedules',
-    usersVariable: 'SCHEDULE_ALLOWED_USERS',
-    rolesVariable: 'SCHEDULE_ALLOWED_ROLES',
-  });
-  const byId = (name: string, description: string) => ({
-    name,
-    description,
-    options: z.object({ id: ID }),
-    positional: ['id'] as const,
-    needs: [],
-    access: [manage],
-    changesState: true,
-  });
+/** /schedule list and /schedule history: what anyone may read of the schedules they may see. */
+function scheduleReading(service: ScheduleService): Command[] {
   return [
-    scheduleAdd(service, manage),
     defineCommand({
       name: 'schedule list',
       description: 'List the schedules, their next and last runs',
@@ -210,6 +193,30 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
         return historyReply(record, runs);
       },
     }),
+  ];
+}
+
+export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
+  const { service } = opts;
+  const manage = allowList({
+    users: opts.users,
+    roles: opts.roles,
+    action: 'manage schedules',
+    usersVariable: 'SCHEDULE_ALLOWED_USERS',
+    rolesVariable: 'SCHEDULE_ALLOWED_ROLES',
+  });
+  const byId = (name: string, description: string) => ({
+    name,
+    description,
+    options: z.object({ id: ID }),
+    positional: ['id'] as const,
+    needs: [],
+    access: [manage],
+    changesState: true,
+  });
+  return [
+    scheduleAdd(service, manage),
+    ...scheduleReading(service),
     defineCommand({
       ...byId('schedule remove', 'Remove a schedule'),
       examples: ['/schedule remove k7p2mx'],

@@ -28,7 +28,7 @@ export function voiceChoices(voices: readonly Voice[], partial: string): Choice[
   );
   return [...starts, ...contains].slice(0, DISCORD_LIMITS.autocompleteChoices).map((v) => {
     const detail = describeVoice(v);
-    return { name: truncate(detail ? `${v.name} (${detail})` : v.name, 100), value: v.id };
+    return { name: truncate(detail ? `${v.name} (${detail})` : v.name, 100, { oneLine: true }), value: v.id };
   });
 }
 

@@ -89,8 +89,8 @@ const PLACE_NAME_MAX = 100;
 
 /** "Zocca, IT". */
 export function placeLabel(city: string, country: string | undefined): string {
-  const name = truncate(city, PLACE_NAME_MAX);
-  return country ? `${name}, ${truncate(country, PLACE_NAME_MAX)}` : name;
+  const name = truncate(city, PLACE_NAME_MAX, { oneLine: true });
+  return country ? `${name}, ${truncate(country, PLACE_NAME_MAX, { oneLine: true })}` : name;
 }
 
 /** "UTC+02:00" from OpenWeatherMap's offset in seconds. */

@@ -3,7 +3,10 @@
 // jobs and adapters all import it, so a reply never shows "18 KB" beside "18.4 kB" or "5 °C"
 // beside "5.3 °C". A leaf but for the domain's text rules. One locale (en-GB) and dates in UTC.
 
-import { truncate as cut } from './domain/text.ts';
+import { truncate } from './domain/text.ts';
+
+// The one truncate, for the commands that take their formatting from here (commands/format.ts).
+export { truncate };
 
 export const LOCALE = 'en-GB';
 
@@ -210,20 +213,6 @@ export function formatAge(date: Date, now: Date): string {
   return `${formatRelative(date, now)}, ${formatDate(date)}`;
 }
 
-/**
- * Text on one line (each run of white space one space), cut to `max` characters as `cut` does.
- * Words are read only until the line is full: a 1 MB text costs what its first `max` characters do.
- */
-export function truncate(text: string, max: number): string {
-  let line = '';
-  // A word longer than the line is read only as far as the line goes.
-  for (const [word] of text.matchAll(new RegExp(`\\S{1,${Math.max(1, max + 1)}}`, 'g'))) {
-    line += line === '' ? word : ` ${word}`;
-    if (line.length > max) break;
-  }
-  return cut(line, max);
-}
-
 /** "1 voice", "42 voices". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${formatNumber(count)} ${count === 1 ? singular : pluralForm}`;
@@ -231,7 +220,7 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 
 /** Echoes user text inside quotes, on one line and bounded, so it cannot break the layout. */
 export function quote(text: string, max = 80): string {
-  return `“${truncate(text, max)}”`;
+  return `“${truncate(text, max, { oneLine: true })}”`;
 }
 
 /** "a, b, c and 4 more". */

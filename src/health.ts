@@ -4,7 +4,9 @@
 // and /metrics only where asked for (METRICS_PORT, a server of its own, or METRICS_ON_PUBLIC_PORT).
 // Anyone may open a connection to it, so it bounds what a connection can hold: headers and bodies
 // have a few seconds to arrive, a body is read only once the route has admitted it by its headers
-// (src/request-body.ts), and open connections are capped in total and, where set, per address.
+// (src/request-body.ts), open connections are capped in total and, where set, per address, and
+// past a number of connections no signed request has come through yet, the one that has waited
+// longest is dropped as a new one opens.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { HttpRoute, HttpRoutes } from './core/adapter.ts';
@@ -27,6 +29,13 @@ const READ_BUFFER_BYTES = 16 * 1024;
 export const MAX_HEADER_BYTES = 8 * 1024;
 /** Open connections at most, all clients together (HTTP_MAX_CONNECTIONS). */
 export const MAX_CONNECTIONS = 4_096;
+/**
+ * Connections through which no request has yet been verified, at most
+ * (HTTP_MAX_UNVERIFIED_CONNECTIONS): Node's own memory for a connection is what held connections
+ * cost, whatever they send, so their number is what bounds it (the RSS row of
+ * `npm run bench -- interactions slow`; docs/DISCORD-HTTP.md, "Where the memory goes").
+ */
+export const MAX_UNVERIFIED_CONNECTIONS = 1_000;
 
 export interface ReadinessCheck {
   name: string;
@@ -80,6 +89,7 @@ export interface ConnectionLimits {
   maxConnections?: number;
   /** Unset: no cap per address (behind a proxy every connection has the proxy's address). */
   maxConnectionsPerAddress?: number | undefined;
+  maxUnverifiedConnections?: number;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   bodyDeadlineMs?: number;
@@ -104,13 +114,20 @@ function refuse(
   res.writeHead(status, { ...headers, connection: 'close' }).end(() => req.socket.destroy());
 }
 
-/** Reads a route's body within its admission and hands both to the route. */
-function serveRoute(
-  route: HttpRoute,
-  req: IncomingMessage,
-  res: ServerResponse,
-  limits: Required<Pick<ConnectionLimits, 'bodyDeadlineMs' | 'budget'>>,
-) {
+/** What serving a route needs besides the route: the body's bounds, and who to tell of a success. */
+interface RouteLimits extends Required<Pick<ConnectionLimits, 'bodyDeadlineMs' | 'budget'>> {
+  /** The connection carried a request its route answered with success: it was signed. */
+  verified(socket: Socket): void;
+}
+
+/**
+ * Reads a route's body within its admission and hands both to the route. A route answers success
+ * only to a request whose signature it verified, so a success marks its connection verified.
+ */
+function serveRoute(route: HttpRoute, req: IncomingMessage, res: ServerResponse, limits: RouteLimits) {
+  res.once('finish', () => {
+    if (res.statusCode < 400) limits.verified(req.socket);
+  });
   const admission = route.admit(req);
   if ('status' in admission) {
     refuse(req, res, admission.status, admission.headers);
@@ -142,10 +159,33 @@ function capPerAddress(server: Server, max: number): void {
   });
 }
 
+/**
+ * Keeps at most `max` open connections through which no request has been verified: past it, the
+ * one open longest is dropped as a new one opens, so connections held open without a signature
+ * cannot add up, while a signed request on a new connection still gets in (it is the newest) and
+ * a load balancer's verified connections are never dropped. Returns what marks one verified.
+ */
+export function dropLongestUnverified(server: Server, max: number): (socket: Socket) => void {
+  // A Set iterates in insertion order: the first is the one open longest.
+  const unverified = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    // Already dropped by the cap per address.
+    if (socket.destroyed) return;
+    unverified.add(socket);
+    socket.once('close', () => unverified.delete(socket));
+    if (unverified.size <= max) return;
+    const longest = unverified.values().next().value!;
+    unverified.delete(longest);
+    longest.destroy();
+  });
+  return (socket) => void unverified.delete(socket);
+}
+
+/** A server bounded by `limits`, and what marks one of its connections verified. */
 function boundedServer(
   limits: ConnectionLimits,
   listener: (req: IncomingMessage, res: ServerResponse) => void,
-): Server {
+): { server: Server; verified: (socket: Socket) => void } {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
@@ -160,7 +200,11 @@ function boundedServer(
   );
   server.maxConnections = limits.maxConnections ?? MAX_CONNECTIONS;
   if (limits.maxConnectionsPerAddress !== undefined) capPerAddress(server, limits.maxConnectionsPerAddress);
-  return server;
+  const verified = dropLongestUnverified(
+    server,
+    limits.maxUnverifiedConnections ?? MAX_UNVERIFIED_CONNECTIONS,
+  );
+  return { server, verified };
 }
 
 export async function startHealthServer(opts: {
@@ -180,23 +224,17 @@ export async function startHealthServer(opts: {
 }): Promise<HealthServer> {
   const host = opts.host ?? '127.0.0.1';
   const limits = opts.limits ?? {};
-  const bodyLimits = {
+  const routeLimits: RouteLimits = {
     budget: limits.budget ?? createBodyBudget(),
     bodyDeadlineMs: limits.bodyDeadlineMs ?? BODY_DEADLINE_MS,
+    verified: () => {},
   };
-  const serveMetrics = (res: ServerResponse): void => {
-    Promise.resolve(opts.metrics)
-      .then(async ({ registry }) => ({ text: await registry.metrics(), type: registry.contentType }))
-      .then(
-        ({ text, type }) => res.writeHead(200, { 'content-type': type }).end(text),
-        () => res.writeHead(500).end(),
-      );
-  };
-  const server = boundedServer(limits, (req, res) => {
+  const serveMetrics = (res: ServerResponse) => writeMetrics(res, opts.metrics);
+  const { server, verified } = boundedServer(limits, (req, res) => {
     const path = pathOf(req);
     const route = opts.routes?.get(path);
     if (route) {
-      serveRoute(route, req, res, bodyLimits);
+      serveRoute(route, req, res, routeLimits);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -224,7 +262,8 @@ export async function startHealthServer(opts: {
           if (req.method !== 'GET' && req.method !== 'HEAD') refuse(req, res, 405, { allow: 'GET, HEAD' });
           else if (pathOf(req) === '/metrics') serveMetrics(res);
           else notFound(res);
-        });
+        }).server;
+  routeLimits.verified = verified;
   const servers = metricsServer ? [server, metricsServer] : [server];
   const close = (s: Server) =>
     new Promise<void>((resolve) => {
@@ -245,6 +284,16 @@ export async function startHealthServer(opts: {
     metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     close: async () => void (await Promise.all(servers.map(close))),
   };
+}
+
+/** The metrics in Prometheus's text format; 500 when they cannot be read. */
+function writeMetrics(res: ServerResponse, metrics: Metrics | Promise<Metrics>): void {
+  Promise.resolve(metrics)
+    .then(async ({ registry }) => ({ text: await registry.metrics(), type: registry.contentType }))
+    .then(
+      ({ text, type }) => res.writeHead(200, { 'content-type': type }).end(text),
+      () => res.writeHead(500).end(),
+    );
 }
 
 /** 200 when every check passes, 503 otherwise; each check's result by name. */

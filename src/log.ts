@@ -2,7 +2,14 @@
 // console adapter's stdout holds only replies. Every credential carrier is redacted: by key
 // (headers, query parameters) and by value (every configured secret, inside any string).
 import pino, { type Logger } from 'pino';
-import { mayNeedRedaction, REDACTED, redactText, SECRET_HEADERS, SECRET_QUERY_PARAMS } from './redact.ts';
+import {
+  mayNeedRedaction,
+  REDACTED,
+  redactText,
+  SECRET_HEADERS,
+  SECRET_QUERY_PARAMS,
+  TOO_DEEP,
+} from './redact.ts';
 
 export type { Logger };
 
@@ -22,9 +29,13 @@ const SECRET_KEYS = new Set([
   'signingsecret',
 ]);
 
+/** The deepest level of a logged object that is walked; below it, an object is TOO_DEEP. */
+const MAX_LOG_DEPTH = 6;
+
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
-  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_LOG_DEPTH) return TOO_DEEP;
   if (value instanceof Error) {
     const out: Record<string, unknown> = {
       type: value.name,

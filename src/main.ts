@@ -272,13 +272,13 @@ async function serveHttp(base: Base, later: Later, metrics: Promise<Metrics>): P
         }
       : undefined,
   });
-  const { maxConnections, maxConnectionsPerAddress, ...where } = config.health!;
+  const { maxConnections, maxConnectionsPerAddress, maxUnverifiedConnections, ...where } = config.health!;
   const health = await startHealthServer({
     ...where,
     metrics,
     checks,
     routes,
-    limits: { maxConnections, maxConnectionsPerAddress },
+    limits: { maxConnections, maxConnectionsPerAddress, maxUnverifiedConnections },
   });
   lifecycle.onStop('connections', () => health.close());
   log.info({ host: health.host, port: health.port }, `HTTP server on ${health.host} port ${health.port}`);

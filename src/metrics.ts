@@ -23,9 +23,8 @@ export const CHAT_SCHEDULES_JOB_LABEL = 'chat-schedules';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
-  const registry = new Registry();
-  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'herald_' });
+/** herald's own meters, registered on `registry`. */
+function createMeters(registry: Registry) {
   const commands = new Counter({
     name: 'herald_commands_total',
     help: 'Commands run, by command and outcome',
@@ -84,6 +83,33 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  return {
+    commands,
+    commandSeconds,
+    upstream,
+    upstreamSeconds,
+    jobs,
+    jobSeconds,
+    scheduleRuns,
+    lastSuccess,
+    postingStopped,
+  };
+}
+
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'herald_' });
+  const {
+    commands,
+    commandSeconds,
+    upstream,
+    upstreamSeconds,
+    jobs,
+    jobSeconds,
+    scheduleRuns,
+    lastSuccess,
+    postingStopped,
+  } = createMeters(registry);
   return {
     registry,
     postingStopped(reason) {

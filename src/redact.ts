@@ -112,9 +112,19 @@ export function redactText(text: string, extra: readonly string[] = []): string 
 }
 
 /**
+ * What stands in for an object or array nested deeper than a walk goes (redactValue's, the log's):
+ * what is not walked is not checked, so it is not handed on either.
+ */
+export const TOO_DEEP = '[TOO DEEP]';
+
+/** The deepest level redactValue walks: a reply is 5 levels deep, a mapped upstream answer fewer. */
+const MAX_VALUE_DEPTH = 8;
+
+/**
  * A copy of a value (a reply, an embed, a record) with redactText applied to every string in it,
- * at any depth; bytes, dates and other class instances are kept as they are. The value itself is
- * returned when nothing in it needed blanking, so clean replies cost no copy.
+ * down to MAX_VALUE_DEPTH; an object or array below that is replaced by TOO_DEEP. Bytes, dates and
+ * other class instances are kept as they are. The value itself is returned when nothing in it
+ * needed blanking, so clean replies cost no copy.
  */
 export function redactValue<T>(value: T, blank: (text: string) => string = redactText): T {
   return redactAny(value, 0, blank) as T;
@@ -122,7 +132,8 @@ export function redactValue<T>(value: T, blank: (text: string) => string = redac
 
 function redactAny(value: unknown, depth: number, blank: (text: string) => string): unknown {
   if (typeof value === 'string') return blank(value);
-  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_VALUE_DEPTH) return TOO_DEEP;
   // Walked in place and copied only where a string changed: every upstream answer comes here, and
   // nearly all are clean, so the walk makes no array or entry list of its own.
   if (Array.isArray(value)) {

@@ -183,6 +183,7 @@ describe('config', () => {
       defaultHost: true,
       maxConnections: 4_096,
       maxConnectionsPerAddress: undefined,
+      maxUnverifiedConnections: 1_000,
     };
     expect(loadConfig({ HEALTH_PORT: '9090' }).health).toEqual({
       ...loopback,
@@ -241,8 +242,13 @@ describe('config', () => {
       PORT: '8080',
       HTTP_MAX_CONNECTIONS: '500',
       HTTP_MAX_CONNECTIONS_PER_ADDRESS: '20',
+      HTTP_MAX_UNVERIFIED_CONNECTIONS: '300',
     }).health;
-    expect(health).toMatchObject({ maxConnections: 500, maxConnectionsPerAddress: 20 });
+    expect(health).toMatchObject({
+      maxConnections: 500,
+      maxConnectionsPerAddress: 20,
+      maxUnverifiedConnections: 300,
+    });
     expect(problemsOf({ PORT: '8080', HTTP_MAX_CONNECTIONS: '0' }).map((p) => p.variable)).toEqual([
       'HTTP_MAX_CONNECTIONS',
     ]);

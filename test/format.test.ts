@@ -20,7 +20,6 @@ import {
   percentChange,
   plural,
   quote,
-  truncate,
 } from '../src/format.ts';
 import { NOW } from './commands/context.ts';
 
@@ -130,14 +129,9 @@ describe('format', () => {
     expect(joinPlace('Berlin', ' ', 'Germany')).toBe('Berlin, Germany');
   });
 
-  it('truncates to one line with an ellipsis', () => {
-    expect(truncate('short', 10)).toBe('short');
-    expect(truncate('a  b\nc', 10)).toBe('a b c');
-    expect(truncate('abcdefghijkl', 6)).toBe('abcde…');
-    expect(truncate('abcdefghijkl', 6).length).toBe(6);
-    // Never half an emoji: the cut falls before a surrogate pair, not inside it.
-    expect(truncate('abcd😀fgh', 6)).toBe('abcd…');
-    expect(truncate('a 😀😀😀', 4)).toBe('a …');
+  it('quotes text on one line, bounded', () => {
+    expect(quote('a  b\nc', 10)).toBe('“a b c”');
+    expect(quote('abcdefghijkl', 6)).toBe('“abcde…”');
   });
 
   it('quotes echoed text on one bounded line', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/log.ts';
-import { redactText, registerSecret } from '../src/redact.ts';
+import { redactText, registerSecret, TOO_DEEP } from '../src/redact.ts';
 
 function capture() {
   const lines: string[] = [];
@@ -93,6 +93,32 @@ describe('log redaction', () => {
       expect(out).not.toContain(v);
     }
     expect(out).toContain('"city":"Oslo"');
+  });
+
+  it('blanks what lies below the depth it walks: a header deep in an error cause is never logged', async () => {
+    const { lines, log } = capture();
+    // An HTTP library's error, its request's options (and their headers) kept on the cause.
+    const cause = {
+      name: 'RequestError',
+      response: {
+        statusCode: 503,
+        request: {
+          options: {
+            agent: { name: 'undici' },
+            transport: { headers: { 'x-api-key': 'unregistered-deep-key-1', accept: 'application/json' } },
+          },
+        },
+      },
+    };
+    const err = Object.assign(new Error('weather.current failed: unavailable'), { status: 503, cause });
+    log.error({ err, command: 'weather' }, 'command.failed');
+    log.flush();
+    await new Promise((r) => setTimeout(r, 20));
+    const out = lines.join('\n');
+    expect(out).not.toContain('unregistered-deep-key-1');
+    expect(out).toContain(TOO_DEEP);
+    const line = JSON.parse(lines.at(-1)!) as { err: { cause: { response: { statusCode: number } } } };
+    expect(line.err.cause.response.statusCode).toBe(503);
   });
 
   it("keeps a date inside a logged error as its ISO time (a quota's next call)", async () => {

@@ -6,6 +6,7 @@ import {
   redactText,
   redactValue,
   registerSecret,
+  TOO_DEEP,
 } from '../src/redact.ts';
 
 const SECRET = 'redact-test-secret-8c1f0e';
@@ -89,6 +90,36 @@ describe('an upstream answer, parsed then walked', () => {
 });
 
 describe('redactValue', () => {
+  it('blanks what lies below the depth it walks instead of handing it back', () => {
+    // An analytics answer whose deepest level echoes the request, key and all.
+    const answer = {
+      data: {
+        report: {
+          rows: [
+            {
+              dimensions: [
+                {
+                  value: 'Oslo',
+                  source: { meta: { debug: { request: `GET /v1/report?key=${SECRET}` } } },
+                },
+              ],
+              metrics: [{ value: '1204' }],
+            },
+          ],
+        },
+      },
+    };
+    const safe = redactValue(answer, redactSecrets);
+    expect(JSON.stringify(safe)).not.toContain(SECRET);
+    const dimension = safe.data.report.rows[0]!.dimensions[0]!;
+    expect(dimension.value).toBe('Oslo');
+    expect(dimension.source.meta.debug).toBe(TOO_DEEP);
+    expect(safe.data.report.rows[0]!.metrics[0]!.value).toBe('1204');
+    // A clean value as deep is blanked too: below the walk nothing is known to be clean.
+    const clean = { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: 'plain' } } } } } } } } } };
+    expect(JSON.stringify(redactValue(clean))).toContain(TOO_DEEP);
+  });
+
   it('blanks secrets at any depth of a reply and keeps bytes and dates as they are', () => {
     const bytes = new Uint8Array([1, 2, 3]);
     const when = new Date(0);

@@ -1,8 +1,9 @@
 // The Discord adapter: interactions in, Invocations out; Replies back as interaction responses.
 // Both modes read the raw interaction JSON (interaction.ts): HTTP mode the endpoint's verified body
 // (http.ts, no discord.js at all), gateway mode the packets of a discord.js session (gateway.ts).
-// Discord allows 3 s for the first response and 15 min for edits, so every command is deferred at
-// once: https://discord.com/developers/docs/interactions/receiving-and-responding
+// Discord allows 3 s for the first response and 15 min for edits: a command is deferred as soon as
+// the dispatcher's checks pass, and a refusal by them is the one private first answer.
+// https://discord.com/developers/docs/interactions/receiving-and-responding
 import { MessageFlags, type APIInteraction } from 'discord-api-types/v10';
 import type { DiscordConfig } from '../../src/config/index.ts';
 import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../src/core/adapter.ts';
@@ -13,8 +14,7 @@ import {
   type InteractionClaims,
 } from '../../src/core/claims.ts';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
-import type { Action } from '../../src/core/reply.ts';
-import { nextTurn } from '../../src/core/turns.ts';
+import type { Action, Reply } from '../../src/core/reply.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { createActionStore, type ActionStore, type ActionTarget } from './custom-id.ts';
 import { createFirstAnswers } from './first-answers.ts';
@@ -32,7 +32,7 @@ import {
   type ButtonPacket,
   type CommandPacket,
 } from './interaction.ts';
-import { renderChoices } from '../../src/render/discord.ts';
+import { renderChoices, renderDiscord } from '../../src/render/discord.ts';
 import {
   discordError,
   safeError,
@@ -41,6 +41,7 @@ import {
   type FirstAnswers,
   type InFlight,
   type InteractionWebhook,
+  type SendContext,
 } from './respond.ts';
 
 /** Interaction tokens live 15 minutes; the invocation gives up a minute before. */
@@ -49,6 +50,12 @@ export const REPLY_WINDOW_MS = 14 * 60_000;
 export const AUTOCOMPLETE_DEADLINE_MS = 2_500;
 export const CONNECT_TIMEOUT_MS = 30_000;
 export const EXPIRED_BUTTON_MESSAGE = 'This button has expired; run the command again.';
+/**
+ * The dispatcher's checks (input, access, rate limit) normally end in a few ms and the deferral
+ * follows them; should they still be running after this long, the deferral goes anyway, well
+ * inside Discord's 3 s.
+ */
+export const DEFER_BY_MS = 1_000;
 export interface DiscordAdapterOptions {
   config: DiscordConfig;
   log: CommandLog;
@@ -59,6 +66,7 @@ export interface DiscordAdapterOptions {
   webhook: InteractionWebhook;
   /** Overrides for tests: shorter windows and deadlines. */
   replyWindowMs?: number;
+  deferByMs?: number;
   autocompleteDeadlineMs?: number;
   connectTimeoutMs?: number;
   /** Where button targets are kept (custom-id.ts); one per adapter by default. */
@@ -82,6 +90,7 @@ interface Session {
   /** The targets of the buttons herald has sent, by custom_id. */
   readonly buttonTargets: ActionStore;
   readonly replyWindowMs: number;
+  readonly deferByMs: number;
   readonly autocompleteDeadlineMs: number;
   /** One controller per interaction still being worked on; stop() aborts them. */
   readonly inFlight: Set<AbortController>;
@@ -92,15 +101,14 @@ interface Session {
   isStopped: boolean;
 }
 
-/** Defers at once (Discord's 3 s), so that the answer can take up to the reply window. */
-function defer(
-  session: Session,
-  interaction: Deferrable,
-  kind: InFlight['kind'],
-  isEphemeral: boolean,
-  controller: AbortController,
-): InFlight {
-  const deferred = session.answers.defer(interaction, kind, isEphemeral).then(
+/**
+ * Defers, once: when the dispatcher's checks have passed and the work begins, or DEFER_BY_MS after
+ * the interaction arrived if they are still running, so that Discord's 3 s are met either way.
+ */
+function deferOnce(session: Session, flight: InFlight): Promise<void> {
+  if (flight.deferred) return flight.deferred;
+  const { interaction, kind, isEphemeral, controller } = flight;
+  flight.deferred = session.answers.defer(interaction, kind, isEphemeral).then(
     () => undefined,
     (err: unknown) => {
       const error = discordError(err, 'send_failed', 'deferral', session.config.token);
@@ -109,37 +117,48 @@ function defer(
       throw error;
     },
   );
-  return { interaction, kind, isEphemeral, controller, responded: false, deferred };
+  flight.deferred.catch((err: unknown) => {
+    session.log.warn({ err, interactionId: interaction.id }, 'discord.defer_failed');
+  });
+  return flight.deferred;
 }
 
-async function run(
+/** A private answer of text alone: sent as the first answer when nothing was deferred yet. */
+function isNotice(reply: Reply): boolean {
+  return (
+    reply.ephemeral === true && !reply.embeds?.length && !reply.attachments?.length && !reply.actions?.length
+  );
+}
+
+/**
+ * Answers `reply`: a refusal before any work (input, access, rate limit) as the interaction's one
+ * private first answer; anything else after the deferral, by the step responseStep chooses.
+ */
+async function answer(session: Session, flight: InFlight, reply: Reply, context: SendContext): Promise<void> {
+  if (flight.deferred || !isNotice(reply)) {
+    void deferOnce(session, flight);
+    return sendReply(flight, reply, context);
+  }
+  // Marked before the call, so the deferral's fallback timer no longer fires.
+  flight.responded = true;
+  const { content } = renderDiscord(reply, { customIdFor: context.customIdFor });
+  try {
+    await session.answers.notice(flight.interaction, content);
+  } catch (err) {
+    throw discordError(err, 'send_failed', 'reply', session.config.token);
+  }
+}
+
+/** The invocation a packet makes: its target, invoker and channel, answered through `flight`. */
+function invocationOf(
   session: Session,
-  handlers: AdapterHandlers,
-  interaction: Deferrable,
+  flight: InFlight,
   target: ActionTarget,
-  kind: InFlight['kind'],
-  isEphemeral: boolean,
-): Promise<void> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => {
-    const message = 'the interaction token is about to expire';
-    controller.abort(new AdapterError({ platform: 'discord', code: 'expired', message }));
-  }, session.replyWindowMs);
-  timer.unref();
-  session.inFlight.add(controller);
-  // Deferring is the first thing sent, before any work, so the 3 s deadline is always met.
-  const flight = defer(session, interaction, kind, isEphemeral, controller);
-  flight.deferred.catch((err: unknown) => {
-    session.log.warn({ err, interactionId: interaction.id, command: target.command }, 'discord.defer_failed');
-  });
-  const sendContext = {
-    log: session.log,
-    token: session.config.token,
-    webhook: session.webhook,
-    customIdFor: (action: Action) => session.buttonTargets.idFor(action),
-  };
+  context: SendContext,
+): Invocation {
+  const { interaction } = flight;
   const channelId = interaction.channel_id ?? interaction.channel?.id;
-  const invocation: Invocation = {
+  return {
     command: target.command,
     rawInput: target.input,
     actor: actorOf(interaction),
@@ -160,14 +179,41 @@ async function run(
           },
         }
       : {}),
-    signal: controller.signal,
-    respond: (reply) => sendReply(flight, reply, sendContext),
+    signal: flight.controller.signal,
+    beginWork: () => void deferOnce(session, flight),
+    respond: (reply) => answer(session, flight, reply, context),
+  };
+}
+
+async function run(
+  session: Session,
+  handlers: AdapterHandlers,
+  interaction: Deferrable,
+  target: ActionTarget,
+  kind: InFlight['kind'],
+  isEphemeral: boolean,
+): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    const message = 'the interaction token is about to expire';
+    controller.abort(new AdapterError({ platform: 'discord', code: 'expired', message }));
+  }, session.replyWindowMs);
+  timer.unref();
+  session.inFlight.add(controller);
+  const flight: InFlight = { interaction, kind, isEphemeral, controller, responded: false };
+  const fallback = setTimeout(() => {
+    if (!flight.responded) void deferOnce(session, flight);
+  }, session.deferByMs);
+  const context: SendContext = {
+    log: session.log,
+    token: session.config.token,
+    webhook: session.webhook,
+    customIdFor: (action: Action) => session.buttonTargets.idFor(action),
   };
   try {
-    // The deferral is on its way; the work waits its turn behind the first answers still owed.
-    await nextTurn();
-    await handlers.onInvocation(invocation);
+    await handlers.onInvocation(invocationOf(session, flight, target, context));
   } finally {
+    clearTimeout(fallback);
     clearTimeout(timer);
     session.inFlight.delete(controller);
   }
@@ -284,6 +330,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
     log: opts.log,
     buttonTargets: opts.actionStore ?? createActionStore(),
     replyWindowMs: opts.replyWindowMs ?? REPLY_WINDOW_MS,
+    deferByMs: opts.deferByMs ?? DEFER_BY_MS,
     autocompleteDeadlineMs: opts.autocompleteDeadlineMs ?? AUTOCOMPLETE_DEADLINE_MS,
     inFlight: new Set(),
     claims: failOpen(opts.claims ?? createLocalClaims(), (err, key) =>

@@ -109,29 +109,65 @@ export interface HttpInteractions {
   attach(dispatch: Dispatch): () => void;
 }
 
+/**
+ * The HTTP responses still owed, by interaction id. Each is given up on (503) at its deadline or
+ * forgotten once its client is gone; `take` hands one over to be answered.
+ */
+function createOwed(log: CommandLog, deadlineMs: number) {
+  const owed = new Map<string, ServerResponse>();
+  return {
+    has: (id: string) => owed.has(id),
+    hold(id: string, res: ServerResponse): void {
+      owed.set(id, res);
+      const timer = setTimeout(() => {
+        if (owed.get(id) !== res) return;
+        owed.delete(id);
+        log.warn({ interactionId: id }, 'discord.http_first_answer_late');
+        void send(res, 503);
+      }, deadlineMs);
+      timer.unref();
+      res.once('close', () => {
+        clearTimeout(timer);
+        if (owed.get(id) === res) owed.delete(id);
+      });
+    },
+    take(id: string): ServerResponse | undefined {
+      const res = owed.get(id);
+      owed.delete(id);
+      return res;
+    },
+  };
+}
+
+/** A verified request's interaction, or the status that refuses it (401 unsigned, 400 not JSON). */
+function readInteraction(
+  key: KeyObject,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+): APIInteraction | 400 | 401 {
+  const sig = header(headers['x-signature-ed25519']) ?? '';
+  const ts = header(headers['x-signature-timestamp']) ?? '';
+  if (!verifySignature(key, sig, ts, body)) return 401;
+  try {
+    return JSON.parse(body.toString('utf8')) as APIInteraction;
+  } catch {
+    return 400;
+  }
+}
+
 /** The endpoint's request handler and the first answers that complete its responses. */
 export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInteractions {
   const now = opts.now ?? Date.now;
   const bodyMax = opts.bodyMax ?? INTERACTION_BODY_MAX;
-  const deadlineMs = opts.firstAnswerDeadlineMs ?? FIRST_ANSWER_DEADLINE_MS;
-  /** The HTTP responses still owed, by interaction id. */
-  const pending = new Map<string, ServerResponse>();
+  const owed = createOwed(opts.log, opts.firstAnswerDeadlineMs ?? FIRST_ANSWER_DEADLINE_MS);
   let dispatch: Dispatch | undefined;
   /** Interactions verified before the adapter attached, in their order of arrival. */
   let waiting: APIInteraction[] = [];
   let isDetached = false;
 
-  function answer(interaction: APIInteraction, body: APIInteractionResponse): Promise<void> {
-    const res = pending.get(interaction.id);
-    pending.delete(interaction.id);
-    if (!res) return Promise.reject(new Error('the interaction was already answered or timed out'));
-    return send(res, 200, body);
-  }
-
   function finished(interactionId: string): void {
-    const res = pending.get(interactionId);
+    const res = owed.take(interactionId);
     if (!res) return;
-    pending.delete(interactionId);
     opts.log.warn({ interactionId }, 'discord.http_unanswered');
     void send(res, 500);
   }
@@ -145,6 +181,20 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
     }
   }
 
+  /** A verified request: PONG to a PING; anything else is owed its first answer and handed on. */
+  function receive(packet: APIInteraction, res: ServerResponse): Promise<void> | undefined {
+    if ((packet.type as number) === PING) return send(res, 200, { type: PONG });
+    if (typeof packet.id !== 'string' || owed.has(packet.id)) return send(res, 400);
+    if (isDetached) return send(res, 503);
+    owed.hold(packet.id, res);
+    if (dispatch) deliver(packet, dispatch);
+    else {
+      waiting.push(packet);
+      opts.log.debug({ interactionId: packet.id }, 'discord.http_held_until_started');
+    }
+    return undefined;
+  }
+
   const route: HttpRoute = {
     admit(req) {
       if (req.method !== 'POST') return { status: 405, headers: { allow: 'POST' } };
@@ -155,65 +205,25 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
       return { maxBytes: bodyMax };
     },
     handle(req, res, body) {
-      void handle(req.headers, res, body).catch((err: unknown) => {
+      try {
+        const packet = readInteraction(opts.publicKey, req.headers, body);
+        if (packet === 401) void send(res, 401, { error: 'invalid request signature' });
+        else if (packet === 400) void send(res, 400);
+        else void receive(packet, res);
+      } catch (err) {
         opts.log.error({ err }, 'discord.http_failed');
         void send(res, 500);
-      });
+      }
     },
   };
-
-  async function handle(headers: IncomingHttpHeaders, res: ServerResponse, body: Buffer): Promise<void> {
-    const sig = header(headers['x-signature-ed25519']) ?? '';
-    const ts = header(headers['x-signature-timestamp']) ?? '';
-    if (!verifySignature(opts.publicKey, sig, ts, body)) {
-      await send(res, 401, { error: 'invalid request signature' });
-      return;
-    }
-    let packet: APIInteraction;
-    try {
-      packet = JSON.parse(body.toString('utf8')) as APIInteraction;
-    } catch {
-      await send(res, 400);
-      return;
-    }
-    if ((packet.type as number) === PING) {
-      await send(res, 200, { type: PONG });
-      return;
-    }
-    if (typeof packet.id !== 'string' || pending.has(packet.id)) {
-      await send(res, 400);
-      return;
-    }
-    if (isDetached) {
-      await send(res, 503);
-      return;
-    }
-    pending.set(packet.id, res);
-    const timer = setTimeout(() => {
-      if (pending.get(packet.id) !== res) return;
-      pending.delete(packet.id);
-      opts.log.warn({ interactionId: packet.id }, 'discord.http_first_answer_late');
-      void send(res, 503);
-    }, deadlineMs);
-    timer.unref();
-    res.once('close', () => {
-      clearTimeout(timer);
-      if (pending.get(packet.id) === res) pending.delete(packet.id);
-    });
-    if (dispatch) deliver(packet, dispatch);
-    else {
-      waiting.push(packet);
-      opts.log.debug({ interactionId: packet.id }, 'discord.http_held_until_started');
-    }
-  }
 
   function attach(to: Dispatch): () => void {
     dispatch = to;
     isDetached = false;
     const arrived = waiting;
     waiting = [];
-    // One whose deadline passed meanwhile was answered 503 and is no longer pending.
-    for (const packet of arrived) if (pending.has(packet.id)) deliver(packet, to);
+    // One whose deadline passed meanwhile was answered 503 and is no longer owed.
+    for (const packet of arrived) if (owed.has(packet.id)) deliver(packet, to);
     return () => {
       if (dispatch !== to) return;
       dispatch = undefined;
@@ -221,5 +231,11 @@ export function createHttpInteractions(opts: HttpInteractionsOptions): HttpInter
     };
   }
 
-  return { respond: answer, finished, attach, route };
+  function respond(interaction: APIInteraction, body: APIInteractionResponse): Promise<void> {
+    const res = owed.take(interaction.id);
+    if (!res) return Promise.reject(new Error('the interaction was already answered or timed out'));
+    return send(res, 200, body);
+  }
+
+  return { respond, finished, attach, route };
 }

@@ -8,7 +8,7 @@ import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
 import { NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { renderDiscord, type DiscordMessage } from '../../src/render/discord.ts';
-import type { AutocompletePacket, ButtonPacket, Deferrable } from './interaction.ts';
+import type { AutocompletePacket, Deferrable } from './interaction.ts';
 
 export type { Deferrable };
 
@@ -19,7 +19,8 @@ export interface InFlight {
   kind: 'reply' | 'update';
   /** Whether what the deferral fixed is visible to the invoker only. */
   isEphemeral: boolean;
-  deferred: Promise<void>;
+  /** The deferral once sent; absent while the dispatcher's checks run (a refusal then answers first). */
+  deferred?: Promise<void>;
   controller: AbortController;
   responded: boolean;
 }
@@ -28,8 +29,8 @@ export interface InFlight {
 export interface FirstAnswers {
   /** A deferral: type 5 (a new reply, private or not) or type 6 (the clicked message is updated). */
   defer(interaction: Deferrable, kind: InFlight['kind'], isEphemeral: boolean): Promise<void>;
-  /** A private message answering at once (an expired button), nothing run. */
-  notice(interaction: ButtonPacket, content: string): Promise<void>;
+  /** A private message as the first answer: an expired button, or a refusal before any work. */
+  notice(interaction: Deferrable, content: string): Promise<void>;
   /** Autocomplete choices (type 8). */
   choices(interaction: AutocompletePacket, choices: Choice[]): Promise<void>;
   /** The interaction's handling ended: HTTP mode (http.ts) answers a request nothing answered. */
@@ -40,16 +41,19 @@ export interface FirstAnswers {
  * Which call answers: `follow-up` once something was sent; `private-over-public` when a private
  * reply follows a public deferred reply (whose first follow-up would only edit the loading message,
  * keeping it public); `private-follow-up` for a private answer to a public button message; `edit`
- * otherwise (the deferred message becomes the answer).
+ * otherwise (the deferred message becomes the answer). A failure (`failureRef`) after a public
+ * deferred reply is an edit too: everyone already sees the loading message, and turning it into the
+ * error is one call where settling, following up and deleting it are three.
  */
 export type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
 
 export function responseStep(
   flight: Pick<InFlight, 'responded' | 'isEphemeral' | 'kind'>,
-  reply: Pick<Reply, 'ephemeral'>,
+  reply: Pick<Reply, 'ephemeral' | 'failureRef'>,
 ): ResponseStep {
   if (flight.responded) return 'follow-up';
   if (reply.ephemeral && !flight.isEphemeral) {
+    if (flight.kind === 'reply' && reply.failureRef !== undefined) return 'edit';
     return flight.kind === 'reply' ? 'private-over-public' : 'private-follow-up';
   }
   return 'edit';

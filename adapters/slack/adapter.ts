@@ -8,7 +8,6 @@ import type { SlackConfig } from '../../src/config/index.ts';
 import type { AdapterHandlers, ChatAdapter, HttpRoutes, Invocation } from '../../src/core/adapter.ts';
 import { createLocalClaims, type InteractionClaims } from '../../src/core/claims.ts';
 import type { CommandLog } from '../../src/core/command.ts';
-import { nextTurn } from '../../src/core/turns.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { createBoltLogger, createDispatchErrorHandler, describeSdkError } from './bolt-log.ts';
 import {
@@ -154,13 +153,11 @@ async function runInvocation(
     signal: AbortSignal.any([deps.stopping, AbortSignal.timeout(RESPONSE_URL_WINDOW_MS)]),
     respond: (reply) => deps.deliver(target, reply),
   };
-  // Acknowledged already; the work waits its turn behind the acknowledgements still owed.
-  const task = nextTurn()
-    .then(() => handlers.onInvocation(invocation))
-    .then(
-      () => undefined,
-      (err: unknown) => deps.log.error({ err, command: request.command }, 'slack.invocation_failed'),
-    );
+  // Acknowledged already; the dispatcher holds the work back until its turn (turns.ts).
+  const task = handlers.onInvocation(invocation).then(
+    () => undefined,
+    (err: unknown) => deps.log.error({ err, command: request.command }, 'slack.invocation_failed'),
+  );
   deps.inFlight.add(task);
   try {
     await task;

@@ -147,6 +147,7 @@ export const EnvSchema = z.object({
     .transform((v) => v === 'true'),
   HTTP_MAX_CONNECTIONS: positiveInt(4_096),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: optionalText.pipe(z.coerce.number<string>().int().positive().optional()),
+  HTTP_MAX_UNVERIFIED_CONNECTIONS: positiveInt(1_000),
   // Set by Heroku in every dyno, whose disk is ephemeral.
   DYNO: optionalText,
   LOG_LEVEL: optionalText.pipe(

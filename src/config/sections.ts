@@ -86,6 +86,8 @@ export interface HealthConfig {
   /** HTTP_MAX_CONNECTIONS, HTTP_MAX_CONNECTIONS_PER_ADDRESS (unset: no cap per address). */
   maxConnections: number;
   maxConnectionsPerAddress: number | undefined;
+  /** HTTP_MAX_UNVERIFIED_CONNECTIONS: past it the one open longest is dropped (src/health.ts). */
+  maxUnverifiedConnections: number;
 }
 
 export interface LogConfig {
@@ -329,6 +331,7 @@ export function healthSection(
     defaultHost: e.HEALTH_HOST === undefined,
     maxConnections: e.HTTP_MAX_CONNECTIONS,
     maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    maxUnverifiedConnections: e.HTTP_MAX_UNVERIFIED_CONNECTIONS,
   };
 }
 

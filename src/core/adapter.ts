@@ -17,6 +17,12 @@ export interface Invocation {
   channel?: ChatChannel;
   /** Aborts when the platform's reply window closes. */
   signal: AbortSignal;
+  /**
+   * Called once the checks that can refuse a command before any work (input, access, rate limit)
+   * have passed and its handler starts: Discord defers here, so a refusal answered before it costs
+   * one call.
+   */
+  beginWork?: () => void;
   respond(reply: Reply): Promise<void>;
 }
 

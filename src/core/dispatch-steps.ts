@@ -1,6 +1,7 @@
 // The steps the dispatcher runs for each invocation, as plain functions of what they read: find
 // the command, check its services, access and the per-user rate limit, and judge and log how it
 // ended. createDispatcher (dispatch.ts) composes them and keeps the only mutable state.
+import { randomBytes } from 'node:crypto';
 import { DeadlineError, RunFailedError, SERVICE_LABELS, ServiceError, UserError } from '../errors.ts';
 import type { CommandOutcome, CommandRegistry, Invocation } from './adapter.ts';
 import type { Actor } from './actor.ts';
@@ -89,6 +90,19 @@ export async function checkRate(
   });
 }
 
+/**
+ * A failure's reference: 8 hex digits, quoted in the invoker's sentence and carried by the
+ * failure's log line, so that an operator finds the one from the other.
+ */
+export function failureRef(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** The sentence with its reference before the closing full stop: "… in a moment (ref 3fa9c01e)." */
+export function withRef(sentence: string, ref: string): string {
+  return sentence.endsWith('.') ? `${sentence.slice(0, -1)} (ref ${ref}).` : `${sentence} (ref ${ref})`;
+}
+
 /** The refusal of a command that arrives once the dispatcher has started to drain. */
 export function shuttingDown(): UserError {
   return new UserError({ code: 'shutting_down', message: 'herald is shutting down; try again in a moment.' });
@@ -101,9 +115,17 @@ export function outcomeOf(err: unknown): CommandOutcome {
   return 'error';
 }
 
-/** User errors and rate limits at info, other service errors at warn, anything else at error. */
-export function logOutcome(log: CommandLog, record: CommandRecord, failure?: { error: unknown }): void {
+/**
+ * User errors and rate limits at info, other service errors at warn, anything else at error; a
+ * failure's line carries its reference (`ref`).
+ */
+export function logOutcome(
+  log: CommandLog,
+  outcome: CommandRecord,
+  failure?: { error: unknown; ref: string },
+): void {
   const err = failure?.error;
+  const record = failure ? { ...outcome, ref: failure.ref } : outcome;
   if (failure === undefined) log.info({ ...record }, 'command.finished');
   else if (err instanceof UserError) log.info({ ...record, code: err.code }, 'command.failed');
   else if (err instanceof RunFailedError) log.warn({ ...record, code: err.code }, 'command.failed');

@@ -23,7 +23,9 @@ import {
   checkAccess,
   checkNeeds,
   checkRate,
+  failureRef,
   findCommand,
+  withRef,
   logOutcome,
   outcomeOf,
   shuttingDown,
@@ -31,6 +33,7 @@ import {
   type RateLimiter,
 } from './dispatch-steps.ts';
 import { createInFlight } from './in-flight.ts';
+import { nextTurn } from './turns.ts';
 import { redactReply, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
@@ -137,14 +140,18 @@ async function runHandler(
   command: Command,
   input: Record<string, unknown>,
   ctx: CommandContext,
-  isScheduled: boolean,
+  inv: Pick<Invocation, 'beginWork'> & { isScheduled?: boolean },
 ): Promise<Reply> {
   const deadline = (cause: unknown) => new DeadlineError({ ms: rt.commandTimeoutMs, cause });
   const work = async (): Promise<Reply> => {
     if (command.access.length > 0) await checkAccess(command, ctx);
-    if (!isScheduled) {
+    if (inv.isScheduled !== true) {
       const bindings = { command: command.name, invocationId: ctx.invocationId };
       await checkRate(rt.rateLimit, ctx.actor, rt.log, bindings);
+      // Nothing before this refused the command: its work begins (Discord defers now), and waits
+      // its turn behind the first answers still owed (turns.ts).
+      inv.beginWork?.();
+      await nextTurn();
     }
     try {
       return await command.handler(input, ctx);
@@ -177,7 +184,7 @@ async function execute(
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
     const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel);
     try {
-      const reply = await runHandler(rt, command, input, ctx, isScheduled);
+      const reply = await runHandler(rt, command, input, ctx, { beginWork: inv.beginWork, isScheduled });
       return { command, reply, services: servicesOf(command, input) };
     } finally {
       deadline.done();
@@ -208,13 +215,18 @@ async function report(
   startedAt: number,
 ): Promise<CommandOutcome> {
   const name = result.command?.name ?? loggedText(inv.command);
-  const failure = 'failure' in result ? { error: result.failure } : undefined;
-  const answer =
-    'failure' in result
-      ? { text: userMessageFor(result.failure), ephemeral: true }
-      : rt.markReply
-        ? rt.markReply(result.reply, { ...result.command, services: result.services }, inv.actor)
-        : result.reply;
+  let failure: { error: unknown; ref: string } | undefined;
+  let answer: Reply;
+  if ('failure' in result) {
+    failure = { error: result.failure, ref: failureRef() };
+    // A chat user quotes the reference to whoever reads the logs; the console's operator reads
+    // the log line beside the answer.
+    const sentence = userMessageFor(failure.error);
+    const text = inv.actor.platform === 'console' ? sentence : withRef(sentence, failure.ref);
+    answer = { text, ephemeral: true, failureRef: failure.ref };
+  } else if (rt.markReply) {
+    answer = rt.markReply(result.reply, { ...result.command, services: result.services }, inv.actor);
+  } else answer = result.reply;
   const reply = await withNotices(rt, inv.actor, answer);
   try {
     await inv.respond(redactReply(reply));

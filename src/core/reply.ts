@@ -60,6 +60,8 @@ export interface Reply {
   actions?: Action[];
   /** Only the invoker sees it. */
   ephemeral?: boolean;
+  /** A failure's answer: the short reference its text quotes and its log line carries. */
+  failureRef?: string;
 }
 
 export const COLOR_HEX: Readonly<Record<Color, number>> = {

@@ -15,7 +15,8 @@ import {
   type Button,
   type KnownBlock,
 } from './slack-payload.ts';
-import { truncate, truncateMrkdwn } from './slack-text.ts';
+import { truncate } from '../domain/text.ts';
+import { truncateMrkdwn } from './slack-text.ts';
 
 export const ACTION_ID_PREFIX = 'herald:run:';
 
@@ -58,7 +59,7 @@ export function actionBlocks(actions: readonly Action[]): { blocks: KnownBlock[]
     const button: Button = {
       type: 'button',
       action_id: `${ACTION_ID_PREFIX}${i}`,
-      text: { type: 'plain_text', text: truncate(label, MAX_BUTTON_TEXT), emoji: true },
+      text: { type: 'plain_text', text: truncate(label, MAX_BUTTON_TEXT, { entities: true }), emoji: true },
       value,
     };
     const buttonSize = JSON.stringify(button).length + 1;

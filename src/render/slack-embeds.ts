@@ -23,7 +23,8 @@ import {
   type MrkdwnElement,
   type SectionBlock,
 } from './slack-payload.ts';
-import { splitMrkdwn, truncate, truncateMrkdwn } from './slack-text.ts';
+import { truncate } from '../domain/text.ts';
+import { splitMrkdwn, truncateMrkdwn } from './slack-text.ts';
 
 /** Names are shortened so a field's value keeps most of its 2000 characters. */
 const MAX_FIELD_NAME = 200;
@@ -40,7 +41,7 @@ export function textSections(escaped: string): SectionBlock[] {
 }
 
 function fieldText({ name, value, link }: NonNullable<Embed['fields']>[number]): string | undefined {
-  const n = truncate(escapeMrkdwn(name.replace(/\s+/g, ' ').trim()), MAX_FIELD_NAME);
+  const n = truncate(escapeMrkdwn(name.replace(/\s+/g, ' ').trim()), MAX_FIELD_NAME, { entities: true });
   const v = formatMrkdwn(value.trim());
   if (!n && !v) return undefined;
   const head = n ? `*${n}*\n` : '';
@@ -56,15 +57,16 @@ function contextBlock(embed: Embed): ContextBlock | undefined {
       if (link.length <= MAX_CONTEXT_TEXT) elements.push(mrkdwn(link));
     }
   }
-  if (embed.footer?.trim()) elements.push(mrkdwn(truncate(escapeMrkdwn(embed.footer), MAX_CONTEXT_TEXT)));
+  if (embed.footer?.trim())
+    elements.push(mrkdwn(truncate(escapeMrkdwn(embed.footer), MAX_CONTEXT_TEXT, { entities: true })));
   if (embed.timestamp) {
     const ms = Date.parse(embed.timestamp);
     const fallback = escapeMrkdwn(embed.timestamp);
     elements.push(
       mrkdwn(
         Number.isFinite(ms)
-          ? `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${truncate(fallback, 100)}>`
-          : truncate(fallback, MAX_CONTEXT_TEXT),
+          ? `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${truncate(fallback, 100, { entities: true })}>`
+          : truncate(fallback, MAX_CONTEXT_TEXT, { entities: true }),
       ),
     );
   }
@@ -82,7 +84,7 @@ export function embedBlocks(embed: Embed): KnownBlock[] {
       type: 'header',
       text: {
         type: 'plain_text',
-        text: truncate(mark + escapePlainText(title), MAX_HEADER_TEXT),
+        text: truncate(mark + escapePlainText(title), MAX_HEADER_TEXT, { entities: true }),
         emoji: true,
       },
     });

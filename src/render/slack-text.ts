@@ -1,21 +1,7 @@
 // Escaped Slack text cut to a limit: shortened with a visible ellipsis or split into pieces, never
 // through an entity (`&amp;`) or a surrogate pair, and a code block a cut would leave open closed.
 import { hasOpenFence } from './slack-escape.ts';
-import { ELLIPSIS } from '../domain/text.ts';
-
-/** Shortens to `max` characters with a visible ellipsis, never splitting an entity or a surrogate pair. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = Math.max(0, max - ELLIPSIS.length);
-  const amp = text.lastIndexOf('&', cut - 1);
-  if (amp !== -1) {
-    const entity = /^&(?:amp|lt|gt);/.exec(text.slice(amp));
-    if (entity && amp + entity[0].length > cut) cut = amp;
-  }
-  const before = text.charCodeAt(cut - 1);
-  if (before >= 0xd800 && before <= 0xdbff) cut -= 1;
-  return text.slice(0, cut) + ELLIPSIS;
-}
+import { truncate } from '../domain/text.ts';
 
 /** Splits escaped text into pieces of at most `max`, preferring line and word breaks. */
 export function splitText(text: string, max: number): string[] {
@@ -45,11 +31,11 @@ export function splitText(text: string, max: number): string[] {
 
 const FENCE = '```';
 
-/** truncate for mrkdwn: a code block the cut would leave open is closed. */
+/** Escaped mrkdwn shortened (truncate with `entities`), and a code block the cut would leave open closed. */
 export function truncateMrkdwn(text: string, max: number): string {
-  const cut = truncate(text, max);
+  const cut = truncate(text, max, { entities: true });
   if (cut === text || !hasOpenFence(cut)) return cut;
-  const shorter = truncate(text, max - FENCE.length - 1);
+  const shorter = truncate(text, max - FENCE.length - 1, { entities: true });
   return hasOpenFence(shorter) ? `${shorter}\n${FENCE}` : shorter;
 }
 

@@ -21,7 +21,8 @@ import {
   type SlackFile,
   type SlackRendered,
 } from './slack-payload.ts';
-import { truncate, truncateMrkdwn } from './slack-text.ts';
+import { truncate } from '../domain/text.ts';
+import { truncateMrkdwn } from './slack-text.ts';
 import { embedBlocks, textSections } from './slack-embeds.ts';
 import { actionBlocks, hintBlocks } from './slack-actions.ts';
 
@@ -144,7 +145,7 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
   if (notes.length > 0)
     blocks.push({
       type: 'context',
-      elements: [mrkdwn(truncate(escapeMrkdwn(notes.join(' ')), MAX_CONTEXT_TEXT))],
+      elements: [mrkdwn(truncate(escapeMrkdwn(notes.join(' ')), MAX_CONTEXT_TEXT, { entities: true }))],
     });
   blocks.push(...actions.blocks);
 

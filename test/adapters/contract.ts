@@ -40,6 +40,11 @@ export interface AdapterDriver {
   readonly invokerId: string;
   /** False where nobody but the invoker ever reads a reply (the console). */
   readonly hasAudience: boolean;
+  /**
+   * Whether a public command shows the channel a loading message while it works (Discord's
+   * deferral): a failure during the work then becomes that message, seen where it already is.
+   */
+  readonly showsLoading: boolean;
   start(registry: CommandRegistry, handlers: AdapterHandlers): Promise<ChatAdapter>;
   send(command: string, input: Record<string, string | number | boolean>): Promise<Sent>;
   /** How many platform calls the command has caused so far (to know when it has settled). */
@@ -230,11 +235,22 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Ada
       expect(messages[0]!.isPrivate).toBe(true);
     });
 
-    it('shows a failure as one sentence to the invoker alone', async () => {
+    it('answers a refusal before any work as one sentence to the invoker alone', async () => {
+      const messages = await received(driver, await driver.send('echo', { text: 'x', count: 42 }));
+      expect(invocations).toHaveLength(1);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]!.text).toMatch(/count/);
+      // A chat user gets a reference to quote; the console's operator reads the log beside it.
+      if (driver.platform !== 'console') expect(messages[0]!.text).toMatch(/\(ref [0-9a-f]{8}\)\.$/);
+      expect(messages[0]!.isPrivate).toBe(true);
+    });
+
+    it('shows a failure during the work as one sentence, where its loading message was', async () => {
       const messages = await received(driver, await driver.send('refuse', {}));
       expect(messages).toHaveLength(1);
-      expect(messages[0]!.text).toContain(REFUSAL);
-      expect(messages[0]!.isPrivate).toBe(true);
+      // Its reference, if any, comes before the full stop.
+      expect(messages[0]!.text).toContain(REFUSAL.slice(0, -1));
+      expect(messages[0]!.isPrivate).toBe(!driver.showsLoading);
     });
 
     it('delivers an attachment with its bytes', async () => {

@@ -64,6 +64,7 @@ export async function consoleDriver(): Promise<AdapterDriver> {
     platform: 'console',
     invokerId: 'local',
     hasAudience: false,
+    showsLoading: false,
     start: async (registry, handlers) => {
       await adapter.start(registry, handlers);
       return adapter;
@@ -137,6 +138,7 @@ export async function discordDriver(): Promise<AdapterDriver> {
     platform: 'discord',
     invokerId: USER_ID,
     hasAudience: true,
+    showsLoading: true,
     start: async (registry, handlers) => {
       await adapter.start(registry, handlers);
       return adapter;
@@ -164,6 +166,8 @@ export async function discordDriver(): Promise<AdapterDriver> {
       const original = own.filter((c) => c.kind === 'edit').at(-1);
       const isDeleted = own.some((c) => c.kind === 'delete');
       const out: Delivered[] = [];
+      // A first answer that is a message (type 4): a refusal before any work, private.
+      if (callback?.json?.type === 4) out.push(toDelivered({ ...callback, json: data }, true));
       if (original && !isDeleted) out.push(toDelivered(original, isOriginalPrivate));
       for (const followup of own.filter((c) => c.kind === 'followup')) {
         out.push(toDelivered(followup, (((followup.json?.flags as number) ?? 0) & EPHEMERAL) > 0));
@@ -229,6 +233,7 @@ export async function slackDriver(): Promise<AdapterDriver> {
     platform: 'slack',
     invokerId: 'U0ALICE',
     hasAudience: true,
+    showsLoading: false,
     start: async (registry, handlers) => {
       await adapter.start(registry, handlers);
       return adapter;

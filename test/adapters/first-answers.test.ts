@@ -1,12 +1,12 @@
 // A burst of commands on the HTTP endpoints: every first answer (Discord's deferral, Slack's ack,
-// each owed within 3 s) goes out before any of the commands' work starts, so that no arrival
-// waits behind another's work. The requests are written on kept-alive connections in one go, so
+// each owed within 3 s) goes out before any of the commands' handlers starts, so that no arrival
+// waits behind another's work. The handlers stand in for the dispatcher's: the deferral follows
+// the checks, and the handler waits its turn. The requests are written on kept-alive connections in one go, so
 // all of them are waiting when the server next reads its sockets.
 import { ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SLACK_EVENTS_PATH } from '../../adapters/slack/adapter.ts';
-import type { AdapterHandlers } from '../../src/core/adapter.ts';
 import { APP_ID, slashCommand, startFakeDiscord } from './discord/fake-discord.ts';
 import { createHandlers, generateKeys, signedHeaders, startHttpReplica } from './discord/http-support.ts';
 import { startSlackHttp } from './slack/fake-config.ts';
@@ -97,17 +97,13 @@ describe('first answers before work, under a burst', () => {
     const logs: LogLine[] = [];
     const fake = await startFakeDiscord();
     const log = recordingLog(logs);
-    const work = vi.fn<AdapterHandlers['onInvocation']>();
+    const work = vi.fn();
     const replica = await startHttpReplica({
       keys,
       apiUrl: fake.apiUrl,
       webhook: fake.webhook,
       log,
-      handlers: (runs) => {
-        const handlers = createHandlers(runs, log);
-        work.mockImplementation(handlers.onInvocation);
-        return { ...handlers, onInvocation: work };
-      },
+      handlers: (runs) => createHandlers(runs, log, work),
     });
     try {
       const url = new URL(replica.url);
@@ -140,12 +136,12 @@ describe('first answers before work, under a burst', () => {
   it('Slack slash commands: every ack before any command runs', async () => {
     const logs: LogLine[] = [];
     const fake = await startSlackFake();
-    const dispatcher = createFakeDispatcher(createTestRegistry());
-    const work = vi.fn(dispatcher.onInvocation);
+    const work = vi.fn();
+    const dispatcher = createFakeDispatcher(createTestRegistry(), work);
     const { stop, url: eventsUrl } = await startSlackHttp(
       fake,
       createTestRegistry(),
-      { ...dispatcher, onInvocation: work },
+      dispatcher,
       recordingLog(logs),
     );
     try {

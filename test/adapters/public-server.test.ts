@@ -299,4 +299,46 @@ describe("the public server's connection caps", () => {
     const health = await fetch(`http://127.0.0.1:${served.port}/healthz`);
     expect(health.status).toBe(200);
   });
+
+  it('drops the connection open longest once more than HTTP_MAX_UNVERIFIED_CONNECTIONS wait unverified', async () => {
+    served = await platforms[0]!.serve({ maxUnverifiedConnections: 3 });
+    await hold(3);
+    const [first, second] = sockets;
+    const firstClosed = untilClosed(first!);
+    await hold(1);
+    await firstClosed;
+    expect(first!.destroyed).toBe(true);
+    // Each newcomer past the bound drops the next longest waiting: at most 3 are held.
+    const secondClosed = untilClosed(second!);
+    await hold(1);
+    await secondClosed;
+    expect(sockets.filter((s) => !s.destroyed && !s.readableEnded)).toHaveLength(3);
+  });
+
+  it('never drops a connection a signed request came through, and a signed command still gets in', async () => {
+    served = await platforms[0]!.serve({ maxUnverifiedConnections: 3 });
+    // A load balancer's connection: one signed command answered, the connection kept open.
+    const balancer = await open(served.port);
+    sockets.push(balancer);
+    const answered = new Promise<string>((resolve) =>
+      balancer.once('data', (chunk) => resolve(String(chunk))),
+    );
+    const { body, headers } = platforms[0]!.signed();
+    balancer.write(
+      head(served.path, { ...headers, 'content-length': String(Buffer.byteLength(body)) }) + body,
+    );
+    expect(statusOf(await answered)).toBe(200);
+    let balancerClosed = false;
+    balancer.once('close', () => (balancerClosed = true));
+    await hold(6);
+    const next = platforms[0]!.signed();
+    const res = await fetch(`http://127.0.0.1:${served.port}${served.path}`, {
+      method: 'POST',
+      body: next.body,
+      headers: next.headers,
+    });
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    expect(balancerClosed).toBe(false);
+  });
 });

@@ -236,7 +236,7 @@ describe('property: chart and format code return within 100 ms whatever they are
           timed(() => format.formatRelative(new Date(a), now)),
           timed(() => format.formatAge(new Date(a), now)),
           timed(() => format.plural(a, 'voice')),
-          timed(() => format.truncate(words, 80)),
+          timed(() => format.truncate(words, 80, { oneLine: true })),
           timed(() => format.quote(words)),
           timed(() => format.formatIsoDateTime(words)),
         ];

@@ -42,6 +42,17 @@ function fakeLog() {
 
 const user: Actor = { platform: 'discord', id: 'u-1', displayName: 'Ada', roles: [] };
 
+/**
+ * A reply as the invoker reads it, its failure reference taken out (after checking that the text
+ * quotes the one the reply carries); the reference has tests of its own.
+ */
+function withoutRef(reply: Reply): Reply {
+  const { failureRef, ...rest } = reply;
+  if (failureRef === undefined) return reply;
+  expect(failureRef).toMatch(/^[0-9a-f]{8}$/);
+  return { ...rest, text: rest.text.replace(` (ref ${failureRef})`, '') };
+}
+
 function invocation(command: string, rawInput: Invocation['rawInput'], over: Partial<Invocation> = {}) {
   const replies: Reply[] = [];
   const inv: Invocation = {
@@ -51,7 +62,7 @@ function invocation(command: string, rawInput: Invocation['rawInput'], over: Par
     channelId: 'c-1',
     signal: new AbortController().signal,
     respond: vi.fn(async (reply: Reply) => {
-      replies.push(reply);
+      replies.push(withoutRef(reply));
     }),
     ...over,
   };
@@ -267,6 +278,49 @@ describe('createDispatcher', () => {
     await dispatcher.onInvocation(allowed.inv);
     expect(allowed.replies[0]!.text).toBe('x');
     expect(check).toHaveBeenCalledTimes(1);
+  });
+
+  it('begins the work only once input, access and the rate limit have let the command through', async () => {
+    const check = (ctx: CommandContext) =>
+      ctx.actor.id === 'u-2' ? new UserError({ code: 'forbidden', message: 'Not you.' }) : undefined;
+    const spent = { consume: () => Promise.resolve({ allowed: false, retryAfterMs: 5_000 }) };
+    const order: string[] = [];
+    const traced = echo({ access: [check] }, { push: () => order.push('handler') } as unknown as unknown[]);
+    const run = async (raw: string, over: Partial<Invocation>, rateLimit?: RateLimiter) => {
+      const { dispatcher } = setup([traced], rateLimit ? { rateLimit } : {});
+      const { inv, replies } = invocation('echo', raw, { beginWork: () => order.push('begin'), ...over });
+      await dispatcher.onInvocation(inv);
+      return replies[0]!;
+    };
+    // Refused by input, access or rate: no work began, so the refusal is the first answer.
+    await run('text:', {});
+    await run('x', { actor: { ...user, id: 'u-2' } });
+    await run('x', {}, spent);
+    expect(order).toEqual([]);
+    expect((await run('x', {})).text).toBe('x');
+    expect(order).toEqual(['begin', 'handler']);
+  });
+
+  it('gives each failure a reference, quoted to a chat user and carried by its log line', async () => {
+    const { dispatcher, lines } = setup([failing(new Error('db down'))]);
+    const refs: string[] = [];
+    for (const actor of [user, { ...user, platform: 'slack' as const }, operator]) {
+      let sent: Reply | undefined;
+      const inv: Invocation = {
+        ...invocation('boom', '').inv,
+        actor,
+        respond: (reply) => ((sent = reply), Promise.resolve()),
+      };
+      await dispatcher.onInvocation(inv);
+      const ref = sent!.failureRef!;
+      refs.push(ref);
+      const line = lines.filter((l) => l.msg === 'command.failed').at(-1)!;
+      expect(line.obj).toMatchObject({ ref, outcome: 'error' });
+      const sentence = 'Something went wrong while running that command; it has been logged.';
+      // The console's operator reads the log line beside the answer.
+      expect(sent!.text).toBe(actor === operator ? sentence : `${sentence.slice(0, -1)} (ref ${ref}).`);
+    }
+    expect(new Set(refs).size).toBe(3);
   });
 
   it('rate limits each user per platform and exempts the console operator', async () => {
@@ -534,7 +588,7 @@ describe('createDispatcher', () => {
   });
 
   it('drains in-flight commands and refuses new ones while shutting down', async () => {
-    let release: () => void = () => undefined;
+    let release: (() => void) | undefined;
     const slow = bare(
       'slow',
       'Slow',
@@ -550,7 +604,9 @@ describe('createDispatcher', () => {
     expect(late.replies[0]!.text).toBe('herald is shutting down; try again in a moment.');
     // Its own code: a refusal at shutdown is not the invoker sending too quickly.
     expect(lines.find((l) => l.msg === 'command.failed')?.obj).toMatchObject({ code: 'shutting_down' });
-    release();
+    // The handler starts on its turn, after the checks.
+    await vi.waitFor(() => expect(release).toBeDefined());
+    release!();
     await running;
     await expect(drained).resolves.toBe(true);
     expect(first.replies[0]!.text).toBe('finally');

@@ -81,12 +81,17 @@ async function schedule(where: Where, subcommand: string, options: OptionValue[]
     data: { ...sent.data, guild_id: where.guild },
   };
   fake.dispatch('INTERACTION_CREATE', packet);
-  // A private answer to a public deferral: the deferral's edit, then the answer as a follow-up.
+  // The answer: a refusal before any work as the first answer (type 4), else the deferral's edit
+  // or a private follow-up; a failure's reference (8 hex digits) taken out.
   const answer = await fake.waitFor(
-    (c) => c.token === token && (c.kind === 'followup' || (c.kind === 'edit' && c.json?.content !== '…')),
+    (c) =>
+      c.token === token &&
+      ((c.kind === 'callback' && c.json?.type === 4) ||
+        c.kind === 'followup' ||
+        (c.kind === 'edit' && c.json?.content !== '…')),
     10_000,
   );
-  return JSON.stringify(answer.json);
+  return JSON.stringify(answer.json).replace(/ \(ref [0-9a-f]{8}\)/g, '');
 }
 
 const add = (where: Where, line: string) =>

@@ -124,8 +124,9 @@ async function send(user: User, command: string, text: string): Promise<Record<s
 }
 
 /** The text of herald's answer to `/command text` typed by `user`. */
+/** The answer's text; a failure's reference (8 hex digits, before the full stop) taken out. */
 const type = async (user: User, command: string, text: string): Promise<string> =>
-  String((await send(user, command, text))['text']);
+  String((await send(user, command, text))['text']).replace(/ \(ref [0-9a-f]{8}\)(?=\.?$)/, '');
 
 /**
  * A schedule posting to a destination set by environment is its creator's, the admins' and the

@@ -71,7 +71,8 @@ async function schedule(where: Where, text: string): Promise<string> {
     () => (fake.responses(id).length > 0 ? fake.responses(id) : undefined),
     10_000,
   );
-  return JSON.stringify(answer);
+  // A failure's reference (8 hex digits) taken out.
+  return JSON.stringify(answer).replace(/ \(ref [0-9a-f]{8}\)/g, '');
 }
 const unknown = (id: string) => `There is no schedule \\"${id}\\"; /schedule list shows them all.`;
 

@@ -6,7 +6,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ServiceError, userMessageFor } from '../../src/errors.ts';
 import { createHttpClient, type HttpClient, type QuotaStore } from '../../src/http/client.ts';
-import { createProviderQuota, PROVIDER_QUOTAS, windowEnd, windowStart } from '../../src/http/provider-quota.ts';
+import {
+  createProviderQuota,
+  PROVIDER_QUOTAS,
+  windowEnd,
+  windowStart,
+} from '../../src/http/provider-quota.ts';
 import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 

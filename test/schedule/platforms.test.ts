@@ -149,7 +149,9 @@ describe('Slack', () => {
     const [answer] = fake.responses(click);
     expect(answer).toMatchObject({
       response_type: 'ephemeral',
-      text: 'You are not allowed to manage schedules: ask an admin to add you (user id U0BOB) to SCHEDULE_ALLOWED_USERS.',
+      text: expect.stringMatching(
+        /^You are not allowed to manage schedules: ask an admin to add you \(user id U0BOB\) to SCHEDULE_ALLOWED_USERS \(ref [0-9a-f]{8}\)\.$/,
+      ),
     });
     expect(world.inbox.messages.length).toBe(before);
     await world.store.removeSchedule(record!.id);

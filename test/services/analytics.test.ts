@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { delay, http, HttpResponse } from 'msw';
 import { createAnalyticsClient, type RunReportInput } from '../../src/services/analytics/client.ts';
 import { ANALYTICS_MAGIC, analyticsHandlers } from '../../src/sandbox/analytics.ts';
@@ -302,17 +302,40 @@ describe('analytics client', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('maps a timeout, a reset, an HTML page and misfit bodies to typed codes', async () => {
+  it('maps an answer later than the deadline to timeout, on a fake clock', async () => {
+    // The client's deadline and the fake upstream's delay both wait on the faked setTimeout: the
+    // answer is late because the clock says so, not because a real 150 ms ran out first.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      server.use(
+        http.post(
+          runReport,
+          async () => (await delay(1_000), HttpResponse.json(fixture('report-empty.json'))),
+        ),
+      );
+      const { client } = makeClient({}, { requestTimeoutMs: 150 });
+      const call = failure(client.runReport(totals));
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      await vi.advanceTimersByTimeAsync(150);
+      expect((await call).code).toBe('timeout');
+      expect(server.requests).toHaveLength(1);
+      // Lets the fake upstream's delayed answer go, to a request that is no longer waiting.
+      await vi.advanceTimersByTimeAsync(1_000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('maps a reset, an HTML page and misfit bodies to typed codes', async () => {
     const good = fixture('report-date-country.json');
     const cases: [Answer, string][] = [
-      [async () => (await delay(1_000), HttpResponse.json(good)), 'timeout'],
       [() => HttpResponse.error(), 'network'],
       [() => htmlPage('<html><title>Error 502</title></html>', 200), 'bad_response'],
       [() => htmlPage('<html><title>Error 502</title></html>', 502), 'upstream'],
       [() => HttpResponse.json({ ...good, rows: [{ metricValues: [{ value: 'n/a' }] }] }), 'bad_response'],
       [() => HttpResponse.json({ ...good, rowCount: 'two' }), 'bad_response'],
     ];
-    const { client } = makeClient({}, { requestTimeoutMs: 150 });
+    const { client } = makeClient();
     await expectFailureCodes(
       server,
       cases,

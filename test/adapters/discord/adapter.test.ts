@@ -8,6 +8,8 @@ import type { AdapterHandlers, ChatAdapter, Invocation } from '../../../src/core
 import { defineCommand, type Command, type CommandContext } from '../../../src/core/command.ts';
 import type { Reply } from '../../../src/core/reply.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
+import { nextTurn } from '../../../src/core/turns.ts';
+import { withRef } from '../../../src/core/dispatch-steps.ts';
 import { AdapterError, userMessageFor, UserError } from '../../../src/errors.ts';
 import {
   APP_ID,
@@ -153,6 +155,9 @@ function serialize(lines: LogLine[]): string {
   );
 }
 
+/** The reference the stand-in dispatcher gives every failure. */
+const FAKE_REF = 'f00dfeed';
+
 /** A small stand-in for src/core/dispatch.ts: validate, run, turn errors into one sentence. */
 function createFakeDispatcher() {
   const invocations: Invocation[] = [];
@@ -167,9 +172,13 @@ function createFakeDispatcher() {
         const command = registry.get(inv.command);
         if (!command)
           throw new UserError({ code: 'unknown_command', message: `There is no /${inv.command} command.` });
-        reply = await command.handler(command.options.parse(inv.rawInput), contextFor(inv));
+        const input = command.options.parse(inv.rawInput);
+        // As the dispatcher: the checks passed, the work begins on its turn.
+        inv.beginWork?.();
+        await nextTurn();
+        reply = await command.handler(input, contextFor(inv));
       } catch (err) {
-        reply = { text: userMessageFor(err), ephemeral: true };
+        reply = { text: withRef(userMessageFor(err), FAKE_REF), ephemeral: true, failureRef: FAKE_REF };
       }
       await inv.respond(reply).catch((err: unknown) => respondErrors.push(err));
     },
@@ -323,21 +332,20 @@ describe('Discord adapter against a fake Discord', () => {
     expect(edit.json).toMatchObject({ content: 'done, slowly', allowed_mentions: { parse: [] } });
   });
 
-  it('shows a failing command as one private sentence and removes the public placeholder', async () => {
+  it('turns the loading message of a command failing during its work into one sentence', async () => {
     const token = newToken();
-    await invokeAndWait(slashCommand({ name: 'broken', token }), (c) => c.kind === 'delete');
+    await invokeAndWait(slashCommand({ name: 'broken', token }), (c) => c.kind === 'edit');
+    await sleep(100);
     const sequence = callsFor(token).map((c) => `${c.method} ${c.kind}`);
-    expect(sequence).toEqual(['POST callback', 'PATCH edit', 'POST followup', 'DELETE delete']);
-    const [callback, placeholder, followup] = callsFor(token);
+    expect(sequence).toEqual(['POST callback', 'PATCH edit']);
+    const [callback, edit] = callsFor(token);
     expect(callback!.json).toEqual({ type: 5, data: {} });
-    expect(placeholder!.json).toMatchObject({ allowed_mentions: { parse: [] } });
-    expect(followup!.json).toMatchObject({
-      content: 'Something went wrong while running that command; it has been logged.',
-      flags: 64,
+    expect(edit!.json).toMatchObject({
+      content: `Something went wrong while running that command; it has been logged (ref ${FAKE_REF}).`,
       allowed_mentions: { parse: [] },
       embeds: [],
     });
-    expect(JSON.stringify(followup!.json)).not.toContain('hunter2');
+    expect(JSON.stringify(edit!.json)).not.toContain('hunter2');
   });
 
   it('uploads the audio as a multipart file with the mp3 bytes', async () => {
@@ -411,7 +419,7 @@ describe('Discord adapter against a fake Discord', () => {
     expect(callsFor(click).map((c) => `${c.method} ${c.kind}`)).toEqual(['POST callback', 'POST followup']);
     expect(callsFor(click)[0]!.json).toEqual({ type: 6 });
     expect(callsFor(click)[1]!.json).toMatchObject({
-      content: 'Something went wrong while running that command; it has been logged.',
+      content: `Something went wrong while running that command; it has been logged (ref ${FAKE_REF}).`,
       flags: 64,
       allowed_mentions: { parse: [] },
     });
@@ -567,6 +575,7 @@ describe('Discord adapter lifecycle', () => {
     const handlers: AdapterHandlers = {
       async onInvocation(inv) {
         seen.push(inv);
+        inv.beginWork?.();
         await new Promise((resolve) => inv.signal.addEventListener('abort', resolve, { once: true }));
       },
       onAutocomplete: async () => [],
@@ -681,13 +690,17 @@ describe('Discord adapter with the real dispatcher', () => {
           options: [{ name: 'city', type: 3, value: 'Rome' }],
         }),
       );
-      await own.waitFor((c) => c.token === 'real-dispatch-denied' && c.kind === 'delete');
-      const followup = own.calls.find((c) => c.token === 'real-dispatch-denied' && c.kind === 'followup')!;
-      expect(followup.json).toMatchObject({
-        content: 'The weather service is not configured; set WEATHER_API_KEY.',
-        flags: 64,
-        allowed_mentions: { parse: [] },
+      // Refused before any work: the private first answer is the only call.
+      const refusal = await own.waitFor((c) => c.token === 'real-dispatch-denied');
+      expect(refusal.json).toMatchObject({
+        type: 4,
+        data: { flags: 64, allowed_mentions: { parse: [] } },
       });
+      expect((refusal.json!.data as { content: string }).content).toMatch(
+        /^The weather service is not configured; set WEATHER_API_KEY \(ref [0-9a-f]{8}\)\.$/,
+      );
+      await sleep(100);
+      expect(own.calls.filter((c) => c.token === 'real-dispatch-denied')).toHaveLength(1);
     } finally {
       await ownAdapter.stop();
       await own.close();

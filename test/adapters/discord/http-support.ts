@@ -5,11 +5,13 @@ import { z } from 'zod';
 import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
 import { createHttpInteractions, discordPublicKey } from '../../../adapters/discord/http.ts';
 import type { InteractionWebhook } from '../../../adapters/discord/respond.ts';
-import type { AdapterHandlers, ChatAdapter, Invocation } from '../../../src/core/adapter.ts';
+import type { AdapterHandlers, ChatAdapter, CommandRegistry, Invocation } from '../../../src/core/adapter.ts';
 import type { InteractionClaims } from '../../../src/core/claims.ts';
 import { defineCommand, type CommandLog } from '../../../src/core/command.ts';
 import type { Reply } from '../../../src/core/reply.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
+import { nextTurn } from '../../../src/core/turns.ts';
+import { withRef } from '../../../src/core/dispatch-steps.ts';
 import { userMessageFor } from '../../../src/errors.ts';
 import {
   createRoutes,
@@ -129,7 +131,15 @@ export const registry = createRegistry([
  * A small stand-in for the dispatcher: run, turn errors into one private sentence, answer once, and
  * log an answer that could not be sent as the dispatcher does (`command.respond_failed`).
  */
-export function createHandlers(runs: Invocation[], log?: CommandLog): AdapterHandlers {
+/** The reference the stand-in dispatcher gives every failure. */
+export const FAKE_REF = 'f00dfeed';
+
+/** A stand-in for the dispatcher; `onWork` is told as each command's handler starts. */
+export function createHandlers(
+  runs: Invocation[],
+  log?: CommandLog,
+  onWork?: (inv: Invocation) => void,
+): AdapterHandlers {
   const silent: CommandLog = { debug() {}, info() {}, warn() {}, error() {} };
   return {
     async onInvocation(inv) {
@@ -137,9 +147,14 @@ export function createHandlers(runs: Invocation[], log?: CommandLog): AdapterHan
       let reply: Reply;
       try {
         const command = registry.get(inv.command)!;
-        reply = await command.handler(command.options.parse(inv.rawInput), directContext(inv, 'http-test'));
+        const input = command.options.parse(inv.rawInput);
+        // As the dispatcher: the checks passed, the work begins on its turn.
+        inv.beginWork?.();
+        await nextTurn();
+        onWork?.(inv);
+        reply = await command.handler(input, directContext(inv, 'http-test'));
       } catch (err) {
-        reply = { text: userMessageFor(err), ephemeral: true };
+        reply = { text: withRef(userMessageFor(err), FAKE_REF), ephemeral: true, failureRef: FAKE_REF };
       }
       try {
         await inv.respond(reply);
@@ -173,6 +188,8 @@ export async function startHttpReplica(opts: {
   path?: string;
   /** What runs the commands; createHandlers' stand-in for the dispatcher by default. */
   handlers?: (runs: Invocation[]) => AdapterHandlers;
+  /** The commands the adapter knows (their visibility decides the deferral's); this file's by default. */
+  registry?: CommandRegistry;
   /** The public server's bounds; its defaults otherwise. */
   limits?: ConnectionLimits;
 }): Promise<HttpReplica> {
@@ -206,7 +223,7 @@ export async function startHttpReplica(opts: {
     interactions,
   });
   const runs: Invocation[] = [];
-  await adapter.start(registry, opts.handlers?.(runs) ?? createHandlers(runs, opts.log));
+  await adapter.start(opts.registry ?? registry, opts.handlers?.(runs) ?? createHandlers(runs, opts.log));
   return {
     adapter,
     server,

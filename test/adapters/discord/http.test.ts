@@ -84,16 +84,16 @@ describe('Discord HTTP interactions', () => {
     ]);
   });
 
-  it('shows a failing public command as one private sentence and removes the public placeholder', async () => {
+  it('turns the loading message of a public command failing during its work into the error', async () => {
     const token = newToken();
     expect(await signedPost(slashCommand({ name: 'broken', token }))).toEqual({
       status: 200,
       json: { type: 5, data: {} },
     });
-    await fake.waitFor((c) => c.token === token && c.kind === 'delete');
-    const followUp = fake.calls.find((c) => c.token === token && c.kind === 'followup')!;
-    expect(followUp.json).toMatchObject({ flags: 64 });
-    expect(String(followUp.json?.content)).not.toContain('upstream is down');
+    const edit = await fake.waitFor((c) => c.token === token && c.kind === 'edit');
+    expect(String(edit.json?.content)).toMatch(/ \(ref f00dfeed\)\.$/);
+    expect(String(edit.json?.content)).not.toContain('upstream is down');
+    expect(fake.calls.filter((c) => c.token === token).map((c) => c.kind)).toEqual(['edit']);
   });
 
   it('answers autocomplete inline with type 8', async () => {

@@ -38,6 +38,7 @@ function handlersCounting(runs: string[]): AdapterHandlers {
     async onInvocation(inv) {
       runs.push(inv.command);
       const command = registry.get(inv.command)!;
+      inv.beginWork?.();
       const reply = await command.handler(
         command.options.parse(inv.rawInput),
         directContext(inv, 'replica-test'),

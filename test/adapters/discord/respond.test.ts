@@ -23,6 +23,16 @@ describe('responseStep', () => {
   );
 });
 
+describe('responseStep for a failure', () => {
+  it('edits a public loading message into the error, and follows a public button message up privately', () => {
+    const failure = { ephemeral: true, failureRef: '3fa9c01e' };
+    expect(responseStep({ responded: false, isEphemeral: false, kind: 'reply' }, failure)).toBe('edit');
+    expect(responseStep({ responded: false, isEphemeral: false, kind: 'update' }, failure)).toBe(
+      'private-follow-up',
+    );
+  });
+});
+
 describe('safeError', () => {
   it('keeps name, status and code, and redacts the bot token from the message', () => {
     const token = 'test-bot-token.not-real.0123456789abcdefghijklmnop';

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { AdapterHandlers, CommandRegistry, Invocation } from '../../../src/core/adapter.ts';
 import { createRegistry } from '../../../src/core/registry.ts';
+import { nextTurn } from '../../../src/core/turns.ts';
 import { defineCommand, type Command, type CommandContext } from '../../../src/core/command.ts';
 import { ServiceError, UserError, userMessageFor } from '../../../src/errors.ts';
 
@@ -259,7 +260,11 @@ export interface FakeDispatcher extends AdapterHandlers {
 }
 
 /** Runs a command like the real dispatcher would: parse, handle, reply; errors as one ephemeral sentence. */
-export function createFakeDispatcher(registry: CommandRegistry): FakeDispatcher {
+/** A stand-in for the dispatcher; `onWork` is told as each command's handler starts. */
+export function createFakeDispatcher(
+  registry: CommandRegistry,
+  onWork?: (inv: Invocation) => void,
+): FakeDispatcher {
   const invocations: Invocation[] = [];
   const respondErrors: unknown[] = [];
   return {
@@ -275,7 +280,12 @@ export function createFakeDispatcher(registry: CommandRegistry): FakeDispatcher 
           throw new UserError({ code: 'unknown_command', message: `There is no /${inv.command}.` });
         const raw = typeof inv.rawInput === 'string' ? parseTiny(command, inv.rawInput) : inv.rawInput;
         const ctx = { signal: inv.signal, actor: inv.actor } as unknown as CommandContext;
-        reply = await command.handler(command.options.parse(raw), ctx);
+        const input = command.options.parse(raw);
+        // As the dispatcher: the checks passed, the work begins on its turn.
+        inv.beginWork?.();
+        await nextTurn();
+        onWork?.(inv);
+        reply = await command.handler(input, ctx);
         reply = { ...reply, ephemeral: reply.ephemeral ?? command.ephemeral };
       } catch (err) {
         reply = { text: userMessageFor(err), ephemeral: true };

@@ -22,7 +22,8 @@ import {
   type KnownBlock,
   type SectionBlock,
 } from '../../../src/render/slack-payload.ts';
-import { splitText, truncate, truncateMrkdwn } from '../../../src/render/slack-text.ts';
+import { truncate } from '../../../src/domain/text.ts';
+import { splitText, truncateMrkdwn } from '../../../src/render/slack-text.ts';
 
 // The renderer has no SDK import; what it makes must still be what Bolt's Web API calls take.
 const _boltTakesIt: SlackTypes.KnownBlock[] = renderSlack({ text: 'x' }).blocks;
@@ -392,9 +393,9 @@ describe('renderSlack', () => {
 
 describe('truncate and splitText', () => {
   it('never cuts an entity or a surrogate pair in half', () => {
-    expect(truncate('ab&amp;cd', 5)).toBe('ab…');
-    expect(truncate('a😀b', 3)).toBe('a…');
-    expect(truncate('short', 10)).toBe('short');
+    expect(truncate('ab&amp;cd', 5, { entities: true })).toBe('ab…');
+    expect(truncate('a😀b', 3, { entities: true })).toBe('a…');
+    expect(truncate('short', 10, { entities: true })).toBe('short');
   });
 
   it('splits at line breaks first and never inside an entity', () => {

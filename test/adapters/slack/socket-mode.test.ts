@@ -6,7 +6,6 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/adapter.ts';
 import { createLocalClaims, type InteractionClaims } from '../../../src/core/claims.ts';
-import type { AdapterHandlers } from '../../../src/core/adapter.ts';
 import {
   APP_TOKEN,
   BOT_TOKEN,
@@ -117,12 +116,12 @@ describe('Slack adapter, Socket Mode', () => {
         new Promise((resolve) => setImmediate(() => resolve(local.claimOnce(key, ttlMs)))),
     };
     const { fake, sockets, adapter, close } = await startSocketMode(claims);
-    const dispatcher = createFakeDispatcher(createTestRegistry());
-    const work = vi.fn<AdapterHandlers['onInvocation']>(dispatcher.onInvocation);
+    const work = vi.fn();
+    const dispatcher = createFakeDispatcher(createTestRegistry(), work);
     // The ack leaves through the socket-mode client's send, called once per envelope.
     const send = vi.spyOn(SocketModeClient.prototype, 'send');
     try {
-      await adapter.start(createTestRegistry(), { ...dispatcher, onInvocation: work });
+      await adapter.start(createTestRegistry(), dispatcher);
       const ids = Array.from({ length: 5 }, (_, i) => `burst-${i}`);
       const envelopeIds = ids.map((_, i) => `e0b5c1d2-0000-4000-8000-00000000000${i}`);
       // Five different commands: each has its own trigger_id (one trigger_id runs once).
