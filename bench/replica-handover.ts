@@ -75,7 +75,6 @@ function record(i: number, createdAt: number): ScheduleRecord {
 /** A replica on `w`, posting with its own token (`replica`), so that the fake tells who sent what. */
 function replicaOn(w: World, replica: string, url: string): ScheduleRunner {
   return createScheduleRunner({
-    schedules: w.schedules,
     store: w.store,
     services: {},
     destinations: { ops: createWebhookClient({ baseUrl: url, id: WEBHOOK_ID, token: replica }) },
@@ -95,7 +94,7 @@ async function handover(run: number): Promise<{ line: string; isOnce: boolean }>
   const [a, b] = [await openRedis(prefix), await openRedis(prefix)];
   const boundary = Date.parse('2026-11-27T12:01:00Z');
   clock.now = boundary - 50_000;
-  for (let i = 0; i < SLOTS; i++) await a.schedules.add(record(i, clock.now), 1_000);
+  for (let i = 0; i < SLOTS; i++) await a.schedules.addSchedule(record(i, clock.now), 1_000);
   // Just before the minute: the first tick finds nothing, the timer wakes at the minute.
   clock.now = boundary - 3_000;
   const started = performance.now();

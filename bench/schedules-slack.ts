@@ -39,7 +39,7 @@ import { percentile } from './stats.ts';
 /** Fires at the row's minute only, so that the ticks after it find nothing new to post. */
 const CRON = '1 12 * * *';
 const BOUNDARY = Date.parse('2026-11-27T12:01:00Z');
-/** The runner's poll between ticks (its default, runner-core.ts). */
+/** The runner's poll between ticks (its default, runner.ts). */
 const POLL_MS = 15_000;
 /** How long the bench looks for the last post before it counts the rest as never posted. */
 const GIVE_UP_MS = 5 * 60_000;
@@ -108,7 +108,6 @@ function runnerOf(r: Replica, fakeUrl: string) {
     { rateBudget: r.budget },
   );
   return createScheduleRunner({
-    schedules: r.world.schedules,
     store: r.world.store,
     services: {},
     delivery: { channels: { slack } },
@@ -143,7 +142,7 @@ export async function slackRow(
     for (let i = 0; i < total; i += 100)
       await Promise.all(
         Array.from({ length: Math.min(100, total - i) }, (_, j) =>
-          schedules.add(slackRecord(i + j, channels, clock.now), 100_000),
+          schedules.addSchedule(slackRecord(i + j, channels, clock.now), 100_000),
         ),
       );
     const runners = replicas.map((r) => runnerOf(r, fake.server.url));

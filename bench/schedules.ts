@@ -21,7 +21,7 @@ import { createScheduleRunner, type ScheduleRunner } from '../src/schedule/runne
 import { renderDiscordWebhook } from '../src/render/discord.ts';
 import { type WebhookClient } from '../src/services/webhook/client.ts';
 import { createWebhookClient } from '../src/services/webhook/discord.ts';
-import { createSqliteScheduleStore, createSqliteStore } from '../src/store/index.ts';
+import { createSqliteStore } from '../src/store/index.ts';
 import type { RateBudget } from '../src/domain/rate-budget.ts';
 import { createMemoryRateBudget, type OpenRateBudget } from '../src/store/rate-budget.ts';
 import { createRedisRateBudget } from '../src/store/rate-budget-redis.ts';
@@ -78,7 +78,6 @@ function runnerOf(
 ) {
   return createScheduleRunner({
     ...(rateBudget ? { delivery: { rateBudget } } : {}),
-    schedules: w.schedules,
     store: w.store,
     services: {},
     destinations,
@@ -127,7 +126,7 @@ async function dueInOneMinute(
   const w = replicas[0]!.world;
   for (let i = 0; i < SCHEDULES; i += 100)
     await Promise.all(
-      Array.from({ length: 100 }, (_, j) => w.schedules.add(record(i + j, clock.now), 100_000)),
+      Array.from({ length: 100 }, (_, j) => w.schedules.addSchedule(record(i + j, clock.now), 100_000)),
     );
   const runners = replicas.map((r, i) =>
     runnerOf(r.world, `replica-${i}`, r.destinations, upstream, r.rateBudget),
@@ -198,11 +197,12 @@ async function idleTick(label: string, w: World): Promise<Row> {
   const created = clock.now - 60_000;
   for (let i = 0; i < STORED; i += 500)
     await Promise.all(
-      Array.from({ length: 500 }, (_, j) => w.schedules.add(record(i + j, created, '0 7 * * *'), 100_000)),
+      Array.from({ length: 500 }, (_, j) =>
+        w.schedules.addSchedule(record(i + j, created, '0 7 * * *'), 100_000),
+      ),
     );
   const calls = { n: 0 };
   const runner = createScheduleRunner({
-    schedules: counted(w.schedules, calls),
     store: counted(w.store, calls),
     services: {},
     log: SILENT,
@@ -235,10 +235,8 @@ async function idleTick(label: string, w: World): Promise<Row> {
 /** The child: opens a SQLite file holding `count` schedules, ticks, and prints its RSS. */
 async function rssChild(file: string): Promise<void> {
   const store = createSqliteStore(file, { now: () => clock.now });
-  const schedules = createSqliteScheduleStore(file);
   clock.now = Date.parse('2026-11-27T12:00:10Z');
   const runner = createScheduleRunner({
-    schedules,
     store,
     services: {},
     log: SILENT,
@@ -259,19 +257,18 @@ async function rssChild(file: string): Promise<void> {
 async function rssRow(dir: string): Promise<Row> {
   const rssWith = async (n: number) => {
     const file = join(dir, `rss-${n}.sqlite`);
-    const s = createSqliteScheduleStore(file);
+    const s = createSqliteStore(file, { now: () => clock.now });
     const created = Date.parse('2026-11-27T12:00:00Z');
     for (let i = 0; i < n; i += 500)
       await Promise.all(
         Array.from({ length: Math.min(500, n - i) }, (_, j) =>
-          s.add(record(i + j, created, '0 7 * * *'), 100_000),
+          s.addSchedule(record(i + j, created, '0 7 * * *'), 100_000),
         ),
       );
     // As after the schedules' first look (once, when added): each at its next fire time.
-    const store = createSqliteStore(file, { now: () => clock.now });
+    const store = s;
     clock.now = Date.parse('2026-11-27T12:00:10Z');
     const runner = createScheduleRunner({
-      schedules: s,
       store,
       services: {},
       log: SILENT,
@@ -282,7 +279,7 @@ async function rssRow(dir: string): Promise<Row> {
     await runner.tick();
     await runner.tick();
     await runner.stop();
-    await Promise.all([s.close(), store.close()]);
+    await store.close();
     const child = spawnSync(
       process.execPath,
       ['--expose-gc', fileURLToPath(import.meta.url), '--rss-child', file],

@@ -1,4 +1,4 @@
-// /schedule's moving parts put together for main.ts and run-job.ts: the schedule service the
+// /schedule's moving parts put together for the app (src/app.ts): the schedule service the
 // commands use and the one runner that fires every schedule: the chat ones and the built-in ones
 // (the analytics summary set by environment), which /schedule lists read-only beside them.
 import type { Config } from '../src/config/index.ts';
@@ -16,9 +16,9 @@ import {
   type ScheduleService,
   type ScheduleServiceOptions,
 } from '../src/schedule/service.ts';
-import type { ScheduleRun, ScheduleStore } from '../src/schedule/schedules.ts';
+import type { ScheduleRun } from '../src/schedule/schedules.ts';
 import type { Services } from '../src/core/services.ts';
-import { webhookClientFor } from '../src/schedule/delivery-context.ts';
+import { webhookClientFor } from '../src/schedule/delivery.ts';
 import { previousRun } from '../src/schedule/when.ts';
 import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
@@ -34,7 +34,6 @@ export interface SchedulingOptions {
   config: Config;
   services: Services;
   store: Store;
-  schedules: ScheduleStore;
   /** The named destinations' clients (src/destinations.ts); `default` is services.webhook. */
   destinations: Readonly<Record<string, WebhookClient>>;
   /** The bot's own posting clients, for schedules added in a Discord or Slack channel. */
@@ -187,7 +186,6 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     concurrency: config.scheduleConcurrency,
     ...(opts.onRun ? { onRun: opts.onRun } : {}),
     ...(opts.onRecord ? { onRecord: opts.onRecord } : {}),
-    schedules: opts.schedules,
     store: opts.store,
     services: opts.services,
     destinations: opts.destinations,
@@ -207,7 +205,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     ...Object.keys(opts.destinations).filter((d) => d !== 'default'),
   ];
   const service = createScheduleService({
-    store: opts.schedules,
+    store: opts.store,
     settings: {
       timezone: config.schedule.timezone,
       minIntervalMinutes: config.schedule.minIntervalMinutes,

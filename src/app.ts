@@ -9,10 +9,15 @@ import type { Command } from './core/command.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { createRegistry, type Registry } from './core/registry.ts';
 import type { JobSchedule } from './schedule/job.ts';
-import type { ScheduleStore } from './schedule/schedules.ts';
 import { markSimulatedAnswer } from './schedule/simulated.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';
-import type { ChannelClients } from './destinations.ts';
+import {
+  closeChannelClients,
+  closeDestinationClients,
+  createChannelClients,
+  createDestinationClients,
+  type ChannelClients,
+} from './destinations.ts';
 import type { Logger } from './log.ts';
 import type { RateBudget } from './domain/rate-budget.ts';
 import { createSayCharge, createSayRefund, type Quotas } from './user-limits.ts';
@@ -20,7 +25,7 @@ import { planServices, resolveServiceConfigs, type ServicePlan } from './sandbox
 import type { ClientDeps } from './services/deps.ts';
 import { createServices } from './services/index.ts';
 import type { WebhookClient } from './services/webhook/client.ts';
-import { createMemoryScheduleStore, createMemoryStore, type Store } from './store/index.ts';
+import { createMemoryStore, openStore, type Store } from './store/index.ts';
 
 /**
  * `bot`: the running bot (per-user budgets and rate limits from `quotas`); `job`: one run of a job
@@ -28,11 +33,10 @@ import { createMemoryScheduleStore, createMemoryStore, type Store } from './stor
  */
 export type AppMode = 'bot' | 'job' | 'register';
 
-/** What the entry point has opened for the app: clients, stores, the named destinations. */
+/** What the app is built from: clients, the store, the named destinations. */
 export interface AppParts {
   services: Services;
   store: Store;
-  schedules: ScheduleStore;
   destinations: Readonly<Record<string, WebhookClient>>;
   /** The bot's own posting clients ("this channel" destinations); absent: none. */
   channels?: ChannelClients;
@@ -74,7 +78,6 @@ export function registrationParts(log: Logger): AppParts {
   return {
     services: {},
     store: createMemoryStore(),
-    schedules: createMemoryScheduleStore(),
     destinations: {},
     log,
   };
@@ -87,7 +90,6 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     config,
     services,
     store: parts.store,
-    schedules: parts.schedules,
     destinations: parts.destinations,
     ...(parts.channels ? { channels: parts.channels } : {}),
     ...(parts.rateBudget ? { rateBudget: parts.rateBudget } : {}),
@@ -132,6 +134,43 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     scheduling,
     dispatcher: dispatcher as App<M>['dispatcher'],
   };
+}
+
+/** What an entry point brings to openApp: the service clients and Discord's budget, opened before it. */
+export type AppBase = Omit<AppParts, 'store' | 'destinations' | 'channels'>;
+
+export interface OpenedApp<M extends AppMode> {
+  app: App<M>;
+  store: Store;
+  /** Closes what openApp opened, by the lifecycle phase each belongs to. */
+  close: { store: () => Promise<void>; connections: () => Promise<void> };
+}
+
+/**
+ * The app as the bot, `npm run job` and `npm run register` run it: the one store (opened once, where
+ * the configuration puts it; in memory for `register`, which runs nothing), the named destinations'
+ * clients and the bot's own channel clients (schedules added in a Discord or Slack channel post
+ * there with its token), then buildApp on them.
+ */
+export async function openApp<M extends AppMode>(
+  config: Config,
+  mode: M,
+  base: AppBase,
+): Promise<OpenedApp<M>> {
+  const isRegister = mode === 'register';
+  const store = isRegister ? createMemoryStore() : await openStore(config);
+  const clientDeps = {
+    log: base.log.child({ component: 'http' }),
+    ...(base.rateBudget ? { rateBudget: base.rateBudget } : {}),
+  };
+  const destinations = isRegister ? {} : createDestinationClients(config.schedule, clientDeps);
+  const channels = isRegister ? undefined : createChannelClients(config, clientDeps);
+  const app = buildApp(config, mode, { ...base, store, destinations, ...(channels ? { channels } : {}) });
+  const connections = async () => {
+    await closeDestinationClients(destinations);
+    if (channels) await closeChannelClients(channels);
+  };
+  return { app, store, close: { store: () => store.close(), connections } };
 }
 
 /**

@@ -15,7 +15,7 @@ import { ConfigError } from './errors.ts';
 import { createLifecycle, drainMs, type Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics.ts';
 import type { RedisCaller } from './redis-check.ts';
-import { openRateBudget, openScheduleStore, openStore } from './store/index.ts';
+import { openRateBudget } from './store/index.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { planServices, SANDBOX_CREDENTIAL, type ServicePlan } from './sandbox/resolve.ts';
@@ -119,45 +119,30 @@ async function startServices({ config, log, lifecycle, plan }: Base) {
 }
 type Started = Awaited<ReturnType<typeof startServices>>;
 
-/** The store, the schedules, their destinations, and the app: commands, dispatcher, /schedule. */
+/** The app (src/app.ts's openApp: the store, the destinations, commands, dispatcher, /schedule). */
 async function startCommands(
   { config, log, lifecycle }: Base,
   { redis, metrics, services, rateBudget }: Started,
 ) {
-  const { buildApp } = await import('./app.ts');
+  const { openApp } = await import('./app.ts');
   const { createQuotas } = await import('./user-limits.ts');
-  const { closeChannelClients, closeDestinationClients, createChannelClients, createDestinationClients } =
-    await import('./destinations.ts');
-  const quotas = createQuotas({ ...config.limits, redis });
-  const store = await openStore(config);
-  lifecycle.onStop('store', () => store.close());
-  // Schedules from chat: kept beside the slots and the outbox, fired by the runner below.
-  const schedules = await openScheduleStore(config);
-  lifecycle.onStop('store', () => schedules.close());
-  const { convertOldWatchMemories } = await import('./schedule/watch.ts');
-  await convertOldWatchMemories(
-    store,
-    (await schedules.list()).map((s) => s.id),
-  );
-  const clientDeps = { log: log.child({ component: 'http' }), rateBudget };
-  const destinations = createDestinationClients(config.schedule, clientDeps);
-  lifecycle.onStop('connections', () => closeDestinationClients(destinations));
-  // The bot's own connection posts schedules added in a Discord or Slack channel.
-  const channels = createChannelClients(config, clientDeps);
-  lifecycle.onStop('connections', () => closeChannelClients(channels));
-  const app = buildApp(config, 'bot', {
+  const { app, store, close } = await openApp(config, 'bot', {
     services,
-    store,
-    schedules,
-    destinations,
-    channels,
     rateBudget,
     onRun: (e) => metrics?.job(e),
     onRecord: (schedule, run, from) => metrics?.scheduleRun(schedule, run, from),
     log,
-    quotas,
+    quotas: createQuotas({ ...config.limits, redis }),
     onCommand: (r) => metrics?.command(r),
   });
+  lifecycle.onStop('store', close.store);
+  lifecycle.onStop('connections', close.connections);
+  // Watch memories of versions before digests, converted once before any watch runs.
+  const { convertOldWatchMemories } = await import('./schedule/watch.ts');
+  await convertOldWatchMemories(
+    store,
+    (await store.listSchedules()).map((s) => s.id),
+  );
   const { dispatcher } = app;
   lifecycle.onStop('commands', async () => {
     if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))

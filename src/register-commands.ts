@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { registerCommands, setInteractionsEndpoint } from '../adapters/discord/register.ts';
 import { slackManifest } from '../adapters/slack/manifest.ts';
-import { buildApp, registrationParts } from './app.ts';
+import { openApp } from './app.ts';
 import { readEnvironment } from './config/file.ts';
 import { loadConfig, type Config } from './config/index.ts';
 import { createRegistry } from './core/registry.ts';
@@ -94,7 +94,7 @@ async function main(argv: readonly string[]): Promise<number> {
     throw err;
   }
   const log = createLogger({ level: config.log.level, format: config.log.format });
-  const app = buildApp(config, 'register', registrationParts(log));
+  const { app } = await openApp(config, 'register', { services: {}, log });
   const offered = createRegistry(app.offered);
   if (args.slackManifest) {
     const manifest = slackManifest(

@@ -9,31 +9,16 @@ import type { Delivery } from './schedule/job.ts';
 import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
 import type { WebhookMessage } from './services/webhook/client.ts';
 import { formatBytes } from './format.ts';
-import { buildApp, buildServices, rateBudgetHooks, type App } from './app.ts';
+import { buildServices, openApp, rateBudgetHooks, type App, type OpenedApp } from './app.ts';
 import { readEnvironment } from './config/file.ts';
 import { loadConfig, secretsOf, type Config } from './config/index.ts';
-import { createScheduleRunner } from './schedule/runner.ts';
 import type { SlotOutcome } from './schedule/slot-run.ts';
 import { validateSchedules } from './schedule/when.ts';
-import type { ScheduleStore } from './schedule/schedules.ts';
 import { ConfigError } from './errors.ts';
 import { redactText, registerSecret } from './redact.ts';
 import { createLogger, type Logger } from './log.ts';
 import { closeServices } from './services/index.ts';
-import {
-  createMemoryScheduleStore,
-  describeStore,
-  openRateBudget,
-  openScheduleStore,
-  openStore,
-  type Store,
-} from './store/index.ts';
-import {
-  closeChannelClients,
-  closeDestinationClients,
-  createChannelClients,
-  createDestinationClients,
-} from './destinations.ts';
+import { describeStore, openRateBudget, type Store } from './store/index.ts';
 
 class ExitError extends Error {
   readonly exitCode: number;
@@ -146,99 +131,77 @@ function describeRun(outcome: SlotOutcome, line: string): string {
 }
 
 /** A schedule of /schedule run once now, as its creator, through the same claim and outbox. */
-async function runSchedule(
-  id: string,
-  app: App<'job'>,
-  schedules: ScheduleStore,
-  config: Config,
-  log: Logger,
-) {
-  const record = await schedules.get(id.trim().toLowerCase());
+async function runSchedule(id: string, app: App<'job'>, store: Store, config: Config, log: Logger) {
+  const record = await store.getSchedule(id.trim().toLowerCase());
   if (!record) return undefined;
   log.info({ scheduleId: record.id, store: describeStore(config) }, 'schedule.manual_run');
   const outcome = await app.scheduling.runner.runManual(record);
   return { label: `schedule ${record.id} (${record.command})`, outcome };
 }
 
+/** Runs the built-in job or schedule `name` once now, through the app's one engine. */
+async function runTarget(
+  name: string | undefined,
+  app: App<'job'>,
+  store: Store,
+  config: Config,
+  log: Logger,
+) {
+  const known = app.jobs.map((s) => s.job.name).join(', ');
+  if (name === undefined) throw new ExitError(`usage: npm run job -- NAME (known jobs: ${known})`, 2);
+  const target = app.jobs.find((s) => s.job.name === name);
+  if (!target) {
+    const ran = await runSchedule(name, app, store, config, log);
+    if (!ran) {
+      const hint = '/schedule list shows the schedules';
+      throw new ExitError(`unknown job or schedule "${name}"; known jobs: ${known} (${hint})`, 2);
+    }
+    return { label: ran.label, outcome: ran.outcome };
+  }
+  if (target.disabledReason) throw new ExitError(`${name} cannot run: ${target.disabledReason}`, 1);
+  validateSchedules(app.jobs);
+  log.info({ job: name, store: describeStore(config) }, 'job.manual_run');
+  // The one engine, as the bot runs it: the same claim, outbox and delivery as every schedule.
+  return { label: name, outcome: await app.scheduling.runner.runBuiltInNow(name) };
+}
+
 async function run(args: readonly string[], log: Logger, config: Config): Promise<string> {
   const { plan, server } = await startSandbox(config);
   if (server) log.info({ simulated: plan.simulated }, 'the built-in sandbox answers for these services');
   const name = args[0];
-  // Discord's budgets, shared with the running bots when the store is in Redis.
-  const rateBudget = await openRateBudget(config, rateBudgetHooks(config, log)).catch((err: unknown) => {
-    void server?.close();
-    throw new ExitError(
+  const cannotRun = (err: unknown) =>
+    new ExitError(
       `${name ?? 'herald job'} cannot run: ${err instanceof Error ? err.message : String(err)}`,
       1,
     );
+  // Discord's budgets, shared with the running bots when the store is in Redis.
+  const rateBudget = await openRateBudget(config, rateBudgetHooks(config, log)).catch((err: unknown) => {
+    void server?.close();
+    throw cannotRun(err);
   });
-  const clientDeps = { log: log.child({ component: 'http' }), rateBudget };
-  const { services } = buildServices(config, plan, server?.url, clientDeps);
-  const destinations = createDestinationClients(config.schedule, clientDeps);
-  // A schedule added in a Discord or Slack channel posts there with the bot's token.
-  const channels = createChannelClients(config, clientDeps);
-  let store: Store | undefined;
-  let schedules: ScheduleStore | undefined;
+  const { services } = buildServices(config, plan, server?.url, {
+    log: log.child({ component: 'http' }),
+    rateBudget,
+  });
+  let opened: OpenedApp<'job'> | undefined;
   try {
-    [store, schedules] = await Promise.all([openStore(config), openScheduleStore(config)]).catch(
-      (err: unknown) => {
-        throw new ExitError(
-          `${name ?? 'herald job'} cannot run: ${err instanceof Error ? err.message : String(err)}`,
-          1,
-        );
-      },
-    );
-    const app = buildApp(config, 'job', {
-      services,
-      store,
-      schedules,
-      destinations,
-      channels,
-      rateBudget,
-      log,
+    opened = await openApp(config, 'job', { services, rateBudget, log }).catch((err: unknown) => {
+      throw cannotRun(err);
     });
-    const known = app.jobs.map((s) => s.job.name).join(', ');
-    const target = app.jobs.find((s) => s.job.name === name);
-    if (name === undefined) throw new ExitError(`usage: npm run job -- NAME (known jobs: ${known})`, 2);
-    if (!target) {
-      const ran = await runSchedule(name, app, schedules, config, log);
-      if (!ran) {
-        const hint = '/schedule list shows the schedules';
-        throw new ExitError(`unknown job or schedule "${name}"; known jobs: ${known} (${hint})`, 2);
-      }
-      const { message, isSuccess } = summarize(ran.label, ran.outcome);
-      const text = describeRun(ran.outcome, message);
-      if (!isSuccess) throw new ExitError(text, 1);
-      return text;
-    }
-    if (target.disabledReason) throw new ExitError(`${name} cannot run: ${target.disabledReason}`, 1);
-    validateSchedules(app.jobs);
-    log.info({ job: name, store: describeStore(config) }, 'job.manual_run');
-    // The one engine, as the bot runs it: the same claim, outbox and delivery as every schedule.
-    const runner = createScheduleRunner({
-      builtIns: app.jobs,
-      schedules: createMemoryScheduleStore(),
-      services,
-      store,
-      log,
-      catchupMinutes: config.jobCatchupMinutes,
-      delivery: { rateBudget },
-    });
-    const outcome = await runner.runBuiltInNow(name);
-    const { message, isSuccess } = summarize(name, outcome);
-    const notice = server
+    const ran = await runTarget(name, opened.app, opened.store, config, log);
+    const { message, isSuccess } = summarize(ran.label, ran.outcome);
+    const isBuiltIn = ran.label === name && server !== undefined;
+    const notice = isBuiltIn
       ? `\n\nSimulated by the built-in sandbox: ${plan.simulated.join(', ')} (not real data).`
       : '';
-    const text = describeRun(outcome, message) + notice;
+    const text = describeRun(ran.outcome, message) + notice;
     if (!isSuccess) throw new ExitError(text, 1);
     return text;
   } finally {
     await Promise.allSettled([
-      store?.close(),
-      schedules?.close(),
+      opened?.close.store(),
+      opened?.close.connections(),
       rateBudget.close(),
-      closeDestinationClients(destinations),
-      closeChannelClients(channels),
       closeServices(services),
       server?.close(),
     ]);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createServer as createTlsServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, redisTlsOptions } from '../src/redis.ts';
-import { openScheduleStore, openStore } from '../src/store/index.ts';
+import { openStore } from '../src/store/index.ts';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from './support/redis.ts';
 
 function lines() {
@@ -143,12 +143,11 @@ describe('connectRedis over TLS (rediss://)', () => {
       const keyPrefix = testKeyPrefix();
       const place = { storeUrl: url, redisUrl: url, redisTlsVerify: false };
       const store = await openStore(place, { keyPrefix, connectTimeoutMs: 2_000 });
-      const schedules = await openScheduleStore(place, { keyPrefix });
       try {
         expect(await store.claimOnce('tls-check', 60_000)).toBe(true);
-        expect(await schedules.list()).toEqual([]);
+        expect(await store.listSchedules()).toEqual([]);
       } finally {
-        await Promise.all([store.close(), schedules.close()]);
+        await store.close();
         await deleteKeys(keyPrefix);
       }
     },

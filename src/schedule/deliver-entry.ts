@@ -2,21 +2,53 @@
 // marked delivered, retried in process (a destination's asked-for wait, or a 5xx's backoff), put
 // back in the store with a backoff (holding its destination for it, destination-pause.ts), put back
 // behind an earlier post that holds the destination, left leased when the send got no answer, or
-// given up on with a logged error.
+// given up on with a logged error; and a post read back from its JSON form in the outbox (written
+// by slot-run.ts). The drain that calls it
+// is delivery.ts, the deliverer's options and shared context delivery-options.ts.
+import { ownEntry } from '../domain/lookup.ts';
 import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { scopesOf } from './destination-pause.ts';
-import { fromOutboxPayload } from './outbox-payload.ts';
 import type { OutboxEntry } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
-import type { PostProgress } from '../services/webhook/client.ts';
+import type { PostProgress, WebhookClient } from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
-import { webhookClientFor, type DeliveryContext, type EntryOutcome, type Notes } from './delivery-context.ts';
+import {
+  INVALID_LIMIT_REASON,
+  LIMITED_WAITS,
+  PERMANENT,
+  type DeliverOpts,
+  type DeliveryContext,
+  type DeliveryOptions,
+  type Failure,
+  type StoredFile,
+  type EntryOutcome,
+  type Notes,
+} from './delivery-options.ts';
 
-/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
-const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
-/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
-const LIMITED_WAITS = 10;
+/**
+ * The webhook client a destination name posts through: `default` is services.webhook, any other a
+ * named one. A name is stored with its schedule, so "constructor" may outlive its
+ * WEBHOOK_URL_CONSTRUCTOR: only the table's own entries count.
+ */
+export function webhookClientFor(
+  sources: Pick<DeliveryOptions, 'services' | 'destinations'>,
+  name: string,
+): WebhookClient | undefined {
+  return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
+}
+
+/** The delivery an outbox entry holds, files decoded. */
+export function fromOutboxPayload(payload: unknown): Delivery {
+  const delivery = payload as Delivery;
+  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
+  const stored = delivery.message.files as unknown as StoredFile[];
+  const files = stored.map(({ base64, ...f }) => ({
+    ...f,
+    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
+  })) as unknown as typeof delivery.message.files;
+  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
+}
 
 /**
  * Sends one delivery; resolves with the provider's id of what it created (message or email id).
@@ -58,6 +90,17 @@ async function send(
 // logs): "webhook.post failed: forbidden (HTTP 403)", or a client's sentence saying what to fix.
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/**
+ * An entry as the log names it: by job, slot and kind only; its payload and the webhook address
+ * (its token) stay out of logs.
+ */
+const named = (entry: OutboxEntry) => ({
+  job: entry.job,
+  slotId: entry.slotId,
+  kind: entry.kind,
+  outboxId: entry.id,
+});
+
 async function giveUp(
   ctx: DeliveryContext,
   entry: OutboxEntry,
@@ -65,12 +108,8 @@ async function giveUp(
   err?: unknown,
 ): Promise<EntryOutcome> {
   await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
-  // Named by job and kind only: the payload and the webhook address (its token) stay out of logs.
   const fields = {
-    job: entry.job,
-    slotId: entry.slotId,
-    kind: entry.kind,
-    outboxId: entry.id,
+    ...named(entry),
     attempts: entry.attempts,
     reason,
     ...(err instanceof ServiceError ? { code: err.code, status: err.status } : {}),
@@ -82,10 +121,7 @@ async function giveUp(
 function warnUncertain(log: JobLog, entry: OutboxEntry): void {
   log.warn(
     {
-      job: entry.job,
-      slotId: entry.slotId,
-      kind: entry.kind,
-      outboxId: entry.id,
+      ...named(entry),
       inFlightSince: entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString(),
       reason: 'an earlier send got no answer (crash or timeout): the post may appear twice',
     },
@@ -101,10 +137,6 @@ function warnUncertain(log: JobLog, entry: OutboxEntry): void {
  * it until the entry's retry, so that no later post to it goes first.
  */
 type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
-
-/** Why a Discord post waits while the invalid-request limit is reached. */
-const INVALID_LIMIT_REASON =
-  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
 
 /**
  * Whether Discord's invalid-request limit stops this delivery: a post rendered for Discord (a Slack
@@ -135,9 +167,7 @@ async function putBack(
   if (why === 'destination' || why === 'held') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
   ctx.log.warn(
     {
-      job: entry.job,
-      slotId: entry.slotId,
-      kind: entry.kind,
+      ...named(entry),
       attempts: entry.attempts,
       error: describe(err),
       nextAttemptAt: new Date(nextAttemptAt).toISOString(),
@@ -152,10 +182,7 @@ async function putBack(
  * took it, or it was settled there): that owner sends it, never this process.
  */
 function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): EntryOutcome {
-  ctx.log.warn(
-    { job: entry.job, slotId: entry.slotId, kind: entry.kind, outboxId: entry.id },
-    'outbox.taken_over',
-  );
+  ctx.log.warn(named(entry), 'outbox.taken_over');
   notes.failures.set(entry.id, { reason: 'another replica took the post over' });
   return 'pending';
 }
@@ -167,10 +194,7 @@ function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): Entr
 function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceError): EntryOutcome {
   ctx.log.warn(
     {
-      job: entry.job,
-      slotId: entry.slotId,
-      kind: entry.kind,
-      outboxId: entry.id,
+      ...named(entry),
       error: describe(err),
       resendAfterMs: ctx.settings.leaseMs,
     },
@@ -184,30 +208,88 @@ export async function deliverEntry(
   ctx: DeliveryContext,
   entry: OutboxEntry,
   notes: Notes,
-  signal?: AbortSignal,
+  opts: DeliverOpts = {},
 ): Promise<EntryOutcome> {
-  const outcome = await deliverOnce(ctx, entry, notes, signal);
+  const outcome = await deliverOnce(ctx, entry, notes, opts);
   if (outcome !== 'delivered' && !notes.failures.has(entry.id))
     notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
   return outcome;
+}
+
+/**
+ * Waits out what the destination asked before the first send; an outcome when the entry goes
+ * back instead (a hold, a wait too long, a stop), else undefined. A fresh post marked in flight
+ * by its slot's step (`unmark`) is unmarked before it goes back unsent.
+ */
+async function waitTurn(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  unmark: boolean,
+  signal?: AbortSignal,
+): Promise<EntryOutcome | 'waited' | undefined> {
+  const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
+  if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  if (wait.isHold || wait.ms > ctx.settings.maxWaitMs) {
+    const why =
+      wait.ms > ctx.settings.maxWaitMs
+        ? 'the destination asked to wait (rate limited)'
+        : 'an earlier post to this destination waits for its retry';
+    return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
+  }
+  if (wait.ms <= 0) return undefined;
+  try {
+    await ctx.sleep(wait.ms, signal);
+    return 'waited';
+  } catch {
+    return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'), 'stopping');
+  }
+}
+
+/** A send's success: the store step that marks it delivered (the watch's memory with it), noted and logged. */
+async function delivered(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  notes: Notes,
+  posted: { id?: string; channelId?: string },
+): Promise<EntryOutcome> {
+  const receipt = posted.id;
+  await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
+  if (receipt !== undefined) notes.receipts.set(entry.id, receipt);
+  if (posted.channelId !== undefined) notes.channels.set(entry.id, posted.channelId);
+  const fields = { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts };
+  // A 204 to a wait=true post: Discord created the message and did not say its id.
+  if (receipt === undefined) ctx.log.info(fields, 'outbox.delivered_without_id');
+  else ctx.log.info({ ...fields, receipt }, 'outbox.delivered');
+  return 'delivered';
+}
+
+/** Why a failure is for good, one sentence; undefined when a retry may fix it. */
+function permanentReason(err: unknown): string | undefined {
+  if (!(err instanceof ServiceError)) return undefined;
+  // A platform's refusal is for good whatever its code (Slack says it with HTTP 200).
+  if (err.refusal) return describe(err);
+  if (!PERMANENT.has(err.code)) return undefined;
+  return err.code === 'unauthorized' || err.code === 'not_found'
+    ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
+    : `${err.code}: the ${err.service} refused the post`;
 }
 
 async function deliverOnce(
   ctx: DeliveryContext,
   entry: OutboxEntry,
   notes: Notes,
-  signal?: AbortSignal,
+  { signal, markedAt }: DeliverOpts,
 ): Promise<EntryOutcome> {
   if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
   if (ctx.now() - entry.createdAt > ctx.settings.maxAgeMs) {
+    const minutes = Math.round(ctx.settings.maxAgeMs / 60_000);
     return giveUp(
       ctx,
       entry,
-      `not delivered within ${Math.round(ctx.settings.maxAgeMs / 60_000)} minutes: ${entry.lastError ?? 'unknown error'}`,
+      `not delivered within ${minutes} minutes: ${entry.lastError ?? 'unknown error'}`,
     );
   }
   const delivery = fromOutboxPayload(entry.payload);
-  let isUncertain = entry.inFlightAt !== undefined;
   // A part already posted (a Slack message whose files failed) is on the entry: a retry skips it.
   const progress: PostProgress = {
     posted: entry.receipt,
@@ -216,29 +298,20 @@ async function deliverOnce(
       progress.posted = id;
     },
   };
-  const scopes = scopesOf(entry);
   // Waited once before the first send: this drain's own 429s are waited out below.
-  const wait = await ctx.pauses.waitFor(scopes, entry);
-  if (wait.isHold || wait.ms > ctx.settings.maxWaitMs) {
-    const why =
-      wait.ms > ctx.settings.maxWaitMs
-        ? 'the destination asked to wait (rate limited)'
-        : 'an earlier post to this destination waits for its retry';
-    return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
-  }
-  if (wait.ms > 0) {
-    try {
-      await ctx.sleep(wait.ms, signal);
-    } catch {
-      return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'), 'stopping');
-    }
-  }
-  // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
-  let waits = 0;
-  let waited = 0;
-  for (let attempt = 1; ;) {
+  const early = await waitTurn(ctx, entry, markedAt !== undefined, signal);
+  if (early !== undefined && early !== 'waited') return early;
+  // The store marked a slot's fresh post in flight with its lease: sent with no wait, within a
+  // third of the lease (before any renewal was due), the lease is surely still this process's and
+  // the send needs no store step of its own.
+  let isMarked =
+    early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.settings.leaseMs / 3;
+  let isUncertain = entry.inFlightAt !== undefined;
+  const tries = { attempt: 1, waits: 0, waited: 0 };
+  for (;;) {
     let facts: RateLimitFacts | undefined;
     if (await isStoppedByInvalidLimit(ctx, delivery)) {
+      if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
       notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
       return putBack(ctx, entry, ctx.settings.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
@@ -247,77 +320,77 @@ async function deliverOnce(
       // Recorded before the request: if this process dies before the answer, the next claim knows
       // the post may already be visible (a webhook has no idempotency key to make a resend safe).
       // The store refuses when this owner no longer holds the entry: then it is not sent here.
-      if (!(await ctx.store.markInFlight(entry.id, ctx.owner, true))) return takenOver(ctx, entry, notes);
+      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
+        return takenOver(ctx, entry, notes);
+      isMarked = false;
       isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
-      const receipt = posted.id;
-      await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
-      await ctx.pauses.learn(scopes, facts);
-      notes.receipts.set(entry.id, receipt);
-      if (posted.channelId !== undefined) notes.channels.set(entry.id, posted.channelId);
-      ctx.log.info(
-        { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts, receipt },
-        'outbox.delivered',
-      );
-      return 'delivered';
+      const outcome = await delivered(ctx, entry, notes, posted);
+      await ctx.pauses.learn(scopesOf(entry), facts);
+      return outcome;
     } catch (err) {
-      const isLimited = err instanceof ServiceError && err.code === 'rate_limited';
-      const asked = await ctx.pauses.learn(scopes, facts, isLimited ? err.retryAfterMs : undefined);
-      // A 204 to a wait=true post: Discord created the message and did not say its id.
-      if (err instanceof ServiceError && err.code === 'bad_response' && err.status === 204) {
-        await ctx.store.markDelivered(entry.id, undefined, entry.memory?.key);
-        ctx.log.info(
-          { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts },
-          'outbox.delivered_without_id',
-        );
-        return 'delivered';
-      }
-      // An answer (any HTTP status) means the provider did not take the post; a timeout or a cut
-      // connection leaves it unknown.
-      if (err instanceof ServiceError && err.status !== undefined) {
-        isUncertain = false;
-        await ctx.store.markInFlight(entry.id, ctx.owner, false);
-      }
-      notes.failures.set(entry.id, {
-        reason: describe(err),
-        ...(err instanceof ServiceError && err.status !== undefined ? { status: err.status } : {}),
-        ...(err instanceof ServiceError && err.refusal ? { refusal: err.refusal } : {}),
-      });
-      // A platform's refusal is for good whatever its code (Slack says it with HTTP 200).
-      if (err instanceof ServiceError && (err.refusal !== undefined || PERMANENT.has(err.code))) {
-        const why = err.refusal
-          ? describe(err)
-          : err.code === 'unauthorized' || err.code === 'not_found'
-            ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
-            : `${err.code}: the ${err.service} refused the post`;
-        return giveUp(ctx, entry, why, err);
-      }
-      const isServiceError = err instanceof ServiceError;
-      if (isUncertain && isServiceError) return leftUncertain(ctx, entry, err);
-      const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (attempt - 1)));
-      // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
-      const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;
-      const waitMs = retryAfterMs ?? backoff;
-      const isOutOfTries =
-        asked > 0
-          ? waits >= LIMITED_WAITS || waited + waitMs > ctx.settings.maxWaitMs
-          : attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs;
-      if (!isServiceError || isOutOfTries) {
-        if (!isServiceError)
-          ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
-        return putBack(ctx, entry, retryAfterMs ?? 0, err);
-      }
-      ctx.log.debug(
-        { job: entry.job, kind: entry.kind, attempt, code: err.code, delayMs: waitMs },
-        'outbox.retry',
-      );
-      if (asked > 0) [waits, waited] = [waits + 1, waited + waitMs];
-      else attempt++;
-      try {
-        await ctx.sleep(waitMs, signal);
-      } catch {
-        return putBack(ctx, entry, 0, err, 'stopping');
-      }
+      const next = await afterFailure(ctx, entry, notes, { err, facts, tries, isUncertain }, signal);
+      if (next !== 'again' && next !== 'answered') return next;
+      // An answer (any HTTP status) means the provider did not take the post.
+      if (next === 'answered') isUncertain = false;
     }
   }
+}
+
+/**
+ * What a failed send comes to: delivered after all (a 204), given up, put back, left uncertain, or
+ * tried `again` after a wait (`answered`: the provider answered this one, so it did not post).
+ */
+async function afterFailure(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  notes: Notes,
+  { err, facts, tries, isUncertain }: Failure,
+  signal?: AbortSignal,
+): Promise<EntryOutcome | 'again' | 'answered'> {
+  const isServiceError = err instanceof ServiceError;
+  const isLimited = isServiceError && err.code === 'rate_limited';
+  const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
+  if (isServiceError && err.code === 'bad_response' && err.status === 204)
+    return delivered(ctx, entry, notes, {});
+  // A timeout or a cut connection leaves it unknown whether the provider took the post.
+  const isAnswered = isServiceError && err.status !== undefined;
+  if (isAnswered) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  notes.failures.set(entry.id, {
+    reason: describe(err),
+    ...(isAnswered ? { status: err.status } : {}),
+    ...(isServiceError && err.refusal ? { refusal: err.refusal } : {}),
+  });
+  const permanent = permanentReason(err);
+  if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
+  if (isUncertain && !isAnswered && isServiceError) return leftUncertain(ctx, entry, err);
+  const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (tries.attempt - 1)));
+  // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
+  const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;
+  const waitMs = retryAfterMs ?? backoff;
+  // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
+  const isOutOfTries =
+    asked > 0
+      ? tries.waits >= LIMITED_WAITS || tries.waited + waitMs > ctx.settings.maxWaitMs
+      : tries.attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs;
+  if (!isServiceError || isOutOfTries) {
+    if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
+    return putBack(ctx, entry, retryAfterMs ?? 0, err);
+  }
+  const fields = {
+    job: entry.job,
+    kind: entry.kind,
+    attempt: tries.attempt,
+    code: err.code,
+    delayMs: waitMs,
+  };
+  ctx.log.debug(fields, 'outbox.retry');
+  if (asked > 0) Object.assign(tries, { waits: tries.waits + 1, waited: tries.waited + waitMs });
+  else tries.attempt++;
+  try {
+    await ctx.sleep(waitMs, signal);
+  } catch {
+    return putBack(ctx, entry, 0, err, 'stopping');
+  }
+  return isAnswered ? 'answered' : 'again';
 }

@@ -9,26 +9,23 @@
 // in the order they were created, so a destination that hangs costs only its own posts. A post is
 // sent only by the holder of its lease, which is renewed while it waits its turn and is sent.
 // This file is the drain: which entries, in which batches and lanes; one entry's delivery is
-// deliver-entry.ts, the options and what the steps share delivery-context.ts.
+// deliver-entry.ts, the deliverer's options and what its steps share delivery-options.ts.
 import { byTurn, scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
+import { deliverEntry } from './deliver-entry.ts';
 import {
   createDeliveryContext,
-  newNotes,
   type DeliveryContext,
   type DeliveryOptions,
   type DrainResult,
   type EntryOutcome,
   type Notes,
-} from './delivery-context.ts';
-import { deliverEntry } from './deliver-entry.ts';
+} from './delivery-options.ts';
 
-export {
-  type DeliveryFailure,
-  type DeliveryOptions,
-  type DrainResult,
-  type EntryOutcome,
-} from './delivery-context.ts';
+export { fromOutboxPayload, webhookClientFor } from './deliver-entry.ts';
+export type { DeliveryFailure, DeliveryOptions, DrainResult, EntryOutcome } from './delivery-options.ts';
+
+const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
 
 const BATCH = 50;
 const WIDE_BATCH = 200;
@@ -40,7 +37,15 @@ export interface Deliverer {
   /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
   drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
   /** Delivers entries this owner already holds (a slot's posts, leased to it when marked posted). */
-  deliverHeld(entries: readonly OutboxEntry[], opts?: { signal?: AbortSignal }): Promise<DrainResult>;
+  /**
+   * Delivers entries this owner already holds (a slot's posts, leased to it when marked posted).
+   * `markedAt`: when the store marked them in flight with their lease (markPosted), so that their
+   * first send, within a third of that lease, needs no store step of its own.
+   */
+  deliverHeld(
+    entries: readonly OutboxEntry[],
+    opts?: { signal?: AbortSignal; markedAt?: number },
+  ): Promise<DrainResult>;
 }
 
 async function deliverAll(
@@ -48,7 +53,7 @@ async function deliverAll(
   entries: readonly OutboxEntry[],
   outcomes: Map<string, EntryOutcome>,
   notes: Notes,
-  signal?: AbortSignal,
+  opts: { signal?: AbortSignal | undefined; markedAt?: number | undefined } = {},
 ): Promise<void> {
   await Promise.all(
     entries.map(async (entry) => {
@@ -56,7 +61,7 @@ async function deliverAll(
       ctx.leases.keep(entry.id);
       try {
         const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
-          deliverEntry(ctx, entry, notes, signal),
+          deliverEntry(ctx, entry, notes, opts),
         );
         outcomes.set(entry.id, outcome);
       } finally {
@@ -79,14 +84,10 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
         // Backing-off entries are taken in the first batch only, so that an entry this drain put
         // back is not tried twice in one go.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
-        const entries = await store.claimDueOutbox(
-          owner,
-          settings.leaseMs,
-          isFirstWide ? WIDE_BATCH : BATCH,
-          {
-            includeBackingOff: isFirstWide,
-          },
-        );
+        const limit = isFirstWide ? WIDE_BATCH : BATCH;
+        const entries = await store.claimDueOutbox(owner, settings.leaseMs, limit, {
+          includeBackingOff: isFirstWide,
+        });
         // In creation order, so that each destination's lane takes its posts oldest first whatever
         // order the store claimed them in (due time first; a Redis tie by id).
         const fresh = entries.filter((e) => !outcomes.has(e.id)).sort(byTurn);
@@ -94,14 +95,14 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
           if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        await deliverAll(ctx, fresh, outcomes, notes, opts?.signal);
+        await deliverAll(ctx, fresh, outcomes, notes, { signal: opts?.signal });
       }
       return { outcomes, ...notes };
     },
     async deliverHeld(entries, opts) {
       const outcomes = new Map<string, EntryOutcome>();
       const notes = newNotes();
-      await deliverAll(ctx, entries, outcomes, notes, opts?.signal);
+      await deliverAll(ctx, entries, outcomes, notes, opts);
       return { outcomes, ...notes };
     },
   };

@@ -106,6 +106,24 @@ function fromStored(value: string | undefined): { pauseEnd: number; hold?: Hold 
   return { pauseEnd: 0 };
 }
 
+/** Runs `work` once every earlier work in `destination`'s lane has settled. */
+function inLane<T>(
+  lanes: Map<string, Promise<unknown>>,
+  destination: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  lanes.set(destination, tail);
+  void tail.then(() => {
+    if (lanes.get(destination) === tail) lanes.delete(destination);
+  });
+  return run;
+}
+
 /** `onSaveFailed`: told when the store did not take a pause; this process keeps it all the same. */
 export function createDestinationPauses(
   store: Store,
@@ -144,18 +162,7 @@ export function createDestinationPauses(
       .catch((err: unknown) => onSaveFailed(err, key));
 
   return {
-    inLane(destination, work) {
-      const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
-      const tail = run.then(
-        () => undefined,
-        () => undefined,
-      );
-      lanes.set(destination, tail);
-      void tail.then(() => {
-        if (lanes.get(destination) === tail) lanes.delete(destination);
-      });
-      return run;
-    },
+    inLane: (destination, work) => inLane(lanes, destination, work),
 
     async waitFor(scopes, entry) {
       const t = now();

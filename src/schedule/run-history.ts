@@ -4,15 +4,24 @@
 // in a row are told once, with the fix. "For good" is the platform's word, whatever the HTTP status
 // (a `refusal` on the failure: Slack's `not_in_channel` comes with HTTP 200, Discord's 10003 with
 // 404), or, for a destination that names no such word, an answer of 401, 403 or 404.
+import type { Actor } from '../core/actor.ts';
 import type { PlatformRefusal } from '../errors.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
-import type { CreatorNotices } from './creator-notice.ts';
-import type { DeliveryFailure } from './delivery-context.ts';
+import type { Store } from '../store/store.ts';
+import {
+  webhookClientFor,
+  type DeliveryFailure,
+  type DeliveryOptions,
+  type DrainResult,
+} from './delivery.ts';
+import { createCreatorNotices, type CreatorNotices, type DirectMessage } from './creator-notice.ts';
 import type { JobLog } from './job.ts';
-import type { ScheduleRecord, ScheduleRun, ScheduleStore } from './schedules.ts';
+import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
 import type { SlotOutcome } from './slot-run.ts';
+import type { WebhookMessage } from '../services/webhook/client.ts';
+import type { Reply } from '../core/reply.ts';
 
 /** Failed slots in a row after which the schedule's channel (or the operator) is told. */
 const FAILURE_STREAK = 3;
@@ -29,14 +38,137 @@ export interface Gone {
 }
 
 export interface RunBook {
-  schedules: ScheduleStore;
+  store: Store;
   log: JobLog;
+  now: () => Date;
+  /** Runs of one slot before it is failed for good, and the wait between them. */
+  maxAttempts: number;
+  retryDelayMs: number;
   /** Posts a one-sentence notice through the schedule's own destination. */
   notify?: (record: ScheduleRecord, text: string) => Promise<void>;
   /** Tells a schedule's creator, never through its destination (a DM, or their next command). */
-  notices?: CreatorNotices;
+  notices: CreatorNotices;
   /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
   onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
+  /** Records a chat schedule's run (recordChatRun). */
+  record(record: ScheduleRecord, run: ScheduleRun, context?: RunContext): Promise<ScheduleRun>;
+}
+
+/** What the run book is made from: the runner's settings. */
+export interface RunBookSettings extends Pick<DeliveryOptions, 'services' | 'destinations'> {
+  store: Store;
+  log: JobLog;
+  now: () => Date;
+  maxAttempts: number;
+  retryDelayMs: number;
+  toMessage?: (reply: Reply, destination: string) => WebhookMessage;
+  directMessage?: DirectMessage;
+  onRecord?: RunBook['onRecord'];
+}
+
+export function createRunBook(settings: RunBookSettings): RunBook {
+  const { store, log } = settings;
+  const book: RunBook = {
+    store,
+    log,
+    now: settings.now,
+    maxAttempts: settings.maxAttempts,
+    retryDelayMs: settings.retryDelayMs,
+    // A notice goes through the schedule's own destination (the channel it posts to).
+    notify: async (record, text) => {
+      const client = webhookClientFor(settings, record.destination);
+      if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
+    },
+    notices: createCreatorNotices({ store, log, directMessage: settings.directMessage }),
+    ...(settings.onRecord ? { onRecord: settings.onRecord } : {}),
+    record: (record, run, context) => recordChatRun(book, record, run, context),
+  };
+  return book;
+}
+
+/**
+ * Records a finished slot: a failed attempt that will be tried again is pending, with when (a
+ * manual slot gets no retry); a chat schedule's run goes in its history (a watch that found
+ * nothing new as `no-change`; `nextRunAt` moves it on in the same step), a built-in's is counted.
+ */
+export async function recordRun(
+  book: RunBook,
+  target: { name: string; record?: ScheduleRecord | undefined },
+  outcome: SlotOutcome,
+  how: { attempt: number; nextRunAt?: number; asker?: Actor },
+): Promise<void> {
+  let run = runRecord(outcome, book.now().getTime());
+  if (
+    run.outcome === 'failed' &&
+    !run.slotId.startsWith('manual:') &&
+    outcome.status === 'failed' &&
+    how.attempt < book.maxAttempts
+  )
+    run = { ...run, outcome: 'pending', nextRetryAt: book.now().getTime() + book.retryDelayMs };
+  const { record } = target;
+  if (!record) {
+    const key = `job:${target.name}:failed-in-a-row`;
+    return recordBuiltInRun(book, target.name, run, {
+      read: async () => Number((await book.store.getValue(key)) ?? 0) || 0,
+      write: async (n) => void (await book.store.setValue(key, String(n))),
+    });
+  }
+  const isNoChange =
+    record.onlyNew === true && outcome.status === 'posted' && outcome.deliveries.length === 0;
+  // A manual run's asker reads what happened in the reply: the creator asking is told there.
+  const { asker } = how;
+  const isCreatorAsking =
+    asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
+  await book.record(record, isNoChange ? { ...run, outcome: 'no-change' } : run, {
+    gone: goneOf(outcome),
+    destinationFailed: isDestinationFailure(outcome),
+    toldAlready: isCreatorAsking,
+    ...(how.nextRunAt === undefined ? {} : { nextRunAt: how.nextRunAt }),
+  });
+}
+
+/**
+ * What the outbox's later deliveries of chat schedules' posts make of their slots' records; a slot
+ * with none yet (its replica died before its post was answered) gets its first here.
+ */
+export async function recordDrained(book: RunBook, drained: DrainResult): Promise<void> {
+  for (const [entryId, outcome] of drained.outcomes) {
+    const [job, slotId] = entryId.split('|');
+    if (!job?.startsWith('schedule-') || slotId === undefined || outcome === 'pending') continue;
+    const id = job.slice('schedule-'.length);
+    const record = await book.store.getSchedule(id);
+    const earlier = (await book.store.history(id)).find((r) => r.slotId === slotId) ?? {
+      slotId,
+      at: 0,
+      outcome: 'pending' as const,
+    };
+    if (!record || earlier.outcome !== 'pending') continue;
+    const receipt = drained.receipts?.get(entryId);
+    const channelId = drained.channels?.get(entryId);
+    const failure = drained.failures?.get(entryId);
+    const { error: _error, nextRetryAt: _next, ...rest } = earlier;
+    const at = book.now().getTime();
+    const run: ScheduleRun =
+      outcome === 'delivered'
+        ? {
+            ...rest,
+            outcome: 'posted',
+            at,
+            ...(receipt ? { messageId: receipt } : {}),
+            ...(channelId ? { channelId } : {}),
+          }
+        : {
+            ...rest,
+            outcome: 'failed',
+            at,
+            error: `The destination refused the post: ${failure?.reason ?? 'see the log'}.`,
+          };
+    const deliveries = [{ id: entryId, kind: 'webhook' as const, outcome, ...(failure ? { failure } : {}) }];
+    await book.record(record, run, {
+      gone: goneOf({ deliveries }),
+      destinationFailed: isDestinationFailure({ deliveries }),
+    });
+  }
 }
 
 /** Why a slot's run did not post, one sentence. */
@@ -131,6 +263,8 @@ export interface RunContext {
   /** The run failed because its destination refused the post: the streak's notice cannot go there. */
   destinationFailed?: boolean;
   toldAlready?: boolean;
+  /** The schedule's next fire time, once this run settles its slot: moved on in the same step. */
+  nextRunAt?: number;
 }
 
 /**
@@ -148,7 +282,7 @@ export async function recordChatRun(
   const { gone } = context;
   let recorded = run;
   if (gone !== undefined) {
-    await book.schedules.setPaused(record.id, true);
+    await book.store.setPaused(record.id, true);
     const sentence = pausedSentence(record, gone);
     recorded = { ...run, outcome: 'failed', error: sentence, paused: true };
     book.log.warn(
@@ -162,10 +296,10 @@ export async function recordChatRun(
     );
     if (!context.toldAlready) await tellCreator(book, record, sentence);
   }
-  await book.schedules.recordRun(record.id, recorded);
+  await book.store.recordRun(record.id, recorded, gone === undefined ? context.nextRunAt : undefined);
   book.onRecord?.(record.id, recorded, 'chat');
   if (recorded.outcome === 'failed' && isScheduled(recorded) && gone === undefined) {
-    const runs = await book.schedules.history(record.id);
+    const runs = await book.store.history(record.id);
     if (failedInARow(runs) === FAILURE_STREAK)
       await tell(book, record, recorded.error, context.destinationFailed === true);
   }
@@ -174,7 +308,7 @@ export async function recordChatRun(
 
 async function tellCreator(book: RunBook, record: ScheduleRecord, text: string): Promise<void> {
   try {
-    await book.notices?.tell(record, text);
+    await book.notices.tell(record, text);
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
   }

@@ -1,129 +1,192 @@
 // The one scheduling engine: it fires the built-in schedules (the jobs set by environment, such as
-// the analytics summary) and the schedules of /schedule alike. Chat schedules are data in the store,
-// whose index of next fire times says which are due, so a tick reads only those (afresh: one added
-// on any replica is seen here, one removed or paused anywhere is not run again). Each due slot (the
-// latest fire time of its cron by when.ts, no older than the catch-up window) is claimed in the
-// store, run, marked posted with its posts in the outbox in one step, and delivered (slot-run.ts),
-// so it is posted exactly once across replicas and restarts. Due slots run concurrently up to
-// `concurrency`. A failed run is retried within its slot, then recorded as failed, for every
-// schedule. One claim owner, one lease, one timeout. This file finds the due slots and runs them;
-// what every slot run shares is in runner-core.ts, a chat schedule's slot in chat-slot.ts.
-import { randomInt } from 'node:crypto';
+// the analytics summary) and the schedules of /schedule alike. A slot's life, top to bottom:
+//   1. find what is due: the store's index of next fire times names the chat schedules to look at
+//      (afresh each tick: one added, paused or removed on any replica is seen here), when.ts the
+//      latest fire time of each, no older than the catch-up window (an older one is recorded missed);
+//   2. claim it: one store step that also refuses a posted slot, one a live lease holds (on any
+//      replica, this process included), one failed for good or waiting for its retry, a schedule
+//      removed or paused, and a watch's second run; and hands back the schedule and a watch's memory;
+//   3. run the command and 4. record the outcome with its posts in one step (slot-run.ts);
+//   5. deliver from the outbox (delivery.ts), and 6. record history with the next fire time
+//      (run-history.ts).
+// Due slots run concurrently up to `concurrency`; a failed run is retried within its slot, then
+// recorded as failed, for every schedule. One claim owner, one lease, one timeout.
+import { randomInt, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
-import type { DrainResult } from './delivery.ts';
-import type { JobSlot } from './job.ts';
+import type { ClaimResult, ClaimRules } from '../store/store.ts';
+import { createDeliverer, type DrainResult } from './delivery.ts';
+import type { Job, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
-import { createSlotGuard, skippedOutcome } from './slot-claims.ts';
-import type { SlotOutcome } from './slot-run.ts';
-import { recordBuiltInRun, recordChatRun, runRecord } from './run-history.ts';
+import { chatJob, runClaimedSlot, type SlotDeps, type SlotOutcome } from './slot-run.ts';
+import { createRunBook, recordDrained, recordRun, runRecord, type RunBookSettings } from './run-history.ts';
+import { DEFAULTS, type Engine, type ScheduleRunner, type ScheduleRunnerOptions } from './runner-options.ts';
 import { nextRuns, previousRun } from './when.ts';
-import {
-  claimAndRun,
-  createRunnerCore,
-  withRetry,
-  type RunnerCore,
-  type ScheduleRunnerOptions,
-} from './runner-core.ts';
-import { executeChat, recordDrained } from './chat-slot.ts';
-import type { CreatorNotices } from './creator-notice.ts';
+import { watchMemoryKey } from './watch.ts';
 
-export interface ScheduleRunner {
-  readonly owner: string;
-  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
-  tick(): Promise<SlotOutcome[]>;
-  /** `/schedule run`: a manual slot now. */
-  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
-  /** `npm run job -- <id>`: a manual slot now, with its whole outcome. */
-  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
-  /** One slot of a built-in schedule (tests drive slots with a fake clock). Never throws. */
-  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
-  /** `npm run job -- <name>`: a manual slot of a built-in schedule now. */
-  runBuiltInNow(name: string): Promise<SlotOutcome>;
-  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
-  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
-  /** What creators are told about their schedules; the dispatcher hands them their waiting notices. */
-  readonly notices: CreatorNotices;
-}
+export type { CommandLineRunner } from './slot-run.ts';
+export type { ScheduleRunner, ScheduleRunnerOptions } from './runner-options.ts';
 
-export { runRecord } from './run-history.ts';
-/** The runner's options, with the parts every slot run shares (runner-core.ts). */
-export type { CommandLineRunner, ScheduleRunnerOptions } from './runner-core.ts';
+export { runRecord };
 
-/** What a tick needs of a schedule, built-in or from chat, to find its due slot. */
-interface Timing {
+export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
+
+/** The most due schedules one tick takes from the store; the rest wait for the next tick. */
+const DUE_BATCH = 5_000;
+
+/** A schedule as a tick sees it, built-in or from chat. */
+interface Target {
   /** The name its slots are claimed under. */
   name: string;
   cron: string;
   timezone: string;
   /** Epoch ms: no slot before this is due (a schedule's creation, a built-in's first start). */
   since: number;
-  paused: boolean;
+  record?: ScheduleRecord;
+  job?: Job;
 }
-
-/**
- * What a tick finds for a schedule: a slot to run, one whose window passed unrun, one to look at
- * again later (claimed by a live lease, or waiting to be retried), or nothing until the next fire.
- */
-type Found = { due: JobSlot } | { missed: JobSlot } | { later: true } | undefined;
-
-/**
- * The slot of a schedule at `t`: its latest fire time, due when not yet posted nor given up on
- * and within the catch-up window; missed when older than the window and never tried.
- */
-async function findSlot(core: RunnerCore, timing: Timing, t: number): Promise<Found> {
-  const { settings, store } = core;
-  if (timing.paused) return undefined;
-  const at = previousRun(timing.cron, timing.timezone, new Date(t));
-  if (!at || at.getTime() < timing.since) return undefined;
-  const slotId = at.toISOString();
-  const isTooOld = t - at.getTime() > Math.max(core.catchupMs, settings.pollMs * 2);
-  const done = await store.getSlot(timing.name, slotId);
-  if (isTooOld) return done ? undefined : { missed: { id: slotId, scheduledAt: at, reason: 'catch-up' } };
-  if (done?.status === 'posted') return undefined;
-  if (done?.status === 'claimed' && done.leaseUntil > t) return { later: true };
-  if (done?.status === 'failed' && done.attempts >= settings.maxAttempts) return undefined;
-  if (done?.status === 'failed' && t - done.updatedAt < settings.retryDelayMs) return { later: true };
-  // Later than two polls, or a second try: the slot is being caught up.
-  const isLate = done !== undefined || t - at.getTime() > settings.pollMs * 2;
-  return { due: { id: slotId, scheduledAt: at, reason: isLate ? 'catch-up' : 'scheduled' } };
-}
-
-/** Looks for a schedule's slot at the tick's time; `run` queues a due one, `onMissed` follows a recorded miss. */
-type FindSlot = (
-  timing: Timing,
-  run: (slot: JobSlot) => Promise<SlotOutcome>,
-  onMissed?: (slot: JobSlot) => Promise<void>,
-) => Promise<Found>;
-
-/** The most due schedules one tick takes from the store; the rest wait for the next tick. */
-const DUE_BATCH = 5_000;
 
 /** The schedule's first fire time after `after` (epoch ms), or never (the largest safe time). */
-function nextFire(timing: Timing, after: Date): number {
-  return nextRuns(timing.cron, timing.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
+function nextFire(target: Target, after: Date): number {
+  return nextRuns(target.cron, target.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
 }
 
-export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
+const skipped = (job: string, slotId: string, reason: SlotOutcome['reason']): SlotOutcome => ({
+  job,
+  slotId,
+  status: 'skipped',
+  reason,
+  deliveries: [],
+});
+
+/** Why a claim was refused, as the slot's outcome says it. */
+function refusedReason(
+  engine: Engine,
+  claim: Exclude<ClaimResult, { status: 'claimed' }>,
+): SlotOutcome['reason'] {
+  if (claim.status === 'held') return claim.owner === engine.owner ? 'running' : 'held';
+  return claim.status === 'already-posted' || claim.status === 'given-up' ? 'already-posted' : 'held';
+}
 
 /**
- * Records a slot whose window passed unrun, once across replicas: claimed and marked failed with
- * why, logged `job.missed` and counted (onRun). True when this process recorded it.
+ * Claims a slot of `target` and runs it, then records its history (with the next fire time once
+ * the slot is settled). `rules` are the tick's (retries); a manual or test slot claims without them.
  */
-async function recordMissed(core: RunnerCore, name: string, slot: JobSlot): Promise<boolean> {
-  const { store, owner, log, settings } = core;
-  const claim = await store.claimSlot(name, slot.id, owner, settings.leaseMs);
-  if (claim.status !== 'claimed') return false;
-  await store.markFailed(name, slot.id, owner, MISSED_SENTENCE);
-  const ageMinutes = Math.round((core.now().getTime() - slot.scheduledAt.getTime()) / 60_000);
+async function claimAndRun(
+  engine: Engine,
+  target: Target,
+  slot: JobSlot,
+  rules: ClaimRules = {},
+  asker?: Actor,
+): Promise<SlotOutcome> {
+  const { store, owner, settings, log } = engine;
+  const record = target.record;
+  const watch = record?.onlyNew === true;
+  const scheduleRule = record && {
+    schedule: {
+      id: record.id,
+      manual: slot.reason === 'manual',
+      ...(watch ? { memoryKey: watchMemoryKey(record.id) } : {}),
+    },
+    exclusive: watch,
+  };
+  const claim = await store.claimSlot(target.name, slot.id, owner, settings.leaseMs, {
+    ...rules,
+    ...scheduleRule,
+  });
+  if (claim.status !== 'claimed') {
+    log.debug({ job: target.name, slotId: slot.id, reason: claim.status }, 'job.skipped');
+    const isSettled = claim.status === 'already-posted' || claim.status === 'given-up';
+    if (isSettled && record && slot.reason !== 'manual')
+      engine.settled.set(record.id, nextFire(target, slot.scheduledAt));
+    const outcome = skipped(target.name, slot.id, refusedReason(engine, claim));
+    engine.refused.add(outcome);
+    return outcome;
+  }
+  const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
+  const claimed = { ...slot, reason };
+  const run = claim.schedule
+    ? chatJob(settings, claim.schedule, claim.memory, asker)
+    : { job: target.job!, memory: undefined };
+  const outcome = await runClaimedSlot(engine.slotDeps, run.job, claimed, run.memory);
+  const next = isFinal(engine, outcome, claim.attempt) ? nextFire(target, slot.scheduledAt) : undefined;
+  await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
+    attempt: claim.attempt,
+    ...(next === undefined || slot.reason === 'manual' ? {} : { nextRunAt: next }),
+    ...(asker ? { asker } : {}),
+  });
+  return outcome;
+}
+
+/** Whether the slot is settled by this run: posted, or failed its last allowed run. */
+function isFinal(engine: Engine, outcome: SlotOutcome, attempt: number): boolean {
+  return (
+    outcome.status === 'posted' || (outcome.status === 'failed' && attempt >= engine.settings.maxAttempts)
+  );
+}
+
+/** Runs `work` as one of this process's runs (a stop waits for it); a throw of the store is a failed outcome. */
+function tracked(
+  engine: Engine,
+  name: string,
+  slotId: string,
+  work: () => Promise<SlotOutcome>,
+): Promise<SlotOutcome> {
+  const run = work().catch((err: unknown): SlotOutcome => {
+    // The store itself failed: the slot is not lost, a later tick tries it again.
+    engine.log.error({ job: name, slotId, err }, 'job.failed');
+    return { job: name, slotId, status: 'failed', deliveries: [], error: err };
+  });
+  engine.running.add(run);
+  void run.finally(() => engine.running.delete(run));
+  return run;
+}
+
+/**
+ * The slot of `target` at `t` as work to queue: its latest fire time, when within the catch-up
+ * window; one older is recorded as missed (once across replicas). Undefined: nothing to run.
+ */
+async function dueWork(
+  engine: Engine,
+  target: Target,
+  t: number,
+): Promise<(() => Promise<SlotOutcome>) | undefined> {
+  const { settings, store } = engine;
+  const at = previousRun(target.cron, target.timezone, new Date(t));
+  const record = target.record;
+  if (!at || at.getTime() < target.since) {
+    if (record) engine.settled.set(record.id, nextFire(target, new Date(t)));
+    return undefined;
+  }
+  const slotId = at.toISOString();
+  if (t - at.getTime() > Math.max(settings.catchupMinutes * 60_000, settings.pollMs * 2)) {
+    if (await store.markMissed(target.name, slotId, MISSED_SENTENCE))
+      await recordMissed(engine, target, at, t);
+    else if (record) engine.settled.set(record.id, nextFire(target, new Date(t)));
+    return undefined;
+  }
+  // Later than two polls: the slot is being caught up.
+  const reason = t - at.getTime() > settings.pollMs * 2 ? 'catch-up' : 'scheduled';
+  const slot: JobSlot = { id: slotId, scheduledAt: at, reason };
+  const rules = { maxAttempts: settings.maxAttempts, retryDelayMs: settings.retryDelayMs };
+  // A slot still queued when the stop begins is left for the next start or another replica.
+  return () =>
+    engine.stopping.signal.aborted
+      ? Promise.resolve(skipped(target.name, slotId, 'running'))
+      : tracked(engine, target.name, slotId, () => claimAndRun(engine, target, slot, rules));
+}
+
+/** A slot whose window passed unrun: logged `job.missed`, counted, kept in its schedule's history. */
+async function recordMissed(engine: Engine, target: Target, at: Date, t: number): Promise<void> {
+  const ageMinutes = Math.round((t - at.getTime()) / 60_000);
   const reason = 'older than the catch-up window (JOB_CATCHUP_MINUTES)';
-  log.warn({ job: name, slotId: slot.id, ageMinutes, reason }, 'job.missed');
-  settings.onRun?.({ job: name, outcome: 'missed', durationMs: 0 });
-  return true;
+  engine.log.warn({ job: target.name, slotId: at.toISOString(), ageMinutes, reason }, 'job.missed');
+  engine.settings.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
+  if (!target.record) return;
+  const run = { slotId: at.toISOString(), at: t, outcome: 'missed' as const, error: MISSED_SENTENCE };
+  await engine.book.record(target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
 }
 
 /** `/schedule run`'s answer from a manual slot's outcome. */
@@ -134,181 +197,155 @@ function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): Ma
   const run = runRecord(outcome, at.getTime());
   if (run.outcome === 'posted')
     return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
-  return {
-    outcome: run.outcome === 'pending' ? 'pending' : 'failed',
-    error: run.error ?? 'unknown error',
+  return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
+}
+
+/** The built-ins as targets, each from its first start, kept in the store: no slot from before it is caught up. */
+function builtInTargets(engine: Engine): (name?: string) => Promise<Target[]> {
+  const since = new Map<string, number>();
+  const all = engine.settings.builtIns ?? [];
+  return async (name) => {
+    const out: Target[] = [];
+    for (const b of all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name))) {
+      const key = `job:${b.job.name}:since`;
+      if (!since.has(b.job.name)) {
+        const t = engine.now().getTime();
+        await engine.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
+        since.set(b.job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
+      }
+      out.push({
+        name: b.job.name,
+        cron: b.cron,
+        timezone: b.timezone,
+        since: since.get(b.job.name)!,
+        job: b.job,
+      });
+    }
+    return out;
   };
 }
 
-/** The first start of each built-in, kept in the store: no slot from before it is caught up. */
-function builtInSince(core: RunnerCore) {
-  const known = new Map<string, number>();
-  return async (name: string): Promise<number> => {
-    const cached = known.get(name);
-    if (cached !== undefined) return cached;
-    const key = `job:${name}:since`;
-    const t = core.now().getTime();
-    await core.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
-    const since = Date.parse((await core.store.getValue(key)) ?? '') || t;
-    known.set(name, since);
-    return since;
+const chatTarget = (record: ScheduleRecord): Target => ({
+  name: scheduleJobName(record.id),
+  cron: record.cron,
+  timezone: record.timezone,
+  since: record.createdAt,
+  record,
+});
+
+function createEngine(opts: ScheduleRunnerOptions): Engine {
+  const settings = { ...DEFAULTS, ...opts };
+  const now = opts.now ?? (() => new Date());
+  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const { store, log } = settings;
+  const stopping = new AbortController();
+  const deliverer = createDeliverer({
+    ...settings.delivery,
+    store,
+    services: settings.services,
+    log,
+    owner,
+    ...(settings.destinations ? { destinations: settings.destinations } : {}),
+    now: () => now().getTime(),
+  });
+  const slotDeps: SlotDeps = { ...settings, store, log, now, owner, deliverer, signal: stopping.signal };
+  const book = createRunBook({ ...(settings as RunBookSettings), store, log, now });
+  return {
+    settings,
+    now,
+    owner,
+    store,
+    log,
+    stopping,
+    slotDeps,
+    book,
+    running: new Set(),
+    settled: new Map(),
+    refused: new WeakSet(),
   };
+}
+
+/** Delivers the outbox's due posts, and records in their schedules' histories what became of them. */
+async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
+  const { log } = engine;
+  try {
+    const drained = await engine.slotDeps.deliverer.drain({ ...opts, signal: engine.stopping.signal });
+    // What the outbox delivered (or gave up on) later is the truth of its slot's record.
+    await recordDrained(engine.book, drained).catch((err: unknown) =>
+      log.error({ err }, 'schedule.record_failed'),
+    );
+    return drained;
+  } catch (err) {
+    log.error({ err }, 'outbox.drain_failed');
+    return { outcomes: new Map() };
+  }
+}
+
+/** One tick: the outbox drained, every due slot found, claimed and run, the index moved on. */
+async function tickOnce(
+  engine: Engine,
+  queue: PQueue,
+  builtIns: (name?: string) => Promise<Target[]>,
+  first: boolean,
+): Promise<SlotOutcome[]> {
+  const { store, log } = engine;
+  // Posts left pending by an outage (here or on another replica) are retried when due; at the
+  // first tick also those still waiting out a backoff.
+  const draining = drainOutbox(engine, { includeBackingOff: first });
+  const t = engine.now().getTime();
+  const targets = [...(await builtIns()), ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget)];
+  const due: (() => Promise<SlotOutcome>)[] = [];
+  for (const target of targets) {
+    const work = await dueWork(engine, target, t).catch((err: unknown) => {
+      log.error({ job: target.name, err }, 'schedule.tick_failed');
+      return undefined;
+    });
+    if (work) due.push(work);
+  }
+  // Each replica starts at its own random place in the list, so that replicas do not all race
+  // for the same first slots and then the same next ones.
+  const offset = due.length === 0 ? 0 : randomInt(due.length);
+  const outcomes = await Promise.all(
+    [...due.slice(offset), ...due.slice(0, offset)].map((w) => queue.add(w)),
+  );
+  const settled = new Map(engine.settled);
+  engine.settled.clear();
+  if (settled.size > 0)
+    await store.setNextRuns(settled).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
+  await draining;
+  // A slot the claim found settled, or held by a lease, was nothing to run.
+  return outcomes.filter((o) => !engine.refused.has(o));
+}
+
+/** Logs each built-in's next run, or why it is disabled. */
+function logBuiltIns(engine: Engine): void {
+  for (const b of engine.settings.builtIns ?? []) {
+    if (b.disabledReason) engine.log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');
+    else {
+      const [next] = nextRuns(b.cron, b.timezone, engine.now(), 1);
+      const fields = { job: b.job.name, cron: b.cron, timezone: b.timezone };
+      engine.log.info({ ...fields, nextRunAt: next?.toISOString() }, 'job.scheduled');
+    }
+  }
 }
 
 export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
-  const core = createRunnerCore(opts);
-  const { settings, now, owner, log, stopping, deliverer } = core;
-  const builtIns = new Map((settings.builtIns ?? []).map((b) => [b.job.name, b]));
-  const sinceOf = builtInSince(core);
-  const guard = createSlotGuard();
-  const watchesRunning = new Set<string>();
+  const engine = createEngine(opts);
+  const { settings, now, owner, log, stopping } = engine;
+  const builtIns = builtInTargets(engine);
   const queue = new PQueue({ concurrency: settings.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
-  /** One run per slot in this process at a time; a second asker is told it is running. */
-  function once(name: string, slot: JobSlot, work: () => Promise<SlotOutcome>): Promise<SlotOutcome> {
-    return guard.once(name, slot.id, work, (err) =>
-      // The store itself failed: the slot is not lost, a later tick tries it again.
-      log.error({ job: name, slotId: slot.id, err }, 'job.failed'),
-    );
-  }
-  const runChat = (record: ScheduleRecord, slot: JobSlot, asker?: Actor) =>
-    once(scheduleJobName(record.id), slot, () => executeChat(core, record, slot, watchesRunning, asker));
-  function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
-    const b = builtIns.get(name);
-    if (!b)
-      return Promise.resolve({
-        job: name,
-        slotId: slot.id,
-        status: 'failed',
-        deliveries: [],
-        error: new Error(`unknown job "${name}"`),
-      });
-    return once(name, slot, async () => {
-      const outcome = await claimAndRun(core, b.job, slot);
-      if (outcome.status !== 'skipped') {
-        const run = await withRetry(core, name, runRecord(outcome, now().getTime()));
-        const key = `job:${name}:failed-in-a-row`;
-        await recordBuiltInRun(core.book, name, run, {
-          read: async () => Number((await core.store.getValue(key)) ?? 0) || 0,
-          write: async (n) => void (await core.store.setValue(key, String(n))),
-        });
-      }
-      return outcome;
-    });
-  }
-
-  /**
-   * The chat schedules' due slots as work to run: only those the store's index says are due by `t`
-   * (one round trip). A schedule found with nothing to do, or whose missed slot was recorded, moves
-   * on to its next fire time (one more round trip for them all); one whose slot runs moves on once
-   * the slot is posted; one claimed elsewhere or waiting for a retry is looked at again next tick.
-   */
-  async function dueChatWork(t: number, find: FindSlot): Promise<void> {
-    const next = new Map<string, number>();
-    for (const record of await settings.schedules.due(t, DUE_BATCH)) {
-      const timing = {
-        name: scheduleJobName(record.id),
-        cron: record.cron,
-        timezone: record.timezone,
-        since: record.createdAt,
-        paused: record.paused,
-      };
-      const found = await find(
-        timing,
-        async (slot) => {
-          const outcome = await runChat(record, slot);
-          const isSettled =
-            outcome.status === 'posted' ||
-            (outcome.status === 'skipped' && outcome.reason === 'already-posted');
-          if (isSettled)
-            await settings.schedules.setNextRuns(new Map([[record.id, nextFire(timing, slot.scheduledAt)]]));
-          return outcome;
-        },
-        async (slot) =>
-          void (await recordChatRun(core.book, record, {
-            slotId: slot.id,
-            at: t,
-            outcome: 'missed',
-            error: MISSED_SENTENCE,
-          })),
-      );
-      if (found === undefined || 'missed' in found) next.set(record.id, nextFire(timing, new Date(t)));
-    }
-    if (next.size > 0) await settings.schedules.setNextRuns(next);
-  }
-
-  /** Every schedule's due slot as work to run, built-ins first. */
-  async function dueWork(t: number): Promise<(() => Promise<SlotOutcome>)[]> {
-    const work: (() => Promise<SlotOutcome>)[] = [];
-    const find: FindSlot = async (timing, run, onMissed) => {
-      try {
-        const found = await findSlot(core, timing, t);
-        // A slot still queued when the stop begins is left for the next start or another replica.
-        if (found && 'due' in found)
-          work.push(() =>
-            stopping.signal.aborted
-              ? Promise.resolve(skippedOutcome(timing.name, found.due.id, 'running'))
-              : run(found.due),
-          );
-        if (found && 'missed' in found && (await recordMissed(core, timing.name, found.missed)))
-          await onMissed?.(found.missed);
-        return found;
-      } catch (err) {
-        log.error({ job: timing.name, err }, 'schedule.tick_failed');
-        return { later: true };
-      }
-    };
-    for (const b of builtIns.values()) {
-      if (b.disabledReason) continue;
-      const timing = { name: b.job.name, cron: b.cron, timezone: b.timezone, paused: false };
-      await find({ ...timing, since: await sinceOf(b.job.name) }, (slot) => runBuiltIn(b.job.name, slot));
-    }
-    await dueChatWork(t, find);
-    return work;
-  }
-
-  async function drainOutbox(drainOpts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
-    try {
-      const drained = await deliverer.drain({ ...drainOpts, signal: stopping.signal });
-      // What the outbox delivered (or gave up on) later is the truth of its slot's record.
-      await recordDrained(core, drained).catch((err: unknown) =>
-        log.error({ err }, 'schedule.record_failed'),
-      );
-      return drained;
-    } catch (err) {
-      log.error({ err }, 'outbox.drain_failed');
-      return { outcomes: new Map() };
-    }
-  }
-
-  async function tickOnce(first: boolean): Promise<SlotOutcome[]> {
-    // Posts left pending by an outage (here or on another replica) are retried when due; at the
-    // first tick also those still waiting out a backoff.
-    const draining = drainOutbox({ includeBackingOff: first });
-    const due = await dueWork(now().getTime());
-    // Each replica starts at its own random place in the list, so that replicas do not all race
-    // for the same first slots and then the same next ones.
-    const offset = due.length === 0 ? 0 : randomInt(due.length);
-    const work = [...due.slice(offset), ...due.slice(0, offset)];
-    const outcomes = await Promise.all(work.map((run) => queue.add(run)));
-    await draining;
-    return outcomes;
-  }
-
   function tick(first = false): Promise<SlotOutcome[]> {
-    ticking ??= tickOnce(first).finally(() => {
-      ticking = undefined;
-    });
+    ticking ??= tickOnce(engine, queue, builtIns, first).finally(() => (ticking = undefined));
     return ticking;
   }
 
   /** Sleeps until the next poll or the next minute, whichever is first. */
   function schedule(): void {
     if (stopping.signal.aborted) return;
-    const t = now().getTime();
-    const secondsLeft = 60_000 - (t % 60_000) + 200;
+    const secondsLeft = 60_000 - (now().getTime() % 60_000) + 200;
     timer = setTimeout(
       () => {
         void tick()
@@ -320,30 +357,34 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     timer.unref();
   }
 
-  function runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> {
+  const manualSlot = (): JobSlot => {
     const at = now();
-    return runChat(record, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' }, asker);
+    return { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' };
+  };
+  const runManual = (record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> => {
+    const slot = manualSlot();
+    const target = chatTarget(record);
+    return tracked(engine, target.name, slot.id, () => claimAndRun(engine, target, slot, {}, asker));
+  };
+  async function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
+    const [target] = await builtIns(name);
+    const error = new Error(`unknown job "${name}"`);
+    if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
+    return tracked(engine, name, slot.id, () => claimAndRun(engine, target, slot));
   }
 
   return {
     owner,
-    notices: core.book.notices,
+    notices: engine.book.notices,
     async start() {
-      for (const b of builtIns.values()) {
-        if (b.disabledReason) log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');
-        else {
-          const [next] = nextRuns(b.cron, b.timezone, now(), 1);
-          const fields = { job: b.job.name, cron: b.cron, timezone: b.timezone };
-          log.info({ ...fields, nextRunAt: next?.toISOString() }, 'job.scheduled');
-        }
-      }
+      logBuiltIns(engine);
       await tick(true).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
       schedule();
     },
     async stop() {
       stopping.abort();
       if (timer) clearTimeout(timer);
-      await Promise.allSettled([ticking, ...guard.running.values()]);
+      await Promise.allSettled([ticking, ...engine.running]);
     },
     tick: () => tick(),
     runManual,
@@ -353,10 +394,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     },
     runSlot: (name, scheduledAt, reason = 'scheduled') =>
       runBuiltIn(name, { id: scheduledAt.toISOString(), scheduledAt, reason }),
-    runBuiltInNow(name) {
-      const at = now();
-      return runBuiltIn(name, { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' });
-    },
-    drainOutbox,
+    runBuiltInNow: (name) => runBuiltIn(name, manualSlot()),
+    drainOutbox: (drainOpts) => drainOutbox(engine, drainOpts),
   };
 }

@@ -1,6 +1,5 @@
-// Scheduled reports as data: a record per schedule, kept in the
-// store so that it survives restarts and every replica sees it, behind one small interface.
-// Implementations: src/store/schedules-{sqlite,redis,memory}.ts.
+// Scheduled reports as data: a record per schedule, kept in the store (src/store/store.ts) so that
+// it survives restarts and every replica sees it.
 import { randomInt } from 'node:crypto';
 import type { Actor } from '../core/actor.ts';
 
@@ -80,45 +79,7 @@ export interface ScheduleRecord {
 /** Runs kept per schedule, in every store. */
 export const RUN_HISTORY = 20;
 
-/** `runs` with `run` in place of the record of its slot (or first), newest first, at most RUN_HISTORY. */
-export function withRun(runs: readonly ScheduleRun[], run: ScheduleRun): ScheduleRun[] {
-  const rest = runs.filter((r) => r.slotId !== run.slotId);
-  return [run, ...rest].sort((a, b) => b.at - a.at).slice(0, RUN_HISTORY);
-}
-
 export type AddResult = 'added' | 'full' | 'exists';
-
-export interface ScheduleStore {
-  /** Every schedule, oldest first. */
-  list(): Promise<ScheduleRecord[]>;
-  /**
-   * The schedules to look at by `t`, soonest first, at most `limit`: those not paused whose next
-   * fire time in the store's index is at or before `t`. One round trip, whatever the number stored.
-   * A schedule enters the index when added (at its creation time) and when resumed (at once), and
-   * leaves it when paused or removed; the runner moves it on with `setNextRuns`.
-   */
-  due(t: number, limit: number): Promise<ScheduleRecord[]>;
-  /**
-   * Sets schedules' next fire times (epoch ms) in the index, in one round trip; ignored for a
-   * schedule removed or paused meanwhile. A time earlier than the true one only costs a look.
-   */
-  setNextRuns(next: ReadonlyMap<string, number>): Promise<void>;
-  get(id: string): Promise<ScheduleRecord | undefined>;
-  /** Adds the schedule atomically unless `max` exist already ('full') or the id is taken. */
-  add(record: ScheduleRecord, max: number): Promise<AddResult>;
-  /** False when there was no such schedule. */
-  remove(id: string): Promise<boolean>;
-  /** False when there is no such schedule. */
-  setPaused(id: string, paused: boolean): Promise<boolean>;
-  /**
-   * Records the outcome of a run, replacing an earlier record of the same slot (a pending post
-   * delivered later); keeps the latest RUN_HISTORY runs. Ignored when the schedule was removed.
-   */
-  recordRun(id: string, run: ScheduleRun): Promise<void>;
-  /** The schedule's latest runs, newest first (at most RUN_HISTORY); empty when there is none. */
-  history(id: string): Promise<ScheduleRun[]>;
-  close(): Promise<void>;
-}
 
 /** No look-alikes (0/o, 1/l/i), so that an id read aloud or retyped is the same id. */
 const ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

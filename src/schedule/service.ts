@@ -7,7 +7,8 @@ import type { ChatChannel } from '../core/channel.ts';
 import type { Command, Choice } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
-import { newScheduleId, type ScheduleRecord, type ScheduleRun, type ScheduleStore } from './schedules.ts';
+import { newScheduleId, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
+import type { Store } from '../store/store.ts';
 import { destinationFor, type ChannelAudiences, type ChannelChecks } from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
@@ -72,7 +73,7 @@ export interface Preview {
 }
 
 export interface ScheduleServiceOptions {
-  store: ScheduleStore;
+  store: Store;
   settings: ScheduleSettings;
   /** Late-bound: the dispatcher is built from the registry that holds /schedule. */
   commands: () => CommandLineChecker;
@@ -185,7 +186,7 @@ async function findSchedule(
   viewer: Viewer,
 ): Promise<ScheduleRecord> {
   const wanted = id.trim().toLowerCase();
-  const record = await opts.store.get(wanted);
+  const record = await opts.store.getSchedule(wanted);
   if (record && canSee(opts.settings, record, viewer)) return record;
   const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
   if (builtIn) {
@@ -234,6 +235,87 @@ function zoneChoices(settings: ScheduleSettings, zones: readonly string[], parti
   return [...new Set(hits)].slice(0, DISCORD_LIMITS.autocompleteChoices).map((z) => ({ name: z, value: z }));
 }
 
+/** Every check of add, in its order; throws the refusal the creator sees. */
+async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: Actor) {
+  const { settings } = opts;
+  const when = parseWhen(input.when, {
+    minIntervalMinutes: settings.minIntervalMinutes,
+    now: opts.now(),
+  });
+  const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
+  const line = commandLineOf(input.command);
+  // The same reading as a typed command: its sentences, and no request upstream.
+  const isWatch = input.only === 'new';
+  const alert = input.alert?.trim();
+  // Every service a run would use: the command's own and its options' (speak:yes's speech).
+  const { services: needs } = await opts.commands().check(line, creator, (command, commands) => {
+    refuseUnschedulable(command);
+    // The command's own watch says whether and how it may be watched.
+    const refused = refuseWatch(command, line, isWatch, alert, commands);
+    if (refused !== undefined) throw fail('invalid_input', refused);
+  });
+  // Last: the channel check asks the platform, which a refused line need not wait for.
+  const { destination, guildId, channelName, home } = await destinationFor(
+    {
+      destinations: opts.settings.destinations,
+      channelChecks: opts.channelChecks,
+      channelAudiences: opts.channelAudiences,
+    },
+    input,
+    creator,
+  );
+  if (opts.simulated) {
+    const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
+    if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
+  }
+  return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
+}
+
+/** The schedule an add makes of what readAdd read. */
+function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now: Date): ScheduleRecord {
+  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert } = read;
+  return {
+    id: newScheduleId(),
+    when: when.text,
+    cron: when.cron,
+    words: when.words,
+    timezone,
+    destination,
+    ...(guildId ? { guildId } : {}),
+    home,
+    ...(channelName ? { channelName } : {}),
+    command: line,
+    creator: { ...creator, roles: [...creator.roles] },
+    paused: false,
+    ...(isWatch ? { onlyNew: true } : {}),
+    ...(alert ? { alert } : {}),
+    createdAt: now.getTime(),
+  };
+}
+
+/** What /schedule list shows `viewer`: the schedules they may see, and the built-in ones. */
+async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Listing> {
+  const { store, settings } = opts;
+  const next = (r: { cron: string; timezone: string }) => nextRuns(r.cron, r.timezone, opts.now(), 1)[0];
+  const modeOf = (destination: string): { destinationMode?: DestinationMode } =>
+    opts.simulated ? { destinationMode: destinationModeOf(destination, opts.simulated.plan) } : {};
+  const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
+  return {
+    schedules: records
+      .filter((record) => canSee(settings, record, viewer))
+      .map((record) => ({
+        record,
+        nextRun: record.paused ? undefined : next(record),
+        ...modeOf(record.destination),
+      })),
+    builtIns: builtIns.map((schedule) => ({
+      schedule,
+      nextRun: schedule.disabledReason ? undefined : next(schedule),
+      ...modeOf(schedule.destination),
+    })),
+  };
+}
+
 export function createScheduleService(opts: ScheduleServiceOptions): ScheduleService {
   const { store, settings } = opts;
   // Listed on the first completion of a zone, not at start-up: asking ICU maps its data.
@@ -241,72 +323,13 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   const find = (id: string, viewer: Viewer): Promise<ScheduleRecord> => findSchedule(opts, id, viewer);
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
     nextRuns(r.cron, r.timezone, opts.now(), count);
-  const modeOf = (destination: string): { destinationMode?: DestinationMode } => {
-    const plan = opts.simulated?.plan;
-    if (!plan) return {};
-    return { destinationMode: destinationModeOf(destination, plan) };
-  };
-
-  /** Every check of add, in its order; throws the refusal the creator sees. */
-  const read = async (input: AddInput, creator: Actor) => {
-    const when = parseWhen(input.when, {
-      minIntervalMinutes: settings.minIntervalMinutes,
-      now: opts.now(),
-    });
-    const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
-    const line = commandLineOf(input.command);
-    // The same reading as a typed command: its sentences, and no request upstream.
-    const isWatch = input.only === 'new';
-    const alert = input.alert?.trim();
-    // Every service a run would use: the command's own and its options' (speak:yes's speech).
-    const { services: needs } = await opts.commands().check(line, creator, (command, commands) => {
-      refuseUnschedulable(command);
-      // The command's own watch says whether and how it may be watched.
-      const refused = refuseWatch(command, line, isWatch, alert, commands);
-      if (refused !== undefined) throw fail('invalid_input', refused);
-    });
-    // Last: the channel check asks the platform, which a refused line need not wait for.
-    const { destination, guildId, channelName, home } = await destinationFor(
-      {
-        destinations: opts.settings.destinations,
-        channelChecks: opts.channelChecks,
-        channelAudiences: opts.channelAudiences,
-      },
-      input,
-      creator,
-    );
-    if (opts.simulated) {
-      const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
-      if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
-    }
-    return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
-  };
+  const read = (input: AddInput, creator: Actor) => readAdd(opts, input, creator);
 
   return {
     settings,
     async add(input, creator) {
-      const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert } = await read(
-        input,
-        creator,
-      );
-      const record: ScheduleRecord = {
-        id: newScheduleId(),
-        when: when.text,
-        cron: when.cron,
-        words: when.words,
-        timezone,
-        destination,
-        ...(guildId ? { guildId } : {}),
-        home,
-        ...(channelName ? { channelName } : {}),
-        command: line,
-        creator: { ...creator, roles: [...creator.roles] },
-        paused: false,
-        ...(isWatch ? { onlyNew: true } : {}),
-        ...(alert ? { alert } : {}),
-        createdAt: opts.now().getTime(),
-      };
-      const result = await store.add(record, settings.max);
+      const record = recordOf(await read(input, creator), creator, opts.now());
+      const result = await store.addSchedule(record, settings.max);
       if (result === 'full') {
         throw fail(
           'invalid_input',
@@ -316,27 +339,11 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (result === 'exists') throw new Error('schedule id collision; try again');
       return { record, nextRuns: next(record, 3) };
     },
-    async list(viewer) {
-      const [records, builtIns] = await Promise.all([store.list(), opts.builtIns?.() ?? []]);
-      return {
-        schedules: records
-          .filter((record) => canSee(settings, record, viewer))
-          .map((record) => ({
-            record,
-            nextRun: record.paused ? undefined : next(record, 1)[0],
-            ...modeOf(record.destination),
-          })),
-        builtIns: builtIns.map((schedule) => ({
-          schedule,
-          nextRun: schedule.disabledReason ? undefined : next(schedule, 1)[0],
-          ...modeOf(schedule.destination),
-        })),
-      };
-    },
+    list: (viewer) => listFor(opts, viewer),
     async remove(id, actor, channel) {
       const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, 'remove');
-      await store.remove(record.id);
+      await store.removeSchedule(record.id);
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },

@@ -1,14 +1,24 @@
-// One claimed slot, start to end: the job runs under a time limit, then a single atomic store step
-// marks the slot posted, hands the job's posts to the outbox leased to this process (with a watch's
-// new memory riding on its post), then this process delivers them. The runner claims the slot
-// first; this is the only place a job's run is caught and logged.
+// One claimed slot, start to end: the job runs under a time limit (a built-in job, or a chat
+// schedule's command line run with its creator's identity, or a manual asker's), then a single
+// atomic store step marks the slot posted and hands the job's posts to the outbox leased to this
+// process (with a watch's new memory riding on its post), then this process delivers them. The
+// runner claims the slot first; this is the only place a job's run is caught and logged.
 import { raceAbort } from '../abort.ts';
-import { ServiceError } from '../errors.ts';
+import type { Actor } from '../core/actor.ts';
+import type { Reply } from '../core/reply.ts';
+import { ServiceError, UserError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
-import { toOutboxPayload } from './outbox-payload.ts';
+import type { StoredFile } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
+import type { Command } from '../core/command.ts';
+import type { CheckedLine } from '../core/dispatch.ts';
+import type { WebhookMessage } from '../services/webhook/client.ts';
+import type { SimulatedPolicy } from './simulated.ts';
+import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
+import { decideSimulated, withFooter } from './simulated.ts';
+import { applyWatch, watchMemoryKey } from './watch.ts';
 
 export interface SlotOutcome {
   job: string;
@@ -41,7 +51,7 @@ export interface SlotMemory {
   value: string;
 }
 
-export interface SlotRunDeps {
+export interface SlotDeps {
   services: Services;
   store: Store;
   log: JobLog;
@@ -56,7 +66,7 @@ export interface SlotRunDeps {
 }
 
 /** Runs `job` with a time limit; resolves with its posts or rejects with why it failed. */
-function runWithLimit(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<Delivery[]> {
+function runWithLimit(deps: SlotDeps, job: Job, slot: JobSlot): Promise<Delivery[]> {
   const deliveries: Delivery[] = [];
   const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.jobTimeoutMs)]);
   const late = () => new Error(`${job.name} did not finish within ${deps.jobTimeoutMs} ms`);
@@ -74,13 +84,128 @@ function runWithLimit(deps: SlotRunDeps, job: Job, slot: JobSlot): Promise<Deliv
   return raceAbort(work, signal, late).then(() => deliveries);
 }
 
+/** Runs a command line as its creator typed it (the dispatcher's `run`). */
+export interface CommandLineRunner {
+  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
+  /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
+  check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<CheckedLine>;
+}
+
+/** What a chat schedule's run needs of the runner's settings. */
+export interface ChatSettings {
+  /** Needed by chat schedules only. */
+  commands?: () => CommandLineRunner;
+  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); chat schedules only. */
+  toMessage?: (reply: Reply, destination: string) => WebhookMessage;
+  /** Refuses, or marks with a footer, a chat schedule's post of simulated data (simulated.ts). */
+  simulated?: SimulatedPolicy;
+}
+
+/**
+ * A chat schedule's slot as a job, from its record as the claim read it; `memory` is the watch's
+ * memory the claim read, and the job's `memory()` its new one after the run. `asker`: who asked
+ * for a manual slot; the creator's rights serve the scheduled slots only.
+ */
+export function chatJob(
+  settings: ChatSettings,
+  record: ScheduleRecord,
+  memory: string | undefined,
+  asker: Actor | undefined,
+): { job: Job; memory: () => SlotMemory | undefined } {
+  let remembered: SlotMemory | undefined;
+  const job: Job = {
+    name: scheduleJobName(record.id),
+    description: `schedule ${record.id}`,
+    needs: [],
+    uses: [],
+    async run(ctx) {
+      const { commands, toMessage, simulated } = settings;
+      if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
+      const watch = record.onlyNew === true;
+      const actor = asker ?? record.creator;
+      const runner = commands();
+      // Every service the run uses, its options' included (speak:yes's speech).
+      const needs = simulated && runner.check ? (await runner.check(record.command, actor)).services : [];
+      const decision = simulated
+        ? decideSimulated(needs, simulated.plan, record.destination, simulated.allow)
+        : ({ kind: 'ok' } as const);
+      if (decision.kind === 'refuse')
+        throw new UserError({ code: 'invalid_input', message: decision.message });
+      let reply: Reply | undefined = await runner.run(record.command, actor, ctx.signal, { watch });
+      if (watch) {
+        const watched = applyWatch(reply, memory, record.alert);
+        reply = watched.reply;
+        remembered = { key: watchMemoryKey(record.id), value: watched.memory };
+      }
+      if (reply && decision.kind === 'footer') reply = withFooter(reply, decision.footer);
+      if (reply)
+        ctx.deliver({
+          kind: 'webhook',
+          destination: record.destination,
+          message: toMessage(reply, record.destination),
+        });
+    },
+  };
+  return { job, memory: () => remembered };
+}
+
+/** The JSON form of a delivery for the outbox (files' bytes as base64). */
+export function toOutboxPayload(delivery: Delivery): unknown {
+  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
+  const files: StoredFile[] = delivery.message.files.map(({ bytes, ...f }) => ({
+    ...f,
+    base64: Buffer.from(bytes).toString('base64'),
+  }));
+  return { ...delivery, message: { ...delivery.message, files } };
+}
+
+/** The outbox entries of a slot's posts; a watch's memory rides on the last (or on the mark itself). */
+function entriesOf(
+  name: string,
+  slotId: string,
+  deliveries: readonly Delivery[],
+  memory: SlotMemory | undefined,
+) {
+  return deliveries.map((d, i) => ({
+    id: `${name}|${slotId}|${i}:${d.kind}`,
+    job: name,
+    slotId,
+    kind: d.kind,
+    payload: toOutboxPayload(d),
+    ...(memory && i === deliveries.length - 1 ? { memory } : {}),
+  }));
+}
+
+/** What each post of the slot came to, as its delivery answered. */
+function deliveredOf(
+  entries: readonly { id: string; kind: string }[],
+  deliveries: readonly Delivery[],
+  result: Awaited<ReturnType<Deliverer['deliverHeld']>>,
+): SlotOutcome['deliveries'] {
+  return entries.map((e, i) => {
+    const receipt = result.receipts?.get(e.id);
+    const channelId = result.channels?.get(e.id);
+    const outcome = result.outcomes.get(e.id) ?? 'pending';
+    const failure = outcome === 'delivered' ? undefined : result.failures?.get(e.id);
+    return {
+      id: e.id,
+      kind: deliveries[i]!.kind,
+      outcome,
+      delivery: deliveries[i]!,
+      ...(receipt === undefined ? {} : { receipt }),
+      ...(channelId === undefined ? {} : { channelId }),
+      ...(failure === undefined ? {} : { failure }),
+    };
+  });
+}
+
 /**
  * Runs a slot this process has claimed. `memory` is read after the run: a watch's new memory, which
  * rides on its last post (written when that post is delivered) or, with nothing to post, on the
  * "posted" mark itself.
  */
 export async function runClaimedSlot(
-  deps: SlotRunDeps,
+  deps: SlotDeps,
   job: Job,
   slot: JobSlot,
   memory?: () => SlotMemory | undefined,
@@ -102,25 +227,15 @@ export async function runClaimedSlot(
     return { job: name, slotId, status: 'failed', deliveries: [], error: err, durationMs };
   }
   const remembered = memory?.();
-  const entries = deliveries.map((d, i) => ({
-    id: `${name}|${slotId}|${i}:${d.kind}`,
-    job: name,
-    slotId,
-    kind: d.kind,
-    payload: toOutboxPayload(d),
-    ...(remembered && i === deliveries.length - 1 ? { memory: remembered } : {}),
-  }));
+  const entries = entriesOf(name, slotId, deliveries, remembered);
   const leaseMs = deps.deliverer.leaseMs;
-  const isPosted = await store.markPosted(name, slotId, owner, entries, {
-    leaseMs,
-    ...(remembered && entries.length === 0 ? { memory: remembered } : {}),
-  });
-  if (!isPosted) {
+  const memoryOnMark = remembered && entries.length === 0 ? { memory: remembered } : {};
+  if (!(await store.markPosted(name, slotId, owner, entries, { leaseMs, ...memoryOnMark }))) {
     // Our lease ran out and another replica took the slot over: its run is the one that counts.
     log.warn({ job: name, slotId, durationMs: elapsed() }, 'job.claim_lost');
     return { job: name, slotId, status: 'skipped', reason: 'claim-lost', deliveries: [] };
   }
-  // The posts are leased to this process by the step that recorded them: no other drain has them.
+  // The posts are leased to this process, and marked in flight, by the step that recorded them.
   const t = deps.now().getTime();
   const held: OutboxEntry[] = entries.map((e) => ({
     ...e,
@@ -130,36 +245,12 @@ export async function runClaimedSlot(
     createdAt: t,
     updatedAt: t,
   }));
-  const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal });
-  const delivered = entries.map((e, i) => {
-    const receipt = result.receipts?.get(e.id);
-    const channelId = result.channels?.get(e.id);
-    const outcome = result.outcomes.get(e.id) ?? 'pending';
-    const failure = outcome === 'delivered' ? undefined : result.failures?.get(e.id);
-    const delivery = deliveries[i]!;
-    return {
-      id: e.id,
-      kind: e.kind,
-      outcome,
-      delivery,
-      ...(receipt === undefined ? {} : { receipt }),
-      ...(channelId === undefined ? {} : { channelId }),
-      ...(failure === undefined ? {} : { failure }),
-    };
-  });
+  const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal, markedAt: t });
+  const delivered = deliveredOf(entries, deliveries, result);
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();
-  log.info(
-    {
-      job: name,
-      slotId,
-      durationMs,
-      delivered: count('delivered'),
-      pending: count('pending'),
-      givenUp: count('given_up'),
-    },
-    'job.finished',
-  );
+  const counts = { delivered: count('delivered'), pending: count('pending'), givenUp: count('given_up') };
+  log.info({ job: name, slotId, durationMs, ...counts }, 'job.finished');
   deps.onRun?.({ job: name, outcome: 'posted', durationMs });
   return { job: name, slotId, status: 'posted', deliveries: delivered, durationMs };
 }

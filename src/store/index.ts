@@ -1,25 +1,21 @@
 // Picks the store from configuration: Redis when STORE_URL or REDIS_URL is a redis:// URL
 // (STORE_URL's wins when both are), else the node:sqlite file at STORE_URL (`:memory:` for none).
 import type { Config } from '../config/index.ts';
-import { createMemoryStore } from './memory-store.ts';
 import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
-import type { Store } from './store.ts';
-import type { ScheduleStore } from '../schedule/schedules.ts';
+import type { Store, StoreOptions } from './store.ts';
 import { createMemoryRateBudget, type OpenRateBudget, type RateBudgetOptions } from './rate-budget.ts';
-import { createMemoryScheduleStore } from './schedules-memory.ts';
-import { createSqliteScheduleStore } from './schedules-sqlite.ts';
 
 export type * from './store.ts';
 export { RETENTION_MS } from './store.ts';
 export type { OpenRateBudget } from './rate-budget.ts';
-export {
-  createMemoryStore,
-  createSqliteStore,
-  createMemoryScheduleStore,
-  createSqliteScheduleStore,
-  createMemoryRateBudget,
-};
+export { createSqliteStore, createMemoryRateBudget };
+
+/** A store that keeps nothing past the process: SQLite in memory, the same code as the file's. */
+export function createMemoryStore(opts: StoreOptions = {}): Store {
+  // Closing it would lose what it holds; a test's handles close it one after another.
+  return { ...createSqliteStore(':memory:', { ...opts, kind: 'memory' }), close: () => Promise.resolve() };
+}
 
 const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
 
@@ -52,21 +48,6 @@ export async function openStore(config: StorePlace, opts: RedisStoreOptions = {}
     });
   if (config.storeUrl === ':memory:') return createMemoryStore(opts);
   return createSqliteStore(config.storeUrl, opts);
-}
-
-/** The schedules of /schedule, in the same place as the rest of the store (see openStore). */
-export async function openScheduleStore(
-  config: StorePlace,
-  opts: { keyPrefix?: string } = {},
-): Promise<ScheduleStore> {
-  const redisUrl = redisUrlOf(config);
-  if (redisUrl !== undefined)
-    return (await import('./schedules-redis.ts')).createRedisScheduleStore(redisUrl, {
-      ...opts,
-      verifyTls: config.redisTlsVerify,
-    });
-  if (config.storeUrl === ':memory:') return createMemoryScheduleStore();
-  return createSqliteScheduleStore(config.storeUrl);
 }
 
 /**

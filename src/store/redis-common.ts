@@ -1,4 +1,4 @@
-// What the Redis store (redis-store.ts) and the Redis schedule store (schedules-redis.ts) share: the
+// What the Redis store (redis-store.ts) and Discord's budget in Redis (rate-budget-redis.ts) share: the
 // key prefix with the `{sched}` hash tag, which puts every key a script touches in one Cluster slot;
 // the one-time rename of the keys written before the tag; and running a Lua script by its hash.
 import type { Redis } from 'ioredis';

@@ -1,49 +1,84 @@
-// The Lua scripts of the Redis store's slots and outbox (redis-store.ts): every read-then-write is
-// one script, which Redis runs atomically
+// The Lua scripts of the Redis store (redis-store.ts): every read-then-write is one script, which
+// Redis runs atomically
 // (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/), so a claim cannot
 // race. Every key a script touches is passed in KEYS, never built inside it (Redis Cluster).
 
-// KEYS: slot. ARGV: job, slotId, owner, now, leaseMs, retention.
+// KEYS: slot, running (the job's one live slot, for an exclusive job), records, paused, kv (a
+// watch's memory). ARGV: job, slotId, owner, now, leaseMs, retention, maxAttempts ('' none),
+// retryDelayMs, schedule id ('' none), manual (1 or 0), exclusive (1 or 0), memory wanted (1 or 0).
+// Returns the outcome, then for a claim: attempt, record ('' none), paused, memory (or false).
 export const CLAIM = `
-local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'leaseUntil', 'attempts')
 local now = tonumber(ARGV[4])
-local lease_end = string.format('%.0f', now + tonumber(ARGV[5]))
-if not s[1] then
-  redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'claimed', 'owner', ARGV[3],
-    'leaseUntil', lease_end, 'attempts', 1, 'updatedAt', ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], ARGV[6])
-  return {'claimed', 1}
+local record, paused = '', '0'
+if ARGV[9] ~= '' then
+  record = redis.call('HGET', KEYS[3], ARGV[9])
+  if not record then return {'gone'} end
+  paused = redis.call('HEXISTS', KEYS[4], ARGV[9]) == 1 and '1' or '0'
+  if paused == '1' and ARGV[10] ~= '1' then return {'gone'} end
 end
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'leaseUntil', 'attempts', 'updatedAt')
 if s[1] == 'posted' then return {'already-posted'} end
-local live = s[1] == 'claimed' and tonumber(s[3]) > now
-if live and s[2] ~= ARGV[3] then return {'held', s[2], s[3]} end
-local attempts = tonumber(s[4])
-if not live then attempts = attempts + 1 end
-redis.call('HSET', KEYS[1], 'status', 'claimed', 'owner', ARGV[3], 'leaseUntil', lease_end,
-  'attempts', attempts, 'updatedAt', ARGV[4])
+if s[1] == 'claimed' and tonumber(s[3]) > now then return {'held', s[2], s[3]} end
+if s[1] == 'failed' then
+  if ARGV[7] ~= '' and tonumber(s[4]) >= tonumber(ARGV[7]) then return {'given-up'} end
+  local retry_at = tonumber(s[5]) + tonumber(ARGV[8])
+  if retry_at > now then return {'waiting', string.format('%.0f', retry_at)} end
+end
+local lease_end = string.format('%.0f', now + tonumber(ARGV[5]))
+if ARGV[11] == '1' then
+  local r = redis.call('HMGET', KEYS[2], 'slotId', 'owner', 'leaseUntil')
+  if r[1] and r[1] ~= ARGV[2] and tonumber(r[3]) > now then return {'held', r[2], r[3]} end
+  redis.call('HSET', KEYS[2], 'slotId', ARGV[2], 'owner', ARGV[3], 'leaseUntil', lease_end)
+  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
+local attempts = (tonumber(s[4]) or 0) + 1
+redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'claimed', 'owner', ARGV[3],
+  'leaseUntil', lease_end, 'attempts', attempts, 'updatedAt', ARGV[4])
 redis.call('HDEL', KEYS[1], 'error')
-return {'claimed', attempts}
+if not s[1] then redis.call('PEXPIRE', KEYS[1], ARGV[6]) end
+local memory = false
+if ARGV[12] == '1' then memory = redis.call('GET', KEYS[5]) end
+return {'claimed', attempts, record, paused, memory}
 `;
 
-// KEYS: slot, due, all, kv (the memory's key, or a placeholder when ARGV[5] is '0'), entry...
-// ARGV: owner, now, retention, lease end ('' for due now), has memory (1 or 0), memory, then id,
-// job, slotId, kind, payload, memory key, memory value per entry.
-export const POST = `
+// KEYS: slot. ARGV: job, slotId, error, now, retention. A missed slot: failed, unless it has a record.
+export const MISSED = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'failed', 'owner', '',
+  'leaseUntil', 0, 'attempts', 1, 'error', ARGV[3], 'updatedAt', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`;
+
+// Frees an exclusive job's run (KEYS[2] of CLAIM) when it is this slot's (ARGV[1]).
+const RELEASE = `
+local function release(key, slot_id)
+  if redis.call('HGET', key, 'slotId') == slot_id then redis.call('DEL', key) end
+end
+`;
+
+// KEYS: slot, due, all, kv (the memory's key, or a placeholder when ARGV[5] is '0'), running,
+// entry... ARGV: owner, now, retention, lease end ('' for due now), has memory (1 or 0), memory,
+// slotId, then id, job, slotId, kind, payload, memory key, memory value per entry. Leased entries
+// are in flight from now: their sends start at once.
+export const POST = `${RELEASE}
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
 if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'posted', 'updatedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'error')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+release(KEYS[5], ARGV[7])
 if ARGV[5] == '1' then redis.call('SET', KEYS[4], ARGV[6]) end
 local owner, attempts, due_at = '', 0, ARGV[2]
 if ARGV[4] ~= '' then owner, attempts, due_at = ARGV[1], 1, ARGV[4] end
-for i = 5, #KEYS do
-  local a = 7 + (i - 5) * 7
+for i = 6, #KEYS do
+  local a = 8 + (i - 6) * 7
   if redis.call('EXISTS', KEYS[i]) == 0 then
     redis.call('HSET', KEYS[i], 'id', ARGV[a], 'job', ARGV[a + 1], 'slotId', ARGV[a + 2], 'kind', ARGV[a + 3],
       'payload', ARGV[a + 4], 'status', 'pending', 'attempts', attempts, 'nextAttemptAt', due_at, 'owner', owner,
       'createdAt', ARGV[2], 'updatedAt', ARGV[2])
     if ARGV[a + 5] ~= '' then redis.call('HSET', KEYS[i], 'memoryKey', ARGV[a + 5], 'memoryValue', ARGV[a + 6]) end
+    if owner ~= '' then redis.call('HSET', KEYS[i], 'inFlightAt', ARGV[2]) end
     redis.call('ZADD', KEYS[2], due_at, ARGV[a])
     redis.call('ZADD', KEYS[3], ARGV[2], ARGV[a])
   end
@@ -61,11 +96,12 @@ redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])
 return 1
 `;
 
-// KEYS: slot. ARGV: owner, error, now.
-export const FAIL = `
+// KEYS: slot, running. ARGV: owner, error, now, slotId.
+export const FAIL = `${RELEASE}
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
 if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'leaseUntil', 0, 'updatedAt', ARGV[3])
+release(KEYS[2], ARGV[4])
 return 1
 `;
 
@@ -151,5 +187,104 @@ if s[1] ~= 'pending' or s[2] ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'given_up', 'reason', ARGV[3], 'updatedAt', ARGV[4])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`;
+
+// The schedules: `records` maps id → the record as added (JSON, never rewritten), `paused` and
+// `last` hold what changes, `next` is the index of next fire times (a schedule not paused is in it).
+
+// KEYS: records, paused, next. ARGV: id, record, max, paused (1 or 0), created at.
+export const SCHEDULE_ADD = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'exists' end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 'full' end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[4] == '1' then redis.call('HSET', KEYS[2], ARGV[1], '1') else redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1]) end
+return 'added'
+`;
+
+// KEYS: records, paused, next. ARGV: id, paused (1 or 0). Paused leaves the index; resumed is due
+// at once (0), so the next tick looks at it.
+export const SET_PAUSED = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+if ARGV[2] == '1' then
+  redis.call('HSET', KEYS[2], ARGV[1], '1')
+  redis.call('ZREM', KEYS[3], ARGV[1])
+else
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  redis.call('ZADD', KEYS[3], 0, ARGV[1])
+end
+return 1
+`;
+
+// KEYS: records, paused, last, next, runs. ARGV: id.
+export const SCHEDULE_REMOVE = `
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('HDEL', KEYS[5], ARGV[1])
+return redis.call('HDEL', KEYS[1], ARGV[1])
+`;
+
+// KEYS: next, records, paused, last. ARGV: t, limit. Returns id, record, paused, last ('' for none)
+// for each due schedule.
+export const DUE_SCHEDULES = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for _, id in ipairs(ids) do
+  local raw = redis.call('HGET', KEYS[2], id)
+  if raw then
+    table.insert(out, id)
+    table.insert(out, raw)
+    table.insert(out, redis.call('HGET', KEYS[3], id) or '')
+    table.insert(out, redis.call('HGET', KEYS[4], id) or '')
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out
+`;
+
+// KEYS: records, paused, next. ARGV: id, time, id, time, ... (only schedules still there and not paused).
+export const SET_NEXT = `
+for i = 1, #ARGV, 2 do
+  local id = ARGV[i]
+  if redis.call('HEXISTS', KEYS[1], id) == 1 and redis.call('HEXISTS', KEYS[2], id) == 0 then
+    redis.call('ZADD', KEYS[3], ARGV[i + 1], id)
+  end
+end
+return 1
+`;
+
+// KEYS: records, paused, next. Schedules written before the index existed are looked at once.
+export const BACKFILL = `
+local n = 0
+for _, id in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if redis.call('HEXISTS', KEYS[2], id) == 0 and not redis.call('ZSCORE', KEYS[3], id) then
+    redis.call('ZADD', KEYS[3], 0, id)
+    n = n + 1
+  end
+end
+return n
+`;
+
+// KEYS: records, last, runs, paused, next. ARGV: id, the run (JSON), its slot id, its time, runs
+// kept, next fire time ('' to leave the index). The run replaces its slot's earlier record; the
+// newest run is the last one.
+export const RECORD_RUN = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local raw = redis.call('HGET', KEYS[3], ARGV[1])
+local runs = {}
+if raw then
+  for _, r in ipairs(cjson.decode(raw)) do
+    if r.slotId ~= ARGV[3] then table.insert(runs, r) end
+  end
+end
+table.insert(runs, cjson.decode(ARGV[2]))
+table.sort(runs, function(a, b) return a.at > b.at end)
+local kept = {}
+for i = 1, math.min(#runs, tonumber(ARGV[5])) do kept[i] = cjson.encode(runs[i]) end
+redis.call('HSET', KEYS[3], ARGV[1], '[' .. table.concat(kept, ',') .. ']')
+redis.call('HSET', KEYS[2], ARGV[1], kept[1])
+if ARGV[6] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[1]) == 0 then redis.call('ZADD', KEYS[5], ARGV[6], ARGV[1]) end
 return 1
 `;

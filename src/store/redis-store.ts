@@ -1,26 +1,18 @@
 // The shared store for several replicas: Redis through ioredis. Every read-then-write is one Lua
-// script (redis-store-scripts.ts), which Redis runs atomically, so a claim cannot race. Leases use
-// the caller's clock, passed in, so that fake clocks work too.
-// Keys: <p>slot:<job>:<slot>, <p>outbox:<id>, <p>outbox:due (sorted by due time), <p>outbox:all
-// (sorted by creation), <p>kv:<key>, where <p> is the prefix ("herald:" by default) and `{sched}:`:
-// the hash tag puts every key a script touches in one Cluster slot, and every such key is passed in
-// KEYS, never built inside a script. Keys from before the tag are renamed once at connect
-// (redis-common.ts).
+// script (redis-store-scripts.ts), which Redis runs atomically, so a claim cannot race, the
+// SCHEDULE_MAX check and the insert cannot race, and a pause or a run record never resurrects a
+// removed schedule. Leases use the caller's clock, passed in, so that fake clocks work too.
+// Keys: <p>slot:<job>:<slot>, <p>running:<job>, <p>outbox:<id>, <p>outbox:due (sorted by due
+// time), <p>outbox:all (sorted by creation), <p>kv:<key>, <p>schedules (id → record),
+// <p>schedules:paused, :last, :runs and :next (the index of next fire times, a sorted set), where
+// <p> is the prefix ("herald:" by default) and `{sched}:`: the hash tag puts every key a script
+// touches in one Cluster slot, and every such key is passed in KEYS, never built inside a script.
+// Keys from before the tag are renamed once at connect (redis-common.ts).
 import type { Redis } from 'ioredis';
 import { connectStoreRedis } from './connect.ts';
 import { moveLegacyKeys, scriptsOf, storeKeyPrefix, type RunScript } from './redis-common.ts';
-import {
-  ADD,
-  CLAIM,
-  CLAIM_DUE,
-  DELIVERED,
-  FAIL,
-  GIVE_UP,
-  IN_FLIGHT,
-  POST,
-  RENEW,
-  RESCHEDULE,
-} from './redis-store-scripts.ts';
+import * as lua from './redis-store-scripts.ts';
+import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
   RETENTION_MS,
   type ClaimResult,
@@ -28,8 +20,6 @@ import {
   type OutboxStatus,
   type Store,
   type StoreOptions,
-  type SlotMethods,
-  type OutboxMethods,
 } from './store.ts';
 
 export interface RedisStoreOptions extends StoreOptions {
@@ -69,14 +59,29 @@ function toEntry(h: Record<string, string>): OutboxEntry {
   return entry;
 }
 
+/** A schedule's record as stored, with what changes kept beside it. */
+function mergeRecord(
+  raw: string,
+  paused: string | undefined | null,
+  last: string | undefined | null,
+): ScheduleRecord {
+  const record = JSON.parse(raw) as ScheduleRecord;
+  record.paused = paused === '1';
+  if (last) record.lastRun = JSON.parse(last) as ScheduleRun;
+  else delete record.lastRun;
+  return record;
+}
+
 /** What the Redis store's parts share: the connection, the clock and the key names. */
 interface RedisContext {
   redis: Redis;
   script: RunScript;
   now: () => number;
   slotKey: (job: string, slotId: string) => string;
+  runningKey: (job: string) => string;
   entryKey: (id: string) => string;
   kvKey: (key: string) => string;
+  schedules: { records: string; paused: string; last: string; next: string; runs: string };
   /** Pending entry ids, sorted by due time. */
   due: string;
   /** Every entry id, sorted by creation. */
@@ -95,16 +100,28 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     script: scriptsOf(redis),
     now: opts.now ?? Date.now,
     slotKey: (job, slotId) => `${p}slot:${job}:${slotId}`,
+    runningKey: (job) => `${p}running:${job}`,
     entryKey: (id) => `${p}outbox:${id}`,
     kvKey: (key) => `${p}kv:${key}`,
+    schedules: {
+      records: `${p}schedules`,
+      paused: `${p}schedules:paused`,
+      last: `${p}schedules:last`,
+      next: `${p}schedules:next`,
+      runs: `${p}schedules:runs`,
+    },
     due: `${p}outbox:due`,
     all: `${p}outbox:all`,
     retention: String(RETENTION_MS),
   };
   const { entryKey, all } = ctx;
+  const k = ctx.schedules;
+  // Schedules written before the index existed are looked at once.
+  await ctx.script(lua.BACKFILL, 3, k.records, k.paused, k.next);
 
   return {
     kind: 'redis',
+    ...redisSchedules(ctx),
     ...redisSlots(ctx),
     ...redisOutbox(ctx),
     async getValue(key) {
@@ -138,50 +155,130 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   };
 }
 
-/** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
-function redisSlots({
-  redis,
-  script,
-  now,
-  slotKey,
-  entryKey,
-  kvKey,
-  due,
-  all,
-  retention,
-}: RedisContext): SlotMethods {
+type ScheduleMethods = Pick<
+  Store,
+  | 'listSchedules'
+  | 'dueSchedules'
+  | 'setNextRuns'
+  | 'getSchedule'
+  | 'addSchedule'
+  | 'removeSchedule'
+  | 'setPaused'
+  | 'recordRun'
+  | 'history'
+>;
+
+/** The schedules from chat, their next-fire index and their run history. */
+function redisSchedules({ redis, script, schedules: k }: RedisContext): ScheduleMethods {
   return {
-    async claimSlot(job, slotId, owner, leaseMs): Promise<ClaimResult> {
-      const r = (await script(
-        CLAIM,
-        1,
-        slotKey(job, slotId),
-        job,
-        slotId,
-        owner,
-        String(now()),
-        String(leaseMs),
-        retention,
-      )) as [string, ...(string | number)[]];
-      if (r[0] === 'already-posted') return { status: 'already-posted' };
-      if (r[0] === 'held') return { status: 'held', owner: String(r[1]), leaseUntil: Number(r[2]) };
-      return { status: 'claimed', attempt: Number(r[1]) };
+    async listSchedules() {
+      const [records, paused, last] = await Promise.all([
+        redis.hgetall(k.records),
+        redis.hgetall(k.paused),
+        redis.hgetall(k.last),
+      ]);
+      const all = Object.entries(records).map(([id, raw]) => mergeRecord(raw, paused[id], last[id]));
+      return all.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+    },
+    async dueSchedules(at, limit) {
+      const keys = [k.next, k.records, k.paused, k.last];
+      const flat = (await script(lua.DUE_SCHEDULES, 4, ...keys, String(at), String(limit))) as string[];
+      const out: ScheduleRecord[] = [];
+      for (let i = 0; i + 3 < flat.length; i += 4)
+        out.push(mergeRecord(flat[i + 1]!, flat[i + 2], flat[i + 3]));
+      return out;
+    },
+    async setNextRuns(next) {
+      if (next.size === 0) return;
+      const args = [...next].flatMap(([id, at]) => [id, String(at)]);
+      await script(lua.SET_NEXT, 3, k.records, k.paused, k.next, ...args);
+    },
+    async getSchedule(id) {
+      const [raw, paused, last] = await Promise.all([
+        redis.hget(k.records, id),
+        redis.hget(k.paused, id),
+        redis.hget(k.last, id),
+      ]);
+      return raw === null ? undefined : mergeRecord(raw, paused, last);
+    },
+    async addSchedule(record, max) {
+      const { paused, lastRun: _lastRun, ...rest } = record;
+      const args = [
+        record.id,
+        JSON.stringify(rest),
+        String(max),
+        paused ? '1' : '0',
+        String(record.createdAt),
+      ];
+      return (await script(lua.SCHEDULE_ADD, 3, k.records, k.paused, k.next, ...args)) as AddResult;
+    },
+    async removeSchedule(id) {
+      const keys = [k.records, k.paused, k.last, k.next, k.runs];
+      return (await script(lua.SCHEDULE_REMOVE, 5, ...keys, id)) === 1;
+    },
+    async setPaused(id, paused) {
+      return (await script(lua.SET_PAUSED, 3, k.records, k.paused, k.next, id, paused ? '1' : '0')) === 1;
+    },
+    async recordRun(id, run, nextRunAt) {
+      const next = nextRunAt === undefined ? '' : String(nextRunAt);
+      const args = [id, JSON.stringify(run), run.slotId, String(run.at), String(RUN_HISTORY), next];
+      await script(lua.RECORD_RUN, 5, k.records, k.last, k.runs, k.paused, k.next, ...args);
+    },
+    async history(id) {
+      const raw = await redis.hget(k.runs, id);
+      return raw === null ? [] : (JSON.parse(raw) as ScheduleRun[]);
+    },
+  };
+}
+
+/** A claim's answer as CLAIM returns it. */
+function claimOf(r: (string | number | null)[]): ClaimResult {
+  const [status, a, b, c, memory] = r;
+  if (status === 'claimed') {
+    const schedule = b ? { schedule: mergeRecord(String(b), String(c), undefined) } : {};
+    return { status, attempt: Number(a), ...schedule, ...(memory ? { memory: String(memory) } : {}) };
+  }
+  if (status === 'held') return { status, owner: String(a), leaseUntil: Number(b) };
+  if (status === 'waiting') return { status, until: Number(a) };
+  return { status: status as 'already-posted' | 'given-up' | 'gone' };
+}
+
+type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
+
+/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
+function redisSlots(ctx: RedisContext): SlotMethods {
+  const { redis, script, now, slotKey, runningKey, entryKey, kvKey, due, all, retention } = ctx;
+  const k = ctx.schedules;
+  return {
+    async claimSlot(job, slotId, owner, leaseMs, rules = {}) {
+      const memoryKey = rules.schedule?.memoryKey;
+      const keys = [slotKey(job, slotId), runningKey(job), k.records, k.paused, kvKey(memoryKey ?? '')];
+      const args = [job, slotId, owner, String(now()), String(leaseMs), retention];
+      args.push(String(rules.maxAttempts ?? ''), String(rules.retryDelayMs ?? 0), rules.schedule?.id ?? '');
+      args.push(rules.schedule?.manual ? '1' : '0', rules.exclusive ? '1' : '0', memoryKey ? '1' : '0');
+      return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as (string | number | null)[]);
+    },
+    async markMissed(job, slotId, error) {
+      const args = [job, slotId, error, String(now()), retention];
+      return (await script(lua.MISSED, 1, slotKey(job, slotId), ...args)) === 1;
     },
     async markPosted(job, slotId, owner, deliveries, opts) {
       const t = now();
       const memoryKey = kvKey(opts?.memory?.key ?? '');
-      const keys = [slotKey(job, slotId), due, all, memoryKey, ...deliveries.map((d) => entryKey(d.id))];
+      const entryKeys = deliveries.map((d) => entryKey(d.id));
+      const keys = [slotKey(job, slotId), due, all, memoryKey, runningKey(job), ...entryKeys];
       const leaseEnd = opts?.leaseMs === undefined ? '' : String(t + opts.leaseMs);
       const memory = opts?.memory ? ['1', opts.memory.value] : ['0', ''];
-      const args = [owner, String(t), retention, leaseEnd, ...memory];
+      const args = [owner, String(t), retention, leaseEnd, ...memory, slotId];
       for (const d of deliveries) {
         const m = d.memory ? [d.memory.key, d.memory.value] : ['', ''];
         args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...m);
       }
-      return (await script(POST, keys.length, ...keys, ...args)) === 1;
+      return (await script(lua.POST, keys.length, ...keys, ...args)) === 1;
     },
     async markFailed(job, slotId, owner, error) {
-      await script(FAIL, 1, slotKey(job, slotId), owner, error, String(now()));
+      const keys = [slotKey(job, slotId), runningKey(job)];
+      await script(lua.FAIL, 2, ...keys, owner, error, String(now()), slotId);
     },
     async getSlot(job, slotId) {
       const h = await redis.hgetall(slotKey(job, slotId));
@@ -199,6 +296,18 @@ function redisSlots({
     },
   };
 }
+
+type OutboxMethods = Pick<
+  Store,
+  | 'addToOutbox'
+  | 'claimDueOutbox'
+  | 'markDelivered'
+  | 'markInFlight'
+  | 'renewOutboxLeases'
+  | 'rescheduleOutbox'
+  | 'giveUpOutbox'
+  | 'listOutbox'
+>;
 
 /** The outbox: add, lease what is due, and settle what an owner holds. */
 function redisOutbox({
@@ -226,7 +335,7 @@ function redisOutbox({
     async addToOutbox(e) {
       const keys = [entryKey(e.id), due, all];
       const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
-      return (await script(ADD, keys.length, ...keys, ...args)) === 1;
+      return (await script(lua.ADD, keys.length, ...keys, ...args)) === 1;
     },
     async claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = String(now());
@@ -239,27 +348,27 @@ function redisOutbox({
       if (ids.length === 0) return [];
       const keys = [due, ...ids.map(entryKey)];
       const args = [t, String(leaseMs), String(limit), owner, ...ids];
-      const rows = (await script(CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
+      const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
       return rows.map((r) => toEntry(pairsToRecord(r)));
     },
     async markDelivered(id, receipt, memoryKey) {
       const args = [id, String(now()), retention, receipt ?? ''];
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [kvKey(memoryKey)])];
-      return (await script(DELIVERED, keys.length, ...keys, ...args)) === 1;
+      return (await script(lua.DELIVERED, keys.length, ...keys, ...args)) === 1;
     },
     async renewOutboxLeases(ids, owner, leaseMs) {
       if (ids.length === 0) return [];
       const keys = [due, ...ids.map(entryKey)];
       const args = [String(now()), String(leaseMs), owner, ...ids];
-      return ((await script(RENEW, keys.length, ...keys, ...args)) as unknown[]).map(String);
+      return ((await script(lua.RENEW, keys.length, ...keys, ...args)) as unknown[]).map(String);
     },
     async markInFlight(id, owner, isInFlight, receipt = '') {
       const at = isInFlight ? String(now()) : '';
-      return (await script(IN_FLIGHT, 1, entryKey(id), owner, at, receipt)) === 1;
+      return (await script(lua.IN_FLIGHT, 1, entryKey(id), owner, at, receipt)) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
       const r = await script(
-        RESCHEDULE,
+        lua.RESCHEDULE,
         2,
         entryKey(id),
         due,
@@ -272,7 +381,7 @@ function redisOutbox({
       return r === 1;
     },
     async giveUpOutbox(id, owner, reason) {
-      const r = await script(GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
+      const r = await script(lua.GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
       return r === 1;
     },
     async listOutbox(filter) {

@@ -1,146 +1,35 @@
 // The default store: one node:sqlite file (https://nodejs.org/api/sqlite.html), in WAL mode so
-// that several processes may share it. Claims run inside BEGIN IMMEDIATE transactions, which
-// take the write lock before reading, so two claimers can never both see a slot as free.
+// that several processes may share it, or `:memory:` (tests, and a bot that keeps nothing). Every
+// read-then-write runs inside a BEGIN IMMEDIATE transaction, which takes the write lock before
+// reading, so two claimers can never both see a slot as free, and two processes adding schedules
+// at once can never pass SCHEDULE_MAX together. A schedule is one JSON row; the indexed
+// `next_run_at` column is its next fire time (NULL while paused): a tick reads only the due rows.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { immediateTransaction, openSqlite } from './connect.ts';
-import type {
-  ClaimResult,
-  NewOutboxEntry,
-  OutboxEntry,
-  OutboxStatus,
-  SlotRecord,
-  SlotStatus,
-  Store,
-  StoreOptions,
-  SlotMethods,
-  OutboxMethods,
-} from './store.ts';
+import {
+  openStoreFile,
+  outboxStatements,
+  SET_VALUE,
+  slotStatements,
+  toEntry,
+  toSlot,
+  type OutboxRow,
+  type SlotRow,
+} from './sqlite-file.ts';
+import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
+import type { ClaimResult, ClaimRules, NewOutboxEntry, Store, StoreOptions } from './store.ts';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS slots (
-  job TEXT NOT NULL,
-  slot_id TEXT NOT NULL,
-  status TEXT NOT NULL,
-  owner TEXT NOT NULL,
-  lease_until INTEGER NOT NULL,
-  attempts INTEGER NOT NULL,
-  error TEXT,
-  updated_at INTEGER NOT NULL,
-  PRIMARY KEY (job, slot_id)
-) STRICT;
-CREATE TABLE IF NOT EXISTS outbox (
-  id TEXT PRIMARY KEY,
-  job TEXT NOT NULL,
-  slot_id TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  payload TEXT NOT NULL,
-  status TEXT NOT NULL,
-  attempts INTEGER NOT NULL,
-  next_attempt_at INTEGER NOT NULL,
-  owner TEXT NOT NULL,
-  last_error TEXT,
-  reason TEXT,
-  receipt TEXT,
-  in_flight_at INTEGER,
-  memory_key TEXT,
-  memory_value TEXT,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
-CREATE TABLE IF NOT EXISTS kv (
-  key TEXT PRIMARY KEY,
-  value TEXT NOT NULL,
-  updated_at INTEGER NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS claims (
-  key TEXT PRIMARY KEY,
-  expires_at INTEGER NOT NULL
-) STRICT;
-`;
-
-interface SlotRow {
-  job: string;
-  slot_id: string;
-  status: string;
-  owner: string;
-  lease_until: number;
-  attempts: number;
-  error: string | null;
-  updated_at: number;
+/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
+function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
 }
-
-interface OutboxRow {
-  id: string;
-  job: string;
-  slot_id: string;
-  kind: string;
-  payload: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  reason: string | null;
-  receipt: string | null;
-  in_flight_at: number | null;
-  memory_key: string | null;
-  memory_value: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-function toSlot(r: SlotRow): SlotRecord {
-  const slot: SlotRecord = {
-    job: r.job,
-    slotId: r.slot_id,
-    status: r.status as SlotStatus,
-    owner: r.owner,
-    leaseUntil: r.lease_until,
-    attempts: r.attempts,
-    updatedAt: r.updated_at,
-  };
-  if (r.error !== null) slot.error = r.error;
-  return slot;
-}
-
-function toEntry(r: OutboxRow): OutboxEntry {
-  const entry: OutboxEntry = {
-    id: r.id,
-    job: r.job,
-    slotId: r.slot_id,
-    kind: r.kind,
-    payload: JSON.parse(r.payload) as unknown,
-    status: r.status as OutboxStatus,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-  if (r.last_error !== null) entry.lastError = r.last_error;
-  if (r.reason !== null) entry.reason = r.reason;
-  if (r.receipt !== null && r.receipt !== undefined) entry.receipt = r.receipt;
-  if (r.in_flight_at !== null && r.in_flight_at !== undefined) entry.inFlightAt = r.in_flight_at;
-  if (r.memory_key !== null && r.memory_value !== null)
-    entry.memory = { key: r.memory_key, value: r.memory_value };
-  return entry;
-}
-
-/** Brings a store file written by an older herald up to the current schema (columns added since). */
-function migrate(db: DatabaseSync): void {
-  const columns = db.prepare('PRAGMA table_info(outbox)').all() as unknown as { name: string }[];
-  const has = (name: string) => columns.some((c) => c.name === name);
-  if (!has('receipt')) db.exec('ALTER TABLE outbox ADD COLUMN receipt TEXT');
-  if (!has('in_flight_at')) db.exec('ALTER TABLE outbox ADD COLUMN in_flight_at INTEGER');
-  if (!has('memory_key')) db.exec('ALTER TABLE outbox ADD COLUMN memory_key TEXT');
-  if (!has('memory_value')) db.exec('ALTER TABLE outbox ADD COLUMN memory_value TEXT');
-}
-
-const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, memory_key, memory_value, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`;
-
-const SET_VALUE = `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
 
 /** What the SQLite store's parts share: the open database and the clock. */
 interface SqliteContext {
@@ -171,16 +60,15 @@ function insertEntry(
 ) {
   const payload = JSON.stringify(e.payload);
   const memory = [e.memory?.key ?? null, e.memory?.value ?? null] as const;
-  if (!lease) return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 0, t, '', ...memory, t, t);
-  return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 1, lease.until, lease.owner, ...memory, t, t);
+  if (!lease) return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 0, t, '', null, ...memory, t, t);
+  const leased = [1, lease.until, lease.owner, t] as const;
+  return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, ...leased, ...memory, t, t);
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
-export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
+export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'memory' } = {}): Store {
   const now = opts.now ?? Date.now;
-  const db = openSqlite(path);
-  db.exec(SCHEMA);
-  migrate(db);
+  const db = openStoreFile(path);
   const ctx: SqliteContext = { db, now };
 
   const q = {
@@ -198,14 +86,11 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
   };
 
   return {
-    kind: 'sqlite',
+    kind: opts.kind ?? 'sqlite',
+    ...sqliteSchedules(ctx),
     ...sqliteSlots(ctx),
     ...sqliteOutbox(ctx),
-    getValue: (key) =>
-      run(() => {
-        const r = q.get.get(key) as { value: string } | undefined;
-        return r?.value;
-      }),
+    getValue: (key) => run(() => (q.get.get(key) as { value: string } | undefined)?.value),
     setValue: (key, value, o) =>
       run(() => changed((o?.ifAbsent ? q.setIfAbsent : q.set).run(key, value, now()))),
     claimOnce: (key, ttlMs) =>
@@ -228,49 +113,170 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
   };
 }
 
-/** Slot claims: claim, posted (handing its deliveries to the outbox), failed, read. */
-function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
+type ScheduleMethods = Pick<
+  Store,
+  | 'listSchedules'
+  | 'dueSchedules'
+  | 'setNextRuns'
+  | 'getSchedule'
+  | 'addSchedule'
+  | 'removeSchedule'
+  | 'setPaused'
+  | 'recordRun'
+  | 'history'
+>;
+
+/** The schedules from chat, their next-fire index and their run history. */
+function sqliteSchedules({ db }: SqliteContext): ScheduleMethods {
   const q = {
-    slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
-    insertSlot: db.prepare(
-      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, updated_at)
-       VALUES (?, ?, 'claimed', ?, ?, 1, ?)`,
+    // Added in the same millisecond: in the order added.
+    list: db.prepare('SELECT record FROM schedules ORDER BY created_at, rowid'),
+    get: db.prepare('SELECT record FROM schedules WHERE id = ?'),
+    count: db.prepare('SELECT COUNT(*) AS n FROM schedules'),
+    insert: db.prepare(
+      'INSERT OR IGNORE INTO schedules (id, record, created_at, next_run_at) VALUES (?, ?, ?, ?)',
     ),
-    reclaimSlot: db.prepare(
-      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
-       updated_at = ? WHERE job = ? AND slot_id = ?`,
-    ),
-    postSlot: db.prepare(
-      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
-    failSlot: db.prepare(
-      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
-    addEntry: db.prepare(ADD_ENTRY),
-    setValue: db.prepare(SET_VALUE),
+    due: db.prepare('SELECT record FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?'),
+    setNext: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ? AND next_run_at IS NOT NULL'),
+    update: db.prepare('UPDATE schedules SET record = ? WHERE id = ?'),
+    // Paused leaves the index; resumed is looked at by the next tick (0: due at once).
+    pause: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ?'),
+    remove: db.prepare('DELETE FROM schedules WHERE id = ?'),
+    runs: db.prepare('SELECT runs FROM schedule_runs WHERE id = ?'),
+    setRuns: db.prepare('INSERT OR REPLACE INTO schedule_runs (id, runs) VALUES (?, ?)'),
+    removeRuns: db.prepare('DELETE FROM schedule_runs WHERE id = ?'),
+  };
+  const runsOf = (id: string): ScheduleRun[] => {
+    const row = q.runs.get(id) as { runs: string } | undefined;
+    return row === undefined ? [] : (JSON.parse(row.runs) as ScheduleRun[]);
   };
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
+  /** Reads, changes and writes one record in one transaction; false when it is gone. */
+  const change = (id: string, fn: (r: ScheduleRecord) => void): boolean =>
+    tx(() => {
+      const r = parseRecord(q.get.get(id));
+      if (!r) return false;
+      fn(r);
+      q.update.run(JSON.stringify(r), id);
+      return true;
+    });
 
   return {
-    claimSlot: (job, slotId, owner, leaseMs) =>
+    listSchedules: () => run(() => q.list.all().map((row) => parseRecord(row)!)),
+    getSchedule: (id) => run(() => parseRecord(q.get.get(id))),
+    addSchedule: (record, max) =>
+      run(() =>
+        tx((): AddResult => {
+          if (q.get.get(record.id) !== undefined) return 'exists';
+          if ((q.count.get() as { n: number }).n >= max) return 'full';
+          q.insert.run(
+            record.id,
+            JSON.stringify(record),
+            record.createdAt,
+            record.paused ? null : record.createdAt,
+          );
+          return 'added';
+        }),
+      ),
+    removeSchedule: (id) =>
+      run(() =>
+        tx(() => {
+          q.removeRuns.run(id);
+          return changed(q.remove.run(id));
+        }),
+      ),
+    dueSchedules: (t, limit) => run(() => q.due.all(t, limit).map((row) => parseRecord(row)!)),
+    setNextRuns: (next) =>
+      run(() => {
+        if (next.size > 0) tx(() => next.forEach((at, id) => q.setNext.run(at, id)));
+      }),
+    setPaused: (id, paused) =>
+      run(() =>
+        change(id, (r) => {
+          r.paused = paused;
+          q.pause.run(paused ? null : 0, id);
+        }),
+      ),
+    // One transaction: the record's last run, its history and its next fire time cannot disagree.
+    recordRun: (id, lastRun, nextRunAt) =>
+      run(() => {
+        change(id, (r) => {
+          const kept = withRun(runsOf(id), lastRun);
+          q.setRuns.run(id, JSON.stringify(kept));
+          r.lastRun = kept[0]!;
+          if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
+        });
+      }),
+    history: (id) => run(() => runsOf(id)),
+  };
+}
+
+/** `runs` with `run` in place of the record of its slot (or first), newest first, at most RUN_HISTORY. */
+function withRun(runs: readonly ScheduleRun[], run: ScheduleRun): ScheduleRun[] {
+  const rest = runs.filter((r) => r.slotId !== run.slotId);
+  return [run, ...rest].sort((a, b) => b.at - a.at).slice(0, RUN_HISTORY);
+}
+
+const parseRecord = (row: unknown): ScheduleRecord | undefined =>
+  row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
+
+type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
+
+/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
+
+function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
+  const q = slotStatements(db);
+  const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
+
+  /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
+  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRow | undefined) {
+    if (rules.schedule) {
+      const record = parseRecord(q.schedule.get(rules.schedule.id));
+      if (!record || (record.paused && !rules.schedule.manual)) return { status: 'gone' } as const;
+    }
+    if (s?.status === 'posted') return { status: 'already-posted' } as const;
+    if (s?.status === 'claimed' && s.lease_until > t)
+      return { status: 'held', owner: s.owner, leaseUntil: s.lease_until } as const;
+    if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
+      return { status: 'given-up' } as const;
+    const retryAt = s?.status === 'failed' ? s.updated_at + (rules.retryDelayMs ?? 0) : 0;
+    if (retryAt > t) return { status: 'waiting', until: retryAt } as const;
+    const other = rules.exclusive
+      ? (q.otherClaim.get(job, slotId, t) as { owner: string; lease_until: number } | undefined)
+      : undefined;
+    return other
+      ? ({ status: 'held', owner: other.owner, leaseUntil: other.lease_until } as const)
+      : undefined;
+  }
+
+  return {
+    claimSlot: (job, slotId, owner, leaseMs, rules = {}) =>
       run(() =>
         tx((): ClaimResult => {
           const t = now();
           const s = q.slot.get(job, slotId) as SlotRow | undefined;
-          if (!s) {
-            q.insertSlot.run(job, slotId, owner, t + leaseMs, t);
-            return { status: 'claimed', attempt: 1 };
-          }
-          if (s.status === 'posted') return { status: 'already-posted' };
-          const isLive = s.status === 'claimed' && s.lease_until > t;
-          if (isLive && s.owner !== owner)
-            return { status: 'held', owner: s.owner, leaseUntil: s.lease_until };
-          // The same owner claiming again (node-cron's election, then the run) is one attempt.
-          const attempts = s.attempts + (isLive ? 0 : 1);
-          q.reclaimSlot.run(owner, t + leaseMs, attempts, t, job, slotId);
-          return { status: 'claimed', attempt: attempts };
+          const refused = refusal(job, slotId, t, rules, s);
+          if (refused) return refused;
+          if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
+          else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
+          const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
+          const key = rules.schedule?.memoryKey;
+          const memory =
+            key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
+          return {
+            status: 'claimed',
+            attempt: (s?.attempts ?? 0) + 1,
+            ...(schedule ? { schedule } : {}),
+            ...(memory ? { memory: memory.value } : {}),
+          };
+        }),
+      ),
+    markMissed: (job, slotId, error) =>
+      run(() =>
+        tx(() => {
+          if (q.slot.get(job, slotId) !== undefined) return false;
+          q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
+          return true;
         }),
       ),
     markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[], opts) =>
@@ -297,40 +303,20 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
 }
 
 /** The outbox: add, lease what is due, and settle what an owner holds. */
+type OutboxMethods = Pick<
+  Store,
+  | 'addToOutbox'
+  | 'claimDueOutbox'
+  | 'markDelivered'
+  | 'markInFlight'
+  | 'renewOutboxLeases'
+  | 'rescheduleOutbox'
+  | 'giveUpOutbox'
+  | 'listOutbox'
+>;
+
 function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
-  const q = {
-    addEntry: db.prepare(ADD_ENTRY),
-    due: db.prepare(
-      `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
-       ORDER BY next_attempt_at, created_at LIMIT ?`,
-    ),
-    lease: db.prepare(
-      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
-    ),
-    delivered: db.prepare(
-      `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
-       memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
-    ),
-    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
-    setValue: db.prepare(SET_VALUE),
-    renew: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    inFlight: db.prepare(
-      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    reschedule: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    giveUp: db.prepare(
-      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
-    listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
-  };
+  const q = outboxStatements(db);
 
   return {
     addToOutbox: (e) => run(() => changed(insertEntry(q.addEntry, e, now()))),

@@ -1,6 +1,8 @@
-// The state the scheduled jobs need, behind one small interface: a record per scheduled slot
-// (claimed, posted, failed), an outbox of posts not yet delivered, and a little key/value.
-// Implementations: node:sqlite (default, one file), Redis (shared by replicas), memory (tests).
+// The state herald keeps, behind one interface opened once per process: the schedules from chat
+// with their index of next fire times and their run history, a record per scheduled slot (claimed,
+// posted, failed), an outbox of posts not yet delivered, and a little key/value. Implementations:
+// node:sqlite (sqlite-store.ts: one file, or `:memory:`) and Redis (redis-store.ts, shared by replicas).
+import type { AddResult, ScheduleRecord, ScheduleRun } from '../schedule/schedules.ts';
 
 export type SlotStatus = 'claimed' | 'posted' | 'failed';
 
@@ -19,13 +21,34 @@ export interface SlotRecord {
 }
 
 /**
- * `claimed`: this owner may run the slot. `already-posted`: it ran; never run it again.
- * `held`: another owner's lease is still running (retry after `leaseUntil`).
+ * `claimed`: this owner may run the slot (with the schedule's record and a watch's memory, read in
+ * the same step, when asked). `already-posted`: it ran; never run it again. `held`: a live lease
+ * holds it (any owner's, this one's too), or, for an exclusive job, another of its slots.
+ * `given-up`: it failed `maxAttempts` times. `waiting`: it failed, and may run again at `until`.
+ * `gone`: the schedule was removed, or is paused.
  */
 export type ClaimResult =
-  | { status: 'claimed'; attempt: number }
+  | { status: 'claimed'; attempt: number; schedule?: ScheduleRecord; memory?: string }
   | { status: 'already-posted' }
-  | { status: 'held'; owner: string; leaseUntil: number };
+  | { status: 'held'; owner: string; leaseUntil: number }
+  | { status: 'given-up' }
+  | { status: 'waiting'; until: number }
+  | { status: 'gone' };
+
+/** What a claim checks besides the slot's own record; each is read in the claim's one step. */
+export interface ClaimRules {
+  /** A failed slot is not claimed again once it has run this many times. */
+  maxAttempts?: number;
+  /** Nor within this long of its failed run. */
+  retryDelayMs?: number;
+  /**
+   * A chat schedule's id: the claim answers `gone` when it was removed, or is paused (unless
+   * `manual`), and hands back its record; and the watch's memory at `memoryKey`.
+   */
+  schedule?: { id: string; manual?: boolean; memoryKey?: string };
+  /** One slot of the job at a time (a watch): held while another of its slots is claimed. */
+  exclusive?: boolean;
+}
 
 export interface NewOutboxEntry {
   /** Unique per delivery, e.g. `analytics-summary|2025-11-22T08:00:00.000Z|0:webhook`. */
@@ -45,7 +68,8 @@ export interface NewOutboxEntry {
 export interface PostOptions {
   /**
    * The deliveries start leased to the posting owner for this long, so the run that posted them
-   * delivers them itself and no drain (here or on another replica) takes them meanwhile.
+   * delivers them itself and no drain (here or on another replica) takes them meanwhile; they are
+   * marked in flight from then (see `inFlightAt`), since their sends start at once.
    */
   leaseMs?: number;
   /** Written in the same step: a watch's memory when its run has nothing to post. */
@@ -81,8 +105,47 @@ export interface OutboxEntry extends NewOutboxEntry {
 
 export interface Store {
   readonly kind: 'sqlite' | 'redis' | 'memory';
-  /** Atomically claims a slot for `owner` for `leaseMs`; a posted slot is never claimed again. */
-  claimSlot(job: string, slotId: string, owner: string, leaseMs: number): Promise<ClaimResult>;
+
+  /** Every schedule, oldest first. */
+  listSchedules(): Promise<ScheduleRecord[]>;
+  /**
+   * The schedules to look at by `t`, soonest first, at most `limit`: those not paused whose next
+   * fire time in the index is at or before `t`. One round trip, whatever the number stored. A
+   * schedule enters the index when added (at its creation) and when resumed (at once), leaves it
+   * when paused or removed, and moves on by `setNextRuns` or `recordRun`.
+   */
+  dueSchedules(t: number, limit: number): Promise<ScheduleRecord[]>;
+  /** Sets next fire times (epoch ms) in the index; ignored for a schedule removed or paused meanwhile. */
+  setNextRuns(next: ReadonlyMap<string, number>): Promise<void>;
+  getSchedule(id: string): Promise<ScheduleRecord | undefined>;
+  /** Adds the schedule atomically unless `max` exist already ('full') or the id is taken. */
+  addSchedule(record: ScheduleRecord, max: number): Promise<AddResult>;
+  /** False when there was no such schedule. */
+  removeSchedule(id: string): Promise<boolean>;
+  /** False when there is no such schedule. */
+  setPaused(id: string, paused: boolean): Promise<boolean>;
+  /**
+   * Records the outcome of a run, replacing an earlier record of its slot; keeps the latest
+   * RUN_HISTORY runs. With `nextRunAt`, moves the schedule on in the index in the same step.
+   * Ignored when the schedule was removed.
+   */
+  recordRun(id: string, run: ScheduleRun, nextRunAt?: number): Promise<void>;
+  /** The schedule's latest runs, newest first (at most RUN_HISTORY); empty when there is none. */
+  history(id: string): Promise<ScheduleRun[]>;
+
+  /**
+   * Atomically claims a slot for `owner` for `leaseMs` (see ClaimResult); a posted slot is never
+   * claimed again, nor one a live lease holds.
+   */
+  claimSlot(
+    job: string,
+    slotId: string,
+    owner: string,
+    leaseMs: number,
+    rules?: ClaimRules,
+  ): Promise<ClaimResult>;
+  /** Records a slot whose window passed unrun as failed with `error`, unless it has a record; true when it did. */
+  markMissed(job: string, slotId: string, error: string): Promise<boolean>;
   /**
    * Marks a slot that `owner` holds as posted and hands its deliveries to the outbox (and writes
    * `opts.memory`), in one atomic step. False when the claim was lost (another owner took it over,
@@ -157,18 +220,3 @@ export interface StoreOptions {
 
 /** How long finished records are kept: long enough that no replica lags behind them. */
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** The slot part of a store: what each backend implements for claims. */
-export type SlotMethods = Pick<Store, 'claimSlot' | 'markPosted' | 'markFailed' | 'getSlot'>;
-/** The outbox part of a store. */
-export type OutboxMethods = Pick<
-  Store,
-  | 'addToOutbox'
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'renewOutboxLeases'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/index.ts';
 import type { Services } from '../../src/core/services.ts';
 import { UserError } from '../../src/errors.ts';
 import { createLogger } from '../../src/log.ts';
-import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
 import { OPERATOR as operator } from '../support/command-doubles.ts';
 
 /** Service clients that record every call and never answer: any request is a failure of the test. */
@@ -34,11 +34,10 @@ function recordingServices(calls: string[]): Services {
 
 function world() {
   const calls: string[] = [];
-  const schedules = createMemoryScheduleStore();
+  const schedules = createMemoryStore();
   const app = buildApp(loadConfig({ JOBS_COUNTRY: 'gb' }), 'job', {
     services: recordingServices(calls),
-    store: createMemoryStore(),
-    schedules,
+    store: schedules,
     destinations: {},
     log: createLogger({ level: 'silent', format: 'json' }),
   });
@@ -137,7 +136,7 @@ describe('an option rule in the schema', () => {
       expect(checked).toBeInstanceOf(UserError);
       expect((checked as UserError).message).toMatch(c.says);
       expect(calls).toEqual([]);
-      expect(await schedules.list()).toEqual([]);
+      expect(await schedules.listSchedules()).toEqual([]);
     });
   }
 

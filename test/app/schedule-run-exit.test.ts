@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createLogger } from '../../src/log.ts';
-import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
 import { OPERATOR as operator } from '../support/command-doubles.ts';
 
 const log = createLogger({ level: 'silent', format: 'json' });
@@ -26,11 +26,10 @@ function services(): Services {
 }
 
 async function pipedRun() {
-  const schedules = createMemoryScheduleStore();
+  const schedules = createMemoryStore();
   const app = buildApp(loadConfig({}), 'job', {
     services: services(),
-    store: createMemoryStore(),
-    schedules,
+    store: schedules,
     destinations: {},
     log,
   });

@@ -46,7 +46,7 @@ describe("managing another user's schedule", () => {
       expect(reply.text).toBe(`There is no schedule "${id}"; /schedule list shows them all.`);
       expect(reply.ephemeral).toBe(true);
     }
-    expect(await w.store.get(id)).toMatchObject({ paused: false });
+    expect(await w.store.getSchedule(id)).toMatchObject({ paused: false });
     expect(hostLookups(w)).toEqual([]);
   });
 
@@ -57,7 +57,7 @@ describe("managing another user's schedule", () => {
     expect((await w.service.setPaused(id, true, ADMIN)).record.paused).toBe(true);
     expect((await w.service.setPaused(id, false, OPERATOR)).record.paused).toBe(false);
     await w.service.remove(id, ADMIN);
-    expect(await w.store.get(id)).toBeUndefined();
+    expect(await w.store.getSchedule(id)).toBeUndefined();
   });
 
   it('hands a manual run the person who asked, not the creator', async () => {
@@ -82,7 +82,7 @@ describe('a manual run is run as the person who asks', () => {
       now: () => NOW,
       owner: 'r1',
     });
-    const record = (await w.store.get(id))!;
+    const record = (await w.store.getSchedule(id))!;
     const asOther = await runner.runNow(record, OTHER);
     expect(asOther).toMatchObject({ outcome: 'failed' });
     expect(asOther.error).toMatch(/^You are not allowed to use \/host/);

@@ -232,10 +232,10 @@ describe("README: Discord's walkthrough, gateway mode", () => {
     adapter = await startDiscordGateway(fake, setup.world.registry, setup.world.dispatcher, SILENT_LOG);
     const preview = await type(PREVIEW_LINE, declared);
     expect(shown(preview)).toContain('not posted, not added');
-    expect(await setup.world.store.list()).toEqual([]);
+    expect(await setup.world.store.listSchedules()).toEqual([]);
 
     const added = await type(ADD_LINE, declared);
-    const [record] = await setup.world.store.list();
+    const [record] = await setup.world.store.listSchedules();
     expect(record).toMatchObject({ destination: `channel:discord:${CHANNEL_ID}`, timezone: 'Europe/Berlin' });
     expect(shown(added)).toContain('in this channel');
 
@@ -329,7 +329,7 @@ describe("README: Discord's walkthrough, HTTP interactions", () => {
     const preview = await type(url, PREVIEW_LINE, declared);
     expect(shown(preview)).toContain('not posted, not added');
     const added = await type(url, ADD_LINE, declared);
-    const [record] = await setup.world.store.list();
+    const [record] = await setup.world.store.listSchedules();
     expect(record).toMatchObject({ destination: `channel:discord:${CHANNEL_ID}`, timezone: 'Europe/Berlin' });
     expect(shown(added)).toContain('in this channel');
 
@@ -489,9 +489,9 @@ describe.each(SLACK_MODES)("README: Slack's walkthrough, $name", (mode) => {
 
     const preview = await app.type(PREVIEW_LINE);
     expect(JSON.stringify(preview.blocks)).toContain('not posted, not added');
-    expect(await setup.world.store.list()).toEqual([]);
+    expect(await setup.world.store.listSchedules()).toEqual([]);
     const added = await app.type(ADD_LINE);
-    const [record] = await setup.world.store.list();
+    const [record] = await setup.world.store.listSchedules();
     expect(record).toMatchObject({ destination: `channel:slack:${CHANNEL}`, timezone: 'Europe/Berlin' });
     expect(String(added.text)).toContain('in this channel');
 

@@ -92,7 +92,7 @@ describe('/schedule on Discord, end to end', () => {
       { name: 'when', type: 3, value: 'hourly' },
       { name: 'command', type: 3, value: '/weather Oslo' },
     ]);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record).toMatchObject({
       destination: `channel:discord:${CHANNEL_ID}`,
       guildId: GUILD_ID,

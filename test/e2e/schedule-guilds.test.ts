@@ -107,11 +107,11 @@ describe("another guild's schedules, with global commands", () => {
 
   beforeAll(async () => {
     expect(await add(A, '/weather Stavanger')).toContain('in this channel');
-    id = (await world.store.list()).find((r) => r.command === '/weather Stavanger')!.id;
+    id = (await world.store.listSchedules()).find((r) => r.command === '/weather Stavanger')!.id;
   });
 
   it('keeps the guild it was added in with the schedule', async () => {
-    expect((await world.store.get(id))?.home).toEqual({ workspaceId: GUILD_ID });
+    expect((await world.store.getSchedule(id))?.home).toEqual({ workspaceId: GUILD_ID });
   });
 
   it('shows a member of guild B none of them: not in the list, and not by id', async () => {
@@ -122,7 +122,7 @@ describe("another guild's schedules, with global commands", () => {
     expect(listed).not.toContain(CHANNEL_ID);
     for (const verb of ['history', 'run', 'pause', 'resume', 'remove'])
       expect(await schedule(B, verb, byId(id))).toContain(unknown(id));
-    expect(await world.store.get(id)).toMatchObject({ paused: false });
+    expect(await world.store.getSchedule(id)).toMatchObject({ paused: false });
     expect(fake.calls.filter((c) => c.kind === 'message')).toEqual([]);
   });
 
@@ -137,7 +137,7 @@ describe("another guild's schedules, with global commands", () => {
       byId(id),
     );
     expect(paused).toContain(`Schedule ${id} was added by`);
-    expect(await world.store.get(id)).toMatchObject({ paused: false });
+    expect(await world.store.getSchedule(id)).toMatchObject({ paused: false });
   });
 });
 
@@ -148,11 +148,11 @@ describe("a private channel's schedules", () => {
   beforeAll(async () => {
     fake.privateChannels.add(PRIVATE_ID);
     expect(await add(HERE, '/forecast Bergen')).toContain('in this channel');
-    id = (await world.store.list()).find((r) => r.command === '/forecast Bergen')!.id;
+    id = (await world.store.listSchedules()).find((r) => r.command === '/forecast Bergen')!.id;
   });
 
   it('keeps the guild and the private channel with the schedule', async () => {
-    expect((await world.store.get(id))?.home).toEqual({
+    expect((await world.store.getSchedule(id))?.home).toEqual({
       workspaceId: GUILD_ID,
       privateChannelId: PRIVATE_ID,
     });
@@ -175,11 +175,11 @@ describe("a private channel's schedules", () => {
 
 describe('adding a schedule that posts here', () => {
   it('refuses a member who may not send messages here themselves, in one sentence, and stores nothing', async () => {
-    const before = (await world.store.list()).length;
+    const before = (await world.store.listSchedules()).length;
     const answer = await add({ ...A, user: MEMBER_A2, permissions: READ_ONLY }, '/weather Tromsø');
     expect(answer).toContain(
       'You may not send messages in this channel yourself (View Channel and Send Messages), so herald will not post here for you; add the schedule with to:<destination> instead.',
     );
-    expect(await world.store.list()).toHaveLength(before);
+    expect(await world.store.listSchedules()).toHaveLength(before);
   });
 });

@@ -89,7 +89,7 @@ describe('/schedule on Slack, end to end', () => {
 
   it('added in a channel with no to:, posts once per slot there with chat.postMessage; history links each run', async () => {
     const added = await schedule('add "hourly" /weather Oslo');
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record).toMatchObject({
       destination: `channel:slack:${CHANNEL}`,
       creator: { platform: 'slack', id: USER },
@@ -129,7 +129,7 @@ describe('/schedule on Slack, end to end', () => {
   });
 
   it("a channel archived in Slack pauses the schedule, and the creator's next command says so", async () => {
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     fake.archived.add(CHANNEL);
     try {
       const before = fake.calls('chat.postMessage').length;
@@ -137,7 +137,7 @@ describe('/schedule on Slack, end to end', () => {
       await runner.tick();
       await runner.tick();
       expect(fake.calls('chat.postMessage').length - before).toBe(1);
-      const stored = await world.store.get(record!.id);
+      const stored = await world.store.getSchedule(record!.id);
       expect(stored?.paused).toBe(true);
       expect(stored?.lastRun?.error).toContain('#general is archived in Slack');
       const answer = await schedule('list');

@@ -83,11 +83,14 @@ describe("a private channel's schedules", () => {
     expect(await schedule(ALICE, 'add "every day at 09:00" /weather Lillehammer')).toContain(
       'in this channel',
     );
-    id = (await world.store.list()).find((r) => r.command === '/weather Lillehammer')!.id;
+    id = (await world.store.listSchedules()).find((r) => r.command === '/weather Lillehammer')!.id;
   });
 
   it('keeps the workspace and the private channel with the schedule', async () => {
-    expect((await world.store.get(id))?.home).toEqual({ workspaceId: 'T0HERALD', privateChannelId: PRIVATE });
+    expect((await world.store.getSchedule(id))?.home).toEqual({
+      workspaceId: 'T0HERALD',
+      privateChannelId: PRIVATE,
+    });
   });
 
   it('lists them in that channel to their creator and to an admin', async () => {
@@ -125,12 +128,12 @@ describe('adding a schedule that posts here', () => {
   it('refuses a user who is not in the channel, in one sentence, and stores nothing', async () => {
     fake.outsiders.add('U0BOB');
     try {
-      const before = (await world.store.list()).length;
+      const before = (await world.store.listSchedules()).length;
       const answer = await schedule({ ...BOB, channel: GENERAL }, 'add "every day at 11:00" /weather Gjøvik');
       expect(answer).toContain(
         'You are not a member of this channel, so herald will not post here for you; join it first, or add the schedule with to:&lt;destination&gt;.',
       );
-      expect(await world.store.list()).toHaveLength(before);
+      expect(await world.store.listSchedules()).toHaveLength(before);
     } finally {
       fake.outsiders.delete('U0BOB');
     }

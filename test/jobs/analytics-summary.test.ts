@@ -12,7 +12,7 @@ import { ServiceError } from '../../src/errors.ts';
 import type { AnalyticsClient, Report } from '../../src/services/analytics/client.ts';
 import type { EmailClient, SendEmailInput } from '../../src/services/email/client.ts';
 import type { WebhookClient, WebhookMessage } from '../../src/services/webhook/client.ts';
-import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
+import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { expectWithinDiscordLimits } from './discord-limits.ts';
 import { METRICS, YESTERDAY_BY_COUNTRY_REQUESTS, fakeAnalytics } from './fixtures.ts';
 import { builtInRunner, captureLog, fakeClock, waitFor } from './harness.ts';
@@ -210,7 +210,6 @@ function scheduling(
     config,
     services,
     store,
-    schedules: createMemoryScheduleStore(),
     destinations: {},
     log,
     ...(now ? { now } : {}),

@@ -10,12 +10,7 @@ import {
   type ScheduleRunner,
   type ScheduleRunnerOptions,
 } from '../../src/schedule/runner.ts';
-import {
-  createMemoryScheduleStore,
-  createMemoryStore,
-  createSqliteStore,
-  type Store,
-} from '../../src/store/index.ts';
+import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { REDIS_URL } from '../support/redis.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
@@ -167,9 +162,9 @@ export function hourly(job: Job = reportJob(), cron = '0 * * * *', timezone = 'U
 
 /** The one engine running only built-in schedules (no chat schedules), as the job tests need it. */
 export function builtInRunner(
-  opts: Omit<ScheduleRunnerOptions, 'schedules' | 'builtIns'> & { builtIns: JobSchedule[] },
+  opts: Omit<ScheduleRunnerOptions, 'builtIns'> & { builtIns: JobSchedule[] },
 ): ScheduleRunner {
-  return createScheduleRunner({ ...opts, schedules: createMemoryScheduleStore() });
+  return createScheduleRunner(opts);
 }
 
 /** Fast delivery settings for tests: millisecond backoffs, retries a second later on the fake clock. */

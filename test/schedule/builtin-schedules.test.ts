@@ -12,7 +12,7 @@ import {
   type ScheduleRunnerOptions,
 } from '../../src/schedule/runner.ts';
 import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
-import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
+import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import {
   FAST_DELIVERY,
   captureLog,
@@ -46,7 +46,6 @@ function scheduler(clock: FakeClock, store: Store, opts: Options = {}) {
   const captured = captureLog();
   const s = createScheduleRunner({
     builtIns: [hourly()],
-    schedules: createMemoryScheduleStore(),
     services: { webhook: fake.client() },
     store,
     log: captured.log,
@@ -290,15 +289,17 @@ describe('catch-up and missed slots', () => {
 
   it('records a missed slot of a chat schedule in its run history', async () => {
     const clock = fakeClock('2025-11-22T15:00:00Z');
-    const schedules = createMemoryScheduleStore();
-    await schedules.add(chatRecord('k7p2mx', '0 8 * * *', 'UTC', Date.parse('2025-11-20T00:00:00Z')), 50);
-    const { scheduler: s } = scheduler(clock, createMemoryStore({ now: clock.nowMs }), {
+    const schedules = createMemoryStore({ now: clock.nowMs });
+    await schedules.addSchedule(
+      chatRecord('k7p2mx', '0 8 * * *', 'UTC', Date.parse('2025-11-20T00:00:00Z')),
+      50,
+    );
+    const { scheduler: s } = scheduler(clock, schedules, {
       builtIns: [],
-      schedules,
       ...chatCommands(),
     });
     await s.tick();
-    expect((await schedules.get('k7p2mx'))?.lastRun).toEqual({
+    expect((await schedules.getSchedule('k7p2mx'))?.lastRun).toEqual({
       slotId: '2025-11-22T08:00:00.000Z',
       at: clock.ms,
       outcome: 'missed',
@@ -457,12 +458,10 @@ describe('one rule for time: built-in and chat schedules agree', () => {
   it.each(cases)('$cron in $tz around $ticks.0', async ({ tz, cron, ticks }) => {
     const clock = fakeClock(ticks[0]!);
     const store = createMemoryStore({ now: clock.nowMs });
-    const schedules = createMemoryScheduleStore();
-    await schedules.add(chatRecord('k7p2mx', cron, tz, Date.parse('2026-01-01T00:00:00Z')), 50);
+    await store.addSchedule(chatRecord('k7p2mx', cron, tz, Date.parse('2026-01-01T00:00:00Z')), 50);
     await store.setValue('job:report:since', '2026-01-01T00:00:00.000Z');
     const { scheduler: s } = scheduler(clock, store, {
       builtIns: [hourly(reportJob(), cron, tz)],
-      schedules,
       ...chatCommands(),
     });
     const slots: Record<string, string[]> = {};
@@ -479,9 +478,8 @@ describe('a watch runs one slot at a time', () => {
   it('two /schedule run of one watch at once, on one replica or two, run it once', async () => {
     const clock = fakeClock('2025-11-22T07:30:00Z');
     const store = createMemoryStore({ now: clock.nowMs });
-    const schedules = createMemoryScheduleStore();
     const watch = { ...chatRecord('w4tchx', '0 8 * * *', 'UTC', clock.ms), onlyNew: true };
-    await schedules.add(watch, 50);
+    await store.addSchedule(watch, 50);
     let calls = 0;
     let release: (() => void) | undefined;
     const commands = () => ({
@@ -491,7 +489,7 @@ describe('a watch runs one slot at a time', () => {
         return { text: line };
       },
     });
-    const opts = { builtIns: [], schedules, ...chatCommands(), commands };
+    const opts = { builtIns: [], ...chatCommands(), commands };
     const a = scheduler(clock, store, { ...opts, owner: 'a' }).scheduler;
     const b = scheduler(clock, store, { ...opts, owner: 'b' }).scheduler;
     const first = a.runNow(watch);

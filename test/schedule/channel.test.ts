@@ -75,7 +75,7 @@ async function addAndRunSlot(b: ChannelBench, channel: ChatChannel, creator: Act
   b.clock.at = new Date('2026-03-27T12:05:10Z');
   const first = await b.runner.tick();
   const second = await b.runner.tick();
-  return { record, outcomes: [...first, ...second], stored: await b.schedules.get(record.id) };
+  return { record, outcomes: [...first, ...second], stored: await b.schedules.getSchedule(record.id) };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -135,7 +135,7 @@ describe('Discord: this channel', () => {
     expect(
       await refusal(b.service.add({ when: 'hourly', command: '/weather Oslo', channel: unseen }, MANAGER)),
     ).toContain(sentence);
-    expect(await b.schedules.list()).toEqual([]);
+    expect(await b.schedules.listSchedules()).toEqual([]);
   });
 
   it('to:<name> and to:default keep naming a webhook destination', async () => {

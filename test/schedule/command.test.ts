@@ -24,7 +24,7 @@ async function refusal(line: string, actor = OPERATOR): Promise<string> {
 describe('/schedule add', () => {
   it('takes the short form: when, then the command line verbatim', async () => {
     const reply = await world.type('/schedule add "every weekday at 07:30" /weather Oslo units:imperial');
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record).toMatchObject({
       when: 'every weekday at 07:30',
       cron: '30 7 * * 1-5',
@@ -63,7 +63,7 @@ describe('/schedule add', () => {
       MANAGER,
     );
     expect(reply.ephemeral).toBeFalsy();
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record).toMatchObject({
       command: '/jobs what:"rust developer" where:Berlin country:de',
       destination: 'ops',
@@ -110,7 +110,7 @@ describe('/schedule add', () => {
       // 176 characters, every hour of the first 28 days of every month: a valid cron, stored whole.
       const cron = `0,15,30,45 ${list(24)} ${list(28, 1)} ${list(12, 1)} *`;
       await logged.type(`/schedule add "${cron}" /weather Oslo`);
-      const [record] = await logged.store.list();
+      const [record] = await logged.store.listSchedules();
       expect(record?.cron).toBe(cron);
       const added = lines.find((l) => l.msg === 'schedule.added');
       expect(added?.obj).toMatchObject({ scheduleId: record!.id, cron: `${cron.slice(0, 99)}…` });
@@ -124,7 +124,7 @@ describe('/schedule list, pause, resume, remove', () => {
   it('lists every field; anyone may list what they may see; pause and resume change the next run', async () => {
     await world.type('/schedule add "daily at 18:00" /forecast Paris', MANAGER);
     await world.type('/schedule add to:ops "every monday at 09:00" /voices');
-    const [a, b] = await world.store.list();
+    const [a, b] = await world.store.listSchedules();
     // Both post to destinations set by environment: the deployment's, not a stranger's to read.
     expect((await world.type('/schedule list', STRANGER)).text).toMatch(/^No schedules yet/);
     let list = await world.type('/schedule list');
@@ -159,7 +159,7 @@ describe('/schedule list, pause, resume, remove', () => {
     expect((await world.type(`/schedule remove ${b!.id}`)).text).toBe(
       `Schedule ${b!.id} (every Monday at 09:00, /voices) removed.`,
     );
-    expect((await world.store.list()).map((r) => r.id)).toEqual([a!.id]);
+    expect((await world.store.listSchedules()).map((r) => r.id)).toEqual([a!.id]);
     expect(world.upstream()).toEqual([]);
   });
 
@@ -227,11 +227,11 @@ describe('bad input: one sentence each, no upstream request', () => {
       'You are not allowed to manage schedules: ask an admin to add you (user id U0STRANGER1) to SCHEDULE_ALLOWED_USERS.',
     );
     await world.type('/schedule add hourly /voices');
-    const [r] = await world.store.list();
+    const [r] = await world.store.listSchedules();
     expect(await refusal(`/schedule remove ${r!.id}`, STRANGER)).toMatch(
       /^You are not allowed to manage schedules/,
     );
-    expect(await world.store.list()).toHaveLength(1);
+    expect(await world.store.listSchedules()).toHaveLength(1);
   });
 
   it('the creator’s own access rules apply to what they schedule', async () => {

@@ -14,7 +14,6 @@ import {
 } from '../../src/destinations.ts';
 import { createScheduleRunner } from '../../src/schedule/runner.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
 
 const env = process.env;
 const nowMs = Date.parse(env.NOW ?? '');
@@ -49,7 +48,6 @@ const report = (line: string): Reply => ({
 });
 
 const runner = createScheduleRunner({
-  schedules: await createRedisScheduleStore(url, { keyPrefix }),
   store: await createRedisStore(url, { now: () => nowMs, keyPrefix }),
   services: {},
   destinations: createDestinationClients(config),

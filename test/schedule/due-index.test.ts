@@ -5,17 +5,10 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newScheduleId, type ScheduleRecord, type ScheduleStore } from '../../src/schedule/schedules.ts';
+import { newScheduleId, type ScheduleRecord } from '../../src/schedule/schedules.ts';
 import { createScheduleRunner } from '../../src/schedule/runner.ts';
-import {
-  createMemoryScheduleStore,
-  createMemoryStore,
-  createSqliteScheduleStore,
-  createSqliteStore,
-  type Store,
-} from '../../src/store/index.ts';
+import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
 import { REDIS_URL } from '../support/redis.ts';
 import { storeScratch } from '../support/scratch.ts';
 import { MANAGER, SILENT_LOG, replica, startWorld } from './world.ts';
@@ -27,36 +20,29 @@ const now = () => new Date(nowMs);
 
 interface Backend {
   name: string;
-  open(): Promise<{ store: Store; schedules: ScheduleStore }>;
+  open(): Promise<{ store: Store; schedules: Store }>;
 }
+
+/** The one store, under the name the tests read schedules by. */
+const both = (store: Store) => ({ store, schedules: store });
 
 const backends: Backend[] = [
   {
     name: 'memory',
-    open: () =>
-      Promise.resolve({
-        store: createMemoryStore({ now: () => nowMs }),
-        schedules: createMemoryScheduleStore(),
-      }),
+    open: () => Promise.resolve(both(createMemoryStore({ now: () => nowMs }))),
   },
   {
     name: 'sqlite',
     open: () => {
       const file = join(dir, randomUUID(), 'store.sqlite');
-      return Promise.resolve({
-        store: createSqliteStore(file, { now: () => nowMs }),
-        schedules: createSqliteScheduleStore(file),
-      });
+      return Promise.resolve(both(createSqliteStore(file, { now: () => nowMs })));
     },
   },
   {
     name: 'redis',
     open: async () => {
       const keyPrefix = `${runPrefix}${randomUUID()}:`;
-      return {
-        store: await createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
-        schedules: await createRedisScheduleStore(REDIS_URL, { keyPrefix }),
-      };
+      return both(await createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }));
     },
   },
 ];
@@ -96,10 +82,9 @@ describe.each(backends)('the tick on a $name store', (backend) => {
     const { store, schedules } = await backend.open();
     const created = nowMs - 60_000;
     for (let i = 0; i < 10_000; i += 500)
-      await Promise.all(Array.from({ length: 500 }, () => schedules.add(daily(created), 20_000)));
+      await Promise.all(Array.from({ length: 500 }, () => schedules.addSchedule(daily(created), 20_000)));
     const calls: string[] = [];
     const runner = createScheduleRunner({
-      schedules: counted(schedules, calls),
       store: counted(store, calls),
       services: {},
       log: SILENT_LOG,
@@ -114,13 +99,13 @@ describe.each(backends)('the tick on a $name store', (backend) => {
     calls.length = 0;
     expect(await runner.tick()).toEqual([]);
     expect(calls.length).toBeLessThanOrEqual(3);
-    expect(calls).toContain('due');
-    expect(calls).not.toContain('list');
+    expect(calls).toContain('dueSchedules');
+    expect(calls).not.toContain('listSchedules');
     // Tomorrow's 07:00 Berlin (06:00 UTC in March before the change) is due for them all.
-    expect(await schedules.due(Date.parse('2026-03-28T05:59:59Z'), 10)).toEqual([]);
-    expect(await schedules.due(Date.parse('2026-03-28T06:00:00Z'), 20_000)).toHaveLength(10_000);
+    expect(await schedules.dueSchedules(Date.parse('2026-03-28T05:59:59Z'), 10)).toEqual([]);
+    expect(await schedules.dueSchedules(Date.parse('2026-03-28T06:00:00Z'), 20_000)).toHaveLength(10_000);
     await runner.stop();
-    await Promise.all([store.close(), schedules.close()]);
+    await store.close();
   }, 60_000);
 
   it('after 10 minutes down posts each schedule’s latest missed slot once, then waits for the next', async () => {
@@ -146,12 +131,12 @@ describe.each(backends)('the tick on a $name store', (backend) => {
       nowMs += 15_000;
       expect(await after.tick()).toEqual([]);
       // Each moved on to its next fire time: nothing is due before 12:12.
-      expect(await schedules.due(Date.parse('2026-03-27T12:11:59Z'), 10)).toEqual([]);
-      expect(await schedules.due(Date.parse('2026-03-27T12:12:00Z'), 10)).toHaveLength(1);
+      expect(await schedules.dueSchedules(Date.parse('2026-03-27T12:11:59Z'), 10)).toEqual([]);
+      expect(await schedules.dueSchedules(Date.parse('2026-03-27T12:12:00Z'), 10)).toHaveLength(1);
       await after.stop();
     } finally {
       await world.close();
-      await Promise.all([store.close(), schedules.close()]);
+      await store.close();
     }
   });
 });

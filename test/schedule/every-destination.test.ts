@@ -21,12 +21,12 @@ import {
   destinationMessages,
 } from '../../src/destinations.ts';
 import { createScheduleRunner } from '../../src/schedule/runner.ts';
-import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules.ts';
+import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import { createScheduleService, type AddInput } from '../../src/schedule/service.ts';
 import { route, SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { SANDBOX_CREDENTIAL } from '../../src/sandbox/resolve.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
+import type { Store } from '../../src/store/store.ts';
 import { BOT_TOKEN, startFakeDiscord, type FakeDiscord } from '../adapters/discord/fake-discord.ts';
 import { BOT_TOKEN as SLACK_BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
 import { captureLog, waitFor } from '../jobs/harness.ts';
@@ -103,10 +103,8 @@ interface Where {
 
 /** One replica: its own Redis connections, destination and channel clients, and log. */
 async function openReplica(keyPrefix: string, owner: string) {
-  const [store, schedules] = await Promise.all([
-    createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
-    createRedisScheduleStore(REDIS_URL, { keyPrefix }),
-  ]);
+  const store = await createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix });
+  const schedules = store;
   const destinations = createDestinationClients(config);
   const channels = createChannelClients({
     discord: { token: BOT_TOKEN, apiUrl: discord.apiUrl },
@@ -114,7 +112,6 @@ async function openReplica(keyPrefix: string, owner: string) {
   });
   const log = captureLog();
   const runner = createScheduleRunner({
-    schedules,
     store,
     services: world.services,
     destinations,
@@ -130,7 +127,7 @@ async function openReplica(keyPrefix: string, owner: string) {
   closers.push(async () => {
     await runner.stop();
     await Promise.all([closeDestinationClients(destinations), closeChannelClients(channels)]);
-    await Promise.all([store.close(), schedules.close()]);
+    await store.close();
   });
   return { store, schedules, runner, channels, log };
 }
@@ -216,7 +213,7 @@ function expectPlatformMessages(where: Where) {
 }
 
 /** The slots each schedule's history holds, newest first, with their outcome. */
-async function histories(schedules: ScheduleStore, records: PerKind<ScheduleRecord>) {
+async function histories(schedules: Store, records: PerKind<ScheduleRecord>) {
   const out = perKind((): [string, string][] => []);
   for (const k of KINDS) out[k] = (await schedules.history(records[k].id)).map((r) => [r.slotId, r.outcome]);
   return out;
@@ -383,7 +380,9 @@ describe('a replica process killed with SIGKILL mid-run (real Redis)', () => {
     expectPlatformMessages(where);
     // The delivery here is the slot's record: posted, with the id of the post that was answered.
     expect(await histories(a.schedules, records)).toEqual(perKind(() => [[SLOT, 'posted']]));
-    expect((await a.schedules.get(records['discord-webhook'].id))?.lastRun?.messageId).toBe(hookB!.id);
+    expect((await a.schedules.getSchedule(records['discord-webhook'].id))?.lastRun?.messageId).toBe(
+      hookB!.id,
+    );
     expect(await a.store.listOutbox({ status: 'pending' })).toEqual([]);
     expect(await a.store.listOutbox({ status: 'delivered' })).toEqual(
       KINDS.map(() => expect.objectContaining({ slotId: SLOT, attempts: 2 }) as unknown),

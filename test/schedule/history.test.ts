@@ -11,7 +11,7 @@ import { route, SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { SANDBOX_CREDENTIAL } from '../../src/sandbox/resolve.ts';
 import { createWebhookClient } from '../../src/services/webhook/discord.ts';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
-import { MANAGER, OPS_WEBHOOK_ID, startWorld, type World } from './world.ts';
+import { MANAGER, OPS_WEBHOOK_ID, startWorld, withSchedulesOf, type World } from './world.ts';
 
 let nowMs = 0;
 const now = () => new Date(nowMs);
@@ -52,8 +52,7 @@ describe('/schedule history and what a run records', () => {
       token: SANDBOX_CREDENTIAL,
     });
     return {
-      schedules: world.store,
-      store,
+      store: withSchedulesOf(world.store, store),
       services: world.services,
       destinations: { ops },
       commands: () => world.dispatcher,
@@ -78,7 +77,7 @@ describe('/schedule history and what a run records', () => {
 
   it('shows each run with its slot, outcome, duration and the posted message', async () => {
     await world.type('/schedule add "every minute" /weather Oslo', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     for (const time of ['12:01:00', '12:02:00']) {
       at(`2026-03-27T${time}.300Z`);
       expect((await runner.tick()).map((x) => x.status)).toEqual(['posted']);
@@ -103,7 +102,7 @@ describe('/schedule history and what a run records', () => {
 
   it('a post the outbox delivers later turns the run from pending into posted', async () => {
     await world.type('/schedule add "every minute" /weather Oslo', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     let outage = true;
     world.server.use(
       http.post(route('webhook', '/:id/:token'), () =>
@@ -129,7 +128,7 @@ describe('/schedule history and what a run records', () => {
 
   it('a destination answering 404 (deleted webhook) pauses the schedule and says so', async () => {
     await world.type('/schedule add "every minute" to:ops /weather Oslo', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     world.server.use(
       http.post(route('webhook', '/:id/:token'), () =>
         HttpResponse.json({ message: 'Unknown Webhook', code: 10015 }, { status: 404 }),
@@ -137,7 +136,7 @@ describe('/schedule history and what a run records', () => {
     );
     at('2026-03-27T12:01:00.300Z');
     await runner.tick();
-    const after = await world.store.get(record!.id);
+    const after = await world.store.getSchedule(record!.id);
     expect(after?.paused).toBe(true);
     expect(after?.lastRun).toMatchObject({ outcome: 'failed', paused: true });
     // Discord's 10015 is a refusal: its own sentence says what happened, then what to do.
@@ -156,7 +155,7 @@ describe('/schedule history and what a run records', () => {
 
   it('three failed slots in a row are told once, through the schedule’s destination', async () => {
     await world.type('/schedule add "every 5 minutes" /weather Oslo', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     failWeather();
     // Each slot: three attempts a minute apart (retryDelayMs 30 s), then failed for good.
     for (const slot of ['12:05', '12:10', '12:15', '12:20']) {
@@ -200,7 +199,7 @@ describe('/schedule history and what a run records', () => {
     failWeather();
     at('2026-03-27T12:05:00.300Z');
     await runner.tick();
-    const history = await world.type(`/schedule history ${(await world.store.list())[0]!.id}`);
+    const history = await world.type(`/schedule history ${(await world.store.listSchedules())[0]!.id}`);
     const [field] = history.embeds![0]!.fields!;
     expect(`${field!.name}: ${field!.value}`).toMatch(
       /^slot Fri, 27 Mar 2026, 12:05 UTC · \d+\.\d s: pending since Fri, 27 Mar 2026, 12:05 UTC: .+\. Next try Fri, 27 Mar 2026, 12:05 UTC\.$/,
@@ -209,7 +208,7 @@ describe('/schedule history and what a run records', () => {
 
   it('counts runs by outcome, and keeps the last success time per built-in job, never per chat schedule', async () => {
     await world.type('/schedule add "every minute" /weather Oslo', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     const metrics = createMetrics({ defaultMetrics: false });
     at('2026-03-27T12:01:00.300Z');
     await runner.tick();
@@ -238,7 +237,7 @@ describe('/schedule history and what a run records', () => {
     let afterOne = 0;
     for (let cycle = 0; cycle < 150; cycle++) {
       await world.type('/schedule add "every minute" /weather Oslo', MANAGER);
-      const [record] = await world.store.list();
+      const [record] = await world.store.listSchedules();
       ids.push(record!.id);
       nowMs = Date.parse('2026-03-27T12:01:00.300Z') + cycle * 60_000;
       await wired.tick();

@@ -28,13 +28,13 @@ describe('/schedule list of 300 schedules', () => {
     // the dispatcher costs seconds and shows nothing more).
     for (const command of commands)
       await world.type(`/schedule add "every weekday at 07:30" ${command}`, MANAGER);
-    const added = await world.store.list();
+    const added = await world.store.listSchedules();
     for (let i = added.length; i < 300; i++)
-      await world.store.add(
+      await world.store.addSchedule(
         { ...added[i % added.length]!, id: newScheduleId(), createdAt: added[0]!.createdAt + i },
         1000,
       );
-    const stored = (await world.store.list()).map((r) => r.id);
+    const stored = (await world.store.listSchedules()).map((r) => r.id);
     expect(stored).toHaveLength(300);
 
     const first = await world.type('/schedule list');

@@ -16,7 +16,7 @@ describe('/schedule add of a schedule with no run in the next 366 days', () => {
       '"0 0 31 2 *" has no run in the next 366 days; check its day of the month and month.',
     );
     expect(reply.ephemeral).toBe(true);
-    expect(await world.store.list()).toEqual([]);
+    expect(await world.store.listSchedules()).toEqual([]);
     expect(world.upstream()).toEqual([]);
     // The one place SCHEDULE_MAX allows is still free.
     const yearly = await world.type('/schedule add "0 9 1 1 *" /weather Oslo');

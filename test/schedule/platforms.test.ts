@@ -85,7 +85,7 @@ describe('Discord', () => {
       }),
       'edit',
     );
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record).toMatchObject({
       destination: 'ops',
       timezone: 'Europe/Berlin',
@@ -99,7 +99,7 @@ describe('Discord', () => {
 
     const click = token();
     await send(buttonClick({ customId: buttons[1]!.custom_id, token: click }), 'edit');
-    expect(await world.store.list()).toEqual([]);
+    expect(await world.store.listSchedules()).toEqual([]);
   });
 });
 
@@ -125,7 +125,7 @@ describe('Slack', () => {
       slashBody('/schedule', 'add "every monday at 09:00" /voices', fake.responseUrl(id)),
     );
     const [reply] = await waitFor(() => (fake.responses(id).length > 0 ? fake.responses(id) : undefined));
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record).toMatchObject({ command: '/voices', creator: { platform: 'slack', id: 'U0ALICE' } });
     expect(reply!.text).toBe(
       `Schedule ${record!.id} added: every Monday at 09:00 (UTC), /voices to default.`,
@@ -154,6 +154,6 @@ describe('Slack', () => {
       ),
     });
     expect(world.inbox.messages.length).toBe(before);
-    await world.store.remove(record!.id);
+    await world.store.removeSchedule(record!.id);
   });
 });

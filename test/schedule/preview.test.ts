@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 beforeEach(async () => {
-  for (const r of await w.store.list()) await w.store.remove(r.id);
+  for (const r of await w.store.listSchedules()) await w.store.removeSchedule(r.id);
 });
 
 describe('/schedule add preview:yes', () => {
@@ -28,7 +28,7 @@ describe('/schedule add preview:yes', () => {
     expect(reply.actions).toBeUndefined();
     expect(reply.ephemeral).toBe(true);
     expect(w.inbox.messages.length).toBe(posted);
-    expect(await w.store.list()).toEqual([]);
+    expect(await w.store.listSchedules()).toEqual([]);
     expect(w.upstream().some((r) => r.path.includes('/weather'))).toBe(true);
   });
 
@@ -39,7 +39,7 @@ describe('/schedule add preview:yes', () => {
       /^Preview of \/weather Atlantis for default .*\nNo city called “Atlantis” was found/,
     );
     expect(w.inbox.messages.length).toBe(posted);
-    expect(await w.store.list()).toEqual([]);
+    expect(await w.store.listSchedules()).toEqual([]);
   });
 
   it('says in one sentence that a command failing now would fail at its slot, and counts it failed', async () => {
@@ -64,7 +64,7 @@ describe('/schedule add preview:yes', () => {
     );
     expect(outcome).toBe('error');
     expect(w.inbox.messages.length).toBe(posted);
-    expect(await w.store.list()).toEqual([]);
+    expect(await w.store.listSchedules()).toEqual([]);
   });
 
   it('refuses what add refuses, before running anything', async () => {
@@ -98,7 +98,7 @@ describe('/schedule add preview:yes', () => {
     });
     expect(reply!.text).toMatch(/^Preview of \/weather Oslo units:imperial/);
     expect(w.inbox.messages.length).toBe(posted);
-    expect(await w.store.list()).toHaveLength(1);
+    expect(await w.store.listSchedules()).toHaveLength(1);
   });
 
   it('reads preview:yes after the command line as its own, not the command’s', () => {

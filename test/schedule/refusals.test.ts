@@ -108,7 +108,7 @@ describe('Slack channel: each refusal pauses the schedule and tells its creator'
       const before = slack.calls('chat.postMessage').length;
       const outcomes = await runScheduledSlot(b);
       expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
-      const stored = await b.schedules.get(record.id);
+      const stored = await b.schedules.getSchedule(record.id);
       expect(stored?.paused).toBe(true);
       expect(stored?.lastRun).toMatchObject({ outcome: 'failed', paused: true });
       const error = stored!.lastRun!.error!;
@@ -144,10 +144,10 @@ describe('Slack channel: each refusal pauses the schedule and tells its creator'
         },
         ADA,
       );
-      await b.schedules.add(record, 50);
+      await b.schedules.addSchedule(record, 50);
       const outcomes = await runScheduledSlot(b);
       expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
-      expect((await b.schedules.get(record.id))?.paused).toBe(true);
+      expect((await b.schedules.getSchedule(record.id))?.paused).toBe(true);
       expect(await b.runner.notices.take(ADA)).toContain("Slack no longer accepts herald's token");
     } finally {
       await closeChannelClients(wrong);
@@ -164,7 +164,7 @@ describe('Slack channel: each refusal pauses the schedule and tells its creator'
     } finally {
       slack.scopes.add('chat:write');
     }
-    const stored = await b.schedules.get(record.id);
+    const stored = await b.schedules.getSchedule(record.id);
     expect(stored?.paused).toBe(true);
     expect(stored?.lastRun?.error).toContain('lacks the chat:write scope');
     expect(await b.runner.notices.take(ADA)).toContain('lacks the chat:write scope');
@@ -181,7 +181,7 @@ describe('Slack channel: each refusal pauses the schedule and tells its creator'
     const sent = dmPosts().slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.get('channel')).toBe('D0ADA');
-    expect(sent[0]!.get('text')).toBe((await b.schedules.get(record.id))?.lastRun?.error);
+    expect(sent[0]!.get('text')).toBe((await b.schedules.getSchedule(record.id))?.lastRun?.error);
     expect(await b.runner.notices.take(ADA)).toBeUndefined();
   });
 
@@ -192,7 +192,7 @@ describe('Slack channel: each refusal pauses the schedule and tells its creator'
     );
     const { result: run } = await b.service.run(record.id, BOB);
     expect(run.outcome).toBe('failed');
-    expect((await b.schedules.get(record.id))?.paused).toBe(true);
+    expect((await b.schedules.getSchedule(record.id))?.paused).toBe(true);
     expect(await b.runner.notices.take(ADA)).toContain('herald is not a member of <#C0MANUAL>');
   });
 
@@ -204,7 +204,7 @@ describe('Slack channel: each refusal pauses the schedule and tells its creator'
     const { result: run } = await b.service.run(record.id, ADA);
     expect(run.outcome).toBe('failed');
     expect(run.error).toContain('herald is not a member of <#C0MINE>');
-    expect((await b.schedules.get(record.id))?.paused).toBe(true);
+    expect((await b.schedules.getSchedule(record.id))?.paused).toBe(true);
     expect(await b.runner.notices.take(ADA)).toBeUndefined();
   });
 });
@@ -244,7 +244,7 @@ describe('a platform-neutral refusal: Discord through the same port', () => {
       ANN,
     );
     await runScheduledSlot(b);
-    expect((await b.schedules.get(record.id))?.paused).toBe(true);
+    expect((await b.schedules.getSchedule(record.id))?.paused).toBe(true);
     expect(dms).toHaveLength(1);
     expect(dms[0]![0]).toBe(ANN.id);
     expect(dms[0]![1]).toContain('<#1187421520894746722>');
@@ -272,7 +272,7 @@ describe('Slack incoming webhook, webhook-only (added on the console)', () => {
       );
       hookAnswer = { status, body: error };
       await runScheduledSlot(b);
-      const stored = await b.schedules.get(record.id);
+      const stored = await b.schedules.getSchedule(record.id);
       expect(stored?.paused).toBe(true);
       expect(stored?.lastRun?.error).toContain(`/schedule resume ${record.id}`);
       const listed = await b.service.list({ actor: OPERATOR });
@@ -297,7 +297,7 @@ describe('Slack incoming webhook, webhook-only (added on the console)', () => {
       );
       hookAnswer = { status: 403, body: 'posting_to_general_channel_denied' };
       await runScheduledSlot(b);
-      const stored = await b.schedules.get(record.id);
+      const stored = await b.schedules.getSchedule(record.id);
       expect(stored?.paused).toBe(true);
       expect(stored?.lastRun?.error).toContain('"People who can post in #general"');
       expect(await b.runner.notices.take(OPERATOR)).toContain('"People who can post in #general"');
@@ -324,7 +324,7 @@ describe('Slack incoming webhook, webhook-only (added on the console)', () => {
         b.clock.at = new Date(`2026-03-${day}T12:05:10Z`);
         await b.runner.tick();
       }
-      expect((await b.schedules.get(record.id))?.paused).toBe(false);
+      expect((await b.schedules.getSchedule(record.id))?.paused).toBe(false);
       // Three posts tried, and no fourth carrying the notice to the webhook that refuses.
       expect(hooks.requests.length - before).toBe(3);
       expect(await b.runner.notices.take(OPERATOR)).toContain('failed 3 times in a row');

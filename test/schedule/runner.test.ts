@@ -6,11 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ScheduleStore } from '../../src/schedule/schedules.ts';
 import { route } from '../../src/sandbox/layout.ts';
-import { createMemoryScheduleStore, createMemoryStore, type Store } from '../../src/store/index.ts';
+import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
 import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 import { ROOT } from '../support/spawn-herald.ts';
 import { expectWithinDiscordLimits } from '../jobs/discord-limits.ts';
@@ -28,7 +26,6 @@ const at = (iso: string) => {
 interface Shared {
   /** Two handles on one store, as two replicas hold them. */
   stores: [Store, Store];
-  schedules: [ScheduleStore, ScheduleStore];
   close(): Promise<void>;
 }
 
@@ -37,10 +34,8 @@ const backends: { name: string; open(): Promise<Shared> }[] = [
     name: 'memory',
     open: () => {
       const store = createMemoryStore({ now: () => nowMs });
-      const schedules = createMemoryScheduleStore();
       return Promise.resolve({
         stores: [store, store],
-        schedules: [schedules, schedules],
         close: () => Promise.resolve(),
       });
     },
@@ -49,16 +44,13 @@ const backends: { name: string; open(): Promise<Shared> }[] = [
     name: 'redis',
     open: async () => {
       const keyPrefix = `${runPrefix}${randomUUID()}:`;
-      const [a, b, sa, sb] = await Promise.all([
+      const [a, b] = await Promise.all([
         createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
         createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
-        createRedisScheduleStore(REDIS_URL, { keyPrefix }),
-        createRedisScheduleStore(REDIS_URL, { keyPrefix }),
       ]);
       return {
         stores: [a, b],
-        schedules: [sa, sb],
-        close: async () => void (await Promise.all([a.close(), b.close(), sb.close()])),
+        close: async () => void (await Promise.all([a.close(), b.close()])),
       };
     },
   },
@@ -70,7 +62,7 @@ describe.each(backends)('two replicas sharing a $name store', (backend) => {
   beforeEach(async () => {
     at('2026-03-27T12:00:10Z');
     shared = await backend.open();
-    world = await startWorld({ now, store: shared.schedules[0], settings: { minIntervalMinutes: 1 } });
+    world = await startWorld({ now, store: shared.stores[0], settings: { minIntervalMinutes: 1 } });
   });
   afterEach(async () => {
     await world.close();
@@ -79,14 +71,14 @@ describe.each(backends)('two replicas sharing a $name store', (backend) => {
 
   const replicas = () =>
     [
-      replica(world, shared.stores[0], { now, owner: 'replica-a', schedules: shared.schedules[0] }),
-      replica(world, shared.stores[1], { now, owner: 'replica-b', schedules: shared.schedules[1] }),
+      replica(world, shared.stores[0], { now, owner: 'replica-a' }),
+      replica(world, shared.stores[1], { now, owner: 'replica-b' }),
     ] as const;
 
   it('an every-minute schedule over three minute boundaries posts exactly once per slot', async () => {
     const [a, b] = replicas();
     await world.type('/schedule add "* * * * *" /weather Oslo units:imperial');
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     // Added at 12:00:10: the 12:00 slot is before it and never runs.
     expect([...(await a.tick()), ...(await b.tick())]).toEqual([]);
     for (const minute of ['12:01', '12:02', '12:03']) {
@@ -108,7 +100,7 @@ describe.each(backends)('two replicas sharing a $name store', (backend) => {
     ]);
     expect(posted.every((m) => m.username === 'herald' && m.webhookId !== OPS_WEBHOOK_ID)).toBe(true);
     // The message id Discord confirmed (wait=true) is recorded with the schedule's last run.
-    const again = await shared.schedules[1].get(record!.id);
+    const again = await shared.stores[1].getSchedule(record!.id);
     expect(again?.lastRun).toEqual({
       slotId: '2026-03-27T12:03:00.000Z',
       at: Date.parse('2026-03-27T12:03:00.300Z'),
@@ -122,17 +114,17 @@ describe.each(backends)('two replicas sharing a $name store', (backend) => {
   it('added on one replica and removed on the other stops it; paused anywhere stops it too', async () => {
     const [a, b] = replicas();
     await world.type('/schedule add to:ops "* * * * *" /voices');
-    const [record] = await shared.schedules[0].list();
+    const [record] = await shared.stores[0].listSchedules();
     at('2026-03-27T12:01:00.300Z');
     expect((await b.tick()).map((x) => x.status)).toEqual(['posted']);
     expect(world.inbox.messages.map((m) => m.webhookId)).toEqual([OPS_WEBHOOK_ID]);
-    await shared.schedules[1].setPaused(record!.id, true);
+    await shared.stores[1].setPaused(record!.id, true);
     at('2026-03-27T12:02:00.300Z');
     expect([...(await a.tick()), ...(await b.tick())]).toEqual([]);
-    await shared.schedules[0].setPaused(record!.id, false);
+    await shared.stores[0].setPaused(record!.id, false);
     at('2026-03-27T12:03:00.300Z');
     expect((await a.tick()).map((x) => x.status)).toEqual(['posted']);
-    await shared.schedules[1].remove(record!.id);
+    await shared.stores[1].removeSchedule(record!.id);
     for (const minute of ['12:04', '12:05']) {
       at(`2026-03-27T${minute}:00.300Z`);
       expect([...(await a.tick()), ...(await b.tick())]).toEqual([]);
@@ -146,16 +138,14 @@ describe.each(backends)('two replicas sharing a $name store', (backend) => {
       now,
       owner: 'dead',
       leaseMs: 60_000,
-      schedules: shared.schedules[0],
     });
     const b = replica(world, shared.stores[1], {
       now,
       owner: 'alive',
       leaseMs: 60_000,
-      schedules: shared.schedules[1],
     });
     await world.type('/schedule add "*/30 * * * *" /voices');
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     at('2026-03-27T12:30:05.000Z');
     expect(
       await shared.stores[0].claimSlot(`schedule-${record!.id}`, '2026-03-27T12:30:00.000Z', 'dead', 60_000),
@@ -215,7 +205,7 @@ describe('failures and manual runs (memory store)', () => {
   it('a slot that keeps failing is tried three times, then recorded as failed with why', async () => {
     const r = replica(world, store, { now, owner: 'only' });
     await world.type('/schedule add "*/30 * * * *" /weather Oslo', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     world.server.use(
       http.get(route('weather', '/weather'), () =>
         HttpResponse.json({ cod: 401, message: 'Invalid API key.' }, { status: 401 }),
@@ -227,7 +217,7 @@ describe('failures and manual runs (memory store)', () => {
       statuses.push(...(await r.tick()).map((x) => x.status));
     }
     expect(statuses).toEqual(['failed', 'failed', 'failed']);
-    const last = (await world.store.get(record!.id))?.lastRun;
+    const last = (await world.store.getSchedule(record!.id))?.lastRun;
     expect(last).toMatchObject({ slotId: '2026-03-27T12:30:00.000Z', outcome: 'failed' });
     expect(last?.error).toMatch(/^[A-Z][^\n]*\.$/);
     expect(world.inbox.messages).toHaveLength(0);
@@ -235,11 +225,11 @@ describe('failures and manual runs (memory store)', () => {
 
   it('/schedule run posts once now, as a manual slot', async () => {
     await world.type('/schedule add hourly /voices');
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     const reply = await world.type(`/schedule run ${record!.id}`);
     expect(reply.text).toBe(`Schedule ${record!.id} posted /voices to default.`);
     expect(world.inbox.messages).toHaveLength(1);
-    expect((await world.store.get(record!.id))?.lastRun).toMatchObject({
+    expect((await world.store.getSchedule(record!.id))?.lastRun).toMatchObject({
       outcome: 'posted',
       slotId: expect.stringMatching(/^manual:/),
     });
@@ -247,7 +237,7 @@ describe('failures and manual runs (memory store)', () => {
 
   it('/schedule run of a /say schedule posts the mp3 as a file of the webhook message', async () => {
     await world.type('/schedule add hourly /say "Good morning, team"');
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect((await world.type(`/schedule run ${record!.id}`)).text).toMatch(/^Schedule \w{6} posted \/say/);
     const [message] = world.inbox.messages;
     expect(world.inbox.messages).toHaveLength(1);
@@ -265,7 +255,7 @@ describe('failures and manual runs (memory store)', () => {
     await world.type(
       '/schedule add "every monday at 09:00" /jobs what:"rust developer" where:Berlin country:de',
     );
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     await world.type(`/schedule run ${record!.id}`);
     const [message] = world.inbox.messages;
     expect(world.inbox.messages).toHaveLength(1);
@@ -281,15 +271,13 @@ describe('failures and manual runs (memory store)', () => {
 describe('a replica process killed with SIGKILL mid-run (real Redis)', () => {
   it('neither loses nor doubles its slot: another replica posts it once after the lease', async () => {
     const keyPrefix = `${runPrefix}${randomUUID()}:`;
-    const [store, schedules] = await Promise.all([
-      createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix }),
-      createRedisScheduleStore(REDIS_URL, { keyPrefix }),
-    ]);
+    const store = await createRedisStore(REDIS_URL, { now: () => nowMs, keyPrefix });
+    const schedules = store;
     at('2026-03-27T12:00:10Z');
     const world = await startWorld({ now, store: schedules, settings: { minIntervalMinutes: 1 } });
     try {
       await world.type('/schedule add "*/30 * * * *" /voices');
-      const [record] = await schedules.list();
+      const [record] = await schedules.listSchedules();
       const child = spawn(process.execPath, [join(ROOT, 'test/schedule/crash-child.ts')], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, REDIS_URL, KEY_PREFIX: keyPrefix, NOW: '2026-03-27T12:30:00.500Z' },
@@ -317,7 +305,7 @@ describe('a replica process killed with SIGKILL mid-run (real Redis)', () => {
         status: 'claimed',
         owner: 'doomed-replica',
       });
-      const survivor = replica(world, store, { now, owner: 'survivor', schedules });
+      const survivor = replica(world, store, { now, owner: 'survivor' });
       // While the dead replica's lease runs, the slot is held: nobody posts it twice.
       at('2026-03-27T12:30:30.000Z');
       expect(await survivor.tick()).toEqual([]);

@@ -5,7 +5,7 @@ import { listReply } from '../../commands/schedule-format.ts';
 import { createScheduling } from '../../jobs/schedules.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { UserError } from '../../src/errors.ts';
-import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
 import type { ServiceMode } from '../../src/sandbox/resolve.ts';
 import { OPERATOR, SILENT_LOG, startWorld, type World } from './world.ts';
@@ -32,7 +32,6 @@ describe('createScheduling', () => {
       config,
       services: world.services,
       store,
-      schedules: createMemoryScheduleStore(),
       destinations: {},
       log: SILENT_LOG,
       now,
@@ -76,7 +75,6 @@ describe('the analytics summary with simulated analytics and a real webhook', ()
       config: loadConfig({ ANALYTICS_SUMMARY_CRON: '0 7 * * 1-5', ANALYTICS_SUMMARY_TZ: 'Europe/Berlin' }),
       services: world.services,
       store: createMemoryStore({ now: () => now().getTime() }),
-      schedules: createMemoryScheduleStore(),
       destinations: {},
       log: SILENT_LOG,
       now,

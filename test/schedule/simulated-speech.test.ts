@@ -35,7 +35,7 @@ describe('the simulated-data guard on an attachment (speak:yes)', () => {
     await start(false);
     const reply = await world.type('/schedule add to:ops daily /weather Oslo speak:yes', MANAGER);
     expect(reply.text).toBe(SPEECH_REFUSAL);
-    expect(await world.store.list()).toEqual([]);
+    expect(await world.store.listSchedules()).toEqual([]);
     expect(world.upstream()).toEqual([]);
     // Without speak:yes, the same report uses real services only.
     const plain = await world.type('/schedule add to:ops daily /weather Oslo', MANAGER);
@@ -45,7 +45,7 @@ describe('the simulated-data guard on an attachment (speak:yes)', () => {
   it('refuses at run time, posting nothing, when the schedule was added while allowed', async () => {
     await start(true);
     await world.type('/schedule add to:ops daily /weather Oslo speak:yes', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(await runner(false).runNow(record!)).toEqual({ outcome: 'failed', error: SPEECH_REFUSAL });
     expect(world.inbox.messages).toHaveLength(0);
     expect(world.upstream()).toEqual([]);
@@ -54,7 +54,7 @@ describe('the simulated-data guard on an attachment (speak:yes)', () => {
   it('with SCHEDULE_ALLOW_SIMULATED=true, posts the report and its audio marked as simulated speech', async () => {
     await start(true);
     await world.type('/schedule add to:ops daily /weather Oslo speak:yes', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect((await runner(true).runNow(record!)).outcome).toBe('posted');
     expect(world.inbox.messages.map((m) => m.webhookId)).toEqual([OPS_WEBHOOK_ID]);
     const posted = JSON.stringify(world.inbox.messages[0]);

@@ -97,7 +97,7 @@ describe('the guard on /schedule (add and run)', () => {
     const reply = await world.type('/schedule add to:ops daily /weather Oslo', MANAGER);
     expect(reply.text).toBe(WEATHER_REFUSAL);
     expect(reply.ephemeral).toBe(true);
-    expect(await world.store.list()).toEqual([]);
+    expect(await world.store.listSchedules()).toEqual([]);
     expect(world.upstream()).toEqual([]);
     // And a preview is refused alike.
     expect(
@@ -108,7 +108,7 @@ describe('the guard on /schedule (add and run)', () => {
   it('refuses at run time, posting nothing, when the schedule was added while allowed', async () => {
     await start(true);
     await world.type('/schedule add to:ops daily /weather Oslo', MANAGER);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     const runner = replica(world, store, { now, owner: 'r1', simulated: { plan: plan(), allow: false } });
     const result = await runner.runNow(record!);
     expect(result).toEqual({ outcome: 'failed', error: WEATHER_REFUSAL });
@@ -120,7 +120,7 @@ describe('the guard on /schedule (add and run)', () => {
     await start(true);
     const added = await world.type('/schedule add to:ops daily /weather Oslo', MANAGER);
     expect(added.ephemeral).toBeFalsy();
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     const runner = replica(world, store, { now, owner: 'r1', simulated: { plan: plan(), allow: true } });
     expect((await runner.runNow(record!)).outcome).toBe('posted');
     expect(world.inbox.messages.map((m) => m.webhookId)).toEqual([OPS_WEBHOOK_ID]);
@@ -137,7 +137,7 @@ describe('the guard on /schedule (add and run)', () => {
     );
     const added = await world.type('/schedule add to:ops daily /report', MANAGER);
     expect(added.ephemeral, added.text).toBeFalsy();
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     const runner = replica(world, store, {
       now,
       owner: 'r1',
@@ -151,7 +151,7 @@ describe('the guard on /schedule (add and run)', () => {
     await start(false);
     const added = await world.type('/schedule add daily /weather Oslo', OPERATOR);
     expect(added.ephemeral, added.text).toBeFalsy();
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record!.destination).toBe('default');
     const runner = replica(world, store, { now, owner: 'r1', simulated: { plan: plan(), allow: false } });
     expect((await runner.runNow(record!)).outcome).toBe('posted');

@@ -49,7 +49,7 @@ async function runSlot(b: ChannelBench, command: string) {
   const { record } = await b.service.add({ when: 'every day at 12:05', command, channel: HERE }, SLACKER);
   b.clock.at = new Date('2026-03-27T12:05:10Z');
   const outcomes = [...(await b.runner.tick()), ...(await b.runner.tick())];
-  return { record, outcomes, stored: await b.schedules.get(record.id) };
+  return { record, outcomes, stored: await b.schedules.getSchedule(record.id) };
 }
 
 /** How many of each step the fake saw since `mark`, and the files it shared. */

@@ -74,7 +74,7 @@ describe('/schedule add ... only:new on /jobs', () => {
       '/schedule add only:new "*/30 * * * *" /jobs what:"rust developer" where:Berlin',
     );
     expect(added.text).toMatch(/^Schedule \w{6} added/);
-    const [record] = await world.store.list();
+    const [record] = await world.store.listSchedules();
     expect(record!.onlyNew).toBe(true);
 
     answer = [1, 2, 3, 4, 5].map(listing);
@@ -104,7 +104,7 @@ describe('/schedule add ... only:new on /jobs', () => {
     at('2026-03-27T13:30:00.300Z');
     await r.tick();
     expect(world.inbox.messages).toHaveLength(2);
-    expect((await world.store.get(record!.id))?.lastRun).toMatchObject({ outcome: 'no-change' });
+    expect((await world.store.getSchedule(record!.id))?.lastRun).toMatchObject({ outcome: 'no-change' });
     const list = await world.type('/schedule list');
     expect(list.embeds![0]!.fields![0]!.name).toContain('(watch: only new)');
     expect(list.embeds![0]!.fields![0]!.value).toContain('Last: no change Fri, 27 Mar 2026, 13:30 UTC');

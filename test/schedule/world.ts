@@ -18,7 +18,7 @@ import {
   type ScheduleService,
   type ScheduleSettings,
 } from '../../src/schedule/service.ts';
-import type { ScheduleRecord, ScheduleStore } from '../../src/schedule/schedules.ts';
+import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
@@ -34,7 +34,7 @@ import { sandboxHandlers } from '../../src/sandbox/index.ts';
 import { SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { planServices, resolveServiceConfigs, SANDBOX_CREDENTIAL } from '../../src/sandbox/resolve.ts';
 import { closeServices, createServices } from '../../src/services/index.ts';
-import { createMemoryScheduleStore, createMemoryStore } from '../../src/store/index.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 import { OPERATOR, SILENT_LOG } from '../support/command-doubles.ts';
 import { fakeSleep } from '../jobs/harness.ts';
@@ -67,7 +67,8 @@ export interface World {
   server: SandboxServer;
   inbox: WebhookInbox;
   services: Services;
-  store: ScheduleStore;
+  /** Where the world's schedules are kept (a replica's store may be another: withSchedulesOf). */
+  store: Store;
   service: ScheduleService;
   registry: Registry;
   dispatcher: Dispatcher;
@@ -81,6 +82,42 @@ export interface World {
 
 export const OPS_WEBHOOK_ID = '1300000000000000001';
 
+const SCHEDULE_METHODS = [
+  'listSchedules',
+  'dueSchedules',
+  'setNextRuns',
+  'getSchedule',
+  'addSchedule',
+  'removeSchedule',
+  'setPaused',
+  'recordRun',
+  'history',
+] as const;
+
+/**
+ * One store for a replica of these tests: the schedules of `schedules` (the world's, which its
+ * /schedule commands add to) and the slots, outbox and key/value of `store` (shared by the
+ * replicas of a test, each on its own clock and backend). The claim reads the schedule as the one
+ * store's claim does, in two steps here: the tests that count steps run on one store.
+ */
+export function withSchedulesOf(schedules: Store, store: Store): Store {
+  if (schedules === store) return store;
+  const own = Object.fromEntries(SCHEDULE_METHODS.map((m) => [m, schedules[m]]));
+  return {
+    ...store,
+    ...own,
+    async claimSlot(job, slotId, owner, leaseMs, rules = {}) {
+      const { schedule: rule, ...rest } = rules;
+      const record = rule && (await schedules.getSchedule(rule.id));
+      if (rule && (!record || (record.paused && !rule.manual))) return { status: 'gone' };
+      const claim = await store.claimSlot(job, slotId, owner, leaseMs, rest);
+      if (claim.status !== 'claimed' || !record) return claim;
+      const memory = rule?.memoryKey === undefined ? undefined : await store.getValue(rule.memoryKey);
+      return { ...claim, schedule: record, ...(memory === undefined ? {} : { memory }) };
+    },
+  };
+}
+
 /** A replica's runner on `store` (shared by replicas), posting through the world's webhook fake. */
 export function replica(
   w: World,
@@ -89,7 +126,6 @@ export function replica(
     now: () => Date;
     owner: string;
     leaseMs?: number;
-    schedules?: ScheduleStore;
     simulated?: SimulatedPolicy;
     /** The bot's own clients, for schedules added in a Discord or Slack channel. */
     channels?: ChannelClients;
@@ -101,8 +137,7 @@ export function replica(
     token: SANDBOX_CREDENTIAL,
   });
   return createScheduleRunner({
-    schedules: opts.schedules ?? w.store,
-    store,
+    store: withSchedulesOf(w.store, store),
     services: w.services,
     destinations: { ops },
     commands: () => w.dispatcher,
@@ -122,7 +157,7 @@ export function replica(
 /** One replica of a "this channel" test: its own clock, schedule records and runner. */
 export interface ChannelBench {
   clock: { at: Date };
-  schedules: ScheduleStore;
+  schedules: Store;
   service: ScheduleService;
   runner: ScheduleRunner;
   /** The waits the deliverer asked for, none of them waited (each moves `clock` on instead). */
@@ -148,11 +183,10 @@ export function channelBench(
 ): ChannelBench {
   const clock = { at: new Date('2026-03-27T12:00:00Z') };
   const now = () => clock.at;
-  const schedules = createMemoryScheduleStore();
+  const schedules = createMemoryStore();
   const { sleeps, sleep } = fakeSleep((ms) => (clock.at = new Date(clock.at.getTime() + ms)));
   const runner = createScheduleRunner({
-    schedules,
-    store: opts.store ?? createMemoryStore(),
+    store: withSchedulesOf(schedules, opts.store ?? schedules),
     services: w.services,
     commands: () => w.dispatcher,
     toMessage: opts.toMessage ?? destinationMessages({ destinations: {} }, 'herald'),
@@ -193,7 +227,7 @@ export function offeredRegistry(env: Record<string, string>): { config: Config; 
 
 export interface WorldOptions {
   now?: () => Date;
-  store?: ScheduleStore;
+  store?: Store;
   settings?: Partial<ScheduleSettings>;
   runNow?: (record: ScheduleRecord, world: World) => Promise<ManualRun>;
   /** What removing a watch does to its memory (jobs/schedules.ts wires the store's). */
@@ -228,7 +262,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const services = createServices(resolveServiceConfigs(config, planServices(config), server.url), {
     now: () => now().getTime(),
   });
-  const store = opts.store ?? createMemoryScheduleStore();
+  const store = opts.store ?? createMemoryStore({ now: () => now().getTime() });
   const settings: ScheduleSettings = {
     timezone: 'UTC',
     minIntervalMinutes: 15,

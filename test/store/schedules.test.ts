@@ -5,18 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import {
-  newScheduleId,
-  RUN_HISTORY,
-  type ScheduleRecord,
-  type ScheduleStore,
-} from '../../src/schedule/schedules.ts';
-import {
-  createMemoryScheduleStore,
-  createSqliteScheduleStore,
-  openScheduleStore,
-} from '../../src/store/index.ts';
-import { createRedisScheduleStore } from '../../src/store/schedules-redis.ts';
+import { newScheduleId, RUN_HISTORY, type ScheduleRecord } from '../../src/schedule/schedules.ts';
+import { createMemoryStore, createSqliteStore, openStore, type Store } from '../../src/store/index.ts';
+import { createRedisStore } from '../../src/store/redis-store.ts';
 import { REDIS_URL } from '../support/redis.ts';
 import { storeScratch } from '../support/scratch.ts';
 
@@ -25,7 +16,7 @@ const { dir, runPrefix } = storeScratch('herald-schedules-');
 interface Backend {
   name: string;
   /** Opens `count` handles on one shared store; `reopen` opens one more later (a restart). */
-  open(count: number): Promise<{ handles: ScheduleStore[]; reopen(): Promise<ScheduleStore> }>;
+  open(count: number): Promise<{ handles: Store[]; reopen(): Promise<Store> }>;
 }
 
 const backends: Backend[] = [
@@ -33,7 +24,7 @@ const backends: Backend[] = [
     name: 'sqlite',
     open: async (count) => {
       const file = join(dir, randomUUID(), 'store.sqlite');
-      const reopen = () => Promise.resolve(createSqliteScheduleStore(file));
+      const reopen = () => Promise.resolve(createSqliteStore(file));
       return { handles: await Promise.all(Array.from({ length: count }, reopen)), reopen };
     },
   },
@@ -41,14 +32,14 @@ const backends: Backend[] = [
     name: 'redis',
     open: async (count) => {
       const keyPrefix = `${runPrefix}${randomUUID()}:`;
-      const reopen = () => createRedisScheduleStore(REDIS_URL, { keyPrefix });
+      const reopen = () => createRedisStore(REDIS_URL, { keyPrefix });
       return { handles: await Promise.all(Array.from({ length: count }, reopen)), reopen };
     },
   },
   {
     name: 'memory',
     open: async (count) => {
-      const store = createMemoryScheduleStore();
+      const store = createMemoryStore();
       return { handles: Array.from({ length: count }, () => store), reopen: () => Promise.resolve(store) };
     },
   },
@@ -78,12 +69,12 @@ describe.each(backends)('schedule store: $name', (backend) => {
     const s = handles[0]!;
     const a = record();
     const b = record({ creator: { platform: 'discord', id: 'U2', displayName: 'Bo', roles: ['R1'] } });
-    expect(await s.add(a, 50)).toBe('added');
-    expect(await s.add(b, 50)).toBe('added');
-    expect(await s.get(a.id)).toEqual(a);
-    expect(await s.list()).toEqual([a, b]);
-    expect(await s.add(a, 50)).toBe('exists');
-    expect(await s.get('nope00')).toBeUndefined();
+    expect(await s.addSchedule(a, 50)).toBe('added');
+    expect(await s.addSchedule(b, 50)).toBe('added');
+    expect(await s.getSchedule(a.id)).toEqual(a);
+    expect(await s.listSchedules()).toEqual([a, b]);
+    expect(await s.addSchedule(a, 50)).toBe('exists');
+    expect(await s.getSchedule('nope00')).toBeUndefined();
     await s.close();
   });
 
@@ -93,12 +84,12 @@ describe.each(backends)('schedule store: $name', (backend) => {
     const destination = 'channel:discord:1187421520894746711';
     const withGuild = record({ destination, guildId: '1187421520894746700' });
     const before = record({ destination });
-    expect(await s.add(withGuild, 50)).toBe('added');
-    expect(await s.add(before, 50)).toBe('added');
+    expect(await s.addSchedule(withGuild, 50)).toBe('added');
+    expect(await s.addSchedule(before, 50)).toBe('added');
     const again = await reopen();
-    expect(await again.get(withGuild.id)).toEqual(withGuild);
-    expect(await again.get(before.id)).toEqual(before);
-    expect((await again.get(before.id))?.guildId).toBeUndefined();
+    expect(await again.getSchedule(withGuild.id)).toEqual(withGuild);
+    expect(await again.getSchedule(before.id)).toEqual(before);
+    expect((await again.getSchedule(before.id))?.guildId).toBeUndefined();
     await again.close();
     if (again !== s) await s.close();
   });
@@ -107,9 +98,9 @@ describe.each(backends)('schedule store: $name', (backend) => {
     const { handles } = await backend.open(1);
     const s = handles[0]!;
     const a = record();
-    await s.add(a, 50);
+    await s.addSchedule(a, 50);
     expect(await s.setPaused(a.id, true)).toBe(true);
-    expect((await s.get(a.id))?.paused).toBe(true);
+    expect((await s.getSchedule(a.id))?.paused).toBe(true);
     expect(await s.setPaused(a.id, false)).toBe(true);
     const run = {
       slotId: '2026-03-30T05:30:00.000Z',
@@ -118,23 +109,23 @@ describe.each(backends)('schedule store: $name', (backend) => {
       messageId: '123',
     };
     await s.recordRun(a.id, run);
-    expect(await s.get(a.id)).toEqual({ ...a, paused: false, lastRun: run });
-    expect(await s.remove(a.id)).toBe(true);
-    expect(await s.remove(a.id)).toBe(false);
+    expect(await s.getSchedule(a.id)).toEqual({ ...a, paused: false, lastRun: run });
+    expect(await s.removeSchedule(a.id)).toBe(true);
+    expect(await s.removeSchedule(a.id)).toBe(false);
     expect(await s.setPaused(a.id, true)).toBe(false);
     await s.recordRun(a.id, run);
-    expect(await s.get(a.id)).toBeUndefined();
-    expect(await s.list()).toEqual([]);
+    expect(await s.getSchedule(a.id)).toBeUndefined();
+    expect(await s.listSchedules()).toEqual([]);
     await s.close();
   });
 
   it('keeps the last 20 runs, newest first; a slot recorded again replaces its record', async () => {
     const { handles, reopen } = await backend.open(2);
-    const [s, t] = handles as [ScheduleStore, ScheduleStore];
+    const [s, t] = handles as [Store, Store];
     const a = record();
     const other = record();
-    await s.add(a, 10);
-    await s.add(other, 10);
+    await s.addSchedule(a, 10);
+    await s.addSchedule(other, 10);
     const base = Date.parse('2026-03-27T12:00:00Z');
     for (let i = 0; i < 25; i++) {
       const slotId = new Date(base + i * 60_000).toISOString();
@@ -165,11 +156,11 @@ describe.each(backends)('schedule store: $name', (backend) => {
     expect(runs.filter((r) => r.slotId === slotId)).toEqual([
       { slotId, at: base + 30 * 60_000, outcome: 'posted', messageId: '1', channelId: '2' },
     ]);
-    expect((await s.get(a.id))?.lastRun).toEqual(runs[0]);
+    expect((await s.getSchedule(a.id))?.lastRun).toEqual(runs[0]);
     expect(await s.history(other.id)).toEqual([
       { slotId: 'manual:x', at: base, outcome: 'failed', error: 'It failed.' },
     ]);
-    await s.remove(a.id);
+    await s.removeSchedule(a.id);
     expect(await t.history(a.id)).toEqual([]);
     await s.recordRun(a.id, { slotId, at: base, outcome: 'posted' });
     expect(await t.history(a.id)).toEqual([]);
@@ -177,27 +168,29 @@ describe.each(backends)('schedule store: $name', (backend) => {
 
   it('every handle sees the others’ changes, and a reopened store has them all', async () => {
     const { handles, reopen } = await backend.open(2);
-    const [one, two] = handles as [ScheduleStore, ScheduleStore];
+    const [one, two] = handles as [Store, Store];
     const a = record();
     const b = record();
-    await one.add(a, 50);
-    await two.add(b, 50);
+    await one.addSchedule(a, 50);
+    await two.addSchedule(b, 50);
     await two.setPaused(a.id, true);
-    expect((await one.get(a.id))?.paused).toBe(true);
-    await one.remove(b.id);
-    expect((await two.list()).map((r) => r.id)).toEqual([a.id]);
+    expect((await one.getSchedule(a.id))?.paused).toBe(true);
+    await one.removeSchedule(b.id);
+    expect((await two.listSchedules()).map((r) => r.id)).toEqual([a.id]);
     await Promise.all(handles.map((h) => h.close()));
     const again = await reopen();
-    expect(await again.list()).toEqual([{ ...a, paused: true }]);
+    expect(await again.listSchedules()).toEqual([{ ...a, paused: true }]);
     await again.close();
   });
 
   it('never holds more than max, even when handles add at the same time', async () => {
     const { handles } = await backend.open(2);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => handles[i % 2]!.add(record(), 3)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => handles[i % 2]!.addSchedule(record(), 3)),
+    );
     expect(results.filter((r) => r === 'added')).toHaveLength(3);
     expect(results.filter((r) => r === 'full')).toHaveLength(7);
-    expect(await handles[0]!.list()).toHaveLength(3);
+    expect(await handles[0]!.listSchedules()).toHaveLength(3);
     await Promise.all(handles.map((h) => h.close()));
   });
 });
@@ -205,15 +198,15 @@ describe.each(backends)('schedule store: $name', (backend) => {
 describe.each(backends)('the next-fire index: $name', (backend) => {
   it('gives the schedules due by a time, soonest first, and follows add, pause, resume, run and remove', async () => {
     const { handles } = await backend.open(2);
-    const [one, two] = handles as [ScheduleStore, ScheduleStore];
+    const [one, two] = handles as [Store, Store];
     const a = record();
     const b = record();
     const paused = record({ paused: true });
-    for (const r of [a, b, paused]) await one.add(r, 50);
+    for (const r of [a, b, paused]) await one.addSchedule(r, 50);
     // Added: looked at once from its creation.
-    expect(await two.due(a.createdAt - 1, 10)).toEqual([]);
-    expect((await two.due(b.createdAt, 10)).map((r) => r.id)).toEqual([a.id, b.id]);
-    expect(await two.due(b.createdAt, 1)).toEqual([a]);
+    expect(await two.dueSchedules(a.createdAt - 1, 10)).toEqual([]);
+    expect((await two.dueSchedules(b.createdAt, 10)).map((r) => r.id)).toEqual([a.id, b.id]);
+    expect(await two.dueSchedules(b.createdAt, 1)).toEqual([a]);
     // Run: moved on to its next fire time.
     await two.setNextRuns(
       new Map([
@@ -221,21 +214,21 @@ describe.each(backends)('the next-fire index: $name', (backend) => {
         [b.id, b.createdAt + 30_000],
       ]),
     );
-    expect(await one.due(b.createdAt + 29_999, 10)).toEqual([]);
-    expect((await one.due(b.createdAt + 60_000, 10)).map((r) => r.id)).toEqual([b.id, a.id]);
+    expect(await one.dueSchedules(b.createdAt + 29_999, 10)).toEqual([]);
+    expect((await one.dueSchedules(b.createdAt + 60_000, 10)).map((r) => r.id)).toEqual([b.id, a.id]);
     // Paused: out of the index, and a late move by a tick does not bring it back.
     await one.setPaused(a.id, true);
     await two.setNextRuns(new Map([[a.id, 0]]));
-    expect((await one.due(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id)).toEqual([b.id]);
+    expect((await one.dueSchedules(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id)).toEqual([b.id]);
     // Resumed: due at once, with its record as it is now.
     await two.setPaused(a.id, false);
     await one.recordRun(a.id, { slotId: 's', at: 1, outcome: 'posted' });
-    const [first] = await one.due(0, 10);
+    const [first] = await one.dueSchedules(0, 10);
     expect(first).toEqual({ ...a, paused: false, lastRun: { slotId: 's', at: 1, outcome: 'posted' } });
     // Removed: gone from the index; a late move does not bring it back.
-    await one.remove(b.id);
+    await one.removeSchedule(b.id);
     await two.setNextRuns(new Map([[b.id, 0]]));
-    expect((await one.due(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id)).toEqual([a.id]);
+    expect((await one.dueSchedules(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id)).toEqual([a.id]);
     await Promise.all(handles.map((h) => h.close()));
   });
 });
@@ -243,7 +236,7 @@ describe.each(backends)('the next-fire index: $name', (backend) => {
 describe('the next-fire index over data written before it', () => {
   it('sqlite: a schedules table without the column gets it, every schedule not paused due at once', async () => {
     const file = join(dir, randomUUID(), 'old.sqlite');
-    const first = createSqliteScheduleStore(file);
+    const first = createSqliteStore(file);
     await first.close();
     const a = record();
     const p = record({ paused: true });
@@ -255,8 +248,8 @@ describe('the next-fire index over data written before it', () => {
     const insert = db.prepare('INSERT INTO schedules (id, record, created_at) VALUES (?, ?, ?)');
     for (const r of [a, p]) insert.run(r.id, JSON.stringify(r), r.createdAt);
     db.close();
-    const s = createSqliteScheduleStore(file);
-    expect(await s.due(0, 10)).toEqual([a]);
+    const s = createSqliteStore(file);
+    expect(await s.dueSchedules(0, 10)).toEqual([a]);
     await s.close();
   });
 
@@ -269,8 +262,8 @@ describe('the next-fire index over data written before it', () => {
     await redis.hset(`${keyPrefix}kv:watch:${a.id}`, 'x', '1');
     await redis.set(`${keyPrefix}kv:memory`, 'seen');
     await redis.hset(`${keyPrefix}slot:schedule-${a.id}:2026-03-27T12:00:00.000Z`, 'status', 'posted');
-    const s = await createRedisScheduleStore(REDIS_URL, { keyPrefix });
-    expect(await s.due(0, 10)).toEqual([a]);
+    const s = await createRedisStore(REDIS_URL, { keyPrefix });
+    expect(await s.dueSchedules(0, 10)).toEqual([a]);
     expect(await redis.exists(`${keyPrefix}schedules`)).toBe(0);
     expect(await redis.get(`${keyPrefix}{sched}:kv:memory`)).toBe('seen');
     const slot = `${keyPrefix}{sched}:slot:schedule-${a.id}:2026-03-27T12:00:00.000Z`;
@@ -280,17 +273,17 @@ describe('the next-fire index over data written before it', () => {
   });
 });
 
-describe('openScheduleStore', () => {
+describe('openStore', () => {
   it('picks memory, the sqlite file, or Redis as openStore does', async () => {
-    const memory = await openScheduleStore({ storeUrl: ':memory:', redisUrl: undefined });
-    expect(await memory.add(record(), 1)).toBe('added');
+    const memory = await openStore({ storeUrl: ':memory:', redisUrl: undefined });
+    expect(await memory.addSchedule(record(), 1)).toBe('added');
     const file = join(dir, randomUUID(), 'x.sqlite');
-    const sqlite = await openScheduleStore({ storeUrl: file, redisUrl: undefined });
-    await sqlite.add(record(), 5);
-    expect(await createSqliteScheduleStore(file).list()).toHaveLength(1);
+    const sqlite = await openStore({ storeUrl: file, redisUrl: undefined });
+    await sqlite.addSchedule(record(), 5);
+    expect(await createSqliteStore(file).listSchedules()).toHaveLength(1);
     const keyPrefix = `${runPrefix}${randomUUID()}:`;
-    const redis = await openScheduleStore({ storeUrl: file, redisUrl: REDIS_URL }, { keyPrefix });
-    expect(await redis.list()).toEqual([]);
+    const redis = await openStore({ storeUrl: file, redisUrl: REDIS_URL }, { keyPrefix });
+    expect(await redis.listSchedules()).toEqual([]);
     await Promise.all([memory.close(), sqlite.close(), redis.close()]);
   });
 });

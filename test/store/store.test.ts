@@ -112,11 +112,16 @@ describe.each(backends)('$name store', (backend) => {
     expect((await store.listOutbox()).map((e) => e.id)).toEqual(['fresh']);
   });
 
-  it('counts a renewal by the same owner as the same attempt', async () => {
+  it('holds a slot against its own owner too while the lease lives: one run at a time', async () => {
     await store.claimSlot('job', 's1', 'a', 5_000);
+    const leaseUntil = t + 5_000;
     t += 1_000;
-    expect(await store.claimSlot('job', 's1', 'a', 5_000)).toEqual({ status: 'claimed', attempt: 1 });
-    expect((await store.getSlot('job', 's1'))?.leaseUntil).toBe(t + 5_000);
+    expect(await store.claimSlot('job', 's1', 'a', 5_000)).toEqual({
+      status: 'held',
+      owner: 'a',
+      leaseUntil,
+    });
+    expect((await store.getSlot('job', 's1'))?.attempts).toBe(1);
   });
 
   it('lets a failed slot be claimed again and keeps the error until then', async () => {
@@ -375,5 +380,98 @@ describe('openStore', () => {
     await expect(createRedisStore('redis://127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(
       'could not connect to Redis at 127.0.0.1:1',
     );
+  });
+});
+
+describe.each(backends)('$name store: what a claim checks in its one step', (backend) => {
+  let t = 1_763_800_000_000;
+  const now = () => t;
+  let stores: Store[] = [];
+  let store: Store;
+  const schedule = (paused = false) => ({
+    id: 'k7p2mx',
+    when: 'every day at 08:00',
+    cron: '0 8 * * *',
+    words: 'every day at 08:00',
+    timezone: 'UTC',
+    destination: 'default',
+    command: '/jobs what:rust',
+    creator: { platform: 'discord' as const, id: 'U1', displayName: 'Ada', roles: [] },
+    paused,
+    onlyNew: true,
+    createdAt: t,
+  });
+
+  beforeEach(async () => {
+    t = 1_763_800_000_000;
+    stores = await backend.open(2, now);
+    store = stores[0]!;
+  });
+  afterEach(async () => {
+    for (const s of new Set(stores)) await s.close();
+  });
+
+  it('refuses a slot failed for good, and one waiting for its retry until the delay has passed', async () => {
+    const rules = { maxAttempts: 2, retryDelayMs: 60_000 };
+    await store.claimSlot('job', 's1', 'a', 5_000, rules);
+    await store.markFailed('job', 's1', 'a', 'upstream (HTTP 503)');
+    expect(await stores[1]!.claimSlot('job', 's1', 'b', 5_000, rules)).toEqual({
+      status: 'waiting',
+      until: t + 60_000,
+    });
+    t += 60_000;
+    expect(await stores[1]!.claimSlot('job', 's1', 'b', 5_000, rules)).toEqual({
+      status: 'claimed',
+      attempt: 2,
+    });
+    await stores[1]!.markFailed('job', 's1', 'b', 'upstream (HTTP 503)');
+    t += 60_000;
+    expect(await store.claimSlot('job', 's1', 'a', 5_000, rules)).toEqual({ status: 'given-up' });
+  });
+
+  it('hands back the schedule and its watch memory, and refuses a schedule removed or paused', async () => {
+    await store.addSchedule(schedule(), 10);
+    await store.setValue('watch:k7p2mx', 'remembered');
+    const rule = { schedule: { id: 'k7p2mx', memoryKey: 'watch:k7p2mx' } };
+    const claim = await stores[1]!.claimSlot('schedule-k7p2mx', 's1', 'b', 5_000, rule);
+    expect(claim).toMatchObject({ status: 'claimed', attempt: 1, memory: 'remembered' });
+    expect(claim.status === 'claimed' && claim.schedule).toMatchObject({
+      id: 'k7p2mx',
+      command: '/jobs what:rust',
+    });
+    await store.setPaused('k7p2mx', true);
+    expect(await store.claimSlot('schedule-k7p2mx', 's2', 'a', 5_000, rule)).toEqual({ status: 'gone' });
+    // A manual run of a paused schedule is its asker's to make.
+    const manual = { schedule: { ...rule.schedule, manual: true } };
+    expect(await store.claimSlot('schedule-k7p2mx', 'manual:1', 'a', 5_000, manual)).toMatchObject({
+      status: 'claimed',
+    });
+    await store.removeSchedule('k7p2mx');
+    expect(await store.claimSlot('schedule-k7p2mx', 's3', 'a', 5_000, rule)).toEqual({ status: 'gone' });
+  });
+
+  it('runs one slot of an exclusive job at a time, on any replica, until that slot settles', async () => {
+    const rules = { exclusive: true };
+    expect(await store.claimSlot('schedule-w', 's1', 'a', 5_000, rules)).toMatchObject({ status: 'claimed' });
+    expect(await stores[1]!.claimSlot('schedule-w', 'manual:2', 'b', 5_000, rules)).toMatchObject({
+      status: 'held',
+      owner: 'a',
+    });
+    // Another job is not held by it.
+    expect(await stores[1]!.claimSlot('schedule-x', 's1', 'b', 5_000, rules)).toMatchObject({
+      status: 'claimed',
+    });
+    await store.markPosted('schedule-w', 's1', 'a', []);
+    expect(await stores[1]!.claimSlot('schedule-w', 'manual:2', 'b', 5_000, rules)).toMatchObject({
+      status: 'claimed',
+    });
+  });
+
+  it('records a missed slot once, and never over a slot that has a record', async () => {
+    expect(await store.markMissed('job', 's1', 'Missed.')).toBe(true);
+    expect(await stores[1]!.markMissed('job', 's1', 'Missed.')).toBe(false);
+    expect(await store.getSlot('job', 's1')).toMatchObject({ status: 'failed', error: 'Missed.' });
+    await store.claimSlot('job', 's2', 'a', 5_000);
+    expect(await store.markMissed('job', 's2', 'Missed.')).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 // What the deliverer is given and what its steps share: its options with their defaults, the
-// outcomes a drain answers with, and the context built from the options once per deliverer.
+// outcomes a drain answers with, and the context built from the options once per deliverer
+// (delivery.ts drains, deliver-entry.ts delivers one entry).
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { ownEntry } from '../domain/lookup.ts';
 import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
 import { createLeaseKeeper, repeatEvery, type LeaseKeeper, type Repeat } from './lease-keeper.ts';
 import type { Store } from '../store/store.ts';
+import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import type { PlatformRefusal } from '../errors.ts';
 import type { JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
@@ -47,18 +48,6 @@ export interface DeliveryOptions {
   rateBudget?: RateBudget;
 }
 
-/**
- * The webhook client a destination name posts through: `default` is services.webhook, any other a
- * named one. A name is stored with its schedule, so "constructor" may outlive its
- * WEBHOOK_URL_CONSTRUCTOR: only the table's own entries count.
- */
-export function webhookClientFor(
-  sources: Pick<DeliveryOptions, 'services' | 'destinations'>,
-  name: string,
-): WebhookClient | undefined {
-  return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
-}
-
 const DELIVERY_DEFAULTS = Object.freeze({
   leaseMs: 5 * 60_000,
   triesPerDrain: 3,
@@ -84,6 +73,17 @@ const DELIVERY_DEFAULTS = Object.freeze({
   >
 >;
 
+/* The fixed rules of one entry's delivery (deliver-entry.ts), beside the defaults above. */
+
+/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
+export const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
+/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
+export const LIMITED_WAITS = 10;
+
+/** Why a Discord post waits while the invalid-request limit is reached. */
+export const INVALID_LIMIT_REASON =
+  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
+
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
 export interface DrainResult {
@@ -106,7 +106,6 @@ export interface DeliveryFailure {
 
 /** What one drain learns besides the outcomes. */
 export type Notes = Required<Omit<DrainResult, 'outcomes'>>;
-export const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
 
 /** What the delivery steps share: the resolved options, the clock, the store and this owner. */
 export interface DeliveryContext {
@@ -144,4 +143,21 @@ export function createDeliveryContext(options: DeliveryOptions): DeliveryContext
     }),
     sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
   };
+}
+
+/** A file as the outbox keeps it (a Discord or a Slack one): JSON has no bytes, so they travel as base64. */
+export type StoredFile = Record<string, unknown> & { base64: string };
+
+/** How a delivery is asked for: `markedAt` as for Deliverer.deliverHeld. */
+export interface DeliverOpts {
+  signal?: AbortSignal | undefined;
+  markedAt?: number | undefined;
+}
+
+/** A failed send, with what the loop knows of it. */
+export interface Failure {
+  err: unknown;
+  facts: RateLimitFacts | undefined;
+  tries: { attempt: number; waits: number; waited: number };
+  isUncertain: boolean;
 }

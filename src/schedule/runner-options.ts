@@ -1,0 +1,98 @@
+// What the one engine (runner.ts) is given and what its steps share: the runner's options and
+// their defaults, its interface, and the engine's parts (built by runner.ts once per runner).
+import type { Actor } from '../core/actor.ts';
+import type { Services } from '../core/services.ts';
+import type { Store } from '../store/store.ts';
+import type { DeliveryOptions, DrainResult } from './delivery.ts';
+import type { JobLog, JobSchedule, JobSlot } from './job.ts';
+import type { ManualRun } from './service.ts';
+import type { ScheduleRecord } from './schedules.ts';
+import type { ChatSettings, SlotDeps, SlotOutcome } from './slot-run.ts';
+import type { RunBook } from './run-history.ts';
+import type { CreatorNotices, DirectMessage } from './creator-notice.ts';
+
+export interface ScheduleRunnerOptions extends ChatSettings {
+  store: Store;
+  services: Services;
+  log: JobLog;
+  now?: () => Date;
+  /** This process's id in claims and leases; unique per process by default. */
+  owner?: string;
+  /** A slot missed while down is still run when younger than this. */
+  catchupMinutes: number;
+  /** How long a claim holds a slot before another replica may take it over. */
+  leaseMs?: number;
+  /** A run is aborted after this; keep it below `leaseMs`. */
+  jobTimeoutMs?: number;
+  /** The built-in schedules (jobs/index.ts); a disabled one is listed but never run. */
+  builtIns?: readonly JobSchedule[];
+  /** Named webhooks besides `default` (services.webhook). */
+  destinations?: DeliveryOptions['destinations'];
+  /** How often the schedules are read again (a tick also wakes at the next minute). */
+  pollMs?: number;
+  /** Runs of one slot, the first included, before it is recorded as failed for good. */
+  maxAttempts?: number;
+  /** Wait after a failed run before the slot is tried again. */
+  retryDelayMs?: number;
+  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
+  concurrency?: number;
+  delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
+  /** Every finished run, and every missed slot (`missed`), for metrics. */
+  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
+  /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
+  onRecord?: RunBook['onRecord'];
+  /**
+   * Sends a schedule's creator a direct message where the platform and the bot allow it (Slack
+   * with im:write, Discord with a bot token); absent or false: the notice waits for their next
+   * command (creator-notice.ts).
+   */
+  directMessage?: DirectMessage;
+}
+
+export const DEFAULTS = Object.freeze({
+  leaseMs: 5 * 60_000,
+  jobTimeoutMs: 2 * 60_000,
+  pollMs: 15_000,
+  maxAttempts: 3,
+  retryDelayMs: 60_000,
+  concurrency: 64,
+});
+
+export interface ScheduleRunner {
+  readonly owner: string;
+  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
+  tick(): Promise<SlotOutcome[]>;
+  /** `/schedule run`: a manual slot now. */
+  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
+  /** `npm run job -- <id>`: a manual slot now, with its whole outcome. */
+  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
+  /** One slot of a built-in schedule (tests drive slots with a fake clock). Never throws. */
+  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
+  /** `npm run job -- <name>`: a manual slot of a built-in schedule now. */
+  runBuiltInNow(name: string): Promise<SlotOutcome>;
+  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
+  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
+  /** What creators are told about their schedules; the dispatcher hands them their waiting notices. */
+  readonly notices: CreatorNotices;
+}
+
+/** What the engine's steps share: its settings, clock, claim owner, stop signal and run book. */
+export interface Engine {
+  settings: ScheduleRunnerOptions & { [K in keyof typeof DEFAULTS]: number };
+  now: () => Date;
+  owner: string;
+  store: Store;
+  log: JobLog;
+  stopping: AbortController;
+  slotDeps: SlotDeps;
+  book: RunBook;
+  /** The runs under way, for a stop that waits for them. */
+  running: Set<Promise<SlotOutcome>>;
+  /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
+  settled: Map<string, number>;
+  /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
+  refused: WeakSet<SlotOutcome>;
+}

@@ -1,0 +1,242 @@
+// The SQLite store's file (sqlite-store.ts): opening it in WAL mode, its schema and the
+// migrations of files written by older versions, its rows, and the statements its steps run.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { OutboxEntry, OutboxStatus, SlotRecord, SlotStatus } from './store.ts';
+
+/** Opens (creating its folder) the SQLite file at `path`, or an in-memory database for `:memory:`. */
+export function openSqlite(path: string): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  return db;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS slots (
+  job TEXT NOT NULL,
+  slot_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  lease_until INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  error TEXT,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (job, slot_id)
+) STRICT;
+CREATE TABLE IF NOT EXISTS outbox (
+  id TEXT PRIMARY KEY,
+  job TEXT NOT NULL,
+  slot_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER NOT NULL,
+  owner TEXT NOT NULL,
+  last_error TEXT,
+  reason TEXT,
+  receipt TEXT,
+  in_flight_at INTEGER,
+  memory_key TEXT,
+  memory_value TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS kv (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS claims (
+  key TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS schedules (
+  id TEXT PRIMARY KEY,
+  record TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  next_run_at INTEGER
+) STRICT;
+CREATE TABLE IF NOT EXISTS schedule_runs (
+  id TEXT PRIMARY KEY,
+  runs TEXT NOT NULL
+) STRICT;
+`;
+
+/**
+ * Brings a store file written by an older herald up to the current schema (columns added since);
+ * a file written before the next-fire index gets it, every schedule not paused looked at once.
+ */
+function migrate(db: DatabaseSync): void {
+  const columnsOf = (table: string) =>
+    (db.prepare(`PRAGMA table_info(${table})`).all() as unknown as { name: string }[]).map((c) => c.name);
+  const outbox = columnsOf('outbox');
+  for (const [name, type] of [
+    ['receipt', 'TEXT'],
+    ['in_flight_at', 'INTEGER'],
+    ['memory_key', 'TEXT'],
+    ['memory_value', 'TEXT'],
+  ] as const)
+    if (!outbox.includes(name)) db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
+  if (!columnsOf('schedules').includes('next_run_at')) {
+    db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
+    db.exec(
+      "UPDATE schedules SET next_run_at = CASE WHEN json_extract(record, '$.paused') THEN NULL ELSE 0 END",
+    );
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS schedules_next ON schedules (next_run_at)');
+}
+
+/** Opens the store file at `path` (or `:memory:`) with its schema, migrated. */
+export function openStoreFile(path: string): DatabaseSync {
+  const db = openSqlite(path);
+  db.exec(SCHEMA);
+  migrate(db);
+  return db;
+}
+
+export interface SlotRow {
+  job: string;
+  slot_id: string;
+  status: string;
+  owner: string;
+  lease_until: number;
+  attempts: number;
+  error: string | null;
+  updated_at: number;
+}
+
+export interface OutboxRow {
+  id: string;
+  job: string;
+  slot_id: string;
+  kind: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  reason: string | null;
+  receipt: string | null;
+  in_flight_at: number | null;
+  memory_key: string | null;
+  memory_value: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
+       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export const SET_VALUE = `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
+
+/** The slot steps' statements. */
+export function slotStatements(db: DatabaseSync) {
+  return {
+    slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
+    otherClaim: db.prepare(
+      `SELECT owner, lease_until FROM slots
+       WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
+    ),
+    schedule: db.prepare('SELECT record FROM schedules WHERE id = ?'),
+    insertSlot: db.prepare(
+      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+    ),
+    reclaimSlot: db.prepare(
+      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
+       updated_at = ? WHERE job = ? AND slot_id = ?`,
+    ),
+    postSlot: db.prepare(
+      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    failSlot: db.prepare(
+      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    addEntry: db.prepare(ADD_ENTRY),
+    getValue: db.prepare('SELECT value FROM kv WHERE key = ?'),
+    setValue: db.prepare(SET_VALUE),
+  };
+}
+
+/** The outbox steps' statements. */
+export function outboxStatements(db: DatabaseSync) {
+  return {
+    addEntry: db.prepare(ADD_ENTRY),
+    due: db.prepare(
+      `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
+       ORDER BY next_attempt_at, created_at LIMIT ?`,
+    ),
+    lease: db.prepare(
+      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+    ),
+    delivered: db.prepare(
+      `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
+       memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
+    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
+    setValue: db.prepare(SET_VALUE),
+    renew: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    inFlight: db.prepare(
+      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    reschedule: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    giveUp: db.prepare(
+      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
+    listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
+  };
+}
+
+/** A slot's row as the store's record. */
+export function toSlot(r: SlotRow): SlotRecord {
+  const slot: SlotRecord = {
+    job: r.job,
+    slotId: r.slot_id,
+    status: r.status as SlotStatus,
+    owner: r.owner,
+    leaseUntil: r.lease_until,
+    attempts: r.attempts,
+    updatedAt: r.updated_at,
+  };
+  if (r.error !== null) slot.error = r.error;
+  return slot;
+}
+
+/** An outbox row as the store's entry (its payload parsed). */
+export function toEntry(r: OutboxRow): OutboxEntry {
+  const entry: OutboxEntry = {
+    id: r.id,
+    job: r.job,
+    slotId: r.slot_id,
+    kind: r.kind,
+    payload: JSON.parse(r.payload) as unknown,
+    status: r.status as OutboxStatus,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+  if (r.last_error !== null) entry.lastError = r.last_error;
+  if (r.reason !== null) entry.reason = r.reason;
+  if (r.receipt !== null && r.receipt !== undefined) entry.receipt = r.receipt;
+  if (r.in_flight_at !== null && r.in_flight_at !== undefined) entry.inFlightAt = r.in_flight_at;
+  if (r.memory_key !== null && r.memory_value !== null)
+    entry.memory = { key: r.memory_key, value: r.memory_value };
+  return entry;
+}
