@@ -9,7 +9,7 @@ import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './f
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../src/domain/job-countries.ts';
 import { countryChoices, countryName, formatMoney, formatSalary } from './job-countries.ts';
 
-export interface JobsCommandOptions {
+interface JobsCommandOptions {
   /** JOBS_COUNTRY: the country searched when the input names none. */
   defaultCountry: string;
 }

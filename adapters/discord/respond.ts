@@ -45,7 +45,7 @@ export interface FirstAnswers {
  * deferred reply is an edit too: everyone already sees the loading message, and turning it into the
  * error is one call where settling, following up and deleting it are three.
  */
-export type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
+type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
 
 export function responseStep(
   flight: Pick<InFlight, 'responded' | 'isEphemeral' | 'kind'>,
