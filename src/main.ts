@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { HttpInteractions } from '../adapters/discord/http.ts';
 import type { TerminalLog } from '../adapters/console/terminal-log.ts';
 import { prepare } from './cli.ts';
-import { configReport } from './config/report.ts';
+import { configReport } from './config/startup-report.ts';
 import { secretsOf, type Config } from './config/index.ts';
 import type { ChatAdapter, HttpRoutes } from './core/adapter.ts';
 import { SERVICE_KEYS } from './core/services.ts';
