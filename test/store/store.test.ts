@@ -356,7 +356,7 @@ describe('values with a ttl', () => {
 
   it('node:sqlite: a file written before values could expire gains the column, its values kept', async () => {
     const file = join(dir, `${randomUUID()}`, 'store.sqlite');
-    createSqliteStore(file).close();
+    await createSqliteStore(file).close();
     const db = new DatabaseSync(file);
     db.exec(
       'DROP TABLE kv; CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL) STRICT',
