@@ -25,6 +25,7 @@ import {
   type OptionValue,
 } from './fake-discord.ts';
 import { fakeDiscordConfig } from './fake-config.ts';
+import { generateKeys, post, signedHeaders, startHttpReplica } from './http-support.ts';
 
 const { dir } = storeScratch('herald-buttons-');
 const SCHEDULE_ID = 'k7p2mx';
@@ -223,5 +224,46 @@ describe('long buttons on Redis shared by two replicas', () => {
     await other.removeSchedule(SCHEDULE_ID);
     await forgetComponents(other, SCHEDULE_ID);
     expect(await press(id)).toBe(EXPIRED_BUTTON_MESSAGE);
+  });
+});
+
+describe('long buttons in HTTP mode, two replicas on one node:sqlite file', () => {
+  it('a button rendered by one replica is answered by the other', async () => {
+    const keys = generateKeys();
+    const file = join(dir, randomUUID(), 'store.sqlite');
+    const stores = [0, 1].map(() => createSqliteStore(file));
+    opened.push(...stores);
+    const replicas = await Promise.all(
+      stores.map((store) =>
+        startHttpReplica({
+          keys,
+          apiUrl: fake.apiUrl,
+          webhook: fake.webhook,
+          log: recordingLog([]),
+          claims: store,
+          registry,
+          handlers: () => handlers,
+          buttonTargets: createButtonTargets(store),
+        }),
+      ),
+    );
+    try {
+      const token = newToken();
+      const options = [{ name: 'what', type: 3, value: `${LONG} (http)` }];
+      const command = JSON.stringify(slashCommand({ name: 'jobs', token, options }));
+      await post(replicas[0]!.url, command, signedHeaders(keys, command));
+      const edit = await fake.waitFor((c) => c.token === token && c.kind === 'edit');
+      const rows = edit.json?.components as { components: { custom_id: string }[] }[];
+      const customId = rows[0]!.components[0]!.custom_id;
+      expect(customId).toMatch(/^h1#/);
+      const click = newToken();
+      const body = JSON.stringify(buttonClick({ customId, token: click }));
+      const answer = await post(replicas[1]!.url, body, signedHeaders(keys, body));
+      expect(answer.json).toMatchObject({ type: 6 });
+      const update = await fake.waitFor((c) => c.token === click && c.kind === 'edit');
+      expect(update.json?.content).toContain('Page 2 of');
+    } finally {
+      await Promise.all(replicas.map((r) => r.stop()));
+    }
   });
 });
