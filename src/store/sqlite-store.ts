@@ -85,8 +85,11 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
        expires_at = excluded.expires_at WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`,
     ),
-    // A range on the primary key: every key that starts with the prefix.
-    deleteRange: db.prepare('DELETE FROM kv WHERE key >= ? AND substr(key, 1, length(?)) = ?'),
+    // A range of the primary key, from the prefix to the prefix and the last code point (herald's
+    // keys are ASCII, so none that starts with the prefix lies past it), then the exact test.
+    deleteRange: db.prepare(
+      'DELETE FROM kv WHERE key >= ?1 AND key <= ?1 || char(1114111) AND substr(key, 1, length(?1)) = ?1',
+    ),
     pruneValues: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
     // Inserts a new claim or takes over an expired one; a live claim is left as it is (no change).
     claim: db.prepare(
@@ -113,8 +116,7 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
           expiresAt === null ? q.set.run(key, value, t) : q.setExpiring.run(key, value, t, expiresAt),
         );
       }),
-    deleteValues: (keyPrefix) =>
-      run(() => Number(q.deleteRange.run(keyPrefix, keyPrefix, keyPrefix).changes)),
+    deleteValues: (keyPrefix) => run(() => Number(q.deleteRange.run(keyPrefix).changes)),
     claimOnce: (key, ttlMs) =>
       run(() => {
         const t = now();
