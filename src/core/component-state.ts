@@ -53,7 +53,7 @@ export interface ComponentState {
   resolve(id: string): Promise<ComponentTarget | undefined>;
 }
 
-export interface ComponentStateOptions {
+interface ComponentStateOptions {
   values: ComponentValues;
   /** The platform's cap on a component id (Discord: 100). */
   maxIdLength: number;
