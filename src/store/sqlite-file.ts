@@ -48,7 +48,8 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
 CREATE TABLE IF NOT EXISTS kv (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL,
-  updated_at INTEGER NOT NULL
+  updated_at INTEGER NOT NULL,
+  expires_at INTEGER
 ) STRICT;
 CREATE TABLE IF NOT EXISTS claims (
   key TEXT PRIMARY KEY,
@@ -81,6 +82,7 @@ function migrate(db: DatabaseSync): void {
     ['memory_value', 'TEXT'],
   ] as const)
     if (!outbox.includes(name)) db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
+  if (!columnsOf('kv').includes('expires_at')) db.exec('ALTER TABLE kv ADD COLUMN expires_at INTEGER');
   if (!columnsOf('schedules').includes('next_run_at')) {
     db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
     db.exec(
@@ -132,8 +134,10 @@ export const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, 
        owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-export const SET_VALUE = `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
+/** Writes a value kept until it is deleted (no expiry). */
+export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, NULL)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+  expires_at = excluded.expires_at`;
 
 /** The slot steps' statements. */
 export function slotStatements(db: DatabaseSync) {
