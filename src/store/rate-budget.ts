@@ -40,7 +40,7 @@ export interface OpenRateBudget extends RateBudget {
 }
 
 /** The bucket's arithmetic: one token every `interval` ms, `tolerance` ms of them ahead at most. */
-export interface BucketShape {
+interface BucketShape {
   interval: number;
   tolerance: number;
 }
@@ -48,18 +48,18 @@ export interface BucketShape {
 /** How much of a second's requests may go at once. */
 const BURST_SECONDS = 0.1;
 
-export function bucketShape(perSecond: number): BucketShape {
+function bucketShape(perSecond: number): BucketShape {
   return paceShape({ perSecond, burst: Math.max(1, Math.ceil(perSecond * BURST_SECONDS)) });
 }
 
 /** A pace as a bucket: `burst` requests at once (all but the first ahead of time), then its rate. */
-export function paceShape({ perSecond, burst }: RatePace): BucketShape {
+function paceShape({ perSecond, burst }: RatePace): BucketShape {
   const interval = 1000 / perSecond;
   return { interval, tolerance: (Math.max(1, burst) - 1) * interval };
 }
 
 /** One turn as a step sees it: the bucket's shape and the scope whose pause it waits out. */
-export interface Turn {
+interface Turn {
   shape: BucketShape;
   pausedBy: RateScope;
 }
@@ -68,7 +68,7 @@ export interface Turn {
  * One request's turn: the bucket's next free time `tat` (0: full) and the pause's end; answers how
  * long the request waits and the bucket's next free time after it. The Redis script is the same.
  */
-export function reserve(
+function reserve(
   shape: BucketShape,
   t: number,
   tat: number,
