@@ -299,7 +299,6 @@ function redisSlots(ctx: RedisContext): SlotMethods {
 
 type OutboxMethods = Pick<
   Store,
-  | 'addToOutbox'
   | 'claimDueOutbox'
   | 'markDelivered'
   | 'markInFlight'
@@ -309,7 +308,7 @@ type OutboxMethods = Pick<
   | 'listOutbox'
 >;
 
-/** The outbox: add, lease what is due, and settle what an owner holds. */
+/** The outbox: lease what is due, and settle what an owner holds. */
 function redisOutbox({
   redis,
   script,
@@ -332,11 +331,6 @@ function redisOutbox({
   }
 
   return {
-    async addToOutbox(e) {
-      const keys = [entryKey(e.id), due, all];
-      const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
-      return (await script(lua.ADD, keys.length, ...keys, ...args)) === 1;
-    },
     async claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = String(now());
       // With includeBackingOff every queued entry is a candidate (those leased elsewhere are skipped).
@@ -384,9 +378,8 @@ function redisOutbox({
       const r = await script(lua.GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
       return r === 1;
     },
-    async listOutbox(filter) {
-      const list = await entries(await redis.zrange(all, '0', '-1'));
-      return filter?.status ? list.filter((e) => e.status === filter.status) : list;
+    async listOutbox(status) {
+      return (await entries(await redis.zrange(all, '0', '-1'))).filter((e) => e.status === status);
     },
   };
 }

@@ -128,10 +128,6 @@ export interface OutboxRow {
   updated_at: number;
 }
 
-export const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`;
-
 export const SET_VALUE = `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
 
@@ -160,7 +156,11 @@ export function slotStatements(db: DatabaseSync) {
       `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
        WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
     ),
-    addEntry: db.prepare(ADD_ENTRY),
+    addEntry: db.prepare(
+      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
+       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     getValue: db.prepare('SELECT value FROM kv WHERE key = ?'),
     setValue: db.prepare(SET_VALUE),
   };
@@ -169,7 +169,6 @@ export function slotStatements(db: DatabaseSync) {
 /** The outbox steps' statements. */
 export function outboxStatements(db: DatabaseSync) {
   return {
-    addEntry: db.prepare(ADD_ENTRY),
     due: db.prepare(
       `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
        ORDER BY next_attempt_at, created_at LIMIT ?`,
@@ -198,8 +197,7 @@ export function outboxStatements(db: DatabaseSync) {
       `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
        WHERE id = ? AND status = 'pending' AND owner = ?`,
     ),
-    list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
-    listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
+    list: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
   };
 }
 

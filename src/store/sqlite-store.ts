@@ -49,8 +49,8 @@ function run<T>(fn: () => T): Promise<T> {
 }
 
 /**
- * Inserts a new pending entry due at `t` unless its id exists, or leased to `lease.owner` until
- * `lease.until` (one attempt counted); returns the statement's result.
+ * Inserts a new pending entry unless its id exists: due at `t`, or leased to `lease.owner` until
+ * `lease.until` (one attempt counted, in flight from `t`).
  */
 function insertEntry(
   addEntry: StatementSync,
@@ -58,11 +58,9 @@ function insertEntry(
   t: number,
   lease?: { owner: string; until: number },
 ) {
-  const payload = JSON.stringify(e.payload);
-  const memory = [e.memory?.key ?? null, e.memory?.value ?? null] as const;
-  if (!lease) return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 0, t, '', null, ...memory, t, t);
-  const leased = [1, lease.until, lease.owner, t] as const;
-  return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, ...leased, ...memory, t, t);
+  const held = lease ? [1, lease.until, lease.owner, t] : [0, t, '', null];
+  const memory = [e.memory?.key ?? null, e.memory?.value ?? null];
+  addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), ...held, ...memory, t, t);
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
@@ -302,10 +300,9 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
   };
 }
 
-/** The outbox: add, lease what is due, and settle what an owner holds. */
+/** The outbox: lease what is due, and settle what an owner holds. */
 type OutboxMethods = Pick<
   Store,
-  | 'addToOutbox'
   | 'claimDueOutbox'
   | 'markDelivered'
   | 'markInFlight'
@@ -319,7 +316,6 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
   const q = outboxStatements(db);
 
   return {
-    addToOutbox: (e) => run(() => changed(insertEntry(q.addEntry, e, now()))),
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
       run(() =>
         immediateTransaction(db, () => {
@@ -359,12 +355,6 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
     rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
       run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),
     giveUpOutbox: (id, owner, reason) => run(() => changed(q.giveUp.run(reason, now(), id, owner))),
-    listOutbox: (filter) =>
-      run(() => {
-        const rows = (filter?.status
-          ? q.listByStatus.all(filter.status)
-          : q.list.all()) as unknown as OutboxRow[];
-        return rows.map(toEntry);
-      }),
+    listOutbox: (status) => run(() => (q.list.all(status) as unknown as OutboxRow[]).map(toEntry)),
   };
 }

@@ -162,8 +162,6 @@ export interface Store {
   markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
   getSlot(job: string, slotId: string): Promise<SlotRecord | undefined>;
 
-  /** Adds an entry due now; false when an entry with that id already exists. */
-  addToOutbox(entry: NewOutboxEntry): Promise<boolean>;
   /**
    * Leases up to `limit` due pending entries to `owner` for `leaseMs`, counting an attempt each.
    * With `includeBackingOff`, entries waiting out a retry backoff count as due too (a restart or a
@@ -197,7 +195,8 @@ export interface Store {
   rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
   /** Stops retrying an entry that `owner` holds, keeping it with its reason. */
   giveUpOutbox(id: string, owner: string, reason: string): Promise<boolean>;
-  listOutbox(filter?: { status?: OutboxStatus }): Promise<OutboxEntry[]>;
+  /** The entries in `status`, oldest first, for inspection (nothing in the slot's path reads it). */
+  listOutbox(status: OutboxStatus): Promise<OutboxEntry[]>;
 
   getValue(key: string): Promise<string | undefined>;
   /** With `ifAbsent`, writes only when the key is missing; returns whether it wrote. */
