@@ -217,9 +217,7 @@ describe.each(backends)('exactly once per slot with a shared $name store', (back
     await replica(store, clock, 'restarted').start();
     await replica(store, clock, 'restarted-again').start();
     expect(postedContents(fake.inbox)).toEqual([`report for ${slot}`]);
-    expect(await store.listOutbox('delivered')).toEqual([
-      expect.objectContaining({ slotId: slot }),
-    ]);
+    expect(await store.listOutbox('delivered')).toEqual([expect.objectContaining({ slotId: slot })]);
   });
   it('a process killed while its webhook POST is in flight resends it once after the lease, logged as a possible repeat', async () => {
     // The webhook takes 1.5 s to answer; the process is killed 0.3 s after the POST reached it.
