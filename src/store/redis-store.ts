@@ -14,10 +14,11 @@ import { moveLegacyKeys, scriptsOf, storeKeyPrefix, type RunScript } from './red
 import * as lua from './redis-store-scripts.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
+  entryOf,
   RETENTION_MS,
+  slotOf,
   type ClaimResult,
   type OutboxEntry,
-  type OutboxStatus,
   type Store,
   type StoreOptions,
 } from './store.ts';
@@ -35,28 +36,6 @@ function pairsToRecord(flat: unknown): Record<string, string> {
   if (!Array.isArray(flat)) return out;
   for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
   return out;
-}
-
-function toEntry(h: Record<string, string>): OutboxEntry {
-  const entry: OutboxEntry = {
-    id: h.id ?? '',
-    job: h.job ?? '',
-    slotId: h.slotId ?? '',
-    kind: h.kind ?? '',
-    payload: JSON.parse(h.payload ?? 'null') as unknown,
-    status: (h.status ?? 'pending') as OutboxStatus,
-    attempts: Number(h.attempts ?? 0),
-    nextAttemptAt: Number(h.nextAttemptAt ?? 0),
-    createdAt: Number(h.createdAt ?? 0),
-    updatedAt: Number(h.updatedAt ?? 0),
-  };
-  if (h.lastError !== undefined) entry.lastError = h.lastError;
-  if (h.reason !== undefined) entry.reason = h.reason;
-  if (h.receipt !== undefined) entry.receipt = h.receipt;
-  if (h.inFlightAt !== undefined) entry.inFlightAt = Number(h.inFlightAt);
-  if (h.memoryKey !== undefined && h.memoryValue !== undefined)
-    entry.memory = { key: h.memoryKey, value: h.memoryValue };
-  return entry;
 }
 
 /** A schedule's record as stored, with what changes kept beside it. */
@@ -282,17 +261,7 @@ function redisSlots(ctx: RedisContext): SlotMethods {
     },
     async getSlot(job, slotId) {
       const h = await redis.hgetall(slotKey(job, slotId));
-      if (h.status === undefined) return undefined;
-      const slot = {
-        job: h.job ?? job,
-        slotId: h.slotId ?? slotId,
-        status: h.status as 'claimed' | 'posted' | 'failed',
-        owner: h.owner ?? '',
-        leaseUntil: Number(h.leaseUntil ?? 0),
-        attempts: Number(h.attempts ?? 0),
-        updatedAt: Number(h.updatedAt ?? 0),
-      };
-      return h.error === undefined ? slot : { ...slot, error: h.error };
+      return h.status === undefined ? undefined : slotOf({ job, slotId, ...h });
     },
   };
 }
@@ -327,7 +296,7 @@ function redisOutbox({
     return results
       .map(([err, value]) => (err ? undefined : (value as Record<string, string>)))
       .filter((h): h is Record<string, string> => h !== undefined && h.id !== undefined)
-      .map(toEntry);
+      .map(entryOf);
   }
 
   return {
@@ -343,7 +312,7 @@ function redisOutbox({
       const keys = [due, ...ids.map(entryKey)];
       const args = [t, String(leaseMs), String(limit), owner, ...ids];
       const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
-      return rows.map((r) => toEntry(pairsToRecord(r)));
+      return rows.map((r) => entryOf(pairsToRecord(r)));
     },
     async markDelivered(id, receipt, memoryKey) {
       const args = [id, String(now()), retention, receipt ?? ''];

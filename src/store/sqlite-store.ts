@@ -5,18 +5,19 @@
 // at once can never pass SCHEDULE_MAX together. A schedule is one JSON row; the indexed
 // `next_run_at` column is its next fire time (NULL while paused): a tick reads only the due rows.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import {
-  openStoreFile,
-  outboxStatements,
-  SET_VALUE,
-  slotStatements,
-  toEntry,
-  toSlot,
-  type OutboxRow,
-  type SlotRow,
-} from './sqlite-file.ts';
+import { openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
-import type { ClaimResult, ClaimRules, NewOutboxEntry, Store, StoreOptions } from './store.ts';
+import {
+  entryOf,
+  slotOf,
+  type ClaimResult,
+  type ClaimRules,
+  type NewOutboxEntry,
+  type SlotRecord,
+  type Store,
+  type StoreOptions,
+  type StoredFields,
+} from './store.ts';
 
 /** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
 function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
@@ -225,19 +226,23 @@ type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'mark
 function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
   const q = slotStatements(db);
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
+  const slotAt = (job: string, slotId: string) => {
+    const row = q.slot.get(job, slotId) as StoredFields | undefined;
+    return row && slotOf(row);
+  };
 
   /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
-  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRow | undefined) {
+  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRecord | undefined) {
     if (rules.schedule) {
       const record = parseRecord(q.schedule.get(rules.schedule.id));
       if (!record || (record.paused && !rules.schedule.manual)) return { status: 'gone' } as const;
     }
     if (s?.status === 'posted') return { status: 'already-posted' } as const;
-    if (s?.status === 'claimed' && s.lease_until > t)
-      return { status: 'held', owner: s.owner, leaseUntil: s.lease_until } as const;
+    if (s?.status === 'claimed' && s.leaseUntil > t)
+      return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil } as const;
     if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
       return { status: 'given-up' } as const;
-    const retryAt = s?.status === 'failed' ? s.updated_at + (rules.retryDelayMs ?? 0) : 0;
+    const retryAt = s?.status === 'failed' ? s.updatedAt + (rules.retryDelayMs ?? 0) : 0;
     if (retryAt > t) return { status: 'waiting', until: retryAt } as const;
     const other = rules.exclusive
       ? (q.otherClaim.get(job, slotId, t) as { owner: string; lease_until: number } | undefined)
@@ -252,7 +257,7 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
       run(() =>
         tx((): ClaimResult => {
           const t = now();
-          const s = q.slot.get(job, slotId) as SlotRow | undefined;
+          const s = slotAt(job, slotId);
           const refused = refusal(job, slotId, t, rules, s);
           if (refused) return refused;
           if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
@@ -294,8 +299,7 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
       }),
     getSlot: (job, slotId) =>
       run(() => {
-        const r = q.slot.get(job, slotId) as SlotRow | undefined;
-        return r ? toSlot(r) : undefined;
+        return slotAt(job, slotId);
       }),
   };
 }
@@ -320,10 +324,10 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
       run(() =>
         immediateTransaction(db, () => {
           const t = now();
-          const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as unknown as OutboxRow[];
-          for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id);
+          const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as StoredFields[];
+          for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id!);
           return rows.map((r) =>
-            toEntry({ ...r, attempts: r.attempts + 1, next_attempt_at: t + leaseMs, updated_at: t }),
+            entryOf({ ...r, attempts: Number(r.attempts) + 1, nextAttemptAt: t + leaseMs, updatedAt: t }),
           );
         }),
       ),
@@ -355,6 +359,6 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
     rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
       run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),
     giveUpOutbox: (id, owner, reason) => run(() => changed(q.giveUp.run(reason, now(), id, owner))),
-    listOutbox: (status) => run(() => (q.list.all(status) as unknown as OutboxRow[]).map(toEntry)),
+    listOutbox: (status) => run(() => (q.list.all(status) as StoredFields[]).map(entryOf)),
   };
 }

@@ -212,6 +212,49 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** A record as a backend reads it back: SQLite's row (columns aliased) or Redis's hash (strings). */
+export type StoredFields = Record<string, string | number | null | undefined>;
+
+const has = (v: unknown): v is string | number => v !== null && v !== undefined;
+
+/** A slot's stored fields as its record. */
+export function slotOf(f: StoredFields): SlotRecord {
+  const slot: SlotRecord = {
+    job: String(f.job),
+    slotId: String(f.slotId),
+    status: f.status as SlotStatus,
+    owner: String(f.owner ?? ''),
+    leaseUntil: Number(f.leaseUntil ?? 0),
+    attempts: Number(f.attempts ?? 0),
+    updatedAt: Number(f.updatedAt ?? 0),
+  };
+  if (has(f.error)) slot.error = String(f.error);
+  return slot;
+}
+
+/** An outbox entry's stored fields as the entry (its payload parsed). */
+export function entryOf(f: StoredFields): OutboxEntry {
+  const entry: OutboxEntry = {
+    id: String(f.id),
+    job: String(f.job),
+    slotId: String(f.slotId),
+    kind: String(f.kind),
+    payload: JSON.parse(String(f.payload ?? 'null')) as unknown,
+    status: (f.status ?? 'pending') as OutboxStatus,
+    attempts: Number(f.attempts ?? 0),
+    nextAttemptAt: Number(f.nextAttemptAt ?? 0),
+    createdAt: Number(f.createdAt ?? 0),
+    updatedAt: Number(f.updatedAt ?? 0),
+  };
+  if (has(f.lastError)) entry.lastError = String(f.lastError);
+  if (has(f.reason)) entry.reason = String(f.reason);
+  if (has(f.receipt)) entry.receipt = String(f.receipt);
+  if (has(f.inFlightAt)) entry.inFlightAt = Number(f.inFlightAt);
+  if (has(f.memoryKey) && has(f.memoryValue))
+    entry.memory = { key: String(f.memoryKey), value: String(f.memoryValue) };
+  return entry;
+}
+
 export interface StoreOptions {
   /** Epoch ms clock used for leases and due times (tests pass a fake one). */
   now?: () => number;
