@@ -19,6 +19,9 @@ import {
   slotOf,
   type ClaimResult,
   type OutboxEntry,
+  type OutboxStore,
+  type ScheduleStore,
+  type SlotStore,
   type Store,
   type StoreOptions,
 } from './store.ts';
@@ -134,21 +137,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   };
 }
 
-type ScheduleMethods = Pick<
-  Store,
-  | 'listSchedules'
-  | 'dueSchedules'
-  | 'setNextRuns'
-  | 'getSchedule'
-  | 'addSchedule'
-  | 'removeSchedule'
-  | 'setPaused'
-  | 'recordRun'
-  | 'history'
->;
-
-/** The schedules from chat, their next-fire index and their run history. */
-function redisSchedules({ redis, script, schedules: k }: RedisContext): ScheduleMethods {
+function redisSchedules({ redis, script, schedules: k }: RedisContext): ScheduleStore {
   return {
     async listSchedules() {
       const [records, paused, last] = await Promise.all([
@@ -222,10 +211,7 @@ function claimOf(r: (string | number | null)[]): ClaimResult {
   return { status: status as 'already-posted' | 'given-up' | 'gone' };
 }
 
-type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
-
-/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
-function redisSlots(ctx: RedisContext): SlotMethods {
+function redisSlots(ctx: RedisContext): SlotStore {
   const { redis, script, now, slotKey, runningKey, entryKey, kvKey, due, all, retention } = ctx;
   const k = ctx.schedules;
   return {
@@ -266,18 +252,6 @@ function redisSlots(ctx: RedisContext): SlotMethods {
   };
 }
 
-type OutboxMethods = Pick<
-  Store,
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'renewOutboxLeases'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;
-
-/** The outbox: lease what is due, and settle what an owner holds. */
 function redisOutbox({
   redis,
   script,
@@ -287,7 +261,7 @@ function redisOutbox({
   due,
   all,
   retention,
-}: RedisContext): OutboxMethods {
+}: RedisContext): OutboxStore {
   async function entries(ids: string[]): Promise<OutboxEntry[]> {
     if (ids.length === 0) return [];
     const pipeline = redis.pipeline();

@@ -14,6 +14,9 @@ import {
   type ClaimRules,
   type NewOutboxEntry,
   type SlotRecord,
+  type OutboxStore,
+  type ScheduleStore,
+  type SlotStore,
   type Store,
   type StoreOptions,
   type StoredFields,
@@ -112,21 +115,7 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
   };
 }
 
-type ScheduleMethods = Pick<
-  Store,
-  | 'listSchedules'
-  | 'dueSchedules'
-  | 'setNextRuns'
-  | 'getSchedule'
-  | 'addSchedule'
-  | 'removeSchedule'
-  | 'setPaused'
-  | 'recordRun'
-  | 'history'
->;
-
-/** The schedules from chat, their next-fire index and their run history. */
-function sqliteSchedules({ db }: SqliteContext): ScheduleMethods {
+function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
   const q = {
     // Added in the same millisecond: in the order added.
     list: db.prepare('SELECT record FROM schedules ORDER BY created_at, rowid'),
@@ -219,11 +208,7 @@ function withRun(runs: readonly ScheduleRun[], run: ScheduleRun): ScheduleRun[] 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
-
-/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
-
-function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
+function sqliteSlots({ db, now }: SqliteContext): SlotStore {
   const q = slotStatements(db);
   const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
   const slotAt = (job: string, slotId: string) => {
@@ -304,19 +289,7 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
   };
 }
 
-/** The outbox: lease what is due, and settle what an owner holds. */
-type OutboxMethods = Pick<
-  Store,
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'renewOutboxLeases'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;
-
-function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
+function sqliteOutbox({ db, now }: SqliteContext): OutboxStore {
   const q = outboxStatements(db);
 
   return {

@@ -103,9 +103,8 @@ export interface OutboxEntry extends NewOutboxEntry {
   inFlightAt?: number;
 }
 
-export interface Store {
-  readonly kind: 'sqlite' | 'redis' | 'memory';
-
+/** The schedules from chat, their next-fire index and their run history. */
+export interface ScheduleStore {
   /** Every schedule, oldest first. */
   listSchedules(): Promise<ScheduleRecord[]>;
   /**
@@ -132,7 +131,10 @@ export interface Store {
   recordRun(id: string, run: ScheduleRun, nextRunAt?: number): Promise<void>;
   /** The schedule's latest runs, newest first (at most RUN_HISTORY); empty when there is none. */
   history(id: string): Promise<ScheduleRun[]>;
+}
 
+/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
+export interface SlotStore {
   /**
    * Atomically claims a slot for `owner` for `leaseMs` (see ClaimResult); a posted slot is never
    * claimed again, nor one a live lease holds.
@@ -161,7 +163,10 @@ export interface Store {
   /** Records a failed run; the slot may be claimed again (catch-up, another replica). */
   markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
   getSlot(job: string, slotId: string): Promise<SlotRecord | undefined>;
+}
 
+/** The outbox: lease what is due, and settle what an owner holds. */
+export interface OutboxStore {
   /**
    * Leases up to `limit` due pending entries to `owner` for `leaseMs`, counting an attempt each.
    * With `includeBackingOff`, entries waiting out a retry backoff count as due too (a restart or a
@@ -197,6 +202,10 @@ export interface Store {
   giveUpOutbox(id: string, owner: string, reason: string): Promise<boolean>;
   /** The entries in `status`, oldest first, for inspection (nothing in the slot's path reads it). */
   listOutbox(status: OutboxStatus): Promise<OutboxEntry[]>;
+}
+
+export interface Store extends ScheduleStore, SlotStore, OutboxStore {
+  readonly kind: 'sqlite' | 'redis' | 'memory';
 
   getValue(key: string): Promise<string | undefined>;
   /** With `ifAbsent`, writes only when the key is missing; returns whether it wrote. */
