@@ -304,22 +304,12 @@ function redisOutbox({
       return (await script(lua.IN_FLIGHT, 1, entryKey(id), owner, at, receipt)) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
-      const r = await script(
-        lua.RESCHEDULE,
-        2,
-        entryKey(id),
-        due,
-        id,
-        owner,
-        String(nextAttemptAt),
-        error,
-        String(now()),
-      );
-      return r === 1;
+      const args = [id, owner, String(nextAttemptAt), error, String(now())];
+      return (await script(lua.RESCHEDULE, 2, entryKey(id), due, ...args)) === 1;
     },
     async giveUpOutbox(id, owner, reason) {
-      const r = await script(lua.GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
-      return r === 1;
+      const args = [id, owner, reason, String(now()), retention];
+      return (await script(lua.GIVE_UP, 2, entryKey(id), due, ...args)) === 1;
     },
     async listOutbox(status) {
       return (await entries(await redis.zrange(all, '0', '-1'))).filter((e) => e.status === status);
