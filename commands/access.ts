@@ -4,7 +4,7 @@
 import type { AccessCheck } from '../src/core/command.ts';
 import { UserError } from '../src/errors.ts';
 
-export interface AllowListOptions {
+interface AllowListOptions {
   /** Platform user ids allowed in. */
   users: readonly string[];
   /** Discord role ids allowed in. */

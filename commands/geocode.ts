@@ -7,7 +7,7 @@ import type { GeocodeMatch } from '../src/services/geocoding/client.ts';
 import { formatCoordinate, plural, quote, truncate } from './format.ts';
 
 /** Mapbox v5 rejects longer queries (docs/SERVICES.md S4: at most 20 words and 256 characters, no ";"). */
-export const MAX_QUERY_WORDS = 20;
+const MAX_QUERY_WORDS = 20;
 
 // A map zoom that shows the whole feature: a country needs a wide view, an address a close one.
 const ZOOM_BY_TYPE: Readonly<Record<string, number>> = {

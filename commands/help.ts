@@ -7,7 +7,7 @@ import { plural, quote } from './format.ts';
 import { optionDetails, syntaxHint, usageLine } from './help-format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 
-export interface HelpCommandOptions {
+interface HelpCommandOptions {
   /** RATE_LIMIT_PER_MINUTE, shown in the overview. */
   perUserPerMinute?: number;
 }

@@ -16,7 +16,7 @@ import {
 } from './host-format.ts';
 import { checkIpAddress } from './ip-address.ts';
 
-export interface HostCommandOptions {
+interface HostCommandOptions {
   users: readonly string[];
   roles: readonly string[];
 }

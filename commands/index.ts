@@ -12,7 +12,7 @@ import { createJobsCommand } from './jobs.ts';
 import { report } from './report.ts';
 import { createScheduleCommands, type ScheduleCommandOptions } from './schedule.ts';
 import { createSayCommand, type SayCommandOptions } from './say.ts';
-import { withSpeakOption } from './speak.ts';
+import { withSpeakOption } from './speak-option.ts';
 import { voices } from './voices.ts';
 import { weather } from './weather.ts';
 
@@ -32,7 +32,7 @@ export interface CommandSettings {
 export function buildCommands(settings: CommandSettings): Command[] {
   const { access } = settings;
   const email = { users: access.emailUsers, roles: access.emailRoles, domains: access.emailDomains };
-  // The reading commands take `speak:yes` (commands/speak.ts), charged to the /say budget.
+  // The reading commands take `speak:yes` (commands/speak-option.ts), charged to the /say budget.
   const speakable = <I extends object>(command: Command<I>) =>
     withSpeakOption(command, {
       ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),

@@ -2,7 +2,7 @@
 // isIP), and addresses no internet scanner can see (private, loopback, ...) are answered locally.
 import { isIP } from 'node:net';
 
-export type IpCheck =
+type IpCheck =
   | { kind: 'invalid' }
   /** A valid address that is not reachable from the internet; `range` names why. */
   | { kind: 'internal'; address: string; range: string }

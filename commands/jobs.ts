@@ -7,9 +7,9 @@ import type { CommandWatch } from '../src/core/watch-contract.ts';
 import type { JobListing, JobSearchResult } from '../src/services/job-search/client.ts';
 import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../src/domain/job-countries.ts';
-import { countryChoices, countryName, formatMoney, formatSalary } from './job-countries.ts';
+import { countryChoices, countryName, formatMoney, formatSalary } from './jobs-format.ts';
 
-export interface JobsCommandOptions {
+interface JobsCommandOptions {
   /** JOBS_COUNTRY: the country searched when the input names none. */
   defaultCountry: string;
 }

@@ -13,10 +13,9 @@ import { tryDrawChart, withChart } from '../src/charts/index.ts';
 import { defineCommand } from '../src/core/command.ts';
 
 export const RANGE_CHOICES = ['yesterday', '7d', '28d', '90d'] as const;
-export type RangeChoice = (typeof RANGE_CHOICES)[number];
 
 /** GA4 Data API metric names; their labels come from the summary's one table. */
-export const REPORT_METRICS = ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'] as const;
+const REPORT_METRICS = ['sessions', 'totalUsers', 'newUsers', 'eventCount', 'keyEvents'] as const;
 
 export const report = defineCommand({
   name: 'report',

@@ -27,7 +27,7 @@ function destinationWords(destination: string, here: boolean, word?: string): st
   return here ? 'in this channel' : `in the ${platform} channel ${channel.id}`;
 }
 
-export function nextLines(id: string): Action[] {
+function nextLines(id: string): Action[] {
   return [
     { label: 'Run now', command: 'schedule run', input: { id } },
     { label: 'Remove', command: 'schedule remove', input: { id } },
@@ -70,7 +70,7 @@ function messageIds(run: HistoryRun): string {
 }
 
 /** A run's outcome in one line: posted, no change, pending until when, failed and why, missed. */
-export function runLine(run: HistoryRun, tz: string): string {
+function runLine(run: HistoryRun, tz: string): string {
   const at = formatRun(new Date(run.at), tz);
   const why = truncate(run.error ?? 'unknown error', 300, { oneLine: true });
   if (run.outcome === 'posted') return `posted ${at}${messageIds(run)}`;

@@ -1,5 +1,5 @@
 // The list of built-in jobs, each with its schedule from configuration; the one engine
-// (src/schedule/runner.ts, put together in jobs/schedules.ts) runs them beside /schedule's.
+// (src/schedule/runner.ts, put together in jobs/schedule-engine.ts) runs them beside /schedule's.
 // Adding a job: one file in jobs/, one entry in createJobSchedules with its two variables.
 import type { Config } from '../src/config/index.ts';
 import type { JobSchedule } from '../src/schedule/job.ts';

@@ -3,7 +3,7 @@
 // offer different commands or different defaults. Every setting comes from the Config; nothing
 // here, nor in the three entry points, types a default of its own.
 import { buildCommands } from '../commands/index.ts';
-import { createScheduling, type Scheduling, type SchedulingOptions } from '../jobs/schedules.ts';
+import { createScheduling, type Scheduling, type SchedulingOptions } from '../jobs/schedule-engine.ts';
 import type { Config, ServiceConfigs } from './config/index.ts';
 import type { Command } from './core/command.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';

@@ -4,7 +4,7 @@
 import { fstatSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readEnvironment, type Environment } from './config/file.ts';
-import { configReport } from './config/report.ts';
+import { configReport } from './config/startup-report.ts';
 import { loadConfig, type Config } from './config/index.ts';
 import { ownEntry } from './domain/lookup.ts';
 import { ConfigError } from './errors.ts';

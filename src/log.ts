@@ -86,7 +86,7 @@ function redactArgs(args: unknown[]): unknown[] {
   return out ?? args;
 }
 
-export interface LogOptions {
+interface LogOptions {
   level?: string;
   format?: 'json' | 'pretty';
   /** Defaults to stderr (fd 2). */

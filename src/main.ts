@@ -6,9 +6,10 @@ import { resolve } from 'node:path';
 import type { HttpInteractions } from '../adapters/discord/http.ts';
 import type { TerminalLog } from '../adapters/console/terminal-log.ts';
 import { prepare } from './cli.ts';
-import { configReport } from './config/report.ts';
+import { configReport } from './config/startup-report.ts';
 import { secretsOf, type Config } from './config/index.ts';
 import type { ChatAdapter, HttpRoutes } from './core/adapter.ts';
+import type { ComponentOwners } from './core/component-state.ts';
 import { SERVICE_KEYS } from './core/services.ts';
 import { DISCORD_API_URL } from './domain/discord.ts';
 import { ConfigError } from './errors.ts';
@@ -152,6 +153,17 @@ async function startCommands(
 }
 type Commands = Awaited<ReturnType<typeof startCommands>>;
 
+/**
+ * A button belongs to the schedule that its input's `id` names (Run now, Remove, and the like on a
+ * schedule's reply): its target is kept while that schedule exists, and goes when it is removed.
+ */
+function scheduleOwners(store: Commands['store']): ComponentOwners {
+  return {
+    of: (target) => (typeof target.input.id === 'string' ? target.input.id : undefined),
+    exists: async (id) => (await store.getSchedule(id)) !== undefined,
+  };
+}
+
 /** Discord and Slack where configured, else the console; each is stopped in the adapters phase. */
 async function startAdapters(
   base: Base,
@@ -164,6 +176,7 @@ async function startAdapters(
   // The store's claims make each interaction run once across the replicas sharing it.
   if (config.discord) {
     const { createDiscordAdapter } = await import('../adapters/discord/adapter.ts');
+    const { createButtonTargets } = await import('../adapters/discord/custom-id.ts');
     const { createInteractionWebhookClient } = await import('./services/webhook/discord-interaction.ts');
     const discordLog = log.child({ adapter: 'discord' });
     // The edits of @original and follow-ups, in both modes, through the HTTP core.
@@ -177,6 +190,7 @@ async function startAdapters(
         config: config.discord,
         log: discordLog,
         claims: store,
+        buttonTargets: createButtonTargets(store, scheduleOwners(store)),
         interactions: served?.interactions,
         webhook,
       }),

@@ -3,7 +3,7 @@
 // a post twice, a schedule gone is lost (`volatile-*` too: claims and leases carry TTLs). No
 // persistence loses everything at a restart. Read once at start; a managed Redis that refuses
 // CONFIG still tells its policy through INFO, and what neither tells is reported as unchecked.
-import type { ReportLine } from './config/report.ts';
+import type { ReportLine } from './config/startup-report.ts';
 
 /** What herald needs of a Redis connection here: one raw command (ioredis `call`). */
 export interface RedisCaller {

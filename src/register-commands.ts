@@ -17,7 +17,7 @@ import { createRegistry } from './core/registry.ts';
 import { ConfigError } from './errors.ts';
 import { createLogger } from './log.ts';
 
-export const USAGE = `Usage: npm run register [-- OPTION]
+const USAGE = `Usage: npm run register [-- OPTION]
 
   (no option)               publish the slash commands to Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID;
                             DISCORD_GUILD_ID for one guild, at once)
@@ -32,7 +32,7 @@ Example: npm run register -- --slack-manifest --out manifest.json
 Exit codes: 0 done; 1 Discord refused; 2 a usage or configuration error.
 `;
 
-export interface RegisterArgs {
+interface RegisterArgs {
   help: boolean;
   slackManifest: boolean;
   /** Where --slack-manifest writes, instead of standard output. */

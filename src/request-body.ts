@@ -19,7 +19,7 @@ export const LARGE_BODY_BUDGET_BYTES = 4 * 1024 * 1024;
 /** The longest a body may take to arrive. */
 export const BODY_DEADLINE_MS = 5_000;
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 | 408 | 413 | 503 };
+type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 | 408 | 413 | 503 };
 
 /** Bytes set aside for bodies being read; `take` fails rather than wait. */
 export interface BodyBudget {
@@ -47,12 +47,12 @@ export function createBodyBudget(bytes = LARGE_BODY_BUDGET_BYTES): BodyBudget {
 }
 
 /** Content-Length when the request states one that is a plain number. */
-export function declaredLength(req: IncomingMessage): number | undefined {
+function declaredLength(req: IncomingMessage): number | undefined {
   const value = req.headers['content-length'];
   return value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : undefined;
 }
 
-export interface ReadLimits {
+interface ReadLimits {
   maxBytes: number;
   budget: BodyBudget;
   deadlineMs?: number;

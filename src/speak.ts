@@ -1,6 +1,6 @@
 // Spoken versions of replies: a reply's plain text made readable aloud, synthesized
 // through S5 with the configured voice and model, and attached as an mp3. Used by the `speak`
-// option of the reading commands (commands/speak.ts) and by the analytics summary's spoken
+// option of the reading commands (commands/speak-option.ts) and by the analytics summary's spoken
 // briefing (ANALYTICS_SUMMARY_SPEAK). A synthesis that fails never loses the reply: it goes out
 // with one sentence saying the audio could not be made.
 import type { Attachment, Reply } from './core/reply.ts';

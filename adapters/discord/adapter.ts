@@ -14,9 +14,10 @@ import {
   type InteractionClaims,
 } from '../../src/core/claims.ts';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
-import type { Action, Reply } from '../../src/core/reply.ts';
+import type { Reply } from '../../src/core/reply.ts';
 import { AdapterError } from '../../src/errors.ts';
-import { createActionStore, type ActionStore, type ActionTarget } from './custom-id.ts';
+import type { ComponentState, ComponentTarget } from '../../src/core/component-state.ts';
+import { createButtonTargets } from './custom-id.ts';
 import { createFirstAnswers } from './first-answers.ts';
 import type { Gateway } from './gateway.ts';
 import type { HttpInteractions } from './http.ts';
@@ -69,8 +70,11 @@ export interface DiscordAdapterOptions {
   deferByMs?: number;
   autocompleteDeadlineMs?: number;
   connectTimeoutMs?: number;
-  /** Where button targets are kept (custom-id.ts); one per adapter by default. */
-  actionStore?: ActionStore;
+  /**
+   * Where the targets of long buttons are kept: the store shared by the replicas, so that a click
+   * on any of them finds its target (custom-id.ts); in this process by default.
+   */
+  buttonTargets?: ComponentState;
   /**
    * Who runs an interaction: the store shared by the replicas (Redis); in process by default.
    * Every gateway session of the bot receives every interaction; only the claim's winner answers.
@@ -88,7 +92,7 @@ interface Session {
   readonly config: DiscordConfig;
   readonly log: CommandLog;
   /** The targets of the buttons herald has sent, by custom_id. */
-  readonly buttonTargets: ActionStore;
+  readonly buttonTargets: ComponentState;
   readonly replyWindowMs: number;
   readonly deferByMs: number;
   readonly autocompleteDeadlineMs: number;
@@ -141,7 +145,7 @@ async function answer(session: Session, flight: InFlight, reply: Reply, context:
   }
   // Marked before the call, so the deferral's fallback timer no longer fires.
   flight.responded = true;
-  const { content } = renderDiscord(reply, { customIdFor: context.customIdFor });
+  const { content } = renderDiscord(reply);
   try {
     await session.answers.notice(flight.interaction, content);
   } catch (err) {
@@ -153,7 +157,7 @@ async function answer(session: Session, flight: InFlight, reply: Reply, context:
 function invocationOf(
   session: Session,
   flight: InFlight,
-  target: ActionTarget,
+  target: ComponentTarget,
   context: SendContext,
 ): Invocation {
   const { interaction } = flight;
@@ -189,7 +193,7 @@ async function run(
   session: Session,
   handlers: AdapterHandlers,
   interaction: Deferrable,
-  target: ActionTarget,
+  target: ComponentTarget,
   kind: InFlight['kind'],
   isEphemeral: boolean,
 ): Promise<void> {
@@ -208,7 +212,7 @@ async function run(
     log: session.log,
     token: session.config.token,
     webhook: session.webhook,
-    customIdFor: (action: Action) => session.buttonTargets.idFor(action),
+    buttons: session.buttonTargets.batch(),
   };
   try {
     await handlers.onInvocation(invocationOf(session, flight, target, context));
@@ -233,7 +237,11 @@ async function onCommand(
 }
 
 async function onButton(session: Session, handlers: AdapterHandlers, interaction: ButtonPacket) {
-  const target = session.buttonTargets.resolve(interaction.data.custom_id);
+  const target = await session.buttonTargets.resolve(interaction.data.custom_id).catch((err: unknown) => {
+    // The store cannot answer: the click cannot run, and Discord needs an answer within 3 s.
+    session.log.warn({ err, interactionId: interaction.id }, 'discord.button_lookup_failed');
+    return undefined;
+  });
   if (!target) {
     await session.answers.notice(interaction, EXPIRED_BUTTON_MESSAGE);
     return;
@@ -328,7 +336,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChatAdapter {
   const session: Session = {
     config: opts.config,
     log: opts.log,
-    buttonTargets: opts.actionStore ?? createActionStore(),
+    buttonTargets: opts.buttonTargets ?? createButtonTargets(),
     replyWindowMs: opts.replyWindowMs ?? REPLY_WINDOW_MS,
     deferByMs: opts.deferByMs ?? DEFER_BY_MS,
     autocompleteDeadlineMs: opts.autocompleteDeadlineMs ?? AUTOCOMPLETE_DEADLINE_MS,

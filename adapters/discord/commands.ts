@@ -13,19 +13,19 @@ import { describeOptions, type Command, type OptionSpec } from '../../src/core/c
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { truncate } from '../../src/domain/text.ts';
 
-export const DESCRIPTION_MAX = DISCORD_LIMITS.commandDescription;
-export const OPTIONS_MAX = DISCORD_LIMITS.commandOptions;
-export const SUBCOMMANDS_MAX = DISCORD_LIMITS.subcommands;
-export const CHOICES_MAX = DISCORD_LIMITS.choices;
-export const CHOICE_MAX = DISCORD_LIMITS.choiceValue;
-export const STRING_LENGTH_LIMIT = DISCORD_LIMITS.stringOptionLength;
+const DESCRIPTION_MAX = DISCORD_LIMITS.commandDescription;
+const OPTIONS_MAX = DISCORD_LIMITS.commandOptions;
+const SUBCOMMANDS_MAX = DISCORD_LIMITS.subcommands;
+const CHOICES_MAX = DISCORD_LIMITS.choices;
+const CHOICE_MAX = DISCORD_LIMITS.choiceValue;
+const STRING_LENGTH_LIMIT = DISCORD_LIMITS.stringOptionLength;
 /** Names, descriptions, choice names and values of one command together. */
 export const COMMAND_CHARS_MAX = DISCORD_LIMITS.commandChars;
 const NAME_RE = /^[-_\p{Ll}\p{Lo}\p{N}]{1,32}$/u;
 /** Discord's INTEGER and NUMBER bounds; zod's int() reports these when no bound was given. */
 const SAFE_BOUND = Number.MAX_SAFE_INTEGER;
 
-export type DiscordCommandJson = RESTPostAPIChatInputApplicationCommandsJSONBody;
+type DiscordCommandJson = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 const TYPES = {
   string: ApplicationCommandOptionType.String,

@@ -12,7 +12,7 @@ import { DISCORD_API_URL } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { buildDiscordCommands } from './commands.ts';
 
-export interface RegisterResult {
+interface RegisterResult {
   scope: 'guild' | 'global';
   names: string[];
 }

@@ -3,7 +3,8 @@
 // carries it out through the interaction's webhook (its token, no bot token), in both modes.
 // https://discord.com/developers/docs/interactions/receiving-and-responding
 import type { Choice, CommandLog } from '../../src/core/command.ts';
-import type { Action, Reply } from '../../src/core/reply.ts';
+import type { ComponentBatch } from '../../src/core/component-state.ts';
+import type { Reply } from '../../src/core/reply.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
 import { NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
@@ -45,7 +46,7 @@ export interface FirstAnswers {
  * deferred reply is an edit too: everyone already sees the loading message, and turning it into the
  * error is one call where settling, following up and deleting it are three.
  */
-export type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
+type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
 
 export function responseStep(
   flight: Pick<InFlight, 'responded' | 'isEphemeral' | 'kind'>,
@@ -117,8 +118,8 @@ export interface SendContext {
   log: CommandLog;
   token: string;
   webhook: InteractionWebhook;
-  /** Turns an Action into a button custom_id (the adapter's action store). */
-  customIdFor: (action: Action) => string;
+  /** Turns each Action into a button custom_id, storing the targets too long to travel inline. */
+  buttons: ComponentBatch;
 }
 
 /** Answers a deferred interaction with `reply`, by the step responseStep chooses. */
@@ -127,9 +128,14 @@ export async function sendReply(flight: InFlight, reply: Reply, context: SendCon
   const { interaction } = flight;
   const { webhook } = context;
   const message = renderDiscord(reply, {
-    customIdFor: context.customIdFor,
+    customIdFor: (action) => context.buttons.idFor(action),
     // Boosted servers allow larger uploads; Discord says how large with each interaction.
     maxFileBytes: interaction.attachment_size_limit > 0 ? interaction.attachment_size_limit : undefined,
+  });
+  // The targets are in the store before any replica can see a button to click.
+  await context.buttons.saved().catch((err: unknown) => {
+    // The answer still goes; a click on a button whose target was not written answers "expired".
+    context.log.warn({ err, interactionId: interaction.id }, 'discord.buttons_not_saved');
   });
   const hasFiles = message.files.length > 0;
   try {

@@ -9,7 +9,7 @@ import { renderSlack, type SlackFile, type SlackMessage } from '../../src/render
 
 /** A response_url takes up to 5 messages within 30 minutes of the invocation. */
 export const RESPONSE_URL_WINDOW_MS = 30 * 60_000;
-export const RESPONSE_URL_MAX_USES = 5;
+const RESPONSE_URL_MAX_USES = 5;
 
 /** Where and how one invocation's replies go; `uses` counts response_url posts. */
 export interface ReplyTarget {
@@ -43,7 +43,7 @@ function isExpiredUrl(err: unknown): boolean {
   return status === 404 || status === 410;
 }
 
-export interface DeliveryDeps {
+interface DeliveryDeps {
   log: CommandLog;
   secrets: readonly string[];
   now: () => number;

@@ -12,9 +12,9 @@ import { ACTION_ID_PREFIX, decodeActionValue } from '../../src/render/slack.ts';
 import { route } from './route.ts';
 
 const ACTION_ID_RE = new RegExp(`^${ACTION_ID_PREFIX.replaceAll(':', '\\:')}`);
-export const UNREADABLE_BUTTON_MESSAGE = 'That button no longer works; run the command again.';
+const UNREADABLE_BUTTON_MESSAGE = 'That button no longer works; run the command again.';
 
-export interface ListenerContext {
+interface ListenerContext {
   log: CommandLog;
   secrets: readonly string[];
   now: () => number;

@@ -11,7 +11,7 @@ import { failOpen, INTERACTION_CLAIM_MS, type InteractionClaims } from '../../sr
 import { SLACK_MAX_AHEAD_MS, SLACK_SIGNATURE_WINDOW_MS } from './endpoint.ts';
 
 /** What customPropertiesExtractor keeps of each verified HTTP request. */
-export interface SignedRequest {
+interface SignedRequest {
   slackSignature?: string;
   slackTimestamp?: string;
 }

@@ -5,7 +5,7 @@ import { isGroup, type CommandGroup } from '../../src/core/adapter.ts';
 import type { Command } from '../../src/core/command.ts';
 import { groupUsageText, needsArguments, usageText } from './usage.ts';
 
-export type Routed = { command: Command; rest: string } | { usage: string };
+type Routed = { command: Command; rest: string } | { usage: string };
 
 /** The first word of a group's text picks the subcommand; empty text on a command needing arguments asks for them. */
 export function route(entry: Command | CommandGroup, text: string): Routed {

@@ -91,7 +91,7 @@ export interface ChatAdapter {
 }
 
 /** Whether a request's body is read, decided from its method, path and headers alone. */
-export type Admission =
+type Admission =
   /** Read at most `maxBytes` (the largest payload the route can receive), then `handle` it. */
   | { maxBytes: number }
   /** Refused with this status before any of the body is read; the connection is closed. */

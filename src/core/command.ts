@@ -40,15 +40,15 @@ export type AccessCheck = (ctx: CommandContext) => UserError | undefined | Promi
 
 export type { Choice } from './reply.ts';
 
-export type Autocomplete = (partial: string, ctx: CommandContext) => Promise<Choice[]>;
+type Autocomplete = (partial: string, ctx: CommandContext) => Promise<Choice[]>;
 
 /** A handler's reply with the data it was formatted from, which the command's `watch` reads. */
-export interface Answer<D> {
+interface Answer<D> {
   reply: Reply;
   data: D;
 }
 
-export interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
+interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
   /** Lower-case slash name; a space makes a subcommand of a group: "email send". */
   name: string;
   description: string;

@@ -1,6 +1,6 @@
 // Counts the commands in flight, so that a shutdown can wait for them (with a time limit).
 
-export interface InFlight {
+interface InFlight {
   enter(): void;
   leave(): void;
   count(): number;

@@ -10,7 +10,7 @@
 // event loop's, not the clock's.
 import { setImmediate } from 'node:timers';
 
-export interface Turns {
+interface Turns {
   /** Resolves in the order asked, one per event-loop turn. */
   next(): Promise<void>;
 }

@@ -20,7 +20,7 @@ export interface WatchItem {
  * - `new`: the first post is the starting point, then only items not posted before.
  * - `diff`: the first post is the record, then the items added (+), changed (~) and gone (−).
  */
-export type WatchMode = 'new' | 'diff';
+type WatchMode = 'new' | 'diff';
 
 /** What a command's definition says of its watch, apart from how its data becomes items. */
 export interface WatchSpec {

@@ -21,7 +21,7 @@ export interface RatePace {
 }
 
 /** A turn's shape: its pace (else the budget's own) and whose pause it waits out (else its scope's). */
-export interface TakeOptions {
+interface TakeOptions {
   pace?: RatePace;
   pausedBy?: RateScope;
 }

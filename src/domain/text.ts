@@ -15,7 +15,7 @@ export function escapeHtml(text: string): string {
 
 export const ELLIPSIS = '…';
 
-export interface TruncateOptions {
+interface TruncateOptions {
   /**
    * Each run of white space becomes one space first (user or upstream text shown on one line:
    * a quote, a field name). The words are read only until the line is full, so a 1 MB text costs

@@ -27,7 +27,7 @@ import { renderFiles } from './discord-files.ts';
 // The message types callers send on; the limits and the parts are imported from their own modules.
 export type { DiscordEmbed, DiscordFile, DiscordMessage, DiscordWebhookMessage } from './discord-payload.ts';
 
-export interface RenderOptions {
+interface RenderOptions {
   /**
    * Turns an Action into a button custom_id (the adapter remembers long ones). Without it (a post
    * no one can click for herald, such as a webhook's) each action becomes a line naming the command.
@@ -97,7 +97,7 @@ export function webhookUsername(name: string | undefined): string | undefined {
   return truncate(trimmed, DISCORD_LIMITS.username);
 }
 
-export interface WebhookRenderOptions {
+interface WebhookRenderOptions {
   /** The name to post under (WEBHOOK_USERNAME); one Discord refuses is left out. */
   username?: string | undefined;
   /** Per-file upload limit; Discord's default without boosts when unset. */

@@ -20,7 +20,7 @@ import { truncateMrkdwn } from './slack-text.ts';
 
 export const ACTION_ID_PREFIX = 'herald:run:';
 
-export interface ActionPayload {
+interface ActionPayload {
   command: string;
   input: Record<string, string | number | boolean>;
 }

@@ -9,12 +9,12 @@ export interface MrkdwnElement {
   text: string;
   verbatim?: boolean;
 }
-export interface PlainTextElement {
+interface PlainTextElement {
   type: 'plain_text';
   text: string;
   emoji?: boolean;
 }
-export interface ImageElement {
+interface ImageElement {
   type: 'image';
   image_url: string;
   alt_text: string;
@@ -33,7 +33,7 @@ export interface ContextBlock {
   type: 'context';
   elements: MrkdwnElement[];
 }
-export interface DividerBlock {
+interface DividerBlock {
   type: 'divider';
 }
 export interface Button {

@@ -35,7 +35,7 @@ export { ACTION_ID_PREFIX, decodeActionValue } from './slack-actions.ts';
 const MIN_PARTIAL_SECTION = 200;
 const NOTE_RESERVE_JSON = 400;
 
-export interface SlackRenderOptions {
+interface SlackRenderOptions {
   /**
    * `upload` (the default): files go beside the message; `none`: the message cannot carry files
    * (an incoming webhook), so one line says which were left out.

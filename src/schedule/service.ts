@@ -5,6 +5,7 @@ import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import type { ChatChannel } from '../core/channel.ts';
 import type { Command, Choice } from '../core/command.ts';
+import { forgetComponents } from '../core/component-state.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
@@ -344,6 +345,8 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, 'remove');
       await store.removeSchedule(record.id);
+      // Its buttons' targets were kept while it existed (component-state.ts).
+      await forgetComponents(store, record.id);
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },

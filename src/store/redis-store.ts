@@ -110,10 +110,21 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       return (await redis.get(ctx.kvKey(key))) ?? undefined;
     },
     async setValue(key, value, o) {
-      const r = o?.ifAbsent
-        ? await redis.set(ctx.kvKey(key), value, 'NX')
-        : await redis.set(ctx.kvKey(key), value);
-      return r === 'OK';
+      // Redis expires the key itself, on its own clock (the `now` option does not reach it).
+      const px = o?.ttlMs === undefined ? [] : (['PX', Math.max(1, Math.ceil(o.ttlMs))] as const);
+      const nx = o?.ifAbsent ? (['NX'] as const) : [];
+      return (await redis.call('SET', ctx.kvKey(key), value, ...px, ...nx)) === 'OK';
+    },
+    async deleteValues(keyPrefix) {
+      const pattern = `${ctx.kvKey(keyPrefix).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+      let deleted = 0;
+      let cursor = '0';
+      do {
+        const [nextCursor, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = nextCursor;
+        if (found.length > 0) deleted += await redis.del(...found);
+      } while (cursor !== '0');
+      return deleted;
     },
     async claimOnce(key, ttlMs) {
       return (

@@ -47,7 +47,8 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
 CREATE TABLE IF NOT EXISTS kv (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL,
-  updated_at INTEGER NOT NULL
+  updated_at INTEGER NOT NULL,
+  expires_at INTEGER
 ) STRICT;
 CREATE TABLE IF NOT EXISTS claims (
   key TEXT PRIMARY KEY,
@@ -80,6 +81,7 @@ function migrate(db: DatabaseSync): void {
     ['memory_value', 'TEXT'],
   ] as const)
     if (!outbox.includes(name)) db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
+  if (!columnsOf('kv').includes('expires_at')) db.exec('ALTER TABLE kv ADD COLUMN expires_at INTEGER');
   if (!columnsOf('schedules').includes('next_run_at')) {
     db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
     db.exec(
@@ -104,8 +106,10 @@ const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next
   last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
   memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
 
-export const SET_VALUE = `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
+/** Writes a value kept until it is deleted (no expiry). */
+export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, NULL)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+  expires_at = excluded.expires_at`;
 
 /** The slot steps' statements. */
 export function slotStatements(db: DatabaseSync) {

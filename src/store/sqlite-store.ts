@@ -74,9 +74,25 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
   const ctx: SqliteContext = { db, now };
 
   const q = {
-    get: db.prepare('SELECT value FROM kv WHERE key = ?'),
+    get: db.prepare('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
     set: db.prepare(SET_VALUE),
-    setIfAbsent: db.prepare('INSERT OR IGNORE INTO kv (key, value, updated_at) VALUES (?, ?, ?)'),
+    setExpiring: db.prepare(
+      `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+       expires_at = excluded.expires_at`,
+    ),
+    // An expired value counts as absent.
+    setIfAbsent: db.prepare(
+      `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+       expires_at = excluded.expires_at WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`,
+    ),
+    // A range of the primary key, from the prefix to the prefix and the last code point (herald's
+    // keys are ASCII, so none that starts with the prefix lies past it), then the exact test.
+    deleteRange: db.prepare(
+      'DELETE FROM kv WHERE key >= ?1 AND key <= ?1 || char(1114111) AND substr(key, 1, length(?1)) = ?1',
+    ),
+    pruneValues: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
     // Inserts a new claim or takes over an expired one; a live claim is left as it is (no change).
     claim: db.prepare(
       `INSERT INTO claims (key, expires_at) VALUES (?, ?)
@@ -92,9 +108,17 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
     ...sqliteSchedules(ctx),
     ...sqliteSlots(ctx),
     ...sqliteOutbox(ctx),
-    getValue: (key) => run(() => (q.get.get(key) as { value: string } | undefined)?.value),
+    getValue: (key) => run(() => (q.get.get(key, now()) as { value: string } | undefined)?.value),
     setValue: (key, value, o) =>
-      run(() => changed((o?.ifAbsent ? q.setIfAbsent : q.set).run(key, value, now()))),
+      run(() => {
+        const t = now();
+        const expiresAt = o?.ttlMs === undefined ? null : t + o.ttlMs;
+        if (o?.ifAbsent) return changed(q.setIfAbsent.run(key, value, t, expiresAt, t));
+        return changed(
+          expiresAt === null ? q.set.run(key, value, t) : q.setExpiring.run(key, value, t, expiresAt),
+        );
+      }),
+    deleteValues: (keyPrefix) => run(() => Number(q.deleteRange.run(keyPrefix).changes)),
     claimOnce: (key, ttlMs) =>
       run(() => {
         const t = now();
@@ -105,7 +129,10 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
         immediateTransaction(db, () => {
           const cutoff = now() - olderThanMs;
           q.pruneClaims.run(now());
-          return Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
+          const values = Number(q.pruneValues.run(now()).changes);
+          return (
+            values + Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes)
+          );
         }),
       ),
     close: () =>

@@ -207,16 +207,25 @@ export interface OutboxStore {
 export interface Store extends ScheduleStore, SlotStore, OutboxStore {
   readonly kind: 'sqlite' | 'redis' | 'memory';
 
+  /** The value at `key`; undefined when there is none or it has expired. */
   getValue(key: string): Promise<string | undefined>;
-  /** With `ifAbsent`, writes only when the key is missing; returns whether it wrote. */
-  setValue(key: string, value: string, opts?: { ifAbsent?: boolean }): Promise<boolean>;
+  /**
+   * With `ifAbsent`, writes only when the key is missing (or expired); returns whether it wrote.
+   * With `ttlMs`, the value expires that long after the write; without, it is kept until deleted.
+   */
+  setValue(key: string, value: string, opts?: { ifAbsent?: boolean; ttlMs?: number }): Promise<boolean>;
+  /** Deletes every key that starts with `keyPrefix` (one key when it is the whole key); how many went. */
+  deleteValues(keyPrefix: string): Promise<number>;
   /**
    * Takes `key` for `ttlMs`: true for the first caller (on any replica sharing the store), false
    * while the claim lives. Answers each chat interaction once; the claim then expires on its own.
    */
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
 
-  /** Deletes finished records (posted or failed slots, delivered or given-up entries) older than this. */
+  /**
+   * Deletes finished records (posted or failed slots, delivered or given-up entries) older than
+   * this, and expired values.
+   */
   prune(olderThanMs: number): Promise<number>;
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
-import { configReport, type ReportLine } from '../../src/config/report.ts';
+import { configReport, type ReportLine } from '../../src/config/startup-report.ts';
 import { startHealthServer, type HealthServer } from '../../src/health.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { planServices } from '../../src/sandbox/resolve.ts';

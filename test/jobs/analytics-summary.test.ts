@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnalyticsSummaryJob, type AnalyticsSummarySettings } from '../../jobs/analytics-summary.ts';
 import { createJobSchedules } from '../../jobs/index.ts';
-import { createScheduling } from '../../jobs/schedules.ts';
+import { createScheduling } from '../../jobs/schedule-engine.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { ScheduleRunner } from '../../src/schedule/runner.ts';
 import { validateSchedules } from '../../src/schedule/when.ts';

@@ -2,6 +2,7 @@
 // and every bad input as one sentence with no upstream request.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readShortForm } from '../../commands/schedule.ts';
+import { createComponentState } from '../../src/core/component-state.ts';
 import { recordingLog, type LogLine } from '../support/command-doubles.ts';
 import { MANAGER, OPERATOR, ROLE_HOLDER, STRANGER, startWorld, type World } from './world.ts';
 
@@ -161,6 +162,24 @@ describe('/schedule list, pause, resume, remove', () => {
     );
     expect((await world.store.listSchedules()).map((r) => r.id)).toEqual([a!.id]);
     expect(world.upstream()).toEqual([]);
+  });
+
+  it("removing a schedule forgets its buttons' stored targets, and no other's", async () => {
+    await world.type('/schedule add "every day at 18:00" /weather Oslo');
+    const [record] = await world.store.listSchedules();
+    const owners = {
+      of: (t: { input: Record<string, unknown> }) => t.input.id as string | undefined,
+      exists: async (id: string) => (await world.store.getSchedule(id)) !== undefined,
+    };
+    const state = createComponentState({ values: world.store, maxIdLength: 100, owners });
+    const batch = state.batch();
+    const note = 'n'.repeat(120);
+    const own = batch.idFor({ command: 'schedule run', input: { id: record!.id, note } });
+    const other = batch.idFor({ command: 'jobs', input: { what: note } });
+    await batch.saved();
+    await world.type(`/schedule remove ${record!.id}`);
+    expect(await state.resolve(own)).toBeUndefined();
+    expect(await state.resolve(other)).toEqual({ command: 'jobs', input: { what: note } });
   });
 
   it('says when there is nothing to list', async () => {

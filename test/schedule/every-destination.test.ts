@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { http, type HttpResponseResolver } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { channelChecks } from '../../jobs/schedules.ts';
+import { channelChecks } from '../../jobs/schedule-engine.ts';
 import { loadScheduleConfig, type ScheduleConfig } from '../../src/config/schedule.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { ConfigProblem } from '../../src/errors.ts';

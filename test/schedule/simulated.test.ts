@@ -2,7 +2,7 @@
 // the service plan, the destination and SCHEDULE_ALLOW_SIMULATED, made at add time and at every run.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
-import { configReport } from '../../src/config/report.ts';
+import { configReport } from '../../src/config/startup-report.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
 import { planServices, type ServiceMode } from '../../src/sandbox/resolve.ts';
 import { decideSimulated, destinationModeOf, withFooter } from '../../src/schedule/simulated.ts';

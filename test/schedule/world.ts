@@ -22,7 +22,7 @@ import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
-import { channelAudiences, channelChecks, directMessages, messageLinker } from '../../jobs/schedules.ts';
+import { channelAudiences, channelChecks, directMessages, messageLinker } from '../../jobs/schedule-engine.ts';
 import type { JobLog } from '../../src/schedule/job.ts';
 import type { ScheduleRunnerOptions } from '../../src/schedule/runner.ts';
 import type { WebhookClient } from '../../src/services/webhook/client.ts';
@@ -166,7 +166,7 @@ export interface ChannelBench {
 
 /**
  * A replica posting through the bot's own `channels`: the schedule service and the runner wired
- * as jobs/schedules.ts wires them, on `store` when replicas share one. `maxWaitMs`: the longest
+ * as jobs/schedule-engine.ts wires them, on `store` when replicas share one. `maxWaitMs`: the longest
  * wait its deliverer does in process.
  */
 export function channelBench(
@@ -230,15 +230,15 @@ export interface WorldOptions {
   store?: Store;
   settings?: Partial<ScheduleSettings>;
   runNow?: (record: ScheduleRecord, world: World) => Promise<ManualRun>;
-  /** What removing a watch does to its memory (jobs/schedules.ts wires the store's). */
+  /** What removing a watch does to its memory (jobs/schedule-engine.ts wires the store's). */
   forget?: (id: string) => Promise<void>;
   /** Who may manage schedules (SCHEDULE_ALLOWED_USERS / _ROLES). */
   allow?: { users: string[]; roles: string[] };
-  /** The simulated-data guard at add time (jobs/schedules.ts wires the plan's). */
+  /** The simulated-data guard at add time (jobs/schedule-engine.ts wires the plan's). */
   simulated?: SimulatedPolicy;
   /**
    * The bot's own clients: a schedule added in their channel posts there (checked at add time, as
-   * jobs/schedules.ts wires it), and the history links each post.
+   * jobs/schedule-engine.ts wires it), and the history links each post.
    */
   channels?: ChannelClients;
   /** The dispatcher's log (the commands' lines); silent by default. */

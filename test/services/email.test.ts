@@ -9,6 +9,7 @@ import {
   clientMaker,
   errorText,
   expectFailureCodes,
+  LATE_ANSWER_MS,
   expectNoSecret,
   failure,
   htmlPage,
@@ -249,7 +250,7 @@ describe('email client', () => {
 
   it('maps a timeout, a reset, an HTML page and a misfit body to typed codes', async () => {
     const cases: [Answer, string][] = [
-      [async () => (await delay(1_000), HttpResponse.json({})), 'timeout'],
+      [async () => (await delay(LATE_ANSWER_MS), HttpResponse.json({})), 'timeout'],
       [() => HttpResponse.error(), 'network'],
       [() => htmlPage('<html><body>Bad gateway</body></html>', 200), 'bad_response'],
       [() => htmlPage('<html><body>Bad gateway</body></html>', 502), 'upstream'],
@@ -259,7 +260,7 @@ describe('email client', () => {
         'bad_response',
       ],
     ];
-    const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 150 });
+    const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 5_000 });
     await expectFailureCodes(
       server,
       cases,

@@ -13,6 +13,7 @@ import {
   clientMaker,
   errorText,
   expectFailureCodes,
+  LATE_ANSWER_MS,
   expectNoSecret,
   failure,
   htmlPage,
@@ -225,7 +226,7 @@ describe('geocoding client', () => {
     const la = fixture('los-angeles.json');
     const [first] = la.features as Record<string, unknown>[];
     const cases: [Answer, string][] = [
-      [async () => (await delay(1_000), HttpResponse.json(la)), 'timeout'],
+      [async () => (await delay(LATE_ANSWER_MS), HttpResponse.json(la)), 'timeout'],
       [() => HttpResponse.error(), 'network'],
       [() => htmlPage('<html>Bad gateway</html>', 200), 'bad_response'],
       [() => htmlPage('<html>Bad gateway</html>', 503), 'upstream'],
@@ -235,7 +236,7 @@ describe('geocoding client', () => {
         'bad_response',
       ],
     ];
-    const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 150 });
+    const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 5_000 });
     await expectFailureCodes(
       server,
       cases,

@@ -12,6 +12,7 @@ import {
   clientMaker,
   errorText,
   expectFailureCodes,
+  LATE_ANSWER_MS,
   expectNoSecret,
   failure,
   htmlPage,
@@ -305,7 +306,7 @@ describe('weather client', () => {
 
   it('maps a timeout, a reset, an HTML page and a misfit body to typed codes', async () => {
     const cases: [Answer, string][] = [
-      [async () => (await delay(1_000), HttpResponse.json({})), 'timeout'],
+      [async () => (await delay(LATE_ANSWER_MS), HttpResponse.json({})), 'timeout'],
       [() => HttpResponse.error(), 'network'],
       [() => htmlPage('<html><h1>502 Bad Gateway</h1></html>', 200), 'bad_response'],
       [() => htmlPage('<html><h1>502 Bad Gateway</h1></html>', 502), 'upstream'],
@@ -314,7 +315,7 @@ describe('weather client', () => {
         'bad_response',
       ],
     ];
-    const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 150 });
+    const { client } = makeClient({}, { maxRetries: 0, requestTimeoutMs: 5_000 });
     await expectFailureCodes(
       server,
       cases,

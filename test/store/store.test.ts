@@ -297,6 +297,24 @@ describe.each(backends)('$name store', (backend) => {
     expect(await stores[2]!.getValue('k')).toBe('three');
   });
 
+  it('keeps a value with a ttl on every handle until it expires, and deletes values by key prefix', async () => {
+    expect(await store.setValue('button:k7p2mx:a', 'A', { ttlMs: 60_000 })).toBe(true);
+    await store.setValue('button:k7p2mx:b', 'B');
+    await store.setValue('button:k7p2mxz:c', 'C');
+    expect(await stores[1]!.getValue('button:k7p2mx:a')).toBe('A');
+    expect(await stores[1]!.deleteValues('button:k7p2mx:')).toBe(2);
+    expect(await stores[2]!.getValue('button:k7p2mx:a')).toBeUndefined();
+    expect(await stores[2]!.getValue('button:k7p2mx:b')).toBeUndefined();
+    expect(await stores[2]!.getValue('button:k7p2mxz:c')).toBe('C');
+    // A whole key is a prefix too; glob characters in it are plain characters.
+    await store.setValue('a*[b]?', 'x');
+    await store.setValue('a*[b]?z', 'y');
+    await store.setValue('aXbz', 'z');
+    expect(await store.deleteValues('a*[b]?z')).toBe(1);
+    expect(await store.getValue('a*[b]?')).toBe('x');
+    expect(await store.getValue('aXbz')).toBe('z');
+  });
+
   // Redis expires finished keys by itself (PEXPIRE), checked in openStore below.
   it.runIf(backend.name !== 'redis')(
     'prunes finished records but keeps pending entries and live claims',
@@ -314,6 +332,61 @@ describe.each(backends)('$name store', (backend) => {
       expect(await store.listOutbox('delivered')).toEqual([]);
     },
   );
+});
+
+describe('values with a ttl', () => {
+  it('node:sqlite: a value expires on the store clock, counts as absent, and is pruned', async () => {
+    let t = 1_763_800_000_000;
+    const store = createSqliteStore(join(dir, `${randomUUID()}`, 'store.sqlite'), { now: () => t });
+    await store.setValue('button:x', 'A', { ttlMs: 60_000 });
+    await store.setValue('kept', 'K');
+    t += 59_999;
+    expect(await store.getValue('button:x')).toBe('A');
+    expect(await store.setValue('button:x', 'B', { ifAbsent: true })).toBe(false);
+    t += 1;
+    expect(await store.getValue('button:x')).toBeUndefined();
+    expect(await store.prune(0)).toBe(1);
+    // Written again without a ttl, it is kept.
+    expect(await store.setValue('button:x', 'C', { ifAbsent: true, ttlMs: 1_000 })).toBe(true);
+    await store.setValue('button:x', 'D');
+    t += 10 * 365 * 24 * 3_600_000;
+    expect(await store.getValue('button:x')).toBe('D');
+    expect(await store.getValue('kept')).toBe('K');
+    await store.close();
+  });
+
+  it('node:sqlite: a file written before values could expire gains the column, its values kept', async () => {
+    const file = join(dir, `${randomUUID()}`, 'store.sqlite');
+    await createSqliteStore(file).close();
+    const db = new DatabaseSync(file);
+    db.exec(
+      'DROP TABLE kv; CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL) STRICT',
+    );
+    db.prepare('INSERT INTO kv VALUES (?, ?, ?)').run('watch:k7p2mx', '["A"]', 1);
+    db.close();
+    const store = createSqliteStore(file);
+    expect(await store.getValue('watch:k7p2mx')).toBe('["A"]');
+    await store.setValue('button:x', 'A', { ttlMs: 60_000 });
+    expect(await store.getValue('button:x')).toBe('A');
+    await store.close();
+  });
+
+  it('Redis: the key carries the ttl (PX) and loses it when written again without one', async () => {
+    const keyPrefix = `${runPrefix}${randomUUID()}:`;
+    const store = await createRedisStore(REDIS_URL, { keyPrefix });
+    const redis = new Redis(REDIS_URL);
+    const key = `${keyPrefix}{sched}:kv:button:x`;
+    await store.setValue('button:x', 'A', { ttlMs: 60_000 });
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    expect(await store.setValue('button:x', 'B', { ifAbsent: true, ttlMs: 60_000 })).toBe(false);
+    await store.setValue('button:x', 'C');
+    expect(await redis.pttl(key)).toBe(-1);
+    await redis.del(key);
+    await redis.quit();
+    await store.close();
+  });
 });
 
 describe('redis keys on Cluster', () => {

@@ -2,7 +2,7 @@
 // every test, a capturing HttpLog, `failure()` for calls that must reject with a ServiceError, and
 // the no-credential checks.
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { HttpResponse, type RequestHandler } from 'msw';
 import { ServiceError } from '../../src/errors.ts';
 import type { HttpLog } from '../../src/http/client.ts';
@@ -159,7 +159,33 @@ export async function expectFailureCodes(
 ): Promise<void> {
   for (const [i, [answer, code]] of cases.entries()) {
     server.use(serve(answer));
-    expect((await failure(call(i))).code).toBe(code);
+    if (code === 'timeout') await expectTimeoutOnFakeClock(server, () => call(i));
+    else expect((await failure(call(i))).code).toBe(code);
     server.resetHandlers();
   }
 }
+
+/** Longer than any client deadline the service tests set; shorter than a late answer's delay. */
+const PAST_THE_DEADLINE_MS = 10_000;
+
+/**
+ * The client's deadline and the fake upstream's late answer both wait on a faked `setTimeout`, so
+ * the answer is late because the clock says so, never because a loaded machine was slow.
+ */
+async function expectTimeoutOnFakeClock(server: SandboxServer, call: () => Promise<unknown>) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const before = server.requests.length;
+    const result = failure(call());
+    await vi.waitFor(() => expect(server.requests.length).toBeGreaterThan(before));
+    await vi.advanceTimersByTimeAsync(PAST_THE_DEADLINE_MS);
+    expect((await result).code).toBe('timeout');
+    // Lets the late answer go, to a request that is no longer waiting.
+    await vi.advanceTimersByTimeAsync(LATE_ANSWER_MS);
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** How late a case's answer comes when it is meant to miss the deadline. */
+export const LATE_ANSWER_MS = 60_000;

@@ -13,7 +13,7 @@ function splitFirstWord(text: string): { word: string; rest: string } {
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, k) => k);
   for (let x = 1; x <= a.length; x += 1) {
     let diagonal = row[0]!;
@@ -28,7 +28,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** The known name closest to `wanted`, when it is close enough to be a typo. */
-export function closestName(wanted: string, names: readonly string[]): string | undefined {
+function closestName(wanted: string, names: readonly string[]): string | undefined {
   const scored = names
     .map((name) => ({ name, distance: editDistance(wanted, name) }))
     .filter((s) => s.distance <= MAX_SUGGESTION_DISTANCE)

@@ -4,7 +4,7 @@
 // slack.ts (incoming webhooks) and slack-web-api.ts (the bot's Web API).
 import type { CallOptions } from '../../http/client.ts';
 import type { Closable } from '../deps.ts';
-import type { DiscordEmbed, DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
+import type { DiscordEmbed, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { SlackFile, SlackMessage } from '../../render/slack.ts';
 import type { PostOptions } from './rate-limit.ts';
 
@@ -22,9 +22,6 @@ export interface WebhookDestination extends WebhookConfig {
 
 /** An embed as Discord takes it. */
 export type WebhookEmbed = DiscordEmbed;
-
-/** A file uploaded with the message (an mp3, a chart PNG). */
-export type WebhookFile = DiscordFile;
 
 /**
  * A Slack post: the one Slack renderer's message, tagged so it cannot go to Discord. `files` only in
@@ -93,7 +90,7 @@ export interface PostProgress {
  * Posts into a chat channel through the bot's own connection (a Discord bot token's channel
  * message, Slack's chat.postMessage), and says at add time whether it can.
  */
-export interface ChannelAudience {
+interface ChannelAudience {
   isPrivate: boolean;
   isMember?: boolean;
 }

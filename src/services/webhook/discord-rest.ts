@@ -14,7 +14,7 @@
 // the URL: a webhook's or interaction's token is a path segment) and, for the codes that say a
 // destination refuses herald for good, a `refusal`.
 import type { REST, RawFile } from '@discordjs/rest';
-import type { RateScope } from '../../domain/rate-budget.ts';
+import { DISCORD_BOT_SCOPE, webhookHostScope, type RateScope } from '../../domain/rate-budget.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';
 import { bodyExcerpt, errorCode, statusToCode, TIMEOUT_CODES } from '../../http/failure.ts';
 import type { AnswerHead, CallRecord } from '../../http/types.ts';
@@ -38,7 +38,7 @@ async function importSdk() {
 }
 type Sdk = Awaited<ReturnType<typeof importSdk>>;
 /** discord-api-types' route builders, handed to a request's `route` once they are loaded. */
-export type DiscordRoutes = Sdk['Routes'];
+type DiscordRoutes = Sdk['Routes'];
 let sdkLoading: Promise<Sdk> | undefined;
 /**
  * @discordjs/rest and discord-api-types' routes, loaded with the first Discord request: the SDK
@@ -60,9 +60,9 @@ export type DiscordRestDeps = ClientDeps;
  * per source address and so budgeted per host), or interaction responses (`interaction`, no token,
  * outside the global limit).
  */
-export type DiscordCaller = { kind: 'bot'; token: string } | { kind: 'webhook' } | { kind: 'interaction' };
+type DiscordCaller = { kind: 'bot'; token: string } | { kind: 'webhook' } | { kind: 'interaction' };
 
-export interface DiscordRestConfig {
+interface DiscordRestConfig {
   /** The REST base the routes hang from: DISCORD_API_URL, or a webhook address's part before /webhooks. */
   api: string;
   /** Whether routes go under `/v10` (false: a webhook address is posted to exactly as it was given). */
@@ -70,7 +70,7 @@ export interface DiscordRestConfig {
   caller: DiscordCaller;
 }
 
-export interface DiscordRequest {
+interface DiscordRequest {
   operation: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** The route, or how to make it from discord-api-types' `Routes` (loaded with the SDK). */
@@ -83,7 +83,7 @@ export interface DiscordRequest {
   onRateLimit?: ((facts: RateLimitFacts) => void) | undefined;
 }
 
-export interface DiscordAnswer {
+interface DiscordAnswer {
   status: number;
   /** The parsed JSON answer; undefined for an empty one (204). */
   data: unknown;
@@ -95,7 +95,7 @@ export interface DiscordRest {
 }
 
 /** Discord's JSON codes that say the destination refuses herald for good (the schedule pauses). */
-export const DISCORD_REFUSALS: ReadonlySet<number> = new Set([
+const DISCORD_REFUSALS: ReadonlySet<number> = new Set([
   10003, // Unknown Channel
   10015, // Unknown Webhook
   50001, // Missing Access
@@ -116,8 +116,8 @@ const INTERACTION_MAX_WAIT_MS = 10_000;
 
 /** The budget a caller's requests take from: none for interaction responses. */
 function scopeOf(config: DiscordRestConfig): RateScope | undefined {
-  if (config.caller.kind === 'bot') return 'discord:bot';
-  if (config.caller.kind === 'webhook') return `discord:webhook-host:${new URL(config.api).host}`;
+  if (config.caller.kind === 'bot') return DISCORD_BOT_SCOPE;
+  if (config.caller.kind === 'webhook') return webhookHostScope(config.api);
   return undefined;
 }
 

@@ -225,7 +225,7 @@ export function createWebhookClient(config: WebhookConfig, deps: DiscordRestDeps
   };
 }
 
-export interface DiscordChannelConfig {
+interface DiscordChannelConfig {
   /** The REST base without the version (DISCORD_API_URL), e.g. https://discord.com/api. */
   apiUrl: string;
   token: string;
@@ -240,11 +240,11 @@ const NEEDED: readonly (readonly [bigint, string])[] = [
 ];
 const ADMINISTRATOR = 1n << 3n;
 
-export const DISCORD_GRANT_SENTENCE =
+const DISCORD_GRANT_SENTENCE =
   'herald needs View Channel, Send Messages, Embed Links and Attach Files in this channel; grant them to its role, or add the schedule with to:<destination>.';
 
 /** The permissions of NEEDED that `bitfield` lacks; none when it is not a bitfield. */
-export function missingDiscordPermissions(bitfield: string): string[] {
+function missingDiscordPermissions(bitfield: string): string[] {
   if (!/^\d{1,30}$/.test(bitfield)) return [];
   const bits = BigInt(bitfield);
   if ((bits & ADMINISTRATOR) !== 0n) return [];
@@ -314,7 +314,7 @@ async function sendDirect(
 }
 
 /** The bot's channel client, with the DM it can send (a schedule's creator is told there). */
-export type DiscordChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage'>>;
+type DiscordChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage'>>;
 
 /**
  * Posts into Discord channels with the bot token. Sending needs View Channel and Send Messages;

@@ -88,11 +88,7 @@ function codeOfStatus(status: number): ServiceErrorCode {
 }
 
 /** One sentence a user can act on, naming the channel as they know it. */
-export function slackRefusalSentence(
-  error: string | undefined,
-  where: string,
-  scope?: string,
-): string | undefined {
+function slackRefusalSentence(error: string | undefined, where: string, scope?: string): string | undefined {
   switch (error) {
     case 'not_in_channel':
       return `herald is not a member of ${where}; invite it there (/invite @herald).`;

@@ -33,16 +33,16 @@ import type { PostOptions } from './rate-limit.ts';
 import { slackChannelName, slackFailure } from './slack-refusals.ts';
 import { fromSdkError, webClientOptions } from './slack-web-client.ts';
 
-export interface SlackChannelConfig {
+interface SlackChannelConfig {
   /** The Web API base (SLACK_API_URL), e.g. https://slack.com/api. */
   apiUrl: string;
   botToken: string;
 }
 
-export type SlackChannelDeps = ClientDeps;
+type SlackChannelDeps = ClientDeps;
 
 /** Who reads a channel: private or not, and whether a given user is in it. */
-export interface SlackAudience {
+interface SlackAudience {
   isPrivate: boolean;
   isMember?: boolean;
 }
@@ -51,12 +51,12 @@ export interface SlackAudience {
  * The Slack channel client, with the DM a refused schedule's creator is told by (im:write), and
  * who reads a channel (for /schedule's listing rules).
  */
-export type SlackChannelClient = ChannelClient &
+type SlackChannelClient = ChannelClient &
   Required<Pick<ChannelClient, 'directMessage'>> & {
     audience(channelId: string, opts?: { userId?: string }): Promise<SlackAudience>;
   };
 
-export const SLACK_INVITE_SENTENCE =
+const SLACK_INVITE_SENTENCE =
   'invite herald to this channel (/invite @herald); it needs chat:write and files:write.';
 const SLACK_SCOPE_SENTENCE =
   'herald cannot check this channel: add the channels:read and groups:read scopes to its Slack app and reinstall it, then invite it here (/invite @herald).';

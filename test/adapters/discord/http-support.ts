@@ -1,5 +1,6 @@
 // Discord's side of the HTTP interactions endpoint for tests: an Ed25519 key pair like an
 // application's, requests signed as Discord signs them, and herald's HTTP server with the adapter.
+import type { ComponentState } from '../../../src/core/component-state.ts';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
@@ -192,6 +193,8 @@ export async function startHttpReplica(opts: {
   registry?: CommandRegistry;
   /** The public server's bounds; its defaults otherwise. */
   limits?: ConnectionLimits;
+  /** Where long button targets are kept; in the adapter's process by default. */
+  buttonTargets?: ComponentState;
 }): Promise<HttpReplica> {
   const routes = createRoutes();
   const server = await startHealthServer({
@@ -221,6 +224,7 @@ export async function startHttpReplica(opts: {
     webhook: opts.webhook,
     claims: opts.claims,
     interactions,
+    ...(opts.buttonTargets ? { buttonTargets: opts.buttonTargets } : {}),
   });
   const runs: Invocation[] = [];
   await adapter.start(opts.registry ?? registry, opts.handlers?.(runs) ?? createHandlers(runs, opts.log));

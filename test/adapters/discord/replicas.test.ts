@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
-import { createActionStore, customIdFor } from '../../../adapters/discord/custom-id.ts';
+import { customIdFor } from '../../../adapters/discord/custom-id.ts';
 import type { AdapterHandlers, ChatAdapter } from '../../../src/core/adapter.ts';
 import { createLocalClaims, type InteractionClaims } from '../../../src/core/claims.ts';
 import { defineCommand } from '../../../src/core/command.ts';
@@ -59,15 +59,13 @@ const newToken = () => `replica-token-${(tokens += 1)}-aW50ZXJhY3Rpb246`;
 async function startReplicas(claims: [InteractionClaims, InteractionClaims]) {
   const runs: string[][] = [[], []];
   const logs: LogLine[][] = [[], []];
-  // Button targets are kept per replica; a shared store would be needed for long inputs only.
-  const actionStore = createActionStore();
+  // The buttons here are short and travel inline; long ones are in button-targets.test.ts.
   adapters = claims.map((claim, i) =>
     createDiscordAdapter({
       config: fakeDiscordConfig(fake),
       webhook: fake.webhook,
       log: recordingLog(logs[i]!),
       claims: claim,
-      actionStore,
     }),
   );
   for (const [i, adapter] of adapters.entries()) await adapter.start(registry, handlersCounting(runs[i]!));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isJobCountry, JOB_COUNTRIES, JOB_COUNTRY_CURRENCIES } from '../../src/domain/job-countries.ts';
-import { countryName, formatMoney, formatSalary } from '../../commands/job-countries.ts';
+import { countryName, formatMoney, formatSalary } from '../../commands/jobs-format.ts';
 
 // The 19 codes that Adzuna's live UNSUPPORTED_COUNTRY error lists, copied here by hand.
 const ADZUNA_COUNTRIES = 'at, au, be, br, ca, ch, de, es, fr, gb, in, it, mx, nl, nz, pl, sg, us, za';

@@ -15,19 +15,19 @@ import {
 } from '../src/speak.ts';
 import type { SayCommandOptions } from './say.ts';
 
-export const SPEAK_OPTION = z
+const SPEAK_OPTION = z
   .enum(['yes', 'no'])
   .default('no')
   .describe('yes: also a short spoken version (mp3), counted against your /say budget');
 
-export interface SpeakSettings {
+interface SpeakSettings {
   /** The /say budget: spends the spoken text's characters, or refuses. */
   charge?: SayCommandOptions['charge'];
   refund?: SayCommandOptions['refund'];
 }
 
 /** The reply with its spoken version attached, or with one sentence saying why there is none. */
-export async function addSpokenVersion(
+async function addSpokenVersion(
   reply: Reply,
   filename: string,
   ctx: CommandContext,
