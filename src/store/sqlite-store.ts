@@ -35,6 +35,9 @@ function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
+/** Runs `fn` as one atomic step, as a Store method: what it throws is a rejection. */
+const atomic = <T>(db: DatabaseSync, fn: () => T): Promise<T> => run(() => immediateTransaction(db, fn));
+
 /** What the SQLite store's parts share: the open database and the clock. */
 interface SqliteContext {
   db: DatabaseSync;
@@ -125,16 +128,12 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
         return changed(q.claim.run(key, t + ttlMs, t));
       }),
     prune: (olderThanMs) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const cutoff = now() - olderThanMs;
-          q.pruneClaims.run(now());
-          const values = Number(q.pruneValues.run(now()).changes);
-          return (
-            values + Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes)
-          );
-        }),
-      ),
+      atomic(db, () => {
+        const cutoff = now() - olderThanMs;
+        q.pruneClaims.run(now());
+        const values = Number(q.pruneValues.run(now()).changes);
+        return values + Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
+      }),
     close: () =>
       run(() => {
         if (db.isOpen) db.close();
@@ -180,26 +179,22 @@ function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
     listSchedules: () => run(() => q.list.all().map((row) => parseRecord(row)!)),
     getSchedule: (id) => run(() => parseRecord(q.get.get(id))),
     addSchedule: (record, max) =>
-      run(() =>
-        tx((): AddResult => {
-          if (q.get.get(record.id) !== undefined) return 'exists';
-          if ((q.count.get() as { n: number }).n >= max) return 'full';
-          q.insert.run(
-            record.id,
-            JSON.stringify(record),
-            record.createdAt,
-            record.paused ? null : record.createdAt,
-          );
-          return 'added';
-        }),
-      ),
+      atomic(db, (): AddResult => {
+        if (q.get.get(record.id) !== undefined) return 'exists';
+        if ((q.count.get() as { n: number }).n >= max) return 'full';
+        q.insert.run(
+          record.id,
+          JSON.stringify(record),
+          record.createdAt,
+          record.paused ? null : record.createdAt,
+        );
+        return 'added';
+      }),
     removeSchedule: (id) =>
-      run(() =>
-        tx(() => {
-          q.removeRuns.run(id);
-          return changed(q.remove.run(id));
-        }),
-      ),
+      atomic(db, () => {
+        q.removeRuns.run(id);
+        return changed(q.remove.run(id));
+      }),
     dueSchedules: (t, limit) => run(() => q.due.all(t, limit).map((row) => parseRecord(row)!)),
     setNextRuns: (next) =>
       run(() => {
@@ -237,7 +232,6 @@ const parseRecord = (row: unknown): ScheduleRecord | undefined =>
 
 function sqliteSlots({ db, now }: SqliteContext): SlotStore {
   const q = slotStatements(db);
-  const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
   const slotAt = (job: string, slotId: string) => {
     const row = q.slot.get(job, slotId) as StoredFields | undefined;
     return row && slotOf(row);
@@ -266,45 +260,38 @@ function sqliteSlots({ db, now }: SqliteContext): SlotStore {
 
   return {
     claimSlot: (job, slotId, owner, leaseMs, rules = {}) =>
-      run(() =>
-        tx((): ClaimResult => {
-          const t = now();
-          const s = slotAt(job, slotId);
-          const refused = refusal(job, slotId, t, rules, s);
-          if (refused) return refused;
-          if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
-          else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
-          const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
-          const key = rules.schedule?.memoryKey;
-          const memory =
-            key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
-          return {
-            status: 'claimed',
-            attempt: (s?.attempts ?? 0) + 1,
-            ...(schedule ? { schedule } : {}),
-            ...(memory ? { memory: memory.value } : {}),
-          };
-        }),
-      ),
+      atomic(db, (): ClaimResult => {
+        const t = now();
+        const s = slotAt(job, slotId);
+        const refused = refusal(job, slotId, t, rules, s);
+        if (refused) return refused;
+        if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
+        else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
+        const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
+        const key = rules.schedule?.memoryKey;
+        const memory = key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
+        return {
+          status: 'claimed',
+          attempt: (s?.attempts ?? 0) + 1,
+          ...(schedule ? { schedule } : {}),
+          ...(memory ? { memory: memory.value } : {}),
+        };
+      }),
     markMissed: (job, slotId, error) =>
-      run(() =>
-        tx(() => {
-          if (q.slot.get(job, slotId) !== undefined) return false;
-          q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
-          return true;
-        }),
-      ),
+      atomic(db, () => {
+        if (q.slot.get(job, slotId) !== undefined) return false;
+        q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
+        return true;
+      }),
     markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[], opts) =>
-      run(() =>
-        tx(() => {
-          const t = now();
-          if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
-          const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
-          for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
-          if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t);
-          return true;
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
+        const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
+        for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
+        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t);
+        return true;
+      }),
     markFailed: (job, slotId, owner, error) =>
       run(() => {
         q.failSlot.run(error, now(), job, slotId, owner);
@@ -321,36 +308,30 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxStore {
 
   return {
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const t = now();
-          const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as StoredFields[];
-          for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id!);
-          return rows.map((r) =>
-            entryOf({ ...r, attempts: Number(r.attempts) + 1, nextAttemptAt: t + leaseMs, updatedAt: t }),
-          );
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as StoredFields[];
+        for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id!);
+        return rows.map((r) =>
+          entryOf({ ...r, attempts: Number(r.attempts) + 1, nextAttemptAt: t + leaseMs, updatedAt: t }),
+        );
+      }),
     markDelivered: (id, receipt) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const t = now();
-          const memory = q.memoryOf.get(id) as
-            { memory_key: string | null; memory_value: string | null } | undefined;
-          if (!memory) return false;
-          q.delivered.run(receipt ?? null, t, id);
-          if (memory.memory_key !== null && memory.memory_value !== null)
-            q.setValue.run(memory.memory_key, memory.memory_value, t);
-          return true;
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        const memory = q.memoryOf.get(id) as
+          { memory_key: string | null; memory_value: string | null } | undefined;
+        if (!memory) return false;
+        q.delivered.run(receipt ?? null, t, id);
+        if (memory.memory_key !== null && memory.memory_value !== null)
+          q.setValue.run(memory.memory_key, memory.memory_value, t);
+        return true;
+      }),
     renewOutboxLeases: (ids, owner, leaseMs) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const t = now();
-          return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
+      }),
     markInFlight: (id, owner, isInFlight, receipt) =>
       run(() => {
         const t = now();
