@@ -106,7 +106,7 @@ async function handover(run: number): Promise<{ line: string; isOnce: boolean }>
   // Done when every slot has a post, no request is open and the outbox holds nothing pending.
   for (;;) {
     await after(5_000);
-    const pending = await a.store.listOutbox({ status: 'pending' });
+    const pending = await a.store.listOutbox('pending');
     const slots = new Set(fake.posts.map((p) => p.content)).size;
     if (slots >= SLOTS && fake.open.n === 0 && pending.length === 0) break;
     if (performance.now() - started > 20 * 60_000) break;

@@ -31,7 +31,8 @@ export interface DestinationSources {
   channelAudiences?: ChannelAudiences | undefined;
 }
 
-function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
+/** A refusal of /schedule's input or access, one sentence. */
+export function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
   return new UserError({ code, message });
 }
 

@@ -56,22 +56,7 @@ const DELIVERY_DEFAULTS = Object.freeze({
   retryBaseMs: 60_000,
   retryMaxMs: 60 * 60_000,
   maxAgeMs: 24 * 60 * 60_000,
-}) satisfies Required<
-  Omit<
-    DeliveryOptions,
-    | 'store'
-    | 'services'
-    | 'log'
-    | 'owner'
-    | 'now'
-    | 'random'
-    | 'sleep'
-    | 'repeat'
-    | 'destinations'
-    | 'channels'
-    | 'rateBudget'
-  >
->;
+});
 
 /* The fixed rules of one entry's delivery (deliver-entry.ts), beside the defaults above. */
 
@@ -134,13 +119,13 @@ export function createDeliveryContext(options: DeliveryOptions): DeliveryContext
     pauses: createDestinationPauses(settings.store, now, (err, scope) =>
       settings.log.warn({ err, scope }, 'outbox.pause_not_saved'),
     ),
-    leases: createLeaseKeeper({
-      store: settings.store,
-      owner: settings.owner,
-      leaseMs: settings.leaseMs,
-      log: settings.log,
-      repeat: settings.repeat ?? repeatEvery,
-    }),
+    leases: createLeaseKeeper(
+      settings.store,
+      settings.owner,
+      settings.leaseMs,
+      settings.log,
+      settings.repeat ?? repeatEvery,
+    ),
     sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
   };
 }

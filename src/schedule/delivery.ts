@@ -36,7 +36,6 @@ export interface Deliverer {
   readonly leaseMs: number;
   /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
   drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
-  /** Delivers entries this owner already holds (a slot's posts, leased to it when marked posted). */
   /**
    * Delivers entries this owner already holds (a slot's posts, leased to it when marked posted).
    * `markedAt`: when the store marked them in flight with their lease (markPosted), so that their

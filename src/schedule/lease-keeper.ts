@@ -24,15 +24,13 @@ export interface LeaseKeeper {
   isLost(id: string): boolean;
 }
 
-export interface LeaseKeeperOptions {
-  store: Store;
-  owner: string;
-  leaseMs: number;
-  log: JobLog;
-  repeat: Repeat;
-}
-
-export function createLeaseKeeper({ store, owner, leaseMs, log, repeat }: LeaseKeeperOptions): LeaseKeeper {
+export function createLeaseKeeper(
+  store: Store,
+  owner: string,
+  leaseMs: number,
+  log: JobLog,
+  repeat: Repeat,
+): LeaseKeeper {
   const kept = new Set<string>();
   const lost = new Set<string>();
   let stop: (() => void) | undefined;

@@ -50,12 +50,10 @@ export interface RunBook {
   notices: CreatorNotices;
   /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
   onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
-  /** Records a chat schedule's run (recordChatRun). */
-  record(record: ScheduleRecord, run: ScheduleRun, context?: RunContext): Promise<ScheduleRun>;
 }
 
 /** What the run book is made from: the runner's settings. */
-export interface RunBookSettings extends Pick<DeliveryOptions, 'services' | 'destinations'> {
+interface RunBookSettings extends Pick<DeliveryOptions, 'services' | 'destinations'> {
   store: Store;
   log: JobLog;
   now: () => Date;
@@ -68,7 +66,7 @@ export interface RunBookSettings extends Pick<DeliveryOptions, 'services' | 'des
 
 export function createRunBook(settings: RunBookSettings): RunBook {
   const { store, log } = settings;
-  const book: RunBook = {
+  return {
     store,
     log,
     now: settings.now,
@@ -81,9 +79,7 @@ export function createRunBook(settings: RunBookSettings): RunBook {
     },
     notices: createCreatorNotices({ store, log, directMessage: settings.directMessage }),
     ...(settings.onRecord ? { onRecord: settings.onRecord } : {}),
-    record: (record, run, context) => recordChatRun(book, record, run, context),
   };
-  return book;
 }
 
 /**
@@ -106,20 +102,14 @@ export async function recordRun(
   )
     run = { ...run, outcome: 'pending', nextRetryAt: book.now().getTime() + book.retryDelayMs };
   const { record } = target;
-  if (!record) {
-    const key = `job:${target.name}:failed-in-a-row`;
-    return recordBuiltInRun(book, target.name, run, {
-      read: async () => Number((await book.store.getValue(key)) ?? 0) || 0,
-      write: async (n) => void (await book.store.setValue(key, String(n))),
-    });
-  }
+  if (!record) return recordBuiltInRun(book, target.name, run);
   const isNoChange =
     record.onlyNew === true && outcome.status === 'posted' && outcome.deliveries.length === 0;
   // A manual run's asker reads what happened in the reply: the creator asking is told there.
   const { asker } = how;
   const isCreatorAsking =
     asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
-  await book.record(record, isNoChange ? { ...run, outcome: 'no-change' } : run, {
+  await recordChatRun(book, record, isNoChange ? { ...run, outcome: 'no-change' } : run, {
     gone: goneOf(outcome),
     destinationFailed: isDestinationFailure(outcome),
     toldAlready: isCreatorAsking,
@@ -164,7 +154,7 @@ export async function recordDrained(book: RunBook, drained: DrainResult): Promis
             error: `The destination refused the post: ${failure?.reason ?? 'see the log'}.`,
           };
     const deliveries = [{ id: entryId, kind: 'webhook' as const, outcome, ...(failure ? { failure } : {}) }];
-    await book.record(record, run, {
+    await recordChatRun(book, record, run, {
       gone: goneOf({ deliveries }),
       destinationFailed: isDestinationFailure({ deliveries }),
     });
@@ -224,7 +214,6 @@ function destinationName(destination: string): string {
   return channel ? `The channel <#${channel.id}>` : `The destination ${destination}`;
 }
 
-/** The sentence a paused schedule's history and its creator read: what refused, and the fix. */
 /**
  * `text` with the channel named as its users know it: `#general` where the schedule kept the name
  * (a Slack renderer shows herald's text as written, so `<#C…>` would read as itself there).
@@ -234,6 +223,7 @@ function withChannelName(record: ScheduleRecord, text: string): string {
   return channel && record.channelName ? text.replaceAll(`<#${channel.id}>`, `#${record.channelName}`) : text;
 }
 
+/** The sentence a paused schedule's history and its creator read: what refused, and the fix. */
 function pausedSentence(record: ScheduleRecord, gone: Gone): string {
   if (gone.refusal)
     return `${withChannelName(record, gone.reason).replace(/\.?$/, '.')} So schedule ${record.id} (${loggedText(record.command)}) is paused; once that is fixed, /schedule resume ${record.id}.`;
@@ -334,19 +324,15 @@ async function tell(
 }
 
 /**
- * A built-in's slot: counted for metrics and, at the third failed slot in a row (kept in
- * `streak`), told to the operator in the log at error level, once.
+ * A built-in's slot: counted for metrics and, at the third failed slot in a row (counted in the
+ * store), told to the operator in the log at error level, once.
  */
-export async function recordBuiltInRun(
-  book: RunBook,
-  name: string,
-  run: ScheduleRun,
-  streak: { read(): Promise<number>; write(n: number): Promise<void> },
-): Promise<void> {
+async function recordBuiltInRun(book: RunBook, name: string, run: ScheduleRun): Promise<void> {
   book.onRecord?.(name, run, 'built-in');
   if (!isScheduled(run) || run.outcome === 'pending') return;
-  const n = run.outcome === 'failed' ? (await streak.read()) + 1 : 0;
-  await streak.write(n);
+  const key = `job:${name}:failed-in-a-row`;
+  const n = run.outcome === 'failed' ? (Number(await book.store.getValue(key)) || 0) + 1 : 0;
+  await book.store.setValue(key, String(n));
   if (n === FAILURE_STREAK)
     book.log.error(
       { job: name, streak: n, error: run.error },

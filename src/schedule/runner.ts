@@ -21,15 +21,13 @@ import type { Job, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
 import { chatJob, runClaimedSlot, type SlotDeps, type SlotOutcome } from './slot-run.ts';
-import { createRunBook, recordDrained, recordRun, runRecord, type RunBookSettings } from './run-history.ts';
+import { createRunBook, recordChatRun, recordDrained, recordRun, runRecord } from './run-history.ts';
 import { DEFAULTS, type Engine, type ScheduleRunner, type ScheduleRunnerOptions } from './runner-options.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
 
 export type { CommandLineRunner } from './slot-run.ts';
 export type { ScheduleRunner, ScheduleRunnerOptions } from './runner-options.ts';
-
-export { runRecord };
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
@@ -186,7 +184,7 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
   engine.settings.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
   if (!target.record) return;
   const run = { slotId: at.toISOString(), at: t, outcome: 'missed' as const, error: MISSED_SENTENCE };
-  await engine.book.record(target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
+  await recordChatRun(engine.book, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
 }
 
 /** `/schedule run`'s answer from a manual slot's outcome. */
@@ -249,7 +247,7 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
     now: () => now().getTime(),
   });
   const slotDeps: SlotDeps = { ...settings, store, log, now, owner, deliverer, signal: stopping.signal };
-  const book = createRunBook({ ...(settings as RunBookSettings), store, log, now });
+  const book = createRunBook({ ...settings, store, log, now });
   return {
     settings,
     now,

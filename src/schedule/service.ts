@@ -1,7 +1,7 @@
 // What /schedule does, apart from how it is typed or shown: add (every input checked, each refusal
 // one sentence, the scheduled command line read as if typed, with no upstream request), list,
 // preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
-import { UserError, userMessageFor } from '../errors.ts';
+import { userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import type { ChatChannel } from '../core/channel.ts';
 import type { Command, Choice } from '../core/command.ts';
@@ -10,7 +10,7 @@ import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
 import { newScheduleId, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { Store } from '../store/store.ts';
-import { destinationFor, type ChannelAudiences, type ChannelChecks } from './add-destination.ts';
+import { destinationFor, fail, type ChannelAudiences, type ChannelChecks } from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
@@ -164,10 +164,6 @@ export interface ScheduleService {
 
 /** Commands that change something or manage schedules are never run on a schedule. */
 const UNSCHEDULABLE = /^(email send|schedule( |$))/;
-
-function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
-  return new UserError({ code, message });
-}
 
 function refuseUnschedulable(command: Command): void {
   if (!UNSCHEDULABLE.test(command.name)) return;

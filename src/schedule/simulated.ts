@@ -17,17 +17,9 @@ export type SimulatedDecision =
   { kind: 'ok' } | { kind: 'refuse'; message: string } | { kind: 'footer'; footer: string };
 
 /**
- * A destination is real when it is a chat channel, a named webhook (WEBHOOK_URL_<NAME>), or
- * `default` while the webhook service is real; `default` on the simulated webhook is the sandbox's.
- */
-export function isRealDestination(destination: string, plan: Pick<ServicePlan, 'modes'>): boolean {
-  return destination !== 'default' || plan.modes.webhook === 'real';
-}
-
-/**
- * What a destination is, for lists and the start-up report: `default` follows the webhook service
- * (real, the sandbox's simulated one, or disabled when nothing configures it, as on a Slack-only
- * set-up); every other destination is real.
+ * What a destination is, for the guard, lists and the start-up report: `default` follows the
+ * webhook service (real, the sandbox's simulated one, or disabled when nothing configures it, as on
+ * a Slack-only set-up); every other destination (a chat channel, a named webhook) is real.
  */
 export function destinationModeOf(
   destination: string,
@@ -58,7 +50,7 @@ export function decideSimulated(
   allowSimulated: boolean,
 ): SimulatedDecision {
   const simulated = simulatedNeeds(needs, plan);
-  if (simulated.length === 0 || !isRealDestination(destination, plan)) return { kind: 'ok' };
+  if (simulated.length === 0 || destinationModeOf(destination, plan) !== 'real') return { kind: 'ok' };
   if (allowSimulated) return { kind: 'footer', footer: simulatedFooter(simulated) };
   const where = destination.startsWith('channel:')
     ? 'a real channel'

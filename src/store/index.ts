@@ -27,11 +27,9 @@ function redisUrlOf(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | und
 
 /** Where the store lives, without credentials: for the startup log line. */
 export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string {
-  const url = isRedisUrl(config.storeUrl) ? config.storeUrl : config.redisUrl;
-  if (isRedisUrl(url)) {
-    const u = new URL(url);
-    return `redis ${u.hostname}:${u.port || '6379'}`;
-  }
+  const url = redisUrlOf(config);
+  const u = url === undefined ? undefined : new URL(url);
+  if (u) return `redis ${u.hostname}:${u.port || '6379'}`;
   return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
 }
 

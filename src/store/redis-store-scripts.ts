@@ -86,16 +86,6 @@ end
 return 1
 `;
 
-// KEYS: entry, due, all. ARGV: now, id, job, slotId, kind, payload.
-export const ADD = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'id', ARGV[2], 'job', ARGV[3], 'slotId', ARGV[4], 'kind', ARGV[5], 'payload', ARGV[6],
-  'status', 'pending', 'attempts', 0, 'nextAttemptAt', ARGV[1], 'owner', '', 'createdAt', ARGV[1], 'updatedAt', ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])
-return 1
-`;
-
 // KEYS: slot, running. ARGV: owner, error, now, slotId.
 export const FAIL = `${RELEASE}
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner')

@@ -14,10 +14,14 @@ import { moveLegacyKeys, scriptsOf, storeKeyPrefix, type RunScript } from './red
 import * as lua from './redis-store-scripts.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
+  entryOf,
   RETENTION_MS,
+  slotOf,
   type ClaimResult,
   type OutboxEntry,
-  type OutboxStatus,
+  type OutboxStore,
+  type ScheduleStore,
+  type SlotStore,
   type Store,
   type StoreOptions,
 } from './store.ts';
@@ -35,28 +39,6 @@ function pairsToRecord(flat: unknown): Record<string, string> {
   if (!Array.isArray(flat)) return out;
   for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
   return out;
-}
-
-function toEntry(h: Record<string, string>): OutboxEntry {
-  const entry: OutboxEntry = {
-    id: h.id ?? '',
-    job: h.job ?? '',
-    slotId: h.slotId ?? '',
-    kind: h.kind ?? '',
-    payload: JSON.parse(h.payload ?? 'null') as unknown,
-    status: (h.status ?? 'pending') as OutboxStatus,
-    attempts: Number(h.attempts ?? 0),
-    nextAttemptAt: Number(h.nextAttemptAt ?? 0),
-    createdAt: Number(h.createdAt ?? 0),
-    updatedAt: Number(h.updatedAt ?? 0),
-  };
-  if (h.lastError !== undefined) entry.lastError = h.lastError;
-  if (h.reason !== undefined) entry.reason = h.reason;
-  if (h.receipt !== undefined) entry.receipt = h.receipt;
-  if (h.inFlightAt !== undefined) entry.inFlightAt = Number(h.inFlightAt);
-  if (h.memoryKey !== undefined && h.memoryValue !== undefined)
-    entry.memory = { key: h.memoryKey, value: h.memoryValue };
-  return entry;
 }
 
 /** A schedule's record as stored, with what changes kept beside it. */
@@ -166,21 +148,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   };
 }
 
-type ScheduleMethods = Pick<
-  Store,
-  | 'listSchedules'
-  | 'dueSchedules'
-  | 'setNextRuns'
-  | 'getSchedule'
-  | 'addSchedule'
-  | 'removeSchedule'
-  | 'setPaused'
-  | 'recordRun'
-  | 'history'
->;
-
-/** The schedules from chat, their next-fire index and their run history. */
-function redisSchedules({ redis, script, schedules: k }: RedisContext): ScheduleMethods {
+function redisSchedules({ redis, script, schedules: k }: RedisContext): ScheduleStore {
   return {
     async listSchedules() {
       const [records, paused, last] = await Promise.all([
@@ -254,10 +222,7 @@ function claimOf(r: (string | number | null)[]): ClaimResult {
   return { status: status as 'already-posted' | 'given-up' | 'gone' };
 }
 
-type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
-
-/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
-function redisSlots(ctx: RedisContext): SlotMethods {
+function redisSlots(ctx: RedisContext): SlotStore {
   const { redis, script, now, slotKey, runningKey, entryKey, kvKey, due, all, retention } = ctx;
   const k = ctx.schedules;
   return {
@@ -293,34 +258,11 @@ function redisSlots(ctx: RedisContext): SlotMethods {
     },
     async getSlot(job, slotId) {
       const h = await redis.hgetall(slotKey(job, slotId));
-      if (h.status === undefined) return undefined;
-      const slot = {
-        job: h.job ?? job,
-        slotId: h.slotId ?? slotId,
-        status: h.status as 'claimed' | 'posted' | 'failed',
-        owner: h.owner ?? '',
-        leaseUntil: Number(h.leaseUntil ?? 0),
-        attempts: Number(h.attempts ?? 0),
-        updatedAt: Number(h.updatedAt ?? 0),
-      };
-      return h.error === undefined ? slot : { ...slot, error: h.error };
+      return h.status === undefined ? undefined : slotOf({ job, slotId, ...h });
     },
   };
 }
 
-type OutboxMethods = Pick<
-  Store,
-  | 'addToOutbox'
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'renewOutboxLeases'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;
-
-/** The outbox: add, lease what is due, and settle what an owner holds. */
 function redisOutbox({
   redis,
   script,
@@ -330,7 +272,7 @@ function redisOutbox({
   due,
   all,
   retention,
-}: RedisContext): OutboxMethods {
+}: RedisContext): OutboxStore {
   async function entries(ids: string[]): Promise<OutboxEntry[]> {
     if (ids.length === 0) return [];
     const pipeline = redis.pipeline();
@@ -339,15 +281,10 @@ function redisOutbox({
     return results
       .map(([err, value]) => (err ? undefined : (value as Record<string, string>)))
       .filter((h): h is Record<string, string> => h !== undefined && h.id !== undefined)
-      .map(toEntry);
+      .map(entryOf);
   }
 
   return {
-    async addToOutbox(e) {
-      const keys = [entryKey(e.id), due, all];
-      const args = [String(now()), e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload)];
-      return (await script(lua.ADD, keys.length, ...keys, ...args)) === 1;
-    },
     async claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = String(now());
       // With includeBackingOff every queued entry is a candidate (those leased elsewhere are skipped).
@@ -360,7 +297,7 @@ function redisOutbox({
       const keys = [due, ...ids.map(entryKey)];
       const args = [t, String(leaseMs), String(limit), owner, ...ids];
       const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
-      return rows.map((r) => toEntry(pairsToRecord(r)));
+      return rows.map((r) => entryOf(pairsToRecord(r)));
     },
     async markDelivered(id, receipt, memoryKey) {
       const args = [id, String(now()), retention, receipt ?? ''];
@@ -378,26 +315,15 @@ function redisOutbox({
       return (await script(lua.IN_FLIGHT, 1, entryKey(id), owner, at, receipt)) === 1;
     },
     async rescheduleOutbox(id, owner, nextAttemptAt, error) {
-      const r = await script(
-        lua.RESCHEDULE,
-        2,
-        entryKey(id),
-        due,
-        id,
-        owner,
-        String(nextAttemptAt),
-        error,
-        String(now()),
-      );
-      return r === 1;
+      const args = [id, owner, String(nextAttemptAt), error, String(now())];
+      return (await script(lua.RESCHEDULE, 2, entryKey(id), due, ...args)) === 1;
     },
     async giveUpOutbox(id, owner, reason) {
-      const r = await script(lua.GIVE_UP, 2, entryKey(id), due, id, owner, reason, String(now()), retention);
-      return r === 1;
+      const args = [id, owner, reason, String(now()), retention];
+      return (await script(lua.GIVE_UP, 2, entryKey(id), due, ...args)) === 1;
     },
-    async listOutbox(filter) {
-      const list = await entries(await redis.zrange(all, '0', '-1'));
-      return filter?.status ? list.filter((e) => e.status === filter.status) : list;
+    async listOutbox(status) {
+      return (await entries(await redis.zrange(all, '0', '-1'))).filter((e) => e.status === status);
     },
   };
 }

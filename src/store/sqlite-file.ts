@@ -1,9 +1,8 @@
 // The SQLite store's file (sqlite-store.ts): opening it in WAL mode, its schema and the
-// migrations of files written by older versions, its rows, and the statements its steps run.
+// migrations of files written by older versions, and the statements its steps run.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { OutboxEntry, OutboxStatus, SlotRecord, SlotStatus } from './store.ts';
 
 /** Opens (creating its folder) the SQLite file at `path`, or an in-memory database for `:memory:`. */
 export function openSqlite(path: string): DatabaseSync {
@@ -100,39 +99,12 @@ export function openStoreFile(path: string): DatabaseSync {
   return db;
 }
 
-export interface SlotRow {
-  job: string;
-  slot_id: string;
-  status: string;
-  owner: string;
-  lease_until: number;
-  attempts: number;
-  error: string | null;
-  updated_at: number;
-}
-
-export interface OutboxRow {
-  id: string;
-  job: string;
-  slot_id: string;
-  kind: string;
-  payload: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  reason: string | null;
-  receipt: string | null;
-  in_flight_at: number | null;
-  memory_key: string | null;
-  memory_value: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export const ADD_ENTRY = `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`;
+// Columns under the names the store's records use (store.ts reads them back for both backends).
+const SLOT = `job, slot_id AS slotId, status, owner, lease_until AS leaseUntil, attempts, error,
+  updated_at AS updatedAt`;
+const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next_attempt_at AS nextAttemptAt,
+  last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
+  memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
 
 /** Writes a value kept until it is deleted (no expiry). */
 export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, NULL)
@@ -142,7 +114,7 @@ export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VA
 /** The slot steps' statements. */
 export function slotStatements(db: DatabaseSync) {
   return {
-    slot: db.prepare('SELECT * FROM slots WHERE job = ? AND slot_id = ?'),
+    slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
     otherClaim: db.prepare(
       `SELECT owner, lease_until FROM slots
        WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
@@ -164,7 +136,11 @@ export function slotStatements(db: DatabaseSync) {
       `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
        WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
     ),
-    addEntry: db.prepare(ADD_ENTRY),
+    addEntry: db.prepare(
+      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
+       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     getValue: db.prepare('SELECT value FROM kv WHERE key = ?'),
     setValue: db.prepare(SET_VALUE),
   };
@@ -173,9 +149,8 @@ export function slotStatements(db: DatabaseSync) {
 /** The outbox steps' statements. */
 export function outboxStatements(db: DatabaseSync) {
   return {
-    addEntry: db.prepare(ADD_ENTRY),
     due: db.prepare(
-      `SELECT * FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
+      `SELECT ${ENTRY} FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
        ORDER BY next_attempt_at, created_at LIMIT ?`,
     ),
     lease: db.prepare(
@@ -202,45 +177,6 @@ export function outboxStatements(db: DatabaseSync) {
       `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
        WHERE id = ? AND status = 'pending' AND owner = ?`,
     ),
-    list: db.prepare('SELECT * FROM outbox ORDER BY created_at, id'),
-    listByStatus: db.prepare('SELECT * FROM outbox WHERE status = ? ORDER BY created_at, id'),
+    list: db.prepare(`SELECT ${ENTRY} FROM outbox WHERE status = ? ORDER BY created_at, id`),
   };
-}
-
-/** A slot's row as the store's record. */
-export function toSlot(r: SlotRow): SlotRecord {
-  const slot: SlotRecord = {
-    job: r.job,
-    slotId: r.slot_id,
-    status: r.status as SlotStatus,
-    owner: r.owner,
-    leaseUntil: r.lease_until,
-    attempts: r.attempts,
-    updatedAt: r.updated_at,
-  };
-  if (r.error !== null) slot.error = r.error;
-  return slot;
-}
-
-/** An outbox row as the store's entry (its payload parsed). */
-export function toEntry(r: OutboxRow): OutboxEntry {
-  const entry: OutboxEntry = {
-    id: r.id,
-    job: r.job,
-    slotId: r.slot_id,
-    kind: r.kind,
-    payload: JSON.parse(r.payload) as unknown,
-    status: r.status as OutboxStatus,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-  if (r.last_error !== null) entry.lastError = r.last_error;
-  if (r.reason !== null) entry.reason = r.reason;
-  if (r.receipt !== null && r.receipt !== undefined) entry.receipt = r.receipt;
-  if (r.in_flight_at !== null && r.in_flight_at !== undefined) entry.inFlightAt = r.in_flight_at;
-  if (r.memory_key !== null && r.memory_value !== null)
-    entry.memory = { key: r.memory_key, value: r.memory_value };
-  return entry;
 }

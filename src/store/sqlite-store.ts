@@ -5,18 +5,22 @@
 // at once can never pass SCHEDULE_MAX together. A schedule is one JSON row; the indexed
 // `next_run_at` column is its next fire time (NULL while paused): a tick reads only the due rows.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import {
-  openStoreFile,
-  outboxStatements,
-  SET_VALUE,
-  slotStatements,
-  toEntry,
-  toSlot,
-  type OutboxRow,
-  type SlotRow,
-} from './sqlite-file.ts';
+import { openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
-import type { ClaimResult, ClaimRules, NewOutboxEntry, Store, StoreOptions } from './store.ts';
+import {
+  entryOf,
+  slotOf,
+  type ClaimResult,
+  type ClaimRules,
+  type NewOutboxEntry,
+  type SlotRecord,
+  type OutboxStore,
+  type ScheduleStore,
+  type SlotStore,
+  type Store,
+  type StoreOptions,
+  type StoredFields,
+} from './store.ts';
 
 /** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
 function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
@@ -30,6 +34,9 @@ function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
     throw err;
   }
 }
+
+/** Runs `fn` as one atomic step, as a Store method: what it throws is a rejection. */
+const atomic = <T>(db: DatabaseSync, fn: () => T): Promise<T> => run(() => immediateTransaction(db, fn));
 
 /** What the SQLite store's parts share: the open database and the clock. */
 interface SqliteContext {
@@ -49,8 +56,8 @@ function run<T>(fn: () => T): Promise<T> {
 }
 
 /**
- * Inserts a new pending entry due at `t` unless its id exists, or leased to `lease.owner` until
- * `lease.until` (one attempt counted); returns the statement's result.
+ * Inserts a new pending entry unless its id exists: due at `t`, or leased to `lease.owner` until
+ * `lease.until` (one attempt counted, in flight from `t`).
  */
 function insertEntry(
   addEntry: StatementSync,
@@ -58,11 +65,9 @@ function insertEntry(
   t: number,
   lease?: { owner: string; until: number },
 ) {
-  const payload = JSON.stringify(e.payload);
-  const memory = [e.memory?.key ?? null, e.memory?.value ?? null] as const;
-  if (!lease) return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, 0, t, '', null, ...memory, t, t);
-  const leased = [1, lease.until, lease.owner, t] as const;
-  return addEntry.run(e.id, e.job, e.slotId, e.kind, payload, ...leased, ...memory, t, t);
+  const held = lease ? [1, lease.until, lease.owner, t] : [0, t, '', null];
+  const memory = [e.memory?.key ?? null, e.memory?.value ?? null];
+  addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), ...held, ...memory, t, t);
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
@@ -123,16 +128,12 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
         return changed(q.claim.run(key, t + ttlMs, t));
       }),
     prune: (olderThanMs) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const cutoff = now() - olderThanMs;
-          q.pruneClaims.run(now());
-          const values = Number(q.pruneValues.run(now()).changes);
-          return (
-            values + Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes)
-          );
-        }),
-      ),
+      atomic(db, () => {
+        const cutoff = now() - olderThanMs;
+        q.pruneClaims.run(now());
+        const values = Number(q.pruneValues.run(now()).changes);
+        return values + Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
+      }),
     close: () =>
       run(() => {
         if (db.isOpen) db.close();
@@ -140,21 +141,7 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
   };
 }
 
-type ScheduleMethods = Pick<
-  Store,
-  | 'listSchedules'
-  | 'dueSchedules'
-  | 'setNextRuns'
-  | 'getSchedule'
-  | 'addSchedule'
-  | 'removeSchedule'
-  | 'setPaused'
-  | 'recordRun'
-  | 'history'
->;
-
-/** The schedules from chat, their next-fire index and their run history. */
-function sqliteSchedules({ db }: SqliteContext): ScheduleMethods {
+function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
   const q = {
     // Added in the same millisecond: in the order added.
     list: db.prepare('SELECT record FROM schedules ORDER BY created_at, rowid'),
@@ -192,26 +179,22 @@ function sqliteSchedules({ db }: SqliteContext): ScheduleMethods {
     listSchedules: () => run(() => q.list.all().map((row) => parseRecord(row)!)),
     getSchedule: (id) => run(() => parseRecord(q.get.get(id))),
     addSchedule: (record, max) =>
-      run(() =>
-        tx((): AddResult => {
-          if (q.get.get(record.id) !== undefined) return 'exists';
-          if ((q.count.get() as { n: number }).n >= max) return 'full';
-          q.insert.run(
-            record.id,
-            JSON.stringify(record),
-            record.createdAt,
-            record.paused ? null : record.createdAt,
-          );
-          return 'added';
-        }),
-      ),
+      atomic(db, (): AddResult => {
+        if (q.get.get(record.id) !== undefined) return 'exists';
+        if ((q.count.get() as { n: number }).n >= max) return 'full';
+        q.insert.run(
+          record.id,
+          JSON.stringify(record),
+          record.createdAt,
+          record.paused ? null : record.createdAt,
+        );
+        return 'added';
+      }),
     removeSchedule: (id) =>
-      run(() =>
-        tx(() => {
-          q.removeRuns.run(id);
-          return changed(q.remove.run(id));
-        }),
-      ),
+      atomic(db, () => {
+        q.removeRuns.run(id);
+        return changed(q.remove.run(id));
+      }),
     dueSchedules: (t, limit) => run(() => q.due.all(t, limit).map((row) => parseRecord(row)!)),
     setNextRuns: (next) =>
       run(() => {
@@ -247,26 +230,25 @@ function withRun(runs: readonly ScheduleRun[], run: ScheduleRun): ScheduleRun[] 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-type SlotMethods = Pick<Store, 'claimSlot' | 'markMissed' | 'markPosted' | 'markFailed' | 'getSlot'>;
-
-/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
-
-function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
+function sqliteSlots({ db, now }: SqliteContext): SlotStore {
   const q = slotStatements(db);
-  const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
+  const slotAt = (job: string, slotId: string) => {
+    const row = q.slot.get(job, slotId) as StoredFields | undefined;
+    return row && slotOf(row);
+  };
 
   /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
-  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRow | undefined) {
+  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRecord | undefined) {
     if (rules.schedule) {
       const record = parseRecord(q.schedule.get(rules.schedule.id));
       if (!record || (record.paused && !rules.schedule.manual)) return { status: 'gone' } as const;
     }
     if (s?.status === 'posted') return { status: 'already-posted' } as const;
-    if (s?.status === 'claimed' && s.lease_until > t)
-      return { status: 'held', owner: s.owner, leaseUntil: s.lease_until } as const;
+    if (s?.status === 'claimed' && s.leaseUntil > t)
+      return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil } as const;
     if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
       return { status: 'given-up' } as const;
-    const retryAt = s?.status === 'failed' ? s.updated_at + (rules.retryDelayMs ?? 0) : 0;
+    const retryAt = s?.status === 'failed' ? s.updatedAt + (rules.retryDelayMs ?? 0) : 0;
     if (retryAt > t) return { status: 'waiting', until: retryAt } as const;
     const other = rules.exclusive
       ? (q.otherClaim.get(job, slotId, t) as { owner: string; lease_until: number } | undefined)
@@ -278,106 +260,78 @@ function sqliteSlots({ db, now }: SqliteContext): SlotMethods {
 
   return {
     claimSlot: (job, slotId, owner, leaseMs, rules = {}) =>
-      run(() =>
-        tx((): ClaimResult => {
-          const t = now();
-          const s = q.slot.get(job, slotId) as SlotRow | undefined;
-          const refused = refusal(job, slotId, t, rules, s);
-          if (refused) return refused;
-          if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
-          else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
-          const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
-          const key = rules.schedule?.memoryKey;
-          const memory =
-            key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
-          return {
-            status: 'claimed',
-            attempt: (s?.attempts ?? 0) + 1,
-            ...(schedule ? { schedule } : {}),
-            ...(memory ? { memory: memory.value } : {}),
-          };
-        }),
-      ),
+      atomic(db, (): ClaimResult => {
+        const t = now();
+        const s = slotAt(job, slotId);
+        const refused = refusal(job, slotId, t, rules, s);
+        if (refused) return refused;
+        if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
+        else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
+        const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
+        const key = rules.schedule?.memoryKey;
+        const memory = key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
+        return {
+          status: 'claimed',
+          attempt: (s?.attempts ?? 0) + 1,
+          ...(schedule ? { schedule } : {}),
+          ...(memory ? { memory: memory.value } : {}),
+        };
+      }),
     markMissed: (job, slotId, error) =>
-      run(() =>
-        tx(() => {
-          if (q.slot.get(job, slotId) !== undefined) return false;
-          q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
-          return true;
-        }),
-      ),
+      atomic(db, () => {
+        if (q.slot.get(job, slotId) !== undefined) return false;
+        q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
+        return true;
+      }),
     markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[], opts) =>
-      run(() =>
-        tx(() => {
-          const t = now();
-          if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
-          const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
-          for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
-          if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t);
-          return true;
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
+        const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
+        for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
+        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t);
+        return true;
+      }),
     markFailed: (job, slotId, owner, error) =>
       run(() => {
         q.failSlot.run(error, now(), job, slotId, owner);
       }),
     getSlot: (job, slotId) =>
       run(() => {
-        const r = q.slot.get(job, slotId) as SlotRow | undefined;
-        return r ? toSlot(r) : undefined;
+        return slotAt(job, slotId);
       }),
   };
 }
 
-/** The outbox: add, lease what is due, and settle what an owner holds. */
-type OutboxMethods = Pick<
-  Store,
-  | 'addToOutbox'
-  | 'claimDueOutbox'
-  | 'markDelivered'
-  | 'markInFlight'
-  | 'renewOutboxLeases'
-  | 'rescheduleOutbox'
-  | 'giveUpOutbox'
-  | 'listOutbox'
->;
-
-function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
+function sqliteOutbox({ db, now }: SqliteContext): OutboxStore {
   const q = outboxStatements(db);
 
   return {
-    addToOutbox: (e) => run(() => changed(insertEntry(q.addEntry, e, now()))),
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const t = now();
-          const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as unknown as OutboxRow[];
-          for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id);
-          return rows.map((r) =>
-            toEntry({ ...r, attempts: r.attempts + 1, next_attempt_at: t + leaseMs, updated_at: t }),
-          );
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        const rows = q.due.all(t, opts?.includeBackingOff ? 1 : 0, limit) as StoredFields[];
+        for (const r of rows) q.lease.run(owner, t + leaseMs, t, r.id!);
+        return rows.map((r) =>
+          entryOf({ ...r, attempts: Number(r.attempts) + 1, nextAttemptAt: t + leaseMs, updatedAt: t }),
+        );
+      }),
     markDelivered: (id, receipt) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const t = now();
-          const memory = q.memoryOf.get(id) as
-            { memory_key: string | null; memory_value: string | null } | undefined;
-          if (!memory) return false;
-          q.delivered.run(receipt ?? null, t, id);
-          if (memory.memory_key !== null && memory.memory_value !== null)
-            q.setValue.run(memory.memory_key, memory.memory_value, t);
-          return true;
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        const memory = q.memoryOf.get(id) as
+          { memory_key: string | null; memory_value: string | null } | undefined;
+        if (!memory) return false;
+        q.delivered.run(receipt ?? null, t, id);
+        if (memory.memory_key !== null && memory.memory_value !== null)
+          q.setValue.run(memory.memory_key, memory.memory_value, t);
+        return true;
+      }),
     renewOutboxLeases: (ids, owner, leaseMs) =>
-      run(() =>
-        immediateTransaction(db, () => {
-          const t = now();
-          return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
-        }),
-      ),
+      atomic(db, () => {
+        const t = now();
+        return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
+      }),
     markInFlight: (id, owner, isInFlight, receipt) =>
       run(() => {
         const t = now();
@@ -386,12 +340,6 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxMethods {
     rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
       run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),
     giveUpOutbox: (id, owner, reason) => run(() => changed(q.giveUp.run(reason, now(), id, owner))),
-    listOutbox: (filter) =>
-      run(() => {
-        const rows = (filter?.status
-          ? q.listByStatus.all(filter.status)
-          : q.list.all()) as unknown as OutboxRow[];
-        return rows.map(toEntry);
-      }),
+    listOutbox: (status) => run(() => (q.list.all(status) as StoredFields[]).map(entryOf)),
   };
 }

@@ -103,9 +103,8 @@ export interface OutboxEntry extends NewOutboxEntry {
   inFlightAt?: number;
 }
 
-export interface Store {
-  readonly kind: 'sqlite' | 'redis' | 'memory';
-
+/** The schedules from chat, their next-fire index and their run history. */
+export interface ScheduleStore {
   /** Every schedule, oldest first. */
   listSchedules(): Promise<ScheduleRecord[]>;
   /**
@@ -132,7 +131,10 @@ export interface Store {
   recordRun(id: string, run: ScheduleRun, nextRunAt?: number): Promise<void>;
   /** The schedule's latest runs, newest first (at most RUN_HISTORY); empty when there is none. */
   history(id: string): Promise<ScheduleRun[]>;
+}
 
+/** Slot claims: claim, missed, posted (handing its deliveries to the outbox), failed, read. */
+export interface SlotStore {
   /**
    * Atomically claims a slot for `owner` for `leaseMs` (see ClaimResult); a posted slot is never
    * claimed again, nor one a live lease holds.
@@ -161,9 +163,10 @@ export interface Store {
   /** Records a failed run; the slot may be claimed again (catch-up, another replica). */
   markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
   getSlot(job: string, slotId: string): Promise<SlotRecord | undefined>;
+}
 
-  /** Adds an entry due now; false when an entry with that id already exists. */
-  addToOutbox(entry: NewOutboxEntry): Promise<boolean>;
+/** The outbox: lease what is due, and settle what an owner holds. */
+export interface OutboxStore {
   /**
    * Leases up to `limit` due pending entries to `owner` for `leaseMs`, counting an attempt each.
    * With `includeBackingOff`, entries waiting out a retry backoff count as due too (a restart or a
@@ -197,7 +200,12 @@ export interface Store {
   rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
   /** Stops retrying an entry that `owner` holds, keeping it with its reason. */
   giveUpOutbox(id: string, owner: string, reason: string): Promise<boolean>;
-  listOutbox(filter?: { status?: OutboxStatus }): Promise<OutboxEntry[]>;
+  /** The entries in `status`, oldest first, for inspection (nothing in the slot's path reads it). */
+  listOutbox(status: OutboxStatus): Promise<OutboxEntry[]>;
+}
+
+export interface Store extends ScheduleStore, SlotStore, OutboxStore {
+  readonly kind: 'sqlite' | 'redis' | 'memory';
 
   /** The value at `key`; undefined when there is none or it has expired. */
   getValue(key: string): Promise<string | undefined>;
@@ -220,6 +228,49 @@ export interface Store {
    */
   prune(olderThanMs: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/** A record as a backend reads it back: SQLite's row (columns aliased) or Redis's hash (strings). */
+export type StoredFields = Record<string, string | number | null | undefined>;
+
+const has = (v: unknown): v is string | number => v !== null && v !== undefined;
+
+/** A slot's stored fields as its record. */
+export function slotOf(f: StoredFields): SlotRecord {
+  const slot: SlotRecord = {
+    job: String(f.job),
+    slotId: String(f.slotId),
+    status: f.status as SlotStatus,
+    owner: String(f.owner ?? ''),
+    leaseUntil: Number(f.leaseUntil ?? 0),
+    attempts: Number(f.attempts ?? 0),
+    updatedAt: Number(f.updatedAt ?? 0),
+  };
+  if (has(f.error)) slot.error = String(f.error);
+  return slot;
+}
+
+/** An outbox entry's stored fields as the entry (its payload parsed). */
+export function entryOf(f: StoredFields): OutboxEntry {
+  const entry: OutboxEntry = {
+    id: String(f.id),
+    job: String(f.job),
+    slotId: String(f.slotId),
+    kind: String(f.kind),
+    payload: JSON.parse(String(f.payload ?? 'null')) as unknown,
+    status: (f.status ?? 'pending') as OutboxStatus,
+    attempts: Number(f.attempts ?? 0),
+    nextAttemptAt: Number(f.nextAttemptAt ?? 0),
+    createdAt: Number(f.createdAt ?? 0),
+    updatedAt: Number(f.updatedAt ?? 0),
+  };
+  if (has(f.lastError)) entry.lastError = String(f.lastError);
+  if (has(f.reason)) entry.reason = String(f.reason);
+  if (has(f.receipt)) entry.receipt = String(f.receipt);
+  if (has(f.inFlightAt)) entry.inFlightAt = Number(f.inFlightAt);
+  if (has(f.memoryKey) && has(f.memoryValue))
+    entry.memory = { key: String(f.memoryKey), value: String(f.memoryValue) };
+  return entry;
 }
 
 export interface StoreOptions {

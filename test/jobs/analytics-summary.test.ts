@@ -143,7 +143,7 @@ describe('analytics-summary job', () => {
     ]);
     expect(f.emails[0]!.idempotencyKey).not.toBe(f.emails[1]!.idempotencyKey);
     expect(f.emails.map((e) => e.idempotencyKey).join()).not.toContain('@');
-    expect(await store.listOutbox({ status: 'delivered' })).toHaveLength(3);
+    expect(await store.listOutbox('delivered')).toHaveLength(3);
     expect(await slot()).toMatchObject({ status: 'skipped', reason: 'already-posted' });
     expect(f.emails).toHaveLength(2);
   });

@@ -14,6 +14,7 @@ import { createWebhookClient } from '../../src/services/webhook/discord.ts';
 import { createInteractionWebhookClient } from '../../src/services/webhook/discord-interaction.ts';
 import { createRedisRateBudget } from '../../src/store/rate-budget-redis.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
+import { enqueue } from '../support/enqueue.ts';
 
 const env = process.env;
 const url = env.REDIS_URL ?? '';
@@ -53,7 +54,7 @@ const interactions = createInteractionWebhookClient({ apiUrl: api, applicationId
 
 async function post(destination: string, text: string): Promise<void> {
   const delivery: Delivery = { kind: 'webhook', destination, message: { content: text } };
-  await store.addToOutbox({ id: text, job: 'budget', slotId: text, kind: 'webhook', payload: delivery });
+  await enqueue(store, { id: text, job: 'budget', slotId: text, kind: 'webhook', payload: delivery });
   const { outcomes } = await deliverer.drain();
   process.stdout.write(`posted ${text} ${outcomes.get(text) ?? 'not-claimed'}\n`);
 }

@@ -25,6 +25,7 @@ import {
   type FakeClock,
   type WebhookFake,
 } from '../jobs/harness.ts';
+import { enqueue } from '../support/enqueue.ts';
 
 let fake: WebhookFake;
 const started: ScheduleRunner[] = [];
@@ -318,7 +319,7 @@ describe('catch-up and missed slots', () => {
   it('retries the outbox at start, even an entry still waiting out its backoff', async () => {
     const clock = fakeClock('2025-11-22T07:30:00Z');
     const store = createMemoryStore({ now: clock.nowMs });
-    await store.addToOutbox({
+    await enqueue(store, {
       id: 'report|2025-11-22T07:00:00.000Z|0:webhook',
       job: 'report',
       slotId: '2025-11-22T07:00:00.000Z',
@@ -396,7 +397,7 @@ describe('resilience', () => {
     const store = createMemoryStore({ now: clock.nowMs });
     const { scheduler: s } = scheduler(clock, store);
     await s.start();
-    await store.addToOutbox({
+    await enqueue(store, {
       id: 'late',
       job: 'report',
       slotId: 'x',

@@ -22,6 +22,7 @@ import {
   type WebhookFake,
 } from '../jobs/harness.ts';
 import { storeScratch } from '../support/scratch.ts';
+import { enqueue } from '../support/enqueue.ts';
 
 const POST = route('webhook', '/:id/:token');
 const { dir, runPrefix } = storeScratch('herald-delivery-');
@@ -88,7 +89,7 @@ async function openDeliverer(
 async function setup(opts: Parameters<typeof openDeliverer>[0] = {}) {
   const opened = await openDeliverer(opts);
   const payload: Delivery = { kind: 'webhook', message: { username: 'herald', content: 'daily report' } };
-  await opened.store.addToOutbox({
+  await enqueue(opened.store, {
     id: 'analytics-summary|slot|0:webhook',
     job: 'analytics-summary',
     slotId: 'slot',
@@ -110,7 +111,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     expect([...outcomes.values()]).toEqual(['delivered']);
     expect(fake.server.requests).toHaveLength(3);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
-    expect(await store.listOutbox({ status: 'delivered' })).toHaveLength(1);
+    expect(await store.listOutbox('delivered')).toHaveLength(1);
   });
 
   it('records the message id Discord confirmed (wait=true) with the slot', async () => {
@@ -118,7 +119,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
     const messageId = fake.inbox.messages[0]!.id;
     expect(fake.server.requests[0]!.query.get('wait')).toBe('true');
-    expect(await store.listOutbox({ status: 'delivered' })).toEqual([
+    expect(await store.listOutbox('delivered')).toEqual([
       expect.objectContaining({ slotId: 'slot', receipt: messageId }),
     ]);
     expect(find('outbox.delivered')[0]).toMatchObject({ receipt: messageId });
@@ -128,7 +129,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     failFirst(3, () => new HttpResponse(null, { status: 204 }));
     const { deliverer, store, clock, find } = await setup();
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
-    const [delivered] = await store.listOutbox({ status: 'delivered' });
+    const [delivered] = await store.listOutbox('delivered');
     expect(delivered!.receipt).toBeUndefined();
     expect(find('outbox.delivered_without_id')).toHaveLength(1);
     clock.advance(24 * 3_600_000);
@@ -147,7 +148,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       },
     };
     await store.markDelivered('analytics-summary|slot|0:webhook');
-    await store.addToOutbox({
+    await enqueue(store, {
       id: 'say|slot|0:webhook',
       job: 'say',
       slotId: 'slot',
@@ -170,10 +171,10 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     failFirst(1, () => HttpResponse.error());
     const cut = await setup();
     await cut.store.markDelivered('analytics-summary|slot|0:webhook');
-    await cut.store.addToOutbox({
+    await enqueue(cut.store, {
       id: 'cut',
       job: 'analytics-summary',
-      slotId: 'slot',
+      slotId: 'next-slot',
       kind: 'webhook',
       payload: { kind: 'webhook', message: { content: 'daily report' } } satisfies Delivery,
     });
@@ -203,7 +204,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     failFirst(4, badGateway);
     const { deliverer, store, clock, find } = await setup();
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
-    const [waiting] = await store.listOutbox({ status: 'pending' });
+    const [waiting] = await store.listOutbox('pending');
     expect(waiting).toMatchObject({ attempts: 1, lastError: 'webhook.post failed: upstream (HTTP 502)' });
     expect(waiting!.nextAttemptAt).toBe(clock.ms + 1_000);
     expect(find('outbox.retry_scheduled')).toHaveLength(1);
@@ -230,7 +231,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     failFirst(1, () => discordRateLimitResponse({ retryAfterS: 64.57 }));
     const { deliverer, store, clock } = await setup();
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
-    const [waiting] = await store.listOutbox({ status: 'pending' });
+    const [waiting] = await store.listOutbox('pending');
     expect(waiting!.nextAttemptAt).toBe(clock.ms + 64_570);
     expect(fake.inbox.messages).toHaveLength(0);
   });
@@ -240,7 +241,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     const { deliverer, store, find, raw } = await setup({ webhook: { token: wrongToken } });
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
     expect(fake.server.requests).toHaveLength(1);
-    const [given] = await store.listOutbox({ status: 'given_up' });
+    const [given] = await store.listOutbox('given_up');
     expect(given!.reason).toBe('unauthorized: the webhook rejected the post (revoked or deleted?)');
     const [line] = raw.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 50);
     expect(line).toMatchObject({ job: 'analytics-summary', code: 'unauthorized', status: 401 });
@@ -260,7 +261,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     const { deliverer, store, lines } = await setup({ webhook: { id: WEBHOOK_MAGIC.unknownWebhookId } });
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
     // Discord's 10015: a refusal, whose reason is the sentence the schedule's creator reads.
-    expect((await store.listOutbox({ status: 'given_up' }))[0]!.reason).toBe(
+    expect((await store.listOutbox('given_up'))[0]!.reason).toBe(
       'herald cannot post to the webhook: Discord says the webhook was deleted or its token reset',
     );
     expect(lines.filter((l) => l.level === 50)).toEqual([
@@ -276,7 +277,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     await deliverer.drain();
     clock.advance(60_001);
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
-    expect((await store.listOutbox({ status: 'given_up' }))[0]!.reason).toBe(
+    expect((await store.listOutbox('given_up'))[0]!.reason).toBe(
       'not delivered within 1 minutes: webhook.post failed: upstream (HTTP 502)',
     );
     expect(find('outbox.retry_scheduled')).toHaveLength(1);
@@ -296,7 +297,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     const { deliverer, store, clock } = await openDeliverer({ delivery: { destinations: { ops: slow } } });
     for (const [i, destination] of ['ops', 'default', 'ops', 'default'].entries()) {
       const delivery: Delivery = { kind: 'webhook', destination, message: { content: `slot ${i}` } };
-      await store.addToOutbox({ id: `e${i}`, job: 'j', slotId: `s${i}`, kind: 'webhook', payload: delivery });
+      await enqueue(store, { id: `e${i}`, job: 'j', slotId: `s${i}`, kind: 'webhook', payload: delivery });
       clock.advance(1);
     }
     const draining = deliverer.drain();
@@ -318,7 +319,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
 
   it('keeps an entry whose service is not configured (yet) instead of dropping it', async () => {
     const { deliverer, store } = await openDeliverer({ delivery: { services: {} } });
-    await store.addToOutbox({
+    await enqueue(store, {
       id: 'e',
       job: 'j',
       slotId: 's',
@@ -326,9 +327,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       payload: { kind: 'email', email: {} },
     });
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
-    expect((await store.listOutbox({ status: 'pending' }))[0]!.lastError).toBe(
-      'the email service is not configured',
-    );
+    expect((await store.listOutbox('pending'))[0]!.lastError).toBe('the email service is not configured');
   });
 
   it('keeps a post for a destination named like an inherited member as not configured', async () => {
@@ -339,9 +338,9 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       destination: 'constructor',
       message: { content: 'daily report' },
     };
-    await store.addToOutbox({ id: 'e', job: 'j', slotId: 's', kind: 'webhook', payload });
+    await enqueue(store, { id: 'e', job: 'j', slotId: 's', kind: 'webhook', payload });
     expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
-    expect((await store.listOutbox({ status: 'pending' }))[0]!.lastError).toBe(
+    expect((await store.listOutbox('pending'))[0]!.lastError).toBe(
       'the webhook destination "constructor" is not configured',
     );
     expect(fake.server.requests).toHaveLength(0);

@@ -65,7 +65,7 @@ describe.each(world.backends)('slot order with the $name store', (backend) => {
       expect(contents()).toEqual(['elsewhere']);
 
       // Slot 2's post goes back right behind slot 1's, with no backoff of its own.
-      const waiting = await store.listOutbox({ status: 'pending' });
+      const waiting = await store.listOutbox('pending');
       const [one, two] = [slot1, slot2].map((id) => waiting.find((e) => e.id === id)!);
       expect(one!.lastError).toMatch(/\(HTTP 502\)$/);
       expect(two).toMatchObject({

@@ -131,7 +131,7 @@ describe.each(backends)('destination pauses with the $name store', (backend) => 
       await post(store, path.destination, 'second');
       const started = clock.ms;
       expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered', 'pending']);
-      const [waiting] = await store.listOutbox({ status: 'pending' });
+      const [waiting] = await store.listOutbox('pending');
       expect(waiting!.nextAttemptAt).toBeLessThanOrEqual(started + PAUSE_LIMITS.maxPauseMs + 10);
       expect(waiting!.nextAttemptAt).toBeGreaterThan(started + PAUSE_LIMITS.maxPauseMs - 10);
       // The second post went back, so the destination is held (stored as JSON with the hold's end).
@@ -151,7 +151,7 @@ describe.each(backends)('destination pauses with the $name store', (backend) => 
     await post(store, 'ops', 'a webhook');
     await deliverer.drain();
     expect(arrivals.map((a) => a.content)).toEqual(['a webhook']);
-    const waiting = await store.listOutbox({ status: 'pending' });
+    const waiting = await store.listOutbox('pending');
     expect(waiting.map((e) => e.lastError)).toEqual([
       'webhook.post failed: rate_limited (HTTP 429)',
       'the destination asked to wait (rate limited)',
@@ -194,7 +194,7 @@ describe.each(backends)('destination pauses with the $name store', (backend) => 
     const fromBId = await post(store, 'channel:slack:C0GENERAL', 'from b');
     // Longer than b waits in process: put back until the pause ends, never sent meanwhile.
     expect([...(await b.deliverer.drain()).outcomes.values()]).toEqual(['pending']);
-    const fromB = (await store.listOutbox({ status: 'pending' })).find((e) => e.id === fromBId);
+    const fromB = (await store.listOutbox('pending')).find((e) => e.id === fromBId);
     expect(fromB).toMatchObject({ lastError: 'the destination asked to wait (rate limited)' });
     expect(fromB!.nextAttemptAt).toBeGreaterThanOrEqual(limitedAt + 29_000);
     expect(arrivals.map((a) => a.content)).toEqual(['report']);

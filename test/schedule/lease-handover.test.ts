@@ -126,7 +126,7 @@ describe.each(world.backends)('leases across replicas with the $name store', (ba
       expect(passes.length).toBeGreaterThan(LEASE_MS / PASS_MS);
       expect(postsPerSlot()).toEqual(onceEach(SLOTS));
       expect(results.flatMap((r) => [...r.outcomes.values()])).toEqual(Array(SLOTS).fill('delivered'));
-      expect(await store.listOutbox({ status: 'pending' })).toEqual([]);
+      expect(await store.listOutbox('pending')).toEqual([]);
     });
 
     it('keeps a post whose one send takes longer than the lease', async () => {

@@ -22,6 +22,7 @@ import {
 } from '../jobs/harness.ts';
 import { storeScratch } from '../support/scratch.ts';
 import { closeAfterEach, useFakeServer } from '../support/service-harness.ts';
+import { enqueue } from '../support/enqueue.ts';
 
 export const CHANNELS = ['1187421520894746711', '1187421520894746712'];
 export const RETRY_BASE_MS = 1_000;
@@ -222,7 +223,7 @@ export function outboxWorld(tmpPrefix: string, okHeaders: () => Record<string, s
     const delivery: Delivery = { kind: 'webhook', destination, message };
     added++;
     const id = `e${added}`;
-    await store.addToOutbox({ id, job: 'j', slotId: `s${added}`, kind: 'webhook', payload: delivery });
+    await enqueue(store, { id, job: 'j', slotId: `s${added}`, kind: 'webhook', payload: delivery });
     clock.advance(1);
     return id;
   }

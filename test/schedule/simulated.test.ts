@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/index.ts';
 import { configReport } from '../../src/config/startup-report.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
 import { planServices, type ServiceMode } from '../../src/sandbox/resolve.ts';
-import { decideSimulated, isRealDestination, withFooter } from '../../src/schedule/simulated.ts';
+import { decideSimulated, destinationModeOf, withFooter } from '../../src/schedule/simulated.ts';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { MANAGER, OPERATOR, OPS_WEBHOOK_ID, replica, startWorld, type World } from './world.ts';
 
@@ -64,10 +64,10 @@ describe('decideSimulated', () => {
   });
 
   it('calls channels and named webhooks real, and default real only with the real webhook', () => {
-    expect(isRealDestination('channel:discord:123', plan())).toBe(true);
-    expect(isRealDestination('ops', plan())).toBe(true);
-    expect(isRealDestination('default', plan())).toBe(false);
-    expect(isRealDestination('default', plan({ webhook: 'real' }))).toBe(true);
+    expect(destinationModeOf('channel:discord:123', plan()) === 'real').toBe(true);
+    expect(destinationModeOf('ops', plan()) === 'real').toBe(true);
+    expect(destinationModeOf('default', plan()) === 'real').toBe(false);
+    expect(destinationModeOf('default', plan({ webhook: 'real' })) === 'real').toBe(true);
   });
 
   it('puts the footer on the text and on every embed, keeping an existing footer', () => {

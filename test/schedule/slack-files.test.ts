@@ -143,7 +143,7 @@ describe('Slack channel: scheduled posts carry their files', () => {
     expect(first.outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['pending']);
     expect(since(mark, sharedMark).posts).toHaveLength(1);
     expect(since(mark, sharedMark).shared).toHaveLength(0);
-    const [entry] = await store.listOutbox({ status: 'pending' });
+    const [entry] = await store.listOutbox('pending');
     const ts = [...slack.posted.values()].flat().at(-1);
     expect(entry?.receipt).toBe(ts);
 

@@ -22,7 +22,12 @@ import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import type { Services } from '../../src/core/services.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../../src/schedule/runner.ts';
 import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
-import { channelAudiences, channelChecks, directMessages, messageLinker } from '../../jobs/schedule-engine.ts';
+import {
+  channelAudiences,
+  channelChecks,
+  directMessages,
+  messageLinker,
+} from '../../jobs/schedule-engine.ts';
 import type { JobLog } from '../../src/schedule/job.ts';
 import type { ScheduleRunnerOptions } from '../../src/schedule/runner.ts';
 import type { WebhookClient } from '../../src/services/webhook/client.ts';

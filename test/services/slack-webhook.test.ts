@@ -36,6 +36,7 @@ import {
   type SlackHookInbox,
 } from '../support/slack-webhook.ts';
 import { expectSlackEscaped, slackVisible } from '../safety/payloads.ts';
+import { enqueue } from '../support/enqueue.ts';
 
 const inbox: SlackHookInbox = { messages: [] };
 const server = useFakeServer(() => slackWebhookHandlers(inbox));
@@ -294,7 +295,7 @@ describe('a Slack destination through the outbox: its answers become the deliver
       now: () => nowMs,
       backoffMs: 1,
     });
-    await store.addToOutbox({
+    await enqueue(store, {
       id: 'schedule-1|slot|0:webhook',
       job: 'schedule-1',
       slotId: 'slot',
