@@ -25,7 +25,7 @@ export type ChannelAudiences = Partial<
 >;
 
 /** What an add's destination is chosen from: the configured names and the platforms' checks. */
-export interface DestinationSources {
+interface DestinationSources {
   destinations: readonly string[];
   channelChecks?: ChannelChecks | undefined;
   channelAudiences?: ChannelAudiences | undefined;

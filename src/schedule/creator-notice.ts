@@ -14,7 +14,7 @@ import type { ScheduleRecord } from './schedules.ts';
 export type DirectMessage = (user: Actor, text: string) => Promise<boolean>;
 
 /** How a notice reached the creator. */
-export type NoticeRoute = 'dm' | 'next-command';
+type NoticeRoute = 'dm' | 'next-command';
 
 export interface CreatorNotices {
   /** Tells the creator of `record` `text`, by DM where possible, else with their next command. */

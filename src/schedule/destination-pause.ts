@@ -12,7 +12,7 @@ import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import type { Delivery } from './job.ts';
 
 /** Where a destination's waits are kept: its own, and its credential's (Discord's global limit). */
-export interface PauseScopes {
+interface PauseScopes {
   destination: string;
   /** The same as `destination` when the destination is its own credential (a webhook). */
   credential: string;
@@ -32,12 +32,12 @@ export function scopesOf(entry: OutboxEntry): PauseScopes {
 }
 
 /** An entry's place in its destination's order: created first goes first, ties by id. */
-export type Turn = Pick<OutboxEntry, 'id' | 'createdAt'>;
+type Turn = Pick<OutboxEntry, 'id' | 'createdAt'>;
 export const byTurn = (a: Turn, b: Turn): number =>
   a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** What a post must wait for before it is sent. */
-export interface Wait {
+interface Wait {
   ms: number;
   /** A post created before this one holds the destination: go back behind it, never wait here. */
   isHold: boolean;

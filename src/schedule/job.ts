@@ -47,7 +47,7 @@ export interface JobContext<S extends Services = Services> {
   deliver(delivery: Delivery): void;
 }
 
-export interface JobDef<K extends ServiceKey> {
+interface JobDef<K extends ServiceKey> {
   /** kebab-case; equals the file name under jobs/. */
   name: string;
   description: string;

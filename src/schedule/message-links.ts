@@ -9,7 +9,7 @@ import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts
 import type { JobLog } from './job.ts';
 import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
 
-export interface MessageLinkSources {
+interface MessageLinkSources {
   /** The bot's own clients, for `channel:<platform>:<id>` destinations. */
   channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
   /** The webhook client of a named destination, `default` included; undefined when not configured. */

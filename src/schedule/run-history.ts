@@ -30,7 +30,7 @@ const FAILURE_STREAK = 3;
 const GONE_STATUSES = new Set([401, 403, 404]);
 
 /** Why a destination is taken as gone: the platform's refusal, or the answer's status alone. */
-export interface Gone {
+interface Gone {
   refusal?: PlatformRefusal;
   status?: number;
   /** The delivery's failure, one sentence naming the channel. */
@@ -194,7 +194,7 @@ const isGone = (failure: DeliveryFailure | undefined): boolean =>
   failure?.refusal !== undefined || GONE_STATUSES.has(failure?.status ?? 0);
 
 /** What says the destination is gone, if a delivery given up on does. */
-export function goneOf(outcome: Pick<SlotOutcome, 'deliveries'>): Gone | undefined {
+function goneOf(outcome: Pick<SlotOutcome, 'deliveries'>): Gone | undefined {
   const failure = outcome.deliveries.find((d) => d.outcome === 'given_up' && isGone(d.failure))?.failure;
   if (!failure) return undefined;
   return {
@@ -205,7 +205,7 @@ export function goneOf(outcome: Pick<SlotOutcome, 'deliveries'>): Gone | undefin
 }
 
 /** Whether a run failed because its destination refused the post (a given-up delivery). */
-export const isDestinationFailure = (outcome: Pick<SlotOutcome, 'deliveries'>): boolean =>
+const isDestinationFailure = (outcome: Pick<SlotOutcome, 'deliveries'>): boolean =>
   outcome.deliveries.some((d) => d.outcome === 'given_up');
 
 /** A destination as its users know it: a channel as the platform shows it (`<#id>`), a webhook by name. */
@@ -248,7 +248,7 @@ function noticeSentence(record: ScheduleRecord, error: string | undefined): stri
 }
 
 /** How a run came about, for whom its news is: `toldAlready` when its asker is its creator (the reply says it). */
-export interface RunContext {
+interface RunContext {
   gone?: Gone | undefined;
   /** The run failed because its destination refused the post: the streak's notice cannot go there. */
   destinationFailed?: boolean;

@@ -7,7 +7,7 @@ import type { Actor } from '../core/actor.ts';
  * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch
  * found nothing new; `missed`: no replica ran the slot within the catch-up window.
  */
-export type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed';
+type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed';
 
 export interface ScheduleRun {
   /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */

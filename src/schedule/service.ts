@@ -54,7 +54,7 @@ export interface ManualRun {
 }
 
 /** The part of the dispatcher /schedule uses to read a command line as if typed. */
-export interface CommandLineChecker {
+interface CommandLineChecker {
   check(
     line: string,
     actor: Actor,

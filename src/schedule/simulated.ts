@@ -13,7 +13,7 @@ export interface SimulatedPolicy {
   allow: boolean;
 }
 
-export type SimulatedDecision =
+type SimulatedDecision =
   { kind: 'ok' } | { kind: 'refuse'; message: string } | { kind: 'footer'; footer: string };
 
 /**

@@ -46,7 +46,7 @@ export interface SlotOutcome {
 }
 
 /** A watch's memory after its run: saved only with the slot's delivered post (or its "posted" mark when it posts nothing). */
-export interface SlotMemory {
+interface SlotMemory {
   key: string;
   value: string;
 }

@@ -17,7 +17,7 @@ export interface Viewer {
 }
 
 /** The schedule admins: SCHEDULE_ADMIN_USERS by user id, SCHEDULE_ADMIN_ROLES by Discord role. */
-export interface ScheduleAdmins {
+interface ScheduleAdmins {
   adminUsers?: readonly string[];
   adminRoles?: readonly string[];
 }

@@ -13,7 +13,7 @@
 import { Cron } from 'croner';
 import { ConfigError, UserError, type ConfigProblem } from '../errors.ts';
 
-export interface ParsedWhen {
+interface ParsedWhen {
   /** As typed, trimmed. */
   text: string;
   /** The five-field cron expression it means. */
