@@ -176,6 +176,10 @@ function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
   return { cron, words: describeCron(cron) };
 }
 
+// Not croner's own `timezone` option: croner follows Vixie cron, so an interval job ("*/20 2 * * *",
+// "30 * * * *") skips the times a spring-forward gap swallows and runs twice in the hour that
+// repeats, where the rule above runs each once; the walk below gives fixed-time jobs the runs croner
+// would, so one mechanism serves every schedule.
 /** The expression on the wall clock: a UTC timeline whose fields are the zone's local fields. */
 function wallJob(cron: string): Cron {
   return new Cron(cron, { paused: true, mode: '5-part', timezone: UTC });
