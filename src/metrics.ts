@@ -99,29 +99,19 @@ function createMeters(registry: Registry) {
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'herald_' });
-  const {
-    commands,
-    commandSeconds,
-    upstream,
-    upstreamSeconds,
-    jobs,
-    jobSeconds,
-    scheduleRuns,
-    lastSuccess,
-    postingStopped,
-  } = createMeters(registry);
+  const m = createMeters(registry);
   return {
     registry,
     postingStopped(reason) {
-      postingStopped.inc({ reason });
+      m.postingStopped.inc({ reason });
     },
     scheduleRun(schedule, run, from) {
-      scheduleRuns.inc({ outcome: run.outcome });
+      m.scheduleRuns.inc({ outcome: run.outcome });
       if (from === 'built-in' && (run.outcome === 'posted' || run.outcome === 'no-change'))
-        lastSuccess.set({ schedule }, run.at / 1000);
+        m.lastSuccess.set({ schedule }, run.at / 1000);
     },
     onCall(r) {
-      upstream.inc({
+      m.upstream.inc({
         service: r.service,
         operation: r.operation,
         status: r.status === undefined ? 'none' : String(r.status),
@@ -129,16 +119,16 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
         cached: String(r.cached),
       });
       if (!r.cached)
-        upstreamSeconds.observe({ service: r.service, operation: r.operation }, r.durationMs / 1000);
+        m.upstreamSeconds.observe({ service: r.service, operation: r.operation }, r.durationMs / 1000);
     },
     command(e) {
-      commands.inc({ command: e.command, outcome: e.outcome });
-      commandSeconds.observe({ command: e.command }, e.durationMs / 1000);
+      m.commands.inc({ command: e.command, outcome: e.outcome });
+      m.commandSeconds.observe({ command: e.command }, e.durationMs / 1000);
     },
     job(e) {
       const job = isScheduleJobName(e.job) ? CHAT_SCHEDULES_JOB_LABEL : e.job;
-      jobs.inc({ job, outcome: e.outcome });
-      jobSeconds.observe({ job }, e.durationMs / 1000);
+      m.jobs.inc({ job, outcome: e.outcome });
+      m.jobSeconds.observe({ job }, e.durationMs / 1000);
     },
   };
 }
