@@ -138,12 +138,15 @@ async function startCommands(
   });
   lifecycle.onStop('store', close.store);
   lifecycle.onStop('connections', close.connections);
-  // Watch memories of versions before digests, converted once before any watch runs.
+  // Watch memories of versions before digests, converted once before any watch runs; only a
+  // watch's memory is ever read (only:new), so only watches are looked at.
   const { convertOldWatchMemories } = await import('./schedule/watch.ts');
-  await convertOldWatchMemories(
-    store,
-    (await store.listSchedules()).map((s) => s.id),
-  );
+  const watches = (await store.listSchedules()).filter((s) => s.onlyNew === true);
+  if (watches.length > 0)
+    await convertOldWatchMemories(
+      store,
+      watches.map((s) => s.id),
+    );
   const { dispatcher } = app;
   lifecycle.onStop('commands', async () => {
     if (!(await dispatcher.drain(drainMs(config.commandTimeoutMs))))
