@@ -15,6 +15,7 @@ import {
   type ChannelClients,
 } from '../../src/destinations.ts';
 import { ServiceError } from '../../src/errors.ts';
+import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import type { ChannelClient, WebhookClient } from '../../src/services/webhook/client.ts';
 import { createSlackWebhookClient } from '../../src/services/webhook/slack.ts';
 import { BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
@@ -252,13 +253,10 @@ describe('a platform-neutral refusal: Discord through the same port', () => {
 });
 
 describe('Slack incoming webhook, webhook-only (added on the console)', () => {
-  it.each([
-    [410, 'channel_is_archived'],
-    [404, 'channel_not_found'],
-    [404, 'no_service'],
-    [403, 'invalid_token'],
-    [403, 'action_prohibited'],
-  ] as const)('%i %s pauses the schedule; /schedule list and the log say so', async (status, error) => {
+  /** A schedule added on the console that posts to the `ops` incoming webhook, and its bench. */
+  async function withHookSchedule(
+    run: (b: ReturnType<typeof bench>, record: ScheduleRecord) => Promise<void>,
+  ): Promise<void> {
     const ops = createSlackWebhookClient({
       baseUrl: `${hooks.url}/services/T0HERALD`,
       id: 'B0HOOK',
@@ -270,6 +268,20 @@ describe('Slack incoming webhook, webhook-only (added on the console)', () => {
         { when: 'every day at 12:05', command: '/weather Oslo', to: 'ops' },
         OPERATOR,
       );
+      await run(b, record);
+    } finally {
+      await ops.close();
+    }
+  }
+
+  it.each([
+    [410, 'channel_is_archived'],
+    [404, 'channel_not_found'],
+    [404, 'no_service'],
+    [403, 'invalid_token'],
+    [403, 'action_prohibited'],
+  ] as const)('%i %s pauses the schedule; /schedule list and the log say so', async (status, error) => {
+    await withHookSchedule(async (b, record) => {
       hookAnswer = { status, body: error };
       await runScheduledSlot(b);
       const stored = await b.schedules.getSchedule(record.id);
@@ -278,46 +290,22 @@ describe('Slack incoming webhook, webhook-only (added on the console)', () => {
       const listed = await b.service.list({ actor: OPERATOR });
       expect(JSON.stringify(listed)).toContain(stored!.lastRun!.error!.slice(0, 40));
       expect(b.lines.some((l) => l.level === 'warn' && l.msg === stored!.lastRun!.error)).toBe(true);
-    } finally {
-      await ops.close();
-    }
+    });
   });
 
   it('posting_to_general_channel_denied pauses the schedule and names the setting', async () => {
-    const ops = createSlackWebhookClient({
-      baseUrl: `${hooks.url}/services/T0HERALD`,
-      id: 'B0HOOK',
-      token: 'slack-hook-secret-for-tests',
-    });
-    try {
-      const b = bench(channels, { ops });
-      const { record } = await b.service.add(
-        { when: 'every day at 12:05', command: '/weather Oslo', to: 'ops' },
-        OPERATOR,
-      );
+    await withHookSchedule(async (b, record) => {
       hookAnswer = { status: 403, body: 'posting_to_general_channel_denied' };
       await runScheduledSlot(b);
       const stored = await b.schedules.getSchedule(record.id);
       expect(stored?.paused).toBe(true);
       expect(stored?.lastRun?.error).toContain('"People who can post in #general"');
       expect(await b.runner.notices.take(OPERATOR)).toContain('"People who can post in #general"');
-    } finally {
-      await ops.close();
-    }
+    });
   });
 
   it('three failed slots are told to the creator, never to the webhook that refuses the posts', async () => {
-    const ops = createSlackWebhookClient({
-      baseUrl: `${hooks.url}/services/T0HERALD`,
-      id: 'B0HOOK',
-      token: 'slack-hook-secret-for-tests',
-    });
-    try {
-      const b = bench(channels, { ops });
-      const { record } = await b.service.add(
-        { when: 'every day at 12:05', command: '/weather Oslo', to: 'ops' },
-        OPERATOR,
-      );
+    await withHookSchedule(async (b, record) => {
       hookAnswer = { status: 400, body: 'invalid_blocks' };
       const before = hooks.requests.length;
       for (const day of ['27', '28', '29']) {
@@ -328,8 +316,6 @@ describe('Slack incoming webhook, webhook-only (added on the console)', () => {
       // Three posts tried, and no fourth carrying the notice to the webhook that refuses.
       expect(hooks.requests.length - before).toBe(3);
       expect(await b.runner.notices.take(OPERATOR)).toContain('failed 3 times in a row');
-    } finally {
-      await ops.close();
-    }
+    });
   });
 });
