@@ -182,19 +182,6 @@ function scheduleReading(service: ScheduleService): Command[] {
       },
     }),
     defineCommand({
-      name: 'schedule audit',
-      description: 'Who added, paused, resumed or removed schedules, and how (schedule admins)',
-      options: z.object({ id: ID.optional() }),
-      positional: ['id'],
-      needs: [],
-      ephemeral: true,
-      examples: ['/schedule audit', '/schedule audit k7p2mx'],
-      async handler(input, ctx) {
-        const viewer = { actor: ctx.actor, channel: ctx.channel };
-        return auditReply(await service.audit(viewer, input.id), input.id);
-      },
-    }),
-    defineCommand({
       name: 'schedule history',
       description: 'The last runs of a schedule: when, outcome, duration and the posted message',
       options: z.object({ id: ID }),
@@ -275,6 +262,19 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
         // A failed run is a failed command (a piped console exits 1), told in the same sentence.
         if (result.outcome === 'failed') throw new RunFailedError(reply.text);
         return reply;
+      },
+    }),
+    defineCommand({
+      name: 'schedule audit',
+      description: 'Who added, paused, resumed or removed schedules, and how (schedule admins)',
+      options: z.object({ id: ID.optional() }),
+      positional: ['id'],
+      needs: [],
+      ephemeral: true,
+      examples: ['/schedule audit', '/schedule audit k7p2mx'],
+      async handler(input, ctx) {
+        const viewer = { actor: ctx.actor, channel: ctx.channel };
+        return auditReply(await service.audit(viewer, input.id), input.id);
       },
     }),
   ];
