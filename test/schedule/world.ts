@@ -96,6 +96,7 @@ const SCHEDULE_METHODS = [
   'removeSchedule',
   'setPaused',
   'recordRun',
+  'recordRuns',
   'history',
 ] as const;
 
