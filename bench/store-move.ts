@@ -19,7 +19,7 @@ const TARGET_S = 10;
 const DAY_MS = 86_400_000;
 
 /** A store's worth of schedules, as an export of a store that has run for RUN_HISTORY days. */
-export function storeFileForBench(now: number): StoreFile {
+function storeFile(now: number): StoreFile {
   const first = now - RUN_HISTORY * DAY_MS;
   const schedules = Array.from({ length: SCHEDULES }, (_, i) => {
     const id = `m${i.toString(36).padStart(5, '0')}`;
@@ -104,7 +104,7 @@ async function moveRows(backend: string, store: Store, text: string): Promise<{ 
 
 /** Import into SQLite, export from it, then the same through Redis; the file read back is the one written. */
 export async function storeMoveRows(dir: string): Promise<Row[]> {
-  const text = serializeStoreFile(storeFileForBench(Date.parse('2026-11-27T12:00:00Z')));
+  const text = serializeStoreFile(storeFile(Date.parse('2026-11-27T12:00:00Z')));
   const sqlite = createSqliteStore(join(dir, `${randomUUID()}-move.sqlite`));
   const fromSqlite = await moveRows('SQLite', sqlite, text);
   await sqlite.close();
