@@ -68,18 +68,21 @@ function storeFile(now: number): StoreFile {
   };
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+/** Wall time, and this process's CPU time (Redis's own is not in it). */
+async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; cpu: number; value: T }> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const value = await work();
-  return { seconds: (performance.now() - started) / 1000, value };
+  const used = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - started) / 1000, cpu: (used.user + used.system) / 1e6, value };
 }
 
-function row(what: string, backend: string, seconds: number, detail: string): Row {
+function row(what: string, backend: string, time: { seconds: number; cpu: number }, detail: string): Row {
   return {
     scenario: `${what} ${SCHEDULES.toLocaleString('en')} schedules (${backend}; ${detail})`,
-    measured: `${seconds.toFixed(2)} s`,
+    measured: `${time.seconds.toFixed(2)} s (CPU ${time.cpu.toFixed(2)} s)`,
     target: `≤ ${TARGET_S} s`,
-    met: seconds <= TARGET_S,
+    met: time.seconds <= TARGET_S,
   };
 }
 
@@ -93,10 +96,10 @@ async function moveRows(backend: string, store: Store, text: string): Promise<{ 
       row(
         'import of',
         backend,
-        imported.seconds,
+        imported,
         `${runs.toLocaleString('en')} runs, ${values.toLocaleString('en')} watch memories`,
       ),
-      row('export of', backend, exported.seconds, size),
+      row('export of', backend, exported, size),
     ],
     text: exported.value,
   };

@@ -137,7 +137,7 @@ describe('npm run store', () => {
       const refused = await run({ STORE_URL: to }, `${node} src/store-command.ts import < ${out}`);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(
-        /^A herald is running on this store \(web-1:41 wrote its heartbeat \d+ s ago\): stop it before importing \(its heartbeat lapses 30 s after it stops\), or pass --force\.\n$/,
+        /^A herald is running on this store \(web-1:41 wrote its heartbeat \d+ s ago\): stop it first \(a herald that stops takes its heartbeat away, one that died leaves it for at most 30 s\), or pass --force\.\n$/,
       );
       expect(await target.listSchedules()).toEqual([]);
       const forced = await run({ STORE_URL: to }, `${node} src/store-command.ts import --force < ${out}`);

@@ -9,7 +9,7 @@ import { isTimeZone, nextRuns } from '../schedule/when.ts';
 /** Raised on a later change to what the file holds; a herald refuses a file newer than its own. */
 export const STORE_FILE_FORMAT = 1;
 
-export type StoreMoveErrorCode = 'memory_store' | 'missing_store' | 'running' | 'newer_format' | 'malformed';
+type StoreMoveErrorCode = 'memory_store' | 'missing_store' | 'running' | 'newer_format' | 'malformed';
 
 /** A refusal of `npm run store`, in one sentence. */
 export class StoreMoveError extends BotError {

@@ -32,7 +32,7 @@ function refuseMemory(store: Pick<Store, 'kind'>): void {
     });
 }
 
-export interface Exported {
+interface Exported {
   file: StoreFile;
   /** Posts still waiting in the outbox: not carried (the old store's bot delivers them). */
   pendingPosts: number;
@@ -64,14 +64,23 @@ export async function exportStore(store: Store, now: () => number = Date.now): P
  * (posted, failed, missed or without change, that slot is done), so the new store never runs it
  * again; without one, the store's own rule (looked at once, no slot before its creation).
  */
-function nextRunOf({ record, history }: MovedSchedule): number | undefined {
+function nextRunOf({ record, history }: MovedSchedule, known: Map<string, number>): number | undefined {
   const slots = history.map((r) => Date.parse(r.slotId)).filter((t) => Number.isFinite(t));
   if (slots.length === 0) return undefined;
-  const after = new Date(Math.max(...slots));
-  return nextRuns(record.cron, record.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
+  const after = Math.max(...slots);
+  // Schedules that share a cron, a zone and a last slot (every 07:30 briefing of a team) share the
+  // answer: each walk costs about 0.1 ms, a third of the import's CPU for 10,000 distinct ones.
+  const key = `${record.cron}|${record.timezone}|${after}`;
+  let next = known.get(key);
+  if (next === undefined) {
+    next =
+      nextRuns(record.cron, record.timezone, new Date(after), 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
+    known.set(key, next);
+  }
+  return next;
 }
 
-export interface Imported {
+interface Imported {
   schedules: number;
   /** Of them, how many the store held already (left as they were). */
   existing: number;
@@ -81,7 +90,9 @@ export interface Imported {
 
 /**
  * Writes everything in `file` to `store`. Writing the same again changes nothing: a schedule the
- * store holds is left as it is, a run replaces its slot's record, a value is set to the same.
+ * store holds keeps its record, a run replaces its slot's record in the history, a value is set to
+ * the same, and the index is set as before (a slot the store ran since is not run again: its claim
+ * answers that it was posted).
  */
 export async function importStore(
   store: Store,
@@ -94,7 +105,7 @@ export async function importStore(
     const ageS = Math.max(0, Math.round(((opts.now ?? Date.now)() - beat.at) / 1000));
     throw new StoreMoveError({
       code: 'running',
-      message: `A herald is running on this store (${beat.owner} wrote its heartbeat ${ageS} s ago): stop it before importing (its heartbeat lapses ${HEARTBEAT_TTL_MS / 1000} s after it stops), or pass --force.`,
+      message: `A herald is running on this store (${beat.owner} wrote its heartbeat ${ageS} s ago): stop it first (a herald that stops takes its heartbeat away, one that died leaves it for at most ${HEARTBEAT_TTL_MS / 1000} s), or pass --force.`,
     });
   }
   // No SCHEDULE_MAX here: the store held them all before the move.
@@ -102,8 +113,9 @@ export async function importStore(
     store.addSchedule(s.record as ScheduleRecord, Number.MAX_SAFE_INTEGER),
   );
   await inBatches(file.schedules, (s) => store.recordRuns(s.record.id, s.history));
+  const known = new Map<string, number>();
   const next = file.schedules.flatMap((s): [string, number][] => {
-    const at = nextRunOf(s);
+    const at = nextRunOf(s, known);
     return at === undefined ? [] : [[s.record.id, at]];
   });
   for (let i = 0; i < next.length; i += BATCH) await store.setNextRuns(new Map(next.slice(i, i + BATCH)));

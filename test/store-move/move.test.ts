@@ -245,7 +245,7 @@ describe('refusals, each in one sentence', () => {
       await expect(importStore(target, file, { now })).rejects.toMatchObject({
         code: 'running',
         message:
-          'A herald is running on this store (web-1:41 wrote its heartbeat 25 s ago): stop it before importing (its heartbeat lapses 30 s after it stops), or pass --force.',
+          'A herald is running on this store (web-1:41 wrote its heartbeat 25 s ago): stop it first (a herald that stops takes its heartbeat away, one that died leaves it for at most 30 s), or pass --force.',
       });
       // Rewritten every 10 s.
       await vi.advanceTimersByTimeAsync(10_000);
