@@ -8,8 +8,8 @@
 // Discord's limits, the global 50 a second and 5 posts each 2 s per webhook, each replica taking
 // from Discord's budget: in memory, or one in Redis for both), Slack channels through the WebClient
 // under Slack's limits (1 replica, and 2 on Redis) and above its workspace's (schedules-slack.ts),
-// one tick with 10,000 stored and none due (CPU and store round trips), RSS with 10,000 stored, and
-// a restart after 10 minutes down.
+// one tick with 10,000 stored and none due (CPU and store round trips), RSS with 10,000 stored, a
+// restart after 10 minutes down, and a store of 10,000 moved (`npm run store`, store-move.ts).
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,6 +46,7 @@ import {
   type World,
 } from './schedule-world.ts';
 import { slackRow } from './schedules-slack.ts';
+import { storeMoveRows } from './store-move.ts';
 import { percentile } from './stats.ts';
 
 const DESTINATIONS = 100;
@@ -411,6 +412,9 @@ export async function runSchedulesBench(): Promise<number> {
     rows.push(await idleTick('Redis', idleRedis));
     await idleRedis.close();
     await dropKeys(idlePrefix);
+
+    progress('10,000 schedules exported and imported, SQLite then Redis');
+    rows.push(...(await storeMoveRows(dir)));
 
     progress('RSS');
     rows.push(await rssRow(dir));

@@ -2,6 +2,7 @@
 // `npm run job` (run-job.ts) and `npm run register` (register-commands.ts), so the three can never
 // offer different commands or different defaults. Every setting comes from the Config; nothing
 // here, nor in the three entry points, types a default of its own.
+import { hostname } from 'node:os';
 import { buildCommands } from '../commands/index.ts';
 import { createScheduling, type Scheduling, type SchedulingOptions } from '../jobs/schedule-engine.ts';
 import type { Config, ServiceConfigs } from './config/index.ts';
@@ -26,6 +27,7 @@ import type { ClientDeps } from './services/deps.ts';
 import { createServices } from './services/index.ts';
 import type { WebhookClient } from './services/webhook/client.ts';
 import { createMemoryStore, openStore, type Store } from './store/index.ts';
+import { startHeartbeat } from './store-move/heartbeat.ts';
 
 /**
  * `bot`: the running bot (per-user budgets and rate limits from `quotas`); `job`: one run of a job
@@ -170,7 +172,19 @@ export async function openApp<M extends AppMode>(
     await closeDestinationClients(destinations);
     if (channels) await closeChannelClients(channels);
   };
-  return { app, store, close: { store: () => store.close(), connections } };
+  // The bot's sign of life in the store, which `npm run store -- import` checks.
+  const heartbeat =
+    mode === 'bot'
+      ? startHeartbeat(store, {
+          owner: `${hostname()}:${process.pid}`,
+          onError: (err) => base.log.warn({ err }, 'store.heartbeat_failed'),
+        })
+      : undefined;
+  const closeStore = async () => {
+    await heartbeat?.stop();
+    await store.close();
+  };
+  return { app, store, close: { store: closeStore, connections } };
 }
 
 /**

@@ -88,6 +88,9 @@ export interface Config {
   fileSecrets: string[];
 }
 
+/** Where the store is with neither STORE_URL nor REDIS_URL. */
+export const DEFAULT_STORE_PATH = './data/herald.sqlite';
+
 export const SERVICE_VARIABLES: Readonly<Record<ServiceKey, string>> = {
   email: 'EMAIL_ACCESS_TOKEN and EMAIL_FROM',
   analytics: 'ANALYTICS_ACCESS_TOKEN and ANALYTICS_PROPERTY_ID',
@@ -139,7 +142,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     serviceVariables: SERVICE_VARIABLES,
     discord,
     slack,
-    storeUrl: e.STORE_URL ?? e.REDIS_URL ?? './data/herald.sqlite',
+    storeUrl: e.STORE_URL ?? e.REDIS_URL ?? DEFAULT_STORE_PATH,
     redisUrl: e.REDIS_URL ?? (e.STORE_URL?.startsWith('redis') ? e.STORE_URL : undefined),
     redisTlsVerify: e.REDIS_TLS_VERIFY,
     health,

@@ -8,6 +8,7 @@ import type { Config } from './index.ts';
 import { SERVICE_KEYS } from '../domain/services.ts';
 import type { ServicePlan } from '../sandbox/resolve.ts';
 import { describeStore } from '../store/index.ts';
+import { sqliteLeftBehind } from '../store-move/left-behind.ts';
 import { destinationModeOf } from '../schedule/simulated.ts';
 
 export interface ReportLine {
@@ -123,6 +124,8 @@ function storeLines(config: Config): ReportLine[] {
       text: "Redis's TLS certificate is not checked (REDIS_TLS_VERIFY=false): the connection is encrypted, but a server posing as Redis would not be refused",
       fields: { redisTlsVerify: false },
     });
+  const leftBehind = sqliteLeftBehind(config);
+  if (leftBehind) lines.push(leftBehind);
   if (!store.startsWith('sqlite ')) return lines;
   const where = config.ephemeralDisk
     ? "is on a Heroku dyno's disk (DYNO is set), which is emptied at every restart"

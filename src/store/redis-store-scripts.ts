@@ -257,24 +257,24 @@ end
 return n
 `;
 
-// KEYS: records, last, runs, paused, next. ARGV: id, the run (JSON), its slot id, its time, runs
-// kept, next fire time ('' to leave the index). The run replaces its slot's earlier record; the
-// newest run is the last one.
+// KEYS: records, last, runs, paused, next. ARGV: id, the runs (a JSON array), runs kept, next fire
+// time ('' to leave the index). A run replaces its slot's earlier record; the newest run is the last one.
 export const RECORD_RUN = `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 local raw = redis.call('HGET', KEYS[3], ARGV[1])
-local runs = {}
+local added, slots, runs = cjson.decode(ARGV[2]), {}, {}
+for _, r in ipairs(added) do slots[r.slotId] = true end
 if raw then
   for _, r in ipairs(cjson.decode(raw)) do
-    if r.slotId ~= ARGV[3] then table.insert(runs, r) end
+    if not slots[r.slotId] then table.insert(runs, r) end
   end
 end
-table.insert(runs, cjson.decode(ARGV[2]))
+for _, r in ipairs(added) do table.insert(runs, r) end
 table.sort(runs, function(a, b) return a.at > b.at end)
 local kept = {}
-for i = 1, math.min(#runs, tonumber(ARGV[5])) do kept[i] = cjson.encode(runs[i]) end
+for i = 1, math.min(#runs, tonumber(ARGV[3])) do kept[i] = cjson.encode(runs[i]) end
 redis.call('HSET', KEYS[3], ARGV[1], '[' .. table.concat(kept, ',') .. ']')
 redis.call('HSET', KEYS[2], ARGV[1], kept[1])
-if ARGV[6] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[1]) == 0 then redis.call('ZADD', KEYS[5], ARGV[6], ARGV[1]) end
+if ARGV[4] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[1]) == 0 then redis.call('ZADD', KEYS[5], ARGV[4], ARGV[1]) end
 return 1
 `;

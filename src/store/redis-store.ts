@@ -116,15 +116,24 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       return (await redis.call('SET', ctx.kvKey(key), value, ...px, ...nx)) === 'OK';
     },
     async deleteValues(keyPrefix) {
-      const pattern = `${ctx.kvKey(keyPrefix).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
       let deleted = 0;
-      let cursor = '0';
-      do {
-        const [nextCursor, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        cursor = nextCursor;
-        if (found.length > 0) deleted += await redis.del(...found);
-      } while (cursor !== '0');
+      await scanValues(ctx, keyPrefix, async (found) => void (deleted += await redis.del(...found)));
       return deleted;
+    },
+    async durableValues() {
+      const out: [string, string][] = [];
+      await scanValues(ctx, '', async (found) => {
+        const pipeline = redis.pipeline();
+        for (const key of found) pipeline.pttl(key).get(key);
+        const answers = (await pipeline.exec()) ?? [];
+        found.forEach((key, i) => {
+          const value = answers[2 * i + 1]?.[1];
+          // -1: no expiry (-2: gone meanwhile).
+          if (answers[2 * i]?.[1] === -1 && typeof value === 'string')
+            out.push([key.slice(ctx.kvKey('').length), value]);
+        });
+      });
+      return out;
     },
     async claimOnce(key, ttlMs) {
       return (
@@ -157,7 +166,28 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   };
 }
 
+/** Hands `each` the keys of the values whose key starts with `keyPrefix`, a SCAN batch at a time. */
+async function scanValues(ctx: RedisContext, keyPrefix: string, each: (keys: string[]) => Promise<void>) {
+  const pattern = `${ctx.kvKey(keyPrefix).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+  let cursor = '0';
+  do {
+    const [nextCursor, found] = await ctx.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = nextCursor;
+    if (found.length > 0) await each(found);
+  } while (cursor !== '0');
+}
+
 function redisSchedules({ redis, script, schedules: k }: RedisContext): ScheduleStore {
+  async function recordRuns(id: string, runs: readonly ScheduleRun[], nextRunAt?: number) {
+    if (runs.length === 0) return;
+    const args = [
+      id,
+      JSON.stringify(runs),
+      String(RUN_HISTORY),
+      nextRunAt === undefined ? '' : String(nextRunAt),
+    ];
+    await script(lua.RECORD_RUN, 5, k.records, k.last, k.runs, k.paused, k.next, ...args);
+  }
   return {
     async listSchedules() {
       const [records, paused, last] = await Promise.all([
@@ -207,11 +237,8 @@ function redisSchedules({ redis, script, schedules: k }: RedisContext): Schedule
     async setPaused(id, paused) {
       return (await script(lua.SET_PAUSED, 3, k.records, k.paused, k.next, id, paused ? '1' : '0')) === 1;
     },
-    async recordRun(id, run, nextRunAt) {
-      const next = nextRunAt === undefined ? '' : String(nextRunAt);
-      const args = [id, JSON.stringify(run), run.slotId, String(run.at), String(RUN_HISTORY), next];
-      await script(lua.RECORD_RUN, 5, k.records, k.last, k.runs, k.paused, k.next, ...args);
-    },
+    recordRun: (id, run, nextRunAt) => recordRuns(id, [run], nextRunAt),
+    recordRuns: (id, runs) => recordRuns(id, runs),
     async history(id) {
       const raw = await redis.hget(k.runs, id);
       return raw === null ? [] : (JSON.parse(raw) as ScheduleRun[]);

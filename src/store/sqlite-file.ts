@@ -186,3 +186,16 @@ export function outboxStatements(db: DatabaseSync) {
     list: db.prepare(`SELECT ${ENTRY} FROM outbox WHERE status = ? ORDER BY created_at, id`),
   };
 }
+
+/** How many schedules the store file at `path` holds, read without writing (0: none, or no store). */
+export function countStoredSchedules(path: string): number {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path, { readOnly: true });
+    return Number((db.prepare('SELECT COUNT(*) AS n FROM schedules').get() as { n: number }).n);
+  } catch {
+    return 0;
+  } finally {
+    db?.close();
+  }
+}

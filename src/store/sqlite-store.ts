@@ -95,6 +95,7 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
     deleteRange: db.prepare(
       'DELETE FROM kv WHERE key >= ?1 AND key <= ?1 || char(1114111) AND substr(key, 1, length(?1)) = ?1',
     ),
+    durable: db.prepare('SELECT key, value FROM kv WHERE expires_at IS NULL'),
     pruneValues: db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?'),
     // Inserts a new claim or takes over an expired one; a live claim is left as it is (no change).
     claim: db.prepare(
@@ -128,6 +129,7 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
         );
       }),
     deleteValues: (keyPrefix) => run(() => Number(q.deleteRange.run(keyPrefix).changes)),
+    durableValues: () => run(() => q.durable.all().map((r) => [String(r.key), String(r.value)])),
     claimOnce: (key, ttlMs) =>
       run(() => {
         const t = now();
@@ -188,6 +190,17 @@ function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
       return true;
     });
 
+  // One transaction: the record's last run, its history and its next fire time cannot disagree.
+  const recordRuns = (id: string, added: readonly ScheduleRun[], nextRunAt?: number) =>
+    run(() => {
+      change(id, (r) => {
+        const kept = withRuns(runsOf(id), added);
+        q.setRuns.run(id, JSON.stringify(kept));
+        r.lastRun = kept[0]!;
+        if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
+      });
+    });
+
   return {
     listSchedules: () => run(() => q.list.all().map((row) => parseRecord(row)!)),
     getSchedule: (id) => run(() => parseRecord(q.get.get(id))),
@@ -220,24 +233,17 @@ function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
           q.pause.run(paused ? null : 0, id);
         }),
       ),
-    // One transaction: the record's last run, its history and its next fire time cannot disagree.
-    recordRun: (id, lastRun, nextRunAt) =>
-      run(() => {
-        change(id, (r) => {
-          const kept = withRun(runsOf(id), lastRun);
-          q.setRuns.run(id, JSON.stringify(kept));
-          r.lastRun = kept[0]!;
-          if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
-        });
-      }),
+    recordRun: (id, lastRun, nextRunAt) => recordRuns(id, [lastRun], nextRunAt),
+    recordRuns: (id, runs) => recordRuns(id, runs),
     history: (id) => run(() => runsOf(id)),
   };
 }
 
-/** `runs` with `run` in place of the record of its slot (or first), newest first, at most RUN_HISTORY. */
-function withRun(runs: readonly ScheduleRun[], run: ScheduleRun): ScheduleRun[] {
-  const rest = runs.filter((r) => r.slotId !== run.slotId);
-  return [run, ...rest].sort((a, b) => b.at - a.at).slice(0, RUN_HISTORY);
+/** `runs` with `added` in place of the records of their slots (or first), newest first, at most RUN_HISTORY. */
+function withRuns(runs: readonly ScheduleRun[], added: readonly ScheduleRun[]): ScheduleRun[] {
+  const slots = new Set(added.map((r) => r.slotId));
+  const rest = runs.filter((r) => !slots.has(r.slotId));
+  return [...added, ...rest].sort((a, b) => b.at - a.at).slice(0, RUN_HISTORY);
 }
 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>

@@ -129,6 +129,8 @@ export interface ScheduleStore {
    * Ignored when the schedule was removed.
    */
   recordRun(id: string, run: ScheduleRun, nextRunAt?: number): Promise<void>;
+  /** Records several runs in one step, as recordRun each (the index left as it is): a store's move. */
+  recordRuns(id: string, runs: readonly ScheduleRun[]): Promise<void>;
   /** The schedule's latest runs, newest first (at most RUN_HISTORY); empty when there is none. */
   history(id: string): Promise<ScheduleRun[]>;
 }
@@ -216,6 +218,8 @@ export interface Store extends ScheduleStore, SlotStore, OutboxStore {
   setValue(key: string, value: string, opts?: { ifAbsent?: boolean; ttlMs?: number }): Promise<boolean>;
   /** Deletes every key that starts with `keyPrefix` (one key when it is the whole key); how many went. */
   deleteValues(keyPrefix: string): Promise<number>;
+  /** Every value kept until deleted (written without `ttlMs`), in no order: what a move carries. */
+  durableValues(): Promise<[key: string, value: string][]>;
   /**
    * Takes `key` for `ttlMs`: true for the first caller (on any replica sharing the store), false
    * while the claim lives. Answers each chat interaction once; the claim then expires on its own.

@@ -38,6 +38,7 @@ describe('--help on every script', () => {
     ['register', 'Usage: npm run register'],
     ['job', 'Usage: npm run job'],
     ['sandbox', 'Usage: npm run sandbox'],
+    ['store', 'Usage: npm run --silent store'],
   ] as const)
     it(`npm run ${script} -- --help prints the usage and exits 0`, async () => {
       const result = await npm(['run', '--silent', script, '--', '--help']);

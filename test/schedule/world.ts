@@ -96,6 +96,7 @@ const SCHEDULE_METHODS = [
   'removeSchedule',
   'setPaused',
   'recordRun',
+  'recordRuns',
   'history',
 ] as const;
 
@@ -134,6 +135,8 @@ export function replica(
     simulated?: SimulatedPolicy;
     /** The bot's own clients, for schedules added in a Discord or Slack channel. */
     channels?: ChannelClients;
+    /** Named destinations beside `ops`. */
+    destinations?: Readonly<Record<string, WebhookClient>>;
   },
 ): ScheduleRunner {
   const ops = createWebhookClient({
@@ -144,7 +147,7 @@ export function replica(
   return createScheduleRunner({
     store: withSchedulesOf(w.store, store),
     services: w.services,
-    destinations: { ops },
+    destinations: { ...opts.destinations, ops },
     commands: () => w.dispatcher,
     // As the bot renders: a Discord webhook post for a webhook, each platform's for "this channel".
     toMessage: destinationMessages({ destinations: {} }, 'herald'),

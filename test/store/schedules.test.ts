@@ -166,6 +166,36 @@ describe.each(backends)('schedule store: $name', (backend) => {
     expect(await t.history(a.id)).toEqual([]);
   });
 
+  it('records several runs in one step as one by one, the index left as it is', async () => {
+    const { handles } = await backend.open(2);
+    const [s, t] = handles as [Store, Store];
+    const [a, b] = [record(), record()];
+    await s.addSchedule(a, 10);
+    await s.addSchedule(b, 10);
+    const base = Date.parse('2026-03-27T07:30:00Z');
+    const runs = Array.from({ length: 24 }, (_, i) => ({
+      slotId: new Date(base + i * 86_400_000).toISOString(),
+      at: base + i * 86_400_000 + 900,
+      outcome: 'posted' as const,
+      messageId: String(1_300_000_000_000_000_000n + BigInt(i)),
+    }));
+    await s.recordRuns(a.id, runs.slice(0, 12));
+    await t.recordRuns(a.id, runs.slice(10));
+    for (const run of runs) await s.recordRun(b.id, run);
+    expect(await t.history(a.id)).toEqual(await s.history(b.id));
+    expect(await t.history(a.id)).toHaveLength(RUN_HISTORY);
+    expect((await t.getSchedule(a.id))?.lastRun).toEqual(runs.at(-1));
+    // Again: the same store (a slot's run replaces its record).
+    await s.recordRuns(a.id, runs);
+    expect(await t.history(a.id)).toEqual(await s.history(b.id));
+    expect((await t.dueSchedules(b.createdAt, 10)).map((r) => r.id)).toEqual([a.id, b.id]);
+    await s.recordRuns(a.id, []);
+    expect(await t.history(a.id)).toHaveLength(RUN_HISTORY);
+    await s.removeSchedule(b.id);
+    await s.recordRuns(b.id, runs);
+    expect(await t.history(b.id)).toEqual([]);
+  });
+
   it('every handle sees the others’ changes, and a reopened store has them all', async () => {
     const { handles, reopen } = await backend.open(2);
     const [one, two] = handles as [Store, Store];

@@ -315,6 +315,32 @@ describe.each(backends)('$name store', (backend) => {
     expect(await store.getValue('aXbz')).toBe('z');
   });
 
+  it('lists every value kept until deleted, on every handle, and none that expires or was claimed', async () => {
+    await store.setValue('watch:k7p2mx', '{"v":2,"facts":{"seen":["A"]}}');
+    await stores[1]!.setValue('delivery-pause:1100000000000000001', '1763800060000');
+    await store.setValue('component:k7p2mx:Qm9vdHN0cmFwIGJ1dHRvbg', '{"command":"schedule run"}');
+    await store.setValue('component:QWxsIGFib2FyZCB0aGUgYnV0', '{"command":"weather"}', { ttlMs: 60_000 });
+    await store.setValue('heartbeat', '{"owner":"web-1:41","at":1763800000000}', { ttlMs: 30_000 });
+    await store.claimOnce('discord:interaction:1300000000000000001', 60_000);
+    await store.setValue('a*[b]?', 'glob characters are plain');
+    const values = async (s: Store) => new Map(await s.durableValues());
+    expect(await values(stores[2]!)).toEqual(
+      new Map([
+        ['watch:k7p2mx', '{"v":2,"facts":{"seen":["A"]}}'],
+        ['delivery-pause:1100000000000000001', '1763800060000'],
+        ['component:k7p2mx:Qm9vdHN0cmFwIGJ1dHRvbg', '{"command":"schedule run"}'],
+        ['a*[b]?', 'glob characters are plain'],
+      ]),
+    );
+    // A value written again with a ttl leaves the list; one deleted too.
+    await store.setValue('watch:k7p2mx', 'x', { ttlMs: 60_000 });
+    await store.deleteValues('delivery-pause:');
+    expect([...(await values(store)).keys()].sort()).toEqual([
+      'a*[b]?',
+      'component:k7p2mx:Qm9vdHN0cmFwIGJ1dHRvbg',
+    ]);
+  });
+
   // Redis expires finished keys by itself (PEXPIRE), checked in openStore below.
   it.runIf(backend.name !== 'redis')(
     'prunes finished records but keeps pending entries and live claims',
