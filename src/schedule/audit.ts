@@ -1,5 +1,5 @@
 // Who changed which schedule, from where and when: each add, pause, resume, skip, unskip, remove
-// and import is one entry in the store's logs, on every backend. Schedule admins read the entries
+// and import is one entry in the store's logs, on every backend, carried by `npm run store`. Schedule admins read the entries
 // of the Discord server or Slack workspace they type in, with those of the schedules that belong to
 // the deployment (no workspace), as /schedule list scopes them; the console operator reads all.
 import type { Actor } from '../core/actor.ts';
@@ -16,6 +16,8 @@ export type AuditAction = 'add' | 'pause' | 'resume' | 'skip' | 'unskip' | 'remo
 type ChangeSource = Surface | 'console' | 'store';
 
 export interface AuditEntry {
+  /** The log of the workspace it belongs to (absent: the deployment's), so a move can place it again. */
+  scope?: string;
   at: number;
   action: AuditAction;
   scheduleId: string;
@@ -29,7 +31,8 @@ export const AUDIT_SHOWN = 50;
 
 const ALL = 'audit:all';
 const DEPLOYMENT = 'audit:deployment';
-const workspaceLog = (platform: string, workspace: string) => `audit:${platform}:${workspace}`;
+const workspaceScope = (platform: string, workspace: string) => `${platform}:${workspace}`;
+const logOf = (scope: string | undefined) => (scope === undefined ? DEPLOYMENT : `audit:${scope}`);
 
 /** The source a chat actor's change has when its surface did not say: typed, or the console. */
 export const sourceOf = (actor: Actor, surface?: Surface): ChangeSource =>
@@ -42,17 +45,37 @@ export async function recordAudit(
   change: { action: AuditAction; actor: Actor; via: ChangeSource; at: number },
 ): Promise<void> {
   const { actor } = change;
+  const workspace = record.home?.workspaceId;
   const entry: AuditEntry = {
+    ...(workspace === undefined ? {} : { scope: workspaceScope(record.creator.platform, workspace) }),
     at: change.at,
     action: change.action,
     scheduleId: record.id,
     by: { platform: actor.platform, id: actor.id, displayName: actor.displayName },
     via: change.via,
   };
-  const workspace = record.home?.workspaceId;
-  const scoped = workspace === undefined ? DEPLOYMENT : workspaceLog(record.creator.platform, workspace);
+  await append(store, entry);
+}
+
+function append(store: Store, entry: AuditEntry): Promise<unknown> {
   const value = JSON.stringify(entry);
-  await Promise.all([store.appendLog(scoped, value, AUDIT_KEPT), store.appendLog(ALL, value, AUDIT_KEPT)]);
+  return Promise.all([
+    store.appendLog(logOf(entry.scope), value, AUDIT_KEPT),
+    store.appendLog(ALL, value, AUDIT_KEPT),
+  ]);
+}
+
+/** The whole audit, oldest first, for `npm run store -- export`. */
+export async function exportAudit(store: Store): Promise<AuditEntry[]> {
+  return (await store.readLog(ALL, AUDIT_KEPT)).map((value) => JSON.parse(value) as AuditEntry).reverse();
+}
+
+/** Adds the entries of an export that `store` does not hold yet, in their order: importing twice adds nothing. */
+export async function importAudit(store: Store, entries: readonly AuditEntry[]): Promise<number> {
+  const held = new Set(await store.readLog(ALL, AUDIT_KEPT));
+  const missing = entries.filter((e) => !held.has(JSON.stringify(e)));
+  for (const entry of missing) await append(store, entry);
+  return missing.length;
 }
 
 /** The latest entries `viewer` may read, newest first, of schedule `id` when given. */
@@ -72,7 +95,10 @@ export async function readAudit(
   const keys =
     actor.isOperator === true || channel === undefined
       ? [ALL]
-      : [DEPLOYMENT, ...(workspace === undefined ? [] : [workspaceLog(channel.platform, workspace)])];
+      : [
+          DEPLOYMENT,
+          ...(workspace === undefined ? [] : [logOf(workspaceScope(channel.platform, workspace))]),
+        ];
   const logs = await Promise.all(keys.map((key) => store.readLog(key, AUDIT_KEPT)));
   const wanted = id?.trim().toLowerCase();
   return logs

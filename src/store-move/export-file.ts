@@ -3,6 +3,7 @@
 // in one sentence naming its first problem, before anything is written.
 import { z } from 'zod';
 import { BotError } from '../errors.ts';
+import type { AuditEntry } from '../schedule/audit.ts';
 import type { ScheduleRecord, ScheduleRun } from '../schedule/schedules.ts';
 import { isTimeZone, nextRuns } from '../schedule/when.ts';
 
@@ -35,6 +36,8 @@ export interface StoreFile {
   schedules: MovedSchedule[];
   /** The key/value entries kept until deleted: watch memories, preferences, destination pauses… */
   values: Record<string, string>;
+  /** Who changed which schedule (/schedule audit), oldest first; absent in files from before it. */
+  audit?: AuditEntry[];
 }
 
 const text = z.string().min(1);
@@ -99,6 +102,15 @@ const record = z.looseObject({
   alert: z.string().optional(),
 });
 
+const auditEntry = z.looseObject({
+  scope: z.string().optional(),
+  at: time,
+  action: z.enum(['add', 'pause', 'resume', 'skip', 'unskip', 'remove', 'import']),
+  scheduleId: text,
+  by: z.looseObject({ platform: z.enum(['console', 'discord', 'slack']), id: text, displayName: z.string() }),
+  via: z.enum(['typed', 'button', 'form', 'home', 'console', 'store']),
+});
+
 const storeFile = z.object({
   herald: z.literal('store'),
   format: z.number().int().positive(),
@@ -106,6 +118,7 @@ const storeFile = z.object({
   from: text,
   schedules: z.array(z.object({ record, history: z.array(run) })),
   values: z.record(z.string(), z.string()),
+  audit: z.array(auditEntry).optional(),
 });
 
 /** `schedules[3].record.cron` from zod's path. */
@@ -157,11 +170,12 @@ export function parseStoreFile(input: string): StoreFile {
 
 /** The file's text: one schedule and one value a line, so that it reads and diffs line by line. */
 export function serializeStoreFile(file: StoreFile): string {
-  const { schedules, values, ...head } = file;
+  const { schedules, values, audit, ...head } = file;
   const json = JSON.stringify;
   const lines = (items: string[]) => (items.length === 0 ? '' : `\n${items.join(',\n')}\n`);
   const top = json(head).slice(0, -1);
   const scheduleLines = lines(schedules.map((s) => json(s)));
   const valueLines = lines(Object.entries(values).map(([k, v]) => `${json(k)}:${json(v)}`));
-  return `${top},"schedules":[${scheduleLines}],"values":{${valueLines}}}\n`;
+  const auditLines = audit === undefined ? '' : `,"audit":[${lines(audit.map((e) => json(e)))}]`;
+  return `${top},"schedules":[${scheduleLines}],"values":{${valueLines}}${auditLines}}\n`;
 }

@@ -3,6 +3,8 @@
 // index, and every key/value entry kept until deleted (watch memories, preferences, destination
 // pauses, buttons that belong to a schedule, notices waiting for a creator). What lives only for a
 // while stays behind: slot claims and leases, the outbox, Discord's budgets, anything that expires.
+import { userInfo } from 'node:os';
+import { exportAudit, importAudit, recordAudit } from '../schedule/audit.ts';
 import type { ScheduleRecord } from '../schedule/schedules.ts';
 import { nextRuns } from '../schedule/when.ts';
 import type { Store } from '../store/index.ts';
@@ -55,6 +57,7 @@ export async function exportStore(store: Store, now: () => number = Date.now): P
     from: store.kind,
     schedules,
     values,
+    audit: await exportAudit(store),
   };
   return { file, pendingPosts: (await store.listOutbox('pending')).length };
 }
@@ -78,6 +81,21 @@ function nextRunOf({ record, history }: MovedSchedule, known: Map<string, number
     known.set(key, next);
   }
   return next;
+}
+
+/** Each schedule the import added, recorded in the audit as imported by whoever ran `npm run store`. */
+async function auditImport(
+  store: Store,
+  file: StoreFile,
+  added: readonly string[],
+  at: number,
+): Promise<void> {
+  const name = userInfo().username;
+  const actor = { platform: 'console' as const, id: name, displayName: name, roles: [] };
+  const imported = file.schedules.filter((_, i) => added[i] === 'added');
+  await inBatches(imported, (s) =>
+    recordAudit(store, s.record as ScheduleRecord, { action: 'import', actor, via: 'store', at }),
+  );
 }
 
 interface Imported {
@@ -121,6 +139,8 @@ export async function importStore(
   for (let i = 0; i < next.length; i += BATCH) await store.setNextRuns(new Map(next.slice(i, i + BATCH)));
   const values = Object.entries(file.values);
   await inBatches(values, ([key, value]) => store.setValue(key, value));
+  await importAudit(store, file.audit ?? []);
+  await auditImport(store, file, added, (opts.now ?? Date.now)());
   return {
     schedules: file.schedules.length,
     existing: added.filter((a) => a === 'exists').length,

@@ -13,6 +13,7 @@ import {
 } from '../../src/store-move/export-file.ts';
 import { startHeartbeat } from '../../src/store-move/heartbeat.ts';
 import { exportStore, importStore } from '../../src/store-move/move.ts';
+import { recordAudit } from '../../src/schedule/audit.ts';
 import type { ScheduleRecord, ScheduleRun } from '../../src/schedule/schedules.ts';
 import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
@@ -99,6 +100,7 @@ async function fill(s: Store): Promise<void> {
   await s.addSchedule(watch, 50);
   await s.recordRun('w2n6tz', { ...posted(1, '1300000000000000006'), outcome: 'no-change' });
   await s.addSchedule(briefing('n3v5xy', { createdAt: Date.parse('2026-11-26T20:00:00Z') }), 50);
+  await recordAudit(s, briefing('p4q8rs'), { action: 'pause', actor: ADA, via: 'button', at: t - DAY });
   await s.setValue(
     'watch:w2n6tz',
     '{"v":2,"facts":{"seen":["7Fq0hVb9ZQ1X4Jx2nUu+0tV0Fw3w7y2mXxP0b7cUeY0="]}}',
@@ -168,6 +170,14 @@ describe.each([
     expect(done).toEqual({ schedules: 4, existing: 0, runs: 4, values: 5 });
     const again = await exportStore(target, now);
     expect(contentOf(again.file)).toEqual(contentOf(exported.file));
+    // The audit comes along (/schedule audit), and each schedule added is recorded as imported.
+    const audit = again.file.audit!.map((e) => `${e.action} ${e.scheduleId} ${e.via} ${e.scope ?? ''}`);
+    expect(audit).toEqual([
+      'pause p4q8rs button discord:1100000000000000001',
+      ...['k7p2mx', 'p4q8rs', 'w2n6tz', 'n3v5xy'].map(
+        (id) => `import ${id} store discord:1100000000000000001`,
+      ),
+    ]);
     expect(await target.getSchedule('k7p2mx')).toEqual({
       ...briefing('k7p2mx', { thread: 'yes' } as Partial<ScheduleRecord>),
       lastRun: posted(0, '1300000000000000004'),
@@ -191,6 +201,7 @@ describe.each([
     const twice = await importStore(target, file, { now });
     expect(twice).toMatchObject({ schedules: 4, existing: 4 });
     expect(contentOf((await exportStore(target, now)).file)).toEqual(contentOf(once.file));
+    expect((await exportStore(target, now)).file.audit).toEqual(once.file.audit);
     expect((await target.dueSchedules(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id).sort()).toEqual([
       'k7p2mx',
       'n3v5xy',
