@@ -21,7 +21,7 @@ import type { Services } from '../src/core/services.ts';
 import { webhookClientFor } from '../src/schedule/delivery.ts';
 import { previousRun } from '../src/schedule/when.ts';
 import { watchMemoryKey } from '../src/schedule/watch.ts';
-import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
+import { destinationMessages, landsRefusal, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
 import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
@@ -221,6 +221,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     channelChecks: channelChecks(opts.channels),
     channelAudiences: channelAudiences(opts.channels),
     messageLink: messageLinker(opts),
+    landsRefusal: landsRefusal(config.schedule),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,
   });
