@@ -100,7 +100,9 @@ const ADD_OPTIONS = z.object({
     .min(1)
     .max(32)
     .optional()
-    .describe('A configured destination (default: this channel on Discord and Slack, else default)'),
+    .describe(
+      'A configured destination, or me: a direct message to you (default: this channel, else default)',
+    ),
   tz: z
     .string()
     .trim()

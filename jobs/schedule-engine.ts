@@ -146,6 +146,18 @@ export function channelAudiences(
   return out;
 }
 
+/** Each platform's DM channel with a user, for a schedule's `to:me`. */
+export function directChannels(
+  channels: ChannelClients | undefined,
+): ScheduleServiceOptions['directChannels'] {
+  const out: NonNullable<ScheduleServiceOptions['directChannels']> = {};
+  for (const platform of ['discord', 'slack'] as const) {
+    const client = channels?.[platform];
+    if (client?.openDirect) out[platform] = (userId) => client.openDirect!(userId);
+  }
+  return out;
+}
+
 /** A creator's DM through the bot of their platform, where its channel client can send one. */
 export function directMessages(channels: ChannelClients | undefined): DirectMessage {
   return async (user, text) => {
@@ -220,6 +232,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
     channelAudiences: channelAudiences(opts.channels),
+    directChannels: directChannels(opts.channels),
     messageLink: messageLinker(opts),
     landsRefusal: landsRefusal(config.schedule),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),

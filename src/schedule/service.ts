@@ -10,7 +10,13 @@ import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
 import { landsKey, newScheduleId, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { Store } from '../store/store.ts';
-import { destinationFor, fail, type ChannelAudiences, type ChannelChecks } from './add-destination.ts';
+import {
+  destinationFor,
+  fail,
+  type ChannelAudiences,
+  type ChannelChecks,
+  type DirectChannels,
+} from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
@@ -96,6 +102,8 @@ export interface ScheduleServiceOptions {
    * `actor` is in it (Slack), asked when a schedule is added to post there.
    */
   channelAudiences?: ChannelAudiences;
+  /** Per platform: the bot's DM channel with a user, for `to:me`. */
+  directChannels?: DirectChannels;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
   /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
@@ -262,6 +270,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
       destinations: opts.settings.destinations,
       channelChecks: opts.channelChecks,
       channelAudiences: opts.channelAudiences,
+      directChannels: opts.directChannels,
     },
     input,
     creator,

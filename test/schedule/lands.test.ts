@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { channelChecks } from '../../jobs/schedule-engine.ts';
+import { channelChecks, directChannels } from '../../jobs/schedule-engine.ts';
 import { loadScheduleConfig, type ScheduleConfig } from '../../src/config/schedule.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import type { ConfigProblem } from '../../src/errors.ts';
@@ -25,12 +25,17 @@ import { createScheduleRunner } from '../../src/schedule/runner.ts';
 import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import { createScheduleService, type AddInput } from '../../src/schedule/service.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { BOT_TOKEN, startFakeDiscord, type FakeDiscord } from '../adapters/discord/fake-discord.ts';
+import {
+  BOT_TOKEN,
+  dmChannelOf,
+  startFakeDiscord,
+  type FakeDiscord,
+} from '../adapters/discord/fake-discord.ts';
 import { BOT_TOKEN as SLACK_BOT_TOKEN, startSlackFake, type SlackFake } from '../adapters/slack/fakes.ts';
 import { captureLog, waitFor } from '../jobs/harness.ts';
 import { REDIS_URL, deleteKeys, testKeyPrefix } from '../support/redis.ts';
 import { CHILD_ENV, ROOT } from '../support/spawn-herald.ts';
-import { MANAGER, startWorld, type World } from './world.ts';
+import { MANAGER, OPERATOR, STRANGER, startWorld, type World } from './world.ts';
 
 const SLACKER: Actor = { platform: 'slack', id: 'U0ADA', displayName: 'ada', roles: [] };
 const APP_PERMISSIONS = '2248473465835073';
@@ -136,6 +141,7 @@ async function twoReplicas() {
     commands: () => world.dispatcher,
     runNow: (record, asker) => a.runner.runNow(record, asker),
     channelChecks: channelChecks(a.channels),
+    directChannels: directChannels(a.channels),
     landsRefusal: landsRefusal(config),
     now,
   });
@@ -326,5 +332,49 @@ describe('a destination that cannot land a post so', () => {
       'Choose mode:edit (one post, edited) or thread:yes (replies in a thread), not both.',
     );
     // A Discord webhook outside a forum cannot start a thread: its first run says so.
+  });
+});
+
+describe('to:me: a direct message to the creator', () => {
+  it('opens the DM at add (Create DM; conversations.open) and lands there, edited or threaded, seen only by its creator', async () => {
+    const { replicas, service, add } = await twoReplicas();
+    slack.scopes.add('im:write');
+    closers.push(() => Promise.resolve(void slack.scopes.delete('im:write')));
+    const board = await add(MANAGER, { to: 'me', mode: 'edit' });
+    const thread = await add(SLACKER, { to: 'ME', thread: 'yes' });
+    const discordDm = dmChannelOf(MANAGER.id);
+    expect([board.destination, thread.destination]).toEqual([
+      `channel:discord:${discordDm}`,
+      `channel:slack:D${SLACKER.id.slice(1)}`,
+    ]);
+    await raceSlot(replicas, '12:15');
+    await raceSlot(replicas, '12:30');
+    expect(botMessagesIn(discordDm).map((m) => m.edits)).toEqual([1]);
+    const [parent] = slack.posted.get(`D${SLACKER.id.slice(1)}`) ?? [];
+    expect(slack.replies.get(parent!)).toHaveLength(1);
+    // Its creator sees it wherever they type; another member of the workspace does not.
+    const seen = async (actor: Actor, channel?: string) =>
+      (
+        await service.list({
+          actor,
+          ...(channel ? { channel: { platform: 'slack', id: channel, teamId: 'T0HERALD' } } : {}),
+        })
+      ).schedules.map((s) => s.record.id);
+    expect(await seen(SLACKER, 'C0GENERAL')).toEqual([thread.id]);
+    expect(await seen(STRANGER, 'C0GENERAL')).toEqual([]);
+  }, 30_000);
+
+  it('refuses in one sentence: the console, a Discord DM thread, a Slack app without im:write', async () => {
+    const { add } = await twoReplicas();
+    await expect(add(OPERATOR, { to: 'me' })).rejects.toThrow(
+      'to:me is a direct message from herald on Discord or Slack; add the schedule there.',
+    );
+    await expect(add(MANAGER, { to: 'me', thread: 'yes' })).rejects.toThrow(
+      'Discord has no threads in a direct message; for thread:yes, add the schedule in a server channel.',
+    );
+    // The fake's app, as a default install, has no im:write.
+    await expect(add(SLACKER, { to: 'me' })).rejects.toThrow(
+      "herald's Slack app lacks the im:write scope to post in a direct message; add it to the app and reinstall it.",
+    );
   });
 });

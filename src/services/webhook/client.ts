@@ -147,4 +147,6 @@ export interface ChannelClient extends Closable {
   messageLink(ref: MessageRef, opts?: CallOptions): Promise<string | undefined>;
   /** Sends `text` to a user privately (a schedule's creator), where the platform lets the bot. */
   directMessage?(userId: string, text: string, opts?: CallOptions): Promise<PostedMessage>;
+  /** The bot's direct-message channel with `userId` (opened if need be), for a schedule's `to:me`. */
+  openDirect?(userId: string, opts?: CallOptions): Promise<string>;
 }

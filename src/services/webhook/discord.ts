@@ -517,6 +517,12 @@ async function sendDirect(
   text: string,
   opts: CallOptions,
 ): Promise<PostedMessage> {
+  const dm = await openDm(rest, userId, opts);
+  return createMessage(rest, dm, { content: text, allowed_mentions: { parse: [] } }, undefined, opts);
+}
+
+/** Create DM: the DM channel's id (Discord answers the same channel every time). */
+async function openDm(rest: DiscordRest, userId: string, opts: CallOptions): Promise<string> {
   const dm = await rest.send({
     operation: 'dm',
     method: 'POST',
@@ -532,17 +538,11 @@ async function sendDirect(
       code: 'bad_response',
       message: 'webhook.dm: the answer is not a DM channel',
     });
-  return createMessage(
-    rest,
-    channel.data.id,
-    { content: text, allowed_mentions: { parse: [] } },
-    undefined,
-    opts,
-  );
+  return channel.data.id;
 }
 
 /** The bot's channel client, with the DM it can send (a schedule's creator is told there). */
-type DiscordChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage'>>;
+type DiscordChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage' | 'openDirect'>>;
 
 /**
  * Posts into Discord channels with the bot token. Sending needs View Channel and Send Messages;
@@ -603,6 +603,7 @@ export function createDiscordChannelClient(
       ),
 
     directMessage: (userId, text, opts = {}) => sendDirect(rest, userId, text, opts),
+    openDirect: (userId, opts = {}) => openDm(rest, userId, opts),
 
     close: () => rest.close(),
   };

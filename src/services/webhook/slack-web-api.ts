@@ -63,7 +63,7 @@ interface SlackAudience {
  * who reads a channel (for /schedule's listing rules).
  */
 type SlackChannelClient = ChannelClient &
-  Required<Pick<ChannelClient, 'directMessage'>> & {
+  Required<Pick<ChannelClient, 'directMessage' | 'openDirect'>> & {
     audience(channelId: string, opts?: { userId?: string }): Promise<SlackAudience>;
   };
 
@@ -397,6 +397,14 @@ async function audienceOf(api: SlackApi, channelId: string, userId?: string): Pr
  * with Slack's missing_scope, as Slack itself would.
  */
 async function directMessage(api: SlackApi, userId: string, text: string): Promise<PostedMessage> {
+  const dm = await openDirect(api, userId);
+  const client = await api.web();
+  const sent = await paced(api, dm, undefined, () => client.chat.postMessage({ channel: dm, text }));
+  return { id: sent.ts ?? '', channelId: dm };
+}
+
+/** conversations.open with `userId`: the DM's id (D…), where the app has im:write. */
+async function openDirect(api: SlackApi, userId: string): Promise<string> {
   const where = 'a direct message';
   if (!/^[UW][A-Z0-9]{1,31}$/.test(userId))
     throw slackFailure({ operation: 'conversations.open', error: 'user_not_found', status: 200, where });
@@ -415,8 +423,7 @@ async function directMessage(api: SlackApi, userId: string, text: string): Promi
   const dm = opened.channel?.id;
   if (dm === undefined)
     throw slackFailure({ operation: 'conversations.open', error: 'channel_not_found', status: 200, where });
-  const sent = await paced(api, dm, undefined, () => client.chat.postMessage({ channel: dm, text }));
-  return { id: sent.ts ?? '', channelId: dm };
+  return dm;
 }
 
 export function createSlackChannelClient(
@@ -441,6 +448,7 @@ export function createSlackChannelClient(
     messageLink: permalinks(api, now),
     audience: (channelId, opts = {}) => audienceOf(api, channelId, opts.userId),
     directMessage: (userId, text) => directMessage(api, userId, text),
+    openDirect: (userId) => openDirect(api, userId),
     close: () => Promise.resolve(),
   };
 }
