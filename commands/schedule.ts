@@ -28,7 +28,7 @@ export interface ScheduleCommandOptions {
   roles: readonly string[];
 }
 
-const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert', 'preview'] as const;
+const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert', 'preview', 'mode', 'thread'] as const;
 /** `preview:yes` typed after the command line is /schedule's own (no command has a preview option). */
 const TRAILING_PREVIEW_RE = /\s+preview:(yes|no)\s*$/i;
 const QUOTES = new Set(['"', "'", '“', '‘']);
@@ -70,7 +70,7 @@ export function readShortForm(text: string): Record<string, string> | undefined 
     if (!(ADD_KEYS as readonly string[]).includes(key) || key === 'command') {
       throw new UserError({
         code: 'invalid_input',
-        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only, alert and preview.`,
+        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only, alert, preview, mode and thread.`,
       });
     }
     if (Object.hasOwn(out, key))
@@ -101,7 +101,9 @@ const ADD_OPTIONS = z.object({
     .min(1)
     .max(32)
     .optional()
-    .describe('A configured destination (default: this channel on Discord and Slack, else default)'),
+    .describe(
+      'A configured destination, or me: a direct message to you (default: this channel, else default)',
+    ),
   tz: z
     .string()
     .trim()
@@ -121,6 +123,14 @@ const ADD_OPTIONS = z.object({
     .enum(['yes', 'no'])
     .optional()
     .describe('yes: run the command once now and show the post, without posting or adding it'),
+  mode: z
+    .enum(['edit', 'new'])
+    .optional()
+    .describe('edit: one post, edited in place by each run (a status board)'),
+  thread: z
+    .enum(['yes', 'no'])
+    .optional()
+    .describe('yes: the first run starts a thread, later runs reply in it'),
 });
 
 /** /schedule add: the keyed or the short form, with destination and zone completion. */

@@ -21,7 +21,7 @@ import type { Services } from '../src/core/services.ts';
 import { webhookClientFor } from '../src/schedule/delivery.ts';
 import { previousRun } from '../src/schedule/when.ts';
 import { watchMemoryKey } from '../src/schedule/watch.ts';
-import { destinationMessages, type ChannelClients } from '../src/destinations.ts';
+import { destinationMessages, landsRefusal, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
 import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
@@ -146,6 +146,18 @@ export function channelAudiences(
   return out;
 }
 
+/** Each platform's DM channel with a user, for a schedule's `to:me`. */
+export function directChannels(
+  channels: ChannelClients | undefined,
+): ScheduleServiceOptions['directChannels'] {
+  const out: NonNullable<ScheduleServiceOptions['directChannels']> = {};
+  for (const platform of ['discord', 'slack'] as const) {
+    const client = channels?.[platform];
+    if (client?.openDirect) out[platform] = (userId) => client.openDirect!(userId);
+  }
+  return out;
+}
+
 /** A creator's DM through the bot of their platform, where its channel client can send one. */
 export function directMessages(channels: ChannelClients | undefined): DirectMessage {
   return async (user, text) => {
@@ -220,7 +232,9 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
     channelAudiences: channelAudiences(opts.channels),
+    directChannels: directChannels(opts.channels),
     messageLink: messageLinker(opts),
+    landsRefusal: landsRefusal(config.schedule),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,
   });

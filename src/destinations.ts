@@ -108,3 +108,20 @@ export function destinationMessages(
       : renderDiscordWebhook(reply, { username });
   };
 }
+
+/**
+ * Why a destination cannot land a schedule's post as `lands` asks, one sentence naming what can; else
+ * undefined. The bot's channel posts can edit and reply in threads; a Discord webhook edits its own
+ * posts and starts threads in a forum channel (a post elsewhere says so); a Slack incoming webhook
+ * names no message, so it can do neither.
+ */
+export function landsRefusal(
+  config: Pick<ScheduleConfig, 'destinations'>,
+): (destination: string, lands: 'edit' | 'thread') => string | undefined {
+  return (destination, lands) => {
+    if (parseChannelDestination(destination) || ownEntry(config.destinations, destination)?.kind !== 'slack')
+      return undefined;
+    const option = lands === 'edit' ? 'mode:edit' : 'thread:yes';
+    return `A Slack incoming webhook can neither edit a post nor reply in a thread; for ${option}, add the schedule in a Slack channel herald is in (without to:), or to a Discord destination.`;
+  };
+}

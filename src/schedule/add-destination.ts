@@ -2,7 +2,7 @@
 // channel /schedule add was typed in (once herald may post there, and the member may too), else
 // `default`; and the schedule's home (its guild or workspace, and the channel when it is private),
 // which decides who sees it (visibility.ts).
-import { UserError } from '../errors.ts';
+import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import { maySendMessages } from '../domain/discord.ts';
@@ -24,9 +24,13 @@ export type ChannelAudiences = Partial<
   >
 >;
 
+/** Per platform: the bot's direct-message channel with a user (Create DM; Slack's conversations.open). */
+export type DirectChannels = Partial<Record<ChatChannel['platform'], (userId: string) => Promise<string>>>;
+
 /** What an add's destination is chosen from: the configured names and the platforms' checks. */
 interface DestinationSources {
   destinations: readonly string[];
+  directChannels?: DirectChannels | undefined;
   channelChecks?: ChannelChecks | undefined;
   channelAudiences?: ChannelAudiences | undefined;
 }
@@ -55,9 +59,10 @@ function destinationOf(destinations: readonly string[], to: string | undefined):
  */
 export async function destinationFor(
   opts: DestinationSources,
-  input: { to?: string | undefined; channel?: ChatChannel | undefined },
+  input: { to?: string | undefined; channel?: ChatChannel | undefined; thread?: string | undefined },
   creator: Actor,
 ): Promise<{ destination: string; guildId?: string; channelName?: string; home: ScheduleHome }> {
+  if (input.to?.trim().toLowerCase() === 'me') return directTo(opts, creator, input.thread === 'yes');
   const channel = input.channel;
   const workspaceId = workspaceOf(channel);
   const home: ScheduleHome = workspaceId === undefined ? {} : { workspaceId };
@@ -77,6 +82,28 @@ export async function destinationFor(
     ...(channel.name ? { channelName: channel.name } : {}),
     home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
   };
+}
+
+/**
+ * `to:me`: the creator's direct messages with the bot. Its home names no workspace, so only its
+ * creator and the admins see it, wherever they type (visibility.ts).
+ */
+async function directTo(opts: DestinationSources, creator: Actor, isThread: boolean) {
+  const open = creator.platform === 'console' ? undefined : opts.directChannels?.[creator.platform];
+  if (creator.platform === 'console' || !open)
+    throw fail(
+      'invalid_input',
+      'to:me is a direct message from herald on Discord or Slack; add the schedule there.',
+    );
+  if (isThread && creator.platform === 'discord')
+    throw fail(
+      'invalid_input',
+      'Discord has no threads in a direct message; for thread:yes, add the schedule in a server channel.',
+    );
+  const id = await open(creator.id).catch((err: unknown) =>
+    Promise.reject(fail('invalid_input', userMessageFor(err))),
+  );
+  return { destination: channelDestination({ platform: creator.platform, id }), home: {} };
 }
 
 /**

@@ -11,7 +11,13 @@ import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
-import type { PostProgress, WebhookClient } from '../services/webhook/client.ts';
+import type {
+  Landing,
+  Place,
+  PostedMessage,
+  PostProgress,
+  WebhookClient,
+} from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import {
   INVALID_LIMIT_REASON,
@@ -65,22 +71,31 @@ async function send(
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
     const channel = parseChannelDestination(name);
+    // Where its schedule's earlier posts left a board or a thread, read now: shared by the replicas.
+    const { key, ...lands } = delivery.lands ?? { key: undefined };
+    const stored = key === undefined ? undefined : await ctx.store.getValue(key);
+    const opts = {
+      onRateLimit,
+      ...(key === undefined
+        ? {}
+        : { lands: { ...lands, at: stored ? (JSON.parse(stored) as Place) : undefined } as Landing }),
+    };
+    let posted: PostedMessage;
     if (channel) {
       // Posted by the bot itself; a platform herald is not connected to waits, like a missing webhook.
       const poster = ctx.settings.channels?.[channel.platform];
       if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
       // The outbox entry's id: the same on every resend, so Discord's nonce makes a resend safe.
-      const posted = await poster.post(channel.id, delivery.message, {
-        progress: parts,
-        onRateLimit,
-        idempotencyKey: idempotencyKey,
-      });
-      return { id: posted.id, channelId: posted.channelId ?? channel.id };
+      posted = await poster.post(channel.id, delivery.message, { ...opts, progress: parts, idempotencyKey });
+      posted = { ...posted, channelId: posted.channelId ?? channel.id };
+    } else {
+      // A named destination never falls back to another webhook: the post waits until it exists.
+      const client = webhookClientFor(ctx.settings, name);
+      if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
+      posted = await client.post(delivery.message, opts);
     }
-    // A named destination never falls back to another webhook: the post waits until it exists.
-    const client = webhookClientFor(ctx.settings, name);
-    if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
-    return client.post(delivery.message, { onRateLimit });
+    if (key !== undefined && posted.landed) await ctx.store.setValue(key, JSON.stringify(posted.landed));
+    return posted;
   }
   if (!ctx.settings.services.email) throw new Error('the email service is not configured');
   return { id: (await ctx.settings.services.email.send(delivery.email)).id };

@@ -2,7 +2,7 @@
 // hands its posts to `ctx.deliver`. The scheduler, not the job, claims the slot, stores the posts
 // in the outbox together with the "posted" mark, delivers them and logs.
 import type { SendEmailInput } from '../services/email/client.ts';
-import type { WebhookMessage } from '../services/webhook/client.ts';
+import type { Landing, WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
 import type { NeededServices } from '../core/command.ts';
 import type { ServiceKey, Services } from '../core/services.ts';
@@ -16,8 +16,16 @@ export interface JobLog {
 
 /** A post a job wants made; it goes through the outbox, so it survives a crash or an outage. */
 export type Delivery =
-  /** `destination`: a configured destination name (/schedule); absent: the `default` webhook. */
-  | { kind: 'webhook'; message: WebhookMessage; destination?: string }
+  /**
+   * `destination`: a configured destination name (/schedule); absent: the `default` webhook.
+   * `lands`: a status board or thread kept at the store's `key` (deliver-entry.ts).
+   */
+  | {
+      kind: 'webhook';
+      message: WebhookMessage;
+      destination?: string;
+      lands?: Omit<Landing, 'at'> & { key: string };
+    }
   /** `idempotencyKey` is required: the outbox may send again after a crash, the key makes it once. */
   | { kind: 'email'; email: SendEmailInput & { idempotencyKey: string } };
 

@@ -71,6 +71,8 @@ export interface ScheduleRecord {
   onlyNew?: boolean;
   /** A /forecast watch's condition or threshold: `rain`, `snow`, `below 0`, `above 30`. */
   alert?: string;
+  /** `mode:edit` or `thread:yes`: where each run lands (docs/SCHEDULING.md, "Where a report lands"). */
+  lands?: 'edit' | 'thread';
   /** Epoch ms. */
   createdAt: number;
   lastRun?: ScheduleRun;
@@ -95,6 +97,9 @@ export function newScheduleId(): string {
 export function scheduleJobName(id: string): string {
   return `schedule-${id}`;
 }
+
+/** The store's key/value key of where a schedule's posts land (its board or thread), shared by replicas. */
+export const landsKey = (id: string) => `lands:${id}`;
 
 /** Whether a claimed job name is a chat schedule's (scheduleJobName), not a built-in job's. */
 export function isScheduleJobName(name: string): boolean {

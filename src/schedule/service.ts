@@ -8,9 +8,15 @@ import type { Command, Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
-import { newScheduleId, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
+import { landsKey, newScheduleId, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { Store } from '../store/store.ts';
-import { destinationFor, fail, type ChannelAudiences, type ChannelChecks } from './add-destination.ts';
+import {
+  destinationFor,
+  fail,
+  type ChannelAudiences,
+  type ChannelChecks,
+  type DirectChannels,
+} from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
@@ -97,10 +103,14 @@ export interface ScheduleServiceOptions {
    * `actor` is in it (Slack), asked when a schedule is added to post there.
    */
   channelAudiences?: ChannelAudiences;
+  /** Per platform: the bot's DM channel with a user, for `to:me`. */
+  directChannels?: DirectChannels;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
   /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
   messageLink?: MessageLinker;
+  /** Why `destination` cannot edit its post or reply in a thread (src/destinations.ts), one sentence. */
+  landsRefusal?: (destination: string, lands: 'edit' | 'thread') => string | undefined;
   now: () => Date;
 }
 
@@ -118,6 +128,9 @@ export interface AddInput {
   only?: 'new' | undefined;
   /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
   alert?: string | undefined;
+  /** `edit`: one post, edited by each run; `thread: 'yes'`: the runs reply in the first one's thread. */
+  mode?: 'edit' | 'new' | undefined;
+  thread?: 'yes' | 'no' | undefined;
   /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
   channel?: ChatChannel | undefined;
 }
@@ -266,6 +279,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
       destinations: opts.settings.destinations,
       channelChecks: opts.channelChecks,
       channelAudiences: opts.channelAudiences,
+      directChannels: opts.directChannels,
     },
     input,
     creator,
@@ -274,12 +288,21 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
     if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
   }
-  return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
+  if (input.mode === 'edit' && input.thread === 'yes')
+    throw fail(
+      'invalid_input',
+      'Choose mode:edit (one post, edited) or thread:yes (replies in a thread), not both.',
+    );
+  const lands =
+    input.mode === 'edit' ? ('edit' as const) : input.thread === 'yes' ? ('thread' as const) : undefined;
+  const cannot = lands && opts.landsRefusal?.(destination, lands);
+  if (cannot) throw fail('invalid_input', cannot);
+  return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, lands };
 }
 
 /** The schedule an add makes of what readAdd read. */
 function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now: Date): ScheduleRecord {
-  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert } = read;
+  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, lands } = read;
   return {
     id: newScheduleId(),
     when: when.text,
@@ -295,6 +318,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     paused: false,
     ...(isWatch ? { onlyNew: true } : {}),
     ...(alert ? { alert } : {}),
+    ...(lands ? { lands } : {}),
     createdAt: now.getTime(),
   };
 }
@@ -356,6 +380,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       await audit(record, 'remove', actor, surface);
       // Its buttons' targets were kept while it existed (component-state.ts).
       await forgetComponents(store, record.id);
+      if (record.lands) await store.deleteValues(landsKey(record.id));
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },

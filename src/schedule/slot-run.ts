@@ -16,7 +16,7 @@ import type { Command } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { SimulatedPolicy } from './simulated.ts';
-import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
+import { landsKey, scheduleJobName, type ScheduleRecord } from './schedules.ts';
 import { decideSimulated, withFooter } from './simulated.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
 
@@ -143,6 +143,9 @@ export function chatJob(
           kind: 'webhook',
           destination: record.destination,
           message: toMessage(reply, record.destination),
+          ...(record.lands
+            ? { lands: { how: record.lands, key: landsKey(record.id), title: record.command } }
+            : {}),
         });
     },
   };

@@ -3,6 +3,7 @@
 // (createDiscordAdapter) on the fake gateway and REST API takes `/schedule add` in a guild channel
 // with no `to:`; the runner, its clock moved over two slot boundaries, posts each slot once into that
 // channel with the bot token (Create Message); `/schedule history` then links each run's message.
+// Added with mode:edit, its next slot edits the first post in place (Edit Message).
 // The fake enforces Discord's REST contract (test/adapters/discord/contract.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/register.ts';
@@ -145,5 +146,29 @@ describe('/schedule on Discord, end to end', () => {
         value: `posted Fri, 27 Mar 2026, 13:00 UTC [view message](${link(first)})`,
       },
     ]);
+  });
+
+  it('mode:edit typed as a Discord option: the next slot edits the first post in place (Edit Message, bot token)', async () => {
+    for (const r of await world.store.listSchedules()) await world.store.removeSchedule(r.id);
+    await schedule('add', [
+      { name: 'when', type: 3, value: 'hourly' },
+      { name: 'command', type: 3, value: '/weather Oslo' },
+      { name: 'mode', type: 3, value: 'edit' },
+    ]);
+    const [record] = await world.store.listSchedules();
+    expect(record).toMatchObject({ lands: 'edit', destination: `channel:discord:${CHANNEL_ID}` });
+    const before = channelPosts().length;
+    for (const slot of ['13:00', '14:00']) {
+      clock.at = new Date(`2026-03-28T${slot}:05Z`);
+      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
+    }
+    const [post] = channelPosts().slice(before);
+    expect(channelPosts().length - before).toBe(1);
+    const edits = fake.calls.filter((c) => c.kind === 'message-edit');
+    expect(edits.map((c) => [c.method, c.path, c.authorization])).toEqual([
+      ['PATCH', `/api/v10/channels/${CHANNEL_ID}/messages/${post!.created!}`, `Bot ${BOT_TOKEN}`],
+    ]);
+    expect(JSON.stringify(edits[0]!.json?.embeds)).toContain('Oslo');
+    expect(fake.messages.get(post!.created!)?.edits).toBe(1);
   });
 });

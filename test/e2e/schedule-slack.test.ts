@@ -4,7 +4,8 @@
 // the runner, its clock moved over two slot boundaries, posts each slot once into that channel with
 // chat.postMessage; `/schedule history` then links each run's message with Slack's permalink. When
 // Slack then refuses the channel (archived), the slot pauses the schedule, and the creator's next
-// command, through Bolt, carries the sentence saying so.
+// command, through Bolt, carries the sentence saying so. Added with thread:yes, its next slot
+// replies under the first post's ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackManifest } from '../../adapters/slack/manifest.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
@@ -148,5 +149,21 @@ describe('/schedule on Slack, end to end', () => {
     } finally {
       fake.archived.delete(CHANNEL);
     }
+  });
+
+  it('thread:yes typed before the command: the first slot posts, the next replies under its ts', async () => {
+    for (const r of await world.store.listSchedules()) await world.store.removeSchedule(r.id);
+    await schedule('add "hourly" thread:yes /weather Oslo');
+    const [record] = await world.store.listSchedules();
+    expect(record).toMatchObject({ lands: 'thread', command: '/weather Oslo' });
+    const before = fake.posted.get(CHANNEL)?.length ?? 0;
+    for (const slot of ['13:00', '14:00']) {
+      clock.at = new Date(`2026-03-28T${slot}:05Z`);
+      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
+    }
+    const parents = fake.posted.get(CHANNEL)!.slice(before);
+    expect(parents).toHaveLength(1);
+    expect(fake.replies.get(parents[0]!)).toHaveLength(1);
+    expect(fake.calls('chat.postMessage').at(-1)?.get('thread_ts')).toBe(parents[0]);
   });
 });

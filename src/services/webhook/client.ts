@@ -48,7 +48,33 @@ export interface PostedMessage {
   /** The message's snowflake id. */
   id: string;
   channelId?: string;
+  /** With `Landing`: where the next post lands, when this one changed it (a new board, a new thread). */
+  landed?: Place;
 }
+
+/** What a schedule's earlier posts left: the message edited in place, or the thread replied in. */
+export interface Place {
+  /** The status board, or the thread's first post: Discord's snowflake, Slack's `ts`. */
+  messageId: string;
+  channelId?: string | undefined;
+  /** The thread the replies go in: Discord's thread channel, Slack's parent `ts`. */
+  threadId?: string | undefined;
+}
+
+/**
+ * How a schedule's post lands besides as a new message (docs/SCHEDULING.md, "Where a report
+ * lands"): `edit` edits the earlier post in place, posting anew when it was deleted; `thread`
+ * replies in the thread its first post started. `at`: what its earlier posts left, absent at first.
+ */
+export interface Landing {
+  how: 'edit' | 'thread';
+  at?: Place | undefined;
+  /** A new thread's name (Discord asks for one, 1-100 characters). */
+  title: string;
+}
+
+/** A post's options with where it lands. */
+export type LandingOptions = PostOptions & { lands?: Landing | undefined };
 
 /** A posted message as its platform named it: enough to find its address. */
 export interface MessageRef {
@@ -67,7 +93,7 @@ export interface WebhookClient extends Closable {
    * Mentions are always suppressed (allowed_mentions parse: []). `opts.onRateLimit` is told the
    * rate-limit facts of every answer, a failure's too.
    */
-  post(message: WebhookMessage, opts?: PostOptions): Promise<PostedMessage>;
+  post(message: WebhookMessage, opts?: LandingOptions): Promise<PostedMessage>;
   /**
    * The address of a message this webhook posted, where the platform gives one (Discord; a Slack
    * incoming webhook names no message, so it has none); undefined when it cannot say.
@@ -100,7 +126,7 @@ export interface ChannelClient extends Closable {
   post(
     channelId: string,
     message: WebhookMessage,
-    opts?: PostOptions & {
+    opts?: LandingOptions & {
       progress?: PostProgress;
       /** The same on every resend of one post (the outbox entry's id): Discord's `nonce` is made from it. */
       idempotencyKey?: string | undefined;
@@ -121,4 +147,6 @@ export interface ChannelClient extends Closable {
   messageLink(ref: MessageRef, opts?: CallOptions): Promise<string | undefined>;
   /** Sends `text` to a user privately (a schedule's creator), where the platform lets the bot. */
   directMessage?(userId: string, text: string, opts?: CallOptions): Promise<PostedMessage>;
+  /** The bot's direct-message channel with `userId` (opened if need be), for a schedule's `to:me`. */
+  openDirect?(userId: string, opts?: CallOptions): Promise<string>;
 }

@@ -5,6 +5,13 @@
 // - the bot's own channel posts: Create Message with a `nonce` and `enforce_nonce`, so a post resent
 //   after a crash is not created twice, the add-time check (Get Channel), and a DM to a user
 //   (Create DM, then Create Message) (https://discord.com/developers/docs/resources/message#create-message);
+// - where a schedule's post lands (`Landing`, docs/SCHEDULING.md): Edit Message / Edit Webhook
+//   Message for a status board, a new post when Discord says 10008 Unknown Message (deleted);
+//   Start Thread from Message on the first post (the thread's id is the message's), then Create
+//   Message in the thread; a webhook replies with `thread_id` and starts a thread only in a forum
+//   channel (`thread_name`) (https://discord.com/developers/docs/resources/message#edit-message,
+//   https://discord.com/developers/docs/resources/channel#start-thread-from-message,
+//   https://discord.com/developers/docs/resources/webhook#edit-webhook-message);
 // (an interaction's webhook is discord-interaction.ts's).
 // Files go as multipart (`payload_json` and `files[n]`, the SDK's `files`); mentions are always
 // suppressed. A webhook's token is registered for redaction; an interaction's lives 15 minutes and
@@ -17,7 +24,15 @@ import type { CallOptions } from '../../http/client.ts';
 import { ServiceError } from '../../errors.ts';
 import { registerSecret } from '../../redact.ts';
 import type { DiscordFile, DiscordWebhookMessage } from '../../render/discord.ts';
-import type { ChannelClient, PostedMessage, WebhookClient, WebhookConfig, WebhookMessage } from './client.ts';
+import type {
+  ChannelClient,
+  Landing,
+  LandingOptions,
+  PostedMessage,
+  WebhookClient,
+  WebhookConfig,
+  WebhookMessage,
+} from './client.ts';
 import { createDiscordRest, type DiscordRest, type DiscordRestDeps } from './discord-rest.ts';
 import type { PostOptions } from './rate-limit.ts';
 
@@ -96,29 +111,65 @@ function postPayload(message: DiscordWebhookMessage): Record<string, unknown> {
   };
 }
 
+/**
+ * An edit's payload: every part named, so that what the earlier post had and this one has not
+ * (text, embeds, files: `attachments` lists the ones kept) goes. A webhook's name is not editable.
+ */
+function editPayload(message: DiscordWebhookMessage): Record<string, unknown> {
+  const { username: _name, ...post } = postPayload(message);
+  return {
+    ...post,
+    content: message.content ?? '',
+    embeds: message.embeds ?? [],
+    attachments: attachmentsOf(message.files ?? []),
+  };
+}
+
+/** Discord's JSON code of a failure: discord-rest.ts writes it after Discord's message, "Unknown Message (10008)". */
+function discordCodeOf(err: unknown): string | undefined {
+  return err instanceof ServiceError ? /\((\d+)\)/.exec(err.providerMessage ?? '')?.[1] : undefined;
+}
+
+/** The message (10008) or the thread (10003) a landing names is gone: the post starts afresh. */
+const isGone = (err: unknown, code: '10003' | '10008') => discordCodeOf(err) === code;
+
+/** A thread's name as Discord takes it: 1-100 characters. */
+const threadName = (lands: Landing) => lands.title.slice(0, 100) || 'herald';
+
 /** What each of Discord's refusals means, as the person who added the schedule can act on it. */
 const REFUSAL_MEANS: Readonly<Record<string, string>> = {
   '10003': 'Discord says the channel no longer exists',
   '10015': 'Discord says the webhook was deleted or its token reset',
   '50001': 'Discord says herald cannot see the channel (not in the server, or no View Channel)',
   '50013': 'Discord says herald lacks Send Messages, Embed Links or Attach Files there',
+  '220003':
+    'a Discord webhook starts a thread only in a forum channel; add the schedule in the channel itself (without to:) for thread:yes',
 };
+/** The codes that are refusals here though not everywhere (discord-rest.ts's are the channel's and webhook's). */
+const LANDING_REFUSALS = new Set(['220003']);
 
 /**
  * A refusal's error with a sentence naming where (`<#id>`, as Discord shows a channel, or "the
  * webhook"): its message is what a schedule's history and its creator are told.
  */
 function placed(err: unknown, where: string): Error {
-  if (!(err instanceof ServiceError) || err.refusal === undefined)
+  const code = discordCodeOf(err);
+  const refusal =
+    err instanceof ServiceError && code !== undefined && LANDING_REFUSALS.has(code)
+      ? { platform: 'discord' as const, code }
+      : err instanceof ServiceError
+        ? err.refusal
+        : undefined;
+  if (!(err instanceof ServiceError) || refusal === undefined)
     return err instanceof Error ? err : new Error(String(err));
-  const means = REFUSAL_MEANS[err.refusal.code] ?? 'Discord refuses herald there';
+  const means = REFUSAL_MEANS[refusal.code] ?? 'Discord refuses herald there';
   return new ServiceError({
     service: err.service,
     operation: err.operation,
     code: err.code,
     status: err.status,
     providerMessage: err.providerMessage,
-    refusal: err.refusal,
+    refusal,
     message: `herald cannot post to ${where}: ${means}`,
   });
 }
@@ -172,6 +223,100 @@ function webhookPlace(config: WebhookConfig): { api: string; route: `/${string}`
 
 const isUsable = (segment: string) => segment.trim() !== '' && !/^\.+$/.test(segment);
 
+/** A webhook's route and the REST client it is sent on. */
+interface WebhookRoute {
+  rest: DiscordRest;
+  route: `/${string}`;
+}
+
+/** `work`'s answer, or undefined when Discord says what it names is gone (`code`). */
+async function unlessGone<T>(work: Promise<T>, code: '10003' | '10008'): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (err) {
+    if (isGone(err, code)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Execute Webhook with `wait=true`; `thread`: the thread it replies in (`thread_id`) or starts
+ * (`thread_name`, in a forum channel only).
+ */
+async function execute(
+  hook: WebhookRoute,
+  discord: DiscordWebhookMessage,
+  opts: PostOptions,
+  thread?: { id: string } | { name: string },
+): Promise<PostedMessage> {
+  const query = new URLSearchParams({ wait: 'true' });
+  if (thread && 'id' in thread) query.set('thread_id', thread.id);
+  const body =
+    thread && 'name' in thread ? { ...postPayload(discord), thread_name: thread.name } : postPayload(discord);
+  const answer = await hook.rest
+    .send({
+      operation: 'post',
+      method: 'POST',
+      route: hook.route,
+      query,
+      body,
+      files: rawFiles(discord.files),
+      signal: opts.signal,
+      onRateLimit: opts.onRateLimit,
+    })
+    .catch((err: unknown) => Promise.reject(placed(err, 'the webhook')));
+  return createdOf(answer, 'post');
+}
+
+/** Edit Webhook Message: a message this webhook posted. */
+async function editHooked(
+  hook: WebhookRoute,
+  discord: DiscordWebhookMessage,
+  messageId: string,
+  opts: PostOptions,
+): Promise<PostedMessage> {
+  const answer = await hook.rest
+    .send({
+      operation: 'edit',
+      method: 'PATCH',
+      route: `${hook.route}/messages/${seg(messageId)}`,
+      body: editPayload(discord),
+      files: rawFiles(discord.files),
+      signal: opts.signal,
+      onRateLimit: opts.onRateLimit,
+    })
+    .catch((err: unknown) => Promise.reject(placed(err, 'the webhook')));
+  return createdOf(answer, 'edit');
+}
+
+/**
+ * A webhook post where it lands: a new message; or the board edited (a new one when it is gone,
+ * 10008); or a reply in the thread, its first post starting the thread with thread_name (the
+ * message's channel is then the thread); a deleted thread (10003) is started again.
+ */
+async function postHooked(
+  hook: WebhookRoute,
+  discord: DiscordWebhookMessage,
+  opts: LandingOptions,
+): Promise<PostedMessage> {
+  const { lands } = opts;
+  const at = lands?.at;
+  if (lands?.how === 'edit') {
+    const edited = at && (await unlessGone(editHooked(hook, discord, at.messageId, opts), '10008'));
+    if (edited) return edited;
+    const posted = await execute(hook, discord, opts);
+    return { ...posted, landed: { messageId: posted.id, channelId: posted.channelId } };
+  }
+  if (lands?.how !== 'thread') return execute(hook, discord, opts);
+  const reply =
+    at?.threadId === undefined
+      ? undefined
+      : await unlessGone(execute(hook, discord, opts, { id: at.threadId }), '10003');
+  if (reply) return reply;
+  const first = await execute(hook, discord, opts, { name: threadName(lands) });
+  return { ...first, landed: { messageId: first.id, channelId: first.channelId, threadId: first.channelId } };
+}
+
 /** A Discord webhook destination (S7). */
 export function createWebhookClient(config: WebhookConfig, deps: DiscordRestDeps = {}): WebhookClient {
   registerSecret(config.token);
@@ -181,23 +326,10 @@ export function createWebhookClient(config: WebhookConfig, deps: DiscordRestDeps
   const guilds = new Map<string, { guildId: string | undefined; until: number }>();
   const route = () => place.route;
   return {
-    async post(message, opts) {
+    async post(message, opts = {}) {
       if (!isUsable(config.id) || !isUsable(config.token))
         throw notSent('post', 'webhook.post not sent: the webhook id or token is empty');
-      const discord = discordOnly(message, 'post');
-      const answer = await rest
-        .send({
-          operation: 'post',
-          method: 'POST',
-          route: route(),
-          query: new URLSearchParams({ wait: 'true' }),
-          body: postPayload(discord),
-          files: rawFiles(discord.files),
-          signal: opts?.signal,
-          onRateLimit: opts?.onRateLimit,
-        })
-        .catch((err: unknown) => Promise.reject(placed(err, 'the webhook')));
-      return createdOf(answer, 'post');
+      return postHooked({ rest, route: route() }, discordOnly(message, 'post'), opts);
     },
 
     // A message object names no guild; the webhook object does, and it never changes: one GET a day.
@@ -266,7 +398,7 @@ async function createMessage(
   body: Record<string, unknown>,
   files: RawFile[] | undefined,
   opts: PostOptions,
-): Promise<PostedMessage> {
+): Promise<PostedMessage & { channelId: string }> {
   const answer = await rest
     .send({
       operation: 'post',
@@ -282,6 +414,102 @@ async function createMessage(
   return { id: created.id, channelId: created.channelId ?? channelId };
 }
 
+type ChannelPostOptions = Parameters<ChannelClient['post']>[2] & object;
+
+/** Create Message in `channelId`, with the post's nonce when it has an idempotency key. */
+function createPost(
+  rest: DiscordRest,
+  channelId: string,
+  discord: DiscordWebhookMessage,
+  opts: ChannelPostOptions,
+) {
+  const key = opts.idempotencyKey;
+  const body = {
+    ...postPayload(discord),
+    // Discord keeps a nonce a few minutes: a resend within them returns the first message.
+    ...(key === undefined ? {} : { nonce: discordNonce(key), enforce_nonce: true }),
+  };
+  return createMessage(rest, channelId, body, rawFiles(discord.files), opts);
+}
+
+/** Edit Message: a message the bot posted. */
+async function editMessage(
+  rest: DiscordRest,
+  channelId: string,
+  messageId: string,
+  discord: DiscordWebhookMessage,
+  opts: PostOptions,
+): Promise<PostedMessage> {
+  const answer = await rest
+    .send({
+      operation: 'edit',
+      method: 'PATCH',
+      route: (routes) => routes.channelMessage(channelId, messageId),
+      body: editPayload(discord),
+      files: rawFiles(discord.files),
+      signal: opts.signal,
+      onRateLimit: opts.onRateLimit,
+    })
+    .catch((err: unknown) => Promise.reject(placed(err, `<#${channelId}>`)));
+  return { ...createdOf(answer, 'edit'), channelId };
+}
+
+/** Start Thread from Message; one started already (160004, a retry's) is the same thread. */
+async function startThread(
+  rest: DiscordRest,
+  posted: PostedMessage & { channelId: string },
+  lands: Landing,
+  opts: PostOptions,
+) {
+  await rest
+    .send({
+      operation: 'thread',
+      method: 'POST',
+      route: (routes) => routes.threads(posted.channelId, posted.id),
+      body: { name: threadName(lands) },
+      signal: opts.signal,
+      onRateLimit: opts.onRateLimit,
+    })
+    .catch((err: unknown) =>
+      discordCodeOf(err) === '160004' ? undefined : Promise.reject(placed(err, `<#${posted.channelId}>`)),
+    );
+}
+
+/**
+ * A channel post where it lands: a new message; or the board edited (a new one when it is gone); or
+ * a reply in the thread (the first post, its id recorded before its thread starts, so a retry
+ * starts the thread on it and does not post it again; a deleted thread, 10003, starts again).
+ */
+async function postInto(
+  rest: DiscordRest,
+  channelId: string,
+  discord: DiscordWebhookMessage,
+  opts: ChannelPostOptions,
+): Promise<PostedMessage> {
+  const { lands, progress } = opts;
+  const at = lands?.at;
+  if (lands?.how === 'edit') {
+    const edited =
+      at &&
+      (await unlessGone(editMessage(rest, at.channelId ?? channelId, at.messageId, discord, opts), '10008'));
+    if (edited) return edited;
+    const posted = await createPost(rest, channelId, discord, opts);
+    return { ...posted, landed: { messageId: posted.id, channelId: posted.channelId } };
+  }
+  if (lands?.how !== 'thread') return createPost(rest, channelId, discord, opts);
+  const reply =
+    at?.threadId === undefined
+      ? undefined
+      : await unlessGone(createPost(rest, at.threadId, discord, opts), '10003');
+  if (reply) return reply;
+  const first = progress?.posted
+    ? { id: progress.posted, channelId }
+    : await createPost(rest, channelId, discord, opts);
+  if (!progress?.posted) await progress?.record(first.id);
+  await startThread(rest, first, lands, opts);
+  return { ...first, landed: { messageId: first.id, channelId: first.channelId, threadId: first.id } };
+}
+
 /** Create DM with `userId`, then Create Message in it. */
 async function sendDirect(
   rest: DiscordRest,
@@ -289,6 +517,12 @@ async function sendDirect(
   text: string,
   opts: CallOptions,
 ): Promise<PostedMessage> {
+  const dm = await openDm(rest, userId, opts);
+  return createMessage(rest, dm, { content: text, allowed_mentions: { parse: [] } }, undefined, opts);
+}
+
+/** Create DM: the DM channel's id (Discord answers the same channel every time). */
+async function openDm(rest: DiscordRest, userId: string, opts: CallOptions): Promise<string> {
   const dm = await rest.send({
     operation: 'dm',
     method: 'POST',
@@ -304,17 +538,11 @@ async function sendDirect(
       code: 'bad_response',
       message: 'webhook.dm: the answer is not a DM channel',
     });
-  return createMessage(
-    rest,
-    channel.data.id,
-    { content: text, allowed_mentions: { parse: [] } },
-    undefined,
-    opts,
-  );
+  return channel.data.id;
 }
 
 /** The bot's channel client, with the DM it can send (a schedule's creator is told there). */
-type DiscordChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage'>>;
+type DiscordChannelClient = ChannelClient & Required<Pick<ChannelClient, 'directMessage' | 'openDirect'>>;
 
 /**
  * Posts into Discord channels with the bot token. Sending needs View Channel and Send Messages;
@@ -331,16 +559,7 @@ export function createDiscordChannelClient(
     deps,
   );
   return {
-    async post(channelId, message, opts) {
-      const discord = discordOnly(message, 'post');
-      const key = opts?.idempotencyKey;
-      const body = {
-        ...postPayload(discord),
-        // Discord keeps a nonce a few minutes: a resend within them returns the first message.
-        ...(key === undefined ? {} : { nonce: discordNonce(key), enforce_nonce: true }),
-      };
-      return createMessage(rest, channelId, body, rawFiles(discord.files), opts ?? {});
-    },
+    post: (channelId, message, opts = {}) => postInto(rest, channelId, discordOnly(message, 'post'), opts),
 
     async check(channelId, opts = {}) {
       const missing = opts.appPermissions === undefined ? [] : missingDiscordPermissions(opts.appPermissions);
@@ -384,6 +603,7 @@ export function createDiscordChannelClient(
       ),
 
     directMessage: (userId, text, opts = {}) => sendDirect(rest, userId, text, opts),
+    openDirect: (userId, opts = {}) => openDm(rest, userId, opts),
 
     close: () => rest.close(),
   };

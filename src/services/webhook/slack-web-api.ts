@@ -4,7 +4,10 @@
 // (Slack's external upload: files.getUploadURLExternal, the bytes POSTed to upload_url,
 // files.completeUploadExternal), conversations.info at add time, chat.getPermalink for the history,
 // auth.test for the scopes the token holds (its `x-oauth-scopes` header), and a DM to a schedule's
-// creator (conversations.open, then chat.postMessage) where the app has im:write.
+// creator (conversations.open, then chat.postMessage) where the app has im:write. Where a schedule's
+// post lands (`Landing`): a status board edited with chat.update (a new post when Slack says
+// message_not_found or cant_update_message: https://docs.slack.dev/reference/methods/chat.update),
+// or replies under the first post's ts (`thread_ts`); a landing post's files go in its thread.
 // The outbox decides every wait and retry: the client retries nothing and rejects a 429 at once
 // with its Retry-After (`rejectRateLimitedCalls`), since its own default waits out 429s and
 // retries for about half an hour, hidden from the outbox's per-destination order.
@@ -28,7 +31,15 @@ import { ServiceError } from '../../errors.ts';
 import { registerSecret } from '../../redact.ts';
 import type { SlackFile } from '../../render/slack.ts';
 import type { ClientDeps } from '../deps.ts';
-import type { ChannelClient, MessageRef, PostedMessage, PostProgress, WebhookMessage } from './client.ts';
+import type {
+  ChannelClient,
+  LandingOptions,
+  MessageRef,
+  PostedMessage,
+  PostProgress,
+  SlackWebhookMessage,
+  WebhookMessage,
+} from './client.ts';
 import type { PostOptions } from './rate-limit.ts';
 import { slackChannelName, slackFailure } from './slack-refusals.ts';
 import { fromSdkError, webClientOptions } from './slack-web-client.ts';
@@ -52,7 +63,7 @@ interface SlackAudience {
  * who reads a channel (for /schedule's listing rules).
  */
 type SlackChannelClient = ChannelClient &
-  Required<Pick<ChannelClient, 'directMessage'>> & {
+  Required<Pick<ChannelClient, 'directMessage' | 'openDirect'>> & {
     audience(channelId: string, opts?: { userId?: string }): Promise<SlackAudience>;
   };
 
@@ -180,6 +191,7 @@ async function postMessage(
   message: { text: string; blocks: unknown[] },
   record: ((id: string) => Promise<void>) | undefined,
   signal: AbortSignal | undefined,
+  threadTs?: string,
 ): Promise<PostedMessage & { channelId: string }> {
   const client = await api.web();
   const answer = await paced(api, channelId, signal, () =>
@@ -187,6 +199,7 @@ async function postMessage(
       channel: channelId,
       text: message.text,
       blocks: message.blocks as never,
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       // A report's links must not pull other sites' previews into the channel.
       unfurl_links: false,
       unfurl_media: false,
@@ -205,11 +218,17 @@ async function postMessage(
   return posted;
 }
 
-async function shareFiles(api: SlackApi, channelId: string, files: readonly SlackFile[]): Promise<void> {
+async function shareFiles(
+  api: SlackApi,
+  channelId: string,
+  files: readonly SlackFile[],
+  threadTs: string | undefined,
+): Promise<void> {
   const client = await api.web();
   await attempt('files.uploadV2', channelId, () =>
     client.filesUploadV2({
       channel_id: channelId,
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       file_uploads: files.map((f) => ({
         file: Buffer.from(f.bytes),
         filename: f.filename,
@@ -234,7 +253,7 @@ async function postInto(
   api: SlackApi,
   channelId: string,
   message: WebhookMessage,
-  opts: PostOptions & { progress?: PostProgress },
+  opts: LandingOptions & { progress?: PostProgress },
 ): Promise<PostedMessage> {
   if (!('platform' in message) || message.platform !== 'slack')
     throw new ServiceError({
@@ -244,7 +263,7 @@ async function postInto(
       message: 'slack.chat.postMessage not sent: a Discord message cannot go to Slack',
     });
   const files = message.files ?? [];
-  const { progress } = opts;
+  const { progress, lands } = opts;
   const earlier = progress?.posted;
   if (files.length > 0 && earlier === undefined && !(await scopesOf(api)).has('files:write'))
     throw slackFailure({
@@ -254,13 +273,44 @@ async function postInto(
       where: slackChannelName(channelId),
       needed: 'files:write',
     });
+  const at = lands?.at;
+  const edited =
+    lands?.how === 'edit' && at && earlier === undefined
+      ? await told(opts, () => updateMessage(api, at.channelId ?? channelId, at.messageId, message))
+      : undefined;
+  const threadTs = lands?.how === 'thread' ? at?.threadId : undefined;
+  const where = threadTs === undefined ? channelId : (at?.channelId ?? channelId);
   const record = files.length > 0 && progress ? (id: string) => progress.record(id) : undefined;
   const posted =
-    earlier === undefined
-      ? await told(opts, () => postMessage(api, channelId, message, record, opts.signal))
-      : { id: earlier, channelId };
-  if (files.length > 0) await shareFiles(api, posted.channelId, files);
-  return posted;
+    edited ??
+    (earlier === undefined
+      ? await told(opts, () => postMessage(api, where, message, record, opts.signal, threadTs))
+      : { id: earlier, channelId: where });
+  // A landing post's files go in its thread, so the channel keeps one message per schedule.
+  if (files.length > 0)
+    await shareFiles(api, posted.channelId, files, lands ? (threadTs ?? posted.id) : undefined);
+  if (!lands || edited || threadTs !== undefined) return posted;
+  const landed = { messageId: posted.id, channelId: posted.channelId };
+  return { ...posted, landed: lands.how === 'thread' ? { ...landed, threadId: posted.id } : landed };
+}
+
+/** chat.update of a status board; undefined when Slack says it is gone or cannot be edited. */
+async function updateMessage(
+  api: SlackApi,
+  channelId: string,
+  ts: string,
+  message: SlackWebhookMessage,
+): Promise<(PostedMessage & { channelId: string }) | undefined> {
+  const client = await api.web();
+  try {
+    await client.chat.update({ channel: channelId, ts, text: message.text, blocks: message.blocks });
+    return { id: ts, channelId };
+  } catch (err) {
+    const failure = fromSdkError(err, 'chat.update', channelId);
+    if (failure.providerMessage === 'message_not_found' || failure.providerMessage === 'cant_update_message')
+      return undefined;
+    throw failure;
+  }
 }
 
 /** Whether herald may post into the channel (conversations.info), as one sentence saying what to grant. */
@@ -347,6 +397,14 @@ async function audienceOf(api: SlackApi, channelId: string, userId?: string): Pr
  * with Slack's missing_scope, as Slack itself would.
  */
 async function directMessage(api: SlackApi, userId: string, text: string): Promise<PostedMessage> {
+  const dm = await openDirect(api, userId);
+  const client = await api.web();
+  const sent = await paced(api, dm, undefined, () => client.chat.postMessage({ channel: dm, text }));
+  return { id: sent.ts ?? '', channelId: dm };
+}
+
+/** conversations.open with `userId`: the DM's id (D…), where the app has im:write. */
+async function openDirect(api: SlackApi, userId: string): Promise<string> {
   const where = 'a direct message';
   if (!/^[UW][A-Z0-9]{1,31}$/.test(userId))
     throw slackFailure({ operation: 'conversations.open', error: 'user_not_found', status: 200, where });
@@ -365,8 +423,7 @@ async function directMessage(api: SlackApi, userId: string, text: string): Promi
   const dm = opened.channel?.id;
   if (dm === undefined)
     throw slackFailure({ operation: 'conversations.open', error: 'channel_not_found', status: 200, where });
-  const sent = await paced(api, dm, undefined, () => client.chat.postMessage({ channel: dm, text }));
-  return { id: sent.ts ?? '', channelId: dm };
+  return dm;
 }
 
 export function createSlackChannelClient(
@@ -391,6 +448,7 @@ export function createSlackChannelClient(
     messageLink: permalinks(api, now),
     audience: (channelId, opts = {}) => audienceOf(api, channelId, opts.userId),
     directMessage: (userId, text) => directMessage(api, userId, text),
+    openDirect: (userId) => openDirect(api, userId),
     close: () => Promise.resolve(),
   };
 }

@@ -56,7 +56,9 @@ export interface DiscordCall {
     | 'channel'
     | 'message'
     | 'dm'
-    | 'webhook';
+    | 'webhook'
+    | 'message-edit'
+    | 'thread';
   method: string;
   path: string;
   /** The interaction token or id in the path, when there is one. */
@@ -98,6 +100,19 @@ async function readBody(
 
 /** Discord's 404 for a channel that does not exist, or no longer. */
 const UNKNOWN_CHANNEL = { message: 'Unknown Channel', code: 10003 };
+/** Discord's 404 for a message that does not exist, or was deleted. */
+const UNKNOWN_MESSAGE = { message: 'Unknown Message', code: 10008 };
+
+/** A message the fake keeps, so that it can be edited, threaded or deleted as on Discord. */
+export interface FakeMessage {
+  id: string;
+  channelId: string;
+  /** The webhook that executed it; absent: the bot's own. */
+  webhookId?: string;
+  json: Record<string, unknown> | undefined;
+  /** How many times it was edited. */
+  edits: number;
+}
 
 /** The DM channel of a user: one per user, as Discord keeps it. */
 export function dmChannelOf(userId: string): string {
@@ -172,6 +187,12 @@ export interface FakeDiscord {
   readonly deletedChannels: Set<string>;
   /** Executed webhooks (`/webhooks/{id}/{token}` of another application): id → token; others 10015. */
   readonly webhooks: Map<string, string>;
+  /** Webhooks whose channel is a forum: a post there needs thread_name or thread_id. */
+  readonly forumWebhooks: Set<string>;
+  /** Every message posted (by the bot or a webhook), by id; delete one to delete it on "Discord". */
+  readonly messages: Map<string, FakeMessage>;
+  /** Threads, by id (a thread started from a message has that message's id), to their parent channel. */
+  readonly threads: Map<string, string>;
   /** The rules of Discord's REST API this fake enforces (contract.ts), and what they refused. */
   readonly contract: DiscordContract;
   /** Answers for the next channel-message POSTs, in order (then: the created message). */
@@ -208,6 +229,17 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
   const mutedChannels = new Set<string>();
   const deletedChannels = new Set<string>();
   const webhooks = new Map<string, string>();
+  const forumWebhooks = new Set<string>();
+  const messages = new Map<string, FakeMessage>();
+  const threads = new Map<string, string>();
+  const keep = (call: DiscordCall, channelId: string, webhookId?: string) =>
+    messages.set(call.created!, {
+      id: call.created!,
+      channelId,
+      json: call.json,
+      edits: 0,
+      ...(webhookId ? { webhookId } : {}),
+    });
   const nonces = new Map<string, { at: number; message: ReturnType<typeof messageFrom> }>();
   const calls: DiscordCall[] = [];
   const identifies: Record<string, unknown>[] = [];
@@ -262,9 +294,36 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
     if (unknown) return unknown;
     const invalid = invalidMessage(call.json);
     if (invalid) return invalid;
-    const wait = new URL(request.url).searchParams.get('wait') === 'true';
+    const query = new URL(request.url).searchParams;
+    const wait = query.get('wait') === 'true';
+    const hook = String(params.app);
+    // thread_id posts into a thread of the webhook's channel; thread_name starts one, in a forum
+    // channel only (220003); a forum's post needs one of them (220001).
+    // https://discord.com/developers/docs/resources/webhook#execute-webhook ("thread_name",
+    // "thread_id") and https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+    const threadId = query.get('thread_id');
+    const threadName = call.json?.thread_name;
+    const forum = forumWebhooks.has(hook);
+    if (threadId !== null && (threads.get(threadId) ?? '') !== (forum ? `forum:${hook}` : CHANNEL_ID))
+      return HttpResponse.json(UNKNOWN_CHANNEL, { status: 404 });
+    if (typeof threadName === 'string' && !forum)
+      return HttpResponse.json(
+        { message: 'Webhooks can only create threads in forum channels', code: 220003 },
+        { status: 400 },
+      );
+    if (forum && threadId === null && typeof threadName !== 'string')
+      return HttpResponse.json(
+        { message: 'Webhooks posted to forum channels must have a thread_name or thread_id', code: 220001 },
+        { status: 400 },
+      );
     call.created = snowflake();
-    const message = { ...messageFrom(call.json, call.files, call.created), webhook_id: String(params.app) };
+    let channel = threadId ?? CHANNEL_ID;
+    if (typeof threadName === 'string') {
+      channel = snowflake();
+      threads.set(channel, `forum:${hook}`);
+    }
+    keep(call, channel, hook);
+    const message = { ...messageFrom(call.json, call.files, call.created, channel), webhook_id: hook };
     return wait ? HttpResponse.json(message) : new HttpResponse(null, { status: 204 });
   };
   // https://discord.com/developers/docs/resources/webhook#get-webhook-with-token
@@ -394,9 +453,78 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
         const earlier = nonce === undefined ? undefined : nonces.get(nonce);
         if (earlier && now() - earlier.at < NONCE_WINDOW_MS) return HttpResponse.json(earlier.message);
         call.created = snowflake();
+        keep(call, id);
         const message = messageFrom(call.json, call.files, call.created, id);
         if (nonce !== undefined) nonces.set(nonce, { at: now(), message });
         return HttpResponse.json(message);
+      }),
+    ),
+    // Edit Message: the bot edits its own messages; another author's is 50005, a deleted or unknown
+    // one 10008. https://discord.com/developers/docs/resources/message#edit-message
+    http.patch(
+      '*/api/v10/channels/:channel/messages/:message',
+      enforced(async ({ request, params }) => {
+        const call = await record('message-edit', request, params);
+        const denied = botOnly(request);
+        if (denied) return denied;
+        const kept = messages.get(String(params.message));
+        if (!kept || kept.channelId !== String(params.channel))
+          return HttpResponse.json(UNKNOWN_MESSAGE, { status: 404 });
+        if (kept.webhookId !== undefined)
+          return HttpResponse.json(
+            { message: 'Cannot edit a message authored by another user', code: 50005 },
+            { status: 403 },
+          );
+        const invalid = invalidMessage(call.json);
+        if (invalid) return invalid;
+        kept.json = { ...kept.json, ...call.json };
+        kept.edits += 1;
+        return HttpResponse.json(messageFrom(kept.json, call.files, kept.id, kept.channelId));
+      }),
+    ),
+    // Start Thread from Message: the thread's id is the message's, so a message has one thread at
+    // most (160004); `name` is 1-100 characters (50035).
+    // https://discord.com/developers/docs/resources/channel#start-thread-from-message
+    http.post(
+      '*/api/v10/channels/:channel/messages/:message/threads',
+      enforced(async ({ request, params }) => {
+        const call = await record('thread', request, params);
+        const denied = botOnly(request);
+        if (denied) return denied;
+        const channel = String(params.channel);
+        const kept = messages.get(String(params.message));
+        if (!kept || kept.channelId !== channel) return HttpResponse.json(UNKNOWN_MESSAGE, { status: 404 });
+        const name = call.json?.name;
+        if (typeof name !== 'string' || name.length < 1 || name.length > 100)
+          return formBodyError('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+        if (threads.has(kept.id))
+          return HttpResponse.json(
+            { message: 'A thread has already been created for this message', code: 160004 },
+            { status: 400 },
+          );
+        threads.set(kept.id, channel);
+        return HttpResponse.json({ id: kept.id, type: 11, guild_id: GUILD_ID, parent_id: channel, name });
+      }),
+    ),
+    // Edit Webhook Message: only a message this webhook sent; any other is 10008 Unknown Message.
+    // https://discord.com/developers/docs/resources/webhook#edit-webhook-message
+    http.patch(
+      '*/api/webhooks/:app/:token/messages/:message',
+      enforced(async ({ request, params }) => {
+        const call = await record('message-edit', request, params);
+        const unknown = knownWebhook(params);
+        if (unknown) return unknown;
+        const kept = messages.get(String(params.message));
+        if (!kept || kept.webhookId !== String(params.app))
+          return HttpResponse.json(UNKNOWN_MESSAGE, { status: 404 });
+        const invalid = invalidMessage(call.json);
+        if (invalid) return invalid;
+        kept.json = { ...kept.json, ...call.json };
+        kept.edits += 1;
+        return HttpResponse.json({
+          ...messageFrom(kept.json, call.files, kept.id, kept.channelId),
+          webhook_id: kept.webhookId,
+        });
       }),
     ),
     // Create DM: the channel a bot posts to a user in. https://discord.com/developers/docs/resources/user#create-dm
@@ -543,6 +671,9 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
     mutedChannels,
     deletedChannels,
     webhooks,
+    forumWebhooks,
+    messages,
+    threads,
     contract,
     nextMessageAnswers,
     nextWebhookAnswers,

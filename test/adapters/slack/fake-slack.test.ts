@@ -77,6 +77,22 @@ describe('fake Slack: refusals at HTTP 200', () => {
     });
   });
 
+  it("chat.update: an unknown or deleted ts is message_not_found, another author's message cant_update_message", async () => {
+    const ts = String((await post('C0BOARD')).body.ts);
+    const update = (t: string) => call('chat.update', { channel: 'C0BOARD', ts: t, text: 'edited' });
+    expect((await update(ts)).body).toMatchObject({ ok: true, ts });
+    expect(slack.edits.get(ts)).toBe(1);
+    expect((await update('1714560000.999999')).body).toMatchObject({ ok: false, error: 'message_not_found' });
+    slack.foreign.add(ts);
+    expect((await update(ts)).body).toMatchObject({ ok: false, error: 'cant_update_message' });
+    slack.foreign.delete(ts);
+    slack.posted.set('C0BOARD', []);
+    expect((await update(ts)).body).toMatchObject({ ok: false, error: 'message_not_found' });
+    // A reply under thread_ts is the thread's, not the channel's.
+    const reply = await call('chat.postMessage', { channel: 'C0BOARD', text: 'reply', thread_ts: ts });
+    expect(slack.replies.get(ts)).toEqual([reply.body.ts]);
+  });
+
   it("a scope the token lacks: missing_scope, with Slack's needed and provided", async () => {
     slack.scopes.delete('chat:write');
     try {

@@ -57,8 +57,14 @@ export interface SlackFake {
   outsiders: Set<string>;
   /** Answers for the next chat.postMessage calls, in order (then: the posted message). */
   nextPostAnswers: ScriptedAnswer[];
-  /** The `ts` of each message chat.postMessage posted, by channel, in order. */
+  /** The `ts` of each message chat.postMessage posted, by channel, in order; delete one to delete it. */
   posted: Map<string, string[]>;
+  /** The `ts` of each reply, by the `thread_ts` it was posted under. */
+  replies: Map<string, string[]>;
+  /** How many times chat.update edited each message, by `ts`. */
+  edits: Map<string, number>;
+  /** Messages posted by someone else (a person, another app): chat.update answers cant_update_message. */
+  foreign: Set<string>;
 }
 
 /** The workspace's address, as auth.test and every permalink name it. */
@@ -236,6 +242,9 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
           provided: [...scopes].join(','),
         });
   const posted = new Map<string, string[]>();
+  const replies = new Map<string, string[]>();
+  const edits = new Map<string, number>();
+  const foreign = new Set<string>();
   let postCount = 0;
   let fileCount = 0;
   const server = await startFake([
@@ -369,13 +378,32 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
       if (answer) return answer;
       // Each message its own ts, as in Slack: seconds, a dot and six digits.
       const ts = `1714560000.${String(200 + postCount++).padStart(6, '0')}`;
-      posted.set(channel, [...(posted.get(channel) ?? []), ts]);
+      const parent = form.get('thread_ts');
+      if (parent === null) posted.set(channel, [...(posted.get(channel) ?? []), ts]);
+      else replies.set(parent, [...(replies.get(parent) ?? []), ts]);
       return HttpResponse.json({
         ok: true,
         channel,
         ts,
         message: { type: 'message', subtype: 'bot_message', text: form.get('text'), bot_id: 'B0HERALDBOT' },
       });
+    }),
+    // chat.update edits a message by its channel and ts, with chat:write: an unknown (or deleted) ts is
+    // message_not_found, another author's message cant_update_message
+    // (https://docs.slack.dev/reference/methods/chat.update#errors).
+    http.post('*/api/chat.update', async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const channel = form.get('channel') ?? '';
+      const refused = authRefusal(request) ?? lacking('chat:write') ?? channelRefusal(channel);
+      if (refused) return refused;
+      const answer = scriptedAnswer('chat.update');
+      if (answer) return answer;
+      const ts = form.get('ts') ?? '';
+      if (foreign.has(ts)) return HttpResponse.json({ ok: false, error: 'cant_update_message' });
+      if (!(posted.get(channel) ?? []).includes(ts))
+        return HttpResponse.json({ ok: false, error: 'message_not_found' });
+      edits.set(ts, (edits.get(ts) ?? 0) + 1);
+      return HttpResponse.json({ ok: true, channel, ts, text: form.get('text') });
     }),
     // chat.getPermalink: GET with query arguments or POST with a form, as every Web API method
     // (https://docs.slack.dev/apis/web-api/#basics), the bot token as Bearer.
@@ -449,6 +477,9 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     notMember,
     nextPostAnswers,
     posted,
+    replies,
+    edits,
+    foreign,
     responseUrl: (id) => `${server.url}/respond/${id}`,
     responses: (id) =>
       server.requests
