@@ -62,6 +62,12 @@ export interface Reply {
   ephemeral?: boolean;
   /** A failure's answer: the short reference its text quotes and its log line carries. */
   failureRef?: string;
+  /**
+   * Set by the command when its answer is no answer: it refused the input (`refused`), or found
+   * nothing for its main input (`not-found`: a city, a host, an email id). Shown as it is when typed;
+   * a scheduled run with it fails with this text instead of posting it. An empty listing is an answer.
+   */
+  outcome?: 'refused' | 'not-found';
 }
 
 export const COLOR_HEX: Readonly<Record<Color, number>> = {

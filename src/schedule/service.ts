@@ -17,6 +17,7 @@ import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
+import { runPost } from './slot-run.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -369,14 +370,12 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     async preview(input, creator, signal) {
       const { when, timezone, destination, line } = await read(input, creator);
       const nextRun = nextRuns(when.cron, timezone, opts.now(), 1)[0];
-      // Run as the slot will run it, as its creator; the reply is shown, never posted or stored.
-      const result = await opts
-        .commands()
-        .run(line, creator, signal)
-        .then(
-          (reply) => ({ reply }),
-          (err: unknown) => ({ error: userMessageFor(err) }),
-        );
+      // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
+      const run = { line, destination, actor: creator };
+      const result = await runPost(opts.commands(), opts.simulated, signal, run).then(
+        (reply) => ({ reply: reply! }),
+        (err: unknown) => ({ error: userMessageFor(err) }),
+      );
       return { line, destination, timezone, nextRun, result };
     },
     destinationChoices: (partial) => destinationChoices(settings, partial),

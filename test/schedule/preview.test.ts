@@ -32,11 +32,11 @@ describe('/schedule add preview:yes', () => {
     expect(w.upstream().some((r) => r.path.includes('/weather'))).toBe(true);
   });
 
-  it('catches /weather Atlantis before 07:30: the post it would make says no such city', async () => {
+  it('catches /weather Atlantis before 07:30: its slot would fail with the command’s sentence', async () => {
     const posted = w.inbox.messages.length;
     const reply = await w.type('/schedule add "every day at 07:30" /weather Atlantis preview:yes');
     expect(reply.text).toMatch(
-      /^Preview of \/weather Atlantis for default .*\nNo city called “Atlantis” was found/,
+      /^Preview of \/weather Atlantis for default .* it fails now, so it would fail then: No city called “Atlantis” was found\.$/,
     );
     expect(w.inbox.messages.length).toBe(posted);
     expect(await w.store.listSchedules()).toEqual([]);
