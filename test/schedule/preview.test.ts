@@ -1,7 +1,7 @@
 // `/schedule add ... preview:yes` (and the add reply's "Preview" button) runs the command once as
 // its creator and shows the post as it will appear: nothing is posted, nothing is added.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readShortForm } from '../../commands/schedule.ts';
+import { readShortForm } from '../../commands/schedule-line.ts';
 import { startWorld, type World } from './world.ts';
 
 let w: World;
