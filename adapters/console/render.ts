@@ -94,6 +94,7 @@ export function renderConsole(reply: Reply, opts: ConsoleRenderOptions = {}): st
   // With embeds, `text` is the notification fallback that repeats them (Discord omits it too).
   const embeds = reply.embeds ?? [];
   const text = embeds.length > 0 ? '' : plain(reply.text).trim();
+  if (reply.heading?.trim()) sections.push(plain(reply.heading).trim());
   if (text) sections.push(text);
   for (const embed of embeds) sections.push(renderEmbed(embed, paint).join('\n'));
   const files = (reply.attachments ?? []).map((attachment, index) => {

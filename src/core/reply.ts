@@ -55,6 +55,11 @@ export interface Action {
 export interface Reply {
   /** Always set: the fallback for the console and for notifications. */
   text: string;
+  /**
+   * herald's own line above the whole reply (a preview's "not posted"): every renderer shows it
+   * first and once, with or without embeds.
+   */
+  heading?: string;
   embeds?: Embed[];
   attachments?: Attachment[];
   actions?: Action[];
@@ -111,6 +116,7 @@ const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', '
 export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply {
   const opt = (text: string | undefined): string | undefined => (text === undefined ? undefined : fn(text));
   const out: Reply = { ...reply, text: fn(reply.text) };
+  if (reply.heading !== undefined) out.heading = fn(reply.heading);
   if (reply.embeds) {
     out.embeds = reply.embeds.map((e) => {
       const embed: Embed = { ...e };

@@ -61,7 +61,8 @@ export function renderDiscord(shown: Reply, options: RenderOptions = {}): Discor
   const hints = options.customIdFor ? [] : actionHints(actions, notes);
 
   // With embeds, the embeds carry the answer and `text` stays the notification fallback.
-  let text = embeds.length > 0 ? '' : defuseMaskedLinks(reply.text.trim());
+  const body = [reply.heading, embeds.length > 0 ? '' : reply.text].map((t) => t?.trim());
+  let text = defuseMaskedLinks(body.filter((t) => t).join('\n'));
   const tail = (): string => {
     const lines = [noteLine(notes), ...hints].filter((line) => line !== undefined);
     return truncate(lines.join('\n'), text === '' ? CONTENT_MAX : NOTES_SHARE);

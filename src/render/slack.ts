@@ -106,6 +106,7 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
   const embeds = reply.embeds ?? [];
   const content: KnownBlock[] = [];
   const text = reply.text.trim();
+  if (reply.heading?.trim()) content.push(...textSections(formatMrkdwn(reply.heading.trim())));
   if (text) content.push(...textSections(formatMrkdwn(text)));
   for (const [i, embed] of embeds.entries()) {
     if (i > 0 || content.length > 0) content.push({ type: 'divider' });
