@@ -272,10 +272,12 @@ export function previewReply(preview: Preview): Reply {
   }
   // The post as it will be (its footers included), under a heading every platform shows once; its
   // buttons would act, so they are left out.
-  const { text, embeds, attachments } = preview.result.reply;
+  const { text, embeds, attachments, mentions } = preview.result.reply;
   return {
     heading: head,
     text,
+    // Shown as the post will carry them; a private answer pings no one (the renderers).
+    ...(mentions ? { mentions } : {}),
     ...(embeds ? { embeds } : {}),
     ...(attachments ? { attachments } : {}),
     ephemeral: true,

@@ -3,6 +3,7 @@
 // beginning with "/". One table says where each of /schedule add's options may be typed.
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
+import { parseMentions } from '../src/domain/mentions.ts';
 import { UserError } from '../src/errors.ts';
 
 export const ADD_OPTIONS = z.object({
@@ -39,6 +40,17 @@ export const ADD_OPTIONS = z.object({
     .enum(['yes', 'no'])
     .optional()
     .describe('yes: run the command once now and show the post, without posting or adding it'),
+  ping: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .refine((text) => parseMentions(text) !== undefined, {
+      error:
+        'ping: takes roles or users as mentions, separated by spaces: Discord’s @role or @user (<@&id>, <@id>), Slack’s @group or @user (<!subteam^ID>, <@U…>).',
+    })
+    .optional()
+    .describe('Schedule admins only: the roles or users each post pings, e.g. @on-call'),
 });
 
 /**
@@ -53,6 +65,7 @@ const PLACES = {
   only: 'before',
   alert: 'before',
   preview: 'anywhere',
+  ping: 'anywhere',
 } as const satisfies Record<keyof z.output<typeof ADD_OPTIONS>, 'anywhere' | 'before' | 'keyed'>;
 
 type AddKey = keyof typeof PLACES;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
 import { loggedText } from '../src/domain/text.ts';
 import type { ScheduleService } from '../src/schedule/service.ts';
+import { parseMentions } from '../src/domain/mentions.ts';
 import { RunFailedError } from '../src/errors.ts';
 import { allowList } from './access.ts';
 import { ADD_OPTIONS, readShortForm } from './schedule-line.ts';
@@ -60,9 +61,12 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
       '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
     ],
     async handler(input, ctx) {
-      const { preview, ...typed } = input;
+      const { preview, ping, ...typed } = input;
       // Without to:, a schedule typed in a Discord or Slack channel posts into that channel.
-      const schedule = ctx.channel ? { ...typed, channel: ctx.channel } : typed;
+      const mentions = { ping: ping === undefined ? undefined : parseMentions(ping) };
+      const schedule = ctx.channel
+        ? { ...typed, ...mentions, channel: ctx.channel }
+        : { ...typed, ...mentions };
       if (preview === 'yes') {
         const shown = await service.preview(schedule, ctx.actor, ctx.signal);
         // A command that fails now would fail at its slot: a failed command, told in the same sentence.
@@ -74,7 +78,7 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
       const cron = loggedText(record.cron);
       ctx.log.info({ scheduleId: record.id, cron, timezone: record.timezone }, 'schedule.added');
       const added = addedReply(record, nextRuns);
-      return { ...added, actions: [...(added.actions ?? []), previewAction(typed)] };
+      return { ...added, actions: [...(added.actions ?? []), previewAction({ ...typed, ping })] };
     },
   });
 }

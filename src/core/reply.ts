@@ -1,6 +1,7 @@
 // The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return
 // it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
 // limits.
+import type { Mention } from '../domain/mentions.ts';
 import { redactText, redactValue } from '../redact.ts';
 
 /** Palette tokens; each renderer maps them to its own colours. */
@@ -73,6 +74,11 @@ export interface Reply {
    * a scheduled run with it fails with this text instead of posting it. An empty listing is an answer.
    */
   outcome?: 'refused' | 'not-found';
+  /**
+   * Who this post pings, set only from a schedule's `ping:` (a schedule admin's): each renderer
+   * writes its platform's mentions first and pings exactly those, in a post (never in a private answer).
+   */
+  mentions?: readonly Mention[];
 }
 
 export const COLOR_HEX: Readonly<Record<Color, number>> = {

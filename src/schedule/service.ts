@@ -3,7 +3,8 @@
 // preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
 import { userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
-import type { ChatChannel } from '../core/channel.ts';
+import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
+import type { Mention } from '../domain/mentions.ts';
 import type { Command, Choice } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
@@ -118,6 +119,8 @@ export interface AddInput {
   only?: 'new' | undefined;
   /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
   alert?: string | undefined;
+  /** Who each post pings: a schedule admin's or the operator's to set. */
+  ping?: Mention[] | undefined;
   /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
   channel?: ChatChannel | undefined;
 }
@@ -253,6 +256,11 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     if (refused !== undefined) throw fail('invalid_input', refused);
   });
   // Last: the channel check asks the platform, which a refused line need not wait for.
+  if (input.ping && !creator.isOperator && !isScheduleAdmin(settings, creator))
+    throw fail(
+      'forbidden',
+      `Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${creator.id}) or the operator may set ping:, so that no schedule pings people unasked.`,
+    );
   const { destination, guildId, channelName, home } = await destinationFor(
     {
       destinations: opts.settings.destinations,
@@ -266,12 +274,15 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
     if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
   }
-  return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
+  const platform = parseChannelDestination(destination)?.platform;
+  if (platform && input.ping?.some((m) => m.platform !== platform))
+    throw fail('invalid_input', `ping: names a mention of another platform than this ${platform} channel's.`);
+  return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, ping: input.ping };
 }
 
 /** The schedule an add makes of what readAdd read. */
 function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now: Date): ScheduleRecord {
-  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert } = read;
+  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, ping } = read;
   return {
     id: newScheduleId(),
     when: when.text,
@@ -287,6 +298,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     paused: false,
     ...(isWatch ? { onlyNew: true } : {}),
     ...(alert ? { alert } : {}),
+    ...(ping ? { ping } : {}),
     createdAt: now.getTime(),
   };
 }
@@ -368,10 +380,10 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     async preview(input, creator, signal) {
-      const { when, timezone, destination, line } = await read(input, creator);
+      const { when, timezone, destination, line, ping } = await read(input, creator);
       const nextRun = nextRuns(when.cron, timezone, opts.now(), 1)[0];
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
-      const run = { line, destination, actor: creator };
+      const run = { line, destination, actor: creator, ping };
       const result = await runPost(opts.commands(), opts.simulated, signal, run).then(
         (reply) => ({ reply: reply! }),
         (err: unknown) => ({ error: userMessageFor(err) }),

@@ -6,6 +6,7 @@
 import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
+import type { Mention } from '../domain/mentions.ts';
 import { RunFailedError, ServiceError, UserError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
@@ -121,7 +122,12 @@ export function chatJob(
     async run(ctx) {
       const { commands, toMessage, simulated } = settings;
       if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
-      const run = { line: record.command, destination: record.destination, actor: asker ?? record.creator };
+      const run = {
+        line: record.command,
+        destination: record.destination,
+        actor: asker ?? record.creator,
+        ping: record.ping,
+      };
       const watch = (answer: Reply) => {
         const watched = applyWatch(answer, memory, record.alert);
         remembered = { key: watchMemoryKey(record.id), value: watched.memory };
@@ -153,7 +159,13 @@ export async function runPost(
   runner: CommandLineRunner,
   simulated: SimulatedPolicy | undefined,
   signal: AbortSignal,
-  run: { line: string; destination: string; actor: Actor; watch?: (reply: Reply) => Reply | undefined },
+  run: {
+    line: string;
+    destination: string;
+    actor: Actor;
+    ping?: Mention[] | undefined;
+    watch?: (reply: Reply) => Reply | undefined;
+  },
 ): Promise<Reply | undefined> {
   // Every service the run uses, its options' included (speak:yes's speech).
   const needs = simulated && runner.check ? (await runner.check(run.line, run.actor)).services : [];
@@ -163,7 +175,8 @@ export async function runPost(
   if (decision.kind === 'refuse') throw new UserError({ code: 'invalid_input', message: decision.message });
   const answer = await runner.run(run.line, run.actor, signal, { watch: run.watch !== undefined });
   if (answer.outcome !== undefined) throw new RunFailedError(answer.text);
-  const reply = run.watch ? run.watch(answer) : answer;
+  const watched = run.watch ? run.watch(answer) : answer;
+  const reply = watched && run.ping ? { ...watched, mentions: run.ping } : watched;
   return reply && decision.kind === 'footer' ? withFooter(reply, decision.footer) : reply;
 }
 
