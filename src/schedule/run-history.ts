@@ -290,9 +290,12 @@ export async function recordChatRun(
   }
   await book.store.recordRun(record.id, recorded, gone === undefined ? context.nextRunAt : undefined);
   book.onRecord?.(record.id, recorded, 'chat');
-  if (!isScheduled(recorded)) return recorded;
+  // A slot waiting for its retry is never tried once a newer one has run: it is closed as missed
+  // (looked for when the run before was one, or a manual run that may have come after one).
+  const last = record.lastRun;
+  const mayOvertake = last && last.slotId !== recorded.slotId && (last.nextRetryAt || !isScheduled(last));
+  if (!isScheduled(recorded) || (recorded.outcome !== 'failed' && !mayOvertake)) return recorded;
   const runs = await book.store.history(record.id);
-  // A slot waiting for its retry is never tried once a newer one has run: it is closed as missed.
   for (const { nextRetryAt: _, ...old } of runs.filter((r) => r.nextRetryAt && r.slotId < recorded.slotId))
     await book.store.recordRun(record.id, { ...old, outcome: 'missed', error: OVERTAKEN_SENTENCE });
   if (recorded.outcome === 'failed' && gone === undefined && failedInARow(runs) === FAILURE_STREAK)

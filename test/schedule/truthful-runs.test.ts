@@ -141,4 +141,26 @@ describe.each(backends().map((b) => ({ name: b.name })))('on a $name store', ({ 
       /^missed .+: Missed: a newer slot ran before its retry\.$/,
     );
   });
+
+  it('closes it too when a manual run came between it and the newer slot', async () => {
+    await world.type('/schedule add "every 5 minutes" /weather Oslo', MANAGER);
+    const [record] = await world.store.listSchedules();
+    let outage = true;
+    world.server.use(
+      http.get(route('weather', '/weather'), () =>
+        outage ? HttpResponse.json({ cod: 401, message: 'Invalid API key.' }, { status: 401 }) : undefined,
+      ),
+    );
+    at('2026-03-27T12:05:00.300Z');
+    const before = replica(world, await open(), { now, owner: 'before-restart' });
+    await before.tick();
+    outage = false;
+    at('2026-03-27T12:06:00.300Z');
+    expect((await before.runNow(record!)).outcome).toBe('posted');
+    at('2026-03-27T12:10:00.300Z');
+    await replica(world, await open(), { now, owner: 'after-restart' }).tick();
+    const runs = await world.store.history(record!.id);
+    expect(runs.find((r) => r.slotId === '2026-03-27T12:05:00.000Z')?.outcome).toBe('missed');
+    expect(runs.map((r) => r.outcome)).toEqual(['posted', 'posted', 'missed']);
+  });
 });
