@@ -383,7 +383,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const { when, timezone, destination, line, ping } = await read(input, creator);
       const nextRun = nextRuns(when.cron, timezone, opts.now(), 1)[0];
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
-      const run = { line, destination, actor: creator, ping };
+      const run = { command: line, destination, actor: creator, ping };
       const result = await runPost(opts.commands(), opts.simulated, signal, run).then(
         (reply) => ({ reply: reply! }),
         (err: unknown) => ({ error: userMessageFor(err) }),

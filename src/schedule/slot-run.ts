@@ -6,7 +6,6 @@
 import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
-import type { Mention } from '../domain/mentions.ts';
 import { RunFailedError, ServiceError, UserError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
@@ -122,12 +121,7 @@ export function chatJob(
     async run(ctx) {
       const { commands, toMessage, simulated } = settings;
       if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
-      const run = {
-        line: record.command,
-        destination: record.destination,
-        actor: asker ?? record.creator,
-        ping: record.ping,
-      };
+      const run = { ...record, actor: asker ?? record.creator };
       const watch = (answer: Reply) => {
         const watched = applyWatch(answer, memory, record.alert);
         remembered = { key: watchMemoryKey(record.id), value: watched.memory };
@@ -150,6 +144,9 @@ export function chatJob(
   return { job, memory: () => remembered };
 }
 
+/** A watch's post of a reply; undefined when it found nothing new. */
+type PostOf = (reply: Reply) => Reply | undefined;
+
 /**
  * The post a run of a schedule's line makes, for its slot and its preview alike: refused when it
  * would post simulated data to a real destination, failed with the command's own sentence when the
@@ -159,21 +156,15 @@ export async function runPost(
   runner: CommandLineRunner,
   simulated: SimulatedPolicy | undefined,
   signal: AbortSignal,
-  run: {
-    line: string;
-    destination: string;
-    actor: Actor;
-    ping?: Mention[] | undefined;
-    watch?: (reply: Reply) => Reply | undefined;
-  },
+  run: Pick<ScheduleRecord, 'command' | 'destination' | 'ping'> & { actor: Actor; watch?: PostOf },
 ): Promise<Reply | undefined> {
   // Every service the run uses, its options' included (speak:yes's speech).
-  const needs = simulated && runner.check ? (await runner.check(run.line, run.actor)).services : [];
+  const needs = simulated && runner.check ? (await runner.check(run.command, run.actor)).services : [];
   const decision = simulated
     ? decideSimulated(needs, simulated.plan, run.destination, simulated.allow)
     : ({ kind: 'ok' } as const);
   if (decision.kind === 'refuse') throw new UserError({ code: 'invalid_input', message: decision.message });
-  const answer = await runner.run(run.line, run.actor, signal, { watch: run.watch !== undefined });
+  const answer = await runner.run(run.command, run.actor, signal, { watch: run.watch !== undefined });
   if (answer.outcome !== undefined) throw new RunFailedError(answer.text);
   const watched = run.watch ? run.watch(answer) : answer;
   const reply = watched && run.ping ? { ...watched, mentions: run.ping } : watched;
