@@ -2,6 +2,7 @@
 // to type next, as buttons where the platform has them), the list, and the one-line answers.
 import { parseChannelDestination } from '../src/core/channel.ts';
 import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
+import type { AuditEntry } from '../src/schedule/audit.ts';
 import type {
   BuiltInSchedule,
   DestinationMode,
@@ -115,6 +116,40 @@ export function historyReply(record: ScheduleRecord, runs: readonly HistoryRun[]
         fields,
       },
     ],
+  };
+}
+
+const DONE: Record<AuditEntry['action'], string> = {
+  add: 'added',
+  pause: 'paused',
+  resume: 'resumed',
+  skip: 'skipped the next run of',
+  unskip: 'took back the skip of',
+  remove: 'removed',
+  import: 'imported',
+};
+
+const VIA: Record<AuditEntry['via'], string> = {
+  typed: 'typed',
+  button: 'a button',
+  form: 'the form',
+  home: 'the Home tab',
+  console: 'the console',
+  store: 'npm run store',
+};
+
+/** /schedule audit: who changed what, newest first, one line each (times in UTC). */
+export function auditReply(entries: readonly AuditEntry[], id?: string): Reply {
+  const which = id === undefined ? 'the schedules you may see' : `schedule ${id.trim().toLowerCase()}`;
+  if (entries.length === 0) return { text: `No changes are recorded for ${which}.` };
+  const lines = entries.map(
+    (e) =>
+      `${formatRun(new Date(e.at), 'UTC')} · ${truncate(e.by.displayName, 40, { oneLine: true })} ${DONE[e.action]} ${e.scheduleId} (${VIA[e.via]})`,
+  );
+  const count = entries.length === 1 ? 'The last change' : `The last ${entries.length} changes`;
+  return {
+    text: `${count} to ${which}, newest first.`,
+    embeds: [{ title: 'Schedule audit', color: 'info', description: lines.join('\n') }],
   };
 }
 

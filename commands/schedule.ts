@@ -13,6 +13,7 @@ import { allowList } from './access.ts';
 import { ADD_OPTIONS, readShortForm } from './schedule-line.ts';
 import {
   addedReply,
+  auditReply,
   historyReply,
   listReply,
   pausedReply,
@@ -73,7 +74,7 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
         if ('error' in shown.result) throw new RunFailedError(previewReply(shown).text);
         return previewReply(shown);
       }
-      const { record, nextRuns } = await service.add(schedule, ctx.actor);
+      const { record, nextRuns } = await service.add(schedule, ctx.actor, ctx.surface);
       // A typed cron is the user's text (a valid one runs to ~180 characters).
       const cron = loggedText(record.cron);
       ctx.log.info({ scheduleId: record.id, cron, timezone: record.timezone }, 'schedule.added');
@@ -143,7 +144,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       ...byId('schedule remove', 'Remove a schedule'),
       examples: ['/schedule remove k7p2mx'],
       async handler(input, ctx) {
-        const record = await service.remove(input.id, ctx.actor, ctx.channel);
+        const record = await service.remove(input.id, ctx.actor, ctx.channel, ctx.surface);
         ctx.log.info({ scheduleId: record.id }, 'schedule.removed');
         return removedReply(record);
       },
@@ -151,14 +152,26 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     defineCommand({
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(input.id, true, ctx.actor, ctx.channel);
+        const { record, nextRun } = await service.setPaused(
+          input.id,
+          true,
+          ctx.actor,
+          ctx.channel,
+          ctx.surface,
+        );
         return pausedReply(record, nextRun);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(input.id, false, ctx.actor, ctx.channel);
+        const { record, nextRun } = await service.setPaused(
+          input.id,
+          false,
+          ctx.actor,
+          ctx.channel,
+          ctx.surface,
+        );
         return pausedReply(record, nextRun);
       },
     }),
@@ -171,6 +184,19 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
         // A failed run is a failed command (a piped console exits 1), told in the same sentence.
         if (result.outcome === 'failed') throw new RunFailedError(reply.text);
         return reply;
+      },
+    }),
+    defineCommand({
+      name: 'schedule audit',
+      description: 'Who added, paused, resumed or removed schedules, and how (schedule admins)',
+      options: z.object({ id: ID.optional() }),
+      positional: ['id'],
+      needs: [],
+      ephemeral: true,
+      examples: ['/schedule audit', '/schedule audit k7p2mx'],
+      async handler(input, ctx) {
+        const viewer = { actor: ctx.actor, channel: ctx.channel };
+        return auditReply(await service.audit(viewer, input.id), input.id);
       },
     }),
   ];

@@ -183,6 +183,7 @@ function invocationOf(
           },
         }
       : {}),
+    ...(flight.kind === 'update' ? { surface: 'button' as const } : {}),
     signal: flight.controller.signal,
     beginWork: () => void deferOnce(session, flight),
     respond: (reply) => answer(session, flight, reply, context),

@@ -101,7 +101,8 @@ function listenToButtons(bolt: App, registry: CommandRegistry, context: Listener
       target.isCommandEphemeral = registry.get(payload.command)?.ephemeral ?? false;
       const displayName = body.user.name ?? body.user.username;
       const actor: Actor = { platform: 'slack', id: body.user.id, displayName, roles: [] };
-      await context.run(target, { command: payload.command, rawInput: payload.input, actor, channelId });
+      const invocation = { command: payload.command, rawInput: payload.input, actor, channelId };
+      await context.run(target, { ...invocation, surface: 'button' });
     },
   );
 }

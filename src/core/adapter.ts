@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Actor } from './actor.ts';
 import type { ChatChannel } from './channel.ts';
-import type { Command, Choice } from './command.ts';
+import type { Command, Choice, Surface } from './command.ts';
 import type { Reply } from './reply.ts';
 
 export interface Invocation {
@@ -15,6 +15,8 @@ export interface Invocation {
   channelId: string;
   /** The Discord or Slack channel it was typed in (absent on the console and for scheduled runs). */
   channel?: ChatChannel;
+  /** Absent: typed. */
+  surface?: Surface;
   /** Aborts when the platform's reply window closes. */
   signal: AbortSignal;
   /**

@@ -23,6 +23,9 @@ export interface CommandLog {
 export type NeededServices<K extends ServiceKey> = { [P in K]: ServiceClients[P] };
 
 /** What a handler gets. `S` is the services it may use: in a handler, those it `needs`. */
+/** How a command was invoked in chat: typed, a button, a form, or the Slack Home tab. */
+export type Surface = 'typed' | 'button' | 'form' | 'home';
+
 export interface CommandContext<S extends Services = Services> {
   actor: Actor;
   services: S;
@@ -33,6 +36,8 @@ export interface CommandContext<S extends Services = Services> {
   invocationId: string;
   /** The Discord or Slack channel the command was typed in; absent on the console and in a scheduled run. */
   channel?: ChatChannel;
+  /** How it was invoked in chat (absent: typed, or the console). */
+  surface?: Surface;
 }
 
 /** A guard run by the dispatcher before the handler; returns a UserError to deny. */

@@ -126,11 +126,13 @@ function contextFor(
   invocationId: string,
   signal: AbortSignal,
   channel?: Invocation['channel'],
+  surface?: Invocation['surface'],
 ): CommandContext {
   const bindings = { command: command.name, invocationId };
   const log = rt.log.child ? rt.log.child(bindings) : rt.log;
   const ctx: CommandContext = { actor, services: rt.services, log, signal, now: rt.now, invocationId };
   if (channel) ctx.channel = channel;
+  if (surface) ctx.surface = surface;
   return ctx;
 }
 
@@ -182,7 +184,7 @@ async function execute(
     checkNeeds(command, rt.services, rt.serviceVariables);
     const input = readInput(command, found.rawInput);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
-    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel);
+    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel, inv.surface);
     try {
       const reply = await runHandler(rt, command, input, ctx, { beginWork: inv.beginWork, isScheduled });
       return { command, reply, services: servicesOf(command, input) };

@@ -5,7 +5,7 @@ import { userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
 import type { Mention } from '../domain/mentions.ts';
-import type { Command, Choice } from '../core/command.ts';
+import type { Command, Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
@@ -19,6 +19,7 @@ import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
 import { runPost } from './slot-run.ts';
+import { readAudit, recordAudit, sourceOf, type AuditAction, type AuditEntry } from './audit.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -135,20 +136,28 @@ export interface Listing {
 
 export interface ScheduleService {
   readonly settings: ScheduleSettings;
-  add(input: AddInput, creator: Actor): Promise<{ record: ScheduleRecord; nextRuns: Date[] }>;
+  /** `surface`, here and below: how the change was asked for, for the audit (absent: typed). */
+  add(
+    input: AddInput,
+    creator: Actor,
+    surface?: Surface,
+  ): Promise<{ record: ScheduleRecord; nextRuns: Date[] }>;
   /** The schedules `viewer` may see where they type (visibility.ts), and the built-in ones. */
   list(viewer: Viewer): Promise<Listing>;
   /**
    * remove, setPaused and run: a schedule the asker may see (else "there is no schedule"), by its
    * creator, the operator or a schedule admin; `channel`: where the asker types.
    */
-  remove(id: string, actor: Actor, channel?: ChatChannel): Promise<ScheduleRecord>;
+  remove(id: string, actor: Actor, channel?: ChatChannel, surface?: Surface): Promise<ScheduleRecord>;
   setPaused(
     id: string,
     paused: boolean,
     actor: Actor,
     channel?: ChatChannel,
+    surface?: Surface,
   ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
+  /** The audit's latest entries `viewer` may read (audit.ts), of schedule `id` when given. */
+  audit(viewer: Viewer, id?: string): Promise<AuditEntry[]>;
   run(
     id: string,
     actor: Actor,
@@ -334,10 +343,12 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
     nextRuns(r.cron, r.timezone, opts.now(), count);
   const read = (input: AddInput, creator: Actor) => readAdd(opts, input, creator);
+  const audit = (record: ScheduleRecord, action: AuditAction, actor: Actor, surface?: Surface) =>
+    recordAudit(store, record, { action, actor, via: sourceOf(actor, surface), at: opts.now().getTime() });
 
   return {
     settings,
-    async add(input, creator) {
+    async add(input, creator, surface) {
       const record = recordOf(await read(input, creator), creator, opts.now());
       const result = await store.addSchedule(record, settings.max);
       if (result === 'full') {
@@ -347,22 +358,25 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
         );
       }
       if (result === 'exists') throw new Error('schedule id collision; try again');
+      await audit(record, 'add', creator, surface);
       return { record, nextRuns: next(record, 3) };
     },
     list: (viewer) => listFor(opts, viewer),
-    async remove(id, actor, channel) {
+    async remove(id, actor, channel, surface) {
       const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, 'remove');
       await store.removeSchedule(record.id);
+      await audit(record, 'remove', actor, surface);
       // Its buttons' targets were kept while it existed (component-state.ts).
       await forgetComponents(store, record.id);
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },
-    async setPaused(id, paused, actor, channel) {
+    async setPaused(id, paused, actor, channel, surface) {
       const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, paused ? 'pause' : 'resume');
       if (!(await store.setPaused(record.id, paused))) await find(id, { actor, channel });
+      await audit(record, paused ? 'pause' : 'resume', actor, surface);
       const updated = { ...record, paused };
       return { record: updated, nextRun: paused ? undefined : next(record, 1)[0] };
     },
@@ -390,6 +404,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       );
       return { line, destination, timezone, nextRun, result };
     },
+    audit: (viewer, id) => readAudit(store, settings, viewer, id),
     destinationChoices: (partial) => destinationChoices(settings, partial),
     zoneChoices: (partial) => zoneChoices(settings, (zones ??= Intl.supportedValuesOf('timeZone')), partial),
   };

@@ -131,6 +131,15 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
         (await redis.set(`${prefix}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
       );
     },
+    async appendLog(key, value, keep) {
+      const at = `${p}log:${key}`;
+      await redis
+        .multi()
+        .lpush(at, value)
+        .ltrim(at, 0, keep - 1)
+        .exec();
+    },
+    readLog: (key, limit) => redis.lrange(`${p}log:${key}`, 0, limit - 1),
     async prune() {
       // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
       const ids = await redis.zrange(all, '0', '-1');

@@ -102,6 +102,12 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
        ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE claims.expires_at <= ?`,
     ),
     pruneClaims: db.prepare('DELETE FROM claims WHERE expires_at <= ?'),
+    appendLog: db.prepare('INSERT INTO logs (key, value) VALUES (?, ?)'),
+    // Past the latest `keep`: nothing when the log is shorter (the subquery is NULL).
+    trimLog: db.prepare(
+      'DELETE FROM logs WHERE key = ?1 AND seq <= (SELECT seq FROM logs WHERE key = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)',
+    ),
+    readLog: db.prepare('SELECT value FROM logs WHERE key = ? ORDER BY seq DESC LIMIT ?'),
     pruneSlots: db.prepare(`DELETE FROM slots WHERE status != 'claimed' AND updated_at < ?`),
     pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
   };
@@ -127,6 +133,13 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
         const t = now();
         return changed(q.claim.run(key, t + ttlMs, t));
       }),
+    appendLog: (key, value, keep) =>
+      atomic(db, () => {
+        q.appendLog.run(key, value);
+        q.trimLog.run(key, keep);
+      }),
+    readLog: (key, limit) =>
+      run(() => (q.readLog.all(key, limit) as { value: string }[]).map((r) => r.value)),
     prune: (olderThanMs) =>
       atomic(db, () => {
         const cutoff = now() - olderThanMs;

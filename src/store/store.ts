@@ -221,6 +221,10 @@ export interface Store extends ScheduleStore, SlotStore, OutboxStore {
    * while the claim lives. Answers each chat interaction once; the claim then expires on its own.
    */
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** Adds `value` to the log at `key` in one step, keeping its latest `keep` entries. */
+  appendLog(key: string, value: string, keep: number): Promise<void>;
+  /** The log's latest `limit` entries, newest first. */
+  readLog(key: string, limit: number): Promise<string[]>;
 
   /**
    * Deletes finished records (posted or failed slots, delivered or given-up entries) older than

@@ -30,7 +30,7 @@ describe('buildApp', () => {
     const bot = names('bot');
     expect(bot).toEqual(names('job'));
     expect(bot).toEqual(names('register'));
-    for (const sub of ['add', 'list', 'history', 'remove', 'pause', 'resume', 'run'])
+    for (const sub of ['add', 'list', 'history', 'remove', 'pause', 'resume', 'run', 'audit'])
       expect(bot).toContain(`schedule ${sub}`);
     expect(bot).toContain('help');
   });
@@ -93,6 +93,7 @@ describe('npm run register', () => {
       'pause',
       'resume',
       'run',
+      'audit',
     ]);
     expect(result.stdout).toContain('/schedule');
     expect(result.stdout).not.toContain('Left out');
