@@ -119,15 +119,19 @@ function scheduleReading(service: ScheduleService): Command[] {
   ];
 }
 
-export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
-  const { service } = opts;
-  const manage = allowList({
+/** Who may manage schedules: SCHEDULE_ALLOWED_USERS or _ROLES, else the operator. */
+const manageAccess = (opts: ScheduleCommandOptions): AccessCheck =>
+  allowList({
     users: opts.users,
     roles: opts.roles,
     action: 'manage schedules',
     usersVariable: 'SCHEDULE_ALLOWED_USERS',
     rolesVariable: 'SCHEDULE_ALLOWED_ROLES',
   });
+
+export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
+  const { service } = opts;
+  const manage = manageAccess(opts);
   const byId = (name: string, description: string) => ({
     name,
     description,
