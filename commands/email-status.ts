@@ -41,6 +41,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
       if (record === undefined) {
         return {
           text: `No email with id ${input.id} was found.`,
+          outcome: 'not-found',
           ephemeral: true,
           embeds: [
             {

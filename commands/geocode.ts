@@ -59,6 +59,7 @@ export const geocode = defineCommand({
     if (matches.length === 0) {
       return {
         text: `No place matches ${quote(input.query)}.`,
+        outcome: 'not-found',
         embeds: [
           {
             title: 'No place found',

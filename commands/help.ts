@@ -69,6 +69,7 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
         if (found.length > 0) return Promise.resolve(detail(found));
         return Promise.resolve({
           text: `There is no command ${quote(input.command, 40)}; /help lists them all.`,
+          outcome: 'not-found',
           ephemeral: true,
           embeds: [
             {

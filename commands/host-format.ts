@@ -73,6 +73,7 @@ export function internalAddressReply(address: string, range: string): Reply {
   const what = describeInternal(address, range);
   return {
     text: `${address} is ${what}; no internet scanner can see it.`,
+    outcome: 'refused',
     embeds: [
       {
         title: `${address} is not on the public internet`,
@@ -87,6 +88,7 @@ export function internalAddressReply(address: string, range: string): Reply {
 export function unknownHostReply(address: string): Reply {
   return {
     text: `No information is available for ${address}.`,
+    outcome: 'not-found',
     embeds: [
       {
         title: `Nothing known about ${address}`,

@@ -53,7 +53,9 @@ export function buildCommands(settings: CommandSettings): Command[] {
     createEmailSendCommand(email),
     createEmailStatusCommand(email),
     speakable(report),
-    ...(settings.schedules ? createScheduleCommands(settings.schedules) : []),
+    ...(settings.schedules
+      ? createScheduleCommands({ ...settings.schedules, commands: () => commands })
+      : []),
   ];
   commands.push(createHelpCommand(() => commands, { perUserPerMinute: settings.limits.perUserPerMinute }));
   return commands;

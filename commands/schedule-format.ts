@@ -305,14 +305,16 @@ export function previewReply(preview: Preview): Reply {
   if ('error' in preview.result) {
     return { text: `${head} it fails now, so it would fail then: ${preview.result.error}`, ephemeral: true };
   }
-  const { reply } = preview.result;
-  // With embeds, Discord and the console show the embeds alone (`text` is their fallback): the
-  // heading leads them as an embed of its own too, so that no preview reads as the post itself.
-  const embeds = reply.embeds?.length ? [{ description: head, color: 'info' as const }, ...reply.embeds] : [];
+  // The post as it will be (its footers included), under a heading every platform shows once; its
+  // buttons would act, so they are left out.
+  const { text, embeds, attachments, mentions } = preview.result.reply;
   return {
-    text: `${head}\n${reply.text}`,
-    ...(embeds.length > 0 ? { embeds } : {}),
-    ...(reply.attachments ? { attachments: reply.attachments } : {}),
+    heading: head,
+    text,
+    // Shown as the post will carry them; a private answer pings no one (the renderers).
+    ...(mentions ? { mentions } : {}),
+    ...(embeds ? { embeds } : {}),
+    ...(attachments ? { attachments } : {}),
     ephemeral: true,
   };
 }

@@ -4,12 +4,13 @@
 // needs SCHEDULE_ADMIN_USERS or _ROLES (schedule/service.ts).
 // The work is in src/schedule/service.ts; this file defines the commands and their replies.
 import { z } from 'zod';
-import { tokenize } from '../src/core/args.ts';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
 import { loggedText } from '../src/domain/text.ts';
 import type { ScheduleService } from '../src/schedule/service.ts';
-import { RunFailedError, UserError } from '../src/errors.ts';
+import { parseMentions } from '../src/domain/mentions.ts';
+import { RunFailedError } from '../src/errors.ts';
 import { allowList } from './access.ts';
+import { ADD_OPTIONS, readShortForm } from './schedule-line.ts';
 import {
   addedReply,
   auditReply,
@@ -26,115 +27,23 @@ export interface ScheduleCommandOptions {
   service: ScheduleService;
   users: readonly string[];
   roles: readonly string[];
+  /** Every command, late-bound: the short form asks which options a scheduled command has. */
+  commands?: () => readonly Command[];
 }
 
-const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert', 'preview', 'mode', 'thread'] as const;
-/** `preview:yes` typed after the command line is /schedule's own (no command has a preview option). */
-const TRAILING_PREVIEW_RE = /\s+preview:(yes|no)\s*$/i;
-const QUOTES = new Set(['"', "'", '“', '‘']);
-
-/**
- * The short form `"<when>" /weather Oslo units:imperial` (`to:`/`tz:` may come first): everything
- * from the first word starting with "/" is the command line, verbatim. Undefined for the keyed form.
- */
-export function readShortForm(text: string): Record<string, string> | undefined {
-  if (/(^|\s)command:/i.test(text)) return undefined;
-  let quote: string | undefined;
-  let start = -1;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    const isWordStart = i === 0 || /\s/.test(text[i - 1]!);
-    if (quote !== undefined) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = undefined;
-    } else if (isWordStart && QUOTES.has(ch)) {
-      quote = ch === '“' ? '”' : ch === '‘' ? '’' : ch;
-    } else if (isWordStart && ch === '/') {
-      start = i;
-      break;
-    }
-  }
-  if (start < 0) return undefined;
-  let line = text.slice(start).trim();
-  const trailing = TRAILING_PREVIEW_RE.exec(line);
-  if (trailing) line = line.slice(0, trailing.index).trim();
-  const out: Record<string, string> = { command: line };
-  if (trailing) out.preview = trailing[1]!.toLowerCase();
-  const words: string[] = [];
-  for (const token of tokenize(text.slice(0, start))) {
-    if (token.key === undefined) {
-      words.push(token.value);
-      continue;
-    }
-    const key = token.key.toLowerCase();
-    if (!(ADD_KEYS as readonly string[]).includes(key) || key === 'command') {
-      throw new UserError({
-        code: 'invalid_input',
-        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only, alert, preview, mode and thread.`,
-      });
-    }
-    if (Object.hasOwn(out, key))
-      throw new UserError({ code: 'invalid_input', message: `The option ${key} is given twice.` });
-    out[key] = token.value;
-  }
-  if (words.length > 0) {
-    if (Object.hasOwn(out, 'when'))
-      throw new UserError({ code: 'invalid_input', message: 'The option when is given twice.' });
-    out.when = words.join(' ');
-  }
-  return out;
+/** The option names of a command line's command (`/email status …` is "email status"), if any. */
+function optionNamesOf(commands: readonly Command[], line: string): readonly string[] {
+  const words = line.slice(1).toLowerCase().split(/\s+/);
+  const command =
+    commands.find((c) => c.name === words.slice(0, 2).join(' ')) ?? commands.find((c) => c.name === words[0]);
+  return command ? Object.keys(command.options.shape) : [];
 }
 
 const ID = z.string().trim().min(1).max(64).describe('The schedule id, as /schedule list shows it');
 
-const ADD_OPTIONS = z.object({
-  when: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe('When: "every weekday at 07:30", "every 2 hours" or a cron expression'),
-  command: z.string().trim().min(1).max(1000).describe('The command line, e.g. /weather Oslo units:imperial'),
-  to: z
-    .string()
-    .trim()
-    .min(1)
-    .max(32)
-    .optional()
-    .describe(
-      'A configured destination, or me: a direct message to you (default: this channel, else default)',
-    ),
-  tz: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe('IANA time zone, e.g. Europe/Berlin (default: SCHEDULE_TZ)'),
-  only: z.enum(['new']).optional().describe('new: a watch, posting only what is new since its last post'),
-  alert: z
-    .string()
-    .trim()
-    .min(1)
-    .max(40)
-    .optional()
-    .describe('With only:new on /forecast: rain, snow, "below 0" or "above 30"'),
-  preview: z
-    .enum(['yes', 'no'])
-    .optional()
-    .describe('yes: run the command once now and show the post, without posting or adding it'),
-  mode: z
-    .enum(['edit', 'new'])
-    .optional()
-    .describe('edit: one post, edited in place by each run (a status board)'),
-  thread: z
-    .enum(['yes', 'no'])
-    .optional()
-    .describe('yes: the first run starts a thread, later runs reply in it'),
-});
-
 /** /schedule add: the keyed or the short form, with destination and zone completion. */
-function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
+function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command {
+  const { service } = opts;
   return defineCommand({
     name: 'schedule add',
     changesState: true,
@@ -143,7 +52,7 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
     positional: ['when', 'command'],
     needs: [],
     access: [manage],
-    readText: readShortForm,
+    readText: (text) => readShortForm(text, (line) => optionNamesOf(opts.commands?.() ?? [], line)),
     autocomplete: {
       to: (partial) => Promise.resolve(service.destinationChoices(partial)),
       tz: (partial) => Promise.resolve(service.zoneChoices(partial)),
@@ -153,9 +62,12 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
       '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
     ],
     async handler(input, ctx) {
-      const { preview, ...typed } = input;
+      const { preview, ping, ...typed } = input;
       // Without to:, a schedule typed in a Discord or Slack channel posts into that channel.
-      const schedule = ctx.channel ? { ...typed, channel: ctx.channel } : typed;
+      const mentions = { ping: ping === undefined ? undefined : parseMentions(ping) };
+      const schedule = ctx.channel
+        ? { ...typed, ...mentions, channel: ctx.channel }
+        : { ...typed, ...mentions };
       if (preview === 'yes') {
         const shown = await service.preview(schedule, ctx.actor, ctx.signal);
         // A command that fails now would fail at its slot: a failed command, told in the same sentence.
@@ -167,7 +79,7 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
       const cron = loggedText(record.cron);
       ctx.log.info({ scheduleId: record.id, cron, timezone: record.timezone }, 'schedule.added');
       const added = addedReply(record, nextRuns);
-      return { ...added, actions: [...(added.actions ?? []), previewAction(typed)] };
+      return { ...added, actions: [...(added.actions ?? []), previewAction({ ...typed, ping })] };
     },
   });
 }
@@ -207,15 +119,19 @@ function scheduleReading(service: ScheduleService): Command[] {
   ];
 }
 
-export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
-  const { service } = opts;
-  const manage = allowList({
+/** Who may manage schedules: SCHEDULE_ALLOWED_USERS or _ROLES, else the operator. */
+const manageAccess = (opts: ScheduleCommandOptions): AccessCheck =>
+  allowList({
     users: opts.users,
     roles: opts.roles,
     action: 'manage schedules',
     usersVariable: 'SCHEDULE_ALLOWED_USERS',
     rolesVariable: 'SCHEDULE_ALLOWED_ROLES',
   });
+
+export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
+  const { service } = opts;
+  const manage = manageAccess(opts);
   const byId = (name: string, description: string) => ({
     name,
     description,
@@ -226,7 +142,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     changesState: true,
   });
   return [
-    scheduleAdd(service, manage),
+    scheduleAdd(opts, manage),
     ...scheduleReading(service),
     defineCommand({
       ...byId('schedule remove', 'Remove a schedule'),

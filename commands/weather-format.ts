@@ -24,6 +24,7 @@ export const UNITS_OPTION = z
 export function unknownCityReply(city: string): Reply {
   return {
     text: `No city called ${quote(city)} was found.`,
+    outcome: 'not-found',
     embeds: [
       {
         title: 'City not found',

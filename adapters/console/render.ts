@@ -1,5 +1,6 @@
 // Renders a Reply as plain terminal text: the text, each embed as an indented card with aligned
 // fields, saved attachments as paths and buttons as the console line that runs them. Pure.
+import { mentionToken } from '../../src/domain/mentions.ts';
 import { actionToCommandLine, type Color, type Embed, type Reply } from '../../src/core/reply.ts';
 import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
 import { visibleControls } from '../../src/render/text-safety.ts';
@@ -94,6 +95,8 @@ export function renderConsole(reply: Reply, opts: ConsoleRenderOptions = {}): st
   // With embeds, `text` is the notification fallback that repeats them (Discord omits it too).
   const embeds = reply.embeds ?? [];
   const text = embeds.length > 0 ? '' : plain(reply.text).trim();
+  if (reply.mentions?.length) sections.push(reply.mentions.map(mentionToken).join(' '));
+  if (reply.heading?.trim()) sections.push(plain(reply.heading).trim());
   if (text) sections.push(text);
   for (const embed of embeds) sections.push(renderEmbed(embed, paint).join('\n'));
   const files = (reply.attachments ?? []).map((attachment, index) => {

@@ -1,6 +1,7 @@
 // The platform-neutral reply model (docs/CONVENTIONS.md, "Replies and rendering"). Commands return
 // it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
 // limits.
+import type { Mention } from '../domain/mentions.ts';
 import { redactText, redactValue } from '../redact.ts';
 
 /** Palette tokens; each renderer maps them to its own colours. */
@@ -55,6 +56,11 @@ export interface Action {
 export interface Reply {
   /** Always set: the fallback for the console and for notifications. */
   text: string;
+  /**
+   * herald's own line above the whole reply (a preview's "not posted"): every renderer shows it
+   * first and once, with or without embeds.
+   */
+  heading?: string;
   embeds?: Embed[];
   attachments?: Attachment[];
   actions?: Action[];
@@ -62,6 +68,17 @@ export interface Reply {
   ephemeral?: boolean;
   /** A failure's answer: the short reference its text quotes and its log line carries. */
   failureRef?: string;
+  /**
+   * Set by the command when its answer is no answer: it refused the input (`refused`), or found
+   * nothing for its main input (`not-found`: a city, a host, an email id). Shown as it is when typed;
+   * a scheduled run with it fails with this text instead of posting it. An empty listing is an answer.
+   */
+  outcome?: 'refused' | 'not-found';
+  /**
+   * Who this post pings, set only from a schedule's `ping:` (a schedule admin's): each renderer
+   * writes its platform's mentions first and pings exactly those, in a post (never in a private answer).
+   */
+  mentions?: readonly Mention[];
 }
 
 export const COLOR_HEX: Readonly<Record<Color, number>> = {
@@ -105,6 +122,7 @@ const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', '
 export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply {
   const opt = (text: string | undefined): string | undefined => (text === undefined ? undefined : fn(text));
   const out: Reply = { ...reply, text: fn(reply.text) };
+  if (reply.heading !== undefined) out.heading = fn(reply.heading);
   if (reply.embeds) {
     out.embeds = reply.embeds.map((e) => {
       const embed: Embed = { ...e };

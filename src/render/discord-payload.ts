@@ -82,8 +82,15 @@ export interface DiscordMessage {
   embeds: DiscordEmbed[];
   components: DiscordActionRow[];
   files: DiscordFile[];
-  allowed_mentions: { parse: [] };
+  allowed_mentions: AllowedMentions;
   flags: number;
+}
+
+/** Nobody parsed from the text; only the roles and users listed (a schedule's `ping:`). */
+export interface AllowedMentions {
+  parse: [];
+  roles?: string[];
+  users?: string[];
 }
 
 /** A webhook post: the same message without buttons (a webhook's clicks reach no one), empty parts left out. */
@@ -93,4 +100,6 @@ export interface DiscordWebhookMessage {
   username?: string;
   embeds?: DiscordEmbed[];
   files?: DiscordFile[];
+  /** Set only when the post pings someone (a schedule's `ping:`); absent, it pings no one. */
+  allowed_mentions?: AllowedMentions;
 }

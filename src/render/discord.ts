@@ -6,6 +6,7 @@
 // discord-actions.ts (buttons or command lines), discord-files.ts, discord-text.ts (defusing, notes).
 import { mapReplyText, type Action, type Choice, type Reply } from '../core/reply.ts';
 import { DISCORD_LIMITS, webhookUsernameProblem } from '../domain/discord.ts';
+import { mentionToken, type Mention } from '../domain/mentions.ts';
 import { truncate } from '../domain/text.ts';
 import { withoutControls } from './text-safety.ts';
 import {
@@ -16,6 +17,7 @@ import {
   EMPTY_PLACEHOLDER,
   EPHEMERAL,
   FILE_BYTES_MAX,
+  type AllowedMentions,
   type DiscordMessage,
   type DiscordWebhookMessage,
 } from './discord-payload.ts';
@@ -61,7 +63,10 @@ export function renderDiscord(shown: Reply, options: RenderOptions = {}): Discor
   const hints = options.customIdFor ? [] : actionHints(actions, notes);
 
   // With embeds, the embeds carry the answer and `text` stays the notification fallback.
-  let text = embeds.length > 0 ? '' : defuseMaskedLinks(reply.text.trim());
+  const body = [reply.heading, embeds.length > 0 ? '' : reply.text].map((t) => t?.trim());
+  const pinged = (reply.mentions ?? []).filter((m) => m.platform === 'discord');
+  const pings = pinged.map(mentionToken).join(' ');
+  let text = [pings, defuseMaskedLinks(body.filter((t) => t).join('\n'))].filter((t) => t).join('\n');
   const tail = (): string => {
     const lines = [noteLine(notes), ...hints].filter((line) => line !== undefined);
     return truncate(lines.join('\n'), text === '' ? CONTENT_MAX : NOTES_SHARE);
@@ -79,10 +84,17 @@ export function renderDiscord(shown: Reply, options: RenderOptions = {}): Discor
     embeds,
     components,
     files,
-    // Nothing herald sends may ping anyone, whatever the text contains.
-    allowed_mentions: { parse: [] },
+    // Nothing herald sends may ping anyone, whatever the text contains, but a post's own mentions.
+    allowed_mentions: reply.ephemeral ? { parse: [] } : allowedMentions(pinged),
     flags: reply.ephemeral ? EPHEMERAL : 0,
   };
+}
+
+/** `allowed_mentions` listing exactly `mentions`' roles and users, and parsing nothing. */
+function allowedMentions(mentions: readonly Mention[]): AllowedMentions {
+  const ids = (kind: Mention['kind']) => mentions.filter((m) => m.kind === kind).map((m) => m.id);
+  const [roles, users] = [ids('role'), ids('user')];
+  return { parse: [], ...(roles.length > 0 ? { roles } : {}), ...(users.length > 0 ? { users } : {}) };
 }
 
 /**
@@ -116,6 +128,8 @@ export function renderDiscordWebhook(reply: Reply, opts: WebhookRenderOptions = 
   if (rendered.content !== '') message.content = rendered.content;
   if (rendered.embeds.length > 0) message.embeds = rendered.embeds;
   if (rendered.files.length > 0) message.files = rendered.files;
+  const { allowed_mentions: allowed } = rendered;
+  if (allowed.roles || allowed.users) message.allowed_mentions = allowed;
   return message;
 }
 

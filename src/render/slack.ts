@@ -9,6 +9,7 @@ import { mapReplyText, type Attachment, type Reply } from '../core/reply.ts';
 import { escapeMrkdwn, formatMrkdwn } from './slack-escape.ts';
 import { withoutControls } from './text-safety.ts';
 import { SLACK_LIMITS } from '../domain/slack.ts';
+import { mentionToken } from '../domain/mentions.ts';
 import { ELLIPSIS } from '../domain/text.ts';
 import {
   MAX_BLOCKS,
@@ -106,6 +107,13 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
   const embeds = reply.embeds ?? [];
   const content: KnownBlock[] = [];
   const text = reply.text.trim();
+  // A schedule's ping: only, written by herald from checked ids; every other text is escaped.
+  const pings = (reply.mentions ?? [])
+    .filter((m) => m.platform === 'slack')
+    .map(mentionToken)
+    .join(' ');
+  if (pings) content.push({ type: 'section', text: mrkdwn(pings) });
+  if (reply.heading?.trim()) content.push(...textSections(formatMrkdwn(reply.heading.trim())));
   if (text) content.push(...textSections(formatMrkdwn(text)));
   for (const [i, embed] of embeds.entries()) {
     if (i > 0 || content.length > 0) content.push({ type: 'divider' });
@@ -151,8 +159,9 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
 
   const fallback =
     text || embeds.find((e) => e.title)?.title || embeds.find((e) => e.description)?.description;
+  const notified = truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT);
   return {
-    text: truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT),
+    text: pings ? `${pings} ${notified}` : notified,
     blocks,
     files: canShare ? attachments.filter((a) => !tooLarge.includes(a)).map(slackFile) : [],
   };

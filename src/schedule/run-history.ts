@@ -23,6 +23,8 @@ import type { SlotOutcome } from './slot-run.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Reply } from '../core/reply.ts';
 
+const OVERTAKEN_SENTENCE = 'Missed: a newer slot ran before its retry.';
+
 /** Failed slots in a row after which the schedule's channel (or the operator) is told. */
 const FAILURE_STREAK = 3;
 
@@ -288,11 +290,16 @@ export async function recordChatRun(
   }
   await book.store.recordRun(record.id, recorded, gone === undefined ? context.nextRunAt : undefined);
   book.onRecord?.(record.id, recorded, 'chat');
-  if (recorded.outcome === 'failed' && isScheduled(recorded) && gone === undefined) {
-    const runs = await book.store.history(record.id);
-    if (failedInARow(runs) === FAILURE_STREAK)
-      await tell(book, record, recorded.error, context.destinationFailed === true);
-  }
+  // A slot waiting for its retry is never tried once a newer one has run: it is closed as missed
+  // (looked for when the run before was one, or a manual run that may have come after one).
+  const last = record.lastRun;
+  const mayOvertake = last && last.slotId !== recorded.slotId && (last.nextRetryAt || !isScheduled(last));
+  if (!isScheduled(recorded) || (recorded.outcome !== 'failed' && !mayOvertake)) return recorded;
+  const runs = await book.store.history(record.id);
+  for (const { nextRetryAt: _, ...old } of runs.filter((r) => r.nextRetryAt && r.slotId < recorded.slotId))
+    await book.store.recordRun(record.id, { ...old, outcome: 'missed', error: OVERTAKEN_SENTENCE });
+  if (recorded.outcome === 'failed' && gone === undefined && failedInARow(runs) === FAILURE_STREAK)
+    await tell(book, record, recorded.error, context.destinationFailed === true);
   return recorded;
 }
 

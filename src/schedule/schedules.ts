@@ -2,6 +2,7 @@
 // it survives restarts and every replica sees it.
 import { randomInt } from 'node:crypto';
 import type { Actor } from '../core/actor.ts';
+import type { Mention } from '../domain/mentions.ts';
 
 /**
  * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch
@@ -73,6 +74,8 @@ export interface ScheduleRecord {
   alert?: string;
   /** `mode:edit` or `thread:yes`: where each run lands (docs/SCHEDULING.md, "Where a report lands"). */
   lands?: 'edit' | 'thread';
+  /** Who each post pings (`ping:`, set by a schedule admin); absent, the posts ping no one. */
+  ping?: Mention[];
   /** Epoch ms. */
   createdAt: number;
   lastRun?: ScheduleRun;

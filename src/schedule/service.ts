@@ -3,7 +3,8 @@
 // preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
 import { userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
-import type { ChatChannel } from '../core/channel.ts';
+import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
+import type { Mention } from '../domain/mentions.ts';
 import type { Command, Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
@@ -23,6 +24,7 @@ import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
+import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction, type AuditEntry } from './audit.ts';
 
 export interface ScheduleSettings {
@@ -131,6 +133,8 @@ export interface AddInput {
   /** `edit`: one post, edited by each run; `thread: 'yes'`: the runs reply in the first one's thread. */
   mode?: 'edit' | 'new' | undefined;
   thread?: 'yes' | 'no' | undefined;
+  /** Who each post pings: a schedule admin's or the operator's to set. */
+  ping?: Mention[] | undefined;
   /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
   channel?: ChatChannel | undefined;
 }
@@ -274,6 +278,11 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     if (refused !== undefined) throw fail('invalid_input', refused);
   });
   // Last: the channel check asks the platform, which a refused line need not wait for.
+  if (input.ping && !creator.isOperator && !isScheduleAdmin(settings, creator))
+    throw fail(
+      'forbidden',
+      `Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${creator.id}) or the operator may set ping:, so that no schedule pings people unasked.`,
+    );
   const { destination, guildId, channelName, home } = await destinationFor(
     {
       destinations: opts.settings.destinations,
@@ -297,12 +306,16 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     input.mode === 'edit' ? ('edit' as const) : input.thread === 'yes' ? ('thread' as const) : undefined;
   const cannot = lands && opts.landsRefusal?.(destination, lands);
   if (cannot) throw fail('invalid_input', cannot);
-  return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, lands };
+  const platform = parseChannelDestination(destination)?.platform;
+  if (platform && input.ping?.some((m) => m.platform !== platform))
+    throw fail('invalid_input', `ping: names a mention of another platform than this ${platform} channel's.`);
+  const read = { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
+  return { ...read, lands, ping: input.ping };
 }
 
 /** The schedule an add makes of what readAdd read. */
 function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now: Date): ScheduleRecord {
-  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, lands } = read;
+  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, lands, ping } = read;
   return {
     id: newScheduleId(),
     when: when.text,
@@ -319,6 +332,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     ...(isWatch ? { onlyNew: true } : {}),
     ...(alert ? { alert } : {}),
     ...(lands ? { lands } : {}),
+    ...(ping ? { ping } : {}),
     createdAt: now.getTime(),
   };
 }
@@ -406,16 +420,14 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     async preview(input, creator, signal) {
-      const { when, timezone, destination, line } = await read(input, creator);
+      const { when, timezone, destination, line, ping } = await read(input, creator);
       const nextRun = nextRuns(when.cron, timezone, opts.now(), 1)[0];
-      // Run as the slot will run it, as its creator; the reply is shown, never posted or stored.
-      const result = await opts
-        .commands()
-        .run(line, creator, signal)
-        .then(
-          (reply) => ({ reply }),
-          (err: unknown) => ({ error: userMessageFor(err) }),
-        );
+      // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
+      const run = { command: line, destination, actor: creator, ping };
+      const result = await runPost(opts.commands(), opts.simulated, signal, run).then(
+        (reply) => ({ reply: reply! }),
+        (err: unknown) => ({ error: userMessageFor(err) }),
+      );
       return { line, destination, timezone, nextRun, result };
     },
     audit: (viewer, id) => readAudit(store, settings, viewer, id),

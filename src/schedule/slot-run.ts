@@ -6,7 +6,7 @@
 import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
-import { ServiceError, UserError } from '../errors.ts';
+import { RunFailedError, ServiceError, UserError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
 import type { StoredFile } from './delivery-options.ts';
@@ -121,23 +121,18 @@ export function chatJob(
     async run(ctx) {
       const { commands, toMessage, simulated } = settings;
       if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
-      const watch = record.onlyNew === true;
-      const actor = asker ?? record.creator;
-      const runner = commands();
-      // Every service the run uses, its options' included (speak:yes's speech).
-      const needs = simulated && runner.check ? (await runner.check(record.command, actor)).services : [];
-      const decision = simulated
-        ? decideSimulated(needs, simulated.plan, record.destination, simulated.allow)
-        : ({ kind: 'ok' } as const);
-      if (decision.kind === 'refuse')
-        throw new UserError({ code: 'invalid_input', message: decision.message });
-      let reply: Reply | undefined = await runner.run(record.command, actor, ctx.signal, { watch });
-      if (watch) {
-        const watched = applyWatch(reply, memory, record.alert);
-        reply = watched.reply;
+      const run = { ...record, actor: asker ?? record.creator };
+      const watch = (answer: Reply) => {
+        const watched = applyWatch(answer, memory, record.alert);
         remembered = { key: watchMemoryKey(record.id), value: watched.memory };
-      }
-      if (reply && decision.kind === 'footer') reply = withFooter(reply, decision.footer);
+        return watched.reply;
+      };
+      const reply = await runPost(
+        commands(),
+        simulated,
+        ctx.signal,
+        record.onlyNew ? { ...run, watch } : run,
+      );
       if (reply)
         ctx.deliver({
           kind: 'webhook',
@@ -150,6 +145,33 @@ export function chatJob(
     },
   };
   return { job, memory: () => remembered };
+}
+
+/** A watch's post of a reply; undefined when it found nothing new. */
+type PostOf = (reply: Reply) => Reply | undefined;
+
+/**
+ * The post a run of a schedule's line makes, for its slot and its preview alike: refused when it
+ * would post simulated data to a real destination, failed with the command's own sentence when the
+ * command says its answer is none (Reply.outcome), then a watch's post of it and the simulated footer.
+ */
+export async function runPost(
+  runner: CommandLineRunner,
+  simulated: SimulatedPolicy | undefined,
+  signal: AbortSignal,
+  run: Pick<ScheduleRecord, 'command' | 'destination' | 'ping'> & { actor: Actor; watch?: PostOf },
+): Promise<Reply | undefined> {
+  // Every service the run uses, its options' included (speak:yes's speech).
+  const needs = simulated && runner.check ? (await runner.check(run.command, run.actor)).services : [];
+  const decision = simulated
+    ? decideSimulated(needs, simulated.plan, run.destination, simulated.allow)
+    : ({ kind: 'ok' } as const);
+  if (decision.kind === 'refuse') throw new UserError({ code: 'invalid_input', message: decision.message });
+  const answer = await runner.run(run.command, run.actor, signal, { watch: run.watch !== undefined });
+  if (answer.outcome !== undefined) throw new RunFailedError(answer.text);
+  const watched = run.watch ? run.watch(answer) : answer;
+  const reply = watched && run.ping ? { ...watched, mentions: run.ping } : watched;
+  return reply && decision.kind === 'footer' ? withFooter(reply, decision.footer) : reply;
 }
 
 /** The JSON form of a delivery for the outbox (files' bytes as base64). */
@@ -225,7 +247,10 @@ export async function runClaimedSlot(
   } catch (err) {
     await store.markFailed(name, slotId, owner, err instanceof Error ? err.message : String(err));
     const durationMs = elapsed();
-    log[err instanceof ServiceError ? 'warn' : 'error']({ job: name, slotId, durationMs, err }, 'job.failed');
+    log[err instanceof ServiceError || err instanceof RunFailedError ? 'warn' : 'error'](
+      { job: name, slotId, durationMs, err },
+      'job.failed',
+    );
     deps.onRun?.({ job: name, outcome: 'failed', durationMs });
     return { job: name, slotId, status: 'failed', deliveries: [], error: err, durationMs };
   }

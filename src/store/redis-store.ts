@@ -63,6 +63,7 @@ interface RedisContext {
   runningKey: (job: string) => string;
   entryKey: (id: string) => string;
   kvKey: (key: string) => string;
+  logKey: (key: string) => string;
   schedules: { records: string; paused: string; last: string; next: string; runs: string };
   /** Pending entry ids, sorted by due time. */
   due: string;
@@ -85,6 +86,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     runningKey: (job) => `${p}running:${job}`,
     entryKey: (id) => `${p}outbox:${id}`,
     kvKey: (key) => `${p}kv:${key}`,
+    logKey: (key) => `${p}log:${key}`,
     schedules: {
       records: `${p}schedules`,
       paused: `${p}schedules:paused`,
@@ -106,6 +108,35 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     ...redisSchedules(ctx),
     ...redisSlots(ctx),
     ...redisOutbox(ctx),
+    ...redisValues(ctx),
+    async claimOnce(key, ttlMs) {
+      return (
+        (await redis.set(`${prefix}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
+      );
+    },
+    async prune() {
+      // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
+      const ids = await redis.zrange(all, '0', '-1');
+      if (ids.length === 0) return 0;
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.exists(entryKey(id));
+      const exists = (await pipeline.exec()) ?? [];
+      const gone = ids.filter((_, i) => exists[i]?.[1] === 0);
+      if (gone.length > 0) await redis.zrem(all, ...gone);
+      return gone.length;
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** The key/value part and the logs: values under `kv:`, each log a list trimmed as it grows. */
+function redisValues(
+  ctx: RedisContext,
+): Pick<Store, 'getValue' | 'setValue' | 'deleteValues' | 'durableValues' | 'appendLog' | 'readLog'> {
+  const { redis } = ctx;
+  return {
     async getValue(key) {
       return (await redis.get(ctx.kvKey(key))) ?? undefined;
     },
@@ -135,34 +166,15 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
       });
       return out;
     },
-    async claimOnce(key, ttlMs) {
-      return (
-        (await redis.set(`${prefix}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
-      );
-    },
     async appendLog(key, value, keep) {
-      const at = `${p}log:${key}`;
+      const at = ctx.logKey(key);
       await redis
         .multi()
         .lpush(at, value)
         .ltrim(at, 0, keep - 1)
         .exec();
     },
-    readLog: (key, limit) => redis.lrange(`${p}log:${key}`, 0, limit - 1),
-    async prune() {
-      // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
-      const ids = await redis.zrange(all, '0', '-1');
-      if (ids.length === 0) return 0;
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.exists(entryKey(id));
-      const exists = (await pipeline.exec()) ?? [];
-      const gone = ids.filter((_, i) => exists[i]?.[1] === 0);
-      if (gone.length > 0) await redis.zrem(all, ...gone);
-      return gone.length;
-    },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    readLog: (key, limit) => redis.lrange(ctx.logKey(key), 0, limit - 1),
   };
 }
 

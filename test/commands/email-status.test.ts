@@ -76,6 +76,7 @@ describe('/email status', () => {
     expectWellFormed(reply);
     expect(onlyEmbed(reply).color).toBe('warning');
     expect(reply.text).toBe('No email with id 00000000-0000-4000-8000-000000000000 was found.');
+    expect(reply.outcome).toBe('not-found');
   });
 
   it.each([['not-an-id'], ['49a3999c0ce14ea6ab68afcd6dc2e794'], ['../../domains'], ['']])(

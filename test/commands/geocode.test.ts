@@ -82,6 +82,7 @@ describe('/geocode', () => {
     expectWellFormed(reply);
     expect(onlyEmbed(reply).color).toBe('warning');
     expect(reply.text).toBe('No place matches “xyzzy plugh”.');
+    expect(reply.outcome).toBe('not-found');
   });
 
   it.each(SERVICE_ERROR_CODES)('lets a %s service error through to the dispatcher', async (code) => {

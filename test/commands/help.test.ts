@@ -111,6 +111,7 @@ describe('/help', () => {
     expect(reply.embeds![0]!.color).toBe('warning');
     expect(reply.embeds![0]!.description).toContain('/ping, /search, /mail send, /mail status, /help');
     expect(reply.text).toBe('There is no command “weathr”; /help lists them all.');
+    expect(reply.outcome).toBe('not-found');
   });
 
   it('sees commands added to the list after it was built', async () => {

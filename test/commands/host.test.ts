@@ -111,6 +111,7 @@ describe('/host', () => {
     expectWellFormed(reply);
     expect(onlyEmbed(reply).color).toBe('warning');
     expect(reply.text).toBe('No information is available for 203.0.113.7.');
+    expect(reply.outcome).toBe('not-found');
   });
 
   it.each([['10.1.2.3'], ['192.168.0.1'], ['127.0.0.1'], ['::1'], ['fe80::1']])(
@@ -120,6 +121,7 @@ describe('/host', () => {
       const reply = await invoke(host, { ip }, createContext({ services: { hostscan: client } }));
       expect(onlyEmbed(reply).color).toBe('warning');
       expect(reply.text).toContain('no internet scanner can see it');
+      expect(reply.outcome).toBe('refused');
       expect(client.host).not.toHaveBeenCalled();
     },
   );

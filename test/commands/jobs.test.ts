@@ -157,6 +157,8 @@ describe('/jobs', () => {
     expectWellFormed(reply);
     expect(onlyEmbed(reply).color).toBe('warning');
     expect(reply.text).toBe('No jobs found for “underwater basket weaver” in Oslo, United Kingdom.');
+    // An empty listing is an answer: a schedule posts it.
+    expect(reply.outcome).toBeUndefined();
     expect(reply.actions).toBeUndefined();
   });
 

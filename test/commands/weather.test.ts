@@ -105,6 +105,8 @@ describe('/weather', () => {
     expect(embed.description).toContain('“Atlantis”');
     expect(embed.description).toContain('Paris,FR');
     expect(reply.text).toBe('No city called “Atlantis” was found.');
+    // Typed, it is shown; scheduled, its slot fails with this sentence (Reply.outcome).
+    expect(reply.outcome).toBe('not-found');
   });
 
   it('keeps an echoed mention inside quotes rather than leading the text', async () => {

@@ -3,6 +3,7 @@ import { mapReplyText, replyText, type Reply } from '../../src/core/reply.ts';
 
 const full: Reply = {
   text: 'text',
+  heading: 'heading',
   embeds: [
     {
       title: 'title',
@@ -48,6 +49,7 @@ describe('mapReplyText, the one walker of a reply', () => {
     expect(mapped.sort()).toEqual(
       [
         'text',
+        'heading',
         'title',
         'https://example.com/url',
         'description',

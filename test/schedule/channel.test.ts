@@ -9,6 +9,7 @@ import type { Actor } from '../../src/core/actor.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
 import { UserError } from '../../src/errors.ts';
+import type { Mention } from '../../src/domain/mentions.ts';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { MISSING_PERMISSIONS, rateLimited } from '../adapters/discord/discord-answers.ts';
 import {
@@ -60,16 +61,16 @@ afterEach(async () => {
   benches = [];
 });
 
-function bench(opts: { store?: Store; maxWaitMs?: number } = {}): ChannelBench {
+function bench(opts: { store?: Store; maxWaitMs?: number; adminUsers?: string[] } = {}): ChannelBench {
   const made = channelBench(world, channels, opts);
   benches.push(made);
   return made;
 }
 
 /** Adds "every day at 12:05" /weather Oslo typed in `channel`, then runs the 12:05 slot twice. */
-async function addAndRunSlot(b: ChannelBench, channel: ChatChannel, creator: Actor) {
+async function addAndRunSlot(b: ChannelBench, channel: ChatChannel, creator: Actor, ping?: Mention[]) {
   const { record } = await b.service.add(
-    { when: 'every day at 12:05', command: '/weather Oslo', channel },
+    { when: 'every day at 12:05', command: '/weather Oslo', channel, ping },
     creator,
   );
   b.clock.at = new Date('2026-03-27T12:05:10Z');
@@ -259,5 +260,53 @@ describe('Slack: this channel', () => {
     expect(outcomes[0]!.deliveries.map((d) => d.outcome)).toEqual(['given_up']);
     expect(posts().length - before).toBe(1);
     expect(stored?.lastRun?.outcome).toBe('failed');
+  });
+});
+
+describe('ping: on a channel post (a schedule admin’s)', () => {
+  const ROLE = '500000000000000009';
+  it('Discord: the post’s content leads with the role and allowed_mentions lists exactly it', async () => {
+    const b = bench({ adminUsers: [MANAGER.id] });
+    const before = channelPosts(CHANNEL_ID).length;
+    const ping: Mention[] = [{ platform: 'discord', kind: 'role', id: ROLE }];
+    const { outcomes } = await addAndRunSlot(b, HERE_DISCORD, MANAGER, ping);
+    expect(outcomes.map((o) => o.status)).toEqual(['posted']);
+    const [post] = channelPosts(CHANNEL_ID).slice(before);
+    expect(post!.json).toMatchObject({
+      content: `<@&${ROLE}>`,
+      allowed_mentions: { parse: [], roles: [ROLE] },
+    });
+    expect(post!.json?.allowed_mentions).not.toHaveProperty('users');
+  });
+
+  it('Slack: the post’s first block is exactly the user group', async () => {
+    const b = bench({ adminUsers: [SLACKER.id] });
+    const before = slack.calls('chat.postMessage').length;
+    const ping: Mention[] = [{ platform: 'slack', kind: 'role', id: 'S0ONCALL1' }];
+    await addAndRunSlot(b, HERE_SLACK, SLACKER, ping);
+    const [sent] = slack.calls('chat.postMessage').slice(before);
+    const blocks = JSON.parse(sent!.get('blocks') ?? '[]') as { text?: { text: string } }[];
+    expect(blocks[0]?.text?.text).toBe('<!subteam^S0ONCALL1>');
+    expect(JSON.stringify(blocks.slice(1))).not.toMatch(/<@|<!(subteam|here|channel|everyone)/);
+  });
+
+  it('refuses it from someone who is not a schedule admin, and a mention of the other platform', async () => {
+    const ping: Mention[] = [{ platform: 'discord', kind: 'role', id: ROLE }];
+    expect(
+      await refusal(
+        bench().service.add(
+          { when: 'hourly', command: '/weather Oslo', channel: HERE_DISCORD, ping },
+          MANAGER,
+        ),
+      ),
+    ).toBe(
+      `Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${MANAGER.id}) or the operator may set ping:, so that no schedule pings people unasked.`,
+    );
+    const admin = bench({ adminUsers: [SLACKER.id] });
+    expect(
+      await refusal(
+        admin.service.add({ when: 'hourly', command: '/weather Oslo', channel: HERE_SLACK, ping }, SLACKER),
+      ),
+    ).toBe("ping: names a mention of another platform than this slack channel's.");
   });
 });

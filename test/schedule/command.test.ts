@@ -1,7 +1,7 @@
 // /schedule through the real dispatcher: add (both forms), list, pause, resume, remove, run; access;
 // and every bad input as one sentence with no upstream request.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readShortForm } from '../../commands/schedule.ts';
+import { readShortForm } from '../../commands/schedule-line.ts';
 import { createComponentState } from '../../src/core/component-state.ts';
 import { recordingLog, type LogLine } from '../support/command-doubles.ts';
 import { MANAGER, OPERATOR, ROLE_HOLDER, STRANGER, startWorld, type World } from './world.ts';
@@ -101,6 +101,22 @@ describe('/schedule add', () => {
       },
     });
     expect(reply).toMatchObject({ text: expect.stringMatching(/^Schedule \w{6} added: every hour/) });
+  });
+
+  it('reads to: and tz: typed after the command line as the schedule’s, as preview: is', async () => {
+    const reply = await world.type(
+      '/schedule add "every day at 07:30" /weather Oslo to:ops units:imperial tz:Europe/Berlin',
+    );
+    const [record] = await world.store.listSchedules();
+    expect(record).toMatchObject({
+      command: '/weather Oslo units:imperial',
+      destination: 'ops',
+      timezone: 'Europe/Berlin',
+    });
+    expect(reply.text).toMatch(
+      /^Schedule \w+ added: .+ \(Europe\/Berlin\), \/weather Oslo units:imperial to ops\.$/,
+    );
+    expect(world.upstream()).toEqual([]);
   });
 
   it('logs at most 100 characters of a cron expression the user typed', async () => {

@@ -1,8 +1,13 @@
 // `/schedule add ... preview:yes` (and the add reply's "Preview" button) runs the command once as
 // its creator and shows the post as it will appear: nothing is posted, nothing is added.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readShortForm } from '../../commands/schedule.ts';
-import { startWorld, type World } from './world.ts';
+import { readShortForm } from '../../commands/schedule-line.ts';
+import { renderConsole } from '../../adapters/console/render.ts';
+import { renderDiscord } from '../../src/render/discord.ts';
+import { renderSlack } from '../../src/render/slack.ts';
+import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
+import type { ServiceMode } from '../../src/sandbox/resolve.ts';
+import { MANAGER, replica, startWorld, type World } from './world.ts';
 
 let w: World;
 beforeAll(async () => {
@@ -17,14 +22,11 @@ describe('/schedule add preview:yes', () => {
   it('shows the post the schedule would make, with its embeds, and posts and adds nothing', async () => {
     const posted = w.inbox.messages.length;
     const reply = await w.type('/schedule add "every day at 07:30" /weather Oslo preview:yes');
-    expect(reply.text).toMatch(
-      /^Preview of \/weather Oslo for default \(not posted, not added; next run .+\):\n/,
+    expect(reply.heading).toMatch(
+      /^Preview of \/weather Oslo for default \(not posted, not added; next run .+\):$/,
     );
-    expect(reply.text).toContain('Oslo');
-    // The heading leads the embeds too (Discord and the console show a reply's embeds without its text).
-    const [heading, ...post] = reply.embeds ?? [];
-    expect(heading?.description).toBe(reply.text.split('\n')[0]);
-    expect(post.length).toBeGreaterThan(0);
+    expect(reply.text).toMatch(/^Oslo.*: /);
+    expect(reply.embeds?.map((e) => e.title)).toEqual([expect.stringContaining('Weather in Oslo')]);
     expect(reply.actions).toBeUndefined();
     expect(reply.ephemeral).toBe(true);
     expect(w.inbox.messages.length).toBe(posted);
@@ -32,11 +34,36 @@ describe('/schedule add preview:yes', () => {
     expect(w.upstream().some((r) => r.path.includes('/weather'))).toBe(true);
   });
 
-  it('catches /weather Atlantis before 07:30: the post it would make says no such city', async () => {
+  it('says it is a preview on every platform, once and first, above the post', async () => {
+    const reply = await w.type('/schedule add "every day at 07:30" /weather Oslo preview:yes');
+    const heading = reply.heading!;
+    const count = (text: string) => text.split('Preview of /weather Oslo').length - 1;
+    // Discord shows a reply's embeds without its text: the heading is the content above them.
+    const discord = renderDiscord(reply);
+    expect(discord.content).toBe(heading);
+    expect(count(JSON.stringify(discord))).toBe(1);
+    // Slack shows the text and the embeds: the heading leads them, once.
+    const slack = renderSlack(reply);
+    expect(slack.blocks[0]).toMatchObject({
+      type: 'section',
+      text: { text: expect.stringMatching(/^Preview of/) },
+    });
+    expect(count(JSON.stringify(slack.blocks))).toBe(1);
+    const terminal = renderConsole(reply);
+    expect(terminal.startsWith(heading)).toBe(true);
+    expect(count(terminal)).toBe(1);
+    // A post without embeds too: the heading, then the post's text.
+    const plain = { ...reply, embeds: [] };
+    expect(renderDiscord(plain).content).toBe(`${heading}\n${reply.text}`);
+    expect(count(JSON.stringify(renderSlack(plain).blocks))).toBe(1);
+    expect(renderConsole(plain)).toBe(`${heading}\n\n${reply.text}`);
+  });
+
+  it('catches /weather Atlantis before 07:30: its slot would fail with the command’s sentence', async () => {
     const posted = w.inbox.messages.length;
     const reply = await w.type('/schedule add "every day at 07:30" /weather Atlantis preview:yes');
     expect(reply.text).toMatch(
-      /^Preview of \/weather Atlantis for default .*\nNo city called “Atlantis” was found/,
+      /^Preview of \/weather Atlantis for default .* it fails now, so it would fail then: No city called “Atlantis” was found\.$/,
     );
     expect(w.inbox.messages.length).toBe(posted);
     expect(await w.store.listSchedules()).toEqual([]);
@@ -96,7 +123,7 @@ describe('/schedule add preview:yes', () => {
         return Promise.resolve();
       },
     });
-    expect(reply!.text).toMatch(/^Preview of \/weather Oslo units:imperial/);
+    expect(reply!.heading).toMatch(/^Preview of \/weather Oslo units:imperial/);
     expect(w.inbox.messages.length).toBe(posted);
     expect(await w.store.listSchedules()).toHaveLength(1);
   });
@@ -107,5 +134,32 @@ describe('/schedule add preview:yes', () => {
       command: '/weather Oslo',
       preview: 'yes',
     });
+  });
+});
+
+describe('a preview of a post of simulated data (SCHEDULE_ALLOW_SIMULATED=true)', () => {
+  it('carries the footer the post will carry: exactly the embeds the slot posts', async () => {
+    const modes = Object.fromEntries(SERVICE_KEYS.map((k) => [k, 'simulated'])) as Record<
+      ServiceKey,
+      ServiceMode
+    >;
+    const simulated = { plan: { modes }, allow: true };
+    const world = await startWorld({ simulated });
+    try {
+      const preview = await world.type('/schedule add to:ops daily /weather Oslo preview:yes', MANAGER);
+      expect(preview.embeds?.[0]?.footer).toMatch(/\nSimulated data \(built-in sandbox\): weather\.$/);
+      expect(preview.text).toMatch(/\n\nSimulated data \(built-in sandbox\): weather\.$/);
+      await world.type('/schedule add to:ops daily /weather Oslo', MANAGER);
+      const [record] = await world.store.listSchedules();
+      const runner = replica(world, world.store, {
+        now: () => new Date('2026-03-27T12:00:00Z'),
+        owner: 'r',
+        simulated,
+      });
+      expect((await runner.runNow(record!)).outcome).toBe('posted');
+      expect(world.inbox.messages[0]!.embeds).toEqual(renderDiscord(preview).embeds);
+    } finally {
+      await world.close();
+    }
   });
 });

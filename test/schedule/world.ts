@@ -187,6 +187,8 @@ export function channelBench(
     destinations?: Readonly<Record<string, WebhookClient>>;
     /** How replies become posts; by default every named destination is a Discord webhook. */
     toMessage?: ScheduleRunnerOptions['toMessage'];
+    /** SCHEDULE_ADMIN_USERS: who may set ping:. */
+    adminUsers?: string[];
   } = {},
 ): ChannelBench {
   const clock = { at: new Date('2026-03-27T12:00:00Z') };
@@ -213,7 +215,13 @@ export function channelBench(
   });
   const service = createScheduleService({
     store: schedules,
-    settings: { timezone: 'UTC', minIntervalMinutes: 15, max: 50, destinations: ['default', 'ops'] },
+    settings: {
+      timezone: 'UTC',
+      minIntervalMinutes: 15,
+      max: 50,
+      destinations: ['default', 'ops'],
+      ...(opts.adminUsers ? { adminUsers: opts.adminUsers } : {}),
+    },
     commands: () => w.dispatcher,
     runNow: (record, asker) => runner.runNow(record, asker),
     channelChecks: channelChecks(channels),

@@ -105,8 +105,9 @@ function postPayload(message: DiscordWebhookMessage): Record<string, unknown> {
     content: message.content,
     username: message.username,
     embeds: message.embeds,
-    // Text from users or providers must never ping anyone; webhooks default to parsing users.
-    allowed_mentions: { parse: [] },
+    // Text from users or providers must never ping anyone (webhooks default to parsing users): only
+    // the roles and users the renderer lists from a schedule's ping:.
+    allowed_mentions: message.allowed_mentions ?? { parse: [] },
     ...(files.length === 0 ? {} : { attachments: attachmentsOf(files) }),
   };
 }
