@@ -1,4 +1,4 @@
-// /schedule add|list|remove|pause|resume|run: scheduled reports from chat (README, "Scheduled
+// /schedule add|list|remove|pause|resume|skip|unskip|run: scheduled reports from chat (README, "Scheduled
 // reports"). Anyone may list the schedules they may see where they type (schedule/visibility.ts);
 // managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator), and another user's schedule
 // needs SCHEDULE_ADMIN_USERS or _ROLES (schedule/service.ts).
@@ -17,6 +17,7 @@ import {
   listReply,
   pausedReply,
   previewAction,
+  skipReply,
   previewReply,
   ranReply,
   removedReply,
@@ -28,7 +29,7 @@ export interface ScheduleCommandOptions {
   roles: readonly string[];
 }
 
-const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert', 'preview'] as const;
+const ADD_KEYS = ['when', 'command', 'to', 'tz', 'only', 'alert', 'preview', 'skip'] as const;
 /** `preview:yes` typed after the command line is /schedule's own (no command has a preview option). */
 const TRAILING_PREVIEW_RE = /\s+preview:(yes|no)\s*$/i;
 const QUOTES = new Set(['"', "'", '“', '‘']);
@@ -70,7 +71,7 @@ export function readShortForm(text: string): Record<string, string> | undefined 
     if (!(ADD_KEYS as readonly string[]).includes(key) || key === 'command') {
       throw new UserError({
         code: 'invalid_input',
-        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only, alert and preview.`,
+        message: `/schedule add has no option "${token.key}" before the command; its options are when, to, tz, only, alert, skip and preview.`,
       });
     }
     if (Object.hasOwn(out, key))
@@ -117,6 +118,15 @@ const ADD_OPTIONS = z.object({
     .max(40)
     .optional()
     .describe('With only:new on /forecast: rain, snow, "below 0" or "above 30"'),
+  skip: z
+    .string()
+    .trim()
+    .regex(/^holidays:[a-z]{2}(-[a-z0-9]{1,3})?$/i, {
+      message:
+        'must be holidays: and a country code, with its region where holidays differ: holidays:de or holidays:de-by',
+    })
+    .optional()
+    .describe('holidays:de, or holidays:de-by for a region: no post on its public holidays'),
   preview: z
     .enum(['yes', 'no'])
     .optional()
@@ -141,6 +151,7 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
     examples: [
       '/schedule add "every weekday at 07:30" /weather Oslo units:imperial',
       '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
+      '/schedule add "every weekday at 07:30" skip:holidays:de-by /weather Munich',
     ],
     async handler(input, ctx) {
       const { preview, ...typed } = input;
@@ -251,6 +262,19 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
           ctx.surface,
         );
         return pausedReply(record, nextRun);
+      },
+    }),
+    defineCommand({
+      ...byId('schedule skip', 'Skip the next run of a schedule'),
+      examples: ['/schedule skip k7p2mx'],
+      async handler(input, ctx) {
+        return skipReply(await service.setSkip(input.id, true, ctx.actor, ctx.channel), true);
+      },
+    }),
+    defineCommand({
+      ...byId('schedule unskip', 'Take back a /schedule skip: run the skipped run after all'),
+      async handler(input, ctx) {
+        return skipReply(await service.setSkip(input.id, false, ctx.actor, ctx.channel), false);
       },
     }),
     defineCommand({

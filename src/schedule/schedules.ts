@@ -5,9 +5,10 @@ import type { Actor } from '../core/actor.ts';
 
 /**
  * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch
- * found nothing new; `missed`: no replica ran the slot within the catch-up window.
+ * found nothing new; `missed`: no replica ran the slot within the catch-up window; `skipped`: a
+ * holiday or `/schedule skip` set the slot aside (src/skips.ts).
  */
-type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed';
+type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed' | 'skipped';
 
 export interface ScheduleRun {
   /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */
@@ -15,7 +16,7 @@ export interface ScheduleRun {
   /** Epoch ms when the run finished. */
   at: number;
   outcome: RunOutcome;
-  /** Why it failed, one sentence. */
+  /** Why it failed, one sentence; or why it was skipped (`public holiday: Christmas Day`). */
   error?: string;
   /** The posted message's id, as the platform answered it: Discord's snowflake, Slack's `ts`. */
   messageId?: string;
@@ -71,6 +72,8 @@ export interface ScheduleRecord {
   onlyNew?: boolean;
   /** A /forecast watch's condition or threshold: `rain`, `snow`, `below 0`, `above 30`. */
   alert?: string;
+  /** `skip:holidays:de-by`'s country and region: no run on their public holidays. */
+  holidays?: string;
   /** Epoch ms. */
   createdAt: number;
   lastRun?: ScheduleRun;
