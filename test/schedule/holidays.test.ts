@@ -286,7 +286,7 @@ describe('a skipped slot and the three-failures notice', () => {
       const record = (await store.getSchedule(id))!;
       const told: string[] = [];
       const book = {
-        ...createRunBook({ store, log: SILENT_LOG, now, maxAttempts: 3, retryDelayMs: 30_000 }),
+        ...createRunBook({ store, services: {}, log: SILENT_LOG, now, maxAttempts: 3, retryDelayMs: 30_000 }),
         notify: (_: unknown, text: string) => Promise.resolve(void told.push(text)),
       };
       await recordChatRun(book, record, run('23', 'failed'));
