@@ -133,15 +133,17 @@ export async function runsAfterSkips(
   const { holidays, timezone } = schedule;
   const out: Date[] = [];
   let after = from;
-  for (let seen = 0; out.length < count && seen < LOOK_AHEAD; seen += 64) {
-    const batch = nextRuns(schedule.cron, timezone, after, 64);
+  // As many as asked for (and the skipped one) first: most schedules skip none of them.
+  let size = count + (skip ? 1 : 0);
+  for (let seen = 0; out.length < count && seen < LOOK_AHEAD; seen += size, size = 64) {
+    const batch = nextRuns(schedule.cron, timezone, after, size);
     for (const at of batch) {
       if (out.length === count || at.getTime() > from.getTime() + YEAR_MS) return out;
       if (at.toISOString() === skip?.slotId) continue;
       if (holidays && (await holidayOn(holidays, at, timezone)) !== undefined) continue;
       out.push(at);
     }
-    if (batch.length < 64) break;
+    if (batch.length < size) break;
     after = batch[batch.length - 1]!;
   }
   return out;
