@@ -208,6 +208,26 @@ function scheduleReading(service: ScheduleService): Command[] {
   ];
 }
 
+/** /schedule skip and unskip: the next run set aside, or that taken back (src/skips.ts). */
+function scheduleSkips(service: ScheduleService, manage: AccessCheck): Command[] {
+  return ([true, false] as const).map((isSkip) =>
+    defineCommand({
+      name: isSkip ? 'schedule skip' : 'schedule unskip',
+      description: isSkip ? 'Skip the next run of a schedule' : 'Take back a /schedule skip: that run runs',
+      options: z.object({ id: ID }),
+      positional: ['id'],
+      needs: [],
+      access: [manage],
+      changesState: true,
+      examples: [isSkip ? '/schedule skip k7p2mx' : '/schedule unskip k7p2mx'],
+      async handler(input, ctx) {
+        const skipped = await service.setSkip(input.id, isSkip, ctx.actor, ctx.channel, ctx.surface);
+        return skipReply(skipped, isSkip);
+      },
+    }),
+  );
+}
+
 export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] {
   const { service } = opts;
   const manage = allowList({
@@ -241,42 +261,18 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     defineCommand({
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(
-          input.id,
-          true,
-          ctx.actor,
-          ctx.channel,
-          ctx.surface,
-        );
-        return pausedReply(record, nextRun);
+        const set = await service.setPaused(input.id, true, ctx.actor, ctx.channel, ctx.surface);
+        return pausedReply(set.record, set.nextRun);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(
-          input.id,
-          false,
-          ctx.actor,
-          ctx.channel,
-          ctx.surface,
-        );
-        return pausedReply(record, nextRun);
+        const set = await service.setPaused(input.id, false, ctx.actor, ctx.channel, ctx.surface);
+        return pausedReply(set.record, set.nextRun);
       },
     }),
-    defineCommand({
-      ...byId('schedule skip', 'Skip the next run of a schedule'),
-      examples: ['/schedule skip k7p2mx'],
-      async handler(input, ctx) {
-        return skipReply(await service.setSkip(input.id, true, ctx.actor, ctx.channel), true);
-      },
-    }),
-    defineCommand({
-      ...byId('schedule unskip', 'Take back a /schedule skip: run the skipped run after all'),
-      async handler(input, ctx) {
-        return skipReply(await service.setSkip(input.id, false, ctx.actor, ctx.channel), false);
-      },
-    }),
+    ...scheduleSkips(service, manage),
     defineCommand({
       ...byId('schedule run', 'Post a schedule now, outside its times'),
       examples: ['/schedule run k7p2mx'],

@@ -164,7 +164,13 @@ export interface ScheduleService {
     channel?: ChatChannel,
   ): Promise<{ record: ScheduleRecord; result: ManualRun }>;
   /** Skips the next run (`isSkip`), or takes that back: the slot, and the next run after it. */
-  setSkip(id: string, isSkip: boolean, actor: Actor, channel?: ChatChannel): Promise<Skipped>;
+  setSkip(
+    id: string,
+    isSkip: boolean,
+    actor: Actor,
+    channel?: ChatChannel,
+    surface?: Surface,
+  ): Promise<Skipped>;
   /** A schedule `viewer` may see, and its latest runs, newest first, with their links. */
   history(
     id: string,
@@ -377,10 +383,12 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       checkManager(settings, record, actor, 'run');
       return { record, result: await opts.runNow(record, actor) };
     },
-    async setSkip(id, isSkip, actor, channel) {
+    async setSkip(id, isSkip, actor, channel, surface) {
       const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, isSkip ? 'skip a run of' : 'unskip a run of');
-      return setSkip(store, record, isSkip, actor.displayName, opts.now());
+      const skipped = await setSkip(store, record, isSkip, actor.displayName, opts.now());
+      await audit(record, isSkip ? 'skip' : 'unskip', actor, surface);
+      return skipped;
     },
     async history(id, viewer, signal) {
       const record = await find(id, viewer);
