@@ -251,6 +251,10 @@ describe('refusals of skip:, /schedule skip and unskip', () => {
       // A schedule admin may, as the operator may.
       expect((await world.type(`/schedule unskip ${id}`, ADMIN)).text).toMatch(/after all/);
       expect((await world.type(`/schedule skip ${id}`, ADMIN)).text).toMatch(/skips its run at/);
+      // The audit keeps who skipped and who took it back, as for pause and resume.
+      const audit = JSON.stringify(await world.type(`/schedule audit ${id}`));
+      expect(audit).toMatch(/Eve .*skipped the next run of/);
+      expect(audit).toMatch(/took back the skip of/);
       expect((await world.type('/schedule skip nosuch', MANAGER)).text).toBe(
         'There is no schedule "nosuch"; /schedule list shows them all.',
       );
