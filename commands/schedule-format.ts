@@ -13,6 +13,7 @@ import type {
 } from '../src/schedule/service.ts';
 import type { ScheduleRecord, ScheduleRun } from '../src/schedule/schedules.ts';
 import { formatRun } from '../src/schedule/when.ts';
+import type { Skipped } from '../src/skips.ts';
 import { truncate } from './format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 
@@ -70,13 +71,14 @@ function messageIds(run: HistoryRun): string {
   return ` (message ${run.messageId}${run.channelId ? ` in channel ${run.channelId}` : ''})`;
 }
 
-/** A run's outcome in one line: posted, no change, pending until when, failed and why, missed. */
+/** A run's outcome in one line: posted, no change, pending until when, failed and why, missed, skipped and why. */
 function runLine(run: HistoryRun, tz: string): string {
   const at = formatRun(new Date(run.at), tz);
   const why = truncate(run.error ?? 'unknown error', 300, { oneLine: true });
   if (run.outcome === 'posted') return `posted ${at}${messageIds(run)}`;
   if (run.outcome === 'no-change') return `no change ${at}: nothing new, nothing posted`;
   if (run.outcome === 'missed') return `missed ${at}: ${why}`;
+  if (run.outcome === 'skipped') return `skipped (${why})`;
   if (run.outcome === 'pending') {
     const retry =
       run.nextRetryAt === undefined ? '' : ` Next try ${formatRun(new Date(run.nextRetryAt), tz)}.`;
@@ -272,6 +274,17 @@ export function pausedReply(record: ScheduleRecord, nextRun: Date | undefined): 
     : {
         text: `Schedule ${record.id} resumed; next run ${nextRun ? formatRun(nextRun, record.timezone) : 'none'}.`,
       };
+}
+
+/** /schedule skip and unskip: which run is set aside or restored, and the next run. */
+export function skipReply({ record, slot, nextRun }: Skipped, isSkip: boolean): Reply {
+  const { id, timezone } = record;
+  const next = nextRun ? formatRun(nextRun, timezone) : 'none';
+  return {
+    text: isSkip
+      ? `Schedule ${id} skips its run at ${formatRun(slot, timezone)}; next run ${next}. /schedule unskip ${id} takes that back.`
+      : `Schedule ${id} runs at ${formatRun(slot, timezone)} after all; /schedule skip ${id} skips it again.`,
+  };
 }
 
 export function removedReply(record: ScheduleRecord): Reply {

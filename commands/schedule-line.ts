@@ -50,6 +50,15 @@ export const ADD_OPTIONS = z.object({
     .enum(['yes', 'no'])
     .optional()
     .describe('yes: the first run starts a thread, later runs reply in it'),
+  skip: z
+    .string()
+    .trim()
+    .regex(/^holidays:[a-z]{2}(-[a-z0-9]{1,3})?$/i, {
+      message:
+        'must be holidays: and a country code, with its region where holidays differ: holidays:de or holidays:de-by',
+    })
+    .optional()
+    .describe('holidays:de, or holidays:de-by for a region: no post on its public holidays'),
   ping: z
     .string()
     .trim()
@@ -77,6 +86,7 @@ const PLACES = {
   preview: 'anywhere',
   mode: 'anywhere',
   thread: 'anywhere',
+  skip: 'anywhere',
   ping: 'anywhere',
 } as const satisfies Record<keyof z.output<typeof ADD_OPTIONS>, 'anywhere' | 'before' | 'keyed'>;
 

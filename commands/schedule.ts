@@ -1,4 +1,4 @@
-// /schedule add|list|remove|pause|resume|run: scheduled reports from chat (README, "Scheduled
+// /schedule add|list|remove|pause|resume|skip|unskip|run: scheduled reports from chat (README, "Scheduled
 // reports"). Anyone may list the schedules they may see where they type (schedule/visibility.ts);
 // managing needs SCHEDULE_ALLOWED_USERS or _ROLES (else the operator), and another user's schedule
 // needs SCHEDULE_ADMIN_USERS or _ROLES (schedule/service.ts).
@@ -18,6 +18,7 @@ import {
   listReply,
   pausedReply,
   previewAction,
+  skipReply,
   previewReply,
   ranReply,
   removedReply,
@@ -60,6 +61,7 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
     examples: [
       '/schedule add "every weekday at 07:30" /weather Oslo units:imperial',
       '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
+      '/schedule add "every weekday at 07:30" skip:holidays:de-by /weather Munich',
     ],
     async handler(input, ctx) {
       const { preview, ping, ...typed } = input;
@@ -119,6 +121,26 @@ function scheduleReading(service: ScheduleService): Command[] {
   ];
 }
 
+/** /schedule skip and unskip: the next run set aside, or that taken back (src/skips.ts). */
+function scheduleSkips(service: ScheduleService, manage: AccessCheck): Command[] {
+  return ([true, false] as const).map((isSkip) =>
+    defineCommand({
+      name: isSkip ? 'schedule skip' : 'schedule unskip',
+      description: isSkip ? 'Skip the next run of a schedule' : 'Take back a /schedule skip: that run runs',
+      options: z.object({ id: ID }),
+      positional: ['id'],
+      needs: [],
+      access: [manage],
+      changesState: true,
+      examples: [isSkip ? '/schedule skip k7p2mx' : '/schedule unskip k7p2mx'],
+      async handler(input, ctx) {
+        const skipped = await service.setSkip(input.id, isSkip, ctx.actor, ctx.channel, ctx.surface);
+        return skipReply(skipped, isSkip);
+      },
+    }),
+  );
+}
+
 /** Who may manage schedules: SCHEDULE_ALLOWED_USERS or _ROLES, else the operator. */
 const manageAccess = (opts: ScheduleCommandOptions): AccessCheck =>
   allowList({
@@ -156,29 +178,18 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
     defineCommand({
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(
-          input.id,
-          true,
-          ctx.actor,
-          ctx.channel,
-          ctx.surface,
-        );
-        return pausedReply(record, nextRun);
+        const set = await service.setPaused(input.id, true, ctx.actor, ctx.channel, ctx.surface);
+        return pausedReply(set.record, set.nextRun);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
       async handler(input, ctx) {
-        const { record, nextRun } = await service.setPaused(
-          input.id,
-          false,
-          ctx.actor,
-          ctx.channel,
-          ctx.surface,
-        );
-        return pausedReply(record, nextRun);
+        const set = await service.setPaused(input.id, false, ctx.actor, ctx.channel, ctx.surface);
+        return pausedReply(set.record, set.nextRun);
       },
     }),
+    ...scheduleSkips(service, manage),
     defineCommand({
       ...byId('schedule run', 'Post a schedule now, outside its times'),
       examples: ['/schedule run k7p2mx'],

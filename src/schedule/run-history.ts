@@ -105,8 +105,7 @@ export async function recordRun(
     run = { ...run, outcome: 'pending', nextRetryAt: book.now().getTime() + book.retryDelayMs };
   const { record } = target;
   if (!record) return recordBuiltInRun(book, target.name, run);
-  const isNoChange =
-    record.onlyNew === true && outcome.status === 'posted' && outcome.deliveries.length === 0;
+  const isNoChange = record.onlyNew === true && run.outcome === 'posted' && outcome.deliveries.length === 0;
   // A manual run's asker reads what happened in the reply: the creator asking is told there.
   const { asker } = how;
   const isCreatorAsking =
@@ -180,6 +179,7 @@ export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
     at,
     ...(outcome.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
   };
+  if (outcome.skipped !== undefined) return { ...base, outcome: 'skipped', error: outcome.skipped };
   const isPosted = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome === 'delivered');
   if (isPosted)
     return {
@@ -235,10 +235,10 @@ function pausedSentence(record: ScheduleRecord, gone: Gone): string {
 /** Scheduled runs only: a manual run's failure is told to whoever ran it. */
 const isScheduled = (run: ScheduleRun) => !run.slotId.startsWith('manual:');
 
-/** How many scheduled slots in a row failed, newest first. */
+/** How many scheduled slots in a row failed, newest first; a skipped slot says nothing either way. */
 function failedInARow(runs: readonly ScheduleRun[]): number {
   let n = 0;
-  for (const run of runs.filter(isScheduled)) {
+  for (const run of runs.filter((r) => isScheduled(r) && r.outcome !== 'skipped')) {
     if (run.outcome !== 'failed') break;
     n++;
   }

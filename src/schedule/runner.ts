@@ -107,8 +107,8 @@ async function claimAndRun(
   const claimed = { ...slot, reason };
   const run = claim.schedule
     ? chatJob(settings, claim.schedule, claim.memory, asker)
-    : { job: target.job!, memory: undefined };
-  const outcome = await runClaimedSlot(engine.slotDeps, run.job, claimed, run.memory);
+    : { job: target.job!, memory: undefined, skipped: undefined };
+  const outcome = await runClaimedSlot(engine.slotDeps, run.job, claimed, run.memory, run.skipped);
   const next = isFinal(engine, outcome, claim.attempt) ? nextFire(target, slot.scheduledAt) : undefined;
   await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,

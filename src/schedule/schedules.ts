@@ -6,9 +6,10 @@ import type { Mention } from '../domain/mentions.ts';
 
 /**
  * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch
- * found nothing new; `missed`: no replica ran the slot within the catch-up window.
+ * found nothing new; `missed`: no replica ran the slot within the catch-up window; `skipped`: a
+ * holiday or `/schedule skip` set the slot aside (src/skips.ts).
  */
-type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed';
+type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed' | 'skipped';
 
 export interface ScheduleRun {
   /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */
@@ -16,7 +17,7 @@ export interface ScheduleRun {
   /** Epoch ms when the run finished. */
   at: number;
   outcome: RunOutcome;
-  /** Why it failed, one sentence. */
+  /** Why it failed, one sentence; or why it was skipped (`public holiday: Christmas Day`). */
   error?: string;
   /** The posted message's id, as the platform answered it: Discord's snowflake, Slack's `ts`. */
   messageId?: string;
@@ -76,6 +77,8 @@ export interface ScheduleRecord {
   lands?: 'edit' | 'thread';
   /** Who each post pings (`ping:`, set by a schedule admin); absent, the posts ping no one. */
   ping?: Mention[];
+  /** `skip:holidays:de-by`'s country and region: no run on their public holidays. */
+  holidays?: string;
   /** Epoch ms. */
   createdAt: number;
   lastRun?: ScheduleRun;

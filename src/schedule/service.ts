@@ -1,6 +1,7 @@
 // What /schedule does, apart from how it is typed or shown: add (every input checked, each refusal
 // one sentence, the scheduled command line read as if typed, with no upstream request), list,
-// preview (add's checks, then one run shown and never posted), remove, pause, resume and run now. The commands in commands/schedule.ts only format its answers.
+// preview (add's checks, then one run shown and never posted), remove, pause, resume, skip the next
+// run (src/skips.ts) and run now. The commands in commands/schedule.ts only format its answers.
 import { userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
@@ -26,6 +27,7 @@ import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simu
 import type { MessageLinker } from './message-links.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction, type AuditEntry } from './audit.ts';
+import { checkHolidays, forgetSkip, runsAfterSkips, setSkip, type Skipped } from '../skips.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -135,6 +137,8 @@ export interface AddInput {
   thread?: 'yes' | 'no' | undefined;
   /** Who each post pings: a schedule admin's or the operator's to set. */
   ping?: Mention[] | undefined;
+  /** `holidays:de-by`: no run on that country's (and region's) public holidays. */
+  skip?: string | undefined;
   /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
   channel?: ChatChannel | undefined;
 }
@@ -176,6 +180,14 @@ export interface ScheduleService {
     actor: Actor,
     channel?: ChatChannel,
   ): Promise<{ record: ScheduleRecord; result: ManualRun }>;
+  /** Skips the next run (`isSkip`), or takes that back: the slot, and the next run after it. */
+  setSkip(
+    id: string,
+    isSkip: boolean,
+    actor: Actor,
+    channel?: ChatChannel,
+    surface?: Surface,
+  ): Promise<Skipped>;
   /** A schedule `viewer` may see, and its latest runs, newest first, with their links. */
   history(
     id: string,
@@ -270,6 +282,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   // The same reading as a typed command: its sentences, and no request upstream.
   const isWatch = input.only === 'new';
   const alert = input.alert?.trim();
+  const holidays = input.skip && (await checkHolidays(input.skip.replace(/^holidays:/i, '')));
   // Every service a run would use: the command's own and its options' (speak:yes's speech).
   const { services: needs } = await opts.commands().check(line, creator, (command, commands) => {
     refuseUnschedulable(command);
@@ -310,12 +323,25 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   if (platform && input.ping?.some((m) => m.platform !== platform))
     throw fail('invalid_input', `ping: names a mention of another platform than this ${platform} channel's.`);
   const read = { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
-  return { ...read, lands, ping: input.ping };
+  return { ...read, lands, ping: input.ping, holidays };
 }
 
 /** The schedule an add makes of what readAdd read. */
 function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now: Date): ScheduleRecord {
-  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert, lands, ping } = read;
+  const {
+    when,
+    timezone,
+    destination,
+    guildId,
+    channelName,
+    home,
+    line,
+    isWatch,
+    alert,
+    lands,
+    ping,
+    holidays,
+  } = read;
   return {
     id: newScheduleId(),
     when: when.text,
@@ -333,6 +359,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     ...(alert ? { alert } : {}),
     ...(lands ? { lands } : {}),
     ...(ping ? { ping } : {}),
+    ...(holidays ? { holidays } : {}),
     createdAt: now.getTime(),
   };
 }
@@ -341,17 +368,14 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
 async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Listing> {
   const { store, settings } = opts;
   const next = (r: { cron: string; timezone: string }) => nextRuns(r.cron, r.timezone, opts.now(), 1)[0];
+  const after = async (r: ScheduleRecord) => (await runsAfterSkips(store, r, opts.now(), 1))[0];
   const modeOf = (destination: string): { destinationMode?: DestinationMode } =>
     opts.simulated ? { destinationMode: destinationModeOf(destination, opts.simulated.plan) } : {};
   const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
+  const seen = records.filter((record) => canSee(settings, record, viewer));
+  const nextOf = await Promise.all(seen.map(async (r) => (r.paused ? undefined : after(r))));
   return {
-    schedules: records
-      .filter((record) => canSee(settings, record, viewer))
-      .map((record) => ({
-        record,
-        nextRun: record.paused ? undefined : next(record),
-        ...modeOf(record.destination),
-      })),
+    schedules: seen.map((record, i) => ({ record, nextRun: nextOf[i], ...modeOf(record.destination) })),
     builtIns: builtIns.map((schedule) => ({
       schedule,
       nextRun: schedule.disabledReason ? undefined : next(schedule),
@@ -365,8 +389,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
   // Listed on the first completion of a zone, not at start-up: asking ICU maps its data.
   let zones: readonly string[] | undefined;
   const find = (id: string, viewer: Viewer): Promise<ScheduleRecord> => findSchedule(opts, id, viewer);
-  const next = (r: { cron: string; timezone: string }, count: number): Date[] =>
-    nextRuns(r.cron, r.timezone, opts.now(), count);
+  const next = (r: ScheduleRecord, count: number) => runsAfterSkips(store, r, opts.now(), count);
   const read = (input: AddInput, creator: Actor) => readAdd(opts, input, creator);
   const audit = (record: ScheduleRecord, action: AuditAction, actor: Actor, surface?: Surface) =>
     recordAudit(store, record, { action, actor, via: sourceOf(actor, surface), at: opts.now().getTime() });
@@ -384,7 +407,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       }
       if (result === 'exists') throw new Error('schedule id collision; try again');
       await audit(record, 'add', creator, surface);
-      return { record, nextRuns: next(record, 3) };
+      return { record, nextRuns: await next(record, 3) };
     },
     list: (viewer) => listFor(opts, viewer),
     async remove(id, actor, channel, surface) {
@@ -395,6 +418,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       // Its buttons' targets were kept while it existed (component-state.ts).
       await forgetComponents(store, record.id);
       if (record.lands) await store.deleteValues(landsKey(record.id));
+      await forgetSkip(store, record.id);
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },
@@ -404,12 +428,19 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       if (!(await store.setPaused(record.id, paused))) await find(id, { actor, channel });
       await audit(record, paused ? 'pause' : 'resume', actor, surface);
       const updated = { ...record, paused };
-      return { record: updated, nextRun: paused ? undefined : next(record, 1)[0] };
+      return { record: updated, nextRun: paused ? undefined : (await next(updated, 1))[0] };
     },
     async run(id, actor, channel) {
       const record = await find(id, { actor, channel });
       checkManager(settings, record, actor, 'run');
       return { record, result: await opts.runNow(record, actor) };
+    },
+    async setSkip(id, isSkip, actor, channel, surface) {
+      const record = await find(id, { actor, channel });
+      checkManager(settings, record, actor, isSkip ? 'skip a run of' : 'unskip a run of');
+      const skipped = await setSkip(store, record, isSkip, actor.displayName, opts.now());
+      await audit(record, isSkip ? 'skip' : 'unskip', actor, surface);
+      return skipped;
     },
     async history(id, viewer, signal) {
       const record = await find(id, viewer);
@@ -420,8 +451,9 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     async preview(input, creator, signal) {
-      const { when, timezone, destination, line, ping } = await read(input, creator);
-      const nextRun = nextRuns(when.cron, timezone, opts.now(), 1)[0];
+      const { when, timezone, destination, line, ping, holidays } = await read(input, creator);
+      const schedule = { id: '', cron: when.cron, timezone, holidays };
+      const [nextRun] = await runsAfterSkips(store, schedule, opts.now(), 1);
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
       const run = { command: line, destination, actor: creator, ping };
       const result = await runPost(opts.commands(), opts.simulated, signal, run).then(

@@ -19,6 +19,7 @@ import type { SimulatedPolicy } from './simulated.ts';
 import { landsKey, scheduleJobName, type ScheduleRecord } from './schedules.ts';
 import { decideSimulated, withFooter } from './simulated.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
+import { skipReason } from '../skips.ts';
 
 export interface SlotOutcome {
   job: string;
@@ -41,6 +42,8 @@ export interface SlotOutcome {
     delivery?: Delivery;
   }[];
   error?: unknown;
+  /** Posted nothing because the slot is skipped, and why (src/skips.ts). */
+  skipped?: string;
   /** How long the run took, delivery included (absent for a skipped slot). */
   durationMs?: number;
 }
@@ -103,16 +106,18 @@ export interface ChatSettings {
 
 /**
  * A chat schedule's slot as a job, from its record as the claim read it; `memory` is the watch's
- * memory the claim read, and the job's `memory()` its new one after the run. `asker`: who asked
- * for a manual slot; the creator's rights serve the scheduled slots only.
+ * memory the claim read, and the job's `memory()` its new one after the run; `skipped()` says why
+ * a scheduled slot was skipped. `asker`: who asked for a manual slot; the creator's rights serve the
+ * scheduled slots only.
  */
 export function chatJob(
   settings: ChatSettings,
   record: ScheduleRecord,
   memory: string | undefined,
   asker: Actor | undefined,
-): { job: Job; memory: () => SlotMemory | undefined } {
+): { job: Job; memory: () => SlotMemory | undefined; skipped: () => string | undefined } {
   let remembered: SlotMemory | undefined;
+  let skipped: string | undefined;
   const job: Job = {
     name: scheduleJobName(record.id),
     description: `schedule ${record.id}`,
@@ -121,6 +126,10 @@ export function chatJob(
     async run(ctx) {
       const { commands, toMessage, simulated } = settings;
       if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
+      // Decided by the claim's holder, so the skip is recorded once, as any slot's run is.
+      if (ctx.slot.reason !== 'manual') skipped = await skipReason(ctx.store, record, ctx.slot.scheduledAt);
+      if (skipped)
+        return ctx.log.info({ scheduleId: record.id, slotId: ctx.slot.id, skipped }, 'schedule.skipped');
       const run = { ...record, actor: asker ?? record.creator };
       const watch = (answer: Reply) => {
         const watched = applyWatch(answer, memory, record.alert);
@@ -144,7 +153,7 @@ export function chatJob(
         });
     },
   };
-  return { job, memory: () => remembered };
+  return { job, memory: () => remembered, skipped: () => skipped };
 }
 
 /** A watch's post of a reply; undefined when it found nothing new. */
@@ -227,13 +236,14 @@ function deliveredOf(
 /**
  * Runs a slot this process has claimed. `memory` is read after the run: a watch's new memory, which
  * rides on its last post (written when that post is delivered) or, with nothing to post, on the
- * "posted" mark itself.
+ * "posted" mark itself; so is `skipped`, why a slot set aside posted nothing.
  */
 export async function runClaimedSlot(
   deps: SlotDeps,
   job: Job,
   slot: JobSlot,
   memory?: () => SlotMemory | undefined,
+  skipped?: () => string | undefined,
 ): Promise<SlotOutcome> {
   const { store, log, owner } = deps;
   const name = job.name;
@@ -279,6 +289,8 @@ export async function runClaimedSlot(
   const durationMs = elapsed();
   const counts = { delivered: count('delivered'), pending: count('pending'), givenUp: count('given_up') };
   log.info({ job: name, slotId, durationMs, ...counts }, 'job.finished');
-  deps.onRun?.({ job: name, outcome: 'posted', durationMs });
-  return { job: name, slotId, status: 'posted', deliveries: delivered, durationMs };
+  const why = skipped?.();
+  deps.onRun?.({ job: name, outcome: why ? 'skipped' : 'posted', durationMs });
+  const outcome: SlotOutcome = { job: name, slotId, status: 'posted', deliveries: delivered, durationMs };
+  return why ? { ...outcome, skipped: why } : outcome;
 }

@@ -92,6 +92,8 @@ describe('npm run register', () => {
       'remove',
       'pause',
       'resume',
+      'skip',
+      'unskip',
       'run',
       'audit',
     ]);

@@ -1,7 +1,8 @@
 // One scheduled slot of a chat schedule posting to a webhook, from the tick to its history, on the
 // one store (SQLite in memory): its store round trips for its own state are counted (claim; posted
 // with its outbox entry; delivered; history with the next fire time), and what the tick, the
-// destination's shared pause, lease renewals and Discord's budget cost is counted apart, by name.
+// destination's shared pause, the slot's /schedule skip, lease renewals and Discord's budget cost is
+// counted apart, by name.
 // The functions that run for the slot are traced (V8's precise coverage, through node:inspector)
 // and listed by file: the path crosses at most 10 scheduling, store and outbox files.
 import { Session } from 'node:inspector/promises';
@@ -81,7 +82,7 @@ afterEach(async () => {
 });
 
 describe('one webhook slot of a chat schedule', () => {
-  it('costs 4 store round trips for its own state; the tick, the pause read, renewals and the budget apart', async () => {
+  it('costs 4 store round trips for its own state; the tick, the pause and skip reads, renewals and the budget apart', async () => {
     const { store, calls, runner } = await world();
     stop = () => runner.stop();
     const [outcome] = await runner.tick();
@@ -90,13 +91,17 @@ describe('one webhook slot of a chat schedule', () => {
     const tick = ['claimDueOutbox', 'dueSchedules'];
     // The destination's rate-limit pause, shared by the replicas (destination-pause.ts).
     const pause = ['getValue delivery-pause:webhook:default'];
+    // Whether /schedule skip set this slot aside, read after the claim (src/skips.ts).
+    const skip = ['getValue schedule-skip:k7p2mx'];
     // Lease renewals (lease-keeper.ts) come every third of the 5-minute lease: none in this slot.
     const renewals: string[] = calls.filter((c) => c === 'renewOutboxLeases');
     // Discord's budget (src/store/rate-budget.ts) is its own store, not this one: none here.
-    const own = calls.filter((c) => !tick.includes(c) && !pause.includes(c) && !renewals.includes(c));
+    const apart = [...tick, ...pause, ...skip, ...renewals];
+    const own = calls.filter((c) => !apart.includes(c));
     expect(own).toEqual(['claimSlot', 'markPosted', 'markDelivered', 'recordRun']);
     expect(calls.filter((c) => tick.includes(c)).sort()).toEqual(tick);
     expect(calls.filter((c) => pause.includes(c))).toEqual(pause);
+    expect(calls.filter((c) => skip.includes(c))).toEqual(skip);
     expect(renewals).toEqual([]);
     // The history has the post, and the index the next fire time.
     expect((await store.history(record.id)).map((r) => [r.slotId, r.outcome, r.messageId])).toEqual([
