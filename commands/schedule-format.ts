@@ -13,7 +13,7 @@ import type {
 } from '../src/schedule/service.ts';
 import type { ScheduleRecord, ScheduleRun } from '../src/schedule/schedules.ts';
 import { formatRun } from '../src/schedule/when.ts';
-import type { Skipped } from '../src/skips.ts';
+import type { Skipped } from '../src/schedule/skips.ts';
 import { truncate } from './format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 

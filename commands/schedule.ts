@@ -121,7 +121,7 @@ function scheduleReading(service: ScheduleService): Command[] {
   ];
 }
 
-/** /schedule skip and unskip: the next run set aside, or that taken back (src/skips.ts). */
+/** /schedule skip and unskip: the next run set aside, or that taken back (src/schedule/skips.ts). */
 function scheduleSkips(service: ScheduleService, manage: AccessCheck): Command[] {
   return ([true, false] as const).map((isSkip) =>
     defineCommand({

@@ -7,7 +7,7 @@ import type { Mention } from '../domain/mentions.ts';
 /**
  * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch
  * found nothing new; `missed`: no replica ran the slot within the catch-up window; `skipped`: a
- * holiday or `/schedule skip` set the slot aside (src/skips.ts).
+ * holiday or `/schedule skip` set the slot aside (src/schedule/skips.ts).
  */
 type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed' | 'skipped';
 
@@ -111,3 +111,11 @@ export const landsKey = (id: string) => `lands:${id}`;
 export function isScheduleJobName(name: string): boolean {
   return name.startsWith('schedule-');
 }
+
+/** The run `/schedule skip` set aside (kept under skipKey): its slot id and who asked. */
+export interface ScheduleSkip {
+  slotId: string;
+  by: string;
+}
+
+export const skipKey = (id: string) => `schedule-skip:${id}`;

@@ -1,7 +1,7 @@
 // What /schedule does, apart from how it is typed or shown: add (every input checked, each refusal
 // one sentence, the scheduled command line read as if typed, with no upstream request), list,
 // preview (add's checks, then one run shown and never posted), remove, pause, resume, skip the next
-// run (src/skips.ts) and run now. The commands in commands/schedule.ts only format its answers.
+// run (src/schedule/skips.ts) and run now. The commands in commands/schedule.ts only format its answers.
 import { userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
@@ -27,7 +27,8 @@ import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simu
 import type { MessageLinker } from './message-links.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction, type AuditEntry } from './audit.ts';
-import { checkHolidays, forgetSkip, runsAfterSkips, setSkip, type Skipped } from '../skips.ts';
+import { checkHolidays } from '../holidays.ts';
+import { forgetSkip, runsAfterSkips, setSkip, type Skipped } from './skips.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */

@@ -16,10 +16,10 @@ import type { Command } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { SimulatedPolicy } from './simulated.ts';
-import { landsKey, scheduleJobName, type ScheduleRecord } from './schedules.ts';
+import { landsKey, scheduleJobName, skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
 import { decideSimulated, withFooter } from './simulated.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
-import { skipReason } from '../skips.ts';
+import { holidayOn } from '../holidays.ts';
 
 export interface SlotOutcome {
   job: string;
@@ -42,7 +42,7 @@ export interface SlotOutcome {
     delivery?: Delivery;
   }[];
   error?: unknown;
-  /** Posted nothing because the slot is skipped, and why (src/skips.ts). */
+  /** Posted nothing because the slot is skipped, and why (src/schedule/skips.ts). */
   skipped?: string;
   /** How long the run took, delivery included (absent for a skipped slot). */
   durationMs?: number;
@@ -154,6 +154,15 @@ export function chatJob(
     },
   };
   return { job, memory: () => remembered, skipped: () => skipped };
+}
+
+/** Why the slot at `at` is skipped (a public holiday, /schedule skip), as its history says it; undefined when it runs. */
+async function skipReason(store: Store, record: ScheduleRecord, at: Date): Promise<string | undefined> {
+  const holiday = record.holidays && (await holidayOn(record.holidays, at, record.timezone));
+  if (holiday) return `public holiday: ${holiday}`;
+  const raw = await store.getValue(skipKey(record.id));
+  const skip = raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
+  return skip?.slotId === at.toISOString() ? `/schedule skip by ${skip.by}` : undefined;
 }
 
 /** A watch's post of a reply; undefined when it found nothing new. */

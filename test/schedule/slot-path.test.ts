@@ -91,7 +91,7 @@ describe('one webhook slot of a chat schedule', () => {
     const tick = ['claimDueOutbox', 'dueSchedules'];
     // The destination's rate-limit pause, shared by the replicas (destination-pause.ts).
     const pause = ['getValue delivery-pause:webhook:default'];
-    // Whether /schedule skip set this slot aside, read after the claim (src/skips.ts).
+    // Whether /schedule skip set this slot aside, read after the claim (slot-run.ts).
     const skip = ['getValue schedule-skip:k7p2mx'];
     // Lease renewals (lease-keeper.ts) come every third of the 5-minute lease: none in this slot.
     const renewals: string[] = calls.filter((c) => c === 'renewOutboxLeases');

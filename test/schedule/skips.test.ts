@@ -2,8 +2,9 @@
 // the region where they differ, on the slot's date in the schedule's zone; every country or region
 // it does not know is refused in one sentence that says how to write one.
 import { describe, expect, it } from 'vitest';
-import { checkHolidays, holidayOn, runsAfterSkips } from '../src/skips.ts';
-import { createMemoryStore } from '../src/store/index.ts';
+import { checkHolidays, holidayOn } from '../../src/holidays.ts';
+import { runsAfterSkips } from '../../src/schedule/skips.ts';
+import { createMemoryStore } from '../../src/store/index.ts';
 
 describe('holidayOn', () => {
   it('names Christmas Day in Germany, in English', async () => {

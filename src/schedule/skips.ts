@@ -1,0 +1,97 @@
+// The runs a chat schedule skips, as /schedule lists and sets them: its public holidays
+// (`skip:holidays:de-by`, src/holidays.ts) on the slot's date in the schedule's zone, and the one
+// run `/schedule skip` set aside, kept in the store's key/value so that every replica sees it. A
+// slot's run asks the same after its claim (slot-run.ts).
+import { UserError } from '../errors.ts';
+import { holidayOn } from '../holidays.ts';
+import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
+import { formatRun, nextRuns } from './when.ts';
+import type { Store } from '../store/store.ts';
+
+function refuse(message: string): UserError {
+  return new UserError({ code: 'invalid_input', message });
+}
+
+async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
+  const raw = id === '' ? undefined : await store.getValue(skipKey(id));
+  return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
+}
+
+/**
+ * How far the next runs are looked for: a year, at most this many slots (an every-5-minutes
+ * schedule has 576 over Christmas's two days).
+ */
+const LOOK_AHEAD = 2_048;
+const YEAR_MS = 366 * 86_400_000;
+
+/** The schedule's next `count` runs after `from`, its skipped slots left out. */
+export async function runsAfterSkips(
+  store: Store,
+  schedule: Pick<ScheduleRecord, 'id' | 'cron' | 'timezone' | 'holidays'>,
+  from: Date,
+  count: number,
+): Promise<Date[]> {
+  const skip = await readSkip(store, schedule.id);
+  const { holidays, timezone } = schedule;
+  const out: Date[] = [];
+  let after = from;
+  // As many as asked for (and the skipped one) first: most schedules skip none of them.
+  let size = count + (skip ? 1 : 0);
+  for (let seen = 0; out.length < count && seen < LOOK_AHEAD; seen += size, size = 64) {
+    const batch = nextRuns(schedule.cron, timezone, after, size);
+    for (const at of batch) {
+      if (out.length === count || at.getTime() > from.getTime() + YEAR_MS) return out;
+      if (at.toISOString() === skip?.slotId) continue;
+      if (holidays && (await holidayOn(holidays, at, timezone)) !== undefined) continue;
+      out.push(at);
+    }
+    if (batch.length < size) break;
+    after = batch[batch.length - 1]!;
+  }
+  return out;
+}
+
+/** A run `/schedule skip` set aside or `/schedule unskip` restored, and the next run after that. */
+export interface Skipped {
+  record: ScheduleRecord;
+  slot: Date;
+  nextRun: Date | undefined;
+}
+
+/**
+ * `/schedule skip` (`isSkip`) sets aside the schedule's next run, `/schedule unskip` takes that back:
+ * the run skipped or restored, and the next run after that. A paused schedule, a second skip, and an
+ * unskip with nothing skipped are refused in one sentence each.
+ */
+export async function setSkip(
+  store: Store,
+  record: ScheduleRecord,
+  isSkip: boolean,
+  by: string,
+  now: Date,
+): Promise<Skipped> {
+  const { id, timezone } = record;
+  if (record.paused) throw refuse(`Schedule ${id} is paused, so it has no next run to skip or restore.`);
+  const earlier = await readSkip(store, id);
+  const pending = earlier && Date.parse(earlier.slotId) > now.getTime() ? earlier : undefined;
+  if (isSkip && pending)
+    throw refuse(
+      `Schedule ${id} already skips its run at ${formatRun(new Date(pending.slotId), timezone)}; /schedule unskip ${id} takes that back.`,
+    );
+  if (!isSkip && !pending)
+    throw refuse(`Schedule ${id} skips no run; /schedule skip ${id} skips its next one.`);
+  if (!isSkip) {
+    await store.deleteValues(skipKey(id));
+    const [nextRun] = await runsAfterSkips(store, record, now, 1);
+    return { record, slot: new Date(pending!.slotId), nextRun };
+  }
+  const [slot, nextRun] = await runsAfterSkips(store, record, now, 2);
+  if (!slot) throw refuse(`Schedule ${id} has no next run to skip.`);
+  await store.setValue(skipKey(id), JSON.stringify({ slotId: slot.toISOString(), by: by.slice(0, 80) }));
+  return { record, slot, nextRun };
+}
+
+/** Drops what `/schedule skip` kept for a removed schedule. */
+export async function forgetSkip(store: Store, id: string): Promise<void> {
+  await store.deleteValues(skipKey(id));
+}
