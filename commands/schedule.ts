@@ -143,19 +143,22 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
     ],
     async handler(input, ctx) {
       const { preview, ...typed } = input;
-      // Without to:, a schedule typed in a Discord or Slack channel posts into that channel.
-      const schedule = ctx.channel ? { ...typed, channel: ctx.channel } : typed;
+      // Without to:, a schedule typed in a Discord or Slack channel posts into that channel; without
+      // tz:, it fires in its creator's zone, else the channel's, else SCHEDULE_TZ (/settings).
+      const zoned = { ...typed, zone: ctx.preferences.timezone };
+      const schedule = ctx.channel ? { ...zoned, channel: ctx.channel } : zoned;
       if (preview === 'yes') {
         const shown = await service.preview(schedule, ctx.actor, ctx.signal);
         // A command that fails now would fail at its slot: a failed command, told in the same sentence.
-        if ('error' in shown.result) throw new RunFailedError(previewReply(shown).text);
-        return previewReply(shown);
+        const reply = previewReply(shown, ctx.preferences.timezone);
+        if ('error' in shown.result) throw new RunFailedError(reply.text);
+        return reply;
       }
       const { record, nextRuns } = await service.add(schedule, ctx.actor);
       // A typed cron is the user's text (a valid one runs to ~180 characters).
       const cron = loggedText(record.cron);
       ctx.log.info({ scheduleId: record.id, cron, timezone: record.timezone }, 'schedule.added');
-      const added = addedReply(record, nextRuns);
+      const added = addedReply(record, nextRuns, ctx.preferences.timezone);
       return { ...added, actions: [...(added.actions ?? []), previewAction(typed)] };
     },
   });
@@ -177,6 +180,7 @@ function scheduleReading(service: ScheduleService): Command[] {
           await service.list({ actor: ctx.actor, channel: ctx.channel }),
           service.settings.max,
           input.page,
+          ctx.preferences.timezone,
         );
       },
     }),
@@ -190,7 +194,7 @@ function scheduleReading(service: ScheduleService): Command[] {
       async handler(input, ctx) {
         const viewer = { actor: ctx.actor, channel: ctx.channel };
         const { record, runs } = await service.history(input.id, viewer, ctx.signal);
-        return historyReply(record, runs);
+        return historyReply(record, runs, ctx.preferences.timezone);
       },
     }),
   ];
@@ -230,14 +234,14 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
       async handler(input, ctx) {
         const { record, nextRun } = await service.setPaused(input.id, true, ctx.actor, ctx.channel);
-        return pausedReply(record, nextRun);
+        return pausedReply(record, nextRun, ctx.preferences.timezone);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
       async handler(input, ctx) {
         const { record, nextRun } = await service.setPaused(input.id, false, ctx.actor, ctx.channel);
-        return pausedReply(record, nextRun);
+        return pausedReply(record, nextRun, ctx.preferences.timezone);
       },
     }),
     defineCommand({

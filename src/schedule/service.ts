@@ -113,6 +113,8 @@ export interface AddInput {
   command: string;
   to?: string | undefined;
   tz?: string | undefined;
+  /** The zone without `tz`: the creator's, else their channel's (/settings); else SCHEDULE_TZ. */
+  zone?: string | undefined;
   /** `new`: a watch. */
   only?: 'new' | undefined;
   /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
@@ -239,7 +241,8 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     minIntervalMinutes: settings.minIntervalMinutes,
     now: opts.now(),
   });
-  const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
+  const isZoneTyped = Boolean(input.tz?.trim());
+  const timezone = checkTimeZone(input.tz?.trim() || input.zone || settings.timezone);
   const line = commandLineOf(input.command);
   // The same reading as a typed command: its sentences, and no request upstream.
   const isWatch = input.only === 'new';
@@ -265,18 +268,19 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
     if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
   }
-  return { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
+  return { when, timezone, isZoneTyped, destination, guildId, channelName, home, line, isWatch, alert };
 }
 
 /** The schedule an add makes of what readAdd read. */
 function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now: Date): ScheduleRecord {
-  const { when, timezone, destination, guildId, channelName, home, line, isWatch, alert } = read;
+  const { when, timezone, isZoneTyped, destination, guildId, channelName, home, line, isWatch, alert } = read;
   return {
     id: newScheduleId(),
     when: when.text,
     cron: when.cron,
     words: when.words,
     timezone,
+    ...(isZoneTyped ? { isZoneTyped } : {}),
     destination,
     ...(guildId ? { guildId } : {}),
     home,

@@ -13,7 +13,7 @@ import type { StoredFile } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
-import type { CheckedLine } from '../core/dispatch.ts';
+import type { CheckedLine, RunOptions } from '../core/dispatch.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { SimulatedPolicy } from './simulated.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
@@ -86,7 +86,7 @@ function runWithLimit(deps: SlotDeps, job: Job, slot: JobSlot): Promise<Delivery
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
-  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
+  run(line: string, actor: Actor, signal: AbortSignal, opts?: RunOptions): Promise<Reply>;
   /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
   check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<CheckedLine>;
 }
@@ -131,7 +131,8 @@ export function chatJob(
         : ({ kind: 'ok' } as const);
       if (decision.kind === 'refuse')
         throw new UserError({ code: 'invalid_input', message: decision.message });
-      let reply: Reply | undefined = await runner.run(record.command, actor, ctx.signal, { watch });
+      const runOptions = { watch, schedule: record };
+      let reply: Reply | undefined = await runner.run(record.command, actor, ctx.signal, runOptions);
       if (watch) {
         const watched = applyWatch(reply, memory, record.alert);
         reply = watched.reply;
