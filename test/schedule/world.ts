@@ -10,7 +10,8 @@ import { parseLine } from '../../src/core/args.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/core/dispatch.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
 import type { CommandLog } from '../../src/core/command.ts';
-import type { Reply } from '../../src/core/reply.ts';
+import { mapReplyText, type Reply } from '../../src/core/reply.ts';
+import { writeTimes } from '../../src/render/time.ts';
 import {
   createScheduleService,
   type BuiltInSchedule,
@@ -341,7 +342,9 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       // A failure's sentence as the tests compare it: its reference (test/core/dispatch.test.ts)
       // taken off the end; `failureRef` still says there was one.
       const quoted = reply?.failureRef === undefined ? undefined : ` (ref ${reply.failureRef})`;
-      return quoted ? { ...reply!, text: reply!.text.replace(quoted, '') } : reply!;
+      // Its time values as the console writes them: in the operator's zone (SCHEDULE_TZ here).
+      const shown = mapReplyText(reply!, (text) => writeTimes(text, 'plain'));
+      return quoted ? { ...shown, text: shown.text.replace(quoted, '') } : shown;
     },
     upstream: () =>
       server.requests
