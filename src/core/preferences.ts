@@ -12,7 +12,7 @@ import {
 import type { Actor } from './actor.ts';
 import { parseChannelDestination, type ChatChannel } from './channel.ts';
 
-export const PREFERENCE_KEYS = ['timezone', 'units', 'language', 'home'] as const;
+const PREFERENCE_KEYS = ['timezone', 'units', 'language', 'home'] as const;
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 
 /** What one person or one channel set; a channel sets no home place. */

@@ -73,7 +73,7 @@ export const COLOR_HEX: Readonly<Record<Color, number>> = {
 };
 
 /** A time value's look: `f` its date and time; `fR` and, where the platform writes it, how far from now. */
-export type TimeStyle = 'f' | 'fR';
+type TimeStyle = 'f' | 'fR';
 
 /**
  * A point in time inside a reply's text. Each renderer writes it its platform's way

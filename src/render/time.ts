@@ -5,7 +5,7 @@
 // console). A value a cut left half-written loses its markers and keeps its words.
 
 /** How a piece of text is shown: with Discord's or Slack's tokens, or as plain text. */
-export type TimeForm = 'discord' | 'slack' | 'plain';
+type TimeForm = 'discord' | 'slack' | 'plain';
 
 const TIME_VALUE_RE = /\uE000(-?\d{1,13}):(fR|f)\uE001([^\uE000-\uE002]*)\uE002/g;
 const MARKER_RE = /[\uE000-\uE002]/g;
