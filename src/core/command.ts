@@ -38,7 +38,7 @@ export interface CommandContext<S extends Services = Services> {
   preferences: Preferences;
 }
 
-/** Options a preference fills when they are not typed: `units` from the units, a place from the home place. */
+/** Options a preference fills when not typed: `units` from the units, a place from the home place. */
 type Preferred<O extends string> = Partial<Record<O, 'units' | 'home'>>;
 
 /** A guard run by the dispatcher before the handler; returns a UserError to deny. */

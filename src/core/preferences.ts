@@ -70,7 +70,7 @@ function keyOf(scope: PreferenceScope): string {
   return `prefs:${scope.kind}:${platform}:${id}/`;
 }
 
-/** A stored value read back, keeping only what a setting may hold (a value from an older herald is dropped). */
+/** A stored value read back, keeping only what a setting may hold (anything else is dropped). */
 function parseStored(text: string | undefined): StoredPreferences {
   if (text === undefined) return {};
   const raw = JSON.parse(text) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 // The one writer of a reply's time values (timeValue in src/core/reply.ts), for every renderer:
 // Discord's timestamp token (https://discord.com/developers/docs/reference#message-formatting),
-// Slack's date token with its plain-text fallback (https://docs.slack.dev/messaging/formatting-message-text#date-formatting),
+// Slack's date token with its plain-text fallback
+// (https://docs.slack.dev/messaging/formatting-message-text#date-formatting),
 // or the plain text in the reader's zone where no token renders (titles, footers, plain_text, the
 // console). A value a cut left half-written loses its markers and keeps its words.
 
