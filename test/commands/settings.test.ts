@@ -135,6 +135,18 @@ describe('what the settings change', () => {
     });
   });
 
+  it("the console writes times in the operator's zone: theirs, else SCHEDULE_TZ", async () => {
+    const added = await world.type(
+      '/schedule add tz:Europe/Berlin "every day at 07:30" to:ops /weather Oslo',
+    );
+    expect(added.text).toMatch(/^Schedule \w+ added/);
+    const next = (reply: { embeds?: { fields?: { value: string }[] }[] }) =>
+      /Next: (.+)/.exec(reply.embeds![0]!.fields![0]!.value)?.[1];
+    expect(next(await world.type('/schedule list'))).toBe('Sat, 28 Mar 2026, 06:30 GMT');
+    await world.type('/settings tz:Asia/Tokyo');
+    expect(next(await world.type('/schedule list'))).toBe('Sat, 28 Mar 2026, 15:30 GMT+9');
+  });
+
   it("a scheduled post: its own options, then its channel's, then its creator's; the creator's home", async () => {
     await world.type('/settings units:standard home:Oslo', MANAGER);
     await world.type('/settings scope:channel units:imperial', ADMIN, HERE);
