@@ -14,6 +14,7 @@ import { createMetrics } from '../src/metrics.ts';
 import { createInteractionWebhookClient } from '../src/services/webhook/discord-interaction.ts';
 import { createSqliteStore } from '../src/store/index.ts';
 import { answerBenchIpc } from './interactions-ipc.ts';
+import { defaultPreferences } from '../src/core/preferences.ts';
 
 const registry = createRegistry([
   defineCommand({
@@ -47,6 +48,7 @@ const handlers: AdapterHandlers = {
       signal: inv.signal,
       now: () => new Date(),
       invocationId: 'bench',
+      preferences: defaultPreferences('UTC'),
     });
     await inv.respond(reply);
   },

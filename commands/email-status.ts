@@ -1,12 +1,12 @@
 // /email status id: the record of a sent email from S1 (GET /emails/{id}) with its last event.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import type { Reply } from '../src/core/reply.ts';
+import { timeValue, type Reply } from '../src/core/reply.ts';
 import type { CommandWatch } from '../src/core/watch-contract.ts';
 import type { EmailRecord } from '../src/services/email/client.ts';
 import { emailAccess } from './access.ts';
 import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
-import { formatDateTime, formatRelative, listWithMore, truncate } from './format.ts';
+import { formatRelative, listWithMore, truncate } from './format.ts';
 
 /** A watch of /email status posts its last event when it changed (~ delivered → bounced). */
 const emailStatusWatch: CommandWatch<EmailRecord> = {
@@ -64,7 +64,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
               { name: 'Last event', value: event, inline: true },
               {
                 name: 'Created',
-                value: `${formatRelative(record.createdAt, ctx.now())}\n${formatDateTime(record.createdAt)}`,
+                value: `${formatRelative(record.createdAt, ctx.now())}\n${timeValue(record.createdAt, ctx.preferences.timezone)}`,
                 inline: true,
               },
               { name: 'From', value: record.from },

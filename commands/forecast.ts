@@ -65,15 +65,16 @@ export const forecast = defineCommand({
   description: '5-day forecast for a city: low, high and conditions per day',
   options: z.object({ city: CITY_OPTION, units: UNITS_OPTION }),
   positional: ['city'],
+  preferred: { city: 'home', units: 'units' },
   needs: ['weather'],
   examples: ['/forecast Oslo', '/forecast "Austin,US" units:imperial'],
   watch: forecastWatch,
   async handler(input, ctx) {
     const result = await ctx.services.weather.forecast(
-      { city: input.city, units: input.units },
+      { city: input.city!, units: input.units },
       { signal: ctx.signal },
     );
-    if (result === undefined) return unknownCityReply(input.city);
+    if (result === undefined) return unknownCityReply(input.city!);
 
     const place = placeLabel(result.city, result.country);
     const offsetS = result.timezoneOffsetS ?? 0;

@@ -12,6 +12,7 @@ import { createJobsCommand } from './jobs.ts';
 import { report } from './report.ts';
 import { createScheduleCommands, type ScheduleCommandOptions } from './schedule.ts';
 import { createSayCommand, type SayCommandOptions } from './say.ts';
+import { createSettingsCommand, type SettingsCommandOptions } from './settings.ts';
 import { withSpeakOption } from './speak-option.ts';
 import { voices } from './voices.ts';
 import { weather } from './weather.ts';
@@ -27,6 +28,8 @@ export interface CommandSettings {
   refundSay?: SayCommandOptions['refund'];
   /** /schedule's service and who may manage schedules; absent: no /schedule. */
   schedules?: ScheduleCommandOptions;
+  /** /settings: the kept preferences and who may set a channel's; absent: no /settings. */
+  preferences?: SettingsCommandOptions;
 }
 
 export function buildCommands(settings: CommandSettings): Command[] {
@@ -56,6 +59,7 @@ export function buildCommands(settings: CommandSettings): Command[] {
     ...(settings.schedules
       ? createScheduleCommands({ ...settings.schedules, commands: () => commands })
       : []),
+    ...(settings.preferences ? [createSettingsCommand(settings.preferences)] : []),
   ];
   commands.push(createHelpCommand(() => commands, { perUserPerMinute: settings.limits.perUserPerMinute }));
   return commands;

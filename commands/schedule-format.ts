@@ -1,7 +1,9 @@
-// The replies of /schedule: what was added (with the next runs in the schedule's zone and the lines
-// to type next, as buttons where the platform has them), the list, and the one-line answers.
+// The replies of /schedule: what was added (with the next runs and the lines to type next, as
+// buttons where the platform has them), the list, and the one-line answers. Every time is a time
+// value (timeValue): each reader sees it in their own zone where the platform can, else in `zone`,
+// the reader's (their /settings, else SCHEDULE_TZ); a schedule's rule stays in its own zone.
 import { parseChannelDestination } from '../src/core/channel.ts';
-import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
+import { timeValue, type Action, type Embed, type EmbedField, type Reply } from '../src/core/reply.ts';
 import type { AuditEntry } from '../src/schedule/audit.ts';
 import type {
   BuiltInSchedule,
@@ -12,7 +14,6 @@ import type {
   Preview,
 } from '../src/schedule/service.ts';
 import type { ScheduleRecord, ScheduleRun } from '../src/schedule/schedules.ts';
-import { formatRun } from '../src/schedule/when.ts';
 import type { Skipped } from '../src/schedule/skips.ts';
 import { truncate } from './format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
@@ -36,9 +37,9 @@ function nextLines(id: string): Action[] {
   ];
 }
 
-export function addedReply(record: ScheduleRecord, runs: readonly Date[]): Reply {
+export function addedReply(record: ScheduleRecord, runs: readonly Date[], zone: string): Reply {
   const tz = record.timezone;
-  const next = runs.map((d) => formatRun(d, tz));
+  const next = runs.map((d) => timeValue(d, zone));
   return {
     text: `Schedule ${record.id} added: ${record.words} (${tz}), ${record.command} ${destinationWords(record.destination, true, 'to')}.`,
     embeds: [
@@ -72,8 +73,8 @@ function messageIds(run: HistoryRun): string {
 }
 
 /** A run's outcome in one line: posted, no change, pending until when, failed and why, missed, skipped and why. */
-function runLine(run: HistoryRun, tz: string): string {
-  const at = formatRun(new Date(run.at), tz);
+function runLine(run: HistoryRun, zone: string): string {
+  const at = timeValue(new Date(run.at), zone);
   const why = truncate(run.error ?? 'unknown error', 300, { oneLine: true });
   if (run.outcome === 'posted') return `posted ${at}${messageIds(run)}`;
   if (run.outcome === 'no-change') return `no change ${at}: nothing new, nothing posted`;
@@ -81,14 +82,14 @@ function runLine(run: HistoryRun, tz: string): string {
   if (run.outcome === 'skipped') return `skipped (${why})`;
   if (run.outcome === 'pending') {
     const retry =
-      run.nextRetryAt === undefined ? '' : ` Next try ${formatRun(new Date(run.nextRetryAt), tz)}.`;
+      run.nextRetryAt === undefined ? '' : ` Next try ${timeValue(new Date(run.nextRetryAt), zone, 'fR')}.`;
     return `pending since ${at}: ${why}${retry}`;
   }
   return `failed ${at}: ${why}`;
 }
 
-function lastRunLine(run: ScheduleRun | undefined, tz: string): string {
-  return run ? runLine(run, tz) : 'not run yet';
+function lastRunLine(run: ScheduleRun | undefined, zone: string): string {
+  return run ? runLine(run, zone) : 'not run yet';
 }
 
 function seconds(ms: number | undefined): string {
@@ -99,14 +100,13 @@ function seconds(ms: number | undefined): string {
  * /schedule history: the latest runs, newest first, each with its slot, outcome and duration, and a
  * posted run's message as a link where the platform gives one.
  */
-export function historyReply(record: ScheduleRecord, runs: readonly HistoryRun[]): Reply {
-  const tz = record.timezone;
+export function historyReply(record: ScheduleRecord, runs: readonly HistoryRun[], zone: string): Reply {
   const state = record.paused ? ' (paused)' : '';
   if (runs.length === 0)
     return { text: `Schedule ${record.id}${state} has not run yet; /schedule run ${record.id} runs it now.` };
   const fields = runs.map((run): EmbedField => ({
-    name: `${run.slotId.startsWith('manual:') ? 'run by hand' : `slot ${formatRun(new Date(run.slotId), tz)}`}${seconds(run.durationMs)}`,
-    value: runLine(run, tz),
+    name: `${run.slotId.startsWith('manual:') ? 'run by hand' : `slot ${timeValue(new Date(run.slotId), zone)}`}${seconds(run.durationMs)}`,
+    value: runLine(run, zone),
     ...(run.link ? { link: { label: MESSAGE_LINK_LABEL, url: run.link } } : {}),
   }));
   return {
@@ -140,13 +140,13 @@ const VIA: Record<AuditEntry['via'], string> = {
   store: 'npm run store',
 };
 
-/** /schedule audit: who changed what, newest first, one line each (times in UTC). */
-export function auditReply(entries: readonly AuditEntry[], id?: string): Reply {
+/** /schedule audit: who changed what, newest first, one line each (times in the reader's zone). */
+export function auditReply(entries: readonly AuditEntry[], id: string | undefined, zone: string): Reply {
   const which = id === undefined ? 'the schedules you may see' : `schedule ${id.trim().toLowerCase()}`;
   if (entries.length === 0) return { text: `No changes are recorded for ${which}.` };
   const lines = entries.map(
     (e) =>
-      `${formatRun(new Date(e.at), 'UTC')} · ${truncate(e.by.displayName, 40, { oneLine: true })} ${DONE[e.action]} ${e.scheduleId} (${VIA[e.via]})`,
+      `${timeValue(new Date(e.at), zone)} · ${truncate(e.by.displayName, 40, { oneLine: true })} ${DONE[e.action]} ${e.scheduleId} (${VIA[e.via]})`,
   );
   const count = entries.length === 1 ? 'The last change' : `The last ${entries.length} changes`;
   return {
@@ -165,6 +165,7 @@ function scheduleField(
   record: ScheduleRecord,
   nextRun: Date | undefined,
   mode: DestinationMode | undefined,
+  zone: string,
 ): EmbedField {
   const tz = record.timezone;
   const watch = record.onlyNew ? ` (watch: only new${record.alert ? `, alert ${record.alert}` : ''})` : '';
@@ -175,8 +176,8 @@ function scheduleField(
       `When: "${truncate(record.when, 100, { oneLine: true })}", ${tz}`,
       `Runs: ${truncate(record.command, 300, { oneLine: true })} ${destinationWords(record.destination, false, '→')}${modeWord(mode)}`,
       `By: ${truncate(record.creator.displayName, 80, { oneLine: true })} (${record.creator.platform})`,
-      `Next: ${record.paused ? 'paused' : nextRun ? formatRun(nextRun, tz) : 'none'}`,
-      `Last: ${lastRunLine(record.lastRun, tz)}`,
+      `Next: ${record.paused ? 'paused' : nextRun ? timeValue(nextRun, zone, 'fR') : 'none'}`,
+      `Last: ${lastRunLine(record.lastRun, zone)}`,
     ].join('\n'),
   };
 }
@@ -185,14 +186,15 @@ function builtInField(
   b: BuiltInSchedule,
   nextRun: Date | undefined,
   mode: DestinationMode | undefined,
+  zone: string,
 ): EmbedField {
   return {
     name: `${b.name} (built in, read-only) · ${b.description}`,
     value: [
       `When: "${b.cron}", ${b.timezone} (${b.variables})`,
       `Runs: the ${b.name} job → ${b.destination}${modeWord(mode)}`,
-      `Next: ${b.disabledReason ?? (nextRun ? formatRun(nextRun, b.timezone) : 'none')}`,
-      `Last: ${lastRunLine(b.lastRun, b.timezone)}`,
+      `Next: ${b.disabledReason ?? (nextRun ? timeValue(nextRun, zone, 'fR') : 'none')}`,
+      `Last: ${lastRunLine(b.lastRun, zone)}`,
     ].join('\n'),
   };
 }
@@ -233,10 +235,10 @@ function pageActions(page: number, last: number): Action[] {
  * characters and 10 embeds of 25 fields), so a long list is paged (`page:`, and buttons) rather
  * than cut.
  */
-export function listReply(listing: Listing, max: number, page = 1): Reply {
+export function listReply(listing: Listing, max: number, page: number, zone: string): Reply {
   const fields = [
-    ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun, b.destinationMode)),
-    ...listing.schedules.map((s) => scheduleField(s.record, s.nextRun, s.destinationMode)),
+    ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun, b.destinationMode, zone)),
+    ...listing.schedules.map((s) => scheduleField(s.record, s.nextRun, s.destinationMode, zone)),
   ];
   const count = listing.schedules.length;
   if (fields.length === 0)
@@ -268,22 +270,22 @@ export function listReply(listing: Listing, max: number, page = 1): Reply {
   };
 }
 
-export function pausedReply(record: ScheduleRecord, nextRun: Date | undefined): Reply {
+export function pausedReply(record: ScheduleRecord, nextRun: Date | undefined, zone: string): Reply {
   return record.paused
     ? { text: `Schedule ${record.id} is paused; /schedule resume ${record.id} starts it again.` }
     : {
-        text: `Schedule ${record.id} resumed; next run ${nextRun ? formatRun(nextRun, record.timezone) : 'none'}.`,
+        text: `Schedule ${record.id} resumed; next run ${nextRun ? timeValue(nextRun, zone, 'fR') : 'none'}.`,
       };
 }
 
 /** /schedule skip and unskip: which run is set aside or restored, and the next run. */
-export function skipReply({ record, slot, nextRun }: Skipped, isSkip: boolean): Reply {
-  const { id, timezone } = record;
-  const next = nextRun ? formatRun(nextRun, timezone) : 'none';
+export function skipReply({ record, slot, nextRun }: Skipped, isSkip: boolean, zone: string): Reply {
+  const { id } = record;
+  const next = nextRun ? timeValue(nextRun, zone, 'fR') : 'none';
   return {
     text: isSkip
-      ? `Schedule ${id} skips its run at ${formatRun(slot, timezone)}; next run ${next}. /schedule unskip ${id} takes that back.`
-      : `Schedule ${id} runs at ${formatRun(slot, timezone)} after all; /schedule skip ${id} skips it again.`,
+      ? `Schedule ${id} skips its run at ${timeValue(slot, zone)}; next run ${next}. /schedule unskip ${id} takes that back.`
+      : `Schedule ${id} runs at ${timeValue(slot, zone)} after all; /schedule skip ${id} skips it again.`,
   };
 }
 
@@ -312,8 +314,8 @@ export function ranReply(record: ScheduleRecord, result: ManualRun): Reply {
 }
 
 /** A preview: the post as the schedule would make it now, marked as not posted; actions left out. */
-export function previewReply(preview: Preview): Reply {
-  const next = preview.nextRun ? formatRun(preview.nextRun, preview.timezone) : 'none';
+export function previewReply(preview: Preview, zone: string): Reply {
+  const next = preview.nextRun ? timeValue(preview.nextRun, zone, 'fR') : 'none';
   const head = `Preview of ${preview.line} ${destinationWords(preview.destination, true, 'for')} (not posted, not added; next run ${next}):`;
   if ('error' in preview.result) {
     return { text: `${head} it fails now, so it would fail then: ${preview.result.error}`, ephemeral: true };

@@ -29,7 +29,7 @@ export const ADD_OPTIONS = z.object({
     .min(1)
     .max(64)
     .optional()
-    .describe('IANA time zone, e.g. Europe/Berlin (default: SCHEDULE_TZ)'),
+    .describe('IANA time zone, e.g. Europe/Berlin (default: yours, else the channel’s, else SCHEDULE_TZ)'),
   only: z.enum(['new']).optional().describe('new: a watch, posting only what is new since its last post'),
   alert: z
     .string()

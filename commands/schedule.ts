@@ -65,22 +65,23 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
     ],
     async handler(input, ctx) {
       const { preview, ping, ...typed } = input;
-      // Without to:, a schedule typed in a Discord or Slack channel posts into that channel.
+      // Without to:, a schedule typed in a Discord or Slack channel posts into that channel; without
+      // tz:, it fires in its creator's zone, else the channel's, else SCHEDULE_TZ (/settings).
       const mentions = { ping: ping === undefined ? undefined : parseMentions(ping) };
-      const schedule = ctx.channel
-        ? { ...typed, ...mentions, channel: ctx.channel }
-        : { ...typed, ...mentions };
+      const zoned = { ...typed, ...mentions, zone: ctx.preferences.timezone };
+      const schedule = ctx.channel ? { ...zoned, channel: ctx.channel } : zoned;
       if (preview === 'yes') {
         const shown = await service.preview(schedule, ctx.actor, ctx.signal);
         // A command that fails now would fail at its slot: a failed command, told in the same sentence.
-        if ('error' in shown.result) throw new RunFailedError(previewReply(shown).text);
-        return previewReply(shown);
+        const reply = previewReply(shown, ctx.preferences.timezone);
+        if ('error' in shown.result) throw new RunFailedError(reply.text);
+        return reply;
       }
       const { record, nextRuns } = await service.add(schedule, ctx.actor, ctx.surface);
       // A typed cron is the user's text (a valid one runs to ~180 characters).
       const cron = loggedText(record.cron);
       ctx.log.info({ scheduleId: record.id, cron, timezone: record.timezone }, 'schedule.added');
-      const added = addedReply(record, nextRuns);
+      const added = addedReply(record, nextRuns, ctx.preferences.timezone);
       return { ...added, actions: [...(added.actions ?? []), previewAction({ ...typed, ping })] };
     },
   });
@@ -102,6 +103,7 @@ function scheduleReading(service: ScheduleService): Command[] {
           await service.list({ actor: ctx.actor, channel: ctx.channel }),
           service.settings.max,
           input.page,
+          ctx.preferences.timezone,
         );
       },
     }),
@@ -115,7 +117,7 @@ function scheduleReading(service: ScheduleService): Command[] {
       async handler(input, ctx) {
         const viewer = { actor: ctx.actor, channel: ctx.channel };
         const { record, runs } = await service.history(input.id, viewer, ctx.signal);
-        return historyReply(record, runs);
+        return historyReply(record, runs, ctx.preferences.timezone);
       },
     }),
   ];
@@ -135,7 +137,7 @@ function scheduleSkips(service: ScheduleService, manage: AccessCheck): Command[]
       examples: [isSkip ? '/schedule skip k7p2mx' : '/schedule unskip k7p2mx'],
       async handler(input, ctx) {
         const skipped = await service.setSkip(input.id, isSkip, ctx.actor, ctx.channel, ctx.surface);
-        return skipReply(skipped, isSkip);
+        return skipReply(skipped, isSkip, ctx.preferences.timezone);
       },
     }),
   );
@@ -179,14 +181,14 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
       async handler(input, ctx) {
         const set = await service.setPaused(input.id, true, ctx.actor, ctx.channel, ctx.surface);
-        return pausedReply(set.record, set.nextRun);
+        return pausedReply(set.record, set.nextRun, ctx.preferences.timezone);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
       async handler(input, ctx) {
         const set = await service.setPaused(input.id, false, ctx.actor, ctx.channel, ctx.surface);
-        return pausedReply(set.record, set.nextRun);
+        return pausedReply(set.record, set.nextRun, ctx.preferences.timezone);
       },
     }),
     ...scheduleSkips(service, manage),
@@ -211,7 +213,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       examples: ['/schedule audit', '/schedule audit k7p2mx'],
       async handler(input, ctx) {
         const viewer = { actor: ctx.actor, channel: ctx.channel };
-        return auditReply(await service.audit(viewer, input.id), input.id);
+        return auditReply(await service.audit(viewer, input.id), input.id, ctx.preferences.timezone);
       },
     }),
   ];

@@ -5,19 +5,19 @@ import type { Reply } from '../src/core/reply.ts';
 import type { Condition, Units } from '../src/services/weather/client.ts';
 import { formatQuantity, quote, truncate } from './format.ts';
 import { ownEntry } from '../src/domain/lookup.ts';
-
-export const UNIT_CHOICES = ['metric', 'imperial', 'standard'] as const;
+import { PREFERENCE_DEFAULTS, UNIT_CHOICES } from '../src/domain/preferences.ts';
 
 export const CITY_OPTION = z
   .string()
   .trim()
   .min(1)
   .max(100)
-  .describe('City name, optionally with a country code: "Paris,FR"');
+  .optional()
+  .describe('City name, optionally with a country code: "Paris,FR" (default: your home place)');
 
 export const UNITS_OPTION = z
   .enum(UNIT_CHOICES)
-  .default('metric')
+  .default(PREFERENCE_DEFAULTS.units)
   .describe('metric (°C, m/s), imperial (°F, mph) or standard (K, m/s)');
 
 /** The answer when OpenWeatherMap does not know the city: a hint, not an error. */

@@ -19,14 +19,15 @@ export const weather = defineCommand({
   description: 'Current weather for a city',
   options: z.object({ city: CITY_OPTION, units: UNITS_OPTION }),
   positional: ['city'],
+  preferred: { city: 'home', units: 'units' },
   needs: ['weather'],
   examples: ['/weather London', '/weather "New York,US" units:imperial'],
   async handler(input, ctx) {
     const now = await ctx.services.weather.current(
-      { city: input.city, units: input.units },
+      { city: input.city!, units: input.units },
       { signal: ctx.signal },
     );
-    if (now === undefined) return unknownCityReply(input.city);
+    if (now === undefined) return unknownCityReply(input.city!);
 
     const units = now.units;
     const place = placeLabel(now.city, now.country);

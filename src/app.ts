@@ -9,6 +9,7 @@ import type { Config, ServiceConfigs } from './config/index.ts';
 import type { Command } from './core/command.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { createRegistry, type Registry } from './core/registry.ts';
+import { createPreferenceBook } from './core/preferences.ts';
 import type { JobSchedule } from './schedule/job.ts';
 import { markSimulatedAnswer } from './schedule/simulated.ts';
 import { SERVICE_KEYS, type Services } from './core/services.ts';
@@ -100,6 +101,8 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     ...(parts.onRun ? { onRun: parts.onRun } : {}),
     ...(parts.onRecord ? { onRecord: parts.onRecord } : {}),
   });
+  // /settings' values, kept in the one store; SCHEDULE_TZ is the zone where nobody set one.
+  const preferences = createPreferenceBook(parts.store, { timezone: config.schedule.timezone });
   const commands = buildCommands({
     access: config.access,
     limits: config.limits,
@@ -110,6 +113,11 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
       service: scheduling.service,
       users: config.schedule.allowedUsers,
       roles: config.schedule.allowedRoles,
+    },
+    preferences: {
+      book: preferences,
+      adminUsers: config.schedule.adminUsers,
+      adminRoles: config.schedule.adminRoles,
     },
   });
   const registry = createRegistry(commands);
@@ -126,6 +134,7 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
       ...(parts.onCommand ? { onCommand: parts.onCommand } : {}),
       markReply: markSimulatedAnswer(plan),
       notices: scheduling.runner.notices,
+      preferences,
     });
     scheduling.attach(dispatcher);
   }

@@ -1,7 +1,8 @@
 // The one formatting module (one fact in one place): numbers, measured quantities,
 // percentages and changes, byte sizes, dates and ages, and bounded echoes of text. Commands,
 // jobs and adapters all import it, so a reply never shows "18 KB" beside "18.4 kB" or "5 °C"
-// beside "5.3 °C". A leaf but for the domain's text rules. One locale (en-GB) and dates in UTC.
+// beside "5.3 °C". A leaf but for the domain's text rules. One locale (en-GB); dates in UTC, or
+// in the zone asked for.
 
 import { truncate } from './domain/text.ts';
 
@@ -165,6 +166,23 @@ export function formatDay(date: Date): string {
 export function formatDateTime(date: Date): string {
   if (!isShown(date.getTime())) return NOT_AVAILABLE;
   return `${dateFormatter().format(date)}, ${timeFormatter().format(date)} UTC`;
+}
+
+// One formatter per zone a reader or a schedule uses, each built on first use.
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant as people read it in `zone` (an IANA name): "Mon, 24 Nov 2025, 07:30 CET". */
+export function formatInZone(at: Date, zone: string): string {
+  if (!isShown(at.getTime())) return NOT_AVAILABLE;
+  let format = zonedFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALE, {
+      ...{ timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
+      ...{ hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' },
+    });
+    zonedFormats.set(zone, format);
+  }
+  return format.format(at);
 }
 
 /** An ISO 8601 instant as formatDateTime does; text that is not a date is returned as it is. */

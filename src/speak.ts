@@ -7,6 +7,7 @@ import type { Attachment, Reply } from './core/reply.ts';
 import { countCharacters } from './domain/speech.ts';
 import { ServiceError, UserError, userMessageFor } from './errors.ts';
 import type { SpeechClient } from './services/speech/client.ts';
+import { writeTimes } from './render/time.ts';
 
 /** A spoken reply is short: about half a minute of speech. */
 export const SPOKEN_MAX_CHARS = 500;
@@ -35,7 +36,8 @@ function clip(text: string, max: number): string {
 
 /** The reply's text as something to read aloud: no links, markup, emoji or symbols for units. */
 export function spokenText(text: string, max = SPOKEN_MAX_CHARS): string {
-  let out = text
+  // A time value is read as its words, in the zone the reply was written for.
+  let out = writeTimes(text, 'plain')
     .replace(/https?:\/\/\S+/g, '')
     .replace(/[*_`~|>#]/g, '')
     .replace(/\p{Extended_Pictographic}\uFE0F?/gu, '')

@@ -1,9 +1,16 @@
 // Renders a Reply as plain terminal text: the text, each embed as an indented card with aligned
 // fields, saved attachments as paths and buttons as the console line that runs them. Pure.
 import { mentionToken } from '../../src/domain/mentions.ts';
-import { actionToCommandLine, type Color, type Embed, type Reply } from '../../src/core/reply.ts';
+import {
+  actionToCommandLine,
+  mapReplyText,
+  type Color,
+  type Embed,
+  type Reply,
+} from '../../src/core/reply.ts';
 import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
 import { visibleControls } from '../../src/render/text-safety.ts';
+import { writeTimes } from '../../src/render/time.ts';
 
 /** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
 const MAX_FIELD_NAME_WIDTH = 24;
@@ -88,7 +95,9 @@ function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string
   return lines;
 }
 
-export function renderConsole(reply: Reply, opts: ConsoleRenderOptions = {}): string {
+export function renderConsole(shown: Reply, opts: ConsoleRenderOptions = {}): string {
+  // A terminal renders no time token: each time value reads in the operator's zone.
+  const reply = mapReplyText(shown, (text) => writeTimes(text, 'plain'));
   const paint = (code: keyof typeof ANSI, text: string): string =>
     opts.isColor ? `${ANSI[code]}${text}${ANSI.reset}` : text;
   const sections: string[] = [];

@@ -11,7 +11,7 @@ import type { ConfigProblem } from '../errors.ts';
 import type { WebhookConfig, WebhookDestination } from '../services/webhook/client.ts';
 
 export interface ScheduleConfig {
-  /** SCHEDULE_TZ: the zone of a schedule added without `tz`. */
+  /** SCHEDULE_TZ: the zone where nobody set one with /settings (a schedule added without `tz`). */
   timezone: string;
   /** SCHEDULE_MIN_INTERVAL_MINUTES: nothing more frequent is accepted. */
   minIntervalMinutes: number;

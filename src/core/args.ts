@@ -8,18 +8,44 @@ import { parseArgs } from './input/bind.ts';
 import { coerce } from './input/coerce.ts';
 import { sentenceFor } from './input/issues.ts';
 import { optionSpecs } from './options.ts';
+import type { Preferences } from './preferences.ts';
 
 export { parseArgs } from './input/bind.ts';
 export { resolveCommand } from './input/resolve.ts';
 export { parseLine, tokenize, type ArgToken } from './input/tokenize.ts';
 
-/** Validates raw input against a command's options; throws a UserError naming the option. */
+/** The options `command` takes from preferences, filled where not typed; a place with no home is refused. */
+function withPreferred(
+  command: Command,
+  raw: Record<string, unknown>,
+  prefs: Preferences | undefined,
+): Record<string, unknown> {
+  const filled = { ...raw };
+  for (const [option, key] of Object.entries(command.preferred)) {
+    if (filled[option] !== undefined && filled[option] !== null) continue;
+    const value = key === undefined || prefs === undefined ? undefined : prefs[key];
+    if (value !== undefined) filled[option] = value;
+    else if (key === 'home')
+      throw new UserError({
+        code: 'invalid_input',
+        message: `/${command.name} needs a place: type it (/${command.name} Oslo), or set your home place once with /settings home:Oslo.`,
+      });
+  }
+  return filled;
+}
+
+/**
+ * Validates raw input against a command's options, those not typed filled from `prefs` where the
+ * command takes them (`preferred`); throws a UserError naming the option.
+ */
 export function readInput(
   command: Command,
   rawInput: Record<string, unknown> | string,
+  prefs?: Preferences,
 ): Record<string, unknown> {
-  const raw: Record<string, unknown> =
+  const typed: Record<string, unknown> =
     typeof rawInput === 'string' ? (command.readText?.(rawInput) ?? parseArgs(command, rawInput)) : rawInput;
+  const raw = withPreferred(command, typed, prefs);
   const specs = optionSpecs(command.options);
   // No prototype: an own "__proto__" key of a record input (JSON.parse makes one) stays a key that
   // the schema drops, instead of becoming the prototype whose members the schema would then read.

@@ -6,6 +6,7 @@ import type { UserError } from '../errors.ts';
 import type { Actor } from './actor.ts';
 import type { ChatChannel } from './channel.ts';
 import { optionSpecs } from './options.ts';
+import type { Preferences } from './preferences.ts';
 import type { Choice, Reply } from './reply.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
 import type { CommandWatch, WatchedReply, WatchSpec } from './watch-contract.ts';
@@ -38,7 +39,12 @@ export interface CommandContext<S extends Services = Services> {
   channel?: ChatChannel;
   /** How it was invoked in chat (absent: typed, or the console). */
   surface?: Surface;
+  /** What applies to this run (/settings), resolved once by the dispatcher (src/core/preferences.ts). */
+  preferences: Preferences;
 }
+
+/** Options a preference fills when not typed: `units` from the units, a place from the home place. */
+type Preferred<O extends string> = Partial<Record<O, 'units' | 'home'>>;
 
 /** A guard run by the dispatcher before the handler; returns a UserError to deny. */
 export type AccessCheck = (ctx: CommandContext) => UserError | undefined | Promise<UserError | undefined>;
@@ -60,6 +66,7 @@ interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
   options: S;
   /** Option names that take positional words, in order; the last one takes every remaining word. */
   positional?: readonly (keyof z.output<S> & string)[];
+  preferred?: Preferred<keyof z.output<S> & string>;
   /** The services the handler uses; the dispatcher refuses the command while one is missing. */
   needs: readonly K[];
   /**
@@ -96,6 +103,7 @@ export interface Command<I = Record<string, unknown>> {
   readonly description: string;
   readonly options: z.ZodObject;
   readonly positional: readonly string[];
+  readonly preferred: Preferred<string>;
   readonly needs: readonly ServiceKey[];
   /** The services a run with `input` uses beside `needs` (CommandDef.uses). */
   uses?(input: I): readonly ServiceKey[];
@@ -137,6 +145,7 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     description: def.description,
     options: def.options,
     positional: def.positional ?? [],
+    preferred: def.preferred ?? {},
     needs: def.needs,
     ...(def.uses ? { uses: def.uses } : {}),
     access: def.access ?? [],

@@ -33,6 +33,8 @@ import {
   type RateLimiter,
 } from './dispatch-steps.ts';
 import { createInFlight } from './in-flight.ts';
+import { defaultPreferences, resolvePreferences } from './preferences.ts';
+import type { PreferenceBook, Preferences, ScheduledFor } from './preferences.ts';
 import { nextTurn } from './turns.ts';
 import { redactReply, type Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
@@ -68,6 +70,14 @@ export interface DispatcherOptions {
    * added to the reply to their next command.
    */
   notices?: { take(actor: Actor): Promise<string | undefined> };
+  /** What people and channels set with /settings; absent: the defaults apply to every command. */
+  preferences?: PreferenceBook;
+}
+
+/** A scheduled run's: a watch's (its command's watch input), and the schedule whose preferences apply. */
+export interface RunOptions {
+  watch?: boolean;
+  schedule?: ScheduledFor;
 }
 
 /** A command line read without running it: its command, and every service a run of it uses. */
@@ -100,7 +110,7 @@ export interface Dispatcher extends AdapterHandlers {
     line: string | Pick<Invocation, 'command' | 'rawInput'>,
     actor: Actor,
     signal: AbortSignal,
-    opts?: { watch?: boolean },
+    opts?: RunOptions,
   ): Promise<Reply>;
 }
 
@@ -117,6 +127,8 @@ function servicesOf(command: Command, input: Record<string, unknown>): readonly 
 interface Runtime extends DispatcherOptions {
   now: () => Date;
   autocompleteTimeoutMs: number;
+  /** What applies where no preference is kept (no book), or where it cannot be read. */
+  defaults: Preferences;
 }
 
 function contextFor(
@@ -125,14 +137,22 @@ function contextFor(
   command: Command,
   invocationId: string,
   signal: AbortSignal,
-  channel?: Invocation['channel'],
-  surface?: Invocation['surface'],
+  where: Pick<Invocation, 'channel' | 'surface'> = {},
+  preferences: Preferences = rt.defaults,
 ): CommandContext {
   const bindings = { command: command.name, invocationId };
   const log = rt.log.child ? rt.log.child(bindings) : rt.log;
-  const ctx: CommandContext = { actor, services: rt.services, log, signal, now: rt.now, invocationId };
-  if (channel) ctx.channel = channel;
-  if (surface) ctx.surface = surface;
+  const ctx: CommandContext = {
+    actor,
+    services: rt.services,
+    log,
+    signal,
+    now: rt.now,
+    invocationId,
+    preferences,
+  };
+  if (where.channel) ctx.channel = where.channel;
+  if (where.surface) ctx.surface = where.surface;
   return ctx;
 }
 
@@ -175,16 +195,18 @@ async function execute(
   rt: Runtime,
   inv: Invocation,
   invocationId: string,
-  isScheduled = false,
+  scheduled?: { schedule?: ScheduledFor | undefined },
 ): Promise<Result> {
   let command: Command | undefined;
+  const isScheduled = scheduled !== undefined;
   try {
     const found = findCommand(rt.registry, inv);
     command = found.command;
     checkNeeds(command, rt.services, rt.serviceVariables);
-    const input = readInput(command, found.rawInput);
+    const prefs = await resolvePreferences(rt, { ...inv, schedule: scheduled?.schedule });
+    const input = readInput(command, found.rawInput, prefs);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
-    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel, inv.surface);
+    const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv, prefs);
     try {
       const reply = await runHandler(rt, command, input, ctx, { beginWork: inv.beginWork, isScheduled });
       return { command, reply, services: servicesOf(command, input) };
@@ -296,7 +318,8 @@ async function checkLine(
   const { command, rawInput } = splitLine(rt.registry, line);
   accept?.(command, rt.registry.commands);
   checkNeeds(command, rt.services, rt.serviceVariables);
-  const input = readInput(command, rawInput);
+  // A scheduled line is read with its creator's preferences: a place left out is their home place.
+  const input = readInput(command, rawInput, await resolvePreferences(rt, { actor }));
   const signal = AbortSignal.timeout(rt.commandTimeoutMs);
   await checkAccess(command, contextFor(rt, actor, command, randomUUID(), signal));
   return { command, services: servicesOf(command, input) };
@@ -307,6 +330,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     ...opts,
     now: opts.now ?? (() => new Date()),
     autocompleteTimeoutMs: opts.autocompleteTimeoutMs ?? 2_000,
+    defaults: opts.preferences?.defaults ?? defaultPreferences('UTC'),
   };
   const inFlight = createInFlight();
   let isAccepting = true;
@@ -335,7 +359,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     line: string | Pick<Invocation, 'command' | 'rawInput'>,
     actor: Actor,
     signal: AbortSignal,
-    opts: { watch?: boolean } = {},
+    opts: RunOptions = {},
   ): Promise<Reply> {
     const { command, rawInput: typed } =
       typeof line === 'string' ? splitLine(rt.registry, line) : findCommand(rt.registry, line);
@@ -351,7 +375,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       signal,
       respond: () => Promise.resolve(),
     };
-    const result = await execute(rt, inv, randomUUID(), true);
+    const result = await execute(rt, inv, randomUUID(), { schedule: opts.schedule });
     if ('failure' in result) throw result.failure;
     return redactReply(result.reply);
   }

@@ -2,6 +2,7 @@
 // it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
 // limits.
 import type { Mention } from '../domain/mentions.ts';
+import { formatInZone } from '../format.ts';
 import { redactText, redactValue } from '../redact.ts';
 
 /** Palette tokens; each renderer maps them to its own colours. */
@@ -87,6 +88,19 @@ export const COLOR_HEX: Readonly<Record<Color, number>> = {
   warning: 0xf59e0b,
   error: 0xef4444,
 };
+
+/** A time value's look: `f` its date and time; `fR` and, where the platform writes it, how far from now. */
+type TimeStyle = 'f' | 'fR';
+
+/**
+ * A point in time inside a reply's text. Each renderer writes it its platform's way
+ * (src/render/time.ts): a time token where the platform shows each reader their own local time
+ * (Discord's `<t:…>`, Slack's `<!date^…>`), else as plain text in `zone`, the reader's (or a
+ * scheduled post's). Carried between private-use characters, which no renderer's escaping touches.
+ */
+export function timeValue(at: Date, zone: string, style: TimeStyle = 'f'): string {
+  return `\uE000${Math.floor(at.getTime() / 1000)}:${style}\uE001${formatInZone(at, zone)}\uE002`;
+}
 
 /** Renders an Action as the console line that runs it: `/jobs what:"rust dev" page:3`. */
 export function actionToCommandLine(action: Action): string {

@@ -18,6 +18,7 @@ import {
   EPHEMERAL,
   FILE_BYTES_MAX,
   type AllowedMentions,
+  type DiscordEmbed,
   type DiscordMessage,
   type DiscordWebhookMessage,
 } from './discord-payload.ts';
@@ -25,6 +26,7 @@ import { defuseMaskedLinks, noteLine, type Notes } from './discord-text.ts';
 import { renderEmbeds } from './discord-embeds.ts';
 import { actionHints, renderButtons } from './discord-actions.ts';
 import { renderFiles } from './discord-files.ts';
+import { writeTimes } from './time.ts';
 
 // The message types callers send on; the limits and the parts are imported from their own modules.
 export type { DiscordEmbed, DiscordFile, DiscordMessage, DiscordWebhookMessage } from './discord-payload.ts';
@@ -41,6 +43,25 @@ interface RenderOptions {
 
 /** Notes may take this much of the content when the reply's text shares it; the text keeps the rest. */
 const NOTES_SHARE = 600;
+
+/**
+ * The embeds' time values written: Discord's timestamp token in descriptions and field values, which
+ * render markdown; plain text in the reader's zone in titles, field names and footers, which do not.
+ * A token is never longer than the value it replaces, so no limit is crossed.
+ */
+function embedTimes(embed: DiscordEmbed): DiscordEmbed {
+  const out: DiscordEmbed = { ...embed };
+  if (embed.title !== undefined) out.title = writeTimes(embed.title, 'plain');
+  if (embed.description !== undefined) out.description = writeTimes(embed.description, 'discord');
+  if (embed.footer) out.footer = { text: writeTimes(embed.footer.text, 'plain') };
+  if (embed.fields)
+    out.fields = embed.fields.map((f) => ({
+      ...f,
+      name: writeTimes(f.name, 'plain'),
+      value: writeTimes(f.value, 'discord'),
+    }));
+  return out;
+}
 
 /**
  * Renders a Reply as a Discord message; never produces a payload Discord would reject. Buttons
@@ -80,8 +101,8 @@ export function renderDiscord(shown: Reply, options: RenderOptions = {}): Discor
   if (content === '' && embeds.length === 0 && files.length === 0) content = EMPTY_PLACEHOLDER;
 
   return {
-    content,
-    embeds,
+    content: writeTimes(content, 'discord'),
+    embeds: embeds.map(embedTimes),
     components,
     files,
     // Nothing herald sends may ping anyone, whatever the text contains, but a post's own mentions.

@@ -16,6 +16,8 @@ import {
   MAX_BLOCKS_JSON,
   MAX_CONTEXT_TEXT,
   MAX_FALLBACK_TEXT,
+  MAX_FIELD_TEXT,
+  MAX_SECTION_TEXT,
   mrkdwn,
   type KnownBlock,
   type SectionBlock,
@@ -26,6 +28,7 @@ import { truncate } from '../domain/text.ts';
 import { truncateMrkdwn } from './slack-text.ts';
 import { embedBlocks, textSections } from './slack-embeds.ts';
 import { actionBlocks, hintBlocks } from './slack-actions.ts';
+import { writeTimes } from './time.ts';
 
 // The message types callers send on and the button value the adapter reads back; the limits and
 // the parts are imported from their own modules.
@@ -93,6 +96,32 @@ function fit(
   return { kept, omitted: 0 };
 }
 
+/**
+ * Escaped mrkdwn with its time values as Slack's date tokens, or as plain text where the tokens
+ * would take it past `max` (a token is longer than the value it replaces).
+ */
+function mrkdwnTimes(text: string, max: number): string {
+  const tokens = writeTimes(text, 'slack');
+  return tokens.length <= max ? tokens : writeTimes(text, 'plain');
+}
+
+/** A block's time values written: tokens in mrkdwn, plain text in a header's plain_text. */
+function blockTimes(block: KnownBlock): KnownBlock {
+  if (block.type === 'header')
+    return { ...block, text: { ...block.text, text: writeTimes(block.text.text, 'plain') } };
+  if (block.type === 'context')
+    return {
+      ...block,
+      elements: block.elements.map((e) => ({ ...e, text: mrkdwnTimes(e.text, MAX_CONTEXT_TEXT) })),
+    };
+  if (block.type !== 'section') return block;
+  const out: SectionBlock = { ...block };
+  if (block.text) out.text = { ...block.text, text: mrkdwnTimes(block.text.text, MAX_SECTION_TEXT) };
+  if (block.fields)
+    out.fields = block.fields.map((f) => ({ ...f, text: mrkdwnTimes(f.text, MAX_FIELD_TEXT) }));
+  return out;
+}
+
 function slackFile({ filename, contentType, bytes, description }: Attachment): SlackFile {
   const file: SlackFile = { filename, contentType, bytes };
   if (description?.trim()) file.description = truncate(description, SLACK_LIMITS.fileAltText);
@@ -119,6 +148,8 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
     if (i > 0 || content.length > 0) content.push({ type: 'divider' });
     content.push(...embedBlocks(embed));
   }
+  // Written before the blocks are fitted, so the budgets count the tokens as sent.
+  const timed = content.map(blockTimes);
 
   const notes: string[] = [];
   const attachments = reply.attachments ?? [];
@@ -140,7 +171,7 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
     options.buttons === false ? hintBlocks(reply.actions ?? []) : actionBlocks(reply.actions ?? []);
   const actionsJson = actions.blocks.reduce((n, b) => n + jsonSize(b) + 1, 0);
   const { kept, omitted } = fit(
-    content,
+    timed,
     MAX_BLOCKS - actions.blocks.length - 1,
     MAX_BLOCKS_JSON - actionsJson - NOTE_RESERVE_JSON,
   );
@@ -159,7 +190,10 @@ export function renderSlack(shown: Reply, options: SlackRenderOptions = {}): Sla
 
   const fallback =
     text || embeds.find((e) => e.title)?.title || embeds.find((e) => e.description)?.description;
-  const notified = truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT);
+  const notified = mrkdwnTimes(
+    truncateMrkdwn(formatMrkdwn(fallback?.trim() || 'herald'), MAX_FALLBACK_TEXT),
+    MAX_FALLBACK_TEXT,
+  );
   return {
     text: pings ? `${pings} ${notified}` : notified,
     blocks,

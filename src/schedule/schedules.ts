@@ -49,6 +49,8 @@ export interface ScheduleRecord {
   words: string;
   /** IANA zone the cron is read in. */
   timezone: string;
+  /** `tz:` set the zone (else the creator's or channel's did): the zone of its posts' plain-text times too. */
+  isZoneTyped?: boolean;
   /** A configured destination name, or `channel:<platform>:<id>` (src/core/channel.ts). */
   destination: string;
   /**

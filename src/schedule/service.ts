@@ -129,6 +129,8 @@ export interface AddInput {
   command: string;
   to?: string | undefined;
   tz?: string | undefined;
+  /** The zone without `tz`: the creator's, else their channel's (/settings); else SCHEDULE_TZ. */
+  zone?: string | undefined;
   /** `new`: a watch. */
   only?: 'new' | undefined;
   /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
@@ -278,7 +280,8 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     minIntervalMinutes: settings.minIntervalMinutes,
     now: opts.now(),
   });
-  const timezone = checkTimeZone(input.tz?.trim() || settings.timezone);
+  const isZoneTyped = Boolean(input.tz?.trim());
+  const timezone = checkTimeZone(input.tz?.trim() || input.zone || settings.timezone);
   const line = commandLineOf(input.command);
   // The same reading as a typed command: its sentences, and no request upstream.
   const isWatch = input.only === 'new';
@@ -323,7 +326,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   const platform = parseChannelDestination(destination)?.platform;
   if (platform && input.ping?.some((m) => m.platform !== platform))
     throw fail('invalid_input', `ping: names a mention of another platform than this ${platform} channel's.`);
-  const read = { when, timezone, destination, guildId, channelName, home, line, isWatch, alert };
+  const read = { when, timezone, isZoneTyped, destination, guildId, channelName, home, line, isWatch, alert };
   return { ...read, lands, ping: input.ping, holidays };
 }
 
@@ -332,6 +335,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
   const {
     when,
     timezone,
+    isZoneTyped,
     destination,
     guildId,
     channelName,
@@ -349,6 +353,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     cron: when.cron,
     words: when.words,
     timezone,
+    ...(isZoneTyped ? { isZoneTyped } : {}),
     destination,
     ...(guildId ? { guildId } : {}),
     home,

@@ -5,7 +5,8 @@
 import { UserError } from '../errors.ts';
 import { holidayOn } from '../holidays.ts';
 import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
-import { formatRun, nextRuns } from './when.ts';
+import { formatInZone } from '../format.ts';
+import { nextRuns } from './when.ts';
 import type { Store } from '../store/store.ts';
 
 function refuse(message: string): UserError {
@@ -76,7 +77,7 @@ export async function setSkip(
   const pending = earlier && Date.parse(earlier.slotId) > now.getTime() ? earlier : undefined;
   if (isSkip && pending)
     throw refuse(
-      `Schedule ${id} already skips its run at ${formatRun(new Date(pending.slotId), timezone)}; /schedule unskip ${id} takes that back.`,
+      `Schedule ${id} already skips its run at ${formatInZone(new Date(pending.slotId), timezone)}; /schedule unskip ${id} takes that back.`,
     );
   if (!isSkip && !pending)
     throw refuse(`Schedule ${id} skips no run; /schedule skip ${id} skips its next one.`);

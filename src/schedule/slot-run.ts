@@ -13,7 +13,7 @@ import type { StoredFile } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
-import type { CheckedLine } from '../core/dispatch.ts';
+import type { CheckedLine, RunOptions } from '../core/dispatch.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { SimulatedPolicy } from './simulated.ts';
 import { landsKey, scheduleJobName, skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
@@ -89,7 +89,7 @@ function runWithLimit(deps: SlotDeps, job: Job, slot: JobSlot): Promise<Delivery
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
-  run(line: string, actor: Actor, signal: AbortSignal, opts?: { watch?: boolean }): Promise<Reply>;
+  run(line: string, actor: Actor, signal: AbortSignal, opts?: RunOptions): Promise<Reply>;
   /** Reads a line without running it; `accept` sees its command (the dispatcher's `check`). */
   check?(line: string, actor: Actor, accept?: (command: Command) => void): Promise<CheckedLine>;
 }
@@ -130,7 +130,7 @@ export function chatJob(
       if (ctx.slot.reason !== 'manual') skipped = await skipReason(ctx.store, record, ctx.slot.scheduledAt);
       if (skipped)
         return ctx.log.info({ scheduleId: record.id, slotId: ctx.slot.id, skipped }, 'schedule.skipped');
-      const run = { ...record, actor: asker ?? record.creator };
+      const run = { ...record, actor: asker ?? record.creator, schedule: record };
       const watch = (answer: Reply) => {
         const watched = applyWatch(answer, memory, record.alert);
         remembered = { key: watchMemoryKey(record.id), value: watched.memory };
@@ -177,7 +177,12 @@ export async function runPost(
   runner: CommandLineRunner,
   simulated: SimulatedPolicy | undefined,
   signal: AbortSignal,
-  run: Pick<ScheduleRecord, 'command' | 'destination' | 'ping'> & { actor: Actor; watch?: PostOf },
+  run: Pick<ScheduleRecord, 'command' | 'destination' | 'ping'> & {
+    actor: Actor;
+    watch?: PostOf;
+    /** The schedule it runs for, whose settings come first (/settings); absent in a preview. */
+    schedule?: ScheduleRecord;
+  },
 ): Promise<Reply | undefined> {
   // Every service the run uses, its options' included (speak:yes's speech).
   const needs = simulated && runner.check ? (await runner.check(run.command, run.actor)).services : [];
@@ -185,7 +190,10 @@ export async function runPost(
     ? decideSimulated(needs, simulated.plan, run.destination, simulated.allow)
     : ({ kind: 'ok' } as const);
   if (decision.kind === 'refuse') throw new UserError({ code: 'invalid_input', message: decision.message });
-  const answer = await runner.run(run.command, run.actor, signal, { watch: run.watch !== undefined });
+  const answer = await runner.run(run.command, run.actor, signal, {
+    watch: run.watch !== undefined,
+    ...(run.schedule ? { schedule: run.schedule } : {}),
+  });
   if (answer.outcome !== undefined) throw new RunFailedError(answer.text);
   const watched = run.watch ? run.watch(answer) : answer;
   const reply = watched && run.ping ? { ...watched, mentions: run.ping } : watched;

@@ -346,21 +346,6 @@ export function parseWhen(input: string, opts: { minIntervalMinutes: number; now
   return { text, ...parsed };
 }
 
-/** A run as people read it in its zone: "Mon 24 Nov 2025, 07:30 CET". */
-export function formatRun(at: Date, tz: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone: tz,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).format(at);
-}
-
 /** Checks every built-in schedule (five-field cron, IANA zone) and throws one ConfigError naming each variable. */
 export function validateSchedules(
   schedules: readonly { cron: string; timezone: string; variables: { cron: string; timezone: string } }[],

@@ -93,7 +93,7 @@ describe('the interactive console under a pseudo-terminal', () => {
     const first = open();
     await first.until(promptLine(''));
     first.type('/help weather\r');
-    await first.until(/\/weather city/);
+    await first.until(/\/weather \[city\]/);
     first.type('exit\r');
     expect(await first.exited).toBe(0);
     expect(await readFile(file, 'utf8')).toBe('/help weather\nexit\n');
@@ -108,7 +108,7 @@ describe('the interactive console under a pseudo-terminal', () => {
     second.type('\u001b[A');
     await second.until(promptLine('/help weather'));
     second.type('\r');
-    await second.until(/\/weather city[\s\S]*\nherald>$/);
+    await second.until(/\/weather \[city\][\s\S]*\nherald>$/);
     second.type('quit\r');
     expect(await second.exited).toBe(0);
     const saved = (await readFile(file, 'utf8')).trimEnd().split('\n');

@@ -131,7 +131,7 @@ describe('npm run register', () => {
     expect(weather).toEqual({
       command: '/weather',
       description: registry.get('weather')!.description,
-      usage_hint: expect.stringMatching(/^<city>/),
+      usage_hint: expect.stringMatching(/^\[city\]/),
       should_escape: false,
     });
     expect(manifest.oauth_config.scopes.bot).toEqual([

@@ -10,6 +10,7 @@ import type { Services } from '../../src/core/services.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { ServiceError, type ServiceErrorCode, type ServiceName } from '../../src/errors.ts';
 import { OPERATOR } from '../support/command-doubles.ts';
+import { defaultPreferences } from '../../src/core/preferences.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
 
@@ -55,6 +56,7 @@ export function createContext(opts: { services?: Services; actor?: Actor; now?: 
     signal: new AbortController().signal,
     now: () => new Date(now),
     invocationId: 'inv-0001',
+    preferences: defaultPreferences('UTC'),
     logs,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { writeTimes } from '../../src/render/time.ts';
 import { createEmailStatusCommand } from '../../commands/email-status.ts';
 import type { EmailClient, EmailRecord } from '../../src/services/email/client.ts';
 import {
@@ -43,7 +44,11 @@ describe('/email status', () => {
     expect(embed.title).toBe('Deploy done');
     expect(embed.color).toBe('success');
     expect(field(reply, 'Last event')).toBe('delivered');
-    expect(field(reply, 'Created')).toBe('3 days ago\n19 Nov 2026, 14:05 UTC');
+    // A time value: each reader's own time on Discord and Slack, the reader's zone elsewhere.
+    expect(writeTimes(field(reply, 'Created')!, 'plain')).toBe('3 days ago\nThu, 19 Nov 2026, 14:05 UTC');
+    expect(writeTimes(field(reply, 'Created')!, 'discord')).toBe(
+      `3 days ago\n<t:${Math.floor(RECORD.createdAt.getTime() / 1000)}:f>`,
+    );
     expect(field(reply, 'From')).toBe('herald <herald@example.com>');
     expect(field(reply, 'To')).toBe('ops@example.com');
     expect(embed.footer).toBe(`Id ${RECORD.id}`);

@@ -136,14 +136,19 @@ describe('/schedule on Discord, end to end', () => {
     const [embed] = history.embeds as { fields: { name: string; value: string }[] }[];
     const [second, first] = [perSlot[1]![0]!.created!, perSlot[0]![0]!.created!];
     const link = (id: string) => `https://discord.com/channels/${GUILD_ID}/${CHANNEL_ID}/${id}`;
-    expect(embed!.fields).toEqual([
+    // When each run posted: a timestamp token, each reader's own time (its minute read back here).
+    const minute = (value: string) =>
+      value.replace(/<t:(\d+):f>/, (_, unix: string) =>
+        new Date(Number(unix) * 1000).toISOString().slice(0, 16),
+      );
+    expect(embed!.fields.map((f) => ({ ...f, value: minute(f.value) }))).toEqual([
       {
         name: expect.stringMatching(/^slot Fri, 27 Mar 2026, 14:00 UTC · \d+\.\d s$/),
-        value: `posted Fri, 27 Mar 2026, 14:00 UTC [view message](${link(second)})`,
+        value: `posted 2026-03-27T14:00 [view message](${link(second)})`,
       },
       {
         name: expect.stringMatching(/^slot Fri, 27 Mar 2026, 13:00 UTC · \d+\.\d s$/),
-        value: `posted Fri, 27 Mar 2026, 13:00 UTC [view message](${link(first)})`,
+        value: `posted 2026-03-27T13:00 [view message](${link(first)})`,
       },
     ]);
   });

@@ -118,7 +118,7 @@ describe('Discord: this channel', () => {
       { when: 'every day at 07:30', command: '/weather Oslo', channel: HERE_DISCORD },
       MANAGER,
     );
-    expect(addedReply(record, nextRuns).text).toContain('/weather Oslo in this channel.');
+    expect(addedReply(record, nextRuns, 'UTC').text).toContain('/weather Oslo in this channel.');
   });
 
   it('refuses at add time, in one sentence, when the bot lacks a permission or cannot see the channel', async () => {

@@ -72,7 +72,8 @@ describe('/schedule add', () => {
       creator: { id: MANAGER.id, platform: 'discord' },
     });
     const next = reply.embeds?.[0]?.fields?.find((f) => f.name === 'Next runs')?.value;
-    expect(next?.split('\n')[0]).toBe('Mon, 30 Mar 2026, 09:00 CEST');
+    // 09:00 in Berlin, written in the reader's zone (SCHEDULE_TZ, UTC here).
+    expect(next?.split('\n')[0]).toBe('Mon, 30 Mar 2026, 07:00 UTC');
   });
 
   it('reads to: and tz: before the when in the short form, and Discord-style typed options', async () => {

@@ -9,6 +9,7 @@ import { createMemoryStore } from '../../src/store/index.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
 import type { ServiceMode } from '../../src/sandbox/resolve.ts';
 import { OPERATOR, SILENT_LOG, startWorld, type World } from './world.ts';
+import { writeTimes } from '../../src/render/time.ts';
 
 let world: World;
 beforeAll(async () => {
@@ -51,9 +52,10 @@ describe('createScheduling', () => {
         nextRun: new Date('2026-03-30T05:00:00Z'),
       },
     ]);
-    const field = listReply(listing, 50).embeds![0]!.fields![0]!;
+    // The reader's zone (the operator's: SCHEDULE_TZ here) writes the time where no token renders.
+    const field = listReply(listing, 50, 1, 'Europe/Berlin').embeds![0]!.fields![0]!;
     expect(field.name).toMatch(/^analytics-summary \(built in, read-only\)/);
-    expect(field.value).toContain('Next: Mon, 30 Mar 2026, 07:00 CEST');
+    expect(writeTimes(field.value, 'plain')).toContain('Next: Mon, 30 Mar 2026, 07:00 CEST');
     for (const change of [
       () => service.remove('analytics-summary', OPERATOR),
       () => service.setPaused('analytics-summary', true, OPERATOR),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.ts';
-import { checkTimeZone, formatRun, nextRuns, parseWhen, previousRun } from '../../src/schedule/when.ts';
+import { formatInZone as formatRun } from '../../src/format.ts';
+import { checkTimeZone, nextRuns, parseWhen, previousRun } from '../../src/schedule/when.ts';
 
 const MIN = { minIntervalMinutes: 15 };
 

@@ -8,9 +8,12 @@ import { createLogger } from '../../src/log.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { parseLine } from '../../src/core/args.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/core/dispatch.ts';
+import { createPreferenceBook } from '../../src/core/preferences.ts';
+import type { ChatChannel } from '../../src/core/channel.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
 import type { CommandLog } from '../../src/core/command.ts';
-import type { Reply } from '../../src/core/reply.ts';
+import { mapReplyText, type Reply } from '../../src/core/reply.ts';
+import { writeTimes } from '../../src/render/time.ts';
 import {
   createScheduleService,
   type BuiltInSchedule,
@@ -78,8 +81,8 @@ export interface World {
   registry: Registry;
   dispatcher: Dispatcher;
   settings: ScheduleSettings;
-  /** Runs a console line as `actor` (the operator by default) and returns the reply. */
-  type(line: string, actor?: Actor): Promise<Reply>;
+  /** Runs a console line as `actor` (the operator by default), typed in `channel` if given; the reply. */
+  type(line: string, actor?: Actor, channel?: ChatChannel): Promise<Reply>;
   /** Requests the fake received, but the webhook's. */
   upstream(): { method: string; path: string }[];
   close(): Promise<void>;
@@ -309,10 +312,14 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
         }
       : {}),
   });
+  // /settings as the app keeps it, in the world's store, SCHEDULE_TZ the zone nobody set.
+  const preferences = createPreferenceBook(store, { timezone: settings.timezone });
+  const admins = { adminUsers: settings.adminUsers ?? [], adminRoles: settings.adminRoles ?? [] };
   const registry = createRegistry(
     buildCommands({
       ...COMMAND_SETTINGS,
       schedules: { service, ...(opts.allow ?? { users: [MANAGER.id], roles: [ROLE_HOLDER.roles[0]!] }) },
+      preferences: { book: preferences, ...admins },
     }),
   );
   const dispatcher = createDispatcher({
@@ -323,6 +330,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     serviceVariables: SERVICE_VARIABLES,
     now,
     ...(opts.notices ? { notices: opts.notices } : {}),
+    preferences,
   });
   const d = dispatcher;
   const world: World = {
@@ -334,7 +342,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     registry,
     dispatcher: d,
     settings,
-    async type(line, actor = OPERATOR) {
+    async type(line, actor = OPERATOR, channel) {
       const parsed = parseLine(line);
       if (!parsed) throw new Error(`not a command line: ${line}`);
       let reply: Reply | undefined;
@@ -343,6 +351,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
         rawInput: parsed.text,
         actor,
         channelId: 'test',
+        ...(channel ? { channel } : {}),
         signal: new AbortController().signal,
         respond: (r) => {
           reply = r;
@@ -352,7 +361,9 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       // A failure's sentence as the tests compare it: its reference (test/core/dispatch.test.ts)
       // taken off the end; `failureRef` still says there was one.
       const quoted = reply?.failureRef === undefined ? undefined : ` (ref ${reply.failureRef})`;
-      return quoted ? { ...reply!, text: reply!.text.replace(quoted, '') } : reply!;
+      // Its time values as the console writes them: in the operator's zone (SCHEDULE_TZ here).
+      const shown = mapReplyText(reply!, (text) => writeTimes(text, 'plain'));
+      return quoted ? { ...shown, text: shown.text.replace(quoted, '') } : shown;
     },
     upstream: () =>
       server.requests

@@ -3,6 +3,7 @@
 // and the context a handler gets when a test runs it straight from a registry.
 import type { Actor } from '../../src/core/actor.ts';
 import type { CommandContext, CommandLog } from '../../src/core/command.ts';
+import { defaultPreferences } from '../../src/core/preferences.ts';
 
 /** Whoever types at the console, as the console adapter sends them: the operator. */
 export const OPERATOR: Actor = {
@@ -39,5 +40,6 @@ export function directContext(
     signal: from.signal ?? new AbortController().signal,
     now: () => new Date(),
     invocationId,
+    preferences: defaultPreferences('UTC'),
   };
 }
