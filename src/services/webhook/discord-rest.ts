@@ -276,10 +276,6 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
       loaded = { sdk, rest };
       return rest;
     }));
-  const load = async () => {
-    const sdk = await loadSdk();
-    return { sdk, rest: await restOf(sdk) };
-  };
 
   const record = (
     req: DiscordRequest,
@@ -304,7 +300,7 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
   async function send(req: DiscordRequest): Promise<DiscordAnswer> {
     const start = now();
     if (scope !== undefined && deps.rateBudget) await deps.rateBudget.take(scope, req.signal);
-    const { sdk, rest } = loaded ?? (await load());
+    const { sdk, rest } = loaded ?? { sdk: await loadSdk(), rest: await restOf(await loadSdk()) };
     const { signal } = req;
     // A request without a body gets a signal of its own to name its answer by (keyOf).
     const own = typeof req.body === 'object' && req.body !== null ? undefined : new AbortController();
