@@ -9,7 +9,7 @@ import { ServiceError } from '../../errors.ts';
 import type { DiscordMessage } from '../../render/discord.ts';
 import type { Closable } from '../deps.ts';
 import { attachmentsOf, rawFiles } from './discord.ts';
-import { createDiscordRest, type DiscordRestDeps } from './discord-rest.ts';
+import { createDiscordRest, type DiscordRequest, type DiscordRestDeps } from './discord-rest.ts';
 
 export interface InteractionWebhookConfig {
   /** The REST base without the version (DISCORD_API_URL), e.g. https://discord.com/api. */
@@ -56,20 +56,20 @@ export function createInteractionWebhookClient(
   const app = config.applicationId;
   return {
     async editOriginal(token, message, opts) {
-      const edit = () =>
-        rest.send({
-          operation: 'edit',
-          method: 'PATCH',
-          route: (routes) => routes.webhookMessage(app, token, '@original'),
-          body: interactionPayload(message, false),
-          files: rawFiles(message.files),
-          signal: opts?.signal,
-        });
+      // One request, sent once more should it fail in passing.
+      const edit = {
+        operation: 'edit',
+        method: 'PATCH',
+        route: (routes) => routes.webhookMessage(app, token, '@original'),
+        body: interactionPayload(message, false),
+        files: rawFiles(message.files),
+        signal: opts?.signal,
+      } satisfies DiscordRequest;
       try {
-        await edit();
+        await rest.send(edit);
       } catch (err) {
         if (!isPassing(err) || opts?.signal?.aborted) throw err;
-        await edit();
+        await rest.send(edit);
       }
     },
     async followUp(token, message, opts) {

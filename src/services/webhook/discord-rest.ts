@@ -71,7 +71,7 @@ interface DiscordRestConfig {
   caller: DiscordCaller;
 }
 
-interface DiscordRequest {
+export interface DiscordRequest {
   operation: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** The route, or how to make it from discord-api-types' `Routes` (loaded with the SDK). */
@@ -115,6 +115,14 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 /** The longest route wait an interaction's answer sits out; a longer one fails the answer. */
 const INTERACTION_MAX_WAIT_MS = 10_000;
 
+/**
+ * How often the SDK drops its idle route handlers for interaction tokens. It keys a handler by
+ * route and token, so every interaction makes one, kept an hour by default (the SDK's sweep):
+ * about 1.3 KB each, which a replica answering commands piles up in its old generation. One whose
+ * token has no request queued or bucket waiting is of no more use; a later request makes a new one.
+ */
+const INTERACTION_HANDLER_SWEEP_MS = 10_000;
+
 /** The budget a caller's requests take from: none for interaction responses. */
 function scopeOf(config: DiscordRestConfig): RateScope | undefined {
   if (config.caller.kind === 'bot') return DISCORD_BOT_SCOPE;
@@ -122,23 +130,30 @@ function scopeOf(config: DiscordRestConfig): RateScope | undefined {
   return undefined;
 }
 
-/** An answer's head as the rate-limit reader takes it (names lower-case). */
-function headOf(status: number, headers: Pick<Headers, 'forEach'>): AnswerHead {
+/** What herald learns of one answer: its status and headers, and a failure's body text (for its message and wait). */
+interface Answer {
+  status: number;
+  headers: {
+    get(name: string): string | null;
+    forEach(each: (value: string, name: string) => void): void;
+  };
+  text?: Promise<string>;
+}
+
+/**
+ * An answer's head as the rate-limit reader takes it (names lower-case); made only when it is read
+ * (a failure, or a caller told every answer's facts), not for each answer.
+ */
+function headOf({ status, headers }: Answer): AnswerHead {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => (out[name.toLowerCase()] = value));
   return { status, headers: out };
 }
 
 /** Whether Discord counts the answer as an invalid request (its rate-limit page). */
-function isInvalid(head: AnswerHead): boolean {
-  if (head.status === 401 || head.status === 403) return true;
-  return head.status === 429 && head.headers['x-ratelimit-scope'] !== 'shared';
-}
-
-/** What herald learns of one answer: its head, and a failure's body text (for its message and wait). */
-interface Answer {
-  head: AnswerHead;
-  text?: Promise<string>;
+function isInvalid({ status, headers }: Answer): boolean {
+  if (status === 401 || status === 403) return true;
+  return status === 429 && headers.get('x-ratelimit-scope') !== 'shared';
 }
 
 /** Flattens Discord's nested form errors into "embeds.0.title: Must be 256 or fewer in length." */
@@ -187,6 +202,7 @@ function sdkClient(sdk: Sdk, config: DiscordRestConfig, deps: DiscordRestDeps, r
     retries: 0,
     // An interaction's answer is outside the global limit and never waits behind posts.
     globalRequestsPerSecond: caller.kind === 'interaction' ? Infinity : 50,
+    ...(caller.kind === 'interaction' ? { handlerSweepInterval: INTERACTION_HANDLER_SWEEP_MS } : {}),
     // A post's 429 goes back to the outbox, which keeps the destination's order and shares the wait;
     // an interaction's route wait is sat out, unless it outlasts the point of answering (a ban).
     rejectOnRateLimit:
@@ -204,25 +220,36 @@ function sdkClient(sdk: Sdk, config: DiscordRestConfig, deps: DiscordRestDeps, r
 }
 
 /**
+ * What names a request's answer in the SDK's `response` event: its body object, which each request
+ * has of its own, else the signal `send` made for a request without one (a GET, a DELETE). A body
+ * saves a controller and the SDK's two listeners on its signal for every edit and post.
+ */
+function keyOf(data: { body?: unknown; signal?: AbortSignal | undefined }): object | undefined {
+  return typeof data.body === 'object' && data.body !== null ? data.body : data.signal;
+}
+
+/**
  * Keeps each answer's head (and a failure's body) for the request it answers, marks a 429's route
  * for rejection, and counts the answers Discord counts as invalid.
  */
 function watchAnswers(
   rest: REST,
-  answers: Map<AbortSignal, Answer>,
+  answers: Map<object, Answer>,
   refused: Set<string> | undefined,
   deps: DiscordRestDeps,
 ): void {
   rest.on('response', (request, response) => {
-    const head = headOf(response.status, response.headers as Headers);
+    const { status } = response;
+    const headers = response.headers as unknown as Answer['headers'];
     // A failure's body is read for its message. fetch's answer (a file upload) comes as a clone,
     // whose body a success lets go; the other answers' failure bodies are already read (transport).
     const clone = response as unknown as Response | AnswerLike;
-    const text = head.status >= 400 ? clone.text().catch(() => '') : undefined;
+    const text = status >= 400 ? clone.text().catch(() => '') : undefined;
     if (text === undefined && clone instanceof Response) void clone.body?.cancel().catch(() => undefined);
-    if (request.data.signal) answers.set(request.data.signal, text === undefined ? { head } : { head, text });
-    if (head.status === 429) refused?.add(`${request.method.toUpperCase()} ${request.path}`);
-    if (isInvalid(head) && deps.rateBudget)
+    const key = keyOf(request.data);
+    if (key) answers.set(key, text === undefined ? { status, headers } : { status, headers, text });
+    if (status === 429) refused?.add(`${request.method.toUpperCase()} ${request.path}`);
+    if (deps.rateBudget && isInvalid({ status, headers }))
       deps.rateBudget
         .countInvalid()
         .catch((err: unknown) => deps.log?.warn({ err }, 'discord.budget_failed'));
@@ -236,14 +263,17 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
   // The routes a 429 just came back on: that 429 goes back to the caller; a bucket the SDK knows is
   // empty (no request sent) is waited out by the SDK, as Discord's headers ask.
   const refused = new Set<string>();
-  // Each request has its own signal, so that the SDK's `response` event names whose answer it is.
-  const answers = new Map<AbortSignal, Answer>();
+  // Each request's answer by its key (keyOf), so that the SDK's `response` event names whose it is.
+  const answers = new Map<object, Answer>();
   let client: Promise<REST> | undefined;
+  // Once made, read without an await: two turns of the event loop less on every request.
+  let loaded: { sdk: Sdk; rest: REST } | undefined;
   const restOf = (sdk: Sdk): Promise<REST> =>
     (client ??= Promise.resolve().then(() => {
       const rest = sdkClient(sdk, config, deps, refused);
       // An interaction's 429 is waited out by the SDK: none of its routes is marked for rejection.
       watchAnswers(rest, answers, caller.kind === 'interaction' ? undefined : refused, deps);
+      loaded = { sdk, rest };
       return rest;
     }));
 
@@ -270,35 +300,37 @@ export function createDiscordRest(config: DiscordRestConfig, deps: DiscordRestDe
   async function send(req: DiscordRequest): Promise<DiscordAnswer> {
     const start = now();
     if (scope !== undefined && deps.rateBudget) await deps.rateBudget.take(scope, req.signal);
-    const sdk = await loadSdk();
-    const rest = await restOf(sdk);
-    const own = new AbortController();
-    const stop = () => own.abort(req.signal?.reason);
-    if (req.signal?.aborted) stop();
-    req.signal?.addEventListener('abort', stop, { once: true });
+    const { sdk, rest } = loaded ?? { sdk: await loadSdk(), rest: await restOf(await loadSdk()) };
+    const { signal } = req;
+    // A request without a body gets a signal of its own to name its answer by (keyOf).
+    const own = typeof req.body === 'object' && req.body !== null ? undefined : new AbortController();
+    const stop = own && signal && (() => own.abort(signal.reason));
+    if (stop && signal.aborted) stop();
+    else if (stop) signal.addEventListener('abort', stop, { once: true });
+    const key: object = own?.signal ?? (req.body as object);
     try {
       const data = await rest.request({
         fullRoute: typeof req.route === 'function' ? req.route(sdk.Routes) : req.route,
         method: req.method as never,
         auth: caller.kind === 'bot',
         versioned: config.versioned,
-        signal: own.signal,
-        ...(req.body === undefined ? {} : { body: req.body }),
-        ...(req.files && req.files.length > 0 ? { files: req.files } : {}),
-        ...(req.query ? { query: req.query } : {}),
+        signal: own?.signal ?? signal,
+        body: req.body,
+        files: req.files && req.files.length > 0 ? req.files : undefined,
+        query: req.query,
       });
-      const head = answers.get(own.signal)?.head;
-      if (head) req.onRateLimit?.(readRateLimit(head, now()));
-      const status = head?.status ?? 200;
+      const answer = answers.get(key);
+      if (answer && req.onRateLimit) req.onRateLimit(readRateLimit(headOf(answer), now()));
+      const status = answer?.status ?? 200;
       record(req, status, 'ok', start);
       return { status, data: data instanceof ArrayBuffer ? undefined : data };
     } catch (err) {
-      const failure = await failureOf(err, req, answers.get(own.signal), { sdk, now, scope, deps });
+      const failure = await failureOf(err, req, answers.get(key), { sdk, now, scope, deps });
       if (failure instanceof ServiceError) record(req, failure.status, failure.code, start);
       throw failure;
     } finally {
-      req.signal?.removeEventListener('abort', stop);
-      answers.delete(own.signal);
+      if (stop) signal.removeEventListener('abort', stop);
+      answers.delete(key);
     }
   }
 
@@ -331,10 +363,10 @@ async function failureOf(
     new ServiceError({ service: 'webhook', operation: req.operation, code, ...more });
   if (req.signal?.aborted && req.signal.reason instanceof Error) return req.signal.reason;
   if (!answer) return transportFailure(err, fail);
-  const facts = readRateLimit(answer.head, now());
+  const facts = readRateLimit(headOf(answer), now());
   req.onRateLimit?.(facts);
   const body = readFailureBody((await answer.text) ?? '');
-  const { status } = answer.head;
+  const { status } = answer;
   if (err instanceof sdk.RateLimitError || status === 429) {
     const waitMs = body.retryAfterMs ?? (facts.waitMs > 0 ? facts.waitMs : undefined);
     if (facts.isGlobal && scope !== undefined && deps.rateBudget)
