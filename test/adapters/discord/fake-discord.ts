@@ -582,8 +582,9 @@ function savedCommands(json: unknown, guildId: string | undefined) {
     version: snowflake(),
     default_member_permissions: null,
     nsfw: false,
-    integration_types: [0],
-    contexts: null,
+    // Discord reads install types and contexts on global commands only, and echoes them back.
+    integration_types: (guildId === undefined ? c.integration_types : undefined) ?? [0],
+    contexts: (guildId === undefined ? c.contexts : undefined) ?? null,
     ...(guildId === undefined ? {} : { guild_id: guildId }),
   }));
 }
