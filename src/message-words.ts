@@ -35,7 +35,7 @@ export const BARE_URL_RE = /\bhttps?:\/\/[^\s<>|]+[^\s<>|.,;:!?)'"]/g;
 
 // The markup both platforms use, as markers around text or at a line's start; the text stays.
 const MARKUP: readonly [RegExp, string][] = [
-  [/```[a-z0-9+#-]*\n?/gi, '\n'], // code fences, with a language tag
+  [/```(?:[a-z0-9+#-]+\n)?/gi, '\n'], // code fences, with a language tag
   [/`+/g, ''],
   [/^\s*(?:>>>|>|-#|#{1,3}(?=\s)|[-*•](?=\s)|\d+[.)](?=\s))\s*/gm, ''], // quotes, headings, subtext, lists
   [/\*+(?=\S)|(?<=\S)\*+/g, ''],
@@ -55,7 +55,8 @@ function sentences(text: string): string {
     .filter((line) => line !== '' && /[\p{L}\p{N}]/u.test(line))
     .map((line) => (/[.!?;:…]$/u.test(line) ? line : `${line}.`))
     .join(' ')
-    .replace(/\s+([,.;:!?])/g, '$1');
+    .replace(/\s+([,.;:!?)\]])/g, '$1')
+    .replace(/([([])\s+/g, '$1');
 }
 
 /**
@@ -76,6 +77,7 @@ export function messageWords(text: string, rules: readonly WordRule[]): string {
   }
   for (const [pattern, replacement] of MARKUP) out = out.replace(pattern, replacement);
   out = out.replace(PICTOGRAPHS_RE, '');
-  out = out.replace(HELD_RE, (_all, n: string) => held[Number(n)] ?? '');
+  // Spaced, so two tokens side by side stay two words; sentences() collapses the spaces.
+  out = out.replace(HELD_RE, (_all, n: string) => ` ${held[Number(n)] ?? ''} `);
   return sentences(out);
 }

@@ -43,7 +43,7 @@ function rules(names: SlackNames): WordRule[] {
       /<((?:https?|mailto):[^|>\s]+)(?:\|([^>]*))?>/g,
       ([, url = '', text]) => {
         const shown = text?.trim();
-        return shown && !/^(?:https?|mailto):|^[\w.-]+\.[a-z]{2,}(?:\/|$)/i.test(shown)
+        return shown && !/^(?:https?|mailto):|^[\w.@-]+\.[a-z]{2,}(?:\/|$)/i.test(shown)
           ? shown
           : linkWords(url);
       },
