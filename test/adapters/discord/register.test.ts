@@ -1,5 +1,8 @@
 import { createServer } from 'node:net';
-import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import {
+  ApplicationCommandType,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord-api-types/v10';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -183,8 +186,11 @@ describe('a global registration of herald’s own commands', () => {
     // a MESSAGE command); 8000 characters of names and descriptions; integration types 0 (guild)
     // and 1 (user); contexts 0 (guild), 1 (bot DM), 2 (private channel).
     const json = buildDiscordCommands(await heraldRegistry(), { isGlobal: true });
-    const slash = json.filter((c): c is RESTPostAPIChatInputApplicationCommandsJSONBody => c.type === 1);
-    const menus = json.filter((c) => c.type === 3);
+    const slash = json.filter(
+      (c): c is RESTPostAPIChatInputApplicationCommandsJSONBody =>
+        c.type === ApplicationCommandType.ChatInput,
+    );
+    const menus = json.filter((c) => c.type === ApplicationCommandType.Message);
     expect(slash.length).toBeLessThanOrEqual(100);
     expect(menus.length).toBeGreaterThan(0);
     expect(menus.length).toBeLessThanOrEqual(15);
@@ -200,8 +206,8 @@ describe('a global registration of herald’s own commands', () => {
     }
     for (const command of json) {
       expect(commandChars(command)).toBeLessThanOrEqual(COMMAND_CHARS_MAX);
-      expect(command.integration_types?.every((t) => t === 0 || t === 1)).toBe(true);
-      expect(command.contexts?.every((t) => t === 0 || t === 1 || t === 2)).toBe(true);
+      expect(command.integration_types?.every((t) => [0, 1].includes(t))).toBe(true);
+      expect(command.contexts?.every((t) => [0, 1, 2].includes(t))).toBe(true);
       expect(command.integration_types).toContain(0);
     }
   });
