@@ -25,7 +25,9 @@ describe('discordMessageWords', () => {
     expect(discordMessageWords(message(text, { mentions: [{ ...ADA, member: { nick: 'Ada' } }] }))).toBe(
       'Ada and Ada please.',
     );
-    expect(discordMessageWords(message(text, { mentions: [ADA] }))).toBe('Ada Lovelace and Ada Lovelace please.');
+    expect(discordMessageWords(message(text, { mentions: [ADA] }))).toBe(
+      'Ada Lovelace and Ada Lovelace please.',
+    );
     expect(discordMessageWords(message(text, { mentions: [{ ...ADA, global_name: null }] }))).toBe(
       'ada and ada please.',
     );
@@ -71,10 +73,14 @@ describe('discordMessageWords', () => {
   });
 
   it('reads a bot message by its embeds when it has no content, and gives nothing for an image alone', () => {
-    const embedded = message('', { embeds: [{ title: 'Weather in Paris', description: '**12 °C**, light rain' }] });
+    const embedded = message('', {
+      embeds: [{ title: 'Weather in Paris', description: '**12 °C**, light rain' }],
+    });
     expect(discordMessageWords(embedded)).toBe('Weather in Paris. 12 °C, light rain.');
     const image = message('', {
-      attachments: [{ id: '1', filename: 'cat.png', size: 10, url: 'https://cdn.discordapp.com/x', proxy_url: '' }],
+      attachments: [
+        { id: '1', filename: 'cat.png', size: 10, url: 'https://cdn.discordapp.com/x', proxy_url: '' },
+      ],
     });
     expect(discordMessageWords(image)).toBe('');
   });
