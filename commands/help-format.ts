@@ -4,6 +4,8 @@ import { formatNumber } from './format.ts';
 
 /** "/jobs what [where] [country] [page]": required options bare, optional ones in brackets. */
 export function usageLine(command: Command): string {
+  // A message command is not typed: it is found on a message's menu (Discord's Apps, Slack's More actions).
+  if (command.onMessage !== undefined) return `${command.onMessage} (on a message's menu)`;
   const parts = describeOptions(command.options).map((o) => (o.required ? o.name : `[${o.name}]`));
   return [`/${command.name}`, ...parts].join(' ');
 }

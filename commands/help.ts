@@ -83,9 +83,9 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
       // The local operator has no per-user limit; saying one would mislead.
       const limit = ctx.actor.isOperator ? undefined : opts.perUserPerMinute;
       // "/email send" and "/email status" are one command with two subcommands.
-      const names = [...new Set(commands.map((c) => c.name.split(' ')[0]!))];
+      const names = [...new Set(commands.map((c) => c.onMessage ?? `/${c.name.split(' ')[0]!}`))];
       return Promise.resolve({
-        text: `${plural(names.length, 'command')}: ${names.map((n) => `/${n}`).join(', ')}. /help <command> explains one.`,
+        text: `${plural(names.length, 'command')}: ${names.join(', ')}. /help <command> explains one.`,
         ephemeral: true,
         embeds: [
           {

@@ -9,6 +9,7 @@ import { geocode } from './geocode.ts';
 import { createHelpCommand } from './help.ts';
 import { createHostCommand } from './host.ts';
 import { createJobsCommand } from './jobs.ts';
+import { createReadAloudCommand } from './read-aloud.ts';
 import { report } from './report.ts';
 import { createScheduleCommands, type ScheduleCommandOptions } from './schedule.ts';
 import { createSayCommand, type SayCommandOptions } from './say.ts';
@@ -41,17 +42,20 @@ export function buildCommands(settings: CommandSettings): Command[] {
       ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),
       ...(settings.refundSay ? { refund: settings.refundSay } : {}),
     });
+  // /say and Read aloud speak through one path, one limit and one budget.
+  const say: SayCommandOptions = {
+    modelId: settings.speechModelId,
+    ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),
+    ...(settings.refundSay ? { refund: settings.refundSay } : {}),
+  };
   const commands: Command[] = [
     speakable(weather),
     speakable(forecast),
     geocode,
     speakable(createHostCommand({ users: access.hostUsers, roles: access.hostRoles })),
     speakable(createJobsCommand({ defaultCountry: settings.jobsCountry })),
-    createSayCommand({
-      modelId: settings.speechModelId,
-      ...(settings.chargeSay ? { charge: settings.chargeSay } : {}),
-      ...(settings.refundSay ? { refund: settings.refundSay } : {}),
-    }),
+    createSayCommand(say),
+    createReadAloudCommand(say),
     voices,
     createEmailSendCommand(email),
     createEmailStatusCommand(email),

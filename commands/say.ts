@@ -2,7 +2,12 @@
 // character limit before any request. The daily character budget (a later issue) plugs in without
 // touching the handler: a yes/no guard through `access`, the per-text charge through `charge`.
 import { z } from 'zod';
-import { defineCommand, type AccessCheck, type CommandContext } from '../src/core/command.ts';
+import {
+  defineCommand,
+  type AccessCheck,
+  type CommandContext,
+  type NeededServices,
+} from '../src/core/command.ts';
 import { ServiceError, UserError } from '../src/errors.ts';
 import { formatBytes, formatNumber, plural, quote, truncate } from './format.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
@@ -46,11 +51,12 @@ function sayReply(said: {
   voiceName: string;
   isDefault: boolean;
   modelId: string;
+  filename: string;
   bytes: Uint8Array;
 }): Reply {
   const size = formatBytes(said.bytes.byteLength);
   return {
-    text: `Spoke ${plural(said.chars, 'character')} as ${said.voiceName} (say.mp3, ${size}).`,
+    text: `Spoke ${plural(said.chars, 'character')} as ${said.voiceName} (${said.filename}, ${size}).`,
     embeds: [
       {
         title: `🔊 ${said.isDefault ? 'Default voice' : said.voiceName}`,
@@ -59,8 +65,58 @@ function sayReply(said: {
         footer: `${said.modelId} · ${plural(said.chars, 'character')} · ${size}`,
       },
     ],
-    attachments: [{ filename: 'say.mp3', contentType: 'audio/mpeg', bytes: said.bytes }],
+    attachments: [{ filename: said.filename, contentType: 'audio/mpeg', bytes: said.bytes }],
   };
+}
+
+/** What is spoken: the text within the model's limit, its length, the voice, the mp3's name. */
+interface Spoken {
+  text: string;
+  chars: number;
+  voiceId: string | undefined;
+  voiceName: string;
+  filename: string;
+}
+
+/**
+ * Speaks a text already checked against the model's limit: the budget charged, S5 asked for the
+ * mp3, the characters given back when that fails. /say and Read aloud share it.
+ */
+export async function speakAloud(
+  spoken: Spoken,
+  ctx: CommandContext<NeededServices<'speech'>>,
+  opts: SayCommandOptions,
+): Promise<Reply> {
+  const { text, chars, voiceId } = spoken;
+  const speech = ctx.services.speech;
+  const refused = await opts.charge?.(chars, ctx);
+  if (refused) throw refused;
+  let audio;
+  try {
+    audio = await speech.synthesize(
+      { text, modelId: opts.modelId, ...(voiceId === undefined ? {} : { voiceId }) },
+      { signal: ctx.signal },
+    );
+    if (audio.bytes.byteLength === 0) {
+      throw new ServiceError({ service: 'speech', operation: 'synthesize', code: 'bad_response' });
+    }
+  } catch (err) {
+    await opts.refund?.(chars, ctx).catch(() => undefined);
+    throw err;
+  }
+  const defaultName =
+    voiceId === undefined && audio.voiceId !== undefined
+      ? await voiceNameOf(speech, audio.voiceId, ctx.signal)
+      : undefined;
+  return sayReply({
+    text,
+    chars,
+    voiceName: defaultName ?? spoken.voiceName,
+    isDefault: voiceId === undefined && defaultName === undefined,
+    modelId: opts.modelId,
+    filename: spoken.filename,
+    bytes: audio.bytes,
+  });
 }
 
 export function createSayCommand(opts: SayCommandOptions) {
@@ -97,37 +153,8 @@ export function createSayCommand(opts: SayCommandOptions) {
           message: `That text has ${formatNumber(chars)} characters; the speech model ${opts.modelId} takes at most ${formatNumber(limit)}. Shorten it and try again.`,
         });
       }
-      const speech = ctx.services.speech;
-      const { voiceId, voiceName: chosen } = await resolveVoice(speech, input.voice, ctx.signal);
-      const refused = await opts.charge?.(chars, ctx);
-      if (refused) throw refused;
-      let audio;
-      try {
-        audio = await speech.synthesize(
-          { text: input.text, modelId: opts.modelId, ...(voiceId === undefined ? {} : { voiceId }) },
-          { signal: ctx.signal },
-        );
-        if (audio.bytes.byteLength === 0) {
-          throw new ServiceError({ service: 'speech', operation: 'synthesize', code: 'bad_response' });
-        }
-      } catch (err) {
-        await opts.refund?.(chars, ctx).catch(() => undefined);
-        throw err;
-      }
-      const defaultName =
-        voiceId === undefined && audio.voiceId !== undefined
-          ? await voiceNameOf(speech, audio.voiceId, ctx.signal)
-          : undefined;
-      const voiceName = defaultName ?? chosen;
-      const isDefault = voiceId === undefined && defaultName === undefined;
-      return sayReply({
-        text: input.text,
-        chars,
-        voiceName,
-        isDefault,
-        modelId: opts.modelId,
-        bytes: audio.bytes,
-      });
+      const { voiceId, voiceName } = await resolveVoice(ctx.services.speech, input.voice, ctx.signal);
+      return speakAloud({ text: input.text, chars, voiceId, voiceName, filename: 'say.mp3' }, ctx, opts);
     },
   });
 }

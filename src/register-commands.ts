@@ -71,6 +71,18 @@ export function readArgs(argv: readonly string[]): RegisterArgs {
   return { help: false, slackManifest: values['slack-manifest'] ?? false, out, requestUrl, endpoint };
 }
 
+/** Which commands went where: user-installable (guilds, DMs, group DMs) or guild-only. */
+function installsReport(result: Awaited<ReturnType<typeof registerCommands>>): string {
+  const lines = [
+    `User-installable (guilds, DMs with herald, group DMs): ${result.userInstallable.join(' ') || 'none'}`,
+    `Guild-only: ${result.guildOnly.join(' ') || 'none'}`,
+  ];
+  // Discord reads install types on global commands only; a guild registration is for trying out.
+  if (result.scope === 'guild')
+    lines.push('User installs take a global registration: run it again without DISCORD_GUILD_ID.');
+  return `${lines.join('\n')}\n`;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: RegisterArgs;
   try {
@@ -126,9 +138,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const result = await registerCommands({ config: config.discord, registry: offered, log });
     const where = result.scope === 'guild' ? `guild ${config.discord.guildId}` : 'every guild (global)';
     process.stdout.write(
-      `Registered ${result.names.length} commands in ${where}: ${result.names.map((n) => `/${n}`).join(' ')}\n`,
+      `Registered ${result.names.length} commands in ${where}: ${result.names.join(' ')}\n`,
     );
-    const skipped = app.registry.commands.filter((c) => !app.offered.includes(c)).map((c) => `/${c.name}`);
+    process.stdout.write(installsReport(result));
+    const skipped = app.registry.commands
+      .filter((c) => !app.offered.includes(c))
+      .map((c) => c.onMessage ?? `/${c.name}`);
     if (skipped.length > 0) process.stdout.write(`Left out (service not configured): ${skipped.join(' ')}\n`);
     if (args.endpoint !== undefined) {
       await setInteractionsEndpoint({ config: config.discord, url: args.endpoint, log });

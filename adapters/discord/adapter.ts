@@ -24,14 +24,16 @@ import type { HttpInteractions } from './http.ts';
 import {
   actorOf,
   commandName,
+  commandTarget,
   focusedOption,
   isAutocomplete,
   isButton,
   isChatInputCommand,
-  optionValues,
+  isMessageCommand,
   type AutocompletePacket,
   type ButtonPacket,
   type CommandPacket,
+  type MessageCommandPacket,
 } from './interaction.ts';
 import { renderChoices, renderDiscord } from '../../src/render/discord.ts';
 import {
@@ -228,12 +230,11 @@ async function onCommand(
   session: Session,
   registry: CommandRegistry,
   handlers: AdapterHandlers,
-  interaction: CommandPacket,
+  interaction: CommandPacket | MessageCommandPacket,
 ): Promise<void> {
-  const name = commandName(interaction);
+  const target = commandTarget(interaction, registry);
   // An unknown command can only end in an error, which belongs to the invoker alone.
-  const isEphemeral = registry.get(name)?.ephemeral ?? true;
-  const target = { command: name, input: optionValues(interaction) };
+  const isEphemeral = registry.get(target.command)?.ephemeral ?? true;
   await run(session, handlers, interaction, target, 'reply', isEphemeral);
 }
 
@@ -298,7 +299,8 @@ async function onInteraction(
       session.log.debug({ interactionId: interaction.id }, 'discord.interaction_claimed_elsewhere');
       return;
     }
-    if (isChatInputCommand(interaction)) await onCommand(session, registry, handlers, interaction);
+    if (isChatInputCommand(interaction) || isMessageCommand(interaction))
+      await onCommand(session, registry, handlers, interaction);
     else if (isButton(interaction)) await onButton(session, handlers, interaction);
     else if (isAutocomplete(interaction)) await onAutocomplete(session, handlers, interaction);
   } catch (err) {

@@ -1,12 +1,16 @@
-// Command definitions -> Discord application command JSON (CHAT_INPUT), for one bulk overwrite.
-// The registry's group "email" (email send, email status) becomes one /email with two subcommands. Shape and limits:
-// https://discord.com/developers/docs/interactions/application-commands#application-command-object
+// Command definitions -> Discord application command JSON, for one bulk overwrite: a slash command
+// (CHAT_INPUT) per entry, the registry's group "email" (email send, email status) as one /email
+// with two subcommands, and a MESSAGE command per message command (Read aloud). Registered
+// globally, each also says where it may be installed and used (integration_types, contexts).
+// Shape and limits: https://discord.com/developers/docs/interactions/application-commands#application-command-object
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
+  ApplicationIntegrationType,
+  InteractionContextType,
   type APIApplicationCommandBasicOption,
   type APIApplicationCommandSubcommandOption,
-  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 import { groupDescription, isGroup, type CommandRegistry } from '../../src/core/adapter.ts';
 import { describeOptions, type Command, type OptionSpec } from '../../src/core/command.ts';
@@ -22,10 +26,51 @@ const STRING_LENGTH_LIMIT = DISCORD_LIMITS.stringOptionLength;
 /** Names, descriptions, choice names and values of one command together. */
 export const COMMAND_CHARS_MAX = DISCORD_LIMITS.commandChars;
 const NAME_RE = /^[-_\p{Ll}\p{Lo}\p{N}]{1,32}$/u;
+/** A MESSAGE command's name: 1-32 characters, capitals and spaces allowed ("Read aloud"). */
+const MENU_NAME_RE = /^[-_ \p{L}\p{N}]{1,32}$/u;
 /** Discord's INTEGER and NUMBER bounds; zod's int() reports these when no bound was given. */
 const SAFE_BOUND = Number.MAX_SAFE_INTEGER;
 
-type DiscordCommandJson = RESTPostAPIChatInputApplicationCommandsJSONBody;
+type DiscordCommandJson = RESTPostAPIApplicationCommandsJSONBody;
+
+/**
+ * The commands anyone may install into their own account and use in any DM or group DM (a user
+ * install): those that only read, /say and Read aloud. The rest stay in guilds, where their access
+ * rules are set: /schedule and /email post and send as the team, /host scans for it and /report
+ * reads its analytics. A command not named here is guild-only.
+ */
+const USER_INSTALLABLE: ReadonlySet<string> = new Set([
+  'weather',
+  'forecast',
+  'geocode',
+  'jobs',
+  'voices',
+  'say',
+  'read-aloud',
+  'help',
+]);
+
+/** Where a command may be installed and run; Discord reads these on global commands only. */
+function reachOf(name: string): Pick<DiscordCommandJson, 'integration_types' | 'contexts'> {
+  return USER_INSTALLABLE.has(name)
+    ? {
+        integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+        contexts: [
+          InteractionContextType.Guild,
+          InteractionContextType.BotDM,
+          InteractionContextType.PrivateChannel,
+        ],
+      }
+    : {
+        integration_types: [ApplicationIntegrationType.GuildInstall],
+        contexts: [InteractionContextType.Guild],
+      };
+}
+
+/** Whether a published command may be installed by a user (it carries integration type 1). */
+export function isUserInstallable(json: Pick<DiscordCommandJson, 'integration_types'>): boolean {
+  return json.integration_types?.includes(ApplicationIntegrationType.UserInstall) ?? false;
+}
 
 const TYPES = {
   string: ApplicationCommandOptionType.String,
@@ -113,30 +158,50 @@ function check(json: DiscordCommandJson): DiscordCommandJson {
   return json;
 }
 
-/** The whole set of slash commands for Discord's bulk overwrite, in the registry's order. */
-export function buildDiscordCommands(registry: CommandRegistry): DiscordCommandJson[] {
-  return registry.entries.map((entry) => {
-    if (!isGroup(entry)) {
-      return check({
-        type: ApplicationCommandType.ChatInput,
-        name: entry.name,
-        description: describe(entry.description, entry.name),
-        options: buildOptions(entry),
-      });
-    }
-    const { name, subcommands } = entry;
-    if (subcommands.length > SUBCOMMANDS_MAX)
-      throw new Error(`/${name}: more than ${SUBCOMMANDS_MAX} subcommands`);
+function slashEntry(entry: CommandRegistry['entries'][number]): DiscordCommandJson {
+  if (!isGroup(entry)) {
     return check({
       type: ApplicationCommandType.ChatInput,
-      name,
-      description: describe(groupDescription(entry), name),
-      options: subcommands.map((sub): APIApplicationCommandSubcommandOption => ({
-        type: ApplicationCommandOptionType.Subcommand,
-        name: sub.name,
-        description: describe(sub.command.description, sub.command.name),
-        options: buildOptions(sub.command),
-      })),
+      name: entry.name,
+      description: describe(entry.description, entry.name),
+      options: buildOptions(entry),
     });
+  }
+  const { name, subcommands } = entry;
+  if (subcommands.length > SUBCOMMANDS_MAX)
+    throw new Error(`/${name}: more than ${SUBCOMMANDS_MAX} subcommands`);
+  return check({
+    type: ApplicationCommandType.ChatInput,
+    name,
+    description: describe(groupDescription(entry), name),
+    options: subcommands.map((sub): APIApplicationCommandSubcommandOption => ({
+      type: ApplicationCommandOptionType.Subcommand,
+      name: sub.name,
+      description: describe(sub.command.description, sub.command.name),
+      options: buildOptions(sub.command),
+    })),
   });
+}
+
+/** A message command: a name on the message's Apps menu, no description and no options. */
+function messageEntry(command: Command): DiscordCommandJson {
+  const name = command.onMessage ?? '';
+  if (!MENU_NAME_RE.test(name))
+    throw new Error(`command ${command.name}: "${name}" is not a valid menu name (1-32)`);
+  return { type: ApplicationCommandType.Message, name };
+}
+
+/**
+ * The whole set of commands for Discord's bulk overwrite, in the registry's order, message commands
+ * last. Registered globally (`isGlobal`), each says where it may be installed and used.
+ */
+export function buildDiscordCommands(
+  registry: CommandRegistry,
+  opts: { isGlobal?: boolean } = {},
+): DiscordCommandJson[] {
+  const built = [
+    ...registry.entries.map((entry) => ({ name: entry.name, json: slashEntry(entry) })),
+    ...registry.messageCommands.map((command) => ({ name: command.name, json: messageEntry(command) })),
+  ];
+  return built.map(({ name, json }) => (opts.isGlobal ? { ...json, ...reachOf(name) } : json));
 }

@@ -11,21 +11,53 @@ import {
   type APIApplicationCommandInteractionDataOption,
   type APIChatInputApplicationCommandInteraction,
   type APIInteraction,
+  type APIMessageApplicationCommandInteraction,
   type APIMessageComponentButtonInteraction,
 } from 'discord-api-types/v10';
 import type { Actor } from '../../src/core/actor.ts';
+import type { CommandRegistry } from '../../src/core/adapter.ts';
+import type { ComponentTarget } from '../../src/core/component-state.ts';
+import { discordMessageWords, type ResolvedNames } from './message-words.ts';
 
 export type CommandPacket = APIChatInputApplicationCommandInteraction;
+/** A message command (Read aloud on a message's Apps menu): the message is in `data.resolved`. */
+export type MessageCommandPacket = APIMessageApplicationCommandInteraction;
 export type ButtonPacket = APIMessageComponentButtonInteraction;
 export type AutocompletePacket = APIApplicationCommandAutocompleteInteraction;
-/** What herald defers: a slash command (a new reply) or a button press (an update of its message). */
-export type Deferrable = CommandPacket | ButtonPacket;
+/** What herald defers: a command (a new reply) or a button press (an update of its message). */
+export type Deferrable = CommandPacket | MessageCommandPacket | ButtonPacket;
 
 export function isChatInputCommand(packet: APIInteraction): packet is CommandPacket {
   return (
     packet.type === InteractionType.ApplicationCommand &&
     packet.data.type === ApplicationCommandType.ChatInput
   );
+}
+
+export function isMessageCommand(packet: APIInteraction): packet is MessageCommandPacket {
+  return (
+    packet.type === InteractionType.ApplicationCommand && packet.data.type === ApplicationCommandType.Message
+  );
+}
+
+/**
+ * What a command interaction runs: a slash command with its typed options, or a message command
+ * (its menu name, `onMessage`) with the message read as words in `text`.
+ */
+export function commandTarget(
+  packet: CommandPacket | MessageCommandPacket,
+  registry: Pick<CommandRegistry, 'messageCommands'>,
+): ComponentTarget {
+  if (packet.data.type === ApplicationCommandType.ChatInput) {
+    return { command: commandName(packet as CommandPacket), input: optionValues(packet as CommandPacket) };
+  }
+  const { data } = packet;
+  const command = registry.messageCommands.find((c) => c.onMessage === data.name);
+  const message = data.resolved.messages[data.target_id];
+  // The wider resolved data (users, members, roles, channels) is read where Discord sends it.
+  const names = data.resolved as ResolvedNames;
+  const text = message ? discordMessageWords(message, names) : '';
+  return { command: command?.name ?? data.name, input: { text } };
 }
 
 export function isButton(packet: APIInteraction): packet is ButtonPacket {
@@ -64,9 +96,7 @@ export function commandName(packet: CommandPacket | AutocompletePacket): string 
 }
 
 /** The typed option values, below any subcommand (group). */
-export function optionValues(
-  packet: CommandPacket | AutocompletePacket,
-): Record<string, string | number | boolean> {
+function optionValues(packet: CommandPacket | AutocompletePacket): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
   for (const option of split(packet.data.options).leaves) {
     if ('value' in option && option.value !== undefined && option.value !== null)

@@ -3,18 +3,27 @@
 // registry it is given (src/app.ts's offered commands, the bot's own).
 // https://discord.com/developers/docs/interactions/application-commands#bulk-overwrite-global-application-commands
 import { REST } from '@discordjs/rest';
-import { Routes } from 'discord-api-types/v10';
+import { ApplicationCommandType, Routes } from 'discord-api-types/v10';
 import type { DiscordConfig } from '../../src/config/index.ts';
 import type { CommandRegistry } from '../../src/core/adapter.ts';
 import type { CommandLog } from '../../src/core/command.ts';
 import { AdapterError } from '../../src/errors.ts';
 import { DISCORD_API_URL } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
-import { buildDiscordCommands } from './commands.ts';
+import { buildDiscordCommands, isUserInstallable } from './commands.ts';
 
 interface RegisterResult {
   scope: 'guild' | 'global';
+  /** As a user finds them: `/weather`, or a message command's menu name (`Read aloud`). */
   names: string[];
+  /** Of those, the ones a user may install into their own account (in a global registration). */
+  userInstallable: string[];
+  guildOnly: string[];
+}
+
+/** How a user finds a command: a slash command by `/name`, a message command by its menu name. */
+function shownName(json: { type?: number; name: string }): string {
+  return json.type === ApplicationCommandType.Message ? json.name : `/${json.name}`;
 }
 
 export async function registerCommands(opts: {
@@ -23,18 +32,22 @@ export async function registerCommands(opts: {
   log: CommandLog;
 }): Promise<RegisterResult> {
   const { config, log } = opts;
-  const body = buildDiscordCommands(opts.registry);
-  const rest = restFor(config);
   const scope = config.guildId === undefined ? 'global' : 'guild';
+  const body = buildDiscordCommands(opts.registry, { isGlobal: scope === 'global' });
+  // Which would reach user installs: Discord reads install types on global commands only.
+  const reach = buildDiscordCommands(opts.registry, { isGlobal: true });
+  const rest = restFor(config);
   const route =
     config.guildId === undefined
       ? Routes.applicationCommands(config.applicationId)
       : Routes.applicationGuildCommands(config.applicationId, config.guildId);
   try {
-    const saved = (await rest.put(route, { body })) as { name: string }[];
-    const names = saved.map((c) => c.name);
+    const saved = (await rest.put(route, { body })) as { name: string; type?: number }[];
+    const names = saved.map(shownName);
+    const userInstallable = reach.filter(isUserInstallable).map(shownName);
+    const guildOnly = reach.filter((c) => !isUserInstallable(c)).map(shownName);
     log.info({ scope, guildId: config.guildId, count: names.length, names }, 'discord.commands_registered');
-    return { scope, names };
+    return { scope, names, userInstallable, guildOnly };
   } catch (err) {
     throw registerFailure(err, config);
   }

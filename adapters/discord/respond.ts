@@ -2,11 +2,12 @@
 // error wrapping every Discord call shares. The choice of call is pure (responseStep); sendReply
 // carries it out through the interaction's webhook (its token, no bot token), in both modes.
 // https://discord.com/developers/docs/interactions/receiving-and-responding
+import { ApplicationIntegrationType } from 'discord-api-types/v10';
 import type { Choice, CommandLog } from '../../src/core/command.ts';
 import type { ComponentBatch } from '../../src/core/component-state.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
-import { NO_MENTIONS } from '../../src/domain/discord.ts';
+import { DISCORD_LIMITS, NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { renderDiscord, type DiscordMessage } from '../../src/render/discord.ts';
 import type { AutocompletePacket, Deferrable } from './interaction.ts';
@@ -24,6 +25,8 @@ export interface InFlight {
   deferred?: Promise<void>;
   controller: AbortController;
   responded: boolean;
+  /** Follow-up messages sent so far: a user install's interaction takes at most 5. */
+  followUps?: number;
 }
 
 /** How an interaction's first answer goes out; everything after it is the same in both modes. */
@@ -48,11 +51,38 @@ export interface FirstAnswers {
  */
 type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
 
+/**
+ * Whether only a user's own install authorised the interaction (herald is not installed in that
+ * guild, or it is a DM): Discord then takes at most 5 follow-up messages to it.
+ */
+function isUserInstallOnly(interaction: Pick<Deferrable, 'authorizing_integration_owners'>): boolean {
+  const owners = interaction.authorizing_integration_owners;
+  return (
+    owners[ApplicationIntegrationType.GuildInstall] === undefined &&
+    owners[ApplicationIntegrationType.UserInstall] !== undefined
+  );
+}
+
+/** Whether another follow-up message is within Discord's limit for this interaction. */
+function mayFollowUp(flight: StepFlight): boolean {
+  return (
+    flight.interaction === undefined ||
+    !isUserInstallOnly(flight.interaction) ||
+    (flight.followUps ?? 0) < DISCORD_LIMITS.userInstallFollowUps
+  );
+}
+
+/** What responseStep reads of a flight: the interaction only for who authorised it. */
+type StepFlight = Pick<InFlight, 'responded' | 'isEphemeral' | 'kind' | 'followUps'> & {
+  interaction?: Pick<Deferrable, 'authorizing_integration_owners'>;
+};
+
 export function responseStep(
-  flight: Pick<InFlight, 'responded' | 'isEphemeral' | 'kind'>,
+  flight: StepFlight,
   reply: Pick<Reply, 'ephemeral' | 'failureRef'>,
 ): ResponseStep {
-  if (flight.responded) return 'follow-up';
+  // Past a user install's follow-ups, the latest answer is replaced instead.
+  if (flight.responded) return mayFollowUp(flight) ? 'follow-up' : 'edit';
   if (reply.ephemeral && !flight.isEphemeral) {
     if (flight.kind === 'reply' && reply.failureRef !== undefined) return 'edit';
     return flight.kind === 'reply' ? 'private-over-public' : 'private-follow-up';
@@ -122,6 +152,15 @@ export interface SendContext {
   buttons: ComponentBatch;
 }
 
+async function followUp(
+  flight: InFlight,
+  webhook: InteractionWebhook,
+  message: DiscordMessage,
+): Promise<void> {
+  await webhook.followUp(flight.interaction.token, message);
+  flight.followUps = (flight.followUps ?? 0) + 1;
+}
+
 /** Answers a deferred interaction with `reply`, by the step responseStep chooses. */
 export async function sendReply(flight: InFlight, reply: Reply, context: SendContext): Promise<void> {
   await flight.deferred;
@@ -143,12 +182,12 @@ export async function sendReply(flight: InFlight, reply: Reply, context: SendCon
       case 'follow-up':
       case 'private-follow-up':
         // The renderer set the private flag when the reply is private.
-        await webhook.followUp(interaction.token, message);
+        await followUp(flight, webhook, message);
         break;
       case 'private-over-public':
         // Settle the loading message, send the private answer, then delete the loading message.
         await webhook.editOriginal(interaction.token, SETTLED);
-        await webhook.followUp(interaction.token, message);
+        await followUp(flight, webhook, message);
         await webhook.deleteOriginal(interaction.token).catch((err: unknown) => {
           context.log.warn(
             { err: safeError(err, context.token), interactionId: interaction.id },

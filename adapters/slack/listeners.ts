@@ -1,6 +1,7 @@
-// What the Slack app listens to: each top-level slash command and herald's buttons. Each is acked
-// at once (Slack allows 3 s), turned into an Invocation target and handed to the adapter's runner.
-import type { App, BlockAction, ButtonAction, RespondFn, webApi } from '@slack/bolt';
+// What the Slack app listens to: each top-level slash command, herald's buttons and the message
+// shortcuts (Read aloud). Each is acked at once (Slack allows 3 s), turned into an Invocation target
+// and handed to the adapter's runner.
+import type { App, BlockAction, ButtonAction, MessageShortcut, RespondFn, webApi } from '@slack/bolt';
 import type { Actor } from '../../src/core/actor.ts';
 import type { CommandRegistry, Invocation } from '../../src/core/adapter.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
@@ -8,6 +9,8 @@ import type { CommandLog } from '../../src/core/command.ts';
 import { describeSdkError } from './bolt-log.ts';
 import type { ReplyTarget } from './deliver.ts';
 import { decodeSlackText } from './escape.ts';
+import { slackMentionIds, slackMessageWords } from './message-words.ts';
+import { lookUpNames } from './names.ts';
 import { ACTION_ID_PREFIX, decodeActionValue } from '../../src/render/slack.ts';
 import { route } from './route.ts';
 
@@ -107,10 +110,42 @@ function listenToButtons(bolt: App, registry: CommandRegistry, context: Listener
   );
 }
 
+/** A message shortcut (callback_id: the command's name) runs its command on the message as words. */
+function listenToShortcuts(bolt: App, registry: CommandRegistry, context: ListenerContext): void {
+  for (const command of registry.messageCommands) {
+    bolt.shortcut<MessageShortcut>(
+      { type: 'message_action', callback_id: command.name },
+      async ({ ack, shortcut, respond, client }) => {
+        await ack();
+        const { channel, user } = shortcut;
+        const target = newTarget(context, {
+          respond,
+          client,
+          channelId: channel.id,
+          userId: user.id,
+          isAction: false,
+        });
+        target.isCommandEphemeral = command.ephemeral;
+        const said = typeof shortcut.message.text === 'string' ? shortcut.message.text : '';
+        const names = await lookUpNames(client, slackMentionIds(said), context);
+        const actor: Actor = { platform: 'slack', id: user.id, displayName: user.name, roles: [] };
+        await context.run(target, {
+          command: command.name,
+          rawInput: { text: slackMessageWords(said, names) },
+          actor,
+          channelId: channel.id,
+          channel: channelOf(channel.id, channel.name, shortcut.team?.id ?? user.team_id ?? ''),
+        });
+      },
+    );
+  }
+}
+
 /** Registers every listener herald needs on `bolt`. */
 export function listen(bolt: App, registry: CommandRegistry, context: ListenerContext): void {
   listenToCommands(bolt, registry, context);
   listenToButtons(bolt, registry, context);
+  listenToShortcuts(bolt, registry, context);
   bolt.error((error) => {
     context.log.error({ err: describeSdkError(error, context.secrets) }, 'slack.event_failed');
     return Promise.resolve();

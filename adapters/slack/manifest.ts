@@ -16,11 +16,20 @@ export interface SlackSlashCommand {
   url?: string;
 }
 
+/** A message shortcut: on a message's "More actions" menu (Read aloud). */
+export interface SlackShortcut {
+  name: string;
+  type: 'message';
+  callback_id: string;
+  description: string;
+}
+
 export interface SlackManifest {
   display_information: { name: string; description: string };
   features: {
     bot_user: { display_name: string; always_online: boolean };
     slash_commands: SlackSlashCommand[];
+    shortcuts?: SlackShortcut[];
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
@@ -41,7 +50,8 @@ export interface SlackManifestOptions {
  * files.uploadV2; channels:read and groups:read: /schedule add checks (conversations.info) that
  * herald is in the public or private channel it will post into, whether that channel is private,
  * and (conversations.members) that the member adding the schedule is in it; im:write: a direct
- * message to a schedule's creator when Slack refuses its channel (the schedule pauses).
+ * message to a schedule's creator when Slack refuses its channel (the schedule pauses); users:read:
+ * Read aloud says a mentioned user's name (users.info), as channels:read lets it say a channel's.
  */
 export const SLACK_BOT_SCOPES: readonly string[] = [
   'commands',
@@ -50,7 +60,24 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   'channels:read',
   'groups:read',
   'im:write',
+  'users:read',
 ];
+
+/** Slack's limits for a shortcut: a name of 24 characters, a description of 150. */
+const SHORTCUT_NAME_MAX = 24;
+const SHORTCUT_DESCRIPTION_MAX = 150;
+
+function shortcut(command: Command): SlackShortcut {
+  const name = command.onMessage ?? command.name;
+  if (name.length > SHORTCUT_NAME_MAX)
+    throw new Error(`shortcut "${name}": over ${SHORTCUT_NAME_MAX} characters`);
+  return {
+    name,
+    type: 'message',
+    callback_id: command.name,
+    description: command.description.slice(0, SHORTCUT_DESCRIPTION_MAX),
+  };
+}
 
 /** `/weather <city> [units:metric|imperial]` → `<city> [units:metric|imperial]`. */
 function hintOf(command: Command, prefix: string): string {
@@ -88,6 +115,7 @@ export function slackManifest(registry: CommandRegistry, opts: SlackManifestOpti
     features: {
       bot_user: { display_name: 'herald', always_online: true },
       slash_commands: registry.entries.map((entry) => slashCommand(entry, url)),
+      ...(registry.messageCommands.length > 0 ? { shortcuts: registry.messageCommands.map(shortcut) } : {}),
     },
     oauth_config: { scopes: { bot: [...SLACK_BOT_SCOPES] } },
     settings: {

@@ -54,8 +54,10 @@ export interface CommandGroup {
  */
 export interface CommandRegistry {
   readonly commands: readonly Command[];
-  /** Top-level entries in list order: a plain command, or a group of subcommands. */
+  /** Top-level slash entries in list order: a plain command, or a group of subcommands. */
   readonly entries: readonly (Command | CommandGroup)[];
+  /** The message commands (`onMessage`: Read aloud), reached from a message and never typed. */
+  readonly messageCommands: readonly Command[];
   get(name: string): Command | undefined;
   /** The group named `name` ("email"), or undefined when it is not a group. */
   group(name: string): CommandGroup | undefined;

@@ -81,6 +81,12 @@ interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
   /** Examples for /help and the README, written as console lines. */
   examples?: readonly string[];
   /**
+   * A message command: its name on a message's menu ("Read aloud": Discord's Apps menu, Slack's
+   * message shortcut). The adapter hands it the message's text as words in the option `text`; it is
+   * not offered as a slash command.
+   */
+  onMessage?: string;
+  /**
    * Reads argument text (console, Slack) its own way before the common grammar, for a form the
    * grammar cannot express (a command line inside a command line); undefined: use the grammar.
    */
@@ -111,6 +117,8 @@ export interface Command<I = Record<string, unknown>> {
   readonly ephemeral: boolean;
   readonly autocomplete: Partial<Record<string, Autocomplete>>;
   readonly examples: readonly string[];
+  /** Its name on a message's menu when it is a message command (CommandDef.onMessage). */
+  readonly onMessage?: string;
   readonly readText?: (text: string) => Record<string, string> | undefined;
   readonly changesState: boolean;
   /** Its watch's rules; the items of each answer's data travel with the reply (WatchedReply). */
@@ -152,6 +160,7 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     ephemeral: def.ephemeral ?? false,
     autocomplete: def.autocomplete ?? {},
     examples: def.examples ?? [],
+    ...(def.onMessage === undefined ? {} : { onMessage: def.onMessage }),
     ...(def.readText ? { readText: def.readText } : {}),
     changesState: def.changesState ?? false,
     ...(def.watch ? { watch: def.watch } : {}),

@@ -11,9 +11,14 @@ export function createRegistry(commands: readonly Command[]): Registry {
   const byName = new Map<string, Command>();
   const groups = new Map<string, CommandGroup & { subcommands: Subcommand[] }>();
   const entries: (Command | CommandGroup)[] = [];
+  const messageCommands: Command[] = [];
   for (const command of commands) {
     if (byName.has(command.name)) throw new Error(`duplicate command name "${command.name}"`);
     byName.set(command.name, command);
+    if (command.onMessage !== undefined) {
+      messageCommands.push(command);
+      continue;
+    }
     const [first, sub] = command.name.split(' ') as [string, string | undefined];
     if (sub === undefined) {
       if (groups.has(first)) throw new Error(`"${first}" is both a command and a group of subcommands`);
@@ -33,6 +38,7 @@ export function createRegistry(commands: readonly Command[]): Registry {
   return {
     commands: frozen,
     entries: Object.freeze(entries),
+    messageCommands: Object.freeze(messageCommands),
     get: (name) => byName.get(name.trim().toLowerCase()),
     group: (name) => groups.get(name.trim().toLowerCase()),
   };

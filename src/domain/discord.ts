@@ -45,6 +45,8 @@ export const DISCORD_LIMITS = Object.freeze({
   stringOptionLength: 6000,
   /** Names and descriptions of one command together. */
   commandChars: 8000,
+  /** Follow-up messages to one interaction that a user install alone authorised (no guild install). */
+  userInstallFollowUps: 5,
 });
 
 /** The length herald measures against a Discord limit: UTF-16 code units of the trimmed text. */

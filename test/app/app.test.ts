@@ -83,7 +83,10 @@ describe('npm run register', () => {
     const published = fake.calls[0]!.json as unknown as { name: string; options?: { name: string }[] }[];
     const registry = botApp(env).registry;
     expect(published).toEqual(buildDiscordCommands(registry));
-    expect(published.map((c) => c.name)).toEqual(registry.entries.map((e) => e.name));
+    expect(published.map((c) => c.name)).toEqual([
+      ...registry.entries.map((e) => e.name),
+      ...registry.messageCommands.map((c) => c.onMessage),
+    ]);
     const schedule = published.find((c) => c.name === 'schedule')!;
     expect(schedule.options!.map((o) => o.name)).toEqual([
       'add',
@@ -141,9 +144,26 @@ describe('npm run register', () => {
       'channels:read',
       'groups:read',
       'im:write',
+      'users:read',
     ]);
+    expect(manifest.features.shortcuts).toEqual([
+      {
+        name: 'Read aloud',
+        type: 'message',
+        callback_id: 'read-aloud',
+        description: 'Read a message aloud: replies with an mp3',
+      },
+    ]);
+    expect(commands.map((c) => c.command)).not.toContain('/read-aloud');
     expect(manifest.settings.socket_mode_enabled).toBe(true);
     expect(fake.calls).toHaveLength(0);
+  });
+
+  it('offers no Read aloud shortcut where speech is not configured', async () => {
+    const env = { ...DISCORD_ENV, WEATHER_API_KEY: 'loopback-weather-key' };
+    const result = await registerRun(['--slack-manifest'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as SlackManifest).features.shortcuts).toBeUndefined();
   });
 
   it('points every command and the buttons at the request URL in HTTP mode', async () => {

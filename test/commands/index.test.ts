@@ -32,6 +32,7 @@ describe('buildCommands', () => {
       'host',
       'jobs',
       'say',
+      'read-aloud',
       'voices',
       'email send',
       'email status',
@@ -57,6 +58,7 @@ describe('buildCommands', () => {
       host: ['hostscan'],
       jobs: ['jobSearch'],
       say: ['speech'],
+      'read-aloud': ['speech'],
       voices: ['speech'],
       'email send': ['email'],
       'email status': ['email'],
@@ -86,7 +88,8 @@ describe('buildCommands', () => {
   it('gives every command at least one example, and every example parses and validates', () => {
     const commands = buildCommands(SETTINGS);
     const registry = createRegistry(commands);
-    for (const command of commands) {
+    // A message command (Read aloud) is reached from a message, never typed: it has no example.
+    for (const command of commands.filter((c) => c.onMessage === undefined)) {
       expect(command.examples.length, command.name).toBeGreaterThan(0);
       for (const example of command.examples) {
         const line = parseLine(example)!;

@@ -283,7 +283,8 @@ describe('/say on Discord', () => {
   it("caps the text option's max_length at Discord's 6000, and at the model's limit below it", () => {
     for (const [modelId, limit] of Object.entries(MODEL_CHARACTER_LIMITS)) {
       const [json] = buildDiscordCommands(createRegistry([createSayCommand({ modelId })]));
-      const text = json!.options!.find((o) => o.name === 'text') as { max_length?: number };
+      const options = (json as { options?: { name: string }[] }).options ?? [];
+      const text = options.find((o) => o.name === 'text') as { max_length?: number };
       expect(text.max_length).toBe(Math.min(limit, DISCORD_LIMITS.stringOptionLength));
       expect(text.max_length).toBeLessThanOrEqual(6000);
     }

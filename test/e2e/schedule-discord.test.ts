@@ -76,7 +76,7 @@ describe('/schedule on Discord, end to end', () => {
   it('is in the command set npm run register publishes', async () => {
     const { config, registry } = offeredRegistry({ ...ENV, DISCORD_API_URL: fake.apiUrl });
     const result = await registerCommands({ config: config.discord!, registry, log: SILENT_LOG });
-    expect(result.names).toContain('schedule');
+    expect(result.names).toContain('/schedule');
     const put = fake.calls.filter((c) => c.kind === 'commands').at(-1)!;
     expect(put.path).toBe(`/api/v10/applications/${APP_ID}/commands`);
     expect(put.authorization).toBe(`Bot ${BOT_TOKEN}`);

@@ -115,6 +115,12 @@ export const COMMAND_CASES: readonly CommandCase[] = [
     text: '"Good morning, team" voice:Rachel',
     upstreams: [UPSTREAMS.speechVoices, UPSTREAMS.speechSynthesize],
   },
+  {
+    label: '/read-aloud',
+    command: 'read-aloud',
+    text: 'Good morning, team',
+    upstreams: [UPSTREAMS.speechSynthesize],
+  },
   { label: '/voices', command: 'voices', text: '', upstreams: [UPSTREAMS.speechVoices] },
   {
     label: '/email send',

@@ -713,8 +713,9 @@ function savedCommands(json: unknown, guildId: string | undefined) {
     version: snowflake(),
     default_member_permissions: null,
     nsfw: false,
-    integration_types: [0],
-    contexts: null,
+    // Discord reads install types and contexts on global commands only, and echoes them back.
+    integration_types: (guildId === undefined ? c.integration_types : undefined) ?? [0],
+    contexts: (guildId === undefined ? c.contexts : undefined) ?? null,
     ...(guildId === undefined ? {} : { guild_id: guildId }),
   }));
 }
@@ -833,5 +834,78 @@ export function buttonClick(opts: { customId: string; token: string; messageFlag
         authorizing_integration_owners: {},
       },
     },
+  };
+}
+
+/** A user's message as Discord carries it in a message command's `data.resolved.messages`. */
+export function userMessage(content: string, extra: Record<string, unknown> = {}) {
+  return {
+    id: snowflake(),
+    type: 0,
+    channel_id: CHANNEL_ID,
+    author: {
+      id: '80351110224670001',
+      username: 'grace',
+      global_name: 'Grace Hopper',
+      discriminator: '0',
+      avatar: null,
+      public_flags: 0,
+      primary_guild: null,
+      collectibles: null,
+    },
+    content,
+    timestamp: '2026-11-29T12:00:00.000000+00:00',
+    edited_timestamp: null,
+    tts: false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    pinned: false,
+    flags: 0,
+    components: [],
+    ...extra,
+  };
+}
+
+/**
+ * A message command (type 3) on `message`: the Apps menu's "Read aloud" in a guild channel. The
+ * message sits in `data.resolved.messages` under `data.target_id`.
+ */
+export function messageCommand(opts: { name: string; message: { id: string }; token: string }) {
+  return {
+    ...base(2, opts.token),
+    data: {
+      id: snowflake(),
+      name: opts.name,
+      type: 3,
+      guild_id: GUILD_ID,
+      target_id: opts.message.id,
+      resolved: { messages: { [opts.message.id]: opts.message } },
+    },
+  };
+}
+
+/**
+ * `interaction` as a user install sends it: no guild and no member, the invoker as `user`, the
+ * DM with herald (context 1) or a DM or group DM between users (context 2), and only the user's
+ * install authorising it (`authorizing_integration_owners` keyed "1").
+ * https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types
+ */
+export function asUserInstall<T extends Record<string, unknown>>(interaction: T, context: 1 | 2 = 1) {
+  const { guild_id: _g, guild: _guild, member: _m, guild_locale: _l, ...rest } = interaction;
+  const channelId = context === 1 ? dmChannelOf(USER_ID) : '1187421520894749000';
+  const data = rest.data as Record<string, unknown> | undefined;
+  const { guild_id: _dg, ...ownData } = data ?? {};
+  return {
+    ...rest,
+    ...(data ? { data: ownData } : {}),
+    user: member.user,
+    channel_id: channelId,
+    channel: { id: channelId, type: context === 1 ? 1 : 3, flags: 0, recipients: [member.user] },
+    app_permissions: '1126967206737920',
+    authorizing_integration_owners: { '1': USER_ID },
+    context,
   };
 }

@@ -33,6 +33,27 @@ describe('responseStep for a failure', () => {
   });
 });
 
+describe('responseStep for a user install', () => {
+  // https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message:
+  // an interaction from a user install not installed where it was used takes at most 5 follow-ups.
+  const userOnly = { authorizing_integration_owners: { '1': '80351110224678912' } };
+  const inGuildToo = {
+    authorizing_integration_owners: { '0': '1187421520894746700', '1': '80351110224678912' },
+  };
+  const answered = { responded: true, isEphemeral: false, kind: 'reply' } as const;
+
+  it('follows up while fewer than 5 follow-ups went out, then replaces the latest answer', () => {
+    for (const followUps of [0, 1, 4]) {
+      expect(responseStep({ ...answered, interaction: userOnly, followUps }, {})).toBe('follow-up');
+    }
+    expect(responseStep({ ...answered, interaction: userOnly, followUps: 5 }, {})).toBe('edit');
+  });
+
+  it('keeps following up where herald is installed in the guild as well', () => {
+    expect(responseStep({ ...answered, interaction: inGuildToo, followUps: 9 }, {})).toBe('follow-up');
+  });
+});
+
 describe('safeError', () => {
   it('keeps name, status and code, and redacts the bot token from the message', () => {
     const token = 'test-bot-token.not-real.0123456789abcdefghijklmnop';

@@ -1,6 +1,6 @@
 // A fake Slack Web API on a loopback server (msw handlers) that enforces what Slack documents, each
 // rule with its page beside it (fake-slack.test.ts sends what Slack refuses and sees it refused):
-// auth.test, chat.postMessage / postEphemeral, conversations.info / open / members (paged by
+// auth.test, chat.postMessage / postEphemeral, users.info, conversations.info / open / members (paged by
 // cursor), chat.getPermalink, the external file upload (files.getUploadURLExternal → the bytes
 // POSTed to upload_url → files.completeUploadExternal), and response_url posts. Scripted answers
 // (errors, 429s) replace the fake's own, once each.
@@ -126,6 +126,12 @@ function fileObject(id: string, title: string | undefined, name: string, size: n
     file_access: 'visible',
   };
 }
+
+/** The workspace's people as users.info answers: a display name may be empty (Slack's default). */
+const PEOPLE: Readonly<Record<string, { name: string; realName: string; displayName: string }>> = {
+  U0ALICE: { name: 'alice', realName: 'Alice Liddell', displayName: 'alice' },
+  U0ADA: { name: 'ada', realName: 'Ada Lovelace', displayName: '' },
+};
 
 /** chat.postMessage: one message a second per channel, a short burst tolerated (rate-limits page). */
 export const FAKE_POST_BURST = 5;
@@ -443,6 +449,34 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
         ok: true,
         members: everyone.slice(start, start + limit),
         response_metadata: { next_cursor: next },
+      });
+    }),
+    // users.info needs users:read; an id it does not know is user_not_found
+    // (https://docs.slack.dev/reference/methods/users.info). Tier 4.
+    http.post('*/api/users.info', async ({ request }) => {
+      const refusal = authRefusal(request) ?? lacking('users:read');
+      if (refusal) return refusal;
+      const id = new URLSearchParams(await request.text()).get('user') ?? '';
+      const person = PEOPLE[id];
+      if (!person) return HttpResponse.json({ ok: false, error: 'user_not_found' });
+      return HttpResponse.json({
+        ok: true,
+        user: {
+          id,
+          team_id: 'T0HERALD',
+          name: person.name,
+          deleted: false,
+          real_name: person.realName,
+          tz: 'Europe/London',
+          is_bot: false,
+          profile: {
+            real_name: person.realName,
+            display_name: person.displayName,
+            real_name_normalized: person.realName,
+            display_name_normalized: person.displayName,
+            team: 'T0HERALD',
+          },
+        },
       });
     }),
     // conversations.open with a user opens (or finds) the app's DM with them; it needs im:write

@@ -1,0 +1,48 @@
+// Read aloud: the message command on a message's menu (Discord's Apps menu, Slack's message
+// shortcut). The adapter turns the message into words (mentions as names, links as "a link",
+// markup gone) and hands them over as `text`; from there it is /say's path: the model's length
+// limit, the invoker's daily /say budget, S5, an mp3 reply.
+import { z } from 'zod';
+import { defineCommand } from '../src/core/command.ts';
+import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
+import { UserError } from '../src/errors.ts';
+import { formatNumber } from './format.ts';
+import { speakAloud, type SayCommandOptions } from './say.ts';
+
+/** Its name on a message's menu, as Discord and Slack show it. */
+export const READ_ALOUD = 'Read aloud';
+
+export function createReadAloudCommand(opts: SayCommandOptions) {
+  const limit = characterLimitOf(opts.modelId);
+  return defineCommand({
+    name: 'read-aloud',
+    onMessage: READ_ALOUD,
+    description: 'Read a message aloud: replies with an mp3',
+    options: z.object({
+      text: z.string().trim().describe('The message as words, as the adapter read it'),
+    }),
+    positional: ['text'],
+    needs: ['speech'],
+    access: opts.access ?? [],
+    handler(input, ctx) {
+      const chars = countCharacters(input.text);
+      if (chars === 0) {
+        throw new UserError({ code: 'invalid_input', message: 'That message has no text to read aloud.' });
+      }
+      if (chars > limit) {
+        throw new UserError({
+          code: 'invalid_input',
+          message: `That message has ${formatNumber(chars)} characters to read, and ${READ_ALOUD} takes at most ${formatNumber(limit)} (the limit of the speech model ${opts.modelId}).`,
+        });
+      }
+      const spoken = {
+        text: input.text,
+        chars,
+        voiceId: undefined,
+        voiceName: 'the default voice',
+        filename: 'read-aloud.mp3',
+      };
+      return speakAloud(spoken, ctx, opts);
+    },
+  });
+}
