@@ -133,6 +133,17 @@ function scheduleAdd(service: ScheduleService, manage: AccessCheck): Command {
     needs: [],
     access: [manage],
     readText: readShortForm,
+    // With no arguments on Discord and Slack: a form of the same options (src/core/form.ts).
+    form: {
+      title: 'New schedule',
+      fields: [
+        { option: 'when', label: 'When' },
+        { option: 'command', label: 'Command' },
+        { option: 'to', label: 'Destination (to)' },
+        { option: 'tz', label: 'Time zone (tz)' },
+      ],
+      more: { label: 'Further options, as typed', hint: 'e.g. only:new alert:rain preview:yes' },
+    },
     autocomplete: {
       to: (partial) => Promise.resolve(service.destinationChoices(partial)),
       tz: (partial) => Promise.resolve(service.zoneChoices(partial)),

@@ -32,6 +32,7 @@ import {
   type CommandRecord,
   type RateLimiter,
 } from './dispatch-steps.ts';
+import { formReply, isEmptyInput } from './form.ts';
 import { createInFlight } from './in-flight.ts';
 import { nextTurn } from './turns.ts';
 import { redactReply, type Reply } from './reply.ts';
@@ -168,6 +169,15 @@ async function runHandler(
   return { ...reply, ephemeral: reply.ephemeral ?? command.ephemeral };
 }
 
+/** Whether the invocation answers with the command's form: asked for, or the command given nothing. */
+function opensForm(command: Command, inv: Invocation, rawInput: Invocation['rawInput']): boolean {
+  return (
+    command.form !== undefined &&
+    inv.hasForms === true &&
+    (inv.openForm !== undefined || isEmptyInput(rawInput))
+  );
+}
+
 /** Finds, checks and runs the command of an invocation; any failure is returned, never thrown. */
 async function execute(
   rt: Runtime,
@@ -180,6 +190,11 @@ async function execute(
     const found = findCommand(rt.registry, inv);
     command = found.command;
     checkNeeds(command, rt.services, rt.serviceVariables);
+    if (opensForm(command, inv, found.rawInput)) {
+      // Whoever may not run the command is refused before filling in its form.
+      await checkAccess(command, contextFor(rt, inv.actor, command, invocationId, inv.signal, inv.channel));
+      return { command, reply: formReply(command, inv.openForm), services: [] };
+    }
     const input = readInput(command, found.rawInput);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
     const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv.channel);
