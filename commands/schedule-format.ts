@@ -192,13 +192,15 @@ function pagesOf(fields: EmbedField[]): EmbedField[][] {
 const SCHEDULES_WITH_BUTTONS = 7;
 
 function scheduleActions(records: readonly ScheduleRecord[]): Action[] {
-  return records.slice(0, SCHEDULES_WITH_BUTTONS).flatMap(({ id, paused }) => [
-    { label: `Run ${id} now`, command: 'schedule run', input: { id } },
-    paused
-      ? { label: `Resume ${id}`, command: 'schedule resume', input: { id } }
-      : { label: `Pause ${id}`, command: 'schedule pause', input: { id } },
-    { label: `Remove ${id}`, command: 'schedule remove', input: { id } },
-  ]);
+  return records
+    .slice(0, SCHEDULES_WITH_BUTTONS)
+    .flatMap(({ id, paused }) => [
+      { label: `Run ${id} now`, command: 'schedule run', input: { id } },
+      paused
+        ? { label: `Resume ${id}`, command: 'schedule resume', input: { id } }
+        : { label: `Pause ${id}`, command: 'schedule pause', input: { id } },
+      { label: `Remove ${id}`, command: 'schedule remove', input: { id } },
+    ]);
 }
 
 function pageActions(page: number, last: number): Action[] {
