@@ -223,6 +223,25 @@ function pagesOf(fields: EmbedField[]): EmbedField[][] {
   return pages;
 }
 
+/**
+ * A page's buttons on each schedule (Run now, Pause or Resume, Remove), for the first schedules of
+ * the page: with the page buttons they stay within one Discord message's 25 buttons (5 rows of 5).
+ * Whoever may not manage a schedule is refused by the service in one sentence, as when typed.
+ */
+const SCHEDULES_WITH_BUTTONS = 7;
+
+function scheduleActions(records: readonly ScheduleRecord[]): Action[] {
+  return records
+    .slice(0, SCHEDULES_WITH_BUTTONS)
+    .flatMap(({ id, paused }) => [
+      { label: `Run ${id} now`, command: 'schedule run', input: { id } },
+      paused
+        ? { label: `Resume ${id}`, command: 'schedule resume', input: { id } }
+        : { label: `Pause ${id}`, command: 'schedule pause', input: { id } },
+      { label: `Remove ${id}`, command: 'schedule remove', input: { id } },
+    ]);
+}
+
 function pageActions(page: number, last: number): Action[] {
   return [
     ...(page > 1 ? [{ label: 'Previous page', command: 'schedule list', input: { page: page - 1 } }] : []),
@@ -236,9 +255,14 @@ function pageActions(page: number, last: number): Action[] {
  * than cut.
  */
 export function listReply(listing: Listing, max: number, page: number, zone: string): Reply {
+  const owned = new Map<EmbedField, ScheduleRecord>();
   const fields = [
     ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun, b.destinationMode, zone)),
-    ...listing.schedules.map((s) => scheduleField(s.record, s.nextRun, s.destinationMode, zone)),
+    ...listing.schedules.map((s) => {
+      const field = scheduleField(s.record, s.nextRun, s.destinationMode, zone);
+      owned.set(field, s.record);
+      return field;
+    }),
   ];
   const count = listing.schedules.length;
   if (fields.length === 0)
@@ -261,12 +285,14 @@ export function listReply(listing: Listing, max: number, page: number, zone: str
       fields: shown.slice(i, i + DISCORD_LIMITS.fields),
     });
   }
-  if (pages.length === 1) return { text: summary, embeds };
+  const records = shown.flatMap((field) => owned.get(field) ?? []);
+  const actions = scheduleActions(records);
+  if (pages.length === 1) return { text: summary, embeds, ...(actions.length > 0 ? { actions } : {}) };
   const next = page < pages.length ? ` /schedule list page:${page + 1} shows the next.` : '';
   return {
     text: `${summary} Page ${page} of ${pages.length}.${next}`,
     embeds,
-    actions: pageActions(page, pages.length),
+    actions: [...actions, ...pageActions(page, pages.length)],
   };
 }
 

@@ -54,6 +54,17 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
     needs: [],
     access: [manage],
     readText: (text) => readShortForm(text, (line) => optionNamesOf(opts.commands?.() ?? [], line)),
+    // With no arguments on Discord and Slack: a form of the same options (src/core/form.ts).
+    form: {
+      title: 'New schedule',
+      fields: [
+        { option: 'when', label: 'When' },
+        { option: 'command', label: 'Command' },
+        { option: 'to', label: 'Destination (to)' },
+        { option: 'tz', label: 'Time zone (tz)' },
+      ],
+      more: { label: 'Further options, as typed', hint: 'e.g. only:new alert:rain preview:yes' },
+    },
     autocomplete: {
       to: (partial) => Promise.resolve(service.destinationChoices(partial)),
       tz: (partial) => Promise.resolve(service.zoneChoices(partial)),
@@ -93,6 +104,8 @@ function scheduleReading(service: ScheduleService): Command[] {
     defineCommand({
       name: 'schedule list',
       description: 'List the schedules, their next and last runs',
+      // Only the reader sees it: its buttons (run, pause, remove) are theirs to press.
+      ephemeral: true,
       options: z.object({
         page: z.number().int().min(1).max(1000).default(1).describe('Page of a long list, from 1'),
       }),

@@ -13,29 +13,39 @@ import {
   INTERACTION_CLAIM_MS,
   type InteractionClaims,
 } from '../../src/core/claims.ts';
-import type { Choice, CommandLog } from '../../src/core/command.ts';
+import type { CommandLog } from '../../src/core/command.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { AdapterError } from '../../src/errors.ts';
-import type { ComponentState, ComponentTarget } from '../../src/core/component-state.ts';
+import type { ComponentState } from '../../src/core/component-state.ts';
+import { withReopen } from '../../src/core/form.ts';
+import { answerAutocomplete } from './autocomplete.ts';
 import { createButtonTargets } from './custom-id.ts';
 import { createFirstAnswers } from './first-answers.ts';
+import {
+  EXPIRED_FORM_MESSAGE,
+  modalOf,
+  openModal,
+  requestOf,
+  submittedRequest,
+  type Request,
+} from './forms.ts';
 import type { Gateway } from './gateway.ts';
 import type { HttpInteractions } from './http.ts';
 import {
   actorOf,
-  commandName,
+  channelOf,
   commandTarget,
-  focusedOption,
   isAutocomplete,
   isButton,
   isChatInputCommand,
   isMessageCommand,
-  type AutocompletePacket,
+  isModalSubmit,
   type ButtonPacket,
   type CommandPacket,
   type MessageCommandPacket,
+  type ModalSubmitPacket,
 } from './interaction.ts';
-import { renderChoices, renderDiscord } from '../../src/render/discord.ts';
+import { renderDiscord } from '../../src/render/discord.ts';
 import {
   discordError,
   safeError,
@@ -141,6 +151,16 @@ function isNotice(reply: Reply): boolean {
  * private first answer; anything else after the deferral, by the step responseStep chooses.
  */
 async function answer(session: Session, flight: InFlight, reply: Reply, context: SendContext): Promise<void> {
+  const { interaction } = flight;
+  if (reply.form && !flight.deferred && !isModalSubmit(interaction)) {
+    flight.responded = true;
+    return openModal(
+      session.answers,
+      interaction,
+      modalOf(reply.form, context.buttons),
+      session.config.token,
+    );
+  }
   if (flight.deferred || !isNotice(reply)) {
     void deferOnce(session, flight);
     return sendReply(flight, reply, context);
@@ -155,40 +175,32 @@ async function answer(session: Session, flight: InFlight, reply: Reply, context:
   }
 }
 
-/** The invocation a packet makes: its target, invoker and channel, answered through `flight`. */
+/** The invocation a packet makes: its request, invoker and channel, answered through `flight`. */
 function invocationOf(
   session: Session,
   flight: InFlight,
-  target: ComponentTarget,
+  request: Request,
   context: SendContext,
 ): Invocation {
   const { interaction } = flight;
   const channelId = interaction.channel_id ?? interaction.channel?.id;
+  const { submitted, ...asked } = request;
   return {
-    command: target.command,
-    rawInput: target.input,
+    ...asked,
+    // A submit cannot be answered with a form: its refusal offers the form again instead.
+    ...(submitted === undefined ? { hasForms: true } : {}),
     actor: actorOf(interaction),
     channelId: channelId ?? '',
-    // app_permissions: the bot's own permissions in this channel, so /schedule add can say what to grant.
-    ...(channelId
-      ? {
-          channel: {
-            platform: 'discord' as const,
-            id: channelId,
-            ...(interaction.guild_id ? { guildId: interaction.guild_id } : {}),
-            // Absent or none: unknown then, left to the GET probe.
-            ...(interaction.app_permissions && interaction.app_permissions !== '0'
-              ? { appPermissions: interaction.app_permissions }
-              : {}),
-            // member.permissions: what the member may do there themselves (/schedule add asks).
-            ...(interaction.member?.permissions ? { memberPermissions: interaction.member.permissions } : {}),
-          },
-        }
-      : {}),
-    ...(flight.kind === 'update' ? { surface: 'button' as const } : {}),
+    ...(channelId ? { channel: channelOf(interaction, channelId) } : {}),
+    ...(submitted !== undefined
+      ? { surface: 'form' as const }
+      : flight.kind === 'update'
+        ? { surface: 'button' as const }
+        : {}),
     signal: flight.controller.signal,
     beginWork: () => void deferOnce(session, flight),
-    respond: (reply) => answer(session, flight, reply, context),
+    respond: (reply) =>
+      answer(session, flight, submitted ? withReopen(reply, asked.command, submitted) : reply, context),
   };
 }
 
@@ -196,7 +208,7 @@ async function run(
   session: Session,
   handlers: AdapterHandlers,
   interaction: Deferrable,
-  target: ComponentTarget,
+  request: Request,
   kind: InFlight['kind'],
   isEphemeral: boolean,
 ): Promise<void> {
@@ -218,7 +230,7 @@ async function run(
     buttons: session.buttonTargets.batch(),
   };
   try {
-    await handlers.onInvocation(invocationOf(session, flight, target, context));
+    await handlers.onInvocation(invocationOf(session, flight, request, context));
   } finally {
     clearTimeout(fallback);
     clearTimeout(timer);
@@ -235,7 +247,7 @@ async function onCommand(
   const target = commandTarget(interaction, registry);
   // An unknown command can only end in an error, which belongs to the invoker alone.
   const isEphemeral = registry.get(target.command)?.ephemeral ?? true;
-  await run(session, handlers, interaction, target, 'reply', isEphemeral);
+  await run(session, handlers, interaction, requestOf(target), 'reply', isEphemeral);
 }
 
 async function onButton(session: Session, handlers: AdapterHandlers, interaction: ButtonPacket) {
@@ -249,37 +261,25 @@ async function onButton(session: Session, handlers: AdapterHandlers, interaction
     return;
   }
   const isEphemeral = ((interaction.message.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
-  await run(session, handlers, interaction, target, 'update', isEphemeral);
+  await run(session, handlers, interaction, requestOf(target), 'update', isEphemeral);
 }
 
-async function onAutocomplete(
+/** A form's submit: run as the typed line its fields spell, as a new reply. */
+async function onSubmit(
   session: Session,
+  registry: CommandRegistry,
   handlers: AdapterHandlers,
-  interaction: AutocompletePacket,
-): Promise<void> {
-  const focused = focusedOption(interaction);
-  const request = {
-    command: commandName(interaction),
-    option: focused?.name ?? '',
-    partial: focused?.partial ?? '',
-    actor: actorOf(interaction),
-  };
-  let choices: Choice[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const deadline = new Promise<Choice[]>((resolve) => {
-      timer = setTimeout(() => resolve([]), session.autocompleteDeadlineMs);
-    });
-    choices = focused ? await Promise.race([handlers.onAutocomplete(request), deadline]) : [];
-  } catch (err) {
-    session.log.warn(
-      { err: safeError(err, session.config.token), command: request.command, option: request.option },
-      'discord.autocomplete_failed',
-    );
-  } finally {
-    clearTimeout(timer);
-  }
-  await session.answers.choices(interaction, renderChoices(choices));
+  interaction: ModalSubmitPacket,
+) {
+  const request = await submittedRequest(registry, session.buttonTargets, interaction).catch(
+    (err: unknown) => {
+      session.log.warn({ err, interactionId: interaction.id }, 'discord.form_lookup_failed');
+      return undefined;
+    },
+  );
+  if (!request) return session.answers.notice(interaction, EXPIRED_FORM_MESSAGE);
+  const isEphemeral = registry.get(request.command)?.ephemeral ?? true;
+  await run(session, handlers, interaction, request, 'reply', isEphemeral);
 }
 
 async function onInteraction(
@@ -302,7 +302,8 @@ async function onInteraction(
     if (isChatInputCommand(interaction) || isMessageCommand(interaction))
       await onCommand(session, registry, handlers, interaction);
     else if (isButton(interaction)) await onButton(session, handlers, interaction);
-    else if (isAutocomplete(interaction)) await onAutocomplete(session, handlers, interaction);
+    else if (isAutocomplete(interaction)) await answerAutocomplete(session, handlers, interaction);
+    else if (isModalSubmit(interaction)) await onSubmit(session, registry, handlers, interaction);
   } catch (err) {
     session.log.error(
       { err: safeError(err, session.config.token), interactionId: interaction.id, type: interaction.type },

@@ -102,7 +102,9 @@ function buildOption(command: Command, spec: OptionSpec): APIApplicationCommandB
     type: TYPES[spec.type],
     name: spec.name,
     description: optionDescription(spec),
-    required: spec.required,
+    // A command with a form is also run with no options (it opens the form); the dispatcher still
+    // refuses a line that misses a required one, in the sentence a typed line gets.
+    required: spec.required && command.form === undefined,
   };
   const hasAutocomplete = command.autocomplete[spec.name] !== undefined;
   // Discord forbids choices together with autocomplete; autocomplete wins.

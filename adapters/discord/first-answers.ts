@@ -6,6 +6,7 @@ import {
   MessageFlags,
   type APIInteraction,
   type APIInteractionResponse,
+  type APIModalInteractionResponseCallbackData,
 } from 'discord-api-types/v10';
 import { NO_MENTIONS } from '../../src/domain/discord.ts';
 import type { FirstAnswers } from './respond.ts';
@@ -32,6 +33,12 @@ export function createFirstAnswers(
       send(interaction, {
         type: InteractionResponseType.ChannelMessageWithSource,
         data: { content, flags: MessageFlags.Ephemeral, allowed_mentions: NO_MENTIONS },
+      }),
+    // A modal is only ever a first answer: never after a deferral, and never to a modal's submit.
+    modal: (interaction, data) =>
+      send(interaction, {
+        type: InteractionResponseType.Modal,
+        data: data as unknown as APIModalInteractionResponseCallbackData,
       }),
     choices: (interaction, choices) =>
       send(interaction, {

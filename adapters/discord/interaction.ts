@@ -13,19 +13,25 @@ import {
   type APIInteraction,
   type APIMessageApplicationCommandInteraction,
   type APIMessageComponentButtonInteraction,
+  type APIModalSubmitInteraction,
 } from 'discord-api-types/v10';
 import type { Actor } from '../../src/core/actor.ts';
 import type { CommandRegistry } from '../../src/core/adapter.ts';
 import type { ComponentTarget } from '../../src/core/component-state.ts';
 import { discordMessageWords, type ResolvedNames } from './message-words.ts';
+import type { ChatChannel } from '../../src/core/channel.ts';
 
 export type CommandPacket = APIChatInputApplicationCommandInteraction;
 /** A message command (Read aloud on a message's Apps menu): the message is in `data.resolved`. */
 export type MessageCommandPacket = APIMessageApplicationCommandInteraction;
 export type ButtonPacket = APIMessageComponentButtonInteraction;
 export type AutocompletePacket = APIApplicationCommandAutocompleteInteraction;
-/** What herald defers: a command (a new reply) or a button press (an update of its message). */
-export type Deferrable = CommandPacket | MessageCommandPacket | ButtonPacket;
+export type ModalSubmitPacket = APIModalSubmitInteraction;
+/**
+ * What herald defers: a slash command, a message command or a form's submit (a new reply), or a
+ * button press (an update of its message).
+ */
+export type Deferrable = CommandPacket | MessageCommandPacket | ButtonPacket | ModalSubmitPacket;
 
 export function isChatInputCommand(packet: APIInteraction): packet is CommandPacket {
   return (
@@ -68,6 +74,26 @@ export function isButton(packet: APIInteraction): packet is ButtonPacket {
 
 export function isAutocomplete(packet: APIInteraction): packet is AutocompletePacket {
   return packet.type === InteractionType.ApplicationCommandAutocomplete;
+}
+
+export function isModalSubmit(packet: APIInteraction): packet is ModalSubmitPacket {
+  return packet.type === InteractionType.ModalSubmit;
+}
+
+/**
+ * A submitted modal's text values by input custom_id: in action rows, as herald sends its inputs,
+ * or in labels, Discord's newer layout.
+ * https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-modal-submit-data-structure
+ */
+export function modalValues(packet: ModalSubmitPacket): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const row of packet.data.components ?? []) {
+    const inputs = 'components' in row ? row.components : 'component' in row ? [row.component] : [];
+    for (const input of inputs) {
+      if (input.type === ComponentType.TextInput) out[input.custom_id] = input.value;
+    }
+  }
+  return out;
 }
 
 type Option = APIApplicationCommandInteractionDataOption;
@@ -124,5 +150,21 @@ export function actorOf(packet: APIInteraction): Actor {
     id: user?.id ?? '',
     displayName: member?.nick ?? fallback,
     roles: member ? [...member.roles] : [],
+  };
+}
+
+/** The channel an interaction came from (its id given), with what /schedule add asks of it. */
+export function channelOf(packet: APIInteraction, channelId: string): ChatChannel {
+  return {
+    platform: 'discord',
+    id: channelId,
+    ...(packet.guild_id ? { guildId: packet.guild_id } : {}),
+    // app_permissions: the bot's own permissions in this channel, so /schedule add can say what to
+    // grant; absent or none: unknown then, left to the GET probe.
+    ...(packet.app_permissions && packet.app_permissions !== '0'
+      ? { appPermissions: packet.app_permissions }
+      : {}),
+    // member.permissions: what the member may do there themselves (/schedule add asks).
+    ...(packet.member?.permissions ? { memberPermissions: packet.member.permissions } : {}),
   };
 }

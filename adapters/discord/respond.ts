@@ -10,7 +10,8 @@ import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
 import { DISCORD_LIMITS, NO_MENTIONS } from '../../src/domain/discord.ts';
 import { redactText } from '../../src/redact.ts';
 import { renderDiscord, type DiscordMessage } from '../../src/render/discord.ts';
-import type { AutocompletePacket, Deferrable } from './interaction.ts';
+import type { DiscordModal } from '../../src/render/discord-form.ts';
+import type { AutocompletePacket, Deferrable, ModalSubmitPacket } from './interaction.ts';
 
 export type { Deferrable };
 
@@ -35,6 +36,8 @@ export interface FirstAnswers {
   defer(interaction: Deferrable, kind: InFlight['kind'], isEphemeral: boolean): Promise<void>;
   /** A private message as the first answer: an expired button, or a refusal before any work. */
   notice(interaction: Deferrable, content: string): Promise<void>;
+  /** A form (type 9): the first answer of a command or a button, never of a submit. */
+  modal(interaction: Exclude<Deferrable, ModalSubmitPacket>, data: DiscordModal): Promise<void>;
   /** Autocomplete choices (type 8). */
   choices(interaction: AutocompletePacket, choices: Choice[]): Promise<void>;
   /** The interaction's handling ended: HTTP mode (http.ts) answers a request nothing answered. */
@@ -47,7 +50,8 @@ export interface FirstAnswers {
  * keeping it public); `private-follow-up` for a private answer to a public button message; `edit`
  * otherwise (the deferred message becomes the answer). A failure (`failureRef`) after a public
  * deferred reply is an edit too: everyone already sees the loading message, and turning it into the
- * error is one call where settling, following up and deleting it are three.
+ * error is one call where settling, following up and deleting it are three; but not one that
+ * carries buttons, which belong to the invoker alone.
  */
 type ResponseStep = 'follow-up' | 'private-over-public' | 'private-follow-up' | 'edit';
 
@@ -79,12 +83,14 @@ type StepFlight = Pick<InFlight, 'responded' | 'isEphemeral' | 'kind' | 'followU
 
 export function responseStep(
   flight: StepFlight,
-  reply: Pick<Reply, 'ephemeral' | 'failureRef'>,
+  reply: Pick<Reply, 'ephemeral' | 'failureRef' | 'actions'>,
 ): ResponseStep {
   // Past a user install's follow-ups, the latest answer is replaced instead.
   if (flight.responded) return mayFollowUp(flight) ? 'follow-up' : 'edit';
   if (reply.ephemeral && !flight.isEphemeral) {
-    if (flight.kind === 'reply' && reply.failureRef !== undefined) return 'edit';
+    // A failure with buttons (a refused form's "Edit and send again") stays private: the buttons are the invoker's.
+    const hasButtons = (reply.actions?.length ?? 0) > 0;
+    if (flight.kind === 'reply' && reply.failureRef !== undefined && !hasButtons) return 'edit';
     return flight.kind === 'reply' ? 'private-over-public' : 'private-follow-up';
   }
   return 'edit';

@@ -17,6 +17,7 @@ import {
   type Deliver,
   type ReplyTarget,
 } from './deliver.ts';
+import { listenToForms } from './forms.ts';
 import { listen } from './listeners.ts';
 import { slackRoute } from './endpoint.ts';
 import { runOnce, signedRequestOf } from './once.ts';
@@ -146,12 +147,12 @@ async function runInvocation(
   deps: { log: CommandLog; deliver: Deliver; inFlight: Set<Promise<void>>; stopping: AbortSignal },
   handlers: AdapterHandlers,
   target: ReplyTarget,
-  request: Omit<Invocation, 'respond' | 'signal'>,
+  request: Omit<Invocation, 'respond' | 'signal'> & Partial<Pick<Invocation, 'respond'>>,
 ): Promise<void> {
   const invocation: Invocation = {
+    respond: (reply) => deps.deliver(target, reply),
     ...request,
     signal: AbortSignal.any([deps.stopping, AbortSignal.timeout(RESPONSE_URL_WINDOW_MS)]),
-    respond: (reply) => deps.deliver(target, reply),
   };
   // Acknowledged already; the dispatcher holds the work back until its turn (turns.ts).
   const task = handlers.onInvocation(invocation).then(
@@ -206,14 +207,17 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       const bolt = built.app;
       socketReceiver = built.socketReceiver;
       bolt.use(runOnce(claims, log));
-      listen(bolt, registry, {
+      const context = {
         log,
         secrets,
         now,
-        run: (target, invocation) =>
+        run: (target: ReplyTarget, invocation: Parameters<typeof runInvocation>[3]) =>
           runInvocation({ log, deliver, inFlight, stopping: stopping.signal }, handlers, target, invocation),
         answerPrivately,
-      });
+        deliver,
+      };
+      listen(bolt, registry, context);
+      listenToForms(bolt, registry, context);
       unroute = await startApp(built, { routes: opts.routes, now, log });
       isConnected = isSocketMode;
       app = bolt;

@@ -2,7 +2,9 @@
 // minutes), the Web API once that is spent or expired, then files into the channel with filesUploadV2.
 import type { RespondFn, webApi } from '@slack/bolt';
 import type { CommandLog } from '../../src/core/command.ts';
-import type { Reply } from '../../src/core/reply.ts';
+import type { ChatChannel } from '../../src/core/channel.ts';
+import type { Form, Reply } from '../../src/core/reply.ts';
+import { renderSlackModal } from '../../src/render/slack-form.ts';
 import { AdapterError, type AdapterErrorCode } from '../../src/errors.ts';
 import { describeSdkError } from './bolt-log.ts';
 import { renderSlack, type SlackFile, type SlackMessage } from '../../src/render/slack.ts';
@@ -21,6 +23,10 @@ export interface ReplyTarget {
   startedAtMs: number;
   isCommandEphemeral: boolean;
   uses: number;
+  /** A command's or a click's trigger_id: what opens a form (views.open), within 3 s of it. */
+  triggerId?: string;
+  /** Where the command was typed: a form opened there adds there (its private_metadata). */
+  channel?: ChatChannel;
 }
 
 function slackReason(err: unknown): string {
@@ -97,7 +103,23 @@ export function createDelivery({ log, secrets, now }: DeliveryDeps): Deliver {
     }
   }
 
+  async function openForm(target: ReplyTarget & { triggerId: string }, form: Form): Promise<void> {
+    const where = target.channel ?? { platform: 'slack' as const, id: target.channelId };
+    const view = renderSlackModal(form, JSON.stringify(where));
+    try {
+      await target.client.views.open({ trigger_id: target.triggerId, view });
+    } catch (err) {
+      throw adapterError('send_failed', 'Slack did not open the form', err);
+    }
+  }
+
   async function deliver(target: ReplyTarget, reply: Reply): Promise<void> {
+    // A trigger_id is spent by the first view it opens, and lives 3 s.
+    const { triggerId } = target;
+    if (reply.form && triggerId !== undefined) {
+      delete target.triggerId;
+      return openForm({ ...target, triggerId }, reply.form);
+    }
     const isEphemeral = reply.ephemeral === true || target.isCommandEphemeral;
     // Files are shared in the channel, which a private reply must not be (renderSlack notes it).
     const { files, ...message } = renderSlack({ ...reply, ephemeral: isEphemeral });

@@ -13,21 +13,25 @@ import { slackMentionIds, slackMessageWords } from './message-words.ts';
 import { lookUpNames } from './names.ts';
 import { ACTION_ID_PREFIX, decodeActionValue } from '../../src/render/slack.ts';
 import { route } from './route.ts';
+import { formValuesOf } from '../../src/core/form.ts';
 
 const ACTION_ID_RE = new RegExp(`^${ACTION_ID_PREFIX.replaceAll(':', '\\:')}`);
 const UNREADABLE_BUTTON_MESSAGE = 'That button no longer works; run the command again.';
 
-interface ListenerContext {
+export interface ListenerContext {
   log: CommandLog;
   secrets: readonly string[];
   now: () => number;
-  /** Runs the invocation and answers `target`. */
-  run(target: ReplyTarget, invocation: Omit<Invocation, 'respond' | 'signal'>): Promise<void>;
+  /** Runs the invocation and answers `target` (or through its own `respond`, given one). */
+  run(
+    target: ReplyTarget,
+    invocation: Omit<Invocation, 'respond' | 'signal'> & Partial<Pick<Invocation, 'respond'>>,
+  ): Promise<void>;
   /** Answers the invoker alone without running anything (usage, an unreadable button). */
   answerPrivately(target: ReplyTarget, text: string): Promise<void>;
 }
 
-function newTarget(
+export function newTarget(
   context: ListenerContext,
   where: {
     respond: RespondFn;
@@ -54,6 +58,8 @@ function listenToCommands(bolt: App, registry: CommandRegistry, context: Listene
       const routed = route(entry, decodeSlackText(payload.text ?? '').trim());
       if ('usage' in routed) return context.answerPrivately(target, routed.usage);
       target.isCommandEphemeral = routed.command.ephemeral;
+      const channel = channelOf(payload.channel_id, payload.channel_name, payload.team_id);
+      Object.assign(target, { triggerId: payload.trigger_id, channel });
       const actor: Actor = {
         platform: 'slack',
         id: payload.user_id,
@@ -66,7 +72,8 @@ function listenToCommands(bolt: App, registry: CommandRegistry, context: Listene
         actor,
         channelId: payload.channel_id,
         // The workspace: /schedule shows a workspace its own schedules only.
-        channel: channelOf(payload.channel_id, payload.channel_name, payload.team_id),
+        channel,
+        hasForms: true,
       });
     });
   }
@@ -102,10 +109,25 @@ function listenToButtons(bolt: App, registry: CommandRegistry, context: Listener
         return context.answerPrivately(target, UNREADABLE_BUTTON_MESSAGE);
       }
       target.isCommandEphemeral = registry.get(payload.command)?.ephemeral ?? false;
+      target.triggerId = body.trigger_id;
       const displayName = body.user.name ?? body.user.username;
       const actor: Actor = { platform: 'slack', id: body.user.id, displayName, roles: [] };
-      const invocation = { command: payload.command, rawInput: payload.input, actor, channelId };
-      await context.run(target, { ...invocation, surface: 'button' });
+      const { command, input, opensForm } = payload;
+      const openForm = opensForm === true ? { openForm: formValuesOf(input) } : {};
+      // The workspace too: /schedule finds a workspace's own schedules only.
+      const team = body.team?.id ?? body.user.team_id;
+      const channel = team === undefined ? {} : { channel: channelOf(channelId, body.channel?.name, team) };
+      target.channel = channel.channel;
+      await context.run(target, {
+        command,
+        rawInput: input,
+        actor,
+        channelId,
+        hasForms: true,
+        ...openForm,
+        ...channel,
+        surface: 'button',
+      });
     },
   );
 }

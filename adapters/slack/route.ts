@@ -10,7 +10,7 @@ type Routed = { command: Command; rest: string } | { usage: string };
 /** The first word of a group's text picks the subcommand; empty text on a command needing arguments asks for them. */
 export function route(entry: Command | CommandGroup, text: string): Routed {
   if (!isGroup(entry)) {
-    return text === '' && needsArguments(entry)
+    return text === '' && needsArguments(entry) && entry.form === undefined
       ? { usage: usageText(entry) }
       : { command: entry, rest: text };
   }
@@ -18,7 +18,10 @@ export function route(entry: Command | CommandGroup, text: string): Routed {
   const sub = entry.subcommands.find((s) => s.name === first.toLowerCase())?.command;
   if (sub) {
     const rest = text.slice(first.length).trim();
-    return rest === '' && needsArguments(sub) ? { usage: usageText(sub) } : { command: sub, rest };
+    // A command with a form opens it when given nothing.
+    return rest === '' && needsArguments(sub) && sub.form === undefined
+      ? { usage: usageText(sub) }
+      : { command: sub, rest };
   }
   const subs = entry.subcommands.map((s) => s.command);
   return { usage: groupUsageText(entry.name, subs, first === '' ? undefined : first) };

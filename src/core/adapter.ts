@@ -25,6 +25,13 @@ export interface Invocation {
    * one call.
    */
   beginWork?: () => void;
+  /**
+   * The platform can answer with a form (Discord's modal, Slack's modal view): a command that has
+   * one, given no arguments, answers with its form (src/core/form.ts).
+   */
+  hasForms?: boolean;
+  /** Opens the command's form filled in with these values (a button that reopens a refused form). */
+  openForm?: Record<string, string>;
   respond(reply: Reply): Promise<void>;
 }
 

@@ -53,6 +53,19 @@ export type { Choice } from './reply.ts';
 
 type Autocomplete = (partial: string, ctx: CommandContext) => Promise<Choice[]>;
 
+/**
+ * The form a command opens when it is run with no arguments where the platform has forms
+ * (src/core/form.ts builds it from `options`): a field per option named here, and one for the
+ * further options, written as typed (`only:new alert:rain`).
+ */
+interface FormSpec {
+  title: string;
+  /** The options given a field each, in order, with the label shown (at most 45 characters). */
+  fields: readonly { option: string; label: string }[];
+  /** The field of the further options: its label and an example of what to write. */
+  more: { label: string; hint: string };
+}
+
 /** A handler's reply with the data it was formatted from, which the command's `watch` reads. */
 interface Answer<D> {
   reply: Reply;
@@ -96,6 +109,8 @@ interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
    * piped console), it runs after every line before it, and the lines after it wait for it.
    */
   changesState?: boolean;
+  /** Its form, opened by the command with no arguments on Discord and Slack. */
+  form?: FormSpec;
   /**
    * How a watch of this command (`/schedule add ... only:new`) tells what is new, from the data the
    * handler answers with (`{ reply, data }`), never from the reply's text.
@@ -121,6 +136,7 @@ export interface Command<I = Record<string, unknown>> {
   readonly onMessage?: string;
   readonly readText?: (text: string) => Record<string, string> | undefined;
   readonly changesState: boolean;
+  readonly form?: FormSpec;
   /** Its watch's rules; the items of each answer's data travel with the reply (WatchedReply). */
   readonly watch?: WatchSpec;
   handler(input: I, ctx: CommandContext): Promise<Reply>;
@@ -163,6 +179,7 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     ...(def.onMessage === undefined ? {} : { onMessage: def.onMessage }),
     ...(def.readText ? { readText: def.readText } : {}),
     changesState: def.changesState ?? false,
+    ...(def.form ? { form: def.form } : {}),
     ...(def.watch ? { watch: def.watch } : {}),
     // The dispatcher runs a handler only once every service in `needs` is present (checkNeeds),
     // so the bag it passes has them; this is the one place that relies on that.

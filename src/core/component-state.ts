@@ -7,10 +7,12 @@
 // https://discord.com/developers/docs/components/reference#anatomy-of-a-component-custom-id
 import { createHash } from 'node:crypto';
 
-/** What a component re-invokes: the command's full name and its typed input. */
+/** What a component re-invokes: the command's full name and its typed input, or its form filled in. */
 export interface ComponentTarget {
   command: string;
   input: Record<string, string | number | boolean>;
+  /** Opens the command's form with `input` as its values (a refused form's "Edit and send again"). */
+  opensForm?: boolean;
 }
 
 /** The store's key/value, as much of it as component state needs (the Store implements it). */
@@ -62,7 +64,9 @@ interface ComponentStateOptions {
 }
 
 function serialize(target: ComponentTarget): string {
-  return JSON.stringify([target.command, target.input]);
+  return JSON.stringify(
+    target.opensForm === true ? [target.command, target.input, 'form'] : [target.command, target.input],
+  );
 }
 
 const isPrimitive = (value: unknown): value is string | number | boolean =>
@@ -78,8 +82,9 @@ function parseTarget(text: string): ComponentTarget | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
-  const [command, input] = parsed as [unknown, unknown];
+  if (!Array.isArray(parsed) || parsed.length < 2 || parsed.length > 3) return undefined;
+  const [command, input, form] = parsed as [unknown, unknown, unknown];
+  if (parsed.length === 3 && form !== 'form') return undefined;
   if (typeof command !== 'string' || command === '') return undefined;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const out: Record<string, string | number | boolean> = {};
@@ -87,7 +92,7 @@ function parseTarget(text: string): ComponentTarget | undefined {
     if (!isPrimitive(value)) return undefined;
     out[key] = value;
   }
-  return { command, input: out };
+  return { command, input: out, ...(form === 'form' ? { opensForm: true } : {}) };
 }
 
 /** The target itself as an id, or undefined when it does not fit in `maxLength`. */
@@ -129,7 +134,11 @@ export function createComponentState(opts: ComponentStateOptions): ComponentStat
       const writes = new Map<string, Promise<void>>();
       return {
         idFor(target) {
-          const plain = { command: target.command, input: { ...target.input } };
+          const plain: ComponentTarget = {
+            command: target.command,
+            input: { ...target.input },
+            ...(target.opensForm === true ? { opensForm: true } : {}),
+          };
           const inline = inlineComponentId(plain, maxIdLength);
           if (inline !== undefined) return inline;
           const named = owners?.of(plain);

@@ -32,6 +32,7 @@ import {
   type CommandRecord,
   type RateLimiter,
 } from './dispatch-steps.ts';
+import { formReply, isEmptyInput } from './form.ts';
 import { createInFlight } from './in-flight.ts';
 import { defaultPreferences, resolvePreferences } from './preferences.ts';
 import type { PreferenceBook, Preferences, ScheduledFor } from './preferences.ts';
@@ -190,6 +191,15 @@ async function runHandler(
   return { ...reply, ephemeral: reply.ephemeral ?? command.ephemeral };
 }
 
+/** Whether the invocation answers with the command's form: asked for, or the command given nothing. */
+function opensForm(command: Command, inv: Invocation, rawInput: Invocation['rawInput']): boolean {
+  return (
+    command.form !== undefined &&
+    inv.hasForms === true &&
+    (inv.openForm !== undefined || isEmptyInput(rawInput))
+  );
+}
+
 /** Finds, checks and runs the command of an invocation; any failure is returned, never thrown. */
 async function execute(
   rt: Runtime,
@@ -203,6 +213,11 @@ async function execute(
     const found = findCommand(rt.registry, inv);
     command = found.command;
     checkNeeds(command, rt.services, rt.serviceVariables);
+    if (opensForm(command, inv, found.rawInput)) {
+      // Whoever may not run the command is refused before filling in its form.
+      await checkAccess(command, contextFor(rt, inv.actor, command, invocationId, inv.signal, inv));
+      return { command, reply: formReply(command, inv.openForm), services: [] };
+    }
     const prefs = await resolvePreferences(rt, { ...inv, schedule: scheduled?.schedule });
     const input = readInput(command, found.rawInput, prefs);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);

@@ -52,6 +52,29 @@ export interface Action {
   label: string;
   command: string;
   input: Record<string, string | number | boolean>;
+  /** Opens the command's form filled in with `input` instead of running it (src/core/form.ts). */
+  opensForm?: boolean;
+}
+
+/** One text field of a form: an option of the command, or its further options as typed. */
+export interface FormField {
+  /** The option's name, or `more` for the further options; the platform hands it back on submit. */
+  name: string;
+  label: string;
+  /** Shown in the empty field: the option's description. */
+  hint: string;
+  isRequired: boolean;
+  maxLength: number;
+  isLong: boolean;
+  value?: string;
+}
+
+/** A form for a command (`/schedule add` with no arguments): each platform draws it as its own. */
+export interface Form {
+  /** The command a submit runs. */
+  command: string;
+  title: string;
+  fields: FormField[];
 }
 
 export interface Reply {
@@ -65,6 +88,8 @@ export interface Reply {
   embeds?: Embed[];
   attachments?: Attachment[];
   actions?: Action[];
+  /** A form to open instead of a message, where the platform has forms (`text` says what to type elsewhere). */
+  form?: Form;
   /** Only the invoker sees it. */
   ephemeral?: boolean;
   /** A failure's answer: the short reference its text quotes and its log line carries. */
@@ -129,7 +154,7 @@ const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', '
 /**
  * The one walker of a reply's text: the reply with `fn` applied to every piece of text it shows or
  * sends (text; embeds' texts and fields, their links included; attachments' filenames and alt
- * text; buttons' labels and string inputs). Redaction and the platforms' control-character
+ * text; buttons' labels and string inputs; a form's title, labels, hints and values). Redaction and the platforms' control-character
  * cleaning both go through it, so they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
  * still match afterwards.
  */
@@ -170,6 +195,18 @@ export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply 
         Object.entries(a.input).map(([k, v]) => [k, typeof v === 'string' ? fn(v) : v]),
       ),
     }));
+  }
+  if (reply.form) {
+    out.form = {
+      ...reply.form,
+      title: fn(reply.form.title),
+      fields: reply.form.fields.map((f) => ({
+        ...f,
+        label: fn(f.label),
+        hint: fn(f.hint),
+        ...(f.value === undefined ? {} : { value: fn(f.value) }),
+      })),
+    };
   }
   return out;
 }

@@ -47,6 +47,16 @@ export const DISCORD_LIMITS = Object.freeze({
   commandChars: 8000,
   /** Follow-up messages to one interaction that a user install alone authorised (no guild install). */
   userInstallFollowUps: 5,
+  /**
+   * A modal (interaction response type 9): its title, and 1 to 5 action rows of one text input each.
+   * https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-modal
+   */
+  modalTitle: 45,
+  modalInputs: 5,
+  /** A text input (https://discord.com/developers/docs/components/reference#text-input). */
+  inputLabel: 45,
+  inputPlaceholder: 100,
+  inputLength: 4000,
 });
 
 /** The length herald measures against a Discord limit: UTF-16 code units of the trimmed text. */

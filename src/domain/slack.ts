@@ -19,4 +19,17 @@ export const SLACK_LIMITS = Object.freeze({
   fileBytes: 1_000_000_000,
   /** A file's alt text (`alt_txt`; longer is refused as alt_txt_too_large). */
   fileAltText: 1000,
+  /**
+   * Views (https://docs.slack.dev/reference/views/modal-views): a modal's title, submit and close
+   * texts; its private_metadata and callback_id; the blocks of a modal or a Home tab.
+   */
+  viewTitle: 24,
+  viewMetadata: 3000,
+  viewCallbackId: 255,
+  viewBlocks: 100,
+  /** An input block's label (https://docs.slack.dev/reference/block-kit/blocks/input-block). */
+  inputLabel: 2000,
+  /** A plain_text_input's placeholder and its max_length (…/block-elements/plain-text-input-element). */
+  inputPlaceholder: 150,
+  inputLength: 3000,
 });

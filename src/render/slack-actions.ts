@@ -23,11 +23,19 @@ export const ACTION_ID_PREFIX = 'herald:run:';
 interface ActionPayload {
   command: string;
   input: Record<string, string | number | boolean>;
+  /** Opens the command's form with `input` instead of running it. */
+  opensForm?: boolean;
 }
 
 /** The button value: {command, input} as JSON, or undefined when Slack's 2000 characters cannot hold it. */
 export function encodeActionValue(action: Action): string | undefined {
-  const value = JSON.stringify({ command: action.command, input: action.input } satisfies ActionPayload);
+  const { command, input } = action;
+  const payload: ActionPayload = {
+    command,
+    input,
+    ...(action.opensForm === true ? { opensForm: true } : {}),
+  };
+  const value = JSON.stringify(payload);
   return value.length <= MAX_BUTTON_VALUE ? value : undefined;
 }
 
@@ -40,13 +48,14 @@ export function decodeActionValue(value: string | undefined): ActionPayload | un
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { command, input } = parsed as { command?: unknown; input?: unknown };
+  const { command, input, opensForm } = parsed as { command?: unknown; input?: unknown; opensForm?: unknown };
   if (typeof command !== 'string' || typeof input !== 'object' || input === null || Array.isArray(input)) {
     return undefined;
   }
   const entries = Object.entries(input as Record<string, unknown>);
   if (!entries.every(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))) return undefined;
-  return { command, input: Object.fromEntries(entries) as ActionPayload['input'] };
+  const payload: ActionPayload = { command, input: Object.fromEntries(entries) as ActionPayload['input'] };
+  return opensForm === true ? { ...payload, opensForm: true } : payload;
 }
 
 export function actionBlocks(actions: readonly Action[]): { blocks: KnownBlock[]; dropped: number } {

@@ -219,6 +219,81 @@ function invalidMessage(json: Record<string, unknown> | undefined): Response | u
   return undefined;
 }
 
+/**
+ * What a message's buttons may be: at most 5 action rows of at most 5 buttons, each custom_id 1 to
+ * 100 characters and unique in the message (https://discord.com/developers/docs/components/reference,
+ * "Action Row", "Button" and "Anatomy of a Component", custom_id).
+ */
+export function invalidComponents(json: Record<string, unknown> | undefined): Response | undefined {
+  const rows = (json?.components ?? []) as { components?: { custom_id?: string }[] }[];
+  if (rows.length > 5)
+    return formBodyError('components', 'BASE_TYPE_MAX_LENGTH', 'Must be 5 or fewer in length.');
+  const seen = new Set<string>();
+  for (const [i, row] of rows.entries()) {
+    const items = row.components ?? [];
+    if (items.length > 5)
+      return formBodyError(
+        `components.${i}.components`,
+        'BASE_TYPE_MAX_LENGTH',
+        'Must be 5 or fewer in length.',
+      );
+    for (const [j, item] of items.entries()) {
+      const id = item.custom_id;
+      if (id === undefined) continue;
+      const field = `components.${i}.components.${j}.custom_id`;
+      if (id.length < 1 || id.length > 100)
+        return formBodyError(field, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+      if (seen.has(id))
+        return formBodyError(
+          field,
+          'COMPONENT_CUSTOM_ID_DUPLICATED',
+          'Component custom id cannot be duplicated',
+        );
+      seen.add(id);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What a modal (interaction response type 9) may hold: a custom_id of 1 to 100 characters, a title
+ * of at most 45, 1 to 5 action rows of one text input each
+ * (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-modal);
+ * a text input's custom_id 1 to 100, style 1 or 2, label at most 45, placeholder at most 100,
+ * max_length 1 to 4000 and a value no longer (https://discord.com/developers/docs/components/reference#text-input).
+ */
+export function invalidModal(data: Record<string, unknown> | undefined): Response | undefined {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const bad = (field: string, message: string) =>
+    formBodyError(`data.${field}`, 'BASE_TYPE_BAD_LENGTH', message);
+  const customId = text(data?.custom_id);
+  if (customId.length < 1 || customId.length > 100)
+    return bad('custom_id', 'Must be between 1 and 100 in length.');
+  const title = text(data?.title);
+  if (title.length < 1 || title.length > 45) return bad('title', 'Must be between 1 and 45 in length.');
+  const rows = (data?.components ?? []) as { type?: number; components?: Record<string, unknown>[] }[];
+  if (rows.length < 1 || rows.length > 5) return bad('components', 'Must be between 1 and 5 in length.');
+  for (const [i, row] of rows.entries()) {
+    const inputs = row.components ?? [];
+    if (row.type !== 1 || inputs.length !== 1)
+      return bad(`components.${i}`, 'An action row of a modal holds one text input.');
+    const input = inputs[0]!;
+    const at = `components.${i}.components.0`;
+    const id = text(input.custom_id);
+    if (input.type !== 4) return bad(`${at}.type`, 'Only text inputs are allowed in a modal here.');
+    if (id.length < 1 || id.length > 100)
+      return bad(`${at}.custom_id`, 'Must be between 1 and 100 in length.');
+    if (input.style !== 1 && input.style !== 2) return bad(`${at}.style`, 'Value must be one of (1, 2).');
+    if (text(input.label).length > 45) return bad(`${at}.label`, 'Must be 45 or fewer in length.');
+    if (text(input.placeholder).length > 100)
+      return bad(`${at}.placeholder`, 'Must be 100 or fewer in length.');
+    const max = Number(input.max_length ?? 4000);
+    if (!(max >= 1 && max <= 4000)) return bad(`${at}.max_length`, 'Must be between 1 and 4000.');
+    if (text(input.value).length > max) return bad(`${at}.value`, `Must be ${max} or fewer in length.`);
+  }
+  return undefined;
+}
+
 /** How long Discord keeps a nonce (Create Message: "a few minutes"). */
 const NONCE_WINDOW_MS = 5 * 60_000;
 
@@ -364,7 +439,11 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
     http.post(
       '*/api/v10/interactions/:id/:token/callback',
       enforced(async ({ request, params }) => {
-        await record('callback', request, params);
+        const call = await record('callback', request, params);
+        if (call.json?.type === 9) {
+          const invalid = invalidModal(call.json.data as Record<string, unknown> | undefined);
+          if (invalid) return invalid;
+        }
         // Like Discord: an interaction takes one initial response; every later one is refused.
         const id = String(params.id);
         if (acknowledged.has(id)) {
@@ -381,6 +460,8 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
       '*/api/v10/webhooks/:app/:token/messages/:message',
       enforced(async ({ request, params }) => {
         const call = await record('edit', request, params);
+        const invalid = invalidComponents(call.json);
+        if (invalid) return invalid;
         const answer = nextWebhookAnswers.shift();
         if (answer) return scripted(answer);
         return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
@@ -398,6 +479,8 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
       enforced(async ({ request, params }) => {
         if (params.app !== APP_ID) return executeWebhook(request, params);
         const call = await record('followup', request, params);
+        const invalid = invalidComponents(call.json);
+        if (invalid) return invalid;
         const answer = nextWebhookAnswers.shift();
         if (answer) return scripted(answer);
         return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
@@ -907,5 +990,19 @@ export function asUserInstall<T extends Record<string, unknown>>(interaction: T,
     app_permissions: '1126967206737920',
     authorizing_integration_owners: { '1': USER_ID },
     context,
+  };
+}
+/** A modal's submit as Discord sends it (type 5): each text input's value in its action row. */
+export function modalSubmit(opts: { customId: string; token: string; values: Record<string, string> }) {
+  return {
+    ...base(5, opts.token),
+    data: {
+      custom_id: opts.customId,
+      components: Object.entries(opts.values).map(([id, value], i) => ({
+        type: 1,
+        id: i * 2 + 1,
+        components: [{ type: 4, id: i * 2 + 2, custom_id: id, value }],
+      })),
+    },
   };
 }

@@ -65,6 +65,8 @@ export interface SlackFake {
   edits: Map<string, number>;
   /** Messages posted by someone else (a person, another app): chat.update answers cant_update_message. */
   foreign: Set<string>;
+  /** The views opened and published, in order. */
+  views: TakenView[];
 }
 
 /** The workspace's address, as auth.test and every permalink name it. */
@@ -160,7 +162,80 @@ function rateLimited(waitMs: number) {
   );
 }
 
+/** Slack's answer to a view it will not take: invalid_arguments, the broken rule in its messages. */
+function invalidArguments(problem: string) {
+  return HttpResponse.json({
+    ok: false,
+    error: 'invalid_arguments',
+    response_metadata: { messages: [`[ERROR] ${problem}`] },
+  });
+}
+
+/**
+ * What Slack refuses of a view (https://docs.slack.dev/reference/views/modal-views and
+ * …/views/home-tab-views): a modal's plain_text title, submit and close of at most 24 characters, a
+ * submit wherever an input block is, private_metadata of at most 3000 and callback_id of at most
+ * 255 characters; at most 100 blocks; an input block's label at most 2000, its plain_text_input's
+ * placeholder at most 150 and max_length at most 3000 (…/block-kit/blocks/input-block,
+ * …/block-elements/plain-text-input-element); block_ids unique and at most 255; a button's text at
+ * most 75 and value at most 2000 (…/block-elements/button-element).
+ */
+export function viewProblem(json: string | null, type: 'modal' | 'home'): string | undefined {
+  const view = JSON.parse(json ?? '{}') as Record<string, unknown>;
+  if (view.type !== type) return `view type must be ${type}`;
+  const str = (value: unknown) => (typeof value === 'string' ? value : '');
+  const text = (o: unknown) => ((o as { text?: unknown } | undefined)?.text as string | undefined) ?? '';
+  const blocks = (view.blocks ?? []) as Record<string, unknown>[];
+  if (!Array.isArray(blocks) || blocks.length > 100)
+    return 'no more than 100 items allowed [json-pointer:/view/blocks]';
+  if (type === 'modal') {
+    if (text(view.title) === '' || text(view.title).length > 24)
+      return 'must be less than 25 characters [json-pointer:/view/title/text]';
+    for (const key of ['submit', 'close'])
+      if (text(view[key]).length > 24)
+        return `must be less than 25 characters [json-pointer:/view/${key}/text]`;
+    if (blocks.some((b) => b.type === 'input') && view.submit === undefined)
+      return 'submit is required with input blocks';
+  }
+  if (str(view.private_metadata).length > 3000)
+    return 'must be less than 3001 characters [json-pointer:/view/private_metadata]';
+  if (str(view.callback_id).length > 255)
+    return 'must be less than 256 characters [json-pointer:/view/callback_id]';
+  const ids = new Set<string>();
+  for (const [i, block] of blocks.entries()) {
+    const id = block.block_id as string | undefined;
+    if (id !== undefined && (id.length > 255 || ids.has(id)))
+      return `invalid block_id [json-pointer:/view/blocks/${i}/block_id]`;
+    if (id !== undefined) ids.add(id);
+    if (block.type === 'input') {
+      const element = (block.element ?? {}) as Record<string, unknown>;
+      if (text(block.label) === '' || text(block.label).length > 2000)
+        return `invalid label [json-pointer:/view/blocks/${i}/label]`;
+      if (text(element.placeholder).length > 150)
+        return `must be less than 151 characters [json-pointer:/view/blocks/${i}/element/placeholder/text]`;
+      if (Number(element.max_length ?? 3000) > 3000)
+        return `must be at most 3000 [json-pointer:/view/blocks/${i}/element/max_length]`;
+    }
+    for (const element of (block.elements ?? []) as Record<string, unknown>[]) {
+      if (element.type !== 'button') continue;
+      if (text(element.text).length > 75 || str(element.value).length > 2000)
+        return `invalid button [json-pointer:/view/blocks/${i}]`;
+    }
+  }
+  return undefined;
+}
+
+/** A view the fake took: views.open's modal (with its trigger_id) or views.publish's Home tab (for a user). */
+export interface TakenView {
+  method: 'views.open' | 'views.publish';
+  view: Record<string, unknown>;
+  trigger?: string;
+  user?: string;
+}
+
 export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<SlackFake> {
+  const views: TakenView[] = [];
+  const exchanged = new Set<string>();
   const now = opts.now ?? Date.now;
   const archived = new Set<string>();
   const privateChannels = new Set<string>();
@@ -488,6 +563,39 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
       if (!/^[UW][A-Z0-9]+$/.test(user)) return HttpResponse.json({ ok: false, error: 'user_not_found' });
       return HttpResponse.json({ ok: true, channel: { id: `D${user.slice(1)}` } });
     }),
+    // views.open: a trigger_id opens one view, within 3 s of the interaction that gave it
+    // (https://docs.slack.dev/reference/methods/views.open: exchanged_trigger_id, expired_trigger_id);
+    // the modal's own limits are viewProblem's.
+    http.post('*/api/views.open', async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const refused = authRefusal(request);
+      if (refused) return refused;
+      const trigger = form.get('trigger_id') ?? '';
+      if (trigger === '') return HttpResponse.json({ ok: false, error: 'invalid_arguments' });
+      if (exchanged.has(trigger)) return HttpResponse.json({ ok: false, error: 'exchanged_trigger_id' });
+      const problem = viewProblem(form.get('view'), 'modal');
+      if (problem) return invalidArguments(problem);
+      exchanged.add(trigger);
+      const view = JSON.parse(form.get('view')!) as Record<string, unknown>;
+      views.push({ method: 'views.open', view, trigger });
+      return HttpResponse.json({
+        ok: true,
+        view: { id: `V0FORM${views.length}`, ...view, state: { values: {} } },
+      });
+    }),
+    // views.publish: a user's Home tab, a view of type home (https://docs.slack.dev/reference/methods/views.publish).
+    http.post('*/api/views.publish', async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const refused = authRefusal(request);
+      if (refused) return refused;
+      const user = form.get('user_id') ?? '';
+      if (!/^[UW][A-Z0-9]+$/.test(user)) return HttpResponse.json({ ok: false, error: 'invalid_arguments' });
+      const problem = viewProblem(form.get('view'), 'home');
+      if (problem) return invalidArguments(problem);
+      const view = JSON.parse(form.get('view')!) as Record<string, unknown>;
+      views.push({ method: 'views.publish', view, user });
+      return HttpResponse.json({ ok: true, view: { id: `V0HOME${views.length}`, ...view } });
+    }),
     http.post('*/api/chat.postEphemeral', () =>
       HttpResponse.json({ ok: true, message_ts: '1714560000.000300' }),
     ),
@@ -514,6 +622,7 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     replies,
     edits,
     foreign,
+    views,
     responseUrl: (id) => `${server.url}/respond/${id}`,
     responses: (id) =>
       server.requests

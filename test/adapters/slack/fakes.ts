@@ -134,6 +134,43 @@ export function buttonBody(
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
+/** A view_submission payload for `view` (as views.open took it), its inputs filled with `values`. */
+export function viewSubmissionBody(view: Record<string, unknown>, values: Record<string, string>): string {
+  const blocks = (view.blocks ?? []) as { block_id: string; element: { action_id: string } }[];
+  const state = Object.fromEntries(
+    blocks.map((b) => [
+      b.block_id,
+      { [b.element.action_id]: { type: 'plain_text_input', value: values[b.block_id] ?? null } },
+    ]),
+  );
+  const payload = {
+    type: 'view_submission',
+    team: { id: 'T0HERALD', domain: 'herald-test' },
+    user: { id: 'U0ALICE', username: 'alice', name: 'alice', team_id: 'T0HERALD' },
+    api_app_id: 'A0HERALD',
+    token: 'legacy-verification-token',
+    trigger_id: triggerId(),
+    view: {
+      id: 'V0FORM1',
+      team_id: 'T0HERALD',
+      app_id: 'A0HERALD',
+      bot_id: 'B0HERALDBOT',
+      root_view_id: 'V0FORM1',
+      previous_view_id: null,
+      hash: '1714560000.abcdef12',
+      clear_on_close: false,
+      notify_on_close: false,
+      external_id: '',
+      ...view,
+      state: { values: state },
+    },
+    response_urls: [],
+    is_enterprise_install: false,
+    enterprise: null,
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
 const weather = defineCommand({
   name: 'weather',
   description: 'Current weather for a city',
