@@ -73,7 +73,7 @@ describe('readShortForm', () => {
       '/weather Oslo only:new',
     );
     expect(() => readShortForm('colour:red daily /voices')).toThrow(
-      '/schedule add has no option "colour" before the command; its options are when, to, tz, only, alert, preview, mode, thread and ping.',
+      '/schedule add has no option "colour" before the command; its options are when, to, tz, only, alert, preview, mode, thread, skip and ping.',
     );
   });
 });
