@@ -7,6 +7,7 @@ import type { CommandOutcome, CommandRegistry, Invocation } from './adapter.ts';
 import type { Actor } from './actor.ts';
 import { resolveCommand } from './args.ts';
 import type { Command, CommandContext, CommandLog } from './command.ts';
+import type { Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
 
 /** A per-user budget of commands; `key` is `platform:userId` (src/user-limits.ts implements it). */
@@ -141,4 +142,20 @@ export function logOutcome(
     const { service, operation, code, status } = err;
     log.warn({ ...record, service, operation, code, status, err }, 'command.failed');
   } else log.error({ ...record, err }, 'command.failed');
+}
+
+/** The reply with the notices waiting for `actor` below it; a store that fails costs only them. */
+export async function withNotices(
+  rt: { notices?: { take(actor: Actor): Promise<string | undefined> }; log: CommandLog },
+  actor: Actor,
+  reply: Reply,
+): Promise<Reply> {
+  if (!rt.notices) return reply;
+  try {
+    const waiting = await rt.notices.take(actor);
+    return waiting === undefined ? reply : { ...reply, text: `${reply.text}\n\n${waiting}` };
+  } catch (err) {
+    rt.log.warn({ err }, 'command.notices_failed');
+    return reply;
+  }
 }

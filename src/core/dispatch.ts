@@ -29,6 +29,7 @@ import {
   logOutcome,
   outcomeOf,
   shuttingDown,
+  withNotices,
   type CommandRecord,
   type RateLimiter,
 } from './dispatch-steps.ts';
@@ -230,18 +231,6 @@ async function execute(
     }
   } catch (failure) {
     return { command, failure };
-  }
-}
-
-/** The reply with the notices waiting for `actor` below it; a store that fails costs only them. */
-async function withNotices(rt: Runtime, actor: Actor, reply: Reply): Promise<Reply> {
-  if (!rt.notices) return reply;
-  try {
-    const waiting = await rt.notices.take(actor);
-    return waiting === undefined ? reply : { ...reply, text: `${reply.text}\n\n${waiting}` };
-  } catch (err) {
-    rt.log.warn({ err }, 'command.notices_failed');
-    return reply;
   }
 }
 

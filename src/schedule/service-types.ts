@@ -1,0 +1,189 @@
+// The shapes of /schedule's service (service.ts): its settings and options, what add takes, and what
+// list, history, preview and a manual run answer.
+import type { Actor } from '../core/actor.ts';
+import type { ChatChannel } from '../core/channel.ts';
+import type { Mention } from '../domain/mentions.ts';
+import type { Command, Choice, Surface } from '../core/command.ts';
+import type { CheckedLine } from '../core/dispatch.ts';
+import type { Reply } from '../core/reply.ts';
+import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
+import type { Store } from '../store/store.ts';
+import type { ChannelAudiences, ChannelChecks, DirectChannels } from './add-destination.ts';
+import type { Viewer } from './visibility.ts';
+import type { SimulatedPolicy } from './simulated.ts';
+import type { MessageLinker } from './message-links.ts';
+import type { AuditEntry } from './audit.ts';
+import type { Skipped } from './skips.ts';
+
+export interface ScheduleSettings {
+  /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
+  timezone: string;
+  minIntervalMinutes: number;
+  max: number;
+  /** Configured destination names; never their addresses. */
+  destinations: readonly string[];
+  /**
+   * SCHEDULE_ADMIN_USERS / _ROLES: who may remove, pause, resume and run schedules that others
+   * added (the operator always may); everyone else manages their own only.
+   */
+  adminUsers?: readonly string[];
+  adminRoles?: readonly string[];
+}
+
+/** A schedule set by the deployment (the analytics summary): listed, never changed from chat. */
+export interface BuiltInSchedule {
+  name: string;
+  description: string;
+  cron: string;
+  timezone: string;
+  /** The variables that set it, for the read-only answer. */
+  variables: string;
+  destination: string;
+  disabledReason?: string;
+  lastRun?: ScheduleRun;
+}
+
+export interface ManualRun {
+  outcome: 'posted' | 'pending' | 'failed' | 'skipped' | 'no-change';
+  /** Why it failed or was skipped, one sentence. */
+  error?: string;
+  messageId?: string;
+}
+
+/** The part of the dispatcher /schedule uses to read a command line as if typed. */
+interface CommandLineChecker {
+  check(
+    line: string,
+    actor: Actor,
+    accept?: (command: Command, commands: readonly Command[]) => void,
+  ): Promise<CheckedLine>;
+  /** Runs a line as `actor` typed it, for a preview: the reply, or the failure thrown. */
+  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
+}
+
+/** What a preview shows: the post the schedule would make now, or why it would fail. */
+export interface Preview {
+  line: string;
+  destination: string;
+  timezone: string;
+  nextRun: Date | undefined;
+  result: { reply: Reply } | { error: string };
+}
+
+export interface ScheduleServiceOptions {
+  store: Store;
+  settings: ScheduleSettings;
+  /** Late-bound: the dispatcher is built from the registry that holds /schedule. */
+  commands: () => CommandLineChecker;
+  /**
+   * Runs a schedule once now (a manual slot) as `asker`, the person who asked: their command
+   * access and their /say budget, never the creator's. Late-bound to the runner.
+   */
+  runNow: (record: ScheduleRecord, asker: Actor) => Promise<ManualRun>;
+  builtIns?: () => Promise<BuiltInSchedule[]>;
+  /** Drops what a removed watch remembered. */
+  forget?: (id: string) => Promise<void>;
+  /**
+   * Per platform herald posts into channels on: whether the bot can post into `channel`, as one
+   * sentence saying what to grant, else undefined. A platform absent here gets `default`.
+   */
+  channelChecks?: ChannelChecks;
+  /**
+   * Per platform herald posts into channels on: who reads `channel` (private or not) and whether
+   * `actor` is in it (Slack), asked when a schedule is added to post there.
+   */
+  channelAudiences?: ChannelAudiences;
+  /** Per platform: the bot's DM channel with a user, for `to:me`. */
+  directChannels?: DirectChannels;
+  /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
+  simulated?: SimulatedPolicy;
+  /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
+  messageLink?: MessageLinker;
+  /** Why `destination` cannot edit its post or reply in a thread (src/destinations.ts), one sentence. */
+  landsRefusal?: (destination: string, lands: 'edit' | 'thread') => string | undefined;
+  now: () => Date;
+}
+
+/** A run as the history shows it: with its posted message's address, where the platform gives one. */
+export interface HistoryRun extends ScheduleRun {
+  link?: string;
+}
+
+export interface AddInput {
+  when: string;
+  command: string;
+  to?: string | undefined;
+  tz?: string | undefined;
+  /** The zone without `tz`: the creator's, else their channel's (/settings); else SCHEDULE_TZ. */
+  zone?: string | undefined;
+  /** `new`: a watch. */
+  only?: 'new' | undefined;
+  /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
+  alert?: string | undefined;
+  /** `edit`: one post, edited by each run; `thread: 'yes'`: the runs reply in the first one's thread. */
+  mode?: 'edit' | 'new' | undefined;
+  thread?: 'yes' | 'no' | undefined;
+  /** Who each post pings: a schedule admin's or the operator's to set. */
+  ping?: Mention[] | undefined;
+  /** `holidays:de-by`: no run on that country's (and region's) public holidays. */
+  skip?: string | undefined;
+  /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
+  channel?: ChatChannel | undefined;
+}
+
+/** A destination as the simulated-data guard sees it; absent where no guard is set. */
+export type DestinationMode = 'real' | 'simulated' | 'disabled';
+
+export interface Listing {
+  schedules: { record: ScheduleRecord; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
+  builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
+}
+
+export interface ScheduleService {
+  readonly settings: ScheduleSettings;
+  /** `surface`, here and below: how the change was asked for, for the audit (absent: typed). */
+  add(
+    input: AddInput,
+    creator: Actor,
+    surface?: Surface,
+  ): Promise<{ record: ScheduleRecord; nextRuns: Date[] }>;
+  /** The schedules `viewer` may see where they type (visibility.ts), and the built-in ones. */
+  list(viewer: Viewer): Promise<Listing>;
+  /**
+   * remove, setPaused and run: a schedule the asker may see (else "there is no schedule"), by its
+   * creator, the operator or a schedule admin; `channel`: where the asker types.
+   */
+  remove(id: string, actor: Actor, channel?: ChatChannel, surface?: Surface): Promise<ScheduleRecord>;
+  setPaused(
+    id: string,
+    paused: boolean,
+    actor: Actor,
+    channel?: ChatChannel,
+    surface?: Surface,
+  ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
+  /** The audit's latest entries `viewer` may read (audit.ts), of schedule `id` when given. */
+  audit(viewer: Viewer, id?: string): Promise<AuditEntry[]>;
+  run(
+    id: string,
+    actor: Actor,
+    channel?: ChatChannel,
+  ): Promise<{ record: ScheduleRecord; result: ManualRun }>;
+  /** Skips the next run (`isSkip`), or takes that back: the slot, and the next run after it. */
+  setSkip(
+    id: string,
+    isSkip: boolean,
+    actor: Actor,
+    channel?: ChatChannel,
+    surface?: Surface,
+  ): Promise<Skipped>;
+  /** A schedule `viewer` may see, and its latest runs, newest first, with their links. */
+  history(
+    id: string,
+    viewer: Viewer,
+    signal?: AbortSignal,
+  ): Promise<{ record: ScheduleRecord; runs: HistoryRun[] }>;
+  /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
+  preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
+  destinationChoices(partial: string): Choice[];
+  zoneChoices(partial: string): Choice[];
+}
