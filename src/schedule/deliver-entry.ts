@@ -5,12 +5,19 @@
 // given up on with a logged error; and a post read back from its JSON form in the outbox (written
 // by slot-run.ts). The drain that calls it
 // is delivery.ts, the deliverer's options and shared context delivery-options.ts.
+import { ownEntry } from '../domain/lookup.ts';
 import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
 import type { Delivery, JobLog } from './job.ts';
-import type { Landing, Place, PostedMessage, PostProgress } from '../services/webhook/client.ts';
+import type {
+  Landing,
+  Place,
+  PostedMessage,
+  PostProgress,
+  WebhookClient,
+} from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import {
   INVALID_LIMIT_REASON,
@@ -18,12 +25,36 @@ import {
   PERMANENT,
   type DeliverOpts,
   type DeliveryContext,
+  type DeliveryOptions,
   type Failure,
+  type StoredFile,
   type EntryOutcome,
   type Notes,
-  fromOutboxPayload,
-  webhookClientFor,
 } from './delivery-options.ts';
+
+/**
+ * The webhook client a destination name posts through: `default` is services.webhook, any other a
+ * named one. A name is stored with its schedule, so "constructor" may outlive its
+ * WEBHOOK_URL_CONSTRUCTOR: only the table's own entries count.
+ */
+export function webhookClientFor(
+  sources: Pick<DeliveryOptions, 'services' | 'destinations'>,
+  name: string,
+): WebhookClient | undefined {
+  return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
+}
+
+/** The delivery an outbox entry holds, files decoded. */
+export function fromOutboxPayload(payload: unknown): Delivery {
+  const delivery = payload as Delivery;
+  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
+  const stored = delivery.message.files as unknown as StoredFile[];
+  const files = stored.map(({ base64, ...f }) => ({
+    ...f,
+    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
+  })) as unknown as typeof delivery.message.files;
+  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
+}
 
 /**
  * Sends one delivery; resolves with the provider's id of what it created (message or email id).

@@ -7,8 +7,7 @@ import { createLeaseKeeper, repeatEvery, type LeaseKeeper, type Repeat } from '.
 import type { Store } from '../store/store.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import type { PlatformRefusal } from '../errors.ts';
-import { ownEntry } from '../domain/lookup.ts';
-import type { Delivery, JobLog } from './job.ts';
+import type { JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
 import type { RateBudget } from '../domain/rate-budget.ts';
@@ -146,28 +145,4 @@ export interface Failure {
   facts: RateLimitFacts | undefined;
   tries: { attempt: number; waits: number; waited: number };
   isUncertain: boolean;
-}
-
-/**
- * The webhook client a destination name posts through: `default` is services.webhook, any other a
- * named one. A name is stored with its schedule, so "constructor" may outlive its
- * WEBHOOK_URL_CONSTRUCTOR: only the table's own entries count.
- */
-export function webhookClientFor(
-  sources: Pick<DeliveryOptions, 'services' | 'destinations'>,
-  name: string,
-): WebhookClient | undefined {
-  return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
-}
-
-/** The delivery an outbox entry holds, files decoded. */
-export function fromOutboxPayload(payload: unknown): Delivery {
-  const delivery = payload as Delivery;
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const stored = delivery.message.files as unknown as StoredFile[];
-  const files = stored.map(({ base64, ...f }) => ({
-    ...f,
-    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
-  })) as unknown as typeof delivery.message.files;
-  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
 }

@@ -22,7 +22,7 @@ import {
   type Notes,
 } from './delivery-options.ts';
 
-export { fromOutboxPayload, webhookClientFor } from './delivery-options.ts';
+export { fromOutboxPayload, webhookClientFor } from './deliver-entry.ts';
 export type { DeliveryFailure, DeliveryOptions, DrainResult, EntryOutcome } from './delivery-options.ts';
 
 const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
