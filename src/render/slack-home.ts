@@ -24,6 +24,8 @@ import { writeTimes } from './time.ts';
 /** A Home tab's buttons: this prefix and the button's place; its value carries what it runs. */
 export const HOME_ACTION_PREFIX = 'herald:home:';
 
+const MAX_HEADING = 200;
+
 /** The view views.publish takes. */
 interface SlackHomeView {
   type: 'home';
@@ -75,7 +77,10 @@ export function renderSlackHome(shown: Reply, notice?: Reply): SlackHomeView {
   const entries: KnownBlock[] = [];
   let left = 0;
   for (const item of home.items) {
-    const head = escapeMrkdwn(item.title.replace(/\s+/g, ' ').trim());
+    // A heading is cut short, so an entry's lines keep most of the section's room.
+    const head = truncate(escapeMrkdwn(item.title.replace(/\s+/g, ' ').trim()), MAX_HEADING, {
+      entities: true,
+    });
     const blocks: KnownBlock[] = [
       { type: 'divider' },
       section(`*${head}*\n${formatMrkdwn(item.lines.join('\n'))}`),
