@@ -108,6 +108,8 @@ function scheduleReading(service: ScheduleService): Command[] {
       description: 'List the schedules, their next and last runs',
       // Only the reader sees it: its buttons (run, pause, remove) are theirs to press.
       ephemeral: true,
+      // Slack's Home tab: the reader's schedules, with the same buttons (schedule-home.ts).
+      drawsHome: true,
       options: z.object({
         page: z.number().int().min(1).max(1000).default(1).describe('Page of a long list, from 1'),
       }),

@@ -1,5 +1,5 @@
-// Slack's App Home tab: when a user opens it (app_home_opened, tab home), herald runs HOME_COMMAND
-// as them from there (`surface: 'home'`: their schedules, or a schedule admin's workspace) and
+// Slack's App Home tab: when a user opens it (app_home_opened, tab home), herald runs the command
+// that draws it (`drawsHome`: /schedule list) as them from there (`surface: 'home'`: their schedules, or a schedule admin's workspace) and
 // publishes its Home (views.publish). A button on it runs its command through the dispatcher as a
 // click anywhere does (same checks, same sentences, the audit saying `home`), then publishes the
 // Home again, its new state under the command's answer. The button's value carries what it runs, so
@@ -8,7 +8,7 @@
 // https://docs.slack.dev/reference/methods/views.publish
 import type { App, BlockAction, ButtonAction, RespondFn, webApi } from '@slack/bolt';
 import type { Actor } from '../../src/core/actor.ts';
-import { HOME_COMMAND, type CommandRegistry } from '../../src/core/adapter.ts';
+import type { CommandRegistry } from '../../src/core/adapter.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
 import { formValuesOf } from '../../src/core/form.ts';
 import type { Reply } from '../../src/core/reply.ts';
@@ -44,10 +44,12 @@ function channelOf(metadata: string | undefined, userId: string, teamId: string 
   return { platform: 'slack', id: known, ...(teamId === undefined ? {} : { teamId }) };
 }
 
-type HomeContext = ListenerContext & { deliver: Deliver };
+type HomeContext = ListenerContext & { deliver: Deliver; registry: CommandRegistry };
 
-/** Runs HOME_COMMAND as the user from their Home and publishes its answer, `notice` first. */
+/** Runs the command that draws the Home as the user, from there, and publishes its answer, `notice` first. */
 async function publishHome(context: HomeContext, client: webApi.WebClient, where: Where, notice?: Reply) {
+  const command = context.registry.commands.find((c) => c.drawsHome === true);
+  if (!command) return;
   const { userId, channel } = where;
   const actor: Actor = { platform: 'slack', id: userId, displayName: where.displayName, roles: [] };
   const target = newTarget(context, {
@@ -59,7 +61,7 @@ async function publishHome(context: HomeContext, client: webApi.WebClient, where
   });
   const metadata = JSON.stringify({ id: channel.id });
   await context.run(target, {
-    command: HOME_COMMAND,
+    command: command.name,
     rawInput: {},
     actor,
     channelId: channel.id,
@@ -82,7 +84,6 @@ async function publishHome(context: HomeContext, client: webApi.WebClient, where
 /** A click on a Home's button: its command run from the Home, then the Home published again. */
 async function onClick(
   context: HomeContext,
-  registry: CommandRegistry,
   args: { body: BlockAction<ButtonAction>; action: ButtonAction; client: webApi.WebClient },
 ) {
   const { body, action, client } = args;
@@ -104,7 +105,7 @@ async function onClick(
     isAction: true,
   });
   Object.assign(target, { triggerId: body.trigger_id, channel });
-  target.isCommandEphemeral = registry.get(command)?.ephemeral ?? false;
+  target.isCommandEphemeral = context.registry.get(command)?.ephemeral ?? false;
   let answer: Reply | undefined;
   const actor: Actor = { platform: 'slack', id: userId, displayName, roles: [] };
   await context.run(target, {
@@ -125,7 +126,12 @@ async function onClick(
   if (answer !== undefined || opensForm !== true) await publishHome(context, client, where, answer);
 }
 
-export function listenToHome(bolt: App, registry: CommandRegistry, context: HomeContext): void {
+export function listenToHome(
+  bolt: App,
+  registry: CommandRegistry,
+  listeners: ListenerContext & { deliver: Deliver },
+): void {
+  const context: HomeContext = { ...listeners, registry };
   bolt.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
     const channel: ChatChannel = { platform: 'slack', id: event.channel, teamId: body.team_id };
@@ -135,7 +141,7 @@ export function listenToHome(bolt: App, registry: CommandRegistry, context: Home
     { type: 'block_actions', action_id: ACTION_RE },
     async ({ ack, body, action, client }) => {
       await ack();
-      await onClick(context, registry, { body, action, client });
+      await onClick(context, { body, action, client });
     },
   );
 }

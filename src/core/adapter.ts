@@ -35,12 +35,6 @@ export interface Invocation {
   respond(reply: Reply): Promise<void>;
 }
 
-/**
- * The command a Home tab (Slack's App Home) runs to draw itself, with `surface: 'home'`: its answer
- * carries a Home (src/core/reply.ts). Its buttons run their commands from there too.
- */
-export const HOME_COMMAND = 'schedule list';
-
 export interface AutocompleteRequest {
   command: string;
   option: string;

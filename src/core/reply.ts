@@ -183,7 +183,9 @@ function mapActions(actions: readonly Action[], fn: (text: string) => string): A
   return actions.map((a) => ({
     ...a,
     label: fn(a.label),
-    input: Object.fromEntries(Object.entries(a.input).map(([k, v]) => [k, typeof v === 'string' ? fn(v) : v])),
+    input: Object.fromEntries(
+      Object.entries(a.input).map(([k, v]) => [k, typeof v === 'string' ? fn(v) : v]),
+    ),
     ...(a.confirm ? { confirm: { question: fn(a.confirm.question), yes: fn(a.confirm.yes) } } : {}),
   }));
 }

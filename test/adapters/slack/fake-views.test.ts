@@ -84,7 +84,7 @@ describe('the fake Slack’s rules for views', () => {
       error: 'invalid_arguments',
     });
     // No user, a modal, a view that is not JSON, no view at all: each refused as Slack refuses it.
-    const refused = [
+    const refused: Record<string, string>[] = [
       { view: home(1) },
       { user_id: 'U0ALICE', view: JSON.stringify({ type: 'modal', blocks: [] }) },
       { user_id: 'U0ALICE', view: '{"type":"home","blocks":[' },
