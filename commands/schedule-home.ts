@@ -58,7 +58,8 @@ export function homeReply(listing: Listing, viewer: { actor: Actor; isAdmin: boo
       title: isAdmin ? 'Schedules in this workspace' : 'My schedules',
       intro,
       items: all.slice(0, HOME_SCHEDULES).map((s) => homeItem(s, zone)),
-      actions: [{ label: 'New schedule', command: 'schedule add', input: {}, opensForm: true }],
+      // The form from here adds a direct message from herald (to:me): a channel's own is added there.
+      actions: [{ label: 'New schedule', command: 'schedule add', input: { to: 'me' }, opensForm: true }],
       notes: [
         ...(more > 0 ? [`${more} more not shown here; /schedule list shows them all.`] : []),
         'A schedule that posts into a private channel is listed in that channel (/schedule list).',

@@ -16,6 +16,7 @@ import { createMemoryStore, createSqliteStore, type Store } from '../../src/stor
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { SLACK_BODY_MAX } from '../../adapters/slack/endpoint.ts';
 import {
+  viewSubmissionBody,
   BOT_TOKEN,
   postSigned,
   startSlackFake,
@@ -137,6 +138,8 @@ describe.each(BACKENDS)('the Slack Home tab, two app instances sharing the $name
 
   beforeAll(async () => {
     fake = await startSlackFake();
+    // Installed from today's manifest, which asks for im:write (the form's to:me).
+    fake.scopes.add('im:write');
     channels = createChannelClients({ slack: { botToken: BOT_TOKEN, apiUrl: `${fake.server.url}/api` } });
     const stores = await open();
     worlds = await Promise.all(
@@ -296,6 +299,20 @@ describe.each(BACKENDS)('the Slack Home tab, two app instances sharing the $name
       id: 'D0ALICE',
       teamId: 'T0HERALD',
     });
+    // Its destination filled in as me: a direct message from herald, which the Home lists.
+    const to = (opened.view.blocks as { block_id: string; element: { initial_value?: string } }[]).find(
+      (b) => b.block_id === 'to',
+    );
+    expect(to?.element.initial_value).toBe('me');
+    const count = (await worlds[0]!.store.listSchedules()).length;
+    const values = { when: 'every monday at 09:00', command: '/weather Oslo', to: 'me' };
+    const sent = await postSigned(apps[0]!.url, viewSubmissionBody(opened.view, values));
+    expect(sent).toMatchObject({ status: 200, text: '' });
+    const all = await worlds[0]!.store.listSchedules();
+    expect(all).toHaveLength(count + 1);
+    const added = all.find((r) => r.destination === 'channel:slack:D0ALICE');
+    expect(added).toMatchObject({ command: '/weather Oslo', creator: { id: ALICE.id } });
+    expect(textOf(await openHome(ALICE))).toContain(`*${added!.id} · every Monday at 09:00*`);
   });
 
   it('a full Home’s click stays within the body Slack’s endpoint takes', async () => {
