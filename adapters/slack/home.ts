@@ -47,7 +47,12 @@ function channelOf(metadata: string | undefined, userId: string, teamId: string 
 type HomeContext = ListenerContext & { deliver: Deliver; registry: CommandRegistry };
 
 /** Runs the command that draws the Home as the user, from there, and publishes its answer, `notice` first. */
-async function publishHome(context: HomeContext, client: webApi.WebClient, where: Where, notice?: Reply) {
+export async function publishHome(
+  context: HomeContext,
+  client: webApi.WebClient,
+  where: Where,
+  notice?: Reply,
+) {
   const command = context.registry.commands.find((c) => c.drawsHome === true);
   if (!command) return;
   const { userId, channel } = where;
@@ -104,7 +109,7 @@ async function onClick(
     userId,
     isAction: true,
   });
-  Object.assign(target, { triggerId: body.trigger_id, channel });
+  Object.assign(target, { triggerId: body.trigger_id, channel, isFromHome: true });
   target.isCommandEphemeral = context.registry.get(command)?.ephemeral ?? false;
   let answer: Reply | undefined;
   const actor: Actor = { platform: 'slack', id: userId, displayName, roles: [] };
