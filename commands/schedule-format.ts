@@ -161,7 +161,7 @@ function modeWord(mode: DestinationMode | undefined): string {
   return mode ? ` (${mode})` : '';
 }
 
-function scheduleField(
+export function scheduleField(
   record: ScheduleRecord,
   nextRun: Date | undefined,
   mode: DestinationMode | undefined,
