@@ -97,6 +97,7 @@ export function listenToForms(
       }, SUBMIT_ANSWER_MS);
       const actor: Actor = { platform: 'slack', id: body.user.id, displayName: body.user.name, roles: [] };
       const running = context.run(target, {
+        surface: 'form',
         command: command.name,
         rawInput: formLine(form, values),
         actor,

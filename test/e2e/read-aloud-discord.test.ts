@@ -1,6 +1,7 @@
 // Read aloud and user installs in Discord HTTP mode, end to end: raw interactions signed with the
 // application's key posted to herald's public server, the real commands and dispatcher on the
-// simulated providers, the /say budget, and the answers read back from the fake Discord:
+// simulated providers, the /say budget, and the answers read back from the fake Discord (Read aloud
+// also through the real discord.js client on the fake gateway, last):
 // - "Read aloud" on a message (a MESSAGE command, type 3) answers with an mp3 of its words and
 //   charges the invoker's daily budget; a message past the model's limit is refused;
 // - a user install (no guild, context 1 or 2, authorised by the user's install alone) answers
@@ -11,7 +12,7 @@ import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import { createHttpInteractions, discordPublicKey } from '../../adapters/discord/http.ts';
 import { buildCommands } from '../../commands/index.ts';
 import { READ_ALOUD } from '../../commands/read-aloud.ts';
-import type { ChatAdapter } from '../../src/core/adapter.ts';
+import type { AdapterHandlers, ChatAdapter, CommandRegistry } from '../../src/core/adapter.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { createRegistry } from '../../src/core/registry.ts';
 import { loadConfig, SERVICE_VARIABLES } from '../../src/config/index.ts';
@@ -34,12 +35,49 @@ import {
   type DiscordCall,
   type FakeDiscord,
 } from '../adapters/discord/fake-discord.ts';
+import { startDiscordGateway } from '../adapters/discord/fake-config.ts';
 import { generateKeys, post, signedHeaders } from '../adapters/discord/http-support.ts';
 import { COMMAND_SETTINGS, SILENT_LOG } from '../schedule/world.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 
 const PATH = '/discord/interactions';
 const DAILY_CHARS = 120;
+
+/** The real commands and dispatcher on the simulated providers, with the /say budget. */
+async function readingCommands() {
+  const providers = await startFake(sandboxHandlers({ credential: SANDBOX_CREDENTIAL }));
+  const config = loadConfig({ SANDBOX: 'on' });
+  const services = createServices(resolveServiceConfigs(config, planServices(config), providers.url));
+  const quotas = createQuotas({ perUserPerMinute: 100, sayDailyChars: DAILY_CHARS });
+  const registry = createRegistry(
+    buildCommands({
+      ...COMMAND_SETTINGS,
+      chargeSay: createSayCharge(quotas),
+      refundSay: createSayRefund(quotas),
+    }),
+  );
+  const dispatcher = createDispatcher({
+    registry,
+    services,
+    log: SILENT_LOG,
+    commandTimeoutMs: 10_000,
+    serviceVariables: SERVICE_VARIABLES,
+  });
+  return { providers, services, quotas, registry, dispatcher };
+}
+
+/** A message with a mention, bold words, a link and a custom emoji, and the words it is read as. */
+const RICH_MESSAGE = {
+  message: userMessage(
+    `<@${USER_ID}> the **deploy** is done: https://ci.example.com/runs/42 <:party:1187421520894748000>`,
+    {
+      mentions: [
+        { id: USER_ID, username: 'ada', global_name: 'Ada Lovelace', discriminator: '0', avatar: null },
+      ],
+    },
+  ),
+  words: 'Ada Lovelace the deploy is done: a link to ci.example.com party.',
+};
 
 describe('Discord HTTP mode: Read aloud and user installs, end to end', () => {
   const keys = generateKeys();
@@ -54,24 +92,8 @@ describe('Discord HTTP mode: Read aloud and user installs, end to end', () => {
 
   beforeAll(async () => {
     fake = await startFakeDiscord();
-    providers = await startFake(sandboxHandlers({ credential: SANDBOX_CREDENTIAL }));
-    const config = loadConfig({ SANDBOX: 'on' });
-    services = createServices(resolveServiceConfigs(config, planServices(config), providers.url));
-    quotas = createQuotas({ perUserPerMinute: 100, sayDailyChars: DAILY_CHARS });
-    const registry = createRegistry(
-      buildCommands({
-        ...COMMAND_SETTINGS,
-        chargeSay: createSayCharge(quotas),
-        refundSay: createSayRefund(quotas),
-      }),
-    );
-    const dispatcher = createDispatcher({
-      registry,
-      services,
-      log: SILENT_LOG,
-      commandTimeoutMs: 10_000,
-      serviceVariables: SERVICE_VARIABLES,
-    });
+    let registry: CommandRegistry, dispatcher: AdapterHandlers;
+    ({ providers, services, quotas, registry, dispatcher } = await readingCommands());
     const routes = createRoutes();
     server = await startHealthServer({ port: 0, checks: [], metrics: createMetrics(), routes });
     const interactions = createHttpInteractions({
@@ -121,21 +143,13 @@ describe('Discord HTTP mode: Read aloud and user installs, end to end', () => {
 
   it('reads a message aloud: its words to S5, an mp3 attachment back, the characters charged', async () => {
     const before = await budgetLeft();
-    const message = userMessage(
-      `<@${USER_ID}> the **deploy** is done: https://ci.example.com/runs/42 <:party:1187421520894748000>`,
-      {
-        mentions: [
-          { id: USER_ID, username: 'ada', global_name: 'Ada Lovelace', discriminator: '0', avatar: null },
-        ],
-      },
-    );
+    const { message, words } = RICH_MESSAGE;
     const t = token();
     const first = await send(messageCommand({ name: READ_ALOUD, message, token: t }));
     expect(first.type).toBe(5);
     const answer = await fake.waitFor(answerTo(t), 10_000);
     expect(answer.files.map((f) => [f.name, f.contentType])).toEqual([['read-aloud.mp3', 'audio/mpeg']]);
     expect(answer.files[0]!.bytes.byteLength).toBeGreaterThan(0);
-    const words = 'Ada Lovelace the deploy is done: a link to ci.example.com party.';
     expect(JSON.stringify(answer.json?.embeds)).toContain(words);
     expect(JSON.stringify(answer.json)).not.toContain(USER_ID);
     const asked = providers.requests.filter((r) => r.pathname.includes('text-to-speech')).at(-1)!;
@@ -200,5 +214,42 @@ describe('Discord HTTP mode: Read aloud and user installs, end to end', () => {
     await send(asUserInstall(messageCommand({ name: READ_ALOUD, message, token: t }), 2));
     const answer = await fake.waitFor(answerTo(t), 10_000);
     expect(answer.files.map((f) => f.name)).toEqual(['read-aloud.mp3']);
+  });
+});
+
+describe('Discord gateway: Read aloud through the real discord.js client', () => {
+  let fake: FakeDiscord;
+  let providers: SandboxServer;
+  let services: Services;
+  let quotas: Quotas;
+  let adapter: ChatAdapter;
+
+  beforeAll(async () => {
+    fake = await startFakeDiscord();
+    let registry: CommandRegistry, dispatcher: AdapterHandlers;
+    ({ providers, services, quotas, registry, dispatcher } = await readingCommands());
+    adapter = await startDiscordGateway(fake, registry, dispatcher, SILENT_LOG);
+  });
+
+  afterAll(async () => {
+    await adapter?.stop();
+    await closeServices(services);
+    await providers?.close();
+    await fake?.close();
+  });
+
+  it('reads a message aloud: an mp3 attachment back, the characters charged', async () => {
+    const left = async () => (await quotas.sayChars.consume(`discord:${USER_ID}`, 0)).remaining;
+    const before = await left();
+    const { message, words } = RICH_MESSAGE;
+    const t = 'aloud-gateway-1-aW50ZXJhY3Rpb246';
+    fake.dispatch('INTERACTION_CREATE', messageCommand({ name: READ_ALOUD, message, token: t }));
+    const answer = await fake.waitFor(
+      (c) => c.token === t && (c.kind === 'followup' || (c.kind === 'edit' && c.json?.content !== '…')),
+      10_000,
+    );
+    expect(answer.files.map((f) => [f.name, f.contentType])).toEqual([['read-aloud.mp3', 'audio/mpeg']]);
+    expect(JSON.stringify(answer.json?.embeds)).toContain(words);
+    expect(before - (await left())).toBe([...words].length);
   });
 });

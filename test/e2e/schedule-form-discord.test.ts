@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAdapter } from '../../src/core/adapter.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
+import { readAudit } from '../../src/schedule/audit.ts';
 import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import {
   APP_ID,
@@ -28,7 +29,7 @@ import {
   startHttpReplica,
   type HttpReplica,
 } from '../adapters/discord/http-support.ts';
-import { SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
+import { OPERATOR, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
 
 let fake: FakeDiscord;
 let channels: ChannelClients;
@@ -127,6 +128,9 @@ describe('/schedule add with no options on Discord, through the real discord.js 
     const title = (call: DiscordCall) => (call.json?.embeds as { title: string }[])[0]!.title;
     expect(title(edit)).toMatch(/^Schedule \w+ added$/);
     expect(title(edit).replace(/\w+ added/, '')).toBe(title(typedEdit).replace(/\w+ added/, ''));
+    // The audit says which surface each add came from.
+    const [byForm, byLine] = await readAudit(world.store, { adminUsers: [] }, { actor: OPERATOR });
+    expect([byForm?.via, byLine?.via]).toEqual(['form', 'typed']);
   });
 
   it('a refused submit answers privately in the typed sentence, with a button that reopens the form filled in', async () => {

@@ -6,6 +6,7 @@
 // line's sentence. The fake refuses what Slack refuses of a view (fake-slack.ts, viewProblem).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
+import { readAudit } from '../../src/schedule/audit.ts';
 import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import {
   BOT_TOKEN,
@@ -17,7 +18,7 @@ import {
   type SlackFake,
 } from '../adapters/slack/fakes.ts';
 import { startSlackHttp } from '../adapters/slack/fake-config.ts';
-import { SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
+import { OPERATOR, SILENT_LOG, startWorld, type World } from '../schedule/world.ts';
 
 const CHANNEL = 'C0GENERAL';
 const USER = 'U0ALICE';
@@ -113,6 +114,20 @@ describe('/schedule add with no text on Slack, through the real Bolt app', () =>
     expect(post.get('text')).toMatch(
       /^Schedule \w+ added: every weekday \(Monday to Friday\) at 07:30 \(Europe\/Berlin\), \/weather Oslo units:imperial in this channel\.$/,
     );
+  });
+
+  it('records a submit in the audit as made from the form, and the typed line as typed', async () => {
+    await schedule('add "every day at 06:45" /weather Oslo');
+    const view = await openForm();
+    await postSigned(
+      url,
+      viewSubmissionBody(view, { when: 'every day at 06:45', command: '/weather Bergen' }),
+    );
+    const [byForm, byLine] = await readAudit(world.store, { adminUsers: [] }, { actor: OPERATOR });
+    expect([byForm, byLine].map((e) => [e?.action, e?.by.id, e?.via])).toEqual([
+      ['add', USER, 'form'],
+      ['add', USER, 'typed'],
+    ]);
   });
 
   it('a refused submit is answered in the form, beside its field, in the typed line’s sentence', async () => {

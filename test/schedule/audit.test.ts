@@ -1,4 +1,4 @@
-// /schedule audit: every add, pause, resume and remove is recorded with who did it, from which
+// /schedule audit: every add, pause, resume, skip, unskip and remove is recorded with who did it, from which
 // surface and when, on every backend; only schedule admins and the operator read it, scoped to the
 // workspace they type in as lists are.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -148,6 +148,20 @@ describe('/schedule audit', () => {
     expect((await world.type('/schedule audit zzzzzz')).text).toBe(
       'No changes are recorded for schedule zzzzzz.',
     );
+  });
+
+  it('records a skip and an unskip of the next run', async () => {
+    world = await startWorld({ now: () => NOW, allow: { users: [MANAGER.id], roles: [] } });
+    const added = await world.type('/schedule add "every day at 09:00" /weather Oslo', MANAGER);
+    const id = /^Schedule (\w+) added/.exec(added.text)![1]!;
+    await world.type(`/schedule skip ${id}`, MANAGER);
+    await world.type(`/schedule unskip ${id}`);
+    const reply = await world.type(`/schedule audit ${id}`);
+    expect(reply.embeds![0]!.description!.split('\n').map((l) => l.replace(/^.* · /, ''))).toEqual([
+      `operator took back the skip of ${id} (the console)`,
+      `Ada skipped the next run of ${id} (typed)`,
+      `Ada added ${id} (typed)`,
+    ]);
   });
 
   it('refuses anyone but a schedule admin or the operator, in one sentence', async () => {

@@ -199,6 +199,43 @@ describe('Discord: this channel', () => {
     expect(channelPosts(CHANNEL_ID).length - before).toBe(1);
     expect(stored?.lastRun?.outcome).toBe('failed');
   });
+
+  // A channel that worked at add time and refuses herald later: Discord's own answers, from the
+  // contract fake, through the bot's REST client (deleted: 10003; no access: 50001; no permission: 50013).
+  it.each([
+    ['10003 (the channel deleted)', '1187421520894746951', (id: string) => discord.deletedChannels.add(id)],
+    [
+      '50001 (herald no longer sees it)',
+      '1187421520894746952',
+      (id: string) => discord.hiddenChannels.add(id),
+    ],
+    ['50013 (herald may not post)', '1187421520894746953', (id: string) => discord.mutedChannels.add(id)],
+  ])(
+    'refusal %s pauses the schedule and tells its creator by DM, naming the channel',
+    async (_n, id, refuse) => {
+      const b = bench();
+      const { record } = await b.service.add(
+        { when: 'every day at 12:05', command: '/weather Oslo', channel: { ...HERE_DISCORD, id } },
+        MANAGER,
+      );
+      refuse(id);
+      const before = discord.calls.length;
+      b.clock.at = new Date('2026-03-27T12:05:10Z');
+      await b.runner.tick();
+      await b.runner.tick();
+      expect((await b.schedules.getSchedule(record.id))?.paused).toBe(true);
+      // Told by DM with the bot token: Create DM for the creator, then one message in that DM.
+      const after = discord.calls.slice(before);
+      expect(after.filter((c) => c.kind === 'dm').map((c) => c.json?.recipient_id)).toEqual([MANAGER.id]);
+      const told = after.filter((c) => c.kind === 'message' && c.path !== `/api/v10/channels/${id}/messages`);
+      expect(told).toHaveLength(1);
+      expect(told[0]!.authorization).toBe(`Bot ${BOT_TOKEN}`);
+      const words = JSON.stringify(told[0]!.json);
+      expect(words).toContain(`<#${id}>`);
+      for (const never of ['webhook service', 'check the input', 'channel:discord:'])
+        expect(words).not.toContain(never);
+    },
+  );
 });
 
 describe('Slack: this channel', () => {

@@ -6,6 +6,7 @@
 // Discord and Slack do; every sleep moves a fake clock.
 import { describe, expect, it } from 'vitest';
 import { rateBudgetHooks } from '../../src/app.ts';
+import { createMetrics } from '../../src/metrics.ts';
 import {
   createMemoryRateBudget,
   INVALID_WINDOW_MS,
@@ -120,7 +121,11 @@ describe.each(shared)("Discord's budget in the delivery, $name", (backend) => {
   it('stops scheduled posts to Discord past the invalid-request limit, logged once, until the window ends', async () => {
     const store = await open(backend);
     const { log, lines } = captureLog();
-    const hooks = rateBudgetHooks({ discordBudget: { perSecond: 50, invalidLimit: 2 } }, log);
+    // As src/main.ts wires it: each stop told is counted in herald's metrics too.
+    const metrics = createMetrics({ defaultMetrics: false });
+    const hooks = rateBudgetHooks({ discordBudget: { perSecond: 50, invalidLimit: 2 } }, log, () =>
+      metrics.postingStopped('discord_invalid_requests'),
+    );
     const budgets = budgetsFor(backend.name, { invalidLimit: 2 }, hooks.onLimitReached);
     const one = replica(store, { rateBudget: await budgets.budget(), log });
     const two = replica(store, { rateBudget: await budgets.budget(), log });
@@ -145,6 +150,9 @@ describe.each(shared)("Discord's budget in the delivery, $name", (backend) => {
     // Once per budget that found it: the one in memory, or each replica's own on Redis.
     expect(told).toHaveLength(backend.name === 'memory' ? 1 : 2);
     expect(told[0]).toMatchObject({ count: 2, limit: 2 });
+    expect(await metrics.registry.metrics()).toContain(
+      `herald_scheduled_posting_stopped_total{reason="discord_invalid_requests"} ${told.length}`,
+    );
 
     clock.advance(INVALID_WINDOW_MS);
     await two.deliverer.drain({ includeBackingOff: true });

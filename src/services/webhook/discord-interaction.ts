@@ -4,6 +4,8 @@
 // (https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages),
 // through the one Discord request path (discord-rest.ts). These routes are outside the bot's
 // global limit: they never take from the shared budget, and a route's 429 is waited out.
+// No contract of its own beyond discord-rest.ts's: the exemption is shown by
+// test/services/interaction-budget.test.ts, a 429 waited out by test/adapters/discord/http-edit.test.ts.
 import type { CallOptions } from '../../http/client.ts';
 import { ServiceError } from '../../errors.ts';
 import type { DiscordMessage } from '../../render/discord.ts';

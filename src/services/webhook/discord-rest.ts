@@ -13,6 +13,8 @@
 // Failures are ServiceErrors of the webhook service with Discord's message and code for logs (never
 // the URL: a webhook's or interaction's token is a path segment) and, for the codes that say a
 // destination refuses herald for good, a `refusal`.
+// Tests: test/adapters/discord/contract.test.ts ("herald's Discord clients obey it": the bodiless
+// GET, the shared budget and its global pause, a route's 429 handed back and counted invalid).
 import type { REST, RawFile } from '@discordjs/rest';
 import { DISCORD_BOT_SCOPE, webhookHostScope, type RateScope } from '../../domain/rate-budget.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';

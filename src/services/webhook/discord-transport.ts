@@ -1,7 +1,9 @@
 // How @discordjs/rest's requests leave the process (its `makeRequest` option,
 // https://discord.js.org/docs/packages/rest/main/RESTOptions:Interface): undici's `request` for JSON
 // and empty requests, Node's fetch for file uploads, and answers shaped as the SDK reads them.
-// Loaded with the SDK by discord-rest.ts; undici is only a type here.
+// Loaded with the SDK by discord-rest.ts; undici is only a type here. What the SDK's default
+// transport (fetch) does not serve is cost, not contract (`discordTransport` below); the contract
+// holds through this one: test/adapters/discord/contract.test.ts, test/adapters/discord/http-edit.test.ts.
 import type { request as undiciRequest } from 'undici';
 
 /**

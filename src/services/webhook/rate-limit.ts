@@ -5,6 +5,8 @@
 // X-RateLimit-Scope (user, global or shared). Slack (https://docs.slack.dev/apis/web-api/rate-limits):
 // a 429 with Retry-After, for chat.postMessage and incoming webhooks alike. A value that is missing,
 // not a number or negative is no fact; how long a wait may be is the deliverer's rule, not this one.
+// What the SDKs do not serve: the outbox waits for a destination's bucket itself, so it reads the
+// headers of every answer (test/services/webhook-rate-limit.test.ts).
 import { parseRetryAfter, type AnswerHead, type CallOptions } from '../../http/client.ts';
 
 /** The rate-limit facts of one answer. */

@@ -5,7 +5,9 @@
 // status with the error string as its body
 // (https://docs.slack.dev/messaging/sending-messages-using-incoming-webhooks#handling-errors).
 // A refusal is Slack's word that the destination refuses herald for good, whatever the status:
-// the schedule pauses and its creator is told (src/schedule/run-history.ts).
+// the schedule pauses and its creator is told (src/schedule/run-history.ts). What @slack/web-api
+// does not serve: which of its error strings are for good (test/schedule/refusals.test.ts,
+// test/services/slack-web-api.test.ts, test/services/slack-webhook.test.ts).
 import { ServiceError, type PlatformRefusal, type ServiceErrorCode } from '../../errors.ts';
 import { ownEntry } from '../../domain/lookup.ts';
 

@@ -2,6 +2,8 @@
 // retries of its own and 429s rejected at once with their Retry-After (the outbox decides every wait
 // and retry), its log into herald's, and each of its error codes
 // (https://docs.slack.dev/tools/node-slack-sdk/web-api#handle-errors) as herald's typed error.
+// Tests: test/services/slack-web-api.test.ts ("the WebClient is set to retry nothing and to reject
+// 429s, at SLACK_API_URL"; a 5xx tried once; missing_scope naming the scope).
 import type { Logger, WebClientOptions } from '@slack/web-api';
 import { ServiceError } from '../../errors.ts';
 import { redactText } from '../../redact.ts';

@@ -6,7 +6,7 @@
 // 410 channel_is_archived, 429 with Retry-After, 500 rollup_error. What each means, and which pause
 // the schedule, is slack-refusals.ts's table, shared with the Web API. A plain POST on the HTTP
 // core: @slack/webhook would add nothing but a second HTTP stack. The secret path segment is the
-// credential: registered for redaction.
+// credential: registered for redaction. Tests: test/services/slack-webhook.test.ts.
 import { type ProviderErrorReader, bodyExcerpt } from '../../http/client.ts';
 import { path } from '../../http/path.ts';
 import { ServiceError, type ServiceErrorCode } from '../../errors.ts';

@@ -18,6 +18,7 @@ import {
   type DiscordContract,
 } from './contract.ts';
 import { createFollowUpLimit, noteInteraction, type FollowUpLimit } from './follow-up-limit.ts';
+import { invalidCommands } from './fake-commands.ts';
 
 export const APP_ID = '1187421520894746624';
 export const GUILD_ID = '1187421520894746700';
@@ -689,6 +690,8 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
       '*/api/v10/applications/:app/commands',
       enforced(async ({ request, params }) => {
         const call = await record('commands', request, params);
+        const invalid = invalidCommands(call.json);
+        if (invalid) return invalid;
         return HttpResponse.json(savedCommands(call.json, undefined));
       }),
     ),
@@ -696,6 +699,8 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
       '*/api/v10/applications/:app/guilds/:guild/commands',
       enforced(async ({ request, params }) => {
         const call = await record('commands', request, params);
+        const invalid = invalidCommands(call.json);
+        if (invalid) return invalid;
         return HttpResponse.json(savedCommands(call.json, String(params.guild)));
       }),
     ),
