@@ -132,7 +132,9 @@ export function createSayCommand(opts: SayCommandOptions) {
         // The model's limit is counted in code points by the handler; as metadata it only tells
         // forms (Discord's max_length, the help) how much to take, never what zod accepts.
         .meta({ maxLength: limit })
-        .describe(`The text to speak (at most ${formatNumber(limit)} characters)`),
+        // A plain number, as zod's own limits read: formatNumber here would build the first
+        // Intl.NumberFormat of every start, 20 ms of CPU before the console is ready (docs/PERFORMANCE.md).
+        .describe(`The text to speak (at most ${limit} characters)`),
       voice: z.string().trim().min(1).max(100).optional().describe('Voice name or id; /voices lists them'),
     }),
     positional: ['text'],

@@ -2,14 +2,10 @@
 // the per-minute command rate limit and the /say daily character budget. With Redis down, each
 // falls back to an in-process limiter (insuranceLimiter) rather than failing every command.
 import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CommandContext } from './core/command.ts';
 import { UserError } from './errors.ts';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from './http/limiter-classes.ts';
 
 export interface LimitResult {
   allowed: boolean;

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { RateQuotaError, type ServiceName } from '../errors.ts';
+import { RateLimiterRes } from './limiter-classes.ts';
 import { createCounter } from './provider-quota.ts';
 
 export interface RateLimit {

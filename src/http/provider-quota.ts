@@ -2,13 +2,9 @@
 // rate-limiter-flexible: in Redis when one is given, so that every replica spends one budget, and
 // in memory otherwise (and as Redis' insurance while it is down, as src/user-limits.ts does).
 import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { QuotaExhausted, QuotaWindow, ServiceName } from '../errors.ts';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from './limiter-classes.ts';
 
 interface QuotaLimit {
   limit: number;

@@ -181,9 +181,13 @@ function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
 // "30 * * * *") skips the times a spring-forward gap swallows and runs twice in the hour that
 // repeats, where the rule above runs each once; the walk below gives fixed-time jobs the runs croner
 // would, so one mechanism serves every schedule.
-/** The expression on the wall clock: a UTC timeline whose fields are the zone's local fields. */
+/**
+ * The expression on the wall clock: a UTC timeline whose fields are the zone's local fields. As a
+ * fixed offset of 0, not the zone "UTC", which croner converts through Intl at every step (5-10×
+ * the CPU: docs/PERFORMANCE.md, start-up).
+ */
 function wallJob(cron: string): Cron {
-  return new Cron(cron, { paused: true, mode: '5-part', timezone: UTC });
+  return new Cron(cron, { paused: true, mode: '5-part', utcOffset: 0 });
 }
 
 const MINUTE_MS = 60_000;

@@ -12,6 +12,14 @@ function openSqlite(path: string): DatabaseSync {
   return db;
 }
 
+/**
+ * An interaction's claim is written before its first answer, on the event loop: one B-tree
+ * (WITHOUT ROWID), not a table and its key's index, halves the pages each claim writes to the WAL
+ * and so the checkpoints' fsyncs (docs/PERFORMANCE.md, the interactions bench).
+ */
+const claimsTable = (name: string) =>
+  `CREATE TABLE IF NOT EXISTS ${name} (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) STRICT, WITHOUT ROWID`;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS slots (
   job TEXT NOT NULL,
@@ -50,10 +58,7 @@ CREATE TABLE IF NOT EXISTS kv (
   updated_at INTEGER NOT NULL,
   expires_at INTEGER
 ) STRICT;
-CREATE TABLE IF NOT EXISTS claims (
-  key TEXT PRIMARY KEY,
-  expires_at INTEGER NOT NULL
-) STRICT;
+${claimsTable('claims')};
 CREATE TABLE IF NOT EXISTS schedules (
   id TEXT PRIMARY KEY,
   record TEXT NOT NULL,
@@ -95,6 +100,31 @@ function migrate(db: DatabaseSync): void {
     );
   }
   db.exec('CREATE INDEX IF NOT EXISTS schedules_next ON schedules (next_run_at)');
+  migrateClaims(db);
+}
+
+/** A claims table of an older file (with a rowid) becomes the one above, its live claims kept. */
+function migrateClaims(db: DatabaseSync): void {
+  const isOld = () =>
+    !/WITHOUT ROWID/i.test(
+      (
+        db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'claims'").get() as {
+          sql: string;
+        }
+      ).sql,
+    );
+  if (!isOld()) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Another replica opening the same file may have converted it meanwhile.
+    if (isOld())
+      db.exec(`${claimsTable('claims_keyed')}; INSERT INTO claims_keyed SELECT key, expires_at FROM claims;
+        DROP TABLE claims; ALTER TABLE claims_keyed RENAME TO claims;`);
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
 }
 
 /** Opens the store file at `path` (or `:memory:`) with its schema, migrated. */

@@ -46,8 +46,8 @@ describe('buildApp', () => {
     // /say's text limit follows the model: flash v2.5 takes 40,000 characters, multilingual v2 10,000.
     const sayText = (a: typeof app) =>
       describeOptions(a.registry.get('say')!.options).find((o) => o.name === 'text');
-    expect(sayText(app)?.description).toContain('40,000');
-    expect(sayText(botApp({}))?.description).toContain('10,000');
+    expect(sayText(app)?.description).toContain('at most 40000 characters');
+    expect(sayText(botApp({}))?.description).toContain('at most 10000 characters');
   });
 });
 

@@ -106,7 +106,9 @@ describe('buildCommands', () => {
     expect(await byName(commands, 'email send').access[0]!(slack)).toBeUndefined();
     expect(await byName(commands, 'email status').access[0]!(slack)).toBeUndefined();
     expect((await byName(commands, 'host').access[0]!(slack))?.code).toBe('forbidden');
-    expect(describeOptions(byName(commands, 'say').options)[0]!.description).toContain('5,000 characters');
+    expect(describeOptions(byName(commands, 'say').options)[0]!.description).toContain(
+      'at most 5000 characters',
+    );
     await expect(
       byName(commands, 'email send').handler(
         { to: 'someone@gmail.com', subject: 'x', body: 'y' },

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalClaims } from '../../src/core/claims.ts';
@@ -51,6 +52,27 @@ describe.each([
     t += 1;
     expect(await a!.claimOnce('discord:interaction:1', 60_000)).toBe(true);
     expect(await b!.claimOnce('discord:interaction:1', 60_000)).toBe(false);
+  });
+});
+
+describe('claimOnce, a SQLite file of an older herald', () => {
+  it('keeps its live claims as the claims table becomes one B-tree (WITHOUT ROWID)', async () => {
+    const t = 1_700_000_000_000;
+    const file = join(dir, 'older-claims.sqlite');
+    const old = new DatabaseSync(file);
+    old.exec('CREATE TABLE claims (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) STRICT');
+    old.prepare('INSERT INTO claims VALUES (?, ?)').run('discord:interaction:7', t + 60_000);
+    old.close();
+    const store = createSqliteStore(file, { now: () => t });
+    opened.push(store);
+    expect(await store.claimOnce('discord:interaction:7', 60_000)).toBe(false);
+    expect(await store.claimOnce('discord:interaction:8', 60_000)).toBe(true);
+    const check = new DatabaseSync(file);
+    const { sql } = check.prepare("SELECT sql FROM sqlite_master WHERE name = 'claims'").get() as {
+      sql: string;
+    };
+    check.close();
+    expect(sql).toMatch(/WITHOUT ROWID/);
   });
 });
 
