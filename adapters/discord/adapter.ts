@@ -190,6 +190,8 @@ function invocationOf(
     // A submit cannot be answered with a form: its refusal offers the form again instead.
     ...(submitted === undefined ? { hasForms: true } : {}),
     actor: actorOf(interaction),
+    // The invoker's client language, on every interaction but a ping.
+    ...(interaction.locale ? { locale: interaction.locale } : {}),
     channelId: channelId ?? '',
     ...(channelId ? { channel: channelOf(interaction, channelId) } : {}),
     ...(submitted !== undefined

@@ -19,6 +19,7 @@ import {
 } from './deliver.ts';
 import { listenToForms } from './forms.ts';
 import { listen } from './listeners.ts';
+import { createUserLocales } from './locale.ts';
 import { slackRoute } from './endpoint.ts';
 import { runOnce, signedRequestOf } from './once.ts';
 
@@ -207,12 +208,16 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       const bolt = built.app;
       socketReceiver = built.socketReceiver;
       bolt.use(runOnce(claims, log));
+      const localeOf = createUserLocales(bolt.client, { log, secrets });
       const context = {
         log,
         secrets,
         now,
         run: (target: ReplyTarget, invocation: Parameters<typeof runInvocation>[3]) =>
-          runInvocation({ log, deliver, inFlight, stopping: stopping.signal }, handlers, target, invocation),
+          runInvocation({ log, deliver, inFlight, stopping: stopping.signal }, handlers, target, {
+            locale: () => localeOf(invocation.actor.id),
+            ...invocation,
+          }),
         answerPrivately,
         deliver,
       };
