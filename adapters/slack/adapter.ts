@@ -20,6 +20,8 @@ import {
 import { listenToForms } from './forms.ts';
 import { listen } from './listeners.ts';
 import { createUserLocales } from './locale.ts';
+import { PREFERENCE_DEFAULTS } from '../../src/domain/preferences.ts';
+import { languageOfLocale, translatorFor } from '../../src/i18n/translate.ts';
 import { slackRoute } from './endpoint.ts';
 import { runOnce, signedRequestOf } from './once.ts';
 
@@ -220,6 +222,8 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
           }),
         answerPrivately,
         deliver,
+        translatorOf: async (userId: string) =>
+          translatorFor(languageOfLocale(await localeOf(userId)) ?? PREFERENCE_DEFAULTS.language),
       };
       listen(bolt, registry, context);
       listenToForms(bolt, registry, context);

@@ -19,7 +19,6 @@ export const common = defineMessages(
     expiredForm: 'This form is no longer known here; run the command again.',
     lostFormChannel: 'This form no longer knows where it was opened; run the command again.',
     editAgain: 'Edit and send again',
-    shortened: 'Some text was shortened to fit Discord’s limits.',
     notAvailable: 'not available',
   },
   {
@@ -39,7 +38,6 @@ export const common = defineMessages(
       expiredForm: 'Dieses Formular ist hier nicht mehr bekannt; führe den Befehl erneut aus.',
       lostFormChannel: 'Dieses Formular weiß nicht mehr, wo es geöffnet wurde; führe den Befehl erneut aus.',
       editAgain: 'Bearbeiten und erneut senden',
-      shortened: 'Ein Teil des Textes wurde gekürzt, um in Discords Grenzen zu passen.',
       notAvailable: 'nicht verfügbar',
     },
     fr: {
@@ -58,7 +56,6 @@ export const common = defineMessages(
       expiredForm: "Ce formulaire n'est plus connu ici ; relancez la commande.",
       lostFormChannel: 'Ce formulaire ne sait plus où il a été ouvert ; relancez la commande.',
       editAgain: 'Modifier et renvoyer',
-      shortened: 'Une partie du texte a été raccourcie pour respecter les limites de Discord.',
       notAvailable: 'non disponible',
     },
   },
