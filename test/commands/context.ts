@@ -86,6 +86,14 @@ export async function invoke<I>(
     commandTimeoutMs: 60_000,
     serviceVariables: {},
     now: ctx.now,
+    // The context's preferences apply, as a book that holds nothing else would give them.
+    preferences: {
+      defaults: ctx.preferences,
+      read: () => Promise.resolve({}),
+      write: () => Promise.resolve({}),
+      forCommand: () => Promise.resolve(ctx.preferences),
+      forSchedule: () => Promise.resolve(ctx.preferences),
+    },
   });
   return dispatcher.run({ command: command.name, rawInput: input }, ctx.actor, ctx.signal);
 }
