@@ -20,6 +20,7 @@ export const common = defineMessages(
     lostFormChannel: 'This form no longer knows where it was opened; run the command again.',
     editAgain: 'Edit and send again',
     notAvailable: 'not available',
+    defaultValue: '(default: {{value}})',
   },
   {
     de: {
@@ -39,6 +40,7 @@ export const common = defineMessages(
       lostFormChannel: 'Dieses Formular weiß nicht mehr, wo es geöffnet wurde; führe den Befehl erneut aus.',
       editAgain: 'Bearbeiten und erneut senden',
       notAvailable: 'nicht verfügbar',
+      defaultValue: '(Standard: {{value}})',
     },
     fr: {
       services: {
@@ -57,6 +59,7 @@ export const common = defineMessages(
       lostFormChannel: 'Ce formulaire ne sait plus où il a été ouvert ; relancez la commande.',
       editAgain: 'Modifier et renvoyer',
       notAvailable: 'non disponible',
+      defaultValue: '(par défaut : {{value}})',
     },
   },
 );

@@ -17,6 +17,7 @@ import {
   type ContractOptions,
   type DiscordContract,
 } from './contract.ts';
+import { commandFormBodyError, commandProblems } from './fake-command-rules.ts';
 
 export const APP_ID = '1187421520894746624';
 export const GUILD_ID = '1187421520894746700';
@@ -683,6 +684,10 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
       '*/api/v10/applications/:app/commands',
       enforced(async ({ request, params }) => {
         const call = await record('commands', request, params);
+        const problems = commandProblems(
+          Array.isArray(call.json) ? (call.json as Record<string, unknown>[]) : [],
+        );
+        if (problems.length > 0) return HttpResponse.json(commandFormBodyError(problems), { status: 400 });
         return HttpResponse.json(savedCommands(call.json, undefined));
       }),
     ),
@@ -690,6 +695,10 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
       '*/api/v10/applications/:app/guilds/:guild/commands',
       enforced(async ({ request, params }) => {
         const call = await record('commands', request, params);
+        const problems = commandProblems(
+          Array.isArray(call.json) ? (call.json as Record<string, unknown>[]) : [],
+        );
+        if (problems.length > 0) return HttpResponse.json(commandFormBodyError(problems), { status: 400 });
         return HttpResponse.json(savedCommands(call.json, String(params.guild)));
       }),
     ),
