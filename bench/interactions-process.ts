@@ -15,6 +15,7 @@ import { createInteractionWebhookClient } from '../src/services/webhook/discord-
 import { createSqliteStore } from '../src/store/index.ts';
 import { answerBenchIpc } from './interactions-ipc.ts';
 import { defaultPreferences } from '../src/core/preferences.ts';
+import { english } from '../src/i18n/translate.ts';
 
 const registry = createRegistry([
   defineCommand({
@@ -49,6 +50,8 @@ const handlers: AdapterHandlers = {
       now: () => new Date(),
       invocationId: 'bench',
       preferences: defaultPreferences('UTC'),
+      t: english,
+      locale: 'en-GB',
     });
     await inv.respond(reply);
   },

@@ -62,6 +62,7 @@ export function groupForecastDays(
   steps: readonly ForecastStep[],
   timezoneOffsetS: number,
   maxDays = 5,
+  locale?: string,
 ): ForecastDay[] {
   const byDate = new Map<string, { local: Date; temps: number[]; conditions: string[] }>();
   const sorted = [...steps].sort((a, b) => a.at.getTime() - b.at.getTime());
@@ -79,7 +80,7 @@ export function groupForecastDays(
   }
   return [...byDate.entries()].slice(0, maxDays).map(([date, day]) => ({
     date,
-    label: formatDay(day.local),
+    label: formatDay(day.local, locale),
     min: Math.min(...day.temps),
     max: Math.max(...day.temps),
     condition: dominantCondition(day.conditions),

@@ -12,6 +12,7 @@ import {
   CITY_OPTION,
   UNITS_OPTION,
   conditionIcon,
+  conditionName,
   describeUnits,
   formatTemperature,
   formatUtcOffset,
@@ -74,18 +75,19 @@ export const forecast = defineCommand({
       { city: input.city!, units: input.units },
       { signal: ctx.signal },
     );
-    if (result === undefined) return unknownCityReply(input.city!);
+    const { t, locale } = ctx;
+    if (result === undefined) return unknownCityReply(input.city!, t);
 
     const place = placeLabel(result.city, result.country);
     const offsetS = result.timezoneOffsetS ?? 0;
-    const days = groupForecastDays(result.steps, offsetS);
+    const days = groupForecastDays(result.steps, offsetS, 5, locale);
     if (days.length === 0) {
       return {
-        text: `The weather service has no forecast for ${quote(place)} right now.`,
+        text: t('weather:forecast.empty', { place: quote(place) }),
         embeds: [
           {
-            title: `No forecast for ${place}`,
-            description: 'The forecast came back empty; try again in a few minutes.',
+            title: t('weather:forecast.emptyTitle', { place }),
+            description: t('weather:forecast.emptyDescription'),
             color: 'warning',
           },
         ],
@@ -93,11 +95,15 @@ export const forecast = defineCommand({
     }
 
     const units = result.units;
+    const temperature = (value: number) => formatTemperature(value, units, locale);
     const range = (min: number, max: number) =>
       min === max
-        ? formatTemperature(min, units)
-        : `${formatTemperature(min, units)} to ${formatTemperature(max, units)}`;
-    const summary = days.map((d) => `${d.label} ${d.condition.toLowerCase()} ${range(d.min, d.max)}`);
+        ? temperature(min)
+        : t('weather:forecast.range', { min: temperature(min), max: temperature(max) });
+    const said = (condition: string) => conditionName(condition, t);
+    // German capitalises its nouns: the conditions keep their case inside the line there.
+    const inLine = (condition: string) => (locale === 'de' ? said(condition) : said(condition).toLowerCase());
+    const summary = days.map((d) => `${d.label} ${inLine(d.condition)} ${range(d.min, d.max)}`);
     const chart = tryDrawChart(
       () =>
         forecastChart({ place, units, offsetS, offsetText: formatUtcOffset(offsetS), steps: result.steps }),
@@ -107,18 +113,21 @@ export const forecast = defineCommand({
       day: d,
       field: {
         name: d.label,
-        value: `${conditionIcon(d.condition)} ${d.condition}\n${range(d.min, d.max)}`,
+        value: `${conditionIcon(d.condition)} ${said(d.condition)}\n${range(d.min, d.max)}`,
         inline: true,
       },
     }));
     const reply: Reply = {
-      text: `${place}, next ${days.length} days: ${summary.join('; ')}`,
+      text: t('weather:forecast.line', { place, count: days.length, summary: summary.join('; ') }),
       embeds: [
         {
-          title: `${days.length}-day forecast for ${place}`,
+          title: t('weather:forecast.title', { count: days.length, place }),
           color: 'info',
           fields: shown.map((s) => s.field),
-          footer: `Days in the city's local time (${formatUtcOffset(offsetS)}) · Units: ${describeUnits(units)}`,
+          footer: t('weather:forecast.footer', {
+            offset: formatUtcOffset(offsetS),
+            units: describeUnits(units, t),
+          }),
         },
       ],
     };

@@ -1,60 +1,74 @@
-// Pure text for /help, generated from the command definitions: usage lines and option details.
+// Pure text for /help, generated from the command definitions: usage lines and option details, in
+// the reader's language (src/i18n/help.ts; the descriptions from src/i18n/commands.ts).
 import { describeOptions, type Command, type OptionSpec } from '../src/core/command.ts';
+import { PREFERENCE_DEFAULTS, type Language } from '../src/domain/preferences.ts';
+import { optionDescription } from '../src/i18n/command-text.ts';
+import { english, type Translate } from '../src/i18n/translate.ts';
 import { formatNumber } from './format.ts';
 
 /** "/jobs what [where] [country] [page]": required options bare, optional ones in brackets. */
-export function usageLine(command: Command): string {
+export function usageLine(command: Command, t: Translate = english): string {
   // A message command is not typed: it is found on a message's menu (Discord's Apps, Slack's More actions).
-  if (command.onMessage !== undefined) return `${command.onMessage} (on a message's menu)`;
+  if (command.onMessage !== undefined) return t('help:onMenu', { name: command.onMessage });
   const parts = describeOptions(command.options).map((o) => (o.required ? o.name : `[${o.name}]`));
   return [`/${command.name}`, ...parts].join(' ');
 }
 
-function bounds(min: number | undefined, max: number | undefined, unit = ''): string | undefined {
-  if (min !== undefined && min === max) return `${formatNumber(min)}${unit}`;
-  if (min !== undefined && max !== undefined) return `${formatNumber(min)}–${formatNumber(max)}${unit}`;
-  if (min !== undefined) return `at least ${formatNumber(min)}${unit}`;
-  if (max !== undefined) return `at most ${formatNumber(max)}${unit}`;
+function bounds(
+  t: Translate,
+  locale: string,
+  min: number | undefined,
+  max: number | undefined,
+  unit = '',
+): string | undefined {
+  const n = (value: number) => `${formatNumber(value, 0, locale)}${unit}`;
+  if (min !== undefined && min === max) return n(min);
+  if (min !== undefined && max !== undefined) return `${formatNumber(min, 0, locale)}–${n(max)}`;
+  if (min !== undefined) return t('help:type.atLeast', { n: n(min) });
+  if (max !== undefined) return t('help:type.atMost', { n: n(max) });
   return undefined;
 }
 
+function typeWords(spec: OptionSpec, t: Translate, locale: string): string {
+  if (spec.choices) return t('help:type.oneOf', { values: spec.choices.join(', ') });
+  const sized = (word: string) => [word, bounds(t, locale, spec.min, spec.max)].filter(Boolean).join(' ');
+  if (spec.type === 'integer') return sized(t('help:type.wholeNumber'));
+  if (spec.type === 'number') return sized(t('help:type.number'));
+  if (spec.type === 'boolean') return t('help:type.boolean');
+  const unit = ` ${t('help:type.characters')}`;
+  const length = bounds(t, locale, spec.minLength === 1 ? undefined : spec.minLength, spec.maxLength, unit);
+  return length ? `${t('help:type.text')}, ${length}` : t('help:type.text');
+}
+
 /** "whole number 1–10, optional, default 5". */
-export function describeType(spec: OptionSpec): string {
-  let type: string;
-  if (spec.choices) type = `one of ${spec.choices.join(', ')}`;
-  else if (spec.type === 'integer')
-    type = ['whole number', bounds(spec.min, spec.max)].filter(Boolean).join(' ');
-  else if (spec.type === 'number') type = ['number', bounds(spec.min, spec.max)].filter(Boolean).join(' ');
-  else if (spec.type === 'boolean') type = 'true or false';
-  else {
-    const length = bounds(spec.minLength === 1 ? undefined : spec.minLength, spec.maxLength, ' characters');
-    type = length ? `text, ${length}` : 'text';
-  }
-  const parts = [type, spec.required ? 'required' : 'optional'];
+export function describeType(spec: OptionSpec, t: Translate = english, locale = 'en-GB'): string {
+  const parts = [typeWords(spec, t, locale), t(spec.required ? 'help:type.required' : 'help:type.optional')];
   const value = spec.default;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-    parts.push(`default ${String(value)}`);
+    parts.push(t('help:type.default', { value: String(value) }));
   }
   return parts.join(', ');
 }
 
-/** Each option's name, its type in words and its description. */
-export function optionDetails(command: Command): { name: string; type: string; description: string }[] {
+/** Each option's name, its type in words and its description, in `language`. */
+export function optionDetails(
+  command: Command,
+  t: Translate = english,
+  language: Language = PREFERENCE_DEFAULTS.language,
+): { name: string; type: string; description: string }[] {
   return describeOptions(command.options).map((spec) => ({
     name: spec.name,
-    type: describeType(spec),
-    description: spec.description,
+    type: describeType(spec, t, language),
+    description: optionDescription(language, command.name, spec.name, spec.description),
   }));
 }
 
 /** How options are typed where there is no form (console, Slack). */
-export function syntaxHint(command: Command): string | undefined {
+export function syntaxHint(command: Command, t: Translate = english): string | undefined {
   const specs = describeOptions(command.options);
   if (specs.length === 0) return undefined;
-  const positional =
-    command.positional.length > 0
-      ? ` ${command.positional.join(', ')} can also be given as plain words, in that order.`
-      : '';
   const sample = specs.find((s) => !command.positional.includes(s.name)) ?? specs[0]!;
-  return `In the console and Slack, write options as name:value, with quotes around several words, e.g. ${sample.name}:"two words".${positional}`;
+  const positional =
+    command.positional.length > 0 ? ` ${t('help:positional', { names: command.positional.join(', ') })}` : '';
+  return `${t('help:syntax', { sample: sample.name })}${positional}`;
 }

@@ -3,29 +3,45 @@
 import { z } from 'zod';
 import { defineCommand, type Command } from '../src/core/command.ts';
 import type { Reply } from '../src/core/reply.ts';
-import { plural, quote } from './format.ts';
+import { formatNumber, quote } from './format.ts';
 import { optionDetails, syntaxHint, usageLine } from './help-format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
+import type { Language } from '../src/domain/preferences.ts';
+import { commandDescription } from '../src/i18n/command-text.ts';
+import type { Translate } from '../src/i18n/translate.ts';
 
 interface HelpCommandOptions {
   /** RATE_LIMIT_PER_MINUTE, shown in the overview. */
   perUserPerMinute?: number;
 }
 
-function detail(commands: readonly Command[]): Reply {
+/** What the reader needs to write a command: its language's words, and `t` for help's own. */
+interface Reader {
+  t: Translate;
+  language: Language;
+}
+
+const described = (c: Command, { language }: Reader) => commandDescription(language, c.name, c.description);
+
+function detail(commands: readonly Command[], reader: Reader): Reply {
+  const { t, language } = reader;
   const [first] = commands;
   return {
-    text: commands.map((c) => `${usageLine(c)}: ${c.description}`).join('; '),
+    text: commands.map((c) => `${usageLine(c, t)}: ${described(c, reader)}`).join('; '),
     ephemeral: true,
     embeds: commands.map((c) => {
-      const examples = c.examples.length > 0 ? `\n\nExamples:\n${c.examples.join('\n')}` : '';
-      const hint = syntaxHint(c);
+      const examples = c.examples.length > 0 ? `\n\n${t('help:examples')}\n${c.examples.join('\n')}` : '';
+      // Options are typed in English whatever the language: the first embed says so.
+      const hint = [syntaxHint(c, t), t('help:english')].filter(Boolean).join(' ');
       return {
-        title: usageLine(c),
-        description: `${c.description}${examples}`,
+        title: usageLine(c, t),
+        description: `${described(c, reader)}${examples}`,
         color: 'info' as const,
-        fields: optionDetails(c).map((o) => ({ name: o.name, value: `${o.description}\n(${o.type})` })),
-        ...(hint && c === first ? { footer: hint } : {}),
+        fields: optionDetails(c, t, language).map((o) => ({
+          name: o.name,
+          value: `${o.description}\n(${o.type})`,
+        })),
+        ...(c === first ? { footer: hint } : {}),
       };
     }),
   };
@@ -60,21 +76,25 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
     },
     examples: ['/help', '/help jobs', '/help email'],
     handler(input, ctx) {
+      const { t } = ctx;
+      const reader: Reader = { t, language: ctx.preferences.language };
       const commands = getCommands();
       if (input.command !== undefined) {
         const wanted = input.command.replace(/^\//, '').replace(/\s+/g, ' ').toLowerCase();
         const exact = commands.filter((c) => c.name === wanted);
         const group = commands.filter((c) => c.name.startsWith(`${wanted} `));
         const found = exact.length > 0 ? exact : group;
-        if (found.length > 0) return Promise.resolve(detail(found));
+        if (found.length > 0) return Promise.resolve(detail(found, reader));
+        const name = quote(input.command, 40);
+        const list = commands.map((c) => `/${c.name}`).join(', ');
         return Promise.resolve({
-          text: `There is no command ${quote(input.command, 40)}; /help lists them all.`,
+          text: t('help:noCommand', { name }),
           outcome: 'not-found',
           ephemeral: true,
           embeds: [
             {
-              title: 'No such command',
-              description: `herald has no command ${quote(input.command, 40)}. The commands are: ${commands.map((c) => `/${c.name}`).join(', ')}.`,
+              title: t('help:noCommandTitle'),
+              description: t('help:noCommandDescription', { name, list }),
               color: 'warning',
             },
           ],
@@ -84,17 +104,19 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
       const limit = ctx.actor.isOperator ? undefined : opts.perUserPerMinute;
       // "/email send" and "/email status" are one command with two subcommands.
       const names = [...new Set(commands.map((c) => c.onMessage ?? `/${c.name.split(' ')[0]!}`))];
+      const count = (n: number) => ({ count: n, n: formatNumber(n, 0, ctx.locale) });
       return Promise.resolve({
-        text: `${plural(names.length, 'command')}: ${names.join(', ')}. /help <command> explains one.`,
+        text: t('help:overview', { ...count(names.length), list: names.join(', ') }),
         ephemeral: true,
         embeds: [
           {
-            title: 'herald commands',
-            description: commands.map((c) => `${usageLine(c)} — ${c.description}`).join('\n'),
+            title: t('help:title'),
+            description: commands.map((c) => `${usageLine(c, t)} — ${described(c, reader)}`).join('\n'),
             color: 'info',
             footer: [
-              '/help <command> explains one',
-              limit === undefined ? undefined : `each person may run ${plural(limit, 'command')} a minute`,
+              t('help:explainsOne'),
+              limit === undefined ? undefined : t('help:perMinute', count(limit)),
+              t('help:english'),
             ]
               .filter(Boolean)
               .join(' · '),

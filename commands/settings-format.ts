@@ -22,6 +22,7 @@ const SOURCE_WORDS: Readonly<Record<PreferenceSource, string>> = {
   user: 'yours',
   channel: "this channel's",
   schedule: "the schedule's",
+  platform: 'your Discord or Slack language',
   default: 'the default',
 };
 

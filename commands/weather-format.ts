@@ -6,6 +6,7 @@ import type { Condition, Units } from '../src/services/weather/client.ts';
 import { formatQuantity, quote, truncate } from './format.ts';
 import { ownEntry } from '../src/domain/lookup.ts';
 import { PREFERENCE_DEFAULTS, UNIT_CHOICES } from '../src/domain/preferences.ts';
+import { english, type Translate } from '../src/i18n/translate.ts';
 
 export const CITY_OPTION = z
   .string()
@@ -21,14 +22,14 @@ export const UNITS_OPTION = z
   .describe('metric (°C, m/s), imperial (°F, mph) or standard (K, m/s)');
 
 /** The answer when OpenWeatherMap does not know the city: a hint, not an error. */
-export function unknownCityReply(city: string): Reply {
+export function unknownCityReply(city: string, t: Translate): Reply {
   return {
-    text: `No city called ${quote(city)} was found.`,
+    text: t('weather:unknownCity.text', { city: quote(city) }),
     outcome: 'not-found',
     embeds: [
       {
-        title: 'City not found',
-        description: `The weather service does not know ${quote(city)}. Check the spelling, or add a country code, e.g. \`Paris,FR\` or \`Portland,US\`.`,
+        title: t('weather:unknownCity.title'),
+        description: t('weather:unknownCity.description', { city: quote(city) }),
         color: 'warning',
       },
     ],
@@ -38,18 +39,31 @@ export function unknownCityReply(city: string): Reply {
 const TEMPERATURE_UNIT: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
 const WIND_UNIT: Readonly<Record<Units, string>> = { metric: 'm/s', imperial: 'mph', standard: 'm/s' };
 
-/** "25.3 °C", "77.6 °F", "298.5 K", "5.0 °C": always one decimal (src/format.ts). */
-export function formatTemperature(value: number, units: Units): string {
-  return formatQuantity(value, TEMPERATURE_UNIT[units]);
+/** "25.3 °C", "77.6 °F", "298.5 K", "5.0 °C" ("12,5 °C" in German): always one decimal (src/format.ts). */
+export function formatTemperature(value: number, units: Units, locale?: string): string {
+  return formatQuantity(value, TEMPERATURE_UNIT[units], 1, locale);
 }
 
-export function formatWind(value: number, units: Units): string {
-  return formatQuantity(value, WIND_UNIT[units]);
+export function formatWind(value: number, units: Units, locale?: string): string {
+  return formatQuantity(value, WIND_UNIT[units], 1, locale);
 }
 
-/** "metric (°C, m/s)". */
-export function describeUnits(units: Units): string {
-  return `${units} (${TEMPERATURE_UNIT[units]}, ${WIND_UNIT[units]})`;
+/** "metric (°C, m/s)", "metrisch (°C, m/s)". */
+export function describeUnits(units: Units, t: Translate): string {
+  return `${t(`weather:unitNames.${units}`)} (${TEMPERATURE_UNIT[units]}, ${WIND_UNIT[units]})`;
+}
+
+const CONDITION_GROUPS = [
+  ...['Thunderstorm', 'Drizzle', 'Rain', 'Snow', 'Clear', 'Clouds', 'Tornado', 'Squall'],
+  ...['Mist', 'Fog', 'Haze', 'Smoke', 'Dust', 'Sand', 'Ash'],
+] as const;
+type ConditionGroup = (typeof CONDITION_GROUPS)[number];
+const isGroup = (main: string): main is ConditionGroup =>
+  (CONDITION_GROUPS as readonly string[]).includes(main);
+
+/** A condition group ("Rain") in the reader's words ("Regen"); one the catalogue lacks as it came. */
+export function conditionName(main: string, t: Translate): string {
+  return isGroup(main) ? t(`weather:conditions.${main}`) : main;
 }
 
 // OpenWeatherMap's condition groups (the `main` field), by day; at night (an icon ending in "n",
@@ -75,11 +89,21 @@ export function conditionIcon(main: string, icon?: string): string {
   return (isNight ? ownEntry(NIGHT_ICONS, main) : undefined) ?? ownEntry(ICONS, main) ?? '🌫️';
 }
 
-/** "Moderate rain, mist" from the conditions' descriptions, or the groups when none is given. */
-export function describeConditions(conditions: readonly Condition[]): string {
-  const parts = [...new Set(conditions.map((c) => (c.description || c.main).trim()).filter(Boolean))];
-  const text = parts.join(', ');
-  return text === '' ? 'Unknown conditions' : text.charAt(0).toUpperCase() + text.slice(1);
+/**
+ * "Moderate rain, mist" from the conditions' descriptions, or the groups when none is given. The
+ * provider writes its descriptions in English, so any other language names the groups ("Regen, Dunst").
+ */
+export function describeConditions(
+  conditions: readonly Condition[],
+  t: Translate = english,
+  locale: string = PREFERENCE_DEFAULTS.language,
+): string {
+  const isEnglish = locale === PREFERENCE_DEFAULTS.language;
+  const named = conditions.map((c) =>
+    (isEnglish ? c.description || c.main : conditionName(c.main, t)).trim(),
+  );
+  const text = [...new Set(named.filter(Boolean))].join(', ');
+  return text === '' ? t('weather:conditions.Unknown') : text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

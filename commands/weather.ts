@@ -27,33 +27,38 @@ export const weather = defineCommand({
       { city: input.city!, units: input.units },
       { signal: ctx.signal },
     );
-    if (now === undefined) return unknownCityReply(input.city!);
+    const { t, locale } = ctx;
+    if (now === undefined) return unknownCityReply(input.city!, t);
 
     const units = now.units;
     const place = placeLabel(now.city, now.country);
-    const conditions = describeConditions(now.conditions);
+    const conditions = describeConditions(now.conditions, t, locale);
     const icon = conditionIcon(now.conditions[0]?.main ?? '', now.conditions[0]?.icon);
-    const temp = formatTemperature(now.temp, units);
-    const feels = formatTemperature(now.feelsLike, units);
-    const wind = formatWind(now.windSpeed, units);
-    const humidity = formatPercent(now.humidity, 0);
+    const temp = formatTemperature(now.temp, units, locale);
+    const feels = formatTemperature(now.feelsLike, units, locale);
+    const wind = formatWind(now.windSpeed, units, locale);
+    const humidity = formatPercent(now.humidity, 0, locale);
     const footer = [
       // The absolute time is the embed's timestamp: the footer gives only the age, so no date twice.
-      now.observedAt ? `Observed ${formatRelative(now.observedAt, ctx.now())}` : undefined,
-      `Units: ${describeUnits(units)}`,
+      now.observedAt
+        ? t('weather:observed', { ago: formatRelative(now.observedAt, ctx.now(), locale) })
+        : undefined,
+      t('weather:units', { units: describeUnits(units, t) }),
     ].filter((part) => part !== undefined);
+    // German capitalises its nouns: the conditions keep their case inside the line there.
+    const inLine = locale === 'de' ? conditions : conditions.toLowerCase();
     return {
-      text: `${place}: ${conditions.toLowerCase()}, ${temp} (feels like ${feels}), humidity ${humidity}, wind ${wind}`,
+      text: t('weather:line', { place, conditions: inLine, temp, feels, humidity, wind }),
       embeds: [
         {
-          title: `${icon} Weather in ${place}`,
+          title: `${icon} ${t('weather:title', { place })}`,
           description: conditions,
           color: 'info',
           fields: [
-            { name: 'Temperature', value: temp, inline: true },
-            { name: 'Feels like', value: feels, inline: true },
-            { name: 'Humidity', value: humidity, inline: true },
-            { name: 'Wind', value: wind, inline: true },
+            { name: t('weather:temperature'), value: temp, inline: true },
+            { name: t('weather:feelsLike'), value: feels, inline: true },
+            { name: t('weather:humidity'), value: humidity, inline: true },
+            { name: t('weather:wind'), value: wind, inline: true },
           ],
           footer: footer.join(' · '),
           ...(now.observedAt ? { timestamp: now.observedAt.toISOString() } : {}),

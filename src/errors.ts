@@ -1,7 +1,8 @@
 // The error family of herald and the one place that turns any error into a sentence for a user.
 // Constructors take one options object; branch on `code`, never on the message.
-import { formatDateTime, formatNumber } from './format.ts';
+import { formatDateTime, formatNumber, LOCALE } from './format.ts';
 import type { ServiceKey } from './domain/services.ts';
+import { english, type Translate } from './i18n/translate.ts';
 
 export type ServiceName = ServiceKey;
 
@@ -151,11 +152,19 @@ export class RateQuotaError extends ServiceError {
   }
 }
 
-/** An expected failure whose message is safe to show to the invoker as it is. */
+/** Tells a refusal in the reader's language from the catalogue (src/i18n/), numbers in their locale. */
+type Said = (t: Translate, locale: string) => string;
+
+/**
+ * An expected failure whose message is safe to show to the invoker as it is; with `said`, the
+ * reader gets that catalogue message in their language (`message` stays the English, for logs).
+ */
 export class UserError extends BotError {
   declare readonly code: UserErrorCode;
-  constructor(opts: { code: UserErrorCode; message: string; cause?: unknown }) {
+  readonly said?: Said;
+  constructor(opts: { code: UserErrorCode; message: string; cause?: unknown; said?: Said }) {
     super(opts);
+    if (opts.said) this.said = opts.said;
   }
 }
 
@@ -195,16 +204,26 @@ export class DeadlineError extends BotError {
   }
 }
 
-function seconds(ms: number | undefined): string {
-  if (ms === undefined || ms <= 0) return 'a moment';
-  const s = Math.ceil(ms / 1000);
-  return s === 1 ? '1 second' : `${s} seconds`;
+/** "in 3 seconds", "in a moment". */
+function inSeconds(t: Translate, ms: number | undefined): string {
+  if (ms === undefined || ms <= 0) return t('errors:when.moment');
+  return t('errors:when.seconds', { count: Math.ceil(ms / 1000) });
 }
 
 /** "The job search service allows herald 250 calls a day; the next is possible at …". */
-function quotaSentence(name: string, quota: QuotaExhausted, retryAfterMs: number | undefined): string {
-  const when = quota.per === 'minute' ? `in ${seconds(retryAfterMs)}` : `on ${formatDateTime(quota.nextAt)}`;
-  return `The ${name} service allows herald ${formatNumber(quota.limit)} calls a ${quota.per}, all used; the next is possible ${when}.`;
+function quotaSentence(
+  t: Translate,
+  service: string,
+  quota: QuotaExhausted,
+  retryAfterMs: number | undefined,
+  locale: string,
+): string {
+  const when =
+    quota.per === 'minute'
+      ? inSeconds(t, retryAfterMs)
+      : t('errors:when.on', { date: formatDateTime(quota.nextAt, locale) });
+  const limit = formatNumber(quota.limit, 0, locale);
+  return t('errors:service.quota', { service, limit, per: t(`errors:window.${quota.per}`), when });
 }
 
 /** One line of printable text: a refusal may quote what the user typed, control characters and all. */
@@ -215,41 +234,47 @@ function oneLine(text: string): string {
     .trim();
 }
 
-/** The one mapping from any error to one clear sentence for the person who ran a command. */
-export function userMessageFor(err: unknown): string {
-  if (err instanceof UserError || err instanceof RunFailedError) return oneLine(err.message);
-  if (err instanceof ServiceError) {
-    // A platform's refusal is told in its client's own sentence, naming the channel and the fix.
-    if (err.refusal) return oneLine(err.message);
-    const name = SERVICE_LABELS[err.service];
-    switch (err.code) {
-      case 'unauthorized':
-      case 'forbidden':
-        return `The ${name} service rejected herald's credentials; an operator needs to check its configuration.`;
-      case 'not_found':
-        return `The ${name} service found nothing for that.`;
-      case 'invalid_request':
-        return `The ${name} service did not accept that request; check the input and try again.`;
-      case 'rate_limited':
-        if (err instanceof RateQuotaError)
-          return `The ${name} service's quota for this ${err.window} is used up.`;
-        if (err.quota) return quotaSentence(name, err.quota, err.retryAfterMs);
-        if (err.exhausted)
-          return `The ${name} service says herald’s quota is used up; it renews with the provider’s billing period, or an operator can raise the plan.`;
-        return `The ${name} service is rate limiting herald; try again in ${seconds(err.retryAfterMs)}.`;
-      case 'unavailable':
-        return `The ${name} service is unavailable; try again in ${seconds(err.retryAfterMs)}.`;
-      case 'timeout':
-        return `The ${name} service took too long to answer; try again in a moment.`;
-      case 'network':
-      case 'upstream':
-        return `The ${name} service is having trouble right now; try again in a moment.`;
-      case 'bad_response':
-        return `The ${name} service sent an answer herald could not read; try again later.`;
-      case 'internal':
-        return `The ${name} service was not asked: herald could not send that request, and the fault has been logged.`;
-    }
+/** The sentence for a service's failure (a platform's refusal is told in its client's own words). */
+function serviceSentence(err: ServiceError, t: Translate, locale: string): string {
+  const service = t(`common:services.${err.service}`);
+  const when = inSeconds(t, err.retryAfterMs);
+  switch (err.code) {
+    case 'unauthorized':
+    case 'forbidden':
+      return t('errors:service.credentials', { service });
+    case 'not_found':
+      return t('errors:service.notFound', { service });
+    case 'invalid_request':
+      return t('errors:service.invalidRequest', { service });
+    case 'rate_limited':
+      if (err instanceof RateQuotaError)
+        return t('errors:service.windowQuota', { service, window: t(`errors:window.${err.window}`) });
+      if (err.quota) return quotaSentence(t, service, err.quota, err.retryAfterMs, locale);
+      if (err.exhausted) return t('errors:service.exhausted', { service });
+      return t('errors:service.rateLimited', { service, when });
+    case 'unavailable':
+      return t('errors:service.unavailable', { service, when });
+    case 'timeout':
+      return t('errors:service.timeout', { service });
+    case 'network':
+    case 'upstream':
+      return t('errors:service.trouble', { service });
+    case 'bad_response':
+      return t('errors:service.badResponse', { service });
+    case 'internal':
+      return t('errors:service.internal', { service });
   }
-  if (err instanceof DeadlineError) return 'That took too long to answer; try again in a moment.';
-  return 'Something went wrong while running that command; it has been logged.';
+}
+
+/**
+ * The one mapping from any error to one clear sentence for the person who ran a command, in their
+ * language (`t`, and `locale` for the numbers and dates in it).
+ */
+export function userMessageFor(err: unknown, t: Translate = english, locale = LOCALE): string {
+  if (err instanceof UserError && err.said) return oneLine(err.said(t, locale));
+  if (err instanceof UserError || err instanceof RunFailedError) return oneLine(err.message);
+  if (err instanceof ServiceError)
+    return err.refusal ? oneLine(err.message) : serviceSentence(err, t, locale);
+  if (err instanceof DeadlineError) return t('errors:deadline');
+  return t('errors:internal');
 }

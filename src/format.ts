@@ -1,8 +1,8 @@
 // The one formatting module (one fact in one place): numbers, measured quantities,
 // percentages and changes, byte sizes, dates and ages, and bounded echoes of text. Commands,
 // jobs and adapters all import it, so a reply never shows "18 KB" beside "18.4 kB" or "5 °C"
-// beside "5.3 °C". A leaf but for the domain's text rules. One locale (en-GB); dates in UTC, or
-// in the zone asked for.
+// beside "5.3 °C". A leaf but for the domain's text rules. en-GB unless a reader's locale is
+// given (the command's `ctx.locale`); dates in UTC, or in the zone asked for.
 
 import { truncate } from './domain/text.ts';
 
@@ -22,61 +22,75 @@ const isShown = (value: number) => Number.isFinite(value);
 const DAY_MS = 86_400_000;
 
 // Built on first use, not at import: the first Intl object maps several MB of ICU's data and code,
-// which an idle bot need not hold.
-let dateFormat: Intl.DateTimeFormat | undefined;
-let dayFormat: Intl.DateTimeFormat | undefined;
-let timeFormat: Intl.DateTimeFormat | undefined;
-let relativeFormat: Intl.RelativeTimeFormat | undefined;
-const dateFormatter = () =>
-  (dateFormat ??= new Intl.DateTimeFormat(LOCALE, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }));
-const dayFormatter = () =>
-  (dayFormat ??= new Intl.DateTimeFormat(LOCALE, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    timeZone: 'UTC',
-  }));
-const timeFormatter = () =>
-  (timeFormat ??= new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }));
-const relativeFormatter = () => (relativeFormat ??= new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' }));
-
-// One Intl.NumberFormat per number of decimals, each built on first use.
-const numberFormats = new Map<number, Intl.NumberFormat>();
+// which an idle bot need not hold. One of each per locale a reader uses.
+const formats = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>();
+function cached<F extends Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>(
+  key: string,
+  build: () => F,
+): F {
+  let format = formats.get(key) as F | undefined;
+  if (!format) {
+    format = build();
+    formats.set(key, format);
+  }
+  return format;
+}
+const dateFormatter = (locale: string) =>
+  cached(
+    `date|${locale}`,
+    () =>
+      new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }),
+  );
+const dayFormatter = (locale: string) =>
+  cached(
+    `day|${locale}`,
+    () =>
+      new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }),
+  );
+const timeFormatter = (locale: string) =>
+  cached(
+    `time|${locale}`,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone: 'UTC',
+      }),
+  );
+const relativeFormatter = (locale: string) =>
+  cached(`relative|${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 
 /**
  * 1234.5 -> "1,235" (a count); with `digits`, exactly that many decimals: 5 -> "5.0", 25.33 ->
  * "25.3". Measured values always keep their decimals, so they line up and read alike.
  */
-export function formatNumber(value: number, digits = 0): string {
+export function formatNumber(value: number, digits = 0, locale = LOCALE): string {
   if (!isShown(value)) return NOT_AVAILABLE;
-  let format = numberFormats.get(digits);
-  if (!format) {
-    // signDisplay 'negative': -0.04 to one decimal is "0.0", not "-0.0".
-    format = new Intl.NumberFormat(LOCALE, {
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-      signDisplay: 'negative',
-    });
-    numberFormats.set(digits, format);
-  }
+  // signDisplay 'negative': -0.04 to one decimal is "0.0", not "-0.0".
+  const format = cached(
+    `number|${digits}|${locale}`,
+    () =>
+      new Intl.NumberFormat(locale, {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+        signDisplay: 'negative',
+      }),
+  );
   return format.format(value);
 }
 
 /** A measured value with its unit, one decimal unless told: "5.0 °C", "3.4 m/s". */
-export function formatQuantity(value: number, unit: string, digits = 1): string {
+export function formatQuantity(value: number, unit: string, digits = 1, locale = LOCALE): string {
   if (!isShown(value)) return NOT_AVAILABLE;
-  return `${formatNumber(value, digits)} ${unit}`;
+  return `${formatNumber(value, digits, locale)} ${unit}`;
 }
 
 /** A percentage given in percent (37.94 -> "37.9%"); one decimal unless told. */
-export function formatPercent(percent: number, digits = 1): string {
+export function formatPercent(percent: number, digits = 1, locale = LOCALE): string {
   if (!isShown(percent)) return NOT_AVAILABLE;
-  return `${formatNumber(percent, digits)}%`;
+  // German and French write a space before the sign ("37,9 %"), as Intl's percent style does.
+  return `${formatNumber(percent, digits, locale)}${locale === LOCALE ? '' : '\u00a0'}%`;
 }
 
 /** A share given as a ratio (0.3794 -> "37.9%"). */
@@ -151,37 +165,35 @@ export function formatBytes(bytes: number): string {
 }
 
 /** "19 Nov 2026" (UTC). */
-export function formatDate(date: Date): string {
+export function formatDate(date: Date, locale = LOCALE): string {
   if (!isShown(date.getTime())) return NOT_AVAILABLE;
-  return dateFormatter().format(date);
+  return dateFormatter(locale).format(date);
 }
 
 /** "Thu 19 Nov" (the UTC fields of `date`: shift it first for a city's wall clock). */
-export function formatDay(date: Date): string {
+export function formatDay(date: Date, locale = LOCALE): string {
   if (!isShown(date.getTime())) return NOT_AVAILABLE;
-  return dayFormatter().format(date);
+  return dayFormatter(locale).format(date);
 }
 
 /** "19 Nov 2026, 14:05 UTC". */
-export function formatDateTime(date: Date): string {
+export function formatDateTime(date: Date, locale = LOCALE): string {
   if (!isShown(date.getTime())) return NOT_AVAILABLE;
-  return `${dateFormatter().format(date)}, ${timeFormatter().format(date)} UTC`;
+  return `${dateFormatter(locale).format(date)}, ${timeFormatter(locale).format(date)} UTC`;
 }
 
-// One formatter per zone a reader or a schedule uses, each built on first use.
-const zonedFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** An instant as people read it in `zone` (an IANA name): "Mon, 24 Nov 2025, 07:30 CET". */
-export function formatInZone(at: Date, zone: string): string {
+export function formatInZone(at: Date, zone: string, locale = LOCALE): string {
   if (!isShown(at.getTime())) return NOT_AVAILABLE;
-  let format = zonedFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat(LOCALE, {
-      ...{ timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
-      ...{ hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' },
-    });
-    zonedFormats.set(zone, format);
-  }
+  // One formatter per zone and locale a reader or a schedule uses, each built on first use.
+  const format = cached(
+    `zone|${zone}|${locale}`,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        ...{ timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
+        ...{ hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' },
+      }),
+  );
   return format.format(at);
 }
 
@@ -237,10 +249,13 @@ function startOfUtcDay(date: Date): number {
  * calendar days (so it agrees with the date written beside it): "yesterday", "3 days ago",
  * "12 days ago", "4 weeks ago", "3 months ago", "last year"; the future alike ("in 2 hours").
  */
-export function formatRelative(date: Date, now: Date): string {
+export function formatRelative(date: Date, now: Date, locale = LOCALE): string {
   const diffMs = date.getTime() - now.getTime();
   if (!isShown(diffMs)) return NOT_AVAILABLE;
-  if (Math.abs(diffMs) < 60_000) return 'just now';
+  const relative = (value: number, unit: Intl.RelativeTimeFormatUnit) =>
+    relativeFormatter(locale).format(value, unit);
+  // "just now" in the reader's words: Intl's "now" for 0 seconds ("jetzt", "maintenant").
+  if (Math.abs(diffMs) < 60_000) return locale === LOCALE ? 'just now' : relative(0, 'second');
   if (Math.abs(diffMs) < 3_600_000) return relative(Math.trunc(diffMs / 60_000), 'minute');
   const days = calendarDays(date, now);
   if (days === 0) return relative(Math.trunc(diffMs / 3_600_000), 'hour');
@@ -251,14 +266,10 @@ export function formatRelative(date: Date, now: Date): string {
   return relative(Math.trunc(days / 365.25) || Math.sign(days), 'year');
 }
 
-function relative(value: number, unit: Intl.RelativeTimeFormatUnit): string {
-  return relativeFormatter().format(value, unit);
-}
-
 /** "3 days ago, 19 Nov 2026": relative for reading, absolute for reference. */
-export function formatAge(date: Date, now: Date): string {
+export function formatAge(date: Date, now: Date, locale = LOCALE): string {
   if (!isShown(date.getTime())) return NOT_AVAILABLE;
-  return `${formatRelative(date, now)}, ${formatDate(date)}`;
+  return `${formatRelative(date, now, locale)}, ${formatDate(date, locale)}`;
 }
 
 /** "1 voice", "42 voices". */

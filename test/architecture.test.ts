@@ -263,6 +263,18 @@ describe('architecture', () => {
     expect(from('src/format.ts').filter((i) => !isIn(i, 'src/domain/'))).toEqual([]);
   });
 
+  it('the catalogue (used by errors, the dispatcher, commands and adapters) imports only the domain, the formatting leaf and i18next', () => {
+    expect(
+      from('src/i18n/').filter(
+        (i) =>
+          !isIn(i, 'src/domain/') &&
+          !isIn(i, 'src/i18n/') &&
+          i.target !== 'src/format.ts' &&
+          i.target !== 'i18next',
+      ),
+    ).toEqual([]);
+  });
+
   it('the redaction module (used by logs, error text and replies) imports nothing', () => {
     expect(from('src/redact.ts').map((i) => i.target)).toEqual([]);
   });

@@ -21,14 +21,7 @@ import { withReopen } from '../../src/core/form.ts';
 import { answerAutocomplete } from './autocomplete.ts';
 import { createButtonTargets } from './custom-id.ts';
 import { createFirstAnswers } from './first-answers.ts';
-import {
-  EXPIRED_FORM_MESSAGE,
-  modalOf,
-  openModal,
-  requestOf,
-  submittedRequest,
-  type Request,
-} from './forms.ts';
+import { modalOf, openModal, requestOf, submittedRequest, type Request } from './forms.ts';
 import type { Gateway } from './gateway.ts';
 import type { HttpInteractions } from './http.ts';
 import {
@@ -40,6 +33,7 @@ import {
   isChatInputCommand,
   isMessageCommand,
   isModalSubmit,
+  translatorOf,
   type ButtonPacket,
   type CommandPacket,
   type MessageCommandPacket,
@@ -62,7 +56,6 @@ export const REPLY_WINDOW_MS = 14 * 60_000;
 /** Autocomplete must be answered within Discord's 3 s; keep a margin for the round trip. */
 export const AUTOCOMPLETE_DEADLINE_MS = 2_500;
 export const CONNECT_TIMEOUT_MS = 30_000;
-export const EXPIRED_BUTTON_MESSAGE = 'This button has expired; run the command again.';
 /**
  * The dispatcher's checks (input, access, rate limit) normally end in a few ms and the deferral
  * follows them; should they still be running after this long, the deferral goes anyway, well
@@ -190,6 +183,8 @@ function invocationOf(
     // A submit cannot be answered with a form: its refusal offers the form again instead.
     ...(submitted === undefined ? { hasForms: true } : {}),
     actor: actorOf(interaction),
+    // The invoker's client language, on every interaction but a ping.
+    ...(interaction.locale ? { locale: interaction.locale } : {}),
     channelId: channelId ?? '',
     ...(channelId ? { channel: channelOf(interaction, channelId) } : {}),
     ...(submitted !== undefined
@@ -200,7 +195,12 @@ function invocationOf(
     signal: flight.controller.signal,
     beginWork: () => void deferOnce(session, flight),
     respond: (reply) =>
-      answer(session, flight, submitted ? withReopen(reply, asked.command, submitted) : reply, context),
+      answer(
+        session,
+        flight,
+        submitted ? withReopen(reply, asked.command, submitted, translatorOf(interaction)) : reply,
+        context,
+      ),
   };
 }
 
@@ -257,7 +257,7 @@ async function onButton(session: Session, handlers: AdapterHandlers, interaction
     return undefined;
   });
   if (!target) {
-    await session.answers.notice(interaction, EXPIRED_BUTTON_MESSAGE);
+    await session.answers.notice(interaction, translatorOf(interaction)('common:expiredButton'));
     return;
   }
   const isEphemeral = ((interaction.message.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
@@ -277,7 +277,7 @@ async function onSubmit(
       return undefined;
     },
   );
-  if (!request) return session.answers.notice(interaction, EXPIRED_FORM_MESSAGE);
+  if (!request) return session.answers.notice(interaction, translatorOf(interaction)('common:expiredForm'));
   const isEphemeral = registry.get(request.command)?.ephemeral ?? true;
   await run(session, handlers, interaction, request, 'reply', isEphemeral);
 }

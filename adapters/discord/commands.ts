@@ -16,6 +16,9 @@ import { groupDescription, isGroup, type CommandRegistry } from '../../src/core/
 import { describeOptions, type Command, type OptionSpec } from '../../src/core/command.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { truncate } from '../../src/domain/text.ts';
+import { PREFERENCE_DEFAULTS, type Language } from '../../src/domain/preferences.ts';
+import { translatorFor } from '../../src/i18n/translate.ts';
+import { commandDescription, menuName, optionDescription } from '../../src/i18n/command-text.ts';
 
 const DESCRIPTION_MAX = DISCORD_LIMITS.commandDescription;
 const OPTIONS_MAX = DISCORD_LIMITS.commandOptions;
@@ -79,17 +82,61 @@ const TYPES = {
   boolean: ApplicationCommandOptionType.Boolean,
 } as const;
 
+/**
+ * The languages herald writes besides English, as Discord's locale keys
+ * (https://discord.com/developers/docs/reference#locales). Command and option names stay English
+ * in every language: they are what the console and Slack type, and what /help names.
+ */
+const DISCORD_LOCALES: readonly (readonly [Language, 'de' | 'fr'])[] = [
+  ['de', 'de'],
+  ['fr', 'fr'],
+];
+
+type Localizations = Partial<Record<'de' | 'fr', string>>;
+
+/** `text` in each other language, where it is translated. */
+function localized(english: string, translate: (language: Language) => string): Localizations {
+  const out: Localizations = {};
+  for (const [language, locale] of DISCORD_LOCALES) {
+    const text = translate(language);
+    if (text !== english) out[locale] = text;
+  }
+  return out;
+}
+
 function describe(text: string, fallback: string): string {
   const trimmed = text.trim();
   return truncate(trimmed === '' ? fallback : trimmed, DESCRIPTION_MAX);
 }
 
-function optionDescription(spec: OptionSpec): string {
-  const base = describe(spec.description, spec.name);
+/** The description and its localizations, each cut to Discord's 100 characters. */
+function described(english: string, fallback: string, translate: (language: Language) => string) {
+  const description = describe(english, fallback);
+  const localizations = localized(english, (language) => describe(translate(language), fallback));
+  return Object.keys(localizations).length === 0
+    ? { description }
+    : { description, description_localizations: localizations };
+}
+
+function optionDescriptions(command: Command, spec: OptionSpec) {
   const value = spec.default;
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return base;
-  const withDefault = `${base} (default: ${String(value)})`;
-  return withDefault.length <= DESCRIPTION_MAX ? withDefault : base;
+  const hasDefault = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  // The default value where it fits: "(default: 5)", "(Standard: 5)", "(par défaut : 5)".
+  const withDefault = (language: Language, base: string) => {
+    if (!hasDefault) return base;
+    const long = `${base} ${translatorFor(language)('common:defaultValue', { value: String(value) })}`;
+    return long.length <= DESCRIPTION_MAX ? long : base;
+  };
+  const english = describe(spec.description, spec.name);
+  const description = withDefault(PREFERENCE_DEFAULTS.language, english);
+  // An option whose description is not translated keeps the English alone.
+  const localizations = localized(description, (language) => {
+    const base = describe(optionDescription(language, command.name, spec.name, spec.description), spec.name);
+    return base === english ? description : withDefault(language, base);
+  });
+  return Object.keys(localizations).length === 0
+    ? { description }
+    : { description, description_localizations: localizations };
 }
 
 function buildOption(command: Command, spec: OptionSpec): APIApplicationCommandBasicOption {
@@ -101,7 +148,7 @@ function buildOption(command: Command, spec: OptionSpec): APIApplicationCommandB
   const option: Record<string, unknown> = {
     type: TYPES[spec.type],
     name: spec.name,
-    description: optionDescription(spec),
+    ...optionDescriptions(command, spec),
     // A command with a form is also run with no options (it opens the form); the dispatcher still
     // refuses a line that misses a required one, in the sentence a typed line gets.
     required: spec.required && command.form === undefined,
@@ -135,14 +182,33 @@ function buildOptions(command: Command): APIApplicationCommandBasicOption[] {
   return [...options.filter((o) => o.required), ...options.filter((o) => !o.required)];
 }
 
-/** The characters Discord counts against the 8000 per command. */
+/** The longest of a field and its localizations (`name` and `name_localizations`). */
+function longest(json: Record<string, unknown>, key: string): number {
+  const localizations = json[`${key}_localizations`];
+  const texts = [
+    json[key],
+    ...(typeof localizations === 'object' && localizations
+      ? Object.values(localizations as Record<string, unknown>)
+      : []),
+  ];
+  return Math.max(
+    0,
+    ...texts.filter((t) => typeof t !== 'object' && t !== undefined).map((t) => String(t).length),
+  );
+}
+
+/**
+ * The characters Discord counts against the 8000 per command: names, descriptions and choice
+ * values, each field counted at its longest localization.
+ */
 export function commandChars(json: unknown): number {
   if (Array.isArray(json)) return json.reduce((n: number, item) => n + commandChars(item), 0);
   if (typeof json !== 'object' || json === null) return 0;
+  const fields = json as Record<string, unknown>;
   let n = 0;
-  for (const [key, value] of Object.entries(json)) {
+  for (const [key, value] of Object.entries(fields)) {
     if ((key === 'name' || key === 'description' || key === 'value') && typeof value !== 'object') {
-      n += String(value).length;
+      n += longest(fields, key);
     } else if (key === 'options' || key === 'choices') {
       n += commandChars(value);
     }
@@ -165,21 +231,26 @@ function slashEntry(entry: CommandRegistry['entries'][number]): DiscordCommandJs
     return check({
       type: ApplicationCommandType.ChatInput,
       name: entry.name,
-      description: describe(entry.description, entry.name),
+      ...described(entry.description, entry.name, (language) =>
+        commandDescription(language, entry.name, entry.description),
+      ),
       options: buildOptions(entry),
     });
   }
   const { name, subcommands } = entry;
   if (subcommands.length > SUBCOMMANDS_MAX)
     throw new Error(`/${name}: more than ${SUBCOMMANDS_MAX} subcommands`);
+  const description = groupDescription(entry);
   return check({
     type: ApplicationCommandType.ChatInput,
     name,
-    description: describe(groupDescription(entry), name),
+    ...described(description, name, (language) => commandDescription(language, name, description)),
     options: subcommands.map((sub): APIApplicationCommandSubcommandOption => ({
       type: ApplicationCommandOptionType.Subcommand,
       name: sub.name,
-      description: describe(sub.command.description, sub.command.name),
+      ...described(sub.command.description, sub.command.name, (language) =>
+        commandDescription(language, sub.command.name, sub.command.description),
+      ),
       options: buildOptions(sub.command),
     })),
   });
@@ -188,9 +259,16 @@ function slashEntry(entry: CommandRegistry['entries'][number]): DiscordCommandJs
 /** A message command: a name on the message's Apps menu, no description and no options. */
 function messageEntry(command: Command): DiscordCommandJson {
   const name = command.onMessage ?? '';
-  if (!MENU_NAME_RE.test(name))
-    throw new Error(`command ${command.name}: "${name}" is not a valid menu name (1-32)`);
-  return { type: ApplicationCommandType.Message, name };
+  const names = localized(name, (language) => menuName(language, command.name, name));
+  for (const text of [name, ...Object.values(names)]) {
+    if (!MENU_NAME_RE.test(text))
+      throw new Error(`command ${command.name}: "${text}" is not a valid menu name (1-32)`);
+  }
+  return {
+    type: ApplicationCommandType.Message,
+    name,
+    ...(Object.keys(names).length > 0 ? { name_localizations: names } : {}),
+  };
 }
 
 /**

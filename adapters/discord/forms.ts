@@ -13,8 +13,6 @@ import { renderDiscordModal, type DiscordModal } from '../../src/render/discord-
 import { modalValues, type Deferrable, type ModalSubmitPacket } from './interaction.ts';
 import { discordError, type FirstAnswers } from './respond.ts';
 
-export const EXPIRED_FORM_MESSAGE = 'This form is no longer known here; run the command again.';
-
 /** What an interaction runs: the command and its raw input, and what its form needs. */
 export interface Request extends Pick<Invocation, 'command' | 'rawInput' | 'openForm'> {
   /** A submit's values: a refusal gets the button that opens the form again with them. */

@@ -16,6 +16,8 @@ import {
   type APIModalSubmitInteraction,
 } from 'discord-api-types/v10';
 import type { Actor } from '../../src/core/actor.ts';
+import { PREFERENCE_DEFAULTS } from '../../src/domain/preferences.ts';
+import { languageOfLocale, translatorFor, type Translate } from '../../src/i18n/translate.ts';
 import type { CommandRegistry } from '../../src/core/adapter.ts';
 import type { ComponentTarget } from '../../src/core/component-state.ts';
 import { discordMessageWords, type ResolvedNames } from './message-words.ts';
@@ -167,4 +169,12 @@ export function channelOf(packet: APIInteraction, channelId: string): ChatChanne
     // member.permissions: what the member may do there themselves (/schedule add asks).
     ...(packet.member?.permissions ? { memberPermissions: packet.member.permissions } : {}),
   };
+}
+
+/**
+ * The translator for the invoker's client language, for what the adapter answers itself (an
+ * expired button or form): the dispatcher's answers also read /settings.
+ */
+export function translatorOf(packet: { locale?: string }): Translate {
+  return translatorFor(languageOfLocale(packet.locale) ?? PREFERENCE_DEFAULTS.language);
 }

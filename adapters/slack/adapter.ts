@@ -20,6 +20,9 @@ import {
 import { listenToForms } from './forms.ts';
 import { listenToHome } from './home.ts';
 import { listen } from './listeners.ts';
+import { createUserLocales } from './locale.ts';
+import { PREFERENCE_DEFAULTS } from '../../src/domain/preferences.ts';
+import { languageOfLocale, translatorFor } from '../../src/i18n/translate.ts';
 import { slackRoute } from './endpoint.ts';
 import { runOnce, signedRequestOf } from './once.ts';
 
@@ -208,14 +211,20 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       const bolt = built.app;
       socketReceiver = built.socketReceiver;
       bolt.use(runOnce(claims, log));
+      const localeOf = createUserLocales(bolt.client, { log, secrets });
       const context = {
         log,
         secrets,
         now,
         run: (target: ReplyTarget, invocation: Parameters<typeof runInvocation>[3]) =>
-          runInvocation({ log, deliver, inFlight, stopping: stopping.signal }, handlers, target, invocation),
+          runInvocation({ log, deliver, inFlight, stopping: stopping.signal }, handlers, target, {
+            locale: () => localeOf(invocation.actor.id),
+            ...invocation,
+          }),
         answerPrivately,
         deliver,
+        translatorOf: async (userId: string) =>
+          translatorFor(languageOfLocale(await localeOf(userId)) ?? PREFERENCE_DEFAULTS.language),
       };
       listen(bolt, registry, context);
       listenToForms(bolt, registry, context);

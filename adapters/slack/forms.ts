@@ -19,7 +19,6 @@ import { newTarget, type ListenerContext } from './listeners.ts';
 /** How long a submit waits for its answer before the form closes and the answer follows as a message. */
 const SUBMIT_ANSWER_MS = 2_500;
 const CALLBACK_RE = new RegExp(`^${FORM_CALLBACK_PREFIX}`);
-const LOST_CHANNEL = 'This form no longer knows where it was opened; run the command again.';
 
 /** A submit has no response_url: its answers go through the Web API. */
 const noResponseUrl: RespondFn = () => Promise.reject(new Error('a form submit has no response_url'));
@@ -76,7 +75,8 @@ export function listenToForms(
       const channel = opened?.channel;
       if (!command || !form || !channel) {
         const field = form?.fields[0]?.name ?? 'when';
-        return ack({ response_action: 'errors', errors: { [field]: LOST_CHANNEL } });
+        const t = await context.translatorOf(body.user.id);
+        return ack({ response_action: 'errors', errors: { [field]: t('common:lostFormChannel') } });
       }
       const values = submittedValues(view.state.values);
       const target = newTarget(context, {
@@ -104,7 +104,10 @@ export function listenToForms(
         channelId: channel.id,
         channel,
         respond: (reply) => {
-          if (isDecided) return context.deliver(target, withReopen(reply, command.name, values));
+          if (isDecided)
+            return context
+              .translatorOf(body.user.id)
+              .then((t) => context.deliver(target, withReopen(reply, command.name, values, t)));
           isDecided = true;
           decide(reply);
           return Promise.resolve();

@@ -14,9 +14,9 @@ import { lookUpNames } from './names.ts';
 import { ACTION_ID_PREFIX, decodeActionValue } from '../../src/render/slack.ts';
 import { route } from './route.ts';
 import { formValuesOf } from '../../src/core/form.ts';
+import type { Translate } from '../../src/i18n/translate.ts';
 
 const ACTION_ID_RE = new RegExp(`^${ACTION_ID_PREFIX.replaceAll(':', '\\:')}`);
-const UNREADABLE_BUTTON_MESSAGE = 'That button no longer works; run the command again.';
 
 export interface ListenerContext {
   log: CommandLog;
@@ -29,6 +29,8 @@ export interface ListenerContext {
   ): Promise<void>;
   /** Answers the invoker alone without running anything (usage, an unreadable button). */
   answerPrivately(target: ReplyTarget, text: string): Promise<void>;
+  /** The translator for a user's Slack locale, for what the adapter answers itself. */
+  translatorOf(userId: string): Promise<Translate>;
 }
 
 export function newTarget(
@@ -106,7 +108,10 @@ function listenToButtons(bolt: App, registry: CommandRegistry, context: Listener
       const payload = decodeActionValue(action.value);
       if (!payload || channelId === undefined) {
         context.log.warn({ actionId: action.action_id }, 'slack.button_unreadable');
-        return context.answerPrivately(target, UNREADABLE_BUTTON_MESSAGE);
+        return context.answerPrivately(
+          target,
+          (await context.translatorOf(body.user.id))('common:unreadableButton'),
+        );
       }
       target.isCommandEphemeral = registry.get(payload.command)?.ephemeral ?? false;
       target.triggerId = body.trigger_id;

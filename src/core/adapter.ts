@@ -17,6 +17,11 @@ export interface Invocation {
   channel?: ChatChannel;
   /** Absent: typed. */
   surface?: Surface;
+  /**
+   * The invoker's locale as the platform tells it (Discord's interaction `locale`, Slack's
+   * users.info `locale`, read only when asked): the language where /settings set none.
+   */
+  locale?: string | (() => Promise<string | undefined>);
   /** Aborts when the platform's reply window closes. */
   signal: AbortSignal;
   /**

@@ -29,6 +29,7 @@ function withPreferred(
       throw new UserError({
         code: 'invalid_input',
         message: `/${command.name} needs a place: type it (/${command.name} Oslo), or set your home place once with /settings home:Oslo.`,
+        said: (t) => t('errors:needsPlace', { command: command.name }),
       });
   }
   return filled;

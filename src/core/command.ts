@@ -8,6 +8,7 @@ import type { ChatChannel } from './channel.ts';
 import { optionSpecs } from './options.ts';
 import type { Preferences } from './preferences.ts';
 import type { Choice, Reply } from './reply.ts';
+import type { Translate } from '../i18n/translate.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
 import type { CommandWatch, WatchedReply, WatchSpec } from './watch-contract.ts';
 
@@ -41,6 +42,10 @@ export interface CommandContext<S extends Services = Services> {
   surface?: Surface;
   /** What applies to this run (/settings), resolved once by the dispatcher (src/core/preferences.ts). */
   preferences: Preferences;
+  /** Writes a catalogue message (src/i18n/) in `preferences.language`. */
+  t: Translate;
+  /** The locale numbers and dates are written in (`Intl`): `preferences.language`. */
+  locale: string;
 }
 
 /** Options a preference fills when not typed: `units` from the units, a place from the home place. */

@@ -9,6 +9,7 @@ import { resolveCommand } from './args.ts';
 import type { Command, CommandContext, CommandLog } from './command.ts';
 import type { Reply } from './reply.ts';
 import type { ServiceKey, Services } from './services.ts';
+import { english, type Translate } from '../i18n/translate.ts';
 
 /** A per-user budget of commands; `key` is `platform:userId` (src/user-limits.ts implements it). */
 type Verdict = { allowed: boolean; retryAfterMs: number };
@@ -51,6 +52,12 @@ export function checkNeeds(
   throw new UserError({
     code: 'not_configured',
     message: `The ${SERVICE_LABELS[missing]} service is not configured${variable ? `; set ${variable}` : ''}.`,
+    said: (t) => {
+      const service = t(`common:services.${missing}`);
+      return variable
+        ? t('errors:service.notConfiguredSet', { service, variable })
+        : t('errors:service.notConfigured', { service });
+    },
   });
 }
 
@@ -88,6 +95,10 @@ export async function checkRate(
   throw new UserError({
     code: 'rate_limited',
     message: `You are sending commands too quickly; try again in ${seconds(verdict.retryAfterMs)}.`,
+    said: (t) =>
+      t('errors:tooQuick', {
+        when: t('errors:when.seconds', { count: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)) }),
+      }),
   });
 }
 
@@ -100,13 +111,17 @@ export function failureRef(): string {
 }
 
 /** The sentence with its reference before the closing full stop: "… in a moment (ref 3fa9c01e)." */
-export function withRef(sentence: string, ref: string): string {
-  return sentence.endsWith('.') ? `${sentence.slice(0, -1)} (ref ${ref}).` : `${sentence} (ref ${ref})`;
+export function withRef(sentence: string, ref: string, t: Translate = english): string {
+  return t('errors:ref', { sentence: sentence.endsWith('.') ? sentence.slice(0, -1) : sentence, ref });
 }
 
 /** The refusal of a command that arrives once the dispatcher has started to drain. */
 export function shuttingDown(): UserError {
-  return new UserError({ code: 'shutting_down', message: 'herald is shutting down; try again in a moment.' });
+  return new UserError({
+    code: 'shutting_down',
+    message: 'herald is shutting down; try again in a moment.',
+    said: (t) => t('errors:shuttingDown'),
+  });
 }
 
 export function outcomeOf(err: unknown): CommandOutcome {

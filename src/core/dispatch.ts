@@ -35,7 +35,8 @@ import {
 } from './dispatch-steps.ts';
 import { formReply, isEmptyInput } from './form.ts';
 import { createInFlight } from './in-flight.ts';
-import { defaultPreferences, resolvePreferences } from './preferences.ts';
+import { defaultPreferences, resolvePreferences, withPlatformLanguage } from './preferences.ts';
+import { translatorFor } from '../i18n/translate.ts';
 import type { PreferenceBook, Preferences, ScheduledFor } from './preferences.ts';
 import { nextTurn } from './turns.ts';
 import { redactReply, type Reply } from './reply.ts';
@@ -116,9 +117,10 @@ export interface Dispatcher extends AdapterHandlers {
   ): Promise<Reply>;
 }
 
-type Result =
+type Result = { prefs?: Preferences } & (
   | { command: Command; reply: Reply; services: readonly ServiceKey[] }
-  | { command?: Command; failure: unknown };
+  | { command?: Command; failure: unknown }
+);
 
 /** Every service a run of `command` with `input` uses: `needs`, then what its options add. */
 function servicesOf(command: Command, input: Record<string, unknown>): readonly ServiceKey[] {
@@ -152,6 +154,8 @@ function contextFor(
     now: rt.now,
     invocationId,
     preferences,
+    t: translatorFor(preferences.language),
+    locale: preferences.language,
   };
   if (where.channel) ctx.channel = where.channel;
   if (where.surface) ctx.surface = where.surface;
@@ -209,28 +213,30 @@ async function execute(
   scheduled?: { schedule?: ScheduledFor | undefined },
 ): Promise<Result> {
   let command: Command | undefined;
+  let prefs: Preferences | undefined;
   const isScheduled = scheduled !== undefined;
   try {
     const found = findCommand(rt.registry, inv);
     command = found.command;
+    const stored = await resolvePreferences(rt, { ...inv, schedule: scheduled?.schedule });
+    prefs = await withPlatformLanguage(stored, inv.locale);
     checkNeeds(command, rt.services, rt.serviceVariables);
     if (opensForm(command, inv, found.rawInput)) {
       // Whoever may not run the command is refused before filling in its form.
-      await checkAccess(command, contextFor(rt, inv.actor, command, invocationId, inv.signal, inv));
-      return { command, reply: formReply(command, inv.openForm), services: [] };
+      await checkAccess(command, contextFor(rt, inv.actor, command, invocationId, inv.signal, inv, prefs));
+      return { command, reply: formReply(command, inv.openForm), services: [], prefs };
     }
-    const prefs = await resolvePreferences(rt, { ...inv, schedule: scheduled?.schedule });
     const input = readInput(command, found.rawInput, prefs);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);
     const ctx = contextFor(rt, inv.actor, command, invocationId, deadline.signal, inv, prefs);
     try {
       const reply = await runHandler(rt, command, input, ctx, { beginWork: inv.beginWork, isScheduled });
-      return { command, reply, services: servicesOf(command, input) };
+      return { command, reply, services: servicesOf(command, input), prefs };
     } finally {
       deadline.done();
     }
   } catch (failure) {
-    return { command, failure };
+    return { command, failure, ...(prefs ? { prefs } : {}) };
   }
 }
 
@@ -247,10 +253,13 @@ async function report(
   let answer: Reply;
   if ('failure' in result) {
     failure = { error: result.failure, ref: failureRef() };
+    // Refused before its preferences were read (an unknown command): the platform's language.
+    const { language } = result.prefs ?? (await withPlatformLanguage(rt.defaults, inv.locale));
+    const t = translatorFor(language);
     // A chat user quotes the reference to whoever reads the logs; the console's operator reads
     // the log line beside the answer.
-    const sentence = userMessageFor(failure.error);
-    const text = inv.actor.platform === 'console' ? sentence : withRef(sentence, failure.ref);
+    const sentence = userMessageFor(failure.error, t, language);
+    const text = inv.actor.platform === 'console' ? sentence : withRef(sentence, failure.ref, t);
     answer = { text, ephemeral: true, failureRef: failure.ref };
   } else if (rt.markReply) {
     answer = rt.markReply(result.reply, { ...result.command, services: result.services }, inv.actor);
@@ -306,6 +315,7 @@ function splitLine(registry: CommandRegistry, line: string): { command: Command;
     throw new UserError({
       code: 'unknown_command',
       message: 'The command line is empty; write it as /weather Oslo.',
+      said: (t) => t('errors:emptyLine'),
     });
   }
   const { command, rest } = resolveCommand(registry, parsed.name, parsed.text);

@@ -7,6 +7,7 @@ import { truncate } from '../domain/text.ts';
 import type { Command } from './command.ts';
 import { optionSpecs } from './options.ts';
 import type { Action, Form, FormField, Reply } from './reply.ts';
+import { english, type Translate } from '../i18n/translate.ts';
 
 /** The name of the further options' field. */
 const MORE_FIELD = 'more';
@@ -92,9 +93,9 @@ export function formValuesOf(input: Record<string, string | number | boolean>): 
  * A refused submit with a button that opens the form again, filled in with what was sent: for a
  * platform that cannot answer a form with a form (Discord). Any other reply is left as it is.
  */
-export function withReopen(reply: Reply, command: string, values: FormValues): Reply {
+export function withReopen(reply: Reply, command: string, values: FormValues, t: Translate = english): Reply {
   if (reply.failureRef === undefined) return reply;
-  const reopen: Action = { label: 'Edit and send again', command, input: values, opensForm: true };
+  const reopen: Action = { label: t('common:editAgain'), command, input: values, opensForm: true };
   return { ...reply, actions: [...(reply.actions ?? []), reopen] };
 }
 

@@ -9,6 +9,7 @@ import {
   type Language,
   type Units,
 } from '../domain/preferences.ts';
+import { languageOfLocale } from '../i18n/translate.ts';
 import type { Actor } from './actor.ts';
 import { parseChannelDestination, type ChatChannel } from './channel.ts';
 
@@ -18,8 +19,11 @@ export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
 /** What one person or one channel set; a channel sets no home place. */
 export type StoredPreferences = Partial<Record<PreferenceKey, string>>;
 
-/** Where a value that applies came from (`schedule`: the schedule's own zone). */
-export type PreferenceSource = 'typed' | 'user' | 'channel' | 'schedule' | 'default';
+/**
+ * Where a value that applies came from (`schedule`: the schedule's own zone; `platform`: the
+ * language Discord or Slack gives for the invoker, where /settings set none).
+ */
+export type PreferenceSource = 'typed' | 'user' | 'channel' | 'schedule' | 'platform' | 'default';
 
 /** What applies to one command, and where each value came from. */
 export interface Preferences {
@@ -166,4 +170,24 @@ export async function resolvePreferences(
     log.warn({ err }, 'command.preferences_failed');
     return defaults;
   }
+}
+
+/**
+ * The language the platform gives for the invoker (Discord's interaction locale, Slack's user
+ * locale) where nobody chose one with /settings; a locale herald does not write, or one that cannot
+ * be read, leaves the default.
+ */
+export async function withPlatformLanguage(
+  prefs: Preferences,
+  locale: string | (() => Promise<string | undefined>) | undefined,
+): Promise<Preferences> {
+  if (prefs.from.language !== 'default' || locale === undefined) return prefs;
+  let language;
+  try {
+    language = languageOfLocale(typeof locale === 'string' ? locale : await locale());
+  } catch {
+    return prefs;
+  }
+  if (language === undefined) return prefs;
+  return { ...prefs, language, from: { ...prefs.from, language: 'platform' } };
 }

@@ -150,8 +150,8 @@ type TimeStyle = 'f' | 'fR';
  * (Discord's `<t:…>`, Slack's `<!date^…>`), else as plain text in `zone`, the reader's (or a
  * scheduled post's). Carried between private-use characters, which no renderer's escaping touches.
  */
-export function timeValue(at: Date, zone: string, style: TimeStyle = 'f'): string {
-  return `\uE000${Math.floor(at.getTime() / 1000)}:${style}\uE001${formatInZone(at, zone)}\uE002`;
+export function timeValue(at: Date, zone: string, style: TimeStyle = 'f', locale?: string): string {
+  return `\uE000${Math.floor(at.getTime() / 1000)}:${style}\uE001${formatInZone(at, zone, locale)}\uE002`;
 }
 
 /** Renders an Action as the console line that runs it: `/jobs what:"rust dev" page:3`. */

@@ -11,6 +11,8 @@ import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { ServiceError, type ServiceErrorCode, type ServiceName } from '../../src/errors.ts';
 import { OPERATOR } from '../support/command-doubles.ts';
 import { defaultPreferences } from '../../src/core/preferences.ts';
+import type { Language } from '../../src/domain/preferences.ts';
+import { translatorFor } from '../../src/i18n/translate.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
 
@@ -35,7 +37,9 @@ export interface TestContext extends CommandContext {
   logs: LogEntry[];
 }
 
-export function createContext(opts: { services?: Services; actor?: Actor; now?: Date } = {}): TestContext {
+export function createContext(
+  opts: { services?: Services; actor?: Actor; now?: Date; language?: Language } = {},
+): TestContext {
   const logs: LogEntry[] = [];
   const record =
     (level: LogEntry['level']) =>
@@ -49,6 +53,7 @@ export function createContext(opts: { services?: Services; actor?: Actor; now?: 
     error: record('error'),
   };
   const now = opts.now ?? NOW;
+  const language = opts.language ?? 'en-GB';
   return {
     actor: opts.actor ?? OPERATOR,
     services: opts.services ?? {},
@@ -56,7 +61,9 @@ export function createContext(opts: { services?: Services; actor?: Actor; now?: 
     signal: new AbortController().signal,
     now: () => new Date(now),
     invocationId: 'inv-0001',
-    preferences: defaultPreferences('UTC'),
+    preferences: { ...defaultPreferences('UTC'), language },
+    t: translatorFor(language),
+    locale: language,
     logs,
   };
 }
@@ -79,6 +86,14 @@ export async function invoke<I>(
     commandTimeoutMs: 60_000,
     serviceVariables: {},
     now: ctx.now,
+    // The context's preferences apply, as a book that holds nothing else would give them.
+    preferences: {
+      defaults: ctx.preferences,
+      read: () => Promise.resolve({}),
+      write: () => Promise.resolve({}),
+      forCommand: () => Promise.resolve(ctx.preferences),
+      forSchedule: () => Promise.resolve(ctx.preferences),
+    },
   });
   return dispatcher.run({ command: command.name, rawInput: input }, ctx.actor, ctx.signal);
 }

@@ -119,3 +119,17 @@ describe('/forecast', () => {
     expect(client.forecast).not.toHaveBeenCalled();
   });
 });
+
+describe('/forecast in the reader’s language', () => {
+  it('answers in German: German days, conditions, numbers and ranges', async () => {
+    const ctx = createContext({
+      services: { weather: fakeWeather(async () => osloForecast()) },
+      language: 'de',
+    });
+    const embed = onlyEmbed(await invoke(forecast, { city: 'Oslo' }, ctx));
+    expect(embed.title).toBe('5-Tage-Vorhersage für Oslo, NO');
+    expect(embed.fields![1]!.name).toBe('Mo., 23. Nov.');
+    expect(embed.fields![1]!.value).toBe('☀️ Klarer Himmel\n-2,5 °C bis 6,2 °C');
+    expect(embed.footer).toBe('Tage in der Ortszeit der Stadt (UTC+01:00) · Einheiten: metrisch (°C, m/s)');
+  });
+});

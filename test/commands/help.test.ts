@@ -13,6 +13,14 @@ const ping = defineCommand({
   handler: async () => ({ text: 'pong' }),
 });
 
+const weatherLike = defineCommand({
+  name: 'weather',
+  description: 'Current weather for a city',
+  options: z.object({ city: z.string().describe('City') }),
+  needs: [],
+  handler: async () => ({ text: 'sunny' }),
+});
+
 const search = defineCommand({
   name: 'search',
   description: 'Search something, page by page',
@@ -66,7 +74,9 @@ describe('/help', () => {
       '/mail status id — Show mail',
       '/help [command] — List the commands, or explain one',
     ]);
-    expect(embed.footer).toBe('/help <command> explains one · each person may run 10 commands a minute');
+    expect(embed.footer).toBe(
+      '/help <command> explains one · each person may run 10 commands a minute · Option names (to:, tz:, units:…) and the words of when (every weekday at 07:30) are typed in English in every language.',
+    );
     // "/mail send" and "/mail status" are one command with two subcommands.
     expect(reply.text).toBe('4 commands: /ping, /search, /mail, /help. /help <command> explains one.');
   });
@@ -74,7 +84,9 @@ describe('/help', () => {
   it('shows the console operator, who has no per-user limit, none', async () => {
     const help = registry().at(-1)!;
     const reply = await invoke(help, {}, createContext());
-    expect(reply.embeds![0]!.footer).toBe('/help <command> explains one');
+    expect(reply.embeds![0]!.footer).toBe(
+      '/help <command> explains one · Option names (to:, tz:, units:…) and the words of when (every weekday at 07:30) are typed in English in every language.',
+    );
   });
 
   it('explains one command: options with types, required or not, choices, defaults and examples', async () => {
@@ -120,7 +132,9 @@ describe('/help', () => {
     commands.push(ping, help);
     const reply = await invoke(help, {}, createContext());
     expect(reply.text).toBe('2 commands: /ping, /help. /help <command> explains one.');
-    expect(reply.embeds![0]!.footer).toBe('/help <command> explains one');
+    expect(reply.embeds![0]!.footer).toBe(
+      '/help <command> explains one · Option names (to:, tz:, units:…) and the words of when (every weekday at 07:30) are typed in English in every language.',
+    );
   });
 
   it('completes command names from what has been typed', async () => {
@@ -158,5 +172,23 @@ describe('help text', () => {
     );
     expect(describeType(code!)).toBe('text, 2 characters, optional');
     expect(describeType(word!)).toBe('text, 2–8 characters, required');
+  });
+});
+
+describe('/help in the reader’s language', () => {
+  it('explains a command in German and says that option names and when stay English', async () => {
+    const help: Command = createHelpCommand(() => [weatherLike, help]);
+    const reply = await invoke(help, { command: 'weather' }, createContext({ language: 'de' }));
+    const embed = reply.embeds![0]!;
+    expect(embed.description).toBe('Aktuelles Wetter für eine Stadt');
+    expect(embed.footer).toContain('werden in jeder Sprache auf Englisch geschrieben');
+  });
+
+  it('lists the commands in French, with French descriptions', async () => {
+    const help: Command = createHelpCommand(() => [weatherLike, help]);
+    const reply = await invoke(help, {}, createContext({ language: 'fr' }));
+    expect(reply.text).toBe('2 commandes : /weather, /help. /help <commande> en explique une.');
+    expect(reply.embeds![0]!.description).toContain("/weather city — La météo actuelle d'une ville");
+    expect(reply.embeds![0]!.footer).toContain('en anglais dans toutes les langues');
   });
 });

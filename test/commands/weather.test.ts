@@ -154,3 +154,28 @@ describe('/weather', () => {
     expect(onlyEmbed(reply).footer).toBe('Units: metric (°C, m/s)');
   });
 });
+
+describe('/weather in the reader’s language', () => {
+  it('answers in German with German numbers, and names the conditions in German', async () => {
+    const ctx = createContext({ services: { weather: fakeWeather(async () => ZOCCA) }, language: 'de' });
+    const reply = await invoke(weather, { city: 'Zocca' }, ctx);
+    expect(reply.text).toBe(
+      'Zocca, IT: Regen, 25,3 °C (gefühlt 25,6 °C), Luftfeuchtigkeit 64\u00a0%, Wind 0,6 m/s',
+    );
+    const embed = onlyEmbed(reply);
+    expect(embed.title).toBe('🌧️ Wetter in Zocca, IT');
+    expect(embed.fields!.map((f) => f.name)).toEqual(['Temperatur', 'Gefühlt', 'Luftfeuchtigkeit', 'Wind']);
+    expect(embed.footer).toContain('Einheiten: metrisch (°C, m/s)');
+  });
+
+  it('answers in French, and an unknown city in French', async () => {
+    const ctx = createContext({ services: { weather: fakeWeather(async () => ZOCCA) }, language: 'fr' });
+    expect((await invoke(weather, { city: 'Zocca' }, ctx)).text).toBe(
+      'Zocca, IT : pluie, 25,3 °C (ressenti 25,6 °C), humidité 64\u00a0%, vent 0,6 m/s',
+    );
+    const none = createContext({ services: { weather: fakeWeather(async () => undefined) }, language: 'fr' });
+    expect((await invoke(weather, { city: 'Atlantis' }, none)).text).toBe(
+      "Aucune ville nommée “Atlantis” n'a été trouvée.",
+    );
+  });
+});

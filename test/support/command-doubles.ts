@@ -4,6 +4,7 @@
 import type { Actor } from '../../src/core/actor.ts';
 import type { CommandContext, CommandLog } from '../../src/core/command.ts';
 import { defaultPreferences } from '../../src/core/preferences.ts';
+import { english } from '../../src/i18n/translate.ts';
 
 /** Whoever types at the console, as the console adapter sends them: the operator. */
 export const OPERATOR: Actor = {
@@ -41,5 +42,7 @@ export function directContext(
     now: () => new Date(),
     invocationId,
     preferences: defaultPreferences('UTC'),
+    t: english,
+    locale: 'en-GB',
   };
 }

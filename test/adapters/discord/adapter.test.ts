@@ -3,7 +3,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createDiscordAdapter, EXPIRED_BUTTON_MESSAGE } from '../../../adapters/discord/adapter.ts';
+import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
+import { english } from '../../../src/i18n/translate.ts';
+
+const EXPIRED_BUTTON_MESSAGE = english('common:expiredButton');
 import type { AdapterHandlers, ChatAdapter, Invocation } from '../../../src/core/adapter.ts';
 import { defineCommand, type Command, type CommandContext } from '../../../src/core/command.ts';
 import type { Reply } from '../../../src/core/reply.ts';

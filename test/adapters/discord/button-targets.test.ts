@@ -5,7 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createDiscordAdapter, EXPIRED_BUTTON_MESSAGE } from '../../../adapters/discord/adapter.ts';
+import { createDiscordAdapter } from '../../../adapters/discord/adapter.ts';
+import { english } from '../../../src/i18n/translate.ts';
+
+const EXPIRED_BUTTON_MESSAGE = english('common:expiredButton');
 import { createButtonTargets } from '../../../adapters/discord/custom-id.ts';
 import type { AdapterHandlers, ChatAdapter } from '../../../src/core/adapter.ts';
 import { COMPONENT_TTL_MS, forgetComponents } from '../../../src/core/component-state.ts';

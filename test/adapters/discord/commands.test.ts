@@ -73,6 +73,10 @@ describe('buildDiscordCommands', () => {
       type: 1,
       name: 'weather',
       description: 'Current weather for a city',
+      description_localizations: {
+        de: 'Aktuelles Wetter für eine Stadt',
+        fr: "La météo actuelle d'une ville",
+      },
       options: [
         {
           type: 3,
@@ -127,9 +131,17 @@ describe('buildDiscordCommands', () => {
         type: 1,
         name: 'send',
         description: 'Send an email',
+        description_localizations: { de: 'Sendet eine E-Mail', fr: 'Envoie un e-mail' },
         options: [
           { type: 3, name: 'to', description: 'Recipient', required: true },
-          { type: 3, name: 'subject', description: 'Subject line', required: true, max_length: 200 },
+          {
+            type: 3,
+            name: 'subject',
+            description: 'Subject line',
+            description_localizations: { de: 'Betreffzeile', fr: 'Objet' },
+            required: true,
+            max_length: 200,
+          },
           { type: 3, name: 'body', description: 'Body text', required: true },
         ],
       },

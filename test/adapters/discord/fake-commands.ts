@@ -9,11 +9,14 @@
 // - a CHAT_INPUT description, an option's, and each localization: 1 to 100 characters; a USER or
 //   MESSAGE command has none ("description ... Empty string for USER and MESSAGE commands");
 // - at most 25 options and 25 choices; a choice's name 1 to 100, a string value at most 100;
+// - a localization map keyed only by Discord's locales ("Localization": `de`, `fr`, `en-GB`…;
+//   `de-DE` is not one);
 // - integration_types of 0 (guild install) and 1 (user install) only; contexts of 0 (guild), 1 (bot
 //   DM) and 2 (private channel) only ("Installation Context", "Interaction Context");
 // - "Limits": the name, description and value of a command, its options and choices, at most 8,000
 //   characters together, where a localized field counts as its longest localization (the default
 //   value included).
+import { Locale } from 'discord-api-types/v10';
 import { formBodyError } from './contract.ts';
 
 type Json = Record<string, unknown>;
@@ -21,6 +24,7 @@ type Json = Record<string, unknown>;
 const CHAT_INPUT = 1;
 const NAME_RE = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 const COMMAND_CHARS = 8_000;
+const LOCALES: ReadonlySet<string> = new Set(Object.values(Locale));
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const list = (value: unknown) => (Array.isArray(value) ? (value as Json[]) : []);
@@ -45,6 +49,18 @@ function chars(item: Json): number {
   return longest(item, 'name') + longest(item, 'description') + value + nested;
 }
 
+/** The first localization map of `item` keyed by a locale Discord does not have, at `at`. */
+function localeProblem(item: Json, at: string): Response | undefined {
+  for (const field of ['name', 'description']) {
+    const map = item[`${field}_localizations`];
+    if (typeof map !== 'object' || map === null) continue;
+    const bad = Object.keys(map).find((locale) => !LOCALES.has(locale));
+    if (bad !== undefined)
+      return formBodyError(`${at}.${field}_localizations.${bad}`, 'LOCALE_INVALID', 'Invalid locale');
+  }
+  return undefined;
+}
+
 /** Why a slash command's or option's name is refused, if it is. */
 function badName(name: string): string | undefined {
   if (!NAME_RE.test(name)) return 'APPLICATION_COMMAND_INVALID_NAME';
@@ -54,6 +70,8 @@ function badName(name: string): string | undefined {
 
 /** The first refusal of a CHAT_INPUT command's or option's name and description, at `at`. */
 function namedProblem(item: Json, at: string): Response | undefined {
+  const locale = localeProblem(item, at);
+  if (locale) return locale;
   for (const name of [text(item.name), ...localizations(item.name_localizations)]) {
     const code = badName(name);
     if (code) return formBodyError(`${at}.name`, code, 'Command name is invalid');
@@ -104,6 +122,8 @@ function commandProblem(command: Json, i: number): Response | undefined {
     const problem = namedProblem(command, at) ?? optionsProblem(command, at);
     if (problem) return problem;
   } else {
+    const locale = localeProblem(command, at);
+    if (locale) return locale;
     for (const name of [text(command.name), ...localizations(command.name_localizations)])
       if ([...name].length < 1 || [...name].length > 32)
         return formBodyError(`${at}.name`, 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');

@@ -164,6 +164,7 @@ describe('a global registration of herald’s own commands', () => {
     expect(sent.find((c) => c.name === 'Read aloud')).toEqual({
       type: 3,
       name: 'Read aloud',
+      name_localizations: { de: 'Vorlesen', fr: 'Lire à voix haute' },
       integration_types: [0, 1],
       contexts: [0, 1, 2],
     });

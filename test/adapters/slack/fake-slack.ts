@@ -130,9 +130,12 @@ function fileObject(id: string, title: string | undefined, name: string, size: n
 }
 
 /** The workspace's people as users.info answers: a display name may be empty (Slack's default). */
-const PEOPLE: Readonly<Record<string, { name: string; realName: string; displayName: string }>> = {
-  U0ALICE: { name: 'alice', realName: 'Alice Liddell', displayName: 'alice' },
-  U0ADA: { name: 'ada', realName: 'Ada Lovelace', displayName: '' },
+const PEOPLE: Readonly<
+  Record<string, { name: string; realName: string; displayName: string; locale: string }>
+> = {
+  U0ALICE: { name: 'alice', realName: 'Alice Liddell', displayName: 'alice', locale: 'en-GB' },
+  U0ADA: { name: 'ada', realName: 'Ada Lovelace', displayName: '', locale: 'en-US' },
+  U0AMELIE: { name: 'amelie', realName: 'Amélie Poulain', displayName: 'amelie', locale: 'fr-FR' },
 };
 
 /** chat.postMessage: one message a second per channel, a short burst tolerated (rate-limits page). */
@@ -540,7 +543,8 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
     http.post('*/api/users.info', async ({ request }) => {
       const refusal = authRefusal(request) ?? lacking('users:read');
       if (refusal) return refusal;
-      const id = new URLSearchParams(await request.text()).get('user') ?? '';
+      const form = new URLSearchParams(await request.text());
+      const id = form.get('user') ?? '';
       const person = PEOPLE[id];
       if (!person) return HttpResponse.json({ ok: false, error: 'user_not_found' });
       return HttpResponse.json({
@@ -552,6 +556,8 @@ export async function startSlackFake(opts: SlackFakeOptions = {}): Promise<Slack
           deleted: false,
           real_name: person.realName,
           tz: 'Europe/London',
+          // Sent only when asked for with include_locale.
+          ...(form.get('include_locale') === 'true' ? { locale: person.locale } : {}),
           is_bot: false,
           profile: {
             real_name: person.realName,

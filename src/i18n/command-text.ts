@@ -1,0 +1,64 @@
+// A command's and its options' descriptions in a language, for /help and Discord's localizations.
+// Read from the catalogue's `commands` area by the command's name (a key no type can list, since
+// commands are data); a description whose English no longer matches the definition's is stale,
+// and the definition's English is shown instead of a translation of something else.
+import type { Language } from '../domain/preferences.ts';
+import { formatNumber } from '../format.ts';
+import { commands } from './commands.ts';
+
+type Area = Readonly<Record<string, Readonly<Record<string, string>> | undefined>>;
+
+const areaOf = (language: Language) => commands[language] as unknown as Area;
+const ENGLISH = areaOf('en-GB');
+
+const PLACEHOLDER_RE = /\{\{(\w+)\}\}/g;
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The values of a catalogue text's `{{placeholders}}` in the definition's English (a limit the
+ * configuration sets: "at most {{limit}} characters"); undefined when the English is another text.
+ */
+function valuesIn(pattern: string, english: string): Map<string, string> | undefined {
+  const names: string[] = [];
+  const source = pattern
+    .split(PLACEHOLDER_RE)
+    .map((part, i) => (i % 2 === 1 ? (names.push(part), '(.+?)') : escapeRe(part)))
+    .join('');
+  const match = new RegExp(`^${source}$`, 'u').exec(english);
+  return match ? new Map(names.map((name, i) => [name, match[i + 1]!])) : undefined;
+}
+
+/** A number as the definition wrote it (en-GB, "5,000"), rewritten for `language` ("5.000"). */
+function localNumber(text: string, language: Language): string {
+  return /^\d{1,3}(,\d{3})*$/.test(text) ? formatNumber(Number(text.replaceAll(',', '')), 0, language) : text;
+}
+
+function translated(language: Language, entry: string, key: string, english: string): string {
+  const pattern = ENGLISH[entry]?.[key];
+  const values = pattern === undefined ? undefined : valuesIn(pattern, english);
+  const text = areaOf(language)[entry]?.[key];
+  if (values === undefined || text === undefined) return english;
+  return text.replace(PLACEHOLDER_RE, (_, name: string) => localNumber(values.get(name) ?? '', language));
+}
+
+/** What the command (or group: "email") is for, in `language`. */
+export function commandDescription(language: Language, name: string, english: string): string {
+  return translated(language, name, 'description', english);
+}
+
+/** An option's description in `language`: the command's own, else the one several share. */
+export function optionDescription(
+  language: Language,
+  command: string,
+  option: string,
+  english: string,
+): string {
+  const own = ENGLISH[command]?.[option];
+  const isOwn = own !== undefined && valuesIn(own, english) !== undefined;
+  return translated(language, isOwn ? command : 'options', option, english);
+}
+
+/** A message command's name on a message's menu ("Read aloud": "Vorlesen"). */
+export function menuName(language: Language, command: string, english: string): string {
+  return translated(language, command, 'menu', english);
+}
