@@ -99,8 +99,7 @@ export const forecast = defineCommand({
         : `${formatTemperature(min, units)} to ${formatTemperature(max, units)}`;
     const summary = days.map((d) => `${d.label} ${d.condition.toLowerCase()} ${range(d.min, d.max)}`);
     const chart = tryDrawChart(
-      () =>
-        forecastChart({ place, units, offsetS, offsetText: formatUtcOffset(offsetS), steps: result.steps }),
+      () => forecastChart({ place, units, zone: ctx.preferences.timezone, steps: result.steps }),
       ctx.log,
     );
     const shown = days.map((d) => ({

@@ -8,9 +8,9 @@ import {
   type Embed,
   type Reply,
 } from '../../src/core/reply.ts';
-import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
+import { formatBytes } from '../../src/format.ts';
 import { visibleControls } from '../../src/render/text-safety.ts';
-import { writeTimes } from '../../src/render/time.ts';
+import { embedTime, writeTimes } from '../../src/render/time.ts';
 
 /** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
 const MAX_FIELD_NAME_WIDTH = 24;
@@ -87,7 +87,7 @@ function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string
   if (embed.thumbnail) push(paint('dim', `image: ${clean(embed.thumbnail)}`));
   const footer = [
     embed.footer ? plain(embed.footer) : '',
-    embed.timestamp ? formatIsoDateTime(embed.timestamp) : '',
+    embed.timestamp ? (embedTime(embed.timestamp)?.text ?? plain(embed.timestamp)) : '',
   ]
     .filter((part) => part !== '')
     .join(' · ');

@@ -32,7 +32,10 @@ export interface Embed {
   color?: Color;
   fields?: EmbedField[];
   footer?: string;
-  /** ISO 8601. */
+  /**
+   * When the embed's subject happened: a time value (timeValue), which Discord shows in each reader's
+   * zone, Slack as a date token, and where neither renders as its plain text; or ISO 8601 (UTC text).
+   */
   timestamp?: string;
   thumbnail?: string;
   /** The embed's picture: the filename of one of the reply's attachments (a chart PNG). */

@@ -18,6 +18,7 @@ import {
 import { clip, defuseMaskedLinks, nonBlank, type Notes } from './discord-text.ts';
 import { maskedLink, withLink } from './discord-link.ts';
 import { httpUrl } from './text-safety.ts';
+import { embedTime } from './time.ts';
 
 /** Smallest useful remainder when an embed is shortened to fit the 6000 total. */
 const MIN_TRUNCATED_TEXT = 16;
@@ -64,8 +65,8 @@ function renderEmbed(
     out.footer = { text: clip(embed.footer, FOOTER_MAX, notes) };
   }
   if (embed.timestamp !== undefined) {
-    const at = new Date(embed.timestamp);
-    if (!Number.isNaN(at.getTime())) out.timestamp = at.toISOString();
+    const at = embedTime(embed.timestamp);
+    if (at !== undefined) out.timestamp = new Date(at.unix * 1000).toISOString();
   }
   const thumbnail = httpUrl(embed.thumbnail);
   if (thumbnail !== undefined) out.thumbnail = { url: thumbnail };

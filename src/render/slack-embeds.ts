@@ -25,6 +25,7 @@ import {
 } from './slack-payload.ts';
 import { truncate } from '../domain/text.ts';
 import { splitMrkdwn, truncateMrkdwn } from './slack-text.ts';
+import { embedTime } from './time.ts';
 
 /** Names are shortened so a field's value keeps most of its 2000 characters. */
 const MAX_FIELD_NAME = 200;
@@ -60,12 +61,12 @@ function contextBlock(embed: Embed): ContextBlock | undefined {
   if (embed.footer?.trim())
     elements.push(mrkdwn(truncate(escapeMrkdwn(embed.footer), MAX_CONTEXT_TEXT, { entities: true })));
   if (embed.timestamp) {
-    const ms = Date.parse(embed.timestamp);
-    const fallback = escapeMrkdwn(embed.timestamp);
+    const at = embedTime(embed.timestamp);
+    const fallback = escapeMrkdwn(at?.text ?? embed.timestamp);
     elements.push(
       mrkdwn(
-        Number.isFinite(ms)
-          ? `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${truncate(fallback, 100, { entities: true })}>`
+        at
+          ? `<!date^${at.unix}^{date_short_pretty} {time}|${truncate(fallback, 100, { entities: true })}>`
           : truncate(fallback, MAX_CONTEXT_TEXT, { entities: true }),
       ),
     );

@@ -5,6 +5,8 @@
 // or the plain text in the reader's zone where no token renders (titles, footers, plain_text, the
 // console). A value a cut left half-written loses its markers and keeps its words.
 
+import { formatIsoDateTime } from '../format.ts';
+
 /** How a piece of text is shown: with Discord's or Slack's tokens, or as plain text. */
 type TimeForm = 'discord' | 'slack' | 'plain';
 
@@ -26,4 +28,16 @@ export function writeTimes(text: string, form: TimeForm): string {
       written(form, unix, style, fallback),
     )
     .replace(MARKER_RE, '');
+}
+
+/**
+ * An embed's timestamp (Embed.timestamp): its instant in Unix seconds and its plain text, that of
+ * its time value, or in UTC for a bare ISO 8601 instant (an embed read back from a posted message).
+ * Undefined when it is neither.
+ */
+export function embedTime(timestamp: string): { unix: number; text: string } | undefined {
+  const value = new RegExp(`^${TIME_VALUE_RE.source}$`).exec(timestamp);
+  if (value) return { unix: Number(value[1]), text: value[3]! };
+  const text = formatIsoDateTime(timestamp);
+  return text === timestamp ? undefined : { unix: Math.floor(Date.parse(timestamp) / 1000), text };
 }

@@ -137,7 +137,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
       'forbidden',
       `Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${creator.id}) or the operator may set ping:, so that no schedule pings people unasked.`,
     );
-  const { destination, guildId, channelName, home } = await destinationFor(
+  const where = await destinationFor(
     {
       destinations: opts.settings.destinations,
       channelChecks: opts.channelChecks,
@@ -147,6 +147,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     input,
     creator,
   );
+  const { destination } = where;
   if (opts.simulated) {
     const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
     if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
@@ -163,7 +164,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   const platform = parseChannelDestination(destination)?.platform;
   if (platform && input.ping?.some((m) => m.platform !== platform))
     throw fail('invalid_input', `ping: names a mention of another platform than this ${platform} channel's.`);
-  const read = { when, timezone, isZoneTyped, destination, guildId, channelName, home, line, isWatch, alert };
+  const read = { when, timezone, isZoneTyped, ...where, line, isWatch, alert };
   return { ...read, lands, ping: input.ping, holidays };
 }
 
@@ -174,6 +175,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     timezone,
     isZoneTyped,
     destination,
+    isDirect,
     guildId,
     channelName,
     home,
@@ -192,6 +194,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     timezone,
     ...(isZoneTyped ? { isZoneTyped } : {}),
     destination,
+    ...(isDirect ? { isDirect } : {}),
     ...(guildId ? { guildId } : {}),
     home,
     ...(channelName ? { channelName } : {}),

@@ -169,8 +169,7 @@ describe('property: chart and format code return within 100 ms whatever they are
             forecastChart({
               place: title,
               units: 'metric',
-              offsetS: 3600,
-              offsetText: label,
+              zone: 'Europe/Oslo',
               steps: series.map((temp, i) => ({
                 at: new Date(Date.UTC(2026, 10, 20) + i * 3 * 3_600_000),
                 temp,
