@@ -130,6 +130,19 @@ export function timeValue(at: Date, zone: string, style: TimeStyle = 'f'): strin
   return `\uE000${Math.floor(at.getTime() / 1000)}:${style}\uE001${formatInZone(at, zone)}\uE002`;
 }
 
+/** A time value as timeValue writes it: its Unix seconds, its style and its plain text. */
+export const TIME_VALUE_RE = /\uE000(-?\d{1,13}):(fR|f)\uE001([^\uE000-\uE002]*)\uE002/g;
+
+/**
+ * `text` with each time value as plain text in `zone`, and no marker left: a message Read aloud
+ * reads, its times in the words of the reader's zone.
+ */
+export function plainTimes(text: string, zone: string): string {
+  return text
+    .replace(TIME_VALUE_RE, (_, unix: string) => formatInZone(new Date(Number(unix) * 1000), zone))
+    .replace(/[\uE000-\uE002]/g, '');
+}
+
 /** Renders an Action as the console line that runs it: `/jobs what:"rust dev" page:3`. */
 export function actionToCommandLine(action: Action): string {
   const parts = [`/${action.command}`];
