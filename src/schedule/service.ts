@@ -17,7 +17,7 @@ import { decideSimulated, destinationModeOf } from './simulated.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction } from './audit.ts';
 import { checkHolidays } from '../holidays.ts';
-import { forgetSkip, runsAfterSkips, setSkip } from './skips.ts';
+import { forgetSkip, pendingSkip, runsAfterSkips, setSkip } from './skips.ts';
 
 export type {
   ScheduleSettings,
@@ -220,8 +220,16 @@ async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Li
   const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
   const seen = records.filter((record) => canSee(settings, record, viewer));
   const nextOf = await Promise.all(seen.map(async (r) => (r.paused ? undefined : after(r))));
+  const skips = await Promise.all(
+    seen.map(async (r) => (r.paused ? undefined : pendingSkip(store, r.id, opts.now()))),
+  );
   return {
-    schedules: seen.map((record, i) => ({ record, nextRun: nextOf[i], ...modeOf(record.destination) })),
+    schedules: seen.map((record, i) => ({
+      record,
+      nextRun: nextOf[i],
+      skip: skips[i],
+      ...modeOf(record.destination),
+    })),
     builtIns: builtIns.map((schedule) => ({
       schedule,
       nextRun: schedule.disabledReason ? undefined : next(schedule),
