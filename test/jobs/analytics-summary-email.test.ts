@@ -41,6 +41,11 @@ describe('buildAnalyticsSummaryEmail', () => {
     }
   });
 
+  it('says when it was sent in the schedule’s zone (ANALYTICS_SUMMARY_TZ), not as an ISO instant', async () => {
+    const { html } = buildAnalyticsSummaryEmail(await summary(), 'Europe/Berlin');
+    expect(html).toContain('Sent by herald at Sat, 22 Nov 2025, 09:00 CET</p>');
+  });
+
   it('escapes data so that a page title cannot inject markup', async () => {
     const top = domainReport(
       ['pageTitle'],
