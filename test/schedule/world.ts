@@ -28,6 +28,7 @@ import type { SimulatedPolicy } from '../../src/schedule/simulated.ts';
 import {
   channelAudiences,
   channelChecks,
+  directChannels,
   directMessages,
   messageLinker,
 } from '../../jobs/schedule-engine.ts';
@@ -303,6 +304,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       ? {
           channelChecks: channelChecks(opts.channels),
           channelAudiences: channelAudiences(opts.channels),
+          directChannels: directChannels(opts.channels),
           messageLink: messageLinker({
             channels: opts.channels,
             services,
