@@ -3,6 +3,7 @@
 import { mentionToken } from '../../src/domain/mentions.ts';
 import {
   actionToCommandLine,
+  embedTime,
   mapReplyText,
   type Color,
   type Embed,
@@ -10,7 +11,7 @@ import {
 } from '../../src/core/reply.ts';
 import { formatBytes } from '../../src/format.ts';
 import { visibleControls } from '../../src/render/text-safety.ts';
-import { embedTime, writeTimes } from '../../src/render/time.ts';
+import { writeTimes } from '../../src/render/time.ts';
 
 /** Field names up to this wide are aligned as a table; a wider one turns the fields into a list. */
 const MAX_FIELD_NAME_WIDTH = 24;

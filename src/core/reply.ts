@@ -2,7 +2,7 @@
 // it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
 // limits.
 import type { Mention } from '../domain/mentions.ts';
-import { formatInZone } from '../format.ts';
+import { formatInZone, formatIsoDateTime } from '../format.ts';
 import { redactText, redactValue } from '../redact.ts';
 
 /** Palette tokens; each renderer maps them to its own colours. */
@@ -141,6 +141,18 @@ export function plainTimes(text: string, zone: string): string {
   return text
     .replace(TIME_VALUE_RE, (_, unix: string) => formatInZone(new Date(Number(unix) * 1000), zone))
     .replace(/[\uE000-\uE002]/g, '');
+}
+
+/**
+ * An embed's timestamp (Embed.timestamp): its instant in Unix seconds and its plain text, that of
+ * its time value, or in UTC for a bare ISO 8601 instant (an embed read back from a posted message).
+ * Undefined when it is neither.
+ */
+export function embedTime(timestamp: string): { unix: number; text: string } | undefined {
+  const value = new RegExp(`^${TIME_VALUE_RE.source}$`).exec(timestamp);
+  if (value) return { unix: Number(value[1]), text: value[3]! };
+  const text = formatIsoDateTime(timestamp);
+  return text === timestamp ? undefined : { unix: Math.floor(Date.parse(timestamp) / 1000), text };
 }
 
 /** Renders an Action as the console line that runs it: `/jobs what:"rust dev" page:3`. */

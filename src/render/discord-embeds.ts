@@ -1,7 +1,7 @@
 // A reply's embeds as Discord embeds: each field within its limit, a URL shared by two embeds kept
 // on the first only (Discord would merge them), images only from files of the same message, and
 // all of them within the 6000 characters Discord counts across a message's embeds.
-import { COLOR_HEX, type Embed } from '../core/reply.ts';
+import { COLOR_HEX, embedTime, type Embed } from '../core/reply.ts';
 import { truncate } from '../domain/text.ts';
 import {
   EMBED_DESCRIPTION_MAX,
@@ -18,7 +18,6 @@ import {
 import { clip, defuseMaskedLinks, nonBlank, type Notes } from './discord-text.ts';
 import { maskedLink, withLink } from './discord-link.ts';
 import { httpUrl } from './text-safety.ts';
-import { embedTime } from './time.ts';
 
 /** Smallest useful remainder when an embed is shortened to fit the 6000 total. */
 const MIN_TRUNCATED_TEXT = 16;

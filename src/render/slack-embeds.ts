@@ -1,6 +1,6 @@
 // A reply's text and embeds as Block Kit: a header for the title (its colour as a mark), sections
 // for the text and the fields, a context block for the link, footer and time.
-import type { Color, Embed } from '../core/reply.ts';
+import { embedTime, type Color, type Embed } from '../core/reply.ts';
 import {
   escapeMrkdwn,
   escapePlainText,
@@ -25,7 +25,6 @@ import {
 } from './slack-payload.ts';
 import { truncate } from '../domain/text.ts';
 import { splitMrkdwn, truncateMrkdwn } from './slack-text.ts';
-import { embedTime } from './time.ts';
 
 /** Names are shortened so a field's value keeps most of its 2000 characters. */
 const MAX_FIELD_NAME = 200;

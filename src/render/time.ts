@@ -6,7 +6,6 @@
 // console). A value a cut left half-written loses its markers and keeps its words.
 
 import { TIME_VALUE_RE } from '../core/reply.ts';
-import { formatIsoDateTime } from '../format.ts';
 
 /** How a piece of text is shown: with Discord's or Slack's tokens, or as plain text. */
 type TimeForm = 'discord' | 'slack' | 'plain';
@@ -28,16 +27,4 @@ export function writeTimes(text: string, form: TimeForm): string {
       written(form, unix, style, fallback),
     )
     .replace(MARKER_RE, '');
-}
-
-/**
- * An embed's timestamp (Embed.timestamp): its instant in Unix seconds and its plain text, that of
- * its time value, or in UTC for a bare ISO 8601 instant (an embed read back from a posted message).
- * Undefined when it is neither.
- */
-export function embedTime(timestamp: string): { unix: number; text: string } | undefined {
-  const value = new RegExp(`^${TIME_VALUE_RE.source}$`).exec(timestamp);
-  if (value) return { unix: Number(value[1]), text: value[3]! };
-  const text = formatIsoDateTime(timestamp);
-  return text === timestamp ? undefined : { unix: Math.floor(Date.parse(timestamp) / 1000), text };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { weather } from '../../commands/weather.ts';
-import { embedTime } from '../../src/render/time.ts';
+import { embedTime } from '../../src/core/reply.ts';
 import type {
   CurrentWeather,
   Forecast,
