@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { newScheduleId, type ScheduleRecord } from '../src/schedule/schedules.ts';
 import { createScheduleRunner, type ScheduleRunner } from '../src/schedule/runner.ts';
 import { renderDiscordWebhook } from '../src/render/discord.ts';
-import { createWebhookClient } from '../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../src/services/webhook/discord-webhook.ts';
 import { clock, dropKeys, openRedis, type World } from './schedule-world.ts';
 import { createdMessage } from './schedule-fakes.ts';
 

@@ -20,7 +20,7 @@ import { newScheduleId, type ScheduleRecord } from '../src/schedule/schedules.ts
 import { createScheduleRunner, type ScheduleRunner } from '../src/schedule/runner.ts';
 import { renderDiscordWebhook } from '../src/render/discord.ts';
 import { type WebhookClient } from '../src/services/webhook/client.ts';
-import { createWebhookClient } from '../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../src/services/webhook/discord-webhook.ts';
 import { createSqliteStore } from '../src/store/index.ts';
 import type { RateBudget } from '../src/domain/rate-budget.ts';
 import { createMemoryRateBudget, type OpenRateBudget } from '../src/store/rate-budget.ts';

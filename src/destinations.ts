@@ -18,7 +18,8 @@ import {
   type WebhookClient,
   type WebhookMessage,
 } from './services/webhook/client.ts';
-import { createDiscordChannelClient, createWebhookClient } from './services/webhook/discord.ts';
+import { createDiscordChannelClient } from './services/webhook/discord-channel.ts';
+import { createWebhookClient } from './services/webhook/discord-webhook.ts';
 import { createSlackChannelClient } from './services/webhook/slack-web-api.ts';
 import { createSlackWebhookClient } from './services/webhook/slack.ts';
 

@@ -185,6 +185,36 @@ export function formatInZone(at: Date, zone: string): string {
   return format.format(at);
 }
 
+// One formatter per zone for the wall clock an instant shows there: the one reader of a zone's
+// calendar and clock for scheduling (src/schedule/when.ts) and holiday lookups (src/holidays.ts).
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The wall clock `ms` shows in `zone` (an IANA name), as the UTC instant with the same year, month,
+ * day, hour, minute, second and millisecond (`Date.UTC` of them).
+ */
+export function wallClockIn(ms: number, zone: string): number {
+  if (zone === 'UTC') return ms;
+  let format = wallFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallFormats.set(zone, format);
+  }
+  const f: Record<string, number> = {};
+  for (const part of format.formatToParts(ms)) if (part.type !== 'literal') f[part.type] = Number(part.value);
+  const wall = Date.UTC(f.year!, f.month! - 1, f.day, f.hour, f.minute, f.second);
+  return wall + (((ms % 1000) + 1000) % 1000);
+}
+
 /** An ISO 8601 instant as formatDateTime does; text that is not a date is returned as it is. */
 export function formatIsoDateTime(iso: string): string {
   // No ISO 8601 instant is this long; Date would still read all of a 1 MB text to say so.

@@ -3,13 +3,13 @@
 import type Holidays from 'date-holidays';
 import type { HolidaysTypes } from 'date-holidays';
 import { UserError } from './errors.ts';
+import { wallClockIn } from './format.ts';
 
 /** Holiday data for every country: loaded on first use (measured ~300 ms and ~35 MB of RSS). */
 let loading: Promise<typeof Holidays> | undefined;
 const calendars = new Map<string, Holidays>();
 const years = new Map<string, HolidaysTypes.Holiday[]>();
 const load = () => (loading ??= import('date-holidays').then((m) => m.default));
-let dayFormats: Map<string, Intl.DateTimeFormat> | undefined;
 
 const CODE_RE = /^([a-z]{2})(?:-([a-z0-9]{1,3}))?$/;
 const HOW =
@@ -56,18 +56,7 @@ export async function checkHolidays(code: string): Promise<string> {
 
 /** The date `at` falls on in `timezone`, as YYYY-MM-DD. */
 function localDay(at: Date, timezone: string): string {
-  dayFormats ??= new Map();
-  let format = dayFormats.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone: timezone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormats.set(timezone, format);
-  }
-  return format.format(at);
+  return new Date(wallClockIn(at.getTime(), timezone)).toISOString().slice(0, 10);
 }
 
 /** The public holiday on the date `at` falls on in `timezone`, by its English name; undefined on a working day. */

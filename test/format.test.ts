@@ -20,6 +20,7 @@ import {
   percentChange,
   plural,
   quote,
+  wallClockIn,
 } from '../src/format.ts';
 import { NOW } from './commands/context.ts';
 
@@ -145,5 +146,17 @@ describe('format', () => {
     expect(plural(2, 'vulnerability', 'vulnerabilities')).toBe('2 vulnerabilities');
     expect(listWithMore(['a', 'b'], 3)).toBe('a, b');
     expect(listWithMore(['a', 'b', 'c', 'd'], 2)).toBe('a, b and 2 more');
+  });
+});
+
+describe('wallClockIn', () => {
+  it("reads an instant's wall clock in a zone, milliseconds kept, on either side of a DST change", () => {
+    const at = (iso: string) => Date.parse(iso);
+    expect(wallClockIn(at('2026-03-29T00:59:59.250Z'), 'Europe/Berlin')).toBe(at('2026-03-29T01:59:59.250Z'));
+    expect(wallClockIn(at('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe(at('2026-03-29T03:00:00Z'));
+    // The date differs from UTC's across midnight: what a holiday lookup reads.
+    expect(wallClockIn(at('2026-12-25T03:30:00Z'), 'America/New_York')).toBe(at('2026-12-24T22:30:00Z'));
+    expect(wallClockIn(at('2026-12-24T23:30:00Z'), 'Asia/Tokyo')).toBe(at('2026-12-25T08:30:00Z'));
+    expect(wallClockIn(at('2026-12-24T23:30:00Z'), 'UTC')).toBe(at('2026-12-24T23:30:00Z'));
   });
 });

@@ -74,7 +74,7 @@ export interface DiscordAdapterOptions {
   log: CommandLog;
   /**
    * What answers an interaction after its first answer, in both modes: the edit of @original and
-   * follow-ups through the interaction's webhook (src/services/webhook/discord.ts).
+   * follow-ups through the interaction's webhook (src/services/webhook/discord-interaction.ts).
    */
   webhook: InteractionWebhook;
   /** Overrides for tests: shorter windows and deadlines. */

@@ -1,12 +1,13 @@
 // The configuration section of scheduled reports (/schedule): its limits, who may manage schedules,
 // and the named webhook destinations. `WEBHOOK_URL` is the destination `default`; every
-// `WEBHOOK_URL_<NAME>` adds `<name>`, a Discord webhook or a Slack incoming webhook. A destination
-// is only ever shown by its name.
+// `WEBHOOK_URL_<NAME>` adds `<name>`, a Discord webhook or a Slack incoming webhook, but never
+// `default` or `me` (`to:me` is the creator's DMs). A destination is only ever shown by its name.
 import { z } from 'zod';
 import { isAllowedBaseUrl, list, optionalText, positiveInt } from './env.ts';
 // A cycle with config.ts, which calls loadScheduleConfig: only functions cross it, at call time.
 import { parseWebhookUrl } from './sections.ts';
 import { canonicalTimeZone, isTimeZone } from '../schedule/when.ts';
+import { ownEntry } from '../domain/lookup.ts';
 import type { ConfigProblem } from '../errors.ts';
 import type { WebhookConfig, WebhookDestination } from '../services/webhook/client.ts';
 
@@ -38,6 +39,12 @@ const SCHEDULE_DEFAULTS = Object.freeze({
 
 const DESTINATION_VAR_RE = /^WEBHOOK_URL_([A-Za-z0-9_]+)$/;
 const DESTINATION_NAME_RE = /^[a-z0-9][a-z0-9_]{0,31}$/;
+
+/** Names `to:` reads as something else, so a webhook of that name could never be posted to. */
+const RESERVED_NAMES: Readonly<Record<string, string>> = {
+  default: 'the destination "default" is WEBHOOK_URL; pick another name',
+  me: 'to:me is a direct message to whoever adds the schedule, so no webhook can be named "me"; pick another name',
+};
 
 const ScheduleEnv = z.object({
   SCHEDULE_TZ: optionalText,
@@ -120,13 +127,11 @@ export function loadScheduleConfig(
     const m = DESTINATION_VAR_RE.exec(variable);
     if (!m || raw === undefined || raw.trim() === '') continue;
     const name = m[1]!.toLowerCase();
-    if (name === 'default' || !DESTINATION_NAME_RE.test(name)) {
+    const reserved = ownEntry(RESERVED_NAMES, name);
+    if (reserved !== undefined || !DESTINATION_NAME_RE.test(name)) {
       problems.push({
         variable,
-        message:
-          name === 'default'
-            ? 'the destination "default" is WEBHOOK_URL; pick another name'
-            : 'the name after WEBHOOK_URL_ must be letters, digits or _ (at most 32)',
+        message: reserved ?? 'the name after WEBHOOK_URL_ must be letters, digits or _ (at most 32)',
       });
       continue;
     }

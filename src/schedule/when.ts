@@ -12,6 +12,7 @@
 // or before an arbitrary instant that the fake clock and a catch-up need.
 import { Cron } from 'croner';
 import { ConfigError, UserError, type ConfigProblem } from '../errors.ts';
+import { wallClockIn as wallOf } from '../format.ts';
 
 interface ParsedWhen {
   /** As typed, trimmed. */
@@ -190,31 +191,6 @@ const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 /** A year and a day: a schedule with no run in this span is refused (it would hold a place forever). */
 const LONGEST_GAP_DAYS = 366;
-
-const wallFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The zone's wall-clock fields of `ms`, as a UTC time (`Date.UTC` of them). */
-function wallOf(ms: number, tz: string): number {
-  if (tz === UTC) return ms;
-  let format = wallFormats.get(tz);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    wallFormats.set(tz, format);
-  }
-  const f: Record<string, number> = {};
-  for (const part of format.formatToParts(ms)) if (part.type !== 'literal') f[part.type] = Number(part.value);
-  const wall = Date.UTC(f.year!, f.month! - 1, f.day, f.hour, f.minute, f.second);
-  return wall + (((ms % 1000) + 1000) % 1000);
-}
 
 /**
  * The one instant a wall time stands for in `tz`: itself when it happens once; its first occurrence

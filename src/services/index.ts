@@ -12,7 +12,7 @@ import { createJobSearchClient, type JobSearchClient } from './job-search/client
 import { createSpeechClient, type SpeechClient } from './speech/client.ts';
 import { createWeatherClient, type WeatherClient } from './weather/client.ts';
 import { type WebhookClient } from './webhook/client.ts';
-import { createWebhookClient } from './webhook/discord.ts';
+import { createWebhookClient } from './webhook/discord-webhook.ts';
 
 /** The client type of each service key. */
 export interface ServiceClients {

@@ -55,6 +55,23 @@ describe('config: scheduled reports', () => {
     expect(secretsOf(c)).toEqual(expect.arrayContaining(['tok-default-abc', 'tok-ops-def', 'tok-sales-ghi']));
   });
 
+  it('refuses a webhook named "me" in one sentence: to:me is the creator\'s direct messages', () => {
+    const problems = problemsOf({
+      WEBHOOK_URL: HOOK,
+      WEBHOOK_URL_ME: 'https://discord.com/api/webhooks/444/tok-me',
+    });
+    expect(problems).toEqual([
+      {
+        variable: 'WEBHOOK_URL_ME',
+        message:
+          'to:me is a direct message to whoever adds the schedule, so no webhook can be named "me"; pick another name',
+      },
+    ]);
+    // Names are read in lower case, as to: reads them.
+    const mixed = problemsOf({ WEBHOOK_URL_Me: 'https://discord.com/api/webhooks/444/tok-me' });
+    expect(mixed.map((p) => p.variable)).toEqual(['WEBHOOK_URL_Me']);
+  });
+
   it('reports every bad variable at once, never echoing an address', () => {
     const problems = problemsOf({
       WEBHOOK_URL_OPS: 'http://example.com/api/webhooks/1/secret-token-1',

@@ -4,7 +4,8 @@
 // - "Read aloud" on a message (a MESSAGE command, type 3) answers with an mp3 of its words and
 //   charges the invoker's daily budget; a message past the model's limit is refused;
 // - a user install (no guild, context 1 or 2, authorised by the user's install alone) answers
-//   /weather with no gateway, within Discord's 5 follow-ups for such an interaction.
+//   /weather with no gateway, within Discord's 5 follow-ups for such an interaction, which the fake
+//   enforces (follow-up-limit.ts): every reading command, a long /jobs page and a chart too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import { createHttpInteractions, discordPublicKey } from '../../adapters/discord/http.ts';
@@ -170,6 +171,27 @@ describe('Discord HTTP mode: Read aloud and user installs, end to end', () => {
     const followUps = fake.calls.filter((c) => c.token === t && c.kind === 'followup');
     expect(followUps.length).toBeLessThanOrEqual(5);
     expect(fake.calls.filter((c) => c.kind === 'gateway')).toEqual([]);
+  });
+
+  it.each([
+    [
+      'jobs',
+      [
+        { name: 'what', type: 3, value: 'typescript' },
+        { name: 'size', type: 4, value: 50 },
+      ],
+    ],
+    ['forecast', [{ name: 'city', type: 3, value: 'Paris' }]],
+    ['say', [{ name: 'text', type: 3, value: 'Stand-up in five minutes' }]],
+    ['voices', []],
+    ['geocode', [{ name: 'query', type: 3, value: 'Paris' }]],
+  ])('answers /%s to a user install within its follow-ups, none refused', async (name, options) => {
+    const t = token();
+    await send(asUserInstall(slashCommand({ name, options, token: t }), 1));
+    await fake.waitFor(answerTo(t), 10_000);
+    const followUps = fake.calls.filter((c) => c.token === t && c.kind === 'followup');
+    expect(followUps.length).toBeLessThanOrEqual(5);
+    expect(fake.followUps.refused).toBe(0);
   });
 
   it('answers Read aloud in a DM between users (context 2), where herald is installed by the user only', async () => {

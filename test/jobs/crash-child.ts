@@ -6,7 +6,7 @@
 import { createLogger } from '../../src/log.ts';
 import { createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import { builtInRunner, hourly, reportJob } from './harness.ts';
 
 const env = process.env;

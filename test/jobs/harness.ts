@@ -17,7 +17,7 @@ import { createLogger, type Logger } from '../../src/log.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
 import { type WebhookClient, type WebhookConfig } from '../../src/services/webhook/client.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 
 export interface CapturedLog {

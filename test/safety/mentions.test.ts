@@ -17,7 +17,7 @@ import type { Services } from '../../src/core/services.ts';
 import { sandboxBaseUrl } from '../../src/sandbox/layout.ts';
 import { createWebhookInbox, webhookHandlers } from '../../src/sandbox/webhook.ts';
 import { type WebhookMessage } from '../../src/services/webhook/client.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 import { ECHO_CASES, type Sent } from './echo-cases.ts';
 import { runAnalyticsSummary } from './analytics-run.ts';

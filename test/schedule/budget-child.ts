@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { createDeliverer } from '../../src/schedule/delivery.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import { createInteractionWebhookClient } from '../../src/services/webhook/discord-interaction.ts';
 import { createRedisRateBudget } from '../../src/store/rate-budget-redis.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';

@@ -9,7 +9,7 @@ import { createMetrics } from '../../src/metrics.ts';
 import { renderDiscordWebhook } from '../../src/render/discord.ts';
 import { route, SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { SANDBOX_CREDENTIAL } from '../../src/sandbox/resolve.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { MANAGER, OPS_WEBHOOK_ID, startWorld, withSchedulesOf, type World } from './world.ts';
 

@@ -9,7 +9,7 @@ import type { ScheduleRecord, ScheduleRun } from '../../src/schedule/schedules.t
 import { SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, webhookHandlers } from '../../src/sandbox/webhook.ts';
 import { type WebhookClient } from '../../src/services/webhook/client.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import { createSlackWebhookClient } from '../../src/services/webhook/slack.ts';
 import {
   BOT_TOKEN,

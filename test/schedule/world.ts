@@ -36,7 +36,7 @@ import type { JobLog } from '../../src/schedule/job.ts';
 import type { ScheduleRunnerOptions } from '../../src/schedule/runner.ts';
 import type { WebhookClient } from '../../src/services/webhook/client.ts';
 import { destinationMessages, type ChannelClients } from '../../src/destinations.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import type { Store } from '../../src/store/index.ts';
 import { createWebhookInbox, webhookHandlers, type WebhookInbox } from '../../src/sandbox/webhook.ts';
 import { sandboxHandlers } from '../../src/sandbox/index.ts';

@@ -5,7 +5,8 @@
 // fake Discord. The member's own right to post comes from the interaction's member.permissions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maySendMessages } from '../../src/domain/discord.ts';
-import { createDiscordChannelClient, isPrivateDiscordChannel } from '../../src/services/webhook/discord.ts';
+import { isPrivateDiscordChannel } from '../../src/services/webhook/discord-channel-access.ts';
+import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
 import { BOT_TOKEN, GUILD_ID, startFakeDiscord, type FakeDiscord } from '../adapters/discord/fake-discord.ts';
 
 const VIEW = String(1n << 10n);

@@ -4,8 +4,8 @@
 // clients (Discord webhook, Slack incoming webhook, Discord channel, Slack chat.postMessage).
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
-import { createDiscordChannelClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
+import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
 import { readRateLimit, type RateLimitFacts } from '../../src/services/webhook/rate-limit.ts';
 import { createSlackChannelClient } from '../../src/services/webhook/slack-web-api.ts';
 import { createSlackWebhookClient } from '../../src/services/webhook/slack.ts';

@@ -9,7 +9,7 @@ import {
 } from '../../src/sandbox/webhook.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { type WebhookConfig, type WebhookEmbed } from '../../src/services/webhook/client.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import type { ClientDeps } from '../../src/services/deps.ts';
 import {
   expectNoSecret,

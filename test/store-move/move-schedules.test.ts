@@ -8,7 +8,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { route, SANDBOX_PREFIXES } from '../../src/sandbox/layout.ts';
 import { SANDBOX_CREDENTIAL } from '../../src/sandbox/resolve.ts';
-import { createWebhookClient } from '../../src/services/webhook/discord.ts';
+import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
 import type { WebhookClient } from '../../src/services/webhook/client.ts';
 import type { ScheduleRecord } from '../../src/schedule/schedules.ts';
 import { parseStoreFile, serializeStoreFile } from '../../src/store-move/export-file.ts';

@@ -1,7 +1,7 @@
 // The chat-webhook service's shapes (S7, docs/SERVICES.md): a destination's webhook, the message it
 // carries (Discord's or Slack's), what a platform confirms it posted, and the clients that post it.
-// Discord's clients are in discord.ts (on @discordjs/rest, through discord-rest.ts); Slack's in
-// slack.ts (incoming webhooks) and slack-web-api.ts (the bot's Web API).
+// Discord's clients are in discord-webhook.ts and discord-channel.ts (on @discordjs/rest, through
+// discord-rest.ts); Slack's in slack.ts (incoming webhooks) and slack-web-api.ts (the bot's Web API).
 import type { CallOptions } from '../../http/client.ts';
 import type { Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordWebhookMessage } from '../../render/discord.ts';

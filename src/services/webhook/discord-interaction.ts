@@ -8,7 +8,7 @@ import type { CallOptions } from '../../http/client.ts';
 import { ServiceError } from '../../errors.ts';
 import type { DiscordMessage } from '../../render/discord.ts';
 import type { Closable } from '../deps.ts';
-import { attachmentsOf, rawFiles } from './discord.ts';
+import { attachmentsOf, rawFiles } from './discord-message.ts';
 import { createDiscordRest, type DiscordRequest, type DiscordRestDeps } from './discord-rest.ts';
 
 export interface InteractionWebhookConfig {

@@ -70,6 +70,19 @@ export function fromSdkError(err: unknown, operation: string, channelId?: string
   }
 }
 
+/** Runs one SDK call, its failure typed. */
+export async function attempt<T>(
+  operation: string,
+  channelId: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw fromSdkError(err, operation, channelId);
+  }
+}
+
 /** The WebClient's log, at warn and above, into herald's (redacted, as every line is). */
 function sdkLogger(log: ClientDeps['log']): Logger {
   const line = (args: unknown[]) => redactText(args.map(String).join(' '));

@@ -1,15 +1,12 @@
 // The fake Discord refuses what Discord refuses (contract.ts, each rule with its page), and herald's
-// Discord clients (src/services/webhook/discord.ts on @discordjs/rest) obey it: no Content-Type on
+// Discord clients (src/services/webhook/ on @discordjs/rest) obey it: no Content-Type on
 // a request without a body, the DiscordBot User-Agent, Discord's buckets and global limit, the
 // nonce of a channel post, the refusals that say a destination is gone, and the shared budget.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RateBudget } from '../../../src/domain/rate-budget.ts';
 import { ServiceError } from '../../../src/errors.ts';
-import {
-  createDiscordChannelClient,
-  createWebhookClient,
-  discordNonce,
-} from '../../../src/services/webhook/discord.ts';
+import { createDiscordChannelClient, discordNonce } from '../../../src/services/webhook/discord-channel.ts';
+import { createWebhookClient } from '../../../src/services/webhook/discord-webhook.ts';
 import { createInteractionWebhookClient } from '../../../src/services/webhook/discord-interaction.ts';
 import { rateLimited } from './discord-answers.ts';
 import {

@@ -17,6 +17,7 @@ import {
   type ContractOptions,
   type DiscordContract,
 } from './contract.ts';
+import { createFollowUpLimit, noteInteraction, type FollowUpLimit } from './follow-up-limit.ts';
 
 export const APP_ID = '1187421520894746624';
 export const GUILD_ID = '1187421520894746700';
@@ -199,6 +200,8 @@ export interface FakeDiscord {
   readonly nextMessageAnswers: ScriptedAnswer[];
   /** Answers for the next edits of @original and follow-ups, in order (then: the message). */
   readonly nextWebhookAnswers: ScriptedAnswer[];
+  /** Discord's cap on a user install's follow-ups (follow-up-limit.ts), and what it refused. */
+  readonly followUps: FollowUpLimit;
   /** herald's interaction webhook client (the adapter's `webhook`) pointed at this fake; closed with it. */
   readonly webhook: InteractionWebhookClient;
   close(): Promise<void>;
@@ -327,6 +330,7 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
   const privateChannels = new Set<string>();
   const nextMessageAnswers: ScriptedAnswer[] = [];
   const nextWebhookAnswers: ScriptedAnswer[] = [];
+  const followUps = createFollowUpLimit();
   let seq = 0;
   const botOnly = (request: Request) =>
     request.headers.get('authorization') === `Bot ${BOT_TOKEN}`
@@ -481,6 +485,8 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
         const call = await record('followup', request, params);
         const invalid = invalidComponents(call.json);
         if (invalid) return invalid;
+        const capped = followUps.take(String(params.token));
+        if (capped) return capped;
         const answer = nextWebhookAnswers.shift();
         if (answer) return scripted(answer);
         return HttpResponse.json(messageFrom(call.json, call.files, snowflake()));
@@ -760,9 +766,11 @@ export async function startFakeDiscord(contractOptions: Partial<ContractOptions>
     contract,
     nextMessageAnswers,
     nextWebhookAnswers,
+    followUps,
     webhook,
     connections: () => sockets.size,
     dispatch(event, data) {
+      if (event === 'INTERACTION_CREATE') noteInteraction(data as Parameters<typeof noteInteraction>[0]);
       const payload = JSON.stringify({ op: 0, t: event, s: ++seq, d: data });
       for (const socket of sockets) socket.send(payload);
     },
@@ -981,7 +989,7 @@ export function asUserInstall<T extends Record<string, unknown>>(interaction: T,
   const channelId = context === 1 ? dmChannelOf(USER_ID) : '1187421520894749000';
   const data = rest.data as Record<string, unknown> | undefined;
   const { guild_id: _dg, ...ownData } = data ?? {};
-  return {
+  const installed = {
     ...rest,
     ...(data ? { data: ownData } : {}),
     user: member.user,
@@ -991,6 +999,8 @@ export function asUserInstall<T extends Record<string, unknown>>(interaction: T,
     authorizing_integration_owners: { '1': USER_ID },
     context,
   };
+  noteInteraction(installed);
+  return installed;
 }
 /** A modal's submit as Discord sends it (type 5): each text input's value in its action row. */
 export function modalSubmit(opts: { customId: string; token: string; values: Record<string, string> }) {

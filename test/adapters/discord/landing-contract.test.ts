@@ -1,13 +1,15 @@
 // Where a schedule's post lands, against the fake Discord (fake-discord.ts): the fake refuses what
 // Discord refuses (editing another author's or another webhook's message, a second thread on one
-// message, a webhook's thread outside a forum channel), and herald's clients (discord.ts) edit a
-// board, post anew when it is gone, start a thread once however often a first post is retried, and
-// say in one sentence that a webhook starts threads only in a forum channel.
+// message, a webhook's thread outside a forum channel), and herald's clients (discord-channel.ts,
+// discord-webhook.ts) edit a board, post anew when it is gone, start a thread once however often a
+// first post is retried, and say in one sentence that a webhook starts threads only in a forum
+// channel.
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../src/errors.ts';
 import type { Landing, PostProgress } from '../../../src/services/webhook/client.ts';
-import { createDiscordChannelClient, createWebhookClient } from '../../../src/services/webhook/discord.ts';
+import { createDiscordChannelClient } from '../../../src/services/webhook/discord-channel.ts';
+import { createWebhookClient } from '../../../src/services/webhook/discord-webhook.ts';
 import { BOT_TOKEN, CHANNEL_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 
 const UA = 'DiscordBot (https://example.org/herald-tests, 1.0.0)';
