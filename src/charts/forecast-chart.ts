@@ -2,24 +2,12 @@
 // settings, or a scheduled post's), a dashed line at each midnight there labelled with the day, and
 // the chance of precipitation as bars on a right-hand 0–100 % axis where the provider gives it.
 import type { ForecastStep, Units } from '../services/weather/client.ts';
-import { formatNumber } from '../format.ts';
+import { formatNumber, wallClockIn } from '../format.ts';
 import { chartText, type LineChartSpec } from './spec.ts';
 
 const UNIT_SYMBOL: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
-// Built on the first chart in a zone: /forecast imports this file, and an idle bot should not map ICU's data.
-const zoneLabels = new Map<string, { hour: Intl.DateTimeFormat; day: Intl.DateTimeFormat }>();
-
-function labelsIn(zone: string) {
-  let labels = zoneLabels.get(zone);
-  if (!labels) {
-    labels = {
-      hour: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone: zone }),
-      day: new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: zone }),
-    };
-    zoneLabels.set(zone, labels);
-  }
-  return labels;
-}
+// Built on the first chart: /forecast imports this file, and an idle bot should not map ICU's data.
+let dayLabel: Intl.DateTimeFormat | undefined;
 
 interface ForecastChartInput {
   /** "Oslo, NO". */
@@ -32,10 +20,12 @@ interface ForecastChartInput {
 
 export function forecastChart(given: ForecastChartInput): LineChartSpec {
   const input = { ...given, place: chartText(given.place) };
-  const labels = labelsIn(input.zone);
-  const days = input.steps.map((s) => labels.day.format(s.at));
-  const boundaries = days.flatMap((day, i) =>
-    i > 0 && day !== days[i - 1] ? [{ index: i, label: day }] : [],
+  // Each step's wall clock in the zone, read through its UTC fields.
+  const local = input.steps.map((s) => new Date(wallClockIn(s.at.getTime(), input.zone)));
+  dayLabel ??= new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+  const label = dayLabel;
+  const boundaries = local.flatMap((at, i) =>
+    i > 0 && at.getUTCDate() !== local[i - 1]!.getUTCDate() ? [{ index: i, label: label.format(at) }] : [],
   );
   const symbol = UNIT_SYMBOL[input.units];
   const hasPop = input.steps.some((s) => s.pop !== undefined);
@@ -47,7 +37,7 @@ export function forecastChart(given: ForecastChartInput): LineChartSpec {
     filename: 'forecast.png',
     title: hasPop ? `${input.place}: temperature and chance of precipitation` : `${input.place}: temperature`,
     subtitle: `3-hour steps, times in ${chartText(input.zone)}; dashed lines mark midnight`,
-    xLabels: input.steps.map((s) => `${labels.hour.format(s.at)}h`),
+    xLabels: local.map((at) => `${String(at.getUTCHours()).padStart(2, '0')}h`),
     xLabelEvery: 2,
     xAxisTitle: `Time (${chartText(input.zone)})`,
     yAxisTitle: `Temperature (${symbol})`,
