@@ -191,7 +191,7 @@ function pingAndSkipLines({ record, skip }: Listing['schedules'][number], zone: 
 
 const LANDS_WORDS = { edit: ' (mode:edit)', thread: ' (thread:yes)' } as const;
 
-function scheduleField(entry: Listing['schedules'][number], zone: string): EmbedField {
+export function scheduleField(entry: Listing['schedules'][number], zone: string): EmbedField {
   const { record, nextRun, destinationMode: mode } = entry;
   const tz = record.timezone;
   const watch = record.onlyNew ? ` (watch: only new${record.alert ? `, alert ${record.alert}` : ''})` : '';

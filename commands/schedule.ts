@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
 import { loggedText } from '../src/domain/text.ts';
 import type { ScheduleService } from '../src/schedule/service.ts';
+import { isScheduleAdmin } from '../src/schedule/visibility.ts';
 import { parseMentions } from '../src/domain/mentions.ts';
 import { RunFailedError } from '../src/errors.ts';
 import { allowList } from './access.ts';
@@ -23,6 +24,7 @@ import {
   ranReply,
   removedReply,
 } from './schedule-format.ts';
+import { homeReply } from './schedule-home.ts';
 
 export interface ScheduleCommandOptions {
   service: ScheduleService;
@@ -106,18 +108,21 @@ function scheduleReading(service: ScheduleService): Command[] {
       description: 'List the schedules, their next and last runs',
       // Only the reader sees it: its buttons (run, pause, remove) are theirs to press.
       ephemeral: true,
+      // Slack's Home tab: the reader's schedules, with the same buttons (schedule-home.ts).
+      drawsHome: true,
       options: z.object({
         page: z.number().int().min(1).max(1000).default(1).describe('Page of a long list, from 1'),
       }),
       needs: [],
       examples: ['/schedule list', '/schedule list page:2'],
       async handler(input, ctx) {
-        return listReply(
-          await service.list({ actor: ctx.actor, channel: ctx.channel }),
-          service.settings.max,
-          input.page,
-          ctx.preferences.timezone,
-        );
+        const listing = await service.list({ actor: ctx.actor, channel: ctx.channel });
+        const zone = ctx.preferences.timezone;
+        if (ctx.surface === 'home') {
+          const isAdmin = ctx.actor.isOperator === true || isScheduleAdmin(service.settings, ctx.actor);
+          return homeReply(listing, { actor: ctx.actor, isAdmin }, zone);
+        }
+        return listReply(listing, service.settings.max, input.page, zone);
       },
     }),
     defineCommand({

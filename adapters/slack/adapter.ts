@@ -18,6 +18,7 @@ import {
   type ReplyTarget,
 } from './deliver.ts';
 import { listenToForms } from './forms.ts';
+import { listenToHome } from './home.ts';
 import { listen } from './listeners.ts';
 import { slackRoute } from './endpoint.ts';
 import { runOnce, signedRequestOf } from './once.ts';
@@ -218,6 +219,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): SlackAdapter {
       };
       listen(bolt, registry, context);
       listenToForms(bolt, registry, context);
+      listenToHome(bolt, registry, context);
       unroute = await startApp(built, { routes: opts.routes, now, log });
       isConnected = isSocketMode;
       app = bolt;

@@ -27,6 +27,8 @@ export interface ReplyTarget {
   triggerId?: string;
   /** Where the command was typed: a form opened there adds there (its private_metadata). */
   channel?: ChatChannel;
+  /** A click on the Home tab: a form it opens says so, and its submit publishes the Home again. */
+  isFromHome?: boolean;
 }
 
 function slackReason(err: unknown): string {
@@ -105,7 +107,7 @@ export function createDelivery({ log, secrets, now }: DeliveryDeps): Deliver {
 
   async function openForm(target: ReplyTarget & { triggerId: string }, form: Form): Promise<void> {
     const where = target.channel ?? { platform: 'slack' as const, id: target.channelId };
-    const view = renderSlackModal(form, JSON.stringify(where));
+    const view = renderSlackModal(form, JSON.stringify(target.isFromHome ? { ...where, home: true } : where));
     try {
       await target.client.views.open({ trigger_id: target.triggerId, view });
     } catch (err) {

@@ -16,9 +16,11 @@ export const SLACK_MAX_AHEAD_MS = 60_000;
 /**
  * The largest body taken. A slash command is about a kilobyte; a button press (block_actions)
  * carries its message, whose blocks herald keeps under 12,000 characters of JSON (src/domain/slack.ts),
- * form-encoded, with its text and the state: 128 KiB holds that with room, far below Bolt's 4 MB.
+ * form-encoded, with its text and the state. A click on the Home tab carries the whole Home (up to
+ * 100 blocks): a full one of 30 schedules measured 38 KB of view and 64 KB of body, form-encoded;
+ * 256 KiB holds one of long commands with room, far below Bolt's 4 MB.
  */
-export const SLACK_BODY_MAX = 128 * 1024;
+export const SLACK_BODY_MAX = 256 * 1024;
 
 const SIGNATURE_RE = /^v0=[0-9a-f]{64}$/;
 const TIMESTAMP_RE = /^\d{1,12}$/;

@@ -13,6 +13,7 @@ import { buildForm, fieldOfError, formLine, withReopen, type FormValues } from '
 import type { Reply } from '../../src/core/reply.ts';
 import { FORM_CALLBACK_PREFIX } from '../../src/render/slack-form.ts';
 import type { Deliver } from './deliver.ts';
+import { publishHome } from './home.ts';
 import { newTarget, type ListenerContext } from './listeners.ts';
 
 /** How long a submit waits for its answer before the form closes and the answer follows as a message. */
@@ -35,23 +36,30 @@ function submittedValues(values: StateValues): FormValues {
   return out;
 }
 
-/** The channel the form was opened in, from the private_metadata herald set; undefined when unreadable. */
-function channelOf(metadata: string, teamId: string | undefined): ChatChannel | undefined {
+/**
+ * The channel the form was opened in, from the private_metadata herald set, and whether it was
+ * opened from the Home tab; undefined when unreadable.
+ */
+function channelOf(
+  metadata: string,
+  teamId: string | undefined,
+): { channel: ChatChannel; isFromHome: boolean } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(metadata);
   } catch {
     return undefined;
   }
-  const { id, name, teamId: team } = (parsed ?? {}) as { id?: unknown; name?: unknown; teamId?: unknown };
+  const { id, name, teamId: team, home } = (parsed ?? {}) as Record<string, unknown>;
   if (typeof id !== 'string' || !/^[CDG][A-Z0-9]{2,}$/.test(id)) return undefined;
   const workspace = typeof team === 'string' ? team : teamId;
-  return {
+  const channel: ChatChannel = {
     platform: 'slack',
     id,
     ...(typeof name === 'string' ? { name } : {}),
     ...(workspace === undefined ? {} : { teamId: workspace }),
   };
+  return { channel, isFromHome: home === true };
 }
 
 export function listenToForms(
@@ -64,7 +72,8 @@ export function listenToForms(
     async ({ ack, body, view, client }) => {
       const command = registry.get(view.callback_id.slice(FORM_CALLBACK_PREFIX.length));
       const form = command === undefined ? undefined : buildForm(command);
-      const channel = channelOf(view.private_metadata, body.team?.id ?? body.user.team_id);
+      const opened = channelOf(view.private_metadata, body.team?.id ?? body.user.team_id);
+      const channel = opened?.channel;
       if (!command || !form || !channel) {
         const field = form?.fields[0]?.name ?? 'when';
         return ack({ response_action: 'errors', errors: { [field]: LOST_CHANNEL } });
@@ -109,6 +118,13 @@ export function listenToForms(
         if (reply) await context.deliver(target, reply);
       }
       await running;
+      // Opened from the Home tab: the Home shows what the submit added.
+      if (opened?.isFromHome === true && reply?.failureRef === undefined)
+        await publishHome({ ...context, registry }, client, {
+          userId: actor.id,
+          displayName: actor.displayName,
+          channel,
+        });
     },
   );
 }

@@ -27,12 +27,20 @@ export interface SlackShortcut {
 export interface SlackManifest {
   display_information: { name: string; description: string };
   features: {
+    /** The Home tab (My schedules) and the Messages tab, where herald's direct messages arrive. */
+    app_home: {
+      home_tab_enabled: true;
+      messages_tab_enabled: true;
+      messages_tab_read_only_enabled: false;
+    };
     bot_user: { display_name: string; always_online: boolean };
     slash_commands: SlackSlashCommand[];
     shortcuts?: SlackShortcut[];
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
+    /** app_home_opened: herald publishes the Home tab when it is opened (adapters/slack/home.ts). */
+    event_subscriptions: { bot_events: string[]; request_url?: string };
     interactivity: { is_enabled: true; request_url?: string };
     socket_mode_enabled: boolean;
     org_deploy_enabled: false;
@@ -113,12 +121,17 @@ export function slackManifest(registry: CommandRegistry, opts: SlackManifestOpti
       description: 'Weather, jobs, hosts, speech, email and scheduled reports',
     },
     features: {
+      app_home: { home_tab_enabled: true, messages_tab_enabled: true, messages_tab_read_only_enabled: false },
       bot_user: { display_name: 'herald', always_online: true },
       slash_commands: registry.entries.map((entry) => slashCommand(entry, url)),
       ...(registry.messageCommands.length > 0 ? { shortcuts: registry.messageCommands.map(shortcut) } : {}),
     },
     oauth_config: { scopes: { bot: [...SLACK_BOT_SCOPES] } },
     settings: {
+      event_subscriptions: {
+        bot_events: ['app_home_opened'],
+        ...(url === undefined ? {} : { request_url: url }),
+      },
       // Buttons (/jobs' pages) arrive as interactivity.
       interactivity: { is_enabled: true, ...(url === undefined ? {} : { request_url: url }) },
       socket_mode_enabled: url === undefined,

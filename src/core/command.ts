@@ -112,6 +112,11 @@ interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
   /** Its form, opened by the command with no arguments on Discord and Slack. */
   form?: FormSpec;
   /**
+   * It draws the Home tab (Slack's App Home): run from there (`surface: 'home'`) as the user who
+   * opens it, it answers with a Home (src/core/reply.ts).
+   */
+  drawsHome?: boolean;
+  /**
    * How a watch of this command (`/schedule add ... only:new`) tells what is new, from the data the
    * handler answers with (`{ reply, data }`), never from the reply's text.
    */
@@ -137,6 +142,8 @@ export interface Command<I = Record<string, unknown>> {
   readonly readText?: (text: string) => Record<string, string> | undefined;
   readonly changesState: boolean;
   readonly form?: FormSpec;
+  /** It draws the Home tab (CommandDef.drawsHome). */
+  readonly drawsHome?: boolean;
   /** Its watch's rules; the items of each answer's data travel with the reply (WatchedReply). */
   readonly watch?: WatchSpec;
   handler(input: I, ctx: CommandContext): Promise<Reply>;
@@ -180,6 +187,7 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     ...(def.readText ? { readText: def.readText } : {}),
     changesState: def.changesState ?? false,
     ...(def.form ? { form: def.form } : {}),
+    ...(def.drawsHome === true ? { drawsHome: true } : {}),
     ...(def.watch ? { watch: def.watch } : {}),
     // The dispatcher runs a handler only once every service in `needs` is present (checkNeeds),
     // so the bag it passes has them; this is the one place that relies on that.

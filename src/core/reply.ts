@@ -57,6 +57,11 @@ export interface Action {
   input: Record<string, string | number | boolean>;
   /** Opens the command's form filled in with `input` instead of running it (src/core/form.ts). */
   opensForm?: boolean;
+  /**
+   * Asked before the command runs, where the platform has a confirm dialog on a button (Slack's
+   * Block Kit `confirm`): its question, and the words of the button that goes ahead.
+   */
+  confirm?: { question: string; yes: string };
 }
 
 /** One text field of a form: an option of the command, or its further options as typed. */
@@ -80,6 +85,26 @@ export interface Form {
   fields: FormField[];
 }
 
+/** One entry of a Home: its heading, its lines, and its own buttons. */
+export interface HomeItem {
+  title: string;
+  lines: string[];
+  actions: Action[];
+}
+
+/**
+ * A page of the app's own, drawn instead of a message where the platform has one (Slack's App Home
+ * tab): its title, what it is about, its entries with their buttons, the buttons under them, and
+ * closing notes (how many more exist).
+ */
+export interface Home {
+  title: string;
+  intro: string;
+  items: HomeItem[];
+  actions: Action[];
+  notes: string[];
+}
+
 export interface Reply {
   /** Always set: the fallback for the console and for notifications. */
   text: string;
@@ -93,6 +118,8 @@ export interface Reply {
   actions?: Action[];
   /** A form to open instead of a message, where the platform has forms (`text` says what to type elsewhere). */
   form?: Form;
+  /** A Home to publish instead of a message (asked for by the Home tab, `surface: 'home'`). */
+  home?: Home;
   /** Only the invoker sees it. */
   ephemeral?: boolean;
   /** A failure's answer: the short reference its text quotes and its log line carries. */
@@ -179,10 +206,22 @@ export function actionHintLine(action: Action): string {
 /** The embed's own texts: what a person sees, and `image`, which names one of the reply's files. */
 const EMBED_TEXT_KEYS = ['title', 'url', 'description', 'footer', 'thumbnail', 'image'] as const;
 
+/** Buttons' labels, confirm questions and string inputs, mapped. */
+function mapActions(actions: readonly Action[], fn: (text: string) => string): Action[] {
+  return actions.map((a) => ({
+    ...a,
+    label: fn(a.label),
+    input: Object.fromEntries(
+      Object.entries(a.input).map(([k, v]) => [k, typeof v === 'string' ? fn(v) : v]),
+    ),
+    ...(a.confirm ? { confirm: { question: fn(a.confirm.question), yes: fn(a.confirm.yes) } } : {}),
+  }));
+}
+
 /**
  * The one walker of a reply's text: the reply with `fn` applied to every piece of text it shows or
  * sends (text; embeds' texts and fields, their links included; attachments' filenames and alt
- * text; buttons' labels and string inputs; a form's title, labels, hints and values). Redaction and the platforms' control-character
+ * text; buttons' labels, confirm questions and string inputs; a Home's texts; a form's title, labels, hints and values). Redaction and the platforms' control-character
  * cleaning both go through it, so they cover the same fields. An embed's `image` is mapped like the filename it names, so the two
  * still match afterwards.
  */
@@ -215,14 +254,20 @@ export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply 
       return attachment;
     });
   }
-  if (reply.actions) {
-    out.actions = reply.actions.map((a) => ({
-      ...a,
-      label: fn(a.label),
-      input: Object.fromEntries(
-        Object.entries(a.input).map(([k, v]) => [k, typeof v === 'string' ? fn(v) : v]),
-      ),
-    }));
+  if (reply.actions) out.actions = mapActions(reply.actions, fn);
+  if (reply.home) {
+    const { home } = reply;
+    out.home = {
+      title: fn(home.title),
+      intro: fn(home.intro),
+      items: home.items.map((item) => ({
+        title: fn(item.title),
+        lines: item.lines.map(fn),
+        actions: mapActions(item.actions, fn),
+      })),
+      actions: mapActions(home.actions, fn),
+      notes: home.notes.map(fn),
+    };
   }
   if (reply.form) {
     out.form = {

@@ -12,6 +12,15 @@ export const SLACK_LIMITS = Object.freeze({
   actionElements: 25,
   buttonText: 75,
   buttonValue: 2000,
+  /** An element's action_id (…/block-kit/block-elements/button-element). */
+  actionId: 255,
+  /**
+   * A button's confirm dialog (…/block-kit/composition-objects/confirmation-dialog-object): its
+   * title, its text, and the words of its two buttons.
+   */
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
   imageUrl: 3000,
   /** `msg_blocks_too_long` was seen at about 13.2k characters of block JSON; herald stays under 12k. */
   blocksJson: 12_000,

@@ -16,6 +16,7 @@ import {
   type KnownBlock,
 } from './slack-payload.ts';
 import { truncate } from '../domain/text.ts';
+import { SLACK_LIMITS } from '../domain/slack.ts';
 import { truncateMrkdwn } from './slack-text.ts';
 
 export const ACTION_ID_PREFIX = 'herald:run:';
@@ -58,19 +59,44 @@ export function decodeActionValue(value: string | undefined): ActionPayload | un
   return opensForm === true ? { ...payload, opensForm: true } : payload;
 }
 
+const plainText = (text: string, max: number) => ({
+  type: 'plain_text' as const,
+  text: truncate(escapePlainText(text.replace(/\s+/g, ' ').trim()), max, { entities: true }),
+  emoji: true,
+});
+
+/**
+ * The button for `action` under `actionId`, with its confirm dialog where it asks one; undefined
+ * when its value cannot hold the action.
+ */
+export function slackButton(action: Action, actionId: string): Button | undefined {
+  const value = encodeActionValue(action);
+  if (value === undefined) return undefined;
+  const label = escapePlainText(action.label.replace(/\s+/g, ' ').trim()) || action.command;
+  const button: Button = {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text: truncate(label, MAX_BUTTON_TEXT, { entities: true }), emoji: true },
+    value,
+  };
+  const { confirm } = action;
+  if (confirm)
+    button.confirm = {
+      title: plainText(action.label, SLACK_LIMITS.confirmTitle),
+      text: plainText(confirm.question, SLACK_LIMITS.confirmText),
+      confirm: plainText(confirm.yes, SLACK_LIMITS.confirmButton),
+      deny: plainText('Cancel', SLACK_LIMITS.confirmButton),
+      style: 'danger',
+    };
+  return button;
+}
+
 export function actionBlocks(actions: readonly Action[]): { blocks: KnownBlock[]; dropped: number } {
   const buttons: Button[] = [];
   let size = 0;
   for (const [i, action] of actions.entries()) {
-    const value = encodeActionValue(action);
-    if (value === undefined || buttons.length >= MAX_BUTTONS) continue;
-    const label = escapePlainText(action.label.replace(/\s+/g, ' ').trim()) || action.command;
-    const button: Button = {
-      type: 'button',
-      action_id: `${ACTION_ID_PREFIX}${i}`,
-      text: { type: 'plain_text', text: truncate(label, MAX_BUTTON_TEXT, { entities: true }), emoji: true },
-      value,
-    };
+    const button = buttons.length < MAX_BUTTONS ? slackButton(action, `${ACTION_ID_PREFIX}${i}`) : undefined;
+    if (button === undefined) continue;
     const buttonSize = JSON.stringify(button).length + 1;
     if (size + buttonSize > MAX_ACTIONS_JSON) continue;
     size += buttonSize;

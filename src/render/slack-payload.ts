@@ -36,11 +36,20 @@ export interface ContextBlock {
 interface DividerBlock {
   type: 'divider';
 }
+/** Asked before a click counts (…/composition-objects/confirmation-dialog-object). */
+interface ConfirmObject {
+  title: PlainTextElement;
+  text: PlainTextElement;
+  confirm: PlainTextElement;
+  deny: PlainTextElement;
+  style: 'danger';
+}
 export interface Button {
   type: 'button';
   action_id: string;
   text: PlainTextElement;
   value: string;
+  confirm?: ConfirmObject;
 }
 export interface ActionsBlock {
   type: 'actions';

@@ -100,7 +100,7 @@ function fit(
  * Escaped mrkdwn with its time values as Slack's date tokens, or as plain text where the tokens
  * would take it past `max` (a token is longer than the value it replaces).
  */
-function mrkdwnTimes(text: string, max: number): string {
+export function mrkdwnTimes(text: string, max: number): string {
   const tokens = writeTimes(text, 'slack');
   return tokens.length <= max ? tokens : writeTimes(text, 'plain');
 }

@@ -178,10 +178,19 @@ function invalidArguments(problem: string) {
  * 255 characters; at most 100 blocks; an input block's label at most 2000, its plain_text_input's
  * placeholder at most 150 and max_length at most 3000 (…/block-kit/blocks/input-block,
  * …/block-elements/plain-text-input-element); block_ids unique and at most 255; a button's text at
- * most 75 and value at most 2000 (…/block-elements/button-element).
+ * most 75 and value at most 2000 (…/block-elements/button-element). views.publish takes its view as
+ * JSON and a user_id (…/methods/views.publish: invalid_arguments otherwise).
  */
 export function viewProblem(json: string | null, type: 'modal' | 'home'): string | undefined {
-  const view = JSON.parse(json ?? '{}') as Record<string, unknown>;
+  if (json === null) return 'view is required';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return 'invalid JSON [json-pointer:/view]';
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'view must be an object';
+  const view = parsed as Record<string, unknown>;
   if (view.type !== type) return `view type must be ${type}`;
   const str = (value: unknown) => (typeof value === 'string' ? value : '');
   const text = (o: unknown) => ((o as { text?: unknown } | undefined)?.text as string | undefined) ?? '';

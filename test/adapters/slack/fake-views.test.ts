@@ -75,7 +75,7 @@ describe('the fake Slack’s rules for views', () => {
     }
   });
 
-  it('publishes a Home tab for a user, and refuses one over 100 blocks or for no user', async () => {
+  it('publishes a Home tab for a user, and refuses one over 100 blocks, for no user, not home or not JSON', async () => {
     const home = (count: number) =>
       JSON.stringify({ type: 'home', blocks: Array.from({ length: count }, (_, i) => section(i)) });
     expect(await call('views.publish', { user_id: 'U0ALICE', view: home(100) })).toMatchObject({ ok: true });
@@ -83,9 +83,15 @@ describe('the fake Slack’s rules for views', () => {
       ok: false,
       error: 'invalid_arguments',
     });
-    expect(await call('views.publish', { view: home(1) })).toMatchObject({
-      ok: false,
-      error: 'invalid_arguments',
-    });
+    // No user, a modal, a view that is not JSON, no view at all: each refused as Slack refuses it.
+    const refused: Record<string, string>[] = [
+      { view: home(1) },
+      { user_id: 'U0ALICE', view: JSON.stringify({ type: 'modal', blocks: [] }) },
+      { user_id: 'U0ALICE', view: '{"type":"home","blocks":[' },
+      { user_id: 'U0ALICE' },
+    ];
+    for (const form of refused)
+      expect(await call('views.publish', form)).toMatchObject({ ok: false, error: 'invalid_arguments' });
+    expect(slack.views.filter((v) => v.method === 'views.publish')).toHaveLength(1);
   });
 });
