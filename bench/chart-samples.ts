@@ -4,7 +4,7 @@
 import { fetchSummary, summaryChart } from '../src/analytics-summary/summary.ts';
 import { forecastChart } from '../src/charts/forecast-chart.ts';
 import type { LineChartSpec } from '../src/charts/spec.ts';
-import { formatUtcOffset, placeLabel } from '../commands/weather-format.ts';
+import { placeLabel } from '../commands/weather-format.ts';
 import { sandboxHandlers } from '../src/sandbox/index.ts';
 import { sandboxBaseUrl } from '../src/sandbox/layout.ts';
 import { startSandboxServer } from '../src/sandbox/server.ts';
@@ -31,14 +31,12 @@ export async function sampleChartSpecs(): Promise<{ report: LineChartSpec; forec
       weather.forecast({ city: 'Oslo', units: 'metric' }),
     ]);
     if (oslo === undefined) throw new Error('the sandbox has no forecast for Oslo');
-    const offsetS = oslo.timezoneOffsetS ?? 0;
     return {
       report: summaryChart(summary, 'sessions', 'report.png'),
       forecast: forecastChart({
         place: placeLabel(oslo.city, oslo.country),
         units: oslo.units,
-        offsetS,
-        offsetText: formatUtcOffset(offsetS),
+        zone: 'Europe/Oslo',
         steps: oslo.steps,
       }),
     };

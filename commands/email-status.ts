@@ -71,7 +71,7 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
               { name: 'To', value: listWithMore(record.to, 10) },
             ],
             footer: `Id ${record.id}`,
-            timestamp: record.createdAt.toISOString(),
+            timestamp: timeValue(record.createdAt, ctx.preferences.timezone),
           },
         ],
       };

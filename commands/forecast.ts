@@ -105,8 +105,7 @@ export const forecast = defineCommand({
     const inLine = (condition: string) => (locale === 'de' ? said(condition) : said(condition).toLowerCase());
     const summary = days.map((d) => `${d.label} ${inLine(d.condition)} ${range(d.min, d.max)}`);
     const chart = tryDrawChart(
-      () =>
-        forecastChart({ place, units, offsetS, offsetText: formatUtcOffset(offsetS), steps: result.steps }),
+      () => forecastChart({ place, units, zone: ctx.preferences.timezone, steps: result.steps }),
       ctx.log,
     );
     const shown = days.map((d) => ({

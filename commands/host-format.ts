@@ -1,6 +1,6 @@
 // Pure formatting of an S6 host record for /host: the services one line per port, the
 // vulnerabilities newest first.
-import type { Reply } from '../src/core/reply.ts';
+import { timeValue, type Reply } from '../src/core/reply.ts';
 import type { HostRecord, HostService } from '../src/services/hostscan/client.ts';
 import { formatRelative, listWithMore, plural } from './format.ts';
 
@@ -101,7 +101,8 @@ export function unknownHostReply(address: string): Reply {
 }
 
 /** A host record as a reply: a summary line and an embed of its services, ports and vulnerabilities. */
-export function hostReply(host: HostRecord, now: Date): Reply {
+/** `zone`: the reader's, for the plain text of the scan's time. */
+export function hostReply(host: HostRecord, now: Date, zone: string): Reply {
   const ports = [...new Set(host.ports)].sort((a, b) => a - b);
   const vulns = sortCves(host.vulns);
   const services = formatServiceLines(host.services);
@@ -130,7 +131,7 @@ export function hostReply(host: HostRecord, now: Date): Reply {
           ? {
               // The date itself is the timestamp: the footer gives the age only.
               footer: `Last scanned ${formatRelative(host.lastUpdate, now)}`,
-              timestamp: host.lastUpdate.toISOString(),
+              timestamp: timeValue(host.lastUpdate, zone),
             }
           : {}),
       },

@@ -68,7 +68,7 @@ export function createHostCommand(opts: HostCommandOptions) {
       if (checked.kind === 'internal') return internalAddressReply(checked.address, checked.range);
       const host = await ctx.services.hostscan.host(checked.address, { signal: ctx.signal });
       if (host === undefined) return unknownHostReply(checked.address);
-      return { reply: hostReply(host, ctx.now()), data: host };
+      return { reply: hostReply(host, ctx.now(), ctx.preferences.timezone), data: host };
     },
   });
 }

@@ -4,6 +4,7 @@
 // limit, the invoker's daily /say budget, S5, an mp3 reply.
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
+import { plainTimes } from '../src/core/reply.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
 import { UserError } from '../src/errors.ts';
 import { formatNumber } from './format.ts';
@@ -25,7 +26,9 @@ export function createReadAloudCommand(opts: SayCommandOptions) {
     needs: ['speech'],
     access: opts.access ?? [],
     handler(input, ctx) {
-      const chars = countCharacters(input.text);
+      // The adapter wrote the message's times as time values: spoken in the reader's zone.
+      const text = plainTimes(input.text, ctx.preferences.timezone);
+      const chars = countCharacters(text);
       if (chars === 0) {
         throw new UserError({ code: 'invalid_input', message: 'That message has no text to read aloud.' });
       }
@@ -36,7 +39,7 @@ export function createReadAloudCommand(opts: SayCommandOptions) {
         });
       }
       const spoken = {
-        text: input.text,
+        text,
         chars,
         voiceId: undefined,
         voiceName: 'the default voice',

@@ -34,7 +34,7 @@ export const report = defineCommand({
     const now = ctx.now();
     const data = await fetchSummary(ctx.services.analytics, request, now, { signal: ctx.signal });
     const summary = summarize(data, request, now);
-    const reply = renderSummaryReply(summary, data.ranges.name);
+    const reply = renderSummaryReply(summary, data.ranges.name, ctx.preferences.timezone);
     if (summary.isEmpty) return reply;
     const chart = await tryDrawChart(() => summaryChart(data, REPORT_METRICS[0], 'report.png'), ctx.log);
     return withChart(reply, chart);

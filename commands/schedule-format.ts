@@ -15,7 +15,8 @@ import type {
 } from '../src/schedule/service.ts';
 import type { ScheduleRecord, ScheduleRun } from '../src/schedule/schedules.ts';
 import type { Skipped } from '../src/schedule/skips.ts';
-import { truncate } from './format.ts';
+import { listWithMore, truncate } from './format.ts';
+import { mentionToken, type Mention } from '../src/domain/mentions.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 
 /**
@@ -161,12 +162,37 @@ function modeWord(mode: DestinationMode | undefined): string {
   return mode ? ` (${mode})` : '';
 }
 
-export function scheduleField(
-  record: ScheduleRecord,
-  nextRun: Date | undefined,
-  mode: DestinationMode | undefined,
-  zone: string,
-): EmbedField {
+/** At most this many of a schedule's pings are listed, so that its field stays within Discord's 1,024. */
+const SHOWN_PINGS = 5;
+
+/**
+ * A `ping:` as the list shows it, pinging no one: a Discord mention, which an embed shows as the
+ * role's or user's name and never pings with; a Slack one in words (its token would be escaped).
+ */
+const pingWords = (m: Mention) =>
+  m.platform === 'discord' ? mentionToken(m) : `${m.kind === 'role' ? 'user group' : 'user'} ${m.id}`;
+
+/** Whom a schedule's posts ping, and which runs it skips: its holidays, a `/schedule skip`. */
+function pingAndSkipLines({ record, skip }: Listing['schedules'][number], zone: string): string[] {
+  const pings = (record.ping ?? []).map(pingWords);
+  const skips = [
+    ...(record.holidays ? [`public holidays (skip:holidays:${record.holidays})`] : []),
+    ...(skip
+      ? [
+          `the run at ${timeValue(new Date(skip.slotId), zone)} (/schedule skip by ${truncate(skip.by, 40, { oneLine: true })})`,
+        ]
+      : []),
+  ];
+  return [
+    ...(pings.length > 0 ? [`Pings: ${listWithMore(pings, SHOWN_PINGS)}`] : []),
+    ...(skips.length > 0 ? [`Skips: ${skips.join('; ')}`] : []),
+  ];
+}
+
+const LANDS_WORDS = { edit: ' (mode:edit)', thread: ' (thread:yes)' } as const;
+
+export function scheduleField(entry: Listing['schedules'][number], zone: string): EmbedField {
+  const { record, nextRun, destinationMode: mode } = entry;
   const tz = record.timezone;
   const watch = record.onlyNew ? ` (watch: only new${record.alert ? `, alert ${record.alert}` : ''})` : '';
   const state = `${watch}${record.paused ? ' (paused)' : ''}`;
@@ -174,8 +200,9 @@ export function scheduleField(
     name: truncate(`${record.id}${state} · ${record.words}`, 250, { oneLine: true }),
     value: [
       `When: "${truncate(record.when, 100, { oneLine: true })}", ${tz}`,
-      `Runs: ${truncate(record.command, 300, { oneLine: true })} ${destinationWords(record.destination, false, '→')}${modeWord(mode)}`,
+      `Runs: ${truncate(record.command, 300, { oneLine: true })} ${destinationWords(record.destination, false, '→')}${modeWord(mode)}${record.lands ? LANDS_WORDS[record.lands] : ''}`,
       `By: ${truncate(record.creator.displayName, 80, { oneLine: true })} (${record.creator.platform})`,
+      ...pingAndSkipLines(entry, zone),
       `Next: ${record.paused ? 'paused' : nextRun ? timeValue(nextRun, zone, 'fR') : 'none'}`,
       `Last: ${lastRunLine(record.lastRun, zone)}`,
     ].join('\n'),
@@ -259,7 +286,7 @@ export function listReply(listing: Listing, max: number, page: number, zone: str
   const fields = [
     ...listing.builtIns.map((b) => builtInField(b.schedule, b.nextRun, b.destinationMode, zone)),
     ...listing.schedules.map((s) => {
-      const field = scheduleField(s.record, s.nextRun, s.destinationMode, zone);
+      const field = scheduleField(s, zone);
       owned.set(field, s.record);
       return field;
     }),

@@ -13,7 +13,7 @@ const HOME_SCHEDULES = 30;
 
 function homeItem(s: Listing['schedules'][number], zone: string): HomeItem {
   const { id, paused, words, command } = s.record;
-  const field = scheduleField(s.record, s.nextRun, s.destinationMode, zone);
+  const field = scheduleField(s, zone);
   return {
     title: field.name,
     lines: [`State: ${paused ? 'paused' : 'active'}`, ...field.value.split('\n')],

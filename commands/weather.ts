@@ -1,6 +1,7 @@
 // /weather city [units]: current conditions from S3 (GET /weather).
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
+import { timeValue } from '../src/core/reply.ts';
 import { formatPercent, formatRelative } from './format.ts';
 import {
   CITY_OPTION,
@@ -61,7 +62,7 @@ export const weather = defineCommand({
             { name: t('weather:wind'), value: wind, inline: true },
           ],
           footer: footer.join(' · '),
-          ...(now.observedAt ? { timestamp: now.observedAt.toISOString() } : {}),
+          ...(now.observedAt ? { timestamp: timeValue(now.observedAt, ctx.preferences.timezone) } : {}),
         },
       ],
     };

@@ -1,6 +1,7 @@
 // The analytics summary as a self-contained HTML email: inline styles (mail clients drop <style>
 // often), tables for layout, and every piece of data escaped.
 import { escapeHtml } from '../src/domain/text.ts';
+import { formatInZone } from '../src/format.ts';
 import type { AnalyticsSummary } from '../src/analytics-summary/summary.ts';
 
 const CELL = 'padding:6px 12px;border-bottom:1px solid #e5e7eb;text-align:left;';
@@ -19,7 +20,11 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   ].join('\n');
 }
 
-export function buildAnalyticsSummaryEmail(summary: AnalyticsSummary): { subject: string; html: string } {
+/** `zone`: the schedule's, for the time the email was sent. */
+export function buildAnalyticsSummaryEmail(
+  summary: AnalyticsSummary,
+  zone: string,
+): { subject: string; html: string } {
   const subject = `${summary.title} (${summary.period})`;
   const body: string[] = [`<h1 style="font-size:20px;margin:0 0 4px;">${escapeHtml(summary.title)}</h1>`];
   if (summary.isEmpty) {
@@ -57,7 +62,7 @@ export function buildAnalyticsSummaryEmail(summary: AnalyticsSummary): { subject
     '</head>',
     '<body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;color:#111827;">',
     ...body,
-    `<p style="color:#9ca3af;font-size:12px;">Sent by herald at ${escapeHtml(summary.generatedAt)}</p>`,
+    `<p style="color:#9ca3af;font-size:12px;">Sent by herald at ${escapeHtml(formatInZone(new Date(summary.generatedAt), zone))}</p>`,
     '</body>',
     '</html>',
   ].join('\n');

@@ -74,7 +74,7 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
           'WEBHOOK_USERNAME is not a name Discord accepts; posting under the webhook default',
         );
       }
-      let reply = withChart(renderSummaryReply(summary, data.ranges.name), chart);
+      let reply = withChart(renderSummaryReply(summary, data.ranges.name, settings.timezone), chart);
       if (settings.speak) reply = await spokenBriefing(reply, ctx);
       if (ctx.footer) reply = withFooter(reply, ctx.footer);
       ctx.deliver({ kind: 'webhook', message: renderDiscordWebhook(reply, { username: settings.username }) });
@@ -87,7 +87,7 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
         );
         return;
       }
-      const { subject, html } = buildAnalyticsSummaryEmail(summary);
+      const { subject, html } = buildAnalyticsSummaryEmail(summary, settings.timezone);
       // One email per recipient, so that no recipient sees the others' addresses; each is its own
       // outbox entry with a key derived from the slot and the recipient, so a resend after a crash
       // or a retry is the same email to Resend (kept 24 h), and each recipient gets it once.

@@ -3,12 +3,13 @@
 import { mentionToken } from '../../src/domain/mentions.ts';
 import {
   actionToCommandLine,
+  embedTime,
   mapReplyText,
   type Color,
   type Embed,
   type Reply,
 } from '../../src/core/reply.ts';
-import { formatBytes, formatIsoDateTime } from '../../src/format.ts';
+import { formatBytes } from '../../src/format.ts';
 import { visibleControls } from '../../src/render/text-safety.ts';
 import { writeTimes } from '../../src/render/time.ts';
 
@@ -87,7 +88,7 @@ function renderEmbed(embed: Embed, paint: (code: keyof typeof ANSI, text: string
   if (embed.thumbnail) push(paint('dim', `image: ${clean(embed.thumbnail)}`));
   const footer = [
     embed.footer ? plain(embed.footer) : '',
-    embed.timestamp ? formatIsoDateTime(embed.timestamp) : '',
+    embed.timestamp ? (embedTime(embed.timestamp)?.text ?? plain(embed.timestamp)) : '',
   ]
     .filter((part) => part !== '')
     .join(' · ');

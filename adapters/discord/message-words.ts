@@ -1,10 +1,10 @@
 // A Discord message as words for Read aloud: mentions as the names the interaction resolves (the
 // member's nickname, the user's display name, the role's and channel's names), else "someone", "a
-// role", "a channel"; custom emoji by name, timestamps as dates, links as "a link to <host>" or their
+// role", "a channel"; custom emoji by name, timestamps as time values (spoken in the reader's zone), links as "a link to <host>" or their
 // label, markdown stripped. Never a raw id. Pure.
 // https://discord.com/developers/docs/reference#message-formatting
 import type { APIInteractionDataResolved, APIMessage, APIUser } from 'discord-api-types/v10';
-import { formatDateTime } from '../../src/format.ts';
+import { timeValue } from '../../src/core/reply.ts';
 import { BARE_URL_RE, emojiWords, linkWords, messageWords, type WordRule } from '../../src/message-words.ts';
 
 /** What an interaction resolves beside the message, by id: any of it may be missing. */
@@ -33,7 +33,10 @@ function rules(message: APIMessage, resolved: ResolvedNames): WordRule[] {
     [/<@&(\d{17,20})>/g, ([, id = '']) => resolved.roles?.[id]?.name ?? 'a role'],
     [/<#(\d{17,20})>/g, ([, id = '']) => resolved.channels?.[id]?.name ?? 'a channel'],
     [/<a?:(\w{2,32}):\d{17,20}>/g, ([, name = '']) => emojiWords(name)],
-    [/<t:(-?\d{1,13})(?::[tTdDfFsSR])?>/g, ([, unix = '0']) => formatDateTime(new Date(Number(unix) * 1000))],
+    [
+      /<t:(-?\d{1,13})(?::[tTdDfFsSR])?>/g,
+      ([, unix = '0']) => timeValue(new Date(Number(unix) * 1000), 'UTC'),
+    ],
     // A command mention: </weather:123> or </email send:123> reads as the command.
     [/<\/([-_\p{L}\p{N}]{1,32}(?: [-_\p{L}\p{N}]{1,32}){0,2}):\d{17,20}>/gu, ([, name = '']) => `/${name}`],
     [/<id:(?:customize|browse|guide|linked-roles)(?::\d+)?>/g, () => 'a channel'],

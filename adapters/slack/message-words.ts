@@ -1,9 +1,9 @@
 // A Slack message's text as words for Read aloud: user and channel mentions as the names looked up
 // (users.info, conversations.info) or carried in the token, else "someone" and "a channel";
-// @here/@channel/@everyone and user groups as words, dates as dates, links as their label or "a link
+// @here/@channel/@everyone and user groups as words, dates as time values (spoken in the reader's zone), links as their label or "a link
 // to <host>", emoji shortcodes by name, mrkdwn markers and entities gone. Never a raw id. Pure.
 // https://docs.slack.dev/messaging/formatting-message-text
-import { formatDateTime } from '../../src/format.ts';
+import { timeValue } from '../../src/core/reply.ts';
 import { emojiWords, linkWords, messageWords, type WordRule } from '../../src/message-words.ts';
 
 /** Names looked up for the ids slackMentionIds found; an id missing here reads as a placeholder word. */
@@ -36,7 +36,7 @@ function rules(names: SlackNames): WordRule[] {
     [USER_RE, ([, id = '', name]) => names.users.get(id) ?? label(name) ?? 'someone'],
     [CHANNEL_RE, ([, id = '', name]) => label(name) ?? names.channels.get(id) ?? 'a channel'],
     [/<!subteam\^[A-Z0-9]+(?:\|([^>]*))?>/g, ([, name]) => label(name) ?? 'a group'],
-    [/<!date\^(\d{1,12})\^[^>]*>/g, ([, unix = '0']) => formatDateTime(new Date(Number(unix) * 1000))],
+    [/<!date\^(\d{1,12})\^[^>]*>/g, ([, unix = '0']) => timeValue(new Date(Number(unix) * 1000), 'UTC')],
     [/<!(here|channel|everyone)(?:\|[^>]*)?>/g, ([, who = '']) => SPECIAL[who] ?? who],
     // A link's label is read, unless it is the address itself.
     [

@@ -5,7 +5,7 @@
 // one Reply; the job turns that Reply into its webhook message.
 import { comparisonChart, dailyValues } from '../charts/comparison.ts';
 import type { LineChartSpec } from '../charts/index.ts';
-import type { Reply } from '../core/reply.ts';
+import { timeValue, type Reply } from '../core/reply.ts';
 import { formatChange, formatNumber, percentChange } from '../format.ts';
 import type { AnalyticsClient, Report } from '../services/analytics/client.ts';
 import { dimensionLabel, escapeMarkdown, formatMetric, metricLabel, sparkline } from './format.ts';
@@ -220,13 +220,14 @@ export function summarize(data: SummaryData, req: SummaryRequest, now: Date): An
 }
 
 /** The summary as a Reply: one embed, a field per metric, the top rows, the trend period. */
-export function renderSummaryReply(s: AnalyticsSummary, rangeName: string): Reply {
+export function renderSummaryReply(s: AnalyticsSummary, rangeName: string, zone: string): Reply {
+  const timestamp = timeValue(new Date(s.generatedAt), zone);
   if (s.isEmpty) {
     const text = `No data for ${rangeName} (${s.period}).`;
     const why = 'The property recorded nothing in that range, or its data is not processed yet.';
     return {
       text,
-      embeds: [{ title: s.title, description: `${text} ${why}`, color: 'warning', timestamp: s.generatedAt }],
+      embeds: [{ title: s.title, description: `${text} ${why}`, color: 'warning', timestamp }],
     };
   }
   const fields = s.metrics.map((m) => ({
@@ -251,7 +252,7 @@ export function renderSummaryReply(s: AnalyticsSummary, rangeName: string): Repl
         color: 'info',
         fields,
         footer: s.trendNote,
-        timestamp: s.generatedAt,
+        timestamp,
       },
     ],
   };

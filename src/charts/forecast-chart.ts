@@ -1,8 +1,8 @@
-// The chart of /forecast: temperature at each 3-hour step in the city's local time, a dashed line
-// at each local midnight labelled with the day, and the chance of precipitation as bars on a
-// right-hand 0–100 % axis where the provider gives it.
+// The chart of /forecast: temperature at each 3-hour step, its times in the reader's zone (their
+// settings, or a scheduled post's), a dashed line at each midnight there labelled with the day, and
+// the chance of precipitation as bars on a right-hand 0–100 % axis where the provider gives it.
 import type { ForecastStep, Units } from '../services/weather/client.ts';
-import { formatNumber } from '../format.ts';
+import { formatNumber, wallClockIn } from '../format.ts';
 import { chartText, type LineChartSpec } from './spec.ts';
 
 const UNIT_SYMBOL: Readonly<Record<Units, string>> = { metric: '°C', imperial: '°F', standard: 'K' };
@@ -13,22 +13,21 @@ interface ForecastChartInput {
   /** "Oslo, NO". */
   place: string;
   units: Units;
-  /** The city's offset from UTC in seconds. */
-  offsetS: number;
-  /** "UTC+01:00". */
-  offsetText: string;
+  /** The IANA zone the times are shown in: the reader's (ctx.preferences.timezone). */
+  zone: string;
   steps: readonly ForecastStep[];
 }
 
 export function forecastChart(given: ForecastChartInput): LineChartSpec {
-  const input = { ...given, place: chartText(given.place), offsetText: chartText(given.offsetText) };
-  const local = input.steps.map((s) => new Date(s.at.getTime() + input.offsetS * 1000));
-  const symbol = UNIT_SYMBOL[input.units];
+  const input = { ...given, place: chartText(given.place) };
+  // Each step's wall clock in the zone, read through its UTC fields.
+  const local = input.steps.map((s) => new Date(wallClockIn(s.at.getTime(), input.zone)));
   dayLabel ??= new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
   const label = dayLabel;
   const boundaries = local.flatMap((at, i) =>
     i > 0 && at.getUTCDate() !== local[i - 1]!.getUTCDate() ? [{ index: i, label: label.format(at) }] : [],
   );
+  const symbol = UNIT_SYMBOL[input.units];
   const hasPop = input.steps.some((s) => s.pop !== undefined);
   const temps = input.steps.map((s) => s.temp);
   const lo = Math.min(...temps);
@@ -37,10 +36,10 @@ export function forecastChart(given: ForecastChartInput): LineChartSpec {
   return {
     filename: 'forecast.png',
     title: hasPop ? `${input.place}: temperature and chance of precipitation` : `${input.place}: temperature`,
-    subtitle: `3-hour steps in the city's local time (${input.offsetText}); dashed lines mark midnight`,
+    subtitle: `3-hour steps, times in ${chartText(input.zone)}; dashed lines mark midnight`,
     xLabels: local.map((at) => `${String(at.getUTCHours()).padStart(2, '0')}h`),
     xLabelEvery: 2,
-    xAxisTitle: 'Local time',
+    xAxisTitle: `Time (${chartText(input.zone)})`,
     yAxisTitle: `Temperature (${symbol})`,
     yUnit: input.units === 'standard' ? ' K' : '°',
     series: [{ name: `Temperature (${symbol})`, values: temps }],
@@ -57,7 +56,7 @@ export function forecastChart(given: ForecastChartInput): LineChartSpec {
       : {}),
     boundaries,
     alt:
-      `Line chart of the temperature in ${input.place} every 3 hours, from ${formatNumber(lo, 1)} to ${formatNumber(hi, 1)} ${symbol}` +
+      `Line chart of the temperature in ${input.place} every 3 hours (times in ${chartText(input.zone)}), from ${formatNumber(lo, 1)} to ${formatNumber(hi, 1)} ${symbol}` +
       (hasPop
         ? `, with bars for the chance of precipitation (at most ${Math.round(wettest * 100)} %).`
         : '.'),

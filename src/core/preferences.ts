@@ -1,7 +1,8 @@
 // Preferences (/settings): what a person and a channel chose, kept in the store's key/value part
 // (one JSON value per person or channel, so a command reads two keys), and the one resolution of
 // what applies. A typed command: the option typed, then the user's, then the channel's, then the
-// environment's default. A scheduled post: its own options, then its channel's, then its creator's.
+// environment's default. A scheduled post: its own options, then its channel's, then its creator's;
+// one to `to:me` is read by its creator alone, whose settings then come before the channel's.
 import {
   LANGUAGES,
   PREFERENCE_DEFAULTS,
@@ -49,11 +50,13 @@ interface KeyValue {
 
 /**
  * A scheduled post: its creator, where it posts (`channel:<platform>:<id>`, src/core/channel.ts:
- * that channel's settings apply), the zone it fires in and whether `tz:` set that zone.
+ * that channel's settings apply), whether that is the creator's direct messages (`to:me`), the zone
+ * it fires in and whether `tz:` set that zone.
  */
 export interface ScheduledFor {
   creator: Actor;
   destination: string;
+  isDirect?: boolean | undefined;
   timezone: string;
   isZoneTyped?: boolean | undefined;
 }
@@ -133,12 +136,10 @@ export function createPreferenceBook(store: KeyValue, env: { timezone: string })
       // The home place is a person's; the zone the schedule fires in is the last word on its times.
       const own: StoredPreferences = { timezone: post.timezone };
       const zone: Layer[] = post.isZoneTyped ? [['schedule', own]] : [];
-      return resolve(defaults, [
-        ...zone,
-        ['channel', { ...chat, home: undefined }],
-        ['user', user],
-        ['schedule', own],
-      ]);
+      const channel: Layer = ['channel', { ...chat, home: undefined }];
+      const creator: Layer = ['user', user];
+      const readers = post.isDirect ? [creator, channel] : [channel, creator];
+      return resolve(defaults, [...zone, ...readers, ['schedule', own]]);
     },
   };
 }

@@ -2,7 +2,7 @@
 // it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
 // limits.
 import type { Mention } from '../domain/mentions.ts';
-import { formatInZone } from '../format.ts';
+import { formatInZone, formatIsoDateTime } from '../format.ts';
 import { redactText, redactValue } from '../redact.ts';
 
 /** Palette tokens; each renderer maps them to its own colours. */
@@ -32,7 +32,10 @@ export interface Embed {
   color?: Color;
   fields?: EmbedField[];
   footer?: string;
-  /** ISO 8601. */
+  /**
+   * When the embed's subject happened: a time value (timeValue), which Discord shows in each reader's
+   * zone, Slack as a date token, and where neither renders as its plain text; or ISO 8601 (UTC text).
+   */
   timestamp?: string;
   thumbnail?: string;
   /** The embed's picture: the filename of one of the reply's attachments (a chart PNG). */
@@ -152,6 +155,31 @@ type TimeStyle = 'f' | 'fR';
  */
 export function timeValue(at: Date, zone: string, style: TimeStyle = 'f', locale?: string): string {
   return `\uE000${Math.floor(at.getTime() / 1000)}:${style}\uE001${formatInZone(at, zone, locale)}\uE002`;
+}
+
+/** A time value as timeValue writes it: its Unix seconds, its style and its plain text. */
+export const TIME_VALUE_RE = /\uE000(-?\d{1,13}):(fR|f)\uE001([^\uE000-\uE002]*)\uE002/g;
+
+/**
+ * `text` with each time value as plain text in `zone`, and no marker left: a message Read aloud
+ * reads, its times in the words of the reader's zone.
+ */
+export function plainTimes(text: string, zone: string): string {
+  return text
+    .replace(TIME_VALUE_RE, (_, unix: string) => formatInZone(new Date(Number(unix) * 1000), zone))
+    .replace(/[\uE000-\uE002]/g, '');
+}
+
+/**
+ * An embed's timestamp (Embed.timestamp): its instant in Unix seconds and its plain text, that of
+ * its time value, or in UTC for a bare ISO 8601 instant (an embed read back from a posted message).
+ * Undefined when it is neither.
+ */
+export function embedTime(timestamp: string): { unix: number; text: string } | undefined {
+  const value = new RegExp(`^${TIME_VALUE_RE.source}$`).exec(timestamp);
+  if (value) return { unix: Number(value[1]), text: value[3]! };
+  const text = formatIsoDateTime(timestamp);
+  return text === timestamp ? undefined : { unix: Math.floor(Date.parse(timestamp) / 1000), text };
 }
 
 /** Renders an Action as the console line that runs it: `/jobs what:"rust dev" page:3`. */

@@ -1,7 +1,7 @@
 // A reply's embeds as Discord embeds: each field within its limit, a URL shared by two embeds kept
 // on the first only (Discord would merge them), images only from files of the same message, and
 // all of them within the 6000 characters Discord counts across a message's embeds.
-import { COLOR_HEX, type Embed } from '../core/reply.ts';
+import { COLOR_HEX, embedTime, type Embed } from '../core/reply.ts';
 import { truncate } from '../domain/text.ts';
 import {
   EMBED_DESCRIPTION_MAX,
@@ -64,8 +64,8 @@ function renderEmbed(
     out.footer = { text: clip(embed.footer, FOOTER_MAX, notes) };
   }
   if (embed.timestamp !== undefined) {
-    const at = new Date(embed.timestamp);
-    if (!Number.isNaN(at.getTime())) out.timestamp = at.toISOString();
+    const at = embedTime(embed.timestamp);
+    if (at !== undefined) out.timestamp = new Date(at.unix * 1000).toISOString();
   }
   const thumbnail = httpUrl(embed.thumbnail);
   if (thumbnail !== undefined) out.thumbnail = { url: thumbnail };

@@ -1,6 +1,6 @@
 // A reply's text and embeds as Block Kit: a header for the title (its colour as a mark), sections
 // for the text and the fields, a context block for the link, footer and time.
-import type { Color, Embed } from '../core/reply.ts';
+import { embedTime, type Color, type Embed } from '../core/reply.ts';
 import {
   escapeMrkdwn,
   escapePlainText,
@@ -60,12 +60,12 @@ function contextBlock(embed: Embed): ContextBlock | undefined {
   if (embed.footer?.trim())
     elements.push(mrkdwn(truncate(escapeMrkdwn(embed.footer), MAX_CONTEXT_TEXT, { entities: true })));
   if (embed.timestamp) {
-    const ms = Date.parse(embed.timestamp);
-    const fallback = escapeMrkdwn(embed.timestamp);
+    const at = embedTime(embed.timestamp);
+    const fallback = escapeMrkdwn(at?.text ?? embed.timestamp);
     elements.push(
       mrkdwn(
-        Number.isFinite(ms)
-          ? `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${truncate(fallback, 100, { entities: true })}>`
+        at
+          ? `<!date^${at.unix}^{date_short_pretty} {time}|${truncate(fallback, 100, { entities: true })}>`
           : truncate(fallback, MAX_CONTEXT_TEXT, { entities: true }),
       ),
     );

@@ -5,10 +5,11 @@
 // or the plain text in the reader's zone where no token renders (titles, footers, plain_text, the
 // console). A value a cut left half-written loses its markers and keeps its words.
 
+import { TIME_VALUE_RE } from '../core/reply.ts';
+
 /** How a piece of text is shown: with Discord's or Slack's tokens, or as plain text. */
 type TimeForm = 'discord' | 'slack' | 'plain';
 
-const TIME_VALUE_RE = /\uE000(-?\d{1,13}):(fR|f)\uE001([^\uE000-\uE002]*)\uE002/g;
 const MARKER_RE = /[\uE000-\uE002]/g;
 const HAS_MARKER_RE = /[\uE000-\uE002]/;
 

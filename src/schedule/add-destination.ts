@@ -61,7 +61,13 @@ export async function destinationFor(
   opts: DestinationSources,
   input: { to?: string | undefined; channel?: ChatChannel | undefined; thread?: string | undefined },
   creator: Actor,
-): Promise<{ destination: string; guildId?: string; channelName?: string; home: ScheduleHome }> {
+): Promise<{
+  destination: string;
+  guildId?: string;
+  channelName?: string;
+  home: ScheduleHome;
+  isDirect?: boolean;
+}> {
   if (input.to?.trim().toLowerCase() === 'me') return directTo(opts, creator, input.thread === 'yes');
   const channel = input.channel;
   const workspaceId = workspaceOf(channel);
@@ -103,7 +109,7 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
   const id = await open(creator.id).catch((err: unknown) =>
     Promise.reject(fail('invalid_input', userMessageFor(err))),
   );
-  return { destination: channelDestination({ platform: creator.platform, id }), home: {} };
+  return { destination: channelDestination({ platform: creator.platform, id }), home: {}, isDirect: true };
 }
 
 /**

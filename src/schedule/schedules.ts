@@ -53,6 +53,8 @@ export interface ScheduleRecord {
   isZoneTyped?: boolean;
   /** A configured destination name, or `channel:<platform>:<id>` (src/core/channel.ts). */
   destination: string;
+  /** `to:me`: its creator's direct messages, so the creator's settings come before the channel's. */
+  isDirect?: boolean;
   /**
    * The Discord server (guild) a `channel:discord:<id>` destination is in, from the interaction that
    * added it: with it, a run's message has a link. Absent for a DM and for schedules added before.

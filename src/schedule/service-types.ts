@@ -6,7 +6,7 @@ import type { Mention } from '../domain/mentions.ts';
 import type { Command, Choice, Surface } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch.ts';
 import type { Reply } from '../core/reply.ts';
-import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
+import type { ScheduleRecord, ScheduleRun, ScheduleSkip } from './schedules.ts';
 import type { Store } from '../store/store.ts';
 import type { ChannelAudiences, ChannelChecks, DirectChannels } from './add-destination.ts';
 import type { Viewer } from './visibility.ts';
@@ -135,7 +135,13 @@ export interface AddInput {
 export type DestinationMode = 'real' | 'simulated' | 'disabled';
 
 export interface Listing {
-  schedules: { record: ScheduleRecord; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
+  schedules: {
+    record: ScheduleRecord;
+    nextRun: Date | undefined;
+    /** The run `/schedule skip` set aside, still to come. */
+    skip?: ScheduleSkip | undefined;
+    destinationMode?: DestinationMode;
+  }[];
   builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
 }
 

@@ -17,7 +17,7 @@ import { decideSimulated, destinationModeOf } from './simulated.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction } from './audit.ts';
 import { checkHolidays } from '../holidays.ts';
-import { forgetSkip, runsAfterSkips, setSkip } from './skips.ts';
+import { forgetSkip, pendingSkip, runsAfterSkips, setSkip } from './skips.ts';
 
 export type {
   ScheduleSettings,
@@ -137,7 +137,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
       'forbidden',
       `Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${creator.id}) or the operator may set ping:, so that no schedule pings people unasked.`,
     );
-  const { destination, guildId, channelName, home } = await destinationFor(
+  const where = await destinationFor(
     {
       destinations: opts.settings.destinations,
       channelChecks: opts.channelChecks,
@@ -147,6 +147,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     input,
     creator,
   );
+  const { destination } = where;
   if (opts.simulated) {
     const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
     if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
@@ -163,7 +164,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   const platform = parseChannelDestination(destination)?.platform;
   if (platform && input.ping?.some((m) => m.platform !== platform))
     throw fail('invalid_input', `ping: names a mention of another platform than this ${platform} channel's.`);
-  const read = { when, timezone, isZoneTyped, destination, guildId, channelName, home, line, isWatch, alert };
+  const read = { when, timezone, isZoneTyped, ...where, line, isWatch, alert };
   return { ...read, lands, ping: input.ping, holidays };
 }
 
@@ -174,6 +175,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     timezone,
     isZoneTyped,
     destination,
+    isDirect,
     guildId,
     channelName,
     home,
@@ -192,6 +194,7 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     timezone,
     ...(isZoneTyped ? { isZoneTyped } : {}),
     destination,
+    ...(isDirect ? { isDirect } : {}),
     ...(guildId ? { guildId } : {}),
     home,
     ...(channelName ? { channelName } : {}),
@@ -217,8 +220,16 @@ async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Li
   const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
   const seen = records.filter((record) => canSee(settings, record, viewer));
   const nextOf = await Promise.all(seen.map(async (r) => (r.paused ? undefined : after(r))));
+  const skips = await Promise.all(
+    seen.map(async (r) => (r.paused ? undefined : pendingSkip(store, r.id, opts.now()))),
+  );
   return {
-    schedules: seen.map((record, i) => ({ record, nextRun: nextOf[i], ...modeOf(record.destination) })),
+    schedules: seen.map((record, i) => ({
+      record,
+      nextRun: nextOf[i],
+      skip: skips[i],
+      ...modeOf(record.destination),
+    })),
     builtIns: builtIns.map((schedule) => ({
       schedule,
       nextRun: schedule.disabledReason ? undefined : next(schedule),

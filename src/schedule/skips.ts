@@ -18,6 +18,12 @@ async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefi
   return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
 }
 
+/** The run `/schedule skip` set aside that is still to come, as /schedule list shows it. */
+export async function pendingSkip(store: Store, id: string, now: Date): Promise<ScheduleSkip | undefined> {
+  const skip = await readSkip(store, id);
+  return skip && Date.parse(skip.slotId) > now.getTime() ? skip : undefined;
+}
+
 /**
  * How far the next runs are looked for: a year, at most this many slots (an every-5-minutes
  * schedule has 576 over Christmas's two days).
@@ -73,8 +79,7 @@ export async function setSkip(
 ): Promise<Skipped> {
   const { id, timezone } = record;
   if (record.paused) throw refuse(`Schedule ${id} is paused, so it has no next run to skip or restore.`);
-  const earlier = await readSkip(store, id);
-  const pending = earlier && Date.parse(earlier.slotId) > now.getTime() ? earlier : undefined;
+  const pending = await pendingSkip(store, id, now);
   if (isSkip && pending)
     throw refuse(
       `Schedule ${id} already skips its run at ${formatInZone(new Date(pending.slotId), timezone)}; /schedule unskip ${id} takes that back.`,

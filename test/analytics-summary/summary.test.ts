@@ -1,6 +1,7 @@
 // The one analytics-summary builder behind /report and the scheduled job: relative GA4 date
 // ranges, one runReport per report with both periods, the summary and its Reply.
 import { describe, expect, it } from 'vitest';
+import { timeValue } from '../../src/core/reply.ts';
 import { formatMetric, sparkline } from '../../src/analytics-summary/format.ts';
 import { daysLate, formatSpan, resolveRanges, spanOf, todayIn } from '../../src/analytics-summary/ranges.ts';
 import {
@@ -167,7 +168,7 @@ describe('summarize and renderSummaryReply', () => {
 
   it('renders one embed: the period, a field per metric, the top rows, the trend span and the zone', async () => {
     const { summary, data } = await build();
-    const reply = renderSummaryReply(summary, data.ranges.name);
+    const reply = renderSummaryReply(summary, data.ranges.name, 'UTC');
     expect(reply.text).toBe(
       'Analytics summary for yesterday (21 Nov 2025): sessions 1,234 (↑ 12.2%), users 987 (↓ 1.3%), ' +
         'new users 321 (no change), events 15,000 (↑ 7.1%), key events 42 (new).',
@@ -178,7 +179,7 @@ describe('summarize and renderSummaryReply', () => {
       title: 'Analytics summary: yesterday',
       description: '**21 Nov 2025** compared with 20 Nov 2025',
       color: 'info',
-      timestamp: '2025-11-22T08:00:03.250Z',
+      timestamp: timeValue(new Date('2025-11-22T08:00:03.250Z'), 'UTC'),
       footer: 'Trend: daily values, 15–21 Nov 2025; days in Europe/Berlin',
     });
     expect(embed!.fields![0]).toEqual({
@@ -206,14 +207,14 @@ describe('summarize and renderSummaryReply', () => {
           )
         : inner(input);
     const { summary, data } = await build({ ...REQUEST, dimension: 'pageTitle' }, client);
-    const field = renderSummaryReply(summary, data.ranges.name).embeds![0]!.fields!.at(-1)!;
+    const field = renderSummaryReply(summary, data.ranges.name, 'UTC').embeds![0]!.fields!.at(-1)!;
     expect(field.name).toBe('Top pages by sessions');
     expect(field.value).toBe('1. \\*Sale\\* \\_now\\_ \\`50%\\` \\[click\\](http://x): 9 (1%)');
   });
 
   it('answers an empty property with a "no data" report instead of failing', async () => {
     const { summary, data } = await build(REQUEST, fakeAnalytics({ empty: true }));
-    const reply = renderSummaryReply(summary, data.ranges.name);
+    const reply = renderSummaryReply(summary, data.ranges.name, 'UTC');
     expect(reply.text).toBe('No data for yesterday (21 Nov 2025).');
     expect(reply.embeds).toEqual([
       {
@@ -221,7 +222,7 @@ describe('summarize and renderSummaryReply', () => {
         description:
           'No data for yesterday (21 Nov 2025). The property recorded nothing in that range, or its data is not processed yet.',
         color: 'warning',
-        timestamp: '2025-11-22T08:00:03.250Z',
+        timestamp: timeValue(new Date('2025-11-22T08:00:03.250Z'), 'UTC'),
       },
     ]);
   });

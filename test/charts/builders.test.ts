@@ -54,12 +54,11 @@ describe('forecast chart', () => {
     ...(pop === undefined ? {} : { pop }),
   });
 
-  it("marks the city's local midnights and shows precipitation in percent", () => {
+  it("marks the reader's midnights and shows precipitation in percent", () => {
     const spec = forecastChart({
       place: 'Oslo, NO',
       units: 'metric',
-      offsetS: 3600,
-      offsetText: 'UTC+01:00',
+      zone: 'Europe/Oslo',
       steps: [
         step('2026-11-23T18:00:00Z', 2.4, 0.1),
         step('2026-11-23T21:00:00Z', 1.2, 0.55),
@@ -72,7 +71,7 @@ describe('forecast chart', () => {
     expect(spec.bars?.values).toEqual([10, 55, null, 100]);
     expect(spec.yAxisTitle).toBe('Temperature (°C)');
     expect(spec.alt).toBe(
-      'Line chart of the temperature in Oslo, NO every 3 hours, from -1.5 to 2.4 °C, with bars for the chance of precipitation (at most 100 %).',
+      'Line chart of the temperature in Oslo, NO every 3 hours (times in Europe/Oslo), from -1.5 to 2.4 °C, with bars for the chance of precipitation (at most 100 %).',
     );
   });
 
@@ -80,11 +79,12 @@ describe('forecast chart', () => {
     const spec = forecastChart({
       place: 'Austin, US',
       units: 'imperial',
-      offsetS: -21600,
-      offsetText: 'UTC−06:00',
+      zone: 'America/Chicago',
       steps: [step('2026-11-23T18:00:00Z', 61), step('2026-11-23T21:00:00Z', 64)],
     });
     expect(spec.bars).toBeUndefined();
+    expect(spec.xLabels).toEqual(['12h', '15h']);
+    expect(spec.xAxisTitle).toBe('Time (America/Chicago)');
     expect(spec.title).toBe('Austin, US: temperature');
     expect(spec.yAxisTitle).toBe('Temperature (°F)');
   });

@@ -118,7 +118,7 @@ describe('/forecast chart', () => {
     const { png, img } = onlyPng(reply);
     expect(png.filename).toBe('forecast.png');
     expect(png.description).toMatch(
-      /^Line chart of the temperature in Oslo, NO every 3 hours, from -?[\d.]+ to -?[\d.]+ °C/,
+      /^Line chart of the temperature in Oslo, NO every 3 hours \(times in UTC\), from -?[\d.]+ to -?[\d.]+ °C/,
     );
     expect(countColour(img, CHART_THEME.series[0]!)).toBeGreaterThan(500);
     // The sandbox's Oslo has wet steps this week: their bars are drawn.

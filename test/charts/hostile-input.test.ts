@@ -173,8 +173,7 @@ describe('property: chart and format code return within a second whatever they a
             forecastChart({
               place: title,
               units: 'metric',
-              offsetS: 3600,
-              offsetText: label,
+              zone: 'Europe/Oslo',
               steps: series.map((temp, i) => ({
                 at: new Date(Date.UTC(2026, 10, 20) + i * 3 * 3_600_000),
                 temp,

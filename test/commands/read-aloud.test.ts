@@ -1,6 +1,7 @@
 // Read aloud: the message command that speaks a message's words on /say's path (limit, budget, S5).
 import { describe, expect, it, vi } from 'vitest';
 import { createReadAloudCommand, READ_ALOUD } from '../../commands/read-aloud.ts';
+import { timeValue } from '../../src/core/reply.ts';
 import { ServiceError } from '../../src/errors.ts';
 import type { SpeechClient } from '../../src/services/speech/client.ts';
 import { createQuotas, createSayCharge, createSayRefund } from '../../src/user-limits.ts';
@@ -43,6 +44,19 @@ describe('Read aloud', () => {
     ]);
     expect(reply.text).toBe('Spoke 24 characters as the default voice (read-aloud.mp3, 1.0 KiB).');
     expect(onlyEmbed(reply).description).toBe('Ada, the deploy is done.');
+  });
+
+  it("speaks the message's times (time values from the adapter) in the reader's zone", async () => {
+    const speech = fakeSpeech();
+    const command = createReadAloudCommand({ modelId: 'eleven_multilingual_v2' });
+    const ctx = createContext({ services: { speech } });
+    const at = new Date('2026-11-29T13:00:00Z');
+    const text = `Deploy at ${timeValue(at, 'UTC')}.`;
+    await command.handler({ text }, { ...ctx, preferences: { ...ctx.preferences, timezone: 'Asia/Tokyo' } });
+    expect(speech.synthesize).toHaveBeenCalledWith(
+      { text: 'Deploy at Sun, 29 Nov 2026, 22:00 GMT+9.', modelId: 'eleven_multilingual_v2' },
+      { signal: expect.any(AbortSignal) },
+    );
   });
 
   it("refuses a message over the model's limit in one sentence naming the limit, before any request", async () => {

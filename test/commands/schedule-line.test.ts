@@ -27,6 +27,25 @@ describe('readShortForm', () => {
     });
   });
 
+  it('takes thread:, mode:, skip: and ping: typed after the command line as the schedule’s too', () => {
+    expect(
+      readShortForm(
+        '"every weekday at 07:30" /weather Oslo thread:yes skip:holidays:de ping:<@&500000000000000009>',
+        weatherOptions,
+      ),
+    ).toMatchObject({
+      when: 'every weekday at 07:30',
+      command: '/weather Oslo',
+      thread: 'yes',
+      skip: 'holidays:de',
+      ping: '<@&500000000000000009>',
+    });
+    expect(readShortForm('hourly /weather Oslo mode:edit', weatherOptions)).toMatchObject({
+      command: '/weather Oslo',
+      mode: 'edit',
+    });
+  });
+
   it('keeps the command line as typed around them: quotes, spacing and a quoted value of its own', () => {
     expect(
       readShortForm('daily /jobs what:"rust  developer" to:"ops" where:Berlin   country:de', () => [

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { weather } from '../../commands/weather.ts';
+import { embedTime } from '../../src/core/reply.ts';
 import type {
   CurrentWeather,
   Forecast,
@@ -60,7 +61,10 @@ describe('/weather', () => {
     expect(embed.footer).toContain('Observed 20 minutes ago · ');
     // The date is the embed's timestamp: the footer does not write it a second time.
     expect(embed.footer).not.toContain('Nov');
-    expect(embed.timestamp).toBe('2026-11-22T09:40:00.000Z');
+    expect(embedTime(embed.timestamp!)).toEqual({
+      unix: Date.parse('2026-11-22T09:40:00.000Z') / 1000,
+      text: 'Sun, 22 Nov 2026, 09:40 UTC',
+    });
     expect(reply.text).toBe(
       'Zocca, IT: moderate rain, 25.3 °C (feels like 25.6 °C), humidity 64%, wind 0.6 m/s',
     );

@@ -124,6 +124,22 @@ describe.each(backends)('preferences in the $name store', (backend) => {
     });
     expect(plain).toMatchObject({ timezone: 'Asia/Tokyo', units: 'metric', from: { timezone: 'schedule' } });
   });
+
+  it("resolves a to:me post: its tz:, then its creator's, before any setting of the DM channel", async () => {
+    const dm = { platform: 'discord', id: '1300000000000000003' } as const;
+    await book.write({ kind: 'channel', channel: dm }, { timezone: 'America/New_York', units: 'imperial' });
+    await book.write({ kind: 'user', actor: ADA }, { timezone: 'Europe/Berlin' });
+    const post = { creator: ADA, destination: `channel:discord:${dm.id}`, timezone: 'UTC', isDirect: true };
+    const direct = await other.forSchedule(post);
+    expect(direct).toMatchObject({ timezone: 'Europe/Berlin', units: 'imperial' });
+    expect(direct.from).toMatchObject({ timezone: 'user', units: 'channel' });
+    const typed = await other.forSchedule({ ...post, timezone: 'Asia/Tokyo', isZoneTyped: true });
+    expect(typed).toMatchObject({ timezone: 'Asia/Tokyo', from: { timezone: 'schedule' } });
+    // The same DM not marked as to:me reads the channel's first, as any channel post does.
+    expect(await other.forSchedule({ ...post, isDirect: false })).toMatchObject({
+      timezone: 'America/New_York',
+    });
+  });
 });
 
 describe('a value the store holds from elsewhere', () => {

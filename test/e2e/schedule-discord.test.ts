@@ -3,7 +3,9 @@
 // (createDiscordAdapter) on the fake gateway and REST API takes `/schedule add` in a guild channel
 // with no `to:`; the runner, its clock moved over two slot boundaries, posts each slot once into that
 // channel with the bot token (Create Message); `/schedule history` then links each run's message.
-// Added with mode:edit, its next slot edits the first post in place (Edit Message).
+// Added with mode:edit, its next slot edits the first post in place (Edit Message); with thread:yes
+// it replies in the thread started from its first post; with to:me it posts into the creator's DM
+// (Create DM); with a schedule admin's ping: its posts ping exactly that role (allowed_mentions).
 // The fake enforces Discord's REST contract (test/adapters/discord/contract.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCommands } from '../../adapters/discord/register.ts';
@@ -17,6 +19,7 @@ import {
   CHANNEL_ID,
   GUILD_ID,
   USER_ID,
+  dmChannelOf,
   slashCommand,
   startFakeDiscord,
   type DiscordCall,
@@ -28,6 +31,7 @@ import { offeredRegistry, replica, SILENT_LOG, startWorld, type World } from '..
 import { postInTwoSlots } from './schedule-slots.ts';
 
 const ENV = { DISCORD_TOKEN: BOT_TOKEN, DISCORD_APPLICATION_ID: APP_ID };
+const ROLE_ID = '500000000000000009';
 const clock = { at: new Date('2026-03-27T12:00:00Z') };
 const now = () => clock.at;
 
@@ -45,6 +49,7 @@ beforeAll(async () => {
     now,
     channels,
     allow: { users: [USER_ID], roles: [] },
+    settings: { adminUsers: [USER_ID] },
   });
   runner = replica(world, createMemoryStore({ now: () => clock.at.getTime() }), {
     now,
@@ -175,5 +180,58 @@ describe('/schedule on Discord, end to end', () => {
     ]);
     expect(JSON.stringify(edits[0]!.json?.embeds)).toContain('Oslo');
     expect(fake.messages.get(post!.created!)?.edits).toBe(1);
+  });
+
+  /** Adds one schedule (the earlier ones removed) and runs its two slots of a day of its own. */
+  async function addAndRun(options: OptionValue[], day: string): Promise<void> {
+    for (const r of await world.store.listSchedules()) await world.store.removeSchedule(r.id);
+    const added = await schedule('add', [
+      { name: 'when', type: 3, value: 'hourly' },
+      { name: 'command', type: 3, value: '/weather Oslo' },
+      ...options,
+    ]);
+    expect(JSON.stringify(added)).toMatch(/Schedule \w+ added/);
+    for (const slot of ['13:00', '14:00']) {
+      clock.at = new Date(`${day}T${slot}:05Z`);
+      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
+    }
+  }
+
+  it('thread:yes typed as a Discord option: the first slot posts, the next replies in the thread started from it', async () => {
+    const before = channelPosts().length;
+    await addAndRun([{ name: 'thread', type: 3, value: 'yes' }], '2026-03-29');
+    const [parent] = channelPosts().slice(before);
+    expect(channelPosts().length - before).toBe(1);
+    expect(fake.threads.get(parent!.created!)).toBe(CHANNEL_ID);
+    const replies = fake.calls.filter(
+      (c) => c.kind === 'message' && c.path === `/api/v10/channels/${parent!.created!}/messages`,
+    );
+    expect(replies.map((c) => c.authorization)).toEqual([`Bot ${BOT_TOKEN}`]);
+    expect(JSON.stringify(replies[0]!.json?.embeds)).toContain('Oslo');
+  });
+
+  it("to:me typed as a Discord option: each slot posts into the creator's DM (Create DM), not the channel", async () => {
+    const before = channelPosts().length;
+    await addAndRun([{ name: 'to', type: 3, value: 'me' }], '2026-03-30');
+    const [record] = await world.store.listSchedules();
+    const dm = dmChannelOf(USER_ID);
+    expect(record).toMatchObject({ destination: `channel:discord:${dm}`, isDirect: true });
+    expect(channelPosts().length).toBe(before);
+    const inDm = fake.calls.filter(
+      (c) => c.kind === 'message' && c.path === `/api/v10/channels/${dm}/messages`,
+    );
+    expect(inDm).toHaveLength(2);
+    expect(inDm.every((c) => c.json?.allowed_mentions !== undefined)).toBe(true);
+  });
+
+  it("a schedule admin's ping: typed as a Discord option: each post pings exactly that role, and no one else", async () => {
+    const before = channelPosts().length;
+    await addAndRun([{ name: 'ping', type: 3, value: `<@&${ROLE_ID}>` }], '2026-03-31');
+    const posts = channelPosts().slice(before);
+    expect(posts).toHaveLength(2);
+    for (const post of posts) {
+      expect(String(post.json?.content).split('\n')[0]).toBe(`<@&${ROLE_ID}>`);
+      expect(post.json?.allowed_mentions).toEqual({ parse: [], roles: [ROLE_ID] });
+    }
   });
 });

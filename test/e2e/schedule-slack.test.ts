@@ -5,7 +5,9 @@
 // chat.postMessage; `/schedule history` then links each run's message with Slack's permalink. When
 // Slack then refuses the channel (archived), the slot pauses the schedule, and the creator's next
 // command, through Bolt, carries the sentence saying so. Added with thread:yes, its next slot
-// replies under the first post's ts.
+// replies under the first post's ts; with mode:edit it updates the first post (chat.update); with
+// to:me it posts into the creator's DM (conversations.open); with a schedule admin's ping: its
+// posts' first block is exactly that user group.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackManifest } from '../../adapters/slack/manifest.ts';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
@@ -40,12 +42,14 @@ let stop: () => Promise<void>;
 let n = 0;
 
 beforeAll(async () => {
-  fake = await startSlackFake();
+  // The fake counts its rate windows on the test clock, as Slack would over real slots.
+  fake = await startSlackFake({ now: () => clock.at.getTime() });
   channels = createChannelClients({ slack: { botToken: BOT_TOKEN, apiUrl: `${fake.server.url}/api` } });
   world = await startWorld({
     now,
     channels,
     allow: { users: [USER], roles: [] },
+    settings: { adminUsers: [USER] },
     notices: { take: (actor) => runner.notices.take(actor) },
   });
   runner = replica(world, createMemoryStore({ now: () => clock.at.getTime() }), {
@@ -170,5 +174,53 @@ describe('/schedule on Slack, end to end', () => {
     expect(parents).toHaveLength(1);
     expect(fake.replies.get(parents[0]!)).toHaveLength(1);
     expect(fake.calls('chat.postMessage').at(-1)?.get('thread_ts')).toBe(parents[0]);
+  });
+
+  /** Adds one schedule (the earlier ones removed) and runs its two slots of a day of its own. */
+  async function addAndRun(line: string, day: string): Promise<void> {
+    for (const r of await world.store.listSchedules()) await world.store.removeSchedule(r.id);
+    expect(JSON.stringify(await schedule(line))).toMatch(/Schedule \w+ added/);
+    for (const slot of ['13:00', '14:00']) {
+      clock.at = new Date(`${day}T${slot}:05Z`);
+      expect((await runner.tick()).map((o) => o.status)).toEqual(['posted']);
+    }
+  }
+
+  it('mode:edit typed after the command: the first slot posts, the next updates it in place (chat.update)', async () => {
+    const before = fake.posted.get(CHANNEL)?.length ?? 0;
+    await addAndRun('add "hourly" /weather Oslo mode:edit', '2026-03-29');
+    const boards = fake.posted.get(CHANNEL)!.slice(before);
+    expect(boards).toHaveLength(1);
+    expect(fake.edits.get(boards[0]!)).toBe(1);
+    expect(fake.calls('chat.update').at(-1)?.get('ts')).toBe(boards[0]);
+  });
+
+  it("to:me: each slot posts into the creator's DM (conversations.open, im:write), not the channel", async () => {
+    fake.scopes.add('im:write');
+    try {
+      const before = fake.posted.get(CHANNEL)?.length ?? 0;
+      await addAndRun('add "hourly" to:me /weather Oslo', '2026-03-30');
+      const [record] = await world.store.listSchedules();
+      const dm = `D${USER.slice(1)}`;
+      expect(record).toMatchObject({ destination: `channel:slack:${dm}`, isDirect: true });
+      expect(fake.posted.get(dm)).toHaveLength(2);
+      expect(fake.posted.get(CHANNEL)?.length ?? 0).toBe(before);
+    } finally {
+      fake.scopes.delete('im:write');
+    }
+  });
+
+  it("a schedule admin's ping: each post's first block is exactly the user group, and nothing else mentions", async () => {
+    const before = fake.calls('chat.postMessage').length;
+    const posted = fake.posted.get(CHANNEL)?.length ?? 0;
+    await addAndRun('add "hourly" ping:<!subteam^S0ONCALL1|oncall> /weather Oslo', '2026-03-31');
+    expect(fake.posted.get(CHANNEL)!.length - posted).toBe(2);
+    const sent = fake.calls('chat.postMessage').slice(before);
+    expect(sent).toHaveLength(2);
+    for (const post of sent) {
+      const blocks = JSON.parse(post.get('blocks') ?? '[]') as { text?: { text: string } }[];
+      expect(blocks[0]?.text?.text).toBe('<!subteam^S0ONCALL1>');
+      expect(JSON.stringify(blocks.slice(1))).not.toMatch(/<@|<!(subteam|here|channel|everyone)/);
+    }
   });
 });

@@ -21,7 +21,7 @@ async function summary(
 
 describe('buildAnalyticsSummaryEmail', () => {
   it('builds a whole HTML document with a metrics table and a top-rows table', async () => {
-    const { subject, html } = buildAnalyticsSummaryEmail(await summary());
+    const { subject, html } = buildAnalyticsSummaryEmail(await summary(), 'UTC');
     expect(subject).toBe('Analytics summary: yesterday (21 Nov 2025)');
     expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">')).toBe(true);
     expect(html).toContain('<meta charset="utf-8">');
@@ -41,18 +41,23 @@ describe('buildAnalyticsSummaryEmail', () => {
     }
   });
 
+  it('says when it was sent in the schedule’s zone (ANALYTICS_SUMMARY_TZ), not as an ISO instant', async () => {
+    const { html } = buildAnalyticsSummaryEmail(await summary(), 'Europe/Berlin');
+    expect(html).toContain('Sent by herald at Sat, 22 Nov 2025, 09:00 CET</p>');
+  });
+
   it('escapes data so that a page title cannot inject markup', async () => {
     const top = domainReport(
       ['pageTitle'],
       [{ dims: ['<script>alert("x")</script> & <b>'], values: [5, 5, 5, 5, 5] }],
     );
-    const { html } = buildAnalyticsSummaryEmail(await summary({ top, dimension: 'pageTitle' }));
+    const { html } = buildAnalyticsSummaryEmail(await summary({ top, dimension: 'pageTitle' }), 'UTC');
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;');
   });
 
   it('says there is no data for an empty report, without tables', async () => {
-    const { subject, html } = buildAnalyticsSummaryEmail(await summary({ empty: true }));
+    const { subject, html } = buildAnalyticsSummaryEmail(await summary({ empty: true }), 'UTC');
     expect(subject).toBe('Analytics summary: yesterday (21 Nov 2025)');
     expect(html).toContain('<p>No data for 21 Nov 2025.');
     expect(html).not.toContain('<table');

@@ -81,7 +81,7 @@ describe('replies read alike', () => {
   it('writes a date once per footer, in the one date format', () => {
     const footer = replyTo('/weather London').split('\n').at(-1)!;
     expect(footer).toMatch(
-      /^│ Observed (just now|\d+ minutes? ago) · Units: metric \(°C, m\/s\) · \d{1,2} Nov 2026, \d\d:\d\d UTC$/,
+      /^│ Observed (just now|\d+ minutes? ago) · Units: metric \(°C, m\/s\) · \w{3}, \d{1,2} Nov 2026, \d\d:\d\d UTC$/,
     );
     expect(footer.match(/2026/g)).toHaveLength(1);
   });

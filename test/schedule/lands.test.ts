@@ -347,6 +347,8 @@ describe('to:me: a direct message to the creator', () => {
       `channel:discord:${discordDm}`,
       `channel:slack:D${SLACKER.id.slice(1)}`,
     ]);
+    // Read by its creator alone: their settings come before the DM channel's (docs/settings.md).
+    expect([board.isDirect, thread.isDirect]).toEqual([true, true]);
     await raceSlot(replicas, '12:15');
     await raceSlot(replicas, '12:30');
     expect(botMessagesIn(discordDm).map((m) => m.edits)).toEqual([1]);

@@ -2,6 +2,7 @@
 // `data.resolved.messages`: mentions, channels, roles, emoji, timestamps, links and markdown.
 import type { APIMessage } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
+import { plainTimes } from '../../../src/core/reply.ts';
 import { discordMessageWords } from '../../../adapters/discord/message-words.ts';
 import { USER_ID, userMessage } from './fake-discord.ts';
 
@@ -54,13 +55,16 @@ describe('discordMessageWords', () => {
     expect(unnamed).not.toMatch(/\d{17}/);
   });
 
-  it('reads custom emoji by name, timestamps as dates, command mentions and @everyone as words', () => {
+  it("reads custom emoji by name, timestamps as dates in the reader's zone, command mentions and @everyone as words", () => {
     const text =
       'Shipped <:party_parrot:1187421520894748000><a:blob_dance:1187421520894748001> ' +
       'at <t:1795957200:F> (<t:1795957200:R>) via </schedule add:1187421520894748002> @everyone';
-    expect(discordMessageWords(message(text))).toBe(
-      'Shipped party parrot blob dance at 29 Nov 2026, 13:00 UTC (29 Nov 2026, 13:00 UTC) via /schedule add everyone.',
+    const words = discordMessageWords(message(text));
+    expect(plainTimes(words, 'UTC')).toBe(
+      'Shipped party parrot blob dance at Sun, 29 Nov 2026, 13:00 UTC (Sun, 29 Nov 2026, 13:00 UTC) via /schedule add everyone.',
     );
+    // Read aloud speaks them in the reader's zone (their /settings tz).
+    expect(plainTimes(words, 'Asia/Tokyo')).toContain(' at Sun, 29 Nov 2026, 22:00 GMT+9 (');
   });
 
   it('reads links as their host or their label, and strips markdown around them', () => {

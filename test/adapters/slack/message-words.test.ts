@@ -3,6 +3,7 @@
 // shortcodes, mrkdwn and its three escaped characters.
 import { describe, expect, it } from 'vitest';
 import { slackMentionIds, slackMessageWords } from '../../../adapters/slack/message-words.ts';
+import { plainTimes } from '../../../src/core/reply.ts';
 
 const NONE = { users: new Map<string, string>(), channels: new Map<string, string>() };
 const NAMED = {
@@ -28,10 +29,13 @@ describe('slackMentionIds', () => {
 
 describe('slackMessageWords', () => {
   it('reads a realistic message with the names looked up', () => {
-    expect(slackMessageWords(TEXT, NAMED)).toBe(
+    const words = slackMessageWords(TEXT, NAMED);
+    expect(plainTimes(words, 'UTC')).toBe(
       'Alice Liddell can you look at incidents and war-room? here the run 42 failed fire thumbsup at 10:30:45, ' +
-        'see a link to example.com & fix it by 29 Nov 2026, 13:00 UTC. quoted text with strike. npm test.',
+        'see a link to example.com & fix it by Sun, 29 Nov 2026, 13:00 UTC. quoted text with strike. npm test.',
     );
+    // Read aloud speaks the date in the reader's zone (their /settings tz).
+    expect(plainTimes(words, 'America/New_York')).toContain('fix it by Sun, 29 Nov 2026, 08:00 GMT-5.');
   });
 
   it('says "someone" and "a channel" where no name was found, never the id', () => {

@@ -106,7 +106,7 @@ describe('renderSlack', () => {
     expect(context.elements.map((e) => (e as { text: string }).text)).toEqual([
       '🔗 <https://openweathermap.org/city/2988507|openweathermap.org>',
       'OpenWeather',
-      `<!date^${Date.parse('2026-05-01T12:00:00Z') / 1000}^{date_short_pretty} {time}|2026-05-01T12:00:00Z>`,
+      `<!date^${Date.parse('2026-05-01T12:00:00Z') / 1000}^{date_short_pretty} {time}|1 May 2026, 12:00 UTC>`,
     ]);
     expect(context.elements.length).toBeLessThanOrEqual(MAX_CONTEXT_ELEMENTS);
   });
