@@ -142,8 +142,8 @@ const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next
   last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
   memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
 
-/** Writes a value kept until it is deleted (no expiry). */
-export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, NULL)
+/** Writes a value: key, value, now, and its expiry (NULL: kept until deleted). */
+export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
   expires_at = excluded.expires_at`;
 
