@@ -1,7 +1,17 @@
 // What the Redis store and the budget in Redis (rate-budget-redis.ts) share: the key prefix with
 // the `{sched}` hash tag (every key a script touches in one Cluster slot), the one-time rename of
-// keys written before the tag, a SCAN by prefix, and running a Lua script by its hash.
+// keys written before the tag, a SCAN by prefix, running a Lua script by its hash, and connecting.
 import type { Redis } from 'ioredis';
+
+/** Connects through herald's one Redis factory (src/redis.ts), loaded only when Redis is configured. */
+export async function connectStoreRedis(
+  url: string,
+  opts: { connectTimeoutMs?: number | undefined; verifyTls?: boolean | undefined } = {},
+): Promise<Redis> {
+  // Only these two: the store's own options (its clock, key prefix) are passed in here too.
+  const { connectTimeoutMs, verifyTls } = opts;
+  return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs, verifyTls });
+}
 
 /** The prefix of the store's keys: the configured one and the `{sched}` hash tag. */
 export function storeKeyPrefix(prefix: string): string {

@@ -6,8 +6,14 @@
 // <p> is the prefix and the `{sched}` hash tag: every key a script touches is in one Cluster slot,
 // passed in KEYS, never built inside a script.
 import type { Redis } from 'ioredis';
-import { connectStoreRedis } from './connect.ts';
-import { moveLegacyKeys, scanKeys, scriptsOf, storeKeyPrefix, type RunScript } from './redis-common.ts';
+import {
+  connectStoreRedis,
+  moveLegacyKeys,
+  scanKeys,
+  scriptsOf,
+  storeKeyPrefix,
+  type RunScript,
+} from './redis-common.ts';
 import * as lua from './redis-store-scripts.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
