@@ -1,10 +1,8 @@
-// The SQLite store's file (sqlite-store.ts): opening it in WAL mode, its schema and the
-// migrations of files written by older versions, and the statements its steps run.
+// The SQLite store's file: opened in WAL mode, its schema, older files' migrations, and statements.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/** Opens (creating its folder) the SQLite file at `path`, or an in-memory database for `:memory:`. */
 function openSqlite(path: string): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: 5_000 });
@@ -147,7 +145,6 @@ export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VA
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
   expires_at = excluded.expires_at`;
 
-/** The slot steps' statements. */
 export function slotStatements(db: DatabaseSync) {
   return {
     slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
@@ -182,7 +179,6 @@ export function slotStatements(db: DatabaseSync) {
   };
 }
 
-/** The outbox steps' statements. */
 export function outboxStatements(db: DatabaseSync) {
   return {
     due: db.prepare(
