@@ -81,7 +81,6 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   const p = storeKeyPrefix(prefix);
   const redis = await connectStoreRedis(url, opts);
   await moveLegacyKeys(redis, prefix);
-  const key = (...parts: string[]) => p + parts.join(':');
   const ctx: RedisContext = {
     redis,
     script: scriptsOf(redis),
@@ -298,16 +297,8 @@ function redisOutbox({ redis, script, now, key, retention }: RedisContext): Outb
         : await redis.zrangebyscore(due, '-inf', t, 'LIMIT', 0, limit * 4);
       if (ids.length === 0) return [];
       const keys = [due, ...ids.map(entryKey)];
-      const rows = (await script(
-        lua.CLAIM_DUE,
-        keys.length,
-        ...keys,
-        t,
-        leaseMs,
-        limit,
-        owner,
-        ...ids,
-      )) as unknown[];
+      const args = [t, leaseMs, limit, owner, ...ids];
+      const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
       return rows.map((r) => entryOf(pairsToRecord(r)));
     },
     async markDelivered(id, receipt, memoryKey) {
@@ -317,9 +308,8 @@ function redisOutbox({ redis, script, now, key, retention }: RedisContext): Outb
     async renewOutboxLeases(ids, owner, leaseMs) {
       if (ids.length === 0) return [];
       const keys = [due, ...ids.map(entryKey)];
-      return (
-        (await script(lua.RENEW, keys.length, ...keys, now(), leaseMs, owner, ...ids)) as unknown[]
-      ).map(String);
+      const renewed = await script(lua.RENEW, keys.length, ...keys, now(), leaseMs, owner, ...ids);
+      return (renewed as unknown[]).map(String);
     },
     async markInFlight(id, owner, isInFlight, receipt = '') {
       return (await script(lua.IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? now() : '', receipt)) === 1;
@@ -334,10 +324,9 @@ function redisOutbox({ redis, script, now, key, retention }: RedisContext): Outb
     async listOutbox(status) {
       const pipeline = redis.pipeline();
       for (const id of await redis.zrange(key('outbox', 'all'), '0', '-1')) pipeline.hgetall(entryKey(id));
-      const hashes = ((await pipeline.exec()) ?? []).map(([err, h]) =>
-        err ? {} : (h as Record<string, string>),
-      );
-      return hashes.filter((h) => h.id !== undefined && h.status === status).map(entryOf);
+      const hashes = ((await pipeline.exec()) ?? []).map(([err, h]) => (err ? {} : h));
+
+      return (hashes as Record<string, string>[]).filter((h) => h.id && h.status === status).map(entryOf);
     },
   };
 }
