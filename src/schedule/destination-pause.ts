@@ -86,10 +86,8 @@ function inLane<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
+  const settled = () => undefined;
+  const tail = run.then(settled, settled);
   lanes.set(destination, tail);
   void tail.then(() => {
     if (lanes.get(destination) === tail) lanes.delete(destination);
