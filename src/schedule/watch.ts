@@ -169,7 +169,9 @@ export async function convertOldWatchMemories(
     let plain: unknown;
     try {
       plain = raw?.startsWith('[') ? JSON.parse(raw) : undefined;
-    } catch {}
+    } catch {
+      // Not the old format either: no memory, as applyWatch reads it.
+    }
     if (!Array.isArray(plain)) continue;
     const facts = plain
       .filter((p): p is string => typeof p === 'string')
