@@ -190,20 +190,15 @@ function builtInTargets(engine: Engine): (name?: string) => Promise<Target[]> {
   const all = engine.settings.builtIns ?? [];
   return async (name) => {
     const out: Target[] = [];
-    for (const b of all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name))) {
-      const key = `job:${b.job.name}:since`;
-      if (!since.has(b.job.name)) {
+    const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
+    for (const { job, cron, timezone } of wanted) {
+      const key = `job:${job.name}:since`;
+      if (!since.has(job.name)) {
         const t = engine.now().getTime();
         await engine.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
-        since.set(b.job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
+        since.set(job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
       }
-      out.push({
-        name: b.job.name,
-        cron: b.cron,
-        timezone: b.timezone,
-        since: since.get(b.job.name)!,
-        job: b.job,
-      });
+      out.push({ name: job.name, cron, timezone, since: since.get(job.name)!, job });
     }
     return out;
   };
