@@ -226,19 +226,11 @@ function deliveredOf(
   result: Awaited<ReturnType<Deliverer['deliverHeld']>>,
 ): SlotOutcome['deliveries'] {
   return entries.map((e, i) => {
-    const receipt = result.receipts?.get(e.id);
-    const channelId = result.channels?.get(e.id);
     const outcome = result.outcomes.get(e.id) ?? 'pending';
     const failure = outcome === 'delivered' ? undefined : result.failures?.get(e.id);
-    return {
-      id: e.id,
-      kind: deliveries[i]!.kind,
-      outcome,
-      delivery: deliveries[i]!,
-      ...(receipt === undefined ? {} : { receipt }),
-      ...(channelId === undefined ? {} : { channelId }),
-      ...(failure === undefined ? {} : { failure }),
-    };
+    const [receipt, channelId] = [result.receipts?.get(e.id), result.channels?.get(e.id)];
+    const delivery = deliveries[i]!;
+    return { id: e.id, kind: delivery.kind, outcome, delivery, receipt, channelId, failure };
   });
 }
 
