@@ -1,22 +1,16 @@
-// Where a schedule being added will post: a configured destination named by `to:`, else the chat
-// channel /schedule add was typed in (once herald may post there, and the member may too), else
-// `default`; and the schedule's home (its guild or workspace, and the channel when it is private),
-// which decides who sees it (visibility.ts).
+// Where a schedule being added will post, and its home, which decides who sees it (visibility.ts).
 import { UserError, userMessageFor } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import { maySendMessages } from '../domain/discord.ts';
 import type { ScheduleHome } from './schedules.ts';
 
-/** Per platform herald posts into channels on: one sentence saying what to grant, else undefined. */
+/** Per platform: one sentence saying what to grant herald in a channel, else undefined. */
 export type ChannelChecks = Partial<
   Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<string | undefined>>
 >;
 
-/**
- * Per platform herald posts into channels on: who reads `channel` (private or not) and whether
- * `actor` is in it (Slack), asked when a schedule is added to post there.
- */
+/** Per platform: whether `channel` is private, and whether `actor` is in it (Slack). */
 export type ChannelAudiences = Partial<
   Record<
     ChatChannel['platform'],
@@ -27,7 +21,6 @@ export type ChannelAudiences = Partial<
 /** Per platform: the bot's direct-message channel with a user (Create DM; Slack's conversations.open). */
 export type DirectChannels = Partial<Record<ChatChannel['platform'], (userId: string) => Promise<string>>>;
 
-/** What an add's destination is chosen from: the configured names and the platforms' checks. */
 interface DestinationSources {
   destinations: readonly string[];
   directChannels?: DirectChannels | undefined;
@@ -35,7 +28,6 @@ interface DestinationSources {
   channelAudiences?: ChannelAudiences | undefined;
 }
 
-/** A refusal of /schedule's input or access, one sentence. */
 export function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
   return new UserError({ code, message });
 }
@@ -53,10 +45,7 @@ function destinationOf(destinations: readonly string[], to: string | undefined):
   throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
 }
 
-/**
- * The destination of an add: `to:` names a configured one; without it, the channel the command was
- * typed in (posted by the bot itself, once it is checked that it may), else `default`.
- */
+/** `to:` names a configured destination; else the channel typed in, once herald may post there; else `default`. */
 export async function destinationFor(
   opts: DestinationSources,
   input: { to?: string | undefined; channel?: ChatChannel | undefined; thread?: string | undefined },
@@ -79,21 +68,16 @@ export async function destinationFor(
   if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
   refuseNonMember(channel, audience?.isMember);
-  // The guild is kept with the channel: Discord's message links name both.
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
   return {
     destination: channelDestination(channel),
     ...(guildId ? { guildId } : {}),
-    // Its name, so that what herald says of the channel names it as its users know it.
     ...(channel.name ? { channelName: channel.name } : {}),
     home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
   };
 }
 
-/**
- * `to:me`: the creator's direct messages with the bot. Its home names no workspace, so only its
- * creator and the admins see it, wherever they type (visibility.ts).
- */
+/** `to:me`: the creator's DM with the bot; its home names no workspace (only its creator and admins see it). */
 async function directTo(opts: DestinationSources, creator: Actor, isThread: boolean) {
   const open = creator.platform === 'console' ? undefined : opts.directChannels?.[creator.platform];
   if (creator.platform === 'console' || !open)
@@ -112,10 +96,7 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
   return { destination: channelDestination({ platform: creator.platform, id }), home: {}, isDirect: true };
 }
 
-/**
- * herald posts into a channel for a member only where they may post themselves: on Discord the
- * interaction's member.permissions (View Channel and Send Messages), on Slack membership.
- */
+/** herald posts into a channel for a member only where they may post themselves. */
 function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
   if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
     if (maySendMessages(channel.memberPermissions)) return;

@@ -1,10 +1,6 @@
-// How a schedule's creator is told what happened to it (paused because the platform refused its
-// destination, or failing three slots in a row): never through the destination that refuses. A
-// direct message where herald can send one (Slack with im:write, Discord with its bot token: the
-// `directMessage` port, given by the composition from the bot's channel clients); else the notice
-// waits in the store and rides on the reply to the creator's next command on that platform, on
-// whichever replica answers it (`take`, which the dispatcher calls). Every notice is also logged,
-// which is all a webhook-only set-up (schedules added on the console) has besides /schedule list.
+// How a schedule's creator is told what happened to it, never through the destination that
+// refuses: a direct message where herald can send one; else the notice waits in the store for the
+// reply to their next command, on whichever replica answers it. Every notice is also logged.
 import type { Actor } from '../core/actor.ts';
 import type { Store } from '../store/store.ts';
 import type { JobLog } from './job.ts';
@@ -13,13 +9,11 @@ import type { ScheduleRecord } from './schedules.ts';
 /** Sends `text` to `user` as a direct message; false when the platform or the bot cannot. */
 export type DirectMessage = (user: Actor, text: string) => Promise<boolean>;
 
-/** How a notice reached the creator. */
 type NoticeRoute = 'dm' | 'next-command';
 
 export interface CreatorNotices {
-  /** Tells the creator of `record` `text`, by DM where possible, else with their next command. */
   tell(record: ScheduleRecord, text: string): Promise<NoticeRoute>;
-  /** The notices waiting for `actor`, taken (another command will not see them again). */
+  /** The notices waiting for `actor`, taken. */
   take(actor: Actor): Promise<string | undefined>;
 }
 

@@ -1,10 +1,6 @@
-// One outbox entry's delivery: sent through its service or the bot's own channel client, then
-// marked delivered, retried in process (a destination's asked-for wait, or a 5xx's backoff), put
-// back in the store with a backoff (holding its destination for it, destination-pause.ts), put back
-// behind an earlier post that holds the destination, left leased when the send got no answer, or
-// given up on with a logged error; and a post read back from its JSON form in the outbox (written
-// by slot-run.ts). The drain that calls it
-// is delivery.ts, the deliverer's options and shared context delivery-options.ts.
+// One outbox entry's delivery (the drain is delivery.ts): sent, then marked delivered, retried in
+// process, put back with a backoff (holding its destination, destination-pause.ts) or behind an
+// earlier post that holds it, left leased when the send got no answer, or given up on.
 import { ownEntry } from '../domain/lookup.ts';
 import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
@@ -32,11 +28,7 @@ import {
   type Notes,
 } from './delivery-options.ts';
 
-/**
- * The webhook client a destination name posts through: `default` is services.webhook, any other a
- * named one. A name is stored with its schedule, so "constructor" may outlive its
- * WEBHOOK_URL_CONSTRUCTOR: only the table's own entries count.
- */
+/** The webhook client of a destination name; only the table's own entries (a name like "constructor" is stored). */
 export function webhookClientFor(
   sources: Pick<DeliveryOptions, 'services' | 'destinations'>,
   name: string,
@@ -56,11 +48,7 @@ export function fromOutboxPayload(payload: unknown): Delivery {
   return { ...delivery, message: { ...delivery.message, files } } as Delivery;
 }
 
-/**
- * Sends one delivery; resolves with the provider's id of what it created (message or email id).
- * `parts` is what an earlier try of a post made in parts already posted; `onRateLimit` is told what
- * each chat platform's answer said about the destination's rate limit.
- */
+/** Sends one delivery; resolves with the provider's id of what it created. */
 async function send(
   ctx: DeliveryContext,
   delivery: Delivery,
@@ -71,7 +59,7 @@ async function send(
   if (delivery.kind === 'webhook') {
     const name = delivery.destination ?? 'default';
     const channel = parseChannelDestination(name);
-    // Where its schedule's earlier posts left a board or a thread, read now: shared by the replicas.
+    // Where its schedule's earlier posts left a board or a thread (mode:edit, thread:yes).
     const { key, ...lands } = delivery.lands ?? { key: undefined };
     const stored = key === undefined ? undefined : await ctx.store.getValue(key);
     const opts = {
@@ -82,10 +70,9 @@ async function send(
     };
     let posted: PostedMessage;
     if (channel) {
-      // Posted by the bot itself; a platform herald is not connected to waits, like a missing webhook.
       const poster = ctx.settings.channels?.[channel.platform];
       if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
-      // The outbox entry's id: the same on every resend, so Discord's nonce makes a resend safe.
+      // The entry's id is the same on every resend: Discord's nonce makes a resend safe.
       posted = await poster.post(channel.id, delivery.message, { ...opts, progress: parts, idempotencyKey });
       posted = { ...posted, channelId: posted.channelId ?? channel.id };
     } else {
@@ -101,20 +88,11 @@ async function send(
   return { id: (await ctx.settings.services.email.send(delivery.email)).id };
 }
 
-// A ServiceError's message is herald's own text (the provider's is `providerMessage`, kept for
-// logs): "webhook.post failed: forbidden (HTTP 403)", or a client's sentence saying what to fix.
+// A ServiceError's message is herald's own text (the provider's, `providerMessage`, stays in logs).
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/**
- * An entry as the log names it: by job, slot and kind only; its payload and the webhook address
- * (its token) stay out of logs.
- */
-const named = (entry: OutboxEntry) => ({
-  job: entry.job,
-  slotId: entry.slotId,
-  kind: entry.kind,
-  outboxId: entry.id,
-});
+/** An entry as the log names it: its payload and the webhook address (a token) stay out. */
+const named = ({ job, slotId, kind, id }: OutboxEntry) => ({ job, slotId, kind, outboxId: id });
 
 async function giveUp(
   ctx: DeliveryContext,
@@ -123,40 +101,26 @@ async function giveUp(
   err?: unknown,
 ): Promise<EntryOutcome> {
   await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
-  const fields = {
-    ...named(entry),
-    attempts: entry.attempts,
-    reason,
-    ...(err instanceof ServiceError ? { code: err.code, status: err.status } : {}),
-  };
+  const service = err instanceof ServiceError ? { code: err.code, status: err.status } : {};
+  const fields = { ...named(entry), attempts: entry.attempts, reason, ...service };
   ctx.log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
   return 'given_up';
 }
 
 function warnUncertain(log: JobLog, entry: OutboxEntry): void {
-  log.warn(
-    {
-      ...named(entry),
-      inFlightSince: entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString(),
-      reason: 'an earlier send got no answer (crash or timeout): the post may appear twice',
-    },
-    'outbox.resend_uncertain',
-  );
+  const since = entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString();
+  const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
+  log.warn({ ...named(entry), inFlightSince: since, reason }, 'outbox.resend_uncertain');
 }
 
 /**
- * Why an entry goes back: its destination failed or asked to wait, an earlier post put back holds
- * the destination (no failed try: back until the hold ends), Discord's invalid-request limit stops
- * scheduled posting (`invalid-limit`: looked at again after `waitMs`, every post alike, so no hold),
- * or this process is stopping (the next start retries it). A destination's own reason then holds
- * it until the entry's retry, so that no later post to it goes first.
+ * Why an entry goes back: its destination failed or asked to wait, an earlier post holds the
+ * destination, Discord's invalid-request limit (every post alike, so no hold), or a stop. The first
+ * two hold the destination until the entry's retry, so that no later post to it goes first.
  */
 type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
 
-/**
- * Whether Discord's invalid-request limit stops this delivery: a post rendered for Discord (a Slack
- * message is tagged `platform`), while the budget says the limit is reached.
- */
+/** Whether Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`). */
 async function isStoppedByInvalidLimit(ctx: DeliveryContext, delivery: Delivery): Promise<boolean> {
   const budget = ctx.settings.rateBudget;
   if (!budget || delivery.kind !== 'webhook' || 'platform' in delivery.message) return false;
@@ -170,51 +134,30 @@ async function putBack(
   err: unknown,
   why: PutBackReason = 'destination',
 ): Promise<EntryOutcome> {
-  const base = Math.min(
-    ctx.settings.retryBaseMs * 2 ** Math.max(0, entry.attempts - 1),
-    ctx.settings.retryMaxMs,
-  );
+  const { retryBaseMs, retryMaxMs } = ctx.settings;
+  const base = Math.min(retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), retryMaxMs);
   // A held entry is due 1 ms after the hold ends, so that every store's claim (by due time first)
   // takes the holding entry no later than it, even when many are due at once.
   const exact = why === 'held' ? waitMs + 1 : why === 'invalid-limit' ? waitMs : undefined;
   const nextAttemptAt = ctx.now() + (exact ?? Math.max(waitMs, base));
   await ctx.store.rescheduleOutbox(entry.id, ctx.owner, nextAttemptAt, describe(err));
   if (why === 'destination' || why === 'held') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
-  ctx.log.warn(
-    {
-      ...named(entry),
-      attempts: entry.attempts,
-      error: describe(err),
-      nextAttemptAt: new Date(nextAttemptAt).toISOString(),
-    },
-    'outbox.retry_scheduled',
-  );
+  const retry = { attempts: entry.attempts, nextAttemptAt: new Date(nextAttemptAt).toISOString() };
+  ctx.log.warn({ ...named(entry), error: describe(err), ...retry }, 'outbox.retry_scheduled');
   return 'pending';
 }
 
-/**
- * The store says another owner holds the entry now (its lease ran out and another replica's pass
- * took it, or it was settled there): that owner sends it, never this process.
- */
+/** The store says another owner holds the entry now: that owner sends it, never this process. */
 function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): EntryOutcome {
   ctx.log.warn(named(entry), 'outbox.taken_over');
   notes.failures.set(entry.id, { reason: 'another replica took the post over' });
   return 'pending';
 }
 
-/**
- * A send that got no answer may have posted: it stays leased (the store's lease is its wait) and is
- * sent again once, after the lease, by whichever drain then claims it; never at once.
- */
+/** A send that got no answer may have posted: it stays leased, and is resent only after the lease. */
 function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceError): EntryOutcome {
-  ctx.log.warn(
-    {
-      ...named(entry),
-      error: describe(err),
-      resendAfterMs: ctx.settings.leaseMs,
-    },
-    'outbox.outcome_unknown',
-  );
+  const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.settings.leaseMs };
+  ctx.log.warn(fields, 'outbox.outcome_unknown');
   return 'pending';
 }
 
@@ -232,9 +175,8 @@ export async function deliverEntry(
 }
 
 /**
- * Waits out what the destination asked before the first send; an outcome when the entry goes
- * back instead (a hold, a wait too long, a stop), else undefined. A fresh post marked in flight
- * by its slot's step (`unmark`) is unmarked before it goes back unsent.
+ * Waits out what the destination asked before the first send; an outcome when the entry goes back
+ * instead. A fresh post marked in flight by its slot's step (`unmark`) is unmarked first.
  */
 async function waitTurn(
   ctx: DeliveryContext,
@@ -260,7 +202,7 @@ async function waitTurn(
   }
 }
 
-/** A send's success: the store step that marks it delivered (the watch's memory with it), noted and logged. */
+/** A send's success: marked delivered (the watch's memory with it), noted and logged. */
 async function delivered(
   ctx: DeliveryContext,
   entry: OutboxEntry,
@@ -305,7 +247,6 @@ async function deliverOnce(
     );
   }
   const delivery = fromOutboxPayload(entry.payload);
-  // A part already posted (a Slack message whose files failed) is on the entry: a retry skips it.
   const progress: PostProgress = {
     posted: entry.receipt,
     record: async (id) => {
@@ -316,9 +257,8 @@ async function deliverOnce(
   // Waited once before the first send: this drain's own 429s are waited out below.
   const early = await waitTurn(ctx, entry, markedAt !== undefined, signal);
   if (early !== undefined && early !== 'waited') return early;
-  // The store marked a slot's fresh post in flight with its lease: sent with no wait, within a
-  // third of the lease (before any renewal was due), the lease is surely still this process's and
-  // the send needs no store step of its own.
+  // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
+  // renewal was due), is surely still this process's: its send needs no store step of its own.
   let isMarked =
     early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.settings.leaseMs / 3;
   let isUncertain = entry.inFlightAt !== undefined;
@@ -332,9 +272,7 @@ async function deliverOnce(
     }
     try {
       if (isUncertain) warnUncertain(ctx.log, entry);
-      // Recorded before the request: if this process dies before the answer, the next claim knows
-      // the post may already be visible (a webhook has no idempotency key to make a resend safe).
-      // The store refuses when this owner no longer holds the entry: then it is not sent here.
+      // Before the request: if this process dies, the next claim knows the post may be visible.
       if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
         return takenOver(ctx, entry, notes);
       isMarked = false;
@@ -352,10 +290,7 @@ async function deliverOnce(
   }
 }
 
-/**
- * What a failed send comes to: delivered after all (a 204), given up, put back, left uncertain, or
- * tried `again` after a wait (`answered`: the provider answered this one, so it did not post).
- */
+/** What a failed send comes to: `again` after a wait (`answered`: the provider did not post it), or an outcome. */
 async function afterFailure(
   ctx: DeliveryContext,
   entry: OutboxEntry,
@@ -392,14 +327,8 @@ async function afterFailure(
     if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
     return putBack(ctx, entry, retryAfterMs ?? 0, err);
   }
-  const fields = {
-    job: entry.job,
-    kind: entry.kind,
-    attempt: tries.attempt,
-    code: err.code,
-    delayMs: waitMs,
-  };
-  ctx.log.debug(fields, 'outbox.retry');
+  const { job, kind } = entry;
+  ctx.log.debug({ job, kind, attempt: tries.attempt, code: err.code, delayMs: waitMs }, 'outbox.retry');
   if (asked > 0) Object.assign(tries, { waits: tries.waits + 1, waited: tries.waited + waitMs });
   else tries.attempt++;
   try {

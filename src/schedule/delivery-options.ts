@@ -1,6 +1,5 @@
-// What the deliverer is given and what its steps share: its options with their defaults, the
-// outcomes a drain answers with, and the context built from the options once per deliverer
-// (delivery.ts drains, deliver-entry.ts delivers one entry).
+// What the deliverer is given and what its steps share: its options and defaults, a drain's
+// outcomes, and the context built once per deliverer (delivery.ts, deliver-entry.ts).
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
 import { createLeaseKeeper, repeatEvery, type LeaseKeeper, type Repeat } from './lease-keeper.ts';
@@ -22,10 +21,7 @@ export interface DeliveryOptions {
   random?: () => number;
   /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /**
-   * How long a claim holds an entry unrenewed; renewed every third of it while the entry waits
-   * its turn or is sent (lease-keeper.ts), so a crash frees it after at most this long.
-   */
+  /** How long a claim holds an entry unrenewed (lease-keeper.ts renews it while it waits and is sent). */
   leaseMs?: number;
   /** Runs the lease renewals; tests pass one that a fake clock drives. */
   repeat?: Repeat;
@@ -58,8 +54,6 @@ const DELIVERY_DEFAULTS = Object.freeze({
   maxAgeMs: 24 * 60 * 60_000,
 });
 
-/* The fixed rules of one entry's delivery (deliver-entry.ts), beside the defaults above. */
-
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 export const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
 /** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
@@ -74,11 +68,9 @@ export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 export interface DrainResult {
   /** Entry id to outcome, for every entry this drain handled. */
   outcomes: Map<string, EntryOutcome>;
-  /** Entry id to the provider's id of what was delivered (the webhook message id). */
+  /** By entry id: the provider's id of the post, the channel it says it is in, why it was not delivered. */
   receipts?: Map<string, string>;
-  /** Entry id to the channel the provider said it posted in (a Discord webhook's `channel_id`). */
   channels?: Map<string, string>;
-  /** Entry id to why it was not delivered (given up on, or put back), with the provider's HTTP status. */
   failures?: Map<string, DeliveryFailure>;
 }
 
@@ -92,7 +84,7 @@ export interface DeliveryFailure {
 /** What one drain learns besides the outcomes. */
 export type Notes = Required<Omit<DrainResult, 'outcomes'>>;
 
-/** What the delivery steps share: the resolved options, the clock, the store and this owner. */
+/** What the delivery steps share. */
 export interface DeliveryContext {
   settings: DeliveryOptions & { [K in keyof typeof DELIVERY_DEFAULTS]: number };
   now: () => number;
@@ -101,7 +93,6 @@ export interface DeliveryContext {
   log: JobLog;
   owner: string;
   pauses: DestinationPauses;
-  /** The leases on the entries this deliverer holds, renewed while they wait and are sent. */
   leases: LeaseKeeper;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -130,10 +121,10 @@ export function createDeliveryContext(options: DeliveryOptions): DeliveryContext
   };
 }
 
-/** A file as the outbox keeps it (a Discord or a Slack one): JSON has no bytes, so they travel as base64. */
+/** A file as the outbox keeps it: JSON has no bytes, so they travel as base64. */
 export type StoredFile = Record<string, unknown> & { base64: string };
 
-/** How a delivery is asked for: `markedAt` as for Deliverer.deliverHeld. */
+/** `markedAt` as for Deliverer.deliverHeld. */
 export interface DeliverOpts {
   signal?: AbortSignal | undefined;
   markedAt?: number | undefined;

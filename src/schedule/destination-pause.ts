@@ -1,11 +1,8 @@
-// A destination's rate limit as the deliverer keeps it: one pause per destination, set by whatever
-// an answer asks (a 429's retry_after or Retry-After, or X-RateLimit-Remaining 0 until
-// X-RateLimit-Reset-After), kept in this process and in the store so that every replica sharing it
-// holds back too; one lane per destination, so that this process sends a destination's posts one at
-// a time, in the order they were handed over; and a hold per destination, so that a post put back in
-// the outbox keeps its place: the destination pauses until that post's retry time, and every post
-// created after it is put back behind it rather than waited out here and sent first. The hold is
-// stored under the pause's own key, so knowing it costs no read more.
+// A destination's rate limit as the deliverer keeps it: one pause per destination, set by what an
+// answer asks (a 429, or X-RateLimit-Remaining 0), kept here and in the store so that every replica
+// holds back; one lane per destination, so that its posts go one at a time in order; and a hold,
+// so that a post put back keeps its place: later posts go back behind it rather than first. The
+// hold is stored under the pause's key, so knowing it costs no read more.
 import { parseChannelDestination } from '../core/channel.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
@@ -18,10 +15,7 @@ interface PauseScopes {
   credential: string;
 }
 
-/**
- * An entry's destination (`webhook:<name>`, or its kind for email) and credential: a channel
- * destination shares the bot's token, and so Discord's global limit, with the platform's others.
- */
+/** An entry's destination and credential: a channel shares the bot's token (Discord's global limit). */
 export function scopesOf(entry: OutboxEntry): PauseScopes {
   const payload = entry.payload as Partial<Delivery> | null;
   if (payload?.kind !== 'webhook') return { destination: entry.kind, credential: entry.kind };
@@ -36,24 +30,18 @@ type Turn = Pick<OutboxEntry, 'id' | 'createdAt'>;
 export const byTurn = (a: Turn, b: Turn): number =>
   a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** What a post must wait for before it is sent. */
 interface Wait {
   ms: number;
-  /** A post created before this one holds the destination: go back behind it, never wait here. */
+  /** An earlier post holds the destination: go back behind it, never wait here. */
   isHold: boolean;
 }
 
 export const PAUSE_LIMITS = Object.freeze({
-  /**
-   * The longest wait an answer can set: a larger Reset-After or retry_after (a ban, or garbage) is
-   * taken as this, and the outbox's own retries go on after it.
-   */
+  /** The longest wait an answer can set (a larger one is a ban, or garbage). */
   maxPauseMs: 60 * 60_000,
   /**
-   * After an answer that counted the destination's bucket (X-RateLimit-Remaining), the next post in
-   * this long skips the store's pause: Discord counts every replica's posts in that bucket, so the
-   * answer is the fresher truth. Measured: 1,000 posts by two replicas read the store 360 times
-   * instead of 1,000, with as many 429s (`npm run bench -- schedules`).
+   * After an answer that counted the destination's bucket, a post within this long skips the
+   * store's pause: the answer is the fresher truth (docs/PERFORMANCE.md, `npm run bench -- schedules`).
    */
   freshMs: 1_000,
 });
@@ -61,37 +49,23 @@ export const PAUSE_LIMITS = Object.freeze({
 export interface DestinationPauses {
   /** Runs `work` once every earlier work for `destination` in this process has settled. */
   inLane<T>(destination: string, work: () => Promise<T>): Promise<T>;
-  /**
-   * How long `entry` must still wait (0: not at all) for the destination's pause or hold, and
-   * whether it must go behind a hold. Known here, it costs nothing; otherwise the store is read,
-   * unless the destination answered within PAUSE_LIMITS.freshMs.
-   */
+  /** How long `entry` must wait for the destination's pause or hold, read from the store unless known. */
   waitFor(scopes: PauseScopes, entry: Turn): Promise<Wait>;
-  /** Holds the destination for `entry`, put back until `until`; the later post holds when two do. */
+  /** Holds the destination for `entry` until `until`; the later post holds when two do. */
   hold(scopes: PauseScopes, entry: Turn, until: number): Promise<void>;
-  /**
-   * What an answer said (a 429's wait, `retryAfterMs`, wins over its headers'): a wait is kept
-   * here and in the store, bounded by PAUSE_LIMITS.maxPauseMs. Resolves with the wait (0: none
-   * asked); never rejects.
-   */
+  /** Keeps the wait an answer asked (a 429's `retryAfterMs` before its headers'); resolves with it, never rejects. */
   learn(scopes: PauseScopes, facts: RateLimitFacts | undefined, retryAfterMs?: number): Promise<number>;
 }
 
 const pauseKey = (scope: string): string => `delivery-pause:${scope}`;
 
-/**
- * A destination held for the post created at `after`, until its retry: a pause for every post, and
- * one that posts created later never wait out in process (they would go first), they go back.
- */
+/** A destination held until its retry for the post created at `after`. */
 interface Hold {
   until: number;
   after: number;
 }
 
-/**
- * A pause is stored as its end in ms; a held destination as JSON naming the hold's end (its pause's,
- * when later) and the holding post's creation time. Anything else reads as no pause.
- */
+/** Stored: a pause as its end in ms, a hold as JSON; anything else reads as no pause. */
 const toStored = (pauseEnd: number, hold: Hold | undefined): string =>
   hold ? JSON.stringify({ until: Math.max(pauseEnd, hold.until), after: hold.after }) : String(pauseEnd);
 function fromStored(value: string | undefined): { pauseEnd: number; hold?: Hold } {
@@ -106,17 +80,14 @@ function fromStored(value: string | undefined): { pauseEnd: number; hold?: Hold 
   return { pauseEnd: 0 };
 }
 
-/** Runs `work` once every earlier work in `destination`'s lane has settled. */
 function inLane<T>(
   lanes: Map<string, Promise<unknown>>,
   destination: string,
   work: () => Promise<T>,
 ): Promise<T> {
   const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
+  const settled = () => undefined;
+  const tail = run.then(settled, settled);
   lanes.set(destination, tail);
   void tail.then(() => {
     if (lanes.get(destination) === tail) lanes.delete(destination);
@@ -143,7 +114,7 @@ export function createDestinationPauses(
     if (hold && hold.until <= t) holds.delete(key);
     return hold && hold.until > t ? hold : undefined;
   };
-  /** What is known here for `entry`: the latest pause of its keys and the hold; ended ones are forgotten. */
+  /** What is known here for `entry`; ended pauses and holds are forgotten. */
   const known = (scopes: PauseScopes, entry: Turn, t: number): Wait => {
     let latest = 0;
     for (const key of keysOf(scopes)) {

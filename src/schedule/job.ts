@@ -1,6 +1,5 @@
-// The scheduled-job contract: a job is a name and a `run` that fetches, builds and
-// hands its posts to `ctx.deliver`. The scheduler, not the job, claims the slot, stores the posts
-// in the outbox together with the "posted" mark, delivers them and logs.
+// The scheduled-job contract: a name and a `run` that hands its posts to `ctx.deliver`; the engine
+// claims the slot, stores the posts with the "posted" mark, delivers them and logs.
 import type { SendEmailInput } from '../services/email/client.ts';
 import type { Landing, WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
@@ -29,7 +28,7 @@ export type Delivery =
   /** `idempotencyKey` is required: the outbox may send again after a crash, the key makes it once. */
   | { kind: 'email'; email: SendEmailInput & { idempotencyKey: string } };
 
-/** The scheduled fire a run belongs to; its id is the same on every replica and every retry. */
+/** The scheduled fire a run belongs to, the same on every replica and retry. */
 export interface JobSlot {
   /** The scheduled fire time in ISO 8601 (UTC), or `manual:<time>` for `npm run job`. */
   id: string;
@@ -39,7 +38,7 @@ export interface JobSlot {
 }
 
 export interface JobContext<S extends Services = Services> {
-  /** The services the job `needs`, each present; the others as configured (maybe absent). */
+  /** The services the job `needs`, each present. */
   services: S;
   store: Store;
   log: JobLog;
@@ -47,10 +46,7 @@ export interface JobContext<S extends Services = Services> {
   /** Fires when the run takes too long or the process shuts down. */
   signal: AbortSignal;
   slot: JobSlot;
-  /**
-   * A line the job's posts must end with: set when they carry simulated data bound for a real
-   * destination (SCHEDULE_ALLOW_SIMULATED). A job that posts a reply passes it through `withFooter`.
-   */
+  /** A line the posts must end with (`withFooter`): simulated data bound for a real destination. */
   footer?: string;
   deliver(delivery: Delivery): void;
 }
@@ -61,10 +57,7 @@ interface JobDef<K extends ServiceKey> {
   description: string;
   /** The job is not scheduled (and says which variables to set) when one of these is missing. */
   needs: readonly K[];
-  /**
-   * The services it uses when present, beside `needs` (the summary's spoken briefing: speech); the
-   * simulated-data guard counts them with `needs`.
-   */
+  /** Services used when present (the simulated-data guard counts them too). */
   uses?: readonly ServiceKey[];
   run(ctx: JobContext<Services & NeededServices<K>>): Promise<void>;
 }
@@ -88,9 +81,7 @@ export function defineJob<K extends ServiceKey = never>(def: JobDef<K>): Job {
     description: def.description,
     needs,
     uses: Object.freeze([...(def.uses ?? [])]),
-    // The scheduler runs a job only when every service in `needs` is present (a job missing one is
-    // listed as disabled and never fired), so the bag it passes has them; this is the one place
-    // that relies on that.
+    // A job missing a service in `needs` is disabled, never fired: the bag has them.
     run: (ctx: JobContext) => def.run(ctx as JobContext<Services & NeededServices<K>>),
   });
 }
@@ -102,6 +93,6 @@ export interface JobSchedule {
   timezone: string;
   /** The variables that set `cron` and `timezone`, named in errors. */
   variables: { cron: string; timezone: string };
-  /** Set when the job cannot run (its services are not configured): validated, not scheduled. */
+  /** Why it cannot run (its services are not configured): validated, not scheduled. */
   disabledReason?: string;
 }

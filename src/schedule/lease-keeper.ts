@@ -1,15 +1,12 @@
-// A deliverer's hold on the posts it has taken: a post waits its turn in its destination's lane
-// (one send at a time, each as long as the destination takes to answer) and is then sent, and all
-// that time its lease in the store is renewed, every third of the lease, so that no other
-// replica's outbox pass takes it over. A post whose renewal the store refuses is no longer this
-// process's: another owner took it over, so it is never sent here (deliver-entry.ts asks).
+// While a post waits its turn in its destination's lane and is sent, its lease is renewed every
+// third of the lease, so that no other replica takes it over; one whose renewal the store refuses
+// is another owner's now and never sent here (deliver-entry.ts asks).
 import type { Store } from '../store/store.ts';
 import type { JobLog } from './job.ts';
 
 /** Calls `run` every `ms` until the returned function is called (`run` settles its own errors). */
 export type Repeat = (ms: number, run: () => Promise<void>) => () => void;
 
-/** Node's interval, which does not keep the process alive. */
 export const repeatEvery: Repeat = (ms, run) => {
   const timer = setInterval(() => void run(), ms);
   timer.unref();
@@ -37,7 +34,6 @@ export function createLeaseKeeper(
   let isRenewing = false;
 
   async function renew(): Promise<void> {
-    // A renewal still waiting for the store is not doubled; the next interval tries again.
     if (isRenewing || kept.size === 0) return;
     isRenewing = true;
     const ids = [...kept];

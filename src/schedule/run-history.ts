@@ -1,9 +1,7 @@
-// What a schedule's runs say, truthfully: each finished slot becomes one record in its history (a
-// post delivered later by the outbox updates its slot's record), a destination that refuses herald
-// for good pauses the schedule and its creator is told (creator-notice.ts), and three failed slots
-// in a row are told once, with the fix. "For good" is the platform's word, whatever the HTTP status
-// (a `refusal` on the failure: Slack's `not_in_channel` comes with HTTP 200, Discord's 10003 with
-// 404), or, for a destination that names no such word, an answer of 401, 403 or 404.
+// What a schedule's runs say: each finished slot is one record in its history (a post the outbox
+// delivers later updates it), a destination that refuses herald for good pauses the schedule and
+// its creator is told, and three failed slots in a row are told once. "For good" is the platform's
+// word whatever the HTTP status (Slack's `not_in_channel` comes with 200), else a 401, 403 or 404.
 import type { Actor } from '../core/actor.ts';
 import type { PlatformRefusal } from '../errors.ts';
 import { parseChannelDestination } from '../core/channel.ts';
@@ -28,30 +26,13 @@ const OVERTAKEN_SENTENCE = 'Missed: a newer slot ran before its retry.';
 /** Failed slots in a row after which the schedule's channel (or the operator) is told. */
 const FAILURE_STREAK = 3;
 
-/** A destination answering with one of these, and no platform word, is gone (deleted webhook, bot removed). */
 const GONE_STATUSES = new Set([401, 403, 404]);
 
 /** Why a destination is taken as gone: the platform's refusal, or the answer's status alone. */
 interface Gone {
   refusal?: PlatformRefusal;
   status?: number;
-  /** The delivery's failure, one sentence naming the channel. */
   reason: string;
-}
-
-export interface RunBook {
-  store: Store;
-  log: JobLog;
-  now: () => Date;
-  /** Runs of one slot before it is failed for good, and the wait between them. */
-  maxAttempts: number;
-  retryDelayMs: number;
-  /** Posts a one-sentence notice through the schedule's own destination. */
-  notify?: (record: ScheduleRecord, text: string) => Promise<void>;
-  /** Tells a schedule's creator, never through its destination (a DM, or their next command). */
-  notices: CreatorNotices;
-  /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
-  onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
 }
 
 /** What the run book is made from: the runner's settings. */
@@ -59,35 +40,36 @@ interface RunBookSettings extends Pick<DeliveryOptions, 'services' | 'destinatio
   store: Store;
   log: JobLog;
   now: () => Date;
+  /** Runs of one slot before it is failed for good, and the wait between them. */
   maxAttempts: number;
   retryDelayMs: number;
   toMessage?: (reply: Reply, destination: string) => WebhookMessage;
   directMessage?: DirectMessage;
-  onRecord?: RunBook['onRecord'];
+  /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
+  onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
+}
+
+export interface RunBook extends Omit<RunBookSettings, 'services' | 'destinations' | 'toMessage'> {
+  /** Posts a one-sentence notice through the schedule's own destination. */
+  notify?: (record: ScheduleRecord, text: string) => Promise<void>;
+  /** Tells a schedule's creator, never through its destination. */
+  notices: CreatorNotices;
 }
 
 export function createRunBook(settings: RunBookSettings): RunBook {
-  const { store, log } = settings;
   return {
-    store,
-    log,
-    now: settings.now,
-    maxAttempts: settings.maxAttempts,
-    retryDelayMs: settings.retryDelayMs,
-    // A notice goes through the schedule's own destination (the channel it posts to).
+    ...settings,
     notify: async (record, text) => {
       const client = webhookClientFor(settings, record.destination);
       if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
     },
-    notices: createCreatorNotices({ store, log, directMessage: settings.directMessage }),
-    ...(settings.onRecord ? { onRecord: settings.onRecord } : {}),
+    notices: createCreatorNotices(settings),
   };
 }
 
 /**
- * Records a finished slot: a failed attempt that will be tried again is pending, with when (a
- * manual slot gets no retry); a chat schedule's run goes in its history (a watch that found
- * nothing new as `no-change`; `nextRunAt` moves it on in the same step), a built-in's is counted.
+ * Records a finished slot: a failed attempt to be tried again is pending (a manual slot gets no
+ * retry); a chat schedule's run goes in its history (`nextRunAt` moves it on in the same step).
  */
 export async function recordRun(
   book: RunBook,
@@ -118,10 +100,7 @@ export async function recordRun(
   });
 }
 
-/**
- * What the outbox's later deliveries of chat schedules' posts make of their slots' records; a slot
- * with none yet (its replica died before its post was answered) gets its first here.
- */
+/** What the outbox's later deliveries make of chat schedules' slots (a slot with no record yet gets one). */
 export async function recordDrained(book: RunBook, drained: DrainResult): Promise<void> {
   for (const [entryId, outcome] of drained.outcomes) {
     const [job, slotId] = entryId.split('|');
@@ -137,27 +116,13 @@ export async function recordDrained(book: RunBook, drained: DrainResult): Promis
     const receipt = drained.receipts?.get(entryId);
     const channelId = drained.channels?.get(entryId);
     const failure = drained.failures?.get(entryId);
+    const delivery = { id: entryId, kind: 'webhook' as const, outcome, receipt, channelId, failure };
+    const later = { job, slotId, status: 'posted' as const, deliveries: [delivery] };
     const { error: _error, nextRetryAt: _next, ...rest } = earlier;
-    const at = book.now().getTime();
-    const run: ScheduleRun =
-      outcome === 'delivered'
-        ? {
-            ...rest,
-            outcome: 'posted',
-            at,
-            ...(receipt ? { messageId: receipt } : {}),
-            ...(channelId ? { channelId } : {}),
-          }
-        : {
-            ...rest,
-            outcome: 'failed',
-            at,
-            error: `The destination refused the post: ${failure?.reason ?? 'see the log'}.`,
-          };
-    const deliveries = [{ id: entryId, kind: 'webhook' as const, outcome, ...(failure ? { failure } : {}) }];
+    const run = { ...rest, ...runRecord(later, book.now().getTime()) };
     await recordChatRun(book, record, run, {
-      gone: goneOf({ deliveries }),
-      destinationFailed: isDestinationFailure({ deliveries }),
+      gone: goneOf(later),
+      destinationFailed: isDestinationFailure(later),
     });
   }
 }
@@ -210,16 +175,13 @@ function goneOf(outcome: Pick<SlotOutcome, 'deliveries'>): Gone | undefined {
 const isDestinationFailure = (outcome: Pick<SlotOutcome, 'deliveries'>): boolean =>
   outcome.deliveries.some((d) => d.outcome === 'given_up');
 
-/** A destination as its users know it: a channel as the platform shows it (`<#id>`), a webhook by name. */
+/** A destination as its users know it. */
 function destinationName(destination: string): string {
   const channel = parseChannelDestination(destination);
   return channel ? `The channel <#${channel.id}>` : `The destination ${destination}`;
 }
 
-/**
- * `text` with the channel named as its users know it: `#general` where the schedule kept the name
- * (a Slack renderer shows herald's text as written, so `<#C…>` would read as itself there).
- */
+/** `text` with the channel as `#general` where the schedule kept its name (Slack shows `<#C…>` as written). */
 function withChannelName(record: ScheduleRecord, text: string): string {
   const channel = parseChannelDestination(record.destination);
   return channel && record.channelName ? text.replaceAll(`<#${channel.id}>`, `#${record.channelName}`) : text;
@@ -249,21 +211,18 @@ function noticeSentence(record: ScheduleRecord, error: string | undefined): stri
   return `Schedule ${record.id} (${record.command} → ${record.destination}) failed ${FAILURE_STREAK} times in a row, last: ${error ?? 'unknown error'} Fix it, or preview it with /schedule add … preview:yes; /schedule history ${record.id} shows each run.`;
 }
 
-/** How a run came about, for whom its news is: `toldAlready` when its asker is its creator (the reply says it). */
 interface RunContext {
   gone?: Gone | undefined;
-  /** The run failed because its destination refused the post: the streak's notice cannot go there. */
+  /** The destination refused the post: the streak's notice cannot go there. */
   destinationFailed?: boolean;
+  /** Its asker is its creator: the reply says it. */
   toldAlready?: boolean;
-  /** The schedule's next fire time, once this run settles its slot: moved on in the same step. */
   nextRunAt?: number;
 }
 
 /**
- * Records a chat schedule's run: pauses the schedule when its destination is gone and tells its
- * creator, keeps the run in its history, counts it and, when this run makes the third failed slot
- * in a row, tells once: through the destination, unless the destination is what fails. Returns the
- * run as recorded.
+ * Records a chat schedule's run: pauses the schedule when its destination is gone (its creator
+ * told), and at the third failed slot in a row tells once, through the destination unless it fails.
  */
 export async function recordChatRun(
   book: RunBook,
@@ -330,10 +289,7 @@ async function tell(
   }
 }
 
-/**
- * A built-in's slot: counted for metrics and, at the third failed slot in a row (counted in the
- * store), told to the operator in the log at error level, once.
- */
+/** A built-in's slot: counted, and at the third failed slot in a row told to the operator in the log. */
 async function recordBuiltInRun(book: RunBook, name: string, run: ScheduleRun): Promise<void> {
   book.onRecord?.(name, run, 'built-in');
   if (!isScheduled(run) || run.outcome === 'pending') return;

@@ -1,5 +1,4 @@
-// What the one engine (runner.ts) is given and what its steps share: the runner's options and
-// their defaults, its interface, and the engine's parts (built by runner.ts once per runner).
+// What the engine (runner.ts) is given and what its steps share: options, defaults, its interface.
 import type { Actor } from '../core/actor.ts';
 import type { Services } from '../core/services.ts';
 import type { Store } from '../store/store.ts';
@@ -16,7 +15,7 @@ export interface ScheduleRunnerOptions extends ChatSettings {
   services: Services;
   log: JobLog;
   now?: () => Date;
-  /** This process's id in claims and leases; unique per process by default. */
+  /** This process's id in claims and leases. */
   owner?: string;
   /** A slot missed while down is still run when younger than this. */
   catchupMinutes: number;
@@ -24,13 +23,12 @@ export interface ScheduleRunnerOptions extends ChatSettings {
   leaseMs?: number;
   /** A run is aborted after this; keep it below `leaseMs`. */
   jobTimeoutMs?: number;
-  /** The built-in schedules (jobs/index.ts); a disabled one is listed but never run. */
+  /** The built-in schedules (jobs/index.ts). */
   builtIns?: readonly JobSchedule[];
-  /** Named webhooks besides `default` (services.webhook). */
   destinations?: DeliveryOptions['destinations'];
   /** How often the schedules are read again (a tick also wakes at the next minute). */
   pollMs?: number;
-  /** Runs of one slot, the first included, before it is recorded as failed for good. */
+  /** Runs of one slot before it is failed for good. */
   maxAttempts?: number;
   /** Wait after a failed run before the slot is tried again. */
   retryDelayMs?: number;
@@ -41,11 +39,7 @@ export interface ScheduleRunnerOptions extends ChatSettings {
   onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
   /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
   onRecord?: RunBook['onRecord'];
-  /**
-   * Sends a schedule's creator a direct message where the platform and the bot allow it (Slack
-   * with im:write, Discord with a bot token); absent or false: the notice waits for their next
-   * command (creator-notice.ts).
-   */
+  /** A direct message to a schedule's creator where the platform allows (creator-notice.ts). */
   directMessage?: DirectMessage;
 }
 
@@ -67,19 +61,19 @@ export interface ScheduleRunner {
   tick(): Promise<SlotOutcome[]>;
   /** `/schedule run`: a manual slot now. */
   runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
-  /** `npm run job -- <id>`: a manual slot now, with its whole outcome. */
+  /** `npm run job -- <id>`. */
   runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
-  /** One slot of a built-in schedule (tests drive slots with a fake clock). Never throws. */
+  /** One slot of a built-in schedule. Never throws. */
   runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
-  /** `npm run job -- <name>`: a manual slot of a built-in schedule now. */
+  /** `npm run job -- <name>`. */
   runBuiltInNow(name: string): Promise<SlotOutcome>;
   /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
   drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
-  /** What creators are told about their schedules; the dispatcher hands them their waiting notices. */
+  /** The dispatcher hands creators their waiting notices. */
   readonly notices: CreatorNotices;
 }
 
-/** What the engine's steps share: its settings, clock, claim owner, stop signal and run book. */
+/** What the engine's steps share. */
 export interface Engine {
   settings: ScheduleRunnerOptions & { [K in keyof typeof DEFAULTS]: number };
   now: () => Date;

@@ -1,16 +1,9 @@
-// The one scheduling engine: it fires the built-in schedules (the jobs set by environment, such as
-// the analytics summary) and the schedules of /schedule alike. A slot's life, top to bottom:
-//   1. find what is due: the store's index of next fire times names the chat schedules to look at
-//      (afresh each tick: one added, paused or removed on any replica is seen here), when.ts the
-//      latest fire time of each, no older than the catch-up window (an older one is recorded missed);
-//   2. claim it: one store step that also refuses a posted slot, one a live lease holds (on any
-//      replica, this process included), one failed for good or waiting for its retry, a schedule
-//      removed or paused, and a watch's second run; and hands back the schedule and a watch's memory;
-//   3. run the command and 4. record the outcome with its posts in one step (slot-run.ts);
-//   5. deliver from the outbox (delivery.ts), and 6. record history with the next fire time
-//      (run-history.ts).
-// Due slots run concurrently up to `concurrency`; a failed run is retried within its slot, then
-// recorded as failed, for every schedule. One claim owner, one lease, one timeout.
+// The one scheduling engine, for the built-in schedules and those of /schedule alike. A slot's
+// life: 1. find what is due (the store's next-fire index, when.ts the latest fire time, an older
+// one than the catch-up window recorded missed); 2. claim it (one store step, which also refuses
+// a posted, held, given-up or waiting slot, a removed or paused schedule, and a watch's second
+// run); 3. run the command and 4. record the outcome with its posts (slot-run.ts); 5. deliver
+// (delivery.ts); 6. record history with the next fire time (run-history.ts).
 import { randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
@@ -31,12 +24,12 @@ export type { ScheduleRunner, ScheduleRunnerOptions } from './runner-options.ts'
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
-/** The most due schedules one tick takes from the store; the rest wait for the next tick. */
+/** The most due schedules one tick takes; the rest wait for the next. */
 const DUE_BATCH = 5_000;
 
 /** A schedule as a tick sees it, built-in or from chat. */
 interface Target {
-  /** The name its slots are claimed under. */
+  /** Its slots' job name. */
   name: string;
   cron: string;
   timezone: string;
@@ -46,7 +39,7 @@ interface Target {
   job?: Job;
 }
 
-/** The schedule's first fire time after `after` (epoch ms), or never (the largest safe time). */
+/** The first fire time after `after`, or never (the largest safe time). */
 function nextFire(target: Target, after: Date): number {
   return nextRuns(target.cron, target.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
 }
@@ -68,10 +61,7 @@ function refusedReason(
   return claim.status === 'already-posted' || claim.status === 'given-up' ? 'already-posted' : 'held';
 }
 
-/**
- * Claims a slot of `target` and runs it, then records its history (with the next fire time once
- * the slot is settled). `rules` are the tick's (retries); a manual or test slot claims without them.
- */
+/** Claims a slot and runs it, then records its history; `rules` are the tick's (a manual slot has none). */
 async function claimAndRun(
   engine: Engine,
   target: Target,
@@ -125,7 +115,7 @@ function isFinal(engine: Engine, outcome: SlotOutcome, attempt: number): boolean
   );
 }
 
-/** Runs `work` as one of this process's runs (a stop waits for it); a throw of the store is a failed outcome. */
+/** Runs `work` as one a stop waits for; a throw of the store is a failed outcome. */
 function tracked(
   engine: Engine,
   name: string,
@@ -133,7 +123,6 @@ function tracked(
   work: () => Promise<SlotOutcome>,
 ): Promise<SlotOutcome> {
   const run = work().catch((err: unknown): SlotOutcome => {
-    // The store itself failed: the slot is not lost, a later tick tries it again.
     engine.log.error({ job: name, slotId, err }, 'job.failed');
     return { job: name, slotId, status: 'failed', deliveries: [], error: err };
   });
@@ -142,10 +131,7 @@ function tracked(
   return run;
 }
 
-/**
- * The slot of `target` at `t` as work to queue: its latest fire time, when within the catch-up
- * window; one older is recorded as missed (once across replicas). Undefined: nothing to run.
- */
+/** The slot of `target` due at `t` as work to queue, within the catch-up window (one older is recorded missed). */
 async function dueWork(
   engine: Engine,
   target: Target,
@@ -198,26 +184,21 @@ function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): Ma
   return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
 }
 
-/** The built-ins as targets, each from its first start, kept in the store: no slot from before it is caught up. */
+/** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
 function builtInTargets(engine: Engine): (name?: string) => Promise<Target[]> {
   const since = new Map<string, number>();
   const all = engine.settings.builtIns ?? [];
   return async (name) => {
     const out: Target[] = [];
-    for (const b of all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name))) {
-      const key = `job:${b.job.name}:since`;
-      if (!since.has(b.job.name)) {
+    const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
+    for (const { job, cron, timezone } of wanted) {
+      const key = `job:${job.name}:since`;
+      if (!since.has(job.name)) {
         const t = engine.now().getTime();
         await engine.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
-        since.set(b.job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
+        since.set(job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
       }
-      out.push({
-        name: b.job.name,
-        cron: b.cron,
-        timezone: b.timezone,
-        since: since.get(b.job.name)!,
-        job: b.job,
-      });
+      out.push({ name: job.name, cron, timezone, since: since.get(job.name)!, job });
     }
     return out;
   };
@@ -268,7 +249,6 @@ async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean 
   const { log } = engine;
   try {
     const drained = await engine.slotDeps.deliverer.drain({ ...opts, signal: engine.stopping.signal });
-    // What the outbox delivered (or gave up on) later is the truth of its slot's record.
     await recordDrained(engine.book, drained).catch((err: unknown) =>
       log.error({ err }, 'schedule.record_failed'),
     );
@@ -287,8 +267,7 @@ async function tickOnce(
   first: boolean,
 ): Promise<SlotOutcome[]> {
   const { store, log } = engine;
-  // Posts left pending by an outage (here or on another replica) are retried when due; at the
-  // first tick also those still waiting out a backoff.
+  // At the first tick also the posts still waiting out a backoff.
   const draining = drainOutbox(engine, { includeBackingOff: first });
   const t = engine.now().getTime();
   const targets = [...(await builtIns()), ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget)];
@@ -300,8 +279,7 @@ async function tickOnce(
     });
     if (work) due.push(work);
   }
-  // Each replica starts at its own random place in the list, so that replicas do not all race
-  // for the same first slots and then the same next ones.
+  // Each replica starts at its own random place, so that replicas do not race for the same slots.
   const offset = due.length === 0 ? 0 : randomInt(due.length);
   const outcomes = await Promise.all(
     [...due.slice(offset), ...due.slice(0, offset)].map((w) => queue.add(w)),

@@ -1,53 +1,44 @@
-// Scheduled reports as data: a record per schedule, kept in the store (src/store/store.ts) so that
-// it survives restarts and every replica sees it.
+// A schedule from chat as data, kept in the store so that it survives restarts and every replica sees it.
 import { randomInt } from 'node:crypto';
 import type { Actor } from '../core/actor.ts';
 import type { Mention } from '../domain/mentions.ts';
 
-/**
- * `pending`: the run succeeded but its post waits in the outbox for a retry; `no-change`: a watch
- * found nothing new; `missed`: no replica ran the slot within the catch-up window; `skipped`: a
- * holiday or `/schedule skip` set the slot aside (src/schedule/skips.ts).
- */
+/** `pending`: its post waits in the outbox; `missed`: no replica ran it within the catch-up window. */
 type RunOutcome = 'posted' | 'pending' | 'failed' | 'no-change' | 'missed' | 'skipped';
 
 export interface ScheduleRun {
-  /** The slot id: the scheduled fire time in ISO 8601, or `manual:<time>`. */
+  /** The scheduled fire time in ISO 8601, or `manual:<time>`. */
   slotId: string;
-  /** Epoch ms when the run finished. */
+  /** When the run finished. */
   at: number;
   outcome: RunOutcome;
   /** Why it failed, one sentence; or why it was skipped (`public holiday: Christmas Day`). */
   error?: string;
-  /** The posted message's id, as the platform answered it: Discord's snowflake, Slack's `ts`. */
+  /** As the platform answered them: Discord's snowflake and `channel_id`, Slack's `ts` and `channel`. */
   messageId?: string;
-  /** The channel the platform said the message is in (Discord's `channel_id`, Slack's `channel`). */
   channelId?: string;
-  /** How long the run took, its delivery included. */
+  /** Delivery included. */
   durationMs?: number;
-  /** Epoch ms: when a failed attempt of the slot is tried again (`pending`). */
+  /** When a failed attempt is tried again (`pending`). */
   nextRetryAt?: number;
-  /** The destination was gone (401/403/404), so this run paused the schedule. */
+  /** The destination was gone, so this run paused the schedule. */
   paused?: boolean;
 }
 
 export interface ScheduleHome {
-  /** The Discord server (guild) or Slack workspace (team) id; absent on the console and in a Discord DM. */
+  /** The Discord server or Slack workspace; absent on the console and in a Discord DM. */
   workspaceId?: string;
-  /** The channel it was added in and posts to, when that channel is private (or a DM). */
+  /** The channel it posts to, when that channel is private (or a DM). */
   privateChannelId?: string;
 }
 
 export interface ScheduleRecord {
   /** Short and typeable: `k7p2mx`. */
   id: string;
-  /** `when` as written. */
+  /** As written, as cron, in words. */
   when: string;
-  /** The five-field cron expression it means. */
   cron: string;
-  /** `when` in words. */
   words: string;
-  /** IANA zone the cron is read in. */
   timezone: string;
   /** `tz:` set the zone (else the creator's or channel's did): the zone of its posts' plain-text times too. */
   isZoneTyped?: boolean;
@@ -55,25 +46,18 @@ export interface ScheduleRecord {
   destination: string;
   /** `to:me`: its creator's direct messages, so the creator's settings come before the channel's. */
   isDirect?: boolean;
-  /**
-   * The Discord server (guild) a `channel:discord:<id>` destination is in, from the interaction that
-   * added it: with it, a run's message has a link. Absent for a DM and for schedules added before.
-   */
+  /** The Discord server a `channel:discord:<id>` destination is in: a run's message link needs it. */
   guildId?: string;
-  /**
-   * Where it was added, which decides who sees it (src/schedule/visibility.ts): the Discord server
-   * or Slack workspace, and the channel when that channel is private. Absent for a schedule added
-   * before homes were kept: then only its creator, the admins and the operator see it.
-   */
+  /** Where it was added, which decides who sees it (visibility.ts). */
   home?: ScheduleHome;
   /** A channel destination's name when the platform said it at add time (Slack's `general`). */
   channelName?: string;
   /** The scheduled command line, as typed: `/weather Oslo units:imperial`. */
   command: string;
-  /** Who added it: the slot runs with this identity, so their access rules apply. */
+  /** The slot runs with this identity, so their access rules apply. */
   creator: Actor;
   paused: boolean;
-  /** A watch (`only:new`): posts only what is new since its last post. */
+  /** A watch (`only:new`). */
   onlyNew?: boolean;
   /** A /forecast watch's condition or threshold: `rain`, `snow`, `below 0`, `above 30`. */
   alert?: string;
@@ -83,7 +67,6 @@ export interface ScheduleRecord {
   ping?: Mention[];
   /** `skip:holidays:de-by`'s country and region: no run on their public holidays. */
   holidays?: string;
-  /** Epoch ms. */
   createdAt: number;
   lastRun?: ScheduleRun;
 }
@@ -103,12 +86,12 @@ export function newScheduleId(): string {
   return id;
 }
 
-/** The job name a schedule's slots are claimed under, in the same store as the jobs' slots. */
+/** The job name a schedule's slots are claimed under. */
 export function scheduleJobName(id: string): string {
   return `schedule-${id}`;
 }
 
-/** The store's key/value key of where a schedule's posts land (its board or thread), shared by replicas. */
+/** The key/value key of where a schedule's posts land (its board or thread). */
 export const landsKey = (id: string) => `lands:${id}`;
 
 /** Whether a claimed job name is a chat schedule's (scheduleJobName), not a built-in job's. */

@@ -1,13 +1,11 @@
-// Whether a scheduled post may carry simulated data: made-up answers from the built-in sandbox must
-// never reach a channel people read as if they were real. Only the services the command uses
-// count, and only a real destination is guarded: in the console or sandbox everything simulated
-// stays allowed. One decision, made at add time and again at every run.
+// Whether a scheduled post may carry simulated data: the sandbox's made-up answers must never reach
+// a channel people read as real. Decided at add time and again at every run.
 import type { Reply } from '../core/reply.ts';
 import type { ServiceKey } from '../domain/services.ts';
 import { SERVICE_VARIABLES } from '../config/index.ts';
 import type { ServicePlan } from '../sandbox/resolve.ts';
 
-/** What the guard is given: which services are simulated, and SCHEDULE_ALLOW_SIMULATED. */
+/** Which services are simulated, and SCHEDULE_ALLOW_SIMULATED. */
 export interface SimulatedPolicy {
   plan: Pick<ServicePlan, 'modes'>;
   allow: boolean;
@@ -16,11 +14,7 @@ export interface SimulatedPolicy {
 type SimulatedDecision =
   { kind: 'ok' } | { kind: 'refuse'; message: string } | { kind: 'footer'; footer: string };
 
-/**
- * What a destination is, for the guard, lists and the start-up report: `default` follows the
- * webhook service (real, the sandbox's simulated one, or disabled when nothing configures it, as on
- * a Slack-only set-up); every other destination (a chat channel, a named webhook) is real.
- */
+/** `default` follows the webhook service (disabled when nothing configures it); any other destination is real. */
 export function destinationModeOf(
   destination: string,
   plan: Pick<ServicePlan, 'modes'>,
@@ -64,11 +58,7 @@ export function decideSimulated(
   };
 }
 
-/**
- * The marker for an answer a whole channel sees (not the console's, not one only its asker sees)
- * when a service the run used is simulated (speak:yes's speech too): the same footer as a scheduled
- * post's.
- */
+/** The scheduled post's footer on an answer a whole channel sees, when a service it used is simulated. */
 export function markSimulatedAnswer(
   plan: Pick<ServicePlan, 'modes'>,
 ): (

@@ -1,7 +1,5 @@
-// The runs a chat schedule skips, as /schedule lists and sets them: its public holidays
-// (`skip:holidays:de-by`, src/holidays.ts) on the slot's date in the schedule's zone, and the one
-// run `/schedule skip` set aside, kept in the store's key/value so that every replica sees it. A
-// slot's run asks the same after its claim (slot-run.ts).
+// The runs a chat schedule skips: its public holidays (`skip:holidays:de-by`, src/holidays.ts) in
+// its zone, and the one run `/schedule skip` set aside, kept in the store for every replica.
 import { UserError } from '../errors.ts';
 import { holidayOn } from '../holidays.ts';
 import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
@@ -24,10 +22,7 @@ export async function pendingSkip(store: Store, id: string, now: Date): Promise<
   return skip && Date.parse(skip.slotId) > now.getTime() ? skip : undefined;
 }
 
-/**
- * How far the next runs are looked for: a year, at most this many slots (an every-5-minutes
- * schedule has 576 over Christmas's two days).
- */
+/** How far the next runs are looked for: a year, at most this many slots (every 5 minutes over Christmas: 576). */
 const LOOK_AHEAD = 2_048;
 const YEAR_MS = 366 * 86_400_000;
 
@@ -42,7 +37,6 @@ export async function runsAfterSkips(
   const { holidays, timezone } = schedule;
   const out: Date[] = [];
   let after = from;
-  // As many as asked for (and the skipped one) first: most schedules skip none of them.
   let size = count + (skip ? 1 : 0);
   for (let seen = 0; out.length < count && seen < LOOK_AHEAD; seen += size, size = 64) {
     const batch = nextRuns(schedule.cron, timezone, after, size);
@@ -65,11 +59,7 @@ export interface Skipped {
   nextRun: Date | undefined;
 }
 
-/**
- * `/schedule skip` (`isSkip`) sets aside the schedule's next run, `/schedule unskip` takes that back:
- * the run skipped or restored, and the next run after that. A paused schedule, a second skip, and an
- * unskip with nothing skipped are refused in one sentence each.
- */
+/** `/schedule skip` (`isSkip`) sets aside the next run, `/schedule unskip` takes that back. */
 export async function setSkip(
   store: Store,
   record: ScheduleRecord,

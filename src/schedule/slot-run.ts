@@ -1,8 +1,6 @@
-// One claimed slot, start to end: the job runs under a time limit (a built-in job, or a chat
-// schedule's command line run with its creator's identity, or a manual asker's), then a single
-// atomic store step marks the slot posted and hands the job's posts to the outbox leased to this
-// process (with a watch's new memory riding on its post), then this process delivers them. The
-// runner claims the slot first; this is the only place a job's run is caught and logged.
+// One claimed slot: the job runs under a time limit (a built-in, or a chat schedule's command line
+// as its creator or a manual asker), one store step marks the slot posted with its posts in the
+// outbox leased to this process, which delivers them. The only place a job's run is caught and logged.
 import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
@@ -26,29 +24,25 @@ export interface SlotOutcome {
   slotId: string;
   status: 'posted' | 'skipped' | 'failed';
   reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
-  /**
-   * `receipt`: the provider's id of the post (the webhook message id), once delivered; `delivery`:
-   * the post itself (the outbox keeps only the receipt of a delivered one).
-   */
+  /** `receipt`: the provider's id of the post once delivered; `delivery`: the post itself. */
   deliveries: {
     id: string;
     kind: Delivery['kind'];
     outcome: EntryOutcome;
     receipt?: string;
-    /** The channel the provider said it posted in. */
     channelId?: string;
     /** Why it was not delivered (yet), with the provider's HTTP status when it answered. */
     failure?: DeliveryFailure;
     delivery?: Delivery;
   }[];
   error?: unknown;
-  /** Posted nothing because the slot is skipped, and why (src/schedule/skips.ts). */
+  /** Why the slot posted nothing because it is skipped (skips.ts). */
   skipped?: string;
   /** How long the run took, delivery included (absent for a skipped slot). */
   durationMs?: number;
 }
 
-/** A watch's memory after its run: saved only with the slot's delivered post (or its "posted" mark when it posts nothing). */
+/** A watch's memory after its run: saved with the slot's delivered post (or its "posted" mark). */
 interface SlotMemory {
   key: string;
   value: string;
@@ -105,10 +99,8 @@ export interface ChatSettings {
 }
 
 /**
- * A chat schedule's slot as a job, from its record as the claim read it; `memory` is the watch's
- * memory the claim read, and the job's `memory()` its new one after the run; `skipped()` says why
- * a scheduled slot was skipped. `asker`: who asked for a manual slot; the creator's rights serve the
- * scheduled slots only.
+ * A chat schedule's slot as a job, from the record and watch memory the claim read; after the run
+ * `memory()` is the new memory and `skipped()` why it was skipped. `asker`: a manual slot's.
  */
 export function chatJob(
   settings: ChatSettings,
@@ -234,27 +226,15 @@ function deliveredOf(
   result: Awaited<ReturnType<Deliverer['deliverHeld']>>,
 ): SlotOutcome['deliveries'] {
   return entries.map((e, i) => {
-    const receipt = result.receipts?.get(e.id);
-    const channelId = result.channels?.get(e.id);
     const outcome = result.outcomes.get(e.id) ?? 'pending';
     const failure = outcome === 'delivered' ? undefined : result.failures?.get(e.id);
-    return {
-      id: e.id,
-      kind: deliveries[i]!.kind,
-      outcome,
-      delivery: deliveries[i]!,
-      ...(receipt === undefined ? {} : { receipt }),
-      ...(channelId === undefined ? {} : { channelId }),
-      ...(failure === undefined ? {} : { failure }),
-    };
+    const [receipt, channelId] = [result.receipts?.get(e.id), result.channels?.get(e.id)];
+    const delivery = deliveries[i]!;
+    return { id: e.id, kind: delivery.kind, outcome, delivery, receipt, channelId, failure };
   });
 }
 
-/**
- * Runs a slot this process has claimed. `memory` is read after the run: a watch's new memory, which
- * rides on its last post (written when that post is delivered) or, with nothing to post, on the
- * "posted" mark itself; so is `skipped`, why a slot set aside posted nothing.
- */
+/** Runs a slot this process has claimed; `memory` and `skipped` are read after the run. */
 export async function runClaimedSlot(
   deps: SlotDeps,
   job: Job,

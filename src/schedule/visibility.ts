@@ -1,11 +1,7 @@
-// Who sees a schedule from chat: /schedule list, history and every lookup by id (run, pause,
-// resume, remove) show a viewer only the schedules of the Discord server or Slack workspace they
-// type in. A schedule that posts into a private channel (Discord: @everyone may not view it;
-// Slack: a private conversation; a DM) is seen only in that channel, by its creator and the
-// admins. One that posts to a destination set by environment (WEBHOOK_URL, WEBHOOK_URL_<NAME>)
-// belongs to the deployment: its creator, the admins (SCHEDULE_ADMIN_USERS / _ROLES) and the
-// operator see it wherever they are. So does one added before homes were kept. The console
-// operator sees all.
+// Who sees a schedule from chat: a viewer sees the schedules of the server or workspace they type
+// in; one that posts into a private channel only in that channel, by its creator and the admins;
+// one that posts to a destination set by environment (or added before homes were kept) is seen by
+// its creator, the admins and the operator wherever they are. The console operator sees all.
 import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import type { ScheduleRecord } from './schedules.ts';
@@ -16,7 +12,7 @@ export interface Viewer {
   channel?: ChatChannel | undefined;
 }
 
-/** The schedule admins: SCHEDULE_ADMIN_USERS by user id, SCHEDULE_ADMIN_ROLES by Discord role. */
+/** SCHEDULE_ADMIN_USERS and SCHEDULE_ADMIN_ROLES. */
 interface ScheduleAdmins {
   adminUsers?: readonly string[];
   adminRoles?: readonly string[];
@@ -41,7 +37,6 @@ export function canSee(admins: ScheduleAdmins, record: ScheduleRecord, viewer: V
       channel?.platform === record.creator.platform && channel.id === home.privateChannelId;
     return isThatChannel && isOwnOrAdmin;
   }
-  // Not kept (added before homes were, or its workspace unknown), or an environment destination.
   if (home?.workspaceId === undefined || parseChannelDestination(record.destination) === undefined)
     return isOwnOrAdmin;
   return channel?.platform === record.creator.platform && workspaceOf(channel) === home.workspaceId;

@@ -1,53 +1,44 @@
-// Watches (`/schedule add ... only:new`): a schedule that posts only what is new since its last
-// post. A command that can be watched says how in its definition (the contract in
-// src/core/watch-contract.ts): from the data its handler formatted it names keyed items, posted as
-// new only or as a diff. This file keeps what every watch shares: the memory (a fixed-size digest
-// per key, the least recently seen forgotten first; a diff's last items with their lines), the
-// posts, and the one entry point the runner calls, `applyWatch`. It names no command: a change to
-// a command's text leaves what its watch thinks is new as it was.
+// Watches (`only:new`): a schedule that posts only what is new. A watchable command names keyed
+// items (src/core/watch-contract.ts), posted as new only or as a diff; this file keeps what every
+// watch shares: the memory (a digest per key, the least recently seen forgotten first; a diff's
+// items with their lines), the posts, and `applyWatch`. It names no command.
 import { createHash } from 'node:crypto';
 import { redactReply, type Embed, type Reply } from '../core/reply.ts';
 import type { WatchedReply, WatchItem, WatchSpec } from '../core/watch-contract.ts';
 
-/** What a watch posts and remembers. */
 export interface WatchResult {
-  /** What to post; undefined when nothing is new. */
+  /** Undefined when nothing is new. */
   reply: Reply | undefined;
-  /** The memory to keep once the post is made (opaque: store it as it is). */
+  /** To keep once the post is made, as it is. */
   memory: string;
 }
 
-/** At most this many keys are remembered per watch (the least recently seen are forgotten). */
+/** Keys remembered per watch. */
 export const WATCH_MEMORY_MAX = 1_000;
 
-/** A diff remembers an item's line cut to this many characters: the memory stays bounded in bytes. */
+/** A diff's remembered line is cut to this, so that the memory stays bounded in bytes. */
 const TEXT_MAX = 200;
 
-/**
- * At most this many items are shown in one post: ten fields of a listing (title, company, salary,
- * age, link) stay well within Discord's 25 fields and 6,000 characters a message; the footer says
- * how many more are new beyond those shown.
- */
+/** Items shown in one post: well within Discord's 25 fields and 6,000 characters a message. */
 export const WATCH_SHOWN_MAX = 10;
 
 export function watchMemoryKey(scheduleId: string): string {
   return `watch:${scheduleId}`;
 }
 
-/** A key's fixed-size digest (44 characters): what a watch remembers of an item, whatever its length. */
+/** What a watch remembers of a key, 44 characters whatever its length. */
 export function keyDigest(key: string): string {
   return createHash('sha256').update(key).digest('base64');
 }
 
-/** As stored: digests of keys, most recently seen last (`new`); or the last items with their lines (`diff`). */
+/** As stored: digests, most recently seen last (`new`); or the items with their lines (`diff`). */
 type Memory = { v: 2; seen: string[] } | { v: 2; facts: [digest: string, text: string][] };
 
-/** A remembered item: its key's digest, and its line when the memory keeps lines. */
 type Entry = readonly [digest: string, text?: string];
 
 const cut = (text: string) => Array.from(text).slice(0, TEXT_MAX).join('');
 
-/** The entries of a stored memory; undefined when there is none (the first run) or it cannot be read. */
+/** The entries of a stored memory; undefined on the first run or when it cannot be read. */
 function readMemory(raw: string | undefined): Entry[] | undefined {
   if (raw === undefined || raw === '') return undefined;
   try {
@@ -55,15 +46,12 @@ function readMemory(raw: string | undefined): Entry[] | undefined {
     if (memory?.v === 2 && Array.isArray(memory.seen)) return (memory.seen as string[]).map((d) => [d]);
     if (memory?.v === 2 && Array.isArray(memory.facts)) return memory.facts as Entry[];
   } catch {
-    // A memory that cannot be read is no memory: the next post is a starting point again.
+    // No memory: the next post is a starting point again.
   }
   return undefined;
 }
 
-/**
- * Each item's remembered entry, or undefined when it is new: the entry of its key, else one whose
- * line is the item's (the same item under a key of another version: not new, and not posted again).
- */
+/** Each item's remembered entry (by key, else by line: a key of another version), or undefined when new. */
 function matchEntries(items: readonly WatchItem[], entries: readonly Entry[]): (Entry | undefined)[] {
   const byDigest = new Map(entries.map((e) => [e[0], e]));
   const matched = items.map((i) => byDigest.get(keyDigest(i.key)));
@@ -98,7 +86,7 @@ function itemsPost(reply: Reply, heading: string, items: readonly WatchItem[], s
   return { text: `${heading}: ${reply.text}`, embeds: [embed] };
 }
 
-/** `new`: the items not remembered; the first post (no memory) is the starting point. */
+/** `new`: the items not remembered; the first post is the starting point. */
 function watchNew(
   reply: Reply,
   items: readonly WatchItem[],
@@ -151,12 +139,7 @@ function watchDiff(reply: Reply, items: readonly WatchItem[], before: Entry[] | 
   };
 }
 
-/**
- * The one entry point of a watch: what to post of `reply` (what the watched command answered),
- * given `memory` as stored (undefined or '' on the first run), and the memory to keep once the post
- * is made. `alert` is the watch's condition, when it has one. A reply of a command that has no
- * watch is posted as it is and the memory kept.
- */
+/** What to post of a watched command's `reply` given its `memory` ('' on the first run), and the memory to keep. */
 export function applyWatch(reply: Reply, memory: string | undefined, alert?: string): WatchResult {
   const watch = (reply as WatchedReply).watch;
   if (!watch) return { reply, memory: memory ?? '' };
@@ -170,11 +153,8 @@ export function applyWatch(reply: Reply, memory: string | undefined, alert?: str
 }
 
 /**
- * Converts, once at start, every watch memory of `scheduleIds` still kept as versions before
- * digests kept it (a JSON array of plain keys or lines): each plain string becomes a remembered
- * item, its digest as the key and itself as the line, so that no watch posts again what it posted
- * before. Idempotent: a converted memory is not an array, and is left as it is. Returns how many
- * it converted.
+ * Converts, once at start, the watch memories still kept as a JSON array of plain keys: each becomes
+ * an item remembered by its digest and line, so that no watch posts again what it posted. Idempotent.
  */
 export async function convertOldWatchMemories(
   store: {
@@ -190,7 +170,7 @@ export async function convertOldWatchMemories(
     try {
       plain = raw?.startsWith('[') ? JSON.parse(raw) : undefined;
     } catch {
-      // Not readable as the old format either: no memory, as applyWatch reads it.
+      // Not the old format either: no memory, as applyWatch reads it.
     }
     if (!Array.isArray(plain)) continue;
     const facts = plain
@@ -203,10 +183,7 @@ export async function convertOldWatchMemories(
   return converted;
 }
 
-/**
- * Why /schedule refuses `only:new` (and `alert:`) for a command line, one sentence; undefined when
- * the watch may be added. `watchable` is every command with a watch, for the sentence that names them.
- */
+/** Why /schedule refuses `only:new` or `alert:` for a command line, one sentence; `watchable` are named in it. */
 export function refuseWatch(
   command: { name: string; watch?: WatchSpec },
   line: string,

@@ -1,15 +1,10 @@
-// When a schedule fires: a five-field cron expression or one of the plain forms people type
-// ("every weekday at 07:30"), turned into a cron expression, described in words, and its runs
-// computed in an IANA zone; and the built-in schedules (set by environment) checked at start. One
-// rule for daylight saving, used by every schedule (its next runs, and the previous run that the
-// engine claims or catches up on): the expression is matched against the zone's wall clock (croner,
-// https://croner.56k.guru, on a UTC timeline that stands for the wall clock), and each wall time
-// becomes one instant. A time that the spring-forward gap skips runs at the first valid minute
-// after the gap, once that day however many times fall in it; a time that the autumn hour repeats
-// runs once, at its first occurrence.
-// croner, not node-cron: node-cron 4 gives next runs only from the real current time
-// (`getNextRuns` starts at `new Date()`) and no previous runs, so it cannot compute the runs after
-// or before an arbitrary instant that the fake clock and a catch-up need.
+// When a schedule fires: a five-field cron expression or a plain form ("every weekday at 07:30"),
+// described in words, its runs computed in an IANA zone; and the built-in schedules' check at
+// start. One daylight-saving rule for every schedule: the expression is matched against the zone's
+// wall clock (croner on a UTC timeline that stands for it), and each wall time becomes one instant:
+// a time the spring-forward gap skips runs at the first valid minute after it, a time the autumn
+// hour repeats runs at its first occurrence. croner, not node-cron: node-cron 4 gives next runs
+// only from the real current time and no previous runs, which the fake clock and catch-up need.
 import { Cron } from 'croner';
 import { ConfigError, UserError, type ConfigProblem } from '../errors.ts';
 import { wallClockIn as wallOf } from '../format.ts';
@@ -17,9 +12,8 @@ import { wallClockIn as wallOf } from '../format.ts';
 interface ParsedWhen {
   /** As typed, trimmed. */
   text: string;
-  /** The five-field cron expression it means. */
   cron: string;
-  /** In words: "every weekday at 07:30". */
+  /** "every weekday at 07:30". */
   words: string;
 }
 
@@ -34,8 +28,7 @@ function invalid(message: string): UserError {
   return new UserError({ code: 'invalid_input', message });
 }
 
-// The default zone everywhere. Known without asking Intl: the first Intl object maps several MB of
-// ICU's data and code, which start-up (checking the defaults) should not pay for.
+// Known without asking Intl: the first Intl object maps several MB of ICU, which start-up need not pay.
 const UTC = 'UTC';
 
 export function isTimeZone(tz: string): boolean {
@@ -58,7 +51,7 @@ export function checkTimeZone(tz: string): string {
   return canonicalTimeZone(tz);
 }
 
-/** The IANA name Intl gives a valid zone ("europe/berlin" -> "Europe/Berlin"). */
+/** "europe/berlin" -> "Europe/Berlin". */
 export function canonicalTimeZone(tz: string): string {
   return tz === UTC ? UTC : new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
 }
@@ -96,7 +89,6 @@ function atTime(dayPart: string, time: string, cronDays: string, words: string):
   };
 }
 
-/** The plain forms; undefined when the text is not one of them. */
 function parsePlain(text: string): Omit<ParsedWhen, 'text'> | undefined {
   const s = text.toLowerCase().replace(/\s+/g, ' ').trim();
   if (s === 'hourly' || s === 'every hour') return { cron: '0 * * * *', words: 'every hour, on the hour' };
@@ -110,10 +102,7 @@ function parsePlain(text: string): Omit<ParsedWhen, 'text'> | undefined {
     if (n < 1 || n > max) {
       throw invalid(`"every ${n} ${isHours ? 'hours' : 'minutes'}" is out of range; use 1 to ${max}.`);
     }
-    if (n === 1)
-      return isHours
-        ? { cron: '0 * * * *', words: 'every hour, on the hour' }
-        : { cron: '* * * * *', words: 'every minute' };
+    if (n === 1) return parsePlain(isHours ? 'every hour' : 'every minute');
     return isHours
       ? { cron: `0 */${n} * * *`, words: `every ${n} hours, on the hour, from 00:00` }
       : { cron: `*/${n} * * * *`, words: `every ${n} minutes` };
@@ -155,7 +144,7 @@ function describeCron(cron: string): string {
   return `on the cron schedule "${cron}"`;
 }
 
-/** Why croner refuses a five-field `cron`, in its words; undefined when it reads it. */
+/** Why croner refuses a five-field `cron`; undefined when it reads it. */
 function cronError(cron: string): string | undefined {
   try {
     new Cron(cron, { paused: true, mode: '5-part' });
@@ -177,14 +166,11 @@ function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
   return { cron, words: describeCron(cron) };
 }
 
-// Not croner's own `timezone` option: croner follows Vixie cron, so an interval job ("*/20 2 * * *",
-// "30 * * * *") skips the times a spring-forward gap swallows and runs twice in the hour that
-// repeats, where the rule above runs each once; the walk below gives fixed-time jobs the runs croner
-// would, so one mechanism serves every schedule.
+// Not croner's own `timezone` option: it follows Vixie cron, so an interval job skips the times a
+// gap swallows and runs twice in the repeated hour, where the rule above runs each once.
 /**
- * The expression on the wall clock: a UTC timeline whose fields are the zone's local fields. As a
- * fixed offset of 0, not the zone "UTC", which croner converts through Intl at every step (5-10×
- * the CPU: docs/PERFORMANCE.md, start-up).
+ * The expression on the wall clock: a UTC timeline whose fields are the zone's local fields. A fixed
+ * offset of 0, not the zone "UTC", which croner converts through Intl at every step (docs/PERFORMANCE.md).
  */
 function wallJob(cron: string): Cron {
   return new Cron(cron, { paused: true, mode: '5-part', utcOffset: 0 });
@@ -193,7 +179,7 @@ function wallJob(cron: string): Cron {
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
-/** A year and a day: a schedule with no run in this span is refused (it would hold a place forever). */
+/** A schedule with no run in this span is refused (it would hold a SCHEDULE_MAX place for nothing). */
 const LONGEST_GAP_DAYS = 366;
 
 /**
@@ -226,9 +212,8 @@ const MAX_BATCH = 256;
 const WALK_LIMIT = 100_000;
 
 /**
- * The instants of `cron` in `tz` strictly after `from`, in order, until `accept` returns false.
- * Wall times map to instants in the same order (a gap's times all to its end, a repeated hour's to
- * their first pass), so two wall times that meet in one instant are one run.
+ * The instants of `cron` in `tz` strictly after `from`, in order, until `accept` returns false; two
+ * wall times that meet in one instant (a gap's, a repeated hour's) are one run.
  */
 function walkForward(
   cron: string,
@@ -297,12 +282,7 @@ function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2025, 0,
   return shortest;
 }
 
-/**
- * Reads `when` (a plain form or a five-field cron expression), refusing anything more frequent than
- * `minIntervalMinutes` and anything with no run in the LONGEST_GAP_DAYS after `now` (such as
- * "0 0 31 2 *", which never runs: it would hold a SCHEDULE_MAX place for nothing). Every refusal is
- * one sentence naming the problem.
- */
+/** Reads `when`, refusing in one sentence anything more frequent than `minIntervalMinutes` or never due. */
 export function parseWhen(input: string, opts: { minIntervalMinutes: number; now?: Date }): ParsedWhen {
   const text = input.trim().replace(/\s+/g, ' ');
   if (text === '') throw invalid(`when is empty; write it as ${EXAMPLES}.`);
@@ -332,7 +312,6 @@ export function validateSchedules(
 ): void {
   const problems: ConfigProblem[] = [];
   for (const { cron, timezone, variables } of schedules) {
-    // One rule for every schedule: five fields, as /schedule takes them.
     const error = cronError(cron.trim());
     if (cron.trim().split(/\s+/).length === 6) {
       const message = `"${cron}" has a seconds field; write five fields: minute hour day month weekday`;

@@ -1,5 +1,5 @@
-// Picks the store from configuration: Redis when STORE_URL or REDIS_URL is a redis:// URL
-// (STORE_URL's wins when both are), else the node:sqlite file at STORE_URL (`:memory:` for none).
+// Picks the store: Redis when STORE_URL or REDIS_URL is a redis:// URL (STORE_URL's first), else
+// the node:sqlite file at STORE_URL (`:memory:` for none).
 import type { Config } from '../config/index.ts';
 import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
@@ -19,7 +19,6 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
 
 const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
 
-/** The Redis the store lives in, when it does: STORE_URL's when it is redis://, else REDIS_URL's. */
 function redisUrlOf(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | undefined {
   if (isRedisUrl(config.storeUrl)) return config.storeUrl;
   return isRedisUrl(config.redisUrl) ? config.redisUrl : undefined;
@@ -33,7 +32,7 @@ export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): st
   return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
 }
 
-/** Where the store is: its URLs, and whether a rediss:// certificate is checked (unset: it is). */
+/** Where the store is, and whether a rediss:// certificate is checked (unset: it is). */
 type StorePlace = Pick<Config, 'storeUrl' | 'redisUrl'> & Partial<Pick<Config, 'redisTlsVerify'>>;
 
 export async function openStore(config: StorePlace, opts: RedisStoreOptions = {}): Promise<Store> {
@@ -48,10 +47,7 @@ export async function openStore(config: StorePlace, opts: RedisStoreOptions = {}
   return createSqliteStore(config.storeUrl, opts);
 }
 
-/**
- * Discord's request budgets (src/domain/rate-budget.ts), where the store is: in Redis, shared by
- * every replica, when the store is there; else this process's own (one replica, or SQLite's).
- */
+/** The platforms' request budgets where the store is: in Redis for every replica, else this process's own. */
 export async function openRateBudget(
   config: StorePlace & Pick<Config, 'discordBudget'>,
   opts: Omit<RateBudgetOptions, 'perSecond' | 'invalidLimit'> & {

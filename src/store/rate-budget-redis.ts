@@ -1,14 +1,10 @@
-// The platforms' request budgets shared by every replica through Redis (rate-budget.ts has the rules).
-// One Lua script per step, so each read-then-write is atomic; times are the caller's clock, as the
-// store's leases are, so fake clocks work too. Keys, under the store's prefix and its `{sched}`
-// hash tag (one Cluster slot, every key passed in KEYS): <p>rate:<scope>:tat (the bucket's next
-// free time), <p>rate:<scope>:pause (the pause's end), <p>rate:invalid (the invalid-request
-// window: its start and count); each expires once it no longer says anything. With Redis down the
-// budget is this process's own until it is back (withFallback).
+// The request budgets shared by every replica through Redis (rate-budget.ts has the rules): one
+// Lua script per step, on the caller's clock. Keys, under the store's prefix and hash tag:
+// <p>rate:<scope>:tat, <p>rate:<scope>:pause, <p>rate:invalid; each expires once it says nothing.
+// With Redis down the budget is this process's own until it is back (withFallback).
 import type { Redis } from 'ioredis';
 import type { RateScope } from '../domain/rate-budget.ts';
-import { connectStoreRedis } from './connect.ts';
-import { scriptsOf, storeKeyPrefix } from './redis-common.ts';
+import { connectStoreRedis, scriptsOf, storeKeyPrefix } from './redis-common.ts';
 import {
   INVALID_WINDOW_MS,
   budgetOn,
@@ -19,8 +15,8 @@ import {
   type RateBudgetOptions,
 } from './rate-budget.ts';
 
-// KEYS: the scope's tat, the pause it waits out. ARGV: now, interval, tolerance. The same arithmetic as rate-budget.ts reserve().
-// Times are kept to the microsecond as text: a Lua number returned to Redis would lose its fraction.
+// KEYS: the scope's tat, the pause it waits out. ARGV: now, interval, tolerance. As reserve() in
+// rate-budget.ts. Times go back as text: a Lua number returned to Redis would lose its fraction.
 const RESERVE = `
 local now = tonumber(ARGV[1])
 local pauseEnd = tonumber(redis.call('GET', KEYS[2]) or '0')

@@ -1,18 +1,11 @@
-// The platforms' request budgets (src/domain/rate-budget.ts) as herald keeps them: in this process
-// (one replica, and the SQLite store's), or in Redis for every replica (rate-budget-redis.ts). Each
-// scope is a token bucket. At the budget's own pace (Discord's), `perSecond` requests a second
-// holding a tenth of a second's requests (5 at 50 a second); a turn may bring its own pace (a Slack
-// channel's: SLACK_POST_PACE) and name the scope whose pause it waits out (the Slack workspace's
-// chat.postMessage). Discord documents the number, not how it counts
-// (https://discord.com/developers/docs/topics/rate-limits): a small bucket leaves Discord's own
-// nine tenths of a second of slack for requests that reach it late and bunched (a busy event loop,
-// the network), and costs a burst nothing but its first tenth of a second.
-// A request takes its turn at once (the bucket keeps the time its next token is free, GCRA), so a
-// thousand waiters cost a thousand reservations, not a thousand polls; a pause set meanwhile is
-// read again when the turn comes. Invalid requests are counted in a fixed 10-minute window from
-// the first one; past the limit, scheduled posting stops until the window ends.
-// rate-limiter-flexible counts fixed windows, which let two windows' requests through back to back
-// (twice the limit in a moment): not Discord's bucket, so the arithmetic is herald's own.
+// The platforms' request budgets (src/domain/rate-budget.ts) as herald keeps them: in this process,
+// or in Redis for every replica (rate-budget-redis.ts). Each scope is a token bucket (GCRA: it keeps
+// the time its next token is free, so a waiter costs a reservation, not polls): `perSecond`
+// requests a second, a tenth of a second's at once, which leaves Discord's own slack for requests
+// that reach it late and bunched. A turn may bring its own pace (a Slack channel's) and name the
+// scope whose pause it waits out. Invalid requests are counted in a fixed 10-minute window; past
+// the limit, scheduled posting stops until it ends. rate-limiter-flexible's fixed windows let two
+// windows' requests through back to back, which is not Discord's bucket.
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { RateBudget, RatePace, RateScope } from '../domain/rate-budget.ts';
 
@@ -27,29 +20,19 @@ export interface RateBudgetOptions {
   now?: () => number;
   /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /**
-   * Told once each time this process finds the invalid-request limit reached (a log line, a
-   * metric), and not again until a window in which it is not.
-   */
+  /** Told once each time this process finds the invalid-request limit reached. */
   onLimitReached?: (count: number) => void;
 }
 
-/** A budget herald opened, closed with the store. */
+/** Closed with the store. */
 export interface OpenRateBudget extends RateBudget {
   close(): Promise<void>;
 }
 
-/** The bucket's arithmetic: one token every `interval` ms, `tolerance` ms of them ahead at most. */
+/** One token every `interval` ms, `tolerance` ms of them ahead at most. */
 interface BucketShape {
   interval: number;
   tolerance: number;
-}
-
-/** How much of a second's requests may go at once. */
-const BURST_SECONDS = 0.1;
-
-function bucketShape(perSecond: number): BucketShape {
-  return paceShape({ perSecond, burst: Math.max(1, Math.ceil(perSecond * BURST_SECONDS)) });
 }
 
 /** A pace as a bucket: `burst` requests at once (all but the first ahead of time), then its rate. */
@@ -58,16 +41,13 @@ function paceShape({ perSecond, burst }: RatePace): BucketShape {
   return { interval, tolerance: (Math.max(1, burst) - 1) * interval };
 }
 
-/** One turn as a step sees it: the bucket's shape and the scope whose pause it waits out. */
+/** One turn: the bucket's shape and the scope whose pause it waits out. */
 interface Turn {
   shape: BucketShape;
   pausedBy: RateScope;
 }
 
-/**
- * One request's turn: the bucket's next free time `tat` (0: full) and the pause's end; answers how
- * long the request waits and the bucket's next free time after it. The Redis script is the same.
- */
+/** One request's turn, from the bucket's next free time `tat` and the pause's end (the Redis script is the same). */
 function reserve(
   shape: BucketShape,
   t: number,
@@ -80,7 +60,7 @@ function reserve(
   return { waitMs: at - t, tat: due + shape.interval };
 }
 
-/** What each backend does in one atomic step; `take` and the limit's notice are built on it. */
+/** What each backend does in one atomic step. */
 export interface BudgetSteps {
   /** Reserves a turn in `scope`'s bucket, after `turn.pausedBy`'s pause: how long until it (0: now). */
   reserve(scope: RateScope, t: number, turn: Turn): Promise<number>;
@@ -99,7 +79,7 @@ export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateB
   const sleep =
     opts.sleep ??
     ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, signal ? { signal } : undefined));
-  const ownShape = bucketShape(opts.perSecond);
+  const ownShape = paceShape({ perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) });
   let wasReached = false;
   return {
     async take(scope, signal, turnOpts = {}) {
@@ -129,10 +109,9 @@ export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateB
   };
 }
 
-/** Buckets kept in memory: a bucket whose time has passed is the same as none, so old ones go first. */
+/** Buckets kept in memory: a bucket whose time has passed is as none, so the oldest go first. */
 const BUCKETS_KEPT = 10_000;
 
-/** The steps in this process's memory. */
 export function memorySteps(): BudgetSteps {
   const buckets = new Map<RateScope, number>();
   const pauses = new Map<RateScope, number>();
@@ -160,7 +139,6 @@ export function memorySteps(): BudgetSteps {
   };
 }
 
-/** A budget for one process: a single replica, or the SQLite store's. */
 export function createMemoryRateBudget(opts: RateBudgetOptions): OpenRateBudget {
   return budgetOn(memorySteps(), opts);
 }

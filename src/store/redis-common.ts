@@ -1,7 +1,17 @@
-// What the Redis store (redis-store.ts) and Discord's budget in Redis (rate-budget-redis.ts) share: the
-// key prefix with the `{sched}` hash tag, which puts every key a script touches in one Cluster slot;
-// the one-time rename of the keys written before the tag; and running a Lua script by its hash.
+// What the Redis store and the budget in Redis (rate-budget-redis.ts) share: the key prefix with
+// the `{sched}` hash tag (every key a script touches in one Cluster slot), the one-time rename of
+// keys written before the tag, a SCAN by prefix, running a Lua script by its hash, and connecting.
 import type { Redis } from 'ioredis';
+
+/** Connects through herald's one Redis factory (src/redis.ts), loaded only when Redis is configured. */
+export async function connectStoreRedis(
+  url: string,
+  opts: { connectTimeoutMs?: number | undefined; verifyTls?: boolean | undefined } = {},
+): Promise<Redis> {
+  // Only these two: the store's own options (its clock, key prefix) are passed in here too.
+  const { connectTimeoutMs, verifyTls } = opts;
+  return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs, verifyTls });
+}
 
 /** The prefix of the store's keys: the configured one and the `{sched}` hash tag. */
 export function storeKeyPrefix(prefix: string): string {
@@ -20,19 +30,24 @@ export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<numb
   const tagged = storeKeyPrefix(prefix);
   const marker = `${tagged}moved`;
   if ((await redis.exists(marker)) === 1) return 0;
-  const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
   let moved = 0;
+  await scanKeys(redis, prefix, async (found) => {
+    for (const key of found.filter((k) => LEGACY_KINDS.some((kind) => k.startsWith(prefix + kind))))
+      if ((await redis.renamenx(key, tagged + key.slice(prefix.length))) === 1) moved++;
+  });
+  await redis.set(marker, '1');
+  return moved;
+}
+
+/** Hands `each` the keys that start with `keyPrefix`, a SCAN batch at a time. */
+export async function scanKeys(redis: Redis, keyPrefix: string, each: (keys: string[]) => Promise<void>) {
+  const pattern = `${keyPrefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
   let cursor = '0';
   do {
     const [nextCursor, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
     cursor = nextCursor;
-    const legacy = found.filter((k) => LEGACY_KINDS.some((kind) => k.startsWith(prefix + kind)));
-    for (const key of legacy) {
-      if ((await redis.renamenx(key, tagged + key.slice(prefix.length))) === 1) moved++;
-    }
+    if (found.length > 0) await each(found);
   } while (cursor !== '0');
-  await redis.set(marker, '1');
-  return moved;
 }
 
 /** Runs a Lua script with its number of keys first, as EVAL takes them. */

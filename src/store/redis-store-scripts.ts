@@ -1,7 +1,5 @@
-// The Lua scripts of the Redis store (redis-store.ts): every read-then-write is one script, which
-// Redis runs atomically
-// (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/), so a claim cannot
-// race. Every key a script touches is passed in KEYS, never built inside it (Redis Cluster).
+// The Lua scripts of the Redis store (redis-store.ts): each read-then-write is one script, which
+// Redis runs atomically; every key it touches is passed in KEYS (Redis Cluster).
 
 // KEYS: slot, running (the job's one live slot, for an exclusive job), records, paused, kv (a
 // watch's memory). ARGV: job, slotId, owner, now, leaseMs, retention, maxAttempts ('' none),

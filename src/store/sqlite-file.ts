@@ -1,10 +1,8 @@
-// The SQLite store's file (sqlite-store.ts): opening it in WAL mode, its schema and the
-// migrations of files written by older versions, and the statements its steps run.
+// The SQLite store's file: opened in WAL mode, its schema, older files' migrations, and statements.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/** Opens (creating its folder) the SQLite file at `path`, or an in-memory database for `:memory:`. */
 function openSqlite(path: string): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: 5_000 });
@@ -142,12 +140,11 @@ const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next
   last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
   memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
 
-/** Writes a value kept until it is deleted (no expiry). */
-export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, NULL)
+/** Writes a value: key, value, now, and its expiry (NULL: kept until deleted). */
+export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
   expires_at = excluded.expires_at`;
 
-/** The slot steps' statements. */
 export function slotStatements(db: DatabaseSync) {
   return {
     slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
@@ -182,7 +179,6 @@ export function slotStatements(db: DatabaseSync) {
   };
 }
 
-/** The outbox steps' statements. */
 export function outboxStatements(db: DatabaseSync) {
   return {
     due: db.prepare(

@@ -1,9 +1,7 @@
-// The default store: one node:sqlite file (https://nodejs.org/api/sqlite.html), in WAL mode so
-// that several processes may share it, or `:memory:` (tests, and a bot that keeps nothing). Every
-// read-then-write runs inside a BEGIN IMMEDIATE transaction, which takes the write lock before
-// reading, so two claimers can never both see a slot as free, and two processes adding schedules
-// at once can never pass SCHEDULE_MAX together. A schedule is one JSON row; the indexed
-// `next_run_at` column is its next fire time (NULL while paused): a tick reads only the due rows.
+// The default store: one node:sqlite file in WAL mode (several processes may share it), or
+// `:memory:`. Every read-then-write is a BEGIN IMMEDIATE transaction, which takes the write lock
+// before reading, so two claimers never both see a slot as free. A schedule is one JSON row; the
+// indexed `next_run_at` is its next fire time (NULL while paused).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
@@ -22,8 +20,8 @@ import {
   type StoredFields,
 } from './store.ts';
 
-/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
-function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
+/** Runs `fn` holding the write lock, so its reads and writes are one atomic step. */
+function atomic<T>(db: DatabaseSync, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = fn();
@@ -35,9 +33,6 @@ function immediateTransaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
-/** Runs `fn` as one atomic step, as a Store method: what it throws is a rejection. */
-const atomic = <T>(db: DatabaseSync, fn: () => T): Promise<T> => run(() => immediateTransaction(db, fn));
-
 /** What the SQLite store's parts share: the open database and the clock. */
 interface SqliteContext {
   db: DatabaseSync;
@@ -46,13 +41,27 @@ interface SqliteContext {
 
 const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
 
-/** Runs `fn`, turning what it throws into a rejection (the Store methods never throw synchronously). */
-function run<T>(fn: () => T): Promise<T> {
-  try {
-    return Promise.resolve(fn());
-  } catch (err) {
-    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-  }
+/** A part of the Store as its synchronous steps. */
+type Steps<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : T[K];
+};
+
+/** The steps as Store methods: what one throws is a rejection, never a synchronous throw. */
+function asMethods<T>(steps: Steps<T>): T {
+  const methods = Object.entries(steps).map(([name, step]) => {
+    if (typeof step !== 'function') return [name, step];
+    return [
+      name,
+      (...args: unknown[]) => {
+        try {
+          return Promise.resolve((step as (...a: unknown[]) => unknown)(...args));
+        } catch (err) {
+          return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      },
+    ];
+  });
+  return Object.fromEntries(methods) as T;
 }
 
 /**
@@ -75,21 +84,11 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
   const now = opts.now ?? Date.now;
   const db = openStoreFile(path);
   const ctx: SqliteContext = { db, now };
-
   const q = {
     get: db.prepare('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
     set: db.prepare(SET_VALUE),
-    setExpiring: db.prepare(
-      `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
-       expires_at = excluded.expires_at`,
-    ),
     // An expired value counts as absent.
-    setIfAbsent: db.prepare(
-      `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
-       expires_at = excluded.expires_at WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`,
-    ),
+    setIfAbsent: db.prepare(`${SET_VALUE} WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`),
     // A range of the primary key, from the prefix to the prefix and the last code point (herald's
     // keys are ASCII, so none that starts with the prefix lies past it), then the exact test.
     deleteRange: db.prepare(
@@ -112,51 +111,45 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
     pruneSlots: db.prepare(`DELETE FROM slots WHERE status != 'claimed' AND updated_at < ?`),
     pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
   };
-
-  return {
+  const count = (r: { changes: number | bigint }) => Number(r.changes);
+  return asMethods<Store>({
     kind: opts.kind ?? 'sqlite',
     ...sqliteSchedules(ctx),
     ...sqliteSlots(ctx),
     ...sqliteOutbox(ctx),
-    getValue: (key) => run(() => (q.get.get(key, now()) as { value: string } | undefined)?.value),
-    setValue: (key, value, o) =>
-      run(() => {
-        const t = now();
-        const expiresAt = o?.ttlMs === undefined ? null : t + o.ttlMs;
-        if (o?.ifAbsent) return changed(q.setIfAbsent.run(key, value, t, expiresAt, t));
-        return changed(
-          expiresAt === null ? q.set.run(key, value, t) : q.setExpiring.run(key, value, t, expiresAt),
-        );
-      }),
-    deleteValues: (keyPrefix) => run(() => Number(q.deleteRange.run(keyPrefix).changes)),
-    durableValues: () => run(() => q.durable.all().map((r) => [String(r.key), String(r.value)])),
-    claimOnce: (key, ttlMs) =>
-      run(() => {
-        const t = now();
-        return changed(q.claim.run(key, t + ttlMs, t));
-      }),
+    getValue: (key) => (q.get.get(key, now()) as { value: string } | undefined)?.value,
+    setValue: (key, value, o) => {
+      const t = now();
+      const expiresAt = o?.ttlMs === undefined ? null : t + o.ttlMs;
+      if (o?.ifAbsent) return changed(q.setIfAbsent.run(key, value, t, expiresAt, t));
+      return changed(q.set.run(key, value, t, expiresAt));
+    },
+    deleteValues: (keyPrefix) => count(q.deleteRange.run(keyPrefix)),
+    durableValues: () => q.durable.all().map((r): [string, string] => [String(r.key), String(r.value)]),
+    claimOnce: (key, ttlMs) => {
+      const t = now();
+      return changed(q.claim.run(key, t + ttlMs, t));
+    },
     appendLog: (key, value, keep) =>
       atomic(db, () => {
         q.appendLog.run(key, value);
         q.trimLog.run(key, keep);
       }),
-    readLog: (key, limit) =>
-      run(() => (q.readLog.all(key, limit) as { value: string }[]).map((r) => r.value)),
+    readLog: (key, limit) => (q.readLog.all(key, limit) as { value: string }[]).map((r) => r.value),
     prune: (olderThanMs) =>
       atomic(db, () => {
-        const cutoff = now() - olderThanMs;
-        q.pruneClaims.run(now());
-        const values = Number(q.pruneValues.run(now()).changes);
-        return values + Number(q.pruneSlots.run(cutoff).changes) + Number(q.pruneOutbox.run(cutoff).changes);
+        const t = now();
+        q.pruneClaims.run(t);
+        const values = count(q.pruneValues.run(t));
+        return values + count(q.pruneSlots.run(t - olderThanMs)) + count(q.pruneOutbox.run(t - olderThanMs));
       }),
-    close: () =>
-      run(() => {
-        if (db.isOpen) db.close();
-      }),
-  };
+    close: () => {
+      if (db.isOpen) db.close();
+    },
+  });
 }
 
-function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
+function sqliteSchedules({ db }: SqliteContext): Steps<ScheduleStore> {
   const q = {
     // Added in the same millisecond: in the order added.
     list: db.prepare('SELECT record FROM schedules ORDER BY created_at, rowid'),
@@ -179,41 +172,33 @@ function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
     const row = q.runs.get(id) as { runs: string } | undefined;
     return row === undefined ? [] : (JSON.parse(row.runs) as ScheduleRun[]);
   };
-  const tx = <T>(fn: () => T): T => immediateTransaction(db, fn);
   /** Reads, changes and writes one record in one transaction; false when it is gone. */
   const change = (id: string, fn: (r: ScheduleRecord) => void): boolean =>
-    tx(() => {
+    atomic(db, () => {
       const r = parseRecord(q.get.get(id));
       if (!r) return false;
       fn(r);
       q.update.run(JSON.stringify(r), id);
       return true;
     });
-
   // One transaction: the record's last run, its history and its next fire time cannot disagree.
   const recordRuns = (id: string, added: readonly ScheduleRun[], nextRunAt?: number) =>
-    run(() => {
-      change(id, (r) => {
-        const kept = withRuns(runsOf(id), added);
-        q.setRuns.run(id, JSON.stringify(kept));
-        r.lastRun = kept[0]!;
-        if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
-      });
+    void change(id, (r) => {
+      const kept = withRuns(runsOf(id), added);
+      q.setRuns.run(id, JSON.stringify(kept));
+      r.lastRun = kept[0]!;
+      if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
     });
 
   return {
-    listSchedules: () => run(() => q.list.all().map((row) => parseRecord(row)!)),
-    getSchedule: (id) => run(() => parseRecord(q.get.get(id))),
+    listSchedules: () => q.list.all().map((row) => parseRecord(row)!),
+    getSchedule: (id) => parseRecord(q.get.get(id)),
     addSchedule: (record, max) =>
       atomic(db, (): AddResult => {
         if (q.get.get(record.id) !== undefined) return 'exists';
         if ((q.count.get() as { n: number }).n >= max) return 'full';
-        q.insert.run(
-          record.id,
-          JSON.stringify(record),
-          record.createdAt,
-          record.paused ? null : record.createdAt,
-        );
+        const next = record.paused ? null : record.createdAt;
+        q.insert.run(record.id, JSON.stringify(record), record.createdAt, next);
         return 'added';
       }),
     removeSchedule: (id) =>
@@ -221,21 +206,18 @@ function sqliteSchedules({ db }: SqliteContext): ScheduleStore {
         q.removeRuns.run(id);
         return changed(q.remove.run(id));
       }),
-    dueSchedules: (t, limit) => run(() => q.due.all(t, limit).map((row) => parseRecord(row)!)),
-    setNextRuns: (next) =>
-      run(() => {
-        if (next.size > 0) tx(() => next.forEach((at, id) => q.setNext.run(at, id)));
-      }),
+    dueSchedules: (t, limit) => q.due.all(t, limit).map((row) => parseRecord(row)!),
+    setNextRuns: (next) => {
+      if (next.size > 0) atomic(db, () => next.forEach((at, id) => q.setNext.run(at, id)));
+    },
     setPaused: (id, paused) =>
-      run(() =>
-        change(id, (r) => {
-          r.paused = paused;
-          q.pause.run(paused ? null : 0, id);
-        }),
-      ),
+      change(id, (r) => {
+        r.paused = paused;
+        q.pause.run(paused ? null : 0, id);
+      }),
     recordRun: (id, lastRun, nextRunAt) => recordRuns(id, [lastRun], nextRunAt),
     recordRuns: (id, runs) => recordRuns(id, runs),
-    history: (id) => run(() => runsOf(id)),
+    history: (id) => runsOf(id),
   };
 }
 
@@ -249,7 +231,7 @@ function withRuns(runs: readonly ScheduleRun[], added: readonly ScheduleRun[]): 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-function sqliteSlots({ db, now }: SqliteContext): SlotStore {
+function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
   const q = slotStatements(db);
   const slotAt = (job: string, slotId: string) => {
     const row = q.slot.get(job, slotId) as StoredFields | undefined;
@@ -302,29 +284,22 @@ function sqliteSlots({ db, now }: SqliteContext): SlotStore {
         q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
         return true;
       }),
-    markPosted: (job, slotId, owner, deliveries: readonly NewOutboxEntry[], opts) =>
+    markPosted: (job, slotId, owner, deliveries, opts) =>
       atomic(db, () => {
         const t = now();
         if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
         const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
         for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
-        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t);
+        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
-    markFailed: (job, slotId, owner, error) =>
-      run(() => {
-        q.failSlot.run(error, now(), job, slotId, owner);
-      }),
-    getSlot: (job, slotId) =>
-      run(() => {
-        return slotAt(job, slotId);
-      }),
+    markFailed: (job, slotId, owner, error) => void q.failSlot.run(error, now(), job, slotId, owner),
+    getSlot: slotAt,
   };
 }
 
-function sqliteOutbox({ db, now }: SqliteContext): OutboxStore {
+function sqliteOutbox({ db, now }: SqliteContext): Steps<OutboxStore> {
   const q = outboxStatements(db);
-
   return {
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
       atomic(db, () => {
@@ -343,7 +318,7 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxStore {
         if (!memory) return false;
         q.delivered.run(receipt ?? null, t, id);
         if (memory.memory_key !== null && memory.memory_value !== null)
-          q.setValue.run(memory.memory_key, memory.memory_value, t);
+          q.setValue.run(memory.memory_key, memory.memory_value, t, null);
         return true;
       }),
     renewOutboxLeases: (ids, owner, leaseMs) =>
@@ -351,14 +326,13 @@ function sqliteOutbox({ db, now }: SqliteContext): OutboxStore {
         const t = now();
         return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
       }),
-    markInFlight: (id, owner, isInFlight, receipt) =>
-      run(() => {
-        const t = now();
-        return changed(q.inFlight.run(isInFlight ? t : null, receipt ?? null, t, id, owner));
-      }),
+    markInFlight: (id, owner, isInFlight, receipt) => {
+      const t = now();
+      return changed(q.inFlight.run(isInFlight ? t : null, receipt ?? null, t, id, owner));
+    },
     rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
-      run(() => changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner))),
-    giveUpOutbox: (id, owner, reason) => run(() => changed(q.giveUp.run(reason, now(), id, owner))),
-    listOutbox: (status) => run(() => (q.list.all(status) as StoredFields[]).map(entryOf)),
+      changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner)),
+    giveUpOutbox: (id, owner, reason) => changed(q.giveUp.run(reason, now(), id, owner)),
+    listOutbox: (status) => (q.list.all(status) as StoredFields[]).map(entryOf),
   };
 }
