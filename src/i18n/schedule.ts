@@ -147,7 +147,15 @@ export const schedule = defineMessages(
       builtIn: '{{name}} is built in (set by {{variables}}); it cannot be changed from chat.',
       noSuch: 'There is no schedule "{{id}}"; /schedule list shows them all.',
       notYours:
-        'Schedule {{id}} was added by {{creator}}, so only they, the operator or a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id {{user}}) may change it.',
+        'Schedule {{id}} was added by {{creator}}, so only they, the operator or a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id {{user}}) may {{verb}}.',
+      verbs: {
+        remove: 'remove it',
+        pause: 'pause it',
+        resume: 'resume it',
+        run: 'run it',
+        skip: 'skip a run of it',
+        unskip: 'unskip a run of it',
+      },
       pingAdmins:
         'Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id {{user}}) or the operator may set ping:, so that no schedule pings people unasked.',
       editOrThread: 'Choose mode:edit (one post, edited) or thread:yes (replies in a thread), not both.',
@@ -317,7 +325,15 @@ export const schedule = defineMessages(
           '{{name}} ist eingebaut (festgelegt durch {{variables}}); er lässt sich im Chat nicht ändern.',
         noSuch: 'Es gibt keinen Zeitplan "{{id}}"; /schedule list zeigt alle.',
         notYours:
-          'Zeitplan {{id}} wurde von {{creator}} angelegt, daher dürfen ihn nur diese Person, der Betreiber oder ein Zeitplan-Admin (SCHEDULE_ADMIN_USERS oder SCHEDULE_ADMIN_ROLES, Nutzer-ID {{user}}) ändern.',
+          'Zeitplan {{id}} wurde von {{creator}} angelegt, daher dürfen nur diese Person, der Betreiber oder ein Zeitplan-Admin (SCHEDULE_ADMIN_USERS oder SCHEDULE_ADMIN_ROLES, Nutzer-ID {{user}}) {{verb}}.',
+        verbs: {
+          remove: 'ihn entfernen',
+          pause: 'ihn pausieren',
+          resume: 'ihn fortsetzen',
+          run: 'ihn ausführen',
+          skip: 'einen seiner Läufe überspringen',
+          unskip: 'das Überspringen eines seiner Läufe zurücknehmen',
+        },
         pingAdmins:
           'Nur ein Zeitplan-Admin (SCHEDULE_ADMIN_USERS oder SCHEDULE_ADMIN_ROLES, Nutzer-ID {{user}}) oder der Betreiber darf ping: setzen, damit kein Zeitplan ungefragt Leute erwähnt.',
         editOrThread:
@@ -490,7 +506,15 @@ export const schedule = defineMessages(
           '{{name}} est intégrée (définie par {{variables}}) ; elle ne peut pas être modifiée depuis le chat.',
         noSuch: 'Il n\'existe pas de planification "{{id}}" ; /schedule list les affiche toutes.',
         notYours:
-          "La planification {{id}} a été ajoutée par {{creator}} : seuls cette personne, l'opérateur ou un administrateur des planifications (SCHEDULE_ADMIN_USERS ou SCHEDULE_ADMIN_ROLES, identifiant {{user}}) peuvent la modifier.",
+          "La planification {{id}} a été ajoutée par {{creator}} : seuls cette personne, l'opérateur ou un administrateur des planifications (SCHEDULE_ADMIN_USERS ou SCHEDULE_ADMIN_ROLES, identifiant {{user}}) peuvent {{verb}}.",
+        verbs: {
+          remove: 'la supprimer',
+          pause: 'la suspendre',
+          resume: 'la reprendre',
+          run: "l'exécuter",
+          skip: 'sauter une de ses exécutions',
+          unskip: "annuler le saut d'une de ses exécutions",
+        },
         pingAdmins:
           "Seul un administrateur des planifications (SCHEDULE_ADMIN_USERS ou SCHEDULE_ADMIN_ROLES, identifiant {{user}}) ou l'opérateur peut définir ping:, afin qu'aucune planification ne mentionne des gens sans leur accord.",
         editOrThread:

@@ -3,6 +3,7 @@
 // `default`; and the schedule's home (its guild or workspace, and the channel when it is private),
 // which decides who sees it (visibility.ts).
 import { UserError, userMessageFor } from '../errors.ts';
+import { english, type Translate } from '../i18n/translate.ts';
 import type { Actor } from '../core/actor.ts';
 import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import { maySendMessages } from '../domain/discord.ts';
@@ -38,6 +39,11 @@ interface DestinationSources {
 /** A refusal of /schedule's input or access, one sentence. */
 export function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
   return new UserError({ code, message });
+}
+
+/** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
+export function refusal(code: 'invalid_input' | 'forbidden', write: (t: Translate) => string): UserError {
+  return new UserError({ code, message: write(english), said: write });
 }
 
 function destinationOf(destinations: readonly string[], to: string | undefined): string {
