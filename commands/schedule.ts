@@ -162,7 +162,7 @@ const manageAccess = (opts: ScheduleCommandOptions): AccessCheck =>
   allowList({
     users: opts.users,
     roles: opts.roles,
-    action: 'manage schedules',
+    action: 'schedules',
     usersVariable: 'SCHEDULE_ALLOWED_USERS',
     rolesVariable: 'SCHEDULE_ALLOWED_ROLES',
   });

@@ -1,11 +1,12 @@
 // Every area's messages, one i18next namespace each (src/i18n/define.ts says how one is written).
+import { access } from './access.ts';
 import { common } from './common.ts';
 import { errors } from './errors.ts';
 import { forms } from './forms.ts';
 import { schedule } from './schedule.ts';
 import { weather } from './weather.ts';
 
-export const CATALOGUE = { common, errors, weather, schedule, forms };
+export const CATALOGUE = { common, errors, weather, schedule, forms, access };
 
 /** The English messages of each area: the shape every key is typed from. */
 export type Catalogue = { [N in keyof typeof CATALOGUE]: (typeof CATALOGUE)[N]['en-GB'] };
