@@ -21,7 +21,7 @@ import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 import { english, type Translate } from '../src/i18n/translate.ts';
 
 /** The reader's language: its messages and the locale of its numbers and dates. */
-export interface Lang {
+interface Lang {
   t: Translate;
   locale: string;
 }
