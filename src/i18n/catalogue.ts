@@ -4,9 +4,10 @@ import { common } from './common.ts';
 import { errors } from './errors.ts';
 import { forms } from './forms.ts';
 import { schedule } from './schedule.ts';
+import { settings } from './settings.ts';
 import { weather } from './weather.ts';
 
-export const CATALOGUE = { common, errors, weather, schedule, forms, access };
+export const CATALOGUE = { common, errors, weather, schedule, forms, access, settings };
 
 /** The English messages of each area: the shape every key is typed from. */
 export type Catalogue = { [N in keyof typeof CATALOGUE]: (typeof CATALOGUE)[N]['en-GB'] };
