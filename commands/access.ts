@@ -3,14 +3,15 @@
 // default for a bot that joins public servers.
 import type { AccessCheck } from '../src/core/command.ts';
 import { UserError } from '../src/errors.ts';
+import { english, type Translate } from '../src/i18n/translate.ts';
 
 interface AllowListOptions {
   /** Platform user ids allowed in. */
   users: readonly string[];
   /** Discord role ids allowed in. */
   roles: readonly string[];
-  /** What the check guards, completing "You are not allowed to <action>": "send email". */
-  action: string;
+  /** What the check guards, completing "You are not allowed to <action>" (src/i18n/access.ts). */
+  action: 'schedules' | 'email' | 'host';
   /** The variables an admin edits, for the hint: EMAIL_ALLOWED_USERS. */
   usersVariable: string;
   rolesVariable: string;
@@ -24,15 +25,14 @@ export function allowList(opts: AllowListOptions): AccessCheck {
     const { actor } = ctx;
     if (actor.isOperator === true) return undefined;
     if (users.has(actor.id) || actor.roles.some((role) => roles.has(role))) return undefined;
-    const roleHint = actor.platform === 'discord' ? ` or one of your roles to ${opts.rolesVariable}` : '';
-    const denied =
-      users.size === 0 && roles.size === 0
-        ? `Nobody but the operator may ${opts.action} yet`
-        : `You are not allowed to ${opts.action}`;
-    return new UserError({
-      code: 'forbidden',
-      message: `${denied}: ask an admin to add you (user id ${actor.id}) to ${opts.usersVariable}${roleHint}.`,
-    });
+    const say = (t: Translate) =>
+      t(users.size === 0 && roles.size === 0 ? 'access:nobody' : 'access:denied', {
+        action: t(`access:actions.${opts.action}`),
+        user: actor.id,
+        users: opts.usersVariable,
+        roles: actor.platform === 'discord' ? t('access:roleHint', { variable: opts.rolesVariable }) : '',
+      });
+    return new UserError({ code: 'forbidden', message: say(english), said: say });
   };
 }
 
@@ -41,7 +41,7 @@ export function emailAccess(opts: { users: readonly string[]; roles: readonly st
   return allowList({
     users: opts.users,
     roles: opts.roles,
-    action: 'use /email',
+    action: 'email',
     usersVariable: 'EMAIL_ALLOWED_USERS',
     rolesVariable: 'EMAIL_ALLOWED_ROLES',
   });
@@ -52,7 +52,7 @@ export function hostAccess(opts: { users: readonly string[]; roles: readonly str
   return allowList({
     users: opts.users,
     roles: opts.roles,
-    action: 'use /host',
+    action: 'host',
     usersVariable: 'HOST_ALLOWED_USERS',
     rolesVariable: 'HOST_ALLOWED_ROLES',
   });

@@ -58,14 +58,14 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
     readText: (text) => readShortForm(text, (line) => optionNamesOf(opts.commands?.() ?? [], line)),
     // With no arguments on Discord and Slack: a form of the same options (src/core/form.ts).
     form: {
-      title: 'New schedule',
+      title: 'schedule:form.title',
       fields: [
-        { option: 'when', label: 'When' },
-        { option: 'command', label: 'Command' },
-        { option: 'to', label: 'Destination (to)' },
-        { option: 'tz', label: 'Time zone (tz)' },
+        { option: 'when', label: 'schedule:form.when', hint: 'schedule:form.hints.when' },
+        { option: 'command', label: 'schedule:form.command', hint: 'schedule:form.hints.command' },
+        { option: 'to', label: 'schedule:form.to', hint: 'schedule:form.hints.to' },
+        { option: 'tz', label: 'schedule:form.tz', hint: 'schedule:form.hints.tz' },
       ],
-      more: { label: 'Further options, as typed', hint: 'e.g. only:new alert:rain preview:yes' },
+      more: { label: 'schedule:form.more', hint: 'schedule:form.hint' },
     },
     autocomplete: {
       to: (partial) => Promise.resolve(service.destinationChoices(partial)),
@@ -86,7 +86,7 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
       if (preview === 'yes') {
         const shown = await service.preview(schedule, ctx.actor, ctx.signal);
         // A command that fails now would fail at its slot: a failed command, told in the same sentence.
-        const reply = previewReply(shown, ctx.preferences.timezone);
+        const reply = previewReply(shown, ctx.preferences.timezone, ctx);
         if ('error' in shown.result) throw new RunFailedError(reply.text);
         return reply;
       }
@@ -94,8 +94,8 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
       // A typed cron is the user's text (a valid one runs to ~180 characters).
       const cron = loggedText(record.cron);
       ctx.log.info({ scheduleId: record.id, cron, timezone: record.timezone }, 'schedule.added');
-      const added = addedReply(record, nextRuns, ctx.preferences.timezone);
-      return { ...added, actions: [...(added.actions ?? []), previewAction({ ...typed, ping })] };
+      const added = addedReply(record, nextRuns, ctx.preferences.timezone, ctx);
+      return { ...added, actions: [...(added.actions ?? []), previewAction({ ...typed, ping }, ctx)] };
     },
   });
 }
@@ -122,7 +122,7 @@ function scheduleReading(service: ScheduleService): Command[] {
           const isAdmin = ctx.actor.isOperator === true || isScheduleAdmin(service.settings, ctx.actor);
           return homeReply(listing, { actor: ctx.actor, isAdmin }, zone);
         }
-        return listReply(listing, service.settings.max, input.page, zone);
+        return listReply(listing, service.settings.max, input.page, zone, ctx);
       },
     }),
     defineCommand({
@@ -135,7 +135,7 @@ function scheduleReading(service: ScheduleService): Command[] {
       async handler(input, ctx) {
         const viewer = { actor: ctx.actor, channel: ctx.channel };
         const { record, runs } = await service.history(input.id, viewer, ctx.signal);
-        return historyReply(record, runs, ctx.preferences.timezone);
+        return historyReply(record, runs, ctx.preferences.timezone, ctx);
       },
     }),
   ];
@@ -155,7 +155,7 @@ function scheduleSkips(service: ScheduleService, manage: AccessCheck): Command[]
       examples: [isSkip ? '/schedule skip k7p2mx' : '/schedule unskip k7p2mx'],
       async handler(input, ctx) {
         const skipped = await service.setSkip(input.id, isSkip, ctx.actor, ctx.channel, ctx.surface);
-        return skipReply(skipped, isSkip, ctx.preferences.timezone);
+        return skipReply(skipped, isSkip, ctx.preferences.timezone, ctx);
       },
     }),
   );
@@ -166,7 +166,7 @@ const manageAccess = (opts: ScheduleCommandOptions): AccessCheck =>
   allowList({
     users: opts.users,
     roles: opts.roles,
-    action: 'manage schedules',
+    action: 'schedules',
     usersVariable: 'SCHEDULE_ALLOWED_USERS',
     rolesVariable: 'SCHEDULE_ALLOWED_ROLES',
   });
@@ -192,21 +192,21 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       async handler(input, ctx) {
         const record = await service.remove(input.id, ctx.actor, ctx.channel, ctx.surface);
         ctx.log.info({ scheduleId: record.id }, 'schedule.removed');
-        return removedReply(record);
+        return removedReply(record, ctx);
       },
     }),
     defineCommand({
       ...byId('schedule pause', 'Pause a schedule until it is resumed'),
       async handler(input, ctx) {
         const set = await service.setPaused(input.id, true, ctx.actor, ctx.channel, ctx.surface);
-        return pausedReply(set.record, set.nextRun, ctx.preferences.timezone);
+        return pausedReply(set.record, set.nextRun, ctx.preferences.timezone, ctx);
       },
     }),
     defineCommand({
       ...byId('schedule resume', 'Resume a paused schedule'),
       async handler(input, ctx) {
         const set = await service.setPaused(input.id, false, ctx.actor, ctx.channel, ctx.surface);
-        return pausedReply(set.record, set.nextRun, ctx.preferences.timezone);
+        return pausedReply(set.record, set.nextRun, ctx.preferences.timezone, ctx);
       },
     }),
     ...scheduleSkips(service, manage),
@@ -215,7 +215,7 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       examples: ['/schedule run k7p2mx'],
       async handler(input, ctx) {
         const { record, result } = await service.run(input.id, ctx.actor, ctx.channel);
-        const reply = ranReply(record, result);
+        const reply = ranReply(record, result, ctx);
         // A failed run is a failed command (a piped console exits 1), told in the same sentence.
         if (result.outcome === 'failed') throw new RunFailedError(reply.text);
         return reply;
@@ -231,7 +231,8 @@ export function createScheduleCommands(opts: ScheduleCommandOptions): Command[] 
       examples: ['/schedule audit', '/schedule audit k7p2mx'],
       async handler(input, ctx) {
         const viewer = { actor: ctx.actor, channel: ctx.channel };
-        return auditReply(await service.audit(viewer, input.id), input.id, ctx.preferences.timezone);
+        const entries = await service.audit(viewer, input.id);
+        return auditReply(entries, input.id, ctx.preferences.timezone, ctx);
       },
     }),
   ];

@@ -1,56 +1,42 @@
 // The replies of /settings: what applies and where each value comes from, and what one person or
-// channel set.
+// channel set, in the reader's language (src/i18n/settings.ts); values are shown as stored.
 import type { Reply } from '../src/core/reply.ts';
-import type {
-  PreferenceKey,
-  PreferenceSource,
-  Preferences,
-  StoredPreferences,
-} from '../src/core/preferences.ts';
+import type { PreferenceKey, Preferences, StoredPreferences } from '../src/core/preferences.ts';
+import type { Translate } from '../src/i18n/translate.ts';
 import { quote } from './format.ts';
 
-/** Each setting's words, and the option that sets it. */
-const SETTINGS: readonly { key: PreferenceKey; label: string; option: string }[] = [
-  { key: 'timezone', label: 'Time zone', option: 'tz' },
-  { key: 'units', label: 'Units', option: 'units' },
-  { key: 'language', label: 'Language', option: 'language' },
-  { key: 'home', label: 'Home place', option: 'home' },
+/** Each setting, and the option that sets it. */
+const SETTINGS: readonly { key: PreferenceKey; option: string }[] = [
+  { key: 'timezone', option: 'tz' },
+  { key: 'units', option: 'units' },
+  { key: 'language', option: 'language' },
+  { key: 'home', option: 'home' },
 ];
 
-const SOURCE_WORDS: Readonly<Record<PreferenceSource, string>> = {
-  typed: 'typed',
-  user: 'yours',
-  channel: "this channel's",
-  schedule: "the schedule's",
-  platform: 'your Discord or Slack language',
-  default: 'the default',
-};
-
 /** Each setting as a line's two halves: its label, and its value with where it came from. */
-function applying(prefs: Preferences): { name: string; value: string }[] {
-  return SETTINGS.map(({ key, label, option }) => {
+function applying(prefs: Preferences, t: Translate): { name: string; value: string }[] {
+  return SETTINGS.map(({ key, option }) => {
+    const name = t(`settings:labels.${key}`);
     const value = prefs[key];
-    if (value === undefined) return { name: label, value: `none (set one with /settings ${option}:Oslo)` };
+    if (value === undefined) return { name, value: t('settings:none', { option }) };
     const from = prefs.from[key];
     const env = key === 'timezone' && from === 'default' ? ', SCHEDULE_TZ' : '';
-    return { name: label, value: `${value} (${SOURCE_WORDS[from]}${env})` };
+    return { name, value: `${value} (${t(`settings:sources.${from}`)}${env})` };
   });
 }
 
 /** `/settings` alone, or after a change (`lead`): every value that applies here and where it comes from. */
-export function appliesReply(prefs: Preferences, lead?: string): Reply {
-  const fields = applying(prefs);
+export function appliesReply(prefs: Preferences, t: Translate, lead?: string): Reply {
+  const fields = applying(prefs, t);
   return {
-    text: [lead ?? 'What applies to your commands here:', ...fields.map((f) => `${f.name}: ${f.value}`)].join(
-      '\n',
-    ),
+    text: [lead ?? t('settings:applies'), ...fields.map((f) => t('settings:line', f))].join('\n'),
     embeds: [
       {
-        title: 'Your settings',
+        title: t('settings:title'),
         color: lead ? 'success' : 'info',
         ...(lead ? { description: lead } : {}),
         fields: fields.map((f) => ({ ...f, inline: true })),
-        footer: 'Yours first, then this channel’s, then the default; an option you type wins over all.',
+        footer: t('settings:footer'),
       },
     ],
     ephemeral: true,
@@ -58,21 +44,25 @@ export function appliesReply(prefs: Preferences, lead?: string): Reply {
 }
 
 /** What a channel set (`scope:channel`), each value or "not set". */
-export function channelReply(name: string, stored: StoredPreferences, lead?: string): Reply {
-  const lines = SETTINGS.filter((s) => s.key !== 'home').map(
-    ({ key, label }) => `${label}: ${stored[key] ?? 'not set'}`,
+export function channelReply(name: string, stored: StoredPreferences, t: Translate, lead?: string): Reply {
+  const lines = SETTINGS.filter((s) => s.key !== 'home').map(({ key }) =>
+    t('settings:line', { name: t(`settings:labels.${key}`), value: stored[key] ?? t('settings:notSet') }),
   );
   return {
-    text: [lead ?? `What ${name} set:`, ...lines].join('\n'),
+    text: [lead ?? t('settings:channelSet', { name }), ...lines].join('\n'),
     ephemeral: true,
   };
 }
 
-/** The one sentence a change answers with. */
-export function changedLead(changes: StoredPreferences, whose: string): string {
-  const parts = SETTINGS.filter(({ key }) => key in changes).map(({ key, label }) => {
+/** The one sentence a change answers with: saved for the reader, or for channel `name`. */
+export function changedLead(changes: StoredPreferences, t: Translate, name?: string): string {
+  const parts = SETTINGS.filter(({ key }) => key in changes).map(({ key }) => {
+    const setting = t(`settings:inLine.${key}`);
     const value = changes[key];
-    return value === undefined ? `${label.toLowerCase()} cleared` : `${label.toLowerCase()} ${quote(value)}`;
+    return value === undefined ? t('settings:cleared', { setting }) : `${setting} ${quote(value)}`;
   });
-  return `Saved ${whose}: ${parts.join(', ')}.`;
+  const list = parts.join(', ');
+  return name === undefined
+    ? t('settings:savedForYou', { changes: list })
+    : t('settings:savedFor', { name, changes: list });
 }

@@ -8,6 +8,7 @@ import { defineCommand, type Command, type CommandContext } from '../src/core/co
 import type { PreferenceBook, PreferenceScope, StoredPreferences } from '../src/core/preferences.ts';
 import { CLEAR_WORD, LANGUAGES, UNIT_CHOICES } from '../src/domain/preferences.ts';
 import { UserError } from '../src/errors.ts';
+import { english, type Translate } from '../src/i18n/translate.ts';
 import { isScheduleAdmin } from '../src/schedule/visibility.ts';
 import { canonicalTimeZone, isTimeZone } from '../src/schedule/when.ts';
 import { appliesReply, changedLead, channelReply } from './settings-format.ts';
@@ -61,25 +62,20 @@ type Input = z.output<typeof OPTIONS>;
 function scopeOf(scope: string | undefined, ctx: CommandContext): PreferenceScope {
   if (scope === undefined || scope === 'me') return { kind: 'user', actor: ctx.actor };
   const named = parseChannelDestination(scope);
-  if (named && ctx.actor.isOperator !== true)
-    throw refusal('Only the operator names a channel; in the channel itself, type scope:channel.');
+  if (named && ctx.actor.isOperator !== true) throw refusal((t) => t('settings:refuse.operatorNames'));
   const channel: ChatChannel | undefined = named ?? ctx.channel;
-  if (!channel)
-    throw refusal(
-      'The console is in no channel: name one, scope:channel:discord:<channel id> or scope:channel:slack:<channel id>.',
-    );
+  if (!channel) throw refusal((t) => t('settings:refuse.console'));
   return { kind: 'channel', channel };
 }
 
-const refusal = (message: string) => new UserError({ code: 'invalid_input', message });
+/** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
+const refusal = (say: (t: Translate) => string, code: 'invalid_input' | 'forbidden' = 'invalid_input') =>
+  new UserError({ code, message: say(english), said: say });
 
 function checkChannelAdmin(opts: SettingsCommandOptions, actor: Actor): void {
   if (actor.isOperator === true) return;
   if (isScheduleAdmin({ adminUsers: opts.adminUsers, adminRoles: opts.adminRoles }, actor)) return;
-  throw new UserError({
-    code: 'forbidden',
-    message: `Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${actor.id}) or the operator may change a channel's settings; /settings changes your own.`,
-  });
+  throw refusal((t) => t('settings:refuse.admins', { user: actor.id }), 'forbidden');
 }
 
 /** The changes typed, each value as stored (a zone in its IANA spelling), `default` as a clear. */
@@ -115,18 +111,20 @@ export function createSettingsCommand(opts: SettingsCommandOptions): Command {
       const scope = scopeOf(scopeText, ctx);
       const changes = changesOf(typed);
       const isChange = Object.keys(changes).length > 0;
+      const { t } = ctx;
       if (scope.kind === 'user') {
         if (isChange) await book.write(scope, changes);
-        const lead = isChange ? changedLead(changes, 'for you') : undefined;
-        return appliesReply(await book.forCommand(ctx.actor, ctx.channel), lead);
+        // In the language the command was typed in: a language just set applies from the next one.
+        const lead = isChange ? changedLead(changes, t) : undefined;
+        return appliesReply(await book.forCommand(ctx.actor, ctx.channel), t, lead);
       }
-      const name = scopeText === 'channel' ? 'this channel' : `the channel ${scope.channel.id}`;
-      if (!isChange) return channelReply(name, await book.read(scope));
-      if ('home' in changes)
-        throw refusal('A channel has no home place; set yours with /settings home:<place>.');
+      const name =
+        scopeText === 'channel' ? t('settings:thisChannel') : t('settings:channel', { id: scope.channel.id });
+      if (!isChange) return channelReply(name, await book.read(scope), t);
+      if ('home' in changes) throw refusal((t) => t('settings:refuse.noHome'));
       checkChannelAdmin(opts, ctx.actor);
       const stored = await book.write(scope, changes);
-      return channelReply(name, stored, changedLead(changes, `for ${name}`));
+      return channelReply(name, stored, t, changedLead(changes, t, name));
     },
   });
 }

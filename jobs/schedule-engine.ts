@@ -28,6 +28,7 @@ import { createMessageLinker, type MessageLinker } from '../src/schedule/message
 import type { DirectMessage } from '../src/schedule/creator-notice.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import type { RateBudget } from '../src/domain/rate-budget.ts';
+import type { PreferenceBook } from '../src/core/preferences.ts';
 import { createJobSchedules } from './index.ts';
 
 export interface SchedulingOptions {
@@ -51,6 +52,8 @@ export interface SchedulingOptions {
   onRun?: ScheduleRunnerOptions['onRun'];
   /** Every run kept in a schedule's history, e.g. metrics.scheduleRun. */
   onRecord?: ScheduleRunnerOptions['onRecord'];
+  /** /settings' values: a schedule's notices are written in its channel's, else its creator's language. */
+  preferences?: PreferenceBook;
 }
 
 export interface Scheduling {
@@ -183,6 +186,12 @@ export function messageLinker(
   });
 }
 
+/** A schedule's language, as its posts have it (preferences.ts forSchedule). */
+const languageOf =
+  (book: PreferenceBook): NonNullable<ScheduleRunnerOptions['languageOf']> =>
+  async ({ creator, destination, timezone }) =>
+    (await book.forSchedule({ creator, destination, timezone })).language;
+
 export function createScheduling(opts: SchedulingOptions): Scheduling {
   const now = opts.now ?? (() => new Date());
   const { config } = opts;
@@ -206,6 +215,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
       ...(opts.rateBudget ? { rateBudget: opts.rateBudget } : {}),
     },
     directMessage: directMessages(opts.channels),
+    ...(opts.preferences ? { languageOf: languageOf(opts.preferences) } : {}),
     commands: attached,
     toMessage: destinationMessages(config.schedule, config.webhookUsername),
     log: opts.log,

@@ -89,8 +89,11 @@ export function registrationParts(log: Logger): AppParts {
 export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppParts): App<M> {
   const { services, log, quotas } = parts;
   const plan = planServices(config);
+  // /settings' values, kept in the one store; SCHEDULE_TZ is the zone where nobody set one.
+  const preferences = createPreferenceBook(parts.store, { timezone: config.schedule.timezone });
   const scheduling = createScheduling({
     config,
+    preferences,
     services,
     store: parts.store,
     destinations: parts.destinations,
@@ -101,8 +104,6 @@ export function buildApp<M extends AppMode>(config: Config, mode: M, parts: AppP
     ...(parts.onRun ? { onRun: parts.onRun } : {}),
     ...(parts.onRecord ? { onRecord: parts.onRecord } : {}),
   });
-  // /settings' values, kept in the one store; SCHEDULE_TZ is the zone where nobody set one.
-  const preferences = createPreferenceBook(parts.store, { timezone: config.schedule.timezone });
   const commands = buildCommands({
     access: config.access,
     limits: config.limits,

@@ -8,7 +8,7 @@ import type { ChatChannel } from './channel.ts';
 import { optionSpecs } from './options.ts';
 import type { Preferences } from './preferences.ts';
 import type { Choice, Reply } from './reply.ts';
-import type { Translate } from '../i18n/translate.ts';
+import type { MessageKey, Translate } from '../i18n/translate.ts';
 import type { ServiceClients, ServiceKey, Services } from './services.ts';
 import type { CommandWatch, WatchedReply, WatchSpec } from './watch-contract.ts';
 
@@ -63,12 +63,16 @@ type Autocomplete = (partial: string, ctx: CommandContext) => Promise<Choice[]>;
  * (src/core/form.ts builds it from `options`): a field per option named here, and one for the
  * further options, written as typed (`only:new alert:rain`).
  */
+/** A form's words are catalogue keys (src/i18n/), written in the reader's language. */
 interface FormSpec {
-  title: string;
-  /** The options given a field each, in order, with the label shown (at most 45 characters). */
-  fields: readonly { option: string; label: string }[];
+  title: MessageKey;
+  /**
+   * The options given a field each, in order, with the label shown (at most 45 characters) and
+   * the hint (else the option's description).
+   */
+  fields: readonly { option: string; label: MessageKey; hint?: MessageKey }[];
   /** The field of the further options: its label and an example of what to write. */
-  more: { label: string; hint: string };
+  more: { label: MessageKey; hint: MessageKey };
 }
 
 /** A handler's reply with the data it was formatted from, which the command's `watch` reads. */

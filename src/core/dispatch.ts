@@ -224,7 +224,12 @@ async function execute(
     if (opensForm(command, inv, found.rawInput)) {
       // Whoever may not run the command is refused before filling in its form.
       await checkAccess(command, contextFor(rt, inv.actor, command, invocationId, inv.signal, inv, prefs));
-      return { command, reply: formReply(command, inv.openForm), services: [], prefs };
+      return {
+        command,
+        reply: formReply(command, inv.openForm, translatorFor(prefs.language)),
+        services: [],
+        prefs,
+      };
     }
     const input = readInput(command, found.rawInput, prefs);
     const deadline = createDeadline(rt.commandTimeoutMs, inv.signal);

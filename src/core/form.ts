@@ -23,29 +23,34 @@ function withValue(field: FormField, value: string | undefined): FormField {
   return value === undefined || value === '' ? field : { ...field, value: truncate(value, field.maxLength) };
 }
 
-/** The command's form, filled in with `values`; undefined for a command without one. */
-export function buildForm(command: Command, values: FormValues = {}): Form | undefined {
+/** The command's form, filled in with `values`, in the reader's words (`t`); undefined for a command without one. */
+export function buildForm(
+  command: Command,
+  values: FormValues = {},
+  t: Translate = english,
+): Form | undefined {
   const spec = command.form;
   if (!spec) return undefined;
   const specs = optionSpecs(command.options);
-  const fields = spec.fields.map(({ option: name, label }): FormField => {
+  const fields = spec.fields.map(({ option: name, label, hint }): FormField => {
     const option = specs.find((s) => s.name === name);
     if (!option) throw new Error(`command ${command.name}: its form names no option "${name}"`);
     const maxLength = option.maxLength ?? FIELD_MAX;
-    const field = { name, label, hint: option.description, isRequired: option.required, maxLength };
+    const shown = { label: t(label), hint: hint ? t(hint) : option.description };
+    const field = { name, ...shown, isRequired: option.required, maxLength };
     return withValue({ ...field, isLong: maxLength > LONG_FIELD }, values[name]);
   });
   const more: FormField = {
     name: MORE_FIELD,
-    label: spec.more.label,
-    hint: spec.more.hint,
+    label: t(spec.more.label),
+    hint: t(spec.more.hint),
     isRequired: false,
     maxLength: FIELD_MAX,
     isLong: false,
   };
   return {
     command: command.name,
-    title: spec.title,
+    title: t(spec.title),
     fields: [...fields, withValue(more, values[MORE_FIELD])],
   };
 }
@@ -100,8 +105,8 @@ export function withReopen(reply: Reply, command: string, values: FormValues, t:
 }
 
 /** The answer that opens `command`'s form; its text is what a platform without forms would say. */
-export function formReply(command: Command, values?: FormValues): Reply {
-  const form = buildForm(command, values);
-  const text = `Fill in the form of /${command.name}, or type it with its options: /help ${command.name}.`;
+export function formReply(command: Command, values?: FormValues, t: Translate = english): Reply {
+  const form = buildForm(command, values, t);
+  const text = t('forms:fillIn', { command: command.name });
   return { text, ephemeral: true, ...(form ? { form } : {}) };
 }

@@ -24,7 +24,7 @@ export type StoredPreferences = Partial<Record<PreferenceKey, string>>;
  * Where a value that applies came from (`schedule`: the schedule's own zone; `platform`: the
  * language Discord or Slack gives for the invoker, where /settings set none).
  */
-export type PreferenceSource = 'typed' | 'user' | 'channel' | 'schedule' | 'platform' | 'default';
+type PreferenceSource = 'typed' | 'user' | 'channel' | 'schedule' | 'platform' | 'default';
 
 /** What applies to one command, and where each value came from. */
 export interface Preferences {

@@ -1,11 +1,15 @@
 // Every area's messages, one i18next namespace each (src/i18n/define.ts says how one is written).
+import { access } from './access.ts';
 import { commands } from './commands.ts';
 import { common } from './common.ts';
 import { errors } from './errors.ts';
+import { forms } from './forms.ts';
 import { help } from './help.ts';
+import { schedule } from './schedule.ts';
+import { settings } from './settings.ts';
 import { weather } from './weather.ts';
 
-export const CATALOGUE = { commands, common, errors, help, weather };
+export const CATALOGUE = { access, commands, common, errors, forms, help, schedule, settings, weather };
 
 /** The English messages of each area: the shape every key is typed from. */
 export type Catalogue = { [N in keyof typeof CATALOGUE]: (typeof CATALOGUE)[N]['en-GB'] };

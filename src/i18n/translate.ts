@@ -14,7 +14,7 @@ type Leaves<T, P extends string = ''> = {
 }[keyof T & string];
 
 /** A message's key: its area and its path, "weather:feelsLike". */
-type MessageKey = { [N in keyof Catalogue]: `${N}:${Leaves<Catalogue[N]>}` }[keyof Catalogue];
+export type MessageKey = { [N in keyof Catalogue]: `${N}:${Leaves<Catalogue[N]>}` }[keyof Catalogue];
 
 /** Values for a message's placeholders; `count` also picks the plural form. */
 type MessageValues = Readonly<Record<string, string | number>>;

@@ -1,5 +1,6 @@
 // Where a schedule being added will post, and its home, which decides who sees it (visibility.ts).
 import { UserError, userMessageFor } from '../errors.ts';
+import { english, type Translate } from '../i18n/translate.ts';
 import type { Actor } from '../core/actor.ts';
 import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import { maySendMessages } from '../domain/discord.ts';
@@ -30,6 +31,11 @@ interface DestinationSources {
 
 export function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
   return new UserError({ code, message });
+}
+
+/** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
+export function refusal(code: 'invalid_input' | 'forbidden', write: (t: Translate) => string): UserError {
+  return new UserError({ code, message: write(english), said: write });
 }
 
 function destinationOf(destinations: readonly string[], to: string | undefined): string {

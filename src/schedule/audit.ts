@@ -6,7 +6,7 @@ import type { Actor } from '../core/actor.ts';
 import type { Surface } from '../core/command.ts';
 import { workspaceOf } from '../core/channel.ts';
 import type { Store } from '../store/store.ts';
-import { fail } from './add-destination.ts';
+import { refusal } from './add-destination.ts';
 import type { ScheduleRecord } from './schedules.ts';
 import { isScheduleAdmin, type Viewer } from './visibility.ts';
 
@@ -87,10 +87,7 @@ export async function readAudit(
 ): Promise<AuditEntry[]> {
   const { actor, channel } = viewer;
   if (actor.isOperator !== true && !isScheduleAdmin(admins, actor))
-    throw fail(
-      'forbidden',
-      'Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES) or the operator may read the audit.',
-    );
+    throw refusal('forbidden', (t) => t('schedule:audit.adminsOnly'));
   const workspace = workspaceOf(channel);
   const keys =
     actor.isOperator === true || channel === undefined

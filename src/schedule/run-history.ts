@@ -20,6 +20,8 @@ import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
 import type { SlotOutcome } from './slot-run.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { Reply } from '../core/reply.ts';
+import type { Language } from '../domain/preferences.ts';
+import { english, translatorFor, type Translate } from '../i18n/translate.ts';
 
 const OVERTAKEN_SENTENCE = 'Missed: a newer slot ran before its retry.';
 
@@ -47,13 +49,19 @@ interface RunBookSettings extends Pick<DeliveryOptions, 'services' | 'destinatio
   directMessage?: DirectMessage;
   /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
   onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
+  /** The language of a schedule's notices: its channel's, else its creator's (/settings), else en-GB. */
+  languageOf?: (record: ScheduleRecord) => Promise<Language>;
 }
 
-export interface RunBook extends Omit<RunBookSettings, 'services' | 'destinations' | 'toMessage'> {
+export interface RunBook extends Omit<
+  RunBookSettings,
+  'services' | 'destinations' | 'toMessage' | 'languageOf'
+> {
   /** Posts a one-sentence notice through the schedule's own destination. */
   notify?: (record: ScheduleRecord, text: string) => Promise<void>;
   /** Tells a schedule's creator, never through its destination. */
   notices: CreatorNotices;
+  translatorOf: (record: ScheduleRecord) => Promise<Translate>;
 }
 
 export function createRunBook(settings: RunBookSettings): RunBook {
@@ -64,6 +72,11 @@ export function createRunBook(settings: RunBookSettings): RunBook {
       if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
     },
     notices: createCreatorNotices(settings),
+    // A notice that cannot learn its language is still sent, in English.
+    translatorOf: async (record) =>
+      settings.languageOf
+        ? translatorFor(await settings.languageOf(record).catch(() => 'en-GB' as const))
+        : english,
   };
 }
 
@@ -175,23 +188,30 @@ function goneOf(outcome: Pick<SlotOutcome, 'deliveries'>): Gone | undefined {
 const isDestinationFailure = (outcome: Pick<SlotOutcome, 'deliveries'>): boolean =>
   outcome.deliveries.some((d) => d.outcome === 'given_up');
 
-/** A destination as its users know it. */
-function destinationName(destination: string): string {
-  const channel = parseChannelDestination(destination);
-  return channel ? `The channel <#${channel.id}>` : `The destination ${destination}`;
-}
-
-/** `text` with the channel as `#general` where the schedule kept its name (Slack shows `<#C…>` as written). */
+/**
+ * `text` with the channel named as its users know it: `#general` where the schedule kept the name
+ * (a Slack renderer shows herald's text as written, so `<#C…>` would read as itself there).
+ */
 function withChannelName(record: ScheduleRecord, text: string): string {
   const channel = parseChannelDestination(record.destination);
   return channel && record.channelName ? text.replaceAll(`<#${channel.id}>`, `#${record.channelName}`) : text;
 }
 
-/** The sentence a paused schedule's history and its creator read: what refused, and the fix. */
-function pausedSentence(record: ScheduleRecord, gone: Gone): string {
-  if (gone.refusal)
-    return `${withChannelName(record, gone.reason).replace(/\.?$/, '.')} So schedule ${record.id} (${loggedText(record.command)}) is paused; once that is fixed, /schedule resume ${record.id}.`;
-  return `${destinationName(record.destination)} answered HTTP ${gone.status ?? '?'} (webhook deleted or bot removed?), so schedule ${record.id} is paused; fix the destination, then /schedule resume ${record.id}.`;
+/**
+ * The sentence a paused schedule's history (in English) and its creator (in `t`) read: what
+ * refused, and the fix; a channel named as its users know it (`<#id>`), a webhook by name.
+ */
+function pausedSentence(record: ScheduleRecord, gone: Gone, t: Translate): string {
+  const { id } = record;
+  if (gone.refusal) {
+    const reason = withChannelName(record, gone.reason).replace(/\.?$/, '.');
+    return t('schedule:notice.refused', { reason, id, command: loggedText(record.command) });
+  }
+  const status = gone.status ?? '?';
+  const channel = parseChannelDestination(record.destination);
+  return channel
+    ? t('schedule:notice.goneChannel', { channel: `<#${channel.id}>`, status, id })
+    : t('schedule:notice.goneDestination', { name: record.destination, status, id });
 }
 
 /** Scheduled runs only: a manual run's failure is told to whoever ran it. */
@@ -207,8 +227,10 @@ function failedInARow(runs: readonly ScheduleRun[]): number {
   return n;
 }
 
-function noticeSentence(record: ScheduleRecord, error: string | undefined): string {
-  return `Schedule ${record.id} (${record.command} → ${record.destination}) failed ${FAILURE_STREAK} times in a row, last: ${error ?? 'unknown error'} Fix it, or preview it with /schedule add … preview:yes; /schedule history ${record.id} shows each run.`;
+function noticeSentence(record: ScheduleRecord, error: string | undefined, t: Translate): string {
+  const { id, command, destination } = record;
+  const last = error ?? t('schedule:unknownError');
+  return t('schedule:notice.streak', { id, command, destination, count: FAILURE_STREAK, error: last });
 }
 
 interface RunContext {
@@ -234,7 +256,7 @@ export async function recordChatRun(
   let recorded = run;
   if (gone !== undefined) {
     await book.store.setPaused(record.id, true);
-    const sentence = pausedSentence(record, gone);
+    const sentence = pausedSentence(record, gone, english);
     recorded = { ...run, outcome: 'failed', error: sentence, paused: true };
     book.log.warn(
       {
@@ -245,7 +267,8 @@ export async function recordChatRun(
       },
       'schedule.paused_destination_gone',
     );
-    if (!context.toldAlready) await tellCreator(book, record, sentence);
+    if (!context.toldAlready)
+      await tellCreator(book, record, pausedSentence(record, gone, await book.translatorOf(record)));
   }
   await book.store.recordRun(record.id, recorded, gone === undefined ? context.nextRunAt : undefined);
   book.onRecord?.(record.id, recorded, 'chat');
@@ -277,15 +300,16 @@ async function tell(
   destinationFailed: boolean,
 ): Promise<void> {
   // The command line is the user's text (up to 1,000 characters): the log keeps loggedText's share.
-  const logged = noticeSentence({ ...record, command: loggedText(record.command) }, error);
+  const logged = noticeSentence({ ...record, command: loggedText(record.command) }, error, english);
   book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, logged);
+  const notice = noticeSentence(record, error, await book.translatorOf(record));
   // A destination that refuses the posts would refuse the notice too: its creator is told instead.
-  if (destinationFailed || !book.notify) return tellCreator(book, record, noticeSentence(record, error));
+  if (destinationFailed || !book.notify) return tellCreator(book, record, notice);
   try {
-    await book.notify(record, noticeSentence(record, error));
+    await book.notify(record, notice);
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
-    await tellCreator(book, record, noticeSentence(record, error));
+    await tellCreator(book, record, notice);
   }
 }
 

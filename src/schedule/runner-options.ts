@@ -9,6 +9,7 @@ import type { ScheduleRecord } from './schedules.ts';
 import type { ChatSettings, SlotDeps, SlotOutcome } from './slot-run.ts';
 import type { RunBook } from './run-history.ts';
 import type { CreatorNotices, DirectMessage } from './creator-notice.ts';
+import type { Language } from '../domain/preferences.ts';
 
 export interface ScheduleRunnerOptions extends ChatSettings {
   store: Store;
@@ -41,6 +42,11 @@ export interface ScheduleRunnerOptions extends ChatSettings {
   onRecord?: RunBook['onRecord'];
   /** A direct message to a schedule's creator where the platform allows (creator-notice.ts). */
   directMessage?: DirectMessage;
+  /**
+   * The language of a schedule's notices (three failures in a row, a paused destination): its
+   * channel's, else its creator's (/settings); absent: en-GB.
+   */
+  languageOf?: (record: ScheduleRecord) => Promise<Language>;
 }
 
 export const DEFAULTS = Object.freeze({

@@ -8,7 +8,7 @@ import { parseChannelDestination } from '../core/channel.ts';
 import type { Command, Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
 import { landsKey, newScheduleId, type ScheduleRecord } from './schedules.ts';
-import { destinationFor, fail } from './add-destination.ts';
+import { destinationFor, fail, refusal } from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
@@ -45,10 +45,7 @@ const UNSCHEDULABLE = /^(email send|schedule( |$))/;
 
 function refuseUnschedulable(command: Command): void {
   if (!UNSCHEDULABLE.test(command.name)) return;
-  throw fail(
-    'invalid_input',
-    `/${command.name} cannot be scheduled: only commands that read can, such as /weather, /jobs or /report.`,
-  );
+  throw refusal('invalid_input', (t) => t('schedule:refuse.notReading', { command: command.name }));
 }
 
 /**
@@ -65,12 +62,10 @@ async function findSchedule(
   if (record && canSee(opts.settings, record, viewer)) return record;
   const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
   if (builtIn) {
-    throw fail(
-      'forbidden',
-      `${builtIn.name} is built in (set by ${builtIn.variables}); it cannot be changed from chat.`,
-    );
+    const { name, variables } = builtIn;
+    throw refusal('forbidden', (t) => t('schedule:refuse.builtIn', { name, variables }));
   }
-  throw fail('invalid_input', `There is no schedule "${id.trim()}"; /schedule list shows them all.`);
+  throw refusal('invalid_input', (t) => t('schedule:refuse.noSuch', { id: id.trim() }));
 }
 
 /**
@@ -78,14 +73,25 @@ async function findSchedule(
  * being allowed to manage schedules does not make another user's schedule one's own (run as
  * them, it would use their access and their budget).
  */
-function checkManager(settings: ScheduleSettings, record: ScheduleRecord, actor: Actor, verb: string): void {
+type ManageVerb = 'remove' | 'pause' | 'resume' | 'run' | 'skip' | 'unskip';
+
+function checkManager(
+  settings: ScheduleSettings,
+  record: ScheduleRecord,
+  actor: Actor,
+  verb: ManageVerb,
+): void {
   const { creator } = record;
   if (actor.isOperator === true) return;
   if (creator.platform === actor.platform && creator.id === actor.id) return;
   if (isScheduleAdmin(settings, actor)) return;
-  throw fail(
-    'forbidden',
-    `Schedule ${record.id} was added by ${creator.displayName}, so only they, the operator or a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${actor.id}) may ${verb} it.`,
+  throw refusal('forbidden', (t) =>
+    t('schedule:refuse.notYours', {
+      id: record.id,
+      creator: creator.displayName,
+      user: actor.id,
+      verb: t(`schedule:refuse.verbs.${verb}`),
+    }),
   );
 }
 
@@ -133,10 +139,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   });
   // Last: the channel check asks the platform, which a refused line need not wait for.
   if (input.ping && !creator.isOperator && !isScheduleAdmin(settings, creator))
-    throw fail(
-      'forbidden',
-      `Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id ${creator.id}) or the operator may set ping:, so that no schedule pings people unasked.`,
-    );
+    throw refusal('forbidden', (t) => t('schedule:refuse.pingAdmins', { user: creator.id }));
   const where = await destinationFor(
     {
       destinations: opts.settings.destinations,
@@ -153,17 +156,14 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
   }
   if (input.mode === 'edit' && input.thread === 'yes')
-    throw fail(
-      'invalid_input',
-      'Choose mode:edit (one post, edited) or thread:yes (replies in a thread), not both.',
-    );
+    throw refusal('invalid_input', (t) => t('schedule:refuse.editOrThread'));
   const lands =
     input.mode === 'edit' ? ('edit' as const) : input.thread === 'yes' ? ('thread' as const) : undefined;
   const cannot = lands && opts.landsRefusal?.(destination, lands);
   if (cannot) throw fail('invalid_input', cannot);
   const platform = parseChannelDestination(destination)?.platform;
   if (platform && input.ping?.some((m) => m.platform !== platform))
-    throw fail('invalid_input', `ping: names a mention of another platform than this ${platform} channel's.`);
+    throw refusal('invalid_input', (t) => t('schedule:refuse.pingPlatform', { platform }));
   const read = { when, timezone, isZoneTyped, ...where, line, isWatch, alert };
   return { ...read, lands, ping: input.ping, holidays };
 }
@@ -254,10 +254,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       const record = recordOf(await read(input, creator), creator, opts.now());
       const result = await store.addSchedule(record, settings.max);
       if (result === 'full') {
-        throw fail(
-          'invalid_input',
-          `There are already ${settings.max} schedules, the most SCHEDULE_MAX allows; remove one first.`,
-        );
+        throw refusal('invalid_input', (t) => t('schedule:refuse.full', { max: settings.max }));
       }
       if (result === 'exists') throw new Error('schedule id collision; try again');
       await audit(record, 'add', creator, surface);
@@ -291,7 +288,7 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
     },
     async setSkip(id, isSkip, actor, channel, surface) {
       const record = await find(id, { actor, channel });
-      checkManager(settings, record, actor, isSkip ? 'skip a run of' : 'unskip a run of');
+      checkManager(settings, record, actor, isSkip ? 'skip' : 'unskip');
       const skipped = await setSkip(store, record, isSkip, actor.displayName, opts.now());
       await audit(record, isSkip ? 'skip' : 'unskip', actor, surface);
       return skipped;

@@ -7,7 +7,7 @@ const check = (users: string[], roles: string[]) =>
   allowList({
     users,
     roles,
-    action: 'use /thing',
+    action: 'host',
     usersVariable: 'THING_USERS',
     rolesVariable: 'THING_ROLES',
   });
@@ -22,7 +22,7 @@ describe('allowList', () => {
     expect(denied).toBeInstanceOf(UserError);
     expect(denied!.code).toBe('forbidden');
     expect(denied!.message).toBe(
-      'Nobody but the operator may use /thing yet: ask an admin to add you (user id U04ABCDEF12) to THING_USERS.',
+      'Nobody but the operator may use /host yet: ask an admin to add you (user id U04ABCDEF12) to THING_USERS.',
     );
   });
 
@@ -39,7 +39,7 @@ describe('allowList', () => {
   it('refuses someone not listed, naming the roles variable on Discord', async () => {
     const denied = await check(['someone-else'], ['another-role'])(createContext({ actor: DISCORD_MEMBER }));
     expect(denied!.message).toBe(
-      'You are not allowed to use /thing: ask an admin to add you (user id 331245678901234567) to THING_USERS or one of your roles to THING_ROLES.',
+      'You are not allowed to use /host: ask an admin to add you (user id 331245678901234567) to THING_USERS or one of your roles to THING_ROLES.',
     );
   });
 

@@ -37,10 +37,11 @@ describe('/settings', () => {
     expect(saved.text).toMatch(
       /^Saved for you: time zone “Europe\/Berlin”, units “imperial”, language “de”\./,
     );
+    // From the next command on, herald answers in the language set.
     const cleared = await world.type('/settings tz:default units:default', MANAGER);
-    expect(cleared.text).toMatch(/^Saved for you: time zone cleared, units cleared\./);
-    expect(cleared.text).toContain('Time zone: Europe/London (the default, SCHEDULE_TZ)');
-    expect(cleared.text).toContain('Language: de (yours)');
+    expect(cleared.text).toMatch(/^Für dich gespeichert: Zeitzone gelöscht, Einheiten gelöscht\./);
+    expect(cleared.text).toContain('Zeitzone: Europe/London (die Voreinstellung, SCHEDULE_TZ)');
+    expect(cleared.text).toContain('Sprache: de (deine)');
   });
 
   it('answers each bad input with one sentence, and keeps nothing', async () => {
@@ -158,5 +159,40 @@ describe('what the settings change', () => {
     expect((await run('/weather', 'ops')).text).toMatch(/^Oslo, NO: .* K/);
     expect((await run('/weather Berlin units:metric', `channel:discord:${HERE.id}`)).text).toContain('°C');
     expect(OPERATOR.isOperator).toBe(true);
+  });
+});
+
+describe('/settings in German and French', () => {
+  it('shows what applies in German once German is set, and refuses in German', async () => {
+    await world.type('/settings language:de tz:Europe/Berlin', MANAGER);
+    const shown = await world.type('/settings', MANAGER, HERE);
+    expect(shown.text.split('\n')).toEqual([
+      'Was hier für deine Befehle gilt:',
+      'Zeitzone: Europe/Berlin (deine)',
+      'Einheiten: metric (die Voreinstellung)',
+      'Sprache: de (deine)',
+      'Heimatort: keine (lege eine fest mit /settings home:Oslo)',
+    ]);
+    expect(shown.embeds![0]!.title).toBe('Deine Einstellungen');
+    expect((await world.type('/settings units:imperial', MANAGER)).text).toMatch(
+      /^Für dich gespeichert: Einheiten “imperial”\.\n/,
+    );
+    const refused = await world.type('/settings scope:channel units:imperial', MANAGER, HERE);
+    expect(refused.text).toMatch(
+      new RegExp(
+        `^Nur ein Zeitplan-Admin \\(SCHEDULE_ADMIN_USERS oder SCHEDULE_ADMIN_ROLES, Nutzer-ID ${MANAGER.id}\\)`,
+      ),
+    );
+  });
+
+  it("saves a channel's values in French", async () => {
+    await world.type('/settings language:fr', ADMIN);
+    const saved = await world.type('/settings scope:channel units:imperial', ADMIN, HERE);
+    expect(saved.text.split('\n')).toEqual([
+      'Enregistré pour ce salon : unités “imperial”.',
+      'Fuseau horaire : non défini',
+      'Unités : imperial',
+      'Langue : non défini',
+    ]);
   });
 });
