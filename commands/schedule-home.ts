@@ -6,7 +6,7 @@ import type { HomeItem, Reply } from '../src/core/reply.ts';
 import type { Listing } from '../src/schedule/service.ts';
 import type { ScheduleRecord } from '../src/schedule/schedules.ts';
 import { truncate } from './format.ts';
-import { scheduleField } from './schedule-format.ts';
+import { scheduleField } from './schedule-list-format.ts';
 
 /** The most schedules a Home tab lists: three blocks each, within its 100 blocks. */
 const HOME_SCHEDULES = 30;

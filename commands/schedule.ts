@@ -16,7 +16,6 @@ import {
   addedReply,
   auditReply,
   historyReply,
-  listReply,
   pausedReply,
   previewAction,
   skipReply,
@@ -25,6 +24,7 @@ import {
   removedReply,
 } from './schedule-format.ts';
 import { homeReply } from './schedule-home.ts';
+import { listReply } from './schedule-list-format.ts';
 
 export interface ScheduleCommandOptions {
   service: ScheduleService;

@@ -3,7 +3,8 @@
 // and plain text in the reader's zone where no token renders (titles, footers, headers, the console).
 import { describe, expect, it } from 'vitest';
 import { renderConsole } from '../../adapters/console/render.ts';
-import { historyReply, listReply } from '../../commands/schedule-format.ts';
+import { historyReply } from '../../commands/schedule-format.ts';
+import { listReply } from '../../commands/schedule-list-format.ts';
 import { timeValue, type Reply } from '../../src/core/reply.ts';
 import { renderDiscord } from '../../src/render/discord.ts';
 import { renderSlack } from '../../src/render/slack.ts';

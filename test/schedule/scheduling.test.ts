@@ -1,7 +1,7 @@
 // jobs/schedule-engine.ts: the analytics summary configured by environment is one built-in schedule,
 // listed by /schedule list and read-only there; destinations are `default` plus the named ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listReply } from '../../commands/schedule-format.ts';
+import { listReply } from '../../commands/schedule-list-format.ts';
 import { createScheduling } from '../../jobs/schedule-engine.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { UserError } from '../../src/errors.ts';
