@@ -2,7 +2,7 @@
 // commands use and the one runner that fires every schedule: the chat ones and the built-in ones
 // (the analytics summary set by environment), which /schedule lists read-only beside them.
 import type { Config } from '../src/config/index.ts';
-import type { Dispatcher } from '../src/core/dispatch.ts';
+import type { Dispatcher } from '../src/core/dispatch-contract.ts';
 import type { JobLog, JobSchedule } from '../src/schedule/job.ts';
 import {
   createScheduleRunner,

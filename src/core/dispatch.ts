@@ -9,16 +9,10 @@ import { ownEntry } from '../domain/lookup.ts';
 import { loggedText } from '../domain/text.ts';
 import { DeadlineError, ServiceError, UserError, userMessageFor } from '../errors.ts';
 import { redactText } from '../redact.ts';
-import type {
-  AdapterHandlers,
-  AutocompleteRequest,
-  CommandOutcome,
-  CommandRegistry,
-  Invocation,
-} from './adapter.ts';
+import type { AutocompleteRequest, CommandOutcome, CommandRegistry, Invocation } from './adapter.ts';
 import type { Actor } from './actor.ts';
 import { parseLine, readInput, resolveCommand } from './args.ts';
-import type { Choice, Command, CommandContext, CommandLog } from './command.ts';
+import type { Choice, Command, CommandContext } from './command.ts';
 import {
   checkAccess,
   checkNeeds,
@@ -31,91 +25,20 @@ import {
   shuttingDown,
   withNotices,
   type CommandRecord,
-  type RateLimiter,
 } from './dispatch-steps.ts';
 import { formReply, isEmptyInput } from './form.ts';
 import { createInFlight } from './in-flight.ts';
 import { defaultPreferences, resolvePreferences, withPlatformLanguage } from './preferences.ts';
 import { translatorFor } from '../i18n/translate.ts';
-import type { PreferenceBook, Preferences, ScheduledFor } from './preferences.ts';
+import type { Preferences, ScheduledFor } from './preferences.ts';
+import type { CheckedLine, Dispatcher, DispatcherOptions, RunOptions } from './dispatch-contract.ts';
 import { nextTurn } from './turns.ts';
 import { redactReply, type Reply } from './reply.ts';
-import type { ServiceKey, Services } from './services.ts';
+import type { ServiceKey } from './services.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 
 export type { CommandOutcome };
 export type { CommandRecord, RateLimiter } from './dispatch-steps.ts';
-
-export interface DispatchLog extends CommandLog {
-  child?(bindings: Record<string, unknown>): CommandLog;
-}
-
-export interface DispatcherOptions {
-  registry: CommandRegistry;
-  services: Services;
-  log: DispatchLog;
-  commandTimeoutMs: number;
-  /** Which variable enables each service, for "not configured" answers. */
-  serviceVariables: Readonly<Partial<Record<ServiceKey, string>>>;
-  now?: () => Date;
-  rateLimit?: RateLimiter;
-  /** Discord allows 3 s for autocomplete answers. */
-  autocompleteTimeoutMs?: number;
-  /** Called once per invocation, after the reply (metrics). */
-  onCommand?: (record: CommandRecord) => void;
-  /**
-   * Turns a command's own reply into the one sent (the simulated-data marker), given every service
-   * the run used (`needs` and what its options added); failures are not passed.
-   */
-  markReply?: (reply: Reply, command: Command & { services: readonly ServiceKey[] }, actor: Actor) => Reply;
-  /**
-   * Notices waiting for the invoker (their schedule paused, and no DM could tell them), taken and
-   * added to the reply to their next command.
-   */
-  notices?: { take(actor: Actor): Promise<string | undefined> };
-  /** What people and channels set with /settings; absent: the defaults apply to every command. */
-  preferences?: PreferenceBook;
-}
-
-/** A scheduled run's: a watch's (its command's watch input), and the schedule whose preferences apply. */
-export interface RunOptions {
-  watch?: boolean;
-  schedule?: ScheduledFor;
-}
-
-/** A command line read without running it: its command, and every service a run of it uses. */
-export interface CheckedLine {
-  command: Command;
-  /** `needs`, then what its options add (`uses`: speak:yes's speech). */
-  services: readonly ServiceKey[];
-}
-
-export interface Dispatcher extends AdapterHandlers {
-  /** Stops taking commands and waits for the ones in flight; false when `timeoutMs` ran out first. */
-  drain(timeoutMs: number): Promise<boolean>;
-  inFlight(): number;
-  /**
-   * Reads a command line as typed (`/jobs what:"rust developer"`) without running it: finds the
-   * command (`accept` may refuse it first), checks its services, options and `actor`'s access.
-   * Throws the UserError the invoker would see.
-   */
-  check(
-    line: string,
-    actor: Actor,
-    accept?: (command: Command, commands: readonly Command[]) => void,
-  ): Promise<CheckedLine>;
-  /**
-   * Runs a command line for a schedule as `actor` typed it (or a command with its typed options),
-   * without the per-user rate limit; the reply, or the failure thrown as it is. For a watch
-   * (`watch: true`), with the input its command's watch runs with.
-   */
-  run(
-    line: string | Pick<Invocation, 'command' | 'rawInput'>,
-    actor: Actor,
-    signal: AbortSignal,
-    opts?: RunOptions,
-  ): Promise<Reply>;
-}
 
 type Result = { prefs?: Preferences } & (
   | { command: Command; reply: Reply; services: readonly ServiceKey[] }

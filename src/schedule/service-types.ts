@@ -4,7 +4,7 @@ import type { Actor } from '../core/actor.ts';
 import type { ChatChannel } from '../core/channel.ts';
 import type { Mention } from '../domain/mentions.ts';
 import type { Command, Choice, Surface } from '../core/command.ts';
-import type { CheckedLine } from '../core/dispatch.ts';
+import type { CheckedLine } from '../core/dispatch-contract.ts';
 import type { Reply } from '../core/reply.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleSkip } from './schedules.ts';
 import type { Store } from '../store/store.ts';

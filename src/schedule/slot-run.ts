@@ -11,7 +11,7 @@ import type { StoredFile } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
-import type { CheckedLine, RunOptions } from '../core/dispatch.ts';
+import type { CheckedLine, RunOptions } from '../core/dispatch-contract.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
 import type { SimulatedPolicy } from './simulated.ts';
 import { landsKey, scheduleJobName, skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';

@@ -7,7 +7,8 @@ import { loadConfig, SERVICE_VARIABLES, type Config } from '../../src/config/ind
 import { createLogger } from '../../src/log.ts';
 import type { Actor } from '../../src/core/actor.ts';
 import { parseLine } from '../../src/core/args.ts';
-import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/core/dispatch.ts';
+import { createDispatcher } from '../../src/core/dispatch.ts';
+import type { Dispatcher, DispatcherOptions } from '../../src/core/dispatch-contract.ts';
 import { createPreferenceBook } from '../../src/core/preferences.ts';
 import type { ChatChannel } from '../../src/core/channel.ts';
 import { createRegistry, type Registry } from '../../src/core/registry.ts';
