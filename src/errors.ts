@@ -2,20 +2,13 @@
 // Constructors take one options object; branch on `code`, never on the message.
 import { formatDateTime, formatNumber, LOCALE } from './format.ts';
 import type { ServiceKey } from './domain/services.ts';
+import { common } from './i18n/common.ts';
 import { english, type Translate } from './i18n/translate.ts';
 
 export type ServiceName = ServiceKey;
 
-export const SERVICE_LABELS: Readonly<Record<ServiceName, string>> = {
-  email: 'email',
-  analytics: 'analytics',
-  weather: 'weather',
-  geocoding: 'geocoding',
-  speech: 'speech',
-  hostscan: 'host intelligence',
-  webhook: 'webhook',
-  jobSearch: 'job search',
-};
+/** The services' names in English, as the logs write them (the catalogue holds every language's). */
+export const SERVICE_LABELS: Readonly<Record<ServiceName, string>> = common['en-GB'].services;
 
 export type ServiceErrorCode =
   | 'unauthorized'
