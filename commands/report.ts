@@ -33,8 +33,9 @@ export const report = defineCommand({
     const request = { range: input.range, metrics: REPORT_METRICS };
     const now = ctx.now();
     const data = await fetchSummary(ctx.services.analytics, request, now, { signal: ctx.signal });
-    const summary = summarize(data, request, now);
-    const reply = renderSummaryReply(summary, data.ranges.name, ctx.preferences.timezone);
+    // In the reader's language and locale; the chart's words stay English.
+    const summary = summarize(data, request, now, ctx);
+    const reply = renderSummaryReply(summary, ctx.preferences.timezone, ctx);
     if (summary.isEmpty) return reply;
     const chart = await tryDrawChart(() => summaryChart(data, REPORT_METRICS[0], 'report.png'), ctx.log);
     return withChart(reply, chart);

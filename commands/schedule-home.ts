@@ -2,33 +2,39 @@
 // reader's own schedules, or a schedule admin's workspace, each with its state, next and last runs
 // (time values, in the reader's time) and its buttons, the same commands the list's buttons run.
 import type { Actor } from '../src/core/actor.ts';
+import type { CommandContext } from '../src/core/command.ts';
 import type { HomeItem, Reply } from '../src/core/reply.ts';
 import type { Listing } from '../src/schedule/service.ts';
 import type { ScheduleRecord } from '../src/schedule/schedules.ts';
 import { truncate } from './format.ts';
 import { scheduleField } from './schedule-list-format.ts';
 
+/** The reader's language (ctx.t, ctx.locale) and the language it is (ctx.preferences.language). */
+type Reader = Pick<CommandContext, 't' | 'locale' | 'preferences'>;
+
 /** The most schedules a Home tab lists: three blocks each, within its 100 blocks. */
 const HOME_SCHEDULES = 30;
 
-function homeItem(s: Listing['schedules'][number], zone: string): HomeItem {
+function homeItem(s: Listing['schedules'][number], zone: string, reader: Reader): HomeItem {
   const { id, paused, words, command } = s.record;
-  const field = scheduleField(s, zone);
+  const { t } = reader;
+  const field = scheduleField(s, zone, reader);
   return {
     title: field.name,
-    lines: [`State: ${paused ? 'paused' : 'active'}`, ...field.value.split('\n')],
+    lines: [t(paused ? 'home:state.paused' : 'home:state.active'), ...field.value.split('\n')],
     actions: [
-      { label: 'Run now', command: 'schedule run', input: { id } },
+      { label: t('schedule:actions.runNow'), command: 'schedule run', input: { id } },
       paused
-        ? { label: 'Resume', command: 'schedule resume', input: { id } }
-        : { label: 'Pause', command: 'schedule pause', input: { id } },
+        ? { label: t('home:resume'), command: 'schedule resume', input: { id } }
+        : { label: t('home:pause'), command: 'schedule pause', input: { id } },
       {
-        label: 'Remove',
+        label: t('schedule:actions.remove'),
         command: 'schedule remove',
         input: { id },
         confirm: {
-          question: truncate(`Remove schedule ${id} (${words}, ${command})? It will not post again.`, 300),
-          yes: 'Remove',
+          question: truncate(t('home:confirmRemove', { id, words, command }), 300),
+          yes: t('schedule:actions.remove'),
+          no: t('home:cancel'),
         },
       },
     ],
@@ -37,33 +43,36 @@ function homeItem(s: Listing['schedules'][number], zone: string): HomeItem {
 
 /**
  * The Home tab's list: the reader's own schedules, or, for a schedule admin, every one the list
- * shows them where they are (their workspace), each with Run now, Pause or Resume and Remove.
+ * shows them where they are (their workspace), each with Run now, Pause or Resume and Remove, all
+ * in the reader's language.
  */
-export function homeReply(listing: Listing, viewer: { actor: Actor; isAdmin: boolean }, zone: string): Reply {
+export function homeReply(
+  listing: Listing,
+  viewer: { actor: Actor; isAdmin: boolean },
+  zone: string,
+  reader: Reader,
+): Reply {
   const { actor, isAdmin } = viewer;
+  const { t } = reader;
   const isOwn = (r: ScheduleRecord) => r.creator.platform === actor.platform && r.creator.id === actor.id;
   const all = listing.schedules.filter((s) => isAdmin || isOwn(s.record));
   const count = all.length;
-  const some = `${count} schedule${count === 1 ? '' : 's'}`;
+  const newSchedule = t('schedule:form.title');
   const intro =
     count === 0
-      ? 'No schedules yet: New schedule opens the form, or type /schedule add "every weekday at 07:30" /weather Oslo.'
-      : isAdmin
-        ? `${some} in this workspace; as a schedule admin you see everyone’s.`
-        : `${some} you added.`;
+      ? t('home:empty', { button: newSchedule })
+      : t(isAdmin ? 'home:workspace' : 'home:mine', { count });
   const more = count - HOME_SCHEDULES;
   return {
     text: intro,
     home: {
-      title: isAdmin ? 'Schedules in this workspace' : 'My schedules',
+      title: t(isAdmin ? 'home:title.workspace' : 'home:title.mine'),
       intro,
-      items: all.slice(0, HOME_SCHEDULES).map((s) => homeItem(s, zone)),
+      language: reader.preferences.language,
+      items: all.slice(0, HOME_SCHEDULES).map((s) => homeItem(s, zone, reader)),
       // The form from here adds a direct message from herald (to:me): a channel's own is added there.
-      actions: [{ label: 'New schedule', command: 'schedule add', input: { to: 'me' }, opensForm: true }],
-      notes: [
-        ...(more > 0 ? [`${more} more not shown here; /schedule list shows them all.`] : []),
-        'A schedule that posts into a private channel is listed in that channel (/schedule list).',
-      ],
+      actions: [{ label: newSchedule, command: 'schedule add', input: { to: 'me' }, opensForm: true }],
+      notes: [...(more > 0 ? [t('home:more', { n: more })] : []), t('home:privateChannels')],
     },
   };
 }

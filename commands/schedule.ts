@@ -120,7 +120,7 @@ function scheduleReading(service: ScheduleService): Command[] {
         const zone = ctx.preferences.timezone;
         if (ctx.surface === 'home') {
           const isAdmin = ctx.actor.isOperator === true || isScheduleAdmin(service.settings, ctx.actor);
-          return homeReply(listing, { actor: ctx.actor, isAdmin }, zone);
+          return homeReply(listing, { actor: ctx.actor, isAdmin }, zone, ctx);
         }
         return listReply(listing, service.settings.max, input.page, zone, ctx);
       },

@@ -74,7 +74,7 @@ export function createAnalyticsSummaryJob(settings: AnalyticsSummarySettings): J
           'WEBHOOK_USERNAME is not a name Discord accepts; posting under the webhook default',
         );
       }
-      let reply = withChart(renderSummaryReply(summary, data.ranges.name, settings.timezone), chart);
+      let reply = withChart(renderSummaryReply(summary, settings.timezone), chart);
       if (settings.speak) reply = await spokenBriefing(reply, ctx);
       if (ctx.footer) reply = withFooter(reply, ctx.footer);
       ctx.deliver({ kind: 'webhook', message: renderDiscordWebhook(reply, { username: settings.username }) });

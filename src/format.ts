@@ -107,13 +107,19 @@ export function percentChange(current: number, previous: number): number | 'new'
 /** The arrows of a change; one pair everywhere (replies and webhook reports). */
 export const CHANGE_ARROWS = Object.freeze({ up: '↑', down: '↓' });
 
-/** "↑ 12.5%", "↓ 3.0%", "no change" (under 0.05%), "new". Always one decimal. */
-export function formatChange(change: number | 'new'): string {
-  if (change === 'new') return 'new';
-  if (!isShown(change)) return NOT_AVAILABLE;
+/** The words of a change that is no number, in the reader's language. */
+const CHANGE_WORDS = { isNew: 'new', none: 'no change', notAvailable: NOT_AVAILABLE };
+
+/**
+ * "↑ 12.5%", "↓ 3.0%", "no change" (under 0.05%), "new". Always one decimal; in `locale`, with
+ * `words` for the reader's language.
+ */
+export function formatChange(change: number | 'new', words = CHANGE_WORDS, locale = LOCALE): string {
+  if (change === 'new') return words.isNew;
+  if (!isShown(change)) return words.notAvailable;
   const rounded = Math.round(change * 10) / 10;
-  if (rounded === 0) return 'no change';
-  return `${rounded > 0 ? CHANGE_ARROWS.up : CHANGE_ARROWS.down} ${formatPercent(Math.abs(rounded))}`;
+  if (rounded === 0) return words.none;
+  return `${rounded > 0 ? CHANGE_ARROWS.up : CHANGE_ARROWS.down} ${formatPercent(Math.abs(rounded), 1, locale)}`;
 }
 
 const currencyFormats = new Map<string, Intl.NumberFormat>();

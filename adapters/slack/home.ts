@@ -15,12 +15,12 @@ import type { Reply } from '../../src/core/reply.ts';
 import { SLACK_LIMITS } from '../../src/domain/slack.ts';
 import { HOME_ACTION_PREFIX, renderSlackHome } from '../../src/render/slack-home.ts';
 import { decodeActionValue } from '../../src/render/slack.ts';
+import { translatorFor, type Translate } from '../../src/i18n/translate.ts';
 import { describeSdkError } from './bolt-log.ts';
 import type { Deliver } from './deliver.ts';
 import { newTarget, type ListenerContext } from './listeners.ts';
 
 const ACTION_RE = new RegExp(`^${HOME_ACTION_PREFIX}`);
-const UNREADABLE = 'That button no longer works; open the Home tab again.';
 
 /** A Home's clicks have no response_url: their answers are the Home published again. */
 const noResponseUrl: RespondFn = () => Promise.reject(new Error('a Home tab has no response_url'));
@@ -46,12 +46,26 @@ function channelOf(metadata: string | undefined, userId: string, teamId: string 
 
 type HomeContext = ListenerContext & { deliver: Deliver; registry: CommandRegistry };
 
+/**
+ * What the last click did, above the Home: the command's answer, or the adapter's own sentence,
+ * written in the Home's language (the reader's, as the dispatcher resolved it), else in the
+ * language of the user's Slack locale (a Home that failed to draw says no language).
+ */
+type Notice = Reply | ((t: Translate) => string);
+
+async function noticeFor(context: HomeContext, notice: Notice | undefined, shown: Reply, userId: string) {
+  if (typeof notice !== 'function') return notice;
+  const language = shown.home?.language;
+  const t = language === undefined ? await context.translatorOf(userId) : translatorFor(language);
+  return { text: notice(t) };
+}
+
 /** Runs the command that draws the Home as the user, from there, and publishes its answer, `notice` first. */
 export async function publishHome(
   context: HomeContext,
   client: webApi.WebClient,
   where: Where,
-  notice?: Reply,
+  notice?: Notice,
 ) {
   const command = context.registry.commands.find((c) => c.drawsHome === true);
   if (!command) return;
@@ -74,7 +88,7 @@ export async function publishHome(
     surface: 'home',
     respond: async (reply) => {
       const view = {
-        ...renderSlackHome(reply, notice),
+        ...renderSlackHome(reply, await noticeFor(context, notice, reply, userId)),
         private_metadata: metadata.slice(0, SLACK_LIMITS.viewMetadata),
       };
       try {
@@ -99,7 +113,7 @@ async function onClick(
   const payload = decodeActionValue(action.value);
   if (!payload) {
     context.log.warn({ actionId: action.action_id }, 'slack.button_unreadable');
-    return publishHome(context, client, where, { text: UNREADABLE });
+    return publishHome(context, client, where, (t) => t('home:unreadable'));
   }
   const { command, input, opensForm } = payload;
   const target = newTarget(context, {

@@ -1,43 +1,23 @@
 // Pure text helpers of the analytics summary: metric and dimension labels, values by GA4 metric
 // type (https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/MetricType)
-// and text sparklines. Numbers, percentages and changes come from the one formatting module.
-import { LOCALE, NOT_AVAILABLE, formatNumber, formatRatio } from '../format.ts';
+// and text sparklines, in the reader's language (src/i18n/report.ts) and locale. Numbers,
+// percentages and changes come from the one formatting module.
 import { ownEntry } from '../domain/lookup.ts';
+import { LOCALE, formatNumber, formatPercent } from '../format.ts';
+import { report } from '../i18n/report.ts';
+import { english, type MessageKey, type Translate } from '../i18n/translate.ts';
 
-const METRIC_LABELS: Readonly<Record<string, string>> = {
-  sessions: 'Sessions',
-  totalUsers: 'Users',
-  activeUsers: 'Active users',
-  newUsers: 'New users',
-  eventCount: 'Events',
-  keyEvents: 'Key events',
-  conversions: 'Conversions',
-  screenPageViews: 'Views',
-  engagedSessions: 'Engaged sessions',
-  engagementRate: 'Engagement rate',
-  bounceRate: 'Bounce rate',
-  averageSessionDuration: 'Avg. session duration',
-  totalRevenue: 'Revenue',
-  purchaseRevenue: 'Purchase revenue',
-  transactions: 'Transactions',
-};
+/** The reader's language: its messages and the locale of its numbers and dates. */
+export interface SummaryLanguage {
+  t: Translate;
+  locale: string;
+}
 
-const DIMENSION_LABELS: Readonly<Record<string, string>> = {
-  country: 'countries',
-  region: 'regions',
-  city: 'cities',
-  pagePath: 'pages',
-  pageTitle: 'pages',
-  landingPage: 'landing pages',
-  deviceCategory: 'devices',
-  browser: 'browsers',
-  operatingSystem: 'operating systems',
-  eventName: 'events',
-  sessionSource: 'sources',
-  sessionMedium: 'mediums',
-  sessionDefaultChannelGroup: 'channels',
-  language: 'languages',
-};
+/** The job's: its webhook post and email have no reader whose language is known. */
+export const ENGLISH_SUMMARY: SummaryLanguage = { t: english, locale: LOCALE };
+
+const METRICS = report['en-GB'].metrics;
+const DIMENSIONS = report['en-GB'].dimensions;
 
 /** "averageSessionDuration" -> "Average session duration" for names without a label. */
 function humanize(name: string): string {
@@ -50,12 +30,21 @@ function humanize(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function metricLabel(name: string): string {
-  return ownEntry(METRIC_LABELS, name) ?? humanize(name);
+/** A metric's name as GA4 shows it, in the reader's language; other metrics' names humanized. */
+export function metricLabel(name: string, { t }: SummaryLanguage = ENGLISH_SUMMARY): string {
+  return Object.hasOwn(METRICS, name) ? t(`report:metrics.${name}` as MessageKey) : humanize(name);
 }
 
-export function dimensionLabel(name: string): string {
-  return ownEntry(DIMENSION_LABELS, name) ?? humanize(name).toLowerCase();
+/** A dimension's rows, as a plural noun: "countries". */
+export function dimensionLabel(name: string, { t }: SummaryLanguage = ENGLISH_SUMMARY): string {
+  return Object.hasOwn(DIMENSIONS, name)
+    ? t(`report:dimensions.${name}` as MessageKey)
+    : humanize(name).toLowerCase();
+}
+
+/** A label inside a sentence: lower case, but in German, whose nouns keep their capital. */
+export function inSentence(label: string, { locale }: SummaryLanguage): string {
+  return locale === 'de' ? label : label.toLocaleLowerCase(locale);
 }
 
 function duration(totalSeconds: number): string {
@@ -66,12 +55,12 @@ function duration(totalSeconds: number): string {
   return h > 0 ? `${h}h ${m}m` : `${m}m ${s % 60}s`;
 }
 
-function money(value: number, currency: string | undefined): string {
-  if (currency === undefined) return formatNumber(value, 2);
+function money(value: number, currency: string | undefined, locale: string): string {
+  if (currency === undefined) return formatNumber(value, 2, locale);
   try {
-    return new Intl.NumberFormat(LOCALE, { style: 'currency', currency }).format(value);
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value);
   } catch {
-    return `${value.toFixed(2)} ${currency}`; // not an ISO 4217 code Intl knows
+    return `${formatNumber(value, 2, locale)} ${currency}`; // not an ISO 4217 code Intl knows
   }
 }
 
@@ -82,18 +71,23 @@ const UNITS: Readonly<Record<string, string>> = {
   TYPE_KILOMETERS: 'km',
 };
 
-/** A metric value as people read it: 1,234; US$1,200.50; 1m 34s; 52.3% for GA4's 0–1 rates. */
+/**
+ * A metric value as people read it, in the reader's locale: 1,234; US$1,200.50; 1m 34s; 52.3% for
+ * GA4's 0–1 rates.
+ */
 export function formatMetric(
   value: number,
   type: string,
   opts: { name: string; currency?: string | undefined },
+  lang: SummaryLanguage = ENGLISH_SUMMARY,
 ): string {
-  if (!Number.isFinite(value)) return NOT_AVAILABLE;
+  const { locale } = lang;
+  if (!Number.isFinite(value)) return lang.t('common:notAvailable');
   switch (type) {
     case 'TYPE_INTEGER':
-      return formatNumber(value);
+      return formatNumber(value, 0, locale);
     case 'TYPE_CURRENCY':
-      return money(value, opts.currency);
+      return money(value, opts.currency, locale);
     case 'TYPE_SECONDS':
       return duration(value);
     case 'TYPE_MILLISECONDS':
@@ -103,9 +97,10 @@ export function formatMetric(
     case 'TYPE_HOURS':
       return duration(value * 3600);
     default: {
-      if (/Rate$/.test(opts.name) && value >= 0 && value <= 1) return formatRatio(value);
+      if (/Rate$/.test(opts.name) && value >= 0 && value <= 1) return formatPercent(value * 100, 1, locale);
       const unit = ownEntry(UNITS, type);
-      return unit === undefined ? formatNumber(value, 2) : `${formatNumber(value, 2)} ${unit}`;
+      const number = formatNumber(value, 2, locale);
+      return unit === undefined ? number : `${number} ${unit}`;
     }
   }
 }

@@ -2,7 +2,7 @@
 // so that the property's own reporting time zone decides which days they are
 // (https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/DateRange).
 // The calendar dates shown to people are worked out from the zone GA4 reports back.
-import { formatDate } from '../format.ts';
+import { LOCALE, formatDate } from '../format.ts';
 import type { DateRange } from '../services/analytics/client.ts';
 
 /** Inclusive calendar dates, YYYY-MM-DD. */
@@ -15,7 +15,7 @@ export interface DateSpan {
 type DaysAgo = readonly [start: number, end: number];
 
 export interface SummaryRanges {
-  /** "yesterday", "today" or "last 7 days". */
+  /** "yesterday", "today" or "7d" (the last 7 days): what the summary's words name. */
   name: string;
   days: number;
   /** The period, the period of the same length before it, and the daily trend (at least 7 days). */
@@ -38,7 +38,7 @@ export function resolveRanges(range: string, shiftDays = 0): SummaryRanges {
   const trendDays = Math.max(days, MIN_TREND_DAYS);
   const trendStart = end + trendDays - 1;
   return {
-    name: match ? `last ${days} days` : range,
+    name: match ? `${days}d` : range,
     days,
     ago: {
       current: [start, end],
@@ -81,13 +81,29 @@ export function spanOf(ago: DaysAgo, today: string): DateSpan {
   return { startDate: iso(ago[0]), endDate: iso(ago[1]) };
 }
 
-/** "21 Nov 2025", "15–21 Nov 2025", "28 Oct – 3 Nov 2025", "29 Dec 2025 – 4 Jan 2026". */
-export function formatSpan(span: DateSpan): string {
+/** The day of the month as the locale writes it in a date: "15" in English and French, "15." in German. */
+function dayOf(date: Date, locale: string): string {
+  const parts = new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).formatToParts(date);
+  const at = parts.findIndex((p) => p.type === 'day');
+  const after = parts[at + 1]?.type === 'literal' ? parts[at + 1]!.value.trim() : '';
+  return `${parts[at]?.value ?? date.getUTCDate()}${after}`;
+}
+
+/**
+ * "21 Nov 2025", "15–21 Nov 2025", "28 Oct – 3 Nov 2025", "29 Dec 2025 – 4 Jan 2026"; in German
+ * "15.–21. Nov. 2025", "28. Okt. – 3. Nov. 2025".
+ */
+export function formatSpan(span: DateSpan, locale = LOCALE): string {
   const a = new Date(`${span.startDate}T00:00:00Z`);
   const b = new Date(`${span.endDate}T00:00:00Z`);
-  const end = formatDate(b);
+  const end = formatDate(b, locale);
   if (a.getTime() === b.getTime()) return end;
-  if (a.getUTCFullYear() !== b.getUTCFullYear()) return `${formatDate(a)} – ${end}`;
-  if (a.getUTCMonth() !== b.getUTCMonth()) return `${formatDate(a).replace(/ \d{4}$/, '')} – ${end}`;
-  return `${a.getUTCDate()}–${end}`;
+  if (a.getUTCFullYear() !== b.getUTCFullYear()) return `${formatDate(a, locale)} – ${end}`;
+  if (a.getUTCMonth() !== b.getUTCMonth()) return `${formatDate(a, locale).replace(/ \d{4}$/, '')} – ${end}`;
+  return `${dayOf(a, locale)}–${end}`;
 }

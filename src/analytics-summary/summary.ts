@@ -2,13 +2,23 @@
 // the summary in one runReport, the `date` dimension over the named periods as `dateRanges` (rows
 // then carry a `dateRange` dimension, https://developers.google.com/analytics/devguides/reporting/data/v1/rest/v1beta/DateRange)
 // with `metricAggregations: ["TOTAL"]` for each period's exact totals; summarises it and renders
-// one Reply; the job turns that Reply into its webhook message.
+// one Reply; the job turns that Reply into its webhook message. `/report` writes it in the reader's
+// language (src/i18n/report.ts); the job, whose post and email have no known reader, in English.
 import { comparisonChart, dailyValues } from '../charts/comparison.ts';
 import type { LineChartSpec } from '../charts/index.ts';
 import { timeValue, type Reply } from '../core/reply.ts';
-import { formatChange, formatNumber, percentChange } from '../format.ts';
+import { formatChange, formatPercent, percentChange } from '../format.ts';
 import type { AnalyticsClient, Report } from '../services/analytics/client.ts';
-import { dimensionLabel, escapeMarkdown, formatMetric, metricLabel, sparkline } from './format.ts';
+import {
+  dimensionLabel,
+  ENGLISH_SUMMARY,
+  escapeMarkdown,
+  formatMetric,
+  inSentence,
+  metricLabel,
+  sparkline,
+  type SummaryLanguage,
+} from './format.ts';
 import {
   dateRange,
   formatSpan,
@@ -146,6 +156,8 @@ interface MetricSummary {
 
 /** What every rendering shows (the reply, the webhook message, the email). */
 export interface AnalyticsSummary {
+  /** The period's name: "yesterday", "last 7 days". */
+  range: string;
   title: string;
   period: string;
   comparedWith: string;
@@ -171,7 +183,12 @@ function metricType(reports: readonly Report[], name: string): string {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-function topRows(data: SummaryData, req: SummaryRequest, currency: string | undefined) {
+function topRows(
+  data: SummaryData,
+  req: SummaryRequest,
+  currency: string | undefined,
+  lang: SummaryLanguage,
+) {
   const lead = req.metrics[0];
   const top = data.top;
   if (lead === undefined || top === undefined || top.rows.length === 0 || req.dimension === undefined)
@@ -185,54 +202,85 @@ function topRows(data: SummaryData, req: SummaryRequest, currency: string | unde
       const v = metricValue(top, lead, r);
       return {
         name: clip(r.dimensions[0] ?? '(not set)', 80),
-        value: formatMetric(v, type, { name: lead, currency }),
-        share: total > 0 ? `${formatNumber((v / total) * 100)}%` : undefined,
+        value: formatMetric(v, type, { name: lead, currency }, lang),
+        share: total > 0 ? formatPercent((v / total) * 100, 0, lang.locale) : undefined,
       };
     });
-  return { title: `Top ${dimensionLabel(req.dimension)} by ${metricLabel(lead).toLowerCase()}`, rows };
+  const dimension = dimensionLabel(req.dimension, lang);
+  const metric = inSentence(metricLabel(lead, lang), lang);
+  return { title: lang.t('report:top', { dimension, metric }), rows };
 }
 
-export function summarize(data: SummaryData, req: SummaryRequest, now: Date): AnalyticsSummary {
+/** The period in words: "yesterday", "today", "last 7 days". */
+function rangeWords(ranges: SummaryRanges, { t }: SummaryLanguage): string {
+  if (ranges.name === 'yesterday') return t('report:range.yesterday');
+  if (ranges.name === 'today') return t('report:range.today');
+  return t('report:range.lastDays', { count: ranges.days });
+}
+
+export function summarize(
+  data: SummaryData,
+  req: SummaryRequest,
+  now: Date,
+  lang: SummaryLanguage = ENGLISH_SUMMARY,
+): AnalyticsSummary {
   const { current, previous } = data.totals;
+  const { t, locale } = lang;
+  const range = rangeWords(data.ranges, lang);
   const base = {
-    title: `Analytics summary: ${data.ranges.name}`,
-    period: formatSpan(data.spans.current),
-    comparedWith: formatSpan(data.spans.previous),
-    trendNote: `Trend: daily values, ${formatSpan(data.spans.trend)}; days in ${data.timeZone}`,
+    range,
+    title: t('report:title', { range }),
+    period: formatSpan(data.spans.current, locale),
+    comparedWith: formatSpan(data.spans.previous, locale),
+    trendNote: t('report:trend', { span: formatSpan(data.spans.trend, locale), zone: data.timeZone }),
     generatedAt: now.toISOString(),
   };
   if (current.rows.length === 0) return { ...base, isEmpty: true, metrics: [], top: undefined };
   const currency = current.currencyCode ?? previous.currencyCode;
+  const changeWords = {
+    isNew: t('report:change.new'),
+    none: t('report:change.none'),
+    notAvailable: t('common:notAvailable'),
+  };
   const metrics = req.metrics.map((name): MetricSummary => {
     const type = metricType([current, previous, data.daily.current], name);
     const value = metricValue(current, name);
     const before = metricValue(previous, name);
     return {
       name,
-      label: metricLabel(name),
-      value: formatMetric(value, type, { name, currency }),
-      previous: formatMetric(before, type, { name, currency }),
-      change: formatChange(percentChange(value, before)),
+      label: metricLabel(name, lang),
+      value: formatMetric(value, type, { name, currency }, lang),
+      previous: formatMetric(before, type, { name, currency }, lang),
+      change: formatChange(percentChange(value, before), changeWords, locale),
       trend: sparkline(dailyValues(data.daily.current, data.spans.trend, name)),
     };
   });
-  return { ...base, isEmpty: false, metrics, top: topRows(data, req, currency) };
+  return { ...base, isEmpty: false, metrics, top: topRows(data, req, currency, lang) };
 }
 
-/** The summary as a Reply: one embed, a field per metric, the top rows, the trend period. */
-export function renderSummaryReply(s: AnalyticsSummary, rangeName: string, zone: string): Reply {
-  const timestamp = timeValue(new Date(s.generatedAt), zone);
+/**
+ * The summary as a Reply: one embed, a field per metric, the top rows, the trend period; in the
+ * language it was summarized in (`lang` the same).
+ */
+export function renderSummaryReply(
+  s: AnalyticsSummary,
+  zone: string,
+  lang: SummaryLanguage = ENGLISH_SUMMARY,
+): Reply {
+  const { t, locale } = lang;
+  const timestamp = timeValue(new Date(s.generatedAt), zone, 'f', locale);
   if (s.isEmpty) {
-    const text = `No data for ${rangeName} (${s.period}).`;
-    const why = 'The property recorded nothing in that range, or its data is not processed yet.';
+    const text = t('report:noData', { range: s.range, period: s.period });
     return {
       text,
-      embeds: [{ title: s.title, description: `${text} ${why}`, color: 'warning', timestamp }],
+      embeds: [
+        { title: s.title, description: `${text} ${t('report:noDataWhy')}`, color: 'warning', timestamp },
+      ],
     };
   }
   const fields = s.metrics.map((m) => ({
     name: m.label,
-    value: `**${m.value}**\n${m.change} (was ${m.previous})${m.trend === '' ? '' : `\n\`${m.trend}\``}`,
+    value: `**${m.value}**\n${m.change} ${t('report:was', { previous: m.previous })}${m.trend === '' ? '' : `\n\`${m.trend}\``}`,
     inline: true,
   }));
   if (s.top) {
@@ -242,13 +290,13 @@ export function renderSummaryReply(s: AnalyticsSummary, rangeName: string, zone:
     );
     fields.push({ name: s.top.title, value: lines.join('\n'), inline: false });
   }
-  const headline = s.metrics.map((m) => `${m.label.toLowerCase()} ${m.value} (${m.change})`).join(', ');
+  const metrics = s.metrics.map((m) => `${inSentence(m.label, lang)} ${m.value} (${m.change})`).join(', ');
   return {
-    text: `Analytics summary for ${rangeName} (${s.period}): ${headline}.`,
+    text: t('report:headline', { range: s.range, period: s.period, metrics }),
     embeds: [
       {
         title: s.title,
-        description: `**${s.period}** compared with ${s.comparedWith}`,
+        description: t('report:comparedWith', { period: s.period, previous: s.comparedWith }),
         color: 'info',
         fields,
         footer: s.trendNote,

@@ -2,6 +2,7 @@
 // it; each adapter's pure renderer turns it into the platform's payload and keeps the platform's
 // limits.
 import type { Mention } from '../domain/mentions.ts';
+import type { Language } from '../domain/preferences.ts';
 import { formatInZone, formatIsoDateTime } from '../format.ts';
 import { redactText, redactValue } from '../redact.ts';
 
@@ -59,9 +60,9 @@ export interface Action {
   opensForm?: boolean;
   /**
    * Asked before the command runs, where the platform has a confirm dialog on a button (Slack's
-   * Block Kit `confirm`): its question, and the words of the button that goes ahead.
+   * Block Kit `confirm`): its question, and the words of the buttons that go ahead and that back out.
    */
-  confirm?: { question: string; yes: string };
+  confirm?: { question: string; yes: string; no: string };
 }
 
 /** One text field of a form: an option of the command, or its further options as typed. */
@@ -100,6 +101,8 @@ export interface HomeItem {
 export interface Home {
   title: string;
   intro: string;
+  /** The language its words are in (the reader's), so that what the adapter says above it matches. */
+  language: Language;
   items: HomeItem[];
   actions: Action[];
   notes: string[];
@@ -214,7 +217,9 @@ function mapActions(actions: readonly Action[], fn: (text: string) => string): A
     input: Object.fromEntries(
       Object.entries(a.input).map(([k, v]) => [k, typeof v === 'string' ? fn(v) : v]),
     ),
-    ...(a.confirm ? { confirm: { question: fn(a.confirm.question), yes: fn(a.confirm.yes) } } : {}),
+    ...(a.confirm
+      ? { confirm: { question: fn(a.confirm.question), yes: fn(a.confirm.yes), no: fn(a.confirm.no) } }
+      : {}),
   }));
 }
 
@@ -260,6 +265,7 @@ export function mapReplyText(reply: Reply, fn: (text: string) => string): Reply 
     out.home = {
       title: fn(home.title),
       intro: fn(home.intro),
+      language: home.language,
       items: home.items.map((item) => ({
         title: fn(item.title),
         lines: item.lines.map(fn),

@@ -85,7 +85,7 @@ export function slackButton(action: Action, actionId: string): Button | undefine
       title: plainText(action.label, SLACK_LIMITS.confirmTitle),
       text: plainText(confirm.question, SLACK_LIMITS.confirmText),
       confirm: plainText(confirm.yes, SLACK_LIMITS.confirmButton),
-      deny: plainText('Cancel', SLACK_LIMITS.confirmButton),
+      deny: plainText(confirm.no, SLACK_LIMITS.confirmButton),
       style: 'danger',
     };
   return button;

@@ -167,8 +167,8 @@ describe('summarize and renderSummaryReply', () => {
   });
 
   it('renders one embed: the period, a field per metric, the top rows, the trend span and the zone', async () => {
-    const { summary, data } = await build();
-    const reply = renderSummaryReply(summary, data.ranges.name, 'UTC');
+    const { summary } = await build();
+    const reply = renderSummaryReply(summary, 'UTC');
     expect(reply.text).toBe(
       'Analytics summary for yesterday (21 Nov 2025): sessions 1,234 (↑ 12.2%), users 987 (↓ 1.3%), ' +
         'new users 321 (no change), events 15,000 (↑ 7.1%), key events 42 (new).',
@@ -206,15 +206,15 @@ describe('summarize and renderSummaryReply', () => {
             [{ dims: ['*Sale* _now_ `50%` [click](http://x)'], values: [9, 9, 9, 9, 9] }],
           )
         : inner(input);
-    const { summary, data } = await build({ ...REQUEST, dimension: 'pageTitle' }, client);
-    const field = renderSummaryReply(summary, data.ranges.name, 'UTC').embeds![0]!.fields!.at(-1)!;
+    const { summary } = await build({ ...REQUEST, dimension: 'pageTitle' }, client);
+    const field = renderSummaryReply(summary, 'UTC').embeds![0]!.fields!.at(-1)!;
     expect(field.name).toBe('Top pages by sessions');
     expect(field.value).toBe('1. \\*Sale\\* \\_now\\_ \\`50%\\` \\[click\\](http://x): 9 (1%)');
   });
 
   it('answers an empty property with a "no data" report instead of failing', async () => {
-    const { summary, data } = await build(REQUEST, fakeAnalytics({ empty: true }));
-    const reply = renderSummaryReply(summary, data.ranges.name, 'UTC');
+    const { summary } = await build(REQUEST, fakeAnalytics({ empty: true }));
+    const reply = renderSummaryReply(summary, 'UTC');
     expect(reply.text).toBe('No data for yesterday (21 Nov 2025).');
     expect(reply.embeds).toEqual([
       {

@@ -85,6 +85,48 @@ describe('/report', () => {
     );
   });
 
+  it('answers a German reader in German, with German numbers, dates and percentages', async () => {
+    const analytics = fakeAnalytics([12345, 8000, 2100, 98000, 37], [10974, 8000, 0, 100000, 40]);
+    const reply = await invoke(report, {}, createContext({ services: { analytics }, language: 'de' }));
+    expectWellFormed(reply);
+    const embed = onlyEmbed(reply);
+    expect(embed.title).toBe('Analytics-Zusammenfassung: die letzten 7 Tage');
+    expect(embed.description).toBe('**15.–21. Nov. 2026** verglichen mit 8.–14. Nov. 2026');
+    expect(field(reply, 'Sitzungen')).toBe('**12.345**\n↑ 12,5\u00a0% (vorher 10.974)\n`▁▁▁▁▁▁█`');
+    expect(field(reply, 'Nutzer')).toBe('**8.000**\nunverändert (vorher 8.000)\n`▁▁▁▁▁▁█`');
+    expect(field(reply, 'Neue Nutzer')).toBe('**2.100**\nneu (vorher 0)\n`▁▁▁▁▁▁█`');
+    expect(embed.footer).toBe(
+      'Trend: Tageswerte, 15.–21. Nov. 2026; Tage in der Zeitzone America/Los_Angeles',
+    );
+    expect(reply.text).toBe(
+      'Analytics-Zusammenfassung für die letzten 7 Tage (15.–21. Nov. 2026): Sitzungen 12.345 (↑ 12,5\u00a0%), ' +
+        'Nutzer 8.000 (unverändert), Neue Nutzer 2.100 (neu), Ereignisse 98.000 (↓ 2,0\u00a0%), ' +
+        'Schlüsselereignisse 37 (↓ 7,5\u00a0%).',
+    );
+  });
+
+  it('answers a French reader in French, an empty period too', async () => {
+    const analytics = fakeAnalytics([12345, 8000, 2100, 98000, 37], [10974, 8000, 0, 100000, 40]);
+    const reply = await invoke(
+      report,
+      { range: '28d' },
+      createContext({ services: { analytics }, language: 'fr' }),
+    );
+    expect(onlyEmbed(reply).title).toBe('Résumé analytique : les 28 derniers jours');
+    expect(onlyEmbed(reply).description).toBe('**25 oct. – 21 nov. 2026** comparé à 27 sept. – 24 oct. 2026');
+    expect(field(reply, 'Sessions')).toMatch(/^\*\*12\u202f345\*\*\n↑ 12,5\u00a0% \(avant : 10\u202f974\)/);
+    expect(field(reply, 'Événements clés')).toMatch(/^\*\*37\*\*\n↓ 7,5\u00a0% \(avant : 40\)/);
+    const empty = await invoke(
+      report,
+      { range: 'yesterday' },
+      createContext({ services: { analytics: fakeAnalytics(undefined, undefined) }, language: 'fr' }),
+    );
+    expect(empty.text).toBe('Aucune donnée pour hier (21 nov. 2026).');
+    expect(onlyEmbed(empty).description).toBe(
+      "Aucune donnée pour hier (21 nov. 2026). La propriété n'a rien enregistré sur cette période, ou ses données ne sont pas encore traitées.",
+    );
+  });
+
   it("decides the days in the property's time zone, not the bot's", async () => {
     const analytics = fakeAnalytics([10, 8, 2, 50, 1], [5, 4, 1, 25, 1]);
     analytics.runReport.mockImplementation(async (input) => ({

@@ -172,6 +172,14 @@ describe('Discord replies in the reader’s language', () => {
         expect(await ask()('weather', paris, 'en-US')).toContain('Weather in Paris');
         expect(await ask()('weather', paris, 'fr')).toContain('Météo à Paris');
       });
+
+      it('answers /report to a de interaction in German, with German numbers and dates', async () => {
+        const answer = await ask()('report', [{ name: 'range', type: 3, value: '28d' }], 'de');
+        expect(answer).toContain('Analytics-Zusammenfassung: die letzten 28 Tage');
+        expect(answer).toContain('Sitzungen');
+        expect(answer).toMatch(/\d+\. [A-Z][a-zä]+\.? \d{4}\*\* verglichen mit/);
+        expect(answer).not.toContain('compared with');
+      });
     });
   }
 

@@ -4,8 +4,9 @@
 // through the same command as typed (Run now posts, Pause, Resume, Remove after its confirm
 // dialog), its sentence shown on the Home published again with the new state; a click on the
 // other app instance, sharing the store, acts alike; someone else's schedule is refused in one
-// sentence; a schedule admin sees the workspace's schedules; New schedule opens the form. On the
-// memory, SQLite and Redis stores.
+// sentence; a schedule admin sees the workspace's schedules; New schedule opens the form; the Home
+// and its buttons are in the reader's language (the Slack locale, else /settings). On the memory,
+// SQLite and Redis stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeChannelClients, createChannelClients, type ChannelClients } from '../../src/destinations.ts';
 import type { Actor } from '../../src/core/actor.ts';
@@ -36,12 +37,19 @@ const person = (id: string, name: string): Actor => ({ platform: 'slack', id, di
 const ALICE = person('U0ALICE', 'alice');
 const BOB = person('U0BOB', 'bob');
 const ADMIN = person('U0ADMIN', 'ada');
+// The fake's users.info gives her the locale fr-FR.
+const AMELIE = person('U0AMELIE', 'amelie');
 
 interface Button {
   action_id: string;
   value: string;
   text: { text: string };
-  confirm?: { title: { text: string }; text: { text: string }; confirm: { text: string } };
+  confirm?: {
+    title: { text: string };
+    text: { text: string };
+    confirm: { text: string };
+    deny: { text: string };
+  };
 }
 type View = Record<string, unknown> & {
   blocks: { type: string; text?: { text: string }; elements?: Button[] }[];
@@ -149,7 +157,7 @@ describe.each(BACKENDS)('the Slack Home tab, two app instances sharing the $name
           store,
           channels,
           settings: { adminUsers: [ADMIN.id] },
-          allow: { users: [ALICE.id, BOB.id, ADMIN.id], roles: [] },
+          allow: { users: [ALICE.id, BOB.id, ADMIN.id, AMELIE.id], roles: [] },
           runNow: (record, w) => replica(w, w.store, { now, owner: `replica-${i}`, channels }).runNow(record),
         }),
       ),
@@ -334,5 +342,46 @@ describe.each(BACKENDS)('the Slack Home tab, two app instances sharing the $name
       ADMIN,
     );
     expect(body.length).toBeLessThan(SLACK_BODY_MAX);
+  });
+
+  it('is drawn in the reader’s language: French from her Slack locale, German once /settings says so', async () => {
+    fake.scopes.add('users:read');
+    const added = await worlds[0]!.type('/schedule add daily /weather Lyon to:me', AMELIE, GENERAL);
+    expect(added.text).toMatch(/^Schedule \w+ added/);
+    const french = await openHome(AMELIE);
+    expect(french.blocks[0]).toMatchObject({ type: 'header', text: { text: 'Mes planifications' } });
+    expect(textOf(french)).toContain('Vous avez ajouté 1 planification.');
+    expect(textOf(french)).toContain('État : active');
+    expect(buttonsOf(french).map((b) => b.text.text)).toEqual([
+      'Nouvelle planification',
+      'Exécuter maintenant',
+      'Suspendre',
+      'Supprimer',
+    ]);
+    const remove = buttonsOf(french).find((b) => b.text.text === 'Supprimer')!;
+    expect(remove.confirm).toMatchObject({ confirm: { text: 'Supprimer' }, deny: { text: 'Annuler' } });
+    expect(remove.confirm!.text.text).toMatch(
+      /^Supprimer la planification \w+ \(.+\) \? Elle ne publiera plus rien\.$/,
+    );
+    const paused = await click(french, 'Suspendre', AMELIE);
+    expect(textOf(paused)).toContain('État : suspendue');
+    expect(buttonsOf(paused).map((b) => b.text.text)).toContain('Reprendre');
+
+    await worlds[0]!.type('/settings language:de', AMELIE, GENERAL);
+    const german = await openHome(AMELIE);
+    expect(german.blocks[0]).toMatchObject({ type: 'header', text: { text: 'Meine Zeitpläne' } });
+    expect(textOf(german)).toContain('Du hast 1 Zeitplan angelegt.');
+    expect(textOf(german)).toContain('Status: pausiert');
+    expect(buttonsOf(german).map((b) => b.text.text)).toEqual([
+      'Neuer Zeitplan',
+      'Jetzt ausführen',
+      'Fortsetzen',
+      'Entfernen',
+    ]);
+    // A button whose value cannot be read: the adapter's own sentence, in the Home's language.
+    const broken = { ...buttonsOf(german)[1]!, value: 'not json' };
+    const again = await published(1, homeClick(german, broken, AMELIE), AMELIE);
+    expect(noticeOf(again)).toBe('Diese Schaltfläche funktioniert nicht mehr; öffne den Home-Tab erneut.');
+    expect(again.blocks[0]).toMatchObject({ text: { text: 'Meine Zeitpläne' } });
   });
 });

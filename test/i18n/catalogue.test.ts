@@ -12,6 +12,10 @@ const ALLOWED_SAME: ReadonlySet<string> = new Set([
   'errors:window.minute@fr',
   'weather:wind@de',
   'weather:conditions.Tornado@de',
+  // GA4's own French names of these metrics.
+  'report:metrics.sessions@fr',
+  'report:metrics.conversions@fr',
+  'report:metrics.transactions@fr',
 ]);
 
 type Tree = { readonly [key: string]: string | Tree };

@@ -15,7 +15,7 @@ describe('renderDiscordWebhook', () => {
     const now = new Date('2025-11-22T08:00:01Z');
     const request = { range: 'yesterday', metrics: METRICS, dimension: 'country' };
     const data = await fetchSummary(fakeAnalytics(), request, now);
-    const reply = renderSummaryReply(summarize(data, request, now), data.ranges.name, 'UTC');
+    const reply = renderSummaryReply(summarize(data, request, now), 'UTC');
     const message = renderDiscordWebhook(reply, { username: 'herald reports' });
     expect(message.username).toBe('herald reports');
     expect(message.content).toBeUndefined();

@@ -17,7 +17,7 @@ function item(i: number) {
       label: `Remove ${LONG}`,
       command: 'schedule remove',
       input: { id: `s${i}` },
-      confirm: { question: `Remove schedule s${i}? ${LONG}`, yes: `Remove ${LONG}` },
+      confirm: { question: `Remove schedule s${i}? ${LONG}`, yes: `Remove ${LONG}`, no: 'Cancel' },
     },
   ];
   return {
@@ -31,6 +31,7 @@ function homeOf(items: number): Reply {
   const home: Home = {
     title: `My schedules ${LONG}`,
     intro: `${items} schedules you added.`,
+    language: 'en-GB',
     items: Array.from({ length: items }, (_, i) => item(i)),
     actions: [{ label: 'New schedule', command: 'schedule add', input: {}, opensForm: true }],
     notes: ['A note.'],
