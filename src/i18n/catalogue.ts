@@ -4,12 +4,26 @@ import { commands } from './commands.ts';
 import { common } from './common.ts';
 import { errors } from './errors.ts';
 import { forms } from './forms.ts';
+import { geocode } from './geocode.ts';
 import { help } from './help.ts';
 import { schedule } from './schedule.ts';
 import { settings } from './settings.ts';
+import { speech } from './speech.ts';
 import { weather } from './weather.ts';
 
-export const CATALOGUE = { access, commands, common, errors, forms, help, schedule, settings, weather };
+export const CATALOGUE = {
+  access,
+  commands,
+  common,
+  errors,
+  forms,
+  geocode,
+  help,
+  schedule,
+  settings,
+  speech,
+  weather,
+};
 
 /** The English messages of each area: the shape every key is typed from. */
 export type Catalogue = { [N in keyof typeof CATALOGUE]: (typeof CATALOGUE)[N]['en-GB'] };

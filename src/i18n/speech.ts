@@ -1,0 +1,141 @@
+// Speech: /say, /voices, the `speak` option's sentence (commands/say.ts, voices.ts, voice-format.ts,
+// speak-option.ts) and Read aloud's replies and spoken words (commands/read-aloud.ts,
+// src/message-words.ts). Voice names and the provider's voice labels stay as the provider gives them.
+import { defineMessages } from './define.ts';
+
+export const speech = defineMessages(
+  {
+    defaultVoice: 'the default voice',
+    defaultVoiceTitle: 'Default voice',
+    noSuchVoice: 'There is no voice called {{voice}}; /voices lists the voices you can use.',
+    tooLong:
+      'That text has {{chars}} characters; the speech model {{model}} takes at most {{limit}}. Shorten it and try again.',
+    spoke_one: 'Spoke {{chars}} character as {{voice}} ({{file}}, {{size}}).',
+    spoke_other: 'Spoke {{chars}} characters as {{voice}} ({{file}}, {{size}}).',
+    footer_one: '{{model}} · {{chars}} character · {{size}}',
+    footer_other: '{{model}} · {{chars}} characters · {{size}}',
+    audioFailed: 'The audio could not be made: {{reason}}.',
+    notConfigured: 'The speech service is not configured (set SPEECH_API_KEY).',
+    spokenVersion: 'Spoken version: {{text}}',
+    voices: {
+      none: 'No voices are available to herald.',
+      noneTitle: 'No voices',
+      noneDescription: "The speech account has no voices. Add some in the provider's voice library.",
+      count_one: '{{n}} voice',
+      count_other: '{{n}} voices',
+      listed: '{{count}}: {{names}}',
+      andMore: '{{list}} and {{n}} more',
+      moreLine: '… and {{n}} more',
+      accent: '{{accent}} accent',
+      footer: 'Use one with /say text voice:<name or id>',
+    },
+    readAloud: {
+      empty: 'That message has no text to read aloud.',
+      tooLong:
+        'That message has {{chars}} characters to read, and {{name}} takes at most {{limit}} (the limit of the speech model {{model}}).',
+    },
+    words: {
+      someone: 'someone',
+      aRole: 'a role',
+      aChannel: 'a channel',
+      aGroup: 'a group',
+      aLink: 'a link',
+      aLinkTo: 'a link to {{host}}',
+      anEmailAddress: 'an email address',
+      here: 'here',
+      everyone: 'everyone',
+      everyoneInChannel: 'everyone in the channel',
+    },
+  },
+  {
+    de: {
+      defaultVoice: 'die Standardstimme',
+      defaultVoiceTitle: 'Standardstimme',
+      noSuchVoice:
+        'Es gibt keine Stimme namens {{voice}}; /voices listet die Stimmen auf, die du verwenden kannst.',
+      tooLong:
+        'Dieser Text hat {{chars}} Zeichen; das Sprachmodell {{model}} nimmt höchstens {{limit}}. Kürze ihn und versuche es erneut.',
+      spoke_one: '{{chars}} Zeichen gesprochen mit {{voice}} ({{file}}, {{size}}).',
+      spoke_other: '{{chars}} Zeichen gesprochen mit {{voice}} ({{file}}, {{size}}).',
+      footer_one: '{{model}} · {{chars}} Zeichen · {{size}}',
+      footer_other: '{{model}} · {{chars}} Zeichen · {{size}}',
+      audioFailed: 'Die Audiodatei konnte nicht erstellt werden: {{reason}}.',
+      notConfigured: 'Der Sprachdienst ist nicht eingerichtet (SPEECH_API_KEY setzen).',
+      spokenVersion: 'Gesprochene Fassung: {{text}}',
+      voices: {
+        none: 'herald stehen keine Stimmen zur Verfügung.',
+        noneTitle: 'Keine Stimmen',
+        noneDescription:
+          'Das Sprachkonto hat keine Stimmen. Füge welche in der Stimmenbibliothek des Anbieters hinzu.',
+        count_one: '{{n}} Stimme',
+        count_other: '{{n}} Stimmen',
+        listed: '{{count}}: {{names}}',
+        andMore: '{{list}} und {{n}} weitere',
+        moreLine: '… und {{n}} weitere',
+        accent: 'Akzent {{accent}}',
+        footer: 'Verwende eine mit /say text voice:<Name oder ID>',
+      },
+      readAloud: {
+        empty: 'Diese Nachricht hat keinen Text zum Vorlesen.',
+        tooLong:
+          'Diese Nachricht hat {{chars}} Zeichen zum Vorlesen, und {{name}} nimmt höchstens {{limit}} (die Grenze des Sprachmodells {{model}}).',
+      },
+      words: {
+        someone: 'jemand',
+        aRole: 'eine Rolle',
+        aChannel: 'ein Kanal',
+        aGroup: 'eine Gruppe',
+        aLink: 'ein Link',
+        aLinkTo: 'ein Link zu {{host}}',
+        anEmailAddress: 'eine E-Mail-Adresse',
+        here: 'alle hier',
+        everyone: 'alle',
+        everyoneInChannel: 'alle im Kanal',
+      },
+    },
+    fr: {
+      defaultVoice: 'la voix par défaut',
+      defaultVoiceTitle: 'Voix par défaut',
+      noSuchVoice: "Il n'y a pas de voix nommée {{voice}} ; /voices liste les voix que vous pouvez utiliser.",
+      tooLong:
+        'Ce texte compte {{chars}} caractères ; le modèle vocal {{model}} en accepte au plus {{limit}}. Raccourcissez-le et réessayez.',
+      spoke_one: '{{chars}} caractère prononcé avec {{voice}} ({{file}}, {{size}}).',
+      spoke_other: '{{chars}} caractères prononcés avec {{voice}} ({{file}}, {{size}}).',
+      footer_one: '{{model}} · {{chars}} caractère · {{size}}',
+      footer_other: '{{model}} · {{chars}} caractères · {{size}}',
+      audioFailed: "L'audio n'a pas pu être créé : {{reason}}.",
+      notConfigured: "Le service vocal n'est pas configuré (définissez SPEECH_API_KEY).",
+      spokenVersion: 'Version parlée : {{text}}',
+      voices: {
+        none: "Aucune voix n'est disponible pour herald.",
+        noneTitle: 'Aucune voix',
+        noneDescription:
+          "Le compte vocal n'a aucune voix. Ajoutez-en depuis la bibliothèque de voix du fournisseur.",
+        count_one: '{{n}} voix',
+        count_other: '{{n}} voix',
+        listed: '{{count}} : {{names}}',
+        andMore: '{{list}} et {{n}} de plus',
+        moreLine: '… et {{n}} de plus',
+        accent: 'accent {{accent}}',
+        footer: 'Utilisez-en une avec /say text voice:<nom ou identifiant>',
+      },
+      readAloud: {
+        empty: "Ce message n'a pas de texte à lire à voix haute.",
+        tooLong:
+          'Ce message compte {{chars}} caractères à lire, et {{name}} en accepte au plus {{limit}} (la limite du modèle vocal {{model}}).',
+      },
+      words: {
+        someone: "quelqu'un",
+        aRole: 'un rôle',
+        aChannel: 'un salon',
+        aGroup: 'un groupe',
+        aLink: 'un lien',
+        aLinkTo: 'un lien vers {{host}}',
+        anEmailAddress: 'une adresse e-mail',
+        here: 'tout le monde ici',
+        everyone: 'tout le monde',
+        everyoneInChannel: 'tout le monde dans le salon',
+      },
+    },
+  },
+);
