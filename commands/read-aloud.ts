@@ -6,9 +6,8 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { plainTimes } from '../src/core/reply.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
-import { UserError } from '../src/errors.ts';
 import { formatNumber } from './format.ts';
-import { speakAloud, type SayCommandOptions } from './say.ts';
+import { refusal, speakAloud, type SayCommandOptions } from './say.ts';
 
 /** Its name on a message's menu, as Discord and Slack show it. */
 export const READ_ALOUD = 'Read aloud';
@@ -29,20 +28,22 @@ export function createReadAloudCommand(opts: SayCommandOptions) {
       // The adapter wrote the message's times as time values: spoken in the reader's zone.
       const text = plainTimes(input.text, ctx.preferences.timezone);
       const chars = countCharacters(text);
-      if (chars === 0) {
-        throw new UserError({ code: 'invalid_input', message: 'That message has no text to read aloud.' });
-      }
+      if (chars === 0) throw refusal((t) => t('speech:readAloud.empty'));
       if (chars > limit) {
-        throw new UserError({
-          code: 'invalid_input',
-          message: `That message has ${formatNumber(chars)} characters to read, and ${READ_ALOUD} takes at most ${formatNumber(limit)} (the limit of the speech model ${opts.modelId}).`,
-        });
+        throw refusal((t, locale) =>
+          t('speech:readAloud.tooLong', {
+            chars: formatNumber(chars, 0, locale),
+            name: t('commands:read-aloud.menu'),
+            limit: formatNumber(limit, 0, locale),
+            model: opts.modelId,
+          }),
+        );
       }
       const spoken = {
         text,
         chars,
         voiceId: undefined,
-        voiceName: 'the default voice',
+        voiceName: ctx.t('speech:defaultVoice'),
         filename: 'read-aloud.mp3',
       };
       return speakAloud(spoken, ctx, opts);

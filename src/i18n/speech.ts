@@ -1,4 +1,4 @@
-// Speech: /say, /voices, the `speak` option's sentence (commands/say.ts, voices.ts, voice-format.ts,
+// Speech: /say, /voices, the `speak` option's spoken words and sentence (commands/say.ts, voices.ts, voice-format.ts,
 // speak-option.ts) and Read aloud's replies and spoken words (commands/read-aloud.ts,
 // src/message-words.ts). Voice names and the provider's voice labels stay as the provider gives them.
 import { defineMessages } from './define.ts';
@@ -28,6 +28,18 @@ export const speech = defineMessages(
       moreLine: '… and {{n}} more',
       accent: '{{accent}} accent',
       footer: 'Use one with /say text voice:<name or id>',
+    },
+    units: {
+      celsius: 'degrees Celsius',
+      fahrenheit: 'degrees Fahrenheit',
+      degrees: 'degrees',
+      kelvin: 'kelvin',
+      metresPerSecond: 'metres per second',
+      milesPerHour: 'miles per hour',
+      kilometresPerHour: 'kilometres per hour',
+      percent: 'percent',
+      up: 'up',
+      down: 'down',
     },
     readAloud: {
       empty: 'That message has no text to read aloud.',
@@ -75,6 +87,18 @@ export const speech = defineMessages(
         accent: 'Akzent {{accent}}',
         footer: 'Verwende eine mit /say text voice:<Name oder ID>',
       },
+      units: {
+        celsius: 'Grad Celsius',
+        fahrenheit: 'Grad Fahrenheit',
+        degrees: 'Grad',
+        kelvin: 'Kelvin',
+        metresPerSecond: 'Meter pro Sekunde',
+        milesPerHour: 'Meilen pro Stunde',
+        kilometresPerHour: 'Kilometer pro Stunde',
+        percent: 'Prozent',
+        up: 'plus',
+        down: 'minus',
+      },
       readAloud: {
         empty: 'Diese Nachricht hat keinen Text zum Vorlesen.',
         tooLong:
@@ -118,6 +142,18 @@ export const speech = defineMessages(
         moreLine: '… et {{n}} de plus',
         accent: 'accent {{accent}}',
         footer: 'Utilisez-en une avec /say text voice:<nom ou identifiant>',
+      },
+      units: {
+        celsius: 'degrés Celsius',
+        fahrenheit: 'degrés Fahrenheit',
+        degrees: 'degrés',
+        kelvin: 'kelvins',
+        metresPerSecond: 'mètres par seconde',
+        milesPerHour: 'miles par heure',
+        kilometresPerHour: 'kilomètres par heure',
+        percent: 'pour cent',
+        up: 'en hausse de',
+        down: 'en baisse de',
       },
       readAloud: {
         empty: "Ce message n'a pas de texte à lire à voix haute.",
