@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { plainTimes } from '../src/core/reply.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
+import { spokenWords } from '../src/message-words.ts';
 import { formatNumber } from './format.ts';
 import { refusal, speakAloud, type SayCommandOptions } from './say.ts';
 
@@ -25,8 +26,9 @@ export function createReadAloudCommand(opts: SayCommandOptions) {
     needs: ['speech'],
     access: opts.access ?? [],
     handler(input, ctx) {
-      // The adapter wrote the message's times as time values: spoken in the reader's zone.
-      const text = plainTimes(input.text, ctx.preferences.timezone);
+      // The adapter wrote the message's times as time values and the words for what it could not
+      // name as placeholders: spoken in the reader's zone and language.
+      const text = spokenWords(plainTimes(input.text, ctx.preferences.timezone, ctx.locale), ctx.t);
       const chars = countCharacters(text);
       if (chars === 0) throw refusal((t) => t('speech:readAloud.empty'));
       if (chars > limit) {

@@ -61,7 +61,7 @@ export const speech = defineMessages(
   },
   {
     de: {
-      defaultVoice: 'die Standardstimme',
+      defaultVoice: 'der Standardstimme',
       defaultVoiceTitle: 'Standardstimme',
       noSuchVoice:
         'Es gibt keine Stimme namens {{voice}}; /voices listet die Stimmen auf, die du verwenden kannst.',
