@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { ownEntry } from '../src/domain/lookup.ts';
 import type { GeocodeMatch } from '../src/services/geocoding/client.ts';
-import { formatCoordinate, plural, quote, truncate } from './format.ts';
+import type { Translate } from '../src/i18n/translate.ts';
+import { formatCoordinate, quote, truncate } from './format.ts';
 
 /** Mapbox v5 rejects longer queries (docs/SERVICES.md S4: at most 20 words and 256 characters, no ";"). */
 const MAX_QUERY_WORDS = 20;
 
 // A map zoom that shows the whole feature: a country needs a wide view, an address a close one.
-const ZOOM_BY_TYPE: Readonly<Record<string, number>> = {
+const ZOOM_BY_TYPE = {
   country: 5,
   region: 7,
   postcode: 13,
@@ -20,7 +21,12 @@ const ZOOM_BY_TYPE: Readonly<Record<string, number>> = {
   neighborhood: 15,
   address: 17,
   poi: 17,
-};
+} as const;
+
+/** A place type herald knows (zoom and name); the service may send others. */
+function isKnownType(type: string): type is keyof typeof ZOOM_BY_TYPE {
+  return Object.hasOwn(ZOOM_BY_TYPE, type);
+}
 
 /** Five decimals is about a metre: enough for a map, short enough to read (src/format.ts). */
 export { formatCoordinate };
@@ -30,6 +36,28 @@ export function mapLink(match: GeocodeMatch): string {
   const lon = formatCoordinate(match.longitude);
   const zoom = ownEntry(ZOOM_BY_TYPE, match.placeType[0]) ?? 12;
   return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=${zoom}/${lat}/${lon}`;
+}
+
+/** A place type in the reader's words; a type the catalogue does not know stays the service's word. */
+function placeTypeName(type: string, t: Translate): string {
+  return isKnownType(type) ? t(`geocode:placeTypes.${type}`) : type;
+}
+
+/** One match: its name, its coordinates (latitude first), its types and its map link. */
+function matchField(m: GeocodeMatch, i: number, t: Translate): { name: string; value: string } {
+  const lat = formatCoordinate(m.latitude);
+  const lon = formatCoordinate(m.longitude);
+  const types = m.placeType.map((type) => placeTypeName(type, t)).join(', ');
+  return {
+    name: `${i + 1}. ${truncate(m.placeName, 200, { oneLine: true })}`,
+    value: [
+      t('geocode:coordinates', { lat, lon }),
+      m.placeType.length > 0 ? t('geocode:type', { types }) : undefined,
+      mapLink(m),
+    ]
+      .filter((line) => line !== undefined)
+      .join('\n'),
+  };
 }
 
 export const geocode = defineCommand({
@@ -56,14 +84,16 @@ export const geocode = defineCommand({
       { query: input.query, limit: input.limit },
       { signal: ctx.signal },
     );
+    const { t } = ctx;
     if (matches.length === 0) {
+      const query = quote(input.query);
       return {
-        text: `No place matches ${quote(input.query)}.`,
+        text: t('geocode:noMatch', { query }),
         outcome: 'not-found',
         embeds: [
           {
-            title: 'No place found',
-            description: `Nothing matches ${quote(input.query)}. Check the spelling, use fewer words, or add the region or country.`,
+            title: t('geocode:noMatchTitle'),
+            description: t('geocode:noMatchDescription', { query }),
             color: 'warning',
           },
         ],
@@ -72,26 +102,20 @@ export const geocode = defineCommand({
 
     const shown = matches.slice(0, input.limit);
     const first = shown[0]!;
-    const latLon = (m: GeocodeMatch) => `${formatCoordinate(m.latitude)}, ${formatCoordinate(m.longitude)}`;
-    const more = shown.length > 1 ? ` (and ${plural(shown.length - 1, 'other match', 'other matches')})` : '';
+    const latLon = `${formatCoordinate(first.latitude)}, ${formatCoordinate(first.longitude)}`;
+    const others = shown.length - 1;
     return {
-      text: `${first.placeName}: ${latLon(first)}${more}`,
+      text:
+        others > 0
+          ? t('geocode:lineMore', { place: first.placeName, latLon, count: others })
+          : t('geocode:line', { place: first.placeName, latLon }),
       embeds: [
         {
-          title: `${plural(shown.length, 'place matches', 'places match')} ${quote(input.query, 60)}`,
+          title: t('geocode:title', { count: shown.length, query: quote(input.query, 60) }),
           url: mapLink(first),
           color: 'info',
-          fields: shown.map((m, i) => ({
-            name: `${i + 1}. ${truncate(m.placeName, 200, { oneLine: true })}`,
-            value: [
-              `Latitude ${formatCoordinate(m.latitude)}, longitude ${formatCoordinate(m.longitude)}`,
-              m.placeType.length > 0 ? `Type: ${m.placeType.join(', ')}` : undefined,
-              mapLink(m),
-            ]
-              .filter((line) => line !== undefined)
-              .join('\n'),
-          })),
-          footer: 'Map links open OpenStreetMap',
+          fields: shown.map((m, i) => matchField(m, i, t)),
+          footer: t('geocode:footer'),
         },
       ],
     };

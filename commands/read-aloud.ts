@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { plainTimes } from '../src/core/reply.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
-import { UserError } from '../src/errors.ts';
+import { spokenWords } from '../src/message-words.ts';
 import { formatNumber } from './format.ts';
-import { speakAloud, type SayCommandOptions } from './say.ts';
+import { refusal, speakAloud, type SayCommandOptions } from './say.ts';
 
 /** Its name on a message's menu, as Discord and Slack show it. */
 export const READ_ALOUD = 'Read aloud';
@@ -26,23 +26,26 @@ export function createReadAloudCommand(opts: SayCommandOptions) {
     needs: ['speech'],
     access: opts.access ?? [],
     handler(input, ctx) {
-      // The adapter wrote the message's times as time values: spoken in the reader's zone.
-      const text = plainTimes(input.text, ctx.preferences.timezone);
+      // The adapter wrote the message's times as time values and the words for what it could not
+      // name as placeholders: spoken in the reader's zone and language.
+      const text = spokenWords(plainTimes(input.text, ctx.preferences.timezone, ctx.locale), ctx.t);
       const chars = countCharacters(text);
-      if (chars === 0) {
-        throw new UserError({ code: 'invalid_input', message: 'That message has no text to read aloud.' });
-      }
+      if (chars === 0) throw refusal((t) => t('speech:readAloud.empty'));
       if (chars > limit) {
-        throw new UserError({
-          code: 'invalid_input',
-          message: `That message has ${formatNumber(chars)} characters to read, and ${READ_ALOUD} takes at most ${formatNumber(limit)} (the limit of the speech model ${opts.modelId}).`,
-        });
+        throw refusal((t, locale) =>
+          t('speech:readAloud.tooLong', {
+            chars: formatNumber(chars, 0, locale),
+            name: t('commands:read-aloud.menu'),
+            limit: formatNumber(limit, 0, locale),
+            model: opts.modelId,
+          }),
+        );
       }
       const spoken = {
         text,
         chars,
         voiceId: undefined,
-        voiceName: 'the default voice',
+        voiceName: ctx.t('speech:defaultVoice'),
         filename: 'read-aloud.mp3',
       };
       return speakAloud(spoken, ctx, opts);

@@ -9,7 +9,9 @@ import {
   type NeededServices,
 } from '../src/core/command.ts';
 import { ServiceError, UserError } from '../src/errors.ts';
-import { formatBytes, formatNumber, plural, quote, truncate } from './format.ts';
+import { english, type Translate } from '../src/i18n/translate.ts';
+import { PREFERENCE_DEFAULTS } from '../src/domain/preferences.ts';
+import { formatBytes, formatNumber, quote, truncate } from './format.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
 import { findVoice, voiceChoices, voiceNameOf } from './voice-format.ts';
 import type { Reply } from '../src/core/reply.ts';
@@ -26,43 +28,51 @@ export interface SayCommandOptions {
 }
 
 // ElevenLabs voice ids are 20 letters and digits; one not in the list may still be usable.
+const ENGLISH_LOCALE = PREFERENCE_DEFAULTS.language;
+
 const VOICE_ID_RE = /^[A-Za-z0-9]{20}$/;
+
+/** A refusal of the text or voice: said in the reader's language, kept in English for the logs. */
+export function refusal(write: (t: Translate, locale: string) => string): UserError {
+  return new UserError({ code: 'invalid_input', message: write(english, ENGLISH_LOCALE), said: write });
+}
 
 /** The voice a `voice` option names: one of the list, an id that looks usable, or the default. */
 async function resolveVoice(
   speech: Pick<SpeechClient, 'voices'>,
   requested: string | undefined,
-  signal: AbortSignal,
+  ctx: Pick<CommandContext, 'signal' | 't'>,
 ): Promise<{ voiceId: string | undefined; voiceName: string }> {
-  if (requested === undefined) return { voiceId: undefined, voiceName: 'the default voice' };
-  const voice = findVoice(await speech.voices({ signal }), requested);
+  if (requested === undefined) return { voiceId: undefined, voiceName: ctx.t('speech:defaultVoice') };
+  const voice = findVoice(await speech.voices({ signal: ctx.signal }), requested);
   if (voice !== undefined) return { voiceId: voice.id, voiceName: voice.name };
   if (VOICE_ID_RE.test(requested)) return { voiceId: requested, voiceName: requested };
-  throw new UserError({
-    code: 'invalid_input',
-    message: `There is no voice called ${quote(requested, 40)}; /voices lists the voices you can use.`,
-  });
+  throw refusal((t) => t('speech:noSuchVoice', { voice: quote(requested, 40) }));
 }
 
-/** The reply to a spoken text: a line, an embed and the mp3. */
-function sayReply(said: {
-  text: string;
-  chars: number;
-  voiceName: string;
-  isDefault: boolean;
-  modelId: string;
-  filename: string;
-  bytes: Uint8Array;
-}): Reply {
-  const size = formatBytes(said.bytes.byteLength);
+/** The reply to a spoken text: a line, an embed and the mp3, in the reader's language. */
+function sayReply(
+  said: {
+    text: string;
+    chars: number;
+    voiceName: string;
+    isDefault: boolean;
+    modelId: string;
+    filename: string;
+    bytes: Uint8Array;
+  },
+  { t, locale }: Pick<CommandContext, 't' | 'locale'>,
+): Reply {
+  const size = formatBytes(said.bytes.byteLength, locale);
+  const count = { count: said.chars, chars: formatNumber(said.chars, 0, locale) };
   return {
-    text: `Spoke ${plural(said.chars, 'character')} as ${said.voiceName} (${said.filename}, ${size}).`,
+    text: t('speech:spoke', { ...count, voice: said.voiceName, file: said.filename, size }),
     embeds: [
       {
-        title: `🔊 ${said.isDefault ? 'Default voice' : said.voiceName}`,
+        title: `🔊 ${said.isDefault ? t('speech:defaultVoiceTitle') : said.voiceName}`,
         description: truncate(said.text, 300, { oneLine: true }),
         color: 'success',
-        footer: `${said.modelId} · ${plural(said.chars, 'character')} · ${size}`,
+        footer: t('speech:footer', { ...count, model: said.modelId, size }),
       },
     ],
     attachments: [{ filename: said.filename, contentType: 'audio/mpeg', bytes: said.bytes }],
@@ -108,15 +118,18 @@ export async function speakAloud(
     voiceId === undefined && audio.voiceId !== undefined
       ? await voiceNameOf(speech, audio.voiceId, ctx.signal)
       : undefined;
-  return sayReply({
-    text,
-    chars,
-    voiceName: defaultName ?? spoken.voiceName,
-    isDefault: voiceId === undefined && defaultName === undefined,
-    modelId: opts.modelId,
-    filename: spoken.filename,
-    bytes: audio.bytes,
-  });
+  return sayReply(
+    {
+      text,
+      chars,
+      voiceName: defaultName ?? spoken.voiceName,
+      isDefault: voiceId === undefined && defaultName === undefined,
+      modelId: opts.modelId,
+      filename: spoken.filename,
+      bytes: audio.bytes,
+    },
+    ctx,
+  );
 }
 
 export function createSayCommand(opts: SayCommandOptions) {
@@ -143,19 +156,22 @@ export function createSayCommand(opts: SayCommandOptions) {
     autocomplete: {
       voice: async (partial, ctx) => {
         const speech = ctx.services.speech;
-        return speech ? voiceChoices(await speech.voices({ signal: ctx.signal }), partial) : [];
+        return speech ? voiceChoices(await speech.voices({ signal: ctx.signal }), partial, ctx.t) : [];
       },
     },
     examples: ['/say Hello from herald', '/say "Good morning, team" voice:Rachel'],
     async handler(input, ctx) {
       const chars = countCharacters(input.text);
       if (chars > limit) {
-        throw new UserError({
-          code: 'invalid_input',
-          message: `That text has ${formatNumber(chars)} characters; the speech model ${opts.modelId} takes at most ${formatNumber(limit)}. Shorten it and try again.`,
-        });
+        throw refusal((t, locale) =>
+          t('speech:tooLong', {
+            chars: formatNumber(chars, 0, locale),
+            model: opts.modelId,
+            limit: formatNumber(limit, 0, locale),
+          }),
+        );
       }
-      const { voiceId, voiceName } = await resolveVoice(ctx.services.speech, input.voice, ctx.signal);
+      const { voiceId, voiceName } = await resolveVoice(ctx.services.speech, input.voice, ctx);
       return speakAloud({ text: input.text, chars, voiceId, voiceName, filename: 'say.mp3' }, ctx, opts);
     },
   });

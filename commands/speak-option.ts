@@ -34,12 +34,13 @@ async function addSpokenVersion(
   settings: SpeakSettings,
 ): Promise<Reply> {
   const speech = ctx.services.speech;
-  if (!speech) return withAudioProblem(reply, audioFailedSentence(speechNotConfigured()));
-  const text = spokenText(reply.text);
+  const { t, locale } = ctx;
+  if (!speech) return withAudioProblem(reply, audioFailedSentence(speechNotConfigured(), t, locale));
+  const text = spokenText(reply.text, t);
   const chars = countCharacters(text);
   const refused = await settings.charge?.(chars, ctx);
-  if (refused) return withAudioProblem(reply, audioFailedSentence(refused));
-  return withSpokenVersion(reply, { speech, text, filename, signal: ctx.signal }, async (err) => {
+  if (refused) return withAudioProblem(reply, audioFailedSentence(refused, t, locale));
+  return withSpokenVersion(reply, { speech, text, filename, signal: ctx.signal, t, locale }, async (err) => {
     await settings.refund?.(chars, ctx).catch(() => undefined);
     ctx.log.warn({ err, command: filename }, 'speak.synthesis_failed');
   });

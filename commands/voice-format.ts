@@ -2,12 +2,16 @@
 import type { Choice } from '../src/core/command.ts';
 import type { SpeechClient, Voice } from '../src/services/speech/client.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
+import type { Translate } from '../src/i18n/translate.ts';
 import { truncate } from './format.ts';
 
-/** "premade, american accent, young": the category and the labels people choose by. */
-export function describeVoice(voice: Voice): string {
+/**
+ * "premade, american accent, young": the category and the labels people choose by, as the provider
+ * writes them; only the word "accent" is the reader's.
+ */
+export function describeVoice(voice: Voice, t: Translate): string {
   const { accent, age, gender, description } = voice.labels;
-  return [voice.category, accent && `${accent} accent`, age, gender, description]
+  return [voice.category, accent && t('speech:voices.accent', { accent }), age, gender, description]
     .filter((part): part is string => typeof part === 'string' && part !== '')
     .join(', ');
 }
@@ -20,14 +24,14 @@ export function findVoice(voices: readonly Voice[], given: string): Voice | unde
 }
 
 /** Autocomplete: names starting with the partial first, then names containing it; value = id. */
-export function voiceChoices(voices: readonly Voice[], partial: string): Choice[] {
+export function voiceChoices(voices: readonly Voice[], partial: string, t: Translate): Choice[] {
   const lower = partial.trim().toLowerCase();
   const starts = voices.filter((v) => v.name.toLowerCase().startsWith(lower));
   const contains = voices.filter(
     (v) => !v.name.toLowerCase().startsWith(lower) && v.name.toLowerCase().includes(lower),
   );
   return [...starts, ...contains].slice(0, DISCORD_LIMITS.autocompleteChoices).map((v) => {
-    const detail = describeVoice(v);
+    const detail = describeVoice(v, t);
     return { name: truncate(detail ? `${v.name} (${detail})` : v.name, 100, { oneLine: true }), value: v.id };
   });
 }

@@ -1,11 +1,14 @@
 // /voices: the speech voices (S5 GET /voices) with category, accent and age, for /say voice:…
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import { listWithMore, plural } from './format.ts';
+import { formatNumber } from './format.ts';
 import { describeVoice } from './voice-format.ts';
 
 /** A line each; beyond this the list stops being readable in chat. */
 export const SHOWN_VOICES = 40;
+
+/** Names in the one-line text (the embed lists them all). */
+const SHOWN_NAMES = 10;
 
 export const voices = defineCommand({
   name: 'voices',
@@ -14,14 +17,15 @@ export const voices = defineCommand({
   needs: ['speech'],
   examples: ['/voices'],
   async handler(_input, ctx) {
+    const { t, locale } = ctx;
     const list = await ctx.services.speech.voices({ signal: ctx.signal });
     if (list.length === 0) {
       return {
-        text: 'No voices are available to herald.',
+        text: t('speech:voices.none'),
         embeds: [
           {
-            title: 'No voices',
-            description: "The speech account has no voices. Add some in the provider's voice library.",
+            title: t('speech:voices.noneTitle'),
+            description: t('speech:voices.noneDescription'),
             color: 'warning',
           },
         ],
@@ -29,21 +33,33 @@ export const voices = defineCommand({
     }
     const sorted = [...list].sort((a, b) => a.name.localeCompare(b.name, 'en'));
     const lines = sorted.slice(0, SHOWN_VOICES).map((v) => {
-      const detail = describeVoice(v);
+      const detail = describeVoice(v, t);
       return `${v.name}${detail ? ` — ${detail}` : ''} · \`${v.id}\``;
     });
-    if (sorted.length > SHOWN_VOICES) lines.push(`… and ${sorted.length - SHOWN_VOICES} more`);
+    const beyond = (shown: number) => formatNumber(sorted.length - shown, 0, locale);
+    if (sorted.length > SHOWN_VOICES) lines.push(t('speech:voices.moreLine', { n: beyond(SHOWN_VOICES) }));
+    const count = t('speech:voices.count', {
+      count: sorted.length,
+      n: formatNumber(sorted.length, 0, locale),
+    });
+    const names = sorted
+      .slice(0, SHOWN_NAMES)
+      .map((v) => v.name)
+      .join(', ');
     return {
-      text: `${plural(sorted.length, 'voice')}: ${listWithMore(
-        sorted.map((v) => v.name),
-        10,
-      )}`,
+      text: t('speech:voices.listed', {
+        count,
+        names:
+          sorted.length > SHOWN_NAMES
+            ? t('speech:voices.andMore', { list: names, n: beyond(SHOWN_NAMES) })
+            : names,
+      }),
       embeds: [
         {
-          title: `${plural(sorted.length, 'voice')}`,
+          title: count,
           description: lines.join('\n'),
           color: 'info',
-          footer: 'Use one with /say text voice:<name or id>',
+          footer: t('speech:voices.footer'),
         },
       ],
     };

@@ -162,12 +162,12 @@ export function formatCoordinate(value: number): string {
 }
 
 /** Byte sizes in binary units, one decimal above a KiB: "812 B", "11.4 KiB", "2.0 MiB". */
-export function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number, locale = LOCALE): string {
   if (!isShown(bytes)) return NOT_AVAILABLE;
-  if (bytes < 1024) return `${formatNumber(bytes)} B`;
-  if (bytes < 1024 * 1024) return formatQuantity(bytes / 1024, 'KiB');
-  if (bytes < 1024 ** 3) return formatQuantity(bytes / 1024 ** 2, 'MiB');
-  return formatQuantity(bytes / 1024 ** 3, 'GiB');
+  if (bytes < 1024) return `${formatNumber(bytes, 0, locale)} B`;
+  if (bytes < 1024 * 1024) return formatQuantity(bytes / 1024, 'KiB', 1, locale);
+  if (bytes < 1024 ** 3) return formatQuantity(bytes / 1024 ** 2, 'MiB', 1, locale);
+  return formatQuantity(bytes / 1024 ** 3, 'GiB', 1, locale);
 }
 
 /** "19 Nov 2026" (UTC). */

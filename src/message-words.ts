@@ -2,6 +2,9 @@
 // Each platform's reader (adapters/discord/message-words.ts, adapters/slack/message-words.ts)
 // names its own tokens (mentions, channels, emoji, links) as words; this module keeps those words
 // apart while the markup around them is stripped, then makes the lines sentences. Pure.
+// The words for what a reader cannot name ("someone", "a link to example.com") are written as
+// tokens (placeholder) and said in the reader's language by Read aloud (spokenWords), as its times are.
+import type { Translate } from './i18n/translate.ts';
 
 /** A platform's token (a global pattern) and the words it is read as, from the match and its groups. */
 export type WordRule = readonly [pattern: RegExp, words: (match: readonly (string | undefined)[]) => string];
@@ -11,17 +14,63 @@ export type WordRule = readonly [pattern: RegExp, words: (match: readonly (strin
 const HOLD_OPEN = '\uE000';
 const HOLD_CLOSE = '\uE001';
 const HELD_RE = new RegExp(`${HOLD_OPEN}(\\d+)${HOLD_CLOSE}`, 'g');
-const STRAY_HOLD_RE = new RegExp(`[${HOLD_OPEN}${HOLD_CLOSE}]`, 'g');
+const WORD_OPEN = '\uE003';
+const WORD_CLOSE = '\uE004';
+const STRAY_HOLD_RE = new RegExp(`[${HOLD_OPEN}${HOLD_CLOSE}${WORD_OPEN}${WORD_CLOSE}]`, 'g');
+const STRAY_WORD_RE = new RegExp(`[${WORD_OPEN}${WORD_CLOSE}]`, 'g');
+const WORD_RE = new RegExp(`${WORD_OPEN}(\\w+)(?::([^${WORD_OPEN}${WORD_CLOSE}]*))?${WORD_CLOSE}`, 'g');
+
+/** What a reader says for a mention, a link or an address it cannot name (speech:words). */
+type PlaceholderWord =
+  | 'someone'
+  | 'aRole'
+  | 'aChannel'
+  | 'aGroup'
+  | 'aLink'
+  | 'anEmailAddress'
+  | 'here'
+  | 'everyone'
+  | 'everyoneInChannel';
+
+const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set<PlaceholderWord | 'aLinkTo'>([
+  'someone',
+  'aRole',
+  'aChannel',
+  'aGroup',
+  'aLink',
+  'aLinkTo',
+  'anEmailAddress',
+  'here',
+  'everyone',
+  'everyoneInChannel',
+]);
+
+/** The token of a placeholder word, said in the reader's language by spokenWords. */
+export function placeholder(word: PlaceholderWord): string {
+  return `${WORD_OPEN}${word}${WORD_CLOSE}`;
+}
+
+/** `text` with each placeholder word said by `t`: "someone", "jemand", "quelqu'un". */
+export function spokenWords(text: string, t: Translate): string {
+  return text
+    .replace(WORD_RE, (_all, word: string, host: string | undefined) => {
+      if (!PLACEHOLDER_WORDS.has(word)) return '';
+      return word === 'aLinkTo'
+        ? t('speech:words.aLinkTo', { host: host ?? '' })
+        : t(`speech:words.${word as PlaceholderWord}`);
+    })
+    .replace(STRAY_WORD_RE, '');
+}
 
 /** A link as words: "a link to example.com" (its host, without www.), or "a link". */
 export function linkWords(url: string): string {
   try {
     const { protocol, hostname } = new URL(url);
-    if (protocol === 'mailto:') return 'an email address';
+    if (protocol === 'mailto:') return placeholder('anEmailAddress');
     const host = hostname.replace(/^www\./, '');
-    return host === '' ? 'a link' : `a link to ${host}`;
+    return host === '' ? placeholder('aLink') : `${WORD_OPEN}aLinkTo:${host}${WORD_CLOSE}`;
   } catch {
-    return 'a link';
+    return placeholder('aLink');
   }
 }
 

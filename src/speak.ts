@@ -8,21 +8,23 @@ import { countCharacters } from './domain/speech.ts';
 import { ServiceError, UserError, userMessageFor } from './errors.ts';
 import type { SpeechClient } from './services/speech/client.ts';
 import { writeTimes } from './render/time.ts';
+import { english, type Translate } from './i18n/translate.ts';
 
 /** A spoken reply is short: about half a minute of speech. */
 export const SPOKEN_MAX_CHARS = 500;
 
-const SPOKEN_UNITS: readonly [RegExp, string][] = [
-  [/\s?°C\b/g, ' degrees Celsius'],
-  [/\s?°F\b/g, ' degrees Fahrenheit'],
-  [/\s?°/g, ' degrees'],
-  [/(\d)\s?K\b/g, '$1 kelvin'],
-  [/(\d)\s?m\/s\b/g, '$1 metres per second'],
-  [/(\d)\s?mph\b/g, '$1 miles per hour'],
-  [/(\d)\s?km\/h\b/g, '$1 kilometres per hour'],
-  [/(\d)\s?%/g, '$1 percent'],
-  [/↑|▲/g, 'up '],
-  [/↓|▼/g, 'down '],
+// Each symbol as words in the reply's language (the reply is already in it: "12,5 °C").
+const SPOKEN_UNITS: readonly [RegExp, (t: Translate) => string][] = [
+  [/\s?°C\b/g, (t) => ` ${t('speech:units.celsius')}`],
+  [/\s?°F\b/g, (t) => ` ${t('speech:units.fahrenheit')}`],
+  [/\s?°/g, (t) => ` ${t('speech:units.degrees')}`],
+  [/(\d)\s?K\b/g, (t) => `$1 ${t('speech:units.kelvin')}`],
+  [/(\d)\s?m\/s\b/g, (t) => `$1 ${t('speech:units.metresPerSecond')}`],
+  [/(\d)\s?mph\b/g, (t) => `$1 ${t('speech:units.milesPerHour')}`],
+  [/(\d)\s?km\/h\b/g, (t) => `$1 ${t('speech:units.kilometresPerHour')}`],
+  [/(\d)\s?%/g, (t) => `$1 ${t('speech:units.percent')}`],
+  [/↑|▲/g, (t) => `${t('speech:units.up')} `],
+  [/↓|▼/g, (t) => `${t('speech:units.down')} `],
 ];
 
 /** Clips at the last sentence or clause end that fits, else at a word, with a full stop. */
@@ -34,8 +36,11 @@ function clip(text: string, max: number): string {
   return `${cut.replace(/[\s,;:.]+$/, '')}.`;
 }
 
-/** The reply's text as something to read aloud: no links, markup, emoji or symbols for units. */
-export function spokenText(text: string, max = SPOKEN_MAX_CHARS): string {
+/**
+ * The reply's text as something to read aloud: no links, markup, emoji or symbols for units (said
+ * as words in `t`'s language, the reply's).
+ */
+export function spokenText(text: string, t: Translate = english, max = SPOKEN_MAX_CHARS): string {
   // A time value is read as its words, in the zone the reply was written for.
   let out = writeTimes(text, 'plain')
     .replace(/https?:\/\/\S+/g, '')
@@ -43,7 +48,7 @@ export function spokenText(text: string, max = SPOKEN_MAX_CHARS): string {
     .replace(/\p{Extended_Pictographic}\uFE0F?/gu, '')
     .replace(/[▁▂▃▄▅▆▇█]+/g, '')
     .replace(/\s·\s/g, ', ');
-  for (const [pattern, words] of SPOKEN_UNITS) out = out.replace(pattern, words);
+  for (const [pattern, words] of SPOKEN_UNITS) out = out.replace(pattern, words(t));
   out = out
     .split('\n')
     .map((line) => line.trim())
@@ -63,6 +68,9 @@ interface SpeakRequest {
   /** The mp3's file name, e.g. weather.mp3. */
   filename: string;
   signal?: AbortSignal;
+  /** The reader's language, for the sentence a failure adds and the audio's description. */
+  t?: Translate;
+  locale?: string;
 }
 
 /** The text synthesized with the configured voice and model, as an mp3 attachment. */
@@ -75,22 +83,20 @@ async function synthesizeSpoken(req: SpeakRequest): Promise<Attachment> {
     filename: req.filename,
     contentType: 'audio/mpeg',
     bytes: audio.bytes,
-    description: `Spoken version: ${req.text}`,
+    description: (req.t ?? english)('speech:spokenVersion', { text: req.text }),
   };
 }
 
 /** Why there is no audio when S5 has no credentials. */
 export function speechNotConfigured(): UserError {
-  return new UserError({
-    code: 'not_configured',
-    message: 'The speech service is not configured (set SPEECH_API_KEY).',
-  });
+  const said = (t: Translate) => t('speech:notConfigured');
+  return new UserError({ code: 'not_configured', message: said(english), said });
 }
 
 /** The one sentence a reply carries when its audio could not be made, with the reason. */
-export function audioFailedSentence(reason: unknown): string {
-  const why = userMessageFor(reason).replace(/[.!]$/, '');
-  return `The audio could not be made: ${why.charAt(0).toLowerCase()}${why.slice(1)}.`;
+export function audioFailedSentence(reason: unknown, t: Translate = english, locale?: string): string {
+  const why = userMessageFor(reason, t, locale).replace(/[.!]$/, '');
+  return t('speech:audioFailed', { reason: `${why.charAt(0).toLowerCase()}${why.slice(1)}` });
 }
 
 function withAudio(reply: Reply, audio: Attachment): Reply {
@@ -123,6 +129,6 @@ export async function withSpokenVersion(
     return withAudio(reply, await synthesizeSpoken({ ...req, speech }));
   } catch (err) {
     await onFailure(err);
-    return withAudioProblem(reply, audioFailedSentence(err));
+    return withAudioProblem(reply, audioFailedSentence(err, req.t, req.locale));
   }
 }

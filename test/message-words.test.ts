@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emojiWords, linkWords, messageWords } from '../src/message-words.ts';
+import { english, translatorFor } from '../src/i18n/translate.ts';
+import { emojiWords, linkWords as linkTokens, messageWords, spokenWords } from '../src/message-words.ts';
+
+/** A link's words as an English reader hears them. */
+const linkWords = (url: string) => spokenWords(linkTokens(url), english);
 
 describe('linkWords', () => {
   it('reads a web address as a link to its host, without www.', () => {
@@ -53,5 +57,24 @@ describe('messageWords', () => {
 
   it('ignores stray private-use characters that look like its own placeholders', () => {
     expect(messageWords('a\uE0000\uE001b', [[/x/g, () => 'y']])).toBe('a0b.');
+  });
+});
+
+describe('spokenWords', () => {
+  const tokens = ['https://www.example.com/a', 'mailto:ops@example.com', 'not a url']
+    .map(linkTokens)
+    .join(', ');
+
+  it('says the placeholder words in the reader’s language', () => {
+    expect(spokenWords(tokens, translatorFor('de'))).toBe(
+      'ein Link zu example.com, eine E-Mail-Adresse, ein Link',
+    );
+    expect(spokenWords(tokens, translatorFor('fr'))).toBe(
+      'un lien vers example.com, une adresse e-mail, un lien',
+    );
+  });
+
+  it('drops a placeholder it does not know and stray markers, never saying a key', () => {
+    expect(spokenWords('a \uE003constructor\uE004 b\uE004', english)).toBe('a  b');
   });
 });

@@ -1,11 +1,18 @@
 // A Discord message as words for Read aloud: mentions as the names the interaction resolves (the
 // member's nickname, the user's display name, the role's and channel's names), else "someone", "a
-// role", "a channel"; custom emoji by name, timestamps as time values (spoken in the reader's zone), links as "a link to <host>" or their
+// role", "a channel" (placeholder words, said in the reader's language); custom emoji by name, timestamps as time values (spoken in the reader's zone), links as "a link to <host>" or their
 // label, markdown stripped. Never a raw id. Pure.
 // https://discord.com/developers/docs/reference#message-formatting
 import type { APIInteractionDataResolved, APIMessage, APIUser } from 'discord-api-types/v10';
 import { timeValue } from '../../src/core/reply.ts';
-import { BARE_URL_RE, emojiWords, linkWords, messageWords, type WordRule } from '../../src/message-words.ts';
+import {
+  BARE_URL_RE,
+  emojiWords,
+  linkWords,
+  messageWords,
+  placeholder,
+  type WordRule,
+} from '../../src/message-words.ts';
 
 /** What an interaction resolves beside the message, by id: any of it may be missing. */
 export type ResolvedNames = Partial<
@@ -19,7 +26,7 @@ function userName(id: string, message: APIMessage, resolved: ResolvedNames): str
   const mentioned = (message.mentions as MentionedUser[]).find((u) => u.id === id);
   const user = resolved.users?.[id] ?? mentioned;
   const nick = resolved.members?.[id]?.nick ?? mentioned?.member?.nick;
-  return nick ?? user?.global_name ?? user?.username ?? 'someone';
+  return nick ?? user?.global_name ?? user?.username ?? placeholder('someone');
 }
 
 function rules(message: APIMessage, resolved: ResolvedNames): WordRule[] {
@@ -30,8 +37,8 @@ function rules(message: APIMessage, resolved: ResolvedNames): WordRule[] {
       ([, label = '', url = '']) => (/^https?:\/\//.test(label) ? linkWords(url) : label),
     ],
     [/<@!?(\d{17,20})>/g, ([, id = '']) => userName(id, message, resolved)],
-    [/<@&(\d{17,20})>/g, ([, id = '']) => resolved.roles?.[id]?.name ?? 'a role'],
-    [/<#(\d{17,20})>/g, ([, id = '']) => resolved.channels?.[id]?.name ?? 'a channel'],
+    [/<@&(\d{17,20})>/g, ([, id = '']) => resolved.roles?.[id]?.name ?? placeholder('aRole')],
+    [/<#(\d{17,20})>/g, ([, id = '']) => resolved.channels?.[id]?.name ?? placeholder('aChannel')],
     [/<a?:(\w{2,32}):\d{17,20}>/g, ([, name = '']) => emojiWords(name)],
     [
       /<t:(-?\d{1,13})(?::[tTdDfFsSR])?>/g,
@@ -39,10 +46,10 @@ function rules(message: APIMessage, resolved: ResolvedNames): WordRule[] {
     ],
     // A command mention: </weather:123> or </email send:123> reads as the command.
     [/<\/([-_\p{L}\p{N}]{1,32}(?: [-_\p{L}\p{N}]{1,32}){0,2}):\d{17,20}>/gu, ([, name = '']) => `/${name}`],
-    [/<id:(?:customize|browse|guide|linked-roles)(?::\d+)?>/g, () => 'a channel'],
+    [/<id:(?:customize|browse|guide|linked-roles)(?::\d+)?>/g, () => placeholder('aChannel')],
     [/<(https?:\/\/[^\s>]+)>/g, ([, url = '']) => linkWords(url)],
     [BARE_URL_RE, ([url = '']) => linkWords(url)],
-    [/@(everyone|here)\b/g, ([, who = '']) => who],
+    [/@(everyone|here)\b/g, ([, who]) => placeholder(who === 'here' ? 'here' : 'everyone')],
   ];
 }
 

@@ -1,10 +1,11 @@
 // A Slack message's text as words for Read aloud: user and channel mentions as the names looked up
-// (users.info, conversations.info) or carried in the token, else "someone" and "a channel";
+// (users.info, conversations.info) or carried in the token, else "someone" and "a channel" (placeholder
+// words, said in the reader's language);
 // @here/@channel/@everyone and user groups as words, dates as time values (spoken in the reader's zone), links as their label or "a link
 // to <host>", emoji shortcodes by name, mrkdwn markers and entities gone. Never a raw id. Pure.
 // https://docs.slack.dev/messaging/formatting-message-text
 import { timeValue } from '../../src/core/reply.ts';
-import { emojiWords, linkWords, messageWords, type WordRule } from '../../src/message-words.ts';
+import { emojiWords, linkWords, messageWords, placeholder, type WordRule } from '../../src/message-words.ts';
 
 /** Names looked up for the ids slackMentionIds found; an id missing here reads as a placeholder word. */
 export interface SlackNames {
@@ -15,9 +16,9 @@ export interface SlackNames {
 const USER_RE = /<@([UW][A-Z0-9]{2,})(?:\|([^>]*))?>/g;
 const CHANNEL_RE = /<#([CG][A-Z0-9]{2,})(?:\|([^>]*))?>/g;
 const SPECIAL: Readonly<Record<string, string>> = {
-  here: 'here',
-  channel: 'everyone in the channel',
-  everyone: 'everyone',
+  here: placeholder('here'),
+  channel: placeholder('everyoneInChannel'),
+  everyone: placeholder('everyone'),
 };
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>' };
 
@@ -33,9 +34,9 @@ const label = (text: string | undefined) => (text?.trim() ? text.trim().replace(
 
 function rules(names: SlackNames): WordRule[] {
   return [
-    [USER_RE, ([, id = '', name]) => names.users.get(id) ?? label(name) ?? 'someone'],
-    [CHANNEL_RE, ([, id = '', name]) => label(name) ?? names.channels.get(id) ?? 'a channel'],
-    [/<!subteam\^[A-Z0-9]+(?:\|([^>]*))?>/g, ([, name]) => label(name) ?? 'a group'],
+    [USER_RE, ([, id = '', name]) => names.users.get(id) ?? label(name) ?? placeholder('someone')],
+    [CHANNEL_RE, ([, id = '', name]) => label(name) ?? names.channels.get(id) ?? placeholder('aChannel')],
+    [/<!subteam\^[A-Z0-9]+(?:\|([^>]*))?>/g, ([, name]) => label(name) ?? placeholder('aGroup')],
     [/<!date\^(\d{1,12})\^[^>]*>/g, ([, unix = '0']) => timeValue(new Date(Number(unix) * 1000), 'UTC')],
     [/<!(here|channel|everyone)(?:\|[^>]*)?>/g, ([, who = '']) => SPECIAL[who] ?? who],
     // A link's label is read, unless it is the address itself.

@@ -164,12 +164,12 @@ export function timeValue(at: Date, zone: string, style: TimeStyle = 'f', locale
 export const TIME_VALUE_RE = /\uE000(-?\d{1,13}):(fR|f)\uE001([^\uE000-\uE002]*)\uE002/g;
 
 /**
- * `text` with each time value as plain text in `zone`, and no marker left: a message Read aloud
- * reads, its times in the words of the reader's zone.
+ * `text` with each time value as plain text in `zone` (and `locale`), and no marker left: a message
+ * Read aloud reads, its times in the words of the reader's zone and language.
  */
-export function plainTimes(text: string, zone: string): string {
+export function plainTimes(text: string, zone: string, locale?: string): string {
   return text
-    .replace(TIME_VALUE_RE, (_, unix: string) => formatInZone(new Date(Number(unix) * 1000), zone))
+    .replace(TIME_VALUE_RE, (_, unix: string) => formatInZone(new Date(Number(unix) * 1000), zone, locale))
     .replace(/[\uE000-\uE002]/g, '');
 }
 

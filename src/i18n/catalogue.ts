@@ -4,11 +4,13 @@ import { commands } from './commands.ts';
 import { common } from './common.ts';
 import { errors } from './errors.ts';
 import { forms } from './forms.ts';
+import { geocode } from './geocode.ts';
 import { help } from './help.ts';
 import { home } from './home.ts';
 import { report } from './report.ts';
 import { schedule } from './schedule.ts';
 import { settings } from './settings.ts';
+import { speech } from './speech.ts';
 import { weather } from './weather.ts';
 
 export const CATALOGUE = {
@@ -17,11 +19,13 @@ export const CATALOGUE = {
   common,
   errors,
   forms,
+  geocode,
   help,
   home,
   report,
   schedule,
   settings,
+  speech,
   weather,
 };
 

@@ -129,3 +129,38 @@ describe('mapLink', () => {
     expect(formatCoordinate(-0.1276474)).toBe('-0.12765');
   });
 });
+
+describe('/geocode in the reader’s language', () => {
+  it('answers in German: the line, the title, each match’s coordinates and type, the footer', async () => {
+    const client = fakeGeocoding(async () => [LOS_ANGELES, LOS_ANGELES_COUNTY]);
+    const ctx = createContext({ services: { geocoding: client }, language: 'de' });
+    const reply = await invoke(geocode, { query: 'Los Angeles' }, ctx);
+
+    expect(reply.text).toBe(
+      'Los Angeles, California, United States: 34.05369, -118.24277 (und 1 weiterer Treffer)',
+    );
+    const embed = onlyEmbed(reply);
+    expect(embed.title).toBe('2 Orte passen zu “Los Angeles”');
+    expect(embed.fields![0]!.value).toContain('Breite 34.05369, Länge -118.24277\nArt: Ort\n');
+    expect(embed.fields![1]!.value).toContain('Art: Bezirk');
+    expect(embed.footer).toBe('Die Kartenlinks öffnen OpenStreetMap');
+  });
+
+  it('answers in French, and keeps a place type it does not know as the service wrote it', async () => {
+    const client = fakeGeocoding(async () => [{ ...LOS_ANGELES, placeType: ['poi', 'landmark'] }]);
+    const ctx = createContext({ services: { geocoding: client }, language: 'fr' });
+    const reply = await invoke(geocode, { query: 'Los Angeles', limit: 1 }, ctx);
+
+    expect(reply.text).toBe('Los Angeles, California, United States : 34.05369, -118.24277');
+    const embed = onlyEmbed(reply);
+    expect(embed.title).toBe('1 lieu correspond à “Los Angeles”');
+    expect(embed.fields![0]!.value).toContain("Type : point d'intérêt, landmark");
+  });
+
+  it('says in French that nothing matched', async () => {
+    const ctx = createContext({ services: { geocoding: fakeGeocoding(async () => []) }, language: 'fr' });
+    const reply = await invoke(geocode, { query: 'Atlantis' }, ctx);
+    expect(reply.text).toBe('Aucun lieu ne correspond à “Atlantis”.');
+    expect(onlyEmbed(reply).title).toBe('Aucun lieu trouvé');
+  });
+});

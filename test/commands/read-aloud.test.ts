@@ -2,7 +2,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createReadAloudCommand, READ_ALOUD } from '../../commands/read-aloud.ts';
 import { timeValue } from '../../src/core/reply.ts';
-import { ServiceError } from '../../src/errors.ts';
+import { ServiceError, userMessageFor } from '../../src/errors.ts';
+import { discordMessageWords } from '../../adapters/discord/message-words.ts';
+import { slackMessageWords } from '../../adapters/slack/message-words.ts';
+import { userMessage } from '../adapters/discord/fake-discord.ts';
 import type { SpeechClient } from '../../src/services/speech/client.ts';
 import { createQuotas, createSayCharge, createSayRefund } from '../../src/user-limits.ts';
 import { createContext, expectWellFormed, invoke, onlyEmbed, SLACK_MEMBER } from './context.ts';
@@ -113,5 +116,52 @@ describe('Read aloud', () => {
       'That needs 11 characters, but your /say budget has 10 left today; it resets at midnight UTC.',
     );
     expect(speech.synthesize).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Read aloud in the reader’s language', () => {
+  it('says the words the reader could not name, and the times, in German, and answers in German', async () => {
+    const speech = fakeSpeech();
+    const command = createReadAloudCommand({ modelId: 'eleven_multilingual_v2' });
+    const at = new Date('2026-11-29T13:00:00Z');
+    // As the Discord adapter writes an unresolved mention, a role, a link and a time.
+    const text = discordMessageWords(
+      userMessage(
+        `<@${'1'.repeat(18)}> <@&${'2'.repeat(18)}> see https://www.example.com/x at <t:${at.getTime() / 1000}:f>`,
+      ),
+    );
+    const reply = await invoke(command, { text }, createContext({ services: { speech }, language: 'de' }));
+    expect(speech.synthesize).toHaveBeenCalledWith(
+      {
+        text: 'jemand eine Rolle see ein Link zu example.com at So., 29. Nov. 2026, 13:00 UTC.',
+        modelId: 'eleven_multilingual_v2',
+      },
+      { signal: expect.any(AbortSignal) },
+    );
+    expect(reply.text).toBe('79 Zeichen gesprochen mit der Standardstimme (read-aloud.mp3, 1,0 KiB).');
+  });
+
+  it('says Slack’s placeholder words in French', async () => {
+    const speech = fakeSpeech();
+    const command = createReadAloudCommand({ modelId: 'eleven_multilingual_v2' });
+    const none = { users: new Map<string, string>(), channels: new Map<string, string>() };
+    const text = slackMessageWords('<@U123ABC> in <#C123ABC>: <!channel> <mailto:a@b.fr|write>', none);
+    await invoke(command, { text }, createContext({ services: { speech }, language: 'fr' }));
+    expect(speech.synthesize.mock.calls[0]![0].text).toBe(
+      "quelqu'un in un salon: tout le monde dans le salon write.",
+    );
+  });
+
+  it('refuses a long message and an empty one in French, naming the limit in French numbers', async () => {
+    const speech = fakeSpeech();
+    const command = createReadAloudCommand({ modelId: 'eleven_v3' });
+    const ctx = createContext({ services: { speech }, language: 'fr' });
+    const said = async (text: string) =>
+      userMessageFor(await invoke(command, { text }, ctx).catch((e: unknown) => e), ctx.t, ctx.locale);
+    expect(await said('a'.repeat(5_001))).toBe(
+      'Ce message compte 5\u202f001 caractères à lire, et Lire à voix haute en accepte au plus 5\u202f000 (la limite du modèle vocal eleven_v3).',
+    );
+    expect(await said('  ')).toBe("Ce message n'a pas de texte à lire à voix haute.");
+    expect(speech.synthesize).not.toHaveBeenCalled();
   });
 });

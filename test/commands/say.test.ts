@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createSayCommand } from '../../commands/say.ts';
-import { UserError } from '../../src/errors.ts';
+import { UserError, userMessageFor } from '../../src/errors.ts';
 import { createQuotas, createSayCharge, createSayRefund } from '../../src/user-limits.ts';
 import type { Audio, SpeechClient, Voice } from '../../src/services/speech/client.ts';
 import { createRegistry } from '../../src/core/registry.ts';
@@ -294,5 +294,35 @@ describe('/say on Discord', () => {
     const say = createSayCommand({ modelId: 'eleven_flash_v2_5' });
     const text = 'a'.repeat(7000);
     expect(say.options.safeParse({ text }).success).toBe(true);
+  });
+});
+
+describe('/say in the reader’s language', () => {
+  it('answers in German, with German numbers and sizes', async () => {
+    const speech = fakeSpeech();
+    const reply = await invoke(
+      say,
+      { text: 'Hallo von herald' },
+      createContext({ services: { speech }, language: 'de' }),
+    );
+    expect(onlyEmbed(reply).title).toBe('🔊 Standardstimme');
+    expect(onlyEmbed(reply).footer).toBe('eleven_multilingual_v2 · 16 Zeichen · 4,0 KiB');
+    expect(reply.text).toBe('16 Zeichen gesprochen mit der Standardstimme (say.mp3, 4,0 KiB).');
+  });
+
+  it('refuses an unknown voice and a long text in French, and describes voices in French', async () => {
+    const speech = fakeSpeech({ voices: async () => [RACHEL] });
+    const ctx = createContext({ services: { speech }, language: 'fr' });
+    const said = async (input: { text: string; voice?: string }) =>
+      userMessageFor(await invoke(say, input, ctx).catch((e: unknown) => e), ctx.t, ctx.locale);
+    expect(await said({ text: 'Bonjour', voice: 'Nobody' })).toBe(
+      "Il n'y a pas de voix nommée “Nobody” ; /voices liste les voix que vous pouvez utiliser.",
+    );
+    expect(await said({ text: 'a'.repeat(10_001) })).toBe(
+      'Ce texte compte 10\u202f001 caractères ; le modèle vocal eleven_multilingual_v2 en accepte au plus 10\u202f000. Raccourcissez-le et réessayez.',
+    );
+    expect(speech.synthesize).not.toHaveBeenCalled();
+    const choices = await say.autocomplete.voice!('ra', ctx);
+    expect(choices[0]!.name).toBe('Rachel (premade, accent american, young, female, calm)');
   });
 });

@@ -96,3 +96,36 @@ describe('/voices', () => {
     await expect(invoke(voices, {}, createContext({ services: { speech } }))).rejects.toBe(error);
   });
 });
+
+describe('/voices in the reader’s language', () => {
+  it('lists the voices in German', async () => {
+    const ctx = createContext({ services: { speech: fakeSpeech(async () => VOICES) }, language: 'de' });
+    const reply = await invoke(voices, {}, ctx);
+    expect(reply.text).toBe('3 Stimmen: Alice, Dorothy, Rachel');
+    const embed = onlyEmbed(reply);
+    expect(embed.title).toBe('3 Stimmen');
+    expect(embed.description).toContain('Dorothy — premade, Akzent british, young, female');
+    expect(embed.footer).toBe('Verwende eine mit /say text voice:<Name oder ID>');
+  });
+
+  it('says in French that there are none, and how many more there are beyond the list', async () => {
+    const none = await invoke(
+      voices,
+      {},
+      createContext({ services: { speech: fakeSpeech(async () => []) }, language: 'fr' }),
+    );
+    expect(none.text).toBe("Aucune voix n'est disponible pour herald.");
+    const many = Array.from({ length: SHOWN_VOICES + 2 }, (_, i) => ({
+      ...VOICES[2]!,
+      id: `Xb7hH8MSUJpSbSDYk${String(i).padStart(3, '0')}`,
+      name: `Voice ${String(i).padStart(2, '0')}`,
+    }));
+    const reply = await invoke(
+      voices,
+      {},
+      createContext({ services: { speech: fakeSpeech(async () => many) }, language: 'fr' }),
+    );
+    expect(reply.text).toMatch(/^42 voix : Voice 00, .*, Voice 09 et 32 de plus$/);
+    expect(onlyEmbed(reply).description!.split('\n').at(-1)).toBe('… et 2 de plus');
+  });
+});

@@ -157,6 +157,18 @@ describe('Discord HTTP mode: Read aloud and user installs, end to end', () => {
     expect(before - (await budgetLeft())).toBe([...words].length);
   });
 
+  it("reads in the reader's language: Discord's locale fr says the unnamed mention and the link in French", async () => {
+    const t = token();
+    const message = userMessage('<@' + '9'.repeat(18) + '> see https://www.example.com/status');
+    await send({ ...messageCommand({ name: READ_ALOUD, message, token: t }), locale: 'fr' });
+    const answer = await fake.waitFor(answerTo(t), 10_000);
+    const said = "quelqu'un see un lien vers example.com.";
+    const asked = providers.requests.filter((r) => r.pathname.includes('text-to-speech')).at(-1)!;
+    expect(JSON.parse(asked.body)).toMatchObject({ text: said });
+    expect(JSON.stringify(answer.json?.embeds)).toContain(' · 39 caractères · ');
+    expect(JSON.stringify(answer.json?.embeds)).toContain(said);
+  });
+
   it("refuses a message past the invoker's budget in one sentence, and charges nothing for it", async () => {
     const left = await budgetLeft();
     const t = token();

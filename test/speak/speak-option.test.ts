@@ -159,3 +159,41 @@ describe('speak option', () => {
     );
   });
 });
+
+describe('speak option in the reader’s language', () => {
+  it('reads a German reply’s units as German words and describes the audio in German', async () => {
+    const { commands } = commandsWithBudget();
+    const before = synthesized().length;
+    const ctx = createContext({ services: { weather, speech }, actor: DISCORD_MEMBER, language: 'de' });
+    const reply = await invoke(
+      commands.find((c) => c.name === 'weather')!,
+      { city: 'Oslo', speak: 'yes' },
+      ctx,
+    );
+
+    const [spoken] = synthesized().slice(before);
+    expect(spoken).toMatch(/Grad Celsius/);
+    expect(spoken).toMatch(/Prozent/);
+    expect(spoken).not.toMatch(/degrees|percent|°|%/);
+    const mp3 = reply.attachments?.find((a) => a.filename === 'weather.mp3');
+    expect(mp3?.description).toBe(`Gesprochene Fassung: ${spoken}`);
+  });
+
+  it('with S5 failing, says in French that the audio could not be made', async () => {
+    const { commands } = commandsWithBudget();
+    const ctx = createContext({
+      services: { weather, speech: brokenSpeech },
+      actor: DISCORD_MEMBER,
+      language: 'fr',
+    });
+    const reply = await invoke(
+      commands.find((c) => c.name === 'weather')!,
+      { city: 'Oslo', speak: 'yes' },
+      ctx,
+    );
+    const sentence = reply.text.split('\n').at(-1)!;
+    expect(sentence).toMatch(/^L'audio n'a pas pu être créé : .+\.$/);
+    expect(sentence).not.toMatch(/speech service|could not/);
+    expect(reply.embeds?.at(-1)).toEqual({ description: sentence, color: 'warning' });
+  });
+});

@@ -3,8 +3,14 @@
 import type { APIMessage } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { plainTimes } from '../../../src/core/reply.ts';
-import { discordMessageWords } from '../../../adapters/discord/message-words.ts';
+import { discordMessageWords as withPlaceholders } from '../../../adapters/discord/message-words.ts';
+import { english } from '../../../src/i18n/translate.ts';
+import { spokenWords } from '../../../src/message-words.ts';
 import { USER_ID, userMessage } from './fake-discord.ts';
+
+/** The message's words as an English reader hears them: its placeholder words said (Read aloud does it). */
+const discordMessageWords = (...args: Parameters<typeof withPlaceholders>) =>
+  spokenWords(withPlaceholders(...args), english);
 
 const ROLE_ID = '1187421520894746801';
 const CHANNEL = '1187421520894746722';

@@ -2,8 +2,17 @@
 // `message.text`: user, channel and group mentions, special mentions, dates, links, emoji
 // shortcodes, mrkdwn and its three escaped characters.
 import { describe, expect, it } from 'vitest';
-import { slackMentionIds, slackMessageWords } from '../../../adapters/slack/message-words.ts';
+import {
+  slackMentionIds,
+  slackMessageWords as withPlaceholders,
+} from '../../../adapters/slack/message-words.ts';
+import { english } from '../../../src/i18n/translate.ts';
+import { spokenWords } from '../../../src/message-words.ts';
 import { plainTimes } from '../../../src/core/reply.ts';
+
+/** The message's words as an English reader hears them: its placeholder words said (Read aloud does it). */
+const slackMessageWords = (...args: Parameters<typeof withPlaceholders>) =>
+  spokenWords(withPlaceholders(...args), english);
 
 const NONE = { users: new Map<string, string>(), channels: new Map<string, string>() };
 const NAMED = {

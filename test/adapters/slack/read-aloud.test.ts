@@ -21,13 +21,15 @@ const TEXT =
   '<@U0ALICE> the *deploy* to <#C0RELEASES> is done :tada: see <https://ci.example.com/runs/42|run 42> &amp; <https://www.example.com/status>';
 
 /** A message shortcut's payload as Slack posts it (a form with one `payload` field). */
-function shortcutBody(text: string, responseUrl: string, callbackId = 'read-aloud'): string {
+const BOB = { id: 'U0BOB', name: 'bob' };
+
+function shortcutBody(text: string, responseUrl: string, callbackId = 'read-aloud', by = BOB): string {
   const payload = {
     type: 'message_action',
     token: 'legacy-verification-token',
     action_ts: '1714560010.123456',
     team: { id: 'T0HERALD', domain: 'herald-test' },
-    user: { id: 'U0BOB', username: 'bob', name: 'bob', team_id: 'T0HERALD' },
+    user: { id: by.id, username: by.name, name: by.name, team_id: 'T0HERALD' },
     channel: { id: 'C0GENERAL', name: 'general' },
     is_enterprise_install: false,
     enterprise: null,
@@ -91,9 +93,9 @@ describe('Read aloud on Slack, a message shortcut through Bolt', () => {
   });
 
   /** Posts the shortcut on `text`; resolves with the answer on response_url and the words spoken. */
-  async function readAloud(text: string) {
+  async function readAloud(text: string, by = BOB) {
     const id = `aloud-${++n}`;
-    const acked = await postSigned(served.url, shortcutBody(text, fake.responseUrl(id)));
+    const acked = await postSigned(served.url, shortcutBody(text, fake.responseUrl(id), 'read-aloud', by));
     expect(acked.status).toBe(200);
     const [answer] = await waitFor(
       () => (fake.responses(id).length > 0 ? fake.responses(id) : undefined),
@@ -125,6 +127,15 @@ describe('Read aloud on Slack, a message shortcut through Bolt', () => {
     fake.scopes.delete('users:read');
     const { words } = await readAloud('<@U0ADA> lunch?');
     expect(words).toBe('someone lunch?');
+  });
+
+  it("speaks and answers in the reader's language: a user whose Slack locale is fr-FR hears French", async () => {
+    const amelie = { id: 'U0AMELIE', name: 'amelie' };
+    // A user Slack does not know (users.info: user_not_found) is read as the placeholder word.
+    const { words } = await readAloud('<@U0NOBODY> <!here> lunch?', amelie);
+    expect(words).toBe("quelqu'un tout le monde ici lunch?");
+    const { answer } = await readAloud('🎉', amelie);
+    expect(answer.text).toMatch(/^Ce message n'a pas de texte à lire à voix haute/);
   });
 
   it('says in one sentence that a message without words has nothing to read', async () => {

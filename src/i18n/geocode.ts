@@ -1,0 +1,82 @@
+// /geocode (commands/geocode.ts). In English the place types are the geocoding service's own words.
+import { defineMessages } from './define.ts';
+
+export const geocode = defineMessages(
+  {
+    noMatch: 'No place matches {{query}}.',
+    noMatchTitle: 'No place found',
+    noMatchDescription:
+      'Nothing matches {{query}}. Check the spelling, use fewer words, or add the region or country.',
+    line: '{{place}}: {{latLon}}',
+    lineMore_one: '{{place}}: {{latLon}} (and {{count}} other match)',
+    lineMore_other: '{{place}}: {{latLon}} (and {{count}} other matches)',
+    title_one: '{{count}} place matches {{query}}',
+    title_other: '{{count}} places match {{query}}',
+    coordinates: 'Latitude {{lat}}, longitude {{lon}}',
+    type: 'Type: {{types}}',
+    footer: 'Map links open OpenStreetMap',
+    placeTypes: {
+      country: 'country',
+      region: 'region',
+      postcode: 'postcode',
+      district: 'district',
+      place: 'place',
+      locality: 'locality',
+      neighborhood: 'neighborhood',
+      address: 'address',
+      poi: 'poi',
+    },
+  },
+  {
+    de: {
+      noMatch: 'Kein Ort passt zu {{query}}.',
+      noMatchTitle: 'Kein Ort gefunden',
+      noMatchDescription:
+        'Nichts passt zu {{query}}. Prüfe die Schreibweise, nimm weniger Wörter oder ergänze Region oder Land.',
+      line: '{{place}}: {{latLon}}',
+      lineMore_one: '{{place}}: {{latLon}} (und {{count}} weiterer Treffer)',
+      lineMore_other: '{{place}}: {{latLon}} (und {{count}} weitere Treffer)',
+      title_one: '{{count}} Ort passt zu {{query}}',
+      title_other: '{{count}} Orte passen zu {{query}}',
+      coordinates: 'Breite {{lat}}, Länge {{lon}}',
+      type: 'Art: {{types}}',
+      footer: 'Die Kartenlinks öffnen OpenStreetMap',
+      placeTypes: {
+        country: 'Land',
+        region: 'Region',
+        postcode: 'Postleitzahl',
+        district: 'Bezirk',
+        place: 'Ort',
+        locality: 'Ortsteil',
+        neighborhood: 'Viertel',
+        address: 'Adresse',
+        poi: 'Sehenswürdigkeit',
+      },
+    },
+    fr: {
+      noMatch: 'Aucun lieu ne correspond à {{query}}.',
+      noMatchTitle: 'Aucun lieu trouvé',
+      noMatchDescription:
+        "Rien ne correspond à {{query}}. Vérifiez l'orthographe, utilisez moins de mots ou ajoutez la région ou le pays.",
+      line: '{{place}} : {{latLon}}',
+      lineMore_one: '{{place}} : {{latLon}} (et {{count}} autre résultat)',
+      lineMore_other: '{{place}} : {{latLon}} (et {{count}} autres résultats)',
+      title_one: '{{count}} lieu correspond à {{query}}',
+      title_other: '{{count}} lieux correspondent à {{query}}',
+      coordinates: 'Latitude : {{lat}}, longitude : {{lon}}',
+      type: 'Type : {{types}}',
+      footer: 'Les liens de carte ouvrent OpenStreetMap',
+      placeTypes: {
+        country: 'pays',
+        region: 'région',
+        postcode: 'code postal',
+        district: 'arrondissement',
+        place: 'localité',
+        locality: 'lieu-dit',
+        neighborhood: 'quartier',
+        address: 'adresse',
+        poi: "point d'intérêt",
+      },
+    },
+  },
+);
