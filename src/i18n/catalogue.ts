@@ -7,10 +7,23 @@ import { forms } from './forms.ts';
 import { help } from './help.ts';
 import { input } from './input.ts';
 import { schedule } from './schedule.ts';
+import { scheduleRefusals } from './schedule-refusals.ts';
 import { settings } from './settings.ts';
 import { weather } from './weather.ts';
 
-export const CATALOGUE = { access, commands, common, errors, forms, help, input, schedule, settings, weather };
+export const CATALOGUE = {
+  access,
+  commands,
+  common,
+  errors,
+  forms,
+  help,
+  input,
+  schedule,
+  scheduleRefusals,
+  settings,
+  weather,
+};
 
 /** The English messages of each area: the shape every key is typed from. */
 export type Catalogue = { [N in keyof typeof CATALOGUE]: (typeof CATALOGUE)[N]['en-GB'] };

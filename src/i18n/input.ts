@@ -55,6 +55,11 @@ export const input = defineMessages(
       expectedFormatDescribed: 'must be in the expected format ({{description}})',
       notValid: 'is not valid',
     },
+    /** Rules a command's schema names by key ("input:option.tz"), so they reach a reader translated. */
+    option: {
+      tz: 'must be an IANA time zone such as Europe/Berlin or America/New_York, or default',
+      scope: 'must be me or channel',
+    },
     format: {
       email: 'an email address',
       url: 'a URL',
@@ -117,6 +122,10 @@ export const input = defineMessages(
         expectedFormatDescribed: 'muss im erwarteten Format sein ({{description}})',
         notValid: 'ist nicht gültig',
       },
+      option: {
+        tz: 'muss eine IANA-Zeitzone wie Europe/Berlin oder America/New_York sein, oder default',
+        scope: 'muss me oder channel sein',
+      },
       format: {
         email: 'eine E-Mail-Adresse',
         url: 'eine URL-Adresse',
@@ -178,6 +187,10 @@ export const input = defineMessages(
         expectedFormat: 'doit être au format attendu',
         expectedFormatDescribed: 'doit être au format attendu ({{description}})',
         notValid: 'n’est pas valide',
+      },
+      option: {
+        tz: 'doit être un fuseau horaire IANA comme Europe/Berlin ou America/New_York, ou default',
+        scope: 'doit être me ou channel',
       },
       format: {
         email: 'une adresse e-mail',

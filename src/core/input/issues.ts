@@ -7,7 +7,7 @@ import { usageOf } from './bind.ts';
 import { PREFERENCE_DEFAULTS } from '../../domain/preferences.ts';
 import { formatNumber } from '../../format.ts';
 import { optionDescription } from '../../i18n/command-text.ts';
-import { languageOfLocale, type Translate } from '../../i18n/translate.ts';
+import { languageOfLocale, type MessageKey, type Translate } from '../../i18n/translate.ts';
 
 /** The fields of zod's issue kinds read here (https://zod.dev/error-customization). */
 type Issue = z.core.$ZodIssue & {
@@ -23,6 +23,7 @@ type Issue = z.core.$ZodIssue & {
 };
 
 const ZOD_DEFAULT_RE = /^(Invalid|Too big|Too small|Unrecognized)/;
+const CATALOGUE_KEY_RE = /^[a-z][A-Za-z]*:[A-Za-z]+(\.[A-Za-z]+)*$/;
 const FORMATS = ['email', 'url', 'ipv4', 'ipv6', 'uuid', 'datetime', 'date'] as const;
 const EXPECTED = ['number', 'int', 'boolean', 'string'] as const;
 
@@ -46,6 +47,11 @@ function bound(t: Translate, issue: Issue, word: 'least' | 'most', locale: strin
   if (issue.inclusive === false)
     return t(word === 'least' ? 'input:rule.moreThan' : 'input:rule.lessThan', { limit });
   return t(word === 'least' ? 'input:rule.atLeast' : 'input:rule.atMost', { limit });
+}
+
+/** A schema's own message may be a catalogue key ("input:option.tz"): then the reader reads it translated. */
+function ownMessage(t: Translate, message: string): string {
+  return CATALOGUE_KEY_RE.test(message) ? t(message as MessageKey) : message;
 }
 
 function withoutDot(text: string): string {
@@ -73,8 +79,9 @@ export function sentenceFor(command: Command, issue: Issue, t: Translate, locale
   const spec = optionSpecs(command.options).find((s) => s.name === name);
   const finish = (rule: string): string => t('input:broke', { name, rule });
   if (issue.code !== 'invalid_type' && !ZOD_DEFAULT_RE.test(issue.message)) {
-    const own = withoutDot(issue.message);
-    return /^[a-z]/.test(own) ? finish(own) : `${own}.`;
+    const own = withoutDot(ownMessage(t, issue.message));
+    // A rule ("must be …") follows the option's name; a sentence, or one naming it ("ping: takes …"), stands alone.
+    return /^[a-z]/.test(own) && !own.startsWith(`${name}:`) ? finish(own) : `${own}.`;
   }
   const description = describe(command, name, spec?.description, locale);
   switch (issue.code) {
