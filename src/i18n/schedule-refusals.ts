@@ -28,8 +28,9 @@ export const scheduleRefusals = defineMessages(
         'To post here, herald cannot check this channel: add the channels:read and groups:read scopes to its Slack app and reinstall it, then invite it here (/invite @herald).',
     },
     when: {
-      empty: 'when is empty; write it as {{examples}}.',
-      unreadable: 'I cannot read "{{text}}" as a schedule; write it as {{examples}}.',
+      empty: 'when is empty; write it as {{examples}} or a cron expression such as {{cron}}.',
+      unreadable:
+        'I cannot read "{{text}}" as a schedule; write it as {{examples}} or a cron expression such as {{cron}}.',
       notTime: '"{{time}}" is not a time of day; write it as 07:30 or 7:30pm.',
       outOfRange: '"{{text}}" is out of range; use 1 to {{max}}.',
       badCron:
@@ -93,8 +94,9 @@ export const scheduleRefusals = defineMessages(
           'Um hier zu posten: herald kann diesen Kanal nicht prüfen; füge seiner Slack-App die Scopes channels:read und groups:read hinzu, installiere sie neu und lade herald dann hier ein (/invite @herald).',
       },
       when: {
-        empty: 'when ist leer; schreibe es etwa als {{examples}}.',
-        unreadable: 'Ich kann „{{text}}“ nicht als Zeitplan lesen; schreibe es etwa als {{examples}}.',
+        empty: 'when ist leer; schreibe es etwa als {{examples}} oder als Cron-Ausdruck wie {{cron}}.',
+        unreadable:
+          'Ich kann „{{text}}“ nicht als Zeitplan lesen; schreibe es etwa als {{examples}} oder als Cron-Ausdruck wie {{cron}}.',
         notTime: '„{{time}}“ ist keine Uhrzeit; schreibe sie als 07:30 oder 7:30pm.',
         outOfRange: '„{{text}}“ liegt außerhalb des Bereichs; nimm 1 bis {{max}}.',
         badCron:
@@ -160,9 +162,10 @@ export const scheduleRefusals = defineMessages(
           'Pour publier ici : herald ne peut pas vérifier ce canal ; ajoutez les scopes channels:read et groups:read à son application Slack et réinstallez-la, puis invitez herald ici (/invite @herald).',
       },
       when: {
-        empty: 'when est vide ; écrivez-le par exemple {{examples}}.',
+        empty:
+          'when est vide ; écrivez-le par exemple {{examples}} ou sous forme d’expression cron comme {{cron}}.',
         unreadable:
-          'Je ne sais pas lire « {{text}} » comme planification ; écrivez-la par exemple {{examples}}.',
+          'Je ne sais pas lire « {{text}} » comme planification ; écrivez-la par exemple {{examples}} ou sous forme d’expression cron comme {{cron}}.',
         notTime: '« {{time}} » n’est pas une heure ; écrivez-la 07:30 ou 7:30pm.',
         outOfRange: '« {{text}} » est hors limites ; utilisez 1 à {{max}}.',
         badCron:

@@ -22,8 +22,11 @@ const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 /** Enough runs to find the shortest gap of any pattern that repeats within a week. */
 const INTERVAL_SAMPLE = 400;
-const EXAMPLES =
-  '"every weekday at 07:30", "every 2 hours", "daily at 18:00" or a cron expression such as "0 8 * * 1-5"';
+/** What a refusal of `when` offers instead: its plain forms, and a cron expression. */
+const EXAMPLES = {
+  examples: '"every weekday at 07:30", "every 2 hours", "daily at 18:00"',
+  cron: '"0 8 * * 1-5"',
+};
 
 /** A refusal from the catalogue (src/i18n/schedule-refusals.ts); the words of `when` stay English. */
 function invalid(said: Said): UserError {
@@ -282,9 +285,9 @@ function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2025, 0,
 /** Reads `when`, refusing in one sentence anything more frequent than `minIntervalMinutes` or never due. */
 export function parseWhen(input: string, opts: { minIntervalMinutes: number; now?: Date }): ParsedWhen {
   const text = input.trim().replace(/\s+/g, ' ');
-  if (text === '') throw invalid((t) => t('scheduleRefusals:when.empty', { examples: EXAMPLES }));
+  if (text === '') throw invalid((t) => t('scheduleRefusals:when.empty', EXAMPLES));
   const parsed = parsePlain(text) ?? parseCron(text);
-  if (!parsed) throw invalid((t) => t('scheduleRefusals:when.unreadable', { text, examples: EXAMPLES }));
+  if (!parsed) throw invalid((t) => t('scheduleRefusals:when.unreadable', { text, ...EXAMPLES }));
   // Measured on the wall clock (UTC): a zone moves a run by hours, not across the span.
   const now = opts.now ?? new Date();
   const next = wallJob(parsed.cron).nextRun(now);
