@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
 import { parseMentions } from '../src/domain/mentions.ts';
-import { UserError } from '../src/errors.ts';
+import { UserError, type Said } from '../src/errors.ts';
+import { formatList, LOCALE } from '../src/format.ts';
+import { english } from '../src/i18n/translate.ts';
 
 export const ADD_OPTIONS = z.object({
   when: z
@@ -53,10 +55,7 @@ export const ADD_OPTIONS = z.object({
   skip: z
     .string()
     .trim()
-    .regex(/^holidays:[a-z]{2}(-[a-z0-9]{1,3})?$/i, {
-      message:
-        'must be holidays: and a country code, with its region where holidays differ: holidays:de or holidays:de-by',
-    })
+    .regex(/^holidays:[a-z]{2}(-[a-z0-9]{1,3})?$/i, { message: 'scheduleRefusals:line.skip' })
     .optional()
     .describe('holidays:de, or holidays:de-by for a region: no post on its public holidays'),
   ping: z
@@ -64,10 +63,7 @@ export const ADD_OPTIONS = z.object({
     .trim()
     .min(1)
     .max(500)
-    .refine((text) => parseMentions(text) !== undefined, {
-      error:
-        'ping: takes roles or users as mentions, separated by spaces: Discord’s @role or @user (<@&id>, <@id>), Slack’s @group or @user (<!subteam^ID>, <@U…>).',
-    })
+    .refine((text) => parseMentions(text) !== undefined, { error: 'scheduleRefusals:line.ping' })
     .optional()
     .describe('Schedule admins only: the roles or users each post pings, e.g. @on-call'),
 });
@@ -95,9 +91,12 @@ const isAddKey = (key: string): key is AddKey => Object.hasOwn(PLACES, key);
 
 const QUOTES: Readonly<Record<string, string>> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
 
-function invalid(message: string): UserError {
-  return new UserError({ code: 'invalid_input', message });
+/** A refusal from the catalogue: English for the logs, said in the reader's language. */
+function invalid(said: Said): UserError {
+  return new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
 }
+
+const givenTwice = (name: string) => invalid((t) => t('input:text.twice', { name }));
 
 /** Where each word of `text` starts and ends; a quote opens a word or follows `key:`, as the grammar reads it. */
 function wordSpans(text: string): { start: number; end: number }[] {
@@ -134,11 +133,8 @@ function takeTrailing(line: string, commandOptions: readonly string[], out: Reco
     const word = line.slice(span.start, span.end);
     const key = /^([A-Za-z]+):/.exec(word)?.[1]?.toLowerCase();
     if (key === undefined || !isAddKey(key) || PLACES[key] !== 'anywhere') continue;
-    if (commandOptions.includes(key))
-      throw invalid(
-        `${key}: after the command line is the command's own option; put /schedule's ${key}: before the command line, or give the command as command:"…" to keep ${key}: its own.`,
-      );
-    if (Object.hasOwn(out, key)) throw invalid(`The option ${key} is given twice.`);
+    if (commandOptions.includes(key)) throw invalid((t) => t('scheduleRefusals:line.commandsOwn', { key }));
+    if (Object.hasOwn(out, key)) throw givenTwice(key);
     out[key] = tokenize(word)[0]?.value ?? '';
     // The space before a word taken out goes with it; the rest of the line stays as typed.
     kept += line.slice(from, span.start).trimEnd();
@@ -177,15 +173,16 @@ export function readShortForm(
     const key = token.key.toLowerCase();
     if (!isAddKey(key) || PLACES[key] === 'keyed') {
       const names = Object.keys(PLACES).filter((k) => PLACES[k as AddKey] !== 'keyed');
-      throw invalid(
-        `/schedule add has no option "${token.key}" before the command; its options are ${names.slice(0, -1).join(', ')} and ${names.at(-1)}.`,
+      const typed = token.key;
+      throw invalid((t, locale) =>
+        t('scheduleRefusals:line.noOption', { key: typed, names: formatList(names, 'and', locale) }),
       );
     }
-    if (Object.hasOwn(out, key)) throw invalid(`The option ${key} is given twice.`);
+    if (Object.hasOwn(out, key)) throw givenTwice(key);
     out[key] = token.value;
   }
   if (words.length > 0) {
-    if (Object.hasOwn(out, 'when')) throw invalid('The option when is given twice.');
+    if (Object.hasOwn(out, 'when')) throw givenTwice('when');
     out.when = words.join(' ');
   }
   return out;

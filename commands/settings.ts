@@ -29,7 +29,7 @@ const OPTIONS = z.object({
     .min(1)
     .max(64)
     .refine((tz) => tz.toLowerCase() === CLEAR_WORD || isTimeZone(tz), {
-      message: 'must be an IANA time zone such as Europe/Berlin or America/New_York, or default',
+      message: 'input:option.tz',
     })
     .optional()
     .describe('Your time zone, IANA: Europe/Berlin (default clears it)'),
@@ -51,7 +51,7 @@ const OPTIONS = z.object({
   scope: z
     .string()
     .trim()
-    .regex(SCOPE_RE, { message: 'must be me or channel' })
+    .regex(SCOPE_RE, { message: 'input:option.scope' })
     .optional()
     .describe('me (default), or channel: this channel’s values, set by schedule admins'),
 });

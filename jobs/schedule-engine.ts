@@ -24,6 +24,8 @@ import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, landsRefusal, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
+import { LOCALE } from '../src/format.ts';
+import { english } from '../src/i18n/translate.ts';
 import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
 import type { DirectMessage } from '../src/schedule/creator-notice.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
@@ -110,7 +112,8 @@ function guardBuiltIns(schedules: JobSchedule[], simulated: SimulatedPolicy | un
     if (s.disabledReason) return s;
     const used = [...s.job.needs, ...s.job.uses];
     const decision = decideSimulated(used, simulated.plan, 'default', simulated.allow);
-    if (decision.kind === 'refuse') return { ...s, disabledReason: decision.message };
+    // Listed to the operator, in English.
+    if (decision.kind === 'refuse') return { ...s, disabledReason: decision.said(english, LOCALE) };
     if (decision.kind === 'ok') return s;
     const { job } = s;
     return { ...s, job: { ...job, run: (ctx) => job.run({ ...ctx, footer: decision.footer }) } };

@@ -7,6 +7,7 @@ import type { ScheduleConfig } from './config/schedule.ts';
 import type { DiscordConfig, SlackConfig } from './config/index.ts';
 import { parseChannelDestination } from './core/channel.ts';
 import type { Reply } from './core/reply.ts';
+import type { Said } from './errors.ts';
 import { DISCORD_API_URL } from './domain/discord.ts';
 import { ownEntry } from './domain/lookup.ts';
 import { renderDiscordWebhook } from './render/discord.ts';
@@ -111,18 +112,19 @@ export function destinationMessages(
 }
 
 /**
- * Why a destination cannot land a schedule's post as `lands` asks, one sentence naming what can; else
+ * Why a destination cannot land a schedule's post as `lands` asks, one sentence naming what can (in
+ * the reader's language); else
  * undefined. The bot's channel posts can edit and reply in threads; a Discord webhook edits its own
  * posts and starts threads in a forum channel (a post elsewhere says so); a Slack incoming webhook
  * names no message, so it can do neither.
  */
 export function landsRefusal(
   config: Pick<ScheduleConfig, 'destinations'>,
-): (destination: string, lands: 'edit' | 'thread') => string | undefined {
+): (destination: string, lands: 'edit' | 'thread') => Said | undefined {
   return (destination, lands) => {
     if (parseChannelDestination(destination) || ownEntry(config.destinations, destination)?.kind !== 'slack')
       return undefined;
     const option = lands === 'edit' ? 'mode:edit' : 'thread:yes';
-    return `A Slack incoming webhook can neither edit a post nor reply in a thread; for ${option}, add the schedule in a Slack channel herald is in (without to:), or to a Discord destination.`;
+    return (t) => t('scheduleRefusals:destination.slackWebhook', { option });
   };
 }

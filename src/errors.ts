@@ -146,7 +146,7 @@ export class RateQuotaError extends ServiceError {
 }
 
 /** Tells a refusal in the reader's language from the catalogue (src/i18n/), numbers in their locale. */
-type Said = (t: Translate, locale: string) => string;
+export type Said = (t: Translate, locale: string) => string;
 
 /**
  * An expected failure whose message is safe to show to the invoker as it is; with `said`, the

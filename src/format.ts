@@ -23,11 +23,9 @@ const DAY_MS = 86_400_000;
 
 // Built on first use, not at import: the first Intl object maps several MB of ICU's data and code,
 // which an idle bot need not hold. One of each per locale a reader uses.
-const formats = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>();
-function cached<F extends Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>(
-  key: string,
-  build: () => F,
-): F {
+type Format = Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat | Intl.ListFormat;
+const formats = new Map<string, Format>();
+function cached<F extends Format>(key: string, build: () => F): F {
   let format = formats.get(key) as F | undefined;
   if (!format) {
     format = build();
@@ -286,6 +284,12 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 /** Echoes user text inside quotes, on one line and bounded, so it cannot break the layout. */
 export function quote(text: string, max = 80): string {
   return `“${truncate(text, max, { oneLine: true })}”`;
+}
+
+/** "a, b and c" (`and`) or "a, b or c" (`or`), in the words of `locale`. */
+export function formatList(items: readonly string[], kind: 'and' | 'or', locale = LOCALE): string {
+  const type = kind === 'and' ? 'conjunction' : 'disjunction';
+  return cached(`list|${type}|${locale}`, () => new Intl.ListFormat(locale, { type })).format(items);
 }
 
 /** "a, b, c and 4 more". */

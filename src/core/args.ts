@@ -3,6 +3,8 @@
 // by the command's schema; a failure is one sentence. The steps live in input/, one job a file:
 // tokenize.ts, resolve.ts (which command, "did you mean"), bind.ts, coerce.ts, issues.ts.
 import { UserError } from '../errors.ts';
+import { LOCALE } from '../format.ts';
+import { english, type Translate } from '../i18n/translate.ts';
 import type { Command } from './command.ts';
 import { parseArgs } from './input/bind.ts';
 import { coerce } from './input/coerce.ts';
@@ -64,8 +66,7 @@ export function readInput(
   const result = command.options.safeParse(values, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new UserError({
-    code: 'invalid_input',
-    message: issue ? sentenceFor(command, issue) : `That input is not valid for /${command.name}.`,
-  });
+  const said = (t: Translate, locale: string): string =>
+    issue ? sentenceFor(command, issue, t, locale) : t('input:invalid', { command: command.name });
+  throw new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
 }

@@ -7,8 +7,10 @@ import { forms } from './forms.ts';
 import { geocode } from './geocode.ts';
 import { help } from './help.ts';
 import { home } from './home.ts';
+import { input } from './input.ts';
 import { report } from './report.ts';
 import { schedule } from './schedule.ts';
+import { scheduleRefusals } from './schedule-refusals.ts';
 import { settings } from './settings.ts';
 import { speech } from './speech.ts';
 import { weather } from './weather.ts';
@@ -22,8 +24,10 @@ export const CATALOGUE = {
   geocode,
   help,
   home,
+  input,
   report,
   schedule,
+  scheduleRefusals,
   settings,
   speech,
   weather,

@@ -1,14 +1,16 @@
 // Where a schedule being added will post, and its home, which decides who sees it (visibility.ts).
 import { UserError, userMessageFor } from '../errors.ts';
 import { english, type Translate } from '../i18n/translate.ts';
+import type { PostingGrant } from '../i18n/schedule-refusals.ts';
+import { LOCALE } from '../format.ts';
 import type { Actor } from '../core/actor.ts';
 import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import { maySendMessages } from '../domain/discord.ts';
 import type { ScheduleHome } from './schedules.ts';
 
-/** Per platform: one sentence saying what to grant herald in a channel, else undefined. */
+/** Per platform: what to grant herald in a channel, else undefined. */
 export type ChannelChecks = Partial<
-  Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<string | undefined>>
+  Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<PostingGrant | undefined>>
 >;
 
 /** Per platform: whether `channel` is private, and whether `actor` is in it (Slack). */
@@ -29,26 +31,21 @@ interface DestinationSources {
   channelAudiences?: ChannelAudiences | undefined;
 }
 
-export function fail(code: 'invalid_input' | 'forbidden', message: string): UserError {
-  return new UserError({ code, message });
-}
-
 /** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
-export function refusal(code: 'invalid_input' | 'forbidden', write: (t: Translate) => string): UserError {
-  return new UserError({ code, message: write(english), said: write });
+export function refusal(
+  code: 'invalid_input' | 'forbidden',
+  write: (t: Translate, locale: string) => string,
+): UserError {
+  return new UserError({ code, message: write(english, LOCALE), said: write });
 }
 
 function destinationOf(destinations: readonly string[], to: string | undefined): string {
   const name = (to ?? 'default').trim().toLowerCase();
   if (destinations.includes(name)) return name;
-  if (destinations.length === 0) {
-    throw fail(
-      'invalid_input',
-      'No destination is configured; set WEBHOOK_URL (the destination "default") or WEBHOOK_URL_<NAME>.',
-    );
-  }
+  if (destinations.length === 0)
+    throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.none'));
   const known = destinations.join(', ');
-  throw fail('invalid_input', `There is no destination "${name}"; the configured ones are ${known}.`);
+  throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.unknown', { name, known }));
 }
 
 /** `to:` names a configured destination; else the channel typed in, once herald may post there; else `default`. */
@@ -70,8 +67,8 @@ export async function destinationFor(
   const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
   if (input.to !== undefined || channel === undefined || !check)
     return { destination: destinationOf(opts.destinations, input.to), home };
-  const refusal = await check(channel);
-  if (refusal !== undefined) throw fail('invalid_input', `To post here, ${refusal}`);
+  const grant = await check(channel);
+  if (grant !== undefined) throw refusal('invalid_input', (t) => t(`scheduleRefusals:postHere.${grant}`));
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
   refuseNonMember(channel, audience?.isMember);
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
@@ -87,17 +84,11 @@ export async function destinationFor(
 async function directTo(opts: DestinationSources, creator: Actor, isThread: boolean) {
   const open = creator.platform === 'console' ? undefined : opts.directChannels?.[creator.platform];
   if (creator.platform === 'console' || !open)
-    throw fail(
-      'invalid_input',
-      'to:me is a direct message from herald on Discord or Slack; add the schedule there.',
-    );
+    throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.meHere'));
   if (isThread && creator.platform === 'discord')
-    throw fail(
-      'invalid_input',
-      'Discord has no threads in a direct message; for thread:yes, add the schedule in a server channel.',
-    );
+    throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.meThread'));
   const id = await open(creator.id).catch((err: unknown) =>
-    Promise.reject(fail('invalid_input', userMessageFor(err))),
+    Promise.reject(refusal('invalid_input', (t, locale) => userMessageFor(err, t, locale))),
   );
   return { destination: channelDestination({ platform: creator.platform, id }), home: {}, isDirect: true };
 }
@@ -106,15 +97,9 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
 function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
   if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
     if (maySendMessages(channel.memberPermissions)) return;
-    throw fail(
-      'forbidden',
-      'You may not send messages in this channel yourself (View Channel and Send Messages), so herald will not post here for you; add the schedule with to:<destination> instead.',
-    );
+    throw refusal('forbidden', (t) => t('scheduleRefusals:destination.notYourChannel'));
   }
   if (channel.platform === 'slack' && isMember === false) {
-    throw fail(
-      'forbidden',
-      'You are not a member of this channel, so herald will not post here for you; join it first, or add the schedule with to:<destination>.',
-    );
+    throw refusal('forbidden', (t) => t('scheduleRefusals:destination.notMember'));
   }
 }

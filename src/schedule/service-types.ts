@@ -6,6 +6,7 @@ import type { Mention } from '../domain/mentions.ts';
 import type { Command, Choice, Surface } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch-contract.ts';
 import type { Reply } from '../core/reply.ts';
+import type { Said } from '../errors.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleSkip } from './schedules.ts';
 import type { Store } from '../store/store.ts';
 import type { ChannelAudiences, ChannelChecks, DirectChannels } from './add-destination.ts';
@@ -100,7 +101,7 @@ export interface ScheduleServiceOptions {
   /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
   messageLink?: MessageLinker;
   /** Why `destination` cannot edit its post or reply in a thread (src/destinations.ts), one sentence. */
-  landsRefusal?: (destination: string, lands: 'edit' | 'thread') => string | undefined;
+  landsRefusal?: (destination: string, lands: 'edit' | 'thread') => Said | undefined;
   now: () => Date;
 }
 

@@ -8,7 +8,7 @@ import { parseChannelDestination } from '../core/channel.ts';
 import type { Command, Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
 import { landsKey, newScheduleId, type ScheduleRecord } from './schedules.ts';
-import { destinationFor, fail, refusal } from './add-destination.ts';
+import { destinationFor, refusal } from './add-destination.ts';
 import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
@@ -135,7 +135,7 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
     refuseUnschedulable(command);
     // The command's own watch says whether and how it may be watched.
     const refused = refuseWatch(command, line, isWatch, alert, commands);
-    if (refused !== undefined) throw fail('invalid_input', refused);
+    if (refused !== undefined) throw refusal('invalid_input', refused);
   });
   // Last: the channel check asks the platform, which a refused line need not wait for.
   if (input.ping && !creator.isOperator && !isScheduleAdmin(settings, creator))
@@ -153,14 +153,14 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   const { destination } = where;
   if (opts.simulated) {
     const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
-    if (decision.kind === 'refuse') throw fail('invalid_input', decision.message);
+    if (decision.kind === 'refuse') throw refusal('invalid_input', decision.said);
   }
   if (input.mode === 'edit' && input.thread === 'yes')
     throw refusal('invalid_input', (t) => t('schedule:refuse.editOrThread'));
   const lands =
     input.mode === 'edit' ? ('edit' as const) : input.thread === 'yes' ? ('thread' as const) : undefined;
   const cannot = lands && opts.landsRefusal?.(destination, lands);
-  if (cannot) throw fail('invalid_input', cannot);
+  if (cannot) throw refusal('invalid_input', cannot);
   const platform = parseChannelDestination(destination)?.platform;
   if (platform && input.ping?.some((m) => m.platform !== platform))
     throw refusal('invalid_input', (t) => t('schedule:refuse.pingPlatform', { platform }));

@@ -3,6 +3,8 @@
 import type { Reply } from '../core/reply.ts';
 import type { ServiceKey } from '../domain/services.ts';
 import { SERVICE_VARIABLES } from '../config/index.ts';
+import type { Said } from '../errors.ts';
+import { formatList } from '../format.ts';
 import type { ServicePlan } from '../sandbox/resolve.ts';
 
 /** Which services are simulated, and SCHEDULE_ALLOW_SIMULATED. */
@@ -11,8 +13,7 @@ export interface SimulatedPolicy {
   allow: boolean;
 }
 
-type SimulatedDecision =
-  { kind: 'ok' } | { kind: 'refuse'; message: string } | { kind: 'footer'; footer: string };
+type SimulatedDecision = { kind: 'ok' } | { kind: 'refuse'; said: Said } | { kind: 'footer'; footer: string };
 
 /** `default` follows the webhook service (disabled when nothing configures it); any other destination is real. */
 export function destinationModeOf(
@@ -25,11 +26,6 @@ export function destinationModeOf(
 /** The services among `needs` that the sandbox answers for (the webhook itself is the destination). */
 function simulatedNeeds(needs: readonly ServiceKey[], plan: Pick<ServicePlan, 'modes'>): ServiceKey[] {
   return needs.filter((key) => key !== 'webhook' && plan.modes[key] === 'simulated');
-}
-
-function words(keys: readonly string[]): string {
-  if (keys.length <= 1) return keys.join('');
-  return `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}`;
 }
 
 function simulatedFooter(keys: readonly ServiceKey[]): string {
@@ -46,15 +42,19 @@ export function decideSimulated(
   const simulated = simulatedNeeds(needs, plan);
   if (simulated.length === 0 || destinationModeOf(destination, plan) !== 'real') return { kind: 'ok' };
   if (allowSimulated) return { kind: 'footer', footer: simulatedFooter(simulated) };
-  const where = destination.startsWith('channel:')
-    ? 'a real channel'
-    : `the real destination "${destination}"`;
+  const variables = simulated.map((key) => SERVICE_VARIABLES[key]);
   return {
     kind: 'refuse',
-    message:
-      `This schedule would post simulated ${words(simulated)} data to ${where}; ` +
-      `configure ${words(simulated.map((key) => SERVICE_VARIABLES[key]))}, ` +
-      'or set SCHEDULE_ALLOW_SIMULATED=true to post it marked as simulated.',
+    said: (t, locale) => {
+      const values = {
+        services: formatList(simulated, 'and', locale),
+        variables: formatList(variables, 'and', locale),
+        destination,
+      };
+      return destination.startsWith('channel:')
+        ? t('scheduleRefusals:simulated.channel', values)
+        : t('scheduleRefusals:simulated.destination', values);
+    },
   };
 }
 

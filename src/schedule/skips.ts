@@ -1,14 +1,15 @@
 // The runs a chat schedule skips: its public holidays (`skip:holidays:de-by`, src/holidays.ts) in
 // its zone, and the one run `/schedule skip` set aside, kept in the store for every replica.
-import { UserError } from '../errors.ts';
+import { UserError, type Said } from '../errors.ts';
+import { english } from '../i18n/translate.ts';
 import { holidayOn } from '../holidays.ts';
 import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
-import { formatInZone } from '../format.ts';
+import { formatInZone, LOCALE } from '../format.ts';
 import { nextRuns } from './when.ts';
 import type { Store } from '../store/store.ts';
 
-function refuse(message: string): UserError {
-  return new UserError({ code: 'invalid_input', message });
+function refuse(said: Said): UserError {
+  return new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
 }
 
 async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
@@ -68,21 +69,23 @@ export async function setSkip(
   now: Date,
 ): Promise<Skipped> {
   const { id, timezone } = record;
-  if (record.paused) throw refuse(`Schedule ${id} is paused, so it has no next run to skip or restore.`);
+  if (record.paused) throw refuse((t) => t('scheduleRefusals:skip.paused', { id }));
   const pending = await pendingSkip(store, id, now);
   if (isSkip && pending)
-    throw refuse(
-      `Schedule ${id} already skips its run at ${formatInZone(new Date(pending.slotId), timezone)}; /schedule unskip ${id} takes that back.`,
+    throw refuse((t, locale) =>
+      t('scheduleRefusals:skip.already', {
+        id,
+        at: formatInZone(new Date(pending.slotId), timezone, locale),
+      }),
     );
-  if (!isSkip && !pending)
-    throw refuse(`Schedule ${id} skips no run; /schedule skip ${id} skips its next one.`);
+  if (!isSkip && !pending) throw refuse((t) => t('scheduleRefusals:skip.none', { id }));
   if (!isSkip) {
     await store.deleteValues(skipKey(id));
     const [nextRun] = await runsAfterSkips(store, record, now, 1);
     return { record, slot: new Date(pending!.slotId), nextRun };
   }
   const [slot, nextRun] = await runsAfterSkips(store, record, now, 2);
-  if (!slot) throw refuse(`Schedule ${id} has no next run to skip.`);
+  if (!slot) throw refuse((t) => t('scheduleRefusals:skip.noNext', { id }));
   await store.setValue(skipKey(id), JSON.stringify({ slotId: slot.toISOString(), by: by.slice(0, 80) }));
   return { record, slot, nextRun };
 }

@@ -18,6 +18,8 @@ import { landsKey, scheduleJobName, skipKey, type ScheduleRecord, type ScheduleS
 import { decideSimulated, withFooter } from './simulated.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
 import { holidayOn } from '../holidays.ts';
+import { LOCALE } from '../format.ts';
+import { english } from '../i18n/translate.ts';
 
 export interface SlotOutcome {
   job: string;
@@ -181,7 +183,12 @@ export async function runPost(
   const decision = simulated
     ? decideSimulated(needs, simulated.plan, run.destination, simulated.allow)
     : ({ kind: 'ok' } as const);
-  if (decision.kind === 'refuse') throw new UserError({ code: 'invalid_input', message: decision.message });
+  if (decision.kind === 'refuse')
+    throw new UserError({
+      code: 'invalid_input',
+      message: decision.said(english, LOCALE),
+      said: decision.said,
+    });
   const answer = await runner.run(run.command, run.actor, signal, {
     watch: run.watch !== undefined,
     ...(run.schedule ? { schedule: run.schedule } : {}),

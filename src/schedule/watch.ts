@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import { redactReply, type Embed, type Reply } from '../core/reply.ts';
 import type { WatchedReply, WatchItem, WatchSpec } from '../core/watch-contract.ts';
+import type { Said } from '../errors.ts';
+import { formatList } from '../format.ts';
 
 export interface WatchResult {
   /** Undefined when nothing is new. */
@@ -190,21 +192,28 @@ export function refuseWatch(
   isWatch: boolean,
   alert: string | undefined,
   watchable: readonly { name: string; watch?: WatchSpec }[],
-): string | undefined {
+): Said | undefined {
   const watch = isWatch ? command.watch : undefined;
   if (isWatch && !watch) {
     const names = watchable.flatMap((c) => (c.watch ? [`/${c.name}`] : [])).sort();
-    const which = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : names.join('');
-    return `/${command.name} cannot be a watch (only:new): only ${which} can post just what is new.`;
+    return (t, locale) =>
+      t('scheduleRefusals:watch.notWatchable', {
+        command: command.name,
+        which: formatList(names, 'and', locale),
+      });
   }
+  // The command's own refusal, in its own words.
   const refused = watch?.refuse?.(line);
-  if (refused !== undefined) return refused;
+  if (refused !== undefined) return () => refused;
   if (!watch?.alert) {
     if (alert === undefined) return undefined;
-    const list = watchable.flatMap((c) => (c.watch?.alert ? [`/${c.name}`] : [])).join(' or ');
-    return `alert: is for a ${list} watch; add only:new and schedule ${list}.`;
+    const names = watchable.flatMap((c) => (c.watch?.alert ? [`/${c.name}`] : []));
+    return (t, locale) => t('scheduleRefusals:watch.alertFor', { list: formatList(names, 'or', locale) });
   }
   if (alert !== undefined && watch.alert.reads(alert)) return undefined;
-  const not = alert === undefined ? '' : `, not "${alert}"`;
-  return `A /${command.name} watch needs ${watch.alert.forms}${not}.`;
+  const { forms } = watch.alert;
+  return (t) =>
+    alert === undefined
+      ? t('scheduleRefusals:watch.needsAlert', { command: command.name, forms })
+      : t('scheduleRefusals:watch.needsAlertNot', { command: command.name, forms, alert });
 }

@@ -6,8 +6,9 @@
 // hour repeats runs at its first occurrence. croner, not node-cron: node-cron 4 gives next runs
 // only from the real current time and no previous runs, which the fake clock and catch-up need.
 import { Cron } from 'croner';
-import { ConfigError, UserError, type ConfigProblem } from '../errors.ts';
-import { wallClockIn as wallOf } from '../format.ts';
+import { ConfigError, UserError, type ConfigProblem, type Said } from '../errors.ts';
+import { formatNumber, LOCALE, wallClockIn as wallOf } from '../format.ts';
+import { english } from '../i18n/translate.ts';
 
 interface ParsedWhen {
   /** As typed, trimmed. */
@@ -21,11 +22,15 @@ const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 /** Enough runs to find the shortest gap of any pattern that repeats within a week. */
 const INTERVAL_SAMPLE = 400;
-const EXAMPLES =
-  '"every weekday at 07:30", "every 2 hours", "daily at 18:00" or a cron expression such as "0 8 * * 1-5"';
+/** What a refusal of `when` offers instead: its plain forms, and a cron expression. */
+const EXAMPLES = {
+  examples: '"every weekday at 07:30", "every 2 hours", "daily at 18:00"',
+  cron: '"0 8 * * 1-5"',
+};
 
-function invalid(message: string): UserError {
-  return new UserError({ code: 'invalid_input', message });
+/** A refusal from the catalogue (src/i18n/schedule-refusals.ts); the words of `when` stay English. */
+function invalid(said: Said): UserError {
+  return new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
 }
 
 // Known without asking Intl: the first Intl object maps several MB of ICU, which start-up need not pay.
@@ -44,10 +49,7 @@ export function isTimeZone(tz: string): boolean {
 
 /** Throws the one sentence for a zone that is not an IANA name. */
 export function checkTimeZone(tz: string): string {
-  if (!isTimeZone(tz))
-    throw invalid(
-      `"${tz}" is not a time zone I know; use an IANA name such as Europe/Berlin or America/New_York.`,
-    );
+  if (!isTimeZone(tz)) throw invalid((t) => t('scheduleRefusals:when.timeZone', { tz }));
   return canonicalTimeZone(tz);
 }
 
@@ -82,7 +84,7 @@ function dayIndex(word: string): number | undefined {
 
 function atTime(dayPart: string, time: string, cronDays: string, words: string): Omit<ParsedWhen, 'text'> {
   const t = parseTime(time);
-  if (!t) throw invalid(`"${time}" is not a time of day; write it as 07:30 or 7:30pm.`);
+  if (!t) throw invalid((say) => say('scheduleRefusals:when.notTime', { time }));
   return {
     cron: `${t.minute} ${t.hour} ${dayPart} * ${cronDays}`,
     words: `${words} at ${pad(t.hour)}:${pad(t.minute)}`,
@@ -100,7 +102,8 @@ function parsePlain(text: string): Omit<ParsedWhen, 'text'> | undefined {
     const isHours = m[2]!.startsWith('h');
     const max = isHours ? 23 : 59;
     if (n < 1 || n > max) {
-      throw invalid(`"every ${n} ${isHours ? 'hours' : 'minutes'}" is out of range; use 1 to ${max}.`);
+      const text = `every ${n} ${isHours ? 'hours' : 'minutes'}`;
+      throw invalid((t) => t('scheduleRefusals:when.outOfRange', { text, max }));
     }
     if (n === 1) return parsePlain(isHours ? 'every hour' : 'every minute');
     return isHours
@@ -159,10 +162,7 @@ function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
   if (fields.length !== 5 || !fields.every((f) => /^[\d*/,\-a-z?LW#]+$/i.test(f))) return undefined;
   const cron = fields.join(' ');
   const why = cronError(cron);
-  if (why !== undefined)
-    throw invalid(
-      `"${cron}" is not a valid cron expression (${why}); write five fields: minute hour day month weekday.`,
-    );
+  if (why !== undefined) throw invalid((t) => t('scheduleRefusals:when.badCron', { cron, why }));
   return { cron, words: describeCron(cron) };
 }
 
@@ -285,22 +285,25 @@ function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2025, 0,
 /** Reads `when`, refusing in one sentence anything more frequent than `minIntervalMinutes` or never due. */
 export function parseWhen(input: string, opts: { minIntervalMinutes: number; now?: Date }): ParsedWhen {
   const text = input.trim().replace(/\s+/g, ' ');
-  if (text === '') throw invalid(`when is empty; write it as ${EXAMPLES}.`);
+  if (text === '') throw invalid((t) => t('scheduleRefusals:when.empty', EXAMPLES));
   const parsed = parsePlain(text) ?? parseCron(text);
-  if (!parsed) throw invalid(`I cannot read "${text}" as a schedule; write it as ${EXAMPLES}.`);
+  if (!parsed) throw invalid((t) => t('scheduleRefusals:when.unreadable', { text, ...EXAMPLES }));
   // Measured on the wall clock (UTC): a zone moves a run by hours, not across the span.
   const now = opts.now ?? new Date();
   const next = wallJob(parsed.cron).nextRun(now);
   if (!next || next.getTime() - now.getTime() > LONGEST_GAP_DAYS * DAY_MS) {
-    throw invalid(
-      `"${text}" has no run in the next ${LONGEST_GAP_DAYS} days; check its day of the month and month.`,
-    );
+    throw invalid((t) => t('scheduleRefusals:when.noRun', { text, days: LONGEST_GAP_DAYS }));
   }
   const shortest = shortestIntervalMinutes(parsed.cron);
   if (shortest < opts.minIntervalMinutes) {
-    const gap = shortest === 1 ? '1 minute' : `${shortest} minutes`;
-    throw invalid(
-      `"${text}" runs every ${gap}, more often than the ${opts.minIntervalMinutes}-minute minimum (SCHEDULE_MIN_INTERVAL_MINUTES).`,
+    const minimum = opts.minIntervalMinutes;
+    throw invalid((t, locale) =>
+      t('scheduleRefusals:when.tooOften', {
+        text,
+        count: shortest,
+        gap: formatNumber(shortest, 0, locale),
+        minimum: formatNumber(minimum, 0, locale),
+      }),
     );
   }
   return { text, ...parsed };

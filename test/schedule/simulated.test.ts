@@ -3,7 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { configReport } from '../../src/config/startup-report.ts';
+import type { Language } from '../../src/domain/preferences.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
+import { translatorFor } from '../../src/i18n/translate.ts';
 import { planServices, type ServiceMode } from '../../src/sandbox/resolve.ts';
 import { decideSimulated, destinationModeOf, withFooter } from '../../src/schedule/simulated.ts';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
@@ -24,21 +26,22 @@ const WEATHER_REFUSAL =
 
 describe('decideSimulated', () => {
   it('refuses simulated data for a named webhook, naming the services and their variables', () => {
-    expect(decideSimulated(['weather'], plan(), 'ops', false)).toEqual({
-      kind: 'refuse',
-      message: WEATHER_REFUSAL,
-    });
+    /** The refusal's sentence in `language`, or undefined when the guard lets the post through. */
+    const refusal = (decision: ReturnType<typeof decideSimulated>, language: Language = 'en-GB') =>
+      decision.kind === 'refuse' ? decision.said(translatorFor(language), language) : undefined;
+    expect(refusal(decideSimulated(['weather'], plan(), 'ops', false))).toBe(WEATHER_REFUSAL);
     const both = decideSimulated(
       ['weather', 'geocoding'],
       plan({ webhook: 'real' }),
       'channel:discord:1',
       false,
     );
-    expect(both).toEqual({
-      kind: 'refuse',
-      message:
-        'This schedule would post simulated weather and geocoding data to a real channel; configure WEATHER_API_KEY and GEOCODING_API_KEY, or set SCHEDULE_ALLOW_SIMULATED=true to post it marked as simulated.',
-    });
+    expect(refusal(both)).toBe(
+      'This schedule would post simulated weather and geocoding data to a real channel; configure WEATHER_API_KEY and GEOCODING_API_KEY, or set SCHEDULE_ALLOW_SIMULATED=true to post it marked as simulated.',
+    );
+    expect(refusal(both, 'fr')).toBe(
+      'Cette planification publierait des données simulées (weather et geocoding) dans un vrai canal ; configurez WEATHER_API_KEY et GEOCODING_API_KEY, ou définissez SCHEDULE_ALLOW_SIMULATED=true pour les publier marquées comme simulées.',
+    );
   });
 
   it('marks it with a footer when SCHEDULE_ALLOW_SIMULATED is true', () => {

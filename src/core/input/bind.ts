@@ -1,12 +1,14 @@
 // Binds a command's tokens to its option names: `key:value` by name (any case), plain words to
 // the positional options in order, the last positional taking every remaining word.
 import { UserError } from '../../errors.ts';
+import { english, type Translate } from '../../i18n/translate.ts';
 import type { Command } from '../command.ts';
 import { optionSpecs } from '../options.ts';
 import { tokenize } from './tokenize.ts';
 
-function invalid(message: string): UserError {
-  return new UserError({ code: 'invalid_input', message });
+/** A refusal from the catalogue (src/i18n/input.ts): English for the logs, said in the reader's language. */
+function invalid(said: (t: Translate) => string): UserError {
+  return new UserError({ code: 'invalid_input', message: said(english), said });
 }
 
 /** "/jobs what where:… country:…": how the command is typed. */
@@ -43,17 +45,14 @@ export function parseArgs(command: Command, text: string): Record<string, string
       continue;
     }
     if (name === undefined) {
-      const valid = names.length > 0 ? `its options are ${names.join(', ')}` : 'it takes no options';
-      throw invalid(
-        `/${command.name} has no option "${token.key}"; ${valid} (put words holding ":" in quotes).`,
-      );
+      const values = { command: command.name, key: token.key, names: names.join(', ') };
+      throw invalid((t) => t(names.length > 0 ? 'input:text.noOption' : 'input:text.noOptions', values));
     }
     if (token.hasNoValue) {
-      throw invalid(
-        `The option ${name} has no value; write it as ${exampleOf(command, name)} with no space after the colon, or leave it out.`,
-      );
+      const example = exampleOf(command, name);
+      throw invalid((t) => t('input:text.noValue', { name, example }));
     }
-    if (Object.hasOwn(out, name)) throw invalid(`The option ${name} is given twice.`);
+    if (Object.hasOwn(out, name)) throw invalid((t) => t('input:text.twice', { name }));
     out[name] = token.value;
   }
   const slots = command.positional.filter((n) => !Object.hasOwn(out, n));
@@ -61,7 +60,8 @@ export function parseArgs(command: Command, text: string): Record<string, string
     // Quoted words may hold line breaks; the answer quoting them stays on one line.
     const extra = words.join(' ').replace(/\s+/gu, ' ');
     const shown = extra.length > 40 ? `${extra.slice(0, 39)}…` : extra;
-    throw invalid(`/${command.name} did not expect "${shown}"; usage: ${usageOf(command)}.`);
+    const values = { command: command.name, shown, usage: usageOf(command) };
+    throw invalid((t) => t('input:text.unexpected', values));
   }
   slots.forEach((name, index) => {
     if (index >= words.length) return;

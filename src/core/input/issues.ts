@@ -1,9 +1,13 @@
-// Turns the first zod issue of a command's input into one English sentence that names the option
-// and the rule it broke; zod's own default texts ("Invalid input", "Too big") never reach a user.
+// Turns the first zod issue of a command's input into one sentence that names the option and the
+// rule it broke, from the catalogue (src/i18n/input.ts); zod's own default texts ("Invalid input", "Too big") never reach a user.
 import type { z } from 'zod';
 import type { Command } from '../command.ts';
 import { optionSpecs } from '../options.ts';
 import { usageOf } from './bind.ts';
+import { PREFERENCE_DEFAULTS } from '../../domain/preferences.ts';
+import { formatNumber } from '../../format.ts';
+import { optionDescription } from '../../i18n/command-text.ts';
+import { languageOfLocale, type MessageKey, type Translate } from '../../i18n/translate.ts';
 
 /** The fields of zod's issue kinds read here (https://zod.dev/error-customization). */
 type Issue = z.core.$ZodIssue & {
@@ -19,69 +23,96 @@ type Issue = z.core.$ZodIssue & {
 };
 
 const ZOD_DEFAULT_RE = /^(Invalid|Too big|Too small|Unrecognized)/;
-const FORMAT_NAMES: Readonly<Record<string, string>> = {
-  email: 'an email address',
-  url: 'a URL',
-  ipv4: 'an IPv4 address',
-  ipv6: 'an IPv6 address',
-  uuid: 'a UUID',
-  datetime: 'a date and time such as 2025-01-31T09:00:00Z',
-  date: 'a date such as 2025-01-31',
-};
-const EXPECTED: Readonly<Record<string, string>> = {
-  number: 'must be a number',
-  int: 'must be a whole number',
-  boolean: 'must be true or false',
-  string: 'must be text',
-};
+const CATALOGUE_KEY_RE = /^[a-z][A-Za-z]*:[A-Za-z]+(\.[A-Za-z]+)*$/;
+const FORMATS = ['email', 'url', 'ipv4', 'ipv6', 'uuid', 'datetime', 'date'] as const;
+const EXPECTED = ['number', 'int', 'boolean', 'string'] as const;
 
-function bound(issue: Issue, word: 'least' | 'most'): string {
-  const n = Number(word === 'least' ? issue.minimum : issue.maximum);
+const isOneOf = <T extends string>(list: readonly T[], value: string | undefined): value is T =>
+  list.includes(value as T);
+
+function bound(t: Translate, issue: Issue, word: 'least' | 'most', locale: string): string {
+  const count = Number(word === 'least' ? issue.minimum : issue.maximum);
+  const limit = formatNumber(count, 0, locale);
   if (issue.origin === 'string') {
-    if (word === 'least' && n === 1) return 'must not be empty';
-    const length = typeof issue.input === 'string' ? ` (it has ${Array.from(issue.input).length})` : '';
-    return `must be at ${word} ${n} character${n === 1 ? '' : 's'} long${length}`;
+    if (word === 'least' && count === 1) return t('input:rule.notEmpty');
+    const rule = t(word === 'least' ? 'input:rule.charsAtLeast' : 'input:rule.charsAtMost', { count, limit });
+    if (typeof issue.input !== 'string') return rule;
+    return t('input:rule.itHas', { rule, length: formatNumber(Array.from(issue.input).length, 0, locale) });
   }
-  if (issue.origin === 'array') return `must have at ${word} ${n} item${n === 1 ? '' : 's'}`;
-  if (issue.inclusive === false) return `must be ${word === 'least' ? 'more' : 'less'} than ${n}`;
-  return `must be at ${word} ${n}`;
+  if (issue.origin === 'array')
+    return t(word === 'least' ? 'input:rule.itemsAtLeast' : 'input:rule.itemsAtMost', {
+      count,
+      limit,
+    });
+  if (issue.inclusive === false)
+    return t(word === 'least' ? 'input:rule.moreThan' : 'input:rule.lessThan', { limit });
+  return t(word === 'least' ? 'input:rule.atLeast' : 'input:rule.atMost', { limit });
+}
+
+/** A schema's own message may be a catalogue key ("input:option.tz"): then the reader reads it translated. */
+function ownMessage(t: Translate, message: string): string {
+  return CATALOGUE_KEY_RE.test(message) ? t(message as MessageKey) : message;
 }
 
 function withoutDot(text: string): string {
   return text.replace(/\.$/, '');
 }
 
-/** One sentence naming the option and the rule it broke (never zod's raw text). */
-export function sentenceFor(command: Command, issue: Issue): string {
-  const name = issue.path.length > 0 ? String(issue.path[0]) : 'the input';
+/** The option's description in the reader's language, without its closing dot. */
+function describe(
+  command: Command,
+  name: string,
+  english: string | undefined,
+  locale: string,
+): string | undefined {
+  if (!english) return undefined;
+  const language = languageOfLocale(locale) ?? PREFERENCE_DEFAULTS.language;
+  return withoutDot(optionDescription(language, command.name, name, english));
+}
+
+/**
+ * One sentence naming the option and the rule it broke (never zod's raw text), in the language of
+ * `t`; a message the command's schema wrote itself is passed on as it is.
+ */
+export function sentenceFor(command: Command, issue: Issue, t: Translate, locale: string): string {
+  const name = issue.path.length > 0 ? String(issue.path[0]) : t('input:theInput');
   const spec = optionSpecs(command.options).find((s) => s.name === name);
-  const finish = (rule: string): string => `${name} ${rule}.`;
+  const finish = (rule: string): string => t('input:broke', { name, rule });
   if (issue.code !== 'invalid_type' && !ZOD_DEFAULT_RE.test(issue.message)) {
-    const own = withoutDot(issue.message);
-    return /^[a-z]/.test(own) ? finish(own) : `${own}.`;
+    const own = withoutDot(ownMessage(t, issue.message));
+    // A rule ("must be …") follows the option's name; a sentence, or one naming it ("ping: takes …"), stands alone.
+    return /^[a-z]/.test(own) && !own.startsWith(`${name}:`) ? finish(own) : `${own}.`;
   }
+  const description = describe(command, name, spec?.description, locale);
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.input === undefined) {
-        const what = spec?.description ? ` (${withoutDot(spec.description)})` : '';
-        return `/${command.name} needs ${name}${what}; usage: ${usageOf(command)}.`;
+        const values = { command: command.name, name, usage: usageOf(command) };
+        return description === undefined
+          ? t('input:needs', values)
+          : t('input:needsDescribed', { ...values, description });
       }
-      const wanted = spec?.type === 'integer' ? 'int' : (issue.expected ?? '');
-      return finish(EXPECTED[wanted] ?? 'has the wrong type');
+      const wanted = spec?.type === 'integer' ? 'int' : issue.expected;
+      return finish(isOneOf(EXPECTED, wanted) ? t(`input:rule.${wanted}`) : t('input:rule.wrongType'));
     }
     case 'too_small':
-      return finish(bound(issue, 'least'));
+      return finish(bound(t, issue, 'least', locale));
     case 'too_big':
-      return finish(bound(issue, 'most'));
+      return finish(bound(t, issue, 'most', locale));
     case 'invalid_value':
-      return finish(`must be one of ${(issue.values ?? []).map(String).join(', ')}`);
+      return finish(t('input:rule.oneOf', { values: (issue.values ?? []).map(String).join(', ') }));
     case 'invalid_format': {
-      const described = spec?.description ? ` (${withoutDot(spec.description)})` : '';
-      return finish(`must be ${FORMAT_NAMES[issue.format ?? ''] ?? `in the expected format${described}`}`);
+      if (isOneOf(FORMATS, issue.format))
+        return finish(t('input:rule.format', { format: t(`input:format.${issue.format}`) }));
+      return finish(
+        description === undefined
+          ? t('input:rule.expectedFormat')
+          : t('input:rule.expectedFormatDescribed', { description }),
+      );
     }
     case 'not_multiple_of':
-      return finish(`must be a multiple of ${issue.divisor}`);
+      return finish(t('input:rule.multipleOf', { divisor: formatNumber(Number(issue.divisor), 0, locale) }));
     default:
-      return finish('is not valid');
+      return finish(t('input:rule.notValid'));
   }
 }

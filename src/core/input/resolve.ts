@@ -1,6 +1,7 @@
 // Which command a name and its text address ("email" with "send to:…" is "email send"), and the
 // closest name when there is none, for a "did you mean" hint.
 import { UserError } from '../../errors.ts';
+import { english, type Translate } from '../../i18n/translate.ts';
 import type { CommandRegistry } from '../adapter.ts';
 import type { Command } from '../command.ts';
 
@@ -36,8 +37,9 @@ function closestName(wanted: string, names: readonly string[]): string | undefin
   return scored[0]?.name;
 }
 
-function unknownCommand(message: string): UserError {
-  return new UserError({ code: 'unknown_command', message });
+/** A refusal from the catalogue (src/i18n/input.ts): English for the logs, said in the reader's language. */
+function unknownCommand(said: (t: Translate) => string): UserError {
+  return new UserError({ code: 'unknown_command', message: said(english), said });
 }
 
 /**
@@ -58,11 +60,12 @@ export function resolveCommand(
     const { word, rest } = splitFirstWord(text);
     const sub = group.subcommands.find((s) => s.name === word)?.command;
     if (sub) return { command: sub, rest };
-    if (word === '') throw unknownCommand(`/${wanted} needs a subcommand: ${list}.`);
-    throw unknownCommand(`/${wanted} has no subcommand "${word}"; use one of ${list}.`);
+    if (word === '') throw unknownCommand((t) => t('input:command.needsSubcommand', { wanted, list }));
+    throw unknownCommand((t) => t('input:command.noSubcommand', { wanted, word, list }));
   }
   const names = registry.entries.map((e) => e.name);
   const close = closestName(wanted, names);
-  const hint = close ? `did you mean /${close}? ` : '';
-  throw unknownCommand(`There is no command /${wanted}; ${hint}/help lists them all.`);
+  throw unknownCommand((t) =>
+    close ? t('input:command.noneClose', { wanted, close }) : t('input:command.none', { wanted }),
+  );
 }

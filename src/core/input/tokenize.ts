@@ -2,6 +2,7 @@
 // `/name positional "quoted words" key:value key:"multi word"`. This file only cuts text into
 // tokens; binding them to a command's options is bind.ts's job.
 import { UserError } from '../../errors.ts';
+import { english, type Translate } from '../../i18n/translate.ts';
 
 /** One word of argument text: a positional value, or an option given as `key:value`. */
 export interface ArgToken {
@@ -18,8 +19,9 @@ const KEY_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const IPV6_LIKE_RE = /^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*(%\S+)?$/i;
 const isSpace = (ch: string | undefined): boolean => ch !== undefined && /\s/u.test(ch);
 
-function invalid(message: string): UserError {
-  return new UserError({ code: 'invalid_input', message });
+/** A refusal from the catalogue (src/i18n/input.ts): English for the logs, said in the reader's language. */
+function invalid(said: (t: Translate) => string): UserError {
+  return new UserError({ code: 'invalid_input', message: said(english), said });
 }
 
 /** Reads words and quoted runs of one text, left to right. */
@@ -47,9 +49,7 @@ class Reader {
         out += ch;
       }
     }
-    throw invalid(
-      `A quote (${open}) is never closed; end the quoted words with ${close}, or write \\${open} for a literal one.`,
-    );
+    throw invalid((t) => t('input:text.unclosedQuote', { open, close }));
   }
 
   /** A value: an optional quoted run, then every character up to the next space. */

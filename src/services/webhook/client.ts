@@ -3,6 +3,7 @@
 // Discord's clients are in discord-webhook.ts and discord-channel.ts (on @discordjs/rest, through
 // discord-rest.ts); Slack's in slack.ts (incoming webhooks) and slack-web-api.ts (the bot's Web API).
 import type { CallOptions } from '../../http/client.ts';
+import type { PostingGrant } from '../../i18n/schedule-refusals.ts';
 import type { Closable } from '../deps.ts';
 import type { DiscordEmbed, DiscordWebhookMessage } from '../../render/discord.ts';
 import type { SlackFile, SlackMessage } from '../../render/slack.ts';
@@ -133,10 +134,14 @@ export interface ChannelClient extends Closable {
     },
   ): Promise<PostedMessage>;
   /**
-   * One sentence saying what to grant when the bot cannot post into the channel, else undefined.
-   * `appPermissions`: Discord's bitfield from the interaction, when the caller has it.
+   * What to grant when the bot cannot post into the channel (its sentence is the catalogue's
+   * `scheduleRefusals:postHere`), else undefined. `appPermissions`: Discord's bitfield from the
+   * interaction, when the caller has it.
    */
-  check(channelId: string, opts?: CallOptions & { appPermissions?: string }): Promise<string | undefined>;
+  check(
+    channelId: string,
+    opts?: CallOptions & { appPermissions?: string },
+  ): Promise<PostingGrant | undefined>;
   /**
    * Who reads the channel, for /schedule: whether it is private (Discord: @everyone may not view
    * it, or a DM or private thread; Slack: a private conversation or a DM) and, given `userId`,

@@ -49,9 +49,6 @@ const NEEDED: readonly (readonly [bigint, string])[] = [
 ];
 const ADMINISTRATOR = 1n << 3n;
 
-const DISCORD_GRANT_SENTENCE =
-  'herald needs View Channel, Send Messages, Embed Links and Attach Files in this channel; grant them to its role, or add the schedule with to:<destination>.';
-
 /** The permissions of NEEDED that `bitfield` lacks; none when it is not a bitfield. */
 function missingDiscordPermissions(bitfield: string): string[] {
   if (!/^\d{1,30}$/.test(bitfield)) return [];
@@ -62,14 +59,14 @@ function missingDiscordPermissions(bitfield: string): string[] {
 
 type CheckOptions = Parameters<ChannelClient['check']>[1] & object;
 
-/** The add-time check: undefined when herald may post there, else the sentence saying what to grant. */
+/** The add-time check: undefined when herald may post there, else that it needs its permissions. */
 export async function checkDiscordChannel(
   rest: DiscordRest,
   channelId: string,
   opts: CheckOptions,
-): Promise<string | undefined> {
+): Promise<'discordPermissions' | undefined> {
   const missing = opts.appPermissions === undefined ? [] : missingDiscordPermissions(opts.appPermissions);
-  if (missing.length > 0) return DISCORD_GRANT_SENTENCE;
+  if (missing.length > 0) return 'discordPermissions';
   try {
     await rest.send({
       operation: 'check',
@@ -81,7 +78,7 @@ export async function checkDiscordChannel(
   } catch (err) {
     // 50001 Missing Access (403) or 10003 Unknown Channel (404): the bot cannot see the channel.
     if (err instanceof ServiceError && (err.code === 'forbidden' || err.code === 'not_found'))
-      return DISCORD_GRANT_SENTENCE;
+      return 'discordPermissions';
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 // Whether herald may post into a Slack channel, and who reads it, through Slack's own Web API
-// client (@slack/web-api's WebClient). What the SDK does not serve: add time's answer as one
-// sentence saying what to grant (conversations.info: herald a member and the channel not archived;
+// client (@slack/web-api's WebClient). What the SDK does not serve: add time's answer of what to
+// grant (conversations.info: herald a member and the channel not archived;
 // channel_not_found for a private channel herald is not in; missing_scope without channels:read or
 // groups:read: https://docs.slack.dev/reference/methods/conversations.info), and whether a given
 // user is in a channel, conversations.members paged by cursor within a bound
@@ -15,22 +15,20 @@ export interface SlackAudience {
   isMember?: boolean;
 }
 
-const SLACK_INVITE_SENTENCE =
-  'invite herald to this channel (/invite @herald); it needs chat:write and files:write.';
-const SLACK_SCOPE_SENTENCE =
-  'herald cannot check this channel: add the channels:read and groups:read scopes to its Slack app and reinstall it, then invite it here (/invite @herald).';
-
-/** Whether herald may post into the channel (conversations.info), as one sentence saying what to grant. */
-export async function checkSlackChannel(client: WebClient, channelId: string): Promise<string | undefined> {
+/** Whether herald may post into the channel (conversations.info): undefined, or what to grant it. */
+export async function checkSlackChannel(
+  client: WebClient,
+  channelId: string,
+): Promise<'slackInvite' | 'slackScopes' | undefined> {
   try {
     const answer = await client.conversations.info({ channel: channelId });
     const channel = answer.channel ?? {};
-    if (channel.is_archived === true) return SLACK_INVITE_SENTENCE;
-    return channel.is_member === true || channel.is_im === true ? undefined : SLACK_INVITE_SENTENCE;
+    if (channel.is_archived === true) return 'slackInvite';
+    return channel.is_member === true || channel.is_im === true ? undefined : 'slackInvite';
   } catch (err) {
     const failure = fromSdkError(err, 'conversations.info', channelId);
-    if (failure.providerMessage === 'channel_not_found') return SLACK_INVITE_SENTENCE;
-    if (failure.providerMessage === 'missing_scope') return SLACK_SCOPE_SENTENCE;
+    if (failure.providerMessage === 'channel_not_found') return 'slackInvite';
+    if (failure.providerMessage === 'missing_scope') return 'slackScopes';
     throw failure;
   }
 }

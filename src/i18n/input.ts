@@ -1,0 +1,206 @@
+// The sentences of the input pipeline (src/core/input/, src/core/args.ts): which command, how its
+// text is cut and bound to options, and the rule an option broke. Option names, command names and
+// usage lines stay as typed.
+import { defineMessages } from './define.ts';
+
+export const input = defineMessages(
+  {
+    command: {
+      none: 'There is no command /{{wanted}}; /help lists them all.',
+      noneClose: 'There is no command /{{wanted}}; did you mean /{{close}}? /help lists them all.',
+      needsSubcommand: '/{{wanted}} needs a subcommand: {{list}}.',
+      noSubcommand: '/{{wanted}} has no subcommand "{{word}}"; use one of {{list}}.',
+    },
+    text: {
+      unclosedQuote:
+        'A quote ({{open}}) is never closed; end the quoted words with {{close}}, or write \\{{open}} for a literal one.',
+      noOption:
+        '/{{command}} has no option "{{key}}"; its options are {{names}} (put words holding ":" in quotes).',
+      noOptions:
+        '/{{command}} has no option "{{key}}"; it takes no options (put words holding ":" in quotes).',
+      noValue:
+        'The option {{name}} has no value; write it as {{example}} with no space after the colon, or leave it out.',
+      twice: 'The option {{name}} is given twice.',
+      unexpected: '/{{command}} did not expect "{{shown}}"; usage: {{usage}}.',
+    },
+    invalid: 'That input is not valid for /{{command}}.',
+    theInput: 'the input',
+    needs: '/{{command}} needs {{name}}; usage: {{usage}}.',
+    needsDescribed: '/{{command}} needs {{name}} ({{description}}); usage: {{usage}}.',
+    broke: '{{name}} {{rule}}.',
+    rule: {
+      number: 'must be a number',
+      int: 'must be a whole number',
+      boolean: 'must be true or false',
+      string: 'must be text',
+      wrongType: 'has the wrong type',
+      notEmpty: 'must not be empty',
+      charsAtLeast_one: 'must be at least {{limit}} character long',
+      charsAtLeast_other: 'must be at least {{limit}} characters long',
+      charsAtMost_one: 'must be at most {{limit}} character long',
+      charsAtMost_other: 'must be at most {{limit}} characters long',
+      itHas: '{{rule}} (it has {{length}})',
+      itemsAtLeast_one: 'must have at least {{limit}} item',
+      itemsAtLeast_other: 'must have at least {{limit}} items',
+      itemsAtMost_one: 'must have at most {{limit}} item',
+      itemsAtMost_other: 'must have at most {{limit}} items',
+      moreThan: 'must be more than {{limit}}',
+      lessThan: 'must be less than {{limit}}',
+      atLeast: 'must be at least {{limit}}',
+      atMost: 'must be at most {{limit}}',
+      oneOf: 'must be one of {{values}}',
+      multipleOf: 'must be a multiple of {{divisor}}',
+      format: 'must be {{format}}',
+      expectedFormat: 'must be in the expected format',
+      expectedFormatDescribed: 'must be in the expected format ({{description}})',
+      notValid: 'is not valid',
+    },
+    /** Rules a command's schema names by key ("input:option.tz"), so they reach a reader translated. */
+    option: {
+      tz: 'must be an IANA time zone such as Europe/Berlin or America/New_York, or default',
+      scope: 'must be me or channel',
+    },
+    format: {
+      email: 'an email address',
+      url: 'a URL',
+      ipv4: 'an IPv4 address',
+      ipv6: 'an IPv6 address',
+      uuid: 'a UUID',
+      datetime: 'a date and time such as 2025-01-31T09:00:00Z',
+      date: 'a date such as 2025-01-31',
+    },
+  },
+  {
+    de: {
+      command: {
+        none: 'Es gibt keinen Befehl /{{wanted}}; /help listet alle auf.',
+        noneClose: 'Es gibt keinen Befehl /{{wanted}}; meintest du /{{close}}? /help listet alle auf.',
+        needsSubcommand: '/{{wanted}} braucht einen Unterbefehl: {{list}}.',
+        noSubcommand: '/{{wanted}} hat keinen Unterbefehl „{{word}}“; nimm einen von {{list}}.',
+      },
+      text: {
+        unclosedQuote:
+          'Ein Anführungszeichen ({{open}}) wird nie geschlossen; beende die Wörter in Anführungszeichen mit {{close}} oder schreibe \\{{open}} für ein wörtliches Zeichen.',
+        noOption:
+          '/{{command}} hat keine Option „{{key}}“; seine Optionen sind {{names}} (setze Wörter mit „:“ in Anführungszeichen).',
+        noOptions:
+          '/{{command}} hat keine Option „{{key}}“; er nimmt keine Optionen (setze Wörter mit „:“ in Anführungszeichen).',
+        noValue:
+          'Die Option {{name}} hat keinen Wert; schreibe sie als {{example}} ohne Leerzeichen nach dem Doppelpunkt, oder lass sie weg.',
+        twice: 'Die Option {{name}} ist doppelt angegeben.',
+        unexpected: '/{{command}} hat „{{shown}}“ nicht erwartet; Aufruf: {{usage}}.',
+      },
+      invalid: 'Diese Eingabe ist für /{{command}} nicht gültig.',
+      theInput: 'die Eingabe',
+      needs: '/{{command}} braucht {{name}}; Aufruf: {{usage}}.',
+      needsDescribed: '/{{command}} braucht {{name}} ({{description}}); Aufruf: {{usage}}.',
+      broke: '{{name}} {{rule}}.',
+      rule: {
+        number: 'muss eine Zahl sein',
+        int: 'muss eine ganze Zahl sein',
+        boolean: 'muss true oder false sein',
+        string: 'muss Text sein',
+        wrongType: 'hat den falschen Typ',
+        notEmpty: 'darf nicht leer sein',
+        charsAtLeast_one: 'muss mindestens {{limit}} Zeichen lang sein',
+        charsAtLeast_other: 'muss mindestens {{limit}} Zeichen lang sein',
+        charsAtMost_one: 'darf höchstens {{limit}} Zeichen lang sein',
+        charsAtMost_other: 'darf höchstens {{limit}} Zeichen lang sein',
+        itHas: '{{rule}} (es sind {{length}})',
+        itemsAtLeast_one: 'muss mindestens {{limit}} Eintrag haben',
+        itemsAtLeast_other: 'muss mindestens {{limit}} Einträge haben',
+        itemsAtMost_one: 'darf höchstens {{limit}} Eintrag haben',
+        itemsAtMost_other: 'darf höchstens {{limit}} Einträge haben',
+        moreThan: 'muss größer als {{limit}} sein',
+        lessThan: 'muss kleiner als {{limit}} sein',
+        atLeast: 'muss mindestens {{limit}} sein',
+        atMost: 'darf höchstens {{limit}} sein',
+        oneOf: 'muss eines von {{values}} sein',
+        multipleOf: 'muss ein Vielfaches von {{divisor}} sein',
+        format: 'muss {{format}} sein',
+        expectedFormat: 'muss im erwarteten Format sein',
+        expectedFormatDescribed: 'muss im erwarteten Format sein ({{description}})',
+        notValid: 'ist nicht gültig',
+      },
+      option: {
+        tz: 'muss eine IANA-Zeitzone wie Europe/Berlin oder America/New_York sein, oder default',
+        scope: 'muss me oder channel sein',
+      },
+      format: {
+        email: 'eine E-Mail-Adresse',
+        url: 'eine URL-Adresse',
+        ipv4: 'eine IPv4-Adresse',
+        ipv6: 'eine IPv6-Adresse',
+        uuid: 'eine UUID-Kennung',
+        datetime: 'ein Datum mit Uhrzeit wie 2025-01-31T09:00:00Z',
+        date: 'ein Datum wie 2025-01-31',
+      },
+    },
+    fr: {
+      command: {
+        none: 'Il n’y a pas de commande /{{wanted}} ; /help les liste toutes.',
+        noneClose:
+          'Il n’y a pas de commande /{{wanted}} ; vouliez-vous dire /{{close}} ? /help les liste toutes.',
+        needsSubcommand: '/{{wanted}} demande une sous-commande : {{list}}.',
+        noSubcommand: '/{{wanted}} n’a pas de sous-commande « {{word}} » ; utilisez l’une de {{list}}.',
+      },
+      text: {
+        unclosedQuote:
+          'Un guillemet ({{open}}) n’est jamais fermé ; terminez les mots entre guillemets par {{close}}, ou écrivez \\{{open}} pour un guillemet littéral.',
+        noOption:
+          '/{{command}} n’a pas d’option « {{key}} » ; ses options sont {{names}} (mettez entre guillemets les mots contenant « : »).',
+        noOptions:
+          '/{{command}} n’a pas d’option « {{key}} » ; elle ne prend aucune option (mettez entre guillemets les mots contenant « : »).',
+        noValue:
+          'L’option {{name}} n’a pas de valeur ; écrivez-la {{example}} sans espace après les deux-points, ou omettez-la.',
+        twice: 'L’option {{name}} est donnée deux fois.',
+        unexpected: '/{{command}} n’attendait pas « {{shown}} » ; utilisation : {{usage}}.',
+      },
+      invalid: 'Cette saisie n’est pas valide pour /{{command}}.',
+      theInput: 'la saisie',
+      needs: '/{{command}} demande {{name}} ; utilisation : {{usage}}.',
+      needsDescribed: '/{{command}} demande {{name}} ({{description}}) ; utilisation : {{usage}}.',
+      broke: '{{name}} {{rule}}.',
+      rule: {
+        number: 'doit être un nombre',
+        int: 'doit être un nombre entier',
+        boolean: 'doit être true ou false',
+        string: 'doit être du texte',
+        wrongType: 'n’a pas le bon type',
+        notEmpty: 'ne doit pas être vide',
+        charsAtLeast_one: 'doit faire au moins {{limit}} caractère',
+        charsAtLeast_other: 'doit faire au moins {{limit}} caractères',
+        charsAtMost_one: 'doit faire au plus {{limit}} caractère',
+        charsAtMost_other: 'doit faire au plus {{limit}} caractères',
+        itHas: '{{rule}} (il en a {{length}})',
+        itemsAtLeast_one: 'doit avoir au moins {{limit}} élément',
+        itemsAtLeast_other: 'doit avoir au moins {{limit}} éléments',
+        itemsAtMost_one: 'doit avoir au plus {{limit}} élément',
+        itemsAtMost_other: 'doit avoir au plus {{limit}} éléments',
+        moreThan: 'doit être supérieur à {{limit}}',
+        lessThan: 'doit être inférieur à {{limit}}',
+        atLeast: 'doit être au moins {{limit}}',
+        atMost: 'doit être au plus {{limit}}',
+        oneOf: 'doit être l’une des valeurs {{values}}',
+        multipleOf: 'doit être un multiple de {{divisor}}',
+        format: 'doit être {{format}}',
+        expectedFormat: 'doit être au format attendu',
+        expectedFormatDescribed: 'doit être au format attendu ({{description}})',
+        notValid: 'n’est pas valide',
+      },
+      option: {
+        tz: 'doit être un fuseau horaire IANA comme Europe/Berlin ou America/New_York, ou default',
+        scope: 'doit être me ou channel',
+      },
+      format: {
+        email: 'une adresse e-mail',
+        url: 'une adresse URL',
+        ipv4: 'une adresse IPv4',
+        ipv6: 'une adresse IPv6',
+        uuid: 'un identifiant UUID',
+        datetime: 'une date et heure comme 2025-01-31T09:00:00Z',
+        date: 'une date comme 2025-01-31',
+      },
+    },
+  },
+);
