@@ -130,18 +130,18 @@ export function historyReply(
   const { t } = lang;
   const { id } = record;
   const state = record.paused ? t('schedule:pausedMark') : '';
-  if (runs.length === 0) return { text: t('schedule:history.none', { id, state }) };
+  if (runs.length === 0) return { text: t('scheduleHistory:history.none', { id, state }) };
   const fields = runs.map((run): EmbedField => ({
-    name: `${run.slotId.startsWith('manual:') ? t('schedule:history.byHand') : t('schedule:history.slot', { at: at(Date.parse(run.slotId), zone, lang) })}${seconds(run.durationMs, lang)}`,
+    name: `${run.slotId.startsWith('manual:') ? t('scheduleHistory:history.byHand') : t('scheduleHistory:history.slot', { at: at(Date.parse(run.slotId), zone, lang) })}${seconds(run.durationMs, lang)}`,
     value: runLine(run, zone, lang),
-    ...(run.link ? { link: { label: t('schedule:history.viewMessage'), url: run.link } } : {}),
+    ...(run.link ? { link: { label: t('scheduleHistory:history.viewMessage'), url: run.link } } : {}),
   }));
   const { command, destination } = record;
   return {
-    text: t('schedule:history.text', { id, state, command, destination, count: runs.length }),
+    text: t('scheduleHistory:history.text', { id, state, command, destination, count: runs.length }),
     embeds: [
       {
-        title: t('schedule:history.title', { id }),
+        title: t('scheduleHistory:history.title', { id }),
         color: runs[0]!.outcome === 'failed' ? 'error' : 'info',
         fields,
       },
@@ -151,7 +151,7 @@ export function historyReply(
 
 /** How a change was asked for, in the reader's words; `npm run store` is a command's name. */
 const via = (how: AuditEntry['via'], { t }: Lang) =>
-  how === 'store' ? 'npm run store' : t(`schedule:audit.via.${how}`);
+  how === 'store' ? 'npm run store' : t(`scheduleHistory:audit.via.${how}`);
 
 /** /schedule audit: who changed what, newest first, one line each (times in the reader's zone). */
 export function auditReply(
@@ -162,10 +162,12 @@ export function auditReply(
 ): Reply {
   const { t } = lang;
   const which =
-    id === undefined ? t('schedule:audit.all') : t('schedule:audit.one', { id: id.trim().toLowerCase() });
-  if (entries.length === 0) return { text: t('schedule:audit.none', { which }) };
+    id === undefined
+      ? t('scheduleHistory:audit.all')
+      : t('scheduleHistory:audit.one', { id: id.trim().toLowerCase() });
+  if (entries.length === 0) return { text: t('scheduleHistory:audit.none', { which }) };
   const lines = entries.map((e) =>
-    t(`schedule:audit.line.${e.action}`, {
+    t(`scheduleHistory:audit.line.${e.action}`, {
       at: at(e.at, zone, lang),
       who: truncate(e.by.displayName, 40, { oneLine: true }),
       id: e.scheduleId,
@@ -173,8 +175,8 @@ export function auditReply(
     }),
   );
   return {
-    text: t('schedule:audit.text', { count: entries.length, which }),
-    embeds: [{ title: t('schedule:audit.title'), color: 'info', description: lines.join('\n') }],
+    text: t('scheduleHistory:audit.text', { count: entries.length, which }),
+    embeds: [{ title: t('scheduleHistory:audit.title'), color: 'info', description: lines.join('\n') }],
   };
 }
 

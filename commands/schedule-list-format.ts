@@ -12,7 +12,7 @@ import { at, destinationWords, ENGLISH, lastRunLine, nextWords, type Lang } from
 
 /** ` (real)`, ` (simulated)` or ` (disabled: …)` after a destination, where the guard knows which. */
 function modeWord(mode: DestinationMode | undefined, { t }: Lang): string {
-  return mode ? t(`schedule:list.mode.${mode}`) : '';
+  return mode ? t(`scheduleList:mode.${mode}`) : '';
 }
 
 /** At most this many of a schedule's pings are listed, so that its field stays within Discord's 1,024. */
@@ -25,7 +25,7 @@ const SHOWN_PINGS = 5;
 const pingWords = (m: Mention, { t }: Lang) =>
   m.platform === 'discord'
     ? mentionToken(m)
-    : t(m.kind === 'role' ? 'schedule:list.slackGroup' : 'schedule:list.slackUser', { id: m.id });
+    : t(m.kind === 'role' ? 'scheduleList:slackGroup' : 'scheduleList:slackUser', { id: m.id });
 
 /** Whom a schedule's posts ping, and which runs it skips: its holidays, a `/schedule skip`. */
 function pingAndSkipLines(
@@ -37,15 +37,15 @@ function pingAndSkipLines(
   const pings = (record.ping ?? []).map((m) => pingWords(m, lang));
   const more = pings.length - SHOWN_PINGS;
   const shown =
-    pings.slice(0, SHOWN_PINGS).join(', ') + (more > 0 ? t('schedule:list.more', { n: more }) : '');
+    pings.slice(0, SHOWN_PINGS).join(', ') + (more > 0 ? t('scheduleList:more', { n: more }) : '');
   const by = truncate(skip?.by ?? '', 40, { oneLine: true });
   const skips = [
-    ...(record.holidays ? [t('schedule:list.skipHolidays', { region: record.holidays })] : []),
-    ...(skip ? [t('schedule:list.skipRun', { at: at(new Date(skip.slotId), zone, lang), by })] : []),
+    ...(record.holidays ? [t('scheduleList:skipHolidays', { region: record.holidays })] : []),
+    ...(skip ? [t('scheduleList:skipRun', { at: at(new Date(skip.slotId), zone, lang), by })] : []),
   ];
   return [
-    ...(pings.length > 0 ? [t('schedule:list.pings', { pings: shown })] : []),
-    ...(skips.length > 0 ? [t('schedule:list.skips', { skips: skips.join('; ') })] : []),
+    ...(pings.length > 0 ? [t('scheduleList:pings', { pings: shown })] : []),
+    ...(skips.length > 0 ? [t('scheduleList:skips', { skips: skips.join('; ') })] : []),
   ];
 }
 
@@ -58,8 +58,8 @@ export function scheduleField(entry: Listing['schedules'][number], zone: string,
   const { alert } = record;
   const watch = record.onlyNew
     ? alert
-      ? t('schedule:list.watchAlert', { alert })
-      : t('schedule:list.watch')
+      ? t('scheduleList:watchAlert', { alert })
+      : t('scheduleList:watch')
     : '';
   const state = `${watch}${record.paused ? t('schedule:pausedMark') : ''}`;
   const command = truncate(record.command, 300, { oneLine: true });
@@ -71,15 +71,15 @@ export function scheduleField(entry: Listing['schedules'][number], zone: string,
   return {
     name: truncate(`${record.id}${state} · ${record.words}`, 250, { oneLine: true }),
     value: [
-      t('schedule:list.when', { when: truncate(record.when, 100, { oneLine: true }), tz: record.timezone }),
-      t('schedule:list.runs', { command, where, mode: `${modeWord(mode, lang)}${lands}` }),
-      t('schedule:list.by', {
+      t('scheduleList:when', { when: truncate(record.when, 100, { oneLine: true }), tz: record.timezone }),
+      t('scheduleList:runs', { command, where, mode: `${modeWord(mode, lang)}${lands}` }),
+      t('scheduleList:by', {
         name: truncate(record.creator.displayName, 80, { oneLine: true }),
         platform: record.creator.platform,
       }),
       ...pingAndSkipLines(entry, zone, lang),
-      t('schedule:list.next', { next: nextWords(record.paused, nextRun, zone, lang) }),
-      t('schedule:list.last', { last: lastRunLine(record.lastRun, zone, lang) }),
+      t('scheduleList:next', { next: nextWords(record.paused, nextRun, zone, lang) }),
+      t('scheduleList:last', { last: lastRunLine(record.lastRun, zone, lang) }),
     ].join('\n'),
   };
 }
@@ -93,16 +93,16 @@ function builtInField(
 ): EmbedField {
   const { t } = lang;
   return {
-    name: t('schedule:list.builtIn', { name: b.name, description: b.description }),
+    name: t('scheduleList:builtIn', { name: b.name, description: b.description }),
     value: [
-      t('schedule:list.builtInWhen', { cron: b.cron, tz: b.timezone, variables: b.variables }),
-      t('schedule:list.builtInRuns', {
+      t('scheduleList:builtInWhen', { cron: b.cron, tz: b.timezone, variables: b.variables }),
+      t('scheduleList:builtInRuns', {
         name: b.name,
         destination: b.destination,
         mode: modeWord(mode, lang),
       }),
-      t('schedule:list.next', { next: b.disabledReason ?? nextWords(false, nextRun, zone, lang) }),
-      t('schedule:list.last', { last: lastRunLine(b.lastRun, zone, lang) }),
+      t('scheduleList:next', { next: b.disabledReason ?? nextWords(false, nextRun, zone, lang) }),
+      t('scheduleList:last', { last: lastRunLine(b.lastRun, zone, lang) }),
     ].join('\n'),
   };
 }
@@ -177,18 +177,18 @@ export function listReply(listing: Listing, max: number, page: number, zone: str
     }),
   ];
   const count = listing.schedules.length;
-  if (fields.length === 0) return { text: t('schedule:list.empty') };
+  if (fields.length === 0) return { text: t('scheduleList:empty') };
   const pages = pagesOf(fields);
-  const summary = t(listing.builtIns.length > 0 ? 'schedule:list.summaryBuiltIns' : 'schedule:list.summary', {
+  const summary = t(listing.builtIns.length > 0 ? 'scheduleList:summaryBuiltIns' : 'scheduleList:summary', {
     count,
     max,
   });
   if (page > pages.length)
-    return { text: t('schedule:list.pastLast', { summary, count: pages.length, page }), ephemeral: true };
+    return { text: t('scheduleList:pastLast', { summary, count: pages.length, page }), ephemeral: true };
   const shown = pages[page - 1]!;
   const embeds: Embed[] = [];
   const title =
-    pages.length > 1 ? t('schedule:list.titlePage', { page, pages: pages.length }) : t('schedule:list.title');
+    pages.length > 1 ? t('scheduleList:titlePage', { page, pages: pages.length }) : t('scheduleList:title');
   for (let i = 0; i < shown.length; i += DISCORD_LIMITS.fields) {
     embeds.push({
       ...(i === 0 ? { title } : {}),
@@ -199,9 +199,9 @@ export function listReply(listing: Listing, max: number, page: number, zone: str
   const records = shown.flatMap((field) => owned.get(field) ?? []);
   const actions = scheduleActions(records, lang);
   if (pages.length === 1) return { text: summary, embeds, ...(actions.length > 0 ? { actions } : {}) };
-  const next = page < pages.length ? t('schedule:list.nextHint', { next: page + 1 }) : '';
+  const next = page < pages.length ? t('scheduleList:nextHint', { next: page + 1 }) : '';
   return {
-    text: `${t('schedule:list.page', { summary, page, pages: pages.length })}${next}`,
+    text: `${t('scheduleList:page', { summary, page, pages: pages.length })}${next}`,
     embeds,
     actions: [...actions, ...pageActions(page, pages.length, lang)],
   };

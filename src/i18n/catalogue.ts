@@ -10,6 +10,8 @@ import { home } from './home.ts';
 import { input } from './input.ts';
 import { report } from './report.ts';
 import { schedule } from './schedule.ts';
+import { scheduleHistory } from './schedule-history.ts';
+import { scheduleList } from './schedule-list.ts';
 import { scheduleRefusals } from './schedule-refusals.ts';
 import { settings } from './settings.ts';
 import { speech } from './speech.ts';
@@ -27,6 +29,8 @@ export const CATALOGUE = {
   input,
   report,
   schedule,
+  scheduleHistory,
+  scheduleList,
   scheduleRefusals,
   settings,
   speech,

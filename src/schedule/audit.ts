@@ -87,7 +87,7 @@ export async function readAudit(
 ): Promise<AuditEntry[]> {
   const { actor, channel } = viewer;
   if (actor.isOperator !== true && !isScheduleAdmin(admins, actor))
-    throw refusal('forbidden', (t) => t('schedule:audit.adminsOnly'));
+    throw refusal('forbidden', (t) => t('scheduleHistory:audit.adminsOnly'));
   const workspace = workspaceOf(channel);
   const keys =
     actor.isOperator === true || channel === undefined
