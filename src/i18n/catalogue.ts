@@ -5,12 +5,25 @@ import { common } from './common.ts';
 import { errors } from './errors.ts';
 import { forms } from './forms.ts';
 import { help } from './help.ts';
+import { host } from './host.ts';
 import { jobs } from './jobs.ts';
 import { schedule } from './schedule.ts';
 import { settings } from './settings.ts';
 import { weather } from './weather.ts';
 
-export const CATALOGUE = { access, commands, common, errors, forms, help, jobs, schedule, settings, weather };
+export const CATALOGUE = {
+  access,
+  commands,
+  common,
+  errors,
+  forms,
+  help,
+  host,
+  jobs,
+  schedule,
+  settings,
+  weather,
+};
 
 /** The English messages of each area: the shape every key is typed from. */
 export type Catalogue = { [N in keyof typeof CATALOGUE]: (typeof CATALOGUE)[N]['en-GB'] };
