@@ -2,6 +2,7 @@
 import { access } from './access.ts';
 import { commands } from './commands.ts';
 import { common } from './common.ts';
+import { email } from './email.ts';
 import { errors } from './errors.ts';
 import { forms } from './forms.ts';
 import { help } from './help.ts';
@@ -15,6 +16,7 @@ export const CATALOGUE = {
   access,
   commands,
   common,
+  email,
   errors,
   forms,
   help,
