@@ -3,6 +3,9 @@
 import type { Color } from '../src/core/reply.ts';
 import { ownEntry } from '../src/domain/lookup.ts';
 import { escapeHtml } from '../src/domain/text.ts';
+import { email as messages } from '../src/i18n/email.ts';
+import { english, type Translate } from '../src/i18n/translate.ts';
+import { formatNumber } from './format.ts';
 
 /** What buildCommands passes to both /email commands. */
 export interface EmailCommandOptions {
@@ -63,7 +66,21 @@ export function eventColor(event: string | undefined): Color {
   return ownEntry(EVENT_COLORS, event) ?? 'info';
 }
 
-/** "delivery_delayed" -> "delivery delayed"; undefined -> "not sent yet". */
-export function describeEvent(event: string | undefined): string {
-  return event === undefined ? 'not sent yet' : event.replaceAll('_', ' ');
+type EventName = keyof (typeof messages)['en-GB']['events'];
+const isEventName = (event: string): event is EventName => Object.hasOwn(messages['en-GB'].events, event);
+
+/**
+ * "delivery_delayed" -> "delivery delayed" ("Zustellung verzögert"); undefined -> "not sent yet";
+ * an event the catalogue does not name as it comes, its underscores as spaces.
+ */
+export function describeEvent(event: string | undefined, t: Translate = english): string {
+  if (event === undefined) return t('email:events.notSent');
+  return isEventName(event) ? t(`email:events.${event}`) : event.replaceAll('_', ' ');
+}
+
+/** "a, b, c and 4 more" in the reader's words. */
+export function listMore(items: readonly string[], shown: number, t: Translate, locale: string): string {
+  if (items.length <= shown) return items.join(', ');
+  const n = formatNumber(items.length - shown, 0, locale);
+  return t('email:andMore', { list: items.slice(0, shown).join(', '), n });
 }

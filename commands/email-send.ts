@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
 import { UserError } from '../src/errors.ts';
+import { english } from '../src/i18n/translate.ts';
 import { emailAccess } from './access.ts';
 import { isAllowedDomain, isEmailAddress, textToHtml, type EmailCommandOptions } from './email-format.ts';
 import { quote, truncate } from './format.ts';
@@ -32,11 +33,14 @@ export function createEmailSendCommand(opts: EmailCommandOptions) {
     examples: ['/email send ops@example.com "Deploy done" The release is live.'],
     async handler(input, ctx) {
       if (!isAllowedDomain(input.to, opts.domains)) {
+        const domains = opts.domains.join(', ');
         throw new UserError({
           code: 'forbidden',
-          message: `herald may only send email to addresses at ${opts.domains.join(', ')}.`,
+          message: english('email:forbiddenDomain', { domains }),
+          said: (t) => t('email:forbiddenDomain', { domains }),
         });
       }
+      const { t } = ctx;
       const { id } = await ctx.services.email.send(
         {
           to: [input.to],
@@ -48,18 +52,22 @@ export function createEmailSendCommand(opts: EmailCommandOptions) {
         { signal: ctx.signal },
       );
       return {
-        text: `Email sent to ${input.to} (id ${id}).`,
+        text: t('email:sent.text', { to: input.to, id }),
         ephemeral: true,
         embeds: [
           {
-            title: 'Email sent',
+            title: t('email:sent.title'),
             color: 'success',
             fields: [
-              { name: 'To', value: input.to, inline: true },
-              { name: 'Subject', value: truncate(input.subject, 200, { oneLine: true }), inline: true },
-              { name: 'Id', value: id },
+              { name: t('email:fields.to'), value: input.to, inline: true },
+              {
+                name: t('email:fields.subject'),
+                value: truncate(input.subject, 200, { oneLine: true }),
+                inline: true,
+              },
+              { name: t('email:fields.id'), value: id },
             ],
-            footer: `Follow its delivery with /email status ${id}`,
+            footer: t('email:sent.footer', { id }),
           },
         ],
       };

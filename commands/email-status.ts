@@ -5,8 +5,14 @@ import { timeValue, type Reply } from '../src/core/reply.ts';
 import type { CommandWatch } from '../src/core/watch-contract.ts';
 import type { EmailRecord } from '../src/services/email/client.ts';
 import { emailAccess } from './access.ts';
-import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
-import { formatRelative, listWithMore, truncate } from './format.ts';
+import {
+  EMAIL_ID_RE,
+  describeEvent,
+  eventColor,
+  listMore,
+  type EmailCommandOptions,
+} from './email-format.ts';
+import { formatRelative, truncate } from './format.ts';
 
 /** A watch of /email status posts its last event when it changed (~ delivered → bounced). */
 const emailStatusWatch: CommandWatch<EmailRecord> = {
@@ -37,40 +43,42 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
     examples: ['/email status 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794'],
     watch: emailStatusWatch,
     async handler(input, ctx) {
+      const { t, locale } = ctx;
       const record = await ctx.services.email.get(input.id, { signal: ctx.signal });
       if (record === undefined) {
         return {
-          text: `No email with id ${input.id} was found.`,
+          text: t('email:notFound.text', { id: input.id }),
           outcome: 'not-found',
           ephemeral: true,
           embeds: [
             {
-              title: 'Email not found',
-              description: `The email service has no email with id ${input.id}. Check the id that /email send replied with.`,
+              title: t('email:notFound.title'),
+              description: t('email:notFound.description', { id: input.id }),
               color: 'warning',
             },
           ],
         };
       }
-      const event = describeEvent(record.lastEvent);
+      const event = describeEvent(record.lastEvent, t);
+      const created = formatRelative(record.createdAt, ctx.now(), locale);
       const reply: Reply = {
-        text: `Email ${record.id} to ${listWithMore(record.to, 3)}: ${event}.`,
+        text: t('email:status', { id: record.id, to: listMore(record.to, 3, t, locale), event }),
         ephemeral: true,
         embeds: [
           {
-            title: truncate(record.subject || '(no subject)', 200, { oneLine: true }),
+            title: truncate(record.subject || t('email:noSubject'), 200, { oneLine: true }),
             color: eventColor(record.lastEvent),
             fields: [
-              { name: 'Last event', value: event, inline: true },
+              { name: t('email:fields.lastEvent'), value: event, inline: true },
               {
-                name: 'Created',
-                value: `${formatRelative(record.createdAt, ctx.now())}\n${timeValue(record.createdAt, ctx.preferences.timezone)}`,
+                name: t('email:fields.created'),
+                value: `${created}\n${timeValue(record.createdAt, ctx.preferences.timezone)}`,
                 inline: true,
               },
-              { name: 'From', value: record.from },
-              { name: 'To', value: listWithMore(record.to, 10) },
+              { name: t('email:fields.from'), value: record.from },
+              { name: t('email:fields.to'), value: listMore(record.to, 10, t, locale) },
             ],
-            footer: `Id ${record.id}`,
+            footer: t('email:footer', { id: record.id }),
             timestamp: timeValue(record.createdAt, ctx.preferences.timezone),
           },
         ],

@@ -65,10 +65,11 @@ export function createHostCommand(opts: HostCommandOptions) {
     async handler(input, ctx) {
       const checked = checkIpAddress(input.ip);
       if (checked.kind === 'invalid') throw new Error('the option schema let an invalid address through');
-      if (checked.kind === 'internal') return internalAddressReply(checked.address, checked.range);
+      const { t, locale } = ctx;
+      if (checked.kind === 'internal') return internalAddressReply(checked.address, checked.range, t);
       const host = await ctx.services.hostscan.host(checked.address, { signal: ctx.signal });
-      if (host === undefined) return unknownHostReply(checked.address);
-      return { reply: hostReply(host, ctx.now(), ctx.preferences.timezone), data: host };
+      if (host === undefined) return unknownHostReply(checked.address, t);
+      return { reply: hostReply(host, ctx.now(), ctx.preferences.timezone, t, locale), data: host };
     },
   });
 }

@@ -1,11 +1,11 @@
 // /jobs what [where] [country] [page]: a page of S8 job listings with salaries in the country's
 // currency, and buttons that re-run the same search one page back or on.
 import { z } from 'zod';
-import { defineCommand } from '../src/core/command.ts';
+import { defineCommand, type CommandContext } from '../src/core/command.ts';
 import type { Action, EmbedField, Reply } from '../src/core/reply.ts';
 import type { CommandWatch } from '../src/core/watch-contract.ts';
 import type { JobListing, JobSearchResult } from '../src/services/job-search/client.ts';
-import { formatAge, formatNumber, joinPlace, plural, quote, truncate } from './format.ts';
+import { formatAge, formatNumber, joinPlace, quote, truncate } from './format.ts';
 import { JOB_COUNTRIES, MAX_RESULTS_PER_PAGE, isJobCountry } from '../src/domain/job-countries.ts';
 import { countryChoices, countryName, formatMoney, formatSalary } from './jobs-format.ts';
 
@@ -14,17 +14,36 @@ interface JobsCommandOptions {
   defaultCountry: string;
 }
 
+/** Whom a reply is written for: their language's messages and the locale of its numbers. */
+type Reader = Pick<CommandContext, 't' | 'locale'>;
+
+// The provider's contract words that the catalogue names; another is shown as it comes.
+const TERMS = {
+  permanent: 'permanent',
+  contract: 'contract',
+  full_time: 'fullTime',
+  part_time: 'partTime',
+} as const;
+
+function termText(term: string, { t }: Reader): string {
+  const key = Object.hasOwn(TERMS, term) ? TERMS[term as keyof typeof TERMS] : undefined;
+  return key === undefined ? term.replace('_', ' ') : t(`jobs:terms.${key}`);
+}
+
 /** Five listings fit an embed comfortably (and a phone screen). */
 export const RESULTS_PER_PAGE = 5;
 
-function listingValue(job: JobListing, country: string, now: Date): string {
+function listingValue(job: JobListing, country: string, now: Date, reader: Reader): string {
+  const { t, locale } = reader;
   const where = [job.company, job.location].filter((part) => part !== undefined).join(' · ');
-  const terms = [job.contractType, job.contractTime?.replace('_', ' ')].filter((t) => t !== undefined);
-  const salary = formatSalary(job.salaryMin, job.salaryMax, country, job.salaryIsPredicted);
+  const terms = [job.contractType, job.contractTime]
+    .filter((term) => term !== undefined)
+    .map((term) => termText(term, reader));
+  const salary = formatSalary(job.salaryMin, job.salaryMax, country, job.salaryIsPredicted, t, locale);
   return [
-    where || 'Company not given',
-    [salary ?? 'Salary not given', ...terms].join(' · '),
-    job.created ? `Posted ${formatAge(job.created, now)}` : undefined,
+    where || t('jobs:noCompany'),
+    [salary ?? t('jobs:noSalary'), ...terms].join(' · '),
+    job.created ? t('jobs:posted', { age: formatAge(job.created, now, locale) }) : undefined,
     job.url,
   ]
     .filter((line) => line !== undefined)
@@ -42,12 +61,12 @@ interface JobsPage {
 }
 
 /** "“rust” in Berlin, Germany": the search as the replies name it. */
-function searchText(p: JobsPage): string {
+function searchText(p: JobsPage, { t, locale }: Reader): string {
   const place = joinPlace(
     p.where === undefined ? undefined : truncate(p.where, 60, { oneLine: true }),
-    countryName(p.country),
+    countryName(p.country, locale),
   );
-  return `${quote(p.what, 60)} in ${place}`;
+  return t('jobs:search', { what: quote(p.what, 60), place });
 }
 
 /** A button that re-runs the same search on page `target`. */
@@ -67,23 +86,33 @@ function pageAction(p: JobsPage, label: string, target: number): Action {
 }
 
 /** The answer when the page has no listing: none match, or the page is past the last one. */
-function noListingsReply(p: JobsPage, count: number): Reply {
-  const search = searchText(p);
-  const pastEnd = count > 0;
+function noListingsReply(p: JobsPage, count: number, reader: Reader): Reply {
+  const { t, locale } = reader;
+  const search = searchText(p, reader);
+  if (count === 0) {
+    return {
+      text: t('jobs:none.text', { search }),
+      embeds: [
+        {
+          title: t('jobs:none.title'),
+          description: t('jobs:none.description', { search }),
+          color: 'warning',
+        },
+      ],
+    };
+  }
+  const listings = t('jobs:pastEnd.listings', { count, n: formatNumber(count, 0, locale) });
+  const pages = t('jobs:pastEnd.pages', { count: p.lastPage, n: formatNumber(p.lastPage, 0, locale) });
   return {
-    text: pastEnd
-      ? `Page ${p.page} is past the last page (${p.lastPage}) of ${search}.`
-      : `No jobs found for ${search}.`,
+    text: t('jobs:pastEnd.text', { page: p.page, last: p.lastPage, search }),
     embeds: [
       {
-        title: pastEnd ? 'No more listings' : 'No jobs found',
-        description: pastEnd
-          ? `${search} has ${plural(count, 'listing')} on ${plural(p.lastPage, 'page')}.`
-          : `Nothing matches ${search}. Try broader search terms, a larger place, or another country.`,
+        title: t('jobs:pastEnd.title'),
+        description: t('jobs:pastEnd.description', { search, listings, pages }),
         color: 'warning',
       },
     ],
-    ...(pastEnd ? { actions: [pageAction(p, 'Last page', p.lastPage)] } : {}),
+    actions: [pageAction(p, t('jobs:pastEnd.lastPage'), p.lastPage)],
   };
 }
 
@@ -118,26 +147,31 @@ function listingsReply(
   p: JobsPage,
   result: JobSearchResult,
   now: Date,
+  reader: Reader,
 ): { reply: Reply; data: ShownListings } {
+  const { t, locale } = reader;
   const { page, size, lastPage, country } = p;
-  const search = searchText(p);
-  const mean = result.meanSalary === undefined ? undefined : formatMoney(result.meanSalary, country);
+  const search = searchText(p, reader);
+  const mean = result.meanSalary === undefined ? undefined : formatMoney(result.meanSalary, country, locale);
   const actions: Action[] = [];
-  if (page > 1) actions.push(pageAction(p, '◀ Previous', Math.min(page - 1, lastPage)));
-  if (page < lastPage) actions.push(pageAction(p, 'Next ▶', page + 1));
+  if (page > 1) actions.push(pageAction(p, t('jobs:found.previous'), Math.min(page - 1, lastPage)));
+  if (page < lastPage) actions.push(pageAction(p, t('jobs:found.next'), page + 1));
   const shown = result.results.slice(0, size).map((job, i) => ({
     job,
     field: {
       name: `${(page - 1) * size + i + 1}. ${truncate(job.title, 200, { oneLine: true })}`,
-      value: listingValue(job, country, now),
+      value: listingValue(job, country, now, reader),
     },
   }));
+  const found = { count: result.count, n: formatNumber(result.count, 0, locale), search };
+  const last = formatNumber(lastPage, 0, locale);
+  const pageLine = t('jobs:found.page', { page, last });
   const reply: Reply = {
-    text: `${plural(result.count, 'job')} for ${search}; page ${page} of ${formatNumber(lastPage)}`,
+    text: t('jobs:found.text', { ...found, page, last }),
     embeds: [
       {
-        title: `${plural(result.count, 'job')} for ${search}`,
-        description: `Page ${page} of ${formatNumber(lastPage)}${mean ? ` · average salary ${mean}` : ''}`,
+        title: t('jobs:found.title', found),
+        description: mean ? `${pageLine} · ${t('jobs:found.average', { amount: mean })}` : pageLine,
         color: 'info',
         fields: shown.map((s) => s.field),
       },
@@ -176,7 +210,7 @@ export function createJobsCommand(opts: JobsCommandOptions) {
     }),
     positional: ['what'],
     needs: ['jobSearch'],
-    autocomplete: { country: (partial) => Promise.resolve(countryChoices(partial)) },
+    autocomplete: { country: (partial, ctx) => Promise.resolve(countryChoices(partial, ctx.locale)) },
     examples: ['/jobs typescript', '/jobs what:"rust developer" where:Berlin country:de page:2'],
     watch: jobsWatch,
     async handler(input, ctx) {
@@ -195,8 +229,8 @@ export function createJobsCommand(opts: JobsCommandOptions) {
         size,
         lastPage: Math.max(1, Math.ceil(result.count / size)),
       };
-      if (result.count === 0 || result.results.length === 0) return noListingsReply(found, result.count);
-      return listingsReply(found, result, ctx.now());
+      if (result.count === 0 || result.results.length === 0) return noListingsReply(found, result.count, ctx);
+      return listingsReply(found, result, ctx.now(), ctx);
     },
   });
 }

@@ -123,20 +123,20 @@ export function formatChange(change: number | 'new', words = CHANGE_WORDS, local
 const currencyFormats = new Map<string, Intl.NumberFormat>();
 
 /** 54321.7 GBP -> "£54,322" (whole units unless told); a code Intl does not know: "54,322 XYZ". */
-export function formatCurrency(amount: number, currency: string, digits = 0): string {
+export function formatCurrency(amount: number, currency: string, digits = 0, locale = LOCALE): string {
   if (!isShown(amount)) return NOT_AVAILABLE;
-  const key = `${currency}|${digits}`;
+  const key = `${currency}|${digits}|${locale}`;
   let format = currencyFormats.get(key);
   if (format === undefined) {
     try {
-      format = new Intl.NumberFormat(LOCALE, {
+      format = new Intl.NumberFormat(locale, {
         style: 'currency',
         currency,
         minimumFractionDigits: digits,
         maximumFractionDigits: digits,
       });
     } catch {
-      return `${formatNumber(amount, digits)} ${currency}`;
+      return `${formatNumber(amount, digits, locale)} ${currency}`;
     }
     currencyFormats.set(key, format);
   }

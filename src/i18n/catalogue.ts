@@ -3,11 +3,14 @@ import { access } from './access.ts';
 import { commands } from './commands.ts';
 import { common } from './common.ts';
 import { errors } from './errors.ts';
+import { email } from './email.ts';
 import { forms } from './forms.ts';
 import { geocode } from './geocode.ts';
 import { help } from './help.ts';
 import { home } from './home.ts';
+import { host } from './host.ts';
 import { input } from './input.ts';
+import { jobs } from './jobs.ts';
 import { report } from './report.ts';
 import { schedule } from './schedule.ts';
 import { scheduleHistory } from './schedule-history.ts';
@@ -22,11 +25,14 @@ export const CATALOGUE = {
   commands,
   common,
   errors,
+  email,
   forms,
   geocode,
   help,
   home,
+  host,
   input,
+  jobs,
   report,
   schedule,
   scheduleHistory,

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEmailSendCommand } from '../../commands/email-send.ts';
+import { UserError, userMessageFor } from '../../src/errors.ts';
 import type { EmailClient, EmailRecord } from '../../src/services/email/client.ts';
 import {
   createContext,
@@ -112,5 +113,33 @@ describe('/email send', () => {
     const error = serviceError('email', 'send', code);
     const email = fakeEmail(() => Promise.reject(error));
     await expect(invoke(open, INPUT, createContext({ services: { email } }))).rejects.toBe(error);
+  });
+});
+
+describe('/email send in German and French', () => {
+  it('confirms a sent email in German', async () => {
+    const reply = await invoke(
+      open,
+      INPUT,
+      createContext({ services: { email: fakeEmail() }, language: 'de' }),
+    );
+    expect(reply.text).toBe(`E-Mail an ops@example.com gesendet (ID ${ID}).`);
+    const embed = onlyEmbed(reply);
+    expect(embed.title).toBe('E-Mail gesendet');
+    expect(embed.fields!.map((f) => f.name)).toEqual(['An', 'Betreff', 'ID']);
+    expect(embed.footer).toBe(`Verfolge die Zustellung mit /email status ${ID}`);
+  });
+
+  it('refuses a recipient outside EMAIL_ALLOWED_DOMAINS in French, and keeps the English for the logs', async () => {
+    const limited = createEmailSendCommand({ users: [], roles: [], domains: ['example.com'] });
+    const ctx = createContext({ services: { email: fakeEmail() }, language: 'fr' });
+    const failure: unknown = await invoke(limited, { ...INPUT, to: 'someone@gmail.com' }, ctx).catch(
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(UserError);
+    expect((failure as UserError).message).toBe('herald may only send email to addresses at example.com.');
+    expect(userMessageFor(failure, ctx.t, ctx.locale)).toBe(
+      "herald ne peut envoyer d'e-mails qu'aux adresses de example.com.",
+    );
   });
 });

@@ -111,3 +111,45 @@ describe('/email status', () => {
     );
   });
 });
+
+describe('/email status in German and French', () => {
+  it('writes the record and its last event in German, with the age in German', async () => {
+    const many: EmailRecord = {
+      ...RECORD,
+      subject: '',
+      to: ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'],
+      lastEvent: 'delivery_delayed',
+    };
+    const ctx = createContext({ services: { email: fakeEmail(async () => many) }, language: 'de' });
+    const reply = await invoke(status, { id: RECORD.id }, ctx);
+    expect(reply.text).toBe(
+      `E-Mail ${RECORD.id} an a@example.com, b@example.com, c@example.com und 1 weitere: Zustellung verzögert.`,
+    );
+    const embed = onlyEmbed(reply);
+    expect(embed.title).toBe('(kein Betreff)');
+    expect(embed.fields!.map((f) => f.name)).toEqual(['Letztes Ereignis', 'Erstellt', 'Von', 'An']);
+    expect(field(reply, 'Erstellt')).toMatch(/^vor 3 Tagen\n/);
+    expect(embed.footer).toBe(`ID ${RECORD.id}`);
+  });
+
+  it('answers an unknown id and an email not sent yet in French', async () => {
+    const unknown = await invoke(
+      status,
+      { id: RECORD.id },
+      createContext({ services: { email: fakeEmail(async () => undefined) }, language: 'fr' }),
+    );
+    expect(unknown.text).toBe(`Aucun e-mail avec l'identifiant ${RECORD.id} n'a été trouvé.`);
+    expect(onlyEmbed(unknown).title).toBe('E-mail introuvable');
+    const unsent = await invoke(
+      status,
+      { id: RECORD.id },
+      createContext({
+        services: { email: fakeEmail(async () => ({ ...RECORD, lastEvent: undefined })) },
+        language: 'fr',
+      }),
+    );
+    expect(unsent.text).toBe(`E-mail ${RECORD.id} à ops@example.com : pas encore envoyé.`);
+    expect(field(unsent, 'Dernier événement')).toBe('pas encore envoyé');
+    expect(field(unsent, 'Créé')).toMatch(/^il y a 3 jours\n/);
+  });
+});

@@ -182,3 +182,72 @@ describe('/host', () => {
     });
   });
 });
+
+describe('/host in German and French', () => {
+  it('writes a host record in German: fields, summary, services and the age of the scan', async () => {
+    const ctx = createContext({
+      services: { hostscan: fakeHostscan(async () => GOOGLE_DNS) },
+      language: 'de',
+    });
+    const reply = await invoke(host, { ip: '8.8.8.8' }, ctx);
+    const embed = onlyEmbed(reply);
+    // The scanner's own words (organisation, country name) come as it gives them.
+    expect(reply.text).toBe('8.8.8.8: Google LLC, United States; 2 offene Ports, 2 bekannte Schwachstellen');
+    expect(embed.title).toBe('Host-Daten zu 8.8.8.8');
+    expect(embed.fields!.map((f) => f.name)).toEqual([
+      'Betreiber',
+      'Land',
+      'Offene Ports',
+      'Hostnamen',
+      'Schwachstellen',
+    ]);
+    expect(embed.footer).toBe('Zuletzt gescannt vor 3 Tagen');
+  });
+
+  it('counts in German numbers and says what is left out in German', async () => {
+    const many: HostRecord = {
+      ...GOOGLE_DNS,
+      org: undefined,
+      ports: [],
+      hostnames: [],
+      vulns: Array.from({ length: 1234 }, (_, i) => `CVE-2020-${10000 + i}`),
+      services: Array.from({ length: 17 }, (_, i) => ({
+        port: 1000 + i,
+        transport: 'tcp',
+        product: undefined,
+        version: undefined,
+      })),
+    };
+    const ctx = createContext({ services: { hostscan: fakeHostscan(async () => many) }, language: 'de' });
+    const reply = await invoke(host, { ip: '8.8.8.8' }, ctx);
+    expect(reply.text).toBe(
+      '8.8.8.8: unbekannter Betreiber, United States; 0 offene Ports, 1.234 bekannte Schwachstellen',
+    );
+    expect(field(reply, 'Offene Ports')).toBe('Keine gesehen');
+    expect(field(reply, 'Hostnamen')).toBe('Keine');
+    expect(field(reply, 'Schwachstellen')).toMatch(/^1\.234: CVE-2020-11233, .* und 1\.229 weitere$/);
+    expect(onlyEmbed(reply).description).toContain('1000/tcp  unbekannter Dienst\n');
+    expect(onlyEmbed(reply).description).toContain('\n… und 2 weitere\n');
+  });
+
+  it('writes an internal address and an unknown one in French', async () => {
+    const ctx = createContext({
+      services: { hostscan: fakeHostscan(async () => undefined) },
+      language: 'fr',
+    });
+    const privateOne = await invoke(host, { ip: '10.1.2.3' }, ctx);
+    expect(privateOne.text).toBe(
+      "10.1.2.3 est une adresse privée (RFC 1918) ; aucun scanner d'internet ne peut la voir.",
+    );
+    expect(onlyEmbed(privateOne).title).toBe("10.1.2.3 n'est pas sur l'internet public");
+    expect((await invoke(host, { ip: '::1' }, ctx)).text).toBe(
+      "::1 est l'adresse de bouclage ; aucun scanner d'internet ne peut la voir.",
+    );
+    expect((await invoke(host, { ip: 'fe80::1' }, ctx)).text).toBe(
+      "fe80::1 est une adresse lien-local (dans la plage fe80::/10) ; aucun scanner d'internet ne peut la voir.",
+    );
+    const unknown = await invoke(host, { ip: '1.2.3.4' }, ctx);
+    expect(unknown.text).toBe('Aucune information disponible pour 1.2.3.4.');
+    expect(onlyEmbed(unknown).title).toBe('Rien de connu sur 1.2.3.4');
+  });
+});

@@ -224,3 +224,63 @@ describe('/jobs country autocomplete', () => {
     expect(await complete('xx', ctx)).toEqual([]);
   });
 });
+
+/** Intl's no-break spaces (before "€", in "71 235") as plain ones, to compare. */
+const spaced = (text: string | undefined) => text?.replace(/[\u00a0\u202f]/g, ' ');
+
+describe('/jobs in German and French', () => {
+  it('writes the listings, salaries, country and buttons in German, with German numbers', async () => {
+    const ctx = createContext({ services: { jobSearch: fakeJobs(async () => PAGE_2) }, language: 'de' });
+    const reply = await invoke(
+      jobs,
+      { what: 'rust developer', where: 'Berlin', country: 'de', page: 2 },
+      ctx,
+    );
+    const embed = onlyEmbed(reply);
+    expect(reply.text).toBe('23 Stellen für “rust developer” (Berlin, Deutschland); Seite 2 von 5');
+    expect(spaced(embed.description)).toBe('Seite 2 von 5 · Durchschnittsgehalt 71.235 €');
+    expect(spaced(embed.fields![0]!.value)).toBe(
+      [
+        'Ferrous Systems GmbH · Berlin, Deutschland',
+        '70.000 €–90.000 € · unbefristet · Vollzeit',
+        'Veröffentlicht vor 3 Tagen, 19. Nov. 2026',
+        LISTING.url,
+      ].join('\n'),
+    );
+    expect(spaced(embed.fields![1]!.value)).toBe(
+      'Berlin\n64.872 € (geschätzt)\nVeröffentlicht vor 3 Stunden, 22. Nov. 2026',
+    );
+    expect(reply.actions!.map((a) => a.label)).toEqual(['◀ Zurück', 'Weiter ▶']);
+  });
+
+  it('writes a page past the end and an empty search in French', async () => {
+    const past = await invoke(
+      jobs,
+      { what: 'nurse', page: 9 },
+      createContext({
+        services: { jobSearch: fakeJobs(async () => ({ count: 23, meanSalary: undefined, results: [] })) },
+        language: 'fr',
+      }),
+    );
+    expect(past.text).toBe('La page 9 est au-delà de la dernière page (5) de “nurse” (Royaume-Uni).');
+    expect(onlyEmbed(past).title).toBe('Aucune autre offre');
+    expect(onlyEmbed(past).description).toBe('“nurse” (Royaume-Uni) compte 23 offres sur 5 pages.');
+    expect(past.actions!.map((a) => a.label)).toEqual(['Dernière page']);
+    const none = await invoke(
+      jobs,
+      { what: 'nurse', country: 'fr' },
+      createContext({
+        services: { jobSearch: fakeJobs(async () => ({ count: 0, meanSalary: undefined, results: [] })) },
+        language: 'fr',
+      }),
+    );
+    expect(none.text).toBe('Aucune offre trouvée pour “nurse” (France).');
+    expect(onlyEmbed(none).title).toBe('Aucune offre trouvée');
+  });
+
+  it('offers the countries by their German names as a German reader types them', async () => {
+    const complete = jobs.autocomplete.country!;
+    const ctx = createContext({ language: 'de' });
+    expect(await complete('deu', ctx)).toEqual([{ name: 'Deutschland (de)', value: 'de' }]);
+  });
+});
