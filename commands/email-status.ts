@@ -72,14 +72,14 @@ export function createEmailStatusCommand(opts: Pick<EmailCommandOptions, 'users'
               { name: t('email:fields.lastEvent'), value: event, inline: true },
               {
                 name: t('email:fields.created'),
-                value: `${created}\n${timeValue(record.createdAt, ctx.preferences.timezone)}`,
+                value: `${created}\n${timeValue(record.createdAt, ctx.preferences.timezone, 'f', locale)}`,
                 inline: true,
               },
               { name: t('email:fields.from'), value: record.from },
               { name: t('email:fields.to'), value: listMore(record.to, 10, t, locale) },
             ],
             footer: t('email:footer', { id: record.id }),
-            timestamp: timeValue(record.createdAt, ctx.preferences.timezone),
+            timestamp: timeValue(record.createdAt, ctx.preferences.timezone, 'f', locale),
           },
         ],
       };

@@ -156,7 +156,7 @@ export function hostReply(host: HostRecord, now: Date, zone: string, t: Translat
           ? {
               // The date itself is the timestamp: the footer gives the age only.
               footer: t('host:lastScanned', { ago: formatRelative(host.lastUpdate, now, locale) }),
-              timestamp: timeValue(host.lastUpdate, zone),
+              timestamp: timeValue(host.lastUpdate, zone, 'f', locale),
             }
           : {}),
       },

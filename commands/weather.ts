@@ -62,7 +62,9 @@ export const weather = defineCommand({
             { name: t('weather:wind'), value: wind, inline: true },
           ],
           footer: footer.join(' · '),
-          ...(now.observedAt ? { timestamp: timeValue(now.observedAt, ctx.preferences.timezone) } : {}),
+          ...(now.observedAt
+            ? { timestamp: timeValue(now.observedAt, ctx.preferences.timezone, 'f', locale) }
+            : {}),
         },
       ],
     };

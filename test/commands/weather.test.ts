@@ -170,6 +170,8 @@ describe('/weather in the reader’s language', () => {
     expect(embed.title).toBe('🌧️ Wetter in Zocca, IT');
     expect(embed.fields!.map((f) => f.name)).toEqual(['Temperatur', 'Gefühlt', 'Luftfeuchtigkeit', 'Wind']);
     expect(embed.footer).toContain('Einheiten: metrisch (°C, m/s)');
+    // Where the platform shows the timestamp as text (the console, Slack's fallback), it is German too.
+    expect(embedTime(embed.timestamp!)?.text).toBe('So., 22. Nov. 2026, 09:40 UTC');
   });
 
   it('answers in French, and an unknown city in French', async () => {
