@@ -5,7 +5,6 @@ import { ownEntry } from '../src/domain/lookup.ts';
 import { escapeHtml } from '../src/domain/text.ts';
 import { email as messages } from '../src/i18n/email.ts';
 import { english, type Translate } from '../src/i18n/translate.ts';
-import { formatNumber } from './format.ts';
 
 /** What buildCommands passes to both /email commands. */
 export interface EmailCommandOptions {
@@ -76,11 +75,4 @@ const isEventName = (event: string): event is EventName => Object.hasOwn(message
 export function describeEvent(event: string | undefined, t: Translate = english): string {
   if (event === undefined) return t('email:events.notSent');
   return isEventName(event) ? t(`email:events.${event}`) : event.replaceAll('_', ' ');
-}
-
-/** "a, b, c and 4 more" in the reader's words. */
-export function listMore(items: readonly string[], shown: number, t: Translate, locale: string): string {
-  if (items.length <= shown) return items.join(', ');
-  const n = formatNumber(items.length - shown, 0, locale);
-  return t('email:andMore', { list: items.slice(0, shown).join(', '), n });
 }

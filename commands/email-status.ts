@@ -5,14 +5,8 @@ import { timeValue, type Reply } from '../src/core/reply.ts';
 import type { CommandWatch } from '../src/core/watch-contract.ts';
 import type { EmailRecord } from '../src/services/email/client.ts';
 import { emailAccess } from './access.ts';
-import {
-  EMAIL_ID_RE,
-  describeEvent,
-  eventColor,
-  listMore,
-  type EmailCommandOptions,
-} from './email-format.ts';
-import { formatRelative, truncate } from './format.ts';
+import { EMAIL_ID_RE, describeEvent, eventColor, type EmailCommandOptions } from './email-format.ts';
+import { formatRelative, listMore, truncate } from './format.ts';
 
 /** A watch of /email status posts its last event when it changed (~ delivered → bounced). */
 const emailStatusWatch: CommandWatch<EmailRecord> = {

@@ -4,7 +4,7 @@ import { timeValue, type Reply } from '../src/core/reply.ts';
 import type { HostRecord, HostService } from '../src/services/hostscan/client.ts';
 import { host as messages } from '../src/i18n/host.ts';
 import { english, type Translate } from '../src/i18n/translate.ts';
-import { formatNumber, formatRelative } from './format.ts';
+import { formatNumber, formatRelative, listMore } from './format.ts';
 
 const SHOWN_VULNS = 5;
 
@@ -18,13 +18,6 @@ export function servicesByPort(services: readonly HostService[]): HostService[] 
     if (known === undefined || (known.product === undefined && s.product !== undefined)) seen.set(key, s);
   }
   return [...seen.values()].sort((a, b) => a.port - b.port || a.transport.localeCompare(b.transport));
-}
-
-/** "a, b, c and 4 more" in the reader's words. */
-function listMore(items: readonly string[], shown: number, t: Translate, locale: string): string {
-  if (items.length <= shown) return items.join(', ');
-  const n = formatNumber(items.length - shown, 0, locale);
-  return t('host:andMore', { list: items.slice(0, shown).join(', '), n });
 }
 
 /** "nginx 1.18": what runs on a port, as far as the scanner says. */

@@ -7,7 +7,7 @@ import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 import { mentionToken, type Mention } from '../src/domain/mentions.ts';
 import type { BuiltInSchedule, DestinationMode, Listing } from '../src/schedule/service.ts';
 import type { ScheduleRecord } from '../src/schedule/schedules.ts';
-import { truncate } from './format.ts';
+import { listMore, truncate } from './format.ts';
 import { at, destinationWords, ENGLISH, lastRunLine, nextWords, type Lang } from './schedule-format.ts';
 
 /** ` (real)`, ` (simulated)` or ` (disabled: …)` after a destination, where the guard knows which. */
@@ -35,16 +35,15 @@ function pingAndSkipLines(
 ): string[] {
   const { t } = lang;
   const pings = (record.ping ?? []).map((m) => pingWords(m, lang));
-  const more = pings.length - SHOWN_PINGS;
-  const shown =
-    pings.slice(0, SHOWN_PINGS).join(', ') + (more > 0 ? t('scheduleList:more', { n: more }) : '');
   const by = truncate(skip?.by ?? '', 40, { oneLine: true });
   const skips = [
     ...(record.holidays ? [t('scheduleList:skipHolidays', { region: record.holidays })] : []),
     ...(skip ? [t('scheduleList:skipRun', { at: at(new Date(skip.slotId), zone, lang), by })] : []),
   ];
   return [
-    ...(pings.length > 0 ? [t('scheduleList:pings', { pings: shown })] : []),
+    ...(pings.length > 0
+      ? [t('scheduleList:pings', { pings: listMore(pings, SHOWN_PINGS, t, lang.locale) })]
+      : []),
     ...(skips.length > 0 ? [t('scheduleList:skips', { skips: skips.join('; ') })] : []),
   ];
 }

@@ -1,7 +1,7 @@
 // /voices: the speech voices (S5 GET /voices) with category, accent and age, for /say voice:…
 import { z } from 'zod';
 import { defineCommand } from '../src/core/command.ts';
-import { formatNumber } from './format.ts';
+import { formatNumber, listMore } from './format.ts';
 import { describeVoice } from './voice-format.ts';
 
 /** A line each; beyond this the list stops being readable in chat. */
@@ -42,17 +42,15 @@ export const voices = defineCommand({
       count: sorted.length,
       n: formatNumber(sorted.length, 0, locale),
     });
-    const names = sorted
-      .slice(0, SHOWN_NAMES)
-      .map((v) => v.name)
-      .join(', ');
     return {
       text: t('speech:voices.listed', {
         count,
-        names:
-          sorted.length > SHOWN_NAMES
-            ? t('speech:voices.andMore', { list: names, n: beyond(SHOWN_NAMES) })
-            : names,
+        names: listMore(
+          sorted.map((v) => v.name),
+          SHOWN_NAMES,
+          t,
+          locale,
+        ),
       }),
       embeds: [
         {

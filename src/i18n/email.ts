@@ -4,7 +4,6 @@ import { defineMessages } from './define.ts';
 export const email = defineMessages(
   {
     forbiddenDomain: 'herald may only send email to addresses at {{domains}}.',
-    andMore: '{{list}} and {{n}} more',
     sent: {
       text: 'Email sent to {{to}} (id {{id}}).',
       title: 'Email sent',
@@ -47,7 +46,6 @@ export const email = defineMessages(
   {
     de: {
       forbiddenDomain: 'herald darf E-Mails nur an Adressen bei {{domains}} senden.',
-      andMore: '{{list}} und {{n}} weitere',
       sent: {
         text: 'E-Mail an {{to}} gesendet (ID {{id}}).',
         title: 'E-Mail gesendet',
@@ -88,7 +86,6 @@ export const email = defineMessages(
     },
     fr: {
       forbiddenDomain: "herald ne peut envoyer d'e-mails qu'aux adresses de {{domains}}.",
-      andMore: '{{list}} et {{n}} de plus',
       sent: {
         text: 'E-mail envoyé à {{to}} (identifiant {{id}}).',
         title: 'E-mail envoyé',

@@ -23,7 +23,6 @@ export const host = defineMessages(
     vulnerabilities_other: '{{n}} known vulnerabilities',
     unknownService: 'unknown service',
     moreServices: '… and {{n}} more',
-    andMore: '{{list}} and {{n}} more',
     noBanners: 'No service banners recorded.',
     lastScanned: 'Last scanned {{ago}}',
     notFound: {
@@ -82,7 +81,6 @@ export const host = defineMessages(
       vulnerabilities_other: '{{n}} bekannte Schwachstellen',
       unknownService: 'unbekannter Dienst',
       moreServices: '… und {{n}} weitere',
-      andMore: '{{list}} und {{n}} weitere',
       noBanners: 'Keine Dienst-Banner erfasst.',
       lastScanned: 'Zuletzt gescannt {{ago}}',
       notFound: {
@@ -138,7 +136,6 @@ export const host = defineMessages(
       vulnerabilities_other: '{{n}} vulnérabilités connues',
       unknownService: 'service inconnu',
       moreServices: '… et {{n}} de plus',
-      andMore: '{{list}} et {{n}} de plus',
       noBanners: 'Aucune bannière de service enregistrée.',
       lastScanned: 'Dernière analyse {{ago}}',
       notFound: {
