@@ -32,6 +32,17 @@ interface Where {
   channel: ChatChannel;
 }
 
+/** Where a Home's command answers: the Home itself, published again (no response_url). */
+function homeTarget(context: HomeContext, client: webApi.WebClient, { userId, channel }: Where) {
+  return newTarget(context, {
+    respond: noResponseUrl,
+    client,
+    channelId: channel.id,
+    userId,
+    isAction: true,
+  });
+}
+
 /** The channel a Home was published for, from its private_metadata; else the user's workspace alone. */
 function channelOf(metadata: string | undefined, userId: string, teamId: string | undefined): ChatChannel {
   let id: unknown;
@@ -71,13 +82,7 @@ export async function publishHome(
   if (!command) return;
   const { userId, channel } = where;
   const actor: Actor = { platform: 'slack', id: userId, displayName: where.displayName, roles: [] };
-  const target = newTarget(context, {
-    respond: noResponseUrl,
-    client,
-    channelId: channel.id,
-    userId,
-    isAction: true,
-  });
+  const target = homeTarget(context, client, where);
   const metadata = JSON.stringify({ id: channel.id });
   await context.run(target, {
     command: command.name,
@@ -116,13 +121,7 @@ async function onClick(
     return publishHome(context, client, where, (t) => t('home:unreadable'));
   }
   const { command, input, opensForm } = payload;
-  const target = newTarget(context, {
-    respond: noResponseUrl,
-    client,
-    channelId: channel.id,
-    userId,
-    isAction: true,
-  });
+  const target = homeTarget(context, client, where);
   Object.assign(target, { triggerId: body.trigger_id, channel, isFromHome: true });
   target.isCommandEphemeral = context.registry.get(command)?.ephemeral ?? false;
   let answer: Reply | undefined;
