@@ -5,10 +5,15 @@ import { z } from 'zod';
 import type { Actor } from '../src/core/actor.ts';
 import { parseChannelDestination, type ChatChannel } from '../src/core/channel.ts';
 import { defineCommand, type Command, type CommandContext } from '../src/core/command.ts';
-import type { PreferenceBook, PreferenceScope, StoredPreferences } from '../src/core/preferences.ts';
-import { CLEAR_WORD, LANGUAGES, UNIT_CHOICES } from '../src/domain/preferences.ts';
+import type {
+  PreferenceBook,
+  PreferenceScope,
+  Preferences,
+  StoredPreferences,
+} from '../src/core/preferences.ts';
+import { CLEAR_WORD, LANGUAGES, UNIT_CHOICES, type Language } from '../src/domain/preferences.ts';
 import { UserError } from '../src/errors.ts';
-import { english, type Translate } from '../src/i18n/translate.ts';
+import { english, translatorFor, type Translate } from '../src/i18n/translate.ts';
 import { isScheduleAdmin } from '../src/schedule/visibility.ts';
 import { canonicalTimeZone, isTimeZone } from '../src/schedule/when.ts';
 import { appliesReply, changedLead, channelReply } from './settings-format.ts';
@@ -91,6 +96,16 @@ function changesOf(input: Omit<Input, 'scope'>): StoredPreferences {
   return changes;
 }
 
+/**
+ * The language a reply to a change is written in: the reader asked for the one just set, so it
+ * answers at once; one just cleared gives way to what now applies (the channel's, or the default).
+ */
+function answerLanguage(changes: StoredPreferences, prefs: Preferences, t: Translate): Translate {
+  return 'language' in changes
+    ? translatorFor((changes.language as Language | undefined) ?? prefs.language)
+    : t;
+}
+
 export function createSettingsCommand(opts: SettingsCommandOptions): Command {
   const { book } = opts;
   return defineCommand({
@@ -114,9 +129,9 @@ export function createSettingsCommand(opts: SettingsCommandOptions): Command {
       const { t } = ctx;
       if (scope.kind === 'user') {
         if (isChange) await book.write(scope, changes);
-        // In the language the command was typed in: a language just set applies from the next one.
-        const lead = isChange ? changedLead(changes, t) : undefined;
-        return appliesReply(await book.forCommand(ctx.actor, ctx.channel), t, lead);
+        const prefs = await book.forCommand(ctx.actor, ctx.channel);
+        const say = answerLanguage(changes, prefs, t);
+        return appliesReply(prefs, say, isChange ? changedLead(changes, say) : undefined);
       }
       const name =
         scopeText === 'channel' ? t('settings:thisChannel') : t('settings:channel', { id: scope.channel.id });

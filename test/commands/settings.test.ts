@@ -34,14 +34,24 @@ describe('/settings', () => {
 
   it('keeps a zone in its IANA spelling, and clears each value with default', async () => {
     const saved = await world.type('/settings tz:europe/berlin units:imperial language:de', MANAGER);
+    // The language just set answers at once.
     expect(saved.text).toMatch(
-      /^Saved for you: time zone “Europe\/Berlin”, units “imperial”, language “de”\./,
+      /^Für dich gespeichert: Zeitzone “Europe\/Berlin”, Einheiten “imperial”, Sprache “de”\./,
     );
-    // From the next command on, herald answers in the language set.
     const cleared = await world.type('/settings tz:default units:default', MANAGER);
     expect(cleared.text).toMatch(/^Für dich gespeichert: Zeitzone gelöscht, Einheiten gelöscht\./);
     expect(cleared.text).toContain('Zeitzone: Europe/London (die Voreinstellung, SCHEDULE_TZ)');
     expect(cleared.text).toContain('Sprache: de (deine)');
+    const english = await world.type('/settings language:default', MANAGER);
+    expect(english.text).toMatch(/^Saved for you: language cleared\.\n/);
+    expect(english.text).toContain('Language: en-GB (the default)');
+  });
+
+  it("answers a cleared language in the channel's language where that applies", async () => {
+    await world.type('/settings scope:channel language:fr', ADMIN, HERE);
+    await world.type('/settings language:de', MANAGER, HERE);
+    const cleared = await world.type('/settings language:default', MANAGER, HERE);
+    expect(cleared.text).toMatch(/^Enregistré pour vous : langue effacé\.\n/);
   });
 
   it('answers each bad input with one sentence, and keeps nothing', async () => {
