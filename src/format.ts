@@ -292,12 +292,6 @@ export function formatList(items: readonly string[], kind: 'and' | 'or', locale 
   return cached(`list|${type}|${locale}`, () => new Intl.ListFormat(locale, { type })).format(items);
 }
 
-/** "a, b, c and 4 more". */
-export function listWithMore(items: readonly string[], shown: number): string {
-  if (items.length <= shown) return items.join(', ');
-  return `${items.slice(0, shown).join(', ')} and ${formatNumber(items.length - shown)} more`;
-}
-
 /** "London, United Kingdom"; a part that repeats an earlier one is left out ("United Kingdom"). */
 export function joinPlace(...parts: (string | undefined)[]): string {
   const seen = new Set<string>();

@@ -16,7 +16,6 @@ import {
   formatDateTime,
   formatNumber,
   formatRelative,
-  listWithMore,
   percentChange,
   plural,
   quote,
@@ -140,12 +139,10 @@ describe('format', () => {
     expect(quote('x'.repeat(100), 10)).toBe(`“${'x'.repeat(9)}…”`);
   });
 
-  it('pluralises and lists with a count of the rest', () => {
+  it('pluralises', () => {
     expect(plural(1, 'voice')).toBe('1 voice');
     expect(plural(1200, 'job')).toBe('1,200 jobs');
     expect(plural(2, 'vulnerability', 'vulnerabilities')).toBe('2 vulnerabilities');
-    expect(listWithMore(['a', 'b'], 3)).toBe('a, b');
-    expect(listWithMore(['a', 'b', 'c', 'd'], 2)).toBe('a, b and 2 more');
   });
 });
 

@@ -10,6 +10,8 @@ import { axisTicks, chartSvg, fitText } from '../../src/charts/svg.ts';
 import * as format from '../../src/format.ts';
 import * as summaryFormat from '../../src/analytics-summary/format.ts';
 import * as weatherFormat from '../../commands/weather-format.ts';
+import { listMore } from '../../commands/format.ts';
+import { english } from '../../src/i18n/translate.ts';
 import type { Report } from '../../src/services/analytics/client.ts';
 
 /**
@@ -273,7 +275,7 @@ describe('property: chart and format code return within a second whatever they a
           timed(() => summaryFormat.dimensionLabel(name)),
           timed(() => summaryFormat.escapeMarkdown(name)),
           timed(() => format.joinPlace(place, name, place)),
-          timed(() => format.listWithMore([name, place], 1)),
+          timed(() => listMore([name, place], 1, english, 'en-GB')),
           timed(() => weatherFormat.formatTemperature(a, 'metric')),
           timed(() => weatherFormat.formatWind(a, 'imperial')),
           timed(() => weatherFormat.formatUtcOffset(a)),
