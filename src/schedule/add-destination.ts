@@ -72,11 +72,12 @@ export async function destinationFor(
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
   refuseNonMember(channel, audience?.isMember);
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
+  // In the order a schedule's record keeps them.
   return {
     destination: channelDestination(channel),
     ...(guildId ? { guildId } : {}),
-    ...(channel.name ? { channelName: channel.name } : {}),
     home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
+    ...(channel.name ? { channelName: channel.name } : {}),
   };
 }
 
@@ -90,7 +91,7 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
   const id = await open(creator.id).catch((err: unknown) =>
     Promise.reject(refusal('invalid_input', (t, locale) => userMessageFor(err, t, locale))),
   );
-  return { destination: channelDestination({ platform: creator.platform, id }), home: {}, isDirect: true };
+  return { destination: channelDestination({ platform: creator.platform, id }), isDirect: true, home: {} };
 }
 
 /** herald posts into a channel for a member only where they may post themselves. */

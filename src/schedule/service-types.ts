@@ -3,18 +3,15 @@
 import type { Actor } from '../core/actor.ts';
 import type { ChatChannel } from '../core/channel.ts';
 import type { Mention } from '../domain/mentions.ts';
-import type { Command, Choice, Surface } from '../core/command.ts';
+import type { Command } from '../core/command.ts';
 import type { CheckedLine } from '../core/dispatch-contract.ts';
 import type { Reply } from '../core/reply.ts';
 import type { Said } from '../errors.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleSkip } from './schedules.ts';
 import type { Store } from '../store/store.ts';
 import type { ChannelAudiences, ChannelChecks, DirectChannels } from './add-destination.ts';
-import type { Viewer } from './visibility.ts';
 import type { SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
-import type { AuditEntry } from './audit.ts';
-import type { Skipped } from './skips.ts';
 
 export interface ScheduleSettings {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
@@ -144,53 +141,4 @@ export interface Listing {
     destinationMode?: DestinationMode;
   }[];
   builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
-}
-
-export interface ScheduleService {
-  readonly settings: ScheduleSettings;
-  /** `surface`, here and below: how the change was asked for, for the audit (absent: typed). */
-  add(
-    input: AddInput,
-    creator: Actor,
-    surface?: Surface,
-  ): Promise<{ record: ScheduleRecord; nextRuns: Date[] }>;
-  /** The schedules `viewer` may see where they type (visibility.ts), and the built-in ones. */
-  list(viewer: Viewer): Promise<Listing>;
-  /**
-   * remove, setPaused and run: a schedule the asker may see (else "there is no schedule"), by its
-   * creator, the operator or a schedule admin; `channel`: where the asker types.
-   */
-  remove(id: string, actor: Actor, channel?: ChatChannel, surface?: Surface): Promise<ScheduleRecord>;
-  setPaused(
-    id: string,
-    paused: boolean,
-    actor: Actor,
-    channel?: ChatChannel,
-    surface?: Surface,
-  ): Promise<{ record: ScheduleRecord; nextRun: Date | undefined }>;
-  /** The audit's latest entries `viewer` may read (audit.ts), of schedule `id` when given. */
-  audit(viewer: Viewer, id?: string): Promise<AuditEntry[]>;
-  run(
-    id: string,
-    actor: Actor,
-    channel?: ChatChannel,
-  ): Promise<{ record: ScheduleRecord; result: ManualRun }>;
-  /** Skips the next run (`isSkip`), or takes that back: the slot, and the next run after it. */
-  setSkip(
-    id: string,
-    isSkip: boolean,
-    actor: Actor,
-    channel?: ChatChannel,
-    surface?: Surface,
-  ): Promise<Skipped>;
-  /** A schedule `viewer` may see, and its latest runs, newest first, with their links. */
-  history(
-    id: string,
-    viewer: Viewer,
-    signal?: AbortSignal,
-  ): Promise<{ record: ScheduleRecord; runs: HistoryRun[] }>;
-  /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
-  preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview>;
-  destinationChoices(partial: string): Choice[];
-  zoneChoices(partial: string): Choice[];
 }

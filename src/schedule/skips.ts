@@ -89,8 +89,3 @@ export async function setSkip(
   await store.setValue(skipKey(id), JSON.stringify({ slotId: slot.toISOString(), by: by.slice(0, 80) }));
   return { record, slot, nextRun };
 }
-
-/** Drops what `/schedule skip` kept for a removed schedule. */
-export async function forgetSkip(store: Store, id: string): Promise<void> {
-  await store.deleteValues(skipKey(id));
-}
