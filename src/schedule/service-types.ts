@@ -3,8 +3,7 @@
 import type { Actor } from '../core/actor.ts';
 import type { ChatChannel } from '../core/channel.ts';
 import type { Mention } from '../domain/mentions.ts';
-import type { Command } from '../core/command.ts';
-import type { CheckedLine } from '../core/dispatch-contract.ts';
+import type { Dispatcher } from '../core/dispatch-contract.ts';
 import type { Reply } from '../core/reply.ts';
 import type { Said } from '../errors.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleSkip } from './schedules.ts';
@@ -48,17 +47,6 @@ export interface ManualRun {
   messageId?: string;
 }
 
-/** The part of the dispatcher /schedule uses to read a command line as if typed. */
-interface CommandLineChecker {
-  check(
-    line: string,
-    actor: Actor,
-    accept?: (command: Command, commands: readonly Command[]) => void,
-  ): Promise<CheckedLine>;
-  /** Runs a line as `actor` typed it, for a preview: the reply, or the failure thrown. */
-  run(line: string, actor: Actor, signal: AbortSignal): Promise<Reply>;
-}
-
 /** What a preview shows: the post the schedule would make now, or why it would fail. */
 export interface Preview {
   line: string;
@@ -71,8 +59,11 @@ export interface Preview {
 export interface ScheduleServiceOptions {
   store: Store;
   settings: ScheduleSettings;
-  /** Late-bound: the dispatcher is built from the registry that holds /schedule. */
-  commands: () => CommandLineChecker;
+  /**
+   * Reads a command line as if typed, and runs one for a preview. Late-bound: the dispatcher is
+   * built from the registry that holds /schedule.
+   */
+  commands: () => Pick<Dispatcher, 'check' | 'run'>;
   /**
    * Runs a schedule once now (a manual slot) as `asker`, the person who asked: their command
    * access and their /say budget, never the creator's. Late-bound to the runner.
