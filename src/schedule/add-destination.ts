@@ -8,27 +8,22 @@ import { channelDestination, workspaceOf, type ChatChannel } from '../core/chann
 import { maySendMessages } from '../domain/discord.ts';
 import type { ScheduleHome } from './schedules.ts';
 
-/** Per platform: what to grant herald in a channel, else undefined. */
-export type ChannelChecks = Partial<
-  Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<PostingGrant | undefined>>
->;
+/** Per platform herald posts into channels on. */
+type PerPlatform<F> = Partial<Record<ChatChannel['platform'], F>>;
 
-/** Per platform: whether `channel` is private, and whether `actor` is in it (Slack). */
-export type ChannelAudiences = Partial<
-  Record<
-    ChatChannel['platform'],
-    (channel: ChatChannel, actor: Actor) => Promise<{ isPrivate: boolean; isMember?: boolean }>
-  >
->;
-
-/** Per platform: the bot's direct-message channel with a user (Create DM; Slack's conversations.open). */
-export type DirectChannels = Partial<Record<ChatChannel['platform'], (userId: string) => Promise<string>>>;
-
-interface DestinationSources {
+export interface DestinationSources {
   destinations: readonly string[];
-  directChannels?: DirectChannels | undefined;
-  channelChecks?: ChannelChecks | undefined;
-  channelAudiences?: ChannelAudiences | undefined;
+  /** The bot's direct-message channel with a user, for `to:me` (Create DM; Slack's conversations.open). */
+  directChannels?: PerPlatform<(userId: string) => Promise<string>> | undefined;
+  /**
+   * What to grant herald in `channel` before it may post there. Added on a platform without a
+   * check, a schedule without `to:` posts to `default`.
+   */
+  channelChecks?: PerPlatform<(channel: ChatChannel) => Promise<PostingGrant | undefined>> | undefined;
+  /** Whether `channel` is private, and whether `actor` is in it (Slack). */
+  channelAudiences?:
+    | PerPlatform<(channel: ChatChannel, actor: Actor) => Promise<{ isPrivate: boolean; isMember?: boolean }>>
+    | undefined;
 }
 
 /** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */

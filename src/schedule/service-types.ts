@@ -8,7 +8,7 @@ import type { Reply } from '../core/reply.ts';
 import type { Said } from '../errors.ts';
 import type { ScheduleRecord, ScheduleRun, ScheduleSkip } from './schedules.ts';
 import type { Store } from '../store/store.ts';
-import type { ChannelAudiences, ChannelChecks, DirectChannels } from './add-destination.ts';
+import type { DestinationSources } from './add-destination.ts';
 import type { SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
 
@@ -56,7 +56,8 @@ export interface Preview {
   result: { reply: Reply } | { error: string };
 }
 
-export interface ScheduleServiceOptions {
+/** Where an add may post: the platforms' channel checks and DM channels (add-destination.ts). */
+export interface ScheduleServiceOptions extends Omit<DestinationSources, 'destinations'> {
   store: Store;
   settings: ScheduleSettings;
   /**
@@ -72,18 +73,6 @@ export interface ScheduleServiceOptions {
   builtIns?: () => Promise<BuiltInSchedule[]>;
   /** Drops what a removed watch remembered. */
   forget?: (id: string) => Promise<void>;
-  /**
-   * Per platform herald posts into channels on: whether the bot can post into `channel`, as one
-   * sentence saying what to grant, else undefined. A platform absent here gets `default`.
-   */
-  channelChecks?: ChannelChecks;
-  /**
-   * Per platform herald posts into channels on: who reads `channel` (private or not) and whether
-   * `actor` is in it (Slack), asked when a schedule is added to post there.
-   */
-  channelAudiences?: ChannelAudiences;
-  /** Per platform: the bot's DM channel with a user, for `to:me`. */
-  directChannels?: DirectChannels;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
   /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
