@@ -1,33 +1,147 @@
 // What /schedule does, apart from how it is typed or shown: add (every input checked, each refusal
 // one sentence, the scheduled command line read as if typed, with no upstream request), list,
 // preview (add's checks, then one run shown and never posted), remove, pause, resume, skip the next
-// run (src/schedule/skips.ts) and run now. The commands in commands/schedule.ts only format its answers.
-import { userMessageFor } from '../errors.ts';
+// run (src/schedule/skips.ts) and run now; and the shapes it takes and answers. The commands in
+// commands/schedule.ts only format its answers.
+import { userMessageFor, type Said } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
 import type { Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
-import { landsKey, newScheduleId, skipKey, type ScheduleRecord } from './schedules.ts';
-import { destinationFor, refusal } from './add-destination.ts';
+import type { Dispatcher } from '../core/dispatch-contract.ts';
+import type { Reply } from '../core/reply.ts';
+import type { Mention } from '../domain/mentions.ts';
+import type { Store } from '../store/store.ts';
+import {
+  landsKey,
+  newScheduleId,
+  skipKey,
+  type ScheduleRecord,
+  type ScheduleRun,
+  type ScheduleSkip,
+} from './schedules.ts';
+import { destinationFor, refusal, type DestinationSources } from './add-destination.ts';
 import { canSee, isScheduleAdmin, mayManage, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
-import { decideSimulated, destinationModeOf } from './simulated.ts';
+import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
+import type { MessageLinker } from './message-links.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction } from './audit.ts';
 import { checkHolidays } from '../holidays.ts';
 import { pendingSkip, runsAfterSkips, setSkip } from './skips.ts';
-import type {
-  AddInput,
-  DestinationMode,
-  HistoryRun,
-  Listing,
-  Preview,
-  ScheduleServiceOptions,
-} from './service-types.ts';
 
-export type * from './service-types.ts';
+export interface ScheduleSettings {
+  /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
+  timezone: string;
+  minIntervalMinutes: number;
+  max: number;
+  /** Configured destination names; never their addresses. */
+  destinations: readonly string[];
+  /**
+   * SCHEDULE_ADMIN_USERS / _ROLES: who may remove, pause, resume and run schedules that others
+   * added (the operator always may); everyone else manages their own only.
+   */
+  adminUsers?: readonly string[];
+  adminRoles?: readonly string[];
+}
+
+/** A schedule set by the deployment (the analytics summary): listed, never changed from chat. */
+export interface BuiltInSchedule {
+  name: string;
+  description: string;
+  cron: string;
+  timezone: string;
+  /** The variables that set it, for the read-only answer. */
+  variables: string;
+  destination: string;
+  disabledReason?: string;
+  lastRun?: ScheduleRun;
+}
+
+export interface ManualRun {
+  outcome: 'posted' | 'pending' | 'failed' | 'skipped' | 'no-change';
+  /** Why it failed or was skipped, one sentence. */
+  error?: string;
+  messageId?: string;
+}
+
+/** What a preview shows: the post the schedule would make now, or why it would fail. */
+export interface Preview {
+  line: string;
+  destination: string;
+  timezone: string;
+  nextRun: Date | undefined;
+  result: { reply: Reply } | { error: string };
+}
+
+/** Where an add may post: the platforms' channel checks and DM channels (add-destination.ts). */
+export interface ScheduleServiceOptions extends Omit<DestinationSources, 'destinations'> {
+  store: Store;
+  settings: ScheduleSettings;
+  /**
+   * Reads a command line as if typed, and runs one for a preview. Late-bound: the dispatcher is
+   * built from the registry that holds /schedule.
+   */
+  commands: () => Pick<Dispatcher, 'check' | 'run'>;
+  /**
+   * Runs a schedule once now (a manual slot) as `asker`, the person who asked: their command
+   * access and their /say budget, never the creator's. Late-bound to the runner.
+   */
+  runNow: (record: ScheduleRecord, asker: Actor) => Promise<ManualRun>;
+  builtIns?: () => Promise<BuiltInSchedule[]>;
+  /** Drops what a removed watch remembered. */
+  forget?: (id: string) => Promise<void>;
+  /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
+  simulated?: SimulatedPolicy;
+  /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
+  messageLink?: MessageLinker;
+  /** Why `destination` cannot edit its post or reply in a thread (src/destinations.ts), one sentence. */
+  landsRefusal?: (destination: string, lands: 'edit' | 'thread') => Said | undefined;
+  now: () => Date;
+}
+
+/** A run as the history shows it: with its posted message's address, where the platform gives one. */
+export interface HistoryRun extends ScheduleRun {
+  link?: string;
+}
+
+export interface AddInput {
+  when: string;
+  command: string;
+  to?: string | undefined;
+  tz?: string | undefined;
+  /** The zone without `tz`: the creator's, else their channel's (/settings); else SCHEDULE_TZ. */
+  zone?: string | undefined;
+  /** `new`: a watch. */
+  only?: 'new' | undefined;
+  /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
+  alert?: string | undefined;
+  /** `edit`: one post, edited by each run; `thread: 'yes'`: the runs reply in the first one's thread. */
+  mode?: 'edit' | 'new' | undefined;
+  thread?: 'yes' | 'no' | undefined;
+  /** Who each post pings: a schedule admin's or the operator's to set. */
+  ping?: Mention[] | undefined;
+  /** `holidays:de-by`: no run on that country's (and region's) public holidays. */
+  skip?: string | undefined;
+  /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
+  channel?: ChatChannel | undefined;
+}
+
+/** A destination as the simulated-data guard sees it; absent where no guard is set. */
+export type DestinationMode = 'real' | 'simulated' | 'disabled';
+
+export interface Listing {
+  schedules: {
+    record: ScheduleRecord;
+    nextRun: Date | undefined;
+    /** The run `/schedule skip` set aside, still to come. */
+    skip?: ScheduleSkip | undefined;
+    destinationMode?: DestinationMode;
+  }[];
+  builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
+}
 
 /** Commands that change something or manage schedules are never run on a schedule. */
 const UNSCHEDULABLE = /^(email send|schedule( |$))/;
@@ -38,11 +152,7 @@ type ManageVerb = 'remove' | 'pause' | 'resume' | 'run' | 'skip' | 'unskip';
  * The stored schedule id, or the one-sentence refusal (built in, or unknown); one `viewer` may not
  * see reads as unknown, so that an id says nothing of another server's schedules.
  */
-async function findSchedule(
-  opts: ScheduleServiceOptions,
-  id: string,
-  viewer: Viewer,
-): Promise<ScheduleRecord> {
+async function findSchedule(opts: ScheduleServiceOptions, id: string, viewer: Viewer) {
   const wanted = id.trim().toLowerCase();
   const record = await opts.store.getSchedule(wanted);
   if (record && canSee(opts.settings, record, viewer)) return record;
@@ -147,14 +257,9 @@ async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Li
  * operator or a schedule admin. Being allowed to manage schedules does not make another user's
  * schedule one's own (run as them, it would use their access and their budget).
  */
-async function findManaged(
-  opts: ScheduleServiceOptions,
-  id: string,
-  actor: Actor,
-  channel: ChatChannel | undefined,
-  verb: ManageVerb,
-): Promise<ScheduleRecord> {
-  const record = await findSchedule(opts, id, { actor, channel });
+async function findManaged(opts: ScheduleServiceOptions, id: string, viewer: Viewer, verb: ManageVerb) {
+  const record = await findSchedule(opts, id, viewer);
+  const { actor } = viewer;
   if (mayManage(opts.settings, record, actor)) return record;
   throw refusal('forbidden', (t) =>
     t('schedule:refuse.notYours', {
@@ -192,7 +297,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
     list: (viewer: Viewer) => listFor(opts, viewer),
     /** `channel`, here and below: where the asker types. */
     async remove(id: string, actor: Actor, channel?: ChatChannel, surface?: Surface) {
-      const record = await findManaged(opts, id, actor, channel, 'remove');
+      const record = await findManaged(opts, id, { actor, channel }, 'remove');
       await store.removeSchedule(record.id);
       await audit(record, 'remove', actor, surface);
       // Its buttons' targets were kept while it existed (component-state.ts).
@@ -203,19 +308,19 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
       return record;
     },
     async setPaused(id: string, paused: boolean, actor: Actor, channel?: ChatChannel, surface?: Surface) {
-      const record = await findManaged(opts, id, actor, channel, paused ? 'pause' : 'resume');
+      const record = await findManaged(opts, id, { actor, channel }, paused ? 'pause' : 'resume');
       if (!(await store.setPaused(record.id, paused))) await findSchedule(opts, id, { actor, channel });
       await audit(record, paused ? 'pause' : 'resume', actor, surface);
       const updated = { ...record, paused };
       return { record: updated, nextRun: paused ? undefined : (await next(updated, 1))[0] };
     },
     async run(id: string, actor: Actor, channel?: ChatChannel) {
-      const record = await findManaged(opts, id, actor, channel, 'run');
+      const record = await findManaged(opts, id, { actor, channel }, 'run');
       return { record, result: await opts.runNow(record, actor) };
     },
     /** Skips the next run (`isSkip`), or takes that back: the slot, and the next run after it. */
     async setSkip(id: string, isSkip: boolean, actor: Actor, channel?: ChatChannel, surface?: Surface) {
-      const record = await findManaged(opts, id, actor, channel, isSkip ? 'skip' : 'unskip');
+      const record = await findManaged(opts, id, { actor, channel }, isSkip ? 'skip' : 'unskip');
       const skipped = await setSkip(store, record, isSkip, actor.displayName, opts.now());
       await audit(record, isSkip ? 'skip' : 'unskip', actor, surface);
       return skipped;

@@ -209,11 +209,8 @@ const WALK_LIMIT = 100_000;
 /** The wall times of `cron` after `ref` (`isForward`), else before it, in order. */
 function* wallTimes(cron: string, ref: Date, isForward: boolean, firstBatch = 1): Generator<number> {
   const job = wallJob(cron);
-  for (
-    let seen = 0, batch = firstBatch;
-    seen < WALK_LIMIT;
-    seen += batch, batch = Math.min(batch * 2, MAX_BATCH)
-  ) {
+  let batch = firstBatch;
+  for (let seen = 0; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
     const walls = isForward ? job.nextRuns(batch, ref) : job.previousRuns(batch, ref);
     for (const wall of walls) yield wall.getTime();
     if (walls.length < batch) return;
