@@ -1,6 +1,6 @@
 // Where a schedule being added will post, and its home, which decides who sees it (visibility.ts).
-import { UserError, userMessageFor } from '../errors.ts';
-import { english, type Translate } from '../i18n/translate.ts';
+import { UserError, userMessageFor, type Said } from '../errors.ts';
+import { english } from '../i18n/translate.ts';
 import type { PostingGrant } from '../i18n/schedule-refusals.ts';
 import { LOCALE } from '../format.ts';
 import type { Actor } from '../core/actor.ts';
@@ -27,10 +27,7 @@ export interface DestinationSources {
 }
 
 /** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
-export function refusal(
-  code: 'invalid_input' | 'forbidden',
-  write: (t: Translate, locale: string) => string,
-): UserError {
+export function refusal(code: 'invalid_input' | 'forbidden', write: Said): UserError {
   return new UserError({ code, message: write(english, LOCALE), said: write });
 }
 

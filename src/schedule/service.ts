@@ -76,7 +76,7 @@ export interface Preview {
   result: { reply: Reply } | { error: string };
 }
 
-/** Where an add may post: the platforms' channel checks and DM channels (add-destination.ts). */
+/** What the service is built from; the platforms' hooks for where an add may post in add-destination.ts. */
 export interface ScheduleServiceOptions extends Omit<DestinationSources, 'destinations'> {
   store: Store;
   settings: ScheduleSettings;
@@ -107,6 +107,7 @@ export interface HistoryRun extends ScheduleRun {
   link?: string;
 }
 
+/** /schedule add's options as its command reads them (commands/schedule-line.ts), where it was typed. */
 export interface AddInput {
   when: string;
   command: string;
@@ -114,16 +115,11 @@ export interface AddInput {
   tz?: string | undefined;
   /** The zone without `tz`: the creator's, else their channel's (/settings); else SCHEDULE_TZ. */
   zone?: string | undefined;
-  /** `new`: a watch. */
   only?: 'new' | undefined;
-  /** With only:new on /forecast: `rain`, `snow`, `below 0`, `above 30`. */
   alert?: string | undefined;
-  /** `edit`: one post, edited by each run; `thread: 'yes'`: the runs reply in the first one's thread. */
   mode?: 'edit' | 'new' | undefined;
   thread?: 'yes' | 'no' | undefined;
-  /** Who each post pings: a schedule admin's or the operator's to set. */
   ping?: Mention[] | undefined;
-  /** `holidays:de-by`: no run on that country's (and region's) public holidays. */
   skip?: string | undefined;
   /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
   channel?: ChatChannel | undefined;
