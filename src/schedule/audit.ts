@@ -85,7 +85,7 @@ export async function readAudit(
   id?: string,
 ): Promise<AuditEntry[]> {
   const { actor, channel } = viewer;
-  if (actor.isOperator !== true && !isScheduleAdmin(admins, actor))
+  if (!isScheduleAdmin(admins, actor))
     throw refusal('forbidden', (t) => t('scheduleHistory:audit.adminsOnly'));
   const workspace = workspaceOf(channel);
   const keys =

@@ -188,7 +188,7 @@ async function readAdd(
     if (refused !== undefined) throw refusal('invalid_input', refused);
   });
   // Last: the channel check asks the platform, which a refused line need not wait for.
-  if (input.ping && !creator.isOperator && !isScheduleAdmin(settings, creator))
+  if (input.ping && !isScheduleAdmin(settings, creator))
     throw refusal('forbidden', (t) => t('schedule:refuse.pingAdmins', { user: creator.id }));
   const where = await destinationFor({ ...opts, destinations: settings.destinations }, input, creator);
   if (opts.simulated) {

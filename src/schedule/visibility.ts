@@ -18,15 +18,15 @@ interface ScheduleAdmins {
   adminRoles?: readonly string[];
 }
 
+/** The operator always is a schedule admin. */
 export function isScheduleAdmin(admins: ScheduleAdmins, actor: Actor): boolean {
-  if ((admins.adminUsers ?? []).includes(actor.id)) return true;
+  if (actor.isOperator === true || (admins.adminUsers ?? []).includes(actor.id)) return true;
   const roles = new Set(admins.adminRoles ?? []);
   return actor.roles.some((r) => roles.has(r));
 }
 
-/** Its creator, the operator and the schedule admins may manage a schedule. */
+/** Its creator and the schedule admins may manage a schedule. */
 export const mayManage = (admins: ScheduleAdmins, record: ScheduleRecord, actor: Actor): boolean =>
-  actor.isOperator === true ||
   (record.creator.platform === actor.platform && record.creator.id === actor.id) ||
   isScheduleAdmin(admins, actor);
 
