@@ -164,11 +164,7 @@ const choices = (values: readonly string[]): Choice[] =>
   [...new Set(values)].slice(0, DISCORD_LIMITS.autocompleteChoices).map((v) => ({ name: v, value: v }));
 
 /** Every check of add, in its order, and the schedule it makes; throws the refusal the creator sees. */
-async function readAdd(
-  opts: ScheduleServiceOptions,
-  input: AddInput,
-  creator: Actor,
-): Promise<ScheduleRecord> {
+async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: Actor) {
   const { settings } = opts;
   const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes, now: opts.now() });
   const isZoneTyped = Boolean(input.tz?.trim());
@@ -255,13 +251,12 @@ async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Li
  */
 async function findManaged(opts: ScheduleServiceOptions, id: string, viewer: Viewer, verb: ManageVerb) {
   const record = await findSchedule(opts, id, viewer);
-  const { actor } = viewer;
-  if (mayManage(opts.settings, record, actor)) return record;
+  if (mayManage(opts.settings, record, viewer.actor)) return record;
   throw refusal('forbidden', (t) =>
     t('schedule:refuse.notYours', {
       id: record.id,
       creator: record.creator.displayName,
-      user: actor.id,
+      user: viewer.actor.id,
       verb: t(`schedule:refuse.verbs.${verb}`),
     }),
   );

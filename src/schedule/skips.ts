@@ -66,19 +66,19 @@ export async function setSkip(
   const { id, timezone } = record;
   if (record.paused) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.paused', { id }));
   const pending = await pendingSkip(store, id, now);
-  if (isSkip && pending)
+  if (!isSkip) {
+    if (!pending) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.none', { id }));
+    await store.deleteValues(skipKey(id));
+    const [nextRun] = await runsAfterSkips(store, record, now, 1);
+    return { record, slot: new Date(pending.slotId), nextRun };
+  }
+  if (pending)
     throw refusal('invalid_input', (t, locale) =>
       t('scheduleRefusals:skip.already', {
         id,
         at: formatInZone(new Date(pending.slotId), timezone, locale),
       }),
     );
-  if (!isSkip && !pending) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.none', { id }));
-  if (!isSkip) {
-    await store.deleteValues(skipKey(id));
-    const [nextRun] = await runsAfterSkips(store, record, now, 1);
-    return { record, slot: new Date(pending!.slotId), nextRun };
-  }
   const [slot, nextRun] = await runsAfterSkips(store, record, now, 2);
   if (!slot) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.noNext', { id }));
   await store.setValue(skipKey(id), JSON.stringify({ slotId: slot.toISOString(), by: by.slice(0, 80) }));
