@@ -8,7 +8,7 @@ import { channelDestination, workspaceOf, type ChatChannel } from '../core/chann
 import { maySendMessages } from '../domain/discord.ts';
 import type { ScheduleHome } from './schedules.ts';
 
-/** Per platform herald posts into channels on. */
+/** One for each platform herald posts into channels on. */
 type PerPlatform<F> = Partial<Record<ChatChannel['platform'], F>>;
 
 export interface DestinationSources {
