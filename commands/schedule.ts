@@ -119,7 +119,7 @@ function scheduleReading(service: ScheduleService): Command[] {
         const listing = await service.list({ actor: ctx.actor, channel: ctx.channel });
         const zone = ctx.preferences.timezone;
         if (ctx.surface === 'home') {
-          const isAdmin = ctx.actor.isOperator === true || isScheduleAdmin(service.settings, ctx.actor);
+          const isAdmin = isScheduleAdmin(service.settings, ctx.actor);
           return homeReply(listing, { actor: ctx.actor, isAdmin }, zone, ctx);
         }
         return listReply(listing, service.settings.max, input.page, zone, ctx);

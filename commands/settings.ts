@@ -78,7 +78,6 @@ const refusal = (say: (t: Translate) => string, code: 'invalid_input' | 'forbidd
   new UserError({ code, message: say(english), said: say });
 
 function checkChannelAdmin(opts: SettingsCommandOptions, actor: Actor): void {
-  if (actor.isOperator === true) return;
   if (isScheduleAdmin({ adminUsers: opts.adminUsers, adminRoles: opts.adminRoles }, actor)) return;
   throw refusal((t) => t('settings:refuse.admins', { user: actor.id }), 'forbidden');
 }

@@ -1,6 +1,6 @@
 // Where a schedule being added will post, and its home, which decides who sees it (visibility.ts).
-import { UserError, userMessageFor } from '../errors.ts';
-import { english, type Translate } from '../i18n/translate.ts';
+import { UserError, userMessageFor, type Said } from '../errors.ts';
+import { english } from '../i18n/translate.ts';
 import type { PostingGrant } from '../i18n/schedule-refusals.ts';
 import { LOCALE } from '../format.ts';
 import type { Actor } from '../core/actor.ts';
@@ -8,34 +8,26 @@ import { channelDestination, workspaceOf, type ChatChannel } from '../core/chann
 import { maySendMessages } from '../domain/discord.ts';
 import type { ScheduleHome } from './schedules.ts';
 
-/** Per platform: what to grant herald in a channel, else undefined. */
-export type ChannelChecks = Partial<
-  Record<ChatChannel['platform'], (channel: ChatChannel) => Promise<PostingGrant | undefined>>
->;
+/** One for each platform herald posts into channels on. */
+type PerPlatform<F> = Partial<Record<ChatChannel['platform'], F>>;
 
-/** Per platform: whether `channel` is private, and whether `actor` is in it (Slack). */
-export type ChannelAudiences = Partial<
-  Record<
-    ChatChannel['platform'],
-    (channel: ChatChannel, actor: Actor) => Promise<{ isPrivate: boolean; isMember?: boolean }>
-  >
->;
-
-/** Per platform: the bot's direct-message channel with a user (Create DM; Slack's conversations.open). */
-export type DirectChannels = Partial<Record<ChatChannel['platform'], (userId: string) => Promise<string>>>;
-
-interface DestinationSources {
+export interface DestinationSources {
   destinations: readonly string[];
-  directChannels?: DirectChannels | undefined;
-  channelChecks?: ChannelChecks | undefined;
-  channelAudiences?: ChannelAudiences | undefined;
+  /** The bot's direct-message channel with a user, for `to:me` (Create DM; Slack's conversations.open). */
+  directChannels?: PerPlatform<(userId: string) => Promise<string>> | undefined;
+  /**
+   * What to grant herald in `channel` before it may post there. Added on a platform without a
+   * check, a schedule without `to:` posts to `default`.
+   */
+  channelChecks?: PerPlatform<(channel: ChatChannel) => Promise<PostingGrant | undefined>> | undefined;
+  /** Whether `channel` is private, and whether `actor` is in it (Slack). */
+  channelAudiences?:
+    | PerPlatform<(channel: ChatChannel, actor: Actor) => Promise<{ isPrivate: boolean; isMember?: boolean }>>
+    | undefined;
 }
 
 /** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
-export function refusal(
-  code: 'invalid_input' | 'forbidden',
-  write: (t: Translate, locale: string) => string,
-): UserError {
+export function refusal(code: 'invalid_input' | 'forbidden', write: Said): UserError {
   return new UserError({ code, message: write(english, LOCALE), said: write });
 }
 
@@ -72,11 +64,12 @@ export async function destinationFor(
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
   refuseNonMember(channel, audience?.isMember);
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
+  // In the order a schedule's record keeps them.
   return {
     destination: channelDestination(channel),
     ...(guildId ? { guildId } : {}),
-    ...(channel.name ? { channelName: channel.name } : {}),
     home: audience?.isPrivate === true ? { ...home, privateChannelId: channel.id } : home,
+    ...(channel.name ? { channelName: channel.name } : {}),
   };
 }
 
@@ -90,7 +83,7 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
   const id = await open(creator.id).catch((err: unknown) =>
     Promise.reject(refusal('invalid_input', (t, locale) => userMessageFor(err, t, locale))),
   );
-  return { destination: channelDestination({ platform: creator.platform, id }), home: {}, isDirect: true };
+  return { destination: channelDestination({ platform: creator.platform, id }), isDirect: true, home: {} };
 }
 
 /** herald posts into a channel for a member only where they may post themselves. */

@@ -46,15 +46,14 @@ export async function recordAudit(
 ): Promise<void> {
   const { actor } = change;
   const workspace = record.home?.workspaceId;
-  const entry: AuditEntry = {
+  await append(store, {
     ...(workspace === undefined ? {} : { scope: workspaceScope(record.creator.platform, workspace) }),
     at: change.at,
     action: change.action,
     scheduleId: record.id,
     by: { platform: actor.platform, id: actor.id, displayName: actor.displayName },
     via: change.via,
-  };
-  await append(store, entry);
+  });
 }
 
 function append(store: Store, entry: AuditEntry): Promise<unknown> {
@@ -86,7 +85,7 @@ export async function readAudit(
   id?: string,
 ): Promise<AuditEntry[]> {
   const { actor, channel } = viewer;
-  if (actor.isOperator !== true && !isScheduleAdmin(admins, actor))
+  if (!isScheduleAdmin(admins, actor))
     throw refusal('forbidden', (t) => t('scheduleHistory:audit.adminsOnly'));
   const workspace = workspaceOf(channel);
   const keys =

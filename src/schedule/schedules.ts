@@ -87,17 +87,13 @@ export function newScheduleId(): string {
 }
 
 /** The job name a schedule's slots are claimed under. */
-export function scheduleJobName(id: string): string {
-  return `schedule-${id}`;
-}
+export const scheduleJobName = (id: string): string => `schedule-${id}`;
 
 /** The key/value key of where a schedule's posts land (its board or thread). */
 export const landsKey = (id: string) => `lands:${id}`;
 
 /** Whether a claimed job name is a chat schedule's (scheduleJobName), not a built-in job's. */
-export function isScheduleJobName(name: string): boolean {
-  return name.startsWith('schedule-');
-}
+export const isScheduleJobName = (name: string): boolean => name.startsWith('schedule-');
 
 /** The run `/schedule skip` set aside (kept under skipKey): its slot id and who asked. */
 export interface ScheduleSkip {

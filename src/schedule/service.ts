@@ -1,62 +1,154 @@
 // What /schedule does, apart from how it is typed or shown: add (every input checked, each refusal
 // one sentence, the scheduled command line read as if typed, with no upstream request), list,
 // preview (add's checks, then one run shown and never posted), remove, pause, resume, skip the next
-// run (src/schedule/skips.ts) and run now. The commands in commands/schedule.ts only format its answers.
-import { userMessageFor } from '../errors.ts';
+// run (src/schedule/skips.ts) and run now; and the shapes it takes and answers. The commands in
+// commands/schedule.ts only format its answers.
+import { userMessageFor, type Said } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
-import { parseChannelDestination } from '../core/channel.ts';
-import type { Command, Choice, Surface } from '../core/command.ts';
+import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
+import type { Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
-import { landsKey, newScheduleId, type ScheduleRecord } from './schedules.ts';
-import { destinationFor, refusal } from './add-destination.ts';
-import { canSee, isScheduleAdmin, type Viewer } from './visibility.ts';
+import type { Dispatcher } from '../core/dispatch-contract.ts';
+import type { Reply } from '../core/reply.ts';
+import type { Mention } from '../domain/mentions.ts';
+import type { Store } from '../store/store.ts';
+import {
+  landsKey,
+  newScheduleId,
+  skipKey,
+  type ScheduleRecord,
+  type ScheduleRun,
+  type ScheduleSkip,
+} from './schedules.ts';
+import { destinationFor, refusal, type DestinationSources } from './add-destination.ts';
+import { canSee, isScheduleAdmin, mayManage, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
-import { decideSimulated, destinationModeOf } from './simulated.ts';
+import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
+import type { MessageLinker } from './message-links.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction } from './audit.ts';
 import { checkHolidays } from '../holidays.ts';
-import { forgetSkip, pendingSkip, runsAfterSkips, setSkip } from './skips.ts';
+import { pendingSkip, runsAfterSkips, setSkip } from './skips.ts';
 
-export type {
-  ScheduleSettings,
-  BuiltInSchedule,
-  ManualRun,
-  Preview,
-  ScheduleServiceOptions,
-  HistoryRun,
-  AddInput,
-  DestinationMode,
-  Listing,
-  ScheduleService,
-} from './service-types.ts';
-import type {
-  ScheduleSettings,
-  ScheduleServiceOptions,
-  AddInput,
-  DestinationMode,
-  Listing,
-  ScheduleService,
-} from './service-types.ts';
+export interface ScheduleSettings {
+  /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
+  timezone: string;
+  minIntervalMinutes: number;
+  max: number;
+  /** Configured destination names; never their addresses. */
+  destinations: readonly string[];
+  /**
+   * SCHEDULE_ADMIN_USERS / _ROLES: who may remove, pause, resume and run schedules that others
+   * added (the operator always may); everyone else manages their own only.
+   */
+  adminUsers?: readonly string[];
+  adminRoles?: readonly string[];
+}
+
+/** A schedule set by the deployment (the analytics summary): listed, never changed from chat. */
+export interface BuiltInSchedule {
+  name: string;
+  description: string;
+  cron: string;
+  timezone: string;
+  /** The variables that set it, for the read-only answer. */
+  variables: string;
+  destination: string;
+  disabledReason?: string;
+  lastRun?: ScheduleRun;
+}
+
+export interface ManualRun {
+  outcome: 'posted' | 'pending' | 'failed' | 'skipped' | 'no-change';
+  /** Why it failed or was skipped, one sentence. */
+  error?: string;
+  messageId?: string;
+}
+
+/** What a preview shows: the post the schedule would make now, or why it would fail. */
+export interface Preview {
+  line: string;
+  destination: string;
+  timezone: string;
+  nextRun: Date | undefined;
+  result: { reply: Reply } | { error: string };
+}
+
+/** What the service is built from; the platforms' hooks for where an add may post in add-destination.ts. */
+export interface ScheduleServiceOptions extends Omit<DestinationSources, 'destinations'> {
+  store: Store;
+  settings: ScheduleSettings;
+  /**
+   * Reads a command line as if typed, and runs one for a preview. Late-bound: the dispatcher is
+   * built from the registry that holds /schedule.
+   */
+  commands: () => Pick<Dispatcher, 'check' | 'run'>;
+  /**
+   * Runs a schedule once now (a manual slot) as `asker`, the person who asked: their command
+   * access and their /say budget, never the creator's. Late-bound to the runner.
+   */
+  runNow: (record: ScheduleRecord, asker: Actor) => Promise<ManualRun>;
+  builtIns?: () => Promise<BuiltInSchedule[]>;
+  /** Drops what a removed watch remembered. */
+  forget?: (id: string) => Promise<void>;
+  /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
+  simulated?: SimulatedPolicy;
+  /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
+  messageLink?: MessageLinker;
+  /** Why `destination` cannot edit its post or reply in a thread (src/destinations.ts), one sentence. */
+  landsRefusal?: (destination: string, lands: 'edit' | 'thread') => Said | undefined;
+  now: () => Date;
+}
+
+/** A run as the history shows it: with its posted message's address, where the platform gives one. */
+export interface HistoryRun extends ScheduleRun {
+  link?: string;
+}
+
+/** /schedule add's options as its command reads them (commands/schedule-line.ts), where it was typed. */
+export interface AddInput {
+  when: string;
+  command: string;
+  to?: string | undefined;
+  tz?: string | undefined;
+  /** The zone without `tz`: the creator's, else their channel's (/settings); else SCHEDULE_TZ. */
+  zone?: string | undefined;
+  only?: 'new' | undefined;
+  alert?: string | undefined;
+  mode?: 'edit' | 'new' | undefined;
+  thread?: 'yes' | 'no' | undefined;
+  ping?: Mention[] | undefined;
+  skip?: string | undefined;
+  /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
+  channel?: ChatChannel | undefined;
+}
+
+/** A destination as the simulated-data guard sees it; absent where no guard is set. */
+export type DestinationMode = 'real' | 'simulated' | 'disabled';
+
+export interface Listing {
+  schedules: {
+    record: ScheduleRecord;
+    nextRun: Date | undefined;
+    /** The run `/schedule skip` set aside, still to come. */
+    skip?: ScheduleSkip | undefined;
+    destinationMode?: DestinationMode;
+  }[];
+  builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
+}
 
 /** Commands that change something or manage schedules are never run on a schedule. */
 const UNSCHEDULABLE = /^(email send|schedule( |$))/;
 
-function refuseUnschedulable(command: Command): void {
-  if (!UNSCHEDULABLE.test(command.name)) return;
-  throw refusal('invalid_input', (t) => t('schedule:refuse.notReading', { command: command.name }));
-}
+type ManageVerb = 'remove' | 'pause' | 'resume' | 'run' | 'skip' | 'unskip';
 
 /**
  * The stored schedule id, or the one-sentence refusal (built in, or unknown); one `viewer` may not
  * see reads as unknown, so that an id says nothing of another server's schedules.
  */
-async function findSchedule(
-  opts: ScheduleServiceOptions,
-  id: string,
-  viewer: Viewer,
-): Promise<ScheduleRecord> {
+async function findSchedule(opts: ScheduleServiceOptions, id: string, viewer: Viewer) {
   const wanted = id.trim().toLowerCase();
   const record = await opts.store.getSchedule(wanted);
   if (record && canSee(opts.settings, record, viewer)) return record;
@@ -68,124 +160,46 @@ async function findSchedule(
   throw refusal('invalid_input', (t) => t('schedule:refuse.noSuch', { id: id.trim() }));
 }
 
-/**
- * Refuses `actor` managing `record` unless they added it, are the operator or a schedule admin:
- * being allowed to manage schedules does not make another user's schedule one's own (run as
- * them, it would use their access and their budget).
- */
-type ManageVerb = 'remove' | 'pause' | 'resume' | 'run' | 'skip' | 'unskip';
+const choices = (values: readonly string[]): Choice[] =>
+  [...new Set(values)].slice(0, DISCORD_LIMITS.autocompleteChoices).map((v) => ({ name: v, value: v }));
 
-function checkManager(
-  settings: ScheduleSettings,
-  record: ScheduleRecord,
-  actor: Actor,
-  verb: ManageVerb,
-): void {
-  const { creator } = record;
-  if (actor.isOperator === true) return;
-  if (creator.platform === actor.platform && creator.id === actor.id) return;
-  if (isScheduleAdmin(settings, actor)) return;
-  throw refusal('forbidden', (t) =>
-    t('schedule:refuse.notYours', {
-      id: record.id,
-      creator: creator.displayName,
-      user: actor.id,
-      verb: t(`schedule:refuse.verbs.${verb}`),
-    }),
-  );
-}
-
-/** The command line as stored: always with its leading "/". */
-function commandLineOf(command: string): string {
-  const line = command.trim();
-  return line.startsWith('/') ? line : `/${line}`;
-}
-
-function destinationChoices(settings: ScheduleSettings, partial: string): Choice[] {
-  const p = partial.trim().toLowerCase();
-  return settings.destinations
-    .filter((d) => d.includes(p))
-    .slice(0, DISCORD_LIMITS.autocompleteChoices)
-    .map((d) => ({ name: d, value: d }));
-}
-
-function zoneChoices(settings: ScheduleSettings, zones: readonly string[], partial: string): Choice[] {
-  const p = partial.trim().toLowerCase().replace(/\s+/g, '_');
-  const hits =
-    p === '' ? [settings.timezone, 'UTC', ...zones] : zones.filter((z) => z.toLowerCase().includes(p));
-  return [...new Set(hits)].slice(0, DISCORD_LIMITS.autocompleteChoices).map((z) => ({ name: z, value: z }));
-}
-
-/** Every check of add, in its order; throws the refusal the creator sees. */
+/** Every check of add, in its order, and the schedule it makes; throws the refusal the creator sees. */
 async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: Actor) {
   const { settings } = opts;
-  const when = parseWhen(input.when, {
-    minIntervalMinutes: settings.minIntervalMinutes,
-    now: opts.now(),
-  });
+  const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes, now: opts.now() });
   const isZoneTyped = Boolean(input.tz?.trim());
   const timezone = checkTimeZone(input.tz?.trim() || input.zone || settings.timezone);
-  const line = commandLineOf(input.command);
-  // The same reading as a typed command: its sentences, and no request upstream.
+  // Stored with its leading "/".
+  const line = input.command.trim().replace(/^\/?/, '/');
   const isWatch = input.only === 'new';
   const alert = input.alert?.trim();
   const holidays = input.skip && (await checkHolidays(input.skip.replace(/^holidays:/i, '')));
-  // Every service a run would use: the command's own and its options' (speak:yes's speech).
+  // The same reading as a typed command: its sentences, and no request upstream. Every service a
+  // run would use: the command's own and its options' (speak:yes's speech).
   const { services: needs } = await opts.commands().check(line, creator, (command, commands) => {
-    refuseUnschedulable(command);
+    if (UNSCHEDULABLE.test(command.name))
+      throw refusal('invalid_input', (t) => t('schedule:refuse.notReading', { command: command.name }));
     // The command's own watch says whether and how it may be watched.
     const refused = refuseWatch(command, line, isWatch, alert, commands);
     if (refused !== undefined) throw refusal('invalid_input', refused);
   });
   // Last: the channel check asks the platform, which a refused line need not wait for.
-  if (input.ping && !creator.isOperator && !isScheduleAdmin(settings, creator))
+  if (input.ping && !isScheduleAdmin(settings, creator))
     throw refusal('forbidden', (t) => t('schedule:refuse.pingAdmins', { user: creator.id }));
-  const where = await destinationFor(
-    {
-      destinations: opts.settings.destinations,
-      channelChecks: opts.channelChecks,
-      channelAudiences: opts.channelAudiences,
-      directChannels: opts.directChannels,
-    },
-    input,
-    creator,
-  );
-  const { destination } = where;
+  const where = await destinationFor({ ...opts, destinations: settings.destinations }, input, creator);
   if (opts.simulated) {
-    const decision = decideSimulated(needs, opts.simulated.plan, destination, opts.simulated.allow);
+    const decision = decideSimulated(needs, opts.simulated.plan, where.destination, opts.simulated.allow);
     if (decision.kind === 'refuse') throw refusal('invalid_input', decision.said);
   }
   if (input.mode === 'edit' && input.thread === 'yes')
     throw refusal('invalid_input', (t) => t('schedule:refuse.editOrThread'));
   const lands =
     input.mode === 'edit' ? ('edit' as const) : input.thread === 'yes' ? ('thread' as const) : undefined;
-  const cannot = lands && opts.landsRefusal?.(destination, lands);
+  const cannot = lands && opts.landsRefusal?.(where.destination, lands);
   if (cannot) throw refusal('invalid_input', cannot);
-  const platform = parseChannelDestination(destination)?.platform;
+  const platform = parseChannelDestination(where.destination)?.platform;
   if (platform && input.ping?.some((m) => m.platform !== platform))
     throw refusal('invalid_input', (t) => t('schedule:refuse.pingPlatform', { platform }));
-  const read = { when, timezone, isZoneTyped, ...where, line, isWatch, alert };
-  return { ...read, lands, ping: input.ping, holidays };
-}
-
-/** The schedule an add makes of what readAdd read. */
-function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now: Date): ScheduleRecord {
-  const {
-    when,
-    timezone,
-    isZoneTyped,
-    destination,
-    isDirect,
-    guildId,
-    channelName,
-    home,
-    line,
-    isWatch,
-    alert,
-    lands,
-    ping,
-    holidays,
-  } = read;
   return {
     id: newScheduleId(),
     when: when.text,
@@ -193,65 +207,75 @@ function recordOf(read: Awaited<ReturnType<typeof readAdd>>, creator: Actor, now
     words: when.words,
     timezone,
     ...(isZoneTyped ? { isZoneTyped } : {}),
-    destination,
-    ...(isDirect ? { isDirect } : {}),
-    ...(guildId ? { guildId } : {}),
-    home,
-    ...(channelName ? { channelName } : {}),
+    ...where,
     command: line,
     creator: { ...creator, roles: [...creator.roles] },
     paused: false,
     ...(isWatch ? { onlyNew: true } : {}),
     ...(alert ? { alert } : {}),
     ...(lands ? { lands } : {}),
-    ...(ping ? { ping } : {}),
+    ...(input.ping ? { ping: input.ping } : {}),
     ...(holidays ? { holidays } : {}),
-    createdAt: now.getTime(),
+    createdAt: opts.now().getTime(),
   };
 }
 
 /** What /schedule list shows `viewer`: the schedules they may see, and the built-in ones. */
 async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Listing> {
   const { store, settings } = opts;
-  const next = (r: { cron: string; timezone: string }) => nextRuns(r.cron, r.timezone, opts.now(), 1)[0];
-  const after = async (r: ScheduleRecord) => (await runsAfterSkips(store, r, opts.now(), 1))[0];
+  const now = opts.now();
   const modeOf = (destination: string): { destinationMode?: DestinationMode } =>
     opts.simulated ? { destinationMode: destinationModeOf(destination, opts.simulated.plan) } : {};
   const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
   const seen = records.filter((record) => canSee(settings, record, viewer));
-  const nextOf = await Promise.all(seen.map(async (r) => (r.paused ? undefined : after(r))));
-  const skips = await Promise.all(
-    seen.map(async (r) => (r.paused ? undefined : pendingSkip(store, r.id, opts.now()))),
-  );
+  const schedules = seen.map(async (record) => {
+    const [next, skip] = record.paused
+      ? []
+      : await Promise.all([runsAfterSkips(store, record, now, 1), pendingSkip(store, record.id, now)]);
+    return { record, nextRun: next?.[0], skip, ...modeOf(record.destination) };
+  });
   return {
-    schedules: seen.map((record, i) => ({
-      record,
-      nextRun: nextOf[i],
-      skip: skips[i],
-      ...modeOf(record.destination),
-    })),
+    schedules: await Promise.all(schedules),
     builtIns: builtIns.map((schedule) => ({
       schedule,
-      nextRun: schedule.disabledReason ? undefined : next(schedule),
+      nextRun: schedule.disabledReason ? undefined : nextRuns(schedule.cron, schedule.timezone, now, 1)[0],
       ...modeOf(schedule.destination),
     })),
   };
 }
 
-export function createScheduleService(opts: ScheduleServiceOptions): ScheduleService {
+/**
+ * A schedule the asker may see (else "there is no schedule") and manage: its creator, the
+ * operator or a schedule admin. Being allowed to manage schedules does not make another user's
+ * schedule one's own (run as them, it would use their access and their budget).
+ */
+async function findManaged(opts: ScheduleServiceOptions, id: string, viewer: Viewer, verb: ManageVerb) {
+  const record = await findSchedule(opts, id, viewer);
+  if (mayManage(opts.settings, record, viewer.actor)) return record;
+  throw refusal('forbidden', (t) =>
+    t('schedule:refuse.notYours', {
+      id: record.id,
+      creator: record.creator.displayName,
+      user: viewer.actor.id,
+      verb: t(`schedule:refuse.verbs.${verb}`),
+    }),
+  );
+}
+
+export type ScheduleService = ReturnType<typeof createScheduleService>;
+
+export function createScheduleService(opts: ScheduleServiceOptions) {
   const { store, settings } = opts;
   // Listed on the first completion of a zone, not at start-up: asking ICU maps its data.
   let zones: readonly string[] | undefined;
-  const find = (id: string, viewer: Viewer): Promise<ScheduleRecord> => findSchedule(opts, id, viewer);
   const next = (r: ScheduleRecord, count: number) => runsAfterSkips(store, r, opts.now(), count);
-  const read = (input: AddInput, creator: Actor) => readAdd(opts, input, creator);
   const audit = (record: ScheduleRecord, action: AuditAction, actor: Actor, surface?: Surface) =>
     recordAudit(store, record, { action, actor, via: sourceOf(actor, surface), at: opts.now().getTime() });
-
   return {
     settings,
-    async add(input, creator, surface) {
-      const record = recordOf(await read(input, creator), creator, opts.now());
+    /** `surface`, here and below: how the change was asked for, for the audit (absent: typed). */
+    async add(input: AddInput, creator: Actor, surface?: Surface) {
+      const record = await readAdd(opts, input, creator);
       const result = await store.addSchedule(record, settings.max);
       if (result === 'full') {
         throw refusal('invalid_input', (t) => t('schedule:refuse.full', { max: settings.max }));
@@ -260,51 +284,51 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       await audit(record, 'add', creator, surface);
       return { record, nextRuns: await next(record, 3) };
     },
-    list: (viewer) => listFor(opts, viewer),
-    async remove(id, actor, channel, surface) {
-      const record = await find(id, { actor, channel });
-      checkManager(settings, record, actor, 'remove');
+    /** The schedules `viewer` may see where they type (visibility.ts), and the built-in ones. */
+    list: (viewer: Viewer) => listFor(opts, viewer),
+    /** `channel`, here and below: where the asker types. */
+    async remove(id: string, actor: Actor, channel?: ChatChannel, surface?: Surface) {
+      const record = await findManaged(opts, id, { actor, channel }, 'remove');
       await store.removeSchedule(record.id);
       await audit(record, 'remove', actor, surface);
       // Its buttons' targets were kept while it existed (component-state.ts).
       await forgetComponents(store, record.id);
       if (record.lands) await store.deleteValues(landsKey(record.id));
-      await forgetSkip(store, record.id);
+      await store.deleteValues(skipKey(record.id));
       if (record.onlyNew) await opts.forget?.(record.id);
       return record;
     },
-    async setPaused(id, paused, actor, channel, surface) {
-      const record = await find(id, { actor, channel });
-      checkManager(settings, record, actor, paused ? 'pause' : 'resume');
-      if (!(await store.setPaused(record.id, paused))) await find(id, { actor, channel });
+    async setPaused(id: string, paused: boolean, actor: Actor, channel?: ChatChannel, surface?: Surface) {
+      const record = await findManaged(opts, id, { actor, channel }, paused ? 'pause' : 'resume');
+      if (!(await store.setPaused(record.id, paused))) await findSchedule(opts, id, { actor, channel });
       await audit(record, paused ? 'pause' : 'resume', actor, surface);
       const updated = { ...record, paused };
       return { record: updated, nextRun: paused ? undefined : (await next(updated, 1))[0] };
     },
-    async run(id, actor, channel) {
-      const record = await find(id, { actor, channel });
-      checkManager(settings, record, actor, 'run');
+    async run(id: string, actor: Actor, channel?: ChatChannel) {
+      const record = await findManaged(opts, id, { actor, channel }, 'run');
       return { record, result: await opts.runNow(record, actor) };
     },
-    async setSkip(id, isSkip, actor, channel, surface) {
-      const record = await find(id, { actor, channel });
-      checkManager(settings, record, actor, isSkip ? 'skip' : 'unskip');
+    /** Skips the next run (`isSkip`), or takes that back: the slot, and the next run after it. */
+    async setSkip(id: string, isSkip: boolean, actor: Actor, channel?: ChatChannel, surface?: Surface) {
+      const record = await findManaged(opts, id, { actor, channel }, isSkip ? 'skip' : 'unskip');
       const skipped = await setSkip(store, record, isSkip, actor.displayName, opts.now());
       await audit(record, isSkip ? 'skip' : 'unskip', actor, surface);
       return skipped;
     },
-    async history(id, viewer, signal) {
-      const record = await find(id, viewer);
-      const runs = await store.history(record.id);
+    /** A schedule `viewer` may see, and its latest runs, newest first, with their links. */
+    async history(id: string, viewer: Viewer, signal?: AbortSignal) {
+      const record = await findSchedule(opts, id, viewer);
+      const runs: HistoryRun[] = await store.history(record.id);
       const link = opts.messageLink;
       if (!link) return { record, runs };
       const links = await Promise.all(runs.map((run) => link(record, run, signal)));
       return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
-    async preview(input, creator, signal) {
-      const { when, timezone, destination, line, ping, holidays } = await read(input, creator);
-      const schedule = { id: '', cron: when.cron, timezone, holidays };
-      const [nextRun] = await runsAfterSkips(store, schedule, opts.now(), 1);
+    /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
+    async preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview> {
+      const { command: line, destination, timezone, ping, ...record } = await readAdd(opts, input, creator);
+      const [nextRun] = await runsAfterSkips(store, { ...record, id: '', timezone }, opts.now(), 1);
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
       const run = { command: line, destination, actor: creator, ping };
       const result = await runPost(opts.commands(), opts.simulated, signal, run).then(
@@ -313,8 +337,16 @@ export function createScheduleService(opts: ScheduleServiceOptions): ScheduleSer
       );
       return { line, destination, timezone, nextRun, result };
     },
-    audit: (viewer, id) => readAudit(store, settings, viewer, id),
-    destinationChoices: (partial) => destinationChoices(settings, partial),
-    zoneChoices: (partial) => zoneChoices(settings, (zones ??= Intl.supportedValuesOf('timeZone')), partial),
+    /** The audit's latest entries `viewer` may read (audit.ts), of schedule `id` when given. */
+    audit: (viewer: Viewer, id?: string) => readAudit(store, settings, viewer, id),
+    destinationChoices: (partial: string) =>
+      choices(settings.destinations.filter((d) => d.includes(partial.trim().toLowerCase()))),
+    zoneChoices(partial: string) {
+      const p = partial.trim().toLowerCase().replace(/\s+/g, '_');
+      zones ??= Intl.supportedValuesOf('timeZone');
+      return choices(
+        p === '' ? [settings.timezone, 'UTC', ...zones] : zones.filter((z) => z.toLowerCase().includes(p)),
+      );
+    },
   };
 }

@@ -1,16 +1,11 @@
 // The runs a chat schedule skips: its public holidays (`skip:holidays:de-by`, src/holidays.ts) in
 // its zone, and the one run `/schedule skip` set aside, kept in the store for every replica.
-import { UserError, type Said } from '../errors.ts';
-import { english } from '../i18n/translate.ts';
 import { holidayOn } from '../holidays.ts';
 import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
-import { formatInZone, LOCALE } from '../format.ts';
+import { formatInZone } from '../format.ts';
+import { refusal } from './add-destination.ts';
 import { nextRuns } from './when.ts';
 import type { Store } from '../store/store.ts';
-
-function refuse(said: Said): UserError {
-  return new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
-}
 
 async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
   const raw = id === '' ? undefined : await store.getValue(skipKey(id));
@@ -69,28 +64,23 @@ export async function setSkip(
   now: Date,
 ): Promise<Skipped> {
   const { id, timezone } = record;
-  if (record.paused) throw refuse((t) => t('scheduleRefusals:skip.paused', { id }));
+  if (record.paused) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.paused', { id }));
   const pending = await pendingSkip(store, id, now);
-  if (isSkip && pending)
-    throw refuse((t, locale) =>
+  if (!isSkip) {
+    if (!pending) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.none', { id }));
+    await store.deleteValues(skipKey(id));
+    const [nextRun] = await runsAfterSkips(store, record, now, 1);
+    return { record, slot: new Date(pending.slotId), nextRun };
+  }
+  if (pending)
+    throw refusal('invalid_input', (t, locale) =>
       t('scheduleRefusals:skip.already', {
         id,
         at: formatInZone(new Date(pending.slotId), timezone, locale),
       }),
     );
-  if (!isSkip && !pending) throw refuse((t) => t('scheduleRefusals:skip.none', { id }));
-  if (!isSkip) {
-    await store.deleteValues(skipKey(id));
-    const [nextRun] = await runsAfterSkips(store, record, now, 1);
-    return { record, slot: new Date(pending!.slotId), nextRun };
-  }
   const [slot, nextRun] = await runsAfterSkips(store, record, now, 2);
-  if (!slot) throw refuse((t) => t('scheduleRefusals:skip.noNext', { id }));
+  if (!slot) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.noNext', { id }));
   await store.setValue(skipKey(id), JSON.stringify({ slotId: slot.toISOString(), by: by.slice(0, 80) }));
   return { record, slot, nextRun };
-}
-
-/** Drops what `/schedule skip` kept for a removed schedule. */
-export async function forgetSkip(store: Store, id: string): Promise<void> {
-  await store.deleteValues(skipKey(id));
 }

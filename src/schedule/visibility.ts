@@ -18,19 +18,22 @@ interface ScheduleAdmins {
   adminRoles?: readonly string[];
 }
 
+/** The operator always is a schedule admin. */
 export function isScheduleAdmin(admins: ScheduleAdmins, actor: Actor): boolean {
-  if ((admins.adminUsers ?? []).includes(actor.id)) return true;
+  if (actor.isOperator === true || (admins.adminUsers ?? []).includes(actor.id)) return true;
   const roles = new Set(admins.adminRoles ?? []);
   return actor.roles.some((r) => roles.has(r));
 }
 
-const isCreator = (record: ScheduleRecord, actor: Actor): boolean =>
-  record.creator.platform === actor.platform && record.creator.id === actor.id;
+/** Its creator and the schedule admins may manage a schedule. */
+export const mayManage = (admins: ScheduleAdmins, record: ScheduleRecord, actor: Actor): boolean =>
+  (record.creator.platform === actor.platform && record.creator.id === actor.id) ||
+  isScheduleAdmin(admins, actor);
 
 export function canSee(admins: ScheduleAdmins, record: ScheduleRecord, viewer: Viewer): boolean {
   const { actor, channel } = viewer;
   if (actor.isOperator === true) return true;
-  const isOwnOrAdmin = isCreator(record, actor) || isScheduleAdmin(admins, actor);
+  const isOwnOrAdmin = mayManage(admins, record, actor);
   const home = record.home;
   if (home?.privateChannelId !== undefined) {
     const isThatChannel =

@@ -76,12 +76,6 @@ function parseTime(text: string): { hour: number; minute: number } | undefined {
   return { hour, minute };
 }
 
-function dayIndex(word: string): number | undefined {
-  const w = word.toLowerCase().replace(/s$/, '');
-  const i = DAYS.findIndex((d) => d === w || d.slice(0, 3) === w);
-  return i < 0 ? undefined : i;
-}
-
 function atTime(dayPart: string, time: string, cronDays: string, words: string): Omit<ParsedWhen, 'text'> {
   const t = parseTime(time);
   if (!t) throw invalid((say) => say('scheduleRefusals:when.notTime', { time }));
@@ -118,8 +112,9 @@ function parsePlain(text: string): Omit<ParsedWhen, 'text'> | undefined {
   if (m) return atTime('*', m[2]!, '0,6', 'every Saturday and Sunday');
   m = /^(?:every|on) ([a-z]+) at (.+)$/.exec(s);
   if (m) {
-    const day = dayIndex(m[1]!);
-    if (day === undefined) return undefined;
+    const word = m[1]!.replace(/s$/, '');
+    const day = DAYS.findIndex((d) => d === word || d.slice(0, 3) === word);
+    if (day < 0) return undefined;
     return atTime('*', m[2]!, String(day), `every ${DAY_NAMES[day]}`);
   }
   return undefined;
@@ -211,34 +206,13 @@ const MAX_BATCH = 256;
 /** A walk gives up after this many wall times: far beyond any schedule's runs in the spans asked. */
 const WALK_LIMIT = 100_000;
 
-/**
- * The instants of `cron` in `tz` strictly after `from`, in order, until `accept` returns false; two
- * wall times that meet in one instant (a gap's, a repeated hour's) are one run.
- */
-function walkForward(
-  cron: string,
-  tz: string,
-  from: number,
-  accept: (at: number) => boolean,
-  firstBatch = 1,
-): void {
+/** The wall times of `cron` after `ref` (`isForward`), else before it, in order. */
+function* wallTimes(cron: string, ref: Date, isForward: boolean, firstBatch = 1): Generator<number> {
   const job = wallJob(cron);
-  // No wall time before `from`'s own maps after it: a gap's times map to its end, whose wall time
-  // is later than theirs, and a repeated hour's to their first pass.
-  let ref = new Date(wallOf(from, tz));
-  let last = from;
-  for (
-    let seen = 0, batch = firstBatch;
-    seen < WALK_LIMIT;
-    seen += batch, batch = Math.min(batch * 2, MAX_BATCH)
-  ) {
-    const walls = job.nextRuns(batch, ref);
-    for (const wall of walls) {
-      const at = instantOf(wall.getTime(), tz);
-      if (at <= last) continue;
-      last = at;
-      if (!accept(at)) return;
-    }
+  let batch = firstBatch;
+  for (let seen = 0; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
+    const walls = isForward ? job.nextRuns(batch, ref) : job.previousRuns(batch, ref);
+    for (const wall of walls) yield wall.getTime();
     if (walls.length < batch) return;
     ref = walls.at(-1)!;
   }
@@ -247,37 +221,40 @@ function walkForward(
 /** The next `count` runs strictly after `from`, in `tz`. */
 export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
   const runs: Date[] = [];
-  if (count > 0) walkForward(cron, tz, from.getTime(), (at) => runs.push(new Date(at)) < count, count);
+  if (count <= 0) return runs;
+  let last = from.getTime();
+  // No wall time before `from`'s own maps after it: a gap's times map to its end, whose wall time
+  // is later than theirs, and a repeated hour's to their first pass.
+  for (const wall of wallTimes(cron, new Date(wallOf(last, tz)), true, count)) {
+    const at = instantOf(wall, tz);
+    // Two wall times that meet in one instant (a gap's, a repeated hour's) are one run.
+    if (at <= last) continue;
+    last = at;
+    if (runs.push(new Date(at)) === count) break;
+  }
   return runs;
 }
 
 /** The latest run at or before `at`, in `tz`, or undefined when there is none in the pattern's past. */
 export function previousRun(cron: string, tz: string, at: Date): Date | undefined {
-  const job = wallJob(cron);
   const to = at.getTime();
   const wall = wallOf(to, tz);
   // In the second pass of a repeated hour, the rest of that hour's wall times map back to their
   // first pass, before `to`: start after them. Otherwise at `to`'s own wall time (inclusive).
   const isSecondPass = instantOf(wall - (wall % MINUTE_MS), tz) < to - (to % MINUTE_MS);
-  let ref = new Date(isSecondPass ? wall + 2 * HOUR_MS : wall + 1);
-  for (let seen = 0, batch = 1; seen < WALK_LIMIT; seen += batch, batch = Math.min(batch * 2, MAX_BATCH)) {
-    const walls = job.previousRuns(batch, ref);
-    for (const w of walls) {
-      const run = instantOf(w.getTime(), tz);
-      if (run <= to) return new Date(run);
-    }
-    if (walls.length < batch) return undefined;
-    ref = walls.at(-1)!;
+  for (const w of wallTimes(cron, new Date(isSecondPass ? wall + 2 * HOUR_MS : wall + 1), false)) {
+    const run = instantOf(w, tz);
+    if (run <= to) return new Date(run);
   }
   return undefined;
 }
 
 /** The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part). */
-function shortestIntervalMinutes(cron: string, from = new Date(Date.UTC(2025, 0, 6))): number {
-  const runs = wallJob(cron).nextRuns(INTERVAL_SAMPLE, from);
+function shortestIntervalMinutes(cron: string): number {
+  const runs = wallJob(cron).nextRuns(INTERVAL_SAMPLE, new Date(Date.UTC(2025, 0, 6)));
   let shortest = Infinity;
   for (let i = 1; i < runs.length; i++) {
-    shortest = Math.min(shortest, (runs[i]!.getTime() - runs[i - 1]!.getTime()) / 60_000);
+    shortest = Math.min(shortest, (runs[i]!.getTime() - runs[i - 1]!.getTime()) / MINUTE_MS);
   }
   return shortest;
 }
