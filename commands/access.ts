@@ -2,8 +2,8 @@
 // The console operator always passes; an empty allowlist lets nobody else in, which is the safe
 // default for a bot that joins public servers.
 import type { AccessCheck } from '../src/core/command.ts';
-import { UserError } from '../src/errors.ts';
-import { english, type Translate } from '../src/i18n/translate.ts';
+import { refusal } from '../src/errors.ts';
+import { type Translate } from '../src/i18n/translate.ts';
 
 interface AllowListOptions {
   /** Platform user ids allowed in. */
@@ -32,7 +32,7 @@ export function allowList(opts: AllowListOptions): AccessCheck {
         users: opts.usersVariable,
         roles: actor.platform === 'discord' ? t('access:roleHint', { variable: opts.rolesVariable }) : '',
       });
-    return new UserError({ code: 'forbidden', message: say(english), said: say });
+    return refusal(say, 'forbidden');
   };
 }
 

@@ -8,7 +8,8 @@ import { plainTimes } from '../src/core/reply.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
 import { spokenWords } from '../src/message-words.ts';
 import { formatNumber } from './format.ts';
-import { refusal, speakAloud, type SayCommandOptions } from './say.ts';
+import { speakAloud, type SayCommandOptions } from './say.ts';
+import { refusal } from '../src/errors.ts';
 
 /** Its name on a message's menu, as Discord and Slack show it. */
 export const READ_ALOUD = 'Read aloud';

@@ -8,9 +8,8 @@ import {
   type CommandContext,
   type NeededServices,
 } from '../src/core/command.ts';
-import { ServiceError, UserError } from '../src/errors.ts';
-import { english, type Translate } from '../src/i18n/translate.ts';
-import { PREFERENCE_DEFAULTS } from '../src/domain/preferences.ts';
+import type { UserError } from '../src/errors.ts';
+import { ServiceError, refusal } from '../src/errors.ts';
 import { formatBytes, formatNumber, quote, truncate } from './format.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
 import { findVoice, voiceChoices, voiceNameOf } from './voice-format.ts';
@@ -28,14 +27,8 @@ export interface SayCommandOptions {
 }
 
 // ElevenLabs voice ids are 20 letters and digits; one not in the list may still be usable.
-const ENGLISH_LOCALE = PREFERENCE_DEFAULTS.language;
 
 const VOICE_ID_RE = /^[A-Za-z0-9]{20}$/;
-
-/** A refusal of the text or voice: said in the reader's language, kept in English for the logs. */
-export function refusal(write: (t: Translate, locale: string) => string): UserError {
-  return new UserError({ code: 'invalid_input', message: write(english, ENGLISH_LOCALE), said: write });
-}
 
 /** The voice a `voice` option names: one of the list, an id that looks usable, or the default. */
 async function resolveVoice(

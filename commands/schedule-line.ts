@@ -4,9 +4,8 @@
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
 import { parseMentions } from '../src/domain/mentions.ts';
-import { UserError, type Said } from '../src/errors.ts';
-import { formatList, LOCALE } from '../src/format.ts';
-import { english } from '../src/i18n/translate.ts';
+import { refusal } from '../src/errors.ts';
+import { formatList } from '../src/format.ts';
 
 export const ADD_OPTIONS = z.object({
   when: z
@@ -91,12 +90,7 @@ const isAddKey = (key: string): key is AddKey => Object.hasOwn(PLACES, key);
 
 const QUOTES: Readonly<Record<string, string>> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
 
-/** A refusal from the catalogue: English for the logs, said in the reader's language. */
-function invalid(said: Said): UserError {
-  return new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
-}
-
-const givenTwice = (name: string) => invalid((t) => t('input:text.twice', { name }));
+const givenTwice = (name: string) => refusal((t) => t('input:text.twice', { name }));
 
 /** Where each word of `text` starts and ends; a quote opens a word or follows `key:`, as the grammar reads it. */
 function wordSpans(text: string): { start: number; end: number }[] {
@@ -133,7 +127,7 @@ function takeTrailing(line: string, commandOptions: readonly string[], out: Reco
     const word = line.slice(span.start, span.end);
     const key = /^([A-Za-z]+):/.exec(word)?.[1]?.toLowerCase();
     if (key === undefined || !isAddKey(key) || PLACES[key] !== 'anywhere') continue;
-    if (commandOptions.includes(key)) throw invalid((t) => t('scheduleRefusals:line.commandsOwn', { key }));
+    if (commandOptions.includes(key)) throw refusal((t) => t('scheduleRefusals:line.commandsOwn', { key }));
     if (Object.hasOwn(out, key)) throw givenTwice(key);
     out[key] = tokenize(word)[0]?.value ?? '';
     // The space before a word taken out goes with it; the rest of the line stays as typed.
@@ -174,7 +168,7 @@ export function readShortForm(
     if (!isAddKey(key) || PLACES[key] === 'keyed') {
       const names = Object.keys(PLACES).filter((k) => PLACES[k as AddKey] !== 'keyed');
       const typed = token.key;
-      throw invalid((t, locale) =>
+      throw refusal((t, locale) =>
         t('scheduleRefusals:line.noOption', { key: typed, names: formatList(names, 'and', locale) }),
       );
     }

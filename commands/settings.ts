@@ -12,8 +12,8 @@ import type {
   StoredPreferences,
 } from '../src/core/preferences.ts';
 import { CLEAR_WORD, LANGUAGES, UNIT_CHOICES, type Language } from '../src/domain/preferences.ts';
-import { UserError } from '../src/errors.ts';
-import { english, translatorFor, type Translate } from '../src/i18n/translate.ts';
+import { refusal } from '../src/errors.ts';
+import { translatorFor, type Translate } from '../src/i18n/translate.ts';
 import { isScheduleAdmin } from '../src/schedule/visibility.ts';
 import { canonicalTimeZone, isTimeZone } from '../src/schedule/when.ts';
 import { appliesReply, changedLead, channelReply } from './settings-format.ts';
@@ -72,10 +72,6 @@ function scopeOf(scope: string | undefined, ctx: CommandContext): PreferenceScop
   if (!channel) throw refusal((t) => t('settings:refuse.console'));
   return { kind: 'channel', channel };
 }
-
-/** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
-const refusal = (say: (t: Translate) => string, code: 'invalid_input' | 'forbidden' = 'invalid_input') =>
-  new UserError({ code, message: say(english), said: say });
 
 function checkChannelAdmin(opts: SettingsCommandOptions, actor: Actor): void {
   if (isScheduleAdmin({ adminUsers: opts.adminUsers, adminRoles: opts.adminRoles }, actor)) return;

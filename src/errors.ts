@@ -161,6 +161,11 @@ export class UserError extends BotError {
   }
 }
 
+/** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
+export function refusal(said: Said, code: UserErrorCode = 'invalid_input'): UserError {
+  return new UserError({ code, message: said(english, LOCALE), said });
+}
+
 export class AdapterError extends BotError {
   declare readonly code: AdapterErrorCode;
   readonly platform: 'console' | 'discord' | 'slack';

@@ -5,7 +5,8 @@
 // with one sentence saying the audio could not be made.
 import type { Attachment, Reply } from './core/reply.ts';
 import { countCharacters } from './domain/speech.ts';
-import { ServiceError, UserError, userMessageFor } from './errors.ts';
+import type { UserError } from './errors.ts';
+import { ServiceError, refusal, userMessageFor } from './errors.ts';
 import type { SpeechClient } from './services/speech/client.ts';
 import { writeTimes } from './render/time.ts';
 import { english, type Translate } from './i18n/translate.ts';
@@ -89,8 +90,7 @@ async function synthesizeSpoken(req: SpeakRequest): Promise<Attachment> {
 
 /** Why there is no audio when S5 has no credentials. */
 export function speechNotConfigured(): UserError {
-  const said = (t: Translate) => t('speech:notConfigured');
-  return new UserError({ code: 'not_configured', message: said(english), said });
+  return refusal((t) => t('speech:notConfigured'), 'not_configured');
 }
 
 /** The one sentence a reply carries when its audio could not be made, with the reason. */

@@ -2,9 +2,8 @@
 // bound to option names, text values are coerced to the option's type, and the whole is validated
 // by the command's schema; a failure is one sentence. The steps live in input/, one job a file:
 // tokenize.ts, resolve.ts (which command, "did you mean"), bind.ts, coerce.ts, issues.ts.
-import { UserError } from '../errors.ts';
-import { LOCALE } from '../format.ts';
-import { english, type Translate } from '../i18n/translate.ts';
+import { refusal } from '../errors.ts';
+import { type Translate } from '../i18n/translate.ts';
 import type { Command } from './command.ts';
 import { parseArgs } from './input/bind.ts';
 import { coerce } from './input/coerce.ts';
@@ -27,12 +26,7 @@ function withPreferred(
     if (filled[option] !== undefined && filled[option] !== null) continue;
     const value = key === undefined || prefs === undefined ? undefined : prefs[key];
     if (value !== undefined) filled[option] = value;
-    else if (key === 'home')
-      throw new UserError({
-        code: 'invalid_input',
-        message: `/${command.name} needs a place: type it (/${command.name} Oslo), or set your home place once with /settings home:Oslo.`,
-        said: (t) => t('errors:needsPlace', { command: command.name }),
-      });
+    else if (key === 'home') throw refusal((t) => t('errors:needsPlace', { command: command.name }));
   }
   return filled;
 }
@@ -68,5 +62,5 @@ export function readInput(
   const issue = result.error.issues[0];
   const said = (t: Translate, locale: string): string =>
     issue ? sentenceFor(command, issue, t, locale) : t('input:invalid', { command: command.name });
-  throw new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
+  throw refusal(said);
 }

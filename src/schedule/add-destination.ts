@@ -1,8 +1,6 @@
 // Where a schedule being added will post, and its home, which decides who sees it (visibility.ts).
-import { UserError, userMessageFor, type Said } from '../errors.ts';
-import { english } from '../i18n/translate.ts';
+import { refusal, userMessageFor } from '../errors.ts';
 import type { PostingGrant } from '../i18n/schedule-refusals.ts';
-import { LOCALE } from '../format.ts';
 import type { Actor } from '../core/actor.ts';
 import { channelDestination, workspaceOf, type ChatChannel } from '../core/channel.ts';
 import { maySendMessages } from '../domain/discord.ts';
@@ -26,18 +24,12 @@ export interface DestinationSources {
     | undefined;
 }
 
-/** A refusal from the catalogue: said in the reader's language, kept in English for the logs. */
-export function refusal(code: 'invalid_input' | 'forbidden', write: Said): UserError {
-  return new UserError({ code, message: write(english, LOCALE), said: write });
-}
-
 function destinationOf(destinations: readonly string[], to: string | undefined): string {
   const name = (to ?? 'default').trim().toLowerCase();
   if (destinations.includes(name)) return name;
-  if (destinations.length === 0)
-    throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.none'));
+  if (destinations.length === 0) throw refusal((t) => t('scheduleRefusals:destination.none'));
   const known = destinations.join(', ');
-  throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.unknown', { name, known }));
+  throw refusal((t) => t('scheduleRefusals:destination.unknown', { name, known }));
 }
 
 /** `to:` names a configured destination; else the channel typed in, once herald may post there; else `default`. */
@@ -60,7 +52,7 @@ export async function destinationFor(
   if (input.to !== undefined || channel === undefined || !check)
     return { destination: destinationOf(opts.destinations, input.to), home };
   const grant = await check(channel);
-  if (grant !== undefined) throw refusal('invalid_input', (t) => t(`scheduleRefusals:postHere.${grant}`));
+  if (grant !== undefined) throw refusal((t) => t(`scheduleRefusals:postHere.${grant}`));
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
   refuseNonMember(channel, audience?.isMember);
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
@@ -76,12 +68,11 @@ export async function destinationFor(
 /** `to:me`: the creator's DM with the bot; its home names no workspace (only its creator and admins see it). */
 async function directTo(opts: DestinationSources, creator: Actor, isThread: boolean) {
   const open = creator.platform === 'console' ? undefined : opts.directChannels?.[creator.platform];
-  if (creator.platform === 'console' || !open)
-    throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.meHere'));
+  if (creator.platform === 'console' || !open) throw refusal((t) => t('scheduleRefusals:destination.meHere'));
   if (isThread && creator.platform === 'discord')
-    throw refusal('invalid_input', (t) => t('scheduleRefusals:destination.meThread'));
+    throw refusal((t) => t('scheduleRefusals:destination.meThread'));
   const id = await open(creator.id).catch((err: unknown) =>
-    Promise.reject(refusal('invalid_input', (t, locale) => userMessageFor(err, t, locale))),
+    Promise.reject(refusal((t, locale) => userMessageFor(err, t, locale))),
   );
   return { destination: channelDestination({ platform: creator.platform, id }), isDirect: true, home: {} };
 }
@@ -90,9 +81,9 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
 function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
   if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
     if (maySendMessages(channel.memberPermissions)) return;
-    throw refusal('forbidden', (t) => t('scheduleRefusals:destination.notYourChannel'));
+    throw refusal((t) => t('scheduleRefusals:destination.notYourChannel'), 'forbidden');
   }
   if (channel.platform === 'slack' && isMember === false) {
-    throw refusal('forbidden', (t) => t('scheduleRefusals:destination.notMember'));
+    throw refusal((t) => t('scheduleRefusals:destination.notMember'), 'forbidden');
   }
 }

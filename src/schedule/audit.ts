@@ -2,11 +2,11 @@
 // and import is one entry in the store's logs, on every backend, carried by `npm run store`. Schedule admins read the entries
 // of the Discord server or Slack workspace they type in, with those of the schedules that belong to
 // the deployment (no workspace), as /schedule list scopes them; the console operator reads all.
+import { refusal } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Surface } from '../core/command.ts';
 import { workspaceOf } from '../core/channel.ts';
 import type { Store } from '../store/store.ts';
-import { refusal } from './add-destination.ts';
 import type { ScheduleRecord } from './schedules.ts';
 import { isScheduleAdmin, type Viewer } from './visibility.ts';
 
@@ -86,7 +86,7 @@ export async function readAudit(
 ): Promise<AuditEntry[]> {
   const { actor, channel } = viewer;
   if (!isScheduleAdmin(admins, actor))
-    throw refusal('forbidden', (t) => t('scheduleHistory:audit.adminsOnly'));
+    throw refusal((t) => t('scheduleHistory:audit.adminsOnly'), 'forbidden');
   const workspace = workspaceOf(channel);
   const keys =
     actor.isOperator === true || channel === undefined

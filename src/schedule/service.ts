@@ -3,7 +3,7 @@
 // preview (add's checks, then one run shown and never posted), remove, pause, resume, skip the next
 // run (src/schedule/skips.ts) and run now; and the shapes it takes and answers. The commands in
 // commands/schedule.ts only format its answers.
-import { userMessageFor, type Said } from '../errors.ts';
+import { refusal, userMessageFor, type Said } from '../errors.ts';
 import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
 import type { Choice, Surface } from '../core/command.ts';
@@ -20,7 +20,7 @@ import {
   type ScheduleRun,
   type ScheduleSkip,
 } from './schedules.ts';
-import { destinationFor, refusal, type DestinationSources } from './add-destination.ts';
+import { destinationFor, type DestinationSources } from './add-destination.ts';
 import { canSee, isScheduleAdmin, mayManage, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
@@ -155,9 +155,9 @@ async function findSchedule(opts: ScheduleServiceOptions, id: string, viewer: Vi
   const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
   if (builtIn) {
     const { name, variables } = builtIn;
-    throw refusal('forbidden', (t) => t('schedule:refuse.builtIn', { name, variables }));
+    throw refusal((t) => t('schedule:refuse.builtIn', { name, variables }), 'forbidden');
   }
-  throw refusal('invalid_input', (t) => t('schedule:refuse.noSuch', { id: id.trim() }));
+  throw refusal((t) => t('schedule:refuse.noSuch', { id: id.trim() }));
 }
 
 const choices = (values: readonly string[]): Choice[] =>
@@ -178,28 +178,28 @@ async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: A
   // run would use: the command's own and its options' (speak:yes's speech).
   const { services: needs } = await opts.commands().check(line, creator, (command, commands) => {
     if (UNSCHEDULABLE.test(command.name))
-      throw refusal('invalid_input', (t) => t('schedule:refuse.notReading', { command: command.name }));
+      throw refusal((t) => t('schedule:refuse.notReading', { command: command.name }));
     // The command's own watch says whether and how it may be watched.
     const refused = refuseWatch(command, line, isWatch, alert, commands);
-    if (refused !== undefined) throw refusal('invalid_input', refused);
+    if (refused !== undefined) throw refusal(refused);
   });
   // Last: the channel check asks the platform, which a refused line need not wait for.
   if (input.ping && !isScheduleAdmin(settings, creator))
-    throw refusal('forbidden', (t) => t('schedule:refuse.pingAdmins', { user: creator.id }));
+    throw refusal((t) => t('schedule:refuse.pingAdmins', { user: creator.id }), 'forbidden');
   const where = await destinationFor({ ...opts, destinations: settings.destinations }, input, creator);
   if (opts.simulated) {
     const decision = decideSimulated(needs, opts.simulated.plan, where.destination, opts.simulated.allow);
-    if (decision.kind === 'refuse') throw refusal('invalid_input', decision.said);
+    if (decision.kind === 'refuse') throw refusal(decision.said);
   }
   if (input.mode === 'edit' && input.thread === 'yes')
-    throw refusal('invalid_input', (t) => t('schedule:refuse.editOrThread'));
+    throw refusal((t) => t('schedule:refuse.editOrThread'));
   const lands =
     input.mode === 'edit' ? ('edit' as const) : input.thread === 'yes' ? ('thread' as const) : undefined;
   const cannot = lands && opts.landsRefusal?.(where.destination, lands);
-  if (cannot) throw refusal('invalid_input', cannot);
+  if (cannot) throw refusal(cannot);
   const platform = parseChannelDestination(where.destination)?.platform;
   if (platform && input.ping?.some((m) => m.platform !== platform))
-    throw refusal('invalid_input', (t) => t('schedule:refuse.pingPlatform', { platform }));
+    throw refusal((t) => t('schedule:refuse.pingPlatform', { platform }));
   return {
     id: newScheduleId(),
     when: when.text,
@@ -252,13 +252,15 @@ async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Li
 async function findManaged(opts: ScheduleServiceOptions, id: string, viewer: Viewer, verb: ManageVerb) {
   const record = await findSchedule(opts, id, viewer);
   if (mayManage(opts.settings, record, viewer.actor)) return record;
-  throw refusal('forbidden', (t) =>
-    t('schedule:refuse.notYours', {
-      id: record.id,
-      creator: record.creator.displayName,
-      user: viewer.actor.id,
-      verb: t(`schedule:refuse.verbs.${verb}`),
-    }),
+  throw refusal(
+    (t) =>
+      t('schedule:refuse.notYours', {
+        id: record.id,
+        creator: record.creator.displayName,
+        user: viewer.actor.id,
+        verb: t(`schedule:refuse.verbs.${verb}`),
+      }),
+    'forbidden',
   );
 }
 
@@ -278,7 +280,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
       const record = await readAdd(opts, input, creator);
       const result = await store.addSchedule(record, settings.max);
       if (result === 'full') {
-        throw refusal('invalid_input', (t) => t('schedule:refuse.full', { max: settings.max }));
+        throw refusal((t) => t('schedule:refuse.full', { max: settings.max }));
       }
       if (result === 'exists') throw new Error('schedule id collision; try again');
       await audit(record, 'add', creator, surface);

@@ -1,9 +1,9 @@
 // The runs a chat schedule skips: its public holidays (`skip:holidays:de-by`, src/holidays.ts) in
 // its zone, and the one run `/schedule skip` set aside, kept in the store for every replica.
+import { refusal } from '../errors.ts';
 import { holidayOn } from '../holidays.ts';
 import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
 import { formatInZone } from '../format.ts';
-import { refusal } from './add-destination.ts';
 import { nextRuns } from './when.ts';
 import type { Store } from '../store/store.ts';
 
@@ -64,23 +64,23 @@ export async function setSkip(
   now: Date,
 ): Promise<Skipped> {
   const { id, timezone } = record;
-  if (record.paused) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.paused', { id }));
+  if (record.paused) throw refusal((t) => t('scheduleRefusals:skip.paused', { id }));
   const pending = await pendingSkip(store, id, now);
   if (!isSkip) {
-    if (!pending) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.none', { id }));
+    if (!pending) throw refusal((t) => t('scheduleRefusals:skip.none', { id }));
     await store.deleteValues(skipKey(id));
     const [nextRun] = await runsAfterSkips(store, record, now, 1);
     return { record, slot: new Date(pending.slotId), nextRun };
   }
   if (pending)
-    throw refusal('invalid_input', (t, locale) =>
+    throw refusal((t, locale) =>
       t('scheduleRefusals:skip.already', {
         id,
         at: formatInZone(new Date(pending.slotId), timezone, locale),
       }),
     );
   const [slot, nextRun] = await runsAfterSkips(store, record, now, 2);
-  if (!slot) throw refusal('invalid_input', (t) => t('scheduleRefusals:skip.noNext', { id }));
+  if (!slot) throw refusal((t) => t('scheduleRefusals:skip.noNext', { id }));
   await store.setValue(skipKey(id), JSON.stringify({ slotId: slot.toISOString(), by: by.slice(0, 80) }));
   return { record, slot, nextRun };
 }

@@ -6,9 +6,8 @@
 // hour repeats runs at its first occurrence. croner, not node-cron: node-cron 4 gives next runs
 // only from the real current time and no previous runs, which the fake clock and catch-up need.
 import { Cron } from 'croner';
-import { ConfigError, UserError, type ConfigProblem, type Said } from '../errors.ts';
-import { formatNumber, LOCALE, wallClockIn as wallOf } from '../format.ts';
-import { english } from '../i18n/translate.ts';
+import { ConfigError, refusal, type ConfigProblem } from '../errors.ts';
+import { formatNumber, wallClockIn as wallOf } from '../format.ts';
 
 interface ParsedWhen {
   /** As typed, trimmed. */
@@ -28,11 +27,6 @@ const EXAMPLES = {
   cron: '"0 8 * * 1-5"',
 };
 
-/** A refusal from the catalogue (src/i18n/schedule-refusals.ts); the words of `when` stay English. */
-function invalid(said: Said): UserError {
-  return new UserError({ code: 'invalid_input', message: said(english, LOCALE), said });
-}
-
 // Known without asking Intl: the first Intl object maps several MB of ICU, which start-up need not pay.
 const UTC = 'UTC';
 
@@ -49,7 +43,7 @@ export function isTimeZone(tz: string): boolean {
 
 /** Throws the one sentence for a zone that is not an IANA name. */
 export function checkTimeZone(tz: string): string {
-  if (!isTimeZone(tz)) throw invalid((t) => t('scheduleRefusals:when.timeZone', { tz }));
+  if (!isTimeZone(tz)) throw refusal((t) => t('scheduleRefusals:when.timeZone', { tz }));
   return canonicalTimeZone(tz);
 }
 
@@ -78,7 +72,7 @@ function parseTime(text: string): { hour: number; minute: number } | undefined {
 
 function atTime(dayPart: string, time: string, cronDays: string, words: string): Omit<ParsedWhen, 'text'> {
   const t = parseTime(time);
-  if (!t) throw invalid((say) => say('scheduleRefusals:when.notTime', { time }));
+  if (!t) throw refusal((say) => say('scheduleRefusals:when.notTime', { time }));
   return {
     cron: `${t.minute} ${t.hour} ${dayPart} * ${cronDays}`,
     words: `${words} at ${pad(t.hour)}:${pad(t.minute)}`,
@@ -97,7 +91,7 @@ function parsePlain(text: string): Omit<ParsedWhen, 'text'> | undefined {
     const max = isHours ? 23 : 59;
     if (n < 1 || n > max) {
       const text = `every ${n} ${isHours ? 'hours' : 'minutes'}`;
-      throw invalid((t) => t('scheduleRefusals:when.outOfRange', { text, max }));
+      throw refusal((t) => t('scheduleRefusals:when.outOfRange', { text, max }));
     }
     if (n === 1) return parsePlain(isHours ? 'every hour' : 'every minute');
     return isHours
@@ -157,7 +151,7 @@ function parseCron(text: string): Omit<ParsedWhen, 'text'> | undefined {
   if (fields.length !== 5 || !fields.every((f) => /^[\d*/,\-a-z?LW#]+$/i.test(f))) return undefined;
   const cron = fields.join(' ');
   const why = cronError(cron);
-  if (why !== undefined) throw invalid((t) => t('scheduleRefusals:when.badCron', { cron, why }));
+  if (why !== undefined) throw refusal((t) => t('scheduleRefusals:when.badCron', { cron, why }));
   return { cron, words: describeCron(cron) };
 }
 
@@ -262,19 +256,19 @@ function shortestIntervalMinutes(cron: string): number {
 /** Reads `when`, refusing in one sentence anything more frequent than `minIntervalMinutes` or never due. */
 export function parseWhen(input: string, opts: { minIntervalMinutes: number; now?: Date }): ParsedWhen {
   const text = input.trim().replace(/\s+/g, ' ');
-  if (text === '') throw invalid((t) => t('scheduleRefusals:when.empty', EXAMPLES));
+  if (text === '') throw refusal((t) => t('scheduleRefusals:when.empty', EXAMPLES));
   const parsed = parsePlain(text) ?? parseCron(text);
-  if (!parsed) throw invalid((t) => t('scheduleRefusals:when.unreadable', { text, ...EXAMPLES }));
+  if (!parsed) throw refusal((t) => t('scheduleRefusals:when.unreadable', { text, ...EXAMPLES }));
   // Measured on the wall clock (UTC): a zone moves a run by hours, not across the span.
   const now = opts.now ?? new Date();
   const next = wallJob(parsed.cron).nextRun(now);
   if (!next || next.getTime() - now.getTime() > LONGEST_GAP_DAYS * DAY_MS) {
-    throw invalid((t) => t('scheduleRefusals:when.noRun', { text, days: LONGEST_GAP_DAYS }));
+    throw refusal((t) => t('scheduleRefusals:when.noRun', { text, days: LONGEST_GAP_DAYS }));
   }
   const shortest = shortestIntervalMinutes(parsed.cron);
   if (shortest < opts.minIntervalMinutes) {
     const minimum = opts.minIntervalMinutes;
-    throw invalid((t, locale) =>
+    throw refusal((t, locale) =>
       t('scheduleRefusals:when.tooOften', {
         text,
         count: shortest,

@@ -1,15 +1,9 @@
 // Binds a command's tokens to its option names: `key:value` by name (any case), plain words to
 // the positional options in order, the last positional taking every remaining word.
-import { UserError } from '../../errors.ts';
-import { english, type Translate } from '../../i18n/translate.ts';
+import { refusal } from '../../errors.ts';
 import type { Command } from '../command.ts';
 import { optionSpecs } from '../options.ts';
 import { tokenize } from './tokenize.ts';
-
-/** A refusal from the catalogue (src/i18n/input.ts): English for the logs, said in the reader's language. */
-function invalid(said: (t: Translate) => string): UserError {
-  return new UserError({ code: 'invalid_input', message: said(english), said });
-}
 
 /** "/jobs what where:… country:…": how the command is typed. */
 export function usageOf(command: Command): string {
@@ -46,13 +40,13 @@ export function parseArgs(command: Command, text: string): Record<string, string
     }
     if (name === undefined) {
       const values = { command: command.name, key: token.key, names: names.join(', ') };
-      throw invalid((t) => t(names.length > 0 ? 'input:text.noOption' : 'input:text.noOptions', values));
+      throw refusal((t) => t(names.length > 0 ? 'input:text.noOption' : 'input:text.noOptions', values));
     }
     if (token.hasNoValue) {
       const example = exampleOf(command, name);
-      throw invalid((t) => t('input:text.noValue', { name, example }));
+      throw refusal((t) => t('input:text.noValue', { name, example }));
     }
-    if (Object.hasOwn(out, name)) throw invalid((t) => t('input:text.twice', { name }));
+    if (Object.hasOwn(out, name)) throw refusal((t) => t('input:text.twice', { name }));
     out[name] = token.value;
   }
   const slots = command.positional.filter((n) => !Object.hasOwn(out, n));
@@ -61,7 +55,7 @@ export function parseArgs(command: Command, text: string): Record<string, string
     const extra = words.join(' ').replace(/\s+/gu, ' ');
     const shown = extra.length > 40 ? `${extra.slice(0, 39)}…` : extra;
     const values = { command: command.name, shown, usage: usageOf(command) };
-    throw invalid((t) => t('input:text.unexpected', values));
+    throw refusal((t) => t('input:text.unexpected', values));
   }
   slots.forEach((name, index) => {
     if (index >= words.length) return;

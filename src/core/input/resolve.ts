@@ -1,7 +1,6 @@
 // Which command a name and its text address ("email" with "send to:…" is "email send"), and the
 // closest name when there is none, for a "did you mean" hint.
-import { UserError } from '../../errors.ts';
-import { english, type Translate } from '../../i18n/translate.ts';
+import { refusal } from '../../errors.ts';
 import type { CommandRegistry } from '../adapter.ts';
 import type { Command } from '../command.ts';
 
@@ -37,11 +36,6 @@ function closestName(wanted: string, names: readonly string[]): string | undefin
   return scored[0]?.name;
 }
 
-/** A refusal from the catalogue (src/i18n/input.ts): English for the logs, said in the reader's language. */
-function unknownCommand(said: (t: Translate) => string): UserError {
-  return new UserError({ code: 'unknown_command', message: said(english), said });
-}
-
 /**
  * Finds the command a name and its text address: "email" with "send to:…" is "email send".
  * Slack hands over the slash command and its text; the console the first word and the rest.
@@ -60,12 +54,14 @@ export function resolveCommand(
     const { word, rest } = splitFirstWord(text);
     const sub = group.subcommands.find((s) => s.name === word)?.command;
     if (sub) return { command: sub, rest };
-    if (word === '') throw unknownCommand((t) => t('input:command.needsSubcommand', { wanted, list }));
-    throw unknownCommand((t) => t('input:command.noSubcommand', { wanted, word, list }));
+    if (word === '')
+      throw refusal((t) => t('input:command.needsSubcommand', { wanted, list }), 'unknown_command');
+    throw refusal((t) => t('input:command.noSubcommand', { wanted, word, list }), 'unknown_command');
   }
   const names = registry.entries.map((e) => e.name);
   const close = closestName(wanted, names);
-  throw unknownCommand((t) =>
-    close ? t('input:command.noneClose', { wanted, close }) : t('input:command.none', { wanted }),
+  throw refusal(
+    (t) => (close ? t('input:command.noneClose', { wanted, close }) : t('input:command.none', { wanted })),
+    'unknown_command',
   );
 }

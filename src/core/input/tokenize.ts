@@ -1,8 +1,7 @@
 // The text grammar of commands, shared by the console and Slack:
 // `/name positional "quoted words" key:value key:"multi word"`. This file only cuts text into
 // tokens; binding them to a command's options is bind.ts's job.
-import { UserError } from '../../errors.ts';
-import { english, type Translate } from '../../i18n/translate.ts';
+import { refusal } from '../../errors.ts';
 
 /** One word of argument text: a positional value, or an option given as `key:value`. */
 export interface ArgToken {
@@ -18,11 +17,6 @@ const KEY_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** Looks like an IPv6 address (`fe80::1`, `abcd:ef01::2`): a value, not `key:value`. */
 const IPV6_LIKE_RE = /^[0-9a-f]*:[0-9a-f]*:[0-9a-f:.]*(%\S+)?$/i;
 const isSpace = (ch: string | undefined): boolean => ch !== undefined && /\s/u.test(ch);
-
-/** A refusal from the catalogue (src/i18n/input.ts): English for the logs, said in the reader's language. */
-function invalid(said: (t: Translate) => string): UserError {
-  return new UserError({ code: 'invalid_input', message: said(english), said });
-}
 
 /** Reads words and quoted runs of one text, left to right. */
 class Reader {
@@ -49,7 +43,7 @@ class Reader {
         out += ch;
       }
     }
-    throw invalid((t) => t('input:text.unclosedQuote', { open, close }));
+    throw refusal((t) => t('input:text.unclosedQuote', { open, close }));
   }
 
   /** A value: an optional quoted run, then every character up to the next space. */
