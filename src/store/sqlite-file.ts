@@ -3,11 +3,17 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-function openSqlite(path: string): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5_000 });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-  return db;
+/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
+export function atomic<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
 }
 
 /**
@@ -112,22 +118,19 @@ function migrateClaims(db: DatabaseSync): void {
       ).sql,
     );
   if (!isOld()) return;
-  db.exec('BEGIN IMMEDIATE');
-  try {
+  atomic(db, () => {
     // Another replica opening the same file may have converted it meanwhile.
     if (isOld())
       db.exec(`${claimsTable('claims_keyed')}; INSERT INTO claims_keyed SELECT key, expires_at FROM claims;
         DROP TABLE claims; ALTER TABLE claims_keyed RENAME TO claims;`);
-    db.exec('COMMIT');
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw err;
-  }
+  });
 }
 
 /** Opens the store file at `path` (or `:memory:`) with its schema, migrated. */
 export function openStoreFile(path: string): DatabaseSync {
-  const db = openSqlite(path);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   db.exec(SCHEMA);
   migrate(db);
   return db;

@@ -2,15 +2,14 @@
 // `:memory:`. Every read-then-write is a BEGIN IMMEDIATE transaction, which takes the write lock
 // before reading, so two claimers never both see a slot as free. A schedule is one JSON row; the
 // indexed `next_run_at` is its next fire time (NULL while paused).
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { atomic, openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
   entryOf,
   slotOf,
   type ClaimResult,
   type ClaimRules,
-  type NewOutboxEntry,
   type SlotRecord,
   type OutboxStore,
   type ScheduleStore,
@@ -20,20 +19,6 @@ import {
   type StoredFields,
 } from './store.ts';
 
-/** Runs `fn` holding the write lock, so its reads and writes are one atomic step. */
-function atomic<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = fn();
-    db.exec('COMMIT');
-    return result;
-  } catch (err) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw err;
-  }
-}
-
-/** What the SQLite store's parts share: the open database and the clock. */
 interface SqliteContext {
   db: DatabaseSync;
   now: () => number;
@@ -46,37 +31,14 @@ type Steps<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : T[K];
 };
 
-/** The steps as Store methods: what one throws is a rejection, never a synchronous throw. */
+/** The steps as Store methods: what one throws is a rejection (by the Promise constructor), never a throw. */
 function asMethods<T>(steps: Steps<T>): T {
-  const methods = Object.entries(steps).map(([name, step]) => {
-    if (typeof step !== 'function') return [name, step];
-    return [
-      name,
-      (...args: unknown[]) => {
-        try {
-          return Promise.resolve((step as (...a: unknown[]) => unknown)(...args));
-        } catch (err) {
-          return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      },
-    ];
-  });
-  return Object.fromEntries(methods) as T;
-}
-
-/**
- * Inserts a new pending entry unless its id exists: due at `t`, or leased to `lease.owner` until
- * `lease.until` (one attempt counted, in flight from `t`).
- */
-function insertEntry(
-  addEntry: StatementSync,
-  e: NewOutboxEntry,
-  t: number,
-  lease?: { owner: string; until: number },
-) {
-  const held = lease ? [1, lease.until, lease.owner, t] : [0, t, '', null];
-  const memory = [e.memory?.key ?? null, e.memory?.value ?? null];
-  addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), ...held, ...memory, t, t);
+  const method = (step: unknown) =>
+    typeof step !== 'function'
+      ? step
+      : (...args: unknown[]) =>
+          new Promise((resolve) => resolve((step as (...a: unknown[]) => unknown)(...args)));
+  return Object.fromEntries(Object.entries(steps).map(([name, step]) => [name, method(step)])) as T;
 }
 
 /** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
@@ -288,8 +250,12 @@ function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
       atomic(db, () => {
         const t = now();
         if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
-        const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
-        for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
+        // Due now, or leased to the poster (one attempt counted) and in flight from now.
+        const held = opts?.leaseMs === undefined ? [0, t, '', null] : [1, t + opts.leaseMs, owner, t];
+        for (const d of deliveries) {
+          const memory = [d.memory?.key ?? null, d.memory?.value ?? null];
+          q.addEntry.run(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...held, ...memory, t, t);
+        }
         if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
