@@ -4,7 +4,8 @@ import type { Config } from '../config/index.ts';
 import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store, StoreOptions } from './store.ts';
-import { createMemoryRateBudget, type OpenRateBudget, type RateBudgetOptions } from './rate-budget.ts';
+import { createMemoryRateBudget, type OpenRateBudget } from './rate-budget.ts';
+import type { RedisRateBudgetOptions } from './rate-budget-redis.ts';
 
 export type * from './store.ts';
 export { RETENTION_MS } from './store.ts';
@@ -50,12 +51,9 @@ export async function openStore(config: StorePlace, opts: RedisStoreOptions = {}
 /** The platforms' request budgets where the store is: in Redis for every replica, else this process's own. */
 export async function openRateBudget(
   config: StorePlace & Pick<Config, 'discordBudget'>,
-  opts: Omit<RateBudgetOptions, 'perSecond' | 'invalidLimit'> & {
-    keyPrefix?: string;
-    onRedisFailure?: (err: unknown) => void;
-  } = {},
+  hooks: Pick<RedisRateBudgetOptions, 'onLimitReached' | 'onRedisFailure'>,
 ): Promise<OpenRateBudget> {
-  const settings = { ...opts, ...config.discordBudget };
+  const settings = { ...hooks, ...config.discordBudget };
   const redisUrl = redisUrlOf(config);
   if (redisUrl === undefined) return createMemoryRateBudget(settings);
   return (await import('./rate-budget-redis.ts')).createRedisRateBudget(redisUrl, {

@@ -3,13 +3,20 @@
 // keys written before the tag, a SCAN by prefix, running a Lua script by its hash, and connecting.
 import type { Redis } from 'ioredis';
 
+/** Where the store's keys are in Redis, and how it is reached. */
+export interface RedisPlace {
+  /** Defaults to "herald:". Tests use a unique one per run. */
+  keyPrefix?: string;
+  connectTimeoutMs?: number;
+  /** Whether a rediss:// server's certificate is checked (REDIS_TLS_VERIFY). */
+  verifyTls?: boolean | undefined;
+}
+
 /** Connects through herald's one Redis factory (src/redis.ts), loaded only when Redis is configured. */
 export async function connectStoreRedis(
   url: string,
-  opts: { connectTimeoutMs?: number | undefined; verifyTls?: boolean | undefined } = {},
+  { connectTimeoutMs, verifyTls }: RedisPlace,
 ): Promise<Redis> {
-  // Only these two: the store's own options (its clock, key prefix) are passed in here too.
-  const { connectTimeoutMs, verifyTls } = opts;
   return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs, verifyTls });
 }
 
