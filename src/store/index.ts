@@ -18,19 +18,15 @@ export function createMemoryStore(opts: StoreOptions = {}): Store {
   return { ...createSqliteStore(':memory:', { ...opts, kind: 'memory' }), close: () => Promise.resolve() };
 }
 
-const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
-
-function redisUrlOf(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | undefined {
-  if (isRedisUrl(config.storeUrl)) return config.storeUrl;
-  return isRedisUrl(config.redisUrl) ? config.redisUrl : undefined;
-}
+const redisUrlOf = (config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | undefined =>
+  [config.storeUrl, config.redisUrl].find((url) => url !== undefined && /^rediss?:\/\//.test(url));
 
 /** Where the store lives, without credentials: for the startup log line. */
 export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string {
   const url = redisUrlOf(config);
-  const u = url === undefined ? undefined : new URL(url);
-  if (u) return `redis ${u.hostname}:${u.port || '6379'}`;
-  return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
+  if (url === undefined) return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
+  const u = new URL(url);
+  return `redis ${u.hostname}:${u.port || '6379'}`;
 }
 
 /** Where the store is, and whether a rediss:// certificate is checked (unset: it is). */

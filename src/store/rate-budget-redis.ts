@@ -84,7 +84,7 @@ function redisSteps(redis: Redis, prefix: string): BudgetSteps {
   };
 }
 
-/** Connects to Redis at `url`; rejects when it cannot be reached. */
+/** Rejects when Redis cannot be reached. */
 export async function createRedisRateBudget(
   url: string,
   opts: RedisRateBudgetOptions,

@@ -20,7 +20,6 @@ export async function connectStoreRedis(
   return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs, verifyTls });
 }
 
-/** The prefix of the store's keys: the configured one and the `{sched}` hash tag. */
 export function storeKeyPrefix(prefix: string): string {
   return `${prefix}{sched}:`;
 }
@@ -46,7 +45,7 @@ export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<numb
   return moved;
 }
 
-/** Hands `each` the keys that start with `keyPrefix`, a SCAN batch at a time. */
+/** A SCAN batch at a time. */
 export async function scanKeys(redis: Redis, keyPrefix: string, each: (keys: string[]) => Promise<void>) {
   const pattern = `${keyPrefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
   let cursor = '0';

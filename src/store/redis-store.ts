@@ -62,7 +62,7 @@ interface RedisContext {
   k: Record<'records' | 'paused' | 'last' | 'next' | 'runs', string>;
 }
 
-/** Connects to Redis at `url` (redis:// or rediss://); rejects when it cannot be reached. */
+/** Rejects when Redis cannot be reached. */
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
   const prefix = opts.keyPrefix ?? 'herald:';
   const p = storeKeyPrefix(prefix);
@@ -80,7 +80,6 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   const all = key('outbox', 'all');
   // Schedules written before the index existed are looked at once.
   await ctx.script(lua.BACKFILL, 3, k.records, k.paused, k.next);
-
   return {
     kind: 'redis',
     ...redisSchedules(ctx),
@@ -311,7 +310,6 @@ function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
       const pipeline = redis.pipeline();
       for (const id of await redis.zrange(key('outbox', 'all'), '0', '-1')) pipeline.hgetall(entryKey(id));
       const hashes = ((await pipeline.exec()) ?? []).map(([err, h]) => (err ? {} : h));
-
       return (hashes as Record<string, string>[]).filter((h) => h.id && h.status === status).map(entryOf);
     },
   };

@@ -3,19 +3,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
-export function atomic<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const result = fn();
-    db.exec('COMMIT');
-    return result;
-  } catch (err) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw err;
-  }
-}
-
 /**
  * An interaction's claim is written before its first answer, on the event loop: one B-tree
  * (WITHOUT ROWID), not a table and its key's index, halves the pages each claim writes to the WAL
@@ -118,15 +105,19 @@ function migrateClaims(db: DatabaseSync): void {
       ).sql,
     );
   if (!isOld()) return;
-  atomic(db, () => {
+  db.exec('BEGIN IMMEDIATE');
+  try {
     // Another replica opening the same file may have converted it meanwhile.
     if (isOld())
       db.exec(`${claimsTable('claims_keyed')}; INSERT INTO claims_keyed SELECT key, expires_at FROM claims;
         DROP TABLE claims; ALTER TABLE claims_keyed RENAME TO claims;`);
-  });
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
 }
 
-/** Opens the store file at `path` (or `:memory:`) with its schema, migrated. */
 export function openStoreFile(path: string): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: 5_000 });
@@ -155,7 +146,6 @@ export function slotStatements(db: DatabaseSync) {
       `SELECT owner, lease_until FROM slots
        WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
     ),
-    schedule: db.prepare('SELECT record FROM schedules WHERE id = ?'),
     insertSlot: db.prepare(
       `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
        VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
@@ -177,8 +167,6 @@ export function slotStatements(db: DatabaseSync) {
        owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    getValue: db.prepare('SELECT value FROM kv WHERE key = ?'),
-    setValue: db.prepare(SET_VALUE),
   };
 }
 
@@ -196,7 +184,6 @@ export function outboxStatements(db: DatabaseSync) {
        memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
     ),
     memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
-    setValue: db.prepare(SET_VALUE),
     renew: db.prepare(
       `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
     ),

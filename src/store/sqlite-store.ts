@@ -2,8 +2,8 @@
 // `:memory:`. Every read-then-write is a BEGIN IMMEDIATE transaction, which takes the write lock
 // before reading, so two claimers never both see a slot as free. A schedule is one JSON row; the
 // indexed `next_run_at` is its next fire time (NULL while paused).
-import type { DatabaseSync } from 'node:sqlite';
-import { atomic, openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
   entryOf,
@@ -19,9 +19,25 @@ import {
   type StoredFields,
 } from './store.ts';
 
+/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
+function atomic<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
 interface SqliteContext {
   db: DatabaseSync;
   now: () => number;
+  scheduleOf: (id: string) => ScheduleRecord | undefined;
+  valueOf: (key: string) => string | undefined;
+  setValue: StatementSync;
 }
 
 const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
@@ -41,13 +57,13 @@ function asMethods<T>(steps: Steps<T>): T {
   return Object.fromEntries(Object.entries(steps).map(([name, step]) => [name, method(step)])) as T;
 }
 
-/** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
+/** `path` and its directory are made when missing; `:memory:` works too. */
 export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'memory' } = {}): Store {
   const now = opts.now ?? Date.now;
   const db = openStoreFile(path);
-  const ctx: SqliteContext = { db, now };
   const q = {
     get: db.prepare('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
+    record: db.prepare('SELECT record FROM schedules WHERE id = ?'),
     set: db.prepare(SET_VALUE),
     // An expired value counts as absent.
     setIfAbsent: db.prepare(`${SET_VALUE} WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`),
@@ -74,12 +90,19 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
     pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
   };
   const count = (r: { changes: number | bigint }) => Number(r.changes);
+  const ctx: SqliteContext = {
+    db,
+    now,
+    scheduleOf: (id) => parseRecord(q.record.get(id)),
+    valueOf: (key) => (q.get.get(key, now()) as { value: string } | undefined)?.value,
+    setValue: q.set,
+  };
   return asMethods<Store>({
     kind: opts.kind ?? 'sqlite',
     ...sqliteSchedules(ctx),
     ...sqliteSlots(ctx),
     ...sqliteOutbox(ctx),
-    getValue: (key) => (q.get.get(key, now()) as { value: string } | undefined)?.value,
+    getValue: ctx.valueOf,
     setValue: (key, value, o) => {
       const t = now();
       const expiresAt = o?.ttlMs === undefined ? null : t + o.ttlMs;
@@ -111,11 +134,10 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
   });
 }
 
-function sqliteSchedules({ db }: SqliteContext): Steps<ScheduleStore> {
+function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore> {
   const q = {
     // Added in the same millisecond: in the order added.
     list: db.prepare('SELECT record FROM schedules ORDER BY created_at, rowid'),
-    get: db.prepare('SELECT record FROM schedules WHERE id = ?'),
     count: db.prepare('SELECT COUNT(*) AS n FROM schedules'),
     insert: db.prepare(
       'INSERT OR IGNORE INTO schedules (id, record, created_at, next_run_at) VALUES (?, ?, ?, ?)',
@@ -137,7 +159,7 @@ function sqliteSchedules({ db }: SqliteContext): Steps<ScheduleStore> {
   /** Reads, changes and writes one record in one transaction; false when it is gone. */
   const change = (id: string, fn: (r: ScheduleRecord) => void): boolean =>
     atomic(db, () => {
-      const r = parseRecord(q.get.get(id));
+      const r = scheduleOf(id);
       if (!r) return false;
       fn(r);
       q.update.run(JSON.stringify(r), id);
@@ -154,10 +176,10 @@ function sqliteSchedules({ db }: SqliteContext): Steps<ScheduleStore> {
 
   return {
     listSchedules: () => q.list.all().map((row) => parseRecord(row)!),
-    getSchedule: (id) => parseRecord(q.get.get(id)),
+    getSchedule: scheduleOf,
     addSchedule: (record, max) =>
       atomic(db, (): AddResult => {
-        if (q.get.get(record.id) !== undefined) return 'exists';
+        if (scheduleOf(record.id)) return 'exists';
         if ((q.count.get() as { n: number }).n >= max) return 'full';
         const next = record.paused ? null : record.createdAt;
         q.insert.run(record.id, JSON.stringify(record), record.createdAt, next);
@@ -193,7 +215,7 @@ function withRuns(runs: readonly ScheduleRun[], added: readonly ScheduleRun[]): 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
+function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext): Steps<SlotStore> {
   const q = slotStatements(db);
   const slotAt = (job: string, slotId: string) => {
     const row = q.slot.get(job, slotId) as StoredFields | undefined;
@@ -202,10 +224,9 @@ function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
 
   /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
   function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRecord | undefined) {
-    if (rules.schedule) {
-      const record = parseRecord(q.schedule.get(rules.schedule.id));
-      if (!record || (record.paused && !rules.schedule.manual)) return { status: 'gone' } as const;
-    }
+    const schedule = rules.schedule && scheduleOf(rules.schedule.id);
+    if (rules.schedule && (!schedule || (schedule.paused && !rules.schedule.manual)))
+      return { status: 'gone' } as const;
     if (s?.status === 'posted') return { status: 'already-posted' } as const;
     if (s?.status === 'claimed' && s.leaseUntil > t)
       return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil } as const;
@@ -230,14 +251,14 @@ function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
         if (refused) return refused;
         if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
         else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
-        const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
+        const schedule = rules.schedule && scheduleOf(rules.schedule.id);
         const key = rules.schedule?.memoryKey;
-        const memory = key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
+        const memory = key === undefined ? undefined : valueOf(key);
         return {
           status: 'claimed',
           attempt: (s?.attempts ?? 0) + 1,
           ...(schedule ? { schedule } : {}),
-          ...(memory ? { memory: memory.value } : {}),
+          ...(memory === undefined ? {} : { memory }),
         };
       }),
     markMissed: (job, slotId, error) =>
@@ -256,7 +277,7 @@ function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
           const memory = [d.memory?.key ?? null, d.memory?.value ?? null];
           q.addEntry.run(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...held, ...memory, t, t);
         }
-        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t, null);
+        if (opts?.memory) setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
     markFailed: (job, slotId, owner, error) => void q.failSlot.run(error, now(), job, slotId, owner),
@@ -264,7 +285,7 @@ function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
   };
 }
 
-function sqliteOutbox({ db, now }: SqliteContext): Steps<OutboxStore> {
+function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> {
   const q = outboxStatements(db);
   return {
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
@@ -284,7 +305,7 @@ function sqliteOutbox({ db, now }: SqliteContext): Steps<OutboxStore> {
         if (!memory) return false;
         q.delivered.run(receipt ?? null, t, id);
         if (memory.memory_key !== null && memory.memory_value !== null)
-          q.setValue.run(memory.memory_key, memory.memory_value, t, null);
+          setValue.run(memory.memory_key, memory.memory_value, t, null);
         return true;
       }),
     renewOutboxLeases: (ids, owner, leaseMs) =>
