@@ -15,7 +15,7 @@ export { createSqliteStore, createMemoryRateBudget };
 /** A store that keeps nothing past the process: SQLite in memory, the same code as the file's. */
 export function createMemoryStore(opts: StoreOptions = {}): Store {
   // Closing it would lose what it holds; a test's handles close it one after another.
-  return { ...createSqliteStore(':memory:', { ...opts, kind: 'memory' }), close: () => Promise.resolve() };
+  return { ...createSqliteStore(':memory:', opts), kind: 'memory', close: () => Promise.resolve() };
 }
 
 const redisUrlOf = (config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | undefined =>

@@ -58,7 +58,7 @@ function asMethods<T>(steps: Steps<T>): T {
 }
 
 /** `path` and its directory are made when missing; `:memory:` works too. */
-export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'memory' } = {}): Store {
+export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
   const now = opts.now ?? Date.now;
   const db = openStoreFile(path);
   const q = {
@@ -98,7 +98,7 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
     setValue: q.set,
   };
   return asMethods<Store>({
-    kind: opts.kind ?? 'sqlite',
+    kind: 'sqlite',
     ...sqliteSchedules(ctx),
     ...sqliteSlots(ctx),
     ...sqliteOutbox(ctx),
@@ -222,11 +222,8 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
     return row && slotOf(row);
   };
 
-  /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
+  /** What stops the claim besides its schedule, read in its transaction; undefined when none does. */
   function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRecord | undefined) {
-    const schedule = rules.schedule && scheduleOf(rules.schedule.id);
-    if (rules.schedule && (!schedule || (schedule.paused && !rules.schedule.manual)))
-      return { status: 'gone' } as const;
     if (s?.status === 'posted') return { status: 'already-posted' } as const;
     if (s?.status === 'claimed' && s.leaseUntil > t)
       return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil } as const;
@@ -246,12 +243,14 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
     claimSlot: (job, slotId, owner, leaseMs, rules = {}) =>
       atomic(db, (): ClaimResult => {
         const t = now();
+        const schedule = rules.schedule && scheduleOf(rules.schedule.id);
+        if (rules.schedule && (!schedule || (schedule.paused && !rules.schedule.manual)))
+          return { status: 'gone' };
         const s = slotAt(job, slotId);
         const refused = refusal(job, slotId, t, rules, s);
         if (refused) return refused;
         if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
         else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
-        const schedule = rules.schedule && scheduleOf(rules.schedule.id);
         const key = rules.schedule?.memoryKey;
         const memory = key === undefined ? undefined : valueOf(key);
         return {
