@@ -32,17 +32,15 @@ const LEGACY_KINDS = ['slot:', 'outbox:', 'kv:', 'schedules'];
  * once per key prefix (a marker key records it): claims, pending posts and watch memories carry
  * over an upgrade. Stop the replicas of the older version first: they still write the old names.
  */
-export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<number> {
+export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<void> {
   const tagged = storeKeyPrefix(prefix);
   const marker = `${tagged}moved`;
-  if ((await redis.exists(marker)) === 1) return 0;
-  let moved = 0;
+  if ((await redis.exists(marker)) === 1) return;
   await scanKeys(redis, prefix, async (found) => {
     for (const key of found.filter((k) => LEGACY_KINDS.some((kind) => k.startsWith(prefix + kind))))
-      if ((await redis.renamenx(key, tagged + key.slice(prefix.length))) === 1) moved++;
+      await redis.renamenx(key, tagged + key.slice(prefix.length));
   });
   await redis.set(marker, '1');
-  return moved;
 }
 
 /** A SCAN batch at a time. */

@@ -75,15 +75,14 @@ CREATE TABLE IF NOT EXISTS schedule_runs (
 function migrate(db: DatabaseSync): void {
   const columnsOf = (table: string) =>
     (db.prepare(`PRAGMA table_info(${table})`).all() as unknown as { name: string }[]).map((c) => c.name);
-  const outbox = columnsOf('outbox');
-  for (const [name, type] of [
-    ['receipt', 'TEXT'],
-    ['in_flight_at', 'INTEGER'],
-    ['memory_key', 'TEXT'],
-    ['memory_value', 'TEXT'],
+  for (const [table, name, type] of [
+    ['outbox', 'receipt', 'TEXT'],
+    ['outbox', 'in_flight_at', 'INTEGER'],
+    ['outbox', 'memory_key', 'TEXT'],
+    ['outbox', 'memory_value', 'TEXT'],
+    ['kv', 'expires_at', 'INTEGER'],
   ] as const)
-    if (!outbox.includes(name)) db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
-  if (!columnsOf('kv').includes('expires_at')) db.exec('ALTER TABLE kv ADD COLUMN expires_at INTEGER');
+    if (!columnsOf(table).includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
   if (!columnsOf('schedules').includes('next_run_at')) {
     db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
     db.exec(
