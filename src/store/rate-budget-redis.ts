@@ -1,5 +1,5 @@
 // The request budgets shared by every replica through Redis (rate-budget.ts has the rules): one
-// Lua script per step, on the caller's clock. Keys, under the store's prefix and hash tag:
+// Lua script per step that writes, on the caller's clock. Keys, under the store's prefix and hash tag:
 // <p>rate:<scope>:tat, <p>rate:<scope>:pause, <p>rate:invalid; each expires once it says nothing.
 // With Redis down the budget is this process's own until it is back (withFallback).
 import type { Redis } from 'ioredis';

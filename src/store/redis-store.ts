@@ -40,11 +40,7 @@ function pairsToRecord(flat: unknown[]): Record<string, string> {
 }
 
 /** A schedule's record as stored, with what changes kept beside it. */
-function mergeRecord(
-  raw: string,
-  paused: string | undefined | null,
-  last: string | undefined | null,
-): ScheduleRecord {
+function mergeRecord(raw: string, paused?: string | null, last?: string | null): ScheduleRecord {
   const record = JSON.parse(raw) as ScheduleRecord;
   record.paused = paused === '1';
   if (last) record.lastRun = JSON.parse(last) as ScheduleRun;
@@ -216,7 +212,7 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
 function claimOf(r: (string | number | null)[]): ClaimResult {
   const [status, a, b, c, memory] = r;
   if (status === 'claimed') {
-    const schedule = b ? { schedule: mergeRecord(String(b), String(c), undefined) } : {};
+    const schedule = b ? { schedule: mergeRecord(String(b), String(c)) } : {};
     return { status, attempt: Number(a), ...schedule, ...(memory ? { memory: String(memory) } : {}) };
   }
   if (status === 'held') return { status, owner: String(a), leaseUntil: Number(b) };
