@@ -1,4 +1,4 @@
-// The SQLite store's file: opened in WAL mode, its schema, older files' migrations, and statements.
+// The SQLite store's file: opened in WAL mode, its schema, and older files' migrations.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -124,82 +124,6 @@ export function openStoreFile(path: string): DatabaseSync {
   db.exec(SCHEMA);
   migrate(db);
   return db;
-}
-
-// Columns under the names the store's records use (store.ts reads them back for both backends).
-const SLOT = `job, slot_id AS slotId, status, owner, lease_until AS leaseUntil, attempts, error,
-  updated_at AS updatedAt`;
-const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next_attempt_at AS nextAttemptAt,
-  last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
-  memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
-
-/** Writes a value: key, value, now, and its expiry (NULL: kept until deleted). */
-export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
-  expires_at = excluded.expires_at`;
-
-export function slotStatements(db: DatabaseSync) {
-  return {
-    slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
-    otherClaim: db.prepare(
-      `SELECT owner, lease_until FROM slots
-       WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
-    ),
-    insertSlot: db.prepare(
-      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-    ),
-    reclaimSlot: db.prepare(
-      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
-       updated_at = ? WHERE job = ? AND slot_id = ?`,
-    ),
-    postSlot: db.prepare(
-      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
-    failSlot: db.prepare(
-      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
-    addEntry: db.prepare(
-      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-  };
-}
-
-export function outboxStatements(db: DatabaseSync) {
-  return {
-    due: db.prepare(
-      `SELECT ${ENTRY} FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
-       ORDER BY next_attempt_at, created_at LIMIT ?`,
-    ),
-    lease: db.prepare(
-      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
-    ),
-    delivered: db.prepare(
-      `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
-       memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
-    ),
-    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
-    renew: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    inFlight: db.prepare(
-      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    reschedule: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    giveUp: db.prepare(
-      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    list: db.prepare(`SELECT ${ENTRY} FROM outbox WHERE status = ? ORDER BY created_at, id`),
-  };
 }
 
 /** How many schedules the store file at `path` holds, read without writing (0: none, or no store). */

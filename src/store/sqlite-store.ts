@@ -3,7 +3,7 @@
 // before reading, so two claimers never both see a slot as free. A schedule is one JSON row; the
 // indexed `next_run_at` is its next fire time (NULL while paused).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
+import { openStoreFile } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
   entryOf,
@@ -31,6 +31,18 @@ function atomic<T>(db: DatabaseSync, fn: () => T): T {
     throw err;
   }
 }
+
+// Columns under the names the store's records use (store.ts reads them back for both backends).
+const SLOT = `job, slot_id AS slotId, status, owner, lease_until AS leaseUntil, attempts, error,
+  updated_at AS updatedAt`;
+const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next_attempt_at AS nextAttemptAt,
+  last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
+  memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
+
+/** Writes a value: key, value, now, and its expiry (NULL: kept until deleted). */
+const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+  expires_at = excluded.expires_at`;
 
 interface SqliteContext {
   db: DatabaseSync;
@@ -215,30 +227,51 @@ function withRuns(runs: readonly ScheduleRun[], added: readonly ScheduleRun[]): 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
+/** What the slot's own record says against a claim at `t`; undefined when nothing does. */
+function refusal(s: SlotRecord | undefined, t: number, rules: ClaimRules): ClaimResult | undefined {
+  if (s?.status === 'posted') return { status: 'already-posted' };
+  if (s?.status === 'claimed' && s.leaseUntil > t)
+    return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil };
+  if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
+    return { status: 'given-up' };
+  const retryAt = s?.status === 'failed' ? s.updatedAt + (rules.retryDelayMs ?? 0) : 0;
+  return retryAt > t ? { status: 'waiting', until: retryAt } : undefined;
+}
+
 function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext): Steps<SlotStore> {
-  const q = slotStatements(db);
+  const q = {
+    slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
+    // Another slot of an exclusive job with a live claim, as the claim's answer.
+    otherClaim: db.prepare(
+      `SELECT 'held' AS status, owner, lease_until AS leaseUntil FROM slots
+       WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
+    ),
+    insertSlot: db.prepare(
+      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+    ),
+    reclaimSlot: db.prepare(
+      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
+       updated_at = ? WHERE job = ? AND slot_id = ?`,
+    ),
+    postSlot: db.prepare(
+      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    failSlot: db.prepare(
+      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    addEntry: db.prepare(
+      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
+       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  };
   const slotAt = (job: string, slotId: string) => {
     const row = q.slot.get(job, slotId) as StoredFields | undefined;
     return row && slotOf(row);
   };
-
-  /** What stops the claim besides its schedule, read in its transaction; undefined when none does. */
-  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRecord | undefined) {
-    if (s?.status === 'posted') return { status: 'already-posted' } as const;
-    if (s?.status === 'claimed' && s.leaseUntil > t)
-      return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil } as const;
-    if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
-      return { status: 'given-up' } as const;
-    const retryAt = s?.status === 'failed' ? s.updatedAt + (rules.retryDelayMs ?? 0) : 0;
-    if (retryAt > t) return { status: 'waiting', until: retryAt } as const;
-    const other = rules.exclusive
-      ? (q.otherClaim.get(job, slotId, t) as { owner: string; lease_until: number } | undefined)
-      : undefined;
-    return other
-      ? ({ status: 'held', owner: other.owner, leaseUntil: other.lease_until } as const)
-      : undefined;
-  }
-
   return {
     claimSlot: (job, slotId, owner, leaseMs, rules = {}) =>
       atomic(db, (): ClaimResult => {
@@ -247,8 +280,12 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
         if (rules.schedule && (!schedule || (schedule.paused && !rules.schedule.manual)))
           return { status: 'gone' };
         const s = slotAt(job, slotId);
-        const refused = refusal(job, slotId, t, rules, s);
+        const refused = refusal(s, t, rules);
         if (refused) return refused;
+        const other = rules.exclusive
+          ? (q.otherClaim.get(job, slotId, t) as ClaimResult | undefined)
+          : undefined;
+        if (other) return other;
         if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
         else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
         const key = rules.schedule?.memoryKey;
@@ -285,7 +322,36 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
 }
 
 function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> {
-  const q = outboxStatements(db);
+  const q = {
+    due: db.prepare(
+      `SELECT ${ENTRY} FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
+       ORDER BY next_attempt_at, created_at LIMIT ?`,
+    ),
+    lease: db.prepare(
+      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+    ),
+    delivered: db.prepare(
+      `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
+       memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
+    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
+    renew: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    inFlight: db.prepare(
+      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    reschedule: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    giveUp: db.prepare(
+      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    list: db.prepare(`SELECT ${ENTRY} FROM outbox WHERE status = ? ORDER BY created_at, id`),
+  };
   return {
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
       atomic(db, () => {
