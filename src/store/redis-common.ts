@@ -43,7 +43,7 @@ export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<void
   await redis.set(marker, '1');
 }
 
-/** A SCAN batch at a time. */
+/** Hands `each` the keys that start with `keyPrefix`, a SCAN batch at a time. */
 export async function scanKeys(redis: Redis, keyPrefix: string, each: (keys: string[]) => Promise<void>) {
   const pattern = `${keyPrefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
   let cursor = '0';
