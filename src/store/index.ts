@@ -4,7 +4,8 @@ import type { Config } from '../config/index.ts';
 import type { RedisStoreOptions } from './redis-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store, StoreOptions } from './store.ts';
-import { createMemoryRateBudget, type OpenRateBudget, type RateBudgetOptions } from './rate-budget.ts';
+import { createMemoryRateBudget, type OpenRateBudget } from './rate-budget.ts';
+import type { RedisRateBudgetOptions } from './rate-budget-redis.ts';
 
 export type * from './store.ts';
 export { RETENTION_MS } from './store.ts';
@@ -14,22 +15,18 @@ export { createSqliteStore, createMemoryRateBudget };
 /** A store that keeps nothing past the process: SQLite in memory, the same code as the file's. */
 export function createMemoryStore(opts: StoreOptions = {}): Store {
   // Closing it would lose what it holds; a test's handles close it one after another.
-  return { ...createSqliteStore(':memory:', { ...opts, kind: 'memory' }), close: () => Promise.resolve() };
+  return { ...createSqliteStore(':memory:', opts), kind: 'memory', close: () => Promise.resolve() };
 }
 
-const isRedisUrl = (url: string | undefined): url is string => url !== undefined && /^rediss?:\/\//.test(url);
-
-function redisUrlOf(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | undefined {
-  if (isRedisUrl(config.storeUrl)) return config.storeUrl;
-  return isRedisUrl(config.redisUrl) ? config.redisUrl : undefined;
-}
+const redisUrlOf = (config: Pick<Config, 'storeUrl' | 'redisUrl'>): string | undefined =>
+  [config.storeUrl, config.redisUrl].find((url) => url !== undefined && /^rediss?:\/\//.test(url));
 
 /** Where the store lives, without credentials: for the startup log line. */
 export function describeStore(config: Pick<Config, 'storeUrl' | 'redisUrl'>): string {
   const url = redisUrlOf(config);
-  const u = url === undefined ? undefined : new URL(url);
-  if (u) return `redis ${u.hostname}:${u.port || '6379'}`;
-  return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
+  if (url === undefined) return config.storeUrl === ':memory:' ? 'memory' : `sqlite ${config.storeUrl}`;
+  const u = new URL(url);
+  return `redis ${u.hostname}:${u.port || '6379'}`;
 }
 
 /** Where the store is, and whether a rediss:// certificate is checked (unset: it is). */
@@ -50,12 +47,9 @@ export async function openStore(config: StorePlace, opts: RedisStoreOptions = {}
 /** The platforms' request budgets where the store is: in Redis for every replica, else this process's own. */
 export async function openRateBudget(
   config: StorePlace & Pick<Config, 'discordBudget'>,
-  opts: Omit<RateBudgetOptions, 'perSecond' | 'invalidLimit'> & {
-    keyPrefix?: string;
-    onRedisFailure?: (err: unknown) => void;
-  } = {},
+  hooks: Pick<RedisRateBudgetOptions, 'onLimitReached' | 'onRedisFailure'>,
 ): Promise<OpenRateBudget> {
-  const settings = { ...opts, ...config.discordBudget };
+  const settings = { ...hooks, ...config.discordBudget };
   const redisUrl = redisUrlOf(config);
   if (redisUrl === undefined) return createMemoryRateBudget(settings);
   return (await import('./rate-budget-redis.ts')).createRedisRateBudget(redisUrl, {

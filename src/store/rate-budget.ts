@@ -1,11 +1,9 @@
-// The platforms' request budgets (src/domain/rate-budget.ts) as herald keeps them: in this process,
-// or in Redis for every replica (rate-budget-redis.ts). Each scope is a token bucket (GCRA: it keeps
-// the time its next token is free, so a waiter costs a reservation, not polls): `perSecond`
-// requests a second, a tenth of a second's at once, which leaves Discord's own slack for requests
-// that reach it late and bunched. A turn may bring its own pace (a Slack channel's) and name the
-// scope whose pause it waits out. Invalid requests are counted in a fixed 10-minute window; past
-// the limit, scheduled posting stops until it ends. rate-limiter-flexible's fixed windows let two
-// windows' requests through back to back, which is not Discord's bucket.
+// The platforms' request budgets (src/domain/rate-budget.ts) in this process, or in Redis for every
+// replica (rate-budget-redis.ts). Each scope is a token bucket (GCRA: it keeps the time its next
+// token is free, so a waiter costs a reservation, not polls); the budget's own pace lets a tenth of a
+// second's requests go at once, which leaves Discord's slack for requests that reach it late and
+// bunched. rate-limiter-flexible's fixed windows let two windows' requests through back to back,
+// which is not Discord's bucket.
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { RateBudget, RatePace, RateScope } from '../domain/rate-budget.ts';
 
@@ -24,40 +22,29 @@ export interface RateBudgetOptions {
   onLimitReached?: (count: number) => void;
 }
 
-/** Closed with the store. */
 export interface OpenRateBudget extends RateBudget {
   close(): Promise<void>;
 }
 
-/** One token every `interval` ms, `tolerance` ms of them ahead at most. */
-interface BucketShape {
+/** A turn: its bucket (a token every `interval` ms, `tolerance` ms ahead at most), whose pause it waits out. */
+interface Turn {
   interval: number;
   tolerance: number;
-}
-
-/** A pace as a bucket: `burst` requests at once (all but the first ahead of time), then its rate. */
-function paceShape({ perSecond, burst }: RatePace): BucketShape {
-  const interval = 1000 / perSecond;
-  return { interval, tolerance: (Math.max(1, burst) - 1) * interval };
-}
-
-/** One turn: the bucket's shape and the scope whose pause it waits out. */
-interface Turn {
-  shape: BucketShape;
   pausedBy: RateScope;
 }
 
+/** `burst` requests at once (all but the first ahead of time), then `perSecond`. */
+function turnOf({ perSecond, burst }: RatePace, pausedBy: RateScope): Turn {
+  const interval = 1000 / perSecond;
+  return { interval, tolerance: (Math.max(1, burst) - 1) * interval, pausedBy };
+}
+
 /** One request's turn, from the bucket's next free time `tat` and the pause's end (the Redis script is the same). */
-function reserve(
-  shape: BucketShape,
-  t: number,
-  tat: number,
-  pauseEnd: number,
-): { waitMs: number; tat: number } {
+function reserve(turn: Turn, t: number, tat: number, pauseEnd: number): { waitMs: number; tat: number } {
   const start = Math.max(t, pauseEnd);
   const due = Math.max(tat, start);
-  const at = Math.max(start, due - shape.tolerance);
-  return { waitMs: at - t, tat: due + shape.interval };
+  const at = Math.max(start, due - turn.tolerance);
+  return { waitMs: at - t, tat: due + turn.interval };
 }
 
 /** What each backend does in one atomic step. */
@@ -79,14 +66,11 @@ export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateB
   const sleep =
     opts.sleep ??
     ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, signal ? { signal } : undefined));
-  const ownShape = paceShape({ perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) });
+  const ownPace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
   let wasReached = false;
   return {
     async take(scope, signal, turnOpts = {}) {
-      const turn: Turn = {
-        shape: turnOpts.pace ? paceShape(turnOpts.pace) : ownShape,
-        pausedBy: turnOpts.pausedBy ?? scope,
-      };
+      const turn = turnOf(turnOpts.pace ?? ownPace, turnOpts.pausedBy ?? scope);
       for (;;) {
         signal?.throwIfAborted();
         const waitMs = await steps.reserve(scope, now(), turn);
@@ -117,12 +101,12 @@ export function memorySteps(): BudgetSteps {
   const pauses = new Map<RateScope, number>();
   let invalid = { start: -Infinity, count: 0 };
   return {
-    reserve(scope, t, { shape, pausedBy }) {
-      const turn = reserve(shape, t, buckets.get(scope) ?? 0, pauses.get(pausedBy) ?? 0);
+    reserve(scope, t, turn) {
+      const next = reserve(turn, t, buckets.get(scope) ?? 0, pauses.get(turn.pausedBy) ?? 0);
       buckets.delete(scope);
       if (buckets.size >= BUCKETS_KEPT) buckets.delete(buckets.keys().next().value ?? '');
-      buckets.set(scope, turn.tat);
-      return Promise.resolve(turn.waitMs);
+      buckets.set(scope, next.tat);
+      return Promise.resolve(next.waitMs);
     },
     pausedFor: (scope, t) => Promise.resolve(Math.max(0, (pauses.get(scope) ?? 0) - t)),
     pause(scope, t, ms) {

@@ -3,17 +3,23 @@
 // keys written before the tag, a SCAN by prefix, running a Lua script by its hash, and connecting.
 import type { Redis } from 'ioredis';
 
+/** Where the store's keys are in Redis, and how it is reached. */
+export interface RedisPlace {
+  /** Defaults to "herald:". Tests use a unique one per run. */
+  keyPrefix?: string;
+  connectTimeoutMs?: number;
+  /** Whether a rediss:// server's certificate is checked (REDIS_TLS_VERIFY). */
+  verifyTls?: boolean | undefined;
+}
+
 /** Connects through herald's one Redis factory (src/redis.ts), loaded only when Redis is configured. */
 export async function connectStoreRedis(
   url: string,
-  opts: { connectTimeoutMs?: number | undefined; verifyTls?: boolean | undefined } = {},
+  { connectTimeoutMs, verifyTls }: RedisPlace,
 ): Promise<Redis> {
-  // Only these two: the store's own options (its clock, key prefix) are passed in here too.
-  const { connectTimeoutMs, verifyTls } = opts;
   return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs, verifyTls });
 }
 
-/** The prefix of the store's keys: the configured one and the `{sched}` hash tag. */
 export function storeKeyPrefix(prefix: string): string {
   return `${prefix}{sched}:`;
 }
@@ -26,17 +32,15 @@ const LEGACY_KINDS = ['slot:', 'outbox:', 'kv:', 'schedules'];
  * once per key prefix (a marker key records it): claims, pending posts and watch memories carry
  * over an upgrade. Stop the replicas of the older version first: they still write the old names.
  */
-export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<number> {
+export async function moveLegacyKeys(redis: Redis, prefix: string): Promise<void> {
   const tagged = storeKeyPrefix(prefix);
   const marker = `${tagged}moved`;
-  if ((await redis.exists(marker)) === 1) return 0;
-  let moved = 0;
+  if ((await redis.exists(marker)) === 1) return;
   await scanKeys(redis, prefix, async (found) => {
     for (const key of found.filter((k) => LEGACY_KINDS.some((kind) => k.startsWith(prefix + kind))))
-      if ((await redis.renamenx(key, tagged + key.slice(prefix.length))) === 1) moved++;
+      await redis.renamenx(key, tagged + key.slice(prefix.length));
   });
   await redis.set(marker, '1');
-  return moved;
 }
 
 /** Hands `each` the keys that start with `keyPrefix`, a SCAN batch at a time. */

@@ -245,14 +245,10 @@ return 1
 
 // KEYS: records, paused, next. Schedules written before the index existed are looked at once.
 export const BACKFILL = `
-local n = 0
 for _, id in ipairs(redis.call('HKEYS', KEYS[1])) do
-  if redis.call('HEXISTS', KEYS[2], id) == 0 and not redis.call('ZSCORE', KEYS[3], id) then
-    redis.call('ZADD', KEYS[3], 0, id)
-    n = n + 1
-  end
+  if redis.call('HEXISTS', KEYS[2], id) == 0 then redis.call('ZADD', KEYS[3], 'NX', 0, id) end
 end
-return n
+return 1
 `;
 
 // KEYS: records, last, runs, paused, next. ARGV: id, the runs (a JSON array), runs kept, next fire

@@ -12,6 +12,7 @@ import {
   scanKeys,
   scriptsOf,
   storeKeyPrefix,
+  type RedisPlace,
   type RunScript,
 } from './redis-common.ts';
 import * as lua from './redis-store-scripts.ts';
@@ -28,27 +29,18 @@ import {
   type StoreOptions,
 } from './store.ts';
 
-export interface RedisStoreOptions extends StoreOptions {
-  /** Defaults to "herald:". Tests use a unique one per run. */
-  keyPrefix?: string;
-  connectTimeoutMs?: number;
-  /** Whether a rediss:// server's certificate is checked (REDIS_TLS_VERIFY). */
-  verifyTls?: boolean;
-}
+export type RedisStoreOptions = StoreOptions & RedisPlace;
 
-function pairsToRecord(flat: unknown): Record<string, string> {
+const retention = String(RETENTION_MS);
+
+function pairsToRecord(flat: unknown[]): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!Array.isArray(flat)) return out;
   for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
   return out;
 }
 
 /** A schedule's record as stored, with what changes kept beside it. */
-function mergeRecord(
-  raw: string,
-  paused: string | undefined | null,
-  last: string | undefined | null,
-): ScheduleRecord {
+function mergeRecord(raw: string, paused?: string | null, last?: string | null): ScheduleRecord {
   const record = JSON.parse(raw) as ScheduleRecord;
   record.paused = paused === '1';
   if (last) record.lastRun = JSON.parse(last) as ScheduleRun;
@@ -56,43 +48,34 @@ function mergeRecord(
   return record;
 }
 
-/** What the Redis store's parts share: the connection, the clock and the key names. */
 interface RedisContext {
   redis: Redis;
   script: RunScript;
   now: () => number;
-  /** The key of `parts` under the prefix: key('slot', job, slotId) is <p>slot:<job>:<slotId>. */
+  /** key('slot', job, slotId) is <p>slot:<job>:<slotId>. */
   key: (...parts: string[]) => string;
-  retention: string;
+  /** The schedules' keys (redis-store-scripts.ts): records, and what changes kept beside them. */
+  k: Record<'records' | 'paused' | 'last' | 'next' | 'runs', string>;
 }
 
-/** The schedules' keys (redis-store-scripts.ts): records, and what changes kept beside them. */
-const scheduleKeys = (key: RedisContext['key']) => ({
-  records: key('schedules'),
-  paused: key('schedules', 'paused'),
-  last: key('schedules', 'last'),
-  next: key('schedules', 'next'),
-  runs: key('schedules', 'runs'),
-});
-
-/** Connects to Redis at `url` (redis:// or rediss://); rejects when it cannot be reached. */
+/** Rejects when Redis cannot be reached. */
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
   const prefix = opts.keyPrefix ?? 'herald:';
   const p = storeKeyPrefix(prefix);
   const redis = await connectStoreRedis(url, opts);
   await moveLegacyKeys(redis, prefix);
-  const ctx: RedisContext = {
-    redis,
-    script: scriptsOf(redis),
-    now: opts.now ?? Date.now,
-    key: (...parts) => p + parts.join(':'),
-    retention: String(RETENTION_MS),
+  const key = (...parts: string[]) => p + parts.join(':');
+  const k = {
+    records: key('schedules'),
+    paused: key('schedules', 'paused'),
+    last: key('schedules', 'last'),
+    next: key('schedules', 'next'),
+    runs: key('schedules', 'runs'),
   };
-  const k = scheduleKeys(ctx.key);
-  const all = ctx.key('outbox', 'all');
+  const ctx: RedisContext = { redis, script: scriptsOf(redis), now: opts.now ?? Date.now, key, k };
+  const all = key('outbox', 'all');
   // Schedules written before the index existed are looked at once.
   await ctx.script(lua.BACKFILL, 3, k.records, k.paused, k.next);
-
   return {
     kind: 'redis',
     ...redisSchedules(ctx),
@@ -169,8 +152,7 @@ function redisValues(
   };
 }
 
-function redisSchedules({ redis, script, key }: RedisContext): ScheduleStore {
-  const k = scheduleKeys(key);
+function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
   async function recordRuns(id: string, runs: readonly ScheduleRun[], nextRunAt?: number) {
     if (runs.length === 0) return;
     const args = [id, JSON.stringify(runs), RUN_HISTORY, nextRunAt ?? ''];
@@ -230,7 +212,7 @@ function redisSchedules({ redis, script, key }: RedisContext): ScheduleStore {
 function claimOf(r: (string | number | null)[]): ClaimResult {
   const [status, a, b, c, memory] = r;
   if (status === 'claimed') {
-    const schedule = b ? { schedule: mergeRecord(String(b), String(c), undefined) } : {};
+    const schedule = b ? { schedule: mergeRecord(String(b), String(c)) } : {};
     return { status, attempt: Number(a), ...schedule, ...(memory ? { memory: String(memory) } : {}) };
   }
   if (status === 'held') return { status, owner: String(a), leaseUntil: Number(b) };
@@ -238,8 +220,7 @@ function claimOf(r: (string | number | null)[]): ClaimResult {
   return { status: status as 'already-posted' | 'given-up' | 'gone' };
 }
 
-function redisSlots({ redis, script, now, key, retention }: RedisContext): SlotStore {
-  const k = scheduleKeys(key);
+function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
   const slotKey = (job: string, slotId: string) => key('slot', job, slotId);
   return {
     async claimSlot(job, slotId, owner, leaseMs, rules = {}) {
@@ -283,7 +264,7 @@ function redisSlots({ redis, script, now, key, retention }: RedisContext): SlotS
   };
 }
 
-function redisOutbox({ redis, script, now, key, retention }: RedisContext): OutboxStore {
+function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
   const entryKey = (id: string) => key('outbox', id);
   const due = key('outbox', 'due');
   return {
@@ -299,7 +280,7 @@ function redisOutbox({ redis, script, now, key, retention }: RedisContext): Outb
       const keys = [due, ...ids.map(entryKey)];
       const args = [t, leaseMs, limit, owner, ...ids];
       const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
-      return rows.map((r) => entryOf(pairsToRecord(r)));
+      return rows.map((r) => entryOf(pairsToRecord(r as unknown[])));
     },
     async markDelivered(id, receipt, memoryKey) {
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [key('kv', memoryKey)])];
@@ -325,7 +306,6 @@ function redisOutbox({ redis, script, now, key, retention }: RedisContext): Outb
       const pipeline = redis.pipeline();
       for (const id of await redis.zrange(key('outbox', 'all'), '0', '-1')) pipeline.hgetall(entryKey(id));
       const hashes = ((await pipeline.exec()) ?? []).map(([err, h]) => (err ? {} : h));
-
       return (hashes as Record<string, string>[]).filter((h) => h.id && h.status === status).map(entryOf);
     },
   };

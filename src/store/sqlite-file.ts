@@ -1,14 +1,7 @@
-// The SQLite store's file: opened in WAL mode, its schema, older files' migrations, and statements.
+// The SQLite store's file: opened in WAL mode, its schema, and older files' migrations.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-
-function openSqlite(path: string): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5_000 });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-  return db;
-}
 
 /**
  * An interaction's claim is written before its first answer, on the event loop: one B-tree
@@ -82,15 +75,14 @@ CREATE TABLE IF NOT EXISTS schedule_runs (
 function migrate(db: DatabaseSync): void {
   const columnsOf = (table: string) =>
     (db.prepare(`PRAGMA table_info(${table})`).all() as unknown as { name: string }[]).map((c) => c.name);
-  const outbox = columnsOf('outbox');
-  for (const [name, type] of [
-    ['receipt', 'TEXT'],
-    ['in_flight_at', 'INTEGER'],
-    ['memory_key', 'TEXT'],
-    ['memory_value', 'TEXT'],
+  for (const [table, name, type] of [
+    ['outbox', 'receipt', 'TEXT'],
+    ['outbox', 'in_flight_at', 'INTEGER'],
+    ['outbox', 'memory_key', 'TEXT'],
+    ['outbox', 'memory_value', 'TEXT'],
+    ['kv', 'expires_at', 'INTEGER'],
   ] as const)
-    if (!outbox.includes(name)) db.exec(`ALTER TABLE outbox ADD COLUMN ${name} ${type}`);
-  if (!columnsOf('kv').includes('expires_at')) db.exec('ALTER TABLE kv ADD COLUMN expires_at INTEGER');
+    if (!columnsOf(table).includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
   if (!columnsOf('schedules').includes('next_run_at')) {
     db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
     db.exec(
@@ -125,92 +117,13 @@ function migrateClaims(db: DatabaseSync): void {
   }
 }
 
-/** Opens the store file at `path` (or `:memory:`) with its schema, migrated. */
 export function openStoreFile(path: string): DatabaseSync {
-  const db = openSqlite(path);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5_000 });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   db.exec(SCHEMA);
   migrate(db);
   return db;
-}
-
-// Columns under the names the store's records use (store.ts reads them back for both backends).
-const SLOT = `job, slot_id AS slotId, status, owner, lease_until AS leaseUntil, attempts, error,
-  updated_at AS updatedAt`;
-const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next_attempt_at AS nextAttemptAt,
-  last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
-  memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
-
-/** Writes a value: key, value, now, and its expiry (NULL: kept until deleted). */
-export const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
-  expires_at = excluded.expires_at`;
-
-export function slotStatements(db: DatabaseSync) {
-  return {
-    slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
-    otherClaim: db.prepare(
-      `SELECT owner, lease_until FROM slots
-       WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
-    ),
-    schedule: db.prepare('SELECT record FROM schedules WHERE id = ?'),
-    insertSlot: db.prepare(
-      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-    ),
-    reclaimSlot: db.prepare(
-      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
-       updated_at = ? WHERE job = ? AND slot_id = ?`,
-    ),
-    postSlot: db.prepare(
-      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
-    failSlot: db.prepare(
-      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
-    addEntry: db.prepare(
-      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
-       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    getValue: db.prepare('SELECT value FROM kv WHERE key = ?'),
-    setValue: db.prepare(SET_VALUE),
-  };
-}
-
-export function outboxStatements(db: DatabaseSync) {
-  return {
-    due: db.prepare(
-      `SELECT ${ENTRY} FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
-       ORDER BY next_attempt_at, created_at LIMIT ?`,
-    ),
-    lease: db.prepare(
-      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
-    ),
-    delivered: db.prepare(
-      `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
-       memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
-    ),
-    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
-    setValue: db.prepare(SET_VALUE),
-    renew: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    inFlight: db.prepare(
-      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    reschedule: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    giveUp: db.prepare(
-      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    list: db.prepare(`SELECT ${ENTRY} FROM outbox WHERE status = ? ORDER BY created_at, id`),
-  };
 }
 
 /** How many schedules the store file at `path` holds, read without writing (0: none, or no store). */

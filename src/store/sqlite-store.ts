@@ -3,14 +3,13 @@
 // before reading, so two claimers never both see a slot as free. A schedule is one JSON row; the
 // indexed `next_run_at` is its next fire time (NULL while paused).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openStoreFile, outboxStatements, SET_VALUE, slotStatements } from './sqlite-file.ts';
+import { openStoreFile } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
   entryOf,
   slotOf,
   type ClaimResult,
   type ClaimRules,
-  type NewOutboxEntry,
   type SlotRecord,
   type OutboxStore,
   type ScheduleStore,
@@ -20,7 +19,7 @@ import {
   type StoredFields,
 } from './store.ts';
 
-/** Runs `fn` holding the write lock, so its reads and writes are one atomic step. */
+/** Runs `fn` holding the write lock (BEGIN IMMEDIATE), so its reads and writes are one atomic step. */
 function atomic<T>(db: DatabaseSync, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
@@ -33,10 +32,24 @@ function atomic<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
-/** What the SQLite store's parts share: the open database and the clock. */
+// Columns under the names the store's records use (store.ts reads them back for both backends).
+const SLOT = `job, slot_id AS slotId, status, owner, lease_until AS leaseUntil, attempts, error,
+  updated_at AS updatedAt`;
+const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next_attempt_at AS nextAttemptAt,
+  last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
+  memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
+
+/** Writes a value: key, value, now, and its expiry (NULL: kept until deleted). */
+const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+  expires_at = excluded.expires_at`;
+
 interface SqliteContext {
   db: DatabaseSync;
   now: () => number;
+  scheduleOf: (id: string) => ScheduleRecord | undefined;
+  valueOf: (key: string) => string | undefined;
+  setValue: StatementSync;
 }
 
 const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
@@ -46,46 +59,23 @@ type Steps<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : T[K];
 };
 
-/** The steps as Store methods: what one throws is a rejection, never a synchronous throw. */
+/** The steps as Store methods: what one throws is a rejection (by the Promise constructor), never a throw. */
 function asMethods<T>(steps: Steps<T>): T {
-  const methods = Object.entries(steps).map(([name, step]) => {
-    if (typeof step !== 'function') return [name, step];
-    return [
-      name,
-      (...args: unknown[]) => {
-        try {
-          return Promise.resolve((step as (...a: unknown[]) => unknown)(...args));
-        } catch (err) {
-          return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      },
-    ];
-  });
-  return Object.fromEntries(methods) as T;
+  const method = (step: unknown) =>
+    typeof step !== 'function'
+      ? step
+      : (...args: unknown[]) =>
+          new Promise((resolve) => resolve((step as (...a: unknown[]) => unknown)(...args)));
+  return Object.fromEntries(Object.entries(steps).map(([name, step]) => [name, method(step)])) as T;
 }
 
-/**
- * Inserts a new pending entry unless its id exists: due at `t`, or leased to `lease.owner` until
- * `lease.until` (one attempt counted, in flight from `t`).
- */
-function insertEntry(
-  addEntry: StatementSync,
-  e: NewOutboxEntry,
-  t: number,
-  lease?: { owner: string; until: number },
-) {
-  const held = lease ? [1, lease.until, lease.owner, t] : [0, t, '', null];
-  const memory = [e.memory?.key ?? null, e.memory?.value ?? null];
-  addEntry.run(e.id, e.job, e.slotId, e.kind, JSON.stringify(e.payload), ...held, ...memory, t, t);
-}
-
-/** Opens (creating it and its directory if needed) the store file at `path`; `:memory:` works too. */
-export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'memory' } = {}): Store {
+/** `path` and its directory are made when missing; `:memory:` works too. */
+export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
   const now = opts.now ?? Date.now;
   const db = openStoreFile(path);
-  const ctx: SqliteContext = { db, now };
   const q = {
     get: db.prepare('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
+    record: db.prepare('SELECT record FROM schedules WHERE id = ?'),
     set: db.prepare(SET_VALUE),
     // An expired value counts as absent.
     setIfAbsent: db.prepare(`${SET_VALUE} WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`),
@@ -112,12 +102,19 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
     pruneOutbox: db.prepare(`DELETE FROM outbox WHERE status != 'pending' AND updated_at < ?`),
   };
   const count = (r: { changes: number | bigint }) => Number(r.changes);
+  const ctx: SqliteContext = {
+    db,
+    now,
+    scheduleOf: (id) => parseRecord(q.record.get(id)),
+    valueOf: (key) => (q.get.get(key, now()) as { value: string } | undefined)?.value,
+    setValue: q.set,
+  };
   return asMethods<Store>({
-    kind: opts.kind ?? 'sqlite',
+    kind: 'sqlite',
     ...sqliteSchedules(ctx),
     ...sqliteSlots(ctx),
     ...sqliteOutbox(ctx),
-    getValue: (key) => (q.get.get(key, now()) as { value: string } | undefined)?.value,
+    getValue: ctx.valueOf,
     setValue: (key, value, o) => {
       const t = now();
       const expiresAt = o?.ttlMs === undefined ? null : t + o.ttlMs;
@@ -149,11 +146,10 @@ export function createSqliteStore(path: string, opts: StoreOptions & { kind?: 'm
   });
 }
 
-function sqliteSchedules({ db }: SqliteContext): Steps<ScheduleStore> {
+function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore> {
   const q = {
     // Added in the same millisecond: in the order added.
     list: db.prepare('SELECT record FROM schedules ORDER BY created_at, rowid'),
-    get: db.prepare('SELECT record FROM schedules WHERE id = ?'),
     count: db.prepare('SELECT COUNT(*) AS n FROM schedules'),
     insert: db.prepare(
       'INSERT OR IGNORE INTO schedules (id, record, created_at, next_run_at) VALUES (?, ?, ?, ?)',
@@ -175,7 +171,7 @@ function sqliteSchedules({ db }: SqliteContext): Steps<ScheduleStore> {
   /** Reads, changes and writes one record in one transaction; false when it is gone. */
   const change = (id: string, fn: (r: ScheduleRecord) => void): boolean =>
     atomic(db, () => {
-      const r = parseRecord(q.get.get(id));
+      const r = scheduleOf(id);
       if (!r) return false;
       fn(r);
       q.update.run(JSON.stringify(r), id);
@@ -192,10 +188,10 @@ function sqliteSchedules({ db }: SqliteContext): Steps<ScheduleStore> {
 
   return {
     listSchedules: () => q.list.all().map((row) => parseRecord(row)!),
-    getSchedule: (id) => parseRecord(q.get.get(id)),
+    getSchedule: scheduleOf,
     addSchedule: (record, max) =>
       atomic(db, (): AddResult => {
-        if (q.get.get(record.id) !== undefined) return 'exists';
+        if (scheduleOf(record.id)) return 'exists';
         if ((q.count.get() as { n: number }).n >= max) return 'full';
         const next = record.paused ? null : record.createdAt;
         q.insert.run(record.id, JSON.stringify(record), record.createdAt, next);
@@ -231,51 +227,74 @@ function withRuns(runs: readonly ScheduleRun[], added: readonly ScheduleRun[]): 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
-  const q = slotStatements(db);
+/** What the slot's own record says against a claim at `t`; undefined when nothing does. */
+function refusal(s: SlotRecord | undefined, t: number, rules: ClaimRules): ClaimResult | undefined {
+  if (s?.status === 'posted') return { status: 'already-posted' };
+  if (s?.status === 'claimed' && s.leaseUntil > t)
+    return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil };
+  if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
+    return { status: 'given-up' };
+  const retryAt = s?.status === 'failed' ? s.updatedAt + (rules.retryDelayMs ?? 0) : 0;
+  return retryAt > t ? { status: 'waiting', until: retryAt } : undefined;
+}
+
+function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext): Steps<SlotStore> {
+  const q = {
+    slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
+    // Another slot of an exclusive job with a live claim, as the claim's answer.
+    otherClaim: db.prepare(
+      `SELECT 'held' AS status, owner, lease_until AS leaseUntil FROM slots
+       WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
+    ),
+    insertSlot: db.prepare(
+      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+    ),
+    reclaimSlot: db.prepare(
+      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
+       updated_at = ? WHERE job = ? AND slot_id = ?`,
+    ),
+    postSlot: db.prepare(
+      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    failSlot: db.prepare(
+      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
+       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    ),
+    addEntry: db.prepare(
+      `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
+       owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  };
   const slotAt = (job: string, slotId: string) => {
     const row = q.slot.get(job, slotId) as StoredFields | undefined;
     return row && slotOf(row);
   };
-
-  /** What stops the claim, read in its transaction; undefined when the slot may be claimed. */
-  function refusal(job: string, slotId: string, t: number, rules: ClaimRules, s: SlotRecord | undefined) {
-    if (rules.schedule) {
-      const record = parseRecord(q.schedule.get(rules.schedule.id));
-      if (!record || (record.paused && !rules.schedule.manual)) return { status: 'gone' } as const;
-    }
-    if (s?.status === 'posted') return { status: 'already-posted' } as const;
-    if (s?.status === 'claimed' && s.leaseUntil > t)
-      return { status: 'held', owner: s.owner, leaseUntil: s.leaseUntil } as const;
-    if (s?.status === 'failed' && rules.maxAttempts !== undefined && s.attempts >= rules.maxAttempts)
-      return { status: 'given-up' } as const;
-    const retryAt = s?.status === 'failed' ? s.updatedAt + (rules.retryDelayMs ?? 0) : 0;
-    if (retryAt > t) return { status: 'waiting', until: retryAt } as const;
-    const other = rules.exclusive
-      ? (q.otherClaim.get(job, slotId, t) as { owner: string; lease_until: number } | undefined)
-      : undefined;
-    return other
-      ? ({ status: 'held', owner: other.owner, leaseUntil: other.lease_until } as const)
-      : undefined;
-  }
-
   return {
     claimSlot: (job, slotId, owner, leaseMs, rules = {}) =>
       atomic(db, (): ClaimResult => {
         const t = now();
+        const schedule = rules.schedule && scheduleOf(rules.schedule.id);
+        if (rules.schedule && (!schedule || (schedule.paused && !rules.schedule.manual)))
+          return { status: 'gone' };
         const s = slotAt(job, slotId);
-        const refused = refusal(job, slotId, t, rules, s);
+        const refused = refusal(s, t, rules);
         if (refused) return refused;
+        const other = rules.exclusive
+          ? (q.otherClaim.get(job, slotId, t) as ClaimResult | undefined)
+          : undefined;
+        if (other) return other;
         if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
         else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
-        const schedule = rules.schedule && parseRecord(q.schedule.get(rules.schedule.id));
         const key = rules.schedule?.memoryKey;
-        const memory = key === undefined ? undefined : (q.getValue.get(key) as { value: string } | undefined);
+        const memory = key === undefined ? undefined : valueOf(key);
         return {
           status: 'claimed',
           attempt: (s?.attempts ?? 0) + 1,
           ...(schedule ? { schedule } : {}),
-          ...(memory ? { memory: memory.value } : {}),
+          ...(memory === undefined ? {} : { memory }),
         };
       }),
     markMissed: (job, slotId, error) =>
@@ -288,9 +307,13 @@ function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
       atomic(db, () => {
         const t = now();
         if (!changed(q.postSlot.run(t, job, slotId, owner))) return false;
-        const lease = opts?.leaseMs === undefined ? undefined : { owner, until: t + opts.leaseMs };
-        for (const d of deliveries) insertEntry(q.addEntry, d, t, lease);
-        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t, null);
+        // Due now, or leased to the poster (one attempt counted) and in flight from now.
+        const held = opts?.leaseMs === undefined ? [0, t, '', null] : [1, t + opts.leaseMs, owner, t];
+        for (const d of deliveries) {
+          const memory = [d.memory?.key ?? null, d.memory?.value ?? null];
+          q.addEntry.run(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...held, ...memory, t, t);
+        }
+        if (opts?.memory) setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
     markFailed: (job, slotId, owner, error) => void q.failSlot.run(error, now(), job, slotId, owner),
@@ -298,8 +321,37 @@ function sqliteSlots({ db, now }: SqliteContext): Steps<SlotStore> {
   };
 }
 
-function sqliteOutbox({ db, now }: SqliteContext): Steps<OutboxStore> {
-  const q = outboxStatements(db);
+function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> {
+  const q = {
+    due: db.prepare(
+      `SELECT ${ENTRY} FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
+       ORDER BY next_attempt_at, created_at LIMIT ?`,
+    ),
+    lease: db.prepare(
+      `UPDATE outbox SET owner = ?, attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+    ),
+    delivered: db.prepare(
+      `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
+       memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
+    ),
+    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
+    renew: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    inFlight: db.prepare(
+      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    reschedule: db.prepare(
+      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    giveUp: db.prepare(
+      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending' AND owner = ?`,
+    ),
+    list: db.prepare(`SELECT ${ENTRY} FROM outbox WHERE status = ? ORDER BY created_at, id`),
+  };
   return {
     claimDueOutbox: (owner, leaseMs, limit, opts) =>
       atomic(db, () => {
@@ -318,7 +370,7 @@ function sqliteOutbox({ db, now }: SqliteContext): Steps<OutboxStore> {
         if (!memory) return false;
         q.delivered.run(receipt ?? null, t, id);
         if (memory.memory_key !== null && memory.memory_value !== null)
-          q.setValue.run(memory.memory_key, memory.memory_value, t, null);
+          setValue.run(memory.memory_key, memory.memory_value, t, null);
         return true;
       }),
     renewOutboxLeases: (ids, owner, leaseMs) =>

@@ -9,9 +9,8 @@ export interface SlotRecord {
   slotId: string;
   status: SlotStatus;
   owner: string;
-  /** Epoch ms; a `claimed` slot whose lease has passed can be claimed again. */
+  /** A `claimed` slot whose lease has passed can be claimed again. */
   leaseUntil: number;
-  /** Claims so far. */
   attempts: number;
   updatedAt: number;
   error?: string;
@@ -42,7 +41,7 @@ export interface ClaimRules {
 }
 
 export interface NewOutboxEntry {
-  /** Unique per delivery, e.g. `analytics-summary|2025-11-22T08:00:00.000Z|0:webhook`. */
+  /** One per delivery: `analytics-summary|2025-11-22T08:00:00.000Z|0:webhook`. */
   id: string;
   job: string;
   slotId: string;
@@ -64,9 +63,8 @@ export type OutboxStatus = 'pending' | 'delivered' | 'given_up';
 
 export interface OutboxEntry extends NewOutboxEntry {
   status: OutboxStatus;
-  /** Claims so far. */
   attempts: number;
-  /** Epoch ms when the entry is next due; while leased, the lease's end. */
+  /** While leased, the lease's end. */
   nextAttemptAt: number;
   createdAt: number;
   updatedAt: number;
@@ -75,30 +73,25 @@ export interface OutboxEntry extends NewOutboxEntry {
   reason?: string;
   /** The provider's id of the post (message, email); on a pending entry the part already made. */
   receipt?: string;
-  /**
-   * When a send started whose outcome is unknown (cleared when the provider answers). Still set at
-   * the next claim: the post may be visible already, and a resend may repeat it.
-   */
+  /** A send whose outcome is unknown; still set at the next claim, a resend may repeat the post. */
   inFlightAt?: number;
 }
 
 /** The schedules from chat, their next-fire index and their run history. */
 export interface ScheduleStore {
-  /** Every schedule, oldest first. */
+  /** Oldest first. */
   listSchedules(): Promise<ScheduleRecord[]>;
   /**
    * At most `limit` schedules not paused whose next fire time in the index is at or before `t`,
    * soonest first, in one round trip. Added or resumed enters the index, paused or removed leaves it.
    */
   dueSchedules(t: number, limit: number): Promise<ScheduleRecord[]>;
-  /** Sets next fire times in the index, except for a schedule removed or paused meanwhile. */
+  /** Except for a schedule removed or paused meanwhile. */
   setNextRuns(next: ReadonlyMap<string, number>): Promise<void>;
   getSchedule(id: string): Promise<ScheduleRecord | undefined>;
-  /** Adds the schedule atomically unless `max` exist already ('full') or the id is taken. */
+  /** Atomic, so that no more than `max` exist. */
   addSchedule(record: ScheduleRecord, max: number): Promise<AddResult>;
-  /** False when there was no such schedule. */
   removeSchedule(id: string): Promise<boolean>;
-  /** False when there is no such schedule. */
   setPaused(id: string, paused: boolean): Promise<boolean>;
   /**
    * Records a run in place of its slot's earlier one, keeping RUN_HISTORY; with `nextRunAt`, moves
@@ -107,12 +100,11 @@ export interface ScheduleStore {
   recordRun(id: string, run: ScheduleRun, nextRunAt?: number): Promise<void>;
   /** Several runs in one step, the index left as it is (a store's move). */
   recordRuns(id: string, runs: readonly ScheduleRun[]): Promise<void>;
-  /** The latest runs, newest first. */
+  /** Newest first. */
   history(id: string): Promise<ScheduleRun[]>;
 }
 
 export interface SlotStore {
-  /** Atomically claims a slot for `owner` for `leaseMs` (see ClaimResult). */
   claimSlot(
     job: string,
     slotId: string,
@@ -122,10 +114,7 @@ export interface SlotStore {
   ): Promise<ClaimResult>;
   /** Records a slot whose window passed unrun as failed, unless it has a record; true when it did. */
   markMissed(job: string, slotId: string, error: string): Promise<boolean>;
-  /**
-   * Marks a slot `owner` holds as posted, with its deliveries in the outbox and `opts.memory`, in
-   * one step; false when the claim was lost. The posted record stops a lagging replica.
-   */
+  /** One step with the deliveries and `opts.memory` (posted stops a lagging replica); false: claim lost. */
   markPosted(
     job: string,
     slotId: string,
@@ -133,7 +122,7 @@ export interface SlotStore {
     deliveries: readonly NewOutboxEntry[],
     opts?: PostOptions,
   ): Promise<boolean>;
-  /** Records a failed run; the slot may be claimed again. */
+  /** The slot may be claimed again. */
   markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
   getSlot(job: string, slotId: string): Promise<SlotRecord | undefined>;
 }
@@ -149,40 +138,36 @@ export interface OutboxStore {
     limit: number,
     opts?: { includeBackingOff?: boolean },
   ): Promise<OutboxEntry[]>;
-  /** Marks an entry delivered, whoever holds it, writing its `memory` under `memoryKey` in the same step. */
+  /** Whoever holds it; writes its `memory` under `memoryKey` in the same step. */
   markDelivered(id: string, receipt?: string, memoryKey?: string): Promise<boolean>;
-  /** Renews `owner`'s lease on each of `ids` it still holds; resolves with those renewed. */
+  /** Resolves with the ids `owner` still held. */
   renewOutboxLeases(ids: readonly string[], owner: string, leaseMs: number): Promise<string[]>;
   /**
    * Marks a send of an entry `owner` holds as started or answered (`inFlightAt`); `receipt`: a part
    * already made (a Slack message whose files are to follow), so that a resend sends only the rest.
    */
   markInFlight(id: string, owner: string, isInFlight: boolean, receipt?: string): Promise<boolean>;
-  /** Puts an entry that `owner` holds back in the queue, due at `nextAttemptAt`. */
   rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
-  /** Stops retrying an entry that `owner` holds, keeping it with its reason. */
   giveUpOutbox(id: string, owner: string, reason: string): Promise<boolean>;
-  /** The entries in `status`, oldest first, for inspection. */
+  /** Oldest first. */
   listOutbox(status: OutboxStatus): Promise<OutboxEntry[]>;
 }
 
 export interface Store extends ScheduleStore, SlotStore, OutboxStore {
   readonly kind: 'sqlite' | 'redis' | 'memory';
-
   getValue(key: string): Promise<string | undefined>;
   /** `ifAbsent`: only when missing or expired; returns whether it wrote. */
   setValue(key: string, value: string, opts?: { ifAbsent?: boolean; ttlMs?: number }): Promise<boolean>;
-  /** Deletes every key that starts with `keyPrefix`; how many went. */
+  /** Resolves with how many went. */
   deleteValues(keyPrefix: string): Promise<number>;
   /** Every value written without `ttlMs`, in no order: what a move carries. */
   durableValues(): Promise<[key: string, value: string][]>;
   /** Takes `key` for `ttlMs`: true for the first caller on any replica (an interaction answered once). */
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
-  /** Adds `value` to the log at `key`, keeping its latest `keep` entries. */
+  /** Keeps the latest `keep` entries. */
   appendLog(key: string, value: string, keep: number): Promise<void>;
   /** Newest first. */
   readLog(key: string, limit: number): Promise<string[]>;
-
   /** Deletes finished slots and entries older than this, and expired values. */
   prune(olderThanMs: number): Promise<number>;
   close(): Promise<void>;
@@ -220,9 +205,8 @@ export function entryOf(f: StoredFields): OutboxEntry {
     createdAt: Number(f.createdAt ?? 0),
     updatedAt: Number(f.updatedAt ?? 0),
   };
-  if (has(f.lastError)) entry.lastError = String(f.lastError);
-  if (has(f.reason)) entry.reason = String(f.reason);
-  if (has(f.receipt)) entry.receipt = String(f.receipt);
+  for (const name of ['lastError', 'reason', 'receipt'] as const)
+    if (has(f[name])) entry[name] = String(f[name]);
   if (has(f.inFlightAt)) entry.inFlightAt = Number(f.inFlightAt);
   if (has(f.memoryKey) && has(f.memoryValue))
     entry.memory = { key: String(f.memoryKey), value: String(f.memoryValue) };
