@@ -1,7 +1,7 @@
-// A command's and its options' descriptions in a language, for /help and Discord's localizations.
-// Read from the catalogue's `commands` area by the command's name (a key no type can list, since
-// commands are data); a description whose English no longer matches the definition's is stale,
-// and the definition's English is shown instead of a translation of something else.
+// A command's and its options' names and descriptions in a language, for /help and Discord's
+// localizations. Read from the catalogue's `commands` area by the command's name (a key no type can
+// list, since commands are data); a description whose English no longer matches the definition's is
+// stale, and the definition's English is shown instead of a translation of something else.
 import type { Language } from '../domain/preferences.ts';
 import { formatNumber } from '../format.ts';
 import { commands } from './commands.ts';
@@ -61,4 +61,50 @@ export function optionDescription(
 /** A message command's name on a message's menu ("Read aloud": "Vorlesen"). */
 export function menuName(language: Language, command: string, english: string): string {
   return translated(language, command, 'menu', english);
+}
+
+type Names = Readonly<Record<'commands' | 'options' | 'choices', Readonly<Record<string, string>>>>;
+
+const namesOf = (language: Language) => commands[language].names as unknown as Names;
+
+/** One word of Discord's command list in `language`; the English where the catalogue has none. */
+function named(language: Language, kind: keyof Names, english: string): string {
+  return namesOf(language)[kind][english] ?? english;
+}
+
+/** A command's or subcommand's own word in `language` ("schedule add": "hinzufügen"). */
+export function commandWord(language: Language, command: string): string {
+  return named(language, 'commands', command);
+}
+
+/** An option's name in `language` ("city": "stadt"), the same in every command that has it. */
+export function optionName(language: Language, option: string): string {
+  return named(language, 'options', option);
+}
+
+/** A choice's label in `language` ("yes": "ja"); the value sent stays the English. */
+export function choiceName(language: Language, value: string): string {
+  return named(language, 'choices', value);
+}
+
+/** Who reads a command's name: localized names exist on Discord alone (its command list). */
+interface NameReader {
+  language: Language;
+  platform: 'console' | 'discord' | 'slack';
+}
+
+/**
+ * A command as the reader finds it in their picker: "/zeitplan liste" on Discord in German,
+ * "/schedule list" on Slack and the console, which have the English names only.
+ */
+export function slashName(command: string, reader: NameReader): string {
+  if (reader.platform !== 'discord') return `/${command}`;
+  const words = command.split(' ');
+  const local = words.map((_, i) => commandWord(reader.language, words.slice(0, i + 1).join(' ')));
+  return `/${local.join(' ')}`;
+}
+
+/** An option's name as the reader sees it beside the command (`stadt` on Discord in German). */
+export function shownOptionName(option: string, reader: NameReader): string {
+  return reader.platform === 'discord' ? optionName(reader.language, option) : option;
 }
