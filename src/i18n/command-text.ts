@@ -88,7 +88,7 @@ export function choiceName(language: Language, value: string): string {
 }
 
 /** Who reads a command's name: localized names exist on Discord alone (its command list). */
-interface NameReader {
+export interface NameReader {
   language: Language;
   platform: 'console' | 'discord' | 'slack';
 }
