@@ -71,6 +71,35 @@ function detail(commands: readonly Command[], reader: Reader): Reply {
   };
 }
 
+/** The commands whose name starts with `partial`, typed in any language herald writes ("zeitplan"). */
+function completeName(commands: readonly Command[], partial: string) {
+  const lower = partial.trim().replace(/^\//, '').toLowerCase();
+  const seen = (n: string) => [
+    n,
+    ...(['de', 'fr'] as const).map((language) => slashName(n, { language, platform: 'discord' }).slice(1)),
+  ];
+  const names = commands.map((c) => c.name).filter((n) => seen(n).some((s) => s.startsWith(lower)));
+  // The value is the English name, which /help reads whatever the reader's language.
+  return names.slice(0, DISCORD_LIMITS.autocompleteChoices).map((n) => ({ name: `/${n}`, value: n }));
+}
+
+function noSuchCommand(commands: readonly Command[], name: string, reader: Reader): Reply {
+  const { t } = reader;
+  const list = commands.map((c) => slashName(c.name, reader)).join(', ');
+  return {
+    text: t('help:noCommand', { name, help: slashName('help', reader) }),
+    outcome: 'not-found',
+    ephemeral: true,
+    embeds: [
+      {
+        title: t('help:noCommandTitle'),
+        description: t('help:noCommandDescription', { name, list }),
+        color: 'warning',
+      },
+    ],
+  };
+}
+
 export function createHelpCommand(getCommands: () => readonly Command[], opts: HelpCommandOptions = {}) {
   return defineCommand({
     name: 'help',
@@ -87,24 +116,7 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
     positional: ['command'],
     needs: [],
     ephemeral: true,
-    autocomplete: {
-      command: (partial) => {
-        const lower = partial.trim().replace(/^\//, '').toLowerCase();
-        // Typed in any language herald writes ("zeitplan" finds schedule); the value is the English.
-        const seen = (n: string) => [
-          n,
-          ...(['de', 'fr'] as const).map((language) =>
-            slashName(n, { language, platform: 'discord' }).slice(1),
-          ),
-        ];
-        const names = getCommands()
-          .map((c) => c.name)
-          .filter((n) => seen(n).some((s) => s.startsWith(lower)));
-        return Promise.resolve(
-          names.slice(0, DISCORD_LIMITS.autocompleteChoices).map((n) => ({ name: `/${n}`, value: n })),
-        );
-      },
-    },
+    autocomplete: { command: (partial) => Promise.resolve(completeName(getCommands(), partial)) },
     examples: ['/help', '/help jobs', '/help email'],
     handler(input, ctx) {
       const { t } = ctx;
@@ -115,20 +127,7 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
         const wanted = input.command.replace(/^\//, '').replace(/\s+/g, ' ').toLowerCase();
         const found = lookUp(commands, wanted, reader);
         if (found.length > 0) return Promise.resolve(detail(found, reader));
-        const name = quote(input.command, 40);
-        const list = commands.map((c) => slashName(c.name, reader)).join(', ');
-        return Promise.resolve({
-          text: t('help:noCommand', { name, help }),
-          outcome: 'not-found',
-          ephemeral: true,
-          embeds: [
-            {
-              title: t('help:noCommandTitle'),
-              description: t('help:noCommandDescription', { name, list }),
-              color: 'warning',
-            },
-          ],
-        });
+        return Promise.resolve(noSuchCommand(commands, quote(input.command, 40), reader));
       }
       // The local operator has no per-user limit; saying one would mislead.
       const limit = ctx.actor.isOperator ? undefined : opts.perUserPerMinute;
