@@ -79,7 +79,10 @@ export function optionDetails(
   return describeOptions(command.options).map((spec) => ({
     name: shownOptionName(spec.name, { language, platform }),
     type: describeType(spec, t, language),
-    description: optionDescription(language, command.name, spec.name, spec.description),
+    description: optionDescription(language, command.name, spec.name, spec.description, {
+      language,
+      platform,
+    }),
   }));
 }
 

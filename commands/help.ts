@@ -27,7 +27,8 @@ interface Reader {
   platform: Actor['platform'];
 }
 
-const described = (c: Command, { language }: Reader) => commandDescription(language, c.name, c.description);
+const described = (c: Command, reader: Reader) =>
+  commandDescription(reader.language, c.name, c.description, reader);
 
 /** What stays English for this reader, said once under the first explanation and the overview. */
 const englishNote = ({ t, platform }: Reader) =>

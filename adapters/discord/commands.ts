@@ -102,6 +102,9 @@ const DISCORD_LOCALES: readonly (readonly [Language, 'de' | 'fr'])[] = [
 
 type Localizations = Partial<Record<'de' | 'fr', string>>;
 
+/** A reader of Discord's command list in `language`: a command a description names is theirs. */
+const onDiscord = (language: Language) => ({ language, platform: 'discord' as const });
+
 /** `text` in each other language, where it is translated. */
 function localized(english: string, translate: (language: Language) => string): Localizations {
   const out: Localizations = {};
@@ -145,7 +148,10 @@ function optionDescriptions(command: Command, spec: OptionSpec) {
   const description = withDefault(PREFERENCE_DEFAULTS.language, english);
   // An option whose description is not translated keeps the English alone.
   const localizations = localized(description, (language) => {
-    const base = describe(optionDescription(language, command.name, spec.name, spec.description), spec.name);
+    const base = describe(
+      optionDescription(language, command.name, spec.name, spec.description, onDiscord(language)),
+      spec.name,
+    );
     return base === english ? description : withDefault(language, base);
   });
   return Object.keys(localizations).length === 0
@@ -245,7 +251,7 @@ function slashEntry(entry: CommandRegistry['entries'][number]): DiscordCommandJs
       type: ApplicationCommandType.ChatInput,
       ...named(entry.name, (language) => commandWord(language, entry.name)),
       ...described(entry.description, entry.name, (language) =>
-        commandDescription(language, entry.name, entry.description),
+        commandDescription(language, entry.name, entry.description, onDiscord(language)),
       ),
       options: buildOptions(entry),
     });
@@ -257,12 +263,14 @@ function slashEntry(entry: CommandRegistry['entries'][number]): DiscordCommandJs
   return check({
     type: ApplicationCommandType.ChatInput,
     ...named(name, (language) => commandWord(language, name)),
-    ...described(description, name, (language) => commandDescription(language, name, description)),
+    ...described(description, name, (language) =>
+      commandDescription(language, name, description, onDiscord(language)),
+    ),
     options: subcommands.map((sub): APIApplicationCommandSubcommandOption => ({
       type: ApplicationCommandOptionType.Subcommand,
       ...named(sub.name, (language) => commandWord(language, sub.command.name)),
       ...described(sub.command.description, sub.command.name, (language) =>
-        commandDescription(language, sub.command.name, sub.command.description),
+        commandDescription(language, sub.command.name, sub.command.description, onDiscord(language)),
       ),
       options: buildOptions(sub.command),
     })),

@@ -33,17 +33,39 @@ function localNumber(text: string, language: Language): string {
   return /^\d{1,3}(,\d{3})*$/.test(text) ? formatNumber(Number(text.replaceAll(',', '')), 0, language) : text;
 }
 
-function translated(language: Language, entry: string, key: string, english: string): string {
+/** A placeholder's value in `language`: a number its way, a command ("/say") as `names` finds it. */
+function localValue(value: string, language: Language, names: NameReader | undefined): string {
+  if (value.startsWith('/')) return names === undefined ? value : slashName(value.slice(1), names);
+  return localNumber(value, language);
+}
+
+function translated(
+  language: Language,
+  entry: string,
+  key: string,
+  english: string,
+  names?: NameReader,
+): string {
   const pattern = ENGLISH[entry]?.[key];
   const values = pattern === undefined ? undefined : valuesIn(pattern, english);
   const text = areaOf(language)[entry]?.[key];
   if (values === undefined || text === undefined) return english;
-  return text.replace(PLACEHOLDER_RE, (_, name: string) => localNumber(values.get(name) ?? '', language));
+  return text.replace(PLACEHOLDER_RE, (_, name: string) =>
+    localValue(values.get(name) ?? '', language, names),
+  );
 }
 
-/** What the command (or group: "email") is for, in `language`. */
-export function commandDescription(language: Language, name: string, english: string): string {
-  return translated(language, name, 'description', english);
+/**
+ * What the command (or group: "email") is for, in `language`; a command it names is written as
+ * `names` finds it (Discord's list), else as typed in English.
+ */
+export function commandDescription(
+  language: Language,
+  name: string,
+  english: string,
+  names?: NameReader,
+): string {
+  return translated(language, name, 'description', english, names);
 }
 
 /** An option's description in `language`: the command's own, else the one several share. */
@@ -52,10 +74,11 @@ export function optionDescription(
   command: string,
   option: string,
   english: string,
+  names?: NameReader,
 ): string {
   const own = ENGLISH[command]?.[option];
   const isOwn = own !== undefined && valuesIn(own, english) !== undefined;
-  return translated(language, isOwn ? command : 'options', option, english);
+  return translated(language, isOwn ? command : 'options', option, english, names);
 }
 
 /** A message command's name on a message's menu ("Read aloud": "Vorlesen"). */

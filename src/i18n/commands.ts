@@ -2,11 +2,13 @@
 // them (descriptions at most 100 characters each). The English is the definitions' own
 // (test/i18n/commands.test.ts checks they agree); `options` at the top holds the descriptions
 // several commands share, used where a command's option has exactly that English description.
+// A placeholder whose English is a command ("{{say}}": "/say") is written as the reader finds that
+// command (`slashName`): "/sprechen" in Discord's German command list, "/say" on Slack.
 // `names` are Discord's only: the console and Slack read the English names alone, as does the
 // command line inside a schedule (`/weather Oslo units:imperial`), so those stay English.
 import { defineMessages } from './define.ts';
 
-const SCHEDULE_ID = 'The schedule id, as /schedule list shows it';
+const SCHEDULE_ID = 'The schedule id, as {{list}} shows it';
 
 export const commands = defineMessages(
   {
@@ -94,7 +96,7 @@ export const commands = defineMessages(
     options: {
       city: 'City name, optionally with a country code: "Paris,FR" (default: your home place)',
       units: 'metric (°C, m/s), imperial (°F, mph) or standard (K, m/s)',
-      speak: 'yes: also a short spoken version (mp3), counted against your /say budget',
+      speak: 'yes: also a short spoken version (mp3), counted against your {{say}} budget',
       id: SCHEDULE_ID,
     },
     weather: { description: 'Current weather for a city' },
@@ -120,14 +122,14 @@ export const commands = defineMessages(
     say: {
       description: 'Speak a text aloud: replies with an mp3',
       text: 'The text to speak (at most {{limit}} characters)',
-      voice: 'Voice name or id; /voices lists them',
+      voice: 'Voice name or id; {{voices}} lists them',
     },
     'read-aloud': {
       description: 'Read a message aloud: replies with an mp3',
       menu: 'Read aloud',
       text: 'The message as words, as the adapter read it',
     },
-    voices: { description: 'List the voices /say can use' },
+    voices: { description: 'List the voices {{say}} can use' },
     email: { description: 'Email: send, status' },
     'email send': {
       description: 'Send an email',
@@ -137,7 +139,7 @@ export const commands = defineMessages(
     },
     'email status': {
       description: 'Show a sent email and its latest delivery event',
-      id: 'The id /email send replied with',
+      id: 'The id {{send}} replied with',
     },
     report: {
       description: 'Analytics summary: sessions, users and events against the previous period',
@@ -171,7 +173,7 @@ export const commands = defineMessages(
     'schedule pause': { description: 'Pause a schedule until it is resumed' },
     'schedule resume': { description: 'Resume a paused schedule' },
     'schedule skip': { description: 'Skip the next run of a schedule' },
-    'schedule unskip': { description: 'Take back a /schedule skip: that run runs' },
+    'schedule unskip': { description: 'Take back a {{skip}}: that run runs' },
     'schedule run': { description: 'Post a schedule now, outside its times' },
     'schedule audit': {
       description: 'Who added, paused, resumed or removed schedules, and how (schedule admins)',
@@ -179,9 +181,9 @@ export const commands = defineMessages(
     settings: {
       description: 'Your time zone, units, language and home place; a channel’s with scope:channel',
       tz: 'Your time zone, IANA: Europe/Berlin (default clears it)',
-      units: 'metric, imperial or standard for /weather and /forecast (default clears it)',
+      units: 'metric, imperial or standard for {{weather}} and {{forecast}} (default clears it)',
       language: 'en-GB, de or fr (default clears it)',
-      home: 'Your home place, for /weather and /forecast without a city: "Paris,FR" (default clears it)',
+      home: 'Your home place, for {{weather}} and {{forecast}} without a city: "Paris,FR" (default clears it)',
       scope: 'me (default), or channel: this channel’s values, set by schedule admins',
     },
     help: {
@@ -272,8 +274,8 @@ export const commands = defineMessages(
       options: {
         city: 'Stadtname, optional mit Ländercode: "Paris,FR" (Standard: dein Heimatort)',
         units: 'metric (°C, m/s), imperial (°F, mph) oder standard (K, m/s)',
-        speak: 'yes: zusätzlich eine kurze gesprochene Fassung (mp3), zählt zu deinem /say-Kontingent',
-        id: 'Die Zeitplan-ID, wie /schedule list sie zeigt',
+        speak: 'yes: zusätzlich eine kurze gesprochene Fassung (mp3), zählt zu deinem {{say}}-Kontingent',
+        id: 'Die Zeitplan-ID, wie {{list}} sie zeigt',
       },
       weather: { description: 'Aktuelles Wetter für eine Stadt' },
       forecast: { description: '5-Tage-Vorhersage für eine Stadt: Tief, Hoch und Wetterlage pro Tag' },
@@ -298,14 +300,14 @@ export const commands = defineMessages(
       say: {
         description: 'Spricht einen Text: antwortet mit einer mp3',
         text: 'Der zu sprechende Text (höchstens {{limit}} Zeichen)',
-        voice: 'Name oder ID einer Stimme; /voices listet sie auf',
+        voice: 'Name oder ID einer Stimme; {{voices}} listet sie auf',
       },
       'read-aloud': {
         description: 'Liest eine Nachricht vor: antwortet mit einer mp3',
         menu: 'Vorlesen',
         text: 'Die Nachricht als Wörter, wie der Adapter sie gelesen hat',
       },
-      voices: { description: 'Listet die Stimmen, die /say verwenden kann' },
+      voices: { description: 'Listet die Stimmen, die {{say}} verwenden kann' },
       email: { description: 'E-Mail: send, status' },
       'email send': {
         description: 'Sendet eine E-Mail',
@@ -315,7 +317,7 @@ export const commands = defineMessages(
       },
       'email status': {
         description: 'Zeigt eine gesendete E-Mail und ihr letztes Zustellereignis',
-        id: 'Die ID, mit der /email send geantwortet hat',
+        id: 'Die ID, mit der {{send}} geantwortet hat',
       },
       report: {
         description: 'Analyse-Übersicht: Sitzungen, Nutzer und Ereignisse im Vergleich zum Vorzeitraum',
@@ -349,7 +351,7 @@ export const commands = defineMessages(
       'schedule pause': { description: 'Pausiert einen Zeitplan, bis er fortgesetzt wird' },
       'schedule resume': { description: 'Setzt einen pausierten Zeitplan fort' },
       'schedule skip': { description: 'Überspringt den nächsten Lauf eines Zeitplans' },
-      'schedule unskip': { description: 'Nimmt ein /schedule skip zurück: der Lauf findet statt' },
+      'schedule unskip': { description: 'Nimmt ein {{skip}} zurück: der Lauf findet statt' },
       'schedule run': { description: 'Postet einen Zeitplan jetzt, außerhalb seiner Zeiten' },
       'schedule audit': {
         description: 'Wer Zeitpläne angelegt, pausiert, fortgesetzt oder entfernt hat, und wie (Admins)',
@@ -358,9 +360,9 @@ export const commands = defineMessages(
         description:
           'Deine Zeitzone, Einheiten, Sprache und dein Heimatort; die eines Kanals mit scope:channel',
         tz: 'Deine Zeitzone, IANA: Europe/Berlin (default löscht sie)',
-        units: 'metric, imperial oder standard für /weather und /forecast (default löscht sie)',
+        units: 'metric, imperial oder standard für {{weather}} und {{forecast}} (default löscht sie)',
         language: 'en-GB, de oder fr (default löscht sie)',
-        home: 'Dein Heimatort, für /weather und /forecast ohne Stadt: "Paris,FR" (default löscht ihn)',
+        home: 'Dein Heimatort, für {{weather}} und {{forecast}} ohne Stadt: "Paris,FR" (default löscht ihn)',
         scope: 'me (Standard), oder channel: die Werte dieses Kanals, gesetzt von Zeitplan-Admins',
       },
       help: {
@@ -450,8 +452,8 @@ export const commands = defineMessages(
       options: {
         city: 'Nom de la ville, éventuellement avec un code pays : "Paris,FR" (par défaut : votre lieu)',
         units: 'metric (°C, m/s), imperial (°F, mph) ou standard (K, m/s)',
-        speak: 'yes : aussi une courte version parlée (mp3), décomptée de votre budget /say',
-        id: "L'identifiant de la planification, tel que /schedule list l'affiche",
+        speak: 'yes : aussi une courte version parlée (mp3), décomptée de votre budget {{say}}',
+        id: "L'identifiant de la planification, tel que {{list}} l'affiche",
       },
       weather: { description: "La météo actuelle d'une ville" },
       forecast: { description: 'Prévisions sur 5 jours pour une ville : minimum, maximum et temps par jour' },
@@ -476,14 +478,14 @@ export const commands = defineMessages(
       say: {
         description: 'Lit un texte à voix haute : répond avec un mp3',
         text: 'Le texte à lire ({{limit}} caractères au plus)',
-        voice: "Nom ou identifiant d'une voix ; /voices les liste",
+        voice: "Nom ou identifiant d'une voix ; {{voices}} les liste",
       },
       'read-aloud': {
         description: 'Lit un message à voix haute : répond avec un mp3',
         menu: 'Lire à voix haute',
         text: "Le message en mots, tel que l'adaptateur l'a lu",
       },
-      voices: { description: 'Liste les voix que /say peut utiliser' },
+      voices: { description: 'Liste les voix que {{say}} peut utiliser' },
       email: { description: 'E-mail : send, status' },
       'email send': {
         description: 'Envoie un e-mail',
@@ -493,7 +495,7 @@ export const commands = defineMessages(
       },
       'email status': {
         description: 'Affiche un e-mail envoyé et son dernier événement de livraison',
-        id: "L'identifiant renvoyé par /email send",
+        id: "L'identifiant renvoyé par {{send}}",
       },
       report: {
         description:
@@ -529,7 +531,7 @@ export const commands = defineMessages(
       'schedule pause': { description: "Met une planification en pause jusqu'à sa reprise" },
       'schedule resume': { description: 'Reprend une planification en pause' },
       'schedule skip': { description: "Saute la prochaine exécution d'une planification" },
-      'schedule unskip': { description: 'Annule un /schedule skip : cette exécution a lieu' },
+      'schedule unskip': { description: 'Annule un {{skip}} : cette exécution a lieu' },
       'schedule run': { description: 'Publie une planification maintenant, hors de ses horaires' },
       'schedule audit': {
         description: 'Qui a ajouté, mis en pause, repris ou supprimé des planifications, et comment (admins)',
@@ -538,9 +540,9 @@ export const commands = defineMessages(
         description:
           "Votre fuseau, vos unités, votre langue et votre lieu ; ceux d'un salon avec scope:channel",
         tz: 'Votre fuseau horaire, IANA : Europe/Berlin (default l’efface)',
-        units: 'metric, imperial ou standard pour /weather et /forecast (default l’efface)',
+        units: 'metric, imperial ou standard pour {{weather}} et {{forecast}} (default l’efface)',
         language: 'en-GB, de ou fr (default l’efface)',
-        home: 'Votre lieu, pour /weather et /forecast sans ville : "Paris,FR" (default l’efface)',
+        home: 'Votre lieu, pour {{weather}} et {{forecast}} sans ville : "Paris,FR" (default l’efface)',
         scope: 'me (par défaut), ou channel : les valeurs de ce salon, réglées par les admins',
       },
       help: {

@@ -98,4 +98,18 @@ describe('the names of the commands area', () => {
     expect(optionName('de', 'city')).toBe('stadt');
     expect(choiceName('fr', 'yes')).toBe('oui');
   });
+
+  it('writes a command a description names as the reader finds it', () => {
+    const voices = 'List the voices /say can use';
+    expect(commandDescription('de', 'voices', voices, { language: 'de', platform: 'discord' })).toBe(
+      'Listet die Stimmen, die /sprechen verwenden kann',
+    );
+    expect(commandDescription('de', 'voices', voices, { language: 'de', platform: 'slack' })).toBe(
+      'Listet die Stimmen, die /say verwenden kann',
+    );
+    const id = 'The schedule id, as /schedule list shows it';
+    expect(optionDescription('fr', 'schedule run', 'id', id, { language: 'fr', platform: 'discord' })).toBe(
+      "L'identifiant de la planification, tel que /planification liste l'affiche",
+    );
+  });
 });
