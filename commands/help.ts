@@ -88,7 +88,7 @@ function noSuchCommand(commands: readonly Command[], name: string, reader: Reade
   const { t } = reader;
   const list = commands.map((c) => slashName(c.name, reader)).join(', ');
   return {
-    text: t('help:noCommand', { name, help: slashName('help', reader) }),
+    text: t('help:noCommand', { name }),
     outcome: 'not-found',
     ephemeral: true,
     embeds: [
@@ -122,7 +122,6 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
     handler(input, ctx) {
       const { t } = ctx;
       const reader: Reader = { t, language: ctx.preferences.language, platform: ctx.actor.platform };
-      const help = slashName('help', reader);
       const commands = getCommands();
       if (input.command !== undefined) {
         const wanted = input.command.replace(/^\//, '').replace(/\s+/g, ' ').toLowerCase();
@@ -136,7 +135,7 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
       const names = [...new Set(commands.map((c) => listedName(c, reader)))];
       const count = (n: number) => ({ count: n, n: formatNumber(n, 0, ctx.locale) });
       return Promise.resolve({
-        text: t('help:overview', { ...count(names.length), list: names.join(', '), help }),
+        text: t('help:overview', { ...count(names.length), list: names.join(', ') }),
         ephemeral: true,
         embeds: [
           {
@@ -146,7 +145,7 @@ export function createHelpCommand(getCommands: () => readonly Command[], opts: H
               .join('\n'),
             color: 'info',
             footer: [
-              t('help:explainsOne', { help }),
+              t('help:explainsOne'),
               limit === undefined ? undefined : t('help:perMinute', count(limit)),
               englishNote(reader),
             ]

@@ -95,6 +95,11 @@ function named(language: Language, kind: keyof Names, english: string): string {
   return namesOf(language)[kind][english] ?? english;
 }
 
+/** Every command and subcommand the catalogue names, in English ("schedule", "schedule add"). */
+export function commandNames(): readonly string[] {
+  return Object.keys(namesOf('en-GB').commands);
+}
+
 /** A command's or subcommand's own word in `language` ("schedule add": "hinzufügen"). */
 export function commandWord(language: Language, command: string): string {
   return named(language, 'commands', command);
