@@ -89,7 +89,9 @@ describe('the catalogue', () => {
       ),
     );
     expect(unknown).toEqual([]);
-    expect(translatorFor('de', 'discord')('schedule:refuse.noSuch', { id: 'x' })).toContain('/zeitplan liste');
+    expect(translatorFor('de', 'discord')('schedule:refuse.noSuch', { id: 'x' })).toContain(
+      '/zeitplan liste',
+    );
     expect(translatorFor('de', 'slack')('schedule:refuse.noSuch', { id: 'x' })).toContain('/schedule list');
     expect(translatorFor('fr')('schedule:refuse.noSuch', { id: 'x' })).toContain('/schedule list');
   });
