@@ -2,16 +2,35 @@
 // the reader's language (src/i18n/help.ts; the descriptions from src/i18n/commands.ts).
 import { describeOptions, type Command, type OptionSpec } from '../src/core/command.ts';
 import { PREFERENCE_DEFAULTS, type Language } from '../src/domain/preferences.ts';
-import { optionDescription } from '../src/i18n/command-text.ts';
+import {
+  menuName,
+  optionDescription,
+  shownOptionName,
+  slashName,
+  type NameReader,
+} from '../src/i18n/command-text.ts';
 import { english, type Translate } from '../src/i18n/translate.ts';
 import { formatNumber } from './format.ts';
 
-/** "/jobs what [where] [country] [page]": required options bare, optional ones in brackets. */
-export function usageLine(command: Command, t: Translate = english): string {
+/** Names as the console shows them: the English, which are the only ones outside Discord. */
+const CONSOLE: NameReader = { language: PREFERENCE_DEFAULTS.language, platform: 'console' };
+
+/**
+ * "/jobs what [where] [country] [page]": required options bare, optional ones in brackets, named as
+ * the reader finds them ("/stellen was [wo] …" on Discord in German).
+ */
+export function usageLine(command: Command, t: Translate = english, names: NameReader = CONSOLE): string {
   // A message command is not typed: it is found on a message's menu (Discord's Apps, Slack's More actions).
-  if (command.onMessage !== undefined) return t('help:onMenu', { name: command.onMessage });
-  const parts = describeOptions(command.options).map((o) => (o.required ? o.name : `[${o.name}]`));
-  return [`/${command.name}`, ...parts].join(' ');
+  if (command.onMessage !== undefined) {
+    const shown =
+      names.platform === 'discord' ? menuName(names.language, command.name, command.onMessage) : undefined;
+    return t('help:onMenu', { name: shown ?? command.onMessage });
+  }
+  const parts = describeOptions(command.options).map((o) => {
+    const name = shownOptionName(o.name, names);
+    return o.required ? name : `[${name}]`;
+  });
+  return [slashName(command.name, names), ...parts].join(' ');
 }
 
 function bounds(
@@ -50,16 +69,20 @@ export function describeType(spec: OptionSpec, t: Translate = english, locale = 
   return parts.join(', ');
 }
 
-/** Each option's name, its type in words and its description, in `language`. */
+/** Each option's name (as the reader's platform shows it), its type in words and its description. */
 export function optionDetails(
   command: Command,
   t: Translate = english,
   language: Language = PREFERENCE_DEFAULTS.language,
+  platform: NameReader['platform'] = 'console',
 ): { name: string; type: string; description: string }[] {
   return describeOptions(command.options).map((spec) => ({
-    name: spec.name,
+    name: shownOptionName(spec.name, { language, platform }),
     type: describeType(spec, t, language),
-    description: optionDescription(language, command.name, spec.name, spec.description),
+    description: optionDescription(language, command.name, spec.name, spec.description, {
+      language,
+      platform,
+    }),
   }));
 }
 

@@ -2,6 +2,7 @@
 // (CHAT_INPUT) per entry, the registry's group "email" (email send, email status) as one /email
 // with two subcommands, and a MESSAGE command per message command (Read aloud). Registered
 // globally, each also says where it may be installed and used (integration_types, contexts).
+// Every name, description and choice carries its German and French (`*_localizations`).
 // Shape and limits: https://discord.com/developers/docs/interactions/application-commands#application-command-object
 import {
   ApplicationCommandOptionType,
@@ -18,7 +19,15 @@ import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
 import { truncate } from '../../src/domain/text.ts';
 import { PREFERENCE_DEFAULTS, type Language } from '../../src/domain/preferences.ts';
 import { translatorFor } from '../../src/i18n/translate.ts';
-import { commandDescription, menuName, optionDescription } from '../../src/i18n/command-text.ts';
+import {
+  choiceName,
+  commandDescription,
+  commandWord,
+  menuName,
+  optionDescription,
+  optionName,
+} from '../../src/i18n/command-text.ts';
+import { namingProblem } from './command-names.ts';
 
 const DESCRIPTION_MAX = DISCORD_LIMITS.commandDescription;
 const OPTIONS_MAX = DISCORD_LIMITS.commandOptions;
@@ -28,7 +37,6 @@ const CHOICE_MAX = DISCORD_LIMITS.choiceValue;
 const STRING_LENGTH_LIMIT = DISCORD_LIMITS.stringOptionLength;
 /** Names, descriptions, choice names and values of one command together. */
 export const COMMAND_CHARS_MAX = DISCORD_LIMITS.commandChars;
-const NAME_RE = /^[-_\p{Ll}\p{Lo}\p{N}]{1,32}$/u;
 /** A MESSAGE command's name: 1-32 characters, capitals and spaces allowed ("Read aloud"). */
 const MENU_NAME_RE = /^[-_ \p{L}\p{N}]{1,32}$/u;
 /** Discord's INTEGER and NUMBER bounds; zod's int() reports these when no bound was given. */
@@ -84,8 +92,8 @@ const TYPES = {
 
 /**
  * The languages herald writes besides English, as Discord's locale keys
- * (https://discord.com/developers/docs/reference#locales). Command and option names stay English
- * in every language: they are what the console and Slack type, and what /help names.
+ * (https://discord.com/developers/docs/reference#locales). Discord sends the English (default)
+ * names in every interaction whatever the reader's locale, so dispatch reads the English alone.
  */
 const DISCORD_LOCALES: readonly (readonly [Language, 'de' | 'fr'])[] = [
   ['de', 'de'],
@@ -93,6 +101,9 @@ const DISCORD_LOCALES: readonly (readonly [Language, 'de' | 'fr'])[] = [
 ];
 
 type Localizations = Partial<Record<'de' | 'fr', string>>;
+
+/** A reader of Discord's command list in `language`: a command a description names is theirs. */
+const onDiscord = (language: Language) => ({ language, platform: 'discord' as const });
 
 /** `text` in each other language, where it is translated. */
 function localized(english: string, translate: (language: Language) => string): Localizations {
@@ -102,6 +113,12 @@ function localized(english: string, translate: (language: Language) => string): 
     if (text !== english) out[locale] = text;
   }
   return out;
+}
+
+/** `name` and, where a language has its own, `name_localizations`. */
+function named(name: string, translate: (language: Language) => string) {
+  const names = localized(name, translate);
+  return Object.keys(names).length === 0 ? { name } : { name, name_localizations: names };
 }
 
 function describe(text: string, fallback: string): string {
@@ -131,7 +148,10 @@ function optionDescriptions(command: Command, spec: OptionSpec) {
   const description = withDefault(PREFERENCE_DEFAULTS.language, english);
   // An option whose description is not translated keeps the English alone.
   const localizations = localized(description, (language) => {
-    const base = describe(optionDescription(language, command.name, spec.name, spec.description), spec.name);
+    const base = describe(
+      optionDescription(language, command.name, spec.name, spec.description, onDiscord(language)),
+      spec.name,
+    );
     return base === english ? description : withDefault(language, base);
   });
   return Object.keys(localizations).length === 0
@@ -140,14 +160,9 @@ function optionDescriptions(command: Command, spec: OptionSpec) {
 }
 
 function buildOption(command: Command, spec: OptionSpec): APIApplicationCommandBasicOption {
-  if (!NAME_RE.test(spec.name)) {
-    throw new Error(
-      `command ${command.name}: option "${spec.name}" is not a valid Discord option name (lower case, 1-32)`,
-    );
-  }
   const option: Record<string, unknown> = {
     type: TYPES[spec.type],
-    name: spec.name,
+    ...named(spec.name, (language) => optionName(language, spec.name)),
     ...optionDescriptions(command, spec),
     // A command with a form is also run with no options (it opens the form); the dispatcher still
     // refuses a line that misses a required one, in the sentence a typed line gets.
@@ -159,7 +174,9 @@ function buildOption(command: Command, spec: OptionSpec): APIApplicationCommandB
     option.autocomplete = true;
   } else if (spec.choices && spec.choices.length > 0 && spec.choices.length <= CHOICES_MAX) {
     // More than 25 values cannot be offered as choices; the dispatcher still validates them.
-    option.choices = spec.choices.filter((c) => c.length <= CHOICE_MAX).map((c) => ({ name: c, value: c }));
+    option.choices = spec.choices
+      .filter((c) => c.length <= CHOICE_MAX)
+      .map((c) => ({ ...named(c, (language) => choiceName(language, c)), value: c }));
   }
   if (spec.type === 'integer' || spec.type === 'number') {
     if (spec.min !== undefined && Math.abs(spec.min) < SAFE_BOUND) option.min_value = spec.min;
@@ -217,6 +234,8 @@ export function commandChars(json: unknown): number {
 }
 
 function check(json: DiscordCommandJson): DiscordCommandJson {
+  const problem = namingProblem(json);
+  if (problem !== undefined) throw new Error(`command /${json.name}: ${problem}`);
   const chars = commandChars(json);
   if (chars > COMMAND_CHARS_MAX) {
     throw new Error(
@@ -230,9 +249,9 @@ function slashEntry(entry: CommandRegistry['entries'][number]): DiscordCommandJs
   if (!isGroup(entry)) {
     return check({
       type: ApplicationCommandType.ChatInput,
-      name: entry.name,
+      ...named(entry.name, (language) => commandWord(language, entry.name)),
       ...described(entry.description, entry.name, (language) =>
-        commandDescription(language, entry.name, entry.description),
+        commandDescription(language, entry.name, entry.description, onDiscord(language)),
       ),
       options: buildOptions(entry),
     });
@@ -243,13 +262,15 @@ function slashEntry(entry: CommandRegistry['entries'][number]): DiscordCommandJs
   const description = groupDescription(entry);
   return check({
     type: ApplicationCommandType.ChatInput,
-    name,
-    ...described(description, name, (language) => commandDescription(language, name, description)),
+    ...named(name, (language) => commandWord(language, name)),
+    ...described(description, name, (language) =>
+      commandDescription(language, name, description, onDiscord(language)),
+    ),
     options: subcommands.map((sub): APIApplicationCommandSubcommandOption => ({
       type: ApplicationCommandOptionType.Subcommand,
-      name: sub.name,
+      ...named(sub.name, (language) => commandWord(language, sub.command.name)),
       ...described(sub.command.description, sub.command.name, (language) =>
-        commandDescription(language, sub.command.name, sub.command.description),
+        commandDescription(language, sub.command.name, sub.command.description, onDiscord(language)),
       ),
       options: buildOptions(sub.command),
     })),

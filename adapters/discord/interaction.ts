@@ -176,5 +176,5 @@ export function channelOf(packet: APIInteraction, channelId: string): ChatChanne
  * expired button or form): the dispatcher's answers also read /settings.
  */
 export function translatorOf(packet: { locale?: string }): Translate {
-  return translatorFor(languageOfLocale(packet.locale) ?? PREFERENCE_DEFAULTS.language);
+  return translatorFor(languageOfLocale(packet.locale) ?? PREFERENCE_DEFAULTS.language, 'discord');
 }

@@ -77,7 +77,7 @@ function contextFor(
     now: rt.now,
     invocationId,
     preferences,
-    t: translatorFor(preferences.language),
+    t: translatorFor(preferences.language, actor.platform),
     locale: preferences.language,
   };
   if (where.channel) ctx.channel = where.channel;
@@ -149,7 +149,7 @@ async function execute(
       await checkAccess(command, contextFor(rt, inv.actor, command, invocationId, inv.signal, inv, prefs));
       return {
         command,
-        reply: formReply(command, inv.openForm, translatorFor(prefs.language)),
+        reply: formReply(command, inv.openForm, translatorFor(prefs.language, inv.actor.platform)),
         services: [],
         prefs,
       };
@@ -183,7 +183,7 @@ async function report(
     failure = { error: result.failure, ref: failureRef() };
     // Refused before its preferences were read (an unknown command): the platform's language.
     const { language } = result.prefs ?? (await withPlatformLanguage(rt.defaults, inv.locale));
-    const t = translatorFor(language);
+    const t = translatorFor(language, inv.actor.platform);
     // A chat user quotes the reference to whoever reads the logs; the console's operator reads
     // the log line beside the answer.
     const sentence = userMessageFor(failure.error, t, language);

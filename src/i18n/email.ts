@@ -7,7 +7,7 @@ export const email = defineMessages(
     sent: {
       text: 'Email sent to {{to}} (id {{id}}).',
       title: 'Email sent',
-      footer: 'Follow its delivery with /email status {{id}}',
+      footer: 'Follow its delivery with {{/email status}} {{id}}',
     },
     fields: {
       to: 'To',
@@ -21,7 +21,7 @@ export const email = defineMessages(
       text: 'No email with id {{id}} was found.',
       title: 'Email not found',
       description:
-        'The email service has no email with id {{id}}. Check the id that /email send replied with.',
+        'The email service has no email with id {{id}}. Check the id that {{/email send}} replied with.',
     },
     status: 'Email {{id}} to {{to}}: {{event}}.',
     noSubject: '(no subject)',
@@ -49,7 +49,7 @@ export const email = defineMessages(
       sent: {
         text: 'E-Mail an {{to}} gesendet (ID {{id}}).',
         title: 'E-Mail gesendet',
-        footer: 'Verfolge die Zustellung mit /email status {{id}}',
+        footer: 'Verfolge die Zustellung mit {{/email status}} {{id}}',
       },
       fields: {
         to: 'An',
@@ -63,7 +63,7 @@ export const email = defineMessages(
         text: 'Keine E-Mail mit der ID {{id}} gefunden.',
         title: 'E-Mail nicht gefunden',
         description:
-          'Der E-Mail-Dienst kennt keine E-Mail mit der ID {{id}}. Prüfe die ID, mit der /email send geantwortet hat.',
+          'Der E-Mail-Dienst kennt keine E-Mail mit der ID {{id}}. Prüfe die ID, mit der {{/email send}} geantwortet hat.',
       },
       status: 'E-Mail {{id}} an {{to}}: {{event}}.',
       noSubject: '(kein Betreff)',
@@ -89,7 +89,7 @@ export const email = defineMessages(
       sent: {
         text: 'E-mail envoyé à {{to}} (identifiant {{id}}).',
         title: 'E-mail envoyé',
-        footer: 'Suivez sa livraison avec /email status {{id}}',
+        footer: 'Suivez sa livraison avec {{/email status}} {{id}}',
       },
       fields: {
         to: 'À',
@@ -103,7 +103,7 @@ export const email = defineMessages(
         text: "Aucun e-mail avec l'identifiant {{id}} n'a été trouvé.",
         title: 'E-mail introuvable',
         description:
-          "Le service d'e-mail n'a aucun e-mail avec l'identifiant {{id}}. Vérifiez l'identifiant renvoyé par /email send.",
+          "Le service d'e-mail n'a aucun e-mail avec l'identifiant {{id}}. Vérifiez l'identifiant renvoyé par {{/email send}}.",
       },
       status: 'E-mail {{id}} à {{to}} : {{event}}.',
       noSubject: '(sans objet)',

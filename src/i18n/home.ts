@@ -16,9 +16,9 @@ export const home = defineMessages(
     workspace_other: '{{count}} schedules in this workspace; as a schedule admin you see everyone’s.',
     mine_one: '{{count}} schedule you added.',
     mine_other: '{{count}} schedules you added.',
-    more: '{{n}} more not shown here; /schedule list shows them all.',
+    more: '{{n}} more not shown here; {{/schedule list}} shows them all.',
     privateChannels:
-      'A schedule that posts into a private channel is listed in that channel (/schedule list).',
+      'A schedule that posts into a private channel is listed in that channel ({{/schedule list}}).',
     unreadable: 'That button no longer works; open the Home tab again.',
   },
   {
@@ -35,9 +35,9 @@ export const home = defineMessages(
       workspace_other: '{{count}} Zeitpläne in diesem Workspace; als Zeitplan-Admin siehst du alle.',
       mine_one: 'Du hast {{count}} Zeitplan angelegt.',
       mine_other: 'Du hast {{count}} Zeitpläne angelegt.',
-      more: '{{n}} weitere sind hier nicht aufgeführt; /schedule list zeigt alle.',
+      more: '{{n}} weitere sind hier nicht aufgeführt; {{/schedule list}} zeigt alle.',
       privateChannels:
-        'Ein Zeitplan, der in einen privaten Kanal postet, wird in diesem Kanal aufgeführt (/schedule list).',
+        'Ein Zeitplan, der in einen privaten Kanal postet, wird in diesem Kanal aufgeführt ({{/schedule list}}).',
       unreadable: 'Diese Schaltfläche funktioniert nicht mehr; öffne den Home-Tab erneut.',
     },
     fr: {
@@ -56,9 +56,9 @@ export const home = defineMessages(
         '{{count}} planifications dans cet espace de travail ; en tant qu’admin des planifications, vous voyez celles de tout le monde.',
       mine_one: 'Vous avez ajouté {{count}} planification.',
       mine_other: 'Vous avez ajouté {{count}} planifications.',
-      more: '{{n}} autres ne sont pas affichées ici ; /schedule list les montre toutes.',
+      more: '{{n}} autres ne sont pas affichées ici ; {{/schedule list}} les montre toutes.',
       privateChannels:
-        'Une planification qui publie dans un canal privé est listée dans ce canal (/schedule list).',
+        'Une planification qui publie dans un canal privé est listée dans ce canal ({{/schedule list}}).',
       unreadable: 'Ce bouton ne fonctionne plus ; rouvrez l’onglet Accueil.',
     },
   },

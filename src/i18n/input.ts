@@ -6,8 +6,8 @@ import { defineMessages } from './define.ts';
 export const input = defineMessages(
   {
     command: {
-      none: 'There is no command /{{wanted}}; /help lists them all.',
-      noneClose: 'There is no command /{{wanted}}; did you mean /{{close}}? /help lists them all.',
+      none: 'There is no command /{{wanted}}; {{/help}} lists them all.',
+      noneClose: 'There is no command /{{wanted}}; did you mean /{{close}}? {{/help}} lists them all.',
       needsSubcommand: '/{{wanted}} needs a subcommand: {{list}}.',
       noSubcommand: '/{{wanted}} has no subcommand "{{word}}"; use one of {{list}}.',
     },
@@ -73,8 +73,8 @@ export const input = defineMessages(
   {
     de: {
       command: {
-        none: 'Es gibt keinen Befehl /{{wanted}}; /help listet alle auf.',
-        noneClose: 'Es gibt keinen Befehl /{{wanted}}; meintest du /{{close}}? /help listet alle auf.',
+        none: 'Es gibt keinen Befehl /{{wanted}}; {{/help}} listet alle auf.',
+        noneClose: 'Es gibt keinen Befehl /{{wanted}}; meintest du /{{close}}? {{/help}} listet alle auf.',
         needsSubcommand: '/{{wanted}} braucht einen Unterbefehl: {{list}}.',
         noSubcommand: '/{{wanted}} hat keinen Unterbefehl „{{word}}“; nimm einen von {{list}}.',
       },
@@ -138,9 +138,9 @@ export const input = defineMessages(
     },
     fr: {
       command: {
-        none: 'Il n’y a pas de commande /{{wanted}} ; /help les liste toutes.',
+        none: 'Il n’y a pas de commande /{{wanted}} ; {{/help}} les liste toutes.',
         noneClose:
-          'Il n’y a pas de commande /{{wanted}} ; vouliez-vous dire /{{close}} ? /help les liste toutes.',
+          'Il n’y a pas de commande /{{wanted}} ; vouliez-vous dire /{{close}} ? {{/help}} les liste toutes.',
         needsSubcommand: '/{{wanted}} demande une sous-commande : {{list}}.',
         noSubcommand: '/{{wanted}} n’a pas de sous-commande « {{word}} » ; utilisez l’une de {{list}}.',
       },

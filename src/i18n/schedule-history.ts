@@ -5,7 +5,7 @@ import { defineMessages } from './define.ts';
 export const scheduleHistory = defineMessages(
   {
     history: {
-      none: 'Schedule {{id}}{{state}} has not run yet; /schedule run {{id}} runs it now.',
+      none: 'Schedule {{id}}{{state}} has not run yet; {{/schedule run}} {{id}} runs it now.',
       byHand: 'run by hand',
       slot: 'slot {{at}}',
       viewMessage: 'view message',
@@ -45,7 +45,7 @@ export const scheduleHistory = defineMessages(
   {
     de: {
       history: {
-        none: 'Zeitplan {{id}}{{state}} ist noch nicht gelaufen; /schedule run {{id}} führt ihn jetzt aus.',
+        none: 'Zeitplan {{id}}{{state}} ist noch nicht gelaufen; {{/schedule run}} {{id}} führt ihn jetzt aus.',
         byHand: 'von Hand ausgeführt',
         slot: 'Termin {{at}}',
         viewMessage: 'Nachricht ansehen',
@@ -84,7 +84,7 @@ export const scheduleHistory = defineMessages(
     },
     fr: {
       history: {
-        none: "La planification {{id}}{{state}} n'a pas encore été exécutée ; /schedule run {{id}} l'exécute maintenant.",
+        none: "La planification {{id}}{{state}} n'a pas encore été exécutée ; {{/schedule run}} {{id}} l'exécute maintenant.",
         byHand: 'exécutée à la main',
         slot: 'créneau {{at}}',
         viewMessage: 'voir le message',

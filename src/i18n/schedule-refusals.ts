@@ -45,8 +45,9 @@ export const scheduleRefusals = defineMessages(
     },
     skip: {
       paused: 'Schedule {{id}} is paused, so it has no next run to skip or restore.',
-      already: 'Schedule {{id}} already skips its run at {{at}}; /schedule unskip {{id}} takes that back.',
-      none: 'Schedule {{id}} skips no run; /schedule skip {{id}} skips its next one.',
+      already:
+        'Schedule {{id}} already skips its run at {{at}}; {{/schedule unskip}} {{id}} takes that back.',
+      none: 'Schedule {{id}} skips no run; {{/schedule skip}} {{id}} skips its next one.',
       noNext: 'Schedule {{id}} has no next run to skip.',
     },
     watch: {
@@ -113,8 +114,8 @@ export const scheduleRefusals = defineMessages(
         paused:
           'Zeitplan {{id}} ist pausiert und hat daher keinen nächsten Lauf, der sich auslassen oder wiederherstellen ließe.',
         already:
-          'Zeitplan {{id}} lässt schon seinen Lauf am {{at}} aus; /schedule unskip {{id}} nimmt das zurück.',
-        none: 'Zeitplan {{id}} lässt keinen Lauf aus; /schedule skip {{id}} lässt den nächsten aus.',
+          'Zeitplan {{id}} lässt schon seinen Lauf am {{at}} aus; {{/schedule unskip}} {{id}} nimmt das zurück.',
+        none: 'Zeitplan {{id}} lässt keinen Lauf aus; {{/schedule skip}} {{id}} lässt den nächsten aus.',
         noNext: 'Zeitplan {{id}} hat keinen nächsten Lauf, der sich auslassen ließe.',
       },
       watch: {
@@ -183,8 +184,8 @@ export const scheduleRefusals = defineMessages(
         paused:
           'La planification {{id}} est en pause, elle n’a donc pas de prochaine exécution à sauter ou à rétablir.',
         already:
-          'La planification {{id}} saute déjà son exécution du {{at}} ; /schedule unskip {{id}} annule cela.',
-        none: 'La planification {{id}} ne saute aucune exécution ; /schedule skip {{id}} saute la prochaine.',
+          'La planification {{id}} saute déjà son exécution du {{at}} ; {{/schedule unskip}} {{id}} annule cela.',
+        none: 'La planification {{id}} ne saute aucune exécution ; {{/schedule skip}} {{id}} saute la prochaine.',
         noNext: 'La planification {{id}} n’a pas de prochaine exécution à sauter.',
       },
       watch: {

@@ -32,7 +32,7 @@ export const schedule = defineMessages(
       command: 'Command',
       destination: 'Destination',
       nextRuns: 'Next runs',
-      footer: 'Next: /schedule run {{id}} to post now, /schedule remove {{id}} to remove it',
+      footer: 'Next: {{/schedule run}} {{id}} to post now, {{/schedule remove}} {{id}} to remove it',
     },
     run: {
       posted: 'posted {{at}}',
@@ -46,11 +46,11 @@ export const schedule = defineMessages(
       failed: 'failed {{at}}: {{why}}',
       notYet: 'not run yet',
     },
-    isPaused: 'Schedule {{id}} is paused; /schedule resume {{id}} starts it again.',
+    isPaused: 'Schedule {{id}} is paused; {{/schedule resume}} {{id}} starts it again.',
     resumed: 'Schedule {{id}} resumed; next run {{next}}.',
     skipped:
-      'Schedule {{id}} skips its run at {{at}}; next run {{next}}. /schedule unskip {{id}} takes that back.',
-    unskipped: 'Schedule {{id}} runs at {{at}} after all; /schedule skip {{id}} skips it again.',
+      'Schedule {{id}} skips its run at {{at}}; next run {{next}}. {{/schedule unskip}} {{id}} takes that back.',
+    unskipped: 'Schedule {{id}} runs at {{at}} after all; {{/schedule skip}} {{id}} skips it again.',
     removed: 'Schedule {{id}} ({{words}}, {{command}}) removed.',
     ran: {
       posted: 'Schedule {{id}} posted {{command}} {{where}}.',
@@ -84,7 +84,7 @@ export const schedule = defineMessages(
       notReading:
         '/{{command}} cannot be scheduled: only commands that read can, such as /weather, /jobs or /report.',
       builtIn: '{{name}} is built in (set by {{variables}}); it cannot be changed from chat.',
-      noSuch: 'There is no schedule "{{id}}"; /schedule list shows them all.',
+      noSuch: 'There is no schedule "{{id}}"; {{/schedule list}} shows them all.',
       notYours:
         'Schedule {{id}} was added by {{creator}}, so only they, the operator or a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id {{user}}) may {{verb}}.',
       verbs: {
@@ -103,13 +103,13 @@ export const schedule = defineMessages(
     },
     notice: {
       streak:
-        'Schedule {{id}} ({{command}} → {{destination}}) failed {{count}} times in a row, last: {{error}} Fix it, or preview it with /schedule add … preview:yes; /schedule history {{id}} shows each run.',
+        'Schedule {{id}} ({{command}} → {{destination}}) failed {{count}} times in a row, last: {{error}} Fix it, or preview it with /schedule add … preview:yes; {{/schedule history}} {{id}} shows each run.',
       refused:
-        '{{reason}} So schedule {{id}} ({{command}}) is paused; once that is fixed, /schedule resume {{id}}.',
+        '{{reason}} So schedule {{id}} ({{command}}) is paused; once that is fixed, {{/schedule resume}} {{id}}.',
       goneChannel:
-        'The channel {{channel}} answered HTTP {{status}} (webhook deleted or bot removed?), so schedule {{id}} is paused; fix the destination, then /schedule resume {{id}}.',
+        'The channel {{channel}} answered HTTP {{status}} (webhook deleted or bot removed?), so schedule {{id}} is paused; fix the destination, then {{/schedule resume}} {{id}}.',
       goneDestination:
-        'The destination {{name}} answered HTTP {{status}} (webhook deleted or bot removed?), so schedule {{id}} is paused; fix the destination, then /schedule resume {{id}}.',
+        'The destination {{name}} answered HTTP {{status}} (webhook deleted or bot removed?), so schedule {{id}} is paused; fix the destination, then {{/schedule resume}} {{id}}.',
     },
   },
   {
@@ -142,7 +142,8 @@ export const schedule = defineMessages(
         command: 'Befehl',
         destination: 'Ziel',
         nextRuns: 'Nächste Läufe',
-        footer: 'Weiter: /schedule run {{id}} postet sofort, /schedule remove {{id}} entfernt den Zeitplan',
+        footer:
+          'Weiter: {{/schedule run}} {{id}} postet sofort, {{/schedule remove}} {{id}} entfernt den Zeitplan',
       },
       run: {
         posted: 'gepostet {{at}}',
@@ -156,12 +157,12 @@ export const schedule = defineMessages(
         failed: 'fehlgeschlagen {{at}}: {{why}}',
         notYet: 'noch nicht gelaufen',
       },
-      isPaused: 'Zeitplan {{id}} ist pausiert; /schedule resume {{id}} startet ihn wieder.',
+      isPaused: 'Zeitplan {{id}} ist pausiert; {{/schedule resume}} {{id}} startet ihn wieder.',
       resumed: 'Zeitplan {{id}} fortgesetzt; nächster Lauf {{next}}.',
       skipped:
-        'Zeitplan {{id}} überspringt seinen Lauf am {{at}}; nächster Lauf {{next}}. /schedule unskip {{id}} nimmt das zurück.',
+        'Zeitplan {{id}} überspringt seinen Lauf am {{at}}; nächster Lauf {{next}}. {{/schedule unskip}} {{id}} nimmt das zurück.',
       unskipped:
-        'Zeitplan {{id}} läuft am {{at}} nun doch; /schedule skip {{id}} überspringt den Lauf wieder.',
+        'Zeitplan {{id}} läuft am {{at}} nun doch; {{/schedule skip}} {{id}} überspringt den Lauf wieder.',
       removed: 'Zeitplan {{id}} ({{words}}, {{command}}) entfernt.',
       ran: {
         posted: 'Zeitplan {{id}} hat {{command}} {{where}} gepostet.',
@@ -196,7 +197,7 @@ export const schedule = defineMessages(
           '/{{command}} lässt sich nicht planen: nur Befehle, die etwas abrufen, etwa /weather, /jobs oder /report.',
         builtIn:
           '{{name}} ist eingebaut (festgelegt durch {{variables}}); er lässt sich im Chat nicht ändern.',
-        noSuch: 'Es gibt keinen Zeitplan "{{id}}"; /schedule list zeigt alle.',
+        noSuch: 'Es gibt keinen Zeitplan "{{id}}"; {{/schedule list}} zeigt alle.',
         notYours:
           'Zeitplan {{id}} wurde von {{creator}} angelegt, daher dürfen nur diese Person, der Betreiber oder ein Zeitplan-Admin (SCHEDULE_ADMIN_USERS oder SCHEDULE_ADMIN_ROLES, Nutzer-ID {{user}}) {{verb}}.',
         verbs: {
@@ -217,13 +218,13 @@ export const schedule = defineMessages(
       },
       notice: {
         streak:
-          'Zeitplan {{id}} ({{command}} → {{destination}}) ist {{count}}-mal in Folge fehlgeschlagen, zuletzt: {{error}} Behebe das oder sieh es dir mit /schedule add … preview:yes an; /schedule history {{id}} zeigt jeden Lauf.',
+          'Zeitplan {{id}} ({{command}} → {{destination}}) ist {{count}}-mal in Folge fehlgeschlagen, zuletzt: {{error}} Behebe das oder sieh es dir mit /schedule add … preview:yes an; {{/schedule history}} {{id}} zeigt jeden Lauf.',
         refused:
-          '{{reason}} Daher ist Zeitplan {{id}} ({{command}}) pausiert; sobald das behoben ist: /schedule resume {{id}}.',
+          '{{reason}} Daher ist Zeitplan {{id}} ({{command}}) pausiert; sobald das behoben ist: {{/schedule resume}} {{id}}.',
         goneChannel:
-          'Der Kanal {{channel}} hat mit HTTP {{status}} geantwortet (Webhook gelöscht oder Bot entfernt?), daher ist Zeitplan {{id}} pausiert; korrigiere das Ziel, dann /schedule resume {{id}}.',
+          'Der Kanal {{channel}} hat mit HTTP {{status}} geantwortet (Webhook gelöscht oder Bot entfernt?), daher ist Zeitplan {{id}} pausiert; korrigiere das Ziel, dann {{/schedule resume}} {{id}}.',
         goneDestination:
-          'Das Ziel {{name}} hat mit HTTP {{status}} geantwortet (Webhook gelöscht oder Bot entfernt?), daher ist Zeitplan {{id}} pausiert; korrigiere das Ziel, dann /schedule resume {{id}}.',
+          'Das Ziel {{name}} hat mit HTTP {{status}} geantwortet (Webhook gelöscht oder Bot entfernt?), daher ist Zeitplan {{id}} pausiert; korrigiere das Ziel, dann {{/schedule resume}} {{id}}.',
       },
     },
     fr: {
@@ -256,7 +257,7 @@ export const schedule = defineMessages(
         destination: 'Où publier',
         nextRuns: 'Prochaines exécutions',
         footer:
-          'Ensuite : /schedule run {{id}} pour publier maintenant, /schedule remove {{id}} pour la supprimer',
+          'Ensuite : {{/schedule run}} {{id}} pour publier maintenant, {{/schedule remove}} {{id}} pour la supprimer',
       },
       run: {
         posted: 'publiée {{at}}',
@@ -270,12 +271,12 @@ export const schedule = defineMessages(
         failed: 'échec {{at}} : {{why}}',
         notYet: 'pas encore exécutée',
       },
-      isPaused: 'La planification {{id}} est suspendue ; /schedule resume {{id}} la relance.',
+      isPaused: 'La planification {{id}} est suspendue ; {{/schedule resume}} {{id}} la relance.',
       resumed: 'Planification {{id}} reprise ; prochaine exécution {{next}}.',
       skipped:
-        "La planification {{id}} saute son exécution du {{at}} ; prochaine exécution {{next}}. /schedule unskip {{id}} l'annule.",
+        "La planification {{id}} saute son exécution du {{at}} ; prochaine exécution {{next}}. {{/schedule unskip}} {{id}} l'annule.",
       unskipped:
-        "La planification {{id}} s'exécutera finalement le {{at}} ; /schedule skip {{id}} la saute de nouveau.",
+        "La planification {{id}} s'exécutera finalement le {{at}} ; {{/schedule skip}} {{id}} la saute de nouveau.",
       removed: 'Planification {{id}} ({{words}}, {{command}}) supprimée.',
       ran: {
         posted: 'La planification {{id}} a publié {{command}} {{where}}.',
@@ -311,7 +312,7 @@ export const schedule = defineMessages(
           '/{{command}} ne peut pas être planifiée : seules les commandes qui consultent le peuvent, comme /weather, /jobs ou /report.',
         builtIn:
           '{{name}} est intégrée (définie par {{variables}}) ; elle ne peut pas être modifiée depuis le chat.',
-        noSuch: 'Il n\'existe pas de planification "{{id}}" ; /schedule list les affiche toutes.',
+        noSuch: 'Il n\'existe pas de planification "{{id}}" ; {{/schedule list}} les affiche toutes.',
         notYours:
           "La planification {{id}} a été ajoutée par {{creator}} : seuls cette personne, l'opérateur ou un administrateur des planifications (SCHEDULE_ADMIN_USERS ou SCHEDULE_ADMIN_ROLES, identifiant {{user}}) peuvent {{verb}}.",
         verbs: {
@@ -331,13 +332,13 @@ export const schedule = defineMessages(
       },
       notice: {
         streak:
-          'La planification {{id}} ({{command}} → {{destination}}) a échoué {{count}} fois de suite, dernière erreur : {{error}} Corrigez-la, ou prévisualisez-la avec /schedule add … preview:yes ; /schedule history {{id}} montre chaque exécution.',
+          'La planification {{id}} ({{command}} → {{destination}}) a échoué {{count}} fois de suite, dernière erreur : {{error}} Corrigez-la, ou prévisualisez-la avec /schedule add … preview:yes ; {{/schedule history}} {{id}} montre chaque exécution.',
         refused:
-          '{{reason}} La planification {{id}} ({{command}}) est donc suspendue ; une fois le problème corrigé, /schedule resume {{id}}.',
+          '{{reason}} La planification {{id}} ({{command}}) est donc suspendue ; une fois le problème corrigé, {{/schedule resume}} {{id}}.',
         goneChannel:
-          'Le salon {{channel}} a répondu HTTP {{status}} (webhook supprimé ou bot retiré ?), la planification {{id}} est donc suspendue ; corrigez la destination, puis /schedule resume {{id}}.',
+          'Le salon {{channel}} a répondu HTTP {{status}} (webhook supprimé ou bot retiré ?), la planification {{id}} est donc suspendue ; corrigez la destination, puis {{/schedule resume}} {{id}}.',
         goneDestination:
-          'La destination {{name}} a répondu HTTP {{status}} (webhook supprimé ou bot retiré ?), la planification {{id}} est donc suspendue ; corrigez la destination, puis /schedule resume {{id}}.',
+          'La destination {{name}} a répondu HTTP {{status}} (webhook supprimé ou bot retiré ?), la planification {{id}} est donc suspendue ; corrigez la destination, puis {{/schedule resume}} {{id}}.',
       },
     },
   },

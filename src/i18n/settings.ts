@@ -32,7 +32,7 @@ export const settings = defineMessages(
         'The console is in no channel: name one, scope:channel:discord:<channel id> or scope:channel:slack:<channel id>.',
       noHome: 'A channel has no home place; set yours with /settings home:<place>.',
       admins:
-        "Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id {{user}}) or the operator may change a channel's settings; /settings changes your own.",
+        "Only a schedule admin (SCHEDULE_ADMIN_USERS or SCHEDULE_ADMIN_ROLES, user id {{user}}) or the operator may change a channel's settings; {{/settings}} changes your own.",
     },
   },
   {
@@ -66,7 +66,7 @@ export const settings = defineMessages(
           'Die Konsole ist in keinem Kanal: nenne einen, scope:channel:discord:<Kanal-ID> oder scope:channel:slack:<Kanal-ID>.',
         noHome: 'Ein Kanal hat keinen Heimatort; lege deinen mit /settings home:<Ort> fest.',
         admins:
-          'Nur ein Zeitplan-Admin (SCHEDULE_ADMIN_USERS oder SCHEDULE_ADMIN_ROLES, Nutzer-ID {{user}}) oder der Betreiber darf die Einstellungen eines Kanals ändern; /settings ändert deine eigenen.',
+          'Nur ein Zeitplan-Admin (SCHEDULE_ADMIN_USERS oder SCHEDULE_ADMIN_ROLES, Nutzer-ID {{user}}) oder der Betreiber darf die Einstellungen eines Kanals ändern; {{/settings}} ändert deine eigenen.',
       },
     },
     fr: {
@@ -99,7 +99,7 @@ export const settings = defineMessages(
           "La console n'est dans aucun salon : nommez-en un, scope:channel:discord:<id du salon> ou scope:channel:slack:<id du salon>.",
         noHome: "Un salon n'a pas de lieu habituel ; définissez le vôtre avec /settings home:<lieu>.",
         admins:
-          "Seul un administrateur des planifications (SCHEDULE_ADMIN_USERS ou SCHEDULE_ADMIN_ROLES, identifiant {{user}}) ou l'opérateur peut modifier les réglages d'un salon ; /settings modifie les vôtres.",
+          "Seul un administrateur des planifications (SCHEDULE_ADMIN_USERS ou SCHEDULE_ADMIN_ROLES, identifiant {{user}}) ou l'opérateur peut modifier les réglages d'un salon ; {{/settings}} modifie les vôtres.",
       },
     },
   },

@@ -7,7 +7,7 @@ export const speech = defineMessages(
   {
     defaultVoice: 'the default voice',
     defaultVoiceTitle: 'Default voice',
-    noSuchVoice: 'There is no voice called {{voice}}; /voices lists the voices you can use.',
+    noSuchVoice: 'There is no voice called {{voice}}; {{/voices}} lists the voices you can use.',
     tooLong:
       'That text has {{chars}} characters; the speech model {{model}} takes at most {{limit}}. Shorten it and try again.',
     spoke_one: 'Spoke {{chars}} character as {{voice}} ({{file}}, {{size}}).',
@@ -63,7 +63,7 @@ export const speech = defineMessages(
       defaultVoice: 'der Standardstimme',
       defaultVoiceTitle: 'Standardstimme',
       noSuchVoice:
-        'Es gibt keine Stimme namens {{voice}}; /voices listet die Stimmen auf, die du verwenden kannst.',
+        'Es gibt keine Stimme namens {{voice}}; {{/voices}} listet die Stimmen auf, die du verwenden kannst.',
       tooLong:
         'Dieser Text hat {{chars}} Zeichen; das Sprachmodell {{model}} nimmt höchstens {{limit}}. Kürze ihn und versuche es erneut.',
       spoke_one: '{{chars}} Zeichen gesprochen mit {{voice}} ({{file}}, {{size}}).',
@@ -118,7 +118,8 @@ export const speech = defineMessages(
     fr: {
       defaultVoice: 'la voix par défaut',
       defaultVoiceTitle: 'Voix par défaut',
-      noSuchVoice: "Il n'y a pas de voix nommée {{voice}} ; /voices liste les voix que vous pouvez utiliser.",
+      noSuchVoice:
+        "Il n'y a pas de voix nommée {{voice}} ; {{/voices}} liste les voix que vous pouvez utiliser.",
       tooLong:
         'Ce texte compte {{chars}} caractères ; le modèle vocal {{model}} en accepte au plus {{limit}}. Raccourcissez-le et réessayez.',
       spoke_one: '{{chars}} caractère prononcé avec {{voice}} ({{file}}, {{size}}).',

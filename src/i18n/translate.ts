@@ -1,10 +1,14 @@
 // The one translator: i18next (https://www.i18next.com) over the catalogue, built on first use, and
 // the one mapping from a platform's locale (Discord's `locale`, Slack's `user.locale`) to a
 // language herald writes. Keys are typed from the English messages, so a key that does not exist
-// is a type error; `{{name}}` placeholders are filled as they are (replies are not HTML).
+// is a type error; `{{name}}` placeholders are filled as they are (replies are not HTML). A
+// sentence names a command a reader runs as `{{/schedule list}}`: the translator fills it with the
+// name the reader finds in their picker (`slashName`), "/zeitplan liste" for a German reader on
+// Discord, "/schedule list" everywhere else.
 import { createInstance, type i18n } from 'i18next';
 import { LANGUAGES, PREFERENCE_DEFAULTS, type Language } from '../domain/preferences.ts';
 import { CATALOGUE, type Catalogue } from './catalogue.ts';
+import { commandNames, slashName, type NameReader } from './command-text.ts';
 
 type Unplural<K extends string> = K extends `${infer B}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}`
   ? B
@@ -48,15 +52,26 @@ function translator(): i18n {
   return built;
 }
 
-const translators = new Map<Language, Translate>();
+const translators = new Map<string, Translate>();
 
-/** The translator for `language`. */
-export function translatorFor(language: Language): Translate {
-  let t = translators.get(language);
+/** `{{/weather}}`'s value for every command, as `reader` finds it. */
+function namesFor(reader: NameReader): Readonly<Record<string, string>> {
+  return Object.fromEntries(commandNames().map((name) => [`/${name}`, slashName(name, reader)]));
+}
+
+/**
+ * The translator for `language`; on `platform` 'discord', a command a sentence names is written as
+ * Discord's command list shows it in that language.
+ */
+export function translatorFor(language: Language, platform: NameReader['platform'] = 'console'): Translate {
+  const reader: NameReader = { language, platform: platform === 'discord' ? 'discord' : 'console' };
+  const id = `${reader.language}/${reader.platform}`;
+  let t = translators.get(id);
   if (!t) {
     const fixed = translator().getFixedT(language);
-    t = (key, values) => String(fixed(key as string, values as Record<string, unknown>));
-    translators.set(language, t);
+    const names = namesFor(reader);
+    t = (key, values) => String(fixed(key as string, { ...names, ...values }));
+    translators.set(id, t);
   }
   return t;
 }

@@ -72,10 +72,14 @@ export function createRunBook(settings: RunBookSettings): RunBook {
       if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
     },
     notices: createCreatorNotices(settings),
-    // A notice that cannot learn its language is still sent, in English.
+    // A notice that cannot learn its language is still sent, in English. It names commands as the
+    // creator's platform lists them: a schedule posts where it was made.
     translatorOf: async (record) =>
       settings.languageOf
-        ? translatorFor(await settings.languageOf(record).catch(() => 'en-GB' as const))
+        ? translatorFor(
+            await settings.languageOf(record).catch(() => 'en-GB' as const),
+            record.creator.platform,
+          )
         : english,
   };
 }

@@ -54,15 +54,17 @@ export function createContext(
   };
   const now = opts.now ?? NOW;
   const language = opts.language ?? 'en-GB';
+  const actor = opts.actor ?? OPERATOR;
   return {
-    actor: opts.actor ?? OPERATOR,
+    actor,
     services: opts.services ?? {},
     log,
     signal: new AbortController().signal,
     now: () => new Date(now),
     invocationId: 'inv-0001',
     preferences: { ...defaultPreferences('UTC'), language },
-    t: translatorFor(language),
+    // As the dispatcher makes it: commands named as the actor's platform lists them.
+    t: translatorFor(language, actor.platform),
     locale: language,
     logs,
   };

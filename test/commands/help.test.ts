@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createHelpCommand } from '../../commands/help.ts';
 import { describeType, optionDetails, syntaxHint, usageLine } from '../../commands/help-format.ts';
 import { defineCommand, describeOptions, type Command } from '../../src/core/command.ts';
-import { createContext, expectWellFormed, invoke, SLACK_MEMBER } from './context.ts';
+import { createContext, DISCORD_MEMBER, expectWellFormed, invoke, SLACK_MEMBER } from './context.ts';
 
 const ping = defineCommand({
   name: 'ping',
@@ -190,5 +190,29 @@ describe('/help in the reader’s language', () => {
     expect(reply.text).toBe('2 commandes : /weather, /help. /help <commande> en explique une.');
     expect(reply.embeds![0]!.description).toContain("/weather city — La météo actuelle d'une ville");
     expect(reply.embeds![0]!.footer).toContain('en anglais dans toutes les langues');
+  });
+
+  it('names the commands and options on Discord as its command list shows them in German', async () => {
+    const help: Command = createHelpCommand(() => [weatherLike, groupSend, help]);
+    const ctx = createContext({ language: 'de', actor: DISCORD_MEMBER });
+    const reply = await invoke(help, {}, ctx);
+    expect(reply.text).toBe('3 Befehle: /wetter, /mail, /hilfe. /hilfe <Befehl> erklärt einen.');
+    expect(reply.embeds![0]!.description).toContain('/wetter stadt — Aktuelles Wetter für eine Stadt');
+    expect(reply.embeds![0]!.description).toContain('/hilfe [befehl] — Listet die Befehle auf');
+    // On Discord the option names are German; the words of when and a schedule's line are not.
+    expect(reply.embeds![0]!.footer).toContain('Die Wörter von wann (every weekday at 07:30)');
+    // The reader may ask by the name they see.
+    const one = await invoke(help, { command: 'wetter' }, ctx);
+    expect(one.embeds![0]!.title).toBe('/wetter stadt');
+    expect(one.embeds![0]!.fields![0]!.name).toBe('stadt');
+  });
+
+  it('names them in French on Discord, and in English on Slack whatever the language', async () => {
+    const help: Command = createHelpCommand(() => [weatherLike, help]);
+    const discord = await invoke(help, {}, createContext({ language: 'fr', actor: DISCORD_MEMBER }));
+    expect(discord.text).toBe('2 commandes : /météo, /aide. /aide <commande> en explique une.');
+    const slack = await invoke(help, {}, createContext({ language: 'fr', actor: SLACK_MEMBER }));
+    expect(slack.text).toBe('2 commandes : /weather, /help. /help <commande> en explique une.');
+    expect(slack.embeds![0]!.description).toContain("/weather city — La météo actuelle d'une ville");
   });
 });

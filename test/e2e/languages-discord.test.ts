@@ -3,12 +3,14 @@
 // public server in HTTP mode; dispatched to the real discord.js client in gateway mode), answers
 // read back from the fake Discord. German text, German numbers ("12,5 °C"), a German error; a
 // /settings language overriding the interaction's locale; a scheduled post in a channel set to
-// German written in German.
+// German written in German; a command registered with German names (/wetter stadt:) and picked by
+// that name, which Discord sends by its English name, answered in German.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/adapter.ts';
 import { createHttpInteractions, discordPublicKey } from '../../adapters/discord/http.ts';
+import { registerCommands } from '../../adapters/discord/register.ts';
 import { buildCommands } from '../../commands/index.ts';
-import type { ChatAdapter } from '../../src/core/adapter.ts';
+import type { ChatAdapter, CommandRegistry } from '../../src/core/adapter.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import type { Dispatcher } from '../../src/core/dispatch-contract.ts';
 import { createPreferenceBook, type PreferenceBook } from '../../src/core/preferences.ts';
@@ -36,6 +38,10 @@ import { COMMAND_SETTINGS, SILENT_LOG } from '../schedule/world.ts';
 import { startFake, type SandboxServer } from '../support/sandbox-server.ts';
 
 const PATH = '/discord/interactions';
+
+type Json = Record<string, unknown>;
+const localizedName = (item: Json, locale: string) =>
+  (item.name_localizations as Record<string, string> | undefined)?.[locale];
 /** A number written the German way with its unit: "12,5 °C". */
 const GERMAN_DEGREES = /-?\d+,\d °C/;
 
@@ -64,6 +70,7 @@ describe('Discord replies in the reader’s language', () => {
   let gateway: ChatAdapter;
   let dispatcher: Dispatcher;
   let book: PreferenceBook;
+  let registry: CommandRegistry;
   let url: string;
   let n = 0;
 
@@ -73,7 +80,7 @@ describe('Discord replies in the reader’s language', () => {
     providers = await startFake(sandboxHandlers({ credential: SANDBOX_CREDENTIAL }));
     const config = loadConfig({ SANDBOX: 'on' });
     services = createServices(resolveServiceConfigs(config, planServices(config), providers.url));
-    const registry = createRegistry(buildCommands(COMMAND_SETTINGS));
+    registry = createRegistry(buildCommands(COMMAND_SETTINGS));
     book = createPreferenceBook(memoryValues(), { timezone: 'UTC' });
     dispatcher = createDispatcher({
       registry,
@@ -182,6 +189,30 @@ describe('Discord replies in the reader’s language', () => {
       });
     });
   }
+
+  it('answers /wetter stadt:Paris, registered with German names, in German: Discord sends the English names', async () => {
+    const config = { token: BOT_TOKEN, applicationId: APP_ID, guildId: undefined, apiUrl: fake.apiUrl };
+    await registerCommands({ config, registry, log: SILENT_LOG });
+    const published = fake.calls.findLast((c) => c.kind === 'commands')!.json as unknown as Json[];
+    // What a German client lists: the command and its option by their German names.
+    const wetter = published.find((c) => localizedName(c, 'de') === 'wetter')!;
+    const stadt = (wetter.options as Json[]).find((o) => localizedName(o, 'de') === 'stadt')!;
+    // "the interaction payload received by your client will still use default command, subcommand,
+    // and option names" (Application Commands, Localization): so dispatch reads them unchanged.
+    const answer = await overHttp(
+      String(wetter.name),
+      [{ name: String(stadt.name), type: 3, value: 'Paris' }],
+      'de',
+    );
+    expect(answer).toContain('Wetter in Paris');
+    expect(answer).toMatch(GERMAN_DEGREES);
+    // /hilfe names the commands as the German client lists them.
+    const hilfe = published.find((c) => localizedName(c, 'de') === 'hilfe')!;
+    const help = await overHttp(String(hilfe.name), [], 'de');
+    expect(help).toContain('/wetter [stadt] [einheiten]');
+    expect(help).toContain('Listet die Stimmen, die /sprechen verwenden kann');
+    expect(help).not.toContain('/weather [');
+  });
 
   it('lets /settings language: win over the interaction’s locale', async () => {
     await book.write({ kind: 'user', actor: { platform: 'discord', id: USER_ID } }, { language: 'de' });

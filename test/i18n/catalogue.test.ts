@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/domain/preferences.ts';
 import { CATALOGUE } from '../../src/i18n/catalogue.ts';
 import { defineMessages } from '../../src/i18n/define.ts';
+import { commandNames } from '../../src/i18n/command-text.ts';
 import { languageOfLocale, translatorFor } from '../../src/i18n/translate.ts';
 
 /** Messages that are rightly the same as the English: a word both languages share. Keep it short. */
@@ -16,6 +17,11 @@ const ALLOWED_SAME: ReadonlySet<string> = new Set([
   'report:metrics.sessions@fr',
   'report:metrics.conversions@fr',
   'report:metrics.transactions@fr',
+  // Option names as Discord's French and German clients would name them too.
+  'commands:names.options.page@fr',
+  'commands:names.options.mode@fr',
+  'commands:names.options.text@de',
+  'commands:names.options.thread@de',
 ]);
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -29,8 +35,10 @@ function leaves(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
-const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
-const isNameOrNumber = (text: string) => !/\p{L}{3,}/u.test(text.replace(/\{\{\s*\w+\s*\}\}/g, ''));
+/** A message's placeholders: values (`{{id}}`) and the commands it names (`{{/schedule list}}`). */
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\{\s*(\/?[\w ]+?)\s*\}\}/g)].map((m) => m[1]).sort();
+const isNameOrNumber = (text: string) => !/\p{L}{3,}/u.test(text.replace(/\{\{\s*\/?[\w ]+?\s*\}\}/g, ''));
 
 describe('the catalogue', () => {
   const areas = Object.entries(CATALOGUE) as unknown as [string, Record<string, Tree>][];
@@ -69,6 +77,23 @@ describe('the catalogue', () => {
         }
       }
     }
+  });
+
+  it('names only commands the translator knows in `{{/…}}` (else the placeholder would show raw)', () => {
+    const known = new Set(commandNames());
+    const unknown = areas.flatMap(([area, messages]) =>
+      [...leaves(messages['en-GB']!)].flatMap(([key, text]) =>
+        placeholders(text)
+          .filter((p) => p!.startsWith('/') && !known.has(p!.slice(1)))
+          .map((p) => `${area}:${key} ${p!}`),
+      ),
+    );
+    expect(unknown).toEqual([]);
+    expect(translatorFor('de', 'discord')('schedule:refuse.noSuch', { id: 'x' })).toContain(
+      '/zeitplan liste',
+    );
+    expect(translatorFor('de', 'slack')('schedule:refuse.noSuch', { id: 'x' })).toContain('/schedule list');
+    expect(translatorFor('fr')('schedule:refuse.noSuch', { id: 'x' })).toContain('/schedule list');
   });
 
   it('makes a key missing from a translation a type error', () => {

@@ -51,10 +51,11 @@ describe('/schedule in German and French', () => {
     ]);
 
     expect((await world.type(`/schedule pause ${id}`, MANAGER)).text).toBe(
-      `Zeitplan ${id} ist pausiert; /schedule resume ${id} startet ihn wieder.`,
+      // MANAGER is on Discord: commands are named as its German command list shows them.
+      `Zeitplan ${id} ist pausiert; /zeitplan fortsetzen ${id} startet ihn wieder.`,
     );
     expect(said(await world.type('/schedule remove zzzzzz', MANAGER))).toBe(
-      'Es gibt keinen Zeitplan "zzzzzz"; /schedule list zeigt alle.',
+      'Es gibt keinen Zeitplan "zzzzzz"; /zeitplan liste zeigt alle.',
     );
   });
 
@@ -66,7 +67,7 @@ describe('/schedule in German and French', () => {
     await world.type('/settings language:fr', other);
     // Another's schedule, from elsewhere, reads as unknown (visibility.ts), in French.
     expect(said(await world.type(`/schedule remove ${record!.id}`, other))).toBe(
-      `Il n'existe pas de planification "${record!.id}" ; /schedule list les affiche toutes.`,
+      `Il n'existe pas de planification "${record!.id}" ; /planification liste les affiche toutes.`,
     );
     await world.type('/settings language:fr', OPERATOR);
     const audit = await world.type(`/schedule audit ${record!.id}`, OPERATOR);

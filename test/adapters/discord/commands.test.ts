@@ -72,6 +72,7 @@ describe('buildDiscordCommands', () => {
     expect(find(buildDiscordCommands(createRegistry([weather])), 'weather')).toEqual({
       type: 1,
       name: 'weather',
+      name_localizations: { de: 'wetter', fr: 'météo' },
       description: 'Current weather for a city',
       description_localizations: {
         de: 'Aktuelles Wetter für eine Stadt',
@@ -81,6 +82,7 @@ describe('buildDiscordCommands', () => {
         {
           type: 3,
           name: 'city',
+          name_localizations: { de: 'stadt', fr: 'ville' },
           description: 'City name, e.g. Paris',
           required: true,
           min_length: 1,
@@ -89,11 +91,21 @@ describe('buildDiscordCommands', () => {
         {
           type: 3,
           name: 'units',
+          name_localizations: { de: 'einheiten', fr: 'unités' },
           description: 'Units of measurement (default: metric)',
           required: false,
+          // A choice's label is localized; its value, which herald reads, stays the English.
           choices: [
-            { name: 'metric', value: 'metric' },
-            { name: 'imperial', value: 'imperial' },
+            {
+              name: 'metric',
+              name_localizations: { de: 'metrisch (°C, m/s)', fr: 'métrique (°C, m/s)' },
+              value: 'metric',
+            },
+            {
+              name: 'imperial',
+              name_localizations: { de: 'imperial (°F, mph)', fr: 'impérial (°F, mph)' },
+              value: 'imperial',
+            },
           ],
         },
       ],
@@ -130,24 +142,39 @@ describe('buildDiscordCommands', () => {
       {
         type: 1,
         name: 'send',
+        name_localizations: { de: 'senden', fr: 'envoyer' },
         description: 'Send an email',
         description_localizations: { de: 'Sendet eine E-Mail', fr: 'Envoie un e-mail' },
         options: [
-          { type: 3, name: 'to', description: 'Recipient', required: true },
+          {
+            type: 3,
+            name: 'to',
+            name_localizations: { de: 'an', fr: 'à' },
+            description: 'Recipient',
+            required: true,
+          },
           {
             type: 3,
             name: 'subject',
+            name_localizations: { de: 'betreff', fr: 'objet' },
             description: 'Subject line',
             description_localizations: { de: 'Betreffzeile', fr: 'Objet' },
             required: true,
             max_length: 200,
           },
-          { type: 3, name: 'body', description: 'Body text', required: true },
+          {
+            type: 3,
+            name: 'body',
+            name_localizations: { de: 'nachricht', fr: 'message' },
+            description: 'Body text',
+            required: true,
+          },
         ],
       },
       {
         type: 1,
         name: 'status',
+        name_localizations: { de: 'zustellung', fr: 'suivi' },
         description: 'Show the status of a sent email',
         options: [{ type: 3, name: 'id', description: 'Email id', required: true }],
       },
@@ -201,9 +228,10 @@ describe('buildDiscordCommands', () => {
       expect(commandChars(json)).toBeLessThan(COMMAND_CHARS_MAX);
     }
     expect(commandChars(find(buildDiscordCommands(createRegistry([emailStatus])), 'email'))).toBe(
-      'email'.length +
+      // Each name at its longest localization: "e-mail", "zustellung".
+      'e-mail'.length +
         'Email: status'.length +
-        'status'.length +
+        'zustellung'.length +
         'Show the status of a sent email'.length +
         'id'.length +
         'Email id'.length,

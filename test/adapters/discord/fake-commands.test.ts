@@ -54,6 +54,54 @@ describe('the fake Discord’s rules for a command registration', () => {
     ['a slash name in capitals', weather({ name: 'Weather' }), 'APPLICATION_COMMAND_INVALID_NAME'],
     ['a slash name with a space', weather({ name: 'the weather' }), 'APPLICATION_COMMAND_INVALID_NAME'],
     ['a localized name over 32', weather({ name_localizations: { de: 'w'.repeat(33) } }), 'INVALID_NAME'],
+    ['a localized name in capitals', weather({ name_localizations: { de: 'Wetter' } }), 'INVALID_NAME'],
+    ['a localized name with a space', weather({ name_localizations: { fr: 'la météo' } }), 'INVALID_NAME'],
+    [
+      'a localized name with a slash',
+      weather({ name_localizations: { de: 'wetter/jetzt' } }),
+      'INVALID_NAME',
+    ],
+    [
+      "an option's localized name in capitals",
+      weather({
+        options: [{ type: 3, name: 'city', name_localizations: { de: 'Stadt' }, description: 'City' }],
+      }),
+      'INVALID_NAME',
+    ],
+    [
+      'two options with one localized name',
+      weather({
+        options: [
+          { type: 3, name: 'city', name_localizations: { de: 'ort' }, description: 'City' },
+          { type: 3, name: 'place', name_localizations: { de: 'ort' }, description: 'Place' },
+        ],
+      }),
+      'NAME_ALREADY_EXISTS',
+    ],
+    [
+      "a localized option name that is another option's English name",
+      weather({
+        options: [
+          { type: 3, name: 'city', description: 'City' },
+          { type: 3, name: 'place', name_localizations: { fr: 'city' }, description: 'Place' },
+        ],
+      }),
+      'NAME_ALREADY_EXISTS',
+    ],
+    [
+      'a localized choice name of 101',
+      weather({
+        options: [
+          {
+            type: 3,
+            name: 'units',
+            description: 'Units',
+            choices: [{ name: 'metric', name_localizations: { de: 'm'.repeat(101) }, value: 'metric' }],
+          },
+        ],
+      }),
+      'BASE_TYPE_BAD_LENGTH',
+    ],
     ['an empty description', weather({ description: '' }), 'BASE_TYPE_BAD_LENGTH'],
     ['a description of 101', weather({ description: 'd'.repeat(101) }), 'BASE_TYPE_BAD_LENGTH'],
     [
@@ -103,6 +151,29 @@ describe('the fake Discord’s rules for a command registration', () => {
       }));
     expect((await register([weather({ options: options(false) })])).status).toBe(200);
     const answer = await register([weather({ options: options(true) })]);
+    expect([answer.status, answer.code]).toEqual([400, 50035]);
+    expect(answer.errors).toContain('APPLICATION_COMMAND_TOO_LARGE');
+  });
+
+  it('counts a name at its longest localization toward the 8,000 characters', async () => {
+    // 10 subcommands of 25 options named "o0"…: about 1,000 characters in English, over 8,000
+    // when each option's German name of 32 characters counts instead.
+    const subcommands = (localized: boolean) =>
+      Array.from({ length: 10 }, (_, s) => ({
+        type: 1,
+        name: `s${s}`,
+        description: 'd',
+        options: Array.from({ length: 25 }, (_, i) => ({
+          type: 3,
+          name: `o${i}`,
+          description: 'd',
+          ...(localized
+            ? { name_localizations: { de: `${'ö'.repeat(30)}${String(i).padStart(2, '0')}` } }
+            : {}),
+        })),
+      }));
+    expect((await register([weather({ options: subcommands(false) })])).status).toBe(200);
+    const answer = await register([weather({ options: subcommands(true) })]);
     expect([answer.status, answer.code]).toEqual([400, 50035]);
     expect(answer.errors).toContain('APPLICATION_COMMAND_TOO_LARGE');
   });

@@ -8,7 +8,10 @@
 //   command's name: 1 to 32 characters of any kind;
 // - a CHAT_INPUT description, an option's, and each localization: 1 to 100 characters; a USER or
 //   MESSAGE command has none ("description ... Empty string for USER and MESSAGE commands");
-// - at most 25 options and 25 choices; a choice's name 1 to 100, a string value at most 100;
+// - at most 25 options and 25 choices; a choice's name and each localization 1 to 100, a string
+//   value at most 100 ("Application Command Option Choice Structure");
+// - option names unique among their siblings, and a localized option name distinct from the other
+//   options' default names and from their names in the same locale ("Localization");
 // - a localization map keyed only by Discord's locales ("Localization": `de`, `fr`, `en-GB`…;
 //   `de-DE` is not one);
 // - integration_types of 0 (guild install) and 1 (user install) only; contexts of 0 (guild), 1 (bot
@@ -88,6 +91,28 @@ function namedProblem(item: Json, at: string): Response | undefined {
   return undefined;
 }
 
+/**
+ * The index of the first option whose name, or localized name, another option of the same list
+ * already has: as a default name, or as a name in the same locale ("Localization").
+ */
+function nameClash(options: readonly Json[]): number | undefined {
+  const defaults = options.map((o) => text(o.name));
+  const perLocale = new Map<string, Set<string>>();
+  for (const [i, option] of options.entries()) {
+    if (defaults.indexOf(defaults[i]!) !== i) return i;
+    const map = option.name_localizations;
+    if (typeof map !== 'object' || map === null) continue;
+    for (const [locale, value] of Object.entries(map as Record<string, unknown>)) {
+      const name = text(value);
+      const seen = perLocale.get(locale) ?? new Set<string>();
+      perLocale.set(locale, seen);
+      if (defaults.some((d, j) => j !== i && d === name) || seen.has(name)) return i;
+      seen.add(name);
+    }
+  }
+  return undefined;
+}
+
 /** The first refusal among `item`'s options (and theirs) and choices, at `at`. */
 function optionsProblem(item: Json, at: string): Response | undefined {
   const options = list(item.options);
@@ -96,10 +121,17 @@ function optionsProblem(item: Json, at: string): Response | undefined {
     return formBodyError(`${at}.options`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
   if (choices.length > 25)
     return formBodyError(`${at}.choices`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+  const clash = nameClash(options);
+  if (clash !== undefined)
+    return formBodyError(
+      `${at}.options.${clash}`,
+      'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS',
+      'Option name already exists',
+    );
   for (const [i, choice] of choices.entries()) {
-    const name = [...text(choice.name)].length;
+    const names = [text(choice.name), ...localizations(choice.name_localizations)].map((n) => [...n].length);
     const value = typeof choice.value === 'string' ? [...choice.value].length : 0;
-    if (name < 1 || name > 100 || value > 100)
+    if (names.some((n) => n < 1 || n > 100) || value > 100)
       return formBodyError(
         `${at}.choices.${i}`,
         'BASE_TYPE_BAD_LENGTH',

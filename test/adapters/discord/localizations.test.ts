@@ -1,5 +1,5 @@
 // Discord's command localizations: `npm run register` publishes every command with German and
-// French descriptions that the fake Discord (which refuses what Discord refuses: long or badly
+// French names and descriptions that the fake Discord (which refuses what Discord refuses: long or badly
 // formed localized names and descriptions, unknown locale keys, more than 8,000 characters counted
 // at each field's longest localization) accepts; and herald's own budget check counts the same way.
 import { describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ async function send(apiUrl: string, body: unknown) {
 const slash = (extra: Json): Json => ({ type: 1, name: 'weather', description: 'Current weather', ...extra });
 
 describe('npm run register with localizations', () => {
-  it('publishes German and French descriptions for every slash command, within Discord’s limits', async () => {
+  it('publishes German and French names and descriptions for every slash command, within Discord’s limits', async () => {
     const { code, stderr } = await registerRun([], {
       DISCORD_TOKEN: BOT_TOKEN,
       DISCORD_APPLICATION_ID: APP_ID,
@@ -66,11 +66,20 @@ describe('npm run register with localizations', () => {
           'fr',
         ]);
         for (const text of Object.values(localized!)) expect(text.length).toBeLessThanOrEqual(100);
-        // Names stay English: they are what people type.
-        expect(part.name_localizations).toBeUndefined();
+        // A name the language shares with English ("id", "ip") carries none: Discord ignores it.
+        const names = (part.name_localizations ?? {}) as Record<string, string>;
+        for (const [locale, name] of Object.entries(names)) {
+          expect(name, `${String(part.name)} (${locale})`).toMatch(/^[-_'\p{L}\p{N}]{1,32}$/u);
+          expect(name).toBe(name.toLowerCase());
+          expect(name).not.toBe(part.name);
+        }
       }
+      expect(Object.keys(command.name_localizations ?? {}), String(command.name)).toEqual(['de', 'fr']);
       expect(commandChars(command)).toBeLessThanOrEqual(COMMAND_CHARS_MAX);
     }
+    const names = (name: string) => sent.find((c) => c.name === name)?.name_localizations;
+    expect(names('weather')).toEqual({ de: 'wetter', fr: 'météo' });
+    expect(names('forecast')).toEqual({ de: 'vorhersage', fr: 'prévisions' });
     const readAloud = sent.find((c) => c.type === 3);
     expect(readAloud?.name_localizations).toEqual({ de: 'Vorlesen', fr: 'Lire à voix haute' });
     expect(fake.calls).toHaveLength(1);
