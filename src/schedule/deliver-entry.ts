@@ -16,17 +16,30 @@ import type {
 } from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import {
-  INVALID_LIMIT_REASON,
-  LIMITED_WAITS,
-  PERMANENT,
+  fromOutboxPayload,
   type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
-  type Failure,
-  type StoredFile,
   type EntryOutcome,
   type Notes,
 } from './delivery-options.ts';
+
+/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
+const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
+/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
+const LIMITED_WAITS = 10;
+
+/** Why a Discord post waits while the invalid-request limit is reached. */
+const INVALID_LIMIT_REASON =
+  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
+
+/** A failed send, with what the loop knows of it. */
+interface Failure {
+  err: unknown;
+  facts: RateLimitFacts | undefined;
+  tries: { attempt: number; waits: number; waited: number };
+  isUncertain: boolean;
+}
 
 /** The webhook client of a destination name; only the table's own entries (a name like "constructor" is stored). */
 export function webhookClientFor(
@@ -34,18 +47,6 @@ export function webhookClientFor(
   name: string,
 ): WebhookClient | undefined {
   return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
-}
-
-/** The delivery an outbox entry holds, files decoded. */
-export function fromOutboxPayload(payload: unknown): Delivery {
-  const delivery = payload as Delivery;
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const stored = delivery.message.files as unknown as StoredFile[];
-  const files = stored.map(({ base64, ...f }) => ({
-    ...f,
-    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
-  })) as unknown as typeof delivery.message.files;
-  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
 }
 
 /** Sends one delivery; resolves with the provider's id of what it created. */
@@ -107,12 +108,6 @@ async function giveUp(
   return 'given_up';
 }
 
-function warnUncertain(log: JobLog, entry: OutboxEntry): void {
-  const since = entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString();
-  const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
-  log.warn({ ...named(entry), inFlightSince: since, reason }, 'outbox.resend_uncertain');
-}
-
 /**
  * Why an entry goes back: its destination failed or asked to wait, an earlier post holds the
  * destination, Discord's invalid-request limit (every post alike, so no hold), or a stop. The first
@@ -152,26 +147,6 @@ function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): Entr
   ctx.log.warn(named(entry), 'outbox.taken_over');
   notes.failures.set(entry.id, { reason: 'another replica took the post over' });
   return 'pending';
-}
-
-/** A send that got no answer may have posted: it stays leased, and is resent only after the lease. */
-function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceError): EntryOutcome {
-  const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.settings.leaseMs };
-  ctx.log.warn(fields, 'outbox.outcome_unknown');
-  return 'pending';
-}
-
-/** Delivers one entry, noting why when it is not delivered. */
-export async function deliverEntry(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  notes: Notes,
-  opts: DeliverOpts = {},
-): Promise<EntryOutcome> {
-  const outcome = await deliverOnce(ctx, entry, notes, opts);
-  if (outcome !== 'delivered' && !notes.failures.has(entry.id))
-    notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
-  return outcome;
 }
 
 /**
@@ -231,11 +206,12 @@ function permanentReason(err: unknown): string | undefined {
     : `${err.code}: the ${err.service} refused the post`;
 }
 
-async function deliverOnce(
+/** Delivers one entry. */
+export async function deliverEntry(
   ctx: DeliveryContext,
   entry: OutboxEntry,
   notes: Notes,
-  { signal, markedAt }: DeliverOpts,
+  { signal, markedAt }: DeliverOpts = {},
 ): Promise<EntryOutcome> {
   if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
   if (ctx.now() - entry.createdAt > ctx.settings.maxAgeMs) {
@@ -271,7 +247,12 @@ async function deliverOnce(
       return putBack(ctx, entry, ctx.settings.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
-      if (isUncertain) warnUncertain(ctx.log, entry);
+      if (isUncertain) {
+        const at = entry.inFlightAt;
+        const inFlightSince = at === undefined ? undefined : new Date(at).toISOString();
+        const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
+        ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
+      }
       // Before the request: if this process dies, the next claim knows the post may be visible.
       if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
         return takenOver(ctx, entry, notes);
@@ -313,7 +294,12 @@ async function afterFailure(
   });
   const permanent = permanentReason(err);
   if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
-  if (isUncertain && !isAnswered && isServiceError) return leftUncertain(ctx, entry, err);
+  if (isUncertain && !isAnswered && isServiceError) {
+    // It may have posted: it stays leased, and is resent only after the lease.
+    const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.settings.leaseMs };
+    ctx.log.warn(fields, 'outbox.outcome_unknown');
+    return 'pending';
+  }
   const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (tries.attempt - 1)));
   // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
   const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;

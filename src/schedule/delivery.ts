@@ -15,7 +15,7 @@ import {
   type Notes,
 } from './delivery-options.ts';
 
-export { fromOutboxPayload, webhookClientFor } from './deliver-entry.ts';
+export { webhookClientFor } from './deliver-entry.ts';
 export type { DeliveryFailure, DeliveryOptions, DrainResult, EntryOutcome } from './delivery-options.ts';
 
 const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
@@ -50,6 +50,8 @@ async function deliverAll(
         const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
           deliverEntry(ctx, entry, notes, opts),
         );
+        if (outcome !== 'delivered' && !notes.failures.has(entry.id))
+          notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
         outcomes.set(entry.id, outcome);
       } finally {
         ctx.leases.release(entry.id);

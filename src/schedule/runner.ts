@@ -8,28 +8,107 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
-import type { ClaimResult, ClaimRules } from '../store/store.ts';
-import { createDeliverer, type DrainResult } from './delivery.ts';
-import type { Job, JobSlot } from './job.ts';
+import type { Services } from '../core/services.ts';
+import type { ClaimRules, Store } from '../store/store.ts';
+import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
+import type { Job, JobLog, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
-import { chatJob, runClaimedSlot, type SlotDeps, type SlotOutcome } from './slot-run.ts';
-import { createRunBook, recordChatRun, recordDrained, recordRun, runRecord } from './run-history.ts';
-import { DEFAULTS, type Engine, type ScheduleRunner, type ScheduleRunnerOptions } from './runner-options.ts';
+import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
+import {
+  createRunBook,
+  recordChatRun,
+  recordDrained,
+  recordRun,
+  runRecord,
+  type HistorySettings,
+  type RunBook,
+} from './run-history.ts';
+import type { CreatorNotices } from './creator-notice.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
 
 export type { CommandLineRunner } from './slot-run.ts';
-export type { ScheduleRunner, ScheduleRunnerOptions } from './runner-options.ts';
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
+
+export interface ScheduleRunnerOptions extends ChatSettings, HistorySettings {
+  store: Store;
+  services: Services;
+  log: JobLog;
+  now?: () => Date;
+  /** This process's id in claims and leases. */
+  owner?: string;
+  /** A slot missed while down is still run when younger than this. */
+  catchupMinutes: number;
+  /** How long a claim holds a slot before another replica may take it over. */
+  leaseMs?: number;
+  /** A run is aborted after this; keep it below `leaseMs`. */
+  jobTimeoutMs?: number;
+  /** The built-in schedules (jobs/index.ts). */
+  builtIns?: readonly JobSchedule[];
+  destinations?: DeliveryOptions['destinations'];
+  /** How often the schedules are read again (a tick also wakes at the next minute). */
+  pollMs?: number;
+  /** Runs of one slot before it is failed for good. */
+  maxAttempts?: number;
+  /** Wait after a failed run before the slot is tried again. */
+  retryDelayMs?: number;
+  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
+  concurrency?: number;
+  delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
+  /** Every finished run, and every missed slot (`missed`), for metrics. */
+  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
+}
+
+const DEFAULTS = Object.freeze({
+  leaseMs: 5 * 60_000,
+  jobTimeoutMs: 2 * 60_000,
+  pollMs: 15_000,
+  maxAttempts: 3,
+  retryDelayMs: 60_000,
+  concurrency: 64,
+});
+
+export interface ScheduleRunner {
+  readonly owner: string;
+  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
+  tick(): Promise<SlotOutcome[]>;
+  /** `/schedule run`: a manual slot now. */
+  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
+  /** `npm run job -- <id>`. */
+  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
+  /** One slot of a built-in schedule. Never throws. */
+  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
+  /** `npm run job -- <name>`. */
+  runBuiltInNow(name: string): Promise<SlotOutcome>;
+  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
+  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
+  /** The dispatcher hands creators their waiting notices. */
+  readonly notices: CreatorNotices;
+}
+
+/** What the engine's steps share: a slot's run's needs, the settings and the ticks' state. */
+interface Engine extends SlotDeps {
+  settings: ScheduleRunnerOptions & { [K in keyof typeof DEFAULTS]: number };
+  stopping: AbortController;
+  book: RunBook;
+  /** The runs under way, for a stop that waits for them. */
+  running: Set<Promise<SlotOutcome>>;
+  /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
+  settled: Map<string, number>;
+  /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
+  refused: WeakSet<SlotOutcome>;
+}
 
 /** The most due schedules one tick takes; the rest wait for the next. */
 const DUE_BATCH = 5_000;
 
 /** A schedule as a tick sees it, built-in or from chat. */
 interface Target {
-  /** Its slots' job name. */
   name: string;
   cron: string;
   timezone: string;
@@ -51,15 +130,6 @@ const skipped = (job: string, slotId: string, reason: SlotOutcome['reason']): Sl
   reason,
   deliveries: [],
 });
-
-/** Why a claim was refused, as the slot's outcome says it. */
-function refusedReason(
-  engine: Engine,
-  claim: Exclude<ClaimResult, { status: 'claimed' }>,
-): SlotOutcome['reason'] {
-  if (claim.status === 'held') return claim.owner === engine.owner ? 'running' : 'held';
-  return claim.status === 'already-posted' || claim.status === 'given-up' ? 'already-posted' : 'held';
-}
 
 /** Claims a slot and runs it, then records its history; `rules` are the tick's (a manual slot has none). */
 async function claimAndRun(
@@ -89,7 +159,8 @@ async function claimAndRun(
     const isSettled = claim.status === 'already-posted' || claim.status === 'given-up';
     if (isSettled && record && slot.reason !== 'manual')
       engine.settled.set(record.id, nextFire(target, slot.scheduledAt));
-    const outcome = skipped(target.name, slot.id, refusedReason(engine, claim));
+    const isOurs = claim.status === 'held' && claim.owner === owner;
+    const outcome = skipped(target.name, slot.id, isSettled ? 'already-posted' : isOurs ? 'running' : 'held');
     engine.refused.add(outcome);
     return outcome;
   }
@@ -98,21 +169,16 @@ async function claimAndRun(
   const run = claim.schedule
     ? chatJob(settings, claim.schedule, claim.memory, asker)
     : { job: target.job!, memory: undefined, skipped: undefined };
-  const outcome = await runClaimedSlot(engine.slotDeps, run.job, claimed, run.memory, run.skipped);
-  const next = isFinal(engine, outcome, claim.attempt) ? nextFire(target, slot.scheduledAt) : undefined;
+  const outcome = await runClaimedSlot(engine, run.job, claimed, run.memory, run.skipped);
+  // Settled by this run: posted, or failed its last allowed run.
+  const isFinal =
+    outcome.status === 'posted' || (outcome.status === 'failed' && claim.attempt >= settings.maxAttempts);
   await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
-    ...(next === undefined || slot.reason === 'manual' ? {} : { nextRunAt: next }),
+    ...(isFinal && slot.reason !== 'manual' ? { nextRunAt: nextFire(target, slot.scheduledAt) } : {}),
     ...(asker ? { asker } : {}),
   });
   return outcome;
-}
-
-/** Whether the slot is settled by this run: posted, or failed its last allowed run. */
-function isFinal(engine: Engine, outcome: SlotOutcome, attempt: number): boolean {
-  return (
-    outcome.status === 'posted' || (outcome.status === 'failed' && attempt >= engine.settings.maxAttempts)
-  );
 }
 
 /** Runs `work` as one a stop waits for; a throw of the store is a failed outcome. */
@@ -227,17 +293,15 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
     ...(settings.destinations ? { destinations: settings.destinations } : {}),
     now: () => now().getTime(),
   });
-  const slotDeps: SlotDeps = { ...settings, store, log, now, owner, deliverer, signal: stopping.signal };
-  const book = createRunBook({ ...settings, store, log, now });
   return {
+    ...settings,
     settings,
     now,
     owner,
-    store,
-    log,
+    deliverer,
+    signal: stopping.signal,
     stopping,
-    slotDeps,
-    book,
+    book: createRunBook({ ...settings, now }),
     running: new Set(),
     settled: new Map(),
     refused: new WeakSet(),
@@ -248,7 +312,7 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
 async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
   const { log } = engine;
   try {
-    const drained = await engine.slotDeps.deliverer.drain({ ...opts, signal: engine.stopping.signal });
+    const drained = await engine.deliverer.drain({ ...opts, signal: engine.stopping.signal });
     await recordDrained(engine.book, drained).catch((err: unknown) =>
       log.error({ err }, 'schedule.record_failed'),
     );

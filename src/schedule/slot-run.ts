@@ -7,7 +7,7 @@ import type { Reply } from '../core/reply.ts';
 import { RunFailedError, ServiceError, UserError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
-import type { StoredFile } from './delivery-options.ts';
+import { toOutboxPayload } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
@@ -197,16 +197,6 @@ export async function runPost(
   const watched = run.watch ? run.watch(answer) : answer;
   const reply = watched && run.ping ? { ...watched, mentions: run.ping } : watched;
   return reply && decision.kind === 'footer' ? withFooter(reply, decision.footer) : reply;
-}
-
-/** The JSON form of a delivery for the outbox (files' bytes as base64). */
-export function toOutboxPayload(delivery: Delivery): unknown {
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const files: StoredFile[] = delivery.message.files.map(({ bytes, ...f }) => ({
-    ...f,
-    base64: Buffer.from(bytes).toString('base64'),
-  }));
-  return { ...delivery, message: { ...delivery.message, files } };
 }
 
 /** The outbox entries of a slot's posts; a watch's memory rides on the last (or on the mark itself). */
