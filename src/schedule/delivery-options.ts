@@ -71,6 +71,13 @@ export interface DeliveryFailure {
   refusal?: PlatformRefusal;
 }
 
+/** What became of entry `id` in a drain (why not delivered, unless it was). */
+export function resultOf(drained: DrainResult, id: string) {
+  const outcome = drained.outcomes.get(id) ?? 'pending';
+  const failure = outcome === 'delivered' ? undefined : drained.failures?.get(id);
+  return { id, outcome, receipt: drained.receipts?.get(id), channelId: drained.channels?.get(id), failure };
+}
+
 /** What one drain learns besides the outcomes. */
 export type Notes = Required<Omit<DrainResult, 'outcomes'>>;
 

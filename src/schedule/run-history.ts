@@ -2,6 +2,9 @@
 // delivers later updates it), a destination that refuses herald for good pauses the schedule and
 // its creator is told, and three failed slots in a row are told once. "For good" is the platform's
 // word whatever the HTTP status (Slack's `not_in_channel` comes with 200), else a 401, 403 or 404.
+// A creator is told never through the destination that refuses: by a direct message where herald
+// can send one, else the notice waits in the store for the reply to their next command, on
+// whichever replica answers it. Every notice is also logged.
 import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
@@ -13,7 +16,7 @@ import {
   type DeliveryOptions,
   type DrainResult,
 } from './delivery.ts';
-import { createCreatorNotices, type CreatorNotices, type DirectMessage } from './creator-notice.ts';
+import { resultOf } from './delivery-options.ts';
 import type { JobLog } from './job.ts';
 import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
 import type { ChatSettings, SlotOutcome } from './slot-run.ts';
@@ -27,9 +30,70 @@ const FAILURE_STREAK = 3;
 
 const GONE_STATUSES = new Set([401, 403, 404]);
 
+/** Sends `text` to `user` as a direct message; false when the platform or the bot cannot. */
+export type DirectMessage = (user: Actor, text: string) => Promise<boolean>;
+
+export interface CreatorNotices {
+  /** Tells a schedule's creator, never through its destination; never throws. */
+  tell(record: ScheduleRecord, text: string): Promise<void>;
+  /** The notices waiting for `actor`, taken. */
+  take(actor: Actor): Promise<string | undefined>;
+}
+
+/** Notices kept per user: a schedule refused daily must not grow the store without bound. */
+const NOTICES_KEPT = 5;
+
+const keyOf = (actor: Pick<Actor, 'platform' | 'id'>): string =>
+  `creator-notice:${actor.platform}:${actor.id}`;
+
+function parse(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const list: unknown = JSON.parse(value);
+    return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function createCreatorNotices(deps: {
+  store: Store;
+  log: JobLog;
+  directMessage?: DirectMessage | undefined;
+}): CreatorNotices {
+  const { store, log } = deps;
+  return {
+    async tell(record, text) {
+      const creator = record.creator;
+      log.warn({ scheduleId: record.id, creator: `${creator.platform}:${creator.id}` }, text);
+      try {
+        if (creator.platform !== 'console' && deps.directMessage) {
+          try {
+            if (await deps.directMessage(creator, text)) return;
+          } catch (err) {
+            log.warn({ err, scheduleId: record.id }, 'schedule.notice_dm_failed');
+          }
+        }
+        const key = keyOf(creator);
+        const waiting = parse(await store.getValue(key)).filter((n) => n !== text);
+        await store.setValue(key, JSON.stringify([...waiting, text].slice(-NOTICES_KEPT)));
+      } catch (err) {
+        log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
+      }
+    },
+    async take(actor) {
+      const key = keyOf(actor);
+      const waiting = parse(await store.getValue(key));
+      if (waiting.length === 0) return undefined;
+      await store.setValue(key, '');
+      return waiting.join('\n');
+    },
+  };
+}
+
 /** The runner's options for its runs' history and notices. */
 export interface HistorySettings {
-  /** A direct message to a schedule's creator where the platform allows (creator-notice.ts). */
+  /** A direct message to a schedule's creator where the platform allows. */
   directMessage?: DirectMessage;
   /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
   onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
@@ -122,10 +186,7 @@ export async function recordDrained(book: RunBook, drained: DrainResult): Promis
       outcome: 'pending' as const,
     };
     if (!record || earlier.outcome !== 'pending') continue;
-    const receipt = drained.receipts?.get(entryId);
-    const channelId = drained.channels?.get(entryId);
-    const failure = drained.failures?.get(entryId);
-    const delivery = { id: entryId, kind: 'webhook' as const, outcome, receipt, channelId, failure };
+    const delivery = { ...resultOf(drained, entryId), kind: 'webhook' as const };
     const later = { job, slotId, status: 'posted' as const, deliveries: [delivery] };
     const { error: _error, nextRetryAt: _next, ...rest } = earlier;
     const run = { ...rest, ...runRecord(later, book.now().getTime()) };
@@ -244,7 +305,7 @@ export async function recordChatRun(
       'schedule.paused_destination_gone',
     );
     if (!context.toldAlready)
-      await tellCreator(book, record, pausedSentence(record, gone, await book.translatorOf(record)));
+      await book.notices.tell(record, pausedSentence(record, gone, await book.translatorOf(record)));
   }
   await book.store.recordRun(record.id, recorded, gone === undefined ? context.nextRunAt : undefined);
   book.onRecord?.(record.id, recorded, 'chat');
@@ -261,14 +322,6 @@ export async function recordChatRun(
   return recorded;
 }
 
-async function tellCreator(book: RunBook, record: ScheduleRecord, text: string): Promise<void> {
-  try {
-    await book.notices.tell(record, text);
-  } catch (err) {
-    book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
-  }
-}
-
 /** `destinationFailed`: the destination refused the post, so the streak's notice cannot go there. */
 async function tell(
   book: RunBook,
@@ -281,12 +334,12 @@ async function tell(
   book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, logged);
   const notice = noticeSentence(record, error, await book.translatorOf(record));
   // A destination that refuses the posts would refuse the notice too: its creator is told instead.
-  if (destinationFailed || !book.notify) return tellCreator(book, record, notice);
+  if (destinationFailed || !book.notify) return book.notices.tell(record, notice);
   try {
     await book.notify(record, notice);
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
-    await tellCreator(book, record, notice);
+    await book.notices.tell(record, notice);
   }
 }
 

@@ -21,10 +21,10 @@ import {
   recordDrained,
   recordRun,
   runRecord,
+  type CreatorNotices,
   type HistorySettings,
   type RunBook,
 } from './run-history.ts';
-import type { CreatorNotices } from './creator-notice.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
 

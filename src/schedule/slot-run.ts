@@ -7,7 +7,7 @@ import type { Reply } from '../core/reply.ts';
 import { RunFailedError, ServiceError, UserError } from '../errors.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
-import { toOutboxPayload } from './delivery-options.ts';
+import { resultOf, toOutboxPayload } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
@@ -92,9 +92,8 @@ export interface CommandLineRunner {
 
 /** What a chat schedule's run needs of the runner's settings. */
 export interface ChatSettings {
-  /** Needed by chat schedules only. */
   commands?: () => CommandLineRunner;
-  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); chat schedules only. */
+  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts). */
   toMessage?: (reply: Reply, destination: string) => WebhookMessage;
   /** Refuses, or marks with a footer, a chat schedule's post of simulated data (simulated.ts). */
   simulated?: SimulatedPolicy;
@@ -159,9 +158,6 @@ async function skipReason(store: Store, record: ScheduleRecord, at: Date): Promi
   return skip?.slotId === at.toISOString() ? `/schedule skip by ${skip.by}` : undefined;
 }
 
-/** A watch's post of a reply; undefined when it found nothing new. */
-type PostOf = (reply: Reply) => Reply | undefined;
-
 /**
  * The post a run of a schedule's line makes, for its slot and its preview alike: refused when it
  * would post simulated data to a real destination, failed with the command's own sentence when the
@@ -173,7 +169,8 @@ export async function runPost(
   signal: AbortSignal,
   run: Pick<ScheduleRecord, 'command' | 'destination' | 'ping'> & {
     actor: Actor;
-    watch?: PostOf;
+    /** A watch's post of a reply; undefined when it found nothing new. */
+    watch?: (reply: Reply) => Reply | undefined;
     /** The schedule it runs for, whose settings come first (/settings); absent in a preview. */
     schedule?: ScheduleRecord;
   },
@@ -214,21 +211,6 @@ function entriesOf(
     payload: toOutboxPayload(d),
     ...(memory && i === deliveries.length - 1 ? { memory } : {}),
   }));
-}
-
-/** What each post of the slot came to, as its delivery answered. */
-function deliveredOf(
-  entries: readonly { id: string; kind: string }[],
-  deliveries: readonly Delivery[],
-  result: Awaited<ReturnType<Deliverer['deliverHeld']>>,
-): SlotOutcome['deliveries'] {
-  return entries.map((e, i) => {
-    const outcome = result.outcomes.get(e.id) ?? 'pending';
-    const failure = outcome === 'delivered' ? undefined : result.failures?.get(e.id);
-    const [receipt, channelId] = [result.receipts?.get(e.id), result.channels?.get(e.id)];
-    const delivery = deliveries[i]!;
-    return { id: e.id, kind: delivery.kind, outcome, delivery, receipt, channelId, failure };
-  });
 }
 
 /** Runs a slot this process has claimed; `memory` and `skipped` are read after the run. */
@@ -278,7 +260,11 @@ export async function runClaimedSlot(
     updatedAt: t,
   }));
   const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal, markedAt: t });
-  const delivered = deliveredOf(entries, deliveries, result);
+  const delivered = entries.map((e, i) => ({
+    ...resultOf(result, e.id),
+    kind: e.kind,
+    delivery: deliveries[i]!,
+  }));
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();
   const counts = { delivered: count('delivered'), pending: count('pending'), givenUp: count('given_up') };
