@@ -71,22 +71,22 @@ async function send(
     };
     let posted: PostedMessage;
     if (channel) {
-      const poster = ctx.settings.channels?.[channel.platform];
+      const poster = ctx.channels?.[channel.platform];
       if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
       // The entry's id is the same on every resend: Discord's nonce makes a resend safe.
       posted = await poster.post(channel.id, delivery.message, { ...opts, progress: parts, idempotencyKey });
       posted = { ...posted, channelId: posted.channelId ?? channel.id };
     } else {
       // A named destination never falls back to another webhook: the post waits until it exists.
-      const client = webhookClientFor(ctx.settings, name);
+      const client = webhookClientFor(ctx, name);
       if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
       posted = await client.post(delivery.message, opts);
     }
     if (key !== undefined && posted.landed) await ctx.store.setValue(key, JSON.stringify(posted.landed));
     return posted;
   }
-  if (!ctx.settings.services.email) throw new Error('the email service is not configured');
-  return { id: (await ctx.settings.services.email.send(delivery.email)).id };
+  if (!ctx.services.email) throw new Error('the email service is not configured');
+  return { id: (await ctx.services.email.send(delivery.email)).id };
 }
 
 // A ServiceError's message is herald's own text (the provider's, `providerMessage`, stays in logs).
@@ -117,7 +117,7 @@ type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
 
 /** Whether Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`). */
 async function isStoppedByInvalidLimit(ctx: DeliveryContext, delivery: Delivery): Promise<boolean> {
-  const budget = ctx.settings.rateBudget;
+  const budget = ctx.rateBudget;
   if (!budget || delivery.kind !== 'webhook' || 'platform' in delivery.message) return false;
   return budget.invalidLimitReached();
 }
@@ -129,7 +129,7 @@ async function putBack(
   err: unknown,
   why: PutBackReason = 'destination',
 ): Promise<EntryOutcome> {
-  const { retryBaseMs, retryMaxMs } = ctx.settings;
+  const { retryBaseMs, retryMaxMs } = ctx;
   const base = Math.min(retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), retryMaxMs);
   // A held entry is due 1 ms after the hold ends, so that every store's claim (by due time first)
   // takes the holding entry no later than it, even when many are due at once.
@@ -161,9 +161,9 @@ async function waitTurn(
 ): Promise<EntryOutcome | 'waited' | undefined> {
   const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
   if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
-  if (wait.isHold || wait.ms > ctx.settings.maxWaitMs) {
+  if (wait.isHold || wait.ms > ctx.maxWaitMs) {
     const why =
-      wait.ms > ctx.settings.maxWaitMs
+      wait.ms > ctx.maxWaitMs
         ? 'the destination asked to wait (rate limited)'
         : 'an earlier post to this destination waits for its retry';
     return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
@@ -214,8 +214,8 @@ export async function deliverEntry(
   { signal, markedAt }: DeliverOpts = {},
 ): Promise<EntryOutcome> {
   if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
-  if (ctx.now() - entry.createdAt > ctx.settings.maxAgeMs) {
-    const minutes = Math.round(ctx.settings.maxAgeMs / 60_000);
+  if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
+    const minutes = Math.round(ctx.maxAgeMs / 60_000);
     return giveUp(
       ctx,
       entry,
@@ -235,8 +235,7 @@ export async function deliverEntry(
   if (early !== undefined && early !== 'waited') return early;
   // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
   // renewal was due), is surely still this process's: its send needs no store step of its own.
-  let isMarked =
-    early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.settings.leaseMs / 3;
+  let isMarked = early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.leaseMs / 3;
   let isUncertain = entry.inFlightAt !== undefined;
   const tries = { attempt: 1, waits: 0, waited: 0 };
   for (;;) {
@@ -244,7 +243,7 @@ export async function deliverEntry(
     if (await isStoppedByInvalidLimit(ctx, delivery)) {
       if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
       notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
-      return putBack(ctx, entry, ctx.settings.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
+      return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
       if (isUncertain) {
@@ -296,19 +295,19 @@ async function afterFailure(
   if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
   if (isUncertain && !isAnswered && isServiceError) {
     // It may have posted: it stays leased, and is resent only after the lease.
-    const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.settings.leaseMs };
+    const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.leaseMs };
     ctx.log.warn(fields, 'outbox.outcome_unknown');
     return 'pending';
   }
-  const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (tries.attempt - 1)));
+  const backoff = Math.max(1, Math.round(ctx.random() * ctx.backoffMs * 2 ** (tries.attempt - 1)));
   // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
   const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;
   const waitMs = retryAfterMs ?? backoff;
   // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
   const isOutOfTries =
     asked > 0
-      ? tries.waits >= LIMITED_WAITS || tries.waited + waitMs > ctx.settings.maxWaitMs
-      : tries.attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs;
+      ? tries.waits >= LIMITED_WAITS || tries.waited + waitMs > ctx.maxWaitMs
+      : tries.attempt >= ctx.triesPerDrain || waitMs > ctx.maxWaitMs;
   if (!isServiceError || isOutOfTries) {
     if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
     return putBack(ctx, entry, retryAfterMs ?? 0, err);

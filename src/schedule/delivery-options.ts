@@ -107,7 +107,7 @@ function createLeaseKeeper({
   leaseMs,
   log,
   repeat = repeatEvery,
-}: DeliverySettings): LeaseKeeper {
+}: Pick<DeliveryContext, 'store' | 'owner' | 'leaseMs' | 'log' | 'repeat'>): LeaseKeeper {
   const kept = new Set<string>();
   const lost = new Set<string>();
   let stop: (() => void) | undefined;
@@ -146,36 +146,30 @@ function createLeaseKeeper({
   };
 }
 
-type DeliverySettings = DeliveryOptions & { [K in keyof typeof DELIVERY_DEFAULTS]: number };
-
-/** What the delivery steps share. */
-export interface DeliveryContext {
-  settings: DeliverySettings;
+/** What the delivery steps share: the options, defaults filled in, and the pauses and leases. */
+export interface DeliveryContext
+  extends
+    Omit<DeliveryOptions, keyof typeof DELIVERY_DEFAULTS>,
+    Record<keyof typeof DELIVERY_DEFAULTS, number> {
   now: () => number;
   random: () => number;
-  store: Store;
-  log: JobLog;
-  owner: string;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   pauses: DestinationPauses;
   leases: LeaseKeeper;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export function createDeliveryContext(options: DeliveryOptions): DeliveryContext {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
   const now = settings.now ?? Date.now;
   return {
-    settings,
+    ...settings,
     now,
     random: settings.random ?? Math.random,
-    store: settings.store,
-    log: settings.log,
-    owner: settings.owner,
+    sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
     pauses: createDestinationPauses(settings.store, now, (err, scope) =>
       settings.log.warn({ err, scope }, 'outbox.pause_not_saved'),
     ),
     leases: createLeaseKeeper(settings),
-    sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
   };
 }
 

@@ -62,10 +62,10 @@ async function deliverAll(
 
 export function createDeliverer(options: DeliveryOptions): Deliverer {
   const ctx = createDeliveryContext(options);
-  const { store, owner, now, settings } = ctx;
+  const { store, owner, now, leaseMs } = ctx;
 
   return {
-    leaseMs: settings.leaseMs,
+    leaseMs,
     async drain(opts) {
       const outcomes = new Map<string, EntryOutcome>();
       const notes = newNotes();
@@ -73,7 +73,7 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
         // Backing-off entries in the first batch only: one this drain put back is not tried twice.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
         const limit = isFirstWide ? WIDE_BATCH : BATCH;
-        const entries = await store.claimDueOutbox(owner, settings.leaseMs, limit, {
+        const entries = await store.claimDueOutbox(owner, leaseMs, limit, {
           includeBackingOff: isFirstWide,
         });
         // In creation order, whatever order the store claimed them in, for each destination's lane.
