@@ -6,7 +6,7 @@ import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
-import type { Delivery, JobLog } from './job.ts';
+import type { Delivery } from './job.ts';
 import type {
   Landing,
   Place,
@@ -114,13 +114,6 @@ async function giveUp(
  * two hold the destination until the entry's retry, so that no later post to it goes first.
  */
 type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
-
-/** Whether Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`). */
-async function isStoppedByInvalidLimit(ctx: DeliveryContext, delivery: Delivery): Promise<boolean> {
-  const budget = ctx.rateBudget;
-  if (!budget || delivery.kind !== 'webhook' || 'platform' in delivery.message) return false;
-  return budget.invalidLimitReached();
-}
 
 async function putBack(
   ctx: DeliveryContext,
@@ -237,10 +230,12 @@ export async function deliverEntry(
   // renewal was due), is surely still this process's: its send needs no store step of its own.
   let isMarked = early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.leaseMs / 3;
   let isUncertain = entry.inFlightAt !== undefined;
+  const isForDiscord = delivery.kind === 'webhook' && !('platform' in delivery.message);
   const tries = { attempt: 1, waits: 0, waited: 0 };
   for (;;) {
     let facts: RateLimitFacts | undefined;
-    if (await isStoppedByInvalidLimit(ctx, delivery)) {
+    // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
+    if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
       if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
       notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
       return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');

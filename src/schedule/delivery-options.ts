@@ -166,9 +166,7 @@ export function createDeliveryContext(options: DeliveryOptions): DeliveryContext
     now,
     random: settings.random ?? Math.random,
     sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
-    pauses: createDestinationPauses(settings.store, now, (err, scope) =>
-      settings.log.warn({ err, scope }, 'outbox.pause_not_saved'),
-    ),
+    pauses: createDestinationPauses(settings.store, now, settings.log),
     leases: createLeaseKeeper(settings),
   };
 }

@@ -5,7 +5,7 @@ import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
 import { RunFailedError, ServiceError, UserError } from '../errors.ts';
-import type { OutboxEntry, Store } from '../store/store.ts';
+import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
 import { resultOf, toOutboxPayload } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
@@ -45,10 +45,7 @@ export interface SlotOutcome {
 }
 
 /** A watch's memory after its run: saved with the slot's delivered post (or its "posted" mark). */
-interface SlotMemory {
-  key: string;
-  value: string;
-}
+type SlotMemory = PostOptions['memory'];
 
 export interface SlotDeps {
   services: Services;
