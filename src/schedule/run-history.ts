@@ -19,6 +19,7 @@ import {
 import { resultOf } from './delivery-options.ts';
 import type { JobLog } from './job.ts';
 import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
+import type { ManualRun } from './service.ts';
 import type { ChatSettings, SlotOutcome } from './slot-run.ts';
 import type { Language } from '../domain/preferences.ts';
 import { english, translatorFor, type Translate } from '../i18n/translate.ts';
@@ -204,7 +205,7 @@ function failureSentence(outcome: SlotOutcome): string {
 }
 
 /** The schedule's record of a finished run. */
-export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
+function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   const sent = outcome.deliveries.find((d) => d.receipt !== undefined);
   const base = {
     slotId: outcome.slotId,
@@ -222,6 +223,17 @@ export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
     };
   const isPending = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome !== 'given_up');
   return { ...base, outcome: isPending ? 'pending' : 'failed', error: failureSentence(outcome) };
+}
+
+/** `/schedule run`'s answer from a manual slot's outcome. */
+export function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): ManualRun {
+  if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
+  if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
+    return { outcome: 'no-change' };
+  const run = runRecord(outcome, at.getTime());
+  if (run.outcome === 'posted')
+    return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
+  return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
 }
 
 /**

@@ -8,10 +8,9 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
-import type { Services } from '../core/services.ts';
-import type { ClaimRules, Store } from '../store/store.ts';
+import type { ClaimRules } from '../store/store.ts';
 import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
-import type { Job, JobLog, JobSchedule, JobSlot } from './job.ts';
+import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
 import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
@@ -20,7 +19,7 @@ import {
   recordChatRun,
   recordDrained,
   recordRun,
-  runRecord,
+  manualRunOf,
   type CreatorNotices,
   type HistorySettings,
   type RunBook,
@@ -32,10 +31,8 @@ export type { CommandLineRunner } from './slot-run.ts';
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
-export interface ScheduleRunnerOptions extends ChatSettings, HistorySettings {
-  store: Store;
-  services: Services;
-  log: JobLog;
+export interface ScheduleRunnerOptions
+  extends ChatSettings, HistorySettings, Pick<SlotDeps, 'store' | 'services' | 'log'> {
   now?: () => Date;
   /** This process's id in claims and leases. */
   owner?: string;
@@ -45,7 +42,6 @@ export interface ScheduleRunnerOptions extends ChatSettings, HistorySettings {
   leaseMs?: number;
   /** A run is aborted after this; keep it below `leaseMs`. */
   jobTimeoutMs?: number;
-  /** The built-in schedules (jobs/index.ts). */
   builtIns?: readonly JobSchedule[];
   destinations?: DeliveryOptions['destinations'];
   /** How often the schedules are read again (a tick also wakes at the next minute). */
@@ -123,13 +119,9 @@ function nextFire(target: Target, after: Date): number {
   return nextRuns(target.cron, target.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
 }
 
-const skipped = (job: string, slotId: string, reason: SlotOutcome['reason']): SlotOutcome => ({
-  job,
-  slotId,
-  status: 'skipped',
-  reason,
-  deliveries: [],
-});
+function skipped(job: string, slotId: string, reason: SlotOutcome['reason']): SlotOutcome {
+  return { job, slotId, status: 'skipped', reason, deliveries: [] };
+}
 
 /** Claims a slot and runs it, then records its history; `rules` are the tick's (a manual slot has none). */
 async function claimAndRun(
@@ -237,17 +229,6 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
   if (!target.record) return;
   const run = { slotId: at.toISOString(), at: t, outcome: 'missed' as const, error: MISSED_SENTENCE };
   await recordChatRun(engine.book, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
-}
-
-/** `/schedule run`'s answer from a manual slot's outcome. */
-function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): ManualRun {
-  if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
-  if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
-    return { outcome: 'no-change' };
-  const run = runRecord(outcome, at.getTime());
-  if (run.outcome === 'posted')
-    return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
-  return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
 }
 
 /** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
@@ -359,12 +340,11 @@ async function tickOnce(
 
 /** Logs each built-in's next run, or why it is disabled. */
 function logBuiltIns(engine: Engine): void {
-  for (const b of engine.settings.builtIns ?? []) {
-    if (b.disabledReason) engine.log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');
+  for (const { job, cron, timezone, disabledReason } of engine.settings.builtIns ?? []) {
+    if (disabledReason) engine.log.info({ job: job.name, reason: disabledReason }, 'job.disabled');
     else {
-      const [next] = nextRuns(b.cron, b.timezone, engine.now(), 1);
-      const fields = { job: b.job.name, cron: b.cron, timezone: b.timezone };
-      engine.log.info({ ...fields, nextRunAt: next?.toISOString() }, 'job.scheduled');
+      const nextRunAt = nextRuns(cron, timezone, engine.now(), 1)[0]?.toISOString();
+      engine.log.info({ job: job.name, cron, timezone, nextRunAt }, 'job.scheduled');
     }
   }
 }
