@@ -14,7 +14,6 @@ export interface DeliveryOptions {
   store: Store;
   services: Services;
   log: JobLog;
-  /** This process's lease owner id. */
   owner: string;
   now?: () => number;
   random?: () => number;
@@ -78,7 +77,6 @@ export function resultOf(drained: DrainResult, id: string) {
   return { id, outcome, receipt: drained.receipts?.get(id), channelId: drained.channels?.get(id), failure };
 }
 
-/** What one drain learns besides the outcomes. */
 export type Notes = Required<Omit<DrainResult, 'outcomes'>>;
 
 // While a post waits its turn in its destination's lane and is sent, its lease is renewed every

@@ -94,7 +94,6 @@ function createCreatorNotices(deps: {
 
 /** The runner's options for its runs' history and notices. */
 export interface HistorySettings {
-  /** A direct message to a schedule's creator where the platform allows. */
   directMessage?: DirectMessage;
   /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
   onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
@@ -121,7 +120,6 @@ interface RunBookSettings
 export interface RunBook extends RunBookSettings {
   /** Posts a one-sentence notice through the schedule's own destination. */
   notify?: (record: ScheduleRecord, text: string) => Promise<void>;
-  /** Tells a schedule's creator, never through its destination. */
   notices: CreatorNotices;
   translatorOf: (record: ScheduleRecord) => Promise<Translate>;
 }
@@ -204,7 +202,6 @@ function failureSentence(outcome: SlotOutcome): string {
   return `Not delivered yet (${waiting?.failure?.reason ?? 'no answer'}); the outbox retries it.`;
 }
 
-/** The schedule's record of a finished run. */
 function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   const sent = outcome.deliveries.find((d) => d.receipt !== undefined);
   const base = {

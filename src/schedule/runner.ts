@@ -32,7 +32,7 @@ export type { CommandLineRunner } from './slot-run.ts';
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
 export interface ScheduleRunnerOptions
-  extends ChatSettings, HistorySettings, Pick<SlotDeps, 'store' | 'services' | 'log'> {
+  extends ChatSettings, HistorySettings, Pick<SlotDeps, 'store' | 'services' | 'log' | 'onRun'> {
   now?: () => Date;
   /** This process's id in claims and leases. */
   owner?: string;
@@ -53,8 +53,6 @@ export interface ScheduleRunnerOptions
   /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
   concurrency?: number;
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
-  /** Every finished run, and every missed slot (`missed`), for metrics. */
-  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
 }
 
 const DEFAULTS = Object.freeze({
@@ -87,9 +85,12 @@ export interface ScheduleRunner {
   readonly notices: CreatorNotices;
 }
 
-/** What the engine's steps share: a slot's run's needs, the settings and the ticks' state. */
-interface Engine extends SlotDeps {
-  settings: ScheduleRunnerOptions & { [K in keyof typeof DEFAULTS]: number };
+/** What the engine's steps share: a slot's run's needs, the settings (defaults filled in) and the ticks' state. */
+interface Engine
+  extends
+    SlotDeps,
+    Omit<ScheduleRunnerOptions, keyof SlotDeps | keyof typeof DEFAULTS>,
+    Record<keyof typeof DEFAULTS, number> {
   stopping: AbortController;
   book: RunBook;
   /** The runs under way, for a stop that waits for them. */
@@ -131,7 +132,7 @@ async function claimAndRun(
   rules: ClaimRules = {},
   asker?: Actor,
 ): Promise<SlotOutcome> {
-  const { store, owner, settings, log } = engine;
+  const { store, owner, log } = engine;
   const record = target.record;
   const watch = record?.onlyNew === true;
   const scheduleRule = record && {
@@ -142,7 +143,7 @@ async function claimAndRun(
     },
     exclusive: watch,
   };
-  const claim = await store.claimSlot(target.name, slot.id, owner, settings.leaseMs, {
+  const claim = await store.claimSlot(target.name, slot.id, owner, engine.leaseMs, {
     ...rules,
     ...scheduleRule,
   });
@@ -159,12 +160,12 @@ async function claimAndRun(
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
   const claimed = { ...slot, reason };
   const run = claim.schedule
-    ? chatJob(settings, claim.schedule, claim.memory, asker)
+    ? chatJob(engine, claim.schedule, claim.memory, asker)
     : { job: target.job!, memory: undefined, skipped: undefined };
   const outcome = await runClaimedSlot(engine, run.job, claimed, run.memory, run.skipped);
   // Settled by this run: posted, or failed its last allowed run.
   const isFinal =
-    outcome.status === 'posted' || (outcome.status === 'failed' && claim.attempt >= settings.maxAttempts);
+    outcome.status === 'posted' || (outcome.status === 'failed' && claim.attempt >= engine.maxAttempts);
   await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
     ...(isFinal && slot.reason !== 'manual' ? { nextRunAt: nextFire(target, slot.scheduledAt) } : {}),
@@ -173,16 +174,17 @@ async function claimAndRun(
   return outcome;
 }
 
-/** Runs `work` as one a stop waits for; a throw of the store is a failed outcome. */
+/** Claims and runs a slot as work a stop waits for; a throw of the store is a failed outcome. */
 function tracked(
   engine: Engine,
-  name: string,
-  slotId: string,
-  work: () => Promise<SlotOutcome>,
+  target: Target,
+  slot: JobSlot,
+  rules?: ClaimRules,
+  asker?: Actor,
 ): Promise<SlotOutcome> {
-  const run = work().catch((err: unknown): SlotOutcome => {
-    engine.log.error({ job: name, slotId, err }, 'job.failed');
-    return { job: name, slotId, status: 'failed', deliveries: [], error: err };
+  const run = claimAndRun(engine, target, slot, rules, asker).catch((err: unknown): SlotOutcome => {
+    engine.log.error({ job: target.name, slotId: slot.id, err }, 'job.failed');
+    return { job: target.name, slotId: slot.id, status: 'failed', deliveries: [], error: err };
   });
   engine.running.add(run);
   void run.finally(() => engine.running.delete(run));
@@ -195,7 +197,7 @@ async function dueWork(
   target: Target,
   t: number,
 ): Promise<(() => Promise<SlotOutcome>) | undefined> {
-  const { settings, store } = engine;
+  const { store, catchupMinutes, pollMs, maxAttempts, retryDelayMs } = engine;
   const at = previousRun(target.cron, target.timezone, new Date(t));
   const record = target.record;
   if (!at || at.getTime() < target.since) {
@@ -203,21 +205,21 @@ async function dueWork(
     return undefined;
   }
   const slotId = at.toISOString();
-  if (t - at.getTime() > Math.max(settings.catchupMinutes * 60_000, settings.pollMs * 2)) {
+  if (t - at.getTime() > Math.max(catchupMinutes * 60_000, pollMs * 2)) {
     if (await store.markMissed(target.name, slotId, MISSED_SENTENCE))
       await recordMissed(engine, target, at, t);
     else if (record) engine.settled.set(record.id, nextFire(target, new Date(t)));
     return undefined;
   }
   // Later than two polls: the slot is being caught up.
-  const reason = t - at.getTime() > settings.pollMs * 2 ? 'catch-up' : 'scheduled';
+  const reason = t - at.getTime() > pollMs * 2 ? 'catch-up' : 'scheduled';
   const slot: JobSlot = { id: slotId, scheduledAt: at, reason };
-  const rules = { maxAttempts: settings.maxAttempts, retryDelayMs: settings.retryDelayMs };
+  const rules = { maxAttempts, retryDelayMs };
   // A slot still queued when the stop begins is left for the next start or another replica.
   return () =>
     engine.stopping.signal.aborted
       ? Promise.resolve(skipped(target.name, slotId, 'running'))
-      : tracked(engine, target.name, slotId, () => claimAndRun(engine, target, slot, rules));
+      : tracked(engine, target, slot, rules);
 }
 
 /** A slot whose window passed unrun: logged `job.missed`, counted, kept in its schedule's history. */
@@ -225,7 +227,7 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
   const ageMinutes = Math.round((t - at.getTime()) / 60_000);
   const reason = 'older than the catch-up window (JOB_CATCHUP_MINUTES)';
   engine.log.warn({ job: target.name, slotId: at.toISOString(), ageMinutes, reason }, 'job.missed');
-  engine.settings.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
+  engine.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
   if (!target.record) return;
   const run = { slotId: at.toISOString(), at: t, outcome: 'missed' as const, error: MISSED_SENTENCE };
   await recordChatRun(engine.book, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
@@ -234,7 +236,7 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
 /** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
 function builtInTargets(engine: Engine): (name?: string) => Promise<Target[]> {
   const since = new Map<string, number>();
-  const all = engine.settings.builtIns ?? [];
+  const all = engine.builtIns ?? [];
   return async (name) => {
     const out: Target[] = [];
     const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
@@ -276,7 +278,6 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
   });
   return {
     ...settings,
-    settings,
     now,
     owner,
     deliverer,
@@ -338,9 +339,8 @@ async function tickOnce(
   return outcomes.filter((o) => !engine.refused.has(o));
 }
 
-/** Logs each built-in's next run, or why it is disabled. */
 function logBuiltIns(engine: Engine): void {
-  for (const { job, cron, timezone, disabledReason } of engine.settings.builtIns ?? []) {
+  for (const { job, cron, timezone, disabledReason } of engine.builtIns ?? []) {
     if (disabledReason) engine.log.info({ job: job.name, reason: disabledReason }, 'job.disabled');
     else {
       const nextRunAt = nextRuns(cron, timezone, engine.now(), 1)[0]?.toISOString();
@@ -351,9 +351,9 @@ function logBuiltIns(engine: Engine): void {
 
 export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
   const engine = createEngine(opts);
-  const { settings, now, owner, log, stopping } = engine;
+  const { now, owner, log, stopping } = engine;
   const builtIns = builtInTargets(engine);
-  const queue = new PQueue({ concurrency: settings.concurrency });
+  const queue = new PQueue({ concurrency: engine.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
@@ -372,7 +372,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
           .catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'))
           .finally(schedule);
       },
-      Math.min(settings.pollMs, secondsLeft),
+      Math.min(engine.pollMs, secondsLeft),
     );
     timer.unref();
   }
@@ -381,16 +381,13 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     const at = now();
     return { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' };
   };
-  const runManual = (record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> => {
-    const slot = manualSlot();
-    const target = chatTarget(record);
-    return tracked(engine, target.name, slot.id, () => claimAndRun(engine, target, slot, {}, asker));
-  };
+  const runManual = (record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> =>
+    tracked(engine, chatTarget(record), manualSlot(), {}, asker);
   async function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
     const [target] = await builtIns(name);
     const error = new Error(`unknown job "${name}"`);
     if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
-    return tracked(engine, name, slot.id, () => claimAndRun(engine, target, slot));
+    return tracked(engine, target, slot);
   }
 
   return {

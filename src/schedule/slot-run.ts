@@ -58,7 +58,8 @@ export interface SlotDeps {
   deliverer: Deliverer;
   /** Fires at shutdown: the run is aborted and delivery waits stop. */
   signal: AbortSignal;
-  onRun?: (e: { job: string; outcome: SlotOutcome['status']; durationMs: number }) => void;
+  /** Every finished run, and every missed slot (`missed`), for metrics. */
+  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
 }
 
 /** Runs `job` with a time limit; resolves with its posts or rejects with why it failed. */
