@@ -77,7 +77,8 @@ export function resultOf(drained: DrainResult, id: string) {
   return { id, outcome, receipt: drained.receipts?.get(id), channelId: drained.channels?.get(id), failure };
 }
 
-export type Notes = Required<Omit<DrainResult, 'outcomes'>>;
+/** A drain's result as its deliveries fill it in. */
+export type Notes = Required<DrainResult>;
 
 // While a post waits its turn in its destination's lane and is sent, its lease is renewed every
 // third of the lease, so that no other replica takes it over; one whose renewal the store refuses

@@ -11,14 +11,18 @@ import {
   type DeliveryContext,
   type DeliveryOptions,
   type DrainResult,
-  type EntryOutcome,
   type Notes,
 } from './delivery-options.ts';
 
 export { webhookClientFor } from './deliver-entry.ts';
 export type { DeliveryFailure, DeliveryOptions, DrainResult, EntryOutcome } from './delivery-options.ts';
 
-const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
+const newNotes = (): Notes => ({
+  outcomes: new Map(),
+  receipts: new Map(),
+  channels: new Map(),
+  failures: new Map(),
+});
 
 const BATCH = 50;
 const WIDE_BATCH = 200;
@@ -30,16 +34,12 @@ export interface Deliverer {
   /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
   drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
   /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
-  deliverHeld(
-    entries: readonly OutboxEntry[],
-    opts?: { signal?: AbortSignal; markedAt?: number },
-  ): Promise<DrainResult>;
+  deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult>;
 }
 
 async function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  outcomes: Map<string, EntryOutcome>,
   notes: Notes,
   opts: DeliverOpts = {},
 ): Promise<void> {
@@ -52,7 +52,7 @@ async function deliverAll(
         );
         if (outcome !== 'delivered' && !notes.failures.has(entry.id))
           notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
-        outcomes.set(entry.id, outcome);
+        notes.outcomes.set(entry.id, outcome);
       } finally {
         ctx.leases.release(entry.id);
       }
@@ -67,7 +67,6 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
   return {
     leaseMs,
     async drain(opts) {
-      const outcomes = new Map<string, EntryOutcome>();
       const notes = newNotes();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries in the first batch only: one this drain put back is not tried twice.
@@ -77,20 +76,19 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
           includeBackingOff: isFirstWide,
         });
         // In creation order, whatever order the store claimed them in, for each destination's lane.
-        const fresh = entries.filter((e) => !outcomes.has(e.id)).sort(byTurn);
+        const fresh = entries.filter((e) => !notes.outcomes.has(e.id)).sort(byTurn);
         for (const e of entries) {
-          if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
+          if (notes.outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        await deliverAll(ctx, fresh, outcomes, notes, { signal: opts?.signal });
+        await deliverAll(ctx, fresh, notes, { signal: opts?.signal });
       }
-      return { outcomes, ...notes };
+      return notes;
     },
     async deliverHeld(entries, opts) {
-      const outcomes = new Map<string, EntryOutcome>();
       const notes = newNotes();
-      await deliverAll(ctx, entries, outcomes, notes, opts);
-      return { outcomes, ...notes };
+      await deliverAll(ctx, entries, notes, opts);
+      return notes;
     },
   };
 }
