@@ -57,11 +57,9 @@ function parse(value: string | undefined): string[] {
   }
 }
 
-function createCreatorNotices(deps: {
-  store: Store;
-  log: JobLog;
-  directMessage?: DirectMessage | undefined;
-}): CreatorNotices {
+function createCreatorNotices(
+  deps: Pick<RunBookSettings, 'store' | 'log' | 'directMessage'>,
+): CreatorNotices {
   const { store, log } = deps;
   return {
     async tell(record, text) {
