@@ -27,7 +27,7 @@ import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated
 import { LOCALE } from '../src/format.ts';
 import { english } from '../src/i18n/translate.ts';
 import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
-import type { DirectMessage } from '../src/schedule/creator-notice.ts';
+import type { DirectMessage } from '../src/schedule/run-history.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import type { RateBudget } from '../src/domain/rate-budget.ts';
 import type { PreferenceBook } from '../src/core/preferences.ts';

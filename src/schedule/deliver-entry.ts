@@ -6,7 +6,7 @@ import { ServiceError } from '../errors.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
-import type { Delivery, JobLog } from './job.ts';
+import type { Delivery } from './job.ts';
 import type {
   Landing,
   Place,
@@ -16,17 +16,30 @@ import type {
 } from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import {
-  INVALID_LIMIT_REASON,
-  LIMITED_WAITS,
-  PERMANENT,
+  fromOutboxPayload,
   type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
-  type Failure,
-  type StoredFile,
   type EntryOutcome,
   type Notes,
 } from './delivery-options.ts';
+
+/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
+const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
+/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
+const LIMITED_WAITS = 10;
+
+/** Why a Discord post waits while the invalid-request limit is reached. */
+const INVALID_LIMIT_REASON =
+  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
+
+/** A failed send, with what the loop knows of it. */
+interface Failure {
+  err: unknown;
+  facts: RateLimitFacts | undefined;
+  tries: { attempt: number; waits: number; waited: number };
+  isUncertain: boolean;
+}
 
 /** The webhook client of a destination name; only the table's own entries (a name like "constructor" is stored). */
 export function webhookClientFor(
@@ -34,18 +47,6 @@ export function webhookClientFor(
   name: string,
 ): WebhookClient | undefined {
   return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
-}
-
-/** The delivery an outbox entry holds, files decoded. */
-export function fromOutboxPayload(payload: unknown): Delivery {
-  const delivery = payload as Delivery;
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const stored = delivery.message.files as unknown as StoredFile[];
-  const files = stored.map(({ base64, ...f }) => ({
-    ...f,
-    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
-  })) as unknown as typeof delivery.message.files;
-  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
 }
 
 /** Sends one delivery; resolves with the provider's id of what it created. */
@@ -70,22 +71,22 @@ async function send(
     };
     let posted: PostedMessage;
     if (channel) {
-      const poster = ctx.settings.channels?.[channel.platform];
+      const poster = ctx.channels?.[channel.platform];
       if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
       // The entry's id is the same on every resend: Discord's nonce makes a resend safe.
       posted = await poster.post(channel.id, delivery.message, { ...opts, progress: parts, idempotencyKey });
       posted = { ...posted, channelId: posted.channelId ?? channel.id };
     } else {
       // A named destination never falls back to another webhook: the post waits until it exists.
-      const client = webhookClientFor(ctx.settings, name);
+      const client = webhookClientFor(ctx, name);
       if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
       posted = await client.post(delivery.message, opts);
     }
     if (key !== undefined && posted.landed) await ctx.store.setValue(key, JSON.stringify(posted.landed));
     return posted;
   }
-  if (!ctx.settings.services.email) throw new Error('the email service is not configured');
-  return { id: (await ctx.settings.services.email.send(delivery.email)).id };
+  if (!ctx.services.email) throw new Error('the email service is not configured');
+  return { id: (await ctx.services.email.send(delivery.email)).id };
 }
 
 // A ServiceError's message is herald's own text (the provider's, `providerMessage`, stays in logs).
@@ -107,25 +108,12 @@ async function giveUp(
   return 'given_up';
 }
 
-function warnUncertain(log: JobLog, entry: OutboxEntry): void {
-  const since = entry.inFlightAt === undefined ? undefined : new Date(entry.inFlightAt).toISOString();
-  const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
-  log.warn({ ...named(entry), inFlightSince: since, reason }, 'outbox.resend_uncertain');
-}
-
 /**
  * Why an entry goes back: its destination failed or asked to wait, an earlier post holds the
  * destination, Discord's invalid-request limit (every post alike, so no hold), or a stop. The first
  * two hold the destination until the entry's retry, so that no later post to it goes first.
  */
 type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
-
-/** Whether Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`). */
-async function isStoppedByInvalidLimit(ctx: DeliveryContext, delivery: Delivery): Promise<boolean> {
-  const budget = ctx.settings.rateBudget;
-  if (!budget || delivery.kind !== 'webhook' || 'platform' in delivery.message) return false;
-  return budget.invalidLimitReached();
-}
 
 async function putBack(
   ctx: DeliveryContext,
@@ -134,7 +122,7 @@ async function putBack(
   err: unknown,
   why: PutBackReason = 'destination',
 ): Promise<EntryOutcome> {
-  const { retryBaseMs, retryMaxMs } = ctx.settings;
+  const { retryBaseMs, retryMaxMs } = ctx;
   const base = Math.min(retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), retryMaxMs);
   // A held entry is due 1 ms after the hold ends, so that every store's claim (by due time first)
   // takes the holding entry no later than it, even when many are due at once.
@@ -154,26 +142,6 @@ function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): Entr
   return 'pending';
 }
 
-/** A send that got no answer may have posted: it stays leased, and is resent only after the lease. */
-function leftUncertain(ctx: DeliveryContext, entry: OutboxEntry, err: ServiceError): EntryOutcome {
-  const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.settings.leaseMs };
-  ctx.log.warn(fields, 'outbox.outcome_unknown');
-  return 'pending';
-}
-
-/** Delivers one entry, noting why when it is not delivered. */
-export async function deliverEntry(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  notes: Notes,
-  opts: DeliverOpts = {},
-): Promise<EntryOutcome> {
-  const outcome = await deliverOnce(ctx, entry, notes, opts);
-  if (outcome !== 'delivered' && !notes.failures.has(entry.id))
-    notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
-  return outcome;
-}
-
 /**
  * Waits out what the destination asked before the first send; an outcome when the entry goes back
  * instead. A fresh post marked in flight by its slot's step (`unmark`) is unmarked first.
@@ -186,9 +154,9 @@ async function waitTurn(
 ): Promise<EntryOutcome | 'waited' | undefined> {
   const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
   if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
-  if (wait.isHold || wait.ms > ctx.settings.maxWaitMs) {
+  if (wait.isHold || wait.ms > ctx.maxWaitMs) {
     const why =
-      wait.ms > ctx.settings.maxWaitMs
+      wait.ms > ctx.maxWaitMs
         ? 'the destination asked to wait (rate limited)'
         : 'an earlier post to this destination waits for its retry';
     return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
@@ -231,15 +199,16 @@ function permanentReason(err: unknown): string | undefined {
     : `${err.code}: the ${err.service} refused the post`;
 }
 
-async function deliverOnce(
+/** Delivers one entry. */
+export async function deliverEntry(
   ctx: DeliveryContext,
   entry: OutboxEntry,
   notes: Notes,
-  { signal, markedAt }: DeliverOpts,
+  { signal, markedAt }: DeliverOpts = {},
 ): Promise<EntryOutcome> {
   if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
-  if (ctx.now() - entry.createdAt > ctx.settings.maxAgeMs) {
-    const minutes = Math.round(ctx.settings.maxAgeMs / 60_000);
+  if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
+    const minutes = Math.round(ctx.maxAgeMs / 60_000);
     return giveUp(
       ctx,
       entry,
@@ -259,19 +228,25 @@ async function deliverOnce(
   if (early !== undefined && early !== 'waited') return early;
   // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
   // renewal was due), is surely still this process's: its send needs no store step of its own.
-  let isMarked =
-    early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.settings.leaseMs / 3;
+  let isMarked = early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.leaseMs / 3;
   let isUncertain = entry.inFlightAt !== undefined;
+  const isForDiscord = delivery.kind === 'webhook' && !('platform' in delivery.message);
   const tries = { attempt: 1, waits: 0, waited: 0 };
   for (;;) {
     let facts: RateLimitFacts | undefined;
-    if (await isStoppedByInvalidLimit(ctx, delivery)) {
+    // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
+    if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
       if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
       notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
-      return putBack(ctx, entry, ctx.settings.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
+      return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
-      if (isUncertain) warnUncertain(ctx.log, entry);
+      if (isUncertain) {
+        const at = entry.inFlightAt;
+        const inFlightSince = at === undefined ? undefined : new Date(at).toISOString();
+        const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
+        ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
+      }
       // Before the request: if this process dies, the next claim knows the post may be visible.
       if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
         return takenOver(ctx, entry, notes);
@@ -313,16 +288,21 @@ async function afterFailure(
   });
   const permanent = permanentReason(err);
   if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
-  if (isUncertain && !isAnswered && isServiceError) return leftUncertain(ctx, entry, err);
-  const backoff = Math.max(1, Math.round(ctx.random() * ctx.settings.backoffMs * 2 ** (tries.attempt - 1)));
+  if (isUncertain && !isAnswered && isServiceError) {
+    // It may have posted: it stays leased, and is resent only after the lease.
+    const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.leaseMs };
+    ctx.log.warn(fields, 'outbox.outcome_unknown');
+    return 'pending';
+  }
+  const backoff = Math.max(1, Math.round(ctx.random() * ctx.backoffMs * 2 ** (tries.attempt - 1)));
   // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
   const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;
   const waitMs = retryAfterMs ?? backoff;
   // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
   const isOutOfTries =
     asked > 0
-      ? tries.waits >= LIMITED_WAITS || tries.waited + waitMs > ctx.settings.maxWaitMs
-      : tries.attempt >= ctx.settings.triesPerDrain || waitMs > ctx.settings.maxWaitMs;
+      ? tries.waits >= LIMITED_WAITS || tries.waited + waitMs > ctx.maxWaitMs
+      : tries.attempt >= ctx.triesPerDrain || waitMs > ctx.maxWaitMs;
   if (!isServiceError || isOutOfTries) {
     if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
     return putBack(ctx, entry, retryAfterMs ?? 0, err);

@@ -1,12 +1,11 @@
 // What the deliverer is given and what its steps share: its options and defaults, a drain's
-// outcomes, and the context built once per deliverer (delivery.ts, deliver-entry.ts).
+// outcomes, the outbox's payload, and the context built once per deliverer (delivery.ts,
+// deliver-entry.ts) with its lease keeper.
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
-import { createLeaseKeeper, repeatEvery, type LeaseKeeper, type Repeat } from './lease-keeper.ts';
 import type { Store } from '../store/store.ts';
-import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import type { PlatformRefusal } from '../errors.ts';
-import type { JobLog } from './job.ts';
+import type { Delivery, JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
 import type { RateBudget } from '../domain/rate-budget.ts';
@@ -15,13 +14,12 @@ export interface DeliveryOptions {
   store: Store;
   services: Services;
   log: JobLog;
-  /** This process's lease owner id. */
   owner: string;
   now?: () => number;
   random?: () => number;
   /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** How long a claim holds an entry unrenewed (lease-keeper.ts renews it while it waits and is sent). */
+  /** How long a claim holds an entry unrenewed (renewed while it waits and is sent). */
   leaseMs?: number;
   /** Runs the lease renewals; tests pass one that a fake clock drives. */
   repeat?: Repeat;
@@ -54,15 +52,6 @@ const DELIVERY_DEFAULTS = Object.freeze({
   maxAgeMs: 24 * 60 * 60_000,
 });
 
-/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
-export const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
-/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
-export const LIMITED_WAITS = 10;
-
-/** Why a Discord post waits while the invalid-request limit is reached. */
-export const INVALID_LIMIT_REASON =
-  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
-
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
 export interface DrainResult {
@@ -81,59 +70,133 @@ export interface DeliveryFailure {
   refusal?: PlatformRefusal;
 }
 
-/** What one drain learns besides the outcomes. */
-export type Notes = Required<Omit<DrainResult, 'outcomes'>>;
+/** What became of entry `id` in a drain (why not delivered, unless it was). */
+export function resultOf(drained: DrainResult, id: string) {
+  const outcome = drained.outcomes.get(id) ?? 'pending';
+  const failure = outcome === 'delivered' ? undefined : drained.failures?.get(id);
+  return { id, outcome, receipt: drained.receipts?.get(id), channelId: drained.channels?.get(id), failure };
+}
 
-/** What the delivery steps share. */
-export interface DeliveryContext {
-  settings: DeliveryOptions & { [K in keyof typeof DELIVERY_DEFAULTS]: number };
+/** A drain's result as its deliveries fill it in. */
+export type Notes = Required<DrainResult>;
+
+// While a post waits its turn in its destination's lane and is sent, its lease is renewed every
+// third of the lease, so that no other replica takes it over; one whose renewal the store refuses
+// is another owner's now and never sent here (deliver-entry.ts asks).
+/** Calls `run` every `ms` until the returned function is called (`run` settles its own errors). */
+export type Repeat = (ms: number, run: () => Promise<void>) => () => void;
+
+const repeatEvery: Repeat = (ms, run) => {
+  const timer = setInterval(() => void run(), ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
+
+interface LeaseKeeper {
+  /** Keeps renewing the lease on `id`, an entry this owner holds, until `release(id)`. */
+  keep(id: string): void;
+  release(id: string): void;
+  /** True once the store refused to renew `id`: another owner holds it now. */
+  isLost(id: string): boolean;
+}
+
+function createLeaseKeeper({
+  store,
+  owner,
+  leaseMs,
+  log,
+  repeat = repeatEvery,
+}: Pick<DeliveryContext, 'store' | 'owner' | 'leaseMs' | 'log' | 'repeat'>): LeaseKeeper {
+  const kept = new Set<string>();
+  const lost = new Set<string>();
+  let stop: (() => void) | undefined;
+  let isRenewing = false;
+
+  async function renew(): Promise<void> {
+    if (isRenewing || kept.size === 0) return;
+    isRenewing = true;
+    const ids = [...kept];
+    try {
+      const renewed = new Set(await store.renewOutboxLeases(ids, owner, leaseMs));
+      const taken = ids.filter((id) => !renewed.has(id) && kept.has(id));
+      for (const id of taken) lost.add(id);
+      if (taken.length > 0) log.warn({ outboxIds: taken, owner }, 'outbox.lease_lost');
+    } catch (err) {
+      // Not lost yet: the lease still runs, and the next renewal may reach the store.
+      log.warn({ err, owner, entries: ids.length }, 'outbox.lease_not_renewed');
+    } finally {
+      isRenewing = false;
+    }
+  }
+
+  return {
+    keep(id) {
+      kept.add(id);
+      stop ??= repeat(Math.max(1, Math.floor(leaseMs / 3)), renew);
+    },
+    release(id) {
+      kept.delete(id);
+      lost.delete(id);
+      if (kept.size > 0 || !stop) return;
+      stop();
+      stop = undefined;
+    },
+    isLost: (id) => lost.has(id),
+  };
+}
+
+/** What the delivery steps share: the options, defaults filled in, and the pauses and leases. */
+export interface DeliveryContext
+  extends
+    Omit<DeliveryOptions, keyof typeof DELIVERY_DEFAULTS>,
+    Record<keyof typeof DELIVERY_DEFAULTS, number> {
   now: () => number;
   random: () => number;
-  store: Store;
-  log: JobLog;
-  owner: string;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   pauses: DestinationPauses;
   leases: LeaseKeeper;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export function createDeliveryContext(options: DeliveryOptions): DeliveryContext {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
   const now = settings.now ?? Date.now;
   return {
-    settings,
+    ...settings,
     now,
     random: settings.random ?? Math.random,
-    store: settings.store,
-    log: settings.log,
-    owner: settings.owner,
-    pauses: createDestinationPauses(settings.store, now, (err, scope) =>
-      settings.log.warn({ err, scope }, 'outbox.pause_not_saved'),
-    ),
-    leases: createLeaseKeeper(
-      settings.store,
-      settings.owner,
-      settings.leaseMs,
-      settings.log,
-      settings.repeat ?? repeatEvery,
-    ),
     sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
+    pauses: createDestinationPauses(settings.store, now, settings.log),
+    leases: createLeaseKeeper(settings),
   };
 }
 
 /** A file as the outbox keeps it: JSON has no bytes, so they travel as base64. */
-export type StoredFile = Record<string, unknown> & { base64: string };
+type StoredFile = Record<string, unknown> & { base64: string };
+
+/** The JSON form of a delivery for the outbox. */
+export function toOutboxPayload(delivery: Delivery): unknown {
+  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
+  const files: StoredFile[] = delivery.message.files.map(({ bytes, ...f }) => ({
+    ...f,
+    base64: Buffer.from(bytes).toString('base64'),
+  }));
+  return { ...delivery, message: { ...delivery.message, files } };
+}
+
+/** The delivery an outbox entry holds. */
+export function fromOutboxPayload(payload: unknown): Delivery {
+  const delivery = payload as Delivery;
+  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
+  const stored = delivery.message.files as unknown as StoredFile[];
+  const files = stored.map(({ base64, ...f }) => ({
+    ...f,
+    bytes: new Uint8Array(Buffer.from(base64, 'base64')),
+  })) as unknown as typeof delivery.message.files;
+  return { ...delivery, message: { ...delivery.message, files } } as Delivery;
+}
 
 /** `markedAt` as for Deliverer.deliverHeld. */
 export interface DeliverOpts {
   signal?: AbortSignal | undefined;
   markedAt?: number | undefined;
-}
-
-/** A failed send, with what the loop knows of it. */
-export interface Failure {
-  err: unknown;
-  facts: RateLimitFacts | undefined;
-  tries: { attempt: number; waits: number; waited: number };
-  isUncertain: boolean;
 }

@@ -11,14 +11,18 @@ import {
   type DeliveryContext,
   type DeliveryOptions,
   type DrainResult,
-  type EntryOutcome,
   type Notes,
 } from './delivery-options.ts';
 
-export { fromOutboxPayload, webhookClientFor } from './deliver-entry.ts';
+export { webhookClientFor } from './deliver-entry.ts';
 export type { DeliveryFailure, DeliveryOptions, DrainResult, EntryOutcome } from './delivery-options.ts';
 
-const newNotes = (): Notes => ({ receipts: new Map(), channels: new Map(), failures: new Map() });
+const newNotes = (): Notes => ({
+  outcomes: new Map(),
+  receipts: new Map(),
+  channels: new Map(),
+  failures: new Map(),
+});
 
 const BATCH = 50;
 const WIDE_BATCH = 200;
@@ -30,16 +34,12 @@ export interface Deliverer {
   /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
   drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
   /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
-  deliverHeld(
-    entries: readonly OutboxEntry[],
-    opts?: { signal?: AbortSignal; markedAt?: number },
-  ): Promise<DrainResult>;
+  deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult>;
 }
 
 async function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  outcomes: Map<string, EntryOutcome>,
   notes: Notes,
   opts: DeliverOpts = {},
 ): Promise<void> {
@@ -50,7 +50,9 @@ async function deliverAll(
         const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
           deliverEntry(ctx, entry, notes, opts),
         );
-        outcomes.set(entry.id, outcome);
+        if (outcome !== 'delivered' && !notes.failures.has(entry.id))
+          notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
+        notes.outcomes.set(entry.id, outcome);
       } finally {
         ctx.leases.release(entry.id);
       }
@@ -60,35 +62,33 @@ async function deliverAll(
 
 export function createDeliverer(options: DeliveryOptions): Deliverer {
   const ctx = createDeliveryContext(options);
-  const { store, owner, now, settings } = ctx;
+  const { store, owner, now, leaseMs } = ctx;
 
   return {
-    leaseMs: settings.leaseMs,
+    leaseMs,
     async drain(opts) {
-      const outcomes = new Map<string, EntryOutcome>();
       const notes = newNotes();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries in the first batch only: one this drain put back is not tried twice.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
         const limit = isFirstWide ? WIDE_BATCH : BATCH;
-        const entries = await store.claimDueOutbox(owner, settings.leaseMs, limit, {
+        const entries = await store.claimDueOutbox(owner, leaseMs, limit, {
           includeBackingOff: isFirstWide,
         });
         // In creation order, whatever order the store claimed them in, for each destination's lane.
-        const fresh = entries.filter((e) => !outcomes.has(e.id)).sort(byTurn);
+        const fresh = entries.filter((e) => !notes.outcomes.has(e.id)).sort(byTurn);
         for (const e of entries) {
-          if (outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
+          if (notes.outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        await deliverAll(ctx, fresh, outcomes, notes, { signal: opts?.signal });
+        await deliverAll(ctx, fresh, notes, { signal: opts?.signal });
       }
-      return { outcomes, ...notes };
+      return notes;
     },
     async deliverHeld(entries, opts) {
-      const outcomes = new Map<string, EntryOutcome>();
       const notes = newNotes();
-      await deliverAll(ctx, entries, outcomes, notes, opts);
-      return { outcomes, ...notes };
+      await deliverAll(ctx, entries, notes, opts);
+      return notes;
     },
   };
 }

@@ -6,7 +6,7 @@
 import { parseChannelDestination } from '../core/channel.ts';
 import type { OutboxEntry, Store } from '../store/store.ts';
 import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
-import type { Delivery } from './job.ts';
+import type { Delivery, JobLog } from './job.ts';
 
 /** Where a destination's waits are kept: its own, and its credential's (Discord's global limit). */
 interface PauseScopes {
@@ -95,12 +95,7 @@ function inLane<T>(
   return run;
 }
 
-/** `onSaveFailed`: told when the store did not take a pause; this process keeps it all the same. */
-export function createDestinationPauses(
-  store: Store,
-  now: () => number,
-  onSaveFailed: (err: unknown, scope: string) => void,
-): DestinationPauses {
+export function createDestinationPauses(store: Store, now: () => number, log: JobLog): DestinationPauses {
   const until = new Map<string, number>();
   const holds = new Map<string, Hold>();
   const answeredAt = new Map<string, number>();
@@ -130,7 +125,7 @@ export function createDestinationPauses(
   const save = (key: string, t: number): Promise<unknown> =>
     store
       .setValue(pauseKey(key), toStored(until.get(key) ?? 0, holdOn(key, t)))
-      .catch((err: unknown) => onSaveFailed(err, key));
+      .catch((err: unknown) => log.warn({ err, scope: key }, 'outbox.pause_not_saved'));
 
   return {
     inLane: (destination, work) => inLane(lanes, destination, work),

@@ -62,11 +62,8 @@ interface JobDef<K extends ServiceKey> {
   run(ctx: JobContext<Services & NeededServices<K>>): Promise<void>;
 }
 
-export interface Job {
-  readonly name: string;
-  readonly description: string;
-  readonly needs: readonly ServiceKey[];
-  readonly uses: readonly ServiceKey[];
+/** A job as defined, `uses` filled in. */
+export interface Job extends Readonly<Required<Omit<JobDef<ServiceKey>, 'run'>>> {
   run(ctx: JobContext): Promise<void>;
 }
 
@@ -75,11 +72,10 @@ const NAME_RE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** As defineCommand: `run` is typed with the services in `needs` present. */
 export function defineJob<K extends ServiceKey = never>(def: JobDef<K>): Job {
   if (!NAME_RE.test(def.name)) throw new Error(`invalid job name "${def.name}": use kebab-case`);
-  const needs = Object.freeze([...def.needs]);
   return Object.freeze({
     name: def.name,
     description: def.description,
-    needs,
+    needs: Object.freeze([...def.needs]),
     uses: Object.freeze([...(def.uses ?? [])]),
     // A job missing a service in `needs` is disabled, never fired: the bag has them.
     run: (ctx: JobContext) => def.run(ctx as JobContext<Services & NeededServices<K>>),

@@ -2,8 +2,10 @@
 // delivers later updates it), a destination that refuses herald for good pauses the schedule and
 // its creator is told, and three failed slots in a row are told once. "For good" is the platform's
 // word whatever the HTTP status (Slack's `not_in_channel` comes with 200), else a 401, 403 or 404.
+// A creator is told never through the destination that refuses: by a direct message where herald
+// can send one, else the notice waits in the store for the reply to their next command, on
+// whichever replica answers it. Every notice is also logged.
 import type { Actor } from '../core/actor.ts';
-import type { PlatformRefusal } from '../errors.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
@@ -14,12 +16,11 @@ import {
   type DeliveryOptions,
   type DrainResult,
 } from './delivery.ts';
-import { createCreatorNotices, type CreatorNotices, type DirectMessage } from './creator-notice.ts';
+import { resultOf } from './delivery-options.ts';
 import type { JobLog } from './job.ts';
 import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
-import type { SlotOutcome } from './slot-run.ts';
-import type { WebhookMessage } from '../services/webhook/client.ts';
-import type { Reply } from '../core/reply.ts';
+import type { ManualRun } from './service.ts';
+import type { ChatSettings, SlotOutcome } from './slot-run.ts';
 import type { Language } from '../domain/preferences.ts';
 import { english, translatorFor, type Translate } from '../i18n/translate.ts';
 
@@ -30,36 +31,93 @@ const FAILURE_STREAK = 3;
 
 const GONE_STATUSES = new Set([401, 403, 404]);
 
-/** Why a destination is taken as gone: the platform's refusal, or the answer's status alone. */
-interface Gone {
-  refusal?: PlatformRefusal;
-  status?: number;
-  reason: string;
+/** Sends `text` to `user` as a direct message; false when the platform or the bot cannot. */
+export type DirectMessage = (user: Actor, text: string) => Promise<boolean>;
+
+export interface CreatorNotices {
+  /** Tells a schedule's creator, never through its destination; never throws. */
+  tell(record: ScheduleRecord, text: string): Promise<void>;
+  /** The notices waiting for `actor`, taken. */
+  take(actor: Actor): Promise<string | undefined>;
 }
 
-/** What the run book is made from: the runner's settings. */
-interface RunBookSettings extends Pick<DeliveryOptions, 'services' | 'destinations'> {
+/** Notices kept per user: a schedule refused daily must not grow the store without bound. */
+const NOTICES_KEPT = 5;
+
+const keyOf = (actor: Pick<Actor, 'platform' | 'id'>): string =>
+  `creator-notice:${actor.platform}:${actor.id}`;
+
+function parse(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const list: unknown = JSON.parse(value);
+    return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function createCreatorNotices(
+  deps: Pick<RunBookSettings, 'store' | 'log' | 'directMessage'>,
+): CreatorNotices {
+  const { store, log } = deps;
+  return {
+    async tell(record, text) {
+      const creator = record.creator;
+      log.warn({ scheduleId: record.id, creator: `${creator.platform}:${creator.id}` }, text);
+      try {
+        if (creator.platform !== 'console' && deps.directMessage) {
+          try {
+            if (await deps.directMessage(creator, text)) return;
+          } catch (err) {
+            log.warn({ err, scheduleId: record.id }, 'schedule.notice_dm_failed');
+          }
+        }
+        const key = keyOf(creator);
+        const waiting = parse(await store.getValue(key)).filter((n) => n !== text);
+        await store.setValue(key, JSON.stringify([...waiting, text].slice(-NOTICES_KEPT)));
+      } catch (err) {
+        log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
+      }
+    },
+    async take(actor) {
+      const key = keyOf(actor);
+      const waiting = parse(await store.getValue(key));
+      if (waiting.length === 0) return undefined;
+      await store.setValue(key, '');
+      return waiting.join('\n');
+    },
+  };
+}
+
+/** The runner's options for its runs' history and notices. */
+export interface HistorySettings {
+  directMessage?: DirectMessage;
+  /** Every run recorded in a schedule's history (by schedule id or built-in job name), for metrics. */
+  onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
+  /**
+   * The language of a schedule's notices (three failures in a row, a paused destination): its
+   * channel's, else its creator's (/settings); absent: en-GB.
+   */
+  languageOf?: (record: ScheduleRecord) => Promise<Language>;
+}
+
+interface RunBookSettings
+  extends
+    HistorySettings,
+    Pick<ChatSettings, 'toMessage'>,
+    Pick<DeliveryOptions, 'services' | 'destinations'> {
   store: Store;
   log: JobLog;
   now: () => Date;
   /** Runs of one slot before it is failed for good, and the wait between them. */
   maxAttempts: number;
   retryDelayMs: number;
-  toMessage?: (reply: Reply, destination: string) => WebhookMessage;
-  directMessage?: DirectMessage;
-  /** Every recorded run, built-in (by job name) and from chat (by schedule id), for metrics. */
-  onRecord?: (schedule: string, run: ScheduleRun, from: 'chat' | 'built-in') => void;
-  /** The language of a schedule's notices: its channel's, else its creator's (/settings), else en-GB. */
-  languageOf?: (record: ScheduleRecord) => Promise<Language>;
 }
 
-export interface RunBook extends Omit<
-  RunBookSettings,
-  'services' | 'destinations' | 'toMessage' | 'languageOf'
-> {
+export interface RunBook extends RunBookSettings {
   /** Posts a one-sentence notice through the schedule's own destination. */
   notify?: (record: ScheduleRecord, text: string) => Promise<void>;
-  /** Tells a schedule's creator, never through its destination. */
   notices: CreatorNotices;
   translatorOf: (record: ScheduleRecord) => Promise<Translate>;
 }
@@ -97,7 +155,7 @@ export async function recordRun(
   let run = runRecord(outcome, book.now().getTime());
   if (
     run.outcome === 'failed' &&
-    !run.slotId.startsWith('manual:') &&
+    isScheduled(run) &&
     outcome.status === 'failed' &&
     how.attempt < book.maxAttempts
   )
@@ -110,8 +168,7 @@ export async function recordRun(
   const isCreatorAsking =
     asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
   await recordChatRun(book, record, isNoChange ? { ...run, outcome: 'no-change' } : run, {
-    gone: goneOf(outcome),
-    destinationFailed: isDestinationFailure(outcome),
+    deliveries: outcome.deliveries,
     toldAlready: isCreatorAsking,
     ...(how.nextRunAt === undefined ? {} : { nextRunAt: how.nextRunAt }),
   });
@@ -130,17 +187,11 @@ export async function recordDrained(book: RunBook, drained: DrainResult): Promis
       outcome: 'pending' as const,
     };
     if (!record || earlier.outcome !== 'pending') continue;
-    const receipt = drained.receipts?.get(entryId);
-    const channelId = drained.channels?.get(entryId);
-    const failure = drained.failures?.get(entryId);
-    const delivery = { id: entryId, kind: 'webhook' as const, outcome, receipt, channelId, failure };
+    const delivery = { ...resultOf(drained, entryId), kind: 'webhook' as const };
     const later = { job, slotId, status: 'posted' as const, deliveries: [delivery] };
     const { error: _error, nextRetryAt: _next, ...rest } = earlier;
     const run = { ...rest, ...runRecord(later, book.now().getTime()) };
-    await recordChatRun(book, record, run, {
-      gone: goneOf(later),
-      destinationFailed: isDestinationFailure(later),
-    });
+    await recordChatRun(book, record, run, { deliveries: later.deliveries });
   }
 }
 
@@ -153,8 +204,7 @@ function failureSentence(outcome: SlotOutcome): string {
   return `Not delivered yet (${waiting?.failure?.reason ?? 'no answer'}); the outbox retries it.`;
 }
 
-/** The schedule's record of a finished run. */
-export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
+function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   const sent = outcome.deliveries.find((d) => d.receipt !== undefined);
   const base = {
     slotId: outcome.slotId,
@@ -174,45 +224,37 @@ export function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   return { ...base, outcome: isPending ? 'pending' : 'failed', error: failureSentence(outcome) };
 }
 
-const isGone = (failure: DeliveryFailure | undefined): boolean =>
-  failure?.refusal !== undefined || GONE_STATUSES.has(failure?.status ?? 0);
-
-/** What says the destination is gone, if a delivery given up on does. */
-function goneOf(outcome: Pick<SlotOutcome, 'deliveries'>): Gone | undefined {
-  const failure = outcome.deliveries.find((d) => d.outcome === 'given_up' && isGone(d.failure))?.failure;
-  if (!failure) return undefined;
-  return {
-    reason: failure.reason,
-    ...(failure.refusal ? { refusal: failure.refusal } : {}),
-    ...(failure.status === undefined ? {} : { status: failure.status }),
-  };
-}
-
-/** Whether a run failed because its destination refused the post (a given-up delivery). */
-const isDestinationFailure = (outcome: Pick<SlotOutcome, 'deliveries'>): boolean =>
-  outcome.deliveries.some((d) => d.outcome === 'given_up');
-
-/**
- * `text` with the channel named as its users know it: `#general` where the schedule kept the name
- * (a Slack renderer shows herald's text as written, so `<#C…>` would read as itself there).
- */
-function withChannelName(record: ScheduleRecord, text: string): string {
-  const channel = parseChannelDestination(record.destination);
-  return channel && record.channelName ? text.replaceAll(`<#${channel.id}>`, `#${record.channelName}`) : text;
+/** `/schedule run`'s answer from a manual slot's outcome. */
+export function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): ManualRun {
+  if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
+  if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
+    return { outcome: 'no-change' };
+  const run = runRecord(outcome, at.getTime());
+  if (run.outcome === 'posted')
+    return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
+  return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
 }
 
 /**
  * The sentence a paused schedule's history (in English) and its creator (in `t`) read: what
  * refused, and the fix; a channel named as its users know it (`<#id>`), a webhook by name.
  */
-function pausedSentence(record: ScheduleRecord, gone: Gone, t: Translate): string {
+function pausedSentence(record: ScheduleRecord, gone: DeliveryFailure, t: Translate): string {
   const { id } = record;
+  const channel = parseChannelDestination(record.destination);
   if (gone.refusal) {
-    const reason = withChannelName(record, gone.reason).replace(/\.?$/, '.');
-    return t('schedule:notice.refused', { reason, id, command: loggedText(record.command) });
+    // `#general` where the schedule kept the name: a Slack renderer would show `<#C…>` as written.
+    const named =
+      channel && record.channelName
+        ? gone.reason.replaceAll(`<#${channel.id}>`, `#${record.channelName}`)
+        : gone.reason;
+    return t('schedule:notice.refused', {
+      reason: named.replace(/\.?$/, '.'),
+      id,
+      command: loggedText(record.command),
+    });
   }
   const status = gone.status ?? '?';
-  const channel = parseChannelDestination(record.destination);
   return channel
     ? t('schedule:notice.goneChannel', { channel: `<#${channel.id}>`, status, id })
     : t('schedule:notice.goneDestination', { name: record.destination, status, id });
@@ -238,9 +280,8 @@ function noticeSentence(record: ScheduleRecord, error: string | undefined, t: Tr
 }
 
 interface RunContext {
-  gone?: Gone | undefined;
-  /** The destination refused the post: the streak's notice cannot go there. */
-  destinationFailed?: boolean;
+  /** The run's posts: one given up on may say that the destination is gone (then the schedule pauses). */
+  deliveries?: SlotOutcome['deliveries'];
   /** Its asker is its creator: the reply says it. */
   toldAlready?: boolean;
   nextRunAt?: number;
@@ -256,7 +297,10 @@ export async function recordChatRun(
   run: ScheduleRun,
   context: RunContext = {},
 ): Promise<ScheduleRun> {
-  const { gone } = context;
+  const givenUp = (context.deliveries ?? []).filter((d) => d.outcome === 'given_up');
+  const gone = givenUp.find(
+    (d) => d.failure?.refusal !== undefined || GONE_STATUSES.has(d.failure?.status ?? 0),
+  )?.failure;
   let recorded = run;
   if (gone !== undefined) {
     await book.store.setPaused(record.id, true);
@@ -272,7 +316,7 @@ export async function recordChatRun(
       'schedule.paused_destination_gone',
     );
     if (!context.toldAlready)
-      await tellCreator(book, record, pausedSentence(record, gone, await book.translatorOf(record)));
+      await book.notices.tell(record, pausedSentence(record, gone, await book.translatorOf(record)));
   }
   await book.store.recordRun(record.id, recorded, gone === undefined ? context.nextRunAt : undefined);
   book.onRecord?.(record.id, recorded, 'chat');
@@ -285,18 +329,11 @@ export async function recordChatRun(
   for (const { nextRetryAt: _, ...old } of runs.filter((r) => r.nextRetryAt && r.slotId < recorded.slotId))
     await book.store.recordRun(record.id, { ...old, outcome: 'missed', error: OVERTAKEN_SENTENCE });
   if (recorded.outcome === 'failed' && gone === undefined && failedInARow(runs) === FAILURE_STREAK)
-    await tell(book, record, recorded.error, context.destinationFailed === true);
+    await tell(book, record, recorded.error, givenUp.length > 0);
   return recorded;
 }
 
-async function tellCreator(book: RunBook, record: ScheduleRecord, text: string): Promise<void> {
-  try {
-    await book.notices.tell(record, text);
-  } catch (err) {
-    book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
-  }
-}
-
+/** `destinationFailed`: the destination refused the post, so the streak's notice cannot go there. */
 async function tell(
   book: RunBook,
   record: ScheduleRecord,
@@ -308,12 +345,12 @@ async function tell(
   book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, logged);
   const notice = noticeSentence(record, error, await book.translatorOf(record));
   // A destination that refuses the posts would refuse the notice too: its creator is told instead.
-  if (destinationFailed || !book.notify) return tellCreator(book, record, notice);
+  if (destinationFailed || !book.notify) return book.notices.tell(record, notice);
   try {
     await book.notify(record, notice);
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
-    await tellCreator(book, record, notice);
+    await book.notices.tell(record, notice);
   }
 }
 

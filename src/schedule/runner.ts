@@ -8,28 +8,104 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
-import type { ClaimResult, ClaimRules } from '../store/store.ts';
-import { createDeliverer, type DrainResult } from './delivery.ts';
-import type { Job, JobSlot } from './job.ts';
+import type { ClaimRules } from '../store/store.ts';
+import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
+import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
-import { chatJob, runClaimedSlot, type SlotDeps, type SlotOutcome } from './slot-run.ts';
-import { createRunBook, recordChatRun, recordDrained, recordRun, runRecord } from './run-history.ts';
-import { DEFAULTS, type Engine, type ScheduleRunner, type ScheduleRunnerOptions } from './runner-options.ts';
+import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
+import {
+  createRunBook,
+  recordChatRun,
+  recordDrained,
+  recordRun,
+  manualRunOf,
+  type CreatorNotices,
+  type HistorySettings,
+  type RunBook,
+} from './run-history.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
 
 export type { CommandLineRunner } from './slot-run.ts';
-export type { ScheduleRunner, ScheduleRunnerOptions } from './runner-options.ts';
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
+
+export interface ScheduleRunnerOptions
+  extends ChatSettings, HistorySettings, Pick<SlotDeps, 'store' | 'services' | 'log' | 'onRun'> {
+  now?: () => Date;
+  /** This process's id in claims and leases. */
+  owner?: string;
+  /** A slot missed while down is still run when younger than this. */
+  catchupMinutes: number;
+  /** How long a claim holds a slot before another replica may take it over. */
+  leaseMs?: number;
+  /** A run is aborted after this; keep it below `leaseMs`. */
+  jobTimeoutMs?: number;
+  builtIns?: readonly JobSchedule[];
+  destinations?: DeliveryOptions['destinations'];
+  /** How often the schedules are read again (a tick also wakes at the next minute). */
+  pollMs?: number;
+  /** Runs of one slot before it is failed for good. */
+  maxAttempts?: number;
+  /** Wait after a failed run before the slot is tried again. */
+  retryDelayMs?: number;
+  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
+  concurrency?: number;
+  delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
+}
+
+const DEFAULTS = Object.freeze({
+  leaseMs: 5 * 60_000,
+  jobTimeoutMs: 2 * 60_000,
+  pollMs: 15_000,
+  maxAttempts: 3,
+  retryDelayMs: 60_000,
+  concurrency: 64,
+});
+
+export interface ScheduleRunner {
+  readonly owner: string;
+  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
+  tick(): Promise<SlotOutcome[]>;
+  /** `/schedule run`: a manual slot now. */
+  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
+  /** `npm run job -- <id>`. */
+  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
+  /** One slot of a built-in schedule. Never throws. */
+  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
+  /** `npm run job -- <name>`. */
+  runBuiltInNow(name: string): Promise<SlotOutcome>;
+  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
+  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
+  /** The dispatcher hands creators their waiting notices. */
+  readonly notices: CreatorNotices;
+}
+
+/** What the engine's steps share: a slot's run's needs, the settings (defaults filled in) and the ticks' state. */
+interface Engine
+  extends
+    SlotDeps,
+    Omit<ScheduleRunnerOptions, keyof SlotDeps | keyof typeof DEFAULTS>,
+    Record<keyof typeof DEFAULTS, number> {
+  stopping: AbortController;
+  book: RunBook;
+  /** The runs under way, for a stop that waits for them. */
+  running: Set<Promise<SlotOutcome>>;
+  /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
+  settled: Map<string, number>;
+  /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
+  refused: WeakSet<SlotOutcome>;
+}
 
 /** The most due schedules one tick takes; the rest wait for the next. */
 const DUE_BATCH = 5_000;
 
 /** A schedule as a tick sees it, built-in or from chat. */
 interface Target {
-  /** Its slots' job name. */
   name: string;
   cron: string;
   timezone: string;
@@ -44,21 +120,8 @@ function nextFire(target: Target, after: Date): number {
   return nextRuns(target.cron, target.timezone, after, 1)[0]?.getTime() ?? Number.MAX_SAFE_INTEGER;
 }
 
-const skipped = (job: string, slotId: string, reason: SlotOutcome['reason']): SlotOutcome => ({
-  job,
-  slotId,
-  status: 'skipped',
-  reason,
-  deliveries: [],
-});
-
-/** Why a claim was refused, as the slot's outcome says it. */
-function refusedReason(
-  engine: Engine,
-  claim: Exclude<ClaimResult, { status: 'claimed' }>,
-): SlotOutcome['reason'] {
-  if (claim.status === 'held') return claim.owner === engine.owner ? 'running' : 'held';
-  return claim.status === 'already-posted' || claim.status === 'given-up' ? 'already-posted' : 'held';
+function skipped(job: string, slotId: string, reason: SlotOutcome['reason']): SlotOutcome {
+  return { job, slotId, status: 'skipped', reason, deliveries: [] };
 }
 
 /** Claims a slot and runs it, then records its history; `rules` are the tick's (a manual slot has none). */
@@ -69,7 +132,7 @@ async function claimAndRun(
   rules: ClaimRules = {},
   asker?: Actor,
 ): Promise<SlotOutcome> {
-  const { store, owner, settings, log } = engine;
+  const { store, owner, log } = engine;
   const record = target.record;
   const watch = record?.onlyNew === true;
   const scheduleRule = record && {
@@ -80,7 +143,7 @@ async function claimAndRun(
     },
     exclusive: watch,
   };
-  const claim = await store.claimSlot(target.name, slot.id, owner, settings.leaseMs, {
+  const claim = await store.claimSlot(target.name, slot.id, owner, engine.leaseMs, {
     ...rules,
     ...scheduleRule,
   });
@@ -89,42 +152,39 @@ async function claimAndRun(
     const isSettled = claim.status === 'already-posted' || claim.status === 'given-up';
     if (isSettled && record && slot.reason !== 'manual')
       engine.settled.set(record.id, nextFire(target, slot.scheduledAt));
-    const outcome = skipped(target.name, slot.id, refusedReason(engine, claim));
+    const isOurs = claim.status === 'held' && claim.owner === owner;
+    const outcome = skipped(target.name, slot.id, isSettled ? 'already-posted' : isOurs ? 'running' : 'held');
     engine.refused.add(outcome);
     return outcome;
   }
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
   const claimed = { ...slot, reason };
   const run = claim.schedule
-    ? chatJob(settings, claim.schedule, claim.memory, asker)
+    ? chatJob(engine, claim.schedule, claim.memory, asker)
     : { job: target.job!, memory: undefined, skipped: undefined };
-  const outcome = await runClaimedSlot(engine.slotDeps, run.job, claimed, run.memory, run.skipped);
-  const next = isFinal(engine, outcome, claim.attempt) ? nextFire(target, slot.scheduledAt) : undefined;
+  const outcome = await runClaimedSlot(engine, run.job, claimed, run.memory, run.skipped);
+  // Settled by this run: posted, or failed its last allowed run.
+  const isFinal =
+    outcome.status === 'posted' || (outcome.status === 'failed' && claim.attempt >= engine.maxAttempts);
   await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
-    ...(next === undefined || slot.reason === 'manual' ? {} : { nextRunAt: next }),
+    ...(isFinal && slot.reason !== 'manual' ? { nextRunAt: nextFire(target, slot.scheduledAt) } : {}),
     ...(asker ? { asker } : {}),
   });
   return outcome;
 }
 
-/** Whether the slot is settled by this run: posted, or failed its last allowed run. */
-function isFinal(engine: Engine, outcome: SlotOutcome, attempt: number): boolean {
-  return (
-    outcome.status === 'posted' || (outcome.status === 'failed' && attempt >= engine.settings.maxAttempts)
-  );
-}
-
-/** Runs `work` as one a stop waits for; a throw of the store is a failed outcome. */
+/** Claims and runs a slot as work a stop waits for; a throw of the store is a failed outcome. */
 function tracked(
   engine: Engine,
-  name: string,
-  slotId: string,
-  work: () => Promise<SlotOutcome>,
+  target: Target,
+  slot: JobSlot,
+  rules?: ClaimRules,
+  asker?: Actor,
 ): Promise<SlotOutcome> {
-  const run = work().catch((err: unknown): SlotOutcome => {
-    engine.log.error({ job: name, slotId, err }, 'job.failed');
-    return { job: name, slotId, status: 'failed', deliveries: [], error: err };
+  const run = claimAndRun(engine, target, slot, rules, asker).catch((err: unknown): SlotOutcome => {
+    engine.log.error({ job: target.name, slotId: slot.id, err }, 'job.failed');
+    return { job: target.name, slotId: slot.id, status: 'failed', deliveries: [], error: err };
   });
   engine.running.add(run);
   void run.finally(() => engine.running.delete(run));
@@ -137,7 +197,7 @@ async function dueWork(
   target: Target,
   t: number,
 ): Promise<(() => Promise<SlotOutcome>) | undefined> {
-  const { settings, store } = engine;
+  const { store, catchupMinutes, pollMs, maxAttempts, retryDelayMs } = engine;
   const at = previousRun(target.cron, target.timezone, new Date(t));
   const record = target.record;
   if (!at || at.getTime() < target.since) {
@@ -145,21 +205,21 @@ async function dueWork(
     return undefined;
   }
   const slotId = at.toISOString();
-  if (t - at.getTime() > Math.max(settings.catchupMinutes * 60_000, settings.pollMs * 2)) {
+  if (t - at.getTime() > Math.max(catchupMinutes * 60_000, pollMs * 2)) {
     if (await store.markMissed(target.name, slotId, MISSED_SENTENCE))
       await recordMissed(engine, target, at, t);
     else if (record) engine.settled.set(record.id, nextFire(target, new Date(t)));
     return undefined;
   }
   // Later than two polls: the slot is being caught up.
-  const reason = t - at.getTime() > settings.pollMs * 2 ? 'catch-up' : 'scheduled';
+  const reason = t - at.getTime() > pollMs * 2 ? 'catch-up' : 'scheduled';
   const slot: JobSlot = { id: slotId, scheduledAt: at, reason };
-  const rules = { maxAttempts: settings.maxAttempts, retryDelayMs: settings.retryDelayMs };
+  const rules = { maxAttempts, retryDelayMs };
   // A slot still queued when the stop begins is left for the next start or another replica.
   return () =>
     engine.stopping.signal.aborted
       ? Promise.resolve(skipped(target.name, slotId, 'running'))
-      : tracked(engine, target.name, slotId, () => claimAndRun(engine, target, slot, rules));
+      : tracked(engine, target, slot, rules);
 }
 
 /** A slot whose window passed unrun: logged `job.missed`, counted, kept in its schedule's history. */
@@ -167,27 +227,16 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
   const ageMinutes = Math.round((t - at.getTime()) / 60_000);
   const reason = 'older than the catch-up window (JOB_CATCHUP_MINUTES)';
   engine.log.warn({ job: target.name, slotId: at.toISOString(), ageMinutes, reason }, 'job.missed');
-  engine.settings.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
+  engine.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
   if (!target.record) return;
   const run = { slotId: at.toISOString(), at: t, outcome: 'missed' as const, error: MISSED_SENTENCE };
   await recordChatRun(engine.book, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
 }
 
-/** `/schedule run`'s answer from a manual slot's outcome. */
-function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): ManualRun {
-  if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
-  if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
-    return { outcome: 'no-change' };
-  const run = runRecord(outcome, at.getTime());
-  if (run.outcome === 'posted')
-    return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
-  return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
-}
-
 /** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
 function builtInTargets(engine: Engine): (name?: string) => Promise<Target[]> {
   const since = new Map<string, number>();
-  const all = engine.settings.builtIns ?? [];
+  const all = engine.builtIns ?? [];
   return async (name) => {
     const out: Target[] = [];
     const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
@@ -227,17 +276,14 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
     ...(settings.destinations ? { destinations: settings.destinations } : {}),
     now: () => now().getTime(),
   });
-  const slotDeps: SlotDeps = { ...settings, store, log, now, owner, deliverer, signal: stopping.signal };
-  const book = createRunBook({ ...settings, store, log, now });
   return {
-    settings,
+    ...settings,
     now,
     owner,
-    store,
-    log,
+    deliverer,
+    signal: stopping.signal,
     stopping,
-    slotDeps,
-    book,
+    book: createRunBook({ ...settings, now }),
     running: new Set(),
     settled: new Map(),
     refused: new WeakSet(),
@@ -248,7 +294,7 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
 async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
   const { log } = engine;
   try {
-    const drained = await engine.slotDeps.deliverer.drain({ ...opts, signal: engine.stopping.signal });
+    const drained = await engine.deliverer.drain({ ...opts, signal: engine.stopping.signal });
     await recordDrained(engine.book, drained).catch((err: unknown) =>
       log.error({ err }, 'schedule.record_failed'),
     );
@@ -293,23 +339,21 @@ async function tickOnce(
   return outcomes.filter((o) => !engine.refused.has(o));
 }
 
-/** Logs each built-in's next run, or why it is disabled. */
 function logBuiltIns(engine: Engine): void {
-  for (const b of engine.settings.builtIns ?? []) {
-    if (b.disabledReason) engine.log.info({ job: b.job.name, reason: b.disabledReason }, 'job.disabled');
+  for (const { job, cron, timezone, disabledReason } of engine.builtIns ?? []) {
+    if (disabledReason) engine.log.info({ job: job.name, reason: disabledReason }, 'job.disabled');
     else {
-      const [next] = nextRuns(b.cron, b.timezone, engine.now(), 1);
-      const fields = { job: b.job.name, cron: b.cron, timezone: b.timezone };
-      engine.log.info({ ...fields, nextRunAt: next?.toISOString() }, 'job.scheduled');
+      const nextRunAt = nextRuns(cron, timezone, engine.now(), 1)[0]?.toISOString();
+      engine.log.info({ job: job.name, cron, timezone, nextRunAt }, 'job.scheduled');
     }
   }
 }
 
 export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
   const engine = createEngine(opts);
-  const { settings, now, owner, log, stopping } = engine;
+  const { now, owner, log, stopping } = engine;
   const builtIns = builtInTargets(engine);
-  const queue = new PQueue({ concurrency: settings.concurrency });
+  const queue = new PQueue({ concurrency: engine.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
@@ -328,7 +372,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
           .catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'))
           .finally(schedule);
       },
-      Math.min(settings.pollMs, secondsLeft),
+      Math.min(engine.pollMs, secondsLeft),
     );
     timer.unref();
   }
@@ -337,16 +381,13 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     const at = now();
     return { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' };
   };
-  const runManual = (record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> => {
-    const slot = manualSlot();
-    const target = chatTarget(record);
-    return tracked(engine, target.name, slot.id, () => claimAndRun(engine, target, slot, {}, asker));
-  };
+  const runManual = (record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> =>
+    tracked(engine, chatTarget(record), manualSlot(), {}, asker);
   async function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
     const [target] = await builtIns(name);
     const error = new Error(`unknown job "${name}"`);
     if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
-    return tracked(engine, name, slot.id, () => claimAndRun(engine, target, slot));
+    return tracked(engine, target, slot);
   }
 
   return {

@@ -5,9 +5,9 @@ import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
 import { RunFailedError, ServiceError, UserError } from '../errors.ts';
-import type { OutboxEntry, Store } from '../store/store.ts';
+import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
-import type { StoredFile } from './delivery-options.ts';
+import { resultOf, toOutboxPayload } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
@@ -45,10 +45,7 @@ export interface SlotOutcome {
 }
 
 /** A watch's memory after its run: saved with the slot's delivered post (or its "posted" mark). */
-interface SlotMemory {
-  key: string;
-  value: string;
-}
+type SlotMemory = PostOptions['memory'];
 
 export interface SlotDeps {
   services: Services;
@@ -61,7 +58,8 @@ export interface SlotDeps {
   deliverer: Deliverer;
   /** Fires at shutdown: the run is aborted and delivery waits stop. */
   signal: AbortSignal;
-  onRun?: (e: { job: string; outcome: SlotOutcome['status']; durationMs: number }) => void;
+  /** Every finished run, and every missed slot (`missed`), for metrics. */
+  onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
 }
 
 /** Runs `job` with a time limit; resolves with its posts or rejects with why it failed. */
@@ -92,9 +90,8 @@ export interface CommandLineRunner {
 
 /** What a chat schedule's run needs of the runner's settings. */
 export interface ChatSettings {
-  /** Needed by chat schedules only. */
   commands?: () => CommandLineRunner;
-  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts); chat schedules only. */
+  /** A reply as the post for a destination, rendered for its platform (src/destinations.ts). */
   toMessage?: (reply: Reply, destination: string) => WebhookMessage;
   /** Refuses, or marks with a footer, a chat schedule's post of simulated data (simulated.ts). */
   simulated?: SimulatedPolicy;
@@ -159,9 +156,6 @@ async function skipReason(store: Store, record: ScheduleRecord, at: Date): Promi
   return skip?.slotId === at.toISOString() ? `/schedule skip by ${skip.by}` : undefined;
 }
 
-/** A watch's post of a reply; undefined when it found nothing new. */
-type PostOf = (reply: Reply) => Reply | undefined;
-
 /**
  * The post a run of a schedule's line makes, for its slot and its preview alike: refused when it
  * would post simulated data to a real destination, failed with the command's own sentence when the
@@ -173,7 +167,8 @@ export async function runPost(
   signal: AbortSignal,
   run: Pick<ScheduleRecord, 'command' | 'destination' | 'ping'> & {
     actor: Actor;
-    watch?: PostOf;
+    /** A watch's post of a reply; undefined when it found nothing new. */
+    watch?: (reply: Reply) => Reply | undefined;
     /** The schedule it runs for, whose settings come first (/settings); absent in a preview. */
     schedule?: ScheduleRecord;
   },
@@ -199,16 +194,6 @@ export async function runPost(
   return reply && decision.kind === 'footer' ? withFooter(reply, decision.footer) : reply;
 }
 
-/** The JSON form of a delivery for the outbox (files' bytes as base64). */
-export function toOutboxPayload(delivery: Delivery): unknown {
-  if (delivery.kind !== 'webhook' || delivery.message.files === undefined) return delivery;
-  const files: StoredFile[] = delivery.message.files.map(({ bytes, ...f }) => ({
-    ...f,
-    base64: Buffer.from(bytes).toString('base64'),
-  }));
-  return { ...delivery, message: { ...delivery.message, files } };
-}
-
 /** The outbox entries of a slot's posts; a watch's memory rides on the last (or on the mark itself). */
 function entriesOf(
   name: string,
@@ -224,21 +209,6 @@ function entriesOf(
     payload: toOutboxPayload(d),
     ...(memory && i === deliveries.length - 1 ? { memory } : {}),
   }));
-}
-
-/** What each post of the slot came to, as its delivery answered. */
-function deliveredOf(
-  entries: readonly { id: string; kind: string }[],
-  deliveries: readonly Delivery[],
-  result: Awaited<ReturnType<Deliverer['deliverHeld']>>,
-): SlotOutcome['deliveries'] {
-  return entries.map((e, i) => {
-    const outcome = result.outcomes.get(e.id) ?? 'pending';
-    const failure = outcome === 'delivered' ? undefined : result.failures?.get(e.id);
-    const [receipt, channelId] = [result.receipts?.get(e.id), result.channels?.get(e.id)];
-    const delivery = deliveries[i]!;
-    return { id: e.id, kind: delivery.kind, outcome, delivery, receipt, channelId, failure };
-  });
 }
 
 /** Runs a slot this process has claimed; `memory` and `skipped` are read after the run. */
@@ -288,7 +258,11 @@ export async function runClaimedSlot(
     updatedAt: t,
   }));
   const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal, markedAt: t });
-  const delivered = deliveredOf(entries, deliveries, result);
+  const delivered = entries.map((e, i) => ({
+    ...resultOf(result, e.id),
+    kind: e.kind,
+    delivery: deliveries[i]!,
+  }));
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();
   const counts = { delivered: count('delivered'), pending: count('pending'), givenUp: count('given_up') };

@@ -7,6 +7,7 @@ import { redactReply, type Embed, type Reply } from '../core/reply.ts';
 import type { WatchedReply, WatchItem, WatchSpec } from '../core/watch-contract.ts';
 import type { Said } from '../errors.ts';
 import { formatList } from '../format.ts';
+import type { Store } from '../store/store.ts';
 
 export interface WatchResult {
   /** Undefined when nothing is new. */
@@ -159,10 +160,7 @@ export function applyWatch(reply: Reply, memory: string | undefined, alert?: str
  * an item remembered by its digest and line, so that no watch posts again what it posted. Idempotent.
  */
 export async function convertOldWatchMemories(
-  store: {
-    getValue(key: string): Promise<string | undefined>;
-    setValue(key: string, value: string): Promise<boolean>;
-  },
+  store: Pick<Store, 'getValue' | 'setValue'>,
   scheduleIds: readonly string[],
 ): Promise<number> {
   let converted = 0;

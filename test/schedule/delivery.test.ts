@@ -3,7 +3,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeliverer, type DeliveryOptions } from '../../src/schedule/delivery.ts';
-import { toOutboxPayload } from '../../src/schedule/slot-run.ts';
+import { toOutboxPayload } from '../../src/schedule/delivery-options.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { route } from '../../src/sandbox/layout.ts';
 import { WEBHOOK_MAGIC, discordRateLimitResponse } from '../../src/sandbox/webhook.ts';

@@ -8,7 +8,7 @@
 // Slack channel, through the real clients and a loopback fake.
 import { describe, expect, it } from 'vitest';
 import type { Delivery } from '../../src/schedule/job.ts';
-import type { Repeat } from '../../src/schedule/lease-keeper.ts';
+import type { Repeat } from '../../src/schedule/delivery-options.ts';
 import type { OutboxEntry, Store } from '../../src/store/index.ts';
 import { CHANNELS, outboxWorld } from './outbox-world.ts';
 

@@ -93,7 +93,7 @@ describe('one webhook slot of a chat schedule', () => {
     const pause = ['getValue delivery-pause:webhook:default'];
     // Whether /schedule skip set this slot aside, read after the claim (slot-run.ts).
     const skip = ['getValue schedule-skip:k7p2mx'];
-    // Lease renewals (lease-keeper.ts) come every third of the 5-minute lease: none in this slot.
+    // Lease renewals (delivery-options.ts) come every third of the 5-minute lease: none in this slot.
     const renewals: string[] = calls.filter((c) => c === 'renewOutboxLeases');
     // Discord's budget (src/store/rate-budget.ts) is its own store, not this one: none here.
     const apart = [...tick, ...pause, ...skip, ...renewals];
@@ -132,9 +132,9 @@ describe('one webhook slot of a chat schedule', () => {
     }
     expect([...files].sort()).toEqual([
       'src/schedule/deliver-entry.ts',
+      'src/schedule/delivery-options.ts',
       'src/schedule/delivery.ts',
       'src/schedule/destination-pause.ts',
-      'src/schedule/lease-keeper.ts',
       'src/schedule/run-history.ts',
       'src/schedule/runner.ts',
       'src/schedule/schedules.ts',

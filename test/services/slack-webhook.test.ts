@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScheduleConfig, parseDestinationUrl } from '../../src/config/schedule.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { createDeliverer } from '../../src/schedule/delivery.ts';
-import { toOutboxPayload } from '../../src/schedule/slot-run.ts';
+import { toOutboxPayload } from '../../src/schedule/delivery-options.ts';
 import {
   closeDestinationClients,
   createDestinationClients,
