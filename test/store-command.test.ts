@@ -50,11 +50,13 @@ async function seeded(): Promise<string> {
       },
       50,
     );
-  await store.recordRun('k7p2mx', {
-    slotId: '2026-11-27T06:30:00.000Z',
-    at: 1_795_761_001_400,
-    outcome: 'posted',
-  });
+  await store.recordRuns('k7p2mx', [
+    {
+      slotId: '2026-11-27T06:30:00.000Z',
+      at: 1_795_761_001_400,
+      outcome: 'posted',
+    },
+  ]);
   await store.setValue('watch:w2n6tz', '{"v":2,"facts":{"seen":[]}}');
   await store.close();
   return path;

@@ -318,7 +318,7 @@ export async function recordChatRun(
     if (!context.toldAlready)
       await book.notices.tell(record, pausedSentence(record, gone, await book.translatorOf(record)));
   }
-  await book.store.recordRun(record.id, recorded, gone === undefined ? context.nextRunAt : undefined);
+  await book.store.recordRuns(record.id, [recorded], gone === undefined ? context.nextRunAt : undefined);
   book.onRecord?.(record.id, recorded, 'chat');
   // A slot waiting for its retry is never tried once a newer one has run: it is closed as missed
   // (looked for when the run before was one, or a manual run that may have come after one).
@@ -327,7 +327,7 @@ export async function recordChatRun(
   if (!isScheduled(recorded) || (recorded.outcome !== 'failed' && !mayOvertake)) return recorded;
   const runs = await book.store.history(record.id);
   for (const { nextRetryAt: _, ...old } of runs.filter((r) => r.nextRetryAt && r.slotId < recorded.slotId))
-    await book.store.recordRun(record.id, { ...old, outcome: 'missed', error: OVERTAKEN_SENTENCE });
+    await book.store.recordRuns(record.id, [{ ...old, outcome: 'missed', error: OVERTAKEN_SENTENCE }]);
   if (recorded.outcome === 'failed' && gone === undefined && failedInARow(runs) === FAILURE_STREAK)
     await tell(book, record, recorded.error, givenUp.length > 0);
   return recorded;

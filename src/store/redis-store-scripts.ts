@@ -253,7 +253,7 @@ return 1
 
 // KEYS: records, last, runs, paused, next. ARGV: id, the runs (a JSON array), runs kept, next fire
 // time ('' to leave the index). A run replaces its slot's earlier record; the newest run is the last one.
-export const RECORD_RUN = `
+export const RECORD_RUNS = `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 local raw = redis.call('HGET', KEYS[3], ARGV[1])
 local added, slots, runs = cjson.decode(ARGV[2]), {}, {}

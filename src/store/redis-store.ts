@@ -153,11 +153,6 @@ function redisValues(
 }
 
 function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
-  async function recordRuns(id: string, runs: readonly ScheduleRun[], nextRunAt?: number) {
-    if (runs.length === 0) return;
-    const args = [id, JSON.stringify(runs), RUN_HISTORY, nextRunAt ?? ''];
-    await script(lua.RECORD_RUN, 5, k.records, k.last, k.runs, k.paused, k.next, ...args);
-  }
   return {
     async listSchedules() {
       const [records, paused, last] = await Promise.all([
@@ -199,8 +194,11 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
     async setPaused(id, paused) {
       return (await script(lua.SET_PAUSED, 3, k.records, k.paused, k.next, id, paused ? '1' : '0')) === 1;
     },
-    recordRun: (id, run, nextRunAt) => recordRuns(id, [run], nextRunAt),
-    recordRuns: (id, runs) => recordRuns(id, runs),
+    async recordRuns(id, runs, nextRunAt) {
+      if (runs.length === 0) return;
+      const args = [id, JSON.stringify(runs), RUN_HISTORY, nextRunAt ?? ''];
+      await script(lua.RECORD_RUNS, 5, k.records, k.last, k.runs, k.paused, k.next, ...args);
+    },
     async history(id) {
       const raw = await redis.hget(k.runs, id);
       return raw === null ? [] : (JSON.parse(raw) as ScheduleRun[]);

@@ -177,14 +177,6 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
       q.update.run(JSON.stringify(r), id);
       return true;
     });
-  // One transaction: the record's last run, its history and its next fire time cannot disagree.
-  const recordRuns = (id: string, added: readonly ScheduleRun[], nextRunAt?: number) =>
-    void change(id, (r) => {
-      const kept = withRuns(runsOf(id), added);
-      q.setRuns.run(id, JSON.stringify(kept));
-      r.lastRun = kept[0]!;
-      if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
-    });
 
   return {
     listSchedules: () => q.list.all().map((row) => parseRecord(row)!),
@@ -211,8 +203,14 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
         r.paused = paused;
         q.pause.run(paused ? null : 0, id);
       }),
-    recordRun: (id, lastRun, nextRunAt) => recordRuns(id, [lastRun], nextRunAt),
-    recordRuns: (id, runs) => recordRuns(id, runs),
+    // One transaction: the record's last run, its history and its next fire time cannot disagree.
+    recordRuns: (id, added, nextRunAt) =>
+      void change(id, (r) => {
+        const kept = withRuns(runsOf(id), added);
+        q.setRuns.run(id, JSON.stringify(kept));
+        r.lastRun = kept[0]!;
+        if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
+      }),
     history: (id) => runsOf(id),
   };
 }

@@ -94,12 +94,10 @@ export interface ScheduleStore {
   removeSchedule(id: string): Promise<boolean>;
   setPaused(id: string, paused: boolean): Promise<boolean>;
   /**
-   * Records a run in place of its slot's earlier one, keeping RUN_HISTORY; with `nextRunAt`, moves
-   * the index on in the same step. Ignored when the schedule was removed.
+   * Records runs in place of their slots' earlier ones, in one step, keeping RUN_HISTORY; with
+   * `nextRunAt`, moves the index on in the same step. Ignored when the schedule was removed.
    */
-  recordRun(id: string, run: ScheduleRun, nextRunAt?: number): Promise<void>;
-  /** Several runs in one step, the index left as it is (a store's move). */
-  recordRuns(id: string, runs: readonly ScheduleRun[]): Promise<void>;
+  recordRuns(id: string, runs: readonly ScheduleRun[], nextRunAt?: number): Promise<void>;
   /** Newest first. */
   history(id: string): Promise<ScheduleRun[]>;
 }

@@ -98,7 +98,7 @@ describe('one webhook slot of a chat schedule', () => {
     // Discord's budget (src/store/rate-budget.ts) is its own store, not this one: none here.
     const apart = [...tick, ...pause, ...skip, ...renewals];
     const own = calls.filter((c) => !apart.includes(c));
-    expect(own).toEqual(['claimSlot', 'markPosted', 'markDelivered', 'recordRun']);
+    expect(own).toEqual(['claimSlot', 'markPosted', 'markDelivered', 'recordRuns']);
     expect(calls.filter((c) => tick.includes(c)).sort()).toEqual(tick);
     expect(calls.filter((c) => pause.includes(c))).toEqual(pause);
     expect(calls.filter((c) => skip.includes(c))).toEqual(skip);

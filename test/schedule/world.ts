@@ -100,7 +100,6 @@ const SCHEDULE_METHODS = [
   'addSchedule',
   'removeSchedule',
   'setPaused',
-  'recordRun',
   'recordRuns',
   'history',
 ] as const;

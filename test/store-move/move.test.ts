@@ -91,14 +91,16 @@ async function fill(s: Store): Promise<void> {
     briefing('p4q8rs', { paused: true, createdAt: Date.parse('2026-11-03T10:00:00Z') }),
     50,
   );
-  await s.recordRun('p4q8rs', { ...posted(2, '1300000000000000005'), outcome: 'failed', error: 'No city.' });
+  await s.recordRuns('p4q8rs', [
+    { ...posted(2, '1300000000000000005'), outcome: 'failed', error: 'No city.' },
+  ]);
   const watch = briefing('w2n6tz', {
     command: '/jobs what:"rust developer" where:Berlin',
     onlyNew: true,
     createdAt: Date.parse('2026-11-04T10:00:00Z'),
   });
   await s.addSchedule(watch, 50);
-  await s.recordRun('w2n6tz', { ...posted(1, '1300000000000000006'), outcome: 'no-change' });
+  await s.recordRuns('w2n6tz', [{ ...posted(1, '1300000000000000006'), outcome: 'no-change' }]);
   await s.addSchedule(briefing('n3v5xy', { createdAt: Date.parse('2026-11-26T20:00:00Z') }), 50);
   await recordAudit(s, briefing('p4q8rs'), { action: 'pause', actor: ADA, via: 'button', at: t - DAY });
   await s.setValue(

@@ -108,12 +108,12 @@ describe.each(backends)('schedule store: $name', (backend) => {
       outcome: 'posted' as const,
       messageId: '123',
     };
-    await s.recordRun(a.id, run);
+    await s.recordRuns(a.id, [run]);
     expect(await s.getSchedule(a.id)).toEqual({ ...a, paused: false, lastRun: run });
     expect(await s.removeSchedule(a.id)).toBe(true);
     expect(await s.removeSchedule(a.id)).toBe(false);
     expect(await s.setPaused(a.id, true)).toBe(false);
-    await s.recordRun(a.id, run);
+    await s.recordRuns(a.id, [run]);
     expect(await s.getSchedule(a.id)).toBeUndefined();
     expect(await s.listSchedules()).toEqual([]);
     await s.close();
@@ -129,28 +129,34 @@ describe.each(backends)('schedule store: $name', (backend) => {
     const base = Date.parse('2026-03-27T12:00:00Z');
     for (let i = 0; i < 25; i++) {
       const slotId = new Date(base + i * 60_000).toISOString();
-      await (i % 2 ? s : t).recordRun(a.id, {
-        slotId,
-        at: base + i * 60_000 + 300,
-        outcome: 'posted',
-        durationMs: 40,
-      });
+      await (i % 2 ? s : t).recordRuns(a.id, [
+        {
+          slotId,
+          at: base + i * 60_000 + 300,
+          outcome: 'posted',
+          durationMs: 40,
+        },
+      ]);
     }
-    await s.recordRun(other.id, { slotId: 'manual:x', at: base, outcome: 'failed', error: 'It failed.' });
+    await s.recordRuns(other.id, [{ slotId: 'manual:x', at: base, outcome: 'failed', error: 'It failed.' }]);
     let runs = await t.history(a.id);
     expect(runs).toHaveLength(RUN_HISTORY);
     expect(runs[0]!.slotId).toBe(new Date(base + 24 * 60_000).toISOString());
     expect(runs.at(-1)!.slotId).toBe(new Date(base + 5 * 60_000).toISOString());
     // A pending post delivered later: the same slot, now posted, in place.
     const slotId = new Date(base + 20 * 60_000).toISOString();
-    await s.recordRun(a.id, { slotId, at: base + 20 * 60_000 + 300, outcome: 'pending', error: 'Not yet.' });
-    await t.recordRun(a.id, {
-      slotId,
-      at: base + 30 * 60_000,
-      outcome: 'posted',
-      messageId: '1',
-      channelId: '2',
-    });
+    await s.recordRuns(a.id, [
+      { slotId, at: base + 20 * 60_000 + 300, outcome: 'pending', error: 'Not yet.' },
+    ]);
+    await t.recordRuns(a.id, [
+      {
+        slotId,
+        at: base + 30 * 60_000,
+        outcome: 'posted',
+        messageId: '1',
+        channelId: '2',
+      },
+    ]);
     runs = await (await reopen()).history(a.id);
     expect(runs).toHaveLength(RUN_HISTORY);
     expect(runs.filter((r) => r.slotId === slotId)).toEqual([
@@ -162,7 +168,7 @@ describe.each(backends)('schedule store: $name', (backend) => {
     ]);
     await s.removeSchedule(a.id);
     expect(await t.history(a.id)).toEqual([]);
-    await s.recordRun(a.id, { slotId, at: base, outcome: 'posted' });
+    await s.recordRuns(a.id, [{ slotId, at: base, outcome: 'posted' }]);
     expect(await t.history(a.id)).toEqual([]);
   });
 
@@ -181,7 +187,7 @@ describe.each(backends)('schedule store: $name', (backend) => {
     }));
     await s.recordRuns(a.id, runs.slice(0, 12));
     await t.recordRuns(a.id, runs.slice(10));
-    for (const run of runs) await s.recordRun(b.id, run);
+    for (const run of runs) await s.recordRuns(b.id, [run]);
     expect(await t.history(a.id)).toEqual(await s.history(b.id));
     expect(await t.history(a.id)).toHaveLength(RUN_HISTORY);
     expect((await t.getSchedule(a.id))?.lastRun).toEqual(runs.at(-1));
@@ -252,7 +258,7 @@ describe.each(backends)('the next-fire index: $name', (backend) => {
     expect((await one.dueSchedules(Number.MAX_SAFE_INTEGER, 10)).map((r) => r.id)).toEqual([b.id]);
     // Resumed: due at once, with its record as it is now.
     await two.setPaused(a.id, false);
-    await one.recordRun(a.id, { slotId: 's', at: 1, outcome: 'posted' });
+    await one.recordRuns(a.id, [{ slotId: 's', at: 1, outcome: 'posted' }]);
     const [first] = await one.dueSchedules(0, 10);
     expect(first).toEqual({ ...a, paused: false, lastRun: { slotId: 's', at: 1, outcome: 'posted' } });
     // Removed: gone from the index; a late move does not bring it back.
