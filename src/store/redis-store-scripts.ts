@@ -48,8 +48,12 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
-// Frees an exclusive job's run (KEYS[2] of CLAIM) when it is this slot's (ARGV[1]).
-const RELEASE = `
+// For the scripts below: a slot or entry in `status` held by `owner`; a job's run (CLAIM's KEYS[2]) freed.
+const SHARED = `
+local function holds(key, status, owner)
+  local s = redis.call('HMGET', key, 'status', 'owner')
+  return s[1] == status and s[2] == owner
+end
 local function release(key, slot_id)
   if redis.call('HGET', key, 'slotId') == slot_id then redis.call('DEL', key) end
 end
@@ -59,9 +63,8 @@ end
 // entry... ARGV: owner, now, retention, lease end ('' for due now), has memory (1 or 0), memory,
 // slotId, then id, job, slotId, kind, payload, memory key, memory value per entry. Leased entries
 // are in flight from now: their sends start at once.
-export const POST = `${RELEASE}
-local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
-if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
+export const POST = `${SHARED}
+if not holds(KEYS[1], 'claimed', ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'posted', 'updatedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'error')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -85,9 +88,8 @@ return 1
 `;
 
 // KEYS: slot, running. ARGV: owner, error, now, slotId.
-export const FAIL = `${RELEASE}
-local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
-if s[1] ~= 'claimed' or s[2] ~= ARGV[1] then return 0 end
+export const FAIL = `${SHARED}
+if not holds(KEYS[1], 'claimed', ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'leaseUntil', 0, 'updatedAt', ARGV[3])
 release(KEYS[2], ARGV[4])
 return 1
@@ -151,27 +153,24 @@ return out
 `;
 
 // KEYS: entry. ARGV: owner, now ('' to clear), receipt of a part already posted ('' for none).
-export const IN_FLIGHT = `
-local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
-if s[1] ~= 'pending' or s[2] ~= ARGV[1] then return 0 end
+export const IN_FLIGHT = `${SHARED}
+if not holds(KEYS[1], 'pending', ARGV[1]) then return 0 end
 if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'inFlightAt') else redis.call('HSET', KEYS[1], 'inFlightAt', ARGV[2]) end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[3]) end
 return 1
 `;
 
 // KEYS: entry, due. ARGV: id, owner, nextAttemptAt, error, now.
-export const RESCHEDULE = `
-local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
-if s[1] ~= 'pending' or s[2] ~= ARGV[2] then return 0 end
+export const RESCHEDULE = `${SHARED}
+if not holds(KEYS[1], 'pending', ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], 'nextAttemptAt', ARGV[3], 'lastError', ARGV[4], 'owner', '', 'updatedAt', ARGV[5])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 return 1
 `;
 
 // KEYS: entry, due. ARGV: id, owner, reason, now, retention.
-export const GIVE_UP = `
-local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
-if s[1] ~= 'pending' or s[2] ~= ARGV[2] then return 0 end
+export const GIVE_UP = `${SHARED}
+if not holds(KEYS[1], 'pending', ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'given_up', 'reason', ARGV[3], 'updatedAt', ARGV[4])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
