@@ -118,7 +118,8 @@ export function chatJob(
       const { commands, toMessage, simulated } = settings;
       if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
       // Decided by the claim's holder, so the skip is recorded once, as any slot's run is.
-      if (ctx.slot.reason !== 'manual') skipped = await skipReason(ctx.store, record, ctx.slot.scheduledAt);
+      if (ctx.slot.reason !== 'manual')
+        skipped = await skipReason(record, ctx.slot.scheduledAt, () => readSkip(ctx.store, record.id));
       if (skipped)
         return ctx.log.info({ scheduleId: record.id, slotId: ctx.slot.id, skipped }, 'schedule.skipped');
       const run = { ...record, actor: asker ?? record.creator, schedule: record };
@@ -147,13 +148,25 @@ export function chatJob(
   return { job, memory: () => remembered, skipped: () => skipped };
 }
 
-/** Why the slot at `at` is skipped (a public holiday, /schedule skip), as its history says it; undefined when it runs. */
-async function skipReason(store: Store, record: ScheduleRecord, at: Date): Promise<string | undefined> {
+/** The run `/schedule skip` set aside, if any; none for a schedule not yet added (id ''). */
+export async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
+  const raw = id === '' ? undefined : await store.getValue(skipKey(id));
+  return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
+}
+
+/**
+ * Why the slot at `at` is skipped (a public holiday, /schedule skip), as its history says it;
+ * undefined when it runs. `skip` is read only for a slot that is no holiday.
+ */
+export async function skipReason(
+  record: Pick<ScheduleRecord, 'holidays' | 'timezone'>,
+  at: Date,
+  skip: () => Promise<ScheduleSkip | undefined>,
+): Promise<string | undefined> {
   const holiday = record.holidays && (await holidayOn(record.holidays, at, record.timezone));
   if (holiday) return `public holiday: ${holiday}`;
-  const raw = await store.getValue(skipKey(record.id));
-  const skip = raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
-  return skip?.slotId === at.toISOString() ? `/schedule skip by ${skip.by}` : undefined;
+  const skipped = await skip();
+  return skipped?.slotId === at.toISOString() ? `/schedule skip by ${skipped.by}` : undefined;
 }
 
 /**
