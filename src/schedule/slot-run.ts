@@ -4,7 +4,7 @@
 import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
-import { RunFailedError, ServiceError, UserError } from '../errors.ts';
+import { refusal, RunFailedError, ServiceError } from '../errors.ts';
 import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
 import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
 import { resultOf, toOutboxPayload } from './delivery-options.ts';
@@ -18,8 +18,6 @@ import { landsKey, scheduleJobName, skipKey, type ScheduleRecord, type ScheduleS
 import { decideSimulated, withFooter } from './simulated.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
 import { holidayOn } from '../holidays.ts';
-import { LOCALE } from '../format.ts';
-import { english } from '../i18n/translate.ts';
 
 export interface SlotOutcome {
   job: string;
@@ -191,12 +189,7 @@ export async function runPost(
   const decision = simulated
     ? decideSimulated(needs, simulated.plan, run.destination, simulated.allow)
     : ({ kind: 'ok' } as const);
-  if (decision.kind === 'refuse')
-    throw new UserError({
-      code: 'invalid_input',
-      message: decision.said(english, LOCALE),
-      said: decision.said,
-    });
+  if (decision.kind === 'refuse') throw refusal(decision.said);
   const answer = await runner.run(run.command, run.actor, signal, {
     watch: run.watch !== undefined,
     ...(run.schedule ? { schedule: run.schedule } : {}),
