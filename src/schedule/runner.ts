@@ -390,7 +390,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     },
     tick: () => tick(),
     runManual,
-    runNow: async (record, asker) => manualRunOf(record, await runManual(record, asker), now()),
+    runNow: async (record, asker) => manualRunOf(record, await runManual(record, asker)),
     runSlot: (name, scheduledAt, reason = 'scheduled') =>
       runBuiltIn(name, { id: scheduledAt.toISOString(), scheduledAt, reason }),
     runBuiltInNow: (name) => runBuiltIn(name, manualSlot()),
