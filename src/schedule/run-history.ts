@@ -10,13 +10,13 @@ import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
 import type { Store } from '../store/store.ts';
+import { webhookClientFor } from './deliver-entry.ts';
 import {
-  webhookClientFor,
+  resultOf,
   type DeliveryFailure,
   type DeliveryOptions,
   type DrainResult,
-} from './delivery.ts';
-import { resultOf } from './delivery-options.ts';
+} from './delivery-options.ts';
 import type { JobLog } from './job.ts';
 import { isScheduleJobName, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { ManualRun } from './service.ts';

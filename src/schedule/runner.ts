@@ -5,7 +5,8 @@ import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
 import type { ClaimRules } from '../store/store.ts';
-import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
+import { createDeliverer } from './delivery.ts';
+import type { DeliveryOptions, DrainResult } from './delivery-options.ts';
 import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
@@ -314,9 +315,8 @@ async function tickOnce(
   }
   // Each replica starts at its own random place, so that replicas do not race for the same slots.
   const offset = due.length === 0 ? 0 : randomInt(due.length);
-  const outcomes = await Promise.all(
-    [...due.slice(offset), ...due.slice(0, offset)].map((w) => queue.add(w)),
-  );
+  const rotated = [...due.slice(offset), ...due.slice(0, offset)];
+  const outcomes = await Promise.all(rotated.map((w) => queue.add(w)));
   const settled = new Map(engine.settled);
   engine.settled.clear();
   if (settled.size > 0)
