@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import type { CommandLineRunner } from '../src/schedule/runner.ts';
+import type { CommandLineRunner } from '../src/schedule/slot-run.ts';
 import { createSqliteStore, type Store } from '../src/store/index.ts';
 import { createRedisStore } from '../src/store/redis-store.ts';
 

@@ -209,11 +209,8 @@ export async function deliverEntry(
   if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
   if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
     const minutes = Math.round(ctx.maxAgeMs / 60_000);
-    return giveUp(
-      ctx,
-      entry,
-      `not delivered within ${minutes} minutes: ${entry.lastError ?? 'unknown error'}`,
-    );
+    const reason = `not delivered within ${minutes} minutes: ${entry.lastError ?? 'unknown error'}`;
+    return giveUp(ctx, entry, reason);
   }
   const delivery = fromOutboxPayload(entry.payload);
   const progress: PostProgress = {

@@ -148,11 +148,9 @@ function createLeaseKeeper({
 /** What the delivery steps share: the options, defaults filled in, and the pauses and leases. */
 export interface DeliveryContext
   extends
-    Omit<DeliveryOptions, keyof typeof DELIVERY_DEFAULTS>,
+    Omit<DeliveryOptions, keyof typeof DELIVERY_DEFAULTS | 'now' | 'random' | 'sleep'>,
+    Required<Pick<DeliveryOptions, 'now' | 'random' | 'sleep'>>,
     Record<keyof typeof DELIVERY_DEFAULTS, number> {
-  now: () => number;
-  random: () => number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   pauses: DestinationPauses;
   leases: LeaseKeeper;
 }

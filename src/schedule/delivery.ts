@@ -14,9 +14,6 @@ import {
   type Notes,
 } from './delivery-options.ts';
 
-export { webhookClientFor } from './deliver-entry.ts';
-export type { DeliveryFailure, DeliveryOptions, DrainResult, EntryOutcome } from './delivery-options.ts';
-
 const newNotes = (): Notes => ({
   outcomes: new Map(),
   receipts: new Map(),

@@ -10,15 +10,15 @@ import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
 import type { Store } from '../store/store.ts';
+import { webhookClientFor } from './deliver-entry.ts';
 import {
-  webhookClientFor,
+  resultOf,
   type DeliveryFailure,
   type DeliveryOptions,
   type DrainResult,
-} from './delivery.ts';
-import { resultOf } from './delivery-options.ts';
+} from './delivery-options.ts';
 import type { JobLog } from './job.ts';
-import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
+import { isScheduleJobName, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { ManualRun } from './service.ts';
 import type { ChatSettings, SlotOutcome } from './slot-run.ts';
 import type { Language } from '../domain/preferences.ts';
@@ -178,7 +178,7 @@ export async function recordRun(
 export async function recordDrained(book: RunBook, drained: DrainResult): Promise<void> {
   for (const [entryId, outcome] of drained.outcomes) {
     const [job, slotId] = entryId.split('|');
-    if (!job?.startsWith('schedule-') || slotId === undefined || outcome === 'pending') continue;
+    if (!job || !isScheduleJobName(job) || slotId === undefined || outcome === 'pending') continue;
     const id = job.slice('schedule-'.length);
     const record = await book.store.getSchedule(id);
     const earlier = (await book.store.history(id)).find((r) => r.slotId === slotId) ?? {
@@ -225,11 +225,12 @@ function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
 }
 
 /** `/schedule run`'s answer from a manual slot's outcome. */
-export function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome, at: Date): ManualRun {
+export function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome): ManualRun {
   if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
   if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
     return { outcome: 'no-change' };
-  const run = runRecord(outcome, at.getTime());
+  // The answer says what happened, not when: the run's time plays no part.
+  const run = runRecord(outcome, 0);
   if (run.outcome === 'posted')
     return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
   return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };

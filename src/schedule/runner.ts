@@ -1,15 +1,12 @@
-// The one scheduling engine, for the built-in schedules and those of /schedule alike. A slot's
-// life: 1. find what is due (the store's next-fire index, when.ts the latest fire time, an older
-// one than the catch-up window recorded missed); 2. claim it (one store step, which also refuses
-// a posted, held, given-up or waiting slot, a removed or paused schedule, and a watch's second
-// run); 3. run the command and 4. record the outcome with its posts (slot-run.ts); 5. deliver
-// (delivery.ts); 6. record history with the next fire time (run-history.ts).
+// The one scheduling engine, for the built-in schedules and those of /schedule alike: it finds
+// what is due and claims it; a slot's life, file by file, is drawn in docs/ARCHITECTURE.md.
 import { randomInt, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
 import type { ClaimRules } from '../store/store.ts';
-import { createDeliverer, type DeliveryOptions, type DrainResult } from './delivery.ts';
+import { createDeliverer } from './delivery.ts';
+import type { DeliveryOptions, DrainResult } from './delivery-options.ts';
 import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
@@ -26,8 +23,6 @@ import {
 } from './run-history.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
-
-export type { CommandLineRunner } from './slot-run.ts';
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
@@ -91,7 +86,6 @@ interface Engine
     SlotDeps,
     Omit<ScheduleRunnerOptions, keyof SlotDeps | keyof typeof DEFAULTS>,
     Record<keyof typeof DEFAULTS, number> {
-  stopping: AbortController;
   book: RunBook;
   /** The runs under way, for a stop that waits for them. */
   running: Set<Promise<SlotOutcome>>;
@@ -135,17 +129,16 @@ async function claimAndRun(
   const { store, owner, log } = engine;
   const record = target.record;
   const watch = record?.onlyNew === true;
-  const scheduleRule = record && {
-    schedule: {
-      id: record.id,
-      manual: slot.reason === 'manual',
-      ...(watch ? { memoryKey: watchMemoryKey(record.id) } : {}),
-    },
-    exclusive: watch,
-  };
   const claim = await store.claimSlot(target.name, slot.id, owner, engine.leaseMs, {
     ...rules,
-    ...scheduleRule,
+    ...(record && {
+      schedule: {
+        id: record.id,
+        manual: slot.reason === 'manual',
+        ...(watch && { memoryKey: watchMemoryKey(record.id) }),
+      },
+      exclusive: watch,
+    }),
   });
   if (claim.status !== 'claimed') {
     log.debug({ job: target.name, slotId: slot.id, reason: claim.status }, 'job.skipped');
@@ -217,7 +210,7 @@ async function dueWork(
   const rules = { maxAttempts, retryDelayMs };
   // A slot still queued when the stop begins is left for the next start or another replica.
   return () =>
-    engine.stopping.signal.aborted
+    engine.signal.aborted
       ? Promise.resolve(skipped(target.name, slotId, 'running'))
       : tracked(engine, target, slot, rules);
 }
@@ -261,17 +254,15 @@ const chatTarget = (record: ScheduleRecord): Target => ({
   record,
 });
 
-function createEngine(opts: ScheduleRunnerOptions): Engine {
+function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal): Engine {
   const settings = { ...DEFAULTS, ...opts };
   const now = opts.now ?? (() => new Date());
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const { store, log } = settings;
-  const stopping = new AbortController();
   const deliverer = createDeliverer({
     ...settings.delivery,
-    store,
+    store: settings.store,
     services: settings.services,
-    log,
+    log: settings.log,
     owner,
     ...(settings.destinations ? { destinations: settings.destinations } : {}),
     now: () => now().getTime(),
@@ -281,8 +272,7 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
     now,
     owner,
     deliverer,
-    signal: stopping.signal,
-    stopping,
+    signal,
     book: createRunBook({ ...settings, now }),
     running: new Set(),
     settled: new Map(),
@@ -292,15 +282,14 @@ function createEngine(opts: ScheduleRunnerOptions): Engine {
 
 /** Delivers the outbox's due posts, and records in their schedules' histories what became of them. */
 async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
-  const { log } = engine;
   try {
-    const drained = await engine.deliverer.drain({ ...opts, signal: engine.stopping.signal });
+    const drained = await engine.deliverer.drain({ ...opts, signal: engine.signal });
     await recordDrained(engine.book, drained).catch((err: unknown) =>
-      log.error({ err }, 'schedule.record_failed'),
+      engine.log.error({ err }, 'schedule.record_failed'),
     );
     return drained;
   } catch (err) {
-    log.error({ err }, 'outbox.drain_failed');
+    engine.log.error({ err }, 'outbox.drain_failed');
     return { outcomes: new Map() };
   }
 }
@@ -319,17 +308,15 @@ async function tickOnce(
   const targets = [...(await builtIns()), ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget)];
   const due: (() => Promise<SlotOutcome>)[] = [];
   for (const target of targets) {
-    const work = await dueWork(engine, target, t).catch((err: unknown) => {
-      log.error({ job: target.name, err }, 'schedule.tick_failed');
-      return undefined;
-    });
+    const work = await dueWork(engine, target, t).catch(
+      (err: unknown) => void log.error({ job: target.name, err }, 'schedule.tick_failed'),
+    );
     if (work) due.push(work);
   }
   // Each replica starts at its own random place, so that replicas do not race for the same slots.
   const offset = due.length === 0 ? 0 : randomInt(due.length);
-  const outcomes = await Promise.all(
-    [...due.slice(offset), ...due.slice(0, offset)].map((w) => queue.add(w)),
-  );
+  const rotated = [...due.slice(offset), ...due.slice(0, offset)];
+  const outcomes = await Promise.all(rotated.map((w) => queue.add(w)));
   const settled = new Map(engine.settled);
   engine.settled.clear();
   if (settled.size > 0)
@@ -350,8 +337,9 @@ function logBuiltIns(engine: Engine): void {
 }
 
 export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
-  const engine = createEngine(opts);
-  const { now, owner, log, stopping } = engine;
+  const stopping = new AbortController();
+  const engine = createEngine(opts, stopping.signal);
+  const { now, owner, log } = engine;
   const builtIns = builtInTargets(engine);
   const queue = new PQueue({ concurrency: engine.concurrency });
   let timer: NodeJS.Timeout | undefined;
@@ -362,18 +350,15 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     return ticking;
   }
 
+  /** The start's and the timer's tick: a failure is logged. */
+  const tickLogged = (first = false) =>
+    tick(first).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
+
   /** Sleeps until the next poll or the next minute, whichever is first. */
   function schedule(): void {
     if (stopping.signal.aborted) return;
-    const secondsLeft = 60_000 - (now().getTime() % 60_000) + 200;
-    timer = setTimeout(
-      () => {
-        void tick()
-          .catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'))
-          .finally(schedule);
-      },
-      Math.min(engine.pollMs, secondsLeft),
-    );
+    const msLeft = 60_000 - (now().getTime() % 60_000) + 200;
+    timer = setTimeout(() => void tickLogged().finally(schedule), Math.min(engine.pollMs, msLeft));
     timer.unref();
   }
 
@@ -395,7 +380,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     notices: engine.book.notices,
     async start() {
       logBuiltIns(engine);
-      await tick(true).catch((err: unknown) => log.error({ err }, 'schedule.tick_failed'));
+      await tickLogged(true);
       schedule();
     },
     async stop() {
@@ -405,10 +390,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     },
     tick: () => tick(),
     runManual,
-    async runNow(record, asker) {
-      const at = now();
-      return manualRunOf(record, await runManual(record, asker), at);
-    },
+    runNow: async (record, asker) => manualRunOf(record, await runManual(record, asker)),
     runSlot: (name, scheduledAt, reason = 'scheduled') =>
       runBuiltIn(name, { id: scheduledAt.toISOString(), scheduledAt, reason }),
     runBuiltInNow: (name) => runBuiltIn(name, manualSlot()),

@@ -279,9 +279,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
     async add(input: AddInput, creator: Actor, surface?: Surface) {
       const record = await readAdd(opts, input, creator);
       const result = await store.addSchedule(record, settings.max);
-      if (result === 'full') {
-        throw refusal((t) => t('schedule:refuse.full', { max: settings.max }));
-      }
+      if (result === 'full') throw refusal((t) => t('schedule:refuse.full', { max: settings.max }));
       if (result === 'exists') throw new Error('schedule id collision; try again');
       await audit(record, 'add', creator, surface);
       return { record, nextRuns: await next(record, 3) };

@@ -1,16 +1,11 @@
 // The runs a chat schedule skips: its public holidays (`skip:holidays:de-by`, src/holidays.ts) in
 // its zone, and the one run `/schedule skip` set aside, kept in the store for every replica.
 import { refusal } from '../errors.ts';
-import { holidayOn } from '../holidays.ts';
 import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
 import { formatInZone } from '../format.ts';
 import { nextRuns } from './when.ts';
+import { readSkip, skipReason } from './slot-run.ts';
 import type { Store } from '../store/store.ts';
-
-async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
-  const raw = id === '' ? undefined : await store.getValue(skipKey(id));
-  return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
-}
 
 /** The run `/schedule skip` set aside that is still to come, as /schedule list shows it. */
 export async function pendingSkip(store: Store, id: string, now: Date): Promise<ScheduleSkip | undefined> {
@@ -30,16 +25,14 @@ export async function runsAfterSkips(
   count: number,
 ): Promise<Date[]> {
   const skip = await readSkip(store, schedule.id);
-  const { holidays, timezone } = schedule;
   const out: Date[] = [];
   let after = from;
   let size = count + (skip ? 1 : 0);
   for (let seen = 0; out.length < count && seen < LOOK_AHEAD; seen += size, size = 64) {
-    const batch = nextRuns(schedule.cron, timezone, after, size);
+    const batch = nextRuns(schedule.cron, schedule.timezone, after, size);
     for (const at of batch) {
       if (out.length === count || at.getTime() > from.getTime() + YEAR_MS) return out;
-      if (at.toISOString() === skip?.slotId) continue;
-      if (holidays && (await holidayOn(holidays, at, timezone)) !== undefined) continue;
+      if ((await skipReason(schedule, at, () => Promise.resolve(skip))) !== undefined) continue;
       out.push(at);
     }
     if (batch.length < size) break;

@@ -4,10 +4,10 @@
 import { raceAbort } from '../abort.ts';
 import type { Actor } from '../core/actor.ts';
 import type { Reply } from '../core/reply.ts';
-import { RunFailedError, ServiceError, UserError } from '../errors.ts';
+import { refusal, RunFailedError, ServiceError } from '../errors.ts';
 import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
-import type { Deliverer, DeliveryFailure, EntryOutcome } from './delivery.ts';
-import { resultOf, toOutboxPayload } from './delivery-options.ts';
+import type { Deliverer } from './delivery.ts';
+import { resultOf, toOutboxPayload, type DeliveryFailure, type EntryOutcome } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
@@ -18,8 +18,6 @@ import { landsKey, scheduleJobName, skipKey, type ScheduleRecord, type ScheduleS
 import { decideSimulated, withFooter } from './simulated.ts';
 import { applyWatch, watchMemoryKey } from './watch.ts';
 import { holidayOn } from '../holidays.ts';
-import { LOCALE } from '../format.ts';
-import { english } from '../i18n/translate.ts';
 
 export interface SlotOutcome {
   job: string;
@@ -118,7 +116,8 @@ export function chatJob(
       const { commands, toMessage, simulated } = settings;
       if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
       // Decided by the claim's holder, so the skip is recorded once, as any slot's run is.
-      if (ctx.slot.reason !== 'manual') skipped = await skipReason(ctx.store, record, ctx.slot.scheduledAt);
+      if (ctx.slot.reason !== 'manual')
+        skipped = await skipReason(record, ctx.slot.scheduledAt, () => readSkip(ctx.store, record.id));
       if (skipped)
         return ctx.log.info({ scheduleId: record.id, slotId: ctx.slot.id, skipped }, 'schedule.skipped');
       const run = { ...record, actor: asker ?? record.creator, schedule: record };
@@ -147,13 +146,25 @@ export function chatJob(
   return { job, memory: () => remembered, skipped: () => skipped };
 }
 
-/** Why the slot at `at` is skipped (a public holiday, /schedule skip), as its history says it; undefined when it runs. */
-async function skipReason(store: Store, record: ScheduleRecord, at: Date): Promise<string | undefined> {
+/** The run `/schedule skip` set aside, if any; none for a schedule not yet added (id ''). */
+export async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
+  const raw = id === '' ? undefined : await store.getValue(skipKey(id));
+  return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
+}
+
+/**
+ * Why the slot at `at` is skipped (a public holiday, /schedule skip), as its history says it;
+ * undefined when it runs. `skip` is read only for a slot that is no holiday.
+ */
+export async function skipReason(
+  record: Pick<ScheduleRecord, 'holidays' | 'timezone'>,
+  at: Date,
+  skip: () => Promise<ScheduleSkip | undefined>,
+): Promise<string | undefined> {
   const holiday = record.holidays && (await holidayOn(record.holidays, at, record.timezone));
   if (holiday) return `public holiday: ${holiday}`;
-  const raw = await store.getValue(skipKey(record.id));
-  const skip = raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
-  return skip?.slotId === at.toISOString() ? `/schedule skip by ${skip.by}` : undefined;
+  const skipped = await skip();
+  return skipped?.slotId === at.toISOString() ? `/schedule skip by ${skipped.by}` : undefined;
 }
 
 /**
@@ -178,12 +189,7 @@ export async function runPost(
   const decision = simulated
     ? decideSimulated(needs, simulated.plan, run.destination, simulated.allow)
     : ({ kind: 'ok' } as const);
-  if (decision.kind === 'refuse')
-    throw new UserError({
-      code: 'invalid_input',
-      message: decision.said(english, LOCALE),
-      said: decision.said,
-    });
+  if (decision.kind === 'refuse') throw refusal(decision.said);
   const answer = await runner.run(run.command, run.actor, signal, {
     watch: run.watch !== undefined,
     ...(run.schedule ? { schedule: run.schedule } : {}),

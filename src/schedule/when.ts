@@ -17,8 +17,17 @@ interface ParsedWhen {
   words: string;
 }
 
-const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+/** "<days> at <time>": how the days are written (lower case), their cron weekday field, their words. */
+const DAY_FORMS: readonly (readonly [RegExp, string, string])[] = [
+  [/^(?:every day|daily|each day)$/, '*', 'every day'],
+  [/^(?:every|on) (?:weekday|workday)s?$/, '1-5', 'every weekday (Monday to Friday)'],
+  [/^(?:every|on) weekends?$/, '0,6', 'every Saturday and Sunday'],
+  ...DAY_NAMES.map((name, day) => {
+    const days = new RegExp(`^(?:every|on) (?:${name.toLowerCase()}|${name.slice(0, 3).toLowerCase()})s?$`);
+    return [days, String(day), `every ${name}`] as const;
+  }),
+];
 /** Enough runs to find the shortest gap of any pattern that repeats within a week. */
 const INTERVAL_SAMPLE = 400;
 /** What a refusal of `when` offers instead: its plain forms, and a cron expression. */
@@ -70,11 +79,11 @@ function parseTime(text: string): { hour: number; minute: number } | undefined {
   return { hour, minute };
 }
 
-function atTime(dayPart: string, time: string, cronDays: string, words: string): Omit<ParsedWhen, 'text'> {
+function atTime(time: string, cronDays: string, words: string): Omit<ParsedWhen, 'text'> {
   const t = parseTime(time);
   if (!t) throw refusal((say) => say('scheduleRefusals:when.notTime', { time }));
   return {
-    cron: `${t.minute} ${t.hour} ${dayPart} * ${cronDays}`,
+    cron: `${t.minute} ${t.hour} * * ${cronDays}`,
     words: `${words} at ${pad(t.hour)}:${pad(t.minute)}`,
   };
 }
@@ -84,7 +93,7 @@ function parsePlain(text: string): Omit<ParsedWhen, 'text'> | undefined {
   if (s === 'hourly' || s === 'every hour') return { cron: '0 * * * *', words: 'every hour, on the hour' };
   if (s === 'every minute') return { cron: '* * * * *', words: 'every minute' };
   if (s === 'daily' || s === 'every day') return { cron: '0 0 * * *', words: 'every day at 00:00' };
-  let m = /^every (\d+) (minute|minutes|min|mins|hour|hours)$/.exec(s);
+  const m = /^every (\d+) (minute|minutes|min|mins|hour|hours)$/.exec(s);
   if (m) {
     const n = Number(m[1]);
     const isHours = m[2]!.startsWith('h');
@@ -98,20 +107,9 @@ function parsePlain(text: string): Omit<ParsedWhen, 'text'> | undefined {
       ? { cron: `0 */${n} * * *`, words: `every ${n} hours, on the hour, from 00:00` }
       : { cron: `*/${n} * * * *`, words: `every ${n} minutes` };
   }
-  m = /^(?:every day|daily|each day) at (.+)$/.exec(s);
-  if (m) return atTime('*', m[1]!, '*', 'every day');
-  m = /^(?:every|on) (weekday|weekdays|workday|workdays) at (.+)$/.exec(s);
-  if (m) return atTime('*', m[2]!, '1-5', 'every weekday (Monday to Friday)');
-  m = /^(?:every|on) (weekend|weekends) at (.+)$/.exec(s);
-  if (m) return atTime('*', m[2]!, '0,6', 'every Saturday and Sunday');
-  m = /^(?:every|on) ([a-z]+) at (.+)$/.exec(s);
-  if (m) {
-    const word = m[1]!.replace(/s$/, '');
-    const day = DAYS.findIndex((d) => d === word || d.slice(0, 3) === word);
-    if (day < 0) return undefined;
-    return atTime('*', m[2]!, String(day), `every ${DAY_NAMES[day]}`);
-  }
-  return undefined;
+  const [, days = '', time = ''] = /^(.+?) at (.+)$/.exec(s) ?? [];
+  const form = DAY_FORMS.find(([written]) => written.test(days));
+  return form && atTime(time, form[1], form[2]);
 }
 
 /** A few common cron shapes in words; the others are described by their expression. */
@@ -119,13 +117,12 @@ function describeCron(cron: string): string {
   const [min, hour, dom, mon, dow] = cron.split(' ') as [string, string, string, string, string];
   const isNum = (x: string) => /^\d+$/.test(x);
   if (cron === '* * * * *') return 'every minute';
+  const isEveryDay = dom === '*' && mon === '*' && dow === '*';
   let m = /^\*\/(\d+)$/.exec(min);
-  if (m && hour === '*' && dom === '*' && mon === '*' && dow === '*') return `every ${m[1]} minutes`;
-  if (isNum(min) && hour === '*' && dom === '*' && mon === '*' && dow === '*')
-    return `every hour at minute ${Number(min)}`;
+  if (m && hour === '*' && isEveryDay) return `every ${m[1]} minutes`;
+  if (isNum(min) && hour === '*' && isEveryDay) return `every hour at minute ${Number(min)}`;
   m = /^\*\/(\d+)$/.exec(hour);
-  if (isNum(min) && m && dom === '*' && mon === '*' && dow === '*')
-    return `every ${m[1]} hours at minute ${Number(min)}`;
+  if (isNum(min) && m && isEveryDay) return `every ${m[1]} hours at minute ${Number(min)}`;
   if (isNum(min) && isNum(hour) && mon === '*') {
     const at = `at ${pad(Number(hour))}:${pad(Number(min))}`;
     if (dom === '*' && dow === '*') return `every day ${at}`;

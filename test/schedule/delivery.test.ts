@@ -2,7 +2,8 @@
 // file) and the real Redis on 127.0.0.1:6379 (a unique key prefix per run, deleted afterwards).
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDeliverer, type DeliveryOptions } from '../../src/schedule/delivery.ts';
+import { createDeliverer } from '../../src/schedule/delivery.ts';
+import type { DeliveryOptions } from '../../src/schedule/delivery-options.ts';
 import { toOutboxPayload } from '../../src/schedule/delivery-options.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { route } from '../../src/sandbox/layout.ts';

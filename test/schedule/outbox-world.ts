@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { http, HttpResponse } from 'msw';
 import { afterEach } from 'vitest';
-import { createDeliverer, type DeliveryOptions } from '../../src/schedule/delivery.ts';
+import { createDeliverer } from '../../src/schedule/delivery.ts';
+import type { DeliveryOptions } from '../../src/schedule/delivery-options.ts';
 import type { Delivery } from '../../src/schedule/job.ts';
 import { createDiscordChannelClient } from '../../src/services/webhook/discord-channel.ts';
 import { createWebhookClient } from '../../src/services/webhook/discord-webhook.ts';
