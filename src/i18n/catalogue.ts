@@ -2,6 +2,7 @@
 import { access } from './access.ts';
 import { commands } from './commands.ts';
 import { common } from './common.ts';
+import { discordNames } from './discord-names.ts';
 import { errors } from './errors.ts';
 import { email } from './email.ts';
 import { forms } from './forms.ts';
@@ -24,6 +25,7 @@ export const CATALOGUE = {
   access,
   commands,
   common,
+  discordNames,
   errors,
   email,
   forms,

@@ -5,6 +5,7 @@
 import type { Language } from '../domain/preferences.ts';
 import { formatNumber } from '../format.ts';
 import { commands } from './commands.ts';
+import { discordNames } from './discord-names.ts';
 
 type Area = Readonly<Record<string, Readonly<Record<string, string>> | undefined>>;
 
@@ -88,7 +89,7 @@ export function menuName(language: Language, command: string, english: string): 
 
 type Names = Readonly<Record<'commands' | 'options' | 'choices', Readonly<Record<string, string>>>>;
 
-const namesOf = (language: Language) => commands[language].names as unknown as Names;
+const namesOf = (language: Language) => discordNames[language] as unknown as Names;
 
 /** One word of Discord's command list in `language`; the English where the catalogue has none. */
 function named(language: Language, kind: keyof Names, english: string): string {

@@ -18,10 +18,10 @@ const ALLOWED_SAME: ReadonlySet<string> = new Set([
   'report:metrics.conversions@fr',
   'report:metrics.transactions@fr',
   // Option names as Discord's French and German clients would name them too.
-  'commands:names.options.page@fr',
-  'commands:names.options.mode@fr',
-  'commands:names.options.text@de',
-  'commands:names.options.thread@de',
+  'discordNames:options.page@fr',
+  'discordNames:options.mode@fr',
+  'discordNames:options.text@de',
+  'discordNames:options.thread@de',
 ]);
 
 type Tree = { readonly [key: string]: string | Tree };

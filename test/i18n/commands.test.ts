@@ -13,7 +13,7 @@ import {
   optionName,
   slashName,
 } from '../../src/i18n/command-text.ts';
-import { commands as catalogue } from '../../src/i18n/commands.ts';
+import { discordNames } from '../../src/i18n/discord-names.ts';
 
 const commands = buildCommands({
   access: { emailUsers: [], emailRoles: [], emailDomains: [], hostUsers: [], hostRoles: [] },
@@ -70,7 +70,7 @@ describe('the names of the commands area', () => {
   );
   const options = new Set(slash.flatMap((c) => describeOptions(c.options).map((o) => o.name)));
   const choices = new Set(slash.flatMap((c) => describeOptions(c.options).flatMap((o) => o.choices ?? [])));
-  const english = catalogue['en-GB'].names;
+  const english = discordNames['en-GB'];
 
   it('names exactly the definitions’ commands, subcommands, options and choices, in their English (a subcommand by its own word)', () => {
     const same = (map: Record<string, string>) =>
