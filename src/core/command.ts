@@ -177,8 +177,12 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
   if (def.description.length < 1 || def.description.length > 100) {
     throw new Error(`command ${def.name}: description must be 1-100 characters`);
   }
-  for (const spec of optionSpecs(def.options)) {
+  const specs = optionSpecs(def.options);
+  for (const spec of specs) {
     if (!spec.description) throw new Error(`command ${def.name}: option ${spec.name} has no .describe()`);
+  }
+  if (specs.filter((s) => s.commandLine).length > 1) {
+    throw new Error(`command ${def.name}: only one option may take a command line`);
   }
   return {
     name: def.name,
