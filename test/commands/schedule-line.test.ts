@@ -1,6 +1,7 @@
 // The short form of /schedule add: to:, tz: and preview: are /schedule's wherever they are typed on
 // the line, unless the scheduled command has an option of that name; then one sentence says where
-// to put them. The rest of the command line is kept as typed.
+// to put them. The rest of the command line is kept as typed. A command line given in its own
+// field (keyed, Discord's option, a form) is read the same way.
 import { describe, expect, it } from 'vitest';
 import { takeTrailingOptions } from '../../commands/schedule-line.ts';
 import { UserError } from '../../src/errors.ts';
