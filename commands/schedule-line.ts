@@ -1,11 +1,11 @@
-// How /schedule add is typed (console, Slack): its options, and the short form
-// `"<when>" /weather Oslo units:imperial to:ops`, in which the command line starts at the first word
-// beginning with "/". One table says where each of /schedule add's options may be typed.
+// /schedule add's options, and those of them typed after the command line. `command` takes a
+// command line (src/core/options.ts), so the shared grammar reads the short form
+// `"<when>" /weather Oslo units:imperial to:ops` with the line from "/weather" on, as typed; the
+// schedule's own options typed in that line (`to:ops`) are taken out of it here.
 import { z } from 'zod';
 import { tokenize } from '../src/core/args.ts';
 import { parseMentions } from '../src/domain/mentions.ts';
 import { refusal } from '../src/errors.ts';
-import { formatList } from '../src/format.ts';
 
 export const ADD_OPTIONS = z.object({
   when: z
@@ -14,7 +14,13 @@ export const ADD_OPTIONS = z.object({
     .min(1)
     .max(200)
     .describe('When: "every weekday at 07:30", "every 2 hours" or a cron expression'),
-  command: z.string().trim().min(1).max(1000).describe('The command line, e.g. /weather Oslo units:imperial'),
+  command: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .describe('The command line, e.g. /weather Oslo units:imperial')
+    .meta({ commandLine: true }),
   to: z
     .string()
     .trim()
@@ -68,29 +74,21 @@ export const ADD_OPTIONS = z.object({
 });
 
 /**
- * Where each option may be typed in the short form: `anywhere` (before the command line, or after
- * it when the command has no option of that name), `before` the command line, or only `keyed`.
+ * The options of /schedule add that may also be typed after the command line, where they are the
+ * schedule's unless the command has an option of that name; only:, alert: and when: typed there
+ * are the command's text.
  */
-const PLACES = {
-  when: 'before',
-  command: 'keyed',
-  to: 'anywhere',
-  tz: 'anywhere',
-  only: 'before',
-  alert: 'before',
-  preview: 'anywhere',
-  mode: 'anywhere',
-  thread: 'anywhere',
-  skip: 'anywhere',
-  ping: 'anywhere',
-} as const satisfies Record<keyof z.output<typeof ADD_OPTIONS>, 'anywhere' | 'before' | 'keyed'>;
-
-type AddKey = keyof typeof PLACES;
-const isAddKey = (key: string): key is AddKey => Object.hasOwn(PLACES, key);
+const TRAILING: ReadonlySet<string> = new Set([
+  'to',
+  'tz',
+  'preview',
+  'mode',
+  'thread',
+  'skip',
+  'ping',
+] satisfies (keyof z.output<typeof ADD_OPTIONS>)[]);
 
 const QUOTES: Readonly<Record<string, string>> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
-
-const givenTwice = (name: string) => refusal((t) => t('input:text.twice', { name }));
 
 /** Where each word of `text` starts and ends; a quote opens a word or follows `key:`, as the grammar reads it. */
 function wordSpans(text: string): { start: number; end: number }[] {
@@ -115,69 +113,30 @@ function wordSpans(text: string): { start: number; end: number }[] {
 }
 
 /**
- * The command line with /schedule's own options typed after it taken out: an option that may be
- * typed anywhere is /schedule's unless the command has an option of that name, in which case the
- * one sentence says where to put each.
+ * `input` with /schedule's own options typed after its command line taken out of the line, their
+ * values as typed, for readInput to check like any typed option. The rest of the line stays as
+ * typed. A name the line's command has too (`commandOptions`) is refused in one sentence saying
+ * where to put each, and one also given before the line (or in its own field) is given twice.
  */
-function takeTrailing(line: string, commandOptions: readonly string[], out: Record<string, string>): string {
-  const spans = wordSpans(line);
+export function takeTrailingOptions(
+  input: Readonly<Record<string, unknown>>,
+  commandOptions: readonly string[],
+): Record<string, unknown> {
+  const line = typeof input.command === 'string' ? input.command : '';
+  const out: Record<string, unknown> = { ...input };
   let kept = '';
   let from = 0;
-  for (const span of spans.slice(1)) {
+  for (const span of wordSpans(line).slice(1)) {
     const word = line.slice(span.start, span.end);
     const key = /^([A-Za-z]+):/.exec(word)?.[1]?.toLowerCase();
-    if (key === undefined || !isAddKey(key) || PLACES[key] !== 'anywhere') continue;
+    if (key === undefined || !TRAILING.has(key)) continue;
     if (commandOptions.includes(key)) throw refusal((t) => t('scheduleRefusals:line.commandsOwn', { key }));
-    if (Object.hasOwn(out, key)) throw givenTwice(key);
+    if (out[key] !== undefined) throw refusal((t) => t('input:text.twice', { name: key }));
     out[key] = tokenize(word)[0]?.value ?? '';
     // The space before a word taken out goes with it; the rest of the line stays as typed.
     kept += line.slice(from, span.start).trimEnd();
     from = span.end;
   }
-  return (kept + line.slice(from)).trim();
-}
-
-/** Where the command line starts in the short form: the first word beginning with "/" outside quotes. */
-function commandStart(text: string): number {
-  return wordSpans(text).find((s) => text[s.start] === '/')?.start ?? -1;
-}
-
-/**
- * The short form `"<when>" /weather Oslo units:imperial` (to:, tz:, only:, alert: and preview: may
- * come first; to:, tz: and preview: after the command too): the command line from the first word
- * starting with "/", its text verbatim but for /schedule's own options taken out. `optionsOf`
- * names the options of the line's command. Undefined for the keyed form.
- */
-export function readShortForm(
-  text: string,
-  optionsOf: (line: string) => readonly string[] = () => [],
-): Record<string, string> | undefined {
-  if (/(^|\s)command:/i.test(text)) return undefined;
-  const start = commandStart(text);
-  if (start < 0) return undefined;
-  const out: Record<string, string> = {};
-  const typed = text.slice(start).trim();
-  out.command = takeTrailing(typed, optionsOf(typed), out);
-  const words: string[] = [];
-  for (const token of tokenize(text.slice(0, start))) {
-    if (token.key === undefined) {
-      words.push(token.value);
-      continue;
-    }
-    const key = token.key.toLowerCase();
-    if (!isAddKey(key) || PLACES[key] === 'keyed') {
-      const names = Object.keys(PLACES).filter((k) => PLACES[k as AddKey] !== 'keyed');
-      const typed = token.key;
-      throw refusal((t, locale) =>
-        t('scheduleRefusals:line.noOption', { key: typed, names: formatList(names, 'and', locale) }),
-      );
-    }
-    if (Object.hasOwn(out, key)) throw givenTwice(key);
-    out[key] = token.value;
-  }
-  if (words.length > 0) {
-    if (Object.hasOwn(out, 'when')) throw givenTwice('when');
-    out.when = words.join(' ');
-  }
+  out.command = (kept + line.slice(from)).trim();
   return out;
 }

@@ -4,6 +4,7 @@
 // needs SCHEDULE_ADMIN_USERS or _ROLES (schedule/service.ts).
 // The work is in src/schedule/service.ts; this file defines the commands and their replies.
 import { z } from 'zod';
+import { readInput } from '../src/core/args.ts';
 import { defineCommand, type AccessCheck, type Command } from '../src/core/command.ts';
 import { loggedText } from '../src/domain/text.ts';
 import type { ScheduleService } from '../src/schedule/service.ts';
@@ -11,7 +12,7 @@ import { isScheduleAdmin } from '../src/schedule/visibility.ts';
 import { parseMentions } from '../src/domain/mentions.ts';
 import { RunFailedError } from '../src/errors.ts';
 import { allowList } from './access.ts';
-import { ADD_OPTIONS, readShortForm } from './schedule-line.ts';
+import { ADD_OPTIONS, takeTrailingOptions } from './schedule-line.ts';
 import {
   addedReply,
   auditReply,
@@ -30,13 +31,13 @@ export interface ScheduleCommandOptions {
   service: ScheduleService;
   users: readonly string[];
   roles: readonly string[];
-  /** Every command, late-bound: the short form asks which options a scheduled command has. */
+  /** Every command, late-bound: add asks which options a scheduled command has. */
   commands?: () => readonly Command[];
 }
 
 /** The option names of a command line's command (`/email status …` is "email status"), if any. */
 function optionNamesOf(commands: readonly Command[], line: string): readonly string[] {
-  const words = line.slice(1).toLowerCase().split(/\s+/);
+  const words = line.trim().replace(/^\//, '').toLowerCase().split(/\s+/);
   const command =
     commands.find((c) => c.name === words.slice(0, 2).join(' ')) ?? commands.find((c) => c.name === words[0]);
   return command ? Object.keys(command.options.shape) : [];
@@ -47,7 +48,7 @@ const ID = z.string().trim().min(1).max(64).describe('The schedule id, as /sched
 /** /schedule add: the keyed or the short form, with destination and zone completion. */
 function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command {
   const { service } = opts;
-  return defineCommand({
+  const add: Command = defineCommand({
     name: 'schedule add',
     changesState: true,
     description: 'Post a command’s reply to a channel on a schedule',
@@ -55,7 +56,6 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
     positional: ['when', 'command'],
     needs: [],
     access: [manage],
-    readText: (text) => readShortForm(text, (line) => optionNamesOf(opts.commands?.() ?? [], line)),
     // With no arguments on Discord and Slack: a form of the same options (src/core/form.ts).
     form: {
       title: 'schedule:form.title',
@@ -76,7 +76,10 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
       '/schedule add when:"every monday at 09:00" command:"/jobs what:\\"rust developer\\" where:Berlin" to:ops tz:Europe/Berlin',
       '/schedule add "every weekday at 07:30" skip:holidays:de-by /weather Munich',
     ],
-    async handler(input, ctx) {
+    async handler(given, ctx) {
+      // The schedule's options typed after the command line, on every surface, checked as typed.
+      const commandOptions = optionNamesOf(opts.commands?.() ?? [], given.command);
+      const input = readInput(add, takeTrailingOptions(given, commandOptions)) as typeof given;
       const { preview, ping, ...typed } = input;
       // Without to:, a schedule typed in a Discord or Slack channel posts into that channel; without
       // tz:, it fires in its creator's zone, else the channel's, else SCHEDULE_TZ (/settings).
@@ -98,6 +101,7 @@ function scheduleAdd(opts: ScheduleCommandOptions, manage: AccessCheck): Command
       return { ...added, actions: [...(added.actions ?? []), previewAction({ ...typed, ping }, ctx)] };
     },
   });
+  return add;
 }
 
 /** /schedule list and /schedule history: what anyone may read of the schedules they may see. */

@@ -40,8 +40,7 @@ export function readInput(
   rawInput: Record<string, unknown> | string,
   prefs?: Preferences,
 ): Record<string, unknown> {
-  const typed: Record<string, unknown> =
-    typeof rawInput === 'string' ? (command.readText?.(rawInput) ?? parseArgs(command, rawInput)) : rawInput;
+  const typed = typeof rawInput === 'string' ? parseArgs(command, rawInput) : rawInput;
   const raw = withPreferred(command, typed, prefs);
   const specs = optionSpecs(command.options);
   // No prototype: an own "__proto__" key of a record input (JSON.parse makes one) stays a key that

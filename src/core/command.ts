@@ -109,11 +109,6 @@ interface CommandDef<S extends z.ZodObject, K extends ServiceKey, D = never> {
    */
   onMessage?: string;
   /**
-   * Reads argument text (console, Slack) its own way before the common grammar, for a form the
-   * grammar cannot express (a command line inside a command line); undefined: use the grammar.
-   */
-  readText?: (text: string) => Record<string, string> | undefined;
-  /**
    * Changes what later commands read (/schedule add, remove…): where lines run concurrently (a
    * piped console), it runs after every line before it, and the lines after it wait for it.
    */
@@ -148,7 +143,6 @@ export interface Command<I = Record<string, unknown>> {
   readonly examples: readonly string[];
   /** Its name on a message's menu when it is a message command (CommandDef.onMessage). */
   readonly onMessage?: string;
-  readonly readText?: (text: string) => Record<string, string> | undefined;
   readonly changesState: boolean;
   readonly form?: FormSpec;
   /** It draws the Home tab (CommandDef.drawsHome). */
@@ -177,8 +171,12 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
   if (def.description.length < 1 || def.description.length > 100) {
     throw new Error(`command ${def.name}: description must be 1-100 characters`);
   }
-  for (const spec of optionSpecs(def.options)) {
+  const specs = optionSpecs(def.options);
+  for (const spec of specs) {
     if (!spec.description) throw new Error(`command ${def.name}: option ${spec.name} has no .describe()`);
+  }
+  if (specs.filter((s) => s.commandLine).length > 1) {
+    throw new Error(`command ${def.name}: only one option may take a command line`);
   }
   return {
     name: def.name,
@@ -193,7 +191,6 @@ export function defineCommand<S extends z.ZodObject, K extends ServiceKey = neve
     autocomplete: def.autocomplete ?? {},
     examples: def.examples ?? [],
     ...(def.onMessage === undefined ? {} : { onMessage: def.onMessage }),
-    ...(def.readText ? { readText: def.readText } : {}),
     changesState: def.changesState ?? false,
     ...(def.form ? { form: def.form } : {}),
     ...(def.drawsHome === true ? { drawsHome: true } : {}),

@@ -1,5 +1,6 @@
-// What each option of a command is (type, bounds, choices, default, description), read through
-// zod's public JSON Schema export, for help, Discord option types, Slack usage and console parsing.
+// What each option of a command is (type, bounds, choices, default, description, whether it takes
+// a command line), read through zod's public JSON Schema export, which carries `.meta()` too, for
+// help, Discord option types, Slack usage and console parsing.
 // https://zod.dev/json-schema
 import { z } from 'zod';
 
@@ -16,6 +17,11 @@ export interface OptionSpec {
   minLength?: number;
   maxLength?: number;
   default?: unknown;
+  /**
+   * It takes a command line (`.meta({ commandLine: true })`): in typed text, the first word starting
+   * with "/" begins its value, which is the rest of the text as typed (input/bind.ts).
+   */
+  commandLine?: true;
 }
 
 /** The parts of a JSON Schema node an option can carry. */
@@ -30,6 +36,8 @@ interface SchemaNode {
   minLength?: number;
   maxLength?: number;
   anyOf?: SchemaNode[];
+  /** zod's metadata is written into the node beside the schema's own keys. */
+  commandLine?: unknown;
 }
 
 /** A nullable option is `anyOf [T, null]`; the option's own shape is the non-null branch. */
@@ -41,6 +49,7 @@ function unwrap(node: SchemaNode): SchemaNode {
     ...inner,
     description: node.description ?? inner.description,
     default: node.default ?? inner.default,
+    commandLine: node.commandLine ?? inner.commandLine,
   };
 }
 
@@ -65,6 +74,7 @@ function specOf(name: string, node: SchemaNode, required: boolean): OptionSpec {
     if (node.maxLength !== undefined) spec.maxLength = node.maxLength;
   }
   if (node.default !== undefined) spec.default = node.default;
+  if (node.commandLine === true && type === 'string') spec.commandLine = true;
   return spec;
 }
 

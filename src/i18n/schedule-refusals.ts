@@ -64,8 +64,7 @@ export const scheduleRefusals = defineMessages(
     },
     line: {
       commandsOwn:
-        '{{key}}: after the command line is the command\'s own option; put /schedule\'s {{key}}: before the command line, or give the command as command:"…" to keep {{key}}: its own.',
-      noOption: '/schedule add has no option "{{key}}" before the command; its options are {{names}}.',
+        "{{key}}: after the command line is also the command's own option, which a schedule cannot tell from its own; put /schedule's {{key}}: before the command line, or in its own field.",
       skip: 'must be holidays: and a country code, with its region where holidays differ: holidays:de or holidays:de-by',
       ping: 'ping: takes roles or users as mentions, separated by spaces: Discord’s @role or @user (<@&id>, <@id>), Slack’s @group or @user (<!subteam^ID>, <@U…>).',
     },
@@ -133,8 +132,7 @@ export const scheduleRefusals = defineMessages(
       },
       line: {
         commandsOwn:
-          '{{key}}: nach der Befehlszeile ist die eigene Option des Befehls; setze das {{key}}: von /schedule vor die Befehlszeile oder gib den Befehl als command:"…" an, damit {{key}}: beim Befehl bleibt.',
-        noOption: '/schedule add hat vor dem Befehl keine Option „{{key}}“; seine Optionen sind {{names}}.',
+          '{{key}}: nach der Befehlszeile ist auch eine eigene Option des Befehls, die ein Zeitplan nicht von seiner eigenen unterscheiden kann; setze das {{key}}: von /schedule vor die Befehlszeile oder in sein eigenes Feld.',
         skip: 'muss holidays: und ein Ländercode sein, mit Region, wo die Feiertage abweichen: holidays:de oder holidays:de-by',
         ping: 'ping: nimmt Rollen oder Personen als Erwähnungen, durch Leerzeichen getrennt: bei Discord @Rolle oder @Person (<@&id>, <@id>), bei Slack @Gruppe oder @Person (<!subteam^ID>, <@U…>).',
       },
@@ -203,9 +201,7 @@ export const scheduleRefusals = defineMessages(
       },
       line: {
         commandsOwn:
-          '{{key}}: après la ligne de commande est l’option propre de la commande ; placez le {{key}}: de /schedule avant la ligne de commande, ou donnez la commande sous la forme command:"…" pour que {{key}}: reste à elle.',
-        noOption:
-          '/schedule add n’a pas d’option « {{key}} » avant la commande ; ses options sont {{names}}.',
+          '{{key}}: après la ligne de commande est aussi une option propre de la commande, qu’une planification ne peut distinguer de la sienne ; placez le {{key}}: de /schedule avant la ligne de commande, ou dans son propre champ.',
         skip: 'doit être holidays: suivi d’un code de pays, avec sa région là où les jours fériés diffèrent : holidays:de ou holidays:de-by',
         ping: 'ping: prend des rôles ou des personnes sous forme de mentions, séparées par des espaces : sur Discord @rôle ou @personne (<@&id>, <@id>), sur Slack @groupe ou @personne (<!subteam^ID>, <@U…>).',
       },

@@ -1,16 +1,18 @@
 // The short form of /schedule add: to:, tz: and preview: are /schedule's wherever they are typed on
 // the line, unless the scheduled command has an option of that name; then one sentence says where
-// to put them. The rest of the command line is kept as typed.
+// to put them. The rest of the command line is kept as typed. A command line given in its own
+// field (keyed, Discord's option, a form) is read the same way.
 import { describe, expect, it } from 'vitest';
-import { readShortForm } from '../../commands/schedule-line.ts';
+import { takeTrailingOptions } from '../../commands/schedule-line.ts';
 import { UserError } from '../../src/errors.ts';
+import { readAddText } from '../support/schedule-line.ts';
 
-const weatherOptions = () => ['city', 'units', 'speak'];
+const weatherOptions = ['city', 'units', 'speak'];
 
-describe('readShortForm', () => {
+describe('the short form of /schedule add', () => {
   it('takes to:, tz: and preview: typed after the command line as the schedule’s', () => {
     expect(
-      readShortForm(
+      readAddText(
         '"every day at 07:30" /weather Oslo to:ops units:imperial tz:Europe/Berlin',
         weatherOptions,
       ),
@@ -20,7 +22,7 @@ describe('readShortForm', () => {
       to: 'ops',
       tz: 'Europe/Berlin',
     });
-    expect(readShortForm('"every day at 07:30" /weather Oslo preview:yes', weatherOptions)).toEqual({
+    expect(readAddText('"every day at 07:30" /weather Oslo preview:yes', weatherOptions)).toEqual({
       when: 'every day at 07:30',
       command: '/weather Oslo',
       preview: 'yes',
@@ -29,7 +31,7 @@ describe('readShortForm', () => {
 
   it('takes thread:, mode:, skip: and ping: typed after the command line as the schedule’s too', () => {
     expect(
-      readShortForm(
+      readAddText(
         '"every weekday at 07:30" /weather Oslo thread:yes skip:holidays:de ping:<@&500000000000000009>',
         weatherOptions,
       ),
@@ -40,7 +42,7 @@ describe('readShortForm', () => {
       skip: 'holidays:de',
       ping: '<@&500000000000000009>',
     });
-    expect(readShortForm('hourly /weather Oslo mode:edit', weatherOptions)).toMatchObject({
+    expect(readAddText('hourly /weather Oslo mode:edit', weatherOptions)).toMatchObject({
       command: '/weather Oslo',
       mode: 'edit',
     });
@@ -48,7 +50,7 @@ describe('readShortForm', () => {
 
   it('keeps the command line as typed around them: quotes, spacing and a quoted value of its own', () => {
     expect(
-      readShortForm('daily /jobs what:"rust  developer" to:"ops" where:Berlin   country:de', () => [
+      readAddText('daily /jobs what:"rust  developer" to:"ops" where:Berlin   country:de', [
         'what',
         'where',
         'country',
@@ -59,21 +61,20 @@ describe('readShortForm', () => {
       command: '/jobs what:"rust  developer" where:Berlin   country:de',
     });
     // Inside a quoted value, "to:" is the command's text.
-    expect(readShortForm('daily /geocode "to:ops lane"', () => ['query', 'limit'])).toEqual({
+    expect(readAddText('daily /geocode "to:ops lane"', ['query', 'limit'])).toEqual({
       when: 'daily',
       command: '/geocode "to:ops lane"',
     });
   });
 
   it('refuses in one sentence a name the command has too, typed after it', () => {
-    const read = () =>
-      readShortForm('daily /email send to:ada@example.com subject:hi', () => ['to', 'subject']);
+    const read = () => readAddText('daily /email send to:ada@example.com subject:hi', ['to', 'subject']);
     expect(read).toThrow(UserError);
     expect(read).toThrow(
-      `to: after the command line is the command's own option; put /schedule's to: before the command line, or give the command as command:"…" to keep to: its own.`,
+      `to: after the command line is also the command's own option, which a schedule cannot tell from its own; put /schedule's to: before the command line, or in its own field.`,
     );
     // Before the command line it is the schedule's.
-    expect(readShortForm('to:ops daily /voices', () => [])).toEqual({
+    expect(readAddText('to:ops daily /voices', [])).toEqual({
       to: 'ops',
       when: 'daily',
       command: '/voices',
@@ -81,18 +82,44 @@ describe('readShortForm', () => {
   });
 
   it('refuses an option given twice, before and after the command line', () => {
-    expect(() => readShortForm('to:ops daily /weather Oslo to:alerts', weatherOptions)).toThrow(
+    expect(() => readAddText('to:ops daily /weather Oslo to:alerts', weatherOptions)).toThrow(
       'The option to is given twice.',
     );
   });
 
-  it('reads only:, alert: and when: before the command line only, and names the options from one table', () => {
+  it('reads only:, alert: and when: before the command line only, and names the options of /schedule add', () => {
     // After the command line, only: is the command's (here: an option /weather does not have).
-    expect(readShortForm('daily /weather Oslo only:new', weatherOptions)?.command).toBe(
+    expect(readAddText('daily /weather Oslo only:new', weatherOptions)?.command).toBe(
       '/weather Oslo only:new',
     );
-    expect(() => readShortForm('colour:red daily /voices')).toThrow(
-      '/schedule add has no option "colour" before the command; its options are when, to, tz, only, alert, preview, mode, thread, skip and ping.',
+    // Before the command line, the shared grammar binds /schedule add's own options.
+    expect(() => readAddText('colour:red daily /voices')).toThrow(
+      '/schedule add has no option "colour"; its options are when, command, to, tz, only, alert, preview, mode, thread, skip, ping (put words holding ":" in quotes).',
     );
+  });
+
+  it('reads a command line given in its own field the same way: keyed, Discord’s option, a form', () => {
+    // Typed keyed, as a form's submit is.
+    expect(readAddText('when:daily command:"/weather Oslo to:ops units:imperial"', weatherOptions)).toEqual({
+      when: 'daily',
+      command: '/weather Oslo units:imperial',
+      to: 'ops',
+    });
+    // Discord's options arrive as a record.
+    const discord = { when: 'daily', command: '/weather Oslo tz:Asia/Tokyo', to: 'ops' };
+    expect(takeTrailingOptions(discord, weatherOptions)).toEqual({
+      when: 'daily',
+      command: '/weather Oslo',
+      to: 'ops',
+      tz: 'Asia/Tokyo',
+    });
+    expect(() => takeTrailingOptions({ ...discord, tz: 'UTC' }, weatherOptions)).toThrow(
+      'The option tz is given twice.',
+    );
+    expect(() =>
+      takeTrailingOptions({ when: 'daily', command: '/settings tz:Asia/Tokyo' }, ['tz', 'units']),
+    ).toThrow(/^tz: after the command line is also the command's own option/);
+    // The first word is the command, whatever it is called; none of it is an option.
+    expect(takeTrailingOptions({ command: 'voices' }, [])).toEqual({ command: 'voices' });
   });
 });

@@ -1,10 +1,10 @@
 // /schedule through the real dispatcher: add (both forms), list, pause, resume, remove, run; access;
 // and every bad input as one sentence with no upstream request.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readShortForm } from '../../commands/schedule-line.ts';
 import { createComponentState } from '../../src/core/component-state.ts';
 import { recordingLog, type LogLine } from '../support/command-doubles.ts';
 import { MANAGER, OPERATOR, ROLE_HOLDER, STRANGER, startWorld, type World } from './world.ts';
+import { readAddText } from '../support/schedule-line.ts';
 
 let world: World;
 beforeEach(async () => {
@@ -77,18 +77,18 @@ describe('/schedule add', () => {
   });
 
   it('reads to: and tz: before the when in the short form, and Discord-style typed options', async () => {
-    expect(readShortForm('to:ops tz:Asia/Tokyo "daily at 18:00" /forecast Paris')).toEqual({
+    expect(readAddText('to:ops tz:Asia/Tokyo "daily at 18:00" /forecast Paris')).toEqual({
       to: 'ops',
       tz: 'Asia/Tokyo',
       when: 'daily at 18:00',
       command: '/forecast Paris',
     });
-    expect(readShortForm('every 2 hours /report range:7d')).toEqual({
+    expect(readAddText('every 2 hours /report range:7d')).toEqual({
       when: 'every 2 hours',
       command: '/report range:7d',
     });
-    expect(readShortForm('"*/30 * * * *" /voices')).toEqual({ when: '*/30 * * * *', command: '/voices' });
-    expect(readShortForm('when:hourly command:/voices')).toBeUndefined();
+    expect(readAddText('"*/30 * * * *" /voices')).toEqual({ when: '*/30 * * * *', command: '/voices' });
+    expect(readAddText('when:hourly command:/voices')).toEqual({ when: 'hourly', command: '/voices' });
     let reply: unknown;
     await world.dispatcher.onInvocation({
       command: 'schedule add',
@@ -118,6 +118,23 @@ describe('/schedule add', () => {
       /^Schedule \w+ added: .+ \(Europe\/Berlin\), \/weather Oslo units:imperial to ops\.$/,
     );
     expect(world.upstream()).toEqual([]);
+  });
+
+  it('reads the schedule’s options after a command line given in Discord’s command field too', async () => {
+    await world.dispatcher.onInvocation({
+      command: 'schedule add',
+      rawInput: { when: 'hourly', command: '/weather Oslo to:ops units:imperial tz:Asia/Tokyo' },
+      actor: ROLE_HOLDER,
+      channelId: 'c',
+      signal: new AbortController().signal,
+      respond: () => Promise.resolve(),
+    });
+    const [record] = await world.store.listSchedules();
+    expect(record).toMatchObject({
+      command: '/weather Oslo units:imperial',
+      destination: 'ops',
+      timezone: 'Asia/Tokyo',
+    });
   });
 
   it('logs at most 100 characters of a cron expression the user typed', async () => {
@@ -227,6 +244,12 @@ describe('bad input: one sentence each, no upstream request', () => {
     expect(await refusal('/schedule add hourly /weather Oslo units:kelvin')).toBe(typed.text);
     expect(typed.text).toBe('units must be one of metric, imperial, standard.');
     expect(await refusal('/schedule add hourly /jobs')).toMatch(/^\/jobs needs what/);
+  });
+
+  it('a schedule option after the command line, with the sentence it gets before it', async () => {
+    const before = await refusal('/schedule add preview:maybe hourly /voices');
+    expect(await refusal('/schedule add hourly /voices preview:maybe')).toBe(before);
+    expect(before).toMatch(/^preview must be one of yes, no/);
   });
 
   it('unparseable or too frequent when', async () => {

@@ -1,13 +1,13 @@
 // `/schedule add ... preview:yes` (and the add reply's "Preview" button) runs the command once as
 // its creator and shows the post as it will appear: nothing is posted, nothing is added.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readShortForm } from '../../commands/schedule-line.ts';
 import { renderConsole } from '../../adapters/console/render.ts';
 import { renderDiscord } from '../../src/render/discord.ts';
 import { renderSlack } from '../../src/render/slack.ts';
 import { SERVICE_KEYS, type ServiceKey } from '../../src/domain/services.ts';
 import type { ServiceMode } from '../../src/sandbox/resolve.ts';
 import { MANAGER, replica, startWorld, type World } from './world.ts';
+import { readAddText } from '../support/schedule-line.ts';
 
 let w: World;
 beforeAll(async () => {
@@ -129,7 +129,7 @@ describe('/schedule add preview:yes', () => {
   });
 
   it('reads preview:yes after the command line as its own, not the command’s', () => {
-    expect(readShortForm('"every day at 07:30" /weather Oslo preview:yes')).toEqual({
+    expect(readAddText('"every day at 07:30" /weather Oslo preview:yes')).toEqual({
       when: 'every day at 07:30',
       command: '/weather Oslo',
       preview: 'yes',

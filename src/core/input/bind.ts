@@ -1,9 +1,10 @@
 // Binds a command's tokens to its option names: `key:value` by name (any case), plain words to
-// the positional options in order, the last positional taking every remaining word.
+// the positional options in order, the last positional taking every remaining word, and a command
+// line to the option that takes one.
 import { refusal } from '../../errors.ts';
 import type { Command } from '../command.ts';
 import { optionSpecs } from '../options.ts';
-import { tokenize } from './tokenize.ts';
+import { tokenize, tokenizeToCommandLine } from './tokenize.ts';
 
 /** "/jobs what where:… country:…": how the command is typed. */
 export function usageOf(command: Command): string {
@@ -24,13 +25,18 @@ function exampleOf(command: Command, name: string): string {
 
 /**
  * Parses a command's argument text into raw option strings. Positional words fill
- * `command.positional` in order; the last positional option takes every remaining word.
+ * `command.positional` in order; the last positional option takes every remaining word. An option
+ * that takes a command line (OptionSpec.commandLine) takes the text from its first word starting
+ * with "/" as typed, options and quotes included; only what comes before it is bound here.
  */
 export function parseArgs(command: Command, text: string): Record<string, string> {
   const names = Object.keys(command.options.shape);
+  const lineOption = optionSpecs(command.options).find((s) => s.commandLine)?.name;
+  const { tokens, line } =
+    lineOption === undefined ? { tokens: tokenize(text) } : tokenizeToCommandLine(text);
   const out: Record<string, string> = {};
   const words: string[] = [];
-  for (const token of tokenize(text)) {
+  for (const token of tokens) {
     const name =
       token.key === undefined ? undefined : names.find((n) => n.toLowerCase() === token.key!.toLowerCase());
     if (token.key === undefined || (token.hasNoValue && name === undefined)) {
@@ -48,6 +54,10 @@ export function parseArgs(command: Command, text: string): Record<string, string
     }
     if (Object.hasOwn(out, name)) throw refusal((t) => t('input:text.twice', { name }));
     out[name] = token.value;
+  }
+  if (lineOption !== undefined && line !== undefined) {
+    if (Object.hasOwn(out, lineOption)) throw refusal((t) => t('input:text.twice', { name: lineOption }));
+    out[lineOption] = line;
   }
   const slots = command.positional.filter((n) => !Object.hasOwn(out, n));
   if (words.length > 0 && slots.length === 0) {

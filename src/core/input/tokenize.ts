@@ -1,5 +1,6 @@
 // The text grammar of commands, shared by the console and Slack:
-// `/name positional "quoted words" key:value key:"multi word"`. This file only cuts text into
+// `/name positional "quoted words" key:value key:"multi word"`, and a command line inside it for
+// an option that takes one (`/schedule add daily /weather Oslo`). This file only cuts text into
 // tokens; binding them to a command's options is bind.ts's job.
 import { refusal } from '../../errors.ts';
 
@@ -90,8 +91,12 @@ function readOption(reader: Reader): ArgToken | undefined {
   return { key, value };
 }
 
-/** Splits argument text into tokens; an unterminated quote is a UserError. */
-export function tokenize(text: string): ArgToken[] {
+/**
+ * The tokens of `text`, up to a command line when `atCommandLine`: the first word starting with "/"
+ * outside quotes that is no `key:value`, returned with the rest of the text as typed. Only the
+ * tokens read are checked, so a quote left open in the command line is that line's to refuse.
+ */
+function cut(text: string, atCommandLine: boolean): { tokens: ArgToken[]; line?: string } {
   const reader = new Reader(text);
   const tokens: ArgToken[] = [];
   while (reader.i < reader.chars.length) {
@@ -99,9 +104,23 @@ export function tokenize(text: string): ArgToken[] {
       reader.i += 1;
       continue;
     }
-    tokens.push(readOption(reader) ?? { value: reader.readValue().value });
+    const option = readOption(reader);
+    if (option === undefined && atCommandLine && reader.chars[reader.i] === '/') {
+      return { tokens, line: reader.chars.slice(reader.i).join('') };
+    }
+    tokens.push(option ?? { value: reader.readValue().value });
   }
-  return tokens;
+  return { tokens };
+}
+
+/** Splits argument text into tokens; an unterminated quote is a UserError. */
+export function tokenize(text: string): ArgToken[] {
+  return cut(text, false).tokens;
+}
+
+/** The tokens before a command line (`"daily" /weather Oslo`), and that line as typed, if any. */
+export function tokenizeToCommandLine(text: string): { tokens: ArgToken[]; line?: string } {
+  return cut(text, true);
 }
 
 /** A console line: optional `/`, the command word, then the argument text. */
