@@ -140,7 +140,7 @@ export interface Listing {
 }
 
 /** Commands that change something or manage schedules are never run on a schedule. */
-const UNSCHEDULABLE = /^(email send|schedule( |$))/;
+const UNSCHEDULABLE = /^(email send|settings|schedule( |$))/;
 
 type ManageVerb = 'remove' | 'pause' | 'resume' | 'run' | 'skip' | 'unskip';
 

@@ -237,6 +237,10 @@ describe('bad input: one sentence each, no upstream request', () => {
     expect(await refusal('/schedule add hourly /schedule list')).toMatch(
       /^\/schedule list cannot be scheduled/,
     );
+    // /settings changes what later commands read: it is no report.
+    expect(await refusal('/schedule add hourly /settings units:imperial')).toMatch(
+      /^\/settings cannot be scheduled/,
+    );
   });
 
   it('invalid options of the scheduled command, with the sentence a typed one gets', async () => {
