@@ -20,8 +20,8 @@ import {
   type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
+  type DrainResult,
   type EntryOutcome,
-  type Notes,
 } from './delivery-options.ts';
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
@@ -136,7 +136,7 @@ async function putBack(
 }
 
 /** The store says another owner holds the entry now: that owner sends it, never this process. */
-function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: Notes): EntryOutcome {
+function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: DrainResult): EntryOutcome {
   ctx.log.warn(named(entry), 'outbox.taken_over');
   notes.failures.set(entry.id, { reason: 'another replica took the post over' });
   return 'pending';
@@ -174,7 +174,7 @@ async function waitTurn(
 async function delivered(
   ctx: DeliveryContext,
   entry: OutboxEntry,
-  notes: Notes,
+  notes: DrainResult,
   posted: { id?: string; channelId?: string },
 ): Promise<EntryOutcome> {
   const receipt = posted.id;
@@ -203,7 +203,7 @@ function permanentReason(err: unknown): string | undefined {
 export async function deliverEntry(
   ctx: DeliveryContext,
   entry: OutboxEntry,
-  notes: Notes,
+  notes: DrainResult,
   { signal, markedAt }: DeliverOpts = {},
 ): Promise<EntryOutcome> {
   if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
@@ -266,7 +266,7 @@ export async function deliverEntry(
 async function afterFailure(
   ctx: DeliveryContext,
   entry: OutboxEntry,
-  notes: Notes,
+  notes: DrainResult,
   { err, facts, tries, isUncertain }: Failure,
   signal?: AbortSignal,
 ): Promise<EntryOutcome | 'again' | 'answered'> {

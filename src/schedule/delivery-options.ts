@@ -2,7 +2,7 @@
 // outcomes, the outbox's payload, and the context built once per deliverer (delivery.ts,
 // deliver-entry.ts) with its lease keeper.
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
+import { createDestinationPauses } from './destination-pause.ts';
 import type { Store } from '../store/store.ts';
 import type { PlatformRefusal } from '../errors.ts';
 import type { Delivery, JobLog } from './job.ts';
@@ -54,14 +54,22 @@ const DELIVERY_DEFAULTS = Object.freeze({
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
+/** What a drain (or a slot's delivery) did, filled in as its deliveries go. */
 export interface DrainResult {
   /** Entry id to outcome, for every entry this drain handled. */
   outcomes: Map<string, EntryOutcome>;
   /** By entry id: the provider's id of the post, the channel it says it is in, why it was not delivered. */
-  receipts?: Map<string, string>;
-  channels?: Map<string, string>;
-  failures?: Map<string, DeliveryFailure>;
+  receipts: Map<string, string>;
+  channels: Map<string, string>;
+  failures: Map<string, DeliveryFailure>;
 }
+
+export const emptyDrain = (): DrainResult => ({
+  outcomes: new Map(),
+  receipts: new Map(),
+  channels: new Map(),
+  failures: new Map(),
+});
 
 export interface DeliveryFailure {
   reason: string;
@@ -73,12 +81,9 @@ export interface DeliveryFailure {
 /** What became of entry `id` in a drain (why not delivered, unless it was). */
 export function resultOf(drained: DrainResult, id: string) {
   const outcome = drained.outcomes.get(id) ?? 'pending';
-  const failure = outcome === 'delivered' ? undefined : drained.failures?.get(id);
-  return { id, outcome, receipt: drained.receipts?.get(id), channelId: drained.channels?.get(id), failure };
+  const failure = outcome === 'delivered' ? undefined : drained.failures.get(id);
+  return { id, outcome, receipt: drained.receipts.get(id), channelId: drained.channels.get(id), failure };
 }
-
-/** A drain's result as its deliveries fill it in. */
-export type Notes = Required<DrainResult>;
 
 // While a post waits its turn in its destination's lane and is sent, its lease is renewed every
 // third of the lease, so that no other replica takes it over; one whose renewal the store refuses
@@ -92,21 +97,13 @@ const repeatEvery: Repeat = (ms, run) => {
   return () => clearInterval(timer);
 };
 
-interface LeaseKeeper {
-  /** Keeps renewing the lease on `id`, an entry this owner holds, until `release(id)`. */
-  keep(id: string): void;
-  release(id: string): void;
-  /** True once the store refused to renew `id`: another owner holds it now. */
-  isLost(id: string): boolean;
-}
-
 function createLeaseKeeper({
   store,
   owner,
   leaseMs,
   log,
   repeat = repeatEvery,
-}: Pick<DeliveryContext, 'store' | 'owner' | 'leaseMs' | 'log' | 'repeat'>): LeaseKeeper {
+}: Pick<DeliveryOptions, 'store' | 'owner' | 'log' | 'repeat'> & { leaseMs: number }) {
   const kept = new Set<string>();
   const lost = new Set<string>();
   let stop: (() => void) | undefined;
@@ -130,39 +127,36 @@ function createLeaseKeeper({
   }
 
   return {
-    keep(id) {
+    /** Keeps renewing the lease on `id`, an entry this owner holds, until `release(id)`. */
+    keep(id: string) {
       kept.add(id);
       stop ??= repeat(Math.max(1, Math.floor(leaseMs / 3)), renew);
     },
-    release(id) {
+    release(id: string) {
       kept.delete(id);
       lost.delete(id);
       if (kept.size > 0 || !stop) return;
       stop();
       stop = undefined;
     },
-    isLost: (id) => lost.has(id),
+    /** True once the store refused to renew `id`: another owner holds it now. */
+    isLost: (id: string) => lost.has(id),
   };
 }
 
 /** What the delivery steps share: the options, defaults filled in, and the pauses and leases. */
-export interface DeliveryContext
-  extends
-    Omit<DeliveryOptions, keyof typeof DELIVERY_DEFAULTS | 'now' | 'random' | 'sleep'>,
-    Required<Pick<DeliveryOptions, 'now' | 'random' | 'sleep'>>,
-    Record<keyof typeof DELIVERY_DEFAULTS, number> {
-  pauses: DestinationPauses;
-  leases: LeaseKeeper;
-}
+export type DeliveryContext = ReturnType<typeof createDeliveryContext>;
 
-export function createDeliveryContext(options: DeliveryOptions): DeliveryContext {
+export function createDeliveryContext(options: DeliveryOptions) {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
   const now = settings.now ?? Date.now;
+  const sleep = (ms: number, signal?: AbortSignal) =>
+    sleepFor(ms, undefined, signal ? { signal } : undefined);
   return {
     ...settings,
     now,
     random: settings.random ?? Math.random,
-    sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
+    sleep: settings.sleep ?? sleep,
     pauses: createDestinationPauses(settings.store, now, settings.log),
     leases: createLeaseKeeper(settings),
   };

@@ -7,37 +7,23 @@ import type { OutboxEntry } from '../store/store.ts';
 import { deliverEntry } from './deliver-entry.ts';
 import {
   createDeliveryContext,
+  emptyDrain,
   type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
   type DrainResult,
-  type Notes,
 } from './delivery-options.ts';
-
-const newNotes = (): Notes => ({
-  outcomes: new Map(),
-  receipts: new Map(),
-  channels: new Map(),
-  failures: new Map(),
-});
 
 const BATCH = 50;
 const WIDE_BATCH = 200;
 const MAX_BATCHES = 100;
 
-export interface Deliverer {
-  /** How long a claim holds an entry: an unanswered send is resent only after it. */
-  readonly leaseMs: number;
-  /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
-  drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
-  /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
-  deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult>;
-}
+export type Deliverer = ReturnType<typeof createDeliverer>;
 
 async function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  notes: Notes,
+  notes: DrainResult,
   opts: DeliverOpts = {},
 ): Promise<void> {
   await Promise.all(
@@ -57,14 +43,16 @@ async function deliverAll(
   );
 }
 
-export function createDeliverer(options: DeliveryOptions): Deliverer {
+export function createDeliverer(options: DeliveryOptions) {
   const ctx = createDeliveryContext(options);
   const { store, owner, now, leaseMs } = ctx;
 
   return {
+    /** How long a claim holds an entry: an unanswered send is resent only after it. */
     leaseMs,
-    async drain(opts) {
-      const notes = newNotes();
+    /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
+    async drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult> {
+      const notes = emptyDrain();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries in the first batch only: one this drain put back is not tried twice.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
@@ -82,8 +70,9 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
       }
       return notes;
     },
-    async deliverHeld(entries, opts) {
-      const notes = newNotes();
+    /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
+    async deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult> {
+      const notes = emptyDrain();
       await deliverAll(ctx, entries, notes, opts);
       return notes;
     },

@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
 import type { ClaimRules } from '../store/store.ts';
 import { createDeliverer } from './delivery.ts';
-import type { DeliveryOptions, DrainResult } from './delivery-options.ts';
+import { emptyDrain, type DeliveryOptions, type DrainResult } from './delivery-options.ts';
 import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
@@ -290,7 +290,7 @@ async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean 
     return drained;
   } catch (err) {
     engine.log.error({ err }, 'outbox.drain_failed');
-    return { outcomes: new Map() };
+    return emptyDrain();
   }
 }
 

@@ -142,7 +142,7 @@ describe.each(shared)("Discord's budget in the delivery, $name", (backend) => {
     const first = await two.deliverer.drain();
     await one.deliverer.drain({ includeBackingOff: true });
     expect(arrivals.map((a) => a.content)).toEqual(['a Slack post']);
-    expect([...first.failures!.values()].map((f) => f.reason)).toEqual([
+    expect([...first.failures.values()].map((f) => f.reason)).toEqual([
       expect.stringContaining("Discord's invalid-request safety limit is reached"),
       expect.stringContaining("Discord's invalid-request safety limit is reached"),
     ]);
