@@ -34,13 +34,6 @@ const GONE_STATUSES = new Set([401, 403, 404]);
 /** Sends `text` to `user` as a direct message; false when the platform or the bot cannot. */
 export type DirectMessage = (user: Actor, text: string) => Promise<boolean>;
 
-export interface CreatorNotices {
-  /** Tells a schedule's creator, never through its destination; never throws. */
-  tell(record: ScheduleRecord, text: string): Promise<void>;
-  /** The notices waiting for `actor`, taken. */
-  take(actor: Actor): Promise<string | undefined>;
-}
-
 /** Notices kept per user: a schedule refused daily must not grow the store without bound. */
 const NOTICES_KEPT = 5;
 
@@ -57,12 +50,11 @@ function parse(value: string | undefined): string[] {
   }
 }
 
-function createCreatorNotices(
-  deps: Pick<RunBookSettings, 'store' | 'log' | 'directMessage'>,
-): CreatorNotices {
+function createCreatorNotices(deps: Pick<RunBookSettings, 'store' | 'log' | 'directMessage'>) {
   const { store, log } = deps;
   return {
-    async tell(record, text) {
+    /** Tells a schedule's creator, never through its destination; never throws. */
+    async tell(record: ScheduleRecord, text: string): Promise<void> {
       const creator = record.creator;
       log.warn({ scheduleId: record.id, creator: `${creator.platform}:${creator.id}` }, text);
       try {
@@ -80,7 +72,8 @@ function createCreatorNotices(
         log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
       }
     },
-    async take(actor) {
+    /** The notices waiting for `actor`, taken. */
+    async take(actor: Actor): Promise<string | undefined> {
       const key = keyOf(actor);
       const waiting = parse(await store.getValue(key));
       if (waiting.length === 0) return undefined;
@@ -115,24 +108,20 @@ interface RunBookSettings
   retryDelayMs: number;
 }
 
-export interface RunBook extends RunBookSettings {
-  /** Posts a one-sentence notice through the schedule's own destination. */
-  notify?: (record: ScheduleRecord, text: string) => Promise<void>;
-  notices: CreatorNotices;
-  translatorOf: (record: ScheduleRecord) => Promise<Translate>;
-}
+export type RunBook = ReturnType<typeof createRunBook>;
 
-export function createRunBook(settings: RunBookSettings): RunBook {
+export function createRunBook(settings: RunBookSettings) {
   return {
     ...settings,
-    notify: async (record, text) => {
+    /** Posts a one-sentence notice through the schedule's own destination. */
+    notify: async (record: ScheduleRecord, text: string) => {
       const client = webhookClientFor(settings, record.destination);
       if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
     },
     notices: createCreatorNotices(settings),
     // A notice that cannot learn its language is still sent, in English. It names commands as the
     // creator's platform lists them: a schedule posts where it was made.
-    translatorOf: async (record) =>
+    translatorOf: async (record: ScheduleRecord): Promise<Translate> =>
       settings.languageOf
         ? translatorFor(
             await settings.languageOf(record).catch(() => 'en-GB' as const),
@@ -346,7 +335,7 @@ async function tell(
   book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, logged);
   const notice = noticeSentence(record, error, await book.translatorOf(record));
   // A destination that refuses the posts would refuse the notice too: its creator is told instead.
-  if (destinationFailed || !book.notify) return book.notices.tell(record, notice);
+  if (destinationFailed) return book.notices.tell(record, notice);
   try {
     await book.notify(record, notice);
   } catch (err) {

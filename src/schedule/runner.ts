@@ -17,7 +17,6 @@ import {
   recordDrained,
   recordRun,
   manualRunOf,
-  type CreatorNotices,
   type HistorySettings,
   type RunBook,
 } from './run-history.ts';
@@ -59,26 +58,7 @@ const DEFAULTS = Object.freeze({
   concurrency: 64,
 });
 
-export interface ScheduleRunner {
-  readonly owner: string;
-  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
-  tick(): Promise<SlotOutcome[]>;
-  /** `/schedule run`: a manual slot now. */
-  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
-  /** `npm run job -- <id>`. */
-  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
-  /** One slot of a built-in schedule. Never throws. */
-  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
-  /** `npm run job -- <name>`. */
-  runBuiltInNow(name: string): Promise<SlotOutcome>;
-  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
-  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
-  /** The dispatcher hands creators their waiting notices. */
-  readonly notices: CreatorNotices;
-}
+export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
 
 /** What the engine's steps share: a slot's run's needs, the settings (defaults filled in) and the ticks' state. */
 interface Engine
@@ -336,7 +316,7 @@ function logBuiltIns(engine: Engine): void {
   }
 }
 
-export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
+export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   const stopping = new AbortController();
   const engine = createEngine(opts, stopping.signal);
   const { now, owner, log } = engine;
@@ -362,22 +342,34 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     timer.unref();
   }
 
-  const manualSlot = (): JobSlot => {
-    const at = now();
-    return { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' };
+  /** A slot of `scheduledAt`: a manual one's id says so. */
+  const slotAt = (scheduledAt: Date, reason: JobSlot['reason']): JobSlot => {
+    const id = scheduledAt.toISOString();
+    return { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt, reason };
   };
-  const runManual = (record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> =>
-    tracked(engine, chatTarget(record), manualSlot(), {}, asker);
-  async function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
+  /** One slot of a built-in schedule. Never throws. */
+  async function runSlot(
+    name: string,
+    at: Date,
+    reason: JobSlot['reason'] = 'scheduled',
+  ): Promise<SlotOutcome> {
+    const slot = slotAt(at, reason);
     const [target] = await builtIns(name);
     const error = new Error(`unknown job "${name}"`);
     if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
     return tracked(engine, target, slot);
   }
+  /** A manual slot now: `npm run job -- <id or name>`, and `/schedule run` as `asker`. */
+  const runManual = (target: ScheduleRecord | string, asker?: Actor): Promise<SlotOutcome> =>
+    typeof target === 'string'
+      ? runSlot(target, now(), 'manual')
+      : tracked(engine, chatTarget(target), slotAt(now(), 'manual'), {}, asker);
 
   return {
     owner,
+    /** The dispatcher hands creators their waiting notices. */
     notices: engine.book.notices,
+    /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
     async start() {
       logBuiltIns(engine);
       await tickLogged(true);
@@ -388,12 +380,14 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       if (timer) clearTimeout(timer);
       await Promise.allSettled([ticking, ...engine.running]);
     },
+    /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
     tick: () => tick(),
     runManual,
-    runNow: async (record, asker) => manualRunOf(record, await runManual(record, asker)),
-    runSlot: (name, scheduledAt, reason = 'scheduled') =>
-      runBuiltIn(name, { id: scheduledAt.toISOString(), scheduledAt, reason }),
-    runBuiltInNow: (name) => runBuiltIn(name, manualSlot()),
-    drainOutbox: (drainOpts) => drainOutbox(engine, drainOpts),
+    /** `/schedule run`'s answer. */
+    runNow: async (record: ScheduleRecord, asker?: Actor): Promise<ManualRun> =>
+      manualRunOf(record, await runManual(record, asker)),
+    runSlot,
+    /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
+    drainOutbox: (drainOpts?: { includeBackingOff?: boolean }) => drainOutbox(engine, drainOpts),
   };
 }
