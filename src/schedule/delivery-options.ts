@@ -78,7 +78,10 @@ export interface DeliveryFailure {
   refusal?: PlatformRefusal;
 }
 
-/** What became of entry `id` in a drain (why not delivered, unless it was). */
+/**
+ * What became of entry `id` in a drain: the provider's id of the post once delivered, the channel it
+ * is in, and why it was not delivered (yet), with the provider's HTTP status when it answered.
+ */
 export function resultOf(drained: DrainResult, id: string) {
   const outcome = drained.outcomes.get(id) ?? 'pending';
   const failure = outcome === 'delivered' ? undefined : drained.failures.get(id);
