@@ -1,6 +1,6 @@
 // What the deliverer is given and what its steps share: its options and defaults, a drain's
-// outcomes, the outbox's payload, and the context built once per deliverer (delivery.ts,
-// deliver-entry.ts) with its lease keeper.
+// outcomes, the outbox's payload, and the context built once per deliverer (delivery.ts) with its
+// lease keeper.
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createDestinationPauses } from './destination-pause.ts';
 import type { Store } from '../store/store.ts';
@@ -38,7 +38,7 @@ export interface DeliveryOptions {
   destinations?: Readonly<Record<string, WebhookClient>>;
   /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
   channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
-  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (deliver-entry.ts). */
+  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (delivery.ts). */
   rateBudget?: RateBudget;
 }
 
@@ -90,7 +90,7 @@ export function resultOf(drained: DrainResult, id: string) {
 
 // While a post waits its turn in its destination's lane and is sent, its lease is renewed every
 // third of the lease, so that no other replica takes it over; one whose renewal the store refuses
-// is another owner's now and never sent here (deliver-entry.ts asks).
+// is another owner's now and never sent here (delivery.ts asks).
 /** Calls `run` every `ms` until the returned function is called (`run` settles its own errors). */
 export type Repeat = (ms: number, run: () => Promise<void>) => () => void;
 

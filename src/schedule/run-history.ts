@@ -10,7 +10,7 @@ import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
 import type { Store } from '../store/store.ts';
-import { webhookClientFor } from './deliver-entry.ts';
+import { webhookClientFor } from './delivery.ts';
 import {
   resultOf,
   type DeliveryFailure,
