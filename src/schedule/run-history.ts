@@ -108,7 +108,7 @@ interface RunBookSettings
   retryDelayMs: number;
 }
 
-export type RunBook = ReturnType<typeof createRunBook>;
+type RunBook = ReturnType<typeof createRunBook>;
 
 export function createRunBook(settings: RunBookSettings) {
   return {

@@ -18,7 +18,6 @@ import {
   recordRun,
   manualRunOf,
   type HistorySettings,
-  type RunBook,
 } from './run-history.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
@@ -61,19 +60,7 @@ const DEFAULTS = Object.freeze({
 export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
 
 /** What the engine's steps share: a slot's run's needs, the settings (defaults filled in) and the ticks' state. */
-interface Engine
-  extends
-    SlotDeps,
-    Omit<ScheduleRunnerOptions, keyof SlotDeps | keyof typeof DEFAULTS>,
-    Record<keyof typeof DEFAULTS, number> {
-  book: RunBook;
-  /** The runs under way, for a stop that waits for them. */
-  running: Set<Promise<SlotOutcome>>;
-  /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
-  settled: Map<string, number>;
-  /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
-  refused: WeakSet<SlotOutcome>;
-}
+type Engine = ReturnType<typeof createEngine>;
 
 /** The most due schedules one tick takes; the rest wait for the next. */
 const DUE_BATCH = 5_000;
@@ -234,7 +221,7 @@ const chatTarget = (record: ScheduleRecord): Target => ({
   record,
 });
 
-function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal): Engine {
+function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
   const settings = { ...DEFAULTS, ...opts };
   const now = opts.now ?? (() => new Date());
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -254,9 +241,12 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal): Engine 
     deliverer,
     signal,
     book: createRunBook({ ...settings, now }),
-    running: new Set(),
-    settled: new Map(),
-    refused: new WeakSet(),
+    /** The runs under way, for a stop that waits for them. */
+    running: new Set<Promise<SlotOutcome>>(),
+    /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
+    settled: new Map<string, number>(),
+    /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
+    refused: new WeakSet<SlotOutcome>(),
   };
 }
 
