@@ -1,9 +1,9 @@
 // What the deliverer is given and what its steps share: its options and defaults, a drain's
 // outcomes, the outbox's payload, and the context built once per deliverer (delivery.ts) with its
 // lease keeper.
-import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createDestinationPauses } from './destination-pause.ts';
 import type { Store } from '../store/store.ts';
+import { sleepUnlessAborted } from '../store/rate-budget.ts';
 import type { PlatformRefusal } from '../errors.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
@@ -153,13 +153,11 @@ export type DeliveryContext = ReturnType<typeof createDeliveryContext>;
 export function createDeliveryContext(options: DeliveryOptions) {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
   const now = settings.now ?? Date.now;
-  const sleep = (ms: number, signal?: AbortSignal) =>
-    sleepFor(ms, undefined, signal ? { signal } : undefined);
   return {
     ...settings,
     now,
     random: settings.random ?? Math.random,
-    sleep: settings.sleep ?? sleep,
+    sleep: settings.sleep ?? sleepUnlessAborted,
     pauses: createDestinationPauses(settings.store, now, settings.log),
     leases: createLeaseKeeper(settings),
   };
