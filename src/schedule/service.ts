@@ -157,7 +157,11 @@ const choices = (values: readonly string[]): Choice[] =>
   [...new Set(values)].slice(0, DISCORD_LIMITS.autocompleteChoices).map((v) => ({ name: v, value: v }));
 
 /** Every check of add, in its order, and the schedule it makes; throws the refusal the creator sees. */
-async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: Actor) {
+async function readAdd(
+  opts: ScheduleServiceOptions,
+  input: AddInput,
+  creator: Actor,
+): Promise<ScheduleRecord> {
   const { settings } = opts;
   const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes, now: opts.now() });
   const isZoneTyped = Boolean(input.tz?.trim());
