@@ -141,7 +141,8 @@ export async function recordRun(
   outcome: SlotOutcome,
   how: { attempt: number; nextRunAt?: number; asker?: Actor },
 ): Promise<void> {
-  let run = runRecord(outcome, book.now().getTime());
+  const { record } = target;
+  let run = runRecord(outcome, book.now().getTime(), record?.onlyNew);
   if (
     run.outcome === 'failed' &&
     isScheduled(run) &&
@@ -149,14 +150,12 @@ export async function recordRun(
     how.attempt < book.maxAttempts
   )
     run = { ...run, outcome: 'pending', nextRetryAt: book.now().getTime() + book.retryDelayMs };
-  const { record } = target;
   if (!record) return recordBuiltInRun(book, target.name, run);
-  const isNoChange = record.onlyNew === true && run.outcome === 'posted' && outcome.deliveries.length === 0;
   // A manual run's asker reads what happened in the reply: the creator asking is told there.
   const { asker } = how;
   const isCreatorAsking =
     asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
-  await recordChatRun(book, record, isNoChange ? { ...run, outcome: 'no-change' } : run, {
+  await recordChatRun(book, record, run, {
     deliveries: outcome.deliveries,
     toldAlready: isCreatorAsking,
     ...(how.nextRunAt === undefined ? {} : { nextRunAt: how.nextRunAt }),
@@ -193,7 +192,8 @@ function failureSentence(outcome: SlotOutcome): string {
   return `Not delivered yet (${waiting?.failure?.reason ?? 'no answer'}); the outbox retries it.`;
 }
 
-function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
+/** A slot's run as its history keeps it; a watch's (`onlyNew`) that posted nothing is `no-change`. */
+function runRecord(outcome: SlotOutcome, at: number, onlyNew?: boolean): ScheduleRun {
   const sent = outcome.deliveries.find((d) => d.receipt !== undefined);
   const base = {
     slotId: outcome.slotId,
@@ -202,6 +202,7 @@ function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   };
   if (outcome.skipped !== undefined) return { ...base, outcome: 'skipped', error: outcome.skipped };
   const isPosted = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome === 'delivered');
+  if (isPosted && onlyNew && outcome.deliveries.length === 0) return { ...base, outcome: 'no-change' };
   if (isPosted)
     return {
       ...base,
@@ -216,13 +217,11 @@ function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
 /** `/schedule run`'s answer from a manual slot's outcome. */
 export function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome): ManualRun {
   if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
-  if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
-    return { outcome: 'no-change' };
   // The answer says what happened, not when: the run's time plays no part.
-  const run = runRecord(outcome, 0);
-  if (run.outcome === 'posted')
-    return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
-  return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
+  const { outcome: said, messageId, error } = runRecord(outcome, 0, record.onlyNew);
+  if (said === 'posted' || said === 'no-change')
+    return { outcome: said, ...(messageId ? { messageId } : {}) };
+  return { outcome: said === 'pending' ? 'pending' : 'failed', error: error ?? 'unknown error' };
 }
 
 /**
