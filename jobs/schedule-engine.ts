@@ -18,7 +18,7 @@ import {
 } from '../src/schedule/service.ts';
 import type { ScheduleRun } from '../src/schedule/schedules.ts';
 import type { Services } from '../src/core/services.ts';
-import { webhookClientFor } from '../src/schedule/deliver-entry.ts';
+import { webhookClientFor } from '../src/schedule/delivery.ts';
 import { previousRun } from '../src/schedule/when.ts';
 import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, landsRefusal, type ChannelClients } from '../src/destinations.ts';

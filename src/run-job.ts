@@ -162,7 +162,7 @@ async function runTarget(
   validateSchedules(app.jobs);
   log.info({ job: name, store: describeStore(config) }, 'job.manual_run');
   // The one engine, as the bot runs it: the same claim, outbox and delivery as every schedule.
-  return { label: name, outcome: await app.scheduling.runner.runBuiltInNow(name) };
+  return { label: name, outcome: await app.scheduling.runner.runManual(name) };
 }
 
 async function run(args: readonly string[], log: Logger, config: Config): Promise<string> {

@@ -37,13 +37,7 @@ export async function destinationFor(
   opts: DestinationSources,
   input: { to?: string | undefined; channel?: ChatChannel | undefined; thread?: string | undefined },
   creator: Actor,
-): Promise<{
-  destination: string;
-  guildId?: string;
-  channelName?: string;
-  home: ScheduleHome;
-  isDirect?: boolean;
-}> {
+) {
   if (input.to?.trim().toLowerCase() === 'me') return directTo(opts, creator, input.thread === 'yes');
   const channel = input.channel;
   const workspaceId = workspaceOf(channel);

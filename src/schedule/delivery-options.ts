@@ -1,9 +1,9 @@
 // What the deliverer is given and what its steps share: its options and defaults, a drain's
-// outcomes, the outbox's payload, and the context built once per deliverer (delivery.ts,
-// deliver-entry.ts) with its lease keeper.
-import { setTimeout as sleepFor } from 'node:timers/promises';
-import { createDestinationPauses, type DestinationPauses } from './destination-pause.ts';
+// outcomes, the outbox's payload, and the context built once per deliverer (delivery.ts) with its
+// lease keeper.
+import { createDestinationPauses } from './destination-pause.ts';
 import type { Store } from '../store/store.ts';
+import { sleepUnlessAborted } from '../store/rate-budget.ts';
 import type { PlatformRefusal } from '../errors.ts';
 import type { Delivery, JobLog } from './job.ts';
 import type { Services } from '../core/services.ts';
@@ -38,7 +38,7 @@ export interface DeliveryOptions {
   destinations?: Readonly<Record<string, WebhookClient>>;
   /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
   channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
-  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (deliver-entry.ts). */
+  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (delivery.ts). */
   rateBudget?: RateBudget;
 }
 
@@ -54,14 +54,22 @@ const DELIVERY_DEFAULTS = Object.freeze({
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
+/** What a drain (or a slot's delivery) did, filled in as its deliveries go. */
 export interface DrainResult {
   /** Entry id to outcome, for every entry this drain handled. */
   outcomes: Map<string, EntryOutcome>;
   /** By entry id: the provider's id of the post, the channel it says it is in, why it was not delivered. */
-  receipts?: Map<string, string>;
-  channels?: Map<string, string>;
-  failures?: Map<string, DeliveryFailure>;
+  receipts: Map<string, string>;
+  channels: Map<string, string>;
+  failures: Map<string, DeliveryFailure>;
 }
+
+export const emptyDrain = (): DrainResult => ({
+  outcomes: new Map(),
+  receipts: new Map(),
+  channels: new Map(),
+  failures: new Map(),
+});
 
 export interface DeliveryFailure {
   reason: string;
@@ -70,19 +78,19 @@ export interface DeliveryFailure {
   refusal?: PlatformRefusal;
 }
 
-/** What became of entry `id` in a drain (why not delivered, unless it was). */
+/**
+ * What became of entry `id` in a drain: the provider's id of the post once delivered, the channel it
+ * is in, and why it was not delivered (yet), with the provider's HTTP status when it answered.
+ */
 export function resultOf(drained: DrainResult, id: string) {
   const outcome = drained.outcomes.get(id) ?? 'pending';
-  const failure = outcome === 'delivered' ? undefined : drained.failures?.get(id);
-  return { id, outcome, receipt: drained.receipts?.get(id), channelId: drained.channels?.get(id), failure };
+  const failure = outcome === 'delivered' ? undefined : drained.failures.get(id);
+  return { id, outcome, receipt: drained.receipts.get(id), channelId: drained.channels.get(id), failure };
 }
-
-/** A drain's result as its deliveries fill it in. */
-export type Notes = Required<DrainResult>;
 
 // While a post waits its turn in its destination's lane and is sent, its lease is renewed every
 // third of the lease, so that no other replica takes it over; one whose renewal the store refuses
-// is another owner's now and never sent here (deliver-entry.ts asks).
+// is another owner's now and never sent here (delivery.ts asks).
 /** Calls `run` every `ms` until the returned function is called (`run` settles its own errors). */
 export type Repeat = (ms: number, run: () => Promise<void>) => () => void;
 
@@ -92,21 +100,13 @@ const repeatEvery: Repeat = (ms, run) => {
   return () => clearInterval(timer);
 };
 
-interface LeaseKeeper {
-  /** Keeps renewing the lease on `id`, an entry this owner holds, until `release(id)`. */
-  keep(id: string): void;
-  release(id: string): void;
-  /** True once the store refused to renew `id`: another owner holds it now. */
-  isLost(id: string): boolean;
-}
-
 function createLeaseKeeper({
   store,
   owner,
   leaseMs,
   log,
   repeat = repeatEvery,
-}: Pick<DeliveryContext, 'store' | 'owner' | 'leaseMs' | 'log' | 'repeat'>): LeaseKeeper {
+}: Pick<DeliveryOptions, 'store' | 'owner' | 'log' | 'repeat'> & { leaseMs: number }) {
   const kept = new Set<string>();
   const lost = new Set<string>();
   let stop: (() => void) | undefined;
@@ -130,39 +130,34 @@ function createLeaseKeeper({
   }
 
   return {
-    keep(id) {
+    /** Keeps renewing the lease on `id`, an entry this owner holds, until `release(id)`. */
+    keep(id: string) {
       kept.add(id);
       stop ??= repeat(Math.max(1, Math.floor(leaseMs / 3)), renew);
     },
-    release(id) {
+    release(id: string) {
       kept.delete(id);
       lost.delete(id);
       if (kept.size > 0 || !stop) return;
       stop();
       stop = undefined;
     },
-    isLost: (id) => lost.has(id),
+    /** True once the store refused to renew `id`: another owner holds it now. */
+    isLost: (id: string) => lost.has(id),
   };
 }
 
 /** What the delivery steps share: the options, defaults filled in, and the pauses and leases. */
-export interface DeliveryContext
-  extends
-    Omit<DeliveryOptions, keyof typeof DELIVERY_DEFAULTS | 'now' | 'random' | 'sleep'>,
-    Required<Pick<DeliveryOptions, 'now' | 'random' | 'sleep'>>,
-    Record<keyof typeof DELIVERY_DEFAULTS, number> {
-  pauses: DestinationPauses;
-  leases: LeaseKeeper;
-}
+export type DeliveryContext = ReturnType<typeof createDeliveryContext>;
 
-export function createDeliveryContext(options: DeliveryOptions): DeliveryContext {
+export function createDeliveryContext(options: DeliveryOptions) {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
   const now = settings.now ?? Date.now;
   return {
     ...settings,
     now,
     random: settings.random ?? Math.random,
-    sleep: settings.sleep ?? ((ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined)),
+    sleep: settings.sleep ?? sleepUnlessAborted,
     pauses: createDestinationPauses(settings.store, now, settings.log),
     leases: createLeaseKeeper(settings),
   };

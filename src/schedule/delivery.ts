@@ -1,43 +1,336 @@
-// The outbox's drain: entries leased from the store in batches, and delivered concurrently per
-// destination, each destination's posts one at a time in creation order, so a destination that
-// hangs costs only its own posts. A webhook POST has no idempotency key, so the HTTP core does not
-// retry it: deliver-entry.ts does, and what still fails waits in the store for the next tick.
+// The outbox's delivery. The drain: entries leased from the store in batches, and delivered
+// concurrently per destination, each destination's posts one at a time in creation order, so a
+// destination that hangs costs only its own posts. One entry: sent, then marked delivered, retried in
+// process (a webhook POST has no idempotency key, so the HTTP core does not retry it), put back with
+// a backoff (holding its destination, destination-pause.ts) or behind an earlier post that holds it,
+// left leased when the send got no answer, or given up on; what still fails waits in the store.
+import { ownEntry } from '../domain/lookup.ts';
+import { ServiceError } from '../errors.ts';
+import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { byTurn, scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
-import { deliverEntry } from './deliver-entry.ts';
+import type { Delivery } from './job.ts';
+import type {
+  Landing,
+  Place,
+  PostedMessage,
+  PostProgress,
+  WebhookClient,
+} from '../services/webhook/client.ts';
+import { parseChannelDestination } from '../core/channel.ts';
 import {
   createDeliveryContext,
+  emptyDrain,
+  fromOutboxPayload,
   type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
   type DrainResult,
-  type Notes,
+  type EntryOutcome,
 } from './delivery-options.ts';
 
-const newNotes = (): Notes => ({
-  outcomes: new Map(),
-  receipts: new Map(),
-  channels: new Map(),
-  failures: new Map(),
-});
+/** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
+const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
+/** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
+const LIMITED_WAITS = 10;
+
+/** Why a Discord post waits while the invalid-request limit is reached. */
+const INVALID_LIMIT_REASON =
+  "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
+
+/** A failed send, with what the loop knows of it. */
+interface Failure {
+  err: unknown;
+  facts: RateLimitFacts | undefined;
+  tries: { attempt: number; waits: number; waited: number };
+  isUncertain: boolean;
+}
+
+/** The webhook client of a destination name; only the table's own entries (a name like "constructor" is stored). */
+export function webhookClientFor(
+  sources: Pick<DeliveryOptions, 'services' | 'destinations'>,
+  name: string,
+): WebhookClient | undefined {
+  return name === 'default' ? sources.services.webhook : ownEntry(sources.destinations ?? {}, name);
+}
+
+/** Sends one delivery; resolves with the provider's id of what it created. */
+async function send(
+  ctx: DeliveryContext,
+  delivery: Delivery,
+  parts: PostProgress,
+  onRateLimit: (facts: RateLimitFacts) => void,
+  idempotencyKey: string,
+): Promise<{ id: string; channelId?: string }> {
+  if (delivery.kind === 'webhook') {
+    const name = delivery.destination ?? 'default';
+    const channel = parseChannelDestination(name);
+    // Where its schedule's earlier posts left a board or a thread (mode:edit, thread:yes).
+    const { key, ...lands } = delivery.lands ?? { key: undefined };
+    const stored = key === undefined ? undefined : await ctx.store.getValue(key);
+    const opts = {
+      onRateLimit,
+      ...(key === undefined
+        ? {}
+        : { lands: { ...lands, at: stored ? (JSON.parse(stored) as Place) : undefined } as Landing }),
+    };
+    let posted: PostedMessage;
+    if (channel) {
+      const poster = ctx.channels?.[channel.platform];
+      if (!poster) throw new Error(`herald is not connected to ${channel.platform} to post into ${name}`);
+      // The entry's id is the same on every resend: Discord's nonce makes a resend safe.
+      posted = await poster.post(channel.id, delivery.message, { ...opts, progress: parts, idempotencyKey });
+      posted = { ...posted, channelId: posted.channelId ?? channel.id };
+    } else {
+      // A named destination never falls back to another webhook: the post waits until it exists.
+      const client = webhookClientFor(ctx, name);
+      if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
+      posted = await client.post(delivery.message, opts);
+    }
+    if (key !== undefined && posted.landed) await ctx.store.setValue(key, JSON.stringify(posted.landed));
+    return posted;
+  }
+  if (!ctx.services.email) throw new Error('the email service is not configured');
+  return { id: (await ctx.services.email.send(delivery.email)).id };
+}
+
+// A ServiceError's message is herald's own text (the provider's, `providerMessage`, stays in logs).
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** An entry as the log names it: its payload and the webhook address (a token) stay out. */
+const named = ({ job, slotId, kind, id }: OutboxEntry) => ({ job, slotId, kind, outboxId: id });
+
+async function giveUp(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  reason: string,
+  err?: unknown,
+): Promise<EntryOutcome> {
+  await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
+  const service = err instanceof ServiceError ? { code: err.code, status: err.status } : {};
+  const fields = { ...named(entry), attempts: entry.attempts, reason, ...service };
+  ctx.log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
+  return 'given_up';
+}
+
+/**
+ * Why an entry goes back: its destination failed or asked to wait, an earlier post holds the
+ * destination, Discord's invalid-request limit (every post alike, so no hold), or a stop. The first
+ * two hold the destination until the entry's retry, so that no later post to it goes first.
+ */
+type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
+
+async function putBack(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  waitMs: number,
+  err: unknown,
+  why: PutBackReason = 'destination',
+): Promise<EntryOutcome> {
+  const { retryBaseMs, retryMaxMs } = ctx;
+  const base = Math.min(retryBaseMs * 2 ** Math.max(0, entry.attempts - 1), retryMaxMs);
+  // A held entry is due 1 ms after the hold ends, so that every store's claim (by due time first)
+  // takes the holding entry no later than it, even when many are due at once.
+  const exact = why === 'held' ? waitMs + 1 : why === 'invalid-limit' ? waitMs : undefined;
+  const nextAttemptAt = ctx.now() + (exact ?? Math.max(waitMs, base));
+  await ctx.store.rescheduleOutbox(entry.id, ctx.owner, nextAttemptAt, describe(err));
+  if (why === 'destination' || why === 'held') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
+  const retry = { attempts: entry.attempts, nextAttemptAt: new Date(nextAttemptAt).toISOString() };
+  ctx.log.warn({ ...named(entry), error: describe(err), ...retry }, 'outbox.retry_scheduled');
+  return 'pending';
+}
+
+/** The store says another owner holds the entry now: that owner sends it, never this process. */
+function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: DrainResult): EntryOutcome {
+  ctx.log.warn(named(entry), 'outbox.taken_over');
+  notes.failures.set(entry.id, { reason: 'another replica took the post over' });
+  return 'pending';
+}
+
+/**
+ * Waits out what the destination asked before the first send; an outcome when the entry goes back
+ * instead. A fresh post marked in flight by its slot's step (`unmark`) is unmarked first.
+ */
+async function waitTurn(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  unmark: boolean,
+  signal?: AbortSignal,
+): Promise<EntryOutcome | 'waited' | undefined> {
+  const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
+  if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  if (wait.isHold || wait.ms > ctx.maxWaitMs) {
+    const why =
+      wait.ms > ctx.maxWaitMs
+        ? 'the destination asked to wait (rate limited)'
+        : 'an earlier post to this destination waits for its retry';
+    return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
+  }
+  if (wait.ms <= 0) return undefined;
+  try {
+    await ctx.sleep(wait.ms, signal);
+    return 'waited';
+  } catch {
+    return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'), 'stopping');
+  }
+}
+
+/** A send's success: marked delivered (the watch's memory with it), noted and logged. */
+async function delivered(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  notes: DrainResult,
+  posted: { id?: string; channelId?: string },
+): Promise<EntryOutcome> {
+  const receipt = posted.id;
+  await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
+  if (receipt !== undefined) notes.receipts.set(entry.id, receipt);
+  if (posted.channelId !== undefined) notes.channels.set(entry.id, posted.channelId);
+  const fields = { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts };
+  // A 204 to a wait=true post: Discord created the message and did not say its id.
+  if (receipt === undefined) ctx.log.info(fields, 'outbox.delivered_without_id');
+  else ctx.log.info({ ...fields, receipt }, 'outbox.delivered');
+  return 'delivered';
+}
+
+/** Why a failure is for good, one sentence; undefined when a retry may fix it. */
+function permanentReason(err: unknown): string | undefined {
+  if (!(err instanceof ServiceError)) return undefined;
+  // A platform's refusal is for good whatever its code (Slack says it with HTTP 200).
+  if (err.refusal) return describe(err);
+  if (!PERMANENT.has(err.code)) return undefined;
+  return err.code === 'unauthorized' || err.code === 'not_found'
+    ? `${err.code}: the ${err.service} rejected the post (revoked or deleted?)`
+    : `${err.code}: the ${err.service} refused the post`;
+}
+
+/** Delivers one entry. */
+async function deliverEntry(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  notes: DrainResult,
+  { signal, markedAt }: DeliverOpts = {},
+): Promise<EntryOutcome> {
+  if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
+  if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
+    const minutes = Math.round(ctx.maxAgeMs / 60_000);
+    const reason = `not delivered within ${minutes} minutes: ${entry.lastError ?? 'unknown error'}`;
+    return giveUp(ctx, entry, reason);
+  }
+  const delivery = fromOutboxPayload(entry.payload);
+  const progress: PostProgress = {
+    posted: entry.receipt,
+    record: async (id) => {
+      await ctx.store.markInFlight(entry.id, ctx.owner, true, id);
+      progress.posted = id;
+    },
+  };
+  // Waited once before the first send: this drain's own 429s are waited out below.
+  const early = await waitTurn(ctx, entry, markedAt !== undefined, signal);
+  if (early !== undefined && early !== 'waited') return early;
+  // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
+  // renewal was due), is surely still this process's: its send needs no store step of its own.
+  let isMarked = early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.leaseMs / 3;
+  let isUncertain = entry.inFlightAt !== undefined;
+  const isForDiscord = delivery.kind === 'webhook' && !('platform' in delivery.message);
+  const tries = { attempt: 1, waits: 0, waited: 0 };
+  for (;;) {
+    let facts: RateLimitFacts | undefined;
+    // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
+    if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
+      if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+      notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
+      return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
+    }
+    try {
+      if (isUncertain) {
+        const at = entry.inFlightAt;
+        const inFlightSince = at === undefined ? undefined : new Date(at).toISOString();
+        const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
+        ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
+      }
+      // Before the request: if this process dies, the next claim knows the post may be visible.
+      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
+        return takenOver(ctx, entry, notes);
+      isMarked = false;
+      isUncertain = true;
+      const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
+      const outcome = await delivered(ctx, entry, notes, posted);
+      await ctx.pauses.learn(scopesOf(entry), facts);
+      return outcome;
+    } catch (err) {
+      const next = await afterFailure(ctx, entry, notes, { err, facts, tries, isUncertain }, signal);
+      if (next !== 'again' && next !== 'answered') return next;
+      // An answer (any HTTP status) means the provider did not take the post.
+      if (next === 'answered') isUncertain = false;
+    }
+  }
+}
+
+/** What a failed send comes to: `again` after a wait (`answered`: the provider did not post it), or an outcome. */
+async function afterFailure(
+  ctx: DeliveryContext,
+  entry: OutboxEntry,
+  notes: DrainResult,
+  { err, facts, tries, isUncertain }: Failure,
+  signal?: AbortSignal,
+): Promise<EntryOutcome | 'again' | 'answered'> {
+  const isServiceError = err instanceof ServiceError;
+  const isLimited = isServiceError && err.code === 'rate_limited';
+  const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
+  if (isServiceError && err.code === 'bad_response' && err.status === 204)
+    return delivered(ctx, entry, notes, {});
+  // A timeout or a cut connection leaves it unknown whether the provider took the post.
+  const isAnswered = isServiceError && err.status !== undefined;
+  if (isAnswered) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  notes.failures.set(entry.id, {
+    reason: describe(err),
+    ...(isAnswered ? { status: err.status } : {}),
+    ...(isServiceError && err.refusal ? { refusal: err.refusal } : {}),
+  });
+  const permanent = permanentReason(err);
+  if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
+  if (isUncertain && !isAnswered && isServiceError) {
+    // It may have posted: it stays leased, and is resent only after the lease.
+    const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.leaseMs };
+    ctx.log.warn(fields, 'outbox.outcome_unknown');
+    return 'pending';
+  }
+  const backoff = Math.max(1, Math.round(ctx.random() * ctx.backoffMs * 2 ** (tries.attempt - 1)));
+  // Another failure's Retry-After (a 503's) is waited as it says, and counts as a try.
+  const retryAfterMs = asked > 0 ? asked : isServiceError ? err.retryAfterMs : undefined;
+  const waitMs = retryAfterMs ?? backoff;
+  // A wait the destination asked for is no failed try: the time waited (and LIMITED_WAITS) bound it.
+  const isOutOfTries =
+    asked > 0
+      ? tries.waits >= LIMITED_WAITS || tries.waited + waitMs > ctx.maxWaitMs
+      : tries.attempt >= ctx.triesPerDrain || waitMs > ctx.maxWaitMs;
+  if (!isServiceError || isOutOfTries) {
+    if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
+    return putBack(ctx, entry, retryAfterMs ?? 0, err);
+  }
+  const { job, kind } = entry;
+  ctx.log.debug({ job, kind, attempt: tries.attempt, code: err.code, delayMs: waitMs }, 'outbox.retry');
+  if (asked > 0) Object.assign(tries, { waits: tries.waits + 1, waited: tries.waited + waitMs });
+  else tries.attempt++;
+  try {
+    await ctx.sleep(waitMs, signal);
+  } catch {
+    return putBack(ctx, entry, 0, err, 'stopping');
+  }
+  return isAnswered ? 'answered' : 'again';
+}
 
 const BATCH = 50;
 const WIDE_BATCH = 200;
 const MAX_BATCHES = 100;
 
-export interface Deliverer {
-  /** How long a claim holds an entry: an unanswered send is resent only after it. */
-  readonly leaseMs: number;
-  /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
-  drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult>;
-  /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
-  deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult>;
-}
+export type Deliverer = ReturnType<typeof createDeliverer>;
 
 async function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  notes: Notes,
+  notes: DrainResult,
   opts: DeliverOpts = {},
 ): Promise<void> {
   await Promise.all(
@@ -57,14 +350,16 @@ async function deliverAll(
   );
 }
 
-export function createDeliverer(options: DeliveryOptions): Deliverer {
+export function createDeliverer(options: DeliveryOptions) {
   const ctx = createDeliveryContext(options);
   const { store, owner, now, leaseMs } = ctx;
 
   return {
+    /** How long a claim holds an entry: an unanswered send is resent only after it. */
     leaseMs,
-    async drain(opts) {
-      const notes = newNotes();
+    /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
+    async drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult> {
+      const notes = emptyDrain();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries in the first batch only: one this drain put back is not tried twice.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
@@ -82,8 +377,9 @@ export function createDeliverer(options: DeliveryOptions): Deliverer {
       }
       return notes;
     },
-    async deliverHeld(entries, opts) {
-      const notes = newNotes();
+    /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
+    async deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult> {
+      const notes = emptyDrain();
       await deliverAll(ctx, entries, notes, opts);
       return notes;
     },

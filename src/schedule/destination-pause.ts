@@ -46,17 +46,6 @@ export const PAUSE_LIMITS = Object.freeze({
   freshMs: 1_000,
 });
 
-export interface DestinationPauses {
-  /** Runs `work` once every earlier work for `destination` in this process has settled. */
-  inLane<T>(destination: string, work: () => Promise<T>): Promise<T>;
-  /** How long `entry` must wait for the destination's pause or hold, read from the store unless known. */
-  waitFor(scopes: PauseScopes, entry: Turn): Promise<Wait>;
-  /** Holds the destination for `entry` until `until`; the later post holds when two do. */
-  hold(scopes: PauseScopes, entry: Turn, until: number): Promise<void>;
-  /** Keeps the wait an answer asked (a 429's `retryAfterMs` before its headers'); resolves with it, never rejects. */
-  learn(scopes: PauseScopes, facts: RateLimitFacts | undefined, retryAfterMs?: number): Promise<number>;
-}
-
 const pauseKey = (scope: string): string => `delivery-pause:${scope}`;
 
 /** A destination held until its retry for the post created at `after`. */
@@ -95,7 +84,7 @@ function inLane<T>(
   return run;
 }
 
-export function createDestinationPauses(store: Store, now: () => number, log: JobLog): DestinationPauses {
+export function createDestinationPauses(store: Store, now: () => number, log: JobLog) {
   const until = new Map<string, number>();
   const holds = new Map<string, Hold>();
   const answeredAt = new Map<string, number>();
@@ -128,9 +117,11 @@ export function createDestinationPauses(store: Store, now: () => number, log: Jo
       .catch((err: unknown) => log.warn({ err, scope: key }, 'outbox.pause_not_saved'));
 
   return {
-    inLane: (destination, work) => inLane(lanes, destination, work),
+    /** Runs `work` once every earlier work for `destination` in this process has settled. */
+    inLane: <T>(destination: string, work: () => Promise<T>) => inLane(lanes, destination, work),
 
-    async waitFor(scopes, entry) {
+    /** How long `entry` must wait for the destination's pause or hold, read from the store unless known. */
+    async waitFor(scopes: PauseScopes, entry: Turn): Promise<Wait> {
       const t = now();
       const here = known(scopes, entry, t);
       if (here.ms > 0) return here;
@@ -148,7 +139,8 @@ export function createDestinationPauses(store: Store, now: () => number, log: Jo
       return known(scopes, entry, t);
     },
 
-    async hold(scopes, entry, end) {
+    /** Holds the destination for `entry` until `end`; the later post holds when two do. */
+    async hold(scopes: PauseScopes, entry: Turn, end: number) {
       const key = scopes.destination;
       const t = now();
       const held = holdOn(key, t);
@@ -160,7 +152,8 @@ export function createDestinationPauses(store: Store, now: () => number, log: Jo
       await save(key, t);
     },
 
-    async learn(scopes, facts, retryAfterMs) {
+    /** Keeps the wait an answer asked (a 429's `retryAfterMs` before its headers'); resolves with it, never rejects. */
+    async learn(scopes: PauseScopes, facts: RateLimitFacts | undefined, retryAfterMs?: number) {
       const t = now();
       if (facts?.remaining !== undefined) answeredAt.set(scopes.destination, t);
       // A 429's own wait (its body's retry_after first) is the error's; other answers' is the headers'.

@@ -17,7 +17,7 @@ export interface JobLog {
 export type Delivery =
   /**
    * `destination`: a configured destination name (/schedule); absent: the `default` webhook.
-   * `lands`: a status board or thread kept at the store's `key` (deliver-entry.ts).
+   * `lands`: a status board or thread kept at the store's `key` (delivery.ts).
    */
   | {
       kind: 'webhook';

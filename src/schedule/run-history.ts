@@ -10,7 +10,7 @@ import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
 import type { Store } from '../store/store.ts';
-import { webhookClientFor } from './deliver-entry.ts';
+import { webhookClientFor } from './delivery.ts';
 import {
   resultOf,
   type DeliveryFailure,
@@ -34,13 +34,6 @@ const GONE_STATUSES = new Set([401, 403, 404]);
 /** Sends `text` to `user` as a direct message; false when the platform or the bot cannot. */
 export type DirectMessage = (user: Actor, text: string) => Promise<boolean>;
 
-export interface CreatorNotices {
-  /** Tells a schedule's creator, never through its destination; never throws. */
-  tell(record: ScheduleRecord, text: string): Promise<void>;
-  /** The notices waiting for `actor`, taken. */
-  take(actor: Actor): Promise<string | undefined>;
-}
-
 /** Notices kept per user: a schedule refused daily must not grow the store without bound. */
 const NOTICES_KEPT = 5;
 
@@ -57,12 +50,11 @@ function parse(value: string | undefined): string[] {
   }
 }
 
-function createCreatorNotices(
-  deps: Pick<RunBookSettings, 'store' | 'log' | 'directMessage'>,
-): CreatorNotices {
+function createCreatorNotices(deps: Pick<RunBookSettings, 'store' | 'log' | 'directMessage'>) {
   const { store, log } = deps;
   return {
-    async tell(record, text) {
+    /** Tells a schedule's creator, never through its destination; never throws. */
+    async tell(record: ScheduleRecord, text: string): Promise<void> {
       const creator = record.creator;
       log.warn({ scheduleId: record.id, creator: `${creator.platform}:${creator.id}` }, text);
       try {
@@ -80,7 +72,8 @@ function createCreatorNotices(
         log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
       }
     },
-    async take(actor) {
+    /** The notices waiting for `actor`, taken. */
+    async take(actor: Actor): Promise<string | undefined> {
       const key = keyOf(actor);
       const waiting = parse(await store.getValue(key));
       if (waiting.length === 0) return undefined;
@@ -115,24 +108,20 @@ interface RunBookSettings
   retryDelayMs: number;
 }
 
-export interface RunBook extends RunBookSettings {
-  /** Posts a one-sentence notice through the schedule's own destination. */
-  notify?: (record: ScheduleRecord, text: string) => Promise<void>;
-  notices: CreatorNotices;
-  translatorOf: (record: ScheduleRecord) => Promise<Translate>;
-}
+type RunBook = ReturnType<typeof createRunBook>;
 
-export function createRunBook(settings: RunBookSettings): RunBook {
+export function createRunBook(settings: RunBookSettings) {
   return {
     ...settings,
-    notify: async (record, text) => {
+    /** Posts a one-sentence notice through the schedule's own destination. */
+    notify: async (record: ScheduleRecord, text: string) => {
       const client = webhookClientFor(settings, record.destination);
       if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
     },
     notices: createCreatorNotices(settings),
     // A notice that cannot learn its language is still sent, in English. It names commands as the
     // creator's platform lists them: a schedule posts where it was made.
-    translatorOf: async (record) =>
+    translatorOf: async (record: ScheduleRecord): Promise<Translate> =>
       settings.languageOf
         ? translatorFor(
             await settings.languageOf(record).catch(() => 'en-GB' as const),
@@ -152,7 +141,8 @@ export async function recordRun(
   outcome: SlotOutcome,
   how: { attempt: number; nextRunAt?: number; asker?: Actor },
 ): Promise<void> {
-  let run = runRecord(outcome, book.now().getTime());
+  const { record } = target;
+  let run = runRecord(outcome, book.now().getTime(), record?.onlyNew);
   if (
     run.outcome === 'failed' &&
     isScheduled(run) &&
@@ -160,14 +150,12 @@ export async function recordRun(
     how.attempt < book.maxAttempts
   )
     run = { ...run, outcome: 'pending', nextRetryAt: book.now().getTime() + book.retryDelayMs };
-  const { record } = target;
   if (!record) return recordBuiltInRun(book, target.name, run);
-  const isNoChange = record.onlyNew === true && run.outcome === 'posted' && outcome.deliveries.length === 0;
   // A manual run's asker reads what happened in the reply: the creator asking is told there.
   const { asker } = how;
   const isCreatorAsking =
     asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
-  await recordChatRun(book, record, isNoChange ? { ...run, outcome: 'no-change' } : run, {
+  await recordChatRun(book, record, run, {
     deliveries: outcome.deliveries,
     toldAlready: isCreatorAsking,
     ...(how.nextRunAt === undefined ? {} : { nextRunAt: how.nextRunAt }),
@@ -204,7 +192,8 @@ function failureSentence(outcome: SlotOutcome): string {
   return `Not delivered yet (${waiting?.failure?.reason ?? 'no answer'}); the outbox retries it.`;
 }
 
-function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
+/** A slot's run as its history keeps it; a watch's (`onlyNew`) that posted nothing is `no-change`. */
+function runRecord(outcome: SlotOutcome, at: number, onlyNew?: boolean): ScheduleRun {
   const sent = outcome.deliveries.find((d) => d.receipt !== undefined);
   const base = {
     slotId: outcome.slotId,
@@ -213,6 +202,7 @@ function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
   };
   if (outcome.skipped !== undefined) return { ...base, outcome: 'skipped', error: outcome.skipped };
   const isPosted = outcome.status === 'posted' && outcome.deliveries.every((d) => d.outcome === 'delivered');
+  if (isPosted && onlyNew && outcome.deliveries.length === 0) return { ...base, outcome: 'no-change' };
   if (isPosted)
     return {
       ...base,
@@ -227,13 +217,11 @@ function runRecord(outcome: SlotOutcome, at: number): ScheduleRun {
 /** `/schedule run`'s answer from a manual slot's outcome. */
 export function manualRunOf(record: ScheduleRecord, outcome: SlotOutcome): ManualRun {
   if (outcome.status === 'skipped') return { outcome: 'skipped', error: 'it is running already' };
-  if (record.onlyNew && outcome.status === 'posted' && outcome.deliveries.length === 0)
-    return { outcome: 'no-change' };
   // The answer says what happened, not when: the run's time plays no part.
-  const run = runRecord(outcome, 0);
-  if (run.outcome === 'posted')
-    return { outcome: 'posted', ...(run.messageId ? { messageId: run.messageId } : {}) };
-  return { outcome: run.outcome === 'pending' ? 'pending' : 'failed', error: run.error ?? 'unknown error' };
+  const { outcome: said, messageId, error } = runRecord(outcome, 0, record.onlyNew);
+  if (said === 'posted' || said === 'no-change')
+    return { outcome: said, ...(messageId ? { messageId } : {}) };
+  return { outcome: said === 'pending' ? 'pending' : 'failed', error: error ?? 'unknown error' };
 }
 
 /**
@@ -346,7 +334,7 @@ async function tell(
   book.log.error({ scheduleId: record.id, streak: FAILURE_STREAK }, logged);
   const notice = noticeSentence(record, error, await book.translatorOf(record));
   // A destination that refuses the posts would refuse the notice too: its creator is told instead.
-  if (destinationFailed || !book.notify) return book.notices.tell(record, notice);
+  if (destinationFailed) return book.notices.tell(record, notice);
   try {
     await book.notify(record, notice);
   } catch (err) {

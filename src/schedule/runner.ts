@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
 import type { ClaimRules } from '../store/store.ts';
 import { createDeliverer } from './delivery.ts';
-import type { DeliveryOptions, DrainResult } from './delivery-options.ts';
+import { emptyDrain, type DeliveryOptions, type DrainResult } from './delivery-options.ts';
 import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
@@ -17,9 +17,7 @@ import {
   recordDrained,
   recordRun,
   manualRunOf,
-  type CreatorNotices,
   type HistorySettings,
-  type RunBook,
 } from './run-history.ts';
 import { nextRuns, previousRun } from './when.ts';
 import { watchMemoryKey } from './watch.ts';
@@ -59,41 +57,10 @@ const DEFAULTS = Object.freeze({
   concurrency: 64,
 });
 
-export interface ScheduleRunner {
-  readonly owner: string;
-  /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
-  tick(): Promise<SlotOutcome[]>;
-  /** `/schedule run`: a manual slot now. */
-  runNow(record: ScheduleRecord, asker?: Actor): Promise<ManualRun>;
-  /** `npm run job -- <id>`. */
-  runManual(record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome>;
-  /** One slot of a built-in schedule. Never throws. */
-  runSlot(name: string, scheduledAt: Date, reason?: JobSlot['reason']): Promise<SlotOutcome>;
-  /** `npm run job -- <name>`. */
-  runBuiltInNow(name: string): Promise<SlotOutcome>;
-  /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
-  drainOutbox(opts?: { includeBackingOff?: boolean }): Promise<DrainResult>;
-  /** The dispatcher hands creators their waiting notices. */
-  readonly notices: CreatorNotices;
-}
+export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
 
 /** What the engine's steps share: a slot's run's needs, the settings (defaults filled in) and the ticks' state. */
-interface Engine
-  extends
-    SlotDeps,
-    Omit<ScheduleRunnerOptions, keyof SlotDeps | keyof typeof DEFAULTS>,
-    Record<keyof typeof DEFAULTS, number> {
-  book: RunBook;
-  /** The runs under way, for a stop that waits for them. */
-  running: Set<Promise<SlotOutcome>>;
-  /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
-  settled: Map<string, number>;
-  /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
-  refused: WeakSet<SlotOutcome>;
-}
+type Engine = ReturnType<typeof createEngine>;
 
 /** The most due schedules one tick takes; the rest wait for the next. */
 const DUE_BATCH = 5_000;
@@ -254,7 +221,7 @@ const chatTarget = (record: ScheduleRecord): Target => ({
   record,
 });
 
-function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal): Engine {
+function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
   const settings = { ...DEFAULTS, ...opts };
   const now = opts.now ?? (() => new Date());
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -274,9 +241,12 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal): Engine 
     deliverer,
     signal,
     book: createRunBook({ ...settings, now }),
-    running: new Set(),
-    settled: new Map(),
-    refused: new WeakSet(),
+    /** The runs under way, for a stop that waits for them. */
+    running: new Set<Promise<SlotOutcome>>(),
+    /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
+    settled: new Map<string, number>(),
+    /** The outcomes of claims refused: nothing ran, so a tick does not report them. */
+    refused: new WeakSet<SlotOutcome>(),
   };
 }
 
@@ -290,7 +260,7 @@ async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean 
     return drained;
   } catch (err) {
     engine.log.error({ err }, 'outbox.drain_failed');
-    return { outcomes: new Map() };
+    return emptyDrain();
   }
 }
 
@@ -336,7 +306,7 @@ function logBuiltIns(engine: Engine): void {
   }
 }
 
-export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunner {
+export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   const stopping = new AbortController();
   const engine = createEngine(opts, stopping.signal);
   const { now, owner, log } = engine;
@@ -362,22 +332,34 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
     timer.unref();
   }
 
-  const manualSlot = (): JobSlot => {
-    const at = now();
-    return { id: `manual:${at.toISOString()}`, scheduledAt: at, reason: 'manual' };
+  /** A slot of `scheduledAt`: a manual one's id says so. */
+  const slotAt = (scheduledAt: Date, reason: JobSlot['reason']): JobSlot => {
+    const id = scheduledAt.toISOString();
+    return { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt, reason };
   };
-  const runManual = (record: ScheduleRecord, asker?: Actor): Promise<SlotOutcome> =>
-    tracked(engine, chatTarget(record), manualSlot(), {}, asker);
-  async function runBuiltIn(name: string, slot: JobSlot): Promise<SlotOutcome> {
+  /** One slot of a built-in schedule. Never throws. */
+  async function runSlot(
+    name: string,
+    at: Date,
+    reason: JobSlot['reason'] = 'scheduled',
+  ): Promise<SlotOutcome> {
+    const slot = slotAt(at, reason);
     const [target] = await builtIns(name);
     const error = new Error(`unknown job "${name}"`);
     if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
     return tracked(engine, target, slot);
   }
+  /** A manual slot now: `npm run job -- <id or name>`, and `/schedule run` as `asker`. */
+  const runManual = (target: ScheduleRecord | string, asker?: Actor): Promise<SlotOutcome> =>
+    typeof target === 'string'
+      ? runSlot(target, now(), 'manual')
+      : tracked(engine, chatTarget(target), slotAt(now(), 'manual'), {}, asker);
 
   return {
     owner,
+    /** The dispatcher hands creators their waiting notices. */
     notices: engine.book.notices,
+    /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
     async start() {
       logBuiltIns(engine);
       await tickLogged(true);
@@ -388,12 +370,14 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions): ScheduleRunne
       if (timer) clearTimeout(timer);
       await Promise.allSettled([ticking, ...engine.running]);
     },
+    /** Finds and runs every due slot (the timer's callback; tests call it with a fake clock). */
     tick: () => tick(),
     runManual,
-    runNow: async (record, asker) => manualRunOf(record, await runManual(record, asker)),
-    runSlot: (name, scheduledAt, reason = 'scheduled') =>
-      runBuiltIn(name, { id: scheduledAt.toISOString(), scheduledAt, reason }),
-    runBuiltInNow: (name) => runBuiltIn(name, manualSlot()),
-    drainOutbox: (drainOpts) => drainOutbox(engine, drainOpts),
+    /** `/schedule run`'s answer. */
+    runNow: async (record: ScheduleRecord, asker?: Actor): Promise<ManualRun> =>
+      manualRunOf(record, await runManual(record, asker)),
+    runSlot,
+    /** Delivers what the outbox holds that is due (`includeBackingOff`: waiting out a backoff too). */
+    drainOutbox: (drainOpts?: { includeBackingOff?: boolean }) => drainOutbox(engine, drainOpts),
   };
 }

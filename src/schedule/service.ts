@@ -9,7 +9,6 @@ import { parseChannelDestination, type ChatChannel } from '../core/channel.ts';
 import type { Choice, Surface } from '../core/command.ts';
 import { forgetComponents } from '../core/component-state.ts';
 import type { Dispatcher } from '../core/dispatch-contract.ts';
-import type { Reply } from '../core/reply.ts';
 import type { Mention } from '../domain/mentions.ts';
 import type { Store } from '../store/store.ts';
 import {
@@ -68,13 +67,7 @@ export interface ManualRun {
 }
 
 /** What a preview shows: the post the schedule would make now, or why it would fail. */
-export interface Preview {
-  line: string;
-  destination: string;
-  timezone: string;
-  nextRun: Date | undefined;
-  result: { reply: Reply } | { error: string };
-}
+export type Preview = Awaited<ReturnType<ScheduleService['preview']>>;
 
 /** What the service is built from; the platforms' hooks for where an add may post in add-destination.ts. */
 export interface ScheduleServiceOptions extends Omit<DestinationSources, 'destinations'> {
@@ -164,7 +157,11 @@ const choices = (values: readonly string[]): Choice[] =>
   [...new Set(values)].slice(0, DISCORD_LIMITS.autocompleteChoices).map((v) => ({ name: v, value: v }));
 
 /** Every check of add, in its order, and the schedule it makes; throws the refusal the creator sees. */
-async function readAdd(opts: ScheduleServiceOptions, input: AddInput, creator: Actor) {
+async function readAdd(
+  opts: ScheduleServiceOptions,
+  input: AddInput,
+  creator: Actor,
+): Promise<ScheduleRecord> {
   const { settings } = opts;
   const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes, now: opts.now() });
   const isZoneTyped = Boolean(input.tz?.trim());
@@ -326,7 +323,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
       return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
-    async preview(input: AddInput, creator: Actor, signal: AbortSignal): Promise<Preview> {
+    async preview(input: AddInput, creator: Actor, signal: AbortSignal) {
       const { command: line, destination, timezone, ping, ...record } = await readAdd(opts, input, creator);
       const [nextRun] = await runsAfterSkips(store, { ...record, id: '', timezone }, opts.now(), 1);
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.

@@ -42,20 +42,10 @@ export async function runsAfterSkips(
 }
 
 /** A run `/schedule skip` set aside or `/schedule unskip` restored, and the next run after that. */
-export interface Skipped {
-  record: ScheduleRecord;
-  slot: Date;
-  nextRun: Date | undefined;
-}
+export type Skipped = Awaited<ReturnType<typeof setSkip>>;
 
 /** `/schedule skip` (`isSkip`) sets aside the next run, `/schedule unskip` takes that back. */
-export async function setSkip(
-  store: Store,
-  record: ScheduleRecord,
-  isSkip: boolean,
-  by: string,
-  now: Date,
-): Promise<Skipped> {
+export async function setSkip(store: Store, record: ScheduleRecord, isSkip: boolean, by: string, now: Date) {
   const { id, timezone } = record;
   if (record.paused) throw refusal((t) => t('scheduleRefusals:skip.paused', { id }));
   const pending = await pendingSkip(store, id, now);

@@ -7,7 +7,7 @@ import type { Reply } from '../core/reply.ts';
 import { refusal, RunFailedError, ServiceError } from '../errors.ts';
 import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
 import type { Deliverer } from './delivery.ts';
-import { resultOf, toOutboxPayload, type DeliveryFailure, type EntryOutcome } from './delivery-options.ts';
+import { resultOf, toOutboxPayload, type EntryOutcome } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
@@ -24,17 +24,8 @@ export interface SlotOutcome {
   slotId: string;
   status: 'posted' | 'skipped' | 'failed';
   reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
-  /** `receipt`: the provider's id of the post once delivered; `delivery`: the post itself. */
-  deliveries: {
-    id: string;
-    kind: Delivery['kind'];
-    outcome: EntryOutcome;
-    receipt?: string;
-    channelId?: string;
-    /** Why it was not delivered (yet), with the provider's HTTP status when it answered. */
-    failure?: DeliveryFailure;
-    delivery?: Delivery;
-  }[];
+  /** What became of each post (resultOf), and the post itself. */
+  deliveries: (ReturnType<typeof resultOf> & { kind: Delivery['kind']; delivery?: Delivery })[];
   error?: unknown;
   /** Why the slot posted nothing because it is skipped (skips.ts). */
   skipped?: string;

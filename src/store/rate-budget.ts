@@ -60,12 +60,13 @@ export interface BudgetSteps {
   close(): Promise<void>;
 }
 
+/** Waits `ms` unless `signal` fires first (rejects then): the budget's and the deliverer's own sleep. */
+export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal });
+
 /** The budget on `steps`: a turn waited for, a pause read again at the turn, the limit told once. */
 export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateBudget {
   const now = opts.now ?? Date.now;
-  const sleep =
-    opts.sleep ??
-    ((ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, signal ? { signal } : undefined));
+  const sleep = opts.sleep ?? sleepUnlessAborted;
   const ownPace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
   let wasReached = false;
   return {

@@ -166,7 +166,7 @@ describe.each(world.backends)('leases across replicas with the $name store', (ba
 
       expect(postsPerSlot()).toEqual(onceEach(3));
       expect([...late.outcomes.values()]).toEqual(['pending', 'pending', 'pending']);
-      expect([...(late.failures?.values() ?? [])].map((f) => f.reason)).toEqual(
+      expect([...late.failures.values()].map((f) => f.reason)).toEqual(
         Array(3).fill('another replica took the post over'),
       );
     });

@@ -1,4 +1,4 @@
-// Discord's budgets in the outbox's delivery (src/store/rate-budget*.ts, src/schedule/deliver-entry.ts),
+// Discord's budgets in the outbox's delivery (src/store/rate-budget*.ts, src/schedule/delivery.ts),
 // with the store and the budget in memory (one process) and in Redis (two replicas): a global 429
 // answered to one replica holds the other's requests of that token or webhook host for its
 // retry_after; Discord's invalid-request safety limit stops scheduled posts to Discord (Slack's go
@@ -142,7 +142,7 @@ describe.each(shared)("Discord's budget in the delivery, $name", (backend) => {
     const first = await two.deliverer.drain();
     await one.deliverer.drain({ includeBackingOff: true });
     expect(arrivals.map((a) => a.content)).toEqual(['a Slack post']);
-    expect([...first.failures!.values()].map((f) => f.reason)).toEqual([
+    expect([...first.failures.values()].map((f) => f.reason)).toEqual([
       expect.stringContaining("Discord's invalid-request safety limit is reached"),
       expect.stringContaining("Discord's invalid-request safety limit is reached"),
     ]);

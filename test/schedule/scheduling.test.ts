@@ -94,7 +94,7 @@ describe('the analytics summary with simulated analytics and a real webhook', ()
     const { builtIns, runner } = scheduling(true);
     expect(builtIns[0]!.disabledReason).toBeUndefined();
     const before = world.inbox.messages.length;
-    expect((await runner.runBuiltInNow('analytics-summary')).status).toBe('posted');
+    expect((await runner.runManual('analytics-summary')).status).toBe('posted');
     const posted = world.inbox.messages.slice(before);
     expect(posted).toHaveLength(1);
     expect(JSON.stringify(posted[0])).toContain('Simulated data (built-in sandbox): analytics.');

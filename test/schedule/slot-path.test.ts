@@ -131,7 +131,6 @@ describe('one webhook slot of a chat schedule', () => {
       if (script.functions.some((f) => f.functionName !== '' && f.ranges[0]!.count > 0)) files.add(file);
     }
     expect([...files].sort()).toEqual([
-      'src/schedule/deliver-entry.ts',
       'src/schedule/delivery-options.ts',
       'src/schedule/delivery.ts',
       'src/schedule/destination-pause.ts',
