@@ -103,7 +103,7 @@ function templateOf(fixed: TFunction, key: string, count: unknown): Template | n
 /**
  * `language`'s messages by key and plural form, each as i18next resolved it, split once. A
  * performance trick: i18next's t() repeats its lookup and interpolation on every call, several µs
- * each, and a reply makes several (docs/PERFORMANCE.md, "Where a command's CPU goes"); a kept text
+ * each, and a reply makes several (docs/PERFORMANCE.md, "A command's sentences"); a kept text
  * is filled as i18next fills it. Only texts the catalogue holds are kept: at most its keys times
  * their plural forms.
  */
