@@ -4,11 +4,13 @@
 // is a type error; `{{name}}` placeholders are filled as they are (replies are not HTML). A
 // sentence names a command a reader runs as `{{/schedule list}}`: the translator fills it with the
 // name the reader finds in their picker (`slashName`), "/zeitplan liste" for a German reader on
-// Discord, "/schedule list" everywhere else.
-import { createInstance, type i18n } from 'i18next';
+// Discord, "/schedule list" everywhere else. i18next finds each message's text once; the text is
+// kept split at its placeholders and filled as i18next fills it (template.ts).
+import { createInstance, type i18n, type TFunction } from 'i18next';
 import { LANGUAGES, PREFERENCE_DEFAULTS, type Language } from '../domain/preferences.ts';
 import { CATALOGUE, type Catalogue } from './catalogue.ts';
 import { commandNames, slashName, type NameReader } from './command-text.ts';
+import { compileMessage, fillTemplate, fitsTemplate, type Template } from './template.ts';
 
 type Unplural<K extends string> = K extends `${infer B}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}`
   ? B
@@ -59,6 +61,54 @@ function namesFor(reader: NameReader): Readonly<Record<string, string>> {
   return Object.fromEntries(commandNames().map((name) => [`/${name}`, slashName(name, reader)]));
 }
 
+const pluralRules = new Map<string, Intl.PluralRules>();
+function pluralOf(language: string, count: number): string {
+  let rules = pluralRules.get(language);
+  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
+  return rules.select(count);
+}
+
+/**
+ * What decides the text i18next finds for a key given `count`: its plural form in the language and
+ * in the fallback, and 0's own lookup (`_zero`); '' for no number; undefined for a count i18next
+ * reads some other way.
+ */
+function formOf(language: Language, count: unknown): string | undefined {
+  if (count === undefined || typeof count === 'string') return '';
+  if (typeof count !== 'number') return undefined;
+  if (count === 0) return 'zero';
+  return `${pluralOf(language, count)}/${pluralOf(PREFERENCE_DEFAULTS.language, count)}`;
+}
+
+/** i18next's answer with `returnDetails`: the text, and where it found it. */
+interface Found {
+  res: unknown;
+  usedLng?: string;
+  usedNS?: string;
+  exactUsedKey?: string;
+}
+
+/**
+ * The text i18next finds for `key` (and `count`) split at its placeholders, null when it is not
+ * plain (template.ts), undefined when the catalogue has none (i18next answers with the key).
+ */
+function templateOf(fixed: TFunction, key: string, count: unknown): Template | null | undefined {
+  const found = fixed(key, { count, skipInterpolation: true, returnDetails: true }) as unknown as Found;
+  const { res, usedLng, usedNS, exactUsedKey } = found;
+  if (typeof res !== 'string' || res === '' || !usedLng || !usedNS || !exactUsedKey) return undefined;
+  if (translator().getResource(usedLng, usedNS, exactUsedKey) !== res) return undefined;
+  return compileMessage(res) ?? null;
+}
+
+/**
+ * `language`'s messages by key and plural form, each as i18next resolved it, split once. A
+ * performance trick: i18next's t() repeats its lookup and interpolation on every call, several µs
+ * each, and a reply makes several (docs/PERFORMANCE.md, "A command's sentences"); a kept text
+ * is filled as i18next fills it. Only texts the catalogue holds are kept: at most its keys times
+ * their plural forms.
+ */
+const templates = new Map<Language, Map<string, Template | null>>();
+
 /**
  * The translator for `language`; on `platform` 'discord', a command a sentence names is written as
  * Discord's command list shows it in that language.
@@ -70,7 +120,22 @@ export function translatorFor(language: Language, platform: NameReader['platform
   if (!t) {
     const fixed = translator().getFixedT(language);
     const names = namesFor(reader);
-    t = (key, values) => String(fixed(key as string, { ...names, ...values }));
+    let kept = templates.get(language);
+    if (!kept) templates.set(language, (kept = new Map<string, Template | null>()));
+    const known = kept;
+    t = (key, values) => {
+      const form = formOf(language, values?.count);
+      if (form !== undefined) {
+        const at = form === '' ? key : `${key}\0${form}`;
+        let template = known.get(at);
+        if (template === undefined) {
+          template = templateOf(fixed, key, values?.count);
+          if (template !== undefined) known.set(at, template);
+        }
+        if (template && fitsTemplate(template, values)) return fillTemplate(template, values, names);
+      }
+      return String(fixed(key as string, { ...names, ...values }));
+    };
     translators.set(id, t);
   }
   return t;
