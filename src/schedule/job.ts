@@ -3,15 +3,11 @@
 import type { SendEmailInput } from '../services/email/client.ts';
 import type { Landing, WebhookMessage } from '../services/webhook/client.ts';
 import type { Store } from '../store/store.ts';
-import type { NeededServices } from '../core/command.ts';
+import type { CommandLog, NeededServices } from '../core/command.ts';
 import type { ServiceKey, Services } from '../core/services.ts';
 
-export interface JobLog {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+/** A job logs as a command does. */
+export type JobLog = CommandLog;
 
 /** A post a job wants made; it goes through the outbox, so it survives a crash or an outage. */
 export type Delivery =
