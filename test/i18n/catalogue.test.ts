@@ -2,6 +2,7 @@
 // (names and numbers aside, listed below), the same placeholders as the English, and i18next
 // filling them.
 import { describe, expect, it } from 'vitest';
+import { leaves, type Tree } from './leaves.ts';
 import { LANGUAGES } from '../../src/domain/preferences.ts';
 import { CATALOGUE } from '../../src/i18n/catalogue.ts';
 import { defineMessages } from '../../src/i18n/define.ts';
@@ -23,17 +24,6 @@ const ALLOWED_SAME: ReadonlySet<string> = new Set([
   'discordNames:options.text@de',
   'discordNames:options.thread@de',
 ]);
-
-type Tree = { readonly [key: string]: string | Tree };
-
-function leaves(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    if (typeof value === 'string') out.set(`${prefix}${key}`, value);
-    else for (const [k, v] of leaves(value, `${prefix}${key}.`)) out.set(k, v);
-  }
-  return out;
-}
 
 /** A message's placeholders: values (`{{id}}`) and the commands it names (`{{/schedule list}}`). */
 const placeholders = (text: string) =>

@@ -2,22 +2,13 @@
 // kept, and each is written exactly as i18next writes it. i18next's own answer is the same
 // translator's with one more value no message names: such a call is i18next's alone.
 import { describe, expect, it } from 'vitest';
+import { leaves, type Tree } from './leaves.ts';
 import { LANGUAGES } from '../../src/domain/preferences.ts';
 import { CATALOGUE } from '../../src/i18n/catalogue.ts';
 import { compileMessage, fillTemplate, fitsTemplate } from '../../src/i18n/template.ts';
 import { translatorFor, type MessageKey } from '../../src/i18n/translate.ts';
 
-type Tree = { readonly [key: string]: string | Tree };
 type Values = Record<string, string | number>;
-
-function leaves(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    if (typeof value === 'string') out.set(`${prefix}${key}`, value);
-    else for (const [k, v] of leaves(value, `${prefix}${key}.`)) out.set(k, v);
-  }
-  return out;
-}
 
 const areas = Object.entries(CATALOGUE) as unknown as [string, Record<string, Tree>][];
 /** Every message key (a plural's without its form) with the placeholders its texts name. */
