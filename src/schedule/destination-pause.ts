@@ -69,21 +69,6 @@ function fromStored(value: string | undefined): { pauseEnd: number; hold?: Hold 
   return { pauseEnd: 0 };
 }
 
-function inLane<T>(
-  lanes: Map<string, Promise<unknown>>,
-  destination: string,
-  work: () => Promise<T>,
-): Promise<T> {
-  const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
-  const settled = () => undefined;
-  const tail = run.then(settled, settled);
-  lanes.set(destination, tail);
-  void tail.then(() => {
-    if (lanes.get(destination) === tail) lanes.delete(destination);
-  });
-  return run;
-}
-
 export function createDestinationPauses(store: Store, now: () => number, log: JobLog) {
   const until = new Map<string, number>();
   const holds = new Map<string, Hold>();
@@ -118,7 +103,16 @@ export function createDestinationPauses(store: Store, now: () => number, log: Jo
 
   return {
     /** Runs `work` once every earlier work for `destination` in this process has settled. */
-    inLane: <T>(destination: string, work: () => Promise<T>) => inLane(lanes, destination, work),
+    inLane<T>(destination: string, work: () => Promise<T>): Promise<T> {
+      const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
+      const settled = () => undefined;
+      const tail = run.then(settled, settled);
+      lanes.set(destination, tail);
+      void tail.then(() => {
+        if (lanes.get(destination) === tail) lanes.delete(destination);
+      });
+      return run;
+    },
 
     /** How long `entry` must wait for the destination's pause or hold, read from the store unless known. */
     async waitFor(scopes: PauseScopes, entry: Turn): Promise<Wait> {

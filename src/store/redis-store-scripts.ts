@@ -152,28 +152,20 @@ end
 return out
 `;
 
-// KEYS: entry. ARGV: owner, now ('' to clear), receipt of a part already posted ('' for none).
-export const IN_FLIGHT = `${SHARED}
-if not holds(KEYS[1], 'pending', ARGV[1]) then return 0 end
-if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'inFlightAt') else redis.call('HSET', KEYS[1], 'inFlightAt', ARGV[2]) end
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'receipt', ARGV[3]) end
-return 1
-`;
-
-// KEYS: entry, due. ARGV: id, owner, nextAttemptAt, error, now.
-export const RESCHEDULE = `${SHARED}
+// KEYS: entry, due. ARGV: id, owner, the fields to set (JSON; null deletes one), due time ('' leaves
+// the index as it is; 'done' leaves the index, and the entry expires), retention. Only on an entry
+// `owner` holds.
+export const UPDATE_HELD = `${SHARED}
 if not holds(KEYS[1], 'pending', ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'nextAttemptAt', ARGV[3], 'lastError', ARGV[4], 'owner', '', 'updatedAt', ARGV[5])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-return 1
-`;
-
-// KEYS: entry, due. ARGV: id, owner, reason, now, retention.
-export const GIVE_UP = `${SHARED}
-if not holds(KEYS[1], 'pending', ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'given_up', 'reason', ARGV[3], 'updatedAt', ARGV[4])
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+for field, value in pairs(cjson.decode(ARGV[3])) do
+  if value == cjson.null then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
+end
+if ARGV[4] == 'done' then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+elseif ARGV[4] ~= '' then
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+end
 return 1
 `;
 

@@ -265,6 +265,11 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
 function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
   const entryKey = (id: string) => key('outbox', id);
   const due = key('outbox', 'due');
+  /** UPDATE_HELD: `set` on an entry `owner` holds, and its due index; false when it does not hold it. */
+  const update = async (id: string, owner: string, set: object, at: number | 'done' | '' = '') => {
+    const args = [id, owner, JSON.stringify(set), at, retention];
+    return (await script(lua.UPDATE_HELD, 2, entryKey(id), due, ...args)) === 1;
+  };
   return {
     async claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = now();
@@ -290,16 +295,12 @@ function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
       const renewed = await script(lua.RENEW, keys.length, ...keys, now(), leaseMs, owner, ...ids);
       return (renewed as unknown[]).map(String);
     },
-    async markInFlight(id, owner, isInFlight, receipt = '') {
-      return (await script(lua.IN_FLIGHT, 1, entryKey(id), owner, isInFlight ? now() : '', receipt)) === 1;
-    },
-    async rescheduleOutbox(id, owner, nextAttemptAt, error) {
-      const args = [id, owner, nextAttemptAt, error, now()];
-      return (await script(lua.RESCHEDULE, 2, entryKey(id), due, ...args)) === 1;
-    },
-    async giveUpOutbox(id, owner, reason) {
-      return (await script(lua.GIVE_UP, 2, entryKey(id), due, id, owner, reason, now(), retention)) === 1;
-    },
+    markInFlight: (id, owner, isInFlight, receipt) =>
+      update(id, owner, { inFlightAt: isInFlight ? now() : null, ...(receipt ? { receipt } : {}) }),
+    rescheduleOutbox: (id, owner, at, error) =>
+      update(id, owner, { nextAttemptAt: at, lastError: error, owner: '', updatedAt: now() }, at),
+    giveUpOutbox: (id, owner, reason) =>
+      update(id, owner, { status: 'given_up', reason, updatedAt: now() }, 'done'),
     async listOutbox(status) {
       const pipeline = redis.pipeline();
       for (const id of await redis.zrange(key('outbox', 'all'), '0', '-1')) pipeline.hgetall(entryKey(id));

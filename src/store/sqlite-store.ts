@@ -237,6 +237,11 @@ function refusal(s: SlotRecord | undefined, t: number, rules: ClaimRules): Claim
 }
 
 function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext): Steps<SlotStore> {
+  /** Sets `set`, then updated_at, job, slot_id and owner, on a slot that owner has claimed. */
+  const claimed = (set: string) =>
+    db.prepare(
+      `UPDATE slots SET ${set}, updated_at = ? WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
+    );
   const q = {
     slot: db.prepare(`SELECT ${SLOT} FROM slots WHERE job = ? AND slot_id = ?`),
     // Another slot of an exclusive job with a live claim, as the claim's answer.
@@ -252,14 +257,8 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
       `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
        updated_at = ? WHERE job = ? AND slot_id = ?`,
     ),
-    postSlot: db.prepare(
-      `UPDATE slots SET status = 'posted', error = NULL, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
-    failSlot: db.prepare(
-      `UPDATE slots SET status = 'failed', error = ?, lease_until = 0, updated_at = ?
-       WHERE job = ? AND slot_id = ? AND status = 'claimed' AND owner = ?`,
-    ),
+    postSlot: claimed(`status = 'posted', error = NULL`),
+    failSlot: claimed(`status = 'failed', error = ?, lease_until = 0`),
     addEntry: db.prepare(
       `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
        owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
@@ -320,6 +319,9 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
 }
 
 function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> {
+  /** Sets `set`, then updated_at, id and owner, on a pending entry that owner holds. */
+  const held = (set: string) =>
+    db.prepare(`UPDATE outbox SET ${set}, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`);
   const q = {
     due: db.prepare(
       `SELECT ${ENTRY} FROM outbox WHERE status = 'pending' AND (next_attempt_at <= ? OR (? = 1 AND owner = ''))
@@ -333,21 +335,10 @@ function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> 
        memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
     ),
     memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
-    renew: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    inFlight: db.prepare(
-      `UPDATE outbox SET in_flight_at = ?, receipt = COALESCE(?, receipt), updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    reschedule: db.prepare(
-      `UPDATE outbox SET next_attempt_at = ?, last_error = ?, owner = '', updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
-    giveUp: db.prepare(
-      `UPDATE outbox SET status = 'given_up', reason = ?, updated_at = ?
-       WHERE id = ? AND status = 'pending' AND owner = ?`,
-    ),
+    renew: held('next_attempt_at = ?'),
+    inFlight: held('in_flight_at = ?, receipt = COALESCE(?, receipt)'),
+    reschedule: held(`next_attempt_at = ?, last_error = ?, owner = ''`),
+    giveUp: held(`status = 'given_up', reason = ?`),
     list: db.prepare(`SELECT ${ENTRY} FROM outbox WHERE status = ? ORDER BY created_at, id`),
   };
   return {
