@@ -75,12 +75,13 @@ export const ADD_OPTIONS = z.object({
 
 /**
  * The options of /schedule add that may also be typed after the command line, where they are the
- * schedule's unless the command has an option of that name; only:, alert: and when: typed there
- * are the command's text.
+ * schedule's unless the command has an option of that name; when: typed there is the command's text.
  */
 const TRAILING: ReadonlySet<string> = new Set([
   'to',
   'tz',
+  'only',
+  'alert',
   'preview',
   'mode',
   'thread',

@@ -87,10 +87,13 @@ describe('the short form of /schedule add', () => {
     );
   });
 
-  it('reads only:, alert: and when: before the command line only, and names the options of /schedule add', () => {
-    // After the command line, only: is the command's (here: an option /weather does not have).
-    expect(readAddText('daily /weather Oslo only:new', weatherOptions)?.command).toBe(
-      '/weather Oslo only:new',
+  it('reads only: and alert: after the command line too, when: before it only, and names the options of /schedule add', () => {
+    expect(
+      readAddText('"daily at 07:00" /forecast Zocca only:new alert:"below 0"', ['city', 'units']),
+    ).toEqual({ when: 'daily at 07:00', command: '/forecast Zocca', only: 'new', alert: 'below 0' });
+    // when: after the command line is the command's text.
+    expect(readAddText('daily /weather Oslo when:now', weatherOptions)?.command).toBe(
+      '/weather Oslo when:now',
     );
     // Before the command line, the shared grammar binds /schedule add's own options.
     expect(() => readAddText('colour:red daily /voices')).toThrow(

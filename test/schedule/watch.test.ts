@@ -408,4 +408,15 @@ describe('/schedule add ... only:new alert:rain on /forecast', () => {
     );
     expect(world.upstream()).toEqual([]);
   });
+
+  it('reads only: and alert: typed after the command line as the schedule’s', async () => {
+    const added = await world.type('/schedule add hourly /forecast Zocca only:new alert:"below 0"');
+    expect(added.text).toMatch(/^Schedule \w+ added/);
+    const [record] = await world.store.listSchedules();
+    expect(record).toMatchObject({ command: '/forecast Zocca', onlyNew: true, alert: 'below 0' });
+    // A command that cannot be watched says so, rather than that it has no option only.
+    expect((await world.type('/schedule add hourly /voices only:new')).text).toMatch(
+      /^\/voices cannot be a watch \(only:new\)/,
+    );
+  });
 });
