@@ -23,7 +23,8 @@ const DAY_MS = 86_400_000;
 
 // Built on first use, not at import: the first Intl object maps several MB of ICU's data and code,
 // which an idle bot need not hold. One of each per locale a reader uses.
-type Format = Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat | Intl.ListFormat;
+type Format =
+  Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat | Intl.ListFormat | Intl.PluralRules;
 const formats = new Map<string, Format>();
 function cached<F extends Format>(key: string, build: () => F): F {
   let format = formats.get(key) as F | undefined;
@@ -290,6 +291,11 @@ export function quote(text: string, max = 80): string {
 export function formatList(items: readonly string[], kind: 'and' | 'or', locale = LOCALE): string {
   const type = kind === 'and' ? 'conjunction' : 'disjunction';
   return cached(`list|${type}|${locale}`, () => new Intl.ListFormat(locale, { type })).format(items);
+}
+
+/** `count`'s plural category in `locale` ("one", "other"), as i18next picks a message's form. */
+export function pluralCategory(count: number, locale = LOCALE): Intl.LDMLPluralRule {
+  return cached(`plural|${locale}`, () => new Intl.PluralRules(locale)).select(count);
 }
 
 /** "London, United Kingdom"; a part that repeats an earlier one is left out ("United Kingdom"). */

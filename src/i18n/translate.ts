@@ -8,6 +8,7 @@
 // kept split at its placeholders and filled as i18next fills it (template.ts).
 import { createInstance, type i18n, type TFunction } from 'i18next';
 import { LANGUAGES, PREFERENCE_DEFAULTS, type Language } from '../domain/preferences.ts';
+import { pluralCategory } from '../format.ts';
 import { CATALOGUE, type Catalogue } from './catalogue.ts';
 import { commandNames, slashName, type NameReader } from './command-text.ts';
 import { compileMessage, fillTemplate, fitsTemplate, type Template } from './template.ts';
@@ -61,13 +62,6 @@ function namesFor(reader: NameReader): Readonly<Record<string, string>> {
   return Object.fromEntries(commandNames().map((name) => [`/${name}`, slashName(name, reader)]));
 }
 
-const pluralRules = new Map<string, Intl.PluralRules>();
-function pluralOf(language: string, count: number): string {
-  let rules = pluralRules.get(language);
-  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
-  return rules.select(count);
-}
-
 /**
  * What decides the text i18next finds for a key given `count`: its plural form in the language and
  * in the fallback, and 0's own lookup (`_zero`); '' for no number; undefined for a count i18next
@@ -77,7 +71,7 @@ function formOf(language: Language, count: unknown): string | undefined {
   if (count === undefined || typeof count === 'string') return '';
   if (typeof count !== 'number') return undefined;
   if (count === 0) return 'zero';
-  return `${pluralOf(language, count)}/${pluralOf(PREFERENCE_DEFAULTS.language, count)}`;
+  return `${pluralCategory(count, language)}/${pluralCategory(count, PREFERENCE_DEFAULTS.language)}`;
 }
 
 /** i18next's answer with `returnDetails`: the text, and where it found it. */
@@ -120,9 +114,8 @@ export function translatorFor(language: Language, platform: NameReader['platform
   if (!t) {
     const fixed = translator().getFixedT(language);
     const names = namesFor(reader);
-    let kept = templates.get(language);
-    if (!kept) templates.set(language, (kept = new Map<string, Template | null>()));
-    const known = kept;
+    const known = templates.get(language) ?? new Map<string, Template | null>();
+    templates.set(language, known);
     t = (key, values) => {
       const form = formOf(language, values?.count);
       if (form !== undefined) {
