@@ -95,10 +95,10 @@ function changesOf(input: Omit<Input, 'scope'>): StoredPreferences {
  * The language a reply to a change is written in: the reader asked for the one just set, so it
  * answers at once; one just cleared gives way to what now applies (the channel's, or the default).
  */
-function answerLanguage(changes: StoredPreferences, prefs: Preferences, t: Translate): Translate {
+function answerLanguage(changes: StoredPreferences, prefs: Preferences, ctx: CommandContext): Translate {
   return 'language' in changes
-    ? translatorFor((changes.language as Language | undefined) ?? prefs.language)
-    : t;
+    ? translatorFor((changes.language as Language | undefined) ?? prefs.language, ctx.actor.platform)
+    : ctx.t;
 }
 
 export function createSettingsCommand(opts: SettingsCommandOptions): Command {
@@ -125,7 +125,7 @@ export function createSettingsCommand(opts: SettingsCommandOptions): Command {
       if (scope.kind === 'user') {
         if (isChange) await book.write(scope, changes);
         const prefs = await book.forCommand(ctx.actor, ctx.channel);
-        const say = answerLanguage(changes, prefs, t);
+        const say = answerLanguage(changes, prefs, ctx);
         return appliesReply(prefs, say, isChange ? changedLead(changes, say) : undefined);
       }
       const name =
