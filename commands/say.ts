@@ -8,8 +8,7 @@ import {
   type CommandContext,
   type NeededServices,
 } from '../src/core/command.ts';
-import type { UserError } from '../src/errors.ts';
-import { ServiceError, refusal } from '../src/errors.ts';
+import { ServiceError, refusal, type UserError } from '../src/errors.ts';
 import { formatBytes, formatNumber, quote, truncate } from './format.ts';
 import { characterLimitOf, countCharacters } from '../src/domain/speech.ts';
 import { findVoice, voiceChoices, voiceNameOf } from './voice-format.ts';

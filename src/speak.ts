@@ -5,8 +5,7 @@
 // with one sentence saying the audio could not be made.
 import type { Attachment, Reply } from './core/reply.ts';
 import { countCharacters } from './domain/speech.ts';
-import type { UserError } from './errors.ts';
-import { ServiceError, refusal, userMessageFor } from './errors.ts';
+import { ServiceError, refusal, userMessageFor, type UserError } from './errors.ts';
 import type { SpeechClient } from './services/speech/client.ts';
 import { writeTimes } from './render/time.ts';
 import { english, type Translate } from './i18n/translate.ts';
