@@ -6,7 +6,7 @@ import type { Reply } from '../src/core/reply.ts';
 import { formatNumber, quote } from './format.ts';
 import { optionDetails, syntaxHint, usageLine } from './help-format.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
-import type { Language } from '../src/domain/preferences.ts';
+import { LANGUAGES, type Language } from '../src/domain/preferences.ts';
 import { commandDescription, menuName, slashName } from '../src/i18n/command-text.ts';
 import type { Translate } from '../src/i18n/translate.ts';
 import type { Actor } from '../src/core/actor.ts';
@@ -75,10 +75,9 @@ function detail(commands: readonly Command[], reader: Reader): Reply {
 /** The commands whose name starts with `partial`, typed in any language herald writes ("zeitplan"). */
 function completeName(commands: readonly Command[], partial: string) {
   const lower = partial.trim().replace(/^\//, '').toLowerCase();
-  const seen = (n: string) => [
-    n,
-    ...(['de', 'fr'] as const).map((language) => slashName(n, { language, platform: 'discord' }).slice(1)),
-  ];
+  // Discord's list in every language herald writes, English (en-GB) among them.
+  const seen = (n: string) =>
+    LANGUAGES.map((language) => slashName(n, { language, platform: 'discord' }).slice(1));
   const names = commands.map((c) => c.name).filter((n) => seen(n).some((s) => s.startsWith(lower)));
   // The value is the English name, which /help reads whatever the reader's language.
   return names.slice(0, DISCORD_LIMITS.autocompleteChoices).map((n) => ({ name: `/${n}`, value: n }));
