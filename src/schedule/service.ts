@@ -226,10 +226,9 @@ async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Li
   const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
   const seen = records.filter((record) => canSee(settings, record, viewer));
   const schedules = seen.map(async (record) => {
-    const [next, skip] = record.paused
-      ? []
-      : await Promise.all([runsAfterSkips(store, record, now, 1), pendingSkip(store, record.id, now)]);
-    return { record, nextRun: next?.[0], skip, ...modeOf(record.destination) };
+    const skip = record.paused ? undefined : await pendingSkip(store, record.id, now);
+    const [nextRun] = record.paused ? [] : await runsAfterSkips(record, skip, now, 1);
+    return { record, nextRun, skip, ...modeOf(record.destination) };
   });
   return {
     schedules: await Promise.all(schedules),
@@ -267,7 +266,8 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
   const { store, settings } = opts;
   // Listed on the first completion of a zone, not at start-up: asking ICU maps its data.
   let zones: readonly string[] | undefined;
-  const next = (r: ScheduleRecord, count: number) => runsAfterSkips(store, r, opts.now(), count);
+  const next = async (r: ScheduleRecord, count: number, now = opts.now()) =>
+    runsAfterSkips(r, await pendingSkip(store, r.id, now), now, count);
   const audit = (record: ScheduleRecord, action: AuditAction, actor: Actor, surface?: Surface) =>
     recordAudit(store, record, { action, actor, via: sourceOf(actor, surface), at: opts.now().getTime() });
   return {
@@ -325,7 +325,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
     /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
     async preview(input: AddInput, creator: Actor, signal: AbortSignal) {
       const { command: line, destination, timezone, ping, ...record } = await readAdd(opts, input, creator);
-      const [nextRun] = await runsAfterSkips(store, { ...record, id: '', timezone }, opts.now(), 1);
+      const [nextRun] = await runsAfterSkips({ ...record, timezone }, undefined, opts.now(), 1);
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
       const run = { command: line, destination, actor: creator, ping };
       const result = await runPost(opts.commands(), opts.simulated, signal, run).then(

@@ -17,14 +17,13 @@ export async function pendingSkip(store: Store, id: string, now: Date): Promise<
 const LOOK_AHEAD = 2_048;
 const YEAR_MS = 366 * 86_400_000;
 
-/** The schedule's next `count` runs after `from`, its skipped slots left out. */
+/** The schedule's next `count` runs after `from`, its public holidays and `skip` (pendingSkip) left out. */
 export async function runsAfterSkips(
-  store: Store,
-  schedule: Pick<ScheduleRecord, 'id' | 'cron' | 'timezone' | 'holidays'>,
+  schedule: Pick<ScheduleRecord, 'cron' | 'timezone' | 'holidays'>,
+  skip: ScheduleSkip | undefined,
   from: Date,
   count: number,
 ): Promise<Date[]> {
-  const skip = await readSkip(store, schedule.id);
   const out: Date[] = [];
   let after = from;
   let size = count + (skip ? 1 : 0);
@@ -52,7 +51,7 @@ export async function setSkip(store: Store, record: ScheduleRecord, isSkip: bool
   if (!isSkip) {
     if (!pending) throw refusal((t) => t('scheduleRefusals:skip.none', { id }));
     await store.deleteValues(skipKey(id));
-    const [nextRun] = await runsAfterSkips(store, record, now, 1);
+    const [nextRun] = await runsAfterSkips(record, undefined, now, 1);
     return { record, slot: new Date(pending.slotId), nextRun };
   }
   if (pending)
@@ -62,7 +61,7 @@ export async function setSkip(store: Store, record: ScheduleRecord, isSkip: bool
         at: formatInZone(new Date(pending.slotId), timezone, locale),
       }),
     );
-  const [slot, nextRun] = await runsAfterSkips(store, record, now, 2);
+  const [slot, nextRun] = await runsAfterSkips(record, undefined, now, 2);
   if (!slot) throw refusal((t) => t('scheduleRefusals:skip.noNext', { id }));
   await store.setValue(skipKey(id), JSON.stringify({ slotId: slot.toISOString(), by: by.slice(0, 80) }));
   return { record, slot, nextRun };

@@ -3,7 +3,7 @@
 // (mode:edit, thread:yes), as the console, Discord and Slack show it, within their limits and
 // pinging no one: Discord's embed shows a mention as the name and never pings with it, and Slack's
 // is written in words.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderConsole } from '../../adapters/console/render.ts';
 import type { Reply } from '../../src/core/reply.ts';
 import { DISCORD_LIMITS } from '../../src/domain/discord.ts';
@@ -67,6 +67,16 @@ describe('/schedule list', () => {
     expect(slack).toMatch(
       /the run at <!date\^\d+\^\{date_short_pretty\} \{time\}\|Thu, 24 Dec 2026, 06:30 UTC>/,
     );
+  });
+
+  it("reads each schedule's /schedule skip once for its skip and its next run", async () => {
+    const id = idOf(await world.type('/schedule add "every weekday at 07:30" /weather Oslo to:ops', MANAGER));
+    await world.type(`/schedule skip ${id}`, MANAGER);
+    const getValue = vi.spyOn(world.store, 'getValue');
+    const lines = fieldOf(await world.type('/schedule list', MANAGER), id).value.split('\n');
+    expect(lines.find((l) => l.startsWith('Skips: '))).toMatch(/the run at Thu, 24 Dec .*by Ada/);
+    expect(lines.find((l) => l.startsWith('Next: '))).toMatch(/Fri, 25 Dec 2026, 07:30 UTC/);
+    expect(getValue.mock.calls.filter(([key]) => key === `schedule-skip:${id}`)).toHaveLength(1);
   });
 
   it("writes a Slack schedule's mentions in words, and keeps many of them within Discord's field", async () => {

@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkHolidays, holidayOn } from '../../src/holidays.ts';
 import { runsAfterSkips } from '../../src/schedule/skips.ts';
-import { createMemoryStore } from '../../src/store/index.ts';
 
 describe('holidayOn', () => {
   it('names Christmas Day in Germany, in English', async () => {
@@ -78,24 +77,30 @@ describe('runsAfterSkips', () => {
   const weekday = { id: 'k7p2mx', cron: '30 7 * * 1-5', timezone: 'Europe/Berlin', holidays: 'de' };
 
   it('leaves out Christmas Day and Boxing Day, and the weekend between', async () => {
-    const store = createMemoryStore();
-    const runs = await runsAfterSkips(store, weekday, new Date('2026-12-24T12:00:00Z'), 2);
+    const runs = await runsAfterSkips(weekday, undefined, new Date('2026-12-24T12:00:00Z'), 2);
     expect(runs.map((d) => d.toISOString())).toEqual([
       '2026-12-28T06:30:00.000Z',
       '2026-12-29T06:30:00.000Z',
     ]);
   });
 
+  it('leaves out the slot /schedule skip set aside too', async () => {
+    const skip = { slotId: '2026-12-28T06:30:00.000Z', by: 'Ada' };
+    const runs = await runsAfterSkips(weekday, skip, new Date('2026-12-24T12:00:00Z'), 2);
+    expect(runs.map((d) => d.toISOString())).toEqual([
+      '2026-12-29T06:30:00.000Z',
+      '2026-12-30T06:30:00.000Z',
+    ]);
+  });
+
   it('finds the next run past two holidays of a schedule every 15 minutes', async () => {
-    const store = createMemoryStore();
     const often = { ...weekday, cron: '*/15 * * * *' };
-    const [next] = await runsAfterSkips(store, often, new Date('2026-12-24T23:50:00Z'), 1);
+    const [next] = await runsAfterSkips(often, undefined, new Date('2026-12-24T23:50:00Z'), 1);
     expect(next?.toISOString()).toBe('2026-12-26T23:00:00.000Z');
   });
 
   it('is empty for a schedule whose every run is a holiday', async () => {
-    const store = createMemoryStore();
     const christmas = { ...weekday, cron: '0 8 25 12 *' };
-    expect(await runsAfterSkips(store, christmas, new Date('2026-01-01T00:00:00Z'), 1)).toEqual([]);
+    expect(await runsAfterSkips(christmas, undefined, new Date('2026-01-01T00:00:00Z'), 1)).toEqual([]);
   });
 });
