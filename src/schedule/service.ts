@@ -11,14 +11,7 @@ import { forgetComponents } from '../core/component-state.ts';
 import type { Dispatcher } from '../core/dispatch-contract.ts';
 import type { Mention } from '../domain/mentions.ts';
 import type { Store } from '../store/store.ts';
-import {
-  landsKey,
-  newScheduleId,
-  skipKey,
-  type ScheduleRecord,
-  type ScheduleRun,
-  type ScheduleSkip,
-} from './schedules.ts';
+import { landsKey, newScheduleId, skipKey, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import { destinationFor, type DestinationSources } from './add-destination.ts';
 import { canSee, isScheduleAdmin, mayManage, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
@@ -47,24 +40,18 @@ export interface ScheduleSettings {
 }
 
 /** A schedule set by the deployment (the analytics summary): listed, never changed from chat. */
-export interface BuiltInSchedule {
+export type BuiltInSchedule = Pick<ScheduleRecord, 'cron' | 'timezone' | 'destination' | 'lastRun'> & {
   name: string;
   description: string;
-  cron: string;
-  timezone: string;
   /** The variables that set it, for the read-only answer. */
   variables: string;
-  destination: string;
   disabledReason?: string;
-  lastRun?: ScheduleRun;
-}
+};
 
-export interface ManualRun {
-  outcome: 'posted' | 'pending' | 'failed' | 'skipped' | 'no-change';
-  /** Why it failed or was skipped, one sentence. */
-  error?: string;
-  messageId?: string;
-}
+/** `/schedule run`'s answer: a run as its history keeps it (never `missed`), without its times. */
+export type ManualRun = Pick<ScheduleRun, 'error' | 'messageId'> & {
+  outcome: Exclude<ScheduleRun['outcome'], 'missed'>;
+};
 
 /** What a preview shows: the post the schedule would make now, or why it would fail. */
 export type Preview = Awaited<ReturnType<ScheduleService['preview']>>;
@@ -121,16 +108,8 @@ export interface AddInput {
 /** A destination as the simulated-data guard sees it; absent where no guard is set. */
 export type DestinationMode = 'real' | 'simulated' | 'disabled';
 
-export interface Listing {
-  schedules: {
-    record: ScheduleRecord;
-    nextRun: Date | undefined;
-    /** The run `/schedule skip` set aside, still to come. */
-    skip?: ScheduleSkip | undefined;
-    destinationMode?: DestinationMode;
-  }[];
-  builtIns: { schedule: BuiltInSchedule; nextRun: Date | undefined; destinationMode?: DestinationMode }[];
-}
+/** What /schedule list shows: each schedule with its next run and the run `/schedule skip` set aside. */
+export type Listing = Awaited<ReturnType<typeof listFor>>;
 
 /** Commands that change something or manage schedules are never run on a schedule. */
 const UNSCHEDULABLE = /^(email send|settings|schedule( |$))/;
@@ -218,7 +197,7 @@ async function readAdd(
 }
 
 /** What /schedule list shows `viewer`: the schedules they may see, and the built-in ones. */
-async function listFor(opts: ScheduleServiceOptions, viewer: Viewer): Promise<Listing> {
+async function listFor(opts: ScheduleServiceOptions, viewer: Viewer) {
   const { store, settings } = opts;
   const now = opts.now();
   const modeOf = (destination: string): { destinationMode?: DestinationMode } =>

@@ -29,7 +29,7 @@ const RECORD: ScheduleRecord = {
   lastRun: { slotId: AT.toISOString(), at: AT.getTime(), outcome: 'posted' },
 };
 
-const LISTING = { schedules: [{ record: RECORD, nextRun: AT }], builtIns: [] };
+const LISTING = { schedules: [{ record: RECORD, nextRun: AT, skip: undefined }], builtIns: [] };
 const HISTORY = [
   { slotId: AT.toISOString(), at: AT.getTime(), outcome: 'posted' as const, durationMs: 1200 },
 ];
