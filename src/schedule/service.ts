@@ -118,12 +118,27 @@ type ManageVerb = 'remove' | 'pause' | 'resume' | 'run' | 'skip' | 'unskip';
 
 /**
  * The stored schedule id, or the one-sentence refusal (built in, or unknown); one `viewer` may not
- * see reads as unknown, so that an id says nothing of another server's schedules.
+ * see reads as unknown, so that an id says nothing of another server's schedules. To `verb` it,
+ * the viewer must also manage it: its creator, the operator or a schedule admin. Being allowed to
+ * manage schedules does not make another user's schedule one's own (run as them, it would use
+ * their access and their budget).
  */
-async function findSchedule(opts: ScheduleServiceOptions, id: string, viewer: Viewer) {
+async function findSchedule(opts: ScheduleServiceOptions, id: string, viewer: Viewer, verb?: ManageVerb) {
   const wanted = id.trim().toLowerCase();
   const record = await opts.store.getSchedule(wanted);
-  if (record && canSee(opts.settings, record, viewer)) return record;
+  if (record && canSee(opts.settings, record, viewer)) {
+    if (!verb || mayManage(opts.settings, record, viewer.actor)) return record;
+    throw refusal(
+      (t) =>
+        t('schedule:refuse.notYours', {
+          id: record.id,
+          creator: record.creator.displayName,
+          user: viewer.actor.id,
+          verb: t(`schedule:refuse.verbs.${verb}`),
+        }),
+      'forbidden',
+    );
+  }
   const builtIn = (await opts.builtIns?.())?.find((b) => b.name === wanted);
   if (builtIn) {
     const { name, variables } = builtIn;
@@ -219,26 +234,6 @@ async function listFor(opts: ScheduleServiceOptions, viewer: Viewer) {
   };
 }
 
-/**
- * A schedule the asker may see (else "there is no schedule") and manage: its creator, the
- * operator or a schedule admin. Being allowed to manage schedules does not make another user's
- * schedule one's own (run as them, it would use their access and their budget).
- */
-async function findManaged(opts: ScheduleServiceOptions, id: string, viewer: Viewer, verb: ManageVerb) {
-  const record = await findSchedule(opts, id, viewer);
-  if (mayManage(opts.settings, record, viewer.actor)) return record;
-  throw refusal(
-    (t) =>
-      t('schedule:refuse.notYours', {
-        id: record.id,
-        creator: record.creator.displayName,
-        user: viewer.actor.id,
-        verb: t(`schedule:refuse.verbs.${verb}`),
-      }),
-    'forbidden',
-  );
-}
-
 export type ScheduleService = ReturnType<typeof createScheduleService>;
 
 export function createScheduleService(opts: ScheduleServiceOptions) {
@@ -264,7 +259,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
     list: (viewer: Viewer) => listFor(opts, viewer),
     /** `channel`, here and below: where the asker types. */
     async remove(id: string, actor: Actor, channel?: ChatChannel, surface?: Surface) {
-      const record = await findManaged(opts, id, { actor, channel }, 'remove');
+      const record = await findSchedule(opts, id, { actor, channel }, 'remove');
       await store.removeSchedule(record.id);
       await audit(record, 'remove', actor, surface);
       // Its buttons' targets were kept while it existed (component-state.ts).
@@ -275,19 +270,19 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
       return record;
     },
     async setPaused(id: string, paused: boolean, actor: Actor, channel?: ChatChannel, surface?: Surface) {
-      const record = await findManaged(opts, id, { actor, channel }, paused ? 'pause' : 'resume');
+      const record = await findSchedule(opts, id, { actor, channel }, paused ? 'pause' : 'resume');
       if (!(await store.setPaused(record.id, paused))) await findSchedule(opts, id, { actor, channel });
       await audit(record, paused ? 'pause' : 'resume', actor, surface);
       const updated = { ...record, paused };
       return { record: updated, nextRun: paused ? undefined : (await next(updated, 1))[0] };
     },
     async run(id: string, actor: Actor, channel?: ChatChannel) {
-      const record = await findManaged(opts, id, { actor, channel }, 'run');
+      const record = await findSchedule(opts, id, { actor, channel }, 'run');
       return { record, result: await opts.runNow(record, actor) };
     },
     /** Skips the next run (`isSkip`), or takes that back: the slot, and the next run after it. */
     async setSkip(id: string, isSkip: boolean, actor: Actor, channel?: ChatChannel, surface?: Surface) {
-      const record = await findManaged(opts, id, { actor, channel }, isSkip ? 'skip' : 'unskip');
+      const record = await findSchedule(opts, id, { actor, channel }, isSkip ? 'skip' : 'unskip');
       const skipped = await setSkip(store, record, isSkip, actor.displayName, opts.now());
       await audit(record, isSkip ? 'skip' : 'unskip', actor, surface);
       return skipped;
