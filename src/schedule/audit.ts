@@ -8,7 +8,7 @@ import type { Surface } from '../core/command.ts';
 import { workspaceOf } from '../core/channel.ts';
 import type { Store } from '../store/store.ts';
 import type { ScheduleRecord } from './schedules.ts';
-import { isScheduleAdmin, type Viewer } from './visibility.ts';
+import { isScheduleAdmin, type ScheduleAdmins, type Viewer } from './visibility.ts';
 
 export type AuditAction = 'add' | 'pause' | 'resume' | 'skip' | 'unskip' | 'remove' | 'import';
 
@@ -80,7 +80,7 @@ export async function importAudit(store: Store, entries: readonly AuditEntry[]):
 /** The latest entries `viewer` may read, newest first, of schedule `id` when given. */
 export async function readAudit(
   store: Store,
-  admins: Parameters<typeof isScheduleAdmin>[0],
+  admins: ScheduleAdmins,
   viewer: Viewer,
   id?: string,
 ): Promise<AuditEntry[]> {

@@ -13,7 +13,7 @@ import type { Mention } from '../domain/mentions.ts';
 import type { Store } from '../store/store.ts';
 import { landsKey, newScheduleId, skipKey, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import { destinationFor, type DestinationSources } from './add-destination.ts';
-import { canSee, isScheduleAdmin, mayManage, type Viewer } from './visibility.ts';
+import { canSee, isScheduleAdmin, mayManage, type ScheduleAdmins, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
@@ -24,19 +24,13 @@ import { readAudit, recordAudit, sourceOf, type AuditAction } from './audit.ts';
 import { checkHolidays } from '../holidays.ts';
 import { pendingSkip, runsAfterSkips, setSkip } from './skips.ts';
 
-export interface ScheduleSettings {
+export interface ScheduleSettings extends ScheduleAdmins {
   /** The zone of a schedule added without `tz` (SCHEDULE_TZ). */
   timezone: string;
   minIntervalMinutes: number;
   max: number;
   /** Configured destination names; never their addresses. */
   destinations: readonly string[];
-  /**
-   * SCHEDULE_ADMIN_USERS / _ROLES: who may remove, pause, resume and run schedules that others
-   * added (the operator always may); everyone else manages their own only.
-   */
-  adminUsers?: readonly string[];
-  adminRoles?: readonly string[];
 }
 
 /** A schedule set by the deployment (the analytics summary): listed, never changed from chat. */

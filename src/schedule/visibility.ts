@@ -12,8 +12,11 @@ export interface Viewer {
   channel?: ChatChannel | undefined;
 }
 
-/** SCHEDULE_ADMIN_USERS and SCHEDULE_ADMIN_ROLES. */
-interface ScheduleAdmins {
+/**
+ * SCHEDULE_ADMIN_USERS / _ROLES: who may remove, pause, resume and run schedules that others added
+ * (the operator always may); everyone else manages their own only.
+ */
+export interface ScheduleAdmins {
   adminUsers?: readonly string[];
   adminRoles?: readonly string[];
 }
