@@ -86,7 +86,7 @@ function changesOf(input: Omit<Input, 'scope'>): StoredPreferences {
   for (const [key, value] of Object.entries(typed) as [keyof StoredPreferences, string | undefined][]) {
     if (value === undefined) continue;
     if (value.toLowerCase() === CLEAR_WORD) changes[key] = undefined;
-    else changes[key] = key === 'timezone' ? canonicalTimeZone(value) : value;
+    else changes[key] = key === 'timezone' ? (canonicalTimeZone(value) ?? value) : value;
   }
   return changes;
 }

@@ -147,7 +147,7 @@ export function loadScheduleConfig(
     destinations[name] = webhook;
   }
   return {
-    timezone: isTimeZone(timezone) ? canonicalTimeZone(timezone) : timezone,
+    timezone: canonicalTimeZone(timezone) ?? timezone,
     minIntervalMinutes: e.SCHEDULE_MIN_INTERVAL_MINUTES,
     max: e.SCHEDULE_MAX,
     allowedUsers: e.SCHEDULE_ALLOWED_USERS,

@@ -39,26 +39,24 @@ const EXAMPLES = {
 // Known without asking Intl: the first Intl object maps several MB of ICU, which start-up need not pay.
 const UTC = 'UTC';
 
-export function isTimeZone(tz: string): boolean {
-  if (tz === UTC) return true;
-  if (tz.trim() === '') return false;
+/** "europe/berlin" -> "Europe/Berlin"; undefined when `tz` is not an IANA name. */
+export function canonicalTimeZone(tz: string): string | undefined {
+  if (tz === UTC) return UTC;
+  if (tz.trim() === '') return undefined;
   try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
+    return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
+export const isTimeZone = (tz: string): boolean => canonicalTimeZone(tz) !== undefined;
+
 /** Throws the one sentence for a zone that is not an IANA name. */
 export function checkTimeZone(tz: string): string {
-  if (!isTimeZone(tz)) throw refusal((t) => t('scheduleRefusals:when.timeZone', { tz }));
-  return canonicalTimeZone(tz);
-}
-
-/** "europe/berlin" -> "Europe/Berlin". */
-export function canonicalTimeZone(tz: string): string {
-  return tz === UTC ? UTC : new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+  const zone = canonicalTimeZone(tz);
+  if (zone === undefined) throw refusal((t) => t('scheduleRefusals:when.timeZone', { tz }));
+  return zone;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
