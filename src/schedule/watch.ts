@@ -41,6 +41,10 @@ type Entry = readonly [digest: string, text?: string];
 
 const cut = (text: string) => Array.from(text).slice(0, TEXT_MAX).join('');
 
+/** A diff's memory of `items`, as stored: each key's digest with its line. */
+const factsMemory = (items: readonly Pick<WatchItem, 'key' | 'text'>[]) =>
+  JSON.stringify({ v: 2, facts: items.map((i) => [keyDigest(i.key), cut(i.text)]) } satisfies Memory);
+
 /** The entries of a stored memory; undefined on the first run or when it cannot be read. */
 function readMemory(raw: string | undefined): Entry[] | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -114,10 +118,7 @@ function watchNew(
 
 /** `diff`: the first post is the reply as it is; then the items added (+), changed (~) and gone (−). */
 function watchDiff(reply: Reply, items: readonly WatchItem[], before: Entry[] | undefined): WatchResult {
-  const facts = items
-    .slice(0, WATCH_MEMORY_MAX)
-    .map((i): [string, string] => [keyDigest(i.key), cut(i.text)]);
-  const memory = JSON.stringify({ v: 2, facts } satisfies Memory);
+  const memory = factsMemory(items.slice(0, WATCH_MEMORY_MAX));
   if (before === undefined) {
     const embeds = (reply.embeds ?? []).map((e, i) =>
       i === 0 ? { ...e, title: `Starting point: ${e.title ?? ''}` } : e,
@@ -173,11 +174,8 @@ export async function convertOldWatchMemories(
       // Not the old format either: no memory, as applyWatch reads it.
     }
     if (!Array.isArray(plain)) continue;
-    const facts = plain
-      .filter((p): p is string => typeof p === 'string')
-      .slice(-WATCH_MEMORY_MAX)
-      .map((p): [string, string] => [keyDigest(p), cut(p)]);
-    await store.setValue(watchMemoryKey(id), JSON.stringify({ v: 2, facts } satisfies Memory));
+    const keys = plain.filter((p): p is string => typeof p === 'string').slice(-WATCH_MEMORY_MAX);
+    await store.setValue(watchMemoryKey(id), factsMemory(keys.map((key) => ({ key, text: key }))));
     converted++;
   }
   return converted;
