@@ -31,7 +31,9 @@ export const AUDIT_SHOWN = 50;
 
 const ALL = 'audit:all';
 const DEPLOYMENT = 'audit:deployment';
-const workspaceScope = (platform: string, workspace: string) => `${platform}:${workspace}`;
+/** The scope of a Discord server's or Slack workspace's entries; none for the deployment's. */
+const scopeOf = (platform: string, workspace: string | undefined) =>
+  workspace === undefined ? undefined : `${platform}:${workspace}`;
 const logOf = (scope: string | undefined) => (scope === undefined ? DEPLOYMENT : `audit:${scope}`);
 
 /** The source a chat actor's change has when its surface did not say: typed, or the console. */
@@ -45,9 +47,9 @@ export async function recordAudit(
   change: { action: AuditAction; actor: Actor; via: ChangeSource; at: number },
 ): Promise<void> {
   const { actor } = change;
-  const workspace = record.home?.workspaceId;
+  const scope = scopeOf(record.creator.platform, record.home?.workspaceId);
   await append(store, {
-    ...(workspace === undefined ? {} : { scope: workspaceScope(record.creator.platform, workspace) }),
+    ...(scope === undefined ? {} : { scope }),
     at: change.at,
     action: change.action,
     scheduleId: record.id,
@@ -87,14 +89,9 @@ export async function readAudit(
   const { actor, channel } = viewer;
   if (!isScheduleAdmin(admins, actor))
     throw refusal((t) => t('scheduleHistory:audit.adminsOnly'), 'forbidden');
-  const workspace = workspaceOf(channel);
-  const keys =
-    actor.isOperator === true || channel === undefined
-      ? [ALL]
-      : [
-          DEPLOYMENT,
-          ...(workspace === undefined ? [] : [logOf(workspaceScope(channel.platform, workspace))]),
-        ];
+  const scope = channel && scopeOf(channel.platform, workspaceOf(channel));
+  const isAll = actor.isOperator === true || channel === undefined;
+  const keys = isAll ? [ALL] : [DEPLOYMENT, ...(scope === undefined ? [] : [logOf(scope)])];
   const logs = await Promise.all(keys.map((key) => store.readLog(key, AUDIT_KEPT)));
   const wanted = id?.trim().toLowerCase();
   return logs
