@@ -238,14 +238,10 @@ export function previousRun(cron: string, tz: string, at: Date): Date | undefine
   return undefined;
 }
 
-/** The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part). */
-function shortestIntervalMinutes(cron: string): number {
-  const runs = wallJob(cron).nextRuns(INTERVAL_SAMPLE, new Date(Date.UTC(2025, 0, 6)));
-  let shortest = Infinity;
-  for (let i = 1; i < runs.length; i++) {
-    shortest = Math.min(shortest, (runs[i]!.getTime() - runs[i - 1]!.getTime()) / MINUTE_MS);
-  }
-  return shortest;
+/** The shortest gap between two runs of `job`, in minutes (sampled in UTC, so DST plays no part). */
+function shortestIntervalMinutes(job: Cron): number {
+  const runs = job.nextRuns(INTERVAL_SAMPLE, new Date(Date.UTC(2025, 0, 6))).map((run) => run.getTime());
+  return Math.min(...runs.slice(1).map((run, i) => (run - runs[i]!) / MINUTE_MS));
 }
 
 /** Reads `when`, refusing in one sentence anything more frequent than `minIntervalMinutes` or never due. */
@@ -256,11 +252,12 @@ export function parseWhen(input: string, opts: { minIntervalMinutes: number; now
   if (!parsed) throw refusal((t) => t('scheduleRefusals:when.unreadable', { text, ...EXAMPLES }));
   // Measured on the wall clock (UTC): a zone moves a run by hours, not across the span.
   const now = opts.now ?? new Date();
-  const next = wallJob(parsed.cron).nextRun(now);
+  const job = wallJob(parsed.cron);
+  const next = job.nextRun(now);
   if (!next || next.getTime() - now.getTime() > LONGEST_GAP_DAYS * DAY_MS) {
     throw refusal((t) => t('scheduleRefusals:when.noRun', { text, days: LONGEST_GAP_DAYS }));
   }
-  const shortest = shortestIntervalMinutes(parsed.cron);
+  const shortest = shortestIntervalMinutes(job);
   if (shortest < opts.minIntervalMinutes) {
     const minimum = opts.minIntervalMinutes;
     throw refusal((t, locale) =>
