@@ -20,7 +20,6 @@ import type { ScheduleRun } from '../src/schedule/schedules.ts';
 import type { Services } from '../src/core/services.ts';
 import { webhookClientFor } from '../src/schedule/delivery.ts';
 import { previousRun } from '../src/schedule/when.ts';
-import { watchMemoryKey } from '../src/schedule/watch.ts';
 import { destinationMessages, landsRefusal, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
@@ -242,7 +241,6 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     commands: attached,
     runNow: (record, asker) => runner.runNow(record, asker),
     builtIns: () => builtIns(opts, builtInSchedules, now),
-    forget: async (id) => void (await opts.store.setValue(watchMemoryKey(id), '')),
     channelChecks: channelChecks(opts.channels),
     channelAudiences: channelAudiences(opts.channels),
     directChannels: directChannels(opts.channels),

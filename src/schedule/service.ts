@@ -15,7 +15,7 @@ import { landsKey, newScheduleId, skipKey, type ScheduleRecord, type ScheduleRun
 import { destinationFor, type DestinationSources } from './add-destination.ts';
 import { canSee, isScheduleAdmin, mayManage, type ScheduleAdmins, type Viewer } from './visibility.ts';
 import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
-import { refuseWatch } from './watch.ts';
+import { refuseWatch, watchMemoryKey } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
@@ -65,8 +65,6 @@ export interface ScheduleServiceOptions extends Omit<DestinationSources, 'destin
    */
   runNow: (record: ScheduleRecord, asker: Actor) => Promise<ManualRun>;
   builtIns?: () => Promise<BuiltInSchedule[]>;
-  /** Drops what a removed watch remembered. */
-  forget?: (id: string) => Promise<void>;
   /** Refuses a schedule that would post simulated data to a real destination (simulated.ts). */
   simulated?: SimulatedPolicy;
   /** Each posted run's message address for the history (message-links.ts); absent: ids only. */
@@ -260,7 +258,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
       await forgetComponents(store, record.id);
       if (record.lands) await store.deleteValues(landsKey(record.id));
       await store.deleteValues(skipKey(record.id));
-      if (record.onlyNew) await opts.forget?.(record.id);
+      if (record.onlyNew) await store.deleteValues(watchMemoryKey(record.id));
       return record;
     },
     async setPaused(id: string, paused: boolean, actor: Actor, channel?: ChatChannel, surface?: Surface) {

@@ -46,11 +46,7 @@ beforeEach(async () => {
   pageSizes = [];
   at('2026-03-27T12:00:10Z');
   store = createMemoryStore({ now: () => nowMs });
-  world = await startWorld({
-    now,
-    settings: { minIntervalMinutes: 1 },
-    forget: async (id) => void (await store.setValue(watchMemoryKey(id), '')),
-  });
+  world = await startWorld({ now, store, settings: { minIntervalMinutes: 1 } });
   world.server.use(
     http.get(route('jobSearch', '/jobs/:country/search/:page'), ({ request }) => {
       pageSizes.push(new URL(request.url).searchParams.get('results_per_page'));
@@ -118,7 +114,7 @@ describe('/schedule add ... only:new on /jobs', () => {
 
     // Removing the watch takes its memory with it.
     await world.type(`/schedule remove ${record!.id}`);
-    expect(await store.getValue(watchMemoryKey(record!.id))).toBe('');
+    expect(await store.getValue(watchMemoryKey(record!.id))).toBeUndefined();
   });
 
   it('refuses only:new for a command without a sensible "new", in one sentence', async () => {

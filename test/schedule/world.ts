@@ -250,8 +250,6 @@ export interface WorldOptions {
   store?: Store;
   settings?: Partial<ScheduleSettings>;
   runNow?: (record: ScheduleRecord, world: World) => Promise<ManualRun>;
-  /** What removing a watch does to its memory (jobs/schedule-engine.ts wires the store's). */
-  forget?: (id: string) => Promise<void>;
   /** Who may manage schedules (SCHEDULE_ALLOWED_USERS / _ROLES). */
   allow?: { users: string[]; roles: string[] };
   /** The simulated-data guard at add time (jobs/schedule-engine.ts wires the plan's). */
@@ -297,7 +295,6 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     runNow: (record) =>
       opts.runNow ? opts.runNow(record, world) : Promise.resolve({ outcome: 'skipped', error: 'no runner' }),
     now,
-    ...(opts.forget ? { forget: opts.forget } : {}),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     ...(opts.builtIns ? { builtIns: () => Promise.resolve(opts.builtIns ?? []) } : {}),
     ...(opts.channels
