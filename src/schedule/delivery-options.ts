@@ -54,23 +54,6 @@ const DELIVERY_DEFAULTS = Object.freeze({
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
-/** What a drain (or a slot's delivery) did, filled in as its deliveries go. */
-export interface DrainResult {
-  /** Entry id to outcome, for every entry this drain handled. */
-  outcomes: Map<string, EntryOutcome>;
-  /** By entry id: the provider's id of the post, the channel it says it is in, why it was not delivered. */
-  receipts: Map<string, string>;
-  channels: Map<string, string>;
-  failures: Map<string, DeliveryFailure>;
-}
-
-export const emptyDrain = (): DrainResult => ({
-  outcomes: new Map(),
-  receipts: new Map(),
-  channels: new Map(),
-  failures: new Map(),
-});
-
 export interface DeliveryFailure {
   reason: string;
   status?: number;
@@ -79,13 +62,16 @@ export interface DeliveryFailure {
 }
 
 /**
- * What became of entry `id` in a drain: the provider's id of the post once delivered, the channel it
- * is in, and why it was not delivered (yet), with the provider's HTTP status when it answered.
+ * What became of entry `id` in a drain (or a slot's delivery): the provider's id of the post once
+ * delivered, the channel it is in, and why it was not delivered (yet), with the provider's HTTP status
+ * when it answered.
  */
-export function resultOf(drained: DrainResult, id: string) {
-  const outcome = drained.outcomes.get(id) ?? 'pending';
-  const failure = outcome === 'delivered' ? undefined : drained.failures.get(id);
-  return { id, outcome, receipt: drained.receipts.get(id), channelId: drained.channels.get(id), failure };
+export interface EntryResult {
+  id: string;
+  outcome: EntryOutcome;
+  receipt?: string;
+  channelId?: string;
+  failure?: DeliveryFailure;
 }
 
 // While a post waits its turn in its destination's lane and is sent, its lease is renewed every

@@ -20,13 +20,12 @@ import type {
 import { parseChannelDestination } from '../core/channel.ts';
 import {
   createDeliveryContext,
-  emptyDrain,
   fromOutboxPayload,
   type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
-  type DrainResult,
   type EntryOutcome,
+  type EntryResult,
 } from './delivery-options.ts';
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
@@ -141,9 +140,9 @@ async function putBack(
 }
 
 /** The store says another owner holds the entry now: that owner sends it, never this process. */
-function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: DrainResult): EntryOutcome {
+function takenOver(ctx: DeliveryContext, entry: OutboxEntry, note: EntryResult): EntryOutcome {
   ctx.log.warn(named(entry), 'outbox.taken_over');
-  notes.failures.set(entry.id, { reason: 'another replica took the post over' });
+  note.failure = { reason: 'another replica took the post over' };
   return 'pending';
 }
 
@@ -179,13 +178,12 @@ async function waitTurn(
 async function delivered(
   ctx: DeliveryContext,
   entry: OutboxEntry,
-  notes: DrainResult,
+  note: EntryResult,
   posted: { id?: string; channelId?: string },
 ): Promise<EntryOutcome> {
   const receipt = posted.id;
   await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
-  if (receipt !== undefined) notes.receipts.set(entry.id, receipt);
-  if (posted.channelId !== undefined) notes.channels.set(entry.id, posted.channelId);
+  Object.assign(note, { receipt, channelId: posted.channelId });
   const fields = { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts };
   // A 204 to a wait=true post: Discord created the message and did not say its id.
   if (receipt === undefined) ctx.log.info(fields, 'outbox.delivered_without_id');
@@ -208,10 +206,10 @@ function permanentReason(err: unknown): string | undefined {
 async function deliverEntry(
   ctx: DeliveryContext,
   entry: OutboxEntry,
-  notes: DrainResult,
+  note: EntryResult,
   { signal, markedAt }: DeliverOpts = {},
 ): Promise<EntryOutcome> {
-  if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
+  if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, note);
   if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
     const minutes = Math.round(ctx.maxAgeMs / 60_000);
     const reason = `not delivered within ${minutes} minutes: ${entry.lastError ?? 'unknown error'}`;
@@ -239,7 +237,7 @@ async function deliverEntry(
     // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
     if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
       if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
-      notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
+      note.failure = { reason: INVALID_LIMIT_REASON };
       return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
@@ -251,15 +249,15 @@ async function deliverEntry(
       }
       // Before the request: if this process dies, the next claim knows the post may be visible.
       if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
-        return takenOver(ctx, entry, notes);
+        return takenOver(ctx, entry, note);
       isMarked = false;
       isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
-      const outcome = await delivered(ctx, entry, notes, posted);
+      const outcome = await delivered(ctx, entry, note, posted);
       await ctx.pauses.learn(scopesOf(entry), facts);
       return outcome;
     } catch (err) {
-      const next = await afterFailure(ctx, entry, notes, { err, facts, tries, isUncertain }, signal);
+      const next = await afterFailure(ctx, entry, note, { err, facts, tries, isUncertain }, signal);
       if (next !== 'again' && next !== 'answered') return next;
       // An answer (any HTTP status) means the provider did not take the post.
       if (next === 'answered') isUncertain = false;
@@ -271,7 +269,7 @@ async function deliverEntry(
 async function afterFailure(
   ctx: DeliveryContext,
   entry: OutboxEntry,
-  notes: DrainResult,
+  note: EntryResult,
   { err, facts, tries, isUncertain }: Failure,
   signal?: AbortSignal,
 ): Promise<EntryOutcome | 'again' | 'answered'> {
@@ -279,15 +277,15 @@ async function afterFailure(
   const isLimited = isServiceError && err.code === 'rate_limited';
   const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
   if (isServiceError && err.code === 'bad_response' && err.status === 204)
-    return delivered(ctx, entry, notes, {});
+    return delivered(ctx, entry, note, {});
   // A timeout or a cut connection leaves it unknown whether the provider took the post.
   const isAnswered = isServiceError && err.status !== undefined;
   if (isAnswered) await ctx.store.markInFlight(entry.id, ctx.owner, false);
-  notes.failures.set(entry.id, {
+  note.failure = {
     reason: describe(err),
     ...(isAnswered ? { status: err.status } : {}),
     ...(isServiceError && err.refusal ? { refusal: err.refusal } : {}),
-  });
+  };
   const permanent = permanentReason(err);
   if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
   if (isUncertain && !isAnswered && isServiceError) {
@@ -327,25 +325,26 @@ const MAX_BATCHES = 100;
 
 export type Deliverer = ReturnType<typeof createDeliverer>;
 
-async function deliverAll(
+/** Delivers `entries`, each destination's in its lane; what became of each, in their order. */
+function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  notes: DrainResult,
   opts: DeliverOpts = {},
-): Promise<void> {
-  await Promise.all(
+): Promise<EntryResult[]> {
+  return Promise.all(
     entries.map(async (entry) => {
+      const note: EntryResult = { id: entry.id, outcome: 'pending' };
       ctx.leases.keep(entry.id);
       try {
-        const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
-          deliverEntry(ctx, entry, notes, opts),
+        note.outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
+          deliverEntry(ctx, entry, note, opts),
         );
-        if (outcome !== 'delivered' && !notes.failures.has(entry.id))
-          notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
-        notes.outcomes.set(entry.id, outcome);
       } finally {
         ctx.leases.release(entry.id);
       }
+      if (note.outcome === 'delivered') delete note.failure;
+      else note.failure ??= { reason: entry.lastError ?? 'not delivered yet' };
+      return note;
     }),
   );
 }
@@ -358,8 +357,8 @@ export function createDeliverer(options: DeliveryOptions) {
     /** How long a claim holds an entry: an unanswered send is resent only after it. */
     leaseMs,
     /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
-    async drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult> {
-      const notes = emptyDrain();
+    async drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<EntryResult[]> {
+      const drained = new Map<string, EntryResult>();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries in the first batch only: one this drain put back is not tried twice.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
@@ -368,20 +367,17 @@ export function createDeliverer(options: DeliveryOptions) {
           includeBackingOff: isFirstWide,
         });
         // In creation order, whatever order the store claimed them in, for each destination's lane.
-        const fresh = entries.filter((e) => !notes.outcomes.has(e.id)).sort(byTurn);
+        const fresh = entries.filter((e) => !drained.has(e.id)).sort(byTurn);
         for (const e of entries) {
-          if (notes.outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
+          if (drained.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        await deliverAll(ctx, fresh, notes, { signal: opts?.signal });
+        for (const result of await deliverAll(ctx, fresh, { signal: opts?.signal }))
+          drained.set(result.id, result);
       }
-      return notes;
+      return [...drained.values()];
     },
-    /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
-    async deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult> {
-      const notes = emptyDrain();
-      await deliverAll(ctx, entries, notes, opts);
-      return notes;
-    },
+    /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`: what became of each, in order. */
+    deliverHeld: (entries: readonly OutboxEntry[], opts?: DeliverOpts) => deliverAll(ctx, entries, opts),
   };
 }
