@@ -15,8 +15,8 @@ import {
   type RateBudgetOptions,
 } from './rate-budget.ts';
 
-// KEYS: the scope's tat, the pause it waits out. ARGV: now, interval, tolerance. As reserve() in
-// rate-budget.ts. Times go back as text: a Lua number returned to Redis would lose its fraction.
+// KEYS: the scope's tat, the pause it waits out. ARGV: now, interval, tolerance. As memorySteps'
+// reserve in rate-budget.ts. Times go back as text: a Lua number returned to Redis would lose its fraction.
 const RESERVE = `
 local now = tonumber(ARGV[1])
 local pauseEnd = tonumber(redis.call('GET', KEYS[2]) or '0')

@@ -33,20 +33,6 @@ interface Turn {
   pausedBy: RateScope;
 }
 
-/** `burst` requests at once (all but the first ahead of time), then `perSecond`. */
-function turnOf({ perSecond, burst }: RatePace, pausedBy: RateScope): Turn {
-  const interval = 1000 / perSecond;
-  return { interval, tolerance: (Math.max(1, burst) - 1) * interval, pausedBy };
-}
-
-/** One request's turn, from the bucket's next free time `tat` and the pause's end (the Redis script is the same). */
-function reserve(turn: Turn, t: number, tat: number, pauseEnd: number): { waitMs: number; tat: number } {
-  const start = Math.max(t, pauseEnd);
-  const due = Math.max(tat, start);
-  const at = Math.max(start, due - turn.tolerance);
-  return { waitMs: at - t, tat: due + turn.interval };
-}
-
 /** What each backend does in one atomic step. */
 export interface BudgetSteps {
   /** Reserves a turn in `scope`'s bucket, after `turn.pausedBy`'s pause: how long until it (0: now). */
@@ -67,11 +53,15 @@ export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) => sleepFor
 export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateBudget {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? sleepUnlessAborted;
-  const ownPace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
+  const ownPace: RatePace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
   let wasReached = false;
   return {
     async take(scope, signal, turnOpts = {}) {
-      const turn = turnOf(turnOpts.pace ?? ownPace, turnOpts.pausedBy ?? scope);
+      // `burst` requests at once (all but the first ahead of time), then `perSecond`.
+      const { perSecond, burst } = turnOpts.pace ?? ownPace;
+      const interval = 1000 / perSecond;
+      const tolerance = (Math.max(1, burst) - 1) * interval;
+      const turn = { interval, tolerance, pausedBy: turnOpts.pausedBy ?? scope };
       for (;;) {
         signal?.throwIfAborted();
         const waitMs = await steps.reserve(scope, now(), turn);
@@ -102,12 +92,14 @@ export function memorySteps(): BudgetSteps {
   const pauses = new Map<RateScope, number>();
   let invalid = { start: -Infinity, count: 0 };
   return {
-    reserve(scope, t, turn) {
-      const next = reserve(turn, t, buckets.get(scope) ?? 0, pauses.get(turn.pausedBy) ?? 0);
+    // One request's turn, from the bucket's next free time and the pause's end (the Redis script is the same).
+    reserve(scope, t, { interval, tolerance, pausedBy }) {
+      const start = Math.max(t, pauses.get(pausedBy) ?? 0);
+      const due = Math.max(buckets.get(scope) ?? 0, start);
       buckets.delete(scope);
       if (buckets.size >= BUCKETS_KEPT) buckets.delete(buckets.keys().next().value ?? '');
-      buckets.set(scope, next.tat);
-      return Promise.resolve(next.waitMs);
+      buckets.set(scope, due + interval);
+      return Promise.resolve(Math.max(start, due - tolerance) - t);
     },
     pausedFor: (scope, t) => Promise.resolve(Math.max(0, (pauses.get(scope) ?? 0) - t)),
     pause(scope, t, ms) {
