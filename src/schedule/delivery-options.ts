@@ -94,7 +94,6 @@ function createLeaseKeeper({
   repeat = repeatEvery,
 }: Pick<DeliveryOptions, 'store' | 'owner' | 'log' | 'repeat'> & { leaseMs: number }) {
   const kept = new Set<string>();
-  const lost = new Set<string>();
   let stop: (() => void) | undefined;
   let isRenewing = false;
 
@@ -105,7 +104,8 @@ function createLeaseKeeper({
     try {
       const renewed = new Set(await store.renewOutboxLeases(ids, owner, leaseMs));
       const taken = ids.filter((id) => !renewed.has(id) && kept.has(id));
-      for (const id of taken) lost.add(id);
+      // Lost: no longer renewed, and never sent here.
+      for (const id of taken) kept.delete(id);
       if (taken.length > 0) log.warn({ outboxIds: taken, owner }, 'outbox.lease_lost');
     } catch (err) {
       // Not lost yet: the lease still runs, and the next renewal may reach the store.
@@ -123,13 +123,12 @@ function createLeaseKeeper({
     },
     release(id: string) {
       kept.delete(id);
-      lost.delete(id);
       if (kept.size > 0 || !stop) return;
       stop();
       stop = undefined;
     },
-    /** True once the store refused to renew `id`: another owner holds it now. */
-    isLost: (id: string) => lost.has(id),
+    /** True once the store refused to renew `id`, kept until then: another owner holds it now. */
+    isLost: (id: string) => !kept.has(id),
   };
 }
 
