@@ -91,9 +91,5 @@ export async function createRedisRateBudget(
 ): Promise<OpenRateBudget> {
   const redis = await connectStoreRedis(url, opts);
   const shared = redisSteps(redis, opts.keyPrefix ?? 'herald:');
-  const own = memorySteps();
-  return budgetOn(
-    withFallback(shared, own, (err) => opts.onRedisFailure?.(err)),
-    opts,
-  );
+  return budgetOn(withFallback(shared, memorySteps(), opts.onRedisFailure), opts);
 }

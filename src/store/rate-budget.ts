@@ -124,13 +124,13 @@ export function createMemoryRateBudget(opts: RateBudgetOptions): OpenRateBudget 
 export function withFallback(
   primary: BudgetSteps,
   fallback: BudgetSteps,
-  onFailure: (err: unknown) => void,
+  onFailure?: (err: unknown) => void,
 ): BudgetSteps {
   const attempt = async <R>(step: (s: BudgetSteps) => Promise<R>): Promise<R> => {
     try {
       return await step(primary);
     } catch (err) {
-      onFailure(err);
+      onFailure?.(err);
       return step(fallback);
     }
   };
