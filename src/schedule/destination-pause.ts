@@ -106,12 +106,12 @@ export function createDestinationPauses(store: Store, now: () => number, log: Jo
     /** Runs `work` once every earlier work for `destination` in this process has settled. */
     inLane<T>(destination: string, work: () => Promise<T>): Promise<T> {
       const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
-      const settled = () => undefined;
-      const tail = run.then(settled, settled);
-      lanes.set(destination, tail);
-      void tail.then(() => {
+      // Settled, the lane is forgotten unless later work joined it.
+      const forget = () => {
         if (lanes.get(destination) === tail) lanes.delete(destination);
-      });
+      };
+      const tail = run.then(forget, forget);
+      lanes.set(destination, tail);
       return run;
     },
 
