@@ -37,12 +37,11 @@ const LIMITED_WAITS = 10;
 const INVALID_LIMIT_REASON =
   "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
 
-/** A failed send, with what the loop knows of it. */
+/** A failed send, with what the loop knows of it: its tries, and whether the provider may have the post. */
 interface Failure {
   err: unknown;
   facts: RateLimitFacts | undefined;
-  tries: { attempt: number; waits: number; waited: number };
-  isUncertain: boolean;
+  tries: { attempt: number; waits: number; waited: number; isUncertain: boolean };
 }
 
 /** The webhook client of a destination name; only the table's own entries (a name like "constructor" is stored). */
@@ -229,9 +228,8 @@ async function deliverEntry(
   // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
   // renewal was due), is surely still this process's: its send needs no store step of its own.
   let isMarked = early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.leaseMs / 3;
-  let isUncertain = entry.inFlightAt !== undefined;
   const isForDiscord = delivery.kind === 'webhook' && !('platform' in delivery.message);
-  const tries = { attempt: 1, waits: 0, waited: 0 };
+  const tries = { attempt: 1, waits: 0, waited: 0, isUncertain: entry.inFlightAt !== undefined };
   for (;;) {
     let facts: RateLimitFacts | undefined;
     // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
@@ -241,7 +239,7 @@ async function deliverEntry(
       return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
-      if (isUncertain) {
+      if (tries.isUncertain) {
         const at = entry.inFlightAt;
         const inFlightSince = at === undefined ? undefined : new Date(at).toISOString();
         const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
@@ -251,28 +249,26 @@ async function deliverEntry(
       if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
         return takenOver(ctx, entry, note);
       isMarked = false;
-      isUncertain = true;
+      tries.isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
       const outcome = await delivered(ctx, entry, note, posted);
       await ctx.pauses.learn(scopesOf(entry), facts);
       return outcome;
     } catch (err) {
-      const next = await afterFailure(ctx, entry, note, { err, facts, tries, isUncertain }, signal);
-      if (next !== 'again' && next !== 'answered') return next;
-      // An answer (any HTTP status) means the provider did not take the post.
-      if (next === 'answered') isUncertain = false;
+      const outcome = await afterFailure(ctx, entry, note, { err, facts, tries }, signal);
+      if (outcome !== undefined) return outcome;
     }
   }
 }
 
-/** What a failed send comes to: `again` after a wait (`answered`: the provider did not post it), or an outcome. */
+/** What a failed send comes to: an outcome, or undefined to send again after a wait. */
 async function afterFailure(
   ctx: DeliveryContext,
   entry: OutboxEntry,
   note: EntryResult,
-  { err, facts, tries, isUncertain }: Failure,
+  { err, facts, tries }: Failure,
   signal?: AbortSignal,
-): Promise<EntryOutcome | 'again' | 'answered'> {
+): Promise<EntryOutcome | undefined> {
   const isServiceError = err instanceof ServiceError;
   const isLimited = isServiceError && err.code === 'rate_limited';
   const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
@@ -288,7 +284,7 @@ async function afterFailure(
   };
   const permanent = permanentReason(err);
   if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
-  if (isUncertain && !isAnswered && isServiceError) {
+  if (tries.isUncertain && !isAnswered && isServiceError) {
     // It may have posted: it stays leased, and is resent only after the lease.
     const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.leaseMs };
     ctx.log.warn(fields, 'outbox.outcome_unknown');
@@ -316,7 +312,9 @@ async function afterFailure(
   } catch {
     return putBack(ctx, entry, 0, err, 'stopping');
   }
-  return isAnswered ? 'answered' : 'again';
+  // An answer (any HTTP status) means the provider did not take the post.
+  if (isAnswered) tries.isUncertain = false;
+  return undefined;
 }
 
 const BATCH = 50;
