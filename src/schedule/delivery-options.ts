@@ -10,30 +10,34 @@ import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
 import type { RateBudget } from '../domain/rate-budget.ts';
 
-export interface DeliveryOptions {
+/** The deliverer's settings that have defaults. */
+const DELIVERY_DEFAULTS = {
+  now: Date.now,
+  random: Math.random,
+  /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
+  sleep: sleepUnlessAborted,
+  /** How long a claim holds an entry unrenewed (renewed while it waits and is sent). */
+  leaseMs: 5 * 60_000,
+  /** Tries per entry within one drain before it goes back to the store. */
+  triesPerDrain: 3,
+  /** First in-process backoff; doubles per try, with full jitter. */
+  backoffMs: 1_000,
+  /** The longest 429 wait done in process; a longer one puts the entry back until then. */
+  maxWaitMs: 60_000,
+  /** First backoff between drains; doubles per attempt up to `retryMaxMs`. */
+  retryBaseMs: 60_000,
+  retryMaxMs: 60 * 60_000,
+  /** An entry still undelivered after this long is given up on, with an error log. */
+  maxAgeMs: 24 * 60 * 60_000,
+};
+
+export interface DeliveryOptions extends Partial<typeof DELIVERY_DEFAULTS> {
   store: Store;
   services: Services;
   log: JobLog;
   owner: string;
-  now?: () => number;
-  random?: () => number;
-  /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** How long a claim holds an entry unrenewed (renewed while it waits and is sent). */
-  leaseMs?: number;
   /** Runs the lease renewals; tests pass one that a fake clock drives. */
   repeat?: Repeat;
-  /** Tries per entry within one drain before it goes back to the store. */
-  triesPerDrain?: number;
-  /** First in-process backoff; doubles per try, with full jitter. */
-  backoffMs?: number;
-  /** The longest 429 wait done in process; a longer one puts the entry back until then. */
-  maxWaitMs?: number;
-  /** First backoff between drains; doubles per attempt up to `retryMaxMs`. */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** An entry still undelivered after this long is given up on, with an error log. */
-  maxAgeMs?: number;
   /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
   destinations?: Readonly<Record<string, WebhookClient>>;
   /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
@@ -41,16 +45,6 @@ export interface DeliveryOptions {
   /** Discord's budgets: past its invalid-request limit, posts to Discord wait (delivery.ts). */
   rateBudget?: RateBudget;
 }
-
-const DELIVERY_DEFAULTS = Object.freeze({
-  leaseMs: 5 * 60_000,
-  triesPerDrain: 3,
-  backoffMs: 1_000,
-  maxWaitMs: 60_000,
-  retryBaseMs: 60_000,
-  retryMaxMs: 60 * 60_000,
-  maxAgeMs: 24 * 60 * 60_000,
-});
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
@@ -137,13 +131,9 @@ export type DeliveryContext = ReturnType<typeof createDeliveryContext>;
 
 export function createDeliveryContext(options: DeliveryOptions) {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
-  const now = settings.now ?? Date.now;
   return {
     ...settings,
-    now,
-    random: settings.random ?? Math.random,
-    sleep: settings.sleep ?? sleepUnlessAborted,
-    pauses: createDestinationPauses(settings.store, now, settings.log),
+    pauses: createDestinationPauses(settings.store, settings.now, settings.log),
     leases: createLeaseKeeper(settings),
   };
 }

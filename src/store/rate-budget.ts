@@ -47,7 +47,8 @@ export interface BudgetSteps {
 }
 
 /** Waits `ms` unless `signal` fires first (rejects then): the budget's and the deliverer's own sleep. */
-export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal });
+export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) =>
+  sleepFor<void>(ms, undefined, { signal });
 
 /** The budget on `steps`: a turn waited for, a pause read again at the turn, the limit told once. */
 export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateBudget {
