@@ -162,9 +162,3 @@ export function fromOutboxPayload(payload: unknown): Delivery {
   })) as unknown as typeof delivery.message.files;
   return { ...delivery, message: { ...delivery.message, files } } as Delivery;
 }
-
-/** `markedAt` as for Deliverer.deliverHeld. */
-export interface DeliverOpts {
-  signal?: AbortSignal | undefined;
-  markedAt?: number | undefined;
-}

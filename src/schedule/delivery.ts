@@ -21,12 +21,17 @@ import { parseChannelDestination } from '../core/channel.ts';
 import {
   createDeliveryContext,
   fromOutboxPayload,
-  type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
   type EntryOutcome,
   type EntryResult,
 } from './delivery-options.ts';
+
+/** A delivery's stop signal, and when a slot's posts were marked in flight (Deliverer.deliverHeld). */
+interface DeliverOpts {
+  signal?: AbortSignal | undefined;
+  markedAt?: number | undefined;
+}
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);

@@ -52,8 +52,7 @@ export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) =>
 
 /** The budget on `steps`: a turn waited for, a pause read again at the turn, the limit told once. */
 export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateBudget {
-  const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? sleepUnlessAborted;
+  const { now = Date.now, sleep = sleepUnlessAborted } = opts;
   const ownPace: RatePace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
   let wasReached = false;
   return {
