@@ -80,7 +80,6 @@ function redisSteps(redis: Redis, prefix: string): BudgetSteps {
       const [start, count] = await redis.hmget(invalid, 'start', 'count');
       return start === null || t >= Number(start) + INVALID_WINDOW_MS ? 0 : Number(count ?? 0);
     },
-    close: async () => void (await redis.quit()),
   };
 }
 
@@ -91,5 +90,8 @@ export async function createRedisRateBudget(
 ): Promise<OpenRateBudget> {
   const redis = await connectStoreRedis(url, opts);
   const shared = redisSteps(redis, opts.keyPrefix ?? 'herald:');
-  return budgetOn(withFallback(shared, memorySteps(), opts.onRedisFailure), opts);
+  return {
+    ...budgetOn(withFallback(shared, memorySteps(), opts.onRedisFailure), opts),
+    close: async () => void (await redis.quit()),
+  };
 }

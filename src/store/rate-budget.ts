@@ -43,7 +43,6 @@ export interface BudgetSteps {
   countInvalid(t: number): Promise<void>;
   /** Invalid requests counted in the window running at `t` (0 when none runs). */
   invalidCount(t: number): Promise<number>;
-  close(): Promise<void>;
 }
 
 /** Waits `ms` unless `signal` fires first (rejects then): the budget's and the deliverer's own sleep. */
@@ -51,7 +50,7 @@ export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) =>
   sleepFor<void>(ms, undefined, { signal });
 
 /** The budget on `steps`: a turn waited for, a pause read again at the turn, the limit told once. */
-export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateBudget {
+export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): RateBudget {
   const { now = Date.now, sleep = sleepUnlessAborted } = opts;
   const ownPace: RatePace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
   let wasReached = false;
@@ -80,7 +79,6 @@ export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateB
       wasReached = isReached;
       return isReached;
     },
-    close: () => steps.close(),
   };
 }
 
@@ -112,12 +110,11 @@ export function memorySteps(): BudgetSteps {
       return Promise.resolve();
     },
     invalidCount: (t) => Promise.resolve(t < invalid.start + INVALID_WINDOW_MS ? invalid.count : 0),
-    close: () => Promise.resolve(),
   };
 }
 
 export function createMemoryRateBudget(opts: RateBudgetOptions): OpenRateBudget {
-  return budgetOn(memorySteps(), opts);
+  return { ...budgetOn(memorySteps(), opts), close: () => Promise.resolve() };
 }
 
 /** Steps that use `fallback` whenever `primary` fails (Redis down): a budget in this process then. */
@@ -140,6 +137,5 @@ export function withFallback(
     pause: (scope, t, ms) => attempt((s) => s.pause(scope, t, ms)),
     countInvalid: (t) => attempt((s) => s.countInvalid(t)),
     invalidCount: (t) => attempt((s) => s.invalidCount(t)),
-    close: async () => void (await Promise.allSettled([primary.close(), fallback.close()])),
   };
 }
