@@ -10,6 +10,15 @@ import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
 import type { RateBudget } from '../domain/rate-budget.ts';
 
+/** Calls `run` every `ms` until the returned function is called (`run` settles its own errors). */
+export type Repeat = (ms: number, run: () => Promise<void>) => () => void;
+
+const repeatEvery: Repeat = (ms, run) => {
+  const timer = setInterval(() => void run(), ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
+
 /** The deliverer's settings that have defaults. */
 const DELIVERY_DEFAULTS = {
   now: Date.now,
@@ -18,6 +27,8 @@ const DELIVERY_DEFAULTS = {
   sleep: sleepUnlessAborted,
   /** How long a claim holds an entry unrenewed (renewed while it waits and is sent). */
   leaseMs: 5 * 60_000,
+  /** Runs the lease renewals; tests pass one that a fake clock drives. */
+  repeat: repeatEvery,
   /** Tries per entry within one drain before it goes back to the store. */
   triesPerDrain: 3,
   /** First in-process backoff; doubles per try, with full jitter. */
@@ -36,8 +47,6 @@ export interface DeliveryOptions extends Partial<typeof DELIVERY_DEFAULTS> {
   services: Services;
   log: JobLog;
   owner: string;
-  /** Runs the lease renewals; tests pass one that a fake clock drives. */
-  repeat?: Repeat;
   /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
   destinations?: Readonly<Record<string, WebhookClient>>;
   /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
@@ -45,6 +54,9 @@ export interface DeliveryOptions extends Partial<typeof DELIVERY_DEFAULTS> {
   /** Discord's budgets: past its invalid-request limit, posts to Discord wait (delivery.ts). */
   rateBudget?: RateBudget;
 }
+
+/** The options, defaults filled in. */
+type DeliverySettings = typeof DELIVERY_DEFAULTS & DeliveryOptions;
 
 export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
 
@@ -71,22 +83,7 @@ export interface EntryResult {
 // While a post waits its turn in its destination's lane and is sent, its lease is renewed every
 // third of the lease, so that no other replica takes it over; one whose renewal the store refuses
 // is another owner's now and never sent here (delivery.ts asks).
-/** Calls `run` every `ms` until the returned function is called (`run` settles its own errors). */
-export type Repeat = (ms: number, run: () => Promise<void>) => () => void;
-
-const repeatEvery: Repeat = (ms, run) => {
-  const timer = setInterval(() => void run(), ms);
-  timer.unref();
-  return () => clearInterval(timer);
-};
-
-function createLeaseKeeper({
-  store,
-  owner,
-  leaseMs,
-  log,
-  repeat = repeatEvery,
-}: Pick<DeliveryOptions, 'store' | 'owner' | 'log' | 'repeat'> & { leaseMs: number }) {
+function createLeaseKeeper({ store, owner, leaseMs, log, repeat }: DeliverySettings) {
   const kept = new Set<string>();
   let stop: (() => void) | undefined;
   let isRenewing = false;
