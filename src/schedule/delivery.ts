@@ -33,6 +33,14 @@ interface DeliverOpts {
   markedAt?: number | undefined;
 }
 
+/** One entry's delivery as its steps share it: the deliverer's context, the entry, what became of it, the stop. */
+interface Post {
+  ctx: DeliveryContext;
+  entry: OutboxEntry;
+  note: EntryResult;
+  signal?: AbortSignal | undefined;
+}
+
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
 /** Waits a destination asks for (429s) within one drain, replicas crowding it; then the outbox's. */
@@ -103,12 +111,7 @@ const describe = (err: unknown): string => (err instanceof Error ? err.message :
 /** An entry as the log names it: its payload and the webhook address (a token) stay out. */
 const named = ({ job, slotId, kind, id }: OutboxEntry) => ({ job, slotId, kind, outboxId: id });
 
-async function giveUp(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  reason: string,
-  err?: unknown,
-): Promise<EntryOutcome> {
+async function giveUp({ ctx, entry }: Post, reason: string, err?: unknown): Promise<EntryOutcome> {
   await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
   const service = err instanceof ServiceError ? { code: err.code, status: err.status } : {};
   const fields = { ...named(entry), attempts: entry.attempts, reason, ...service };
@@ -124,8 +127,7 @@ async function giveUp(
 type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
 
 async function putBack(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
+  { ctx, entry }: Post,
   waitMs: number,
   err: unknown,
   why: PutBackReason = 'destination',
@@ -144,7 +146,7 @@ async function putBack(
 }
 
 /** The store says another owner holds the entry now: that owner sends it, never this process. */
-function takenOver(ctx: DeliveryContext, entry: OutboxEntry, note: EntryResult): EntryOutcome {
+function takenOver({ ctx, entry, note }: Post): EntryOutcome {
   ctx.log.warn(named(entry), 'outbox.taken_over');
   note.failure = { reason: 'another replica took the post over' };
   return 'pending';
@@ -154,12 +156,8 @@ function takenOver(ctx: DeliveryContext, entry: OutboxEntry, note: EntryResult):
  * Waits out what the destination asked before the first send; an outcome when the entry goes back
  * instead. A fresh post marked in flight by its slot's step (`unmark`) is unmarked first.
  */
-async function waitTurn(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  unmark: boolean,
-  signal?: AbortSignal,
-): Promise<EntryOutcome | 'waited' | undefined> {
+async function waitTurn(post: Post, unmark: boolean): Promise<EntryOutcome | 'waited' | undefined> {
+  const { ctx, entry } = post;
   const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
   if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
   if (wait.isHold || wait.ms > ctx.maxWaitMs) {
@@ -167,24 +165,19 @@ async function waitTurn(
       wait.ms > ctx.maxWaitMs
         ? 'the destination asked to wait (rate limited)'
         : 'an earlier post to this destination waits for its retry';
-    return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
+    return putBack(post, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
   }
   if (wait.ms <= 0) return undefined;
   try {
-    await ctx.sleep(wait.ms, signal);
+    await ctx.sleep(wait.ms, post.signal);
     return 'waited';
   } catch {
-    return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'), 'stopping');
+    return putBack(post, 0, new Error('stopped while the destination asked to wait'), 'stopping');
   }
 }
 
 /** A send's success: marked delivered (the watch's memory with it), noted and logged. */
-async function delivered(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  note: EntryResult,
-  posted: { id?: string; channelId?: string },
-): Promise<EntryOutcome> {
+async function delivered({ ctx, entry, note }: Post, posted: Partial<PostedMessage>): Promise<EntryOutcome> {
   const receipt = posted.id;
   await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
   Object.assign(note, { receipt, channelId: posted.channelId });
@@ -206,18 +199,14 @@ function permanentReason(err: unknown): string | undefined {
     : `${err.code}: the ${err.service} refused the post`;
 }
 
-/** Delivers one entry. */
-async function deliverEntry(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  note: EntryResult,
-  { signal, markedAt }: DeliverOpts = {},
-): Promise<EntryOutcome> {
-  if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, note);
+/** Delivers one entry; `markedAt` as for Deliverer.deliverHeld. */
+async function deliverEntry(post: Post, markedAt: number | undefined): Promise<EntryOutcome> {
+  const { ctx, entry, note } = post;
+  if (ctx.leases.isLost(entry.id)) return takenOver(post);
   if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
     const minutes = Math.round(ctx.maxAgeMs / 60_000);
     const reason = `not delivered within ${minutes} minutes: ${entry.lastError ?? 'unknown error'}`;
-    return giveUp(ctx, entry, reason);
+    return giveUp(post, reason);
   }
   const delivery = fromOutboxPayload(entry.payload);
   const progress: PostProgress = {
@@ -228,7 +217,7 @@ async function deliverEntry(
     },
   };
   // Waited once before the first send: this drain's own 429s are waited out below.
-  const early = await waitTurn(ctx, entry, markedAt !== undefined, signal);
+  const early = await waitTurn(post, markedAt !== undefined);
   if (early !== undefined && early !== 'waited') return early;
   // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
   // renewal was due), is surely still this process's: its send needs no store step of its own.
@@ -241,7 +230,7 @@ async function deliverEntry(
     if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
       if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
       note.failure = { reason: INVALID_LIMIT_REASON };
-      return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
+      return putBack(post, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
       if (tries.isUncertain) {
@@ -251,34 +240,27 @@ async function deliverEntry(
         ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
       }
       // Before the request: if this process dies, the next claim knows the post may be visible.
-      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
-        return takenOver(ctx, entry, note);
+      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true))) return takenOver(post);
       isMarked = false;
       tries.isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
-      const outcome = await delivered(ctx, entry, note, posted);
+      const outcome = await delivered(post, posted);
       await ctx.pauses.learn(scopesOf(entry), facts);
       return outcome;
     } catch (err) {
-      const outcome = await afterFailure(ctx, entry, note, { err, facts, tries }, signal);
+      const outcome = await afterFailure(post, { err, facts, tries });
       if (outcome !== undefined) return outcome;
     }
   }
 }
 
 /** What a failed send comes to: an outcome, or undefined to send again after a wait. */
-async function afterFailure(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  note: EntryResult,
-  { err, facts, tries }: Failure,
-  signal?: AbortSignal,
-): Promise<EntryOutcome | undefined> {
+async function afterFailure(post: Post, { err, facts, tries }: Failure): Promise<EntryOutcome | undefined> {
+  const { ctx, entry, note } = post;
   const isServiceError = err instanceof ServiceError;
   const isLimited = isServiceError && err.code === 'rate_limited';
   const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
-  if (isServiceError && err.code === 'bad_response' && err.status === 204)
-    return delivered(ctx, entry, note, {});
+  if (isServiceError && err.code === 'bad_response' && err.status === 204) return delivered(post, {});
   // A timeout or a cut connection leaves it unknown whether the provider took the post.
   const isAnswered = isServiceError && err.status !== undefined;
   if (isAnswered) await ctx.store.markInFlight(entry.id, ctx.owner, false);
@@ -288,7 +270,7 @@ async function afterFailure(
     ...(isServiceError && err.refusal ? { refusal: err.refusal } : {}),
   };
   const permanent = permanentReason(err);
-  if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
+  if (permanent !== undefined) return giveUp(post, permanent, err);
   if (tries.isUncertain && !isAnswered && isServiceError) {
     // It may have posted: it stays leased, and is resent only after the lease.
     const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.leaseMs };
@@ -306,16 +288,16 @@ async function afterFailure(
       : tries.attempt >= ctx.triesPerDrain || waitMs > ctx.maxWaitMs;
   if (!isServiceError || isOutOfTries) {
     if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
-    return putBack(ctx, entry, retryAfterMs ?? 0, err);
+    return putBack(post, retryAfterMs ?? 0, err);
   }
   const { job, kind } = entry;
   ctx.log.debug({ job, kind, attempt: tries.attempt, code: err.code, delayMs: waitMs }, 'outbox.retry');
   if (asked > 0) Object.assign(tries, { waits: tries.waits + 1, waited: tries.waited + waitMs });
   else tries.attempt++;
   try {
-    await ctx.sleep(waitMs, signal);
+    await ctx.sleep(waitMs, post.signal);
   } catch {
-    return putBack(ctx, entry, 0, err, 'stopping');
+    return putBack(post, 0, err, 'stopping');
   }
   // An answer (any HTTP status) means the provider did not take the post.
   if (isAnswered) tries.isUncertain = false;
@@ -332,15 +314,16 @@ export type Deliverer = ReturnType<typeof createDeliverer>;
 function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  opts: DeliverOpts = {},
+  { signal, markedAt }: DeliverOpts = {},
 ): Promise<EntryResult[]> {
   return Promise.all(
     entries.map(async (entry) => {
       const note: EntryResult = { id: entry.id, outcome: 'pending' };
       ctx.leases.keep(entry.id);
       try {
+        const post = { ctx, entry, note, signal };
         note.outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
-          deliverEntry(ctx, entry, note, opts),
+          deliverEntry(post, markedAt),
         );
       } finally {
         ctx.leases.release(entry.id);
