@@ -10,87 +10,6 @@ import type { Services } from '../core/services.ts';
 import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
 import type { RateBudget } from '../domain/rate-budget.ts';
 
-export interface DeliveryOptions {
-  store: Store;
-  services: Services;
-  log: JobLog;
-  owner: string;
-  now?: () => number;
-  random?: () => number;
-  /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** How long a claim holds an entry unrenewed (renewed while it waits and is sent). */
-  leaseMs?: number;
-  /** Runs the lease renewals; tests pass one that a fake clock drives. */
-  repeat?: Repeat;
-  /** Tries per entry within one drain before it goes back to the store. */
-  triesPerDrain?: number;
-  /** First in-process backoff; doubles per try, with full jitter. */
-  backoffMs?: number;
-  /** The longest 429 wait done in process; a longer one puts the entry back until then. */
-  maxWaitMs?: number;
-  /** First backoff between drains; doubles per attempt up to `retryMaxMs`. */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** An entry still undelivered after this long is given up on, with an error log. */
-  maxAgeMs?: number;
-  /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
-  destinations?: Readonly<Record<string, WebhookClient>>;
-  /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
-  channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
-  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (delivery.ts). */
-  rateBudget?: RateBudget;
-}
-
-const DELIVERY_DEFAULTS = Object.freeze({
-  leaseMs: 5 * 60_000,
-  triesPerDrain: 3,
-  backoffMs: 1_000,
-  maxWaitMs: 60_000,
-  retryBaseMs: 60_000,
-  retryMaxMs: 60 * 60_000,
-  maxAgeMs: 24 * 60 * 60_000,
-});
-
-export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
-
-/** What a drain (or a slot's delivery) did, filled in as its deliveries go. */
-export interface DrainResult {
-  /** Entry id to outcome, for every entry this drain handled. */
-  outcomes: Map<string, EntryOutcome>;
-  /** By entry id: the provider's id of the post, the channel it says it is in, why it was not delivered. */
-  receipts: Map<string, string>;
-  channels: Map<string, string>;
-  failures: Map<string, DeliveryFailure>;
-}
-
-export const emptyDrain = (): DrainResult => ({
-  outcomes: new Map(),
-  receipts: new Map(),
-  channels: new Map(),
-  failures: new Map(),
-});
-
-export interface DeliveryFailure {
-  reason: string;
-  status?: number;
-  /** The platform's word that the destination refuses herald for good: the schedule pauses. */
-  refusal?: PlatformRefusal;
-}
-
-/**
- * What became of entry `id` in a drain: the provider's id of the post once delivered, the channel it
- * is in, and why it was not delivered (yet), with the provider's HTTP status when it answered.
- */
-export function resultOf(drained: DrainResult, id: string) {
-  const outcome = drained.outcomes.get(id) ?? 'pending';
-  const failure = outcome === 'delivered' ? undefined : drained.failures.get(id);
-  return { id, outcome, receipt: drained.receipts.get(id), channelId: drained.channels.get(id), failure };
-}
-
-// While a post waits its turn in its destination's lane and is sent, its lease is renewed every
-// third of the lease, so that no other replica takes it over; one whose renewal the store refuses
-// is another owner's now and never sent here (delivery.ts asks).
 /** Calls `run` every `ms` until the returned function is called (`run` settles its own errors). */
 export type Repeat = (ms: number, run: () => Promise<void>) => () => void;
 
@@ -100,15 +19,72 @@ const repeatEvery: Repeat = (ms, run) => {
   return () => clearInterval(timer);
 };
 
-function createLeaseKeeper({
-  store,
-  owner,
-  leaseMs,
-  log,
-  repeat = repeatEvery,
-}: Pick<DeliveryOptions, 'store' | 'owner' | 'log' | 'repeat'> & { leaseMs: number }) {
+/** The deliverer's settings that have defaults. */
+const DELIVERY_DEFAULTS = {
+  now: Date.now,
+  random: Math.random,
+  /** Waits `ms` unless `signal` fires first (rejects then); tests pass one that moves a fake clock. */
+  sleep: sleepUnlessAborted,
+  /** How long a claim holds an entry unrenewed (renewed while it waits and is sent). */
+  leaseMs: 5 * 60_000,
+  /** Runs the lease renewals; tests pass one that a fake clock drives. */
+  repeat: repeatEvery,
+  /** Tries per entry within one drain before it goes back to the store. */
+  triesPerDrain: 3,
+  /** First in-process backoff; doubles per try, with full jitter. */
+  backoffMs: 1_000,
+  /** The longest 429 wait done in process; a longer one puts the entry back until then. */
+  maxWaitMs: 60_000,
+  /** First backoff between drains; doubles per attempt up to `retryMaxMs`. */
+  retryBaseMs: 60_000,
+  retryMaxMs: 60 * 60_000,
+  /** An entry still undelivered after this long is given up on, with an error log. */
+  maxAgeMs: 24 * 60 * 60_000,
+};
+
+export interface DeliveryOptions extends Partial<typeof DELIVERY_DEFAULTS> {
+  store: Store;
+  services: Services;
+  log: JobLog;
+  owner: string;
+  /** Named webhooks (WEBHOOK_URL_<NAME>) a webhook delivery may name; `default` is services.webhook. */
+  destinations?: Readonly<Record<string, WebhookClient>>;
+  /** The bot's own clients, for a delivery to `channel:<platform>:<id>` (this channel). */
+  channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
+  /** Discord's budgets: past its invalid-request limit, posts to Discord wait (delivery.ts). */
+  rateBudget?: RateBudget;
+}
+
+/** The options, defaults filled in. */
+type DeliverySettings = typeof DELIVERY_DEFAULTS & DeliveryOptions;
+
+export type EntryOutcome = 'delivered' | 'pending' | 'given_up';
+
+export interface DeliveryFailure {
+  reason: string;
+  status?: number;
+  /** The platform's word that the destination refuses herald for good: the schedule pauses. */
+  refusal?: PlatformRefusal;
+}
+
+/**
+ * What became of entry `id` in a drain (or a slot's delivery): the provider's id of the post once
+ * delivered, the channel it is in, and why it was not delivered (yet), with the provider's HTTP status
+ * when it answered.
+ */
+export interface EntryResult {
+  id: string;
+  outcome: EntryOutcome;
+  receipt?: string;
+  channelId?: string;
+  failure?: DeliveryFailure;
+}
+
+// While a post waits its turn in its destination's lane and is sent, its lease is renewed every
+// third of the lease, so that no other replica takes it over; one whose renewal the store refuses
+// is another owner's now and never sent here (delivery.ts asks).
+function createLeaseKeeper({ store, owner, leaseMs, log, repeat }: DeliverySettings) {
   const kept = new Set<string>();
-  const lost = new Set<string>();
   let stop: (() => void) | undefined;
   let isRenewing = false;
 
@@ -119,7 +95,8 @@ function createLeaseKeeper({
     try {
       const renewed = new Set(await store.renewOutboxLeases(ids, owner, leaseMs));
       const taken = ids.filter((id) => !renewed.has(id) && kept.has(id));
-      for (const id of taken) lost.add(id);
+      // Lost: no longer renewed, and never sent here.
+      for (const id of taken) kept.delete(id);
       if (taken.length > 0) log.warn({ outboxIds: taken, owner }, 'outbox.lease_lost');
     } catch (err) {
       // Not lost yet: the lease still runs, and the next renewal may reach the store.
@@ -137,13 +114,12 @@ function createLeaseKeeper({
     },
     release(id: string) {
       kept.delete(id);
-      lost.delete(id);
       if (kept.size > 0 || !stop) return;
       stop();
       stop = undefined;
     },
-    /** True once the store refused to renew `id`: another owner holds it now. */
-    isLost: (id: string) => lost.has(id),
+    /** True once the store refused to renew `id`, kept until then: another owner holds it now. */
+    isLost: (id: string) => !kept.has(id),
   };
 }
 
@@ -152,13 +128,9 @@ export type DeliveryContext = ReturnType<typeof createDeliveryContext>;
 
 export function createDeliveryContext(options: DeliveryOptions) {
   const settings = { ...DELIVERY_DEFAULTS, ...options };
-  const now = settings.now ?? Date.now;
   return {
     ...settings,
-    now,
-    random: settings.random ?? Math.random,
-    sleep: settings.sleep ?? sleepUnlessAborted,
-    pauses: createDestinationPauses(settings.store, now, settings.log),
+    pauses: createDestinationPauses(settings.store, settings.now, settings.log),
     leases: createLeaseKeeper(settings),
   };
 }
@@ -186,10 +158,4 @@ export function fromOutboxPayload(payload: unknown): Delivery {
     bytes: new Uint8Array(Buffer.from(base64, 'base64')),
   })) as unknown as typeof delivery.message.files;
   return { ...delivery, message: { ...delivery.message, files } } as Delivery;
-}
-
-/** `markedAt` as for Deliverer.deliverHeld. */
-export interface DeliverOpts {
-  signal?: AbortSignal | undefined;
-  markedAt?: number | undefined;
 }

@@ -20,14 +20,26 @@ import type {
 import { parseChannelDestination } from '../core/channel.ts';
 import {
   createDeliveryContext,
-  emptyDrain,
   fromOutboxPayload,
-  type DeliverOpts,
   type DeliveryContext,
   type DeliveryOptions,
-  type DrainResult,
   type EntryOutcome,
+  type EntryResult,
 } from './delivery-options.ts';
+
+/** A delivery's stop signal, and when a slot's posts were marked in flight (Deliverer.deliverHeld). */
+interface DeliverOpts {
+  signal?: AbortSignal | undefined;
+  markedAt?: number | undefined;
+}
+
+/** One entry's delivery as its steps share it: the deliverer's context, the entry, what became of it, the stop. */
+interface Post {
+  ctx: DeliveryContext;
+  entry: OutboxEntry;
+  note: EntryResult;
+  signal?: AbortSignal | undefined;
+}
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
 const PERMANENT = new Set(['unauthorized', 'forbidden', 'not_found', 'invalid_request']);
@@ -38,12 +50,11 @@ const LIMITED_WAITS = 10;
 const INVALID_LIMIT_REASON =
   "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
 
-/** A failed send, with what the loop knows of it. */
+/** A failed send, with what the loop knows of it: its tries, and whether the provider may have the post. */
 interface Failure {
   err: unknown;
   facts: RateLimitFacts | undefined;
-  tries: { attempt: number; waits: number; waited: number };
-  isUncertain: boolean;
+  tries: { attempt: number; waits: number; waited: number; isUncertain: boolean };
 }
 
 /** The webhook client of a destination name; only the table's own entries (a name like "constructor" is stored). */
@@ -100,12 +111,7 @@ const describe = (err: unknown): string => (err instanceof Error ? err.message :
 /** An entry as the log names it: its payload and the webhook address (a token) stay out. */
 const named = ({ job, slotId, kind, id }: OutboxEntry) => ({ job, slotId, kind, outboxId: id });
 
-async function giveUp(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  reason: string,
-  err?: unknown,
-): Promise<EntryOutcome> {
+async function giveUp({ ctx, entry }: Post, reason: string, err?: unknown): Promise<EntryOutcome> {
   await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
   const service = err instanceof ServiceError ? { code: err.code, status: err.status } : {};
   const fields = { ...named(entry), attempts: entry.attempts, reason, ...service };
@@ -121,8 +127,7 @@ async function giveUp(
 type PutBackReason = 'destination' | 'held' | 'invalid-limit' | 'stopping';
 
 async function putBack(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
+  { ctx, entry }: Post,
   waitMs: number,
   err: unknown,
   why: PutBackReason = 'destination',
@@ -141,9 +146,9 @@ async function putBack(
 }
 
 /** The store says another owner holds the entry now: that owner sends it, never this process. */
-function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: DrainResult): EntryOutcome {
+function takenOver({ ctx, entry, note }: Post): EntryOutcome {
   ctx.log.warn(named(entry), 'outbox.taken_over');
-  notes.failures.set(entry.id, { reason: 'another replica took the post over' });
+  note.failure = { reason: 'another replica took the post over' };
   return 'pending';
 }
 
@@ -151,12 +156,8 @@ function takenOver(ctx: DeliveryContext, entry: OutboxEntry, notes: DrainResult)
  * Waits out what the destination asked before the first send; an outcome when the entry goes back
  * instead. A fresh post marked in flight by its slot's step (`unmark`) is unmarked first.
  */
-async function waitTurn(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  unmark: boolean,
-  signal?: AbortSignal,
-): Promise<EntryOutcome | 'waited' | undefined> {
+async function waitTurn(post: Post, unmark: boolean): Promise<EntryOutcome | 'waited' | undefined> {
+  const { ctx, entry } = post;
   const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
   if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
   if (wait.isHold || wait.ms > ctx.maxWaitMs) {
@@ -164,28 +165,22 @@ async function waitTurn(
       wait.ms > ctx.maxWaitMs
         ? 'the destination asked to wait (rate limited)'
         : 'an earlier post to this destination waits for its retry';
-    return putBack(ctx, entry, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
+    return putBack(post, wait.ms, new Error(why), wait.isHold ? 'held' : 'destination');
   }
   if (wait.ms <= 0) return undefined;
   try {
-    await ctx.sleep(wait.ms, signal);
+    await ctx.sleep(wait.ms, post.signal);
     return 'waited';
   } catch {
-    return putBack(ctx, entry, 0, new Error('stopped while the destination asked to wait'), 'stopping');
+    return putBack(post, 0, new Error('stopped while the destination asked to wait'), 'stopping');
   }
 }
 
 /** A send's success: marked delivered (the watch's memory with it), noted and logged. */
-async function delivered(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  notes: DrainResult,
-  posted: { id?: string; channelId?: string },
-): Promise<EntryOutcome> {
+async function delivered({ ctx, entry, note }: Post, posted: Partial<PostedMessage>): Promise<EntryOutcome> {
   const receipt = posted.id;
   await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
-  if (receipt !== undefined) notes.receipts.set(entry.id, receipt);
-  if (posted.channelId !== undefined) notes.channels.set(entry.id, posted.channelId);
+  Object.assign(note, { receipt, channelId: posted.channelId });
   const fields = { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts };
   // A 204 to a wait=true post: Discord created the message and did not say its id.
   if (receipt === undefined) ctx.log.info(fields, 'outbox.delivered_without_id');
@@ -204,18 +199,14 @@ function permanentReason(err: unknown): string | undefined {
     : `${err.code}: the ${err.service} refused the post`;
 }
 
-/** Delivers one entry. */
-async function deliverEntry(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  notes: DrainResult,
-  { signal, markedAt }: DeliverOpts = {},
-): Promise<EntryOutcome> {
-  if (ctx.leases.isLost(entry.id)) return takenOver(ctx, entry, notes);
+/** Delivers one entry; `markedAt` as for Deliverer.deliverHeld. */
+async function deliverEntry(post: Post, markedAt: number | undefined): Promise<EntryOutcome> {
+  const { ctx, entry, note } = post;
+  if (ctx.leases.isLost(entry.id)) return takenOver(post);
   if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
     const minutes = Math.round(ctx.maxAgeMs / 60_000);
     const reason = `not delivered within ${minutes} minutes: ${entry.lastError ?? 'unknown error'}`;
-    return giveUp(ctx, entry, reason);
+    return giveUp(post, reason);
   }
   const delivery = fromOutboxPayload(entry.payload);
   const progress: PostProgress = {
@@ -226,71 +217,61 @@ async function deliverEntry(
     },
   };
   // Waited once before the first send: this drain's own 429s are waited out below.
-  const early = await waitTurn(ctx, entry, markedAt !== undefined, signal);
+  const early = await waitTurn(post, markedAt !== undefined);
   if (early !== undefined && early !== 'waited') return early;
   // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
   // renewal was due), is surely still this process's: its send needs no store step of its own.
   let isMarked = early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.leaseMs / 3;
-  let isUncertain = entry.inFlightAt !== undefined;
   const isForDiscord = delivery.kind === 'webhook' && !('platform' in delivery.message);
-  const tries = { attempt: 1, waits: 0, waited: 0 };
+  const tries = { attempt: 1, waits: 0, waited: 0, isUncertain: entry.inFlightAt !== undefined };
   for (;;) {
     let facts: RateLimitFacts | undefined;
     // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
     if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
       if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
-      notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
-      return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
+      note.failure = { reason: INVALID_LIMIT_REASON };
+      return putBack(post, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
-      if (isUncertain) {
+      if (tries.isUncertain) {
         const at = entry.inFlightAt;
         const inFlightSince = at === undefined ? undefined : new Date(at).toISOString();
         const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
         ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
       }
       // Before the request: if this process dies, the next claim knows the post may be visible.
-      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
-        return takenOver(ctx, entry, notes);
+      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true))) return takenOver(post);
       isMarked = false;
-      isUncertain = true;
+      tries.isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
-      const outcome = await delivered(ctx, entry, notes, posted);
+      const outcome = await delivered(post, posted);
       await ctx.pauses.learn(scopesOf(entry), facts);
       return outcome;
     } catch (err) {
-      const next = await afterFailure(ctx, entry, notes, { err, facts, tries, isUncertain }, signal);
-      if (next !== 'again' && next !== 'answered') return next;
-      // An answer (any HTTP status) means the provider did not take the post.
-      if (next === 'answered') isUncertain = false;
+      const outcome = await afterFailure(post, { err, facts, tries });
+      if (outcome !== undefined) return outcome;
     }
   }
 }
 
-/** What a failed send comes to: `again` after a wait (`answered`: the provider did not post it), or an outcome. */
-async function afterFailure(
-  ctx: DeliveryContext,
-  entry: OutboxEntry,
-  notes: DrainResult,
-  { err, facts, tries, isUncertain }: Failure,
-  signal?: AbortSignal,
-): Promise<EntryOutcome | 'again' | 'answered'> {
+/** What a failed send comes to: an outcome, or undefined to send again after a wait. */
+async function afterFailure(post: Post, { err, facts, tries }: Failure): Promise<EntryOutcome | undefined> {
+  const { ctx, entry, note } = post;
   const isServiceError = err instanceof ServiceError;
   const isLimited = isServiceError && err.code === 'rate_limited';
   const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
-  if (isServiceError && err.code === 'bad_response' && err.status === 204)
-    return delivered(ctx, entry, notes, {});
+  if (isServiceError && err.code === 'bad_response' && err.status === 204) return delivered(post, {});
   // A timeout or a cut connection leaves it unknown whether the provider took the post.
   const isAnswered = isServiceError && err.status !== undefined;
   if (isAnswered) await ctx.store.markInFlight(entry.id, ctx.owner, false);
-  notes.failures.set(entry.id, {
+  note.failure = {
     reason: describe(err),
     ...(isAnswered ? { status: err.status } : {}),
     ...(isServiceError && err.refusal ? { refusal: err.refusal } : {}),
-  });
+  };
   const permanent = permanentReason(err);
-  if (permanent !== undefined) return giveUp(ctx, entry, permanent, err);
-  if (isUncertain && !isAnswered && isServiceError) {
+  if (permanent !== undefined) return giveUp(post, permanent, err);
+  if (tries.isUncertain && !isAnswered && isServiceError) {
     // It may have posted: it stays leased, and is resent only after the lease.
     const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.leaseMs };
     ctx.log.warn(fields, 'outbox.outcome_unknown');
@@ -307,18 +288,20 @@ async function afterFailure(
       : tries.attempt >= ctx.triesPerDrain || waitMs > ctx.maxWaitMs;
   if (!isServiceError || isOutOfTries) {
     if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
-    return putBack(ctx, entry, retryAfterMs ?? 0, err);
+    return putBack(post, retryAfterMs ?? 0, err);
   }
   const { job, kind } = entry;
   ctx.log.debug({ job, kind, attempt: tries.attempt, code: err.code, delayMs: waitMs }, 'outbox.retry');
   if (asked > 0) Object.assign(tries, { waits: tries.waits + 1, waited: tries.waited + waitMs });
   else tries.attempt++;
   try {
-    await ctx.sleep(waitMs, signal);
+    await ctx.sleep(waitMs, post.signal);
   } catch {
-    return putBack(ctx, entry, 0, err, 'stopping');
+    return putBack(post, 0, err, 'stopping');
   }
-  return isAnswered ? 'answered' : 'again';
+  // An answer (any HTTP status) means the provider did not take the post.
+  if (isAnswered) tries.isUncertain = false;
+  return undefined;
 }
 
 const BATCH = 50;
@@ -327,25 +310,27 @@ const MAX_BATCHES = 100;
 
 export type Deliverer = ReturnType<typeof createDeliverer>;
 
-async function deliverAll(
+/** Delivers `entries`, each destination's in its lane; what became of each, in their order. */
+function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  notes: DrainResult,
-  opts: DeliverOpts = {},
-): Promise<void> {
-  await Promise.all(
+  { signal, markedAt }: DeliverOpts = {},
+): Promise<EntryResult[]> {
+  return Promise.all(
     entries.map(async (entry) => {
+      const note: EntryResult = { id: entry.id, outcome: 'pending' };
       ctx.leases.keep(entry.id);
       try {
-        const outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
-          deliverEntry(ctx, entry, notes, opts),
+        const post = { ctx, entry, note, signal };
+        note.outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
+          deliverEntry(post, markedAt),
         );
-        if (outcome !== 'delivered' && !notes.failures.has(entry.id))
-          notes.failures.set(entry.id, { reason: entry.lastError ?? 'not delivered yet' });
-        notes.outcomes.set(entry.id, outcome);
       } finally {
         ctx.leases.release(entry.id);
       }
+      if (note.outcome === 'delivered') delete note.failure;
+      else note.failure ??= { reason: entry.lastError ?? 'not delivered yet' };
+      return note;
     }),
   );
 }
@@ -358,8 +343,8 @@ export function createDeliverer(options: DeliveryOptions) {
     /** How long a claim holds an entry: an unanswered send is resent only after it. */
     leaseMs,
     /** Delivers due entries; `includeBackingOff` also retries those waiting out a backoff. */
-    async drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<DrainResult> {
-      const notes = emptyDrain();
+    async drain(opts?: { includeBackingOff?: boolean; signal?: AbortSignal }): Promise<EntryResult[]> {
+      const drained = new Map<string, EntryResult>();
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         // Backing-off entries in the first batch only: one this drain put back is not tried twice.
         const isFirstWide = batch === 0 && (opts?.includeBackingOff ?? false);
@@ -368,20 +353,17 @@ export function createDeliverer(options: DeliveryOptions) {
           includeBackingOff: isFirstWide,
         });
         // In creation order, whatever order the store claimed them in, for each destination's lane.
-        const fresh = entries.filter((e) => !notes.outcomes.has(e.id)).sort(byTurn);
+        const fresh = entries.filter((e) => !drained.has(e.id)).sort(byTurn);
         for (const e of entries) {
-          if (notes.outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
+          if (drained.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
         }
         if (fresh.length === 0) break;
-        await deliverAll(ctx, fresh, notes, { signal: opts?.signal });
+        for (const result of await deliverAll(ctx, fresh, { signal: opts?.signal }))
+          drained.set(result.id, result);
       }
-      return notes;
+      return [...drained.values()];
     },
-    /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`. */
-    async deliverHeld(entries: readonly OutboxEntry[], opts?: DeliverOpts): Promise<DrainResult> {
-      const notes = emptyDrain();
-      await deliverAll(ctx, entries, notes, opts);
-      return notes;
-    },
+    /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`: what became of each, in order. */
+    deliverHeld: (entries: readonly OutboxEntry[], opts?: DeliverOpts) => deliverAll(ctx, entries, opts),
   };
 }

@@ -54,10 +54,16 @@ interface Hold {
   after: number;
 }
 
+/** What is known of a scope: its pause's end (0: none), and, a destination's, its hold. */
+interface Known {
+  pauseEnd: number;
+  hold?: Hold;
+}
+
 /** Stored: a pause as its end in ms, a hold as JSON; anything else reads as no pause. */
-const toStored = (pauseEnd: number, hold: Hold | undefined): string =>
+const toStored = ({ pauseEnd, hold }: Known): string =>
   hold ? JSON.stringify({ until: Math.max(pauseEnd, hold.until), after: hold.after }) : String(pauseEnd);
-function fromStored(value: string | undefined): { pauseEnd: number; hold?: Hold } {
+function fromStored(value: string | undefined): Known {
   if (!value?.startsWith('{')) return { pauseEnd: Number(value ?? 0) };
   try {
     const { until, after } = JSON.parse(value) as Partial<Hold>;
@@ -70,80 +76,70 @@ function fromStored(value: string | undefined): { pauseEnd: number; hold?: Hold 
 }
 
 export function createDestinationPauses(store: Store, now: () => number, log: JobLog) {
-  const until = new Map<string, number>();
-  const holds = new Map<string, Hold>();
+  const known = new Map<string, Known>();
   const answeredAt = new Map<string, number>();
   const lanes = new Map<string, Promise<unknown>>();
 
-  const keysOf = (s: PauseScopes): string[] =>
-    s.credential === s.destination ? [s.destination] : [s.destination, s.credential];
-  /** The hold on `key` known here, unless it has ended (then it is forgotten). */
-  const holdOn = (key: string, t: number): Hold | undefined => {
-    const hold = holds.get(key);
-    if (hold && hold.until <= t) holds.delete(key);
-    return hold && hold.until > t ? hold : undefined;
+  /** What is known here of `key` at `t`; an ended pause or hold is forgotten. */
+  const knownAt = (key: string, t: number): Known => {
+    const { pauseEnd = 0, hold } = known.get(key) ?? {};
+    const live = { pauseEnd: pauseEnd > t ? pauseEnd : 0, ...(hold && hold.until > t ? { hold } : {}) };
+    if (live.pauseEnd > 0 || live.hold) known.set(key, live);
+    else known.delete(key);
+    return live;
   };
-  /** What is known here for `entry`; ended pauses and holds are forgotten. */
-  const known = (scopes: PauseScopes, entry: Turn, t: number): Wait => {
-    let latest = 0;
-    for (const key of keysOf(scopes)) {
-      const end = until.get(key) ?? 0;
-      if (end <= t) until.delete(key);
-      else latest = Math.max(latest, end);
-    }
-    const hold = holdOn(scopes.destination, t);
-    if (hold) latest = Math.max(latest, hold.until);
-    return { ms: Math.max(0, latest - t), isHold: hold !== undefined && entry.createdAt > hold.after };
+  /** How long `entry` must wait for what is known here. */
+  const waitOf = (scopes: PauseScopes, entry: Turn, t: number): Wait => {
+    const own = knownAt(scopes.destination, t);
+    const latest = Math.max(t, own.pauseEnd, own.hold?.until ?? 0, knownAt(scopes.credential, t).pauseEnd);
+    return { ms: latest - t, isHold: own.hold !== undefined && entry.createdAt > own.hold.after };
   };
   // A pause the store misses costs other replicas a 429 each, never a post: not worth failing for.
-  const save = (key: string, t: number): Promise<unknown> =>
-    store
-      .setValue(pauseKey(key), toStored(until.get(key) ?? 0, holdOn(key, t)))
+  const keep = (key: string, state: Known): Promise<unknown> => {
+    known.set(key, state);
+    return store
+      .setValue(pauseKey(key), toStored(state))
       .catch((err: unknown) => log.warn({ err, scope: key }, 'outbox.pause_not_saved'));
+  };
 
   return {
     /** Runs `work` once every earlier work for `destination` in this process has settled. */
     inLane<T>(destination: string, work: () => Promise<T>): Promise<T> {
       const run = (lanes.get(destination) ?? Promise.resolve()).then(work, work);
-      const settled = () => undefined;
-      const tail = run.then(settled, settled);
-      lanes.set(destination, tail);
-      void tail.then(() => {
+      // Settled, the lane is forgotten unless later work joined it.
+      const forget = () => {
         if (lanes.get(destination) === tail) lanes.delete(destination);
-      });
+      };
+      const tail = run.then(forget, forget);
+      lanes.set(destination, tail);
       return run;
     },
 
     /** How long `entry` must wait for the destination's pause or hold, read from the store unless known. */
     async waitFor(scopes: PauseScopes, entry: Turn): Promise<Wait> {
       const t = now();
-      const here = known(scopes, entry, t);
+      const here = waitOf(scopes, entry, t);
       if (here.ms > 0) return here;
       if (t - (answeredAt.get(scopes.destination) ?? -Infinity) < PAUSE_LIMITS.freshMs) return here;
       answeredAt.delete(scopes.destination);
-      for (const key of keysOf(scopes)) {
-        const stored = fromStored(await store.getValue(pauseKey(key)));
+      for (const key of new Set([scopes.destination, scopes.credential])) {
+        const { pauseEnd, hold } = fromStored(await store.getValue(pauseKey(key)));
         // Another replica's pause, bounded as this process bounds its own.
-        if (Number.isFinite(stored.pauseEnd) && stored.pauseEnd > t)
-          until.set(key, Math.min(stored.pauseEnd, t + PAUSE_LIMITS.maxPauseMs));
-        if (key !== scopes.destination) continue;
-        if (stored.hold && stored.hold.until > t) holds.set(key, stored.hold);
-        else holds.delete(key);
+        const bounded = Number.isFinite(pauseEnd) ? Math.min(pauseEnd, t + PAUSE_LIMITS.maxPauseMs) : 0;
+        known.set(key, { pauseEnd: bounded, ...(hold && key === scopes.destination ? { hold } : {}) });
       }
-      return known(scopes, entry, t);
+      return waitOf(scopes, entry, t);
     },
 
     /** Holds the destination for `entry` until `end`; the later post holds when two do. */
     async hold(scopes: PauseScopes, entry: Turn, end: number) {
-      const key = scopes.destination;
-      const t = now();
-      const held = holdOn(key, t);
+      const { pauseEnd, hold } = knownAt(scopes.destination, now());
       // Two posts put back at once (two replicas): the later one keeps the hold, to the later end.
-      holds.set(key, {
-        until: Math.max(end, held?.until ?? 0),
-        after: Math.max(entry.createdAt, held?.after ?? 0),
+      const until = Math.max(end, hold?.until ?? 0);
+      await keep(scopes.destination, {
+        pauseEnd,
+        hold: { until, after: Math.max(entry.createdAt, hold?.after ?? 0) },
       });
-      await save(key, t);
     },
 
     /** Keeps the wait an answer asked (a 429's `retryAfterMs` before its headers'); resolves with it, never rejects. */
@@ -155,8 +151,8 @@ export function createDestinationPauses(store: Store, now: () => number, log: Jo
       const waitMs = Math.min(asked, PAUSE_LIMITS.maxPauseMs);
       if (!(waitMs > 0)) return 0;
       const key = facts?.isGlobal === true ? scopes.credential : scopes.destination;
-      until.set(key, Math.max(until.get(key) ?? 0, t + waitMs));
-      await save(key, t);
+      const { pauseEnd, hold } = knownAt(key, t);
+      await keep(key, { pauseEnd: Math.max(pauseEnd, t + waitMs), ...(hold ? { hold } : {}) });
       return waitMs;
     },
   };

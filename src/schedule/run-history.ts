@@ -11,12 +11,7 @@ import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import { webhookClientFor } from './delivery.ts';
-import {
-  resultOf,
-  type DeliveryFailure,
-  type DeliveryOptions,
-  type DrainResult,
-} from './delivery-options.ts';
+import type { DeliveryFailure, DeliveryOptions, EntryResult } from './delivery-options.ts';
 import type { JobLog } from './job.ts';
 import { isScheduleJobName, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { ManualRun } from './service.ts';
@@ -163,10 +158,10 @@ export async function recordRun(
 }
 
 /** What the outbox's later deliveries make of chat schedules' slots (a slot with no record yet gets one). */
-export async function recordDrained(book: RunBook, drained: DrainResult): Promise<void> {
-  for (const [entryId, outcome] of drained.outcomes) {
-    const [job, slotId] = entryId.split('|');
-    if (!job || !isScheduleJobName(job) || slotId === undefined || outcome === 'pending') continue;
+export async function recordDrained(book: RunBook, drained: readonly EntryResult[]): Promise<void> {
+  for (const result of drained) {
+    const [job, slotId] = result.id.split('|');
+    if (!job || !isScheduleJobName(job) || slotId === undefined || result.outcome === 'pending') continue;
     const id = job.slice('schedule-'.length);
     const record = await book.store.getSchedule(id);
     const earlier = (await book.store.history(id)).find((r) => r.slotId === slotId) ?? {
@@ -175,7 +170,7 @@ export async function recordDrained(book: RunBook, drained: DrainResult): Promis
       outcome: 'pending' as const,
     };
     if (!record || earlier.outcome !== 'pending') continue;
-    const delivery = { ...resultOf(drained, entryId), kind: 'webhook' as const };
+    const delivery = { ...result, kind: 'webhook' as const };
     const later = { job, slotId, status: 'posted' as const, deliveries: [delivery] };
     const { error: _error, nextRetryAt: _next, ...rest } = earlier;
     const run = { ...rest, ...runRecord(later, book.now().getTime()) };

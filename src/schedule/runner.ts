@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { Actor } from '../core/actor.ts';
 import type { ClaimRules } from '../store/store.ts';
 import { createDeliverer } from './delivery.ts';
-import { emptyDrain, type DeliveryOptions, type DrainResult } from './delivery-options.ts';
+import type { DeliveryOptions, EntryResult } from './delivery-options.ts';
 import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
@@ -251,7 +251,7 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
 }
 
 /** Delivers the outbox's due posts, and records in their schedules' histories what became of them. */
-async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<DrainResult> {
+async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<EntryResult[]> {
   try {
     const drained = await engine.deliverer.drain({ ...opts, signal: engine.signal });
     await recordDrained(engine.book, drained).catch((err: unknown) =>
@@ -260,7 +260,7 @@ async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean 
     return drained;
   } catch (err) {
     engine.log.error({ err }, 'outbox.drain_failed');
-    return emptyDrain();
+    return [];
   }
 }
 

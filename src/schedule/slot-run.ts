@@ -7,7 +7,7 @@ import type { Reply } from '../core/reply.ts';
 import { refusal, RunFailedError, ServiceError } from '../errors.ts';
 import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
 import type { Deliverer } from './delivery.ts';
-import { resultOf, toOutboxPayload, type EntryOutcome } from './delivery-options.ts';
+import { toOutboxPayload, type EntryOutcome, type EntryResult } from './delivery-options.ts';
 import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
 import type { Services } from '../core/services.ts';
 import type { Command } from '../core/command.ts';
@@ -24,8 +24,8 @@ export interface SlotOutcome {
   slotId: string;
   status: 'posted' | 'skipped' | 'failed';
   reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
-  /** What became of each post (resultOf), and the post itself. */
-  deliveries: (ReturnType<typeof resultOf> & { kind: Delivery['kind']; delivery?: Delivery })[];
+  /** What became of each post, and the post itself. */
+  deliveries: (EntryResult & { kind: Delivery['kind']; delivery?: Delivery })[];
   error?: unknown;
   /** Why the slot posted nothing because it is skipped (skips.ts). */
   skipped?: string;
@@ -255,9 +255,9 @@ export async function runClaimedSlot(
     updatedAt: t,
   }));
   const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal, markedAt: t });
-  const delivered = entries.map((e, i) => ({
-    ...resultOf(result, e.id),
-    kind: e.kind,
+  const delivered = result.map((r, i) => ({
+    ...r,
+    kind: entries[i]!.kind,
     delivery: deliveries[i]!,
   }));
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;

@@ -15,8 +15,8 @@ import {
   type RateBudgetOptions,
 } from './rate-budget.ts';
 
-// KEYS: the scope's tat, the pause it waits out. ARGV: now, interval, tolerance. As reserve() in
-// rate-budget.ts. Times go back as text: a Lua number returned to Redis would lose its fraction.
+// KEYS: the scope's tat, the pause it waits out. ARGV: now, interval, tolerance. As memorySteps'
+// reserve in rate-budget.ts. Times go back as text: a Lua number returned to Redis would lose its fraction.
 const RESERVE = `
 local now = tonumber(ARGV[1])
 local pauseEnd = tonumber(redis.call('GET', KEYS[2]) or '0')
@@ -80,7 +80,6 @@ function redisSteps(redis: Redis, prefix: string): BudgetSteps {
       const [start, count] = await redis.hmget(invalid, 'start', 'count');
       return start === null || t >= Number(start) + INVALID_WINDOW_MS ? 0 : Number(count ?? 0);
     },
-    close: async () => void (await redis.quit()),
   };
 }
 
@@ -91,9 +90,8 @@ export async function createRedisRateBudget(
 ): Promise<OpenRateBudget> {
   const redis = await connectStoreRedis(url, opts);
   const shared = redisSteps(redis, opts.keyPrefix ?? 'herald:');
-  const own = memorySteps();
-  return budgetOn(
-    withFallback(shared, own, (err) => opts.onRedisFailure?.(err)),
-    opts,
-  );
+  return {
+    ...budgetOn(withFallback(shared, memorySteps(), opts.onRedisFailure), opts),
+    close: async () => void (await redis.quit()),
+  };
 }

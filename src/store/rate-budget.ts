@@ -33,20 +33,6 @@ interface Turn {
   pausedBy: RateScope;
 }
 
-/** `burst` requests at once (all but the first ahead of time), then `perSecond`. */
-function turnOf({ perSecond, burst }: RatePace, pausedBy: RateScope): Turn {
-  const interval = 1000 / perSecond;
-  return { interval, tolerance: (Math.max(1, burst) - 1) * interval, pausedBy };
-}
-
-/** One request's turn, from the bucket's next free time `tat` and the pause's end (the Redis script is the same). */
-function reserve(turn: Turn, t: number, tat: number, pauseEnd: number): { waitMs: number; tat: number } {
-  const start = Math.max(t, pauseEnd);
-  const due = Math.max(tat, start);
-  const at = Math.max(start, due - turn.tolerance);
-  return { waitMs: at - t, tat: due + turn.interval };
-}
-
 /** What each backend does in one atomic step. */
 export interface BudgetSteps {
   /** Reserves a turn in `scope`'s bucket, after `turn.pausedBy`'s pause: how long until it (0: now). */
@@ -57,21 +43,24 @@ export interface BudgetSteps {
   countInvalid(t: number): Promise<void>;
   /** Invalid requests counted in the window running at `t` (0 when none runs). */
   invalidCount(t: number): Promise<number>;
-  close(): Promise<void>;
 }
 
 /** Waits `ms` unless `signal` fires first (rejects then): the budget's and the deliverer's own sleep. */
-export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, { signal });
+export const sleepUnlessAborted = (ms: number, signal?: AbortSignal) =>
+  sleepFor<void>(ms, undefined, { signal });
 
 /** The budget on `steps`: a turn waited for, a pause read again at the turn, the limit told once. */
-export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateBudget {
-  const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? sleepUnlessAborted;
-  const ownPace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
+export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): RateBudget {
+  const { now = Date.now, sleep = sleepUnlessAborted } = opts;
+  const ownPace: RatePace = { perSecond: opts.perSecond, burst: Math.ceil(opts.perSecond * 0.1) };
   let wasReached = false;
   return {
     async take(scope, signal, turnOpts = {}) {
-      const turn = turnOf(turnOpts.pace ?? ownPace, turnOpts.pausedBy ?? scope);
+      // `burst` requests at once (all but the first ahead of time), then `perSecond`.
+      const { perSecond, burst } = turnOpts.pace ?? ownPace;
+      const interval = 1000 / perSecond;
+      const tolerance = (Math.max(1, burst) - 1) * interval;
+      const turn = { interval, tolerance, pausedBy: turnOpts.pausedBy ?? scope };
       for (;;) {
         signal?.throwIfAborted();
         const waitMs = await steps.reserve(scope, now(), turn);
@@ -90,7 +79,6 @@ export function budgetOn(steps: BudgetSteps, opts: RateBudgetOptions): OpenRateB
       wasReached = isReached;
       return isReached;
     },
-    close: () => steps.close(),
   };
 }
 
@@ -102,12 +90,14 @@ export function memorySteps(): BudgetSteps {
   const pauses = new Map<RateScope, number>();
   let invalid = { start: -Infinity, count: 0 };
   return {
-    reserve(scope, t, turn) {
-      const next = reserve(turn, t, buckets.get(scope) ?? 0, pauses.get(turn.pausedBy) ?? 0);
+    // One request's turn, from the bucket's next free time and the pause's end (the Redis script is the same).
+    reserve(scope, t, { interval, tolerance, pausedBy }) {
+      const start = Math.max(t, pauses.get(pausedBy) ?? 0);
+      const due = Math.max(buckets.get(scope) ?? 0, start);
       buckets.delete(scope);
       if (buckets.size >= BUCKETS_KEPT) buckets.delete(buckets.keys().next().value ?? '');
-      buckets.set(scope, next.tat);
-      return Promise.resolve(next.waitMs);
+      buckets.set(scope, due + interval);
+      return Promise.resolve(Math.max(start, due - tolerance) - t);
     },
     pausedFor: (scope, t) => Promise.resolve(Math.max(0, (pauses.get(scope) ?? 0) - t)),
     pause(scope, t, ms) {
@@ -120,25 +110,24 @@ export function memorySteps(): BudgetSteps {
       return Promise.resolve();
     },
     invalidCount: (t) => Promise.resolve(t < invalid.start + INVALID_WINDOW_MS ? invalid.count : 0),
-    close: () => Promise.resolve(),
   };
 }
 
 export function createMemoryRateBudget(opts: RateBudgetOptions): OpenRateBudget {
-  return budgetOn(memorySteps(), opts);
+  return { ...budgetOn(memorySteps(), opts), close: () => Promise.resolve() };
 }
 
 /** Steps that use `fallback` whenever `primary` fails (Redis down): a budget in this process then. */
 export function withFallback(
   primary: BudgetSteps,
   fallback: BudgetSteps,
-  onFailure: (err: unknown) => void,
+  onFailure?: (err: unknown) => void,
 ): BudgetSteps {
   const attempt = async <R>(step: (s: BudgetSteps) => Promise<R>): Promise<R> => {
     try {
       return await step(primary);
     } catch (err) {
-      onFailure(err);
+      onFailure?.(err);
       return step(fallback);
     }
   };
@@ -148,6 +137,5 @@ export function withFallback(
     pause: (scope, t, ms) => attempt((s) => s.pause(scope, t, ms)),
     countInvalid: (t) => attempt((s) => s.countInvalid(t)),
     invalidCount: (t) => attempt((s) => s.invalidCount(t)),
-    close: async () => void (await Promise.allSettled([primary.close(), fallback.close()])),
   };
 }

@@ -55,8 +55,8 @@ const interactions = createInteractionWebhookClient({ apiUrl: api, applicationId
 async function post(destination: string, text: string): Promise<void> {
   const delivery: Delivery = { kind: 'webhook', destination, message: { content: text } };
   await enqueue(store, { id: text, job: 'budget', slotId: text, kind: 'webhook', payload: delivery });
-  const { outcomes } = await deliverer.drain();
-  process.stdout.write(`posted ${text} ${outcomes.get(text) ?? 'not-claimed'}\n`);
+  const result = (await deliverer.drain()).find((r) => r.id === text);
+  process.stdout.write(`posted ${text} ${result?.outcome ?? 'not-claimed'}\n`);
 }
 
 async function answer(token: string): Promise<void> {

@@ -108,8 +108,8 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   it('retries a webhook 5xx with backoff and delivers once when it recovers', async () => {
     failFirst(2, badGateway);
     const { deliverer, store } = await setup();
-    const { outcomes } = await deliverer.drain();
-    expect([...outcomes.values()]).toEqual(['delivered']);
+    const outcomes = (await deliverer.drain()).map((r) => r.outcome);
+    expect(outcomes).toEqual(['delivered']);
     expect(fake.server.requests).toHaveLength(3);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
     expect(await store.listOutbox('delivered')).toHaveLength(1);
@@ -117,7 +117,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
 
   it('records the message id Discord confirmed (wait=true) with the slot', async () => {
     const { deliverer, store, find } = await setup();
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     const messageId = fake.inbox.messages[0]!.id;
     expect(fake.server.requests[0]!.query.get('wait')).toBe('true');
     expect(await store.listOutbox('delivered')).toEqual([
@@ -129,12 +129,12 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   it('counts a 204 to a wait=true post as delivered without a message id, and never posts it again', async () => {
     failFirst(3, () => new HttpResponse(null, { status: 204 }));
     const { deliverer, store, clock, find } = await setup();
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     const [delivered] = await store.listOutbox('delivered');
     expect(delivered!.receipt).toBeUndefined();
     expect(find('outbox.delivered_without_id')).toHaveLength(1);
     clock.advance(24 * 3_600_000);
-    expect((await deliverer.drain({ includeBackingOff: true })).outcomes.size).toBe(0);
+    expect(await deliverer.drain({ includeBackingOff: true })).toEqual([]);
     expect(fake.server.requests).toHaveLength(1);
   });
 
@@ -156,7 +156,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       kind: 'webhook',
       payload: toOutboxPayload(delivery),
     });
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     expect(fake.inbox.messages[0]!.files).toEqual([
       { field: 'files[0]', filename: 'briefing.mp3', contentType: 'audio/mpeg', bytes },
     ]);
@@ -165,7 +165,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   it('marks a send in flight until the provider answers: a 502 clears it, a cut connection leaves it and the resend is logged', async () => {
     failFirst(1, badGateway);
     const answered = await setup();
-    expect([...(await answered.deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await answered.deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     expect(answered.find('outbox.resend_uncertain')).toEqual([]);
 
     fake.inbox.clear();
@@ -179,10 +179,10 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       kind: 'webhook',
       payload: { kind: 'webhook', message: { content: 'daily report' } } satisfies Delivery,
     });
-    expect([...(await cut.deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect((await cut.deliverer.drain()).map((r) => r.outcome)).toEqual(['pending']);
     expect(cut.find('outbox.outcome_unknown')).toEqual([expect.objectContaining({ outboxId: 'cut' })]);
     cut.clock.advance(5 * 60_000 + 1);
-    expect([...(await cut.deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await cut.deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     expect(cut.find('outbox.resend_uncertain')).toEqual([expect.objectContaining({ outboxId: 'cut' })]);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
   });
@@ -190,13 +190,13 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   it('does not resend a post whose outcome is unknown until the lease ends, then once', async () => {
     failFirst(1, () => HttpResponse.error());
     const { deliverer, clock, find } = await setup();
-    expect([...(await deliverer.drain({ includeBackingOff: true })).outcomes.values()]).toEqual(['pending']);
+    expect((await deliverer.drain({ includeBackingOff: true })).map((r) => r.outcome)).toEqual(['pending']);
     // Neither this drain nor the next ones before the lease ends send it again.
     clock.advance(60_000);
-    expect((await deliverer.drain({ includeBackingOff: true })).outcomes.size).toBe(0);
+    expect(await deliverer.drain({ includeBackingOff: true })).toEqual([]);
     expect(fake.server.requests).toHaveLength(1);
     clock.advance(4 * 60_000 + 1);
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     expect(fake.server.requests).toHaveLength(2);
     expect(find('outbox.resend_uncertain')).toHaveLength(1);
   });
@@ -204,15 +204,15 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   it('keeps a post that still fails in the outbox and delivers it once on the next tick', async () => {
     failFirst(4, badGateway);
     const { deliverer, store, clock, find } = await setup();
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['pending']);
     const [waiting] = await store.listOutbox('pending');
     expect(waiting).toMatchObject({ attempts: 1, lastError: 'webhook.post failed: upstream (HTTP 502)' });
     expect(waiting!.nextAttemptAt).toBe(clock.ms + 1_000);
     expect(find('outbox.retry_scheduled')).toHaveLength(1);
     // Not due yet: a plain tick leaves it; once due, the next tick delivers it.
-    expect((await deliverer.drain()).outcomes.size).toBe(0);
+    expect(await deliverer.drain()).toEqual([]);
     clock.advance(1_000);
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
     expect(fake.server.requests).toHaveLength(5);
   });
@@ -222,7 +222,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     const clock = fakeClock('2025-11-22T08:00:00Z');
     const { sleeps, sleep } = fakeSleep(clock.advance);
     const { deliverer } = await setup({ clock, delivery: { sleep } });
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['delivered']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
     expect(sleeps).toEqual([350]);
     expect(fake.server.requests).toHaveLength(2);
     expect(postedContents(fake.inbox)).toEqual(['daily report']);
@@ -231,7 +231,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   it('puts back a 429 whose retry_after is longer than it waits in process, due when the limit lifts', async () => {
     failFirst(1, () => discordRateLimitResponse({ retryAfterS: 64.57 }));
     const { deliverer, store, clock } = await setup();
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['pending']);
     const [waiting] = await store.listOutbox('pending');
     expect(waiting!.nextAttemptAt).toBe(clock.ms + 64_570);
     expect(fake.inbox.messages).toHaveLength(0);
@@ -240,7 +240,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
   it('gives up on 401 Invalid Webhook Token with an error naming the job, never the token', async () => {
     const wrongToken = 'revoked-token-of-herald-webhook-99';
     const { deliverer, store, find, raw } = await setup({ webhook: { token: wrongToken } });
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['given_up']);
     expect(fake.server.requests).toHaveLength(1);
     const [given] = await store.listOutbox('given_up');
     expect(given!.reason).toBe('unauthorized: the webhook rejected the post (revoked or deleted?)');
@@ -255,12 +255,12 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       expect(l).not.toContain(WEBHOOK_TOKEN);
     }
     // Given up means given up: later ticks and restarts leave it alone.
-    expect((await deliverer.drain({ includeBackingOff: true })).outcomes.size).toBe(0);
+    expect(await deliverer.drain({ includeBackingOff: true })).toEqual([]);
   });
 
   it('gives up on 404 Unknown Webhook, as Discord asks clients to stop using it', async () => {
     const { deliverer, store, lines } = await setup({ webhook: { id: WEBHOOK_MAGIC.unknownWebhookId } });
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['given_up']);
     // Discord's 10015: a refusal, whose reason is the sentence the schedule's creator reads.
     expect((await store.listOutbox('given_up'))[0]!.reason).toBe(
       'herald cannot post to the webhook: Discord says the webhook was deleted or its token reset',
@@ -277,7 +277,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     });
     await deliverer.drain();
     clock.advance(60_001);
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['given_up']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['given_up']);
     expect((await store.listOutbox('given_up'))[0]!.reason).toBe(
       'not delivered within 1 minutes: webhook.post failed: upstream (HTTP 502)',
     );
@@ -310,7 +310,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     await waitFor(() => answers.length === 2, 2_000, 'the second ops post');
     expect(sent).toEqual(['ops slot 0', 'ops slot 2']);
     answers[1]!();
-    expect([...(await draining).outcomes.values()]).toEqual([
+    expect((await draining).map((r) => r.outcome)).toEqual([
       'delivered',
       'delivered',
       'delivered',
@@ -327,7 +327,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       kind: 'email',
       payload: { kind: 'email', email: {} },
     });
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['pending']);
     expect((await store.listOutbox('pending'))[0]!.lastError).toBe('the email service is not configured');
   });
 
@@ -340,7 +340,7 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
       message: { content: 'daily report' },
     };
     await enqueue(store, { id: 'e', job: 'j', slotId: 's', kind: 'webhook', payload });
-    expect([...(await deliverer.drain()).outcomes.values()]).toEqual(['pending']);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['pending']);
     expect((await store.listOutbox('pending'))[0]!.lastError).toBe(
       'the webhook destination "constructor" is not configured',
     );

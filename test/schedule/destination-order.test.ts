@@ -33,9 +33,8 @@ const emptyBucket = (resetAfterS: number): Scripted => ({
   headers: bucketHeaders(clock, 0, resetAfterS),
 });
 
-const outcomesOf = async (drained: ReturnType<ReturnType<typeof replica>['drain']>) => [
-  ...(await drained).outcomes.values(),
-];
+const outcomesOf = async (drained: ReturnType<ReturnType<typeof replica>['drain']>) =>
+  (await drained).map((r) => r.outcome);
 
 const paths = [
   { name: 'a Discord webhook', destination: 'default', other: 'ops' },

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Delivery } from '../../src/schedule/job.ts';
 import type { Repeat } from '../../src/schedule/delivery-options.ts';
 import type { OutboxEntry, Store } from '../../src/store/index.ts';
+import { captureLog } from '../jobs/harness.ts';
 import { CHANNELS, outboxWorld } from './outbox-world.ts';
 
 const world = outboxWorld('herald-lease-', () => ({}));
@@ -125,7 +126,7 @@ describe.each(world.backends)('leases across replicas with the $name store', (ba
       expect(SLOTS * ANSWER_MS).toBeGreaterThan(LEASE_MS);
       expect(passes.length).toBeGreaterThan(LEASE_MS / PASS_MS);
       expect(postsPerSlot()).toEqual(onceEach(SLOTS));
-      expect(results.flatMap((r) => [...r.outcomes.values()])).toEqual(Array(SLOTS).fill('delivered'));
+      expect(results.flatMap((r) => r.map((r) => r.outcome))).toEqual(Array(SLOTS).fill('delivered'));
       expect(await store.listOutbox('pending')).toEqual([]);
     });
 
@@ -149,7 +150,7 @@ describe.each(world.backends)('leases across replicas with the $name store', (ba
 
       expect(passes.length).toBeGreaterThan(LEASE_MS / PASS_MS);
       expect(postsPerSlot()).toEqual(onceEach(1));
-      expect([...result.outcomes.values()]).toEqual(['delivered']);
+      expect(result.map((r) => r.outcome)).toEqual(['delivered']);
     });
 
     it('never sends a post the store says another replica took over', async () => {
@@ -160,15 +161,48 @@ describe.each(world.backends)('leases across replicas with the $name store', (ba
       // A's lease ran out unrenewed (its process stalled), and B's pass took the posts and sent them.
       clock.advance(LEASE_MS + 1);
       const taken = await b.deliverer.drain();
-      expect([...taken.outcomes.values()]).toEqual(['delivered', 'delivered', 'delivered']);
+      expect(taken.map((r) => r.outcome)).toEqual(['delivered', 'delivered', 'delivered']);
 
       const late = await a.deliverer.deliverHeld(held);
 
       expect(postsPerSlot()).toEqual(onceEach(3));
-      expect([...late.outcomes.values()]).toEqual(['pending', 'pending', 'pending']);
-      expect([...late.failures.values()].map((f) => f.reason)).toEqual(
-        Array(3).fill('another replica took the post over'),
-      );
+      expect(late.map((r) => r.outcome)).toEqual(['pending', 'pending', 'pending']);
+      expect(late.map((r) => r.failure?.reason)).toEqual(Array(3).fill('another replica took the post over'));
+    });
+
+    it('stops renewing a lease the store refused, logged lost once, and never sends its post', async () => {
+      const store = await world.open(backend);
+      const timers = fakeTimers();
+      const renewals: string[][] = [];
+      // The store refuses every renewal: another owner holds the posts now.
+      const refusing = new Proxy(store, {
+        get(target, key, receiver) {
+          if (key === 'renewOutboxLeases')
+            return (ids: string[]) => {
+              renewals.push(ids);
+              return Promise.resolve([]);
+            };
+          const value = Reflect.get(target, key, receiver) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const { log, find } = captureLog();
+      const a = world.replica(refusing, {
+        owner: 'replica-a',
+        leaseMs: LEASE_MS,
+        repeat: timers.repeat,
+        log,
+      });
+      // The first post's answer takes two leases: renewals come due many times while it is sent.
+      hooks.beforeAnswer = () => timers.advance(2 * LEASE_MS);
+      const held = await slotsPostedBy(store, 'replica-a', path.destination, 2);
+
+      const results = await a.deliverer.deliverHeld(held);
+
+      expect(results.map((r) => r.outcome)).toEqual(['delivered', 'pending']);
+      expect(postsPerSlot()).toEqual(onceEach(1));
+      expect(renewals).toEqual([held.map((e) => e.id)]);
+      expect(find('outbox.lease_lost').map((l) => l.outboxIds)).toEqual([held.map((e) => e.id)]);
     });
   });
 });

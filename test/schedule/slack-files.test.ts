@@ -149,8 +149,8 @@ describe('Slack channel: scheduled posts carry their files', () => {
 
     b.clock.at = new Date('2026-03-27T12:06:00Z');
     const drained = await b.runner.drainOutbox({ includeBackingOff: true });
-    expect([...drained.outcomes.values()]).toEqual(['delivered']);
-    expect([...drained.receipts.values()]).toEqual([ts]);
+    expect(drained.map((r) => r.outcome)).toEqual(['delivered']);
+    expect(drained.map((r) => r.receipt)).toEqual([ts]);
     const seen = since(mark, sharedMark);
     expect(seen.posts).toHaveLength(1);
     expect(seen.shared.map((f) => f.title)).toEqual(['say.mp3']);
