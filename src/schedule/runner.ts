@@ -10,7 +10,7 @@ import { emptyDrain, type DeliveryOptions, type DrainResult } from './delivery-o
 import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
-import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
+import { chatWork, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
 import {
   createRunBook,
   recordChatRun,
@@ -118,11 +118,8 @@ async function claimAndRun(
     return outcome;
   }
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
-  const claimed = { ...slot, reason };
-  const run = claim.schedule
-    ? chatJob(engine, claim.schedule, claim.memory, asker)
-    : { job: target.job!, memory: undefined, skipped: undefined };
-  const outcome = await runClaimedSlot(engine, run.job, claimed, run.memory, run.skipped);
+  const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, asker) : target.job!;
+  const outcome = await runClaimedSlot(engine, work, { ...slot, reason });
   // Settled by this run: posted, or failed its last allowed run.
   const isFinal =
     outcome.status === 'posted' || (outcome.status === 'failed' && claim.attempt >= engine.maxAttempts);
