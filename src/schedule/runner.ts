@@ -24,38 +24,36 @@ import { watchMemoryKey } from './watch.ts';
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
+const DEFAULTS = Object.freeze({
+  /** How long a claim holds a slot before another replica may take it over. */
+  leaseMs: 5 * 60_000,
+  /** A run is aborted after this; keep it below `leaseMs`. */
+  jobTimeoutMs: 2 * 60_000,
+  /** How often the schedules are read again (a tick also wakes at the next minute). */
+  pollMs: 15_000,
+  /** Runs of one slot before it is failed for good. */
+  maxAttempts: 3,
+  /** Wait after a failed run before the slot is tried again. */
+  retryDelayMs: 60_000,
+  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
+  concurrency: 64,
+});
+
 export interface ScheduleRunnerOptions
-  extends ChatSettings, HistorySettings, Pick<SlotDeps, 'store' | 'services' | 'log' | 'onRun'> {
+  extends
+    ChatSettings,
+    HistorySettings,
+    Partial<Record<keyof typeof DEFAULTS, number>>,
+    Pick<SlotDeps, 'store' | 'services' | 'log' | 'onRun'> {
   now?: () => Date;
   /** This process's id in claims and leases. */
   owner?: string;
   /** A slot missed while down is still run when younger than this. */
   catchupMinutes: number;
-  /** How long a claim holds a slot before another replica may take it over. */
-  leaseMs?: number;
-  /** A run is aborted after this; keep it below `leaseMs`. */
-  jobTimeoutMs?: number;
   builtIns?: readonly JobSchedule[];
   destinations?: DeliveryOptions['destinations'];
-  /** How often the schedules are read again (a tick also wakes at the next minute). */
-  pollMs?: number;
-  /** Runs of one slot before it is failed for good. */
-  maxAttempts?: number;
-  /** Wait after a failed run before the slot is tried again. */
-  retryDelayMs?: number;
-  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
-  concurrency?: number;
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
 }
-
-const DEFAULTS = Object.freeze({
-  leaseMs: 5 * 60_000,
-  jobTimeoutMs: 2 * 60_000,
-  pollMs: 15_000,
-  maxAttempts: 3,
-  retryDelayMs: 60_000,
-  concurrency: 64,
-});
 
 export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
 
@@ -329,28 +327,24 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
     timer.unref();
   }
 
-  /** A slot of `scheduledAt`: a manual one's id says so. */
-  const slotAt = (scheduledAt: Date, reason: JobSlot['reason']): JobSlot => {
-    const id = scheduledAt.toISOString();
-    return { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt, reason };
-  };
-  /** One slot of a built-in schedule. Never throws. */
+  /** One slot of a built-in (by name) or a chat schedule; a manual one's id says so. Never throws. */
   async function runSlot(
-    name: string,
+    target: string | ScheduleRecord,
     at: Date,
     reason: JobSlot['reason'] = 'scheduled',
+    asker?: Actor,
   ): Promise<SlotOutcome> {
-    const slot = slotAt(at, reason);
-    const [target] = await builtIns(name);
-    const error = new Error(`unknown job "${name}"`);
-    if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
-    return tracked(engine, target, slot);
+    const id = at.toISOString();
+    const slot = { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt: at, reason };
+    if (typeof target !== 'string') return tracked(engine, chatTarget(target), slot, {}, asker);
+    const [builtIn] = await builtIns(target);
+    if (builtIn) return tracked(engine, builtIn, slot);
+    const error = new Error(`unknown job "${target}"`);
+    return { job: target, slotId: slot.id, status: 'failed', deliveries: [], error };
   }
   /** A manual slot now: `npm run job -- <id or name>`, and `/schedule run` as `asker`. */
   const runManual = (target: ScheduleRecord | string, asker?: Actor): Promise<SlotOutcome> =>
-    typeof target === 'string'
-      ? runSlot(target, now(), 'manual')
-      : tracked(engine, chatTarget(target), slotAt(now(), 'manual'), {}, asker);
+    runSlot(target, now(), 'manual', asker);
 
   return {
     owner,
