@@ -132,33 +132,31 @@ export function createRunBook(settings: RunBookSettings) {
 }
 
 /**
- * Records a finished slot: a failed attempt to be tried again is pending (a manual slot gets no
- * retry); a chat schedule's run goes in its history (`nextRunAt` moves it on in the same step).
+ * Records a finished slot: a scheduled slot's failed run is pending until its last allowed run (a
+ * manual slot gets no retry); a chat schedule's run goes in its history, and once the slot is
+ * settled (posted, or failed its last run) `nextRunAt` moves the schedule on in the same step.
  */
 export async function recordRun(
   book: RunBook,
   target: { name: string; record?: ScheduleRecord | undefined },
   outcome: SlotOutcome,
-  how: { attempt: number; nextRunAt?: number; asker?: Actor },
+  how: { attempt: number; nextRunAt: number; asker?: Actor },
 ): Promise<void> {
   const { record } = target;
-  let run = runRecord(outcome, book.now().getTime(), record?.onlyNew);
-  if (
-    run.outcome === 'failed' &&
-    isScheduled(run) &&
-    outcome.status === 'failed' &&
-    how.attempt < book.maxAttempts
-  )
-    run = { ...run, outcome: 'pending', nextRetryAt: book.now().getTime() + book.retryDelayMs };
+  const t = book.now().getTime();
+  let run = runRecord(outcome, t, record?.onlyNew);
+  const retries = outcome.status === 'failed' && isScheduled(run) && how.attempt < book.maxAttempts;
+  if (retries) run = { ...run, outcome: 'pending', nextRetryAt: t + book.retryDelayMs };
   if (!record) return recordBuiltInRun(book, target.name, run);
   // A manual run's asker reads what happened in the reply: the creator asking is told there.
   const { asker } = how;
   const isCreatorAsking =
     asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
+  const settles = isScheduled(run) && !retries && outcome.status !== 'skipped';
   await recordChatRun(book, record, run, {
     deliveries: outcome.deliveries,
     toldAlready: isCreatorAsking,
-    ...(how.nextRunAt === undefined ? {} : { nextRunAt: how.nextRunAt }),
+    ...(settles ? { nextRunAt: how.nextRunAt } : {}),
   });
 }
 

@@ -118,12 +118,9 @@ async function claimAndRun(
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
   const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, asker) : target.job!;
   const outcome = await runClaimedSlot(engine, work, { ...slot, reason });
-  // Settled by this run: posted, or failed its last allowed run.
-  const isFinal =
-    outcome.status === 'posted' || (outcome.status === 'failed' && claim.attempt >= engine.maxAttempts);
   await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
-    ...(isFinal && slot.reason !== 'manual' ? { nextRunAt: nextFire(target, slot.scheduledAt) } : {}),
+    nextRunAt: nextFire(target, slot.scheduledAt),
     ...(asker ? { asker } : {}),
   });
   return outcome;
