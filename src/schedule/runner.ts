@@ -186,23 +186,20 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
 }
 
 /** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
-function builtInTargets(engine: Engine): (name?: string) => Promise<Target[]> {
-  const since = new Map<string, number>();
+async function builtInTargets(engine: Engine, name?: string): Promise<Target[]> {
+  const out: Target[] = [];
   const all = engine.builtIns ?? [];
-  return async (name) => {
-    const out: Target[] = [];
-    const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
-    for (const { job, cron, timezone } of wanted) {
-      const key = `job:${job.name}:since`;
-      if (!since.has(job.name)) {
-        const t = engine.now().getTime();
-        await engine.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
-        since.set(job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
-      }
-      out.push({ name: job.name, cron, timezone, since: since.get(job.name)!, job });
+  const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
+  for (const { job, cron, timezone } of wanted) {
+    const key = `job:${job.name}:since`;
+    if (!engine.since.has(job.name)) {
+      const t = engine.now().getTime();
+      await engine.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
+      engine.since.set(job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
     }
-    return out;
-  };
+    out.push({ name: job.name, cron, timezone, since: engine.since.get(job.name)!, job });
+  }
+  return out;
 }
 
 const chatTarget = (record: ScheduleRecord): Target => ({
@@ -233,6 +230,9 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
     deliverer,
     signal,
     book: createRunBook({ ...settings, now }),
+    queue: new PQueue({ concurrency: settings.concurrency }),
+    /** Each built-in's first start, as the store keeps it (builtInTargets). */
+    since: new Map<string, number>(),
     /** The runs under way, for a stop that waits for them. */
     running: new Set<Promise<SlotOutcome>>(),
     /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
@@ -257,17 +257,15 @@ async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean 
 }
 
 /** One tick: the outbox drained, every due slot found, claimed and run, the index moved on. */
-async function tickOnce(
-  engine: Engine,
-  queue: PQueue,
-  builtIns: (name?: string) => Promise<Target[]>,
-  first: boolean,
-): Promise<SlotOutcome[]> {
+async function tickOnce(engine: Engine, first: boolean): Promise<SlotOutcome[]> {
   const { store, log } = engine;
   // At the first tick also the posts still waiting out a backoff.
   const draining = drainOutbox(engine, { includeBackingOff: first });
   const t = engine.now().getTime();
-  const targets = [...(await builtIns()), ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget)];
+  const targets = [
+    ...(await builtInTargets(engine)),
+    ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget),
+  ];
   const due: (() => Promise<SlotOutcome>)[] = [];
   for (const target of targets) {
     const work = await dueWork(engine, target, t).catch(
@@ -278,7 +276,7 @@ async function tickOnce(
   // Each replica starts at its own random place, so that replicas do not race for the same slots.
   const offset = due.length === 0 ? 0 : randomInt(due.length);
   const rotated = [...due.slice(offset), ...due.slice(0, offset)];
-  const outcomes = await Promise.all(rotated.map((w) => queue.add(w)));
+  const outcomes = await Promise.all(rotated.map((w) => engine.queue.add(w)));
   const settled = new Map(engine.settled);
   engine.settled.clear();
   if (settled.size > 0)
@@ -302,13 +300,11 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   const stopping = new AbortController();
   const engine = createEngine(opts, stopping.signal);
   const { now, owner, log } = engine;
-  const builtIns = builtInTargets(engine);
-  const queue = new PQueue({ concurrency: engine.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
   function tick(first = false): Promise<SlotOutcome[]> {
-    ticking ??= tickOnce(engine, queue, builtIns, first).finally(() => (ticking = undefined));
+    ticking ??= tickOnce(engine, first).finally(() => (ticking = undefined));
     return ticking;
   }
 
@@ -334,7 +330,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
     const id = at.toISOString();
     const slot = { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt: at, reason };
     if (typeof target !== 'string') return tracked(engine, chatTarget(target), slot, {}, asker);
-    const [builtIn] = await builtIns(target);
+    const [builtIn] = await builtInTargets(engine, target);
     if (builtIn) return tracked(engine, builtIn, slot);
     const error = new Error(`unknown job "${target}"`);
     return { job: target, slotId: slot.id, status: 'failed', deliveries: [], error };
