@@ -113,11 +113,6 @@ type RunBook = ReturnType<typeof createRunBook>;
 export function createRunBook(settings: RunBookSettings) {
   return {
     ...settings,
-    /** Posts a one-sentence notice through the schedule's own destination. */
-    notify: async (record: ScheduleRecord, text: string) => {
-      const client = webhookClientFor(settings, record.destination);
-      if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
-    },
     notices: createCreatorNotices(settings),
     // A notice that cannot learn its language is still sent, in English. It names commands as the
     // creator's platform lists them: a schedule posts where it was made.
@@ -334,7 +329,8 @@ async function tell(
   // A destination that refuses the posts would refuse the notice too: its creator is told instead.
   if (destinationFailed) return book.notices.tell(record, notice);
   try {
-    await book.notify(record, notice);
+    const client = webhookClientFor(book, record.destination);
+    if (client && book.toMessage) await client.post(book.toMessage({ text: notice }, record.destination));
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
     await book.notices.tell(record, notice);
