@@ -51,25 +51,6 @@ export interface SlotDeps {
   onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
 }
 
-/** Runs `work` with a time limit; resolves with its posts or rejects with why it failed. */
-function runWithLimit(deps: SlotDeps, work: SlotWork, slot: JobSlot): Promise<Delivery[]> {
-  const deliveries: Delivery[] = [];
-  const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.jobTimeoutMs)]);
-  const late = () => new Error(`${work.name} did not finish within ${deps.jobTimeoutMs} ms`);
-  // Stopping already: the job does not start.
-  if (signal.aborted) return Promise.reject(late());
-  const running = work.run({
-    services: deps.services,
-    store: deps.store,
-    log: deps.log,
-    now: deps.now,
-    signal,
-    slot,
-    deliver: (d) => void deliveries.push(d),
-  });
-  return raceAbort(running, signal, late).then(() => deliveries);
-}
-
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
 export interface CommandLineRunner {
   run(line: string, actor: Actor, signal: AbortSignal, opts?: RunOptions): Promise<Reply>;
@@ -193,7 +174,7 @@ export async function runPost(
   return reply && decision.kind === 'footer' ? withFooter(reply, decision.footer) : reply;
 }
 
-/** Runs a slot this process has claimed; a watch's memory rides on its last post (or on the mark). */
+/** Runs a claimed slot under its time limit; a watch's memory rides on its last post (or on the mark). */
 export async function runClaimedSlot(deps: SlotDeps, work: SlotWork, slot: JobSlot): Promise<SlotOutcome> {
   const { store, log, owner } = deps;
   const { name } = work;
@@ -201,9 +182,22 @@ export async function runClaimedSlot(deps: SlotDeps, work: SlotWork, slot: JobSl
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   log.info({ job: name, slotId, reason: slot.reason }, 'job.started');
-  let deliveries: Delivery[];
+  const deliveries: Delivery[] = [];
+  const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.jobTimeoutMs)]);
+  const late = () => new Error(`${name} did not finish within ${deps.jobTimeoutMs} ms`);
   try {
-    deliveries = await runWithLimit(deps, work, slot);
+    // Stopping already: the job does not start.
+    if (signal.aborted) throw late();
+    const running = work.run({
+      services: deps.services,
+      store,
+      log,
+      now: deps.now,
+      signal,
+      slot,
+      deliver: (d) => void deliveries.push(d),
+    });
+    await raceAbort(running, signal, late);
   } catch (err) {
     await store.markFailed(name, slotId, owner, err instanceof Error ? err.message : String(err));
     const durationMs = elapsed();
