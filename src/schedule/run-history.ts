@@ -9,7 +9,6 @@ import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
-import type { Store } from '../store/store.ts';
 import { webhookClientFor } from './delivery.ts';
 import {
   resultOf,
@@ -17,10 +16,9 @@ import {
   type DeliveryOptions,
   type DrainResult,
 } from './delivery-options.ts';
-import type { JobLog } from './job.ts';
 import { isScheduleJobName, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { ManualRun } from './service.ts';
-import type { ChatSettings, SlotOutcome } from './slot-run.ts';
+import type { ChatSettings, SlotDeps, SlotOutcome } from './slot-run.ts';
 import type { Language } from '../domain/preferences.ts';
 import { english, translatorFor, type Translate } from '../i18n/translate.ts';
 
@@ -99,10 +97,8 @@ interface RunBookSettings
   extends
     HistorySettings,
     Pick<ChatSettings, 'toMessage'>,
-    Pick<DeliveryOptions, 'services' | 'destinations'> {
-  store: Store;
-  log: JobLog;
-  now: () => Date;
+    Pick<DeliveryOptions, 'services' | 'destinations'>,
+    Pick<SlotDeps, 'store' | 'log' | 'now'> {
   /** Runs of one slot before it is failed for good, and the wait between them. */
   maxAttempts: number;
   retryDelayMs: number;
