@@ -8,8 +8,7 @@ import { refusal, RunFailedError, ServiceError } from '../errors.ts';
 import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
 import type { Deliverer } from './delivery.ts';
 import { resultOf, toOutboxPayload, type EntryOutcome } from './delivery-options.ts';
-import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
-import type { Services } from '../core/services.ts';
+import type { Delivery, Job, JobContext, JobSlot } from './job.ts';
 import type { Command } from '../core/command.ts';
 import type { CheckedLine, RunOptions } from '../core/dispatch-contract.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
@@ -36,11 +35,8 @@ export interface SlotOutcome {
 /** A watch's memory after its run: saved with the slot's delivered post (or its "posted" mark). */
 type SlotMemory = PostOptions['memory'];
 
-export interface SlotDeps {
-  services: Services;
-  store: Store;
-  log: JobLog;
-  now: () => Date;
+/** What a claimed slot's run needs: what its job is handed, and the engine's parts. */
+export interface SlotDeps extends Pick<JobContext, 'services' | 'store' | 'log' | 'now'> {
   /** The claim's owner; only it may mark the slot posted. */
   owner: string;
   jobTimeoutMs: number;
