@@ -22,19 +22,16 @@ export type MessageLinker = (
 export function createMessageLinker(sources: MessageLinkSources): MessageLinker {
   return async (record, run, signal) => {
     if (run.outcome !== 'posted' || !run.messageId) return undefined;
-    const opts = signal ? { signal } : {};
     const channel = parseChannelDestination(record.destination);
+    const channelId = run.channelId ?? channel?.id;
+    const ref = {
+      messageId: run.messageId,
+      ...(channelId ? { channelId } : {}),
+      ...(channel && record.guildId ? { guildId: record.guildId } : {}),
+    };
     try {
-      if (channel) {
-        const ref = {
-          messageId: run.messageId,
-          channelId: run.channelId ?? channel.id,
-          ...(record.guildId ? { guildId: record.guildId } : {}),
-        };
-        return await sources.channels?.[channel.platform]?.messageLink(ref, opts);
-      }
-      const ref = { messageId: run.messageId, ...(run.channelId ? { channelId: run.channelId } : {}) };
-      return await sources.webhook(record.destination)?.messageLink?.(ref, opts);
+      const client = channel ? sources.channels?.[channel.platform] : sources.webhook(record.destination);
+      return await client?.messageLink?.(ref, signal ? { signal } : {});
     } catch (err) {
       sources.log.warn({ err, scheduleId: record.id, slotId: run.slotId }, 'schedule.message_link_failed');
       return undefined;

@@ -9,13 +9,11 @@ import type { Actor } from '../core/actor.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import { loggedText } from '../domain/text.ts';
 import { userMessageFor } from '../errors.ts';
-import type { Store } from '../store/store.ts';
 import { webhookClientFor } from './delivery.ts';
 import type { DeliveryFailure, DeliveryOptions, EntryResult } from './delivery-options.ts';
-import type { JobLog } from './job.ts';
 import { isScheduleJobName, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import type { ManualRun } from './service.ts';
-import type { ChatSettings, SlotOutcome } from './slot-run.ts';
+import type { ChatSettings, SlotDeps, SlotOutcome } from './slot-run.ts';
 import type { Language } from '../domain/preferences.ts';
 import { english, translatorFor, type Translate } from '../i18n/translate.ts';
 
@@ -94,10 +92,8 @@ interface RunBookSettings
   extends
     HistorySettings,
     Pick<ChatSettings, 'toMessage'>,
-    Pick<DeliveryOptions, 'services' | 'destinations'> {
-  store: Store;
-  log: JobLog;
-  now: () => Date;
+    Pick<DeliveryOptions, 'services' | 'destinations'>,
+    Pick<SlotDeps, 'store' | 'log' | 'now'> {
   /** Runs of one slot before it is failed for good, and the wait between them. */
   maxAttempts: number;
   retryDelayMs: number;
@@ -108,11 +104,6 @@ type RunBook = ReturnType<typeof createRunBook>;
 export function createRunBook(settings: RunBookSettings) {
   return {
     ...settings,
-    /** Posts a one-sentence notice through the schedule's own destination. */
-    notify: async (record: ScheduleRecord, text: string) => {
-      const client = webhookClientFor(settings, record.destination);
-      if (client && settings.toMessage) await client.post(settings.toMessage({ text }, record.destination));
-    },
     notices: createCreatorNotices(settings),
     // A notice that cannot learn its language is still sent, in English. It names commands as the
     // creator's platform lists them: a schedule posts where it was made.
@@ -127,33 +118,31 @@ export function createRunBook(settings: RunBookSettings) {
 }
 
 /**
- * Records a finished slot: a failed attempt to be tried again is pending (a manual slot gets no
- * retry); a chat schedule's run goes in its history (`nextRunAt` moves it on in the same step).
+ * Records a finished slot: a scheduled slot's failed run is pending until its last allowed run (a
+ * manual slot gets no retry); a chat schedule's run goes in its history, and once the slot is
+ * settled (posted, or failed its last run) `nextRunAt` moves the schedule on in the same step.
  */
 export async function recordRun(
   book: RunBook,
   target: { name: string; record?: ScheduleRecord | undefined },
   outcome: SlotOutcome,
-  how: { attempt: number; nextRunAt?: number; asker?: Actor },
+  how: { attempt: number; nextRunAt: number; asker?: Actor },
 ): Promise<void> {
   const { record } = target;
-  let run = runRecord(outcome, book.now().getTime(), record?.onlyNew);
-  if (
-    run.outcome === 'failed' &&
-    isScheduled(run) &&
-    outcome.status === 'failed' &&
-    how.attempt < book.maxAttempts
-  )
-    run = { ...run, outcome: 'pending', nextRetryAt: book.now().getTime() + book.retryDelayMs };
+  const t = book.now().getTime();
+  let run = runRecord(outcome, t, record?.onlyNew);
+  const retries = outcome.status === 'failed' && isScheduled(run) && how.attempt < book.maxAttempts;
+  if (retries) run = { ...run, outcome: 'pending', nextRetryAt: t + book.retryDelayMs };
   if (!record) return recordBuiltInRun(book, target.name, run);
   // A manual run's asker reads what happened in the reply: the creator asking is told there.
   const { asker } = how;
   const isCreatorAsking =
     asker !== undefined && asker.platform === record.creator.platform && asker.id === record.creator.id;
+  const settles = isScheduled(run) && !retries && outcome.status !== 'skipped';
   await recordChatRun(book, record, run, {
     deliveries: outcome.deliveries,
     toldAlready: isCreatorAsking,
-    ...(how.nextRunAt === undefined ? {} : { nextRunAt: how.nextRunAt }),
+    ...(settles ? { nextRunAt: how.nextRunAt } : {}),
   });
 }
 
@@ -331,7 +320,8 @@ async function tell(
   // A destination that refuses the posts would refuse the notice too: its creator is told instead.
   if (destinationFailed) return book.notices.tell(record, notice);
   try {
-    await book.notify(record, notice);
+    const client = webhookClientFor(book, record.destination);
+    if (client && book.toMessage) await client.post(book.toMessage({ text: notice }, record.destination));
   } catch (err) {
     book.log.error({ scheduleId: record.id, err }, 'schedule.notice_failed');
     await book.notices.tell(record, notice);

@@ -10,7 +10,7 @@ import type { DeliveryOptions, EntryResult } from './delivery-options.ts';
 import type { Job, JobSchedule, JobSlot } from './job.ts';
 import type { ManualRun } from './service.ts';
 import { scheduleJobName, type ScheduleRecord } from './schedules.ts';
-import { chatJob, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
+import { chatWork, runClaimedSlot, type ChatSettings, type SlotDeps, type SlotOutcome } from './slot-run.ts';
 import {
   createRunBook,
   recordChatRun,
@@ -24,38 +24,36 @@ import { watchMemoryKey } from './watch.ts';
 
 export const MISSED_SENTENCE = 'Missed: no replica ran it within the catch-up window (JOB_CATCHUP_MINUTES).';
 
+const DEFAULTS = Object.freeze({
+  /** How long a claim holds a slot before another replica may take it over. */
+  leaseMs: 5 * 60_000,
+  /** A run is aborted after this; keep it below `leaseMs`. */
+  jobTimeoutMs: 2 * 60_000,
+  /** How often the schedules are read again (a tick also wakes at the next minute). */
+  pollMs: 15_000,
+  /** Runs of one slot before it is failed for good. */
+  maxAttempts: 3,
+  /** Wait after a failed run before the slot is tried again. */
+  retryDelayMs: 60_000,
+  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
+  concurrency: 64,
+});
+
 export interface ScheduleRunnerOptions
-  extends ChatSettings, HistorySettings, Pick<SlotDeps, 'store' | 'services' | 'log' | 'onRun'> {
+  extends
+    ChatSettings,
+    HistorySettings,
+    Partial<Record<keyof typeof DEFAULTS, number>>,
+    Pick<SlotDeps, 'store' | 'services' | 'log' | 'onRun'> {
   now?: () => Date;
   /** This process's id in claims and leases. */
   owner?: string;
   /** A slot missed while down is still run when younger than this. */
   catchupMinutes: number;
-  /** How long a claim holds a slot before another replica may take it over. */
-  leaseMs?: number;
-  /** A run is aborted after this; keep it below `leaseMs`. */
-  jobTimeoutMs?: number;
   builtIns?: readonly JobSchedule[];
   destinations?: DeliveryOptions['destinations'];
-  /** How often the schedules are read again (a tick also wakes at the next minute). */
-  pollMs?: number;
-  /** Runs of one slot before it is failed for good. */
-  maxAttempts?: number;
-  /** Wait after a failed run before the slot is tried again. */
-  retryDelayMs?: number;
-  /** Slots run at once by this process (SCHEDULE_CONCURRENCY). */
-  concurrency?: number;
   delivery?: Partial<Omit<DeliveryOptions, 'store' | 'services' | 'log' | 'owner' | 'destinations'>>;
 }
-
-const DEFAULTS = Object.freeze({
-  leaseMs: 5 * 60_000,
-  jobTimeoutMs: 2 * 60_000,
-  pollMs: 15_000,
-  maxAttempts: 3,
-  retryDelayMs: 60_000,
-  concurrency: 64,
-});
 
 export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
 
@@ -118,17 +116,11 @@ async function claimAndRun(
     return outcome;
   }
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
-  const claimed = { ...slot, reason };
-  const run = claim.schedule
-    ? chatJob(engine, claim.schedule, claim.memory, asker)
-    : { job: target.job!, memory: undefined, skipped: undefined };
-  const outcome = await runClaimedSlot(engine, run.job, claimed, run.memory, run.skipped);
-  // Settled by this run: posted, or failed its last allowed run.
-  const isFinal =
-    outcome.status === 'posted' || (outcome.status === 'failed' && claim.attempt >= engine.maxAttempts);
+  const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, asker) : target.job!;
+  const outcome = await runClaimedSlot(engine, work, { ...slot, reason });
   await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
-    ...(isFinal && slot.reason !== 'manual' ? { nextRunAt: nextFire(target, slot.scheduledAt) } : {}),
+    nextRunAt: nextFire(target, slot.scheduledAt),
     ...(asker ? { asker } : {}),
   });
   return outcome;
@@ -194,23 +186,20 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
 }
 
 /** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
-function builtInTargets(engine: Engine): (name?: string) => Promise<Target[]> {
-  const since = new Map<string, number>();
+async function builtInTargets(engine: Engine, name?: string): Promise<Target[]> {
+  const out: Target[] = [];
   const all = engine.builtIns ?? [];
-  return async (name) => {
-    const out: Target[] = [];
-    const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
-    for (const { job, cron, timezone } of wanted) {
-      const key = `job:${job.name}:since`;
-      if (!since.has(job.name)) {
-        const t = engine.now().getTime();
-        await engine.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
-        since.set(job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
-      }
-      out.push({ name: job.name, cron, timezone, since: since.get(job.name)!, job });
+  const wanted = all.filter((e) => (name === undefined ? !e.disabledReason : e.job.name === name));
+  for (const { job, cron, timezone } of wanted) {
+    const key = `job:${job.name}:since`;
+    if (!engine.since.has(job.name)) {
+      const t = engine.now().getTime();
+      await engine.store.setValue(key, new Date(t).toISOString(), { ifAbsent: true });
+      engine.since.set(job.name, Date.parse((await engine.store.getValue(key)) ?? '') || t);
     }
-    return out;
-  };
+    out.push({ name: job.name, cron, timezone, since: engine.since.get(job.name)!, job });
+  }
+  return out;
 }
 
 const chatTarget = (record: ScheduleRecord): Target => ({
@@ -241,6 +230,9 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
     deliverer,
     signal,
     book: createRunBook({ ...settings, now }),
+    queue: new PQueue({ concurrency: settings.concurrency }),
+    /** Each built-in's first start, as the store keeps it (builtInTargets). */
+    since: new Map<string, number>(),
     /** The runs under way, for a stop that waits for them. */
     running: new Set<Promise<SlotOutcome>>(),
     /** Schedules whose index a tick moves on at its end (their slot settled without a run here). */
@@ -265,17 +257,15 @@ async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean 
 }
 
 /** One tick: the outbox drained, every due slot found, claimed and run, the index moved on. */
-async function tickOnce(
-  engine: Engine,
-  queue: PQueue,
-  builtIns: (name?: string) => Promise<Target[]>,
-  first: boolean,
-): Promise<SlotOutcome[]> {
+async function tickOnce(engine: Engine, first: boolean): Promise<SlotOutcome[]> {
   const { store, log } = engine;
   // At the first tick also the posts still waiting out a backoff.
   const draining = drainOutbox(engine, { includeBackingOff: first });
   const t = engine.now().getTime();
-  const targets = [...(await builtIns()), ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget)];
+  const targets = [
+    ...(await builtInTargets(engine)),
+    ...(await store.dueSchedules(t, DUE_BATCH)).map(chatTarget),
+  ];
   const due: (() => Promise<SlotOutcome>)[] = [];
   for (const target of targets) {
     const work = await dueWork(engine, target, t).catch(
@@ -286,7 +276,7 @@ async function tickOnce(
   // Each replica starts at its own random place, so that replicas do not race for the same slots.
   const offset = due.length === 0 ? 0 : randomInt(due.length);
   const rotated = [...due.slice(offset), ...due.slice(0, offset)];
-  const outcomes = await Promise.all(rotated.map((w) => queue.add(w)));
+  const outcomes = await Promise.all(rotated.map((w) => engine.queue.add(w)));
   const settled = new Map(engine.settled);
   engine.settled.clear();
   if (settled.size > 0)
@@ -310,13 +300,11 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   const stopping = new AbortController();
   const engine = createEngine(opts, stopping.signal);
   const { now, owner, log } = engine;
-  const builtIns = builtInTargets(engine);
-  const queue = new PQueue({ concurrency: engine.concurrency });
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
   function tick(first = false): Promise<SlotOutcome[]> {
-    ticking ??= tickOnce(engine, queue, builtIns, first).finally(() => (ticking = undefined));
+    ticking ??= tickOnce(engine, first).finally(() => (ticking = undefined));
     return ticking;
   }
 
@@ -332,28 +320,24 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
     timer.unref();
   }
 
-  /** A slot of `scheduledAt`: a manual one's id says so. */
-  const slotAt = (scheduledAt: Date, reason: JobSlot['reason']): JobSlot => {
-    const id = scheduledAt.toISOString();
-    return { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt, reason };
-  };
-  /** One slot of a built-in schedule. Never throws. */
+  /** One slot of a built-in (by name) or a chat schedule; a manual one's id says so. Never throws. */
   async function runSlot(
-    name: string,
+    target: string | ScheduleRecord,
     at: Date,
     reason: JobSlot['reason'] = 'scheduled',
+    asker?: Actor,
   ): Promise<SlotOutcome> {
-    const slot = slotAt(at, reason);
-    const [target] = await builtIns(name);
-    const error = new Error(`unknown job "${name}"`);
-    if (!target) return { job: name, slotId: slot.id, status: 'failed', deliveries: [], error };
-    return tracked(engine, target, slot);
+    const id = at.toISOString();
+    const slot = { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt: at, reason };
+    if (typeof target !== 'string') return tracked(engine, chatTarget(target), slot, {}, asker);
+    const [builtIn] = await builtInTargets(engine, target);
+    if (builtIn) return tracked(engine, builtIn, slot);
+    const error = new Error(`unknown job "${target}"`);
+    return { job: target, slotId: slot.id, status: 'failed', deliveries: [], error };
   }
   /** A manual slot now: `npm run job -- <id or name>`, and `/schedule run` as `asker`. */
   const runManual = (target: ScheduleRecord | string, asker?: Actor): Promise<SlotOutcome> =>
-    typeof target === 'string'
-      ? runSlot(target, now(), 'manual')
-      : tracked(engine, chatTarget(target), slotAt(now(), 'manual'), {}, asker);
+    runSlot(target, now(), 'manual', asker);
 
   return {
     owner,

@@ -1,5 +1,6 @@
 // Whether a scheduled post may carry simulated data: the sandbox's made-up answers must never reach
 // a channel people read as real. Decided at add time and again at every run.
+import type { DispatcherOptions } from '../core/dispatch-contract.ts';
 import type { Reply } from '../core/reply.ts';
 import type { ServiceKey } from '../domain/services.ts';
 import { SERVICE_VARIABLES } from '../config/index.ts';
@@ -61,11 +62,7 @@ export function decideSimulated(
 /** The scheduled post's footer on an answer a whole channel sees, when a service it used is simulated. */
 export function markSimulatedAnswer(
   plan: Pick<ServicePlan, 'modes'>,
-): (
-  reply: Reply,
-  command: { services: readonly ServiceKey[]; ephemeral?: boolean },
-  actor: { platform: string },
-) => Reply {
+): NonNullable<DispatcherOptions['markReply']> {
   return (reply, command, actor) => {
     if (actor.platform === 'console' || reply.ephemeral === true || command.ephemeral === true) return reply;
     const simulated = simulatedNeeds(command.services, plan);

@@ -8,8 +8,7 @@ import { refusal, RunFailedError, ServiceError } from '../errors.ts';
 import type { OutboxEntry, PostOptions, Store } from '../store/store.ts';
 import type { Deliverer } from './delivery.ts';
 import { toOutboxPayload, type EntryOutcome, type EntryResult } from './delivery-options.ts';
-import type { Delivery, Job, JobLog, JobSlot } from './job.ts';
-import type { Services } from '../core/services.ts';
+import type { Delivery, Job, JobContext, JobSlot } from './job.ts';
 import type { Command } from '../core/command.ts';
 import type { CheckedLine, RunOptions } from '../core/dispatch-contract.ts';
 import type { WebhookMessage } from '../services/webhook/client.ts';
@@ -36,11 +35,8 @@ export interface SlotOutcome {
 /** A watch's memory after its run: saved with the slot's delivered post (or its "posted" mark). */
 type SlotMemory = PostOptions['memory'];
 
-export interface SlotDeps {
-  services: Services;
-  store: Store;
-  log: JobLog;
-  now: () => Date;
+/** What a claimed slot's run needs: what its job is handed, and the engine's parts. */
+export interface SlotDeps extends Pick<JobContext, 'services' | 'store' | 'log' | 'now'> {
   /** The claim's owner; only it may mark the slot posted. */
   owner: string;
   jobTimeoutMs: number;
@@ -49,25 +45,6 @@ export interface SlotDeps {
   signal: AbortSignal;
   /** Every finished run, and every missed slot (`missed`), for metrics. */
   onRun?: (e: { job: string; outcome: SlotOutcome['status'] | 'missed'; durationMs: number }) => void;
-}
-
-/** Runs `job` with a time limit; resolves with its posts or rejects with why it failed. */
-function runWithLimit(deps: SlotDeps, job: Job, slot: JobSlot): Promise<Delivery[]> {
-  const deliveries: Delivery[] = [];
-  const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.jobTimeoutMs)]);
-  const late = () => new Error(`${job.name} did not finish within ${deps.jobTimeoutMs} ms`);
-  // Stopping already: the job does not start.
-  if (signal.aborted) return Promise.reject(late());
-  const work = job.run({
-    services: deps.services,
-    store: deps.store,
-    log: deps.log,
-    now: deps.now,
-    signal,
-    slot,
-    deliver: (d) => void deliveries.push(d),
-  });
-  return raceAbort(work, signal, late).then(() => deliveries);
 }
 
 /** Runs a command line as its creator typed it (the dispatcher's `run`). */
@@ -87,34 +64,36 @@ export interface ChatSettings {
 }
 
 /**
- * A chat schedule's slot as a job, from the record and watch memory the claim read; after the run
- * `memory()` is the new memory and `skipped()` why it was skipped. `asker`: a manual slot's.
+ * What a claimed slot runs: a built-in's job, or a chat schedule's line (chatWork), whose run leaves
+ * a watch's new `memory` and why the slot was `skipped`.
  */
-export function chatJob(
+type SlotWork = Pick<Job, 'name' | 'run'> & { memory?: SlotMemory; skipped?: string };
+
+/**
+ * A chat schedule's slot, from the record and the watch memory (`before`) the claim read; `asker`:
+ * a manual slot's.
+ */
+export function chatWork(
   settings: ChatSettings,
   record: ScheduleRecord,
-  memory: string | undefined,
+  before: string | undefined,
   asker: Actor | undefined,
-): { job: Job; memory: () => SlotMemory | undefined; skipped: () => string | undefined } {
-  let remembered: SlotMemory | undefined;
-  let skipped: string | undefined;
-  const job: Job = {
+): SlotWork {
+  const work: SlotWork = {
     name: scheduleJobName(record.id),
-    description: `schedule ${record.id}`,
-    needs: [],
-    uses: [],
     async run(ctx) {
       const { commands, toMessage, simulated } = settings;
       if (!commands || !toMessage) throw new Error('chat schedules are not set up in this process');
       // Decided by the claim's holder, so the skip is recorded once, as any slot's run is.
       if (ctx.slot.reason !== 'manual')
-        skipped = await skipReason(record, ctx.slot.scheduledAt, () => readSkip(ctx.store, record.id));
+        work.skipped = await skipReason(record, ctx.slot.scheduledAt, () => readSkip(ctx.store, record.id));
+      const { skipped } = work;
       if (skipped)
         return ctx.log.info({ scheduleId: record.id, slotId: ctx.slot.id, skipped }, 'schedule.skipped');
       const run = { ...record, actor: asker ?? record.creator, schedule: record };
       const watch = (answer: Reply) => {
-        const watched = applyWatch(answer, memory, record.alert);
-        remembered = { key: watchMemoryKey(record.id), value: watched.memory };
+        const watched = applyWatch(answer, before, record.alert);
+        work.memory = { key: watchMemoryKey(record.id), value: watched.memory };
         return watched.reply;
       };
       const reply = await runPost(
@@ -134,7 +113,7 @@ export function chatJob(
         });
     },
   };
-  return { job, memory: () => remembered, skipped: () => skipped };
+  return work;
 }
 
 /** The run `/schedule skip` set aside, if any; none for a schedule not yet added (id ''). */
@@ -191,40 +170,30 @@ export async function runPost(
   return reply && decision.kind === 'footer' ? withFooter(reply, decision.footer) : reply;
 }
 
-/** The outbox entries of a slot's posts; a watch's memory rides on the last (or on the mark itself). */
-function entriesOf(
-  name: string,
-  slotId: string,
-  deliveries: readonly Delivery[],
-  memory: SlotMemory | undefined,
-) {
-  return deliveries.map((d, i) => ({
-    id: `${name}|${slotId}|${i}:${d.kind}`,
-    job: name,
-    slotId,
-    kind: d.kind,
-    payload: toOutboxPayload(d),
-    ...(memory && i === deliveries.length - 1 ? { memory } : {}),
-  }));
-}
-
-/** Runs a slot this process has claimed; `memory` and `skipped` are read after the run. */
-export async function runClaimedSlot(
-  deps: SlotDeps,
-  job: Job,
-  slot: JobSlot,
-  memory?: () => SlotMemory | undefined,
-  skipped?: () => string | undefined,
-): Promise<SlotOutcome> {
+/** Runs a claimed slot under its time limit; a watch's memory rides on its last post (or on the mark). */
+export async function runClaimedSlot(deps: SlotDeps, work: SlotWork, slot: JobSlot): Promise<SlotOutcome> {
   const { store, log, owner } = deps;
-  const name = job.name;
+  const { name } = work;
   const slotId = slot.id;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   log.info({ job: name, slotId, reason: slot.reason }, 'job.started');
-  let deliveries: Delivery[];
+  const deliveries: Delivery[] = [];
+  const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.jobTimeoutMs)]);
+  const late = () => new Error(`${name} did not finish within ${deps.jobTimeoutMs} ms`);
   try {
-    deliveries = await runWithLimit(deps, job, slot);
+    // Stopping already: the job does not start.
+    if (signal.aborted) throw late();
+    const running = work.run({
+      services: deps.services,
+      store,
+      log,
+      now: deps.now,
+      signal,
+      slot,
+      deliver: (d) => void deliveries.push(d),
+    });
+    await raceAbort(running, signal, late);
   } catch (err) {
     await store.markFailed(name, slotId, owner, err instanceof Error ? err.message : String(err));
     const durationMs = elapsed();
@@ -235,10 +204,17 @@ export async function runClaimedSlot(
     deps.onRun?.({ job: name, outcome: 'failed', durationMs });
     return { job: name, slotId, status: 'failed', deliveries: [], error: err, durationMs };
   }
-  const remembered = memory?.();
-  const entries = entriesOf(name, slotId, deliveries, remembered);
+  const { memory } = work;
+  const entries = deliveries.map((d, i) => ({
+    id: `${name}|${slotId}|${i}:${d.kind}`,
+    job: name,
+    slotId,
+    kind: d.kind,
+    payload: toOutboxPayload(d),
+    ...(memory && i === deliveries.length - 1 ? { memory } : {}),
+  }));
   const leaseMs = deps.deliverer.leaseMs;
-  const memoryOnMark = remembered && entries.length === 0 ? { memory: remembered } : {};
+  const memoryOnMark = memory && entries.length === 0 ? { memory } : {};
   if (!(await store.markPosted(name, slotId, owner, entries, { leaseMs, ...memoryOnMark }))) {
     // Our lease ran out and another replica took the slot over: its run is the one that counts.
     log.warn({ job: name, slotId, durationMs: elapsed() }, 'job.claim_lost');
@@ -264,7 +240,7 @@ export async function runClaimedSlot(
   const durationMs = elapsed();
   const counts = { delivered: count('delivered'), pending: count('pending'), givenUp: count('given_up') };
   log.info({ job: name, slotId, durationMs, ...counts }, 'job.finished');
-  const why = skipped?.();
+  const why = work.skipped;
   deps.onRun?.({ job: name, outcome: why ? 'skipped' : 'posted', durationMs });
   const outcome: SlotOutcome = { job: name, slotId, status: 'posted', deliveries: delivered, durationMs };
   return why ? { ...outcome, skipped: why } : outcome;

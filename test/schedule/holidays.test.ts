@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/core/actor.ts';
 import { createRunBook, recordChatRun } from '../../src/schedule/run-history.ts';
 import type { ScheduleRun } from '../../src/schedule/schedules.ts';
+import type { WebhookClient } from '../../src/services/webhook/client.ts';
 import { createMemoryStore, createSqliteStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
 import { REDIS_URL } from '../support/redis.ts';
@@ -289,10 +290,20 @@ describe('a skipped slot and the three-failures notice', () => {
       );
       const record = (await store.getSchedule(id))!;
       const told: string[] = [];
-      const book = {
-        ...createRunBook({ store, services: {}, log: SILENT_LOG, now, maxAttempts: 3, retryDelayMs: 30_000 }),
-        notify: (_: unknown, text: string) => Promise.resolve(void told.push(text)),
-      };
+      // The schedule's destination, which the streak's notice is posted through.
+      const webhook = {
+        post: (m: { content?: string }) => Promise.resolve(void told.push(m.content ?? '')),
+      } as unknown as WebhookClient;
+      const book = createRunBook({
+        store,
+        services: { webhook },
+        destinations: { [record.destination]: webhook },
+        toMessage: (reply) => ({ content: reply.text ?? '' }),
+        log: SILENT_LOG,
+        now,
+        maxAttempts: 3,
+        retryDelayMs: 30_000,
+      });
       await recordChatRun(book, record, run('23', 'failed'));
       await recordChatRun(book, record, run('24', 'failed'));
       await recordChatRun(book, record, run('25', 'skipped'));

@@ -187,6 +187,8 @@ describe('failures and manual runs (memory store)', () => {
     );
     at('2026-03-27T12:30:00.300Z');
     expect((await r.tick()).map((x) => x.status)).toEqual(['failed']);
+    // Waiting for its retry, the slot is not settled: the schedule stays due in the next-fire index.
+    expect(await world.store.dueSchedules(nowMs, 10)).toHaveLength(1);
     let list = await world.type('/schedule list');
     expect(list.embeds![0]!.fields![0]!.value).toMatch(
       /^Last: pending since Fri, 27 Mar 2026, 12:30 UTC: [^\n]+\. Next try Fri, 27 Mar 2026, 12:30 UTC\.$/m,
@@ -200,6 +202,9 @@ describe('failures and manual runs (memory store)', () => {
     list = await world.type('/schedule list');
     expect(list.embeds![0]!.fields![0]!.value).toContain('Last: posted Fri, 27 Mar 2026, 12:31 UTC');
     expect(world.inbox.messages).toHaveLength(1);
+    // Posted, it is settled: the index moves on to the next fire time.
+    expect(await world.store.dueSchedules(Date.parse('2026-03-27T12:59:59Z'), 10)).toEqual([]);
+    expect(await world.store.dueSchedules(Date.parse('2026-03-27T13:00:00Z'), 10)).toHaveLength(1);
   });
 
   it('a slot that keeps failing is tried three times, then recorded as failed with why', async () => {
@@ -215,8 +220,12 @@ describe('failures and manual runs (memory store)', () => {
     for (const time of ['12:30:00', '12:31:00', '12:32:00', '12:33:00', '12:34:00']) {
       at(`2026-03-27T${time}.300Z`);
       statuses.push(...(await r.tick()).map((x) => x.status));
+      // Failed its last allowed run, the slot is settled by that run: the index moves on to 13:00.
+      if (time === '12:32:00')
+        expect(await world.store.dueSchedules(Date.parse('2026-03-27T12:59:59Z'), 10)).toEqual([]);
     }
     expect(statuses).toEqual(['failed', 'failed', 'failed']);
+    expect(await world.store.dueSchedules(Date.parse('2026-03-27T13:00:00Z'), 10)).toHaveLength(1);
     const last = (await world.store.getSchedule(record!.id))?.lastRun;
     expect(last).toMatchObject({ slotId: '2026-03-27T12:30:00.000Z', outcome: 'failed' });
     expect(last?.error).toMatch(/^[A-Z][^\n]*\.$/);
