@@ -118,7 +118,7 @@ export function chatWork(
 
 /** The run `/schedule skip` set aside, if any; none for a schedule not yet added (id ''). */
 export async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
-  const raw = id === '' ? undefined : await store.getValue(skipKey(id));
+  const raw = await store.getValue(skipKey(id));
   return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
 }
 
