@@ -117,7 +117,7 @@ function createLeaseKeeper({
     isRenewing = true;
     const ids = [...kept];
     try {
-      const renewed = new Set(await store.renewOutboxLeases(ids, owner, leaseMs));
+      const renewed = new Set(await store.updateHeld(ids, owner, { leaseMs }));
       const taken = ids.filter((id) => !renewed.has(id) && kept.has(id));
       for (const id of taken) lost.add(id);
       if (taken.length > 0) log.warn({ outboxIds: taken, owner }, 'outbox.lease_lost');

@@ -106,7 +106,7 @@ async function giveUp(
   reason: string,
   err?: unknown,
 ): Promise<EntryOutcome> {
-  await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
+  await ctx.store.updateHeld([entry.id], ctx.owner, { giveUp: reason });
   const service = err instanceof ServiceError ? { code: err.code, status: err.status } : {};
   const fields = { ...named(entry), attempts: entry.attempts, reason, ...service };
   ctx.log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
@@ -133,7 +133,7 @@ async function putBack(
   // takes the holding entry no later than it, even when many are due at once.
   const exact = why === 'held' ? waitMs + 1 : why === 'invalid-limit' ? waitMs : undefined;
   const nextAttemptAt = ctx.now() + (exact ?? Math.max(waitMs, base));
-  await ctx.store.rescheduleOutbox(entry.id, ctx.owner, nextAttemptAt, describe(err));
+  await ctx.store.updateHeld([entry.id], ctx.owner, { retryAt: nextAttemptAt, error: describe(err) });
   if (why === 'destination' || why === 'held') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
   const retry = { attempts: entry.attempts, nextAttemptAt: new Date(nextAttemptAt).toISOString() };
   ctx.log.warn({ ...named(entry), error: describe(err), ...retry }, 'outbox.retry_scheduled');
@@ -158,7 +158,8 @@ async function waitTurn(
   signal?: AbortSignal,
 ): Promise<EntryOutcome | 'waited' | undefined> {
   const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
-  if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  if (unmark && (wait.isHold || wait.ms > 0))
+    await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
   if (wait.isHold || wait.ms > ctx.maxWaitMs) {
     const why =
       wait.ms > ctx.maxWaitMs
@@ -221,7 +222,7 @@ async function deliverEntry(
   const progress: PostProgress = {
     posted: entry.receipt,
     record: async (id) => {
-      await ctx.store.markInFlight(entry.id, ctx.owner, true, id);
+      await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: true, receipt: id });
       progress.posted = id;
     },
   };
@@ -238,7 +239,7 @@ async function deliverEntry(
     let facts: RateLimitFacts | undefined;
     // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
     if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
-      if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+      if (isMarked) await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
       notes.failures.set(entry.id, { reason: INVALID_LIMIT_REASON });
       return putBack(ctx, entry, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
@@ -250,7 +251,7 @@ async function deliverEntry(
         ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
       }
       // Before the request: if this process dies, the next claim knows the post may be visible.
-      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true)))
+      if (!isMarked && (await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: true })).length === 0)
         return takenOver(ctx, entry, notes);
       isMarked = false;
       isUncertain = true;
@@ -282,7 +283,7 @@ async function afterFailure(
     return delivered(ctx, entry, notes, {});
   // A timeout or a cut connection leaves it unknown whether the provider took the post.
   const isAnswered = isServiceError && err.status !== undefined;
-  if (isAnswered) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  if (isAnswered) await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
   notes.failures.set(entry.id, {
     reason: describe(err),
     ...(isAnswered ? { status: err.status } : {}),
@@ -370,7 +371,8 @@ export function createDeliverer(options: DeliveryOptions) {
         // In creation order, whatever order the store claimed them in, for each destination's lane.
         const fresh = entries.filter((e) => !notes.outcomes.has(e.id)).sort(byTurn);
         for (const e of entries) {
-          if (notes.outcomes.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
+          if (notes.outcomes.has(e.id))
+            await store.updateHeld([e.id], owner, { retryAt: now(), error: e.lastError ?? '' });
         }
         if (fresh.length === 0) break;
         await deliverAll(ctx, fresh, notes, { signal: opts?.signal });

@@ -134,39 +134,27 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
-// KEYS: due, entry... ARGV: now, leaseMs, owner, then the entries' ids in KEYS' order. Renews the
-// lease of each entry the owner still holds; returns their ids.
-export const RENEW = `
-local now = tonumber(ARGV[1])
-local lease_end = string.format('%.0f', now + tonumber(ARGV[2]))
+// KEYS: due, entry... ARGV: owner, the fields to set (JSON; null deletes one), due time ('' leaves
+// the index as it is; 'done' leaves the index, and the entry expires), retention, then the entries'
+// ids in KEYS' order. Only on the entries `owner` holds; returns their ids.
+export const UPDATE_HELD = `${SHARED}
 local out = {}
 for i = 2, #KEYS do
-  local id = ARGV[2 + i]
-  local e = redis.call('HMGET', KEYS[i], 'status', 'owner')
-  if e[1] == 'pending' and e[2] == ARGV[3] then
-    redis.call('HSET', KEYS[i], 'nextAttemptAt', lease_end, 'updatedAt', ARGV[1])
-    redis.call('ZADD', KEYS[1], lease_end, id)
+  local id = ARGV[3 + i]
+  if holds(KEYS[i], 'pending', ARGV[1]) then
+    for field, value in pairs(cjson.decode(ARGV[2])) do
+      if value == cjson.null then redis.call('HDEL', KEYS[i], field) else redis.call('HSET', KEYS[i], field, value) end
+    end
+    if ARGV[3] == 'done' then
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('PEXPIRE', KEYS[i], ARGV[4])
+    elseif ARGV[3] ~= '' then
+      redis.call('ZADD', KEYS[1], ARGV[3], id)
+    end
     table.insert(out, id)
   end
 end
 return out
-`;
-
-// KEYS: entry, due. ARGV: id, owner, the fields to set (JSON; null deletes one), due time ('' leaves
-// the index as it is; 'done' leaves the index, and the entry expires), retention. Only on an entry
-// `owner` holds.
-export const UPDATE_HELD = `${SHARED}
-if not holds(KEYS[1], 'pending', ARGV[2]) then return 0 end
-for field, value in pairs(cjson.decode(ARGV[3])) do
-  if value == cjson.null then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
-end
-if ARGV[4] == 'done' then
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-elseif ARGV[4] ~= '' then
-  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
-end
-return 1
 `;
 
 // The schedules: `records` maps id → the record as added (JSON, never rewritten), `paused` and

@@ -22,6 +22,7 @@ import {
   RETENTION_MS,
   slotOf,
   type ClaimResult,
+  type HeldChange,
   type OutboxStore,
   type ScheduleStore,
   type SlotStore,
@@ -262,14 +263,19 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
   };
 }
 
+/** A change as UPDATE_HELD's fields (null deletes one) and due time ('' as it was; 'done': due no more). */
+function heldFields(c: HeldChange, t: number): [object, number | 'done' | ''] {
+  if ('leaseMs' in c) return [{ nextAttemptAt: t + c.leaseMs, updatedAt: t }, t + c.leaseMs];
+  if ('inFlight' in c)
+    return [{ inFlightAt: c.inFlight ? t : null, ...(c.receipt ? { receipt: c.receipt } : {}) }, ''];
+  if ('retryAt' in c)
+    return [{ nextAttemptAt: c.retryAt, lastError: c.error, owner: '', updatedAt: t }, c.retryAt];
+  return [{ status: 'given_up', reason: c.giveUp, updatedAt: t }, 'done'];
+}
+
 function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
   const entryKey = (id: string) => key('outbox', id);
   const due = key('outbox', 'due');
-  /** UPDATE_HELD: `set` on an entry `owner` holds, and its due index; false when it does not hold it. */
-  const update = async (id: string, owner: string, set: object, at: number | 'done' | '' = '') => {
-    const args = [id, owner, JSON.stringify(set), at, retention];
-    return (await script(lua.UPDATE_HELD, 2, entryKey(id), due, ...args)) === 1;
-  };
   return {
     async claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = now();
@@ -289,18 +295,13 @@ function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [key('kv', memoryKey)])];
       return (await script(lua.DELIVERED, keys.length, ...keys, id, now(), retention, receipt ?? '')) === 1;
     },
-    async renewOutboxLeases(ids, owner, leaseMs) {
+    async updateHeld(ids, owner, change) {
       if (ids.length === 0) return [];
+      const [set, at] = heldFields(change, now());
       const keys = [due, ...ids.map(entryKey)];
-      const renewed = await script(lua.RENEW, keys.length, ...keys, now(), leaseMs, owner, ...ids);
-      return (renewed as unknown[]).map(String);
+      const args = [owner, JSON.stringify(set), at, retention, ...ids];
+      return (await script(lua.UPDATE_HELD, keys.length, ...keys, ...args)) as string[];
     },
-    markInFlight: (id, owner, isInFlight, receipt) =>
-      update(id, owner, { inFlightAt: isInFlight ? now() : null, ...(receipt ? { receipt } : {}) }),
-    rescheduleOutbox: (id, owner, at, error) =>
-      update(id, owner, { nextAttemptAt: at, lastError: error, owner: '', updatedAt: now() }, at),
-    giveUpOutbox: (id, owner, reason) =>
-      update(id, owner, { status: 'given_up', reason, updatedAt: now() }, 'done'),
     async listOutbox(status) {
       const pipeline = redis.pipeline();
       for (const id of await redis.zrange(key('outbox', 'all'), '0', '-1')) pipeline.hgetall(entryKey(id));

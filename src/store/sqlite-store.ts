@@ -2,7 +2,7 @@
 // `:memory:`. Every read-then-write is a BEGIN IMMEDIATE transaction, which takes the write lock
 // before reading, so two claimers never both see a slot as free. A schedule is one JSON row; the
 // indexed `next_run_at` is its next fire time (NULL while paused).
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { openStoreFile } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
@@ -362,18 +362,16 @@ function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> 
           setValue.run(memory.memory_key, memory.memory_value, t, null);
         return true;
       }),
-    renewOutboxLeases: (ids, owner, leaseMs) =>
+    updateHeld: (ids, owner, c) =>
       atomic(db, () => {
         const t = now();
-        return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
+        const run = (update: StatementSync, ...values: SQLInputValue[]) =>
+          ids.filter((id) => changed(update.run(...values, t, id, owner)));
+        if ('leaseMs' in c) return run(q.renew, t + c.leaseMs);
+        if ('inFlight' in c) return run(q.inFlight, c.inFlight ? t : null, c.receipt ?? null);
+        if ('retryAt' in c) return run(q.reschedule, c.retryAt, c.error);
+        return run(q.giveUp, c.giveUp);
       }),
-    markInFlight: (id, owner, isInFlight, receipt) => {
-      const t = now();
-      return changed(q.inFlight.run(isInFlight ? t : null, receipt ?? null, t, id, owner));
-    },
-    rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
-      changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner)),
-    giveUpOutbox: (id, owner, reason) => changed(q.giveUp.run(reason, now(), id, owner)),
     listOutbox: (status) => (q.list.all(status) as StoredFields[]).map(entryOf),
   };
 }

@@ -77,6 +77,17 @@ export interface OutboxEntry extends NewOutboxEntry {
   inFlightAt?: number;
 }
 
+/**
+ * What the owner of a pending entry changes: its lease renewed for `leaseMs` more; its send marked
+ * started or answered (`inFlightAt`), with `receipt` a part already made (a Slack message whose files
+ * are to follow) so that a resend sends only the rest; let go, due again at `retryAt`; or given up.
+ */
+export type HeldChange =
+  | { leaseMs: number }
+  | { inFlight: boolean; receipt?: string }
+  | { retryAt: number; error: string }
+  | { giveUp: string };
+
 /** The schedules from chat, their next-fire index and their run history. */
 export interface ScheduleStore {
   /** Oldest first. */
@@ -138,15 +149,8 @@ export interface OutboxStore {
   ): Promise<OutboxEntry[]>;
   /** Whoever holds it; writes its `memory` under `memoryKey` in the same step. */
   markDelivered(id: string, receipt?: string, memoryKey?: string): Promise<boolean>;
-  /** Resolves with the ids `owner` still held. */
-  renewOutboxLeases(ids: readonly string[], owner: string, leaseMs: number): Promise<string[]>;
-  /**
-   * Marks a send of an entry `owner` holds as started or answered (`inFlightAt`); `receipt`: a part
-   * already made (a Slack message whose files are to follow), so that a resend sends only the rest.
-   */
-  markInFlight(id: string, owner: string, isInFlight: boolean, receipt?: string): Promise<boolean>;
-  rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
-  giveUpOutbox(id: string, owner: string, reason: string): Promise<boolean>;
+  /** Makes `change` to each of `ids` that `owner` holds, in one step; resolves with those ids. */
+  updateHeld(ids: readonly string[], owner: string, change: HeldChange): Promise<string[]>;
   /** Oldest first. */
   listOutbox(status: OutboxStatus): Promise<OutboxEntry[]>;
 }

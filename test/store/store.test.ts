@@ -162,8 +162,8 @@ describe.each(backends)('$name store', (backend) => {
     const [again] = await stores[1]!.claimDueOutbox('b', 30_000, 10);
     expect(again).toMatchObject({ id: 'e1', attempts: 2 });
     // The first owner's lease is over: it may no longer reschedule or give up the entry.
-    expect(await store.rescheduleOutbox('e1', 'a', t + 1, 'late')).toBe(false);
-    expect(await store.giveUpOutbox('e1', 'a', 'late')).toBe(false);
+    expect(await store.updateHeld(['e1'], 'a', { retryAt: t + 1, error: 'late' })).toEqual([]);
+    expect(await store.updateHeld(['e1'], 'a', { giveUp: 'late' })).toEqual([]);
   });
 
   it('spreads concurrent drains so that each due entry goes to exactly one owner', async () => {
@@ -178,23 +178,31 @@ describe.each(backends)('$name store', (backend) => {
     await enqueue(store, entry('e1'), entry('e2'), entry('e3'));
     expect((await store.claimDueOutbox('a', 1_000, 10)).map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
     t += 600;
-    expect(await store.renewOutboxLeases(['e1', 'e2'], 'a', 1_000)).toEqual(['e1', 'e2']);
+    expect(await store.updateHeld(['e1', 'e2'], 'a', { leaseMs: 1_000 })).toEqual(['e1', 'e2']);
     t += 600;
     // e3's lease ran out unrenewed: another owner's pass takes it; e1 and e2 are still a's.
     expect((await stores[1]!.claimDueOutbox('b', 1_000, 10)).map((e) => e.id)).toEqual(['e3']);
     expect(await store.markDelivered('e2', 'm2')).toBe(true);
-    expect(await store.renewOutboxLeases(['e1', 'e2', 'e3'], 'a', 1_000)).toEqual(['e1']);
-    expect(await store.markInFlight('e3', 'a', true)).toBe(false);
-    expect(await stores[1]!.renewOutboxLeases(['e3'], 'b', 1_000)).toEqual(['e3']);
-    expect(await store.renewOutboxLeases([], 'a', 1_000)).toEqual([]);
+    expect(await store.updateHeld(['e1', 'e2', 'e3'], 'a', { leaseMs: 1_000 })).toEqual(['e1']);
+    expect(await store.updateHeld(['e3'], 'a', { inFlight: true })).toEqual([]);
+    expect(await stores[1]!.updateHeld(['e3'], 'b', { leaseMs: 1_000 })).toEqual(['e3']);
+    expect(await store.updateHeld([], 'a', { leaseMs: 1_000 })).toEqual([]);
+  });
+
+  it('makes one change to several entries in one step, only to those the owner holds', async () => {
+    await enqueue(store, entry('e1'), entry('e2'));
+    await store.claimDueOutbox('a', 1_000, 1);
+    await stores[1]!.claimDueOutbox('b', 1_000, 1);
+    expect(await store.updateHeld(['e1', 'e2'], 'a', { giveUp: 'unauthorized' })).toEqual(['e1']);
+    expect((await store.listOutbox('given_up')).map((e) => e.id)).toEqual(['e1']);
+    expect((await store.listOutbox('pending')).map((e) => [e.id, e.status])).toEqual([['e2', 'pending']]);
   });
 
   it('reschedules a failed delivery with its error and serves it again when due', async () => {
     await enqueue(store, entry('e1'));
     await store.claimDueOutbox('a', 30_000, 10);
-    expect(
-      await store.rescheduleOutbox('e1', 'a', t + 60_000, 'webhook.post failed: upstream (HTTP 502)'),
-    ).toBe(true);
+    const error = 'webhook.post failed: upstream (HTTP 502)';
+    expect(await store.updateHeld(['e1'], 'a', { retryAt: t + 60_000, error })).toEqual(['e1']);
     t += 59_999;
     expect(await store.claimDueOutbox('a', 30_000, 10)).toEqual([]);
     t += 1;
@@ -209,7 +217,10 @@ describe.each(backends)('$name store', (backend) => {
   it('serves entries waiting out a backoff at once when asked, but never ones leased to another owner', async () => {
     await enqueue(store, entry('backing-off'), entry('leased'));
     await store.claimDueOutbox('a', 30_000, 1);
-    await store.rescheduleOutbox('backing-off', 'a', t + 3_600_000, 'webhook.post failed: network');
+    await store.updateHeld(['backing-off'], 'a', {
+      retryAt: t + 3_600_000,
+      error: 'webhook.post failed: network',
+    });
     await store.claimDueOutbox('b', 30_000, 1);
     expect(await store.claimDueOutbox('c', 30_000, 10)).toEqual([]);
     const restarted = await stores[2]!.claimDueOutbox('c', 30_000, 10, { includeBackingOff: true });
@@ -221,7 +232,8 @@ describe.each(backends)('$name store', (backend) => {
     await store.claimDueOutbox('a', 30_000, 10);
     expect(await store.markDelivered('ok')).toBe(true);
     expect(await store.markDelivered('ok')).toBe(false);
-    expect(await store.giveUpOutbox('bad', 'a', 'unauthorized: the webhook was revoked')).toBe(true);
+    const giveUp = 'unauthorized: the webhook was revoked';
+    expect(await store.updateHeld(['bad'], 'a', { giveUp })).toEqual(['bad']);
     t += 60 * 60_000;
     expect(await store.claimDueOutbox('a', 30_000, 10)).toEqual([]);
     expect((await store.listOutbox('delivered')).map((e) => e.id)).toEqual(['ok']);
@@ -260,10 +272,11 @@ describe.each(backends)('$name store', (backend) => {
   it('keeps the receipt of a part already posted on a pending entry, for whichever owner claims it next', async () => {
     expect(await enqueue(store, entry('e1'))).toBe(true);
     expect(await store.claimDueOutbox('a', 30_000, 10)).toHaveLength(1);
-    expect(await stores[1]!.markInFlight('e1', 'b', true, '1714560000.000200')).toBe(false);
-    expect(await store.markInFlight('e1', 'a', true, '1714560000.000200')).toBe(true);
-    expect(await store.markInFlight('e1', 'a', false)).toBe(true);
-    expect(await store.rescheduleOutbox('e1', 'a', t, 'rate_limited')).toBe(true);
+    const started = { inFlight: true, receipt: '1714560000.000200' };
+    expect(await stores[1]!.updateHeld(['e1'], 'b', started)).toEqual([]);
+    expect(await store.updateHeld(['e1'], 'a', started)).toEqual(['e1']);
+    expect(await store.updateHeld(['e1'], 'a', { inFlight: false })).toEqual(['e1']);
+    expect(await store.updateHeld(['e1'], 'a', { retryAt: t, error: 'rate_limited' })).toEqual(['e1']);
     const [again] = await stores[2]!.claimDueOutbox('c', 30_000, 10);
     expect(again).toMatchObject({ id: 'e1', status: 'pending', receipt: '1714560000.000200' });
     expect(again!.inFlightAt).toBeUndefined();
@@ -274,7 +287,8 @@ describe.each(backends)('$name store', (backend) => {
     await store.claimSlot('job', 's1', 'a', 60_000);
     const memory = { key: 'watch:k7p2mx', value: '["A","B"]' };
     await store.markPosted('job', 's1', 'a', [{ ...entry('e1'), memory }], { leaseMs: 30_000 });
-    expect(await store.giveUpOutbox('e1', 'a', 'not_found: the webhook was deleted')).toBe(true);
+    const giveUp = 'not_found: the webhook was deleted';
+    expect(await store.updateHeld(['e1'], 'a', { giveUp })).toEqual(['e1']);
     expect(await store.getValue('watch:k7p2mx')).toBe('["A"]');
   });
 
