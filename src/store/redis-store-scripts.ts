@@ -39,15 +39,6 @@ if ARGV[12] == '1' then memory = redis.call('GET', KEYS[5]) end
 return {'claimed', attempts, record, paused, memory}
 `;
 
-// KEYS: slot. ARGV: job, slotId, error, now, retention. A missed slot: failed, unless it has a record.
-export const MISSED = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'failed', 'owner', '',
-  'leaseUntil', 0, 'attempts', 1, 'error', ARGV[3], 'updatedAt', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
-`;
-
 // For the scripts below: a slot or entry in `status` held by `owner`; a job's run (CLAIM's KEYS[2]) freed.
 const SHARED = `
 local function holds(key, status, owner)
@@ -87,11 +78,19 @@ end
 return 1
 `;
 
-// KEYS: slot, running. ARGV: owner, error, now, slotId.
+// KEYS: slot, running. ARGV: owner, error, now, slotId, job, retention. Failed: a slot `owner`
+// holds, or with owner '' a slot whose window passed unrun, unless it has a record.
 export const FAIL = `${SHARED}
-if not holds(KEYS[1], 'claimed', ARGV[1]) then return 0 end
+if ARGV[1] == '' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+  redis.call('HSET', KEYS[1], 'job', ARGV[5], 'slotId', ARGV[4], 'owner', '', 'attempts', 1)
+  redis.call('PEXPIRE', KEYS[1], ARGV[6])
+elseif holds(KEYS[1], 'claimed', ARGV[1]) then
+  release(KEYS[2], ARGV[4])
+else
+  return 0
+end
 redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'leaseUntil', 0, 'updatedAt', ARGV[3])
-release(KEYS[2], ARGV[4])
 return 1
 `;
 

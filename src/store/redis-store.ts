@@ -236,9 +236,6 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
       args.push(rules.exclusive ? '1' : '0', memoryKey ? '1' : '0');
       return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as (string | number | null)[]);
     },
-    async markMissed(job, slotId, error) {
-      return (await script(lua.MISSED, 1, slotKey(job, slotId), job, slotId, error, now(), retention)) === 1;
-    },
     async markPosted(job, slotId, owner, deliveries, opts) {
       const t = now();
       const entryKeys = deliveries.map((d) => key('outbox', d.id));
@@ -254,7 +251,8 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
       return (await script(lua.POST, keys.length, ...keys, ...args)) === 1;
     },
     async markFailed(job, slotId, owner, error) {
-      await script(lua.FAIL, 2, slotKey(job, slotId), key('running', job), owner, error, now(), slotId);
+      const keys = [slotKey(job, slotId), key('running', job)];
+      return (await script(lua.FAIL, 2, ...keys, owner, error, now(), slotId, job, retention)) === 1;
     },
     async getSlot(job, slotId) {
       const h = await redis.hgetall(slotKey(job, slotId));

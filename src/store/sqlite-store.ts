@@ -249,13 +249,17 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
       `SELECT 'held' AS status, owner, lease_until AS leaseUntil FROM slots
        WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
     ),
-    insertSlot: db.prepare(
-      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+    // A new slot's first claim, or another claim of one that has a record.
+    claimSlot: db.prepare(
+      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, updated_at)
+       VALUES (?, ?, 'claimed', ?, ?, 1, ?) ON CONFLICT (job, slot_id) DO UPDATE SET status = 'claimed',
+       owner = excluded.owner, lease_until = excluded.lease_until, attempts = attempts + 1, error = NULL,
+       updated_at = excluded.updated_at`,
     ),
-    reclaimSlot: db.prepare(
-      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
-       updated_at = ? WHERE job = ? AND slot_id = ?`,
+    // A missed slot (owner ''), unless it has a record; its values in failSlot's order.
+    missSlot: db.prepare(
+      `INSERT OR IGNORE INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
+       VALUES (?3, ?4, 'failed', ?5, 0, 1, ?1, ?2)`,
     ),
     postSlot: claimed(`status = 'posted', error = NULL`),
     failSlot: claimed(`status = 'failed', error = ?, lease_until = 0`),
@@ -283,8 +287,7 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
           ? (q.otherClaim.get(job, slotId, t) as ClaimResult | undefined)
           : undefined;
         if (other) return other;
-        if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
-        else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
+        q.claimSlot.run(job, slotId, owner, t + leaseMs, t);
         const key = rules.schedule?.memoryKey;
         const memory = key === undefined ? undefined : valueOf(key);
         return {
@@ -293,12 +296,6 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
           ...(schedule ? { schedule } : {}),
           ...(memory === undefined ? {} : { memory }),
         };
-      }),
-    markMissed: (job, slotId, error) =>
-      atomic(db, () => {
-        if (q.slot.get(job, slotId) !== undefined) return false;
-        q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
-        return true;
       }),
     markPosted: (job, slotId, owner, deliveries, opts) =>
       atomic(db, () => {
@@ -313,7 +310,8 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
         if (opts?.memory) setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
-    markFailed: (job, slotId, owner, error) => void q.failSlot.run(error, now(), job, slotId, owner),
+    markFailed: (job, slotId, owner, error) =>
+      changed((owner === '' ? q.missSlot : q.failSlot).run(error, now(), job, slotId, owner)),
     getSlot: slotAt,
   };
 }

@@ -121,8 +121,6 @@ export interface SlotStore {
     leaseMs: number,
     rules?: ClaimRules,
   ): Promise<ClaimResult>;
-  /** Records a slot whose window passed unrun as failed, unless it has a record; true when it did. */
-  markMissed(job: string, slotId: string, error: string): Promise<boolean>;
   /** One step with the deliveries and `opts.memory` (posted stops a lagging replica); false: claim lost. */
   markPosted(
     job: string,
@@ -131,8 +129,11 @@ export interface SlotStore {
     deliveries: readonly NewOutboxEntry[],
     opts?: PostOptions,
   ): Promise<boolean>;
-  /** The slot may be claimed again. */
-  markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
+  /**
+   * Records the slot failed (it may be claimed again) when `owner` holds its claim; `owner` '': a slot
+   * whose window passed unrun, recorded unless it has a record. True when it did.
+   */
+  markFailed(job: string, slotId: string, owner: string, error: string): Promise<boolean>;
   getSlot(job: string, slotId: string): Promise<SlotRecord | undefined>;
 }
 

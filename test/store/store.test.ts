@@ -127,7 +127,10 @@ describe.each(backends)('$name store', (backend) => {
 
   it('lets a failed slot be claimed again and keeps the error until then', async () => {
     await store.claimSlot('job', 's1', 'a', 60_000);
-    await store.markFailed('job', 's1', 'a', 'analytics.runReport failed: upstream (HTTP 503)');
+    expect(await stores[1]!.markFailed('job', 's1', 'b', 'not the holder')).toBe(false);
+    expect(await store.markFailed('job', 's1', 'a', 'analytics.runReport failed: upstream (HTTP 503)')).toBe(
+      true,
+    );
     expect(await store.getSlot('job', 's1')).toMatchObject({
       status: 'failed',
       error: 'analytics.runReport failed: upstream (HTTP 503)',
@@ -582,10 +585,15 @@ describe.each(backends)('$name store: what a claim checks in its one step', (bac
   });
 
   it('records a missed slot once, and never over a slot that has a record', async () => {
-    expect(await store.markMissed('job', 's1', 'Missed.')).toBe(true);
-    expect(await stores[1]!.markMissed('job', 's1', 'Missed.')).toBe(false);
-    expect(await store.getSlot('job', 's1')).toMatchObject({ status: 'failed', error: 'Missed.' });
+    expect(await store.markFailed('job', 's1', '', 'Missed.')).toBe(true);
+    expect(await stores[1]!.markFailed('job', 's1', '', 'Missed.')).toBe(false);
+    expect(await store.getSlot('job', 's1')).toMatchObject({
+      status: 'failed',
+      owner: '',
+      attempts: 1,
+      error: 'Missed.',
+    });
     await store.claimSlot('job', 's2', 'a', 5_000);
-    expect(await store.markMissed('job', 's2', 'Missed.')).toBe(false);
+    expect(await store.markFailed('job', 's2', '', 'Missed.')).toBe(false);
   });
 });
