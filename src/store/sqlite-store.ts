@@ -225,7 +225,7 @@ function withRuns(runs: readonly ScheduleRun[], added: readonly ScheduleRun[]): 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-/** What the slot's own record says against a claim at `t`; undefined when nothing does. */
+/** What the slot's own record says against a claim at `t`, as CLAIM does in Lua (one test table for both). */
 function refusal(s: SlotRecord | undefined, t: number, rules: ClaimRules): ClaimResult | undefined {
   if (s?.status === 'posted') return { status: 'already-posted' };
   if (s?.status === 'claimed' && s.leaseUntil > t)

@@ -9,6 +9,7 @@ import {
   createMemoryStore,
   createSqliteStore,
   openStore,
+  type ClaimResult,
   type NewOutboxEntry,
   type Store,
 } from '../../src/store/index.ts';
@@ -526,6 +527,71 @@ describe.each(backends)('$name store: what a claim checks in its one step', (bac
   });
   afterEach(async () => {
     for (const s of new Set(stores)) await s.close();
+  });
+
+  // The claim's decision on the slot's own record, one table for both backends (sqlite-store.ts's
+  // `refusal` and its Lua twin in CLAIM): what another owner finds after each history, at start + 0.
+  const rules = { maxAttempts: 2, retryDelayMs: 60_000 };
+  const failedBy = async (s: Store, owner: string) => {
+    await s.claimSlot('job', 's1', owner, 10_000, rules);
+    await s.markFailed('job', 's1', owner, 'upstream (HTTP 503)');
+  };
+  const decisions: [string, (s: Store) => Promise<unknown>, (start: number) => ClaimResult][] = [
+    ['no record', async () => {}, () => ({ status: 'claimed', attempt: 1 })],
+    [
+      'posted',
+      async (s) => {
+        await s.claimSlot('job', 's1', 'b', 10_000);
+        await s.markPosted('job', 's1', 'b', []);
+      },
+      () => ({ status: 'already-posted' }),
+    ],
+    [
+      'claimed, its lease live',
+      (s) => s.claimSlot('job', 's1', 'b', 10_000),
+      (start) => ({ status: 'held', owner: 'b', leaseUntil: start + 10_000 }),
+    ],
+    [
+      'claimed, its lease over',
+      async (s) => {
+        await s.claimSlot('job', 's1', 'b', 10_000);
+        t += 10_000;
+      },
+      () => ({ status: 'claimed', attempt: 2 }),
+    ],
+    [
+      'failed, within its retry delay',
+      (s) => failedBy(s, 'b'),
+      (start) => ({ status: 'waiting', until: start + 60_000 }),
+    ],
+    [
+      'failed, its retry delay passed',
+      async (s) => {
+        await failedBy(s, 'b');
+        t += 60_000;
+      },
+      () => ({ status: 'claimed', attempt: 2 }),
+    ],
+    [
+      'failed maxAttempts times',
+      async (s) => {
+        for (const _ of [1, 2]) {
+          await failedBy(s, 'b');
+          t += 60_000;
+        }
+      },
+      () => ({ status: 'given-up' }),
+    ],
+    [
+      'missed',
+      (s) => s.markFailed('job', 's1', '', 'Missed.'),
+      (start) => ({ status: 'waiting', until: start + 60_000 }),
+    ],
+  ];
+  it.each(decisions)('decides a claim on a slot %s', async (_history, setup, expected) => {
+    const start = t;
+    await setup(stores[1]!);
+    expect(await store.claimSlot('job', 's1', 'a', 5_000, rules)).toEqual(expected(start));
   });
 
   it('refuses a slot failed for good, and one waiting for its retry until the delay has passed', async () => {
