@@ -156,9 +156,15 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
     ),
     due: db.prepare('SELECT record FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?'),
     setNext: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ? AND next_run_at IS NOT NULL'),
-    update: db.prepare('UPDATE schedules SET record = ? WHERE id = ?'),
     // Paused leaves the index; resumed is looked at by the next tick (0: due at once).
-    pause: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ?'),
+    pause: db.prepare(
+      `UPDATE schedules SET record = json_set(record, '$.paused', json(?)), next_run_at = ? WHERE id = ?`,
+    ),
+    // The run, as JSON, or none (NULL).
+    lastRun: db.prepare(
+      `UPDATE schedules SET record = iif(?1 IS NULL, json_remove(record, '$.lastRun'),
+       json_set(record, '$.lastRun', json(?1))) WHERE id = ?2`,
+    ),
     remove: db.prepare('DELETE FROM schedules WHERE id = ?'),
     runs: db.prepare('SELECT runs FROM schedule_runs WHERE id = ?'),
     setRuns: db.prepare('INSERT OR REPLACE INTO schedule_runs (id, runs) VALUES (?, ?)'),
@@ -168,16 +174,6 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
     const row = q.runs.get(id) as { runs: string } | undefined;
     return row === undefined ? [] : (JSON.parse(row.runs) as ScheduleRun[]);
   };
-  /** Reads, changes and writes one record in one transaction; false when it is gone. */
-  const change = (id: string, fn: (r: ScheduleRecord) => void): boolean =>
-    atomic(db, () => {
-      const r = scheduleOf(id);
-      if (!r) return false;
-      fn(r);
-      q.update.run(JSON.stringify(r), id);
-      return true;
-    });
-
   return {
     listSchedules: () => q.list.all().map((row) => parseRecord(row)!),
     getSchedule: scheduleOf,
@@ -198,17 +194,13 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
     setNextRuns: (next) => {
       if (next.size > 0) atomic(db, () => next.forEach((at, id) => q.setNext.run(at, id)));
     },
-    setPaused: (id, paused) =>
-      change(id, (r) => {
-        r.paused = paused;
-        q.pause.run(paused ? null : 0, id);
-      }),
+    setPaused: (id, paused) => changed(q.pause.run(String(paused), paused ? null : 0, id)),
     // One transaction: the record's last run, its history and its next fire time cannot disagree.
     recordRuns: (id, added, nextRunAt) =>
-      void change(id, (r) => {
+      atomic(db, () => {
         const kept = withRuns(runsOf(id), added);
+        if (!changed(q.lastRun.run(kept[0] ? JSON.stringify(kept[0]) : null, id))) return;
         q.setRuns.run(id, JSON.stringify(kept));
-        r.lastRun = kept[0]!;
         if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
       }),
     history: (id) => runsOf(id),
