@@ -2,28 +2,29 @@
 // Redis runs atomically; every key it touches is passed in KEYS (Redis Cluster).
 
 // KEYS: slot, running (the job's one live slot, for an exclusive job), records, paused, kv (a
-// watch's memory). ARGV: job, slotId, owner, now, leaseMs, retention, maxAttempts ('' none),
-// retryDelayMs, schedule id ('' none), manual (1 or 0), exclusive (1 or 0), memory wanted (1 or 0).
+// watch's memory). ARGV: job, slotId, owner, now, leaseMs, retention, the rules (ClaimRules, JSON).
 // Returns the outcome, then for a claim: attempt, record ('' none), paused, memory (or false).
 export const CLAIM = `
 local now = tonumber(ARGV[4])
+local rules = cjson.decode(ARGV[7])
+local schedule = rules.schedule or {}
 local record, paused = '', '0'
-if ARGV[9] ~= '' then
-  record = redis.call('HGET', KEYS[3], ARGV[9])
+if schedule.id then
+  record = redis.call('HGET', KEYS[3], schedule.id)
   if not record then return {'gone'} end
-  paused = redis.call('HEXISTS', KEYS[4], ARGV[9]) == 1 and '1' or '0'
-  if paused == '1' and ARGV[10] ~= '1' then return {'gone'} end
+  paused = redis.call('HEXISTS', KEYS[4], schedule.id) == 1 and '1' or '0'
+  if paused == '1' and not schedule.manual then return {'gone'} end
 end
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'leaseUntil', 'attempts', 'updatedAt')
 if s[1] == 'posted' then return {'already-posted'} end
 if s[1] == 'claimed' and tonumber(s[3]) > now then return {'held', s[2], s[3]} end
 if s[1] == 'failed' then
-  if ARGV[7] ~= '' and tonumber(s[4]) >= tonumber(ARGV[7]) then return {'given-up'} end
-  local retry_at = tonumber(s[5]) + tonumber(ARGV[8])
+  if rules.maxAttempts and tonumber(s[4]) >= rules.maxAttempts then return {'given-up'} end
+  local retry_at = tonumber(s[5]) + (rules.retryDelayMs or 0)
   if retry_at > now then return {'waiting', string.format('%.0f', retry_at)} end
 end
 local lease_end = string.format('%.0f', now + tonumber(ARGV[5]))
-if ARGV[11] == '1' then
+if rules.exclusive then
   local r = redis.call('HMGET', KEYS[2], 'slotId', 'owner', 'leaseUntil')
   if r[1] and r[1] ~= ARGV[2] and tonumber(r[3]) > now then return {'held', r[2], r[3]} end
   redis.call('HSET', KEYS[2], 'slotId', ARGV[2], 'owner', ARGV[3], 'leaseUntil', lease_end)
@@ -35,7 +36,7 @@ redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'claime
 redis.call('HDEL', KEYS[1], 'error')
 if not s[1] then redis.call('PEXPIRE', KEYS[1], ARGV[6]) end
 local memory = false
-if ARGV[12] == '1' then memory = redis.call('GET', KEYS[5]) end
+if schedule.memoryKey then memory = redis.call('GET', KEYS[5]) end
 return {'claimed', attempts, record, paused, memory}
 `;
 
@@ -50,29 +51,30 @@ local function release(key, slot_id)
 end
 `;
 
-// KEYS: slot, due, all, kv (the memory's key, or a placeholder when ARGV[5] is '0'), running,
-// entry... ARGV: owner, now, retention, lease end ('' for due now), has memory (1 or 0), memory,
-// slotId, then id, job, slotId, kind, payload, memory key, memory value per entry. Leased entries
-// are in flight from now: their sends start at once.
+// KEYS: slot, due, all, kv (the memory's key, or a placeholder), running, entry... ARGV: owner,
+// now, retention, lease end ('' for due now), slotId, the post (JSON: the memory written with it,
+// if any, and the entries, each payload as JSON, in KEYS' order). Leased entries are in flight
+// from now: their sends start at once.
 export const POST = `${SHARED}
 if not holds(KEYS[1], 'claimed', ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'posted', 'updatedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'error')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-release(KEYS[5], ARGV[7])
-if ARGV[5] == '1' then redis.call('SET', KEYS[4], ARGV[6]) end
+release(KEYS[5], ARGV[5])
+local post = cjson.decode(ARGV[6])
+if post.memory then redis.call('SET', KEYS[4], post.memory) end
 local owner, attempts, due_at = '', 0, ARGV[2]
 if ARGV[4] ~= '' then owner, attempts, due_at = ARGV[1], 1, ARGV[4] end
-for i = 6, #KEYS do
-  local a = 8 + (i - 6) * 7
-  if redis.call('EXISTS', KEYS[i]) == 0 then
-    redis.call('HSET', KEYS[i], 'id', ARGV[a], 'job', ARGV[a + 1], 'slotId', ARGV[a + 2], 'kind', ARGV[a + 3],
-      'payload', ARGV[a + 4], 'status', 'pending', 'attempts', attempts, 'nextAttemptAt', due_at, 'owner', owner,
-      'createdAt', ARGV[2], 'updatedAt', ARGV[2])
-    if ARGV[a + 5] ~= '' then redis.call('HSET', KEYS[i], 'memoryKey', ARGV[a + 5], 'memoryValue', ARGV[a + 6]) end
-    if owner ~= '' then redis.call('HSET', KEYS[i], 'inFlightAt', ARGV[2]) end
-    redis.call('ZADD', KEYS[2], due_at, ARGV[a])
-    redis.call('ZADD', KEYS[3], ARGV[2], ARGV[a])
+for i, e in ipairs(post.entries) do
+  local k = KEYS[5 + i]
+  if redis.call('EXISTS', k) == 0 then
+    redis.call('HSET', k, 'id', e.id, 'job', e.job, 'slotId', e.slotId, 'kind', e.kind, 'payload', e.payload,
+      'status', 'pending', 'attempts', attempts, 'nextAttemptAt', due_at, 'owner', owner, 'createdAt', ARGV[2],
+      'updatedAt', ARGV[2])
+    if e.memory then redis.call('HSET', k, 'memoryKey', e.memory.key, 'memoryValue', e.memory.value) end
+    if owner ~= '' then redis.call('HSET', k, 'inFlightAt', ARGV[2]) end
+    redis.call('ZADD', KEYS[2], due_at, e.id)
+    redis.call('ZADD', KEYS[3], ARGV[2], e.id)
   end
 end
 return 1

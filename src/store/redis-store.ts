@@ -231,9 +231,7 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
         k.paused,
         key('kv', memoryKey ?? ''),
       ];
-      const args = [job, slotId, owner, now(), leaseMs, retention, rules.maxAttempts ?? ''];
-      args.push(rules.retryDelayMs ?? 0, rules.schedule?.id ?? '', rules.schedule?.manual ? '1' : '0');
-      args.push(rules.exclusive ? '1' : '0', memoryKey ? '1' : '0');
+      const args = [job, slotId, owner, now(), leaseMs, retention, JSON.stringify(rules)];
       return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as (string | number | null)[]);
     },
     async markPosted(job, slotId, owner, deliveries, opts) {
@@ -242,13 +240,11 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
       const fixed = [key('outbox', 'due'), key('outbox', 'all'), key('kv', opts?.memory?.key ?? '')];
       const keys = [slotKey(job, slotId), ...fixed, key('running', job), ...entryKeys];
       const leaseEnd = opts?.leaseMs === undefined ? '' : t + opts.leaseMs;
-      const memory = opts?.memory ? ['1', opts.memory.value] : ['0', ''];
-      const args = [owner, t, retention, leaseEnd, ...memory, slotId];
-      for (const d of deliveries) {
-        const m = d.memory ? [d.memory.key, d.memory.value] : ['', ''];
-        args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...m);
-      }
-      return (await script(lua.POST, keys.length, ...keys, ...args)) === 1;
+      const entries = deliveries.map((d) => ({ ...d, payload: JSON.stringify(d.payload) }));
+      const post = JSON.stringify({ memory: opts?.memory?.value, entries });
+      return (
+        (await script(lua.POST, keys.length, ...keys, owner, t, retention, leaseEnd, slotId, post)) === 1
+      );
     },
     async markFailed(job, slotId, owner, error) {
       const keys = [slotKey(job, slotId), key('running', job)];
