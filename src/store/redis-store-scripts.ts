@@ -3,30 +3,33 @@
 
 // KEYS: slot, running (the job's one live slot, for an exclusive job), records, paused, kv (a
 // watch's memory). ARGV: job, slotId, owner, now, leaseMs, retention, the rules (ClaimRules, JSON).
-// Returns the outcome, then for a claim: attempt, record ('' none), paused, memory (or false).
+// Returns store.ts's ClaimResult as JSON, a claim's with the schedule's stored record and paused.
 export const CLAIM = `
 local now = tonumber(ARGV[4])
 local rules = cjson.decode(ARGV[7])
 local schedule = rules.schedule or {}
-local record, paused = '', '0'
+local function held(owner, lease)
+  return cjson.encode({status = 'held', owner = owner, leaseUntil = tonumber(lease)})
+end
+local record, paused
 if schedule.id then
   record = redis.call('HGET', KEYS[3], schedule.id)
-  if not record then return {'gone'} end
+  if not record then return '{"status":"gone"}' end
   paused = redis.call('HEXISTS', KEYS[4], schedule.id) == 1 and '1' or '0'
-  if paused == '1' and not schedule.manual then return {'gone'} end
+  if paused == '1' and not schedule.manual then return '{"status":"gone"}' end
 end
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'leaseUntil', 'attempts', 'updatedAt')
-if s[1] == 'posted' then return {'already-posted'} end
-if s[1] == 'claimed' and tonumber(s[3]) > now then return {'held', s[2], s[3]} end
+if s[1] == 'posted' then return '{"status":"already-posted"}' end
+if s[1] == 'claimed' and tonumber(s[3]) > now then return held(s[2], s[3]) end
 if s[1] == 'failed' then
-  if rules.maxAttempts and tonumber(s[4]) >= rules.maxAttempts then return {'given-up'} end
+  if rules.maxAttempts and tonumber(s[4]) >= rules.maxAttempts then return '{"status":"given-up"}' end
   local retry_at = tonumber(s[5]) + (rules.retryDelayMs or 0)
-  if retry_at > now then return {'waiting', string.format('%.0f', retry_at)} end
+  if retry_at > now then return cjson.encode({status = 'waiting', ['until'] = retry_at}) end
 end
 local lease_end = string.format('%.0f', now + tonumber(ARGV[5]))
 if rules.exclusive then
   local r = redis.call('HMGET', KEYS[2], 'slotId', 'owner', 'leaseUntil')
-  if r[1] and r[1] ~= ARGV[2] and tonumber(r[3]) > now then return {'held', r[2], r[3]} end
+  if r[1] and r[1] ~= ARGV[2] and tonumber(r[3]) > now then return held(r[2], r[3]) end
   redis.call('HSET', KEYS[2], 'slotId', ARGV[2], 'owner', ARGV[3], 'leaseUntil', lease_end)
   redis.call('PEXPIRE', KEYS[2], ARGV[5])
 end
@@ -35,9 +38,8 @@ redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'claime
   'leaseUntil', lease_end, 'attempts', attempts, 'updatedAt', ARGV[4])
 redis.call('HDEL', KEYS[1], 'error')
 if not s[1] then redis.call('PEXPIRE', KEYS[1], ARGV[6]) end
-local memory = false
-if schedule.memoryKey then memory = redis.call('GET', KEYS[5]) end
-return {'claimed', attempts, record, paused, memory}
+local memory = schedule.memoryKey and redis.call('GET', KEYS[5]) or nil
+return cjson.encode({status = 'claimed', attempt = attempts, record = record, paused = paused, memory = memory})
 `;
 
 // For the scripts below: a slot or entry in `status` held by `owner`; a job's run (CLAIM's KEYS[2]) freed.
@@ -113,7 +115,9 @@ for i = 2, #KEYS do
     redis.call('HINCRBY', k, 'attempts', 1)
     redis.call('HSET', k, 'owner', ARGV[4], 'nextAttemptAt', lease_end, 'updatedAt', ARGV[1])
     redis.call('ZADD', KEYS[1], lease_end, id)
-    table.insert(out, redis.call('HGETALL', k))
+    local h, entry = redis.call('HGETALL', k), {}
+    for j = 1, #h, 2 do entry[h[j]] = h[j + 1] end
+    table.insert(out, cjson.encode(entry))
   end
 end
 return out

@@ -28,17 +28,12 @@ import {
   type SlotStore,
   type Store,
   type StoreOptions,
+  type StoredFields,
 } from './store.ts';
 
 export type RedisStoreOptions = StoreOptions & RedisPlace;
 
 const retention = String(RETENTION_MS);
-
-function pairsToRecord(flat: unknown[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
-  return out;
-}
 
 /** A schedule's record as stored, with what changes kept beside it. */
 function mergeRecord(raw: string, paused?: string | null, last?: string | null): ScheduleRecord {
@@ -207,16 +202,12 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
   };
 }
 
-/** A claim's answer as CLAIM returns it. */
-function claimOf(r: (string | number | null)[]): ClaimResult {
-  const [status, a, b, c, memory] = r;
-  if (status === 'claimed') {
-    const schedule = b ? { schedule: mergeRecord(String(b), String(c)) } : {};
-    return { status, attempt: Number(a), ...schedule, ...(memory ? { memory: String(memory) } : {}) };
-  }
-  if (status === 'held') return { status, owner: String(a), leaseUntil: Number(b) };
-  if (status === 'waiting') return { status, until: Number(a) };
-  return { status: status as 'already-posted' | 'given-up' | 'gone' };
+/** CLAIM's answer: the ClaimResult, with the schedule's stored record and paused when claimed. */
+function claimOf(raw: string): ClaimResult {
+  const { record, paused, ...result } = JSON.parse(raw) as { record?: string; paused?: string };
+  return (
+    record === undefined ? result : { ...result, schedule: mergeRecord(record, paused) }
+  ) as ClaimResult;
 }
 
 function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
@@ -232,7 +223,7 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
         key('kv', memoryKey ?? ''),
       ];
       const args = [job, slotId, owner, now(), leaseMs, retention, JSON.stringify(rules)];
-      return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as (string | number | null)[]);
+      return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as string);
     },
     async markPosted(job, slotId, owner, deliveries, opts) {
       const t = now();
@@ -282,8 +273,8 @@ function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
       if (ids.length === 0) return [];
       const keys = [due, ...ids.map(entryKey)];
       const args = [t, leaseMs, limit, owner, ...ids];
-      const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
-      return rows.map((r) => entryOf(pairsToRecord(r as unknown[])));
+      const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as string[];
+      return rows.map((r) => entryOf(JSON.parse(r) as StoredFields));
     },
     async markDelivered(id, receipt, memoryKey) {
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [key('kv', memoryKey)])];
