@@ -197,7 +197,7 @@ redis.call('HDEL', KEYS[5], ARGV[1])
 return redis.call('HDEL', KEYS[1], ARGV[1])
 `;
 
-// KEYS: next, records, paused, last. ARGV: t, limit. Returns id, record, paused, last ('' for none)
+// KEYS: next, records, paused, last. ARGV: t, limit. Returns [record, paused, last ('' for none)]
 // for each due schedule.
 export const DUE_SCHEDULES = `
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -205,10 +205,7 @@ local out = {}
 for _, id in ipairs(ids) do
   local raw = redis.call('HGET', KEYS[2], id)
   if raw then
-    table.insert(out, id)
-    table.insert(out, raw)
-    table.insert(out, redis.call('HGET', KEYS[3], id) or '')
-    table.insert(out, redis.call('HGET', KEYS[4], id) or '')
+    table.insert(out, {raw, redis.call('HGET', KEYS[3], id) or '', redis.call('HGET', KEYS[4], id) or ''})
   else
     redis.call('ZREM', KEYS[1], id)
   end

@@ -161,11 +161,8 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
     },
     async dueSchedules(at, limit) {
       const keys = [k.next, k.records, k.paused, k.last];
-      const flat = (await script(lua.DUE_SCHEDULES, 4, ...keys, at, limit)) as string[];
-      const out: ScheduleRecord[] = [];
-      for (let i = 0; i + 3 < flat.length; i += 4)
-        out.push(mergeRecord(flat[i + 1]!, flat[i + 2], flat[i + 3]));
-      return out;
+      const due = (await script(lua.DUE_SCHEDULES, 4, ...keys, at, limit)) as [string, string, string][];
+      return due.map((stored) => mergeRecord(...stored));
     },
     async setNextRuns(next) {
       if (next.size === 0) return;
