@@ -78,11 +78,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     ...redisSlots(ctx),
     ...redisOutbox(ctx),
     ...redisValues(ctx),
-    async claimOnce(key, ttlMs) {
-      return (
-        (await redis.set(`${prefix}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
-      );
-    },
+    claimOnce: (key, ttlMs) => write(redis, `${prefix}claim:${key}`, '1', { ifAbsent: true, ttlMs }),
     async prune() {
       // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
       const ids = await redis.zrange(all, '0', '-1');
@@ -100,6 +96,12 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   };
 }
 
+/** A value's or a claim's SET, true when it wrote; Redis expires it on its own clock, not on `now`. */
+async function write(redis: Redis, key: string, value: string, o?: { ifAbsent?: boolean; ttlMs?: number }) {
+  const px = o?.ttlMs === undefined ? [] : (['PX', Math.max(1, Math.ceil(o.ttlMs))] as const);
+  return (await redis.call('SET', key, value, ...px, ...(o?.ifAbsent ? ['NX'] : []))) === 'OK';
+}
+
 /** The key/value part and the logs: values under `kv:`, each log a list trimmed as it grows. */
 function redisValues(
   ctx: RedisContext,
@@ -111,12 +113,7 @@ function redisValues(
     async getValue(key) {
       return (await redis.get(kvKey(key))) ?? undefined;
     },
-    async setValue(key, value, o) {
-      // Redis expires the key itself, on its own clock (the `now` option does not reach it).
-      const px = o?.ttlMs === undefined ? [] : (['PX', Math.max(1, Math.ceil(o.ttlMs))] as const);
-      const nx = o?.ifAbsent ? (['NX'] as const) : [];
-      return (await redis.call('SET', kvKey(key), value, ...px, ...nx)) === 'OK';
-    },
+    setValue: (key, value, o) => write(redis, kvKey(key), value, o),
     async deleteValues(keyPrefix) {
       let deleted = 0;
       await scanKeys(redis, kvKey(keyPrefix), async (found) => void (deleted += await redis.del(...found)));
