@@ -296,6 +296,23 @@ describe.each(backends)('$name store', (backend) => {
     expect(await store.getValue('watch:k7p2mx')).toBe('["A"]');
   });
 
+  it('hands back a post and writes its memories as given, whatever their characters', async () => {
+    const payload = {
+      content: 'Oslo: 4 °C, «clear» 😀 "quoted" \\ / \u2028 \ud800',
+      at: 1_763_800_000_000.5,
+    };
+    const memory = { key: 'watch:k7p2mx', value: '{"v":2,"facts":[["d1","Zürich 😀"]]}' };
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    const posted = { memory: { key: 'watch:w2n6tz', value: '{"v":2,"facts":[["d2","Åre"]]}' } };
+    expect(await store.markPosted('job', 's1', 'a', [{ ...entry('e1'), payload, memory }], posted)).toBe(
+      true,
+    );
+    expect(await stores[1]!.claimDueOutbox('b', 30_000, 10)).toEqual([
+      expect.objectContaining({ id: 'e1', payload, memory }),
+    ]);
+    expect(await store.getValue('watch:w2n6tz')).toBe(posted.memory.value);
+  });
+
   it('writes the memory of a run with nothing to post with its "posted" mark', async () => {
     await store.claimSlot('job', 's1', 'a', 60_000);
     await stores[1]!.claimSlot('job', 's1', 'b', 60_000);
