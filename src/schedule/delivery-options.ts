@@ -93,7 +93,7 @@ function createLeaseKeeper({ store, owner, leaseMs, log, repeat }: DeliverySetti
     isRenewing = true;
     const ids = [...kept];
     try {
-      const renewed = new Set(await store.renewOutboxLeases(ids, owner, leaseMs));
+      const renewed = new Set(await store.updateHeld(ids, owner, { leaseMs }));
       const taken = ids.filter((id) => !renewed.has(id) && kept.has(id));
       // Lost: no longer renewed, and never sent here.
       for (const id of taken) kept.delete(id);

@@ -112,7 +112,7 @@ const describe = (err: unknown): string => (err instanceof Error ? err.message :
 const named = ({ job, slotId, kind, id }: OutboxEntry) => ({ job, slotId, kind, outboxId: id });
 
 async function giveUp({ ctx, entry }: Post, reason: string, err?: unknown): Promise<EntryOutcome> {
-  await ctx.store.giveUpOutbox(entry.id, ctx.owner, reason);
+  await ctx.store.updateHeld([entry.id], ctx.owner, { giveUp: reason });
   const service = err instanceof ServiceError ? { code: err.code, status: err.status } : {};
   const fields = { ...named(entry), attempts: entry.attempts, reason, ...service };
   ctx.log.error(fields, `${entry.job}: gave up delivering its ${entry.kind} post: ${reason}`);
@@ -138,7 +138,7 @@ async function putBack(
   // takes the holding entry no later than it, even when many are due at once.
   const exact = why === 'held' ? waitMs + 1 : why === 'invalid-limit' ? waitMs : undefined;
   const nextAttemptAt = ctx.now() + (exact ?? Math.max(waitMs, base));
-  await ctx.store.rescheduleOutbox(entry.id, ctx.owner, nextAttemptAt, describe(err));
+  await ctx.store.updateHeld([entry.id], ctx.owner, { retryAt: nextAttemptAt, error: describe(err) });
   if (why === 'destination' || why === 'held') await ctx.pauses.hold(scopesOf(entry), entry, nextAttemptAt);
   const retry = { attempts: entry.attempts, nextAttemptAt: new Date(nextAttemptAt).toISOString() };
   ctx.log.warn({ ...named(entry), error: describe(err), ...retry }, 'outbox.retry_scheduled');
@@ -159,7 +159,8 @@ function takenOver({ ctx, entry, note }: Post): EntryOutcome {
 async function waitTurn(post: Post, unmark: boolean): Promise<EntryOutcome | 'waited' | undefined> {
   const { ctx, entry } = post;
   const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
-  if (unmark && (wait.isHold || wait.ms > 0)) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  if (unmark && (wait.isHold || wait.ms > 0))
+    await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
   if (wait.isHold || wait.ms > ctx.maxWaitMs) {
     const why =
       wait.ms > ctx.maxWaitMs
@@ -212,7 +213,7 @@ async function deliverEntry(post: Post, markedAt: number | undefined): Promise<E
   const progress: PostProgress = {
     posted: entry.receipt,
     record: async (id) => {
-      await ctx.store.markInFlight(entry.id, ctx.owner, true, id);
+      await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: true, receipt: id });
       progress.posted = id;
     },
   };
@@ -228,7 +229,7 @@ async function deliverEntry(post: Post, markedAt: number | undefined): Promise<E
     let facts: RateLimitFacts | undefined;
     // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
     if (isForDiscord && (await ctx.rateBudget?.invalidLimitReached())) {
-      if (isMarked) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+      if (isMarked) await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
       note.failure = { reason: INVALID_LIMIT_REASON };
       return putBack(post, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
@@ -240,7 +241,8 @@ async function deliverEntry(post: Post, markedAt: number | undefined): Promise<E
         ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
       }
       // Before the request: if this process dies, the next claim knows the post may be visible.
-      if (!isMarked && !(await ctx.store.markInFlight(entry.id, ctx.owner, true))) return takenOver(post);
+      if (!isMarked && (await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: true })).length === 0)
+        return takenOver(post);
       isMarked = false;
       tries.isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
@@ -263,7 +265,7 @@ async function afterFailure(post: Post, { err, facts, tries }: Failure): Promise
   if (isServiceError && err.code === 'bad_response' && err.status === 204) return delivered(post, {});
   // A timeout or a cut connection leaves it unknown whether the provider took the post.
   const isAnswered = isServiceError && err.status !== undefined;
-  if (isAnswered) await ctx.store.markInFlight(entry.id, ctx.owner, false);
+  if (isAnswered) await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
   note.failure = {
     reason: describe(err),
     ...(isAnswered ? { status: err.status } : {}),
@@ -355,7 +357,8 @@ export function createDeliverer(options: DeliveryOptions) {
         // In creation order, whatever order the store claimed them in, for each destination's lane.
         const fresh = entries.filter((e) => !drained.has(e.id)).sort(byTurn);
         for (const e of entries) {
-          if (drained.has(e.id)) await store.rescheduleOutbox(e.id, owner, now(), e.lastError ?? '');
+          if (drained.has(e.id))
+            await store.updateHeld([e.id], owner, { retryAt: now(), error: e.lastError ?? '' });
         }
         if (fresh.length === 0) break;
         for (const result of await deliverAll(ctx, fresh, { signal: opts?.signal }))

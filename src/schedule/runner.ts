@@ -158,7 +158,7 @@ async function dueWork(
   }
   const slotId = at.toISOString();
   if (t - at.getTime() > Math.max(catchupMinutes * 60_000, pollMs * 2)) {
-    if (await store.markMissed(target.name, slotId, MISSED_SENTENCE))
+    if (await store.markFailed(target.name, slotId, '', MISSED_SENTENCE))
       await recordMissed(engine, target, at, t);
     else if (record) engine.settled.set(record.id, nextFire(target, new Date(t)));
     return undefined;

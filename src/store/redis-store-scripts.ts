@@ -2,30 +2,34 @@
 // Redis runs atomically; every key it touches is passed in KEYS (Redis Cluster).
 
 // KEYS: slot, running (the job's one live slot, for an exclusive job), records, paused, kv (a
-// watch's memory). ARGV: job, slotId, owner, now, leaseMs, retention, maxAttempts ('' none),
-// retryDelayMs, schedule id ('' none), manual (1 or 0), exclusive (1 or 0), memory wanted (1 or 0).
-// Returns the outcome, then for a claim: attempt, record ('' none), paused, memory (or false).
+// watch's memory). ARGV: job, slotId, owner, now, leaseMs, retention, the rules (ClaimRules, JSON).
+// Returns store.ts's ClaimResult as JSON, a claim's with the schedule's stored record and paused.
 export const CLAIM = `
 local now = tonumber(ARGV[4])
-local record, paused = '', '0'
-if ARGV[9] ~= '' then
-  record = redis.call('HGET', KEYS[3], ARGV[9])
-  if not record then return {'gone'} end
-  paused = redis.call('HEXISTS', KEYS[4], ARGV[9]) == 1 and '1' or '0'
-  if paused == '1' and ARGV[10] ~= '1' then return {'gone'} end
+local rules = cjson.decode(ARGV[7])
+local schedule = rules.schedule or {}
+local function held(owner, lease)
+  return cjson.encode({status = 'held', owner = owner, leaseUntil = tonumber(lease)})
+end
+local record, paused
+if schedule.id then
+  record = redis.call('HGET', KEYS[3], schedule.id)
+  if not record then return '{"status":"gone"}' end
+  paused = redis.call('HEXISTS', KEYS[4], schedule.id) == 1 and '1' or '0'
+  if paused == '1' and not schedule.manual then return '{"status":"gone"}' end
 end
 local s = redis.call('HMGET', KEYS[1], 'status', 'owner', 'leaseUntil', 'attempts', 'updatedAt')
-if s[1] == 'posted' then return {'already-posted'} end
-if s[1] == 'claimed' and tonumber(s[3]) > now then return {'held', s[2], s[3]} end
+if s[1] == 'posted' then return '{"status":"already-posted"}' end
+if s[1] == 'claimed' and tonumber(s[3]) > now then return held(s[2], s[3]) end
 if s[1] == 'failed' then
-  if ARGV[7] ~= '' and tonumber(s[4]) >= tonumber(ARGV[7]) then return {'given-up'} end
-  local retry_at = tonumber(s[5]) + tonumber(ARGV[8])
-  if retry_at > now then return {'waiting', string.format('%.0f', retry_at)} end
+  if rules.maxAttempts and tonumber(s[4]) >= rules.maxAttempts then return '{"status":"given-up"}' end
+  local retry_at = tonumber(s[5]) + (rules.retryDelayMs or 0)
+  if retry_at > now then return cjson.encode({status = 'waiting', ['until'] = retry_at}) end
 end
 local lease_end = string.format('%.0f', now + tonumber(ARGV[5]))
-if ARGV[11] == '1' then
+if rules.exclusive then
   local r = redis.call('HMGET', KEYS[2], 'slotId', 'owner', 'leaseUntil')
-  if r[1] and r[1] ~= ARGV[2] and tonumber(r[3]) > now then return {'held', r[2], r[3]} end
+  if r[1] and r[1] ~= ARGV[2] and tonumber(r[3]) > now then return held(r[2], r[3]) end
   redis.call('HSET', KEYS[2], 'slotId', ARGV[2], 'owner', ARGV[3], 'leaseUntil', lease_end)
   redis.call('PEXPIRE', KEYS[2], ARGV[5])
 end
@@ -34,18 +38,8 @@ redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'claime
   'leaseUntil', lease_end, 'attempts', attempts, 'updatedAt', ARGV[4])
 redis.call('HDEL', KEYS[1], 'error')
 if not s[1] then redis.call('PEXPIRE', KEYS[1], ARGV[6]) end
-local memory = false
-if ARGV[12] == '1' then memory = redis.call('GET', KEYS[5]) end
-return {'claimed', attempts, record, paused, memory}
-`;
-
-// KEYS: slot. ARGV: job, slotId, error, now, retention. A missed slot: failed, unless it has a record.
-export const MISSED = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'job', ARGV[1], 'slotId', ARGV[2], 'status', 'failed', 'owner', '',
-  'leaseUntil', 0, 'attempts', 1, 'error', ARGV[3], 'updatedAt', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
+local memory = schedule.memoryKey and redis.call('GET', KEYS[5]) or nil
+return cjson.encode({status = 'claimed', attempt = attempts, record = record, paused = paused, memory = memory})
 `;
 
 // For the scripts below: a slot or entry in `status` held by `owner`; a job's run (CLAIM's KEYS[2]) freed.
@@ -59,39 +53,48 @@ local function release(key, slot_id)
 end
 `;
 
-// KEYS: slot, due, all, kv (the memory's key, or a placeholder when ARGV[5] is '0'), running,
-// entry... ARGV: owner, now, retention, lease end ('' for due now), has memory (1 or 0), memory,
-// slotId, then id, job, slotId, kind, payload, memory key, memory value per entry. Leased entries
-// are in flight from now: their sends start at once.
+// KEYS: slot, due, all, kv (the memory's key, or a placeholder), running, entry... ARGV: owner,
+// now, retention, lease end ('' for due now), slotId, the post (JSON: the memory written with it,
+// if any, and the entries, each payload as JSON, in KEYS' order). Leased entries are in flight
+// from now: their sends start at once.
 export const POST = `${SHARED}
 if not holds(KEYS[1], 'claimed', ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'posted', 'updatedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'error')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-release(KEYS[5], ARGV[7])
-if ARGV[5] == '1' then redis.call('SET', KEYS[4], ARGV[6]) end
+release(KEYS[5], ARGV[5])
+local post = cjson.decode(ARGV[6])
+if post.memory then redis.call('SET', KEYS[4], post.memory) end
 local owner, attempts, due_at = '', 0, ARGV[2]
 if ARGV[4] ~= '' then owner, attempts, due_at = ARGV[1], 1, ARGV[4] end
-for i = 6, #KEYS do
-  local a = 8 + (i - 6) * 7
-  if redis.call('EXISTS', KEYS[i]) == 0 then
-    redis.call('HSET', KEYS[i], 'id', ARGV[a], 'job', ARGV[a + 1], 'slotId', ARGV[a + 2], 'kind', ARGV[a + 3],
-      'payload', ARGV[a + 4], 'status', 'pending', 'attempts', attempts, 'nextAttemptAt', due_at, 'owner', owner,
-      'createdAt', ARGV[2], 'updatedAt', ARGV[2])
-    if ARGV[a + 5] ~= '' then redis.call('HSET', KEYS[i], 'memoryKey', ARGV[a + 5], 'memoryValue', ARGV[a + 6]) end
-    if owner ~= '' then redis.call('HSET', KEYS[i], 'inFlightAt', ARGV[2]) end
-    redis.call('ZADD', KEYS[2], due_at, ARGV[a])
-    redis.call('ZADD', KEYS[3], ARGV[2], ARGV[a])
+for i, e in ipairs(post.entries) do
+  local k = KEYS[5 + i]
+  if redis.call('EXISTS', k) == 0 then
+    redis.call('HSET', k, 'id', e.id, 'job', e.job, 'slotId', e.slotId, 'kind', e.kind, 'payload', e.payload,
+      'status', 'pending', 'attempts', attempts, 'nextAttemptAt', due_at, 'owner', owner, 'createdAt', ARGV[2],
+      'updatedAt', ARGV[2])
+    if e.memory then redis.call('HSET', k, 'memoryKey', e.memory.key, 'memoryValue', e.memory.value) end
+    if owner ~= '' then redis.call('HSET', k, 'inFlightAt', ARGV[2]) end
+    redis.call('ZADD', KEYS[2], due_at, e.id)
+    redis.call('ZADD', KEYS[3], ARGV[2], e.id)
   end
 end
 return 1
 `;
 
-// KEYS: slot, running. ARGV: owner, error, now, slotId.
+// KEYS: slot, running. ARGV: owner, error, now, slotId, job, retention. Failed: a slot `owner`
+// holds, or with owner '' a slot whose window passed unrun, unless it has a record.
 export const FAIL = `${SHARED}
-if not holds(KEYS[1], 'claimed', ARGV[1]) then return 0 end
+if ARGV[1] == '' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+  redis.call('HSET', KEYS[1], 'job', ARGV[5], 'slotId', ARGV[4], 'owner', '', 'attempts', 1)
+  redis.call('PEXPIRE', KEYS[1], ARGV[6])
+elseif holds(KEYS[1], 'claimed', ARGV[1]) then
+  release(KEYS[2], ARGV[4])
+else
+  return 0
+end
 redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'leaseUntil', 0, 'updatedAt', ARGV[3])
-release(KEYS[2], ARGV[4])
 return 1
 `;
 
@@ -112,7 +115,9 @@ for i = 2, #KEYS do
     redis.call('HINCRBY', k, 'attempts', 1)
     redis.call('HSET', k, 'owner', ARGV[4], 'nextAttemptAt', lease_end, 'updatedAt', ARGV[1])
     redis.call('ZADD', KEYS[1], lease_end, id)
-    table.insert(out, redis.call('HGETALL', k))
+    local h, entry = redis.call('HGETALL', k), {}
+    for j = 1, #h, 2 do entry[h[j]] = h[j + 1] end
+    table.insert(out, cjson.encode(entry))
   end
 end
 return out
@@ -134,39 +139,27 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
-// KEYS: due, entry... ARGV: now, leaseMs, owner, then the entries' ids in KEYS' order. Renews the
-// lease of each entry the owner still holds; returns their ids.
-export const RENEW = `
-local now = tonumber(ARGV[1])
-local lease_end = string.format('%.0f', now + tonumber(ARGV[2]))
+// KEYS: due, entry... ARGV: owner, the fields to set (JSON; null deletes one), due time ('' leaves
+// the index as it is; 'done' leaves the index, and the entry expires), retention, then the entries'
+// ids in KEYS' order. Only on the entries `owner` holds; returns their ids.
+export const UPDATE_HELD = `${SHARED}
 local out = {}
 for i = 2, #KEYS do
-  local id = ARGV[2 + i]
-  local e = redis.call('HMGET', KEYS[i], 'status', 'owner')
-  if e[1] == 'pending' and e[2] == ARGV[3] then
-    redis.call('HSET', KEYS[i], 'nextAttemptAt', lease_end, 'updatedAt', ARGV[1])
-    redis.call('ZADD', KEYS[1], lease_end, id)
+  local id = ARGV[3 + i]
+  if holds(KEYS[i], 'pending', ARGV[1]) then
+    for field, value in pairs(cjson.decode(ARGV[2])) do
+      if value == cjson.null then redis.call('HDEL', KEYS[i], field) else redis.call('HSET', KEYS[i], field, value) end
+    end
+    if ARGV[3] == 'done' then
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('PEXPIRE', KEYS[i], ARGV[4])
+    elseif ARGV[3] ~= '' then
+      redis.call('ZADD', KEYS[1], ARGV[3], id)
+    end
     table.insert(out, id)
   end
 end
 return out
-`;
-
-// KEYS: entry, due. ARGV: id, owner, the fields to set (JSON; null deletes one), due time ('' leaves
-// the index as it is; 'done' leaves the index, and the entry expires), retention. Only on an entry
-// `owner` holds.
-export const UPDATE_HELD = `${SHARED}
-if not holds(KEYS[1], 'pending', ARGV[2]) then return 0 end
-for field, value in pairs(cjson.decode(ARGV[3])) do
-  if value == cjson.null then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
-end
-if ARGV[4] == 'done' then
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-elseif ARGV[4] ~= '' then
-  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
-end
-return 1
 `;
 
 // The schedules: `records` maps id → the record as added (JSON, never rewritten), `paused` and
@@ -204,7 +197,7 @@ redis.call('HDEL', KEYS[5], ARGV[1])
 return redis.call('HDEL', KEYS[1], ARGV[1])
 `;
 
-// KEYS: next, records, paused, last. ARGV: t, limit. Returns id, record, paused, last ('' for none)
+// KEYS: next, records, paused, last. ARGV: t, limit. Returns [record, paused, last ('' for none)]
 // for each due schedule.
 export const DUE_SCHEDULES = `
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -212,10 +205,7 @@ local out = {}
 for _, id in ipairs(ids) do
   local raw = redis.call('HGET', KEYS[2], id)
   if raw then
-    table.insert(out, id)
-    table.insert(out, raw)
-    table.insert(out, redis.call('HGET', KEYS[3], id) or '')
-    table.insert(out, redis.call('HGET', KEYS[4], id) or '')
+    table.insert(out, {raw, redis.call('HGET', KEYS[3], id) or '', redis.call('HGET', KEYS[4], id) or ''})
   else
     redis.call('ZREM', KEYS[1], id)
   end

@@ -22,22 +22,18 @@ import {
   RETENTION_MS,
   slotOf,
   type ClaimResult,
+  type HeldChange,
   type OutboxStore,
   type ScheduleStore,
   type SlotStore,
   type Store,
   type StoreOptions,
+  type StoredFields,
 } from './store.ts';
 
 export type RedisStoreOptions = StoreOptions & RedisPlace;
 
 const retention = String(RETENTION_MS);
-
-function pairsToRecord(flat: unknown[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = String(flat[i + 1]);
-  return out;
-}
 
 /** A schedule's record as stored, with what changes kept beside it. */
 function mergeRecord(raw: string, paused?: string | null, last?: string | null): ScheduleRecord {
@@ -82,11 +78,7 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
     ...redisSlots(ctx),
     ...redisOutbox(ctx),
     ...redisValues(ctx),
-    async claimOnce(key, ttlMs) {
-      return (
-        (await redis.set(`${prefix}claim:${key}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK'
-      );
-    },
+    claimOnce: (key, ttlMs) => write(redis, `${prefix}claim:${key}`, '1', { ifAbsent: true, ttlMs }),
     async prune() {
       // Finished records expire on their own (PEXPIRE); drop index members whose entry is gone.
       const ids = await redis.zrange(all, '0', '-1');
@@ -104,6 +96,12 @@ export async function createRedisStore(url: string, opts: RedisStoreOptions = {}
   };
 }
 
+/** A value's or a claim's SET, true when it wrote; Redis expires it on its own clock, not on `now`. */
+async function write(redis: Redis, key: string, value: string, o?: { ifAbsent?: boolean; ttlMs?: number }) {
+  const px = o?.ttlMs === undefined ? [] : (['PX', Math.max(1, Math.ceil(o.ttlMs))] as const);
+  return (await redis.call('SET', key, value, ...px, ...(o?.ifAbsent ? ['NX'] : []))) === 'OK';
+}
+
 /** The key/value part and the logs: values under `kv:`, each log a list trimmed as it grows. */
 function redisValues(
   ctx: RedisContext,
@@ -115,12 +113,7 @@ function redisValues(
     async getValue(key) {
       return (await redis.get(kvKey(key))) ?? undefined;
     },
-    async setValue(key, value, o) {
-      // Redis expires the key itself, on its own clock (the `now` option does not reach it).
-      const px = o?.ttlMs === undefined ? [] : (['PX', Math.max(1, Math.ceil(o.ttlMs))] as const);
-      const nx = o?.ifAbsent ? (['NX'] as const) : [];
-      return (await redis.call('SET', kvKey(key), value, ...px, ...nx)) === 'OK';
-    },
+    setValue: (key, value, o) => write(redis, kvKey(key), value, o),
     async deleteValues(keyPrefix) {
       let deleted = 0;
       await scanKeys(redis, kvKey(keyPrefix), async (found) => void (deleted += await redis.del(...found)));
@@ -165,11 +158,8 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
     },
     async dueSchedules(at, limit) {
       const keys = [k.next, k.records, k.paused, k.last];
-      const flat = (await script(lua.DUE_SCHEDULES, 4, ...keys, at, limit)) as string[];
-      const out: ScheduleRecord[] = [];
-      for (let i = 0; i + 3 < flat.length; i += 4)
-        out.push(mergeRecord(flat[i + 1]!, flat[i + 2], flat[i + 3]));
-      return out;
+      const due = (await script(lua.DUE_SCHEDULES, 4, ...keys, at, limit)) as [string, string, string][];
+      return due.map((stored) => mergeRecord(...stored));
     },
     async setNextRuns(next) {
       if (next.size === 0) return;
@@ -206,16 +196,12 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
   };
 }
 
-/** A claim's answer as CLAIM returns it. */
-function claimOf(r: (string | number | null)[]): ClaimResult {
-  const [status, a, b, c, memory] = r;
-  if (status === 'claimed') {
-    const schedule = b ? { schedule: mergeRecord(String(b), String(c)) } : {};
-    return { status, attempt: Number(a), ...schedule, ...(memory ? { memory: String(memory) } : {}) };
-  }
-  if (status === 'held') return { status, owner: String(a), leaseUntil: Number(b) };
-  if (status === 'waiting') return { status, until: Number(a) };
-  return { status: status as 'already-posted' | 'given-up' | 'gone' };
+/** CLAIM's answer: the ClaimResult, with the schedule's stored record and paused when claimed. */
+function claimOf(raw: string): ClaimResult {
+  const { record, paused, ...result } = JSON.parse(raw) as { record?: string; paused?: string };
+  return (
+    record === undefined ? result : { ...result, schedule: mergeRecord(record, paused) }
+  ) as ClaimResult;
 }
 
 function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
@@ -230,13 +216,8 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
         k.paused,
         key('kv', memoryKey ?? ''),
       ];
-      const args = [job, slotId, owner, now(), leaseMs, retention, rules.maxAttempts ?? ''];
-      args.push(rules.retryDelayMs ?? 0, rules.schedule?.id ?? '', rules.schedule?.manual ? '1' : '0');
-      args.push(rules.exclusive ? '1' : '0', memoryKey ? '1' : '0');
-      return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as (string | number | null)[]);
-    },
-    async markMissed(job, slotId, error) {
-      return (await script(lua.MISSED, 1, slotKey(job, slotId), job, slotId, error, now(), retention)) === 1;
+      const args = [job, slotId, owner, now(), leaseMs, retention, JSON.stringify(rules)];
+      return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as string);
     },
     async markPosted(job, slotId, owner, deliveries, opts) {
       const t = now();
@@ -244,16 +225,15 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
       const fixed = [key('outbox', 'due'), key('outbox', 'all'), key('kv', opts?.memory?.key ?? '')];
       const keys = [slotKey(job, slotId), ...fixed, key('running', job), ...entryKeys];
       const leaseEnd = opts?.leaseMs === undefined ? '' : t + opts.leaseMs;
-      const memory = opts?.memory ? ['1', opts.memory.value] : ['0', ''];
-      const args = [owner, t, retention, leaseEnd, ...memory, slotId];
-      for (const d of deliveries) {
-        const m = d.memory ? [d.memory.key, d.memory.value] : ['', ''];
-        args.push(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...m);
-      }
-      return (await script(lua.POST, keys.length, ...keys, ...args)) === 1;
+      const entries = deliveries.map((d) => ({ ...d, payload: JSON.stringify(d.payload) }));
+      const post = JSON.stringify({ memory: opts?.memory?.value, entries });
+      return (
+        (await script(lua.POST, keys.length, ...keys, owner, t, retention, leaseEnd, slotId, post)) === 1
+      );
     },
     async markFailed(job, slotId, owner, error) {
-      await script(lua.FAIL, 2, slotKey(job, slotId), key('running', job), owner, error, now(), slotId);
+      const keys = [slotKey(job, slotId), key('running', job)];
+      return (await script(lua.FAIL, 2, ...keys, owner, error, now(), slotId, job, retention)) === 1;
     },
     async getSlot(job, slotId) {
       const h = await redis.hgetall(slotKey(job, slotId));
@@ -262,14 +242,19 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
   };
 }
 
+/** A change as UPDATE_HELD's fields (null deletes one) and due time ('' as it was; 'done': due no more). */
+function heldFields(c: HeldChange, t: number): [object, number | 'done' | ''] {
+  if ('leaseMs' in c) return [{ nextAttemptAt: t + c.leaseMs, updatedAt: t }, t + c.leaseMs];
+  if ('inFlight' in c)
+    return [{ inFlightAt: c.inFlight ? t : null, ...(c.receipt ? { receipt: c.receipt } : {}) }, ''];
+  if ('retryAt' in c)
+    return [{ nextAttemptAt: c.retryAt, lastError: c.error, owner: '', updatedAt: t }, c.retryAt];
+  return [{ status: 'given_up', reason: c.giveUp, updatedAt: t }, 'done'];
+}
+
 function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
   const entryKey = (id: string) => key('outbox', id);
   const due = key('outbox', 'due');
-  /** UPDATE_HELD: `set` on an entry `owner` holds, and its due index; false when it does not hold it. */
-  const update = async (id: string, owner: string, set: object, at: number | 'done' | '' = '') => {
-    const args = [id, owner, JSON.stringify(set), at, retention];
-    return (await script(lua.UPDATE_HELD, 2, entryKey(id), due, ...args)) === 1;
-  };
   return {
     async claimDueOutbox(owner, leaseMs, limit, opts) {
       const t = now();
@@ -282,25 +267,20 @@ function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
       if (ids.length === 0) return [];
       const keys = [due, ...ids.map(entryKey)];
       const args = [t, leaseMs, limit, owner, ...ids];
-      const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as unknown[];
-      return rows.map((r) => entryOf(pairsToRecord(r as unknown[])));
+      const rows = (await script(lua.CLAIM_DUE, keys.length, ...keys, ...args)) as string[];
+      return rows.map((r) => entryOf(JSON.parse(r) as StoredFields));
     },
     async markDelivered(id, receipt, memoryKey) {
       const keys = [entryKey(id), due, ...(memoryKey === undefined ? [] : [key('kv', memoryKey)])];
       return (await script(lua.DELIVERED, keys.length, ...keys, id, now(), retention, receipt ?? '')) === 1;
     },
-    async renewOutboxLeases(ids, owner, leaseMs) {
+    async updateHeld(ids, owner, change) {
       if (ids.length === 0) return [];
+      const [set, at] = heldFields(change, now());
       const keys = [due, ...ids.map(entryKey)];
-      const renewed = await script(lua.RENEW, keys.length, ...keys, now(), leaseMs, owner, ...ids);
-      return (renewed as unknown[]).map(String);
+      const args = [owner, JSON.stringify(set), at, retention, ...ids];
+      return (await script(lua.UPDATE_HELD, keys.length, ...keys, ...args)) as string[];
     },
-    markInFlight: (id, owner, isInFlight, receipt) =>
-      update(id, owner, { inFlightAt: isInFlight ? now() : null, ...(receipt ? { receipt } : {}) }),
-    rescheduleOutbox: (id, owner, at, error) =>
-      update(id, owner, { nextAttemptAt: at, lastError: error, owner: '', updatedAt: now() }, at),
-    giveUpOutbox: (id, owner, reason) =>
-      update(id, owner, { status: 'given_up', reason, updatedAt: now() }, 'done'),
     async listOutbox(status) {
       const pipeline = redis.pipeline();
       for (const id of await redis.zrange(key('outbox', 'all'), '0', '-1')) pipeline.hgetall(entryKey(id));

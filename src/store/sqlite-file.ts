@@ -95,14 +95,8 @@ function migrate(db: DatabaseSync): void {
 
 /** A claims table of an older file (with a rowid) becomes the one above, its live claims kept. */
 function migrateClaims(db: DatabaseSync): void {
-  const isOld = () =>
-    !/WITHOUT ROWID/i.test(
-      (
-        db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'claims'").get() as {
-          sql: string;
-        }
-      ).sql,
-    );
+  const schema = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'claims'");
+  const isOld = () => !/WITHOUT ROWID/i.test((schema.get() as { sql: string }).sql);
   if (!isOld()) return;
   db.exec('BEGIN IMMEDIATE');
   try {

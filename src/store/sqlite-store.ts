@@ -2,7 +2,7 @@
 // `:memory:`. Every read-then-write is a BEGIN IMMEDIATE transaction, which takes the write lock
 // before reading, so two claimers never both see a slot as free. A schedule is one JSON row; the
 // indexed `next_run_at` is its next fire time (NULL while paused).
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { openStoreFile } from './sqlite-file.ts';
 import { RUN_HISTORY, type AddResult, type ScheduleRecord, type ScheduleRun } from '../schedule/schedules.ts';
 import {
@@ -156,9 +156,15 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
     ),
     due: db.prepare('SELECT record FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?'),
     setNext: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ? AND next_run_at IS NOT NULL'),
-    update: db.prepare('UPDATE schedules SET record = ? WHERE id = ?'),
     // Paused leaves the index; resumed is looked at by the next tick (0: due at once).
-    pause: db.prepare('UPDATE schedules SET next_run_at = ? WHERE id = ?'),
+    pause: db.prepare(
+      `UPDATE schedules SET record = json_set(record, '$.paused', json(?)), next_run_at = ? WHERE id = ?`,
+    ),
+    // The run, as JSON, or none (NULL).
+    lastRun: db.prepare(
+      `UPDATE schedules SET record = iif(?1 IS NULL, json_remove(record, '$.lastRun'),
+       json_set(record, '$.lastRun', json(?1))) WHERE id = ?2`,
+    ),
     remove: db.prepare('DELETE FROM schedules WHERE id = ?'),
     runs: db.prepare('SELECT runs FROM schedule_runs WHERE id = ?'),
     setRuns: db.prepare('INSERT OR REPLACE INTO schedule_runs (id, runs) VALUES (?, ?)'),
@@ -168,16 +174,6 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
     const row = q.runs.get(id) as { runs: string } | undefined;
     return row === undefined ? [] : (JSON.parse(row.runs) as ScheduleRun[]);
   };
-  /** Reads, changes and writes one record in one transaction; false when it is gone. */
-  const change = (id: string, fn: (r: ScheduleRecord) => void): boolean =>
-    atomic(db, () => {
-      const r = scheduleOf(id);
-      if (!r) return false;
-      fn(r);
-      q.update.run(JSON.stringify(r), id);
-      return true;
-    });
-
   return {
     listSchedules: () => q.list.all().map((row) => parseRecord(row)!),
     getSchedule: scheduleOf,
@@ -198,17 +194,13 @@ function sqliteSchedules({ db, scheduleOf }: SqliteContext): Steps<ScheduleStore
     setNextRuns: (next) => {
       if (next.size > 0) atomic(db, () => next.forEach((at, id) => q.setNext.run(at, id)));
     },
-    setPaused: (id, paused) =>
-      change(id, (r) => {
-        r.paused = paused;
-        q.pause.run(paused ? null : 0, id);
-      }),
+    setPaused: (id, paused) => changed(q.pause.run(String(paused), paused ? null : 0, id)),
     // One transaction: the record's last run, its history and its next fire time cannot disagree.
     recordRuns: (id, added, nextRunAt) =>
-      void change(id, (r) => {
+      atomic(db, () => {
         const kept = withRuns(runsOf(id), added);
+        if (!changed(q.lastRun.run(kept[0] ? JSON.stringify(kept[0]) : null, id))) return;
         q.setRuns.run(id, JSON.stringify(kept));
-        r.lastRun = kept[0]!;
         if (nextRunAt !== undefined) q.setNext.run(nextRunAt, id);
       }),
     history: (id) => runsOf(id),
@@ -225,7 +217,7 @@ function withRuns(runs: readonly ScheduleRun[], added: readonly ScheduleRun[]): 
 const parseRecord = (row: unknown): ScheduleRecord | undefined =>
   row === undefined ? undefined : (JSON.parse((row as { record: string }).record) as ScheduleRecord);
 
-/** What the slot's own record says against a claim at `t`; undefined when nothing does. */
+/** What the slot's own record says against a claim at `t`, as CLAIM does in Lua (one test table for both). */
 function refusal(s: SlotRecord | undefined, t: number, rules: ClaimRules): ClaimResult | undefined {
   if (s?.status === 'posted') return { status: 'already-posted' };
   if (s?.status === 'claimed' && s.leaseUntil > t)
@@ -249,13 +241,17 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
       `SELECT 'held' AS status, owner, lease_until AS leaseUntil FROM slots
        WHERE job = ? AND slot_id != ? AND status = 'claimed' AND lease_until > ? LIMIT 1`,
     ),
-    insertSlot: db.prepare(
-      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+    // A new slot's first claim, or another claim of one that has a record.
+    claimSlot: db.prepare(
+      `INSERT INTO slots (job, slot_id, status, owner, lease_until, attempts, updated_at)
+       VALUES (?, ?, 'claimed', ?, ?, 1, ?) ON CONFLICT (job, slot_id) DO UPDATE SET status = 'claimed',
+       owner = excluded.owner, lease_until = excluded.lease_until, attempts = attempts + 1, error = NULL,
+       updated_at = excluded.updated_at`,
     ),
-    reclaimSlot: db.prepare(
-      `UPDATE slots SET status = 'claimed', owner = ?, lease_until = ?, attempts = ?, error = NULL,
-       updated_at = ? WHERE job = ? AND slot_id = ?`,
+    // A missed slot (owner ''), unless it has a record; its values in failSlot's order.
+    missSlot: db.prepare(
+      `INSERT OR IGNORE INTO slots (job, slot_id, status, owner, lease_until, attempts, error, updated_at)
+       VALUES (?3, ?4, 'failed', ?5, 0, 1, ?1, ?2)`,
     ),
     postSlot: claimed(`status = 'posted', error = NULL`),
     failSlot: claimed(`status = 'failed', error = ?, lease_until = 0`),
@@ -283,8 +279,7 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
           ? (q.otherClaim.get(job, slotId, t) as ClaimResult | undefined)
           : undefined;
         if (other) return other;
-        if (!s) q.insertSlot.run(job, slotId, 'claimed', owner, t + leaseMs, null, t);
-        else q.reclaimSlot.run(owner, t + leaseMs, s.attempts + 1, t, job, slotId);
+        q.claimSlot.run(job, slotId, owner, t + leaseMs, t);
         const key = rules.schedule?.memoryKey;
         const memory = key === undefined ? undefined : valueOf(key);
         return {
@@ -293,12 +288,6 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
           ...(schedule ? { schedule } : {}),
           ...(memory === undefined ? {} : { memory }),
         };
-      }),
-    markMissed: (job, slotId, error) =>
-      atomic(db, () => {
-        if (q.slot.get(job, slotId) !== undefined) return false;
-        q.insertSlot.run(job, slotId, 'failed', '', 0, error, now());
-        return true;
       }),
     markPosted: (job, slotId, owner, deliveries, opts) =>
       atomic(db, () => {
@@ -313,7 +302,8 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
         if (opts?.memory) setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
-    markFailed: (job, slotId, owner, error) => void q.failSlot.run(error, now(), job, slotId, owner),
+    markFailed: (job, slotId, owner, error) =>
+      changed((owner === '' ? q.missSlot : q.failSlot).run(error, now(), job, slotId, owner)),
     getSlot: slotAt,
   };
 }
@@ -362,18 +352,16 @@ function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> 
           setValue.run(memory.memory_key, memory.memory_value, t, null);
         return true;
       }),
-    renewOutboxLeases: (ids, owner, leaseMs) =>
+    updateHeld: (ids, owner, c) =>
       atomic(db, () => {
         const t = now();
-        return ids.filter((id) => changed(q.renew.run(t + leaseMs, t, id, owner)));
+        const run = (update: StatementSync, ...values: SQLInputValue[]) =>
+          ids.filter((id) => changed(update.run(...values, t, id, owner)));
+        if ('leaseMs' in c) return run(q.renew, t + c.leaseMs);
+        if ('inFlight' in c) return run(q.inFlight, c.inFlight ? t : null, c.receipt ?? null);
+        if ('retryAt' in c) return run(q.reschedule, c.retryAt, c.error);
+        return run(q.giveUp, c.giveUp);
       }),
-    markInFlight: (id, owner, isInFlight, receipt) => {
-      const t = now();
-      return changed(q.inFlight.run(isInFlight ? t : null, receipt ?? null, t, id, owner));
-    },
-    rescheduleOutbox: (id, owner, nextAttemptAt, error) =>
-      changed(q.reschedule.run(nextAttemptAt, error, now(), id, owner)),
-    giveUpOutbox: (id, owner, reason) => changed(q.giveUp.run(reason, now(), id, owner)),
     listOutbox: (status) => (q.list.all(status) as StoredFields[]).map(entryOf),
   };
 }

@@ -77,6 +77,17 @@ export interface OutboxEntry extends NewOutboxEntry {
   inFlightAt?: number;
 }
 
+/**
+ * What the owner of a pending entry changes: its lease renewed for `leaseMs` more; its send marked
+ * started or answered (`inFlightAt`), with `receipt` a part already made (a Slack message whose files
+ * are to follow) so that a resend sends only the rest; let go, due again at `retryAt`; or given up.
+ */
+export type HeldChange =
+  | { leaseMs: number }
+  | { inFlight: boolean; receipt?: string }
+  | { retryAt: number; error: string }
+  | { giveUp: string };
+
 /** The schedules from chat, their next-fire index and their run history. */
 export interface ScheduleStore {
   /** Oldest first. */
@@ -110,8 +121,6 @@ export interface SlotStore {
     leaseMs: number,
     rules?: ClaimRules,
   ): Promise<ClaimResult>;
-  /** Records a slot whose window passed unrun as failed, unless it has a record; true when it did. */
-  markMissed(job: string, slotId: string, error: string): Promise<boolean>;
   /** One step with the deliveries and `opts.memory` (posted stops a lagging replica); false: claim lost. */
   markPosted(
     job: string,
@@ -120,8 +129,11 @@ export interface SlotStore {
     deliveries: readonly NewOutboxEntry[],
     opts?: PostOptions,
   ): Promise<boolean>;
-  /** The slot may be claimed again. */
-  markFailed(job: string, slotId: string, owner: string, error: string): Promise<void>;
+  /**
+   * Records the slot failed (it may be claimed again) when `owner` holds its claim; `owner` '': a slot
+   * whose window passed unrun, recorded unless it has a record. True when it did.
+   */
+  markFailed(job: string, slotId: string, owner: string, error: string): Promise<boolean>;
   getSlot(job: string, slotId: string): Promise<SlotRecord | undefined>;
 }
 
@@ -138,15 +150,8 @@ export interface OutboxStore {
   ): Promise<OutboxEntry[]>;
   /** Whoever holds it; writes its `memory` under `memoryKey` in the same step. */
   markDelivered(id: string, receipt?: string, memoryKey?: string): Promise<boolean>;
-  /** Resolves with the ids `owner` still held. */
-  renewOutboxLeases(ids: readonly string[], owner: string, leaseMs: number): Promise<string[]>;
-  /**
-   * Marks a send of an entry `owner` holds as started or answered (`inFlightAt`); `receipt`: a part
-   * already made (a Slack message whose files are to follow), so that a resend sends only the rest.
-   */
-  markInFlight(id: string, owner: string, isInFlight: boolean, receipt?: string): Promise<boolean>;
-  rescheduleOutbox(id: string, owner: string, nextAttemptAt: number, error: string): Promise<boolean>;
-  giveUpOutbox(id: string, owner: string, reason: string): Promise<boolean>;
+  /** Makes `change` to each of `ids` that `owner` holds, in one step; resolves with those ids. */
+  updateHeld(ids: readonly string[], owner: string, change: HeldChange): Promise<string[]>;
   /** Oldest first. */
   listOutbox(status: OutboxStatus): Promise<OutboxEntry[]>;
 }

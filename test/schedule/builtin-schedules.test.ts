@@ -327,12 +327,10 @@ describe('catch-up and missed slots', () => {
       payload: { kind: 'webhook', message: { content: 'left over from before the restart' } },
     });
     const [entry] = await store.claimDueOutbox('dead-process', 1, 1);
-    await store.rescheduleOutbox(
-      entry!.id,
-      'dead-process',
-      clock.ms + 3_600_000,
-      'webhook.post failed: upstream (HTTP 502)',
-    );
+    await store.updateHeld([entry!.id], 'dead-process', {
+      retryAt: clock.ms + 3_600_000,
+      error: 'webhook.post failed: upstream (HTTP 502)',
+    });
     const { scheduler: s, find } = scheduler(clock, store);
     await s.start();
     expect(postedContents(fake.inbox)).toEqual(['left over from before the restart']);

@@ -177,8 +177,9 @@ describe.each(world.backends)('leases across replicas with the $name store', (ba
       // The store refuses every renewal: another owner holds the posts now.
       const refusing = new Proxy(store, {
         get(target, key, receiver) {
-          if (key === 'renewOutboxLeases')
-            return (ids: string[]) => {
+          if (key === 'updateHeld')
+            return (ids: string[], owner: string, change: Parameters<Store['updateHeld']>[2]) => {
+              if (!('leaseMs' in change)) return target.updateHeld(ids, owner, change);
               renewals.push(ids);
               return Promise.resolve([]);
             };

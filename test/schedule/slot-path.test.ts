@@ -94,7 +94,7 @@ describe('one webhook slot of a chat schedule', () => {
     // Whether /schedule skip set this slot aside, read after the claim (slot-run.ts).
     const skip = ['getValue schedule-skip:k7p2mx'];
     // Lease renewals (delivery-options.ts) come every third of the 5-minute lease: none in this slot.
-    const renewals: string[] = calls.filter((c) => c === 'renewOutboxLeases');
+    const renewals: string[] = calls.filter((c) => c === 'updateHeld');
     // Discord's budget (src/store/rate-budget.ts) is its own store, not this one: none here.
     const apart = [...tick, ...pause, ...skip, ...renewals];
     const own = calls.filter((c) => !apart.includes(c));

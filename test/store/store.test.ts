@@ -9,6 +9,7 @@ import {
   createMemoryStore,
   createSqliteStore,
   openStore,
+  type ClaimResult,
   type NewOutboxEntry,
   type Store,
 } from '../../src/store/index.ts';
@@ -127,7 +128,10 @@ describe.each(backends)('$name store', (backend) => {
 
   it('lets a failed slot be claimed again and keeps the error until then', async () => {
     await store.claimSlot('job', 's1', 'a', 60_000);
-    await store.markFailed('job', 's1', 'a', 'analytics.runReport failed: upstream (HTTP 503)');
+    expect(await stores[1]!.markFailed('job', 's1', 'b', 'not the holder')).toBe(false);
+    expect(await store.markFailed('job', 's1', 'a', 'analytics.runReport failed: upstream (HTTP 503)')).toBe(
+      true,
+    );
     expect(await store.getSlot('job', 's1')).toMatchObject({
       status: 'failed',
       error: 'analytics.runReport failed: upstream (HTTP 503)',
@@ -162,8 +166,8 @@ describe.each(backends)('$name store', (backend) => {
     const [again] = await stores[1]!.claimDueOutbox('b', 30_000, 10);
     expect(again).toMatchObject({ id: 'e1', attempts: 2 });
     // The first owner's lease is over: it may no longer reschedule or give up the entry.
-    expect(await store.rescheduleOutbox('e1', 'a', t + 1, 'late')).toBe(false);
-    expect(await store.giveUpOutbox('e1', 'a', 'late')).toBe(false);
+    expect(await store.updateHeld(['e1'], 'a', { retryAt: t + 1, error: 'late' })).toEqual([]);
+    expect(await store.updateHeld(['e1'], 'a', { giveUp: 'late' })).toEqual([]);
   });
 
   it('spreads concurrent drains so that each due entry goes to exactly one owner', async () => {
@@ -178,23 +182,31 @@ describe.each(backends)('$name store', (backend) => {
     await enqueue(store, entry('e1'), entry('e2'), entry('e3'));
     expect((await store.claimDueOutbox('a', 1_000, 10)).map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
     t += 600;
-    expect(await store.renewOutboxLeases(['e1', 'e2'], 'a', 1_000)).toEqual(['e1', 'e2']);
+    expect(await store.updateHeld(['e1', 'e2'], 'a', { leaseMs: 1_000 })).toEqual(['e1', 'e2']);
     t += 600;
     // e3's lease ran out unrenewed: another owner's pass takes it; e1 and e2 are still a's.
     expect((await stores[1]!.claimDueOutbox('b', 1_000, 10)).map((e) => e.id)).toEqual(['e3']);
     expect(await store.markDelivered('e2', 'm2')).toBe(true);
-    expect(await store.renewOutboxLeases(['e1', 'e2', 'e3'], 'a', 1_000)).toEqual(['e1']);
-    expect(await store.markInFlight('e3', 'a', true)).toBe(false);
-    expect(await stores[1]!.renewOutboxLeases(['e3'], 'b', 1_000)).toEqual(['e3']);
-    expect(await store.renewOutboxLeases([], 'a', 1_000)).toEqual([]);
+    expect(await store.updateHeld(['e1', 'e2', 'e3'], 'a', { leaseMs: 1_000 })).toEqual(['e1']);
+    expect(await store.updateHeld(['e3'], 'a', { inFlight: true })).toEqual([]);
+    expect(await stores[1]!.updateHeld(['e3'], 'b', { leaseMs: 1_000 })).toEqual(['e3']);
+    expect(await store.updateHeld([], 'a', { leaseMs: 1_000 })).toEqual([]);
+  });
+
+  it('makes one change to several entries in one step, only to those the owner holds', async () => {
+    await enqueue(store, entry('e1'), entry('e2'));
+    await store.claimDueOutbox('a', 1_000, 1);
+    await stores[1]!.claimDueOutbox('b', 1_000, 1);
+    expect(await store.updateHeld(['e1', 'e2'], 'a', { giveUp: 'unauthorized' })).toEqual(['e1']);
+    expect((await store.listOutbox('given_up')).map((e) => e.id)).toEqual(['e1']);
+    expect((await store.listOutbox('pending')).map((e) => [e.id, e.status])).toEqual([['e2', 'pending']]);
   });
 
   it('reschedules a failed delivery with its error and serves it again when due', async () => {
     await enqueue(store, entry('e1'));
     await store.claimDueOutbox('a', 30_000, 10);
-    expect(
-      await store.rescheduleOutbox('e1', 'a', t + 60_000, 'webhook.post failed: upstream (HTTP 502)'),
-    ).toBe(true);
+    const error = 'webhook.post failed: upstream (HTTP 502)';
+    expect(await store.updateHeld(['e1'], 'a', { retryAt: t + 60_000, error })).toEqual(['e1']);
     t += 59_999;
     expect(await store.claimDueOutbox('a', 30_000, 10)).toEqual([]);
     t += 1;
@@ -209,7 +221,10 @@ describe.each(backends)('$name store', (backend) => {
   it('serves entries waiting out a backoff at once when asked, but never ones leased to another owner', async () => {
     await enqueue(store, entry('backing-off'), entry('leased'));
     await store.claimDueOutbox('a', 30_000, 1);
-    await store.rescheduleOutbox('backing-off', 'a', t + 3_600_000, 'webhook.post failed: network');
+    await store.updateHeld(['backing-off'], 'a', {
+      retryAt: t + 3_600_000,
+      error: 'webhook.post failed: network',
+    });
     await store.claimDueOutbox('b', 30_000, 1);
     expect(await store.claimDueOutbox('c', 30_000, 10)).toEqual([]);
     const restarted = await stores[2]!.claimDueOutbox('c', 30_000, 10, { includeBackingOff: true });
@@ -221,7 +236,8 @@ describe.each(backends)('$name store', (backend) => {
     await store.claimDueOutbox('a', 30_000, 10);
     expect(await store.markDelivered('ok')).toBe(true);
     expect(await store.markDelivered('ok')).toBe(false);
-    expect(await store.giveUpOutbox('bad', 'a', 'unauthorized: the webhook was revoked')).toBe(true);
+    const giveUp = 'unauthorized: the webhook was revoked';
+    expect(await store.updateHeld(['bad'], 'a', { giveUp })).toEqual(['bad']);
     t += 60 * 60_000;
     expect(await store.claimDueOutbox('a', 30_000, 10)).toEqual([]);
     expect((await store.listOutbox('delivered')).map((e) => e.id)).toEqual(['ok']);
@@ -260,10 +276,11 @@ describe.each(backends)('$name store', (backend) => {
   it('keeps the receipt of a part already posted on a pending entry, for whichever owner claims it next', async () => {
     expect(await enqueue(store, entry('e1'))).toBe(true);
     expect(await store.claimDueOutbox('a', 30_000, 10)).toHaveLength(1);
-    expect(await stores[1]!.markInFlight('e1', 'b', true, '1714560000.000200')).toBe(false);
-    expect(await store.markInFlight('e1', 'a', true, '1714560000.000200')).toBe(true);
-    expect(await store.markInFlight('e1', 'a', false)).toBe(true);
-    expect(await store.rescheduleOutbox('e1', 'a', t, 'rate_limited')).toBe(true);
+    const started = { inFlight: true, receipt: '1714560000.000200' };
+    expect(await stores[1]!.updateHeld(['e1'], 'b', started)).toEqual([]);
+    expect(await store.updateHeld(['e1'], 'a', started)).toEqual(['e1']);
+    expect(await store.updateHeld(['e1'], 'a', { inFlight: false })).toEqual(['e1']);
+    expect(await store.updateHeld(['e1'], 'a', { retryAt: t, error: 'rate_limited' })).toEqual(['e1']);
     const [again] = await stores[2]!.claimDueOutbox('c', 30_000, 10);
     expect(again).toMatchObject({ id: 'e1', status: 'pending', receipt: '1714560000.000200' });
     expect(again!.inFlightAt).toBeUndefined();
@@ -274,8 +291,26 @@ describe.each(backends)('$name store', (backend) => {
     await store.claimSlot('job', 's1', 'a', 60_000);
     const memory = { key: 'watch:k7p2mx', value: '["A","B"]' };
     await store.markPosted('job', 's1', 'a', [{ ...entry('e1'), memory }], { leaseMs: 30_000 });
-    expect(await store.giveUpOutbox('e1', 'a', 'not_found: the webhook was deleted')).toBe(true);
+    const giveUp = 'not_found: the webhook was deleted';
+    expect(await store.updateHeld(['e1'], 'a', { giveUp })).toEqual(['e1']);
     expect(await store.getValue('watch:k7p2mx')).toBe('["A"]');
+  });
+
+  it('hands back a post and writes its memories as given, whatever their characters', async () => {
+    const payload = {
+      content: 'Oslo: 4 °C, «clear» 😀 "quoted" \\ / \u2028 \ud800',
+      at: 1_763_800_000_000.5,
+    };
+    const memory = { key: 'watch:k7p2mx', value: '{"v":2,"facts":[["d1","Zürich 😀"]]}' };
+    await store.claimSlot('job', 's1', 'a', 60_000);
+    const posted = { memory: { key: 'watch:w2n6tz', value: '{"v":2,"facts":[["d2","Åre"]]}' } };
+    expect(await store.markPosted('job', 's1', 'a', [{ ...entry('e1'), payload, memory }], posted)).toBe(
+      true,
+    );
+    expect(await stores[1]!.claimDueOutbox('b', 30_000, 10)).toEqual([
+      expect.objectContaining({ id: 'e1', payload, memory }),
+    ]);
+    expect(await store.getValue('watch:w2n6tz')).toBe(posted.memory.value);
   });
 
   it('writes the memory of a run with nothing to post with its "posted" mark', async () => {
@@ -511,6 +546,71 @@ describe.each(backends)('$name store: what a claim checks in its one step', (bac
     for (const s of new Set(stores)) await s.close();
   });
 
+  // The claim's decision on the slot's own record, one table for both backends (sqlite-store.ts's
+  // `refusal` and its Lua twin in CLAIM): what another owner finds after each history, at start + 0.
+  const rules = { maxAttempts: 2, retryDelayMs: 60_000 };
+  const failedBy = async (s: Store, owner: string) => {
+    await s.claimSlot('job', 's1', owner, 10_000, rules);
+    await s.markFailed('job', 's1', owner, 'upstream (HTTP 503)');
+  };
+  const decisions: [string, (s: Store) => Promise<unknown>, (start: number) => ClaimResult][] = [
+    ['no record', async () => {}, () => ({ status: 'claimed', attempt: 1 })],
+    [
+      'posted',
+      async (s) => {
+        await s.claimSlot('job', 's1', 'b', 10_000);
+        await s.markPosted('job', 's1', 'b', []);
+      },
+      () => ({ status: 'already-posted' }),
+    ],
+    [
+      'claimed, its lease live',
+      (s) => s.claimSlot('job', 's1', 'b', 10_000),
+      (start) => ({ status: 'held', owner: 'b', leaseUntil: start + 10_000 }),
+    ],
+    [
+      'claimed, its lease over',
+      async (s) => {
+        await s.claimSlot('job', 's1', 'b', 10_000);
+        t += 10_000;
+      },
+      () => ({ status: 'claimed', attempt: 2 }),
+    ],
+    [
+      'failed, within its retry delay',
+      (s) => failedBy(s, 'b'),
+      (start) => ({ status: 'waiting', until: start + 60_000 }),
+    ],
+    [
+      'failed, its retry delay passed',
+      async (s) => {
+        await failedBy(s, 'b');
+        t += 60_000;
+      },
+      () => ({ status: 'claimed', attempt: 2 }),
+    ],
+    [
+      'failed maxAttempts times',
+      async (s) => {
+        for (const _ of [1, 2]) {
+          await failedBy(s, 'b');
+          t += 60_000;
+        }
+      },
+      () => ({ status: 'given-up' }),
+    ],
+    [
+      'missed',
+      (s) => s.markFailed('job', 's1', '', 'Missed.'),
+      (start) => ({ status: 'waiting', until: start + 60_000 }),
+    ],
+  ];
+  it.each(decisions)('decides a claim on a slot %s', async (_history, setup, expected) => {
+    const start = t;
+    await setup(stores[1]!);
+    expect(await store.claimSlot('job', 's1', 'a', 5_000, rules)).toEqual(expected(start));
+  });
+
   it('refuses a slot failed for good, and one waiting for its retry until the delay has passed', async () => {
     const rules = { maxAttempts: 2, retryDelayMs: 60_000 };
     await store.claimSlot('job', 's1', 'a', 5_000, rules);
@@ -568,10 +668,15 @@ describe.each(backends)('$name store: what a claim checks in its one step', (bac
   });
 
   it('records a missed slot once, and never over a slot that has a record', async () => {
-    expect(await store.markMissed('job', 's1', 'Missed.')).toBe(true);
-    expect(await stores[1]!.markMissed('job', 's1', 'Missed.')).toBe(false);
-    expect(await store.getSlot('job', 's1')).toMatchObject({ status: 'failed', error: 'Missed.' });
+    expect(await store.markFailed('job', 's1', '', 'Missed.')).toBe(true);
+    expect(await stores[1]!.markFailed('job', 's1', '', 'Missed.')).toBe(false);
+    expect(await store.getSlot('job', 's1')).toMatchObject({
+      status: 'failed',
+      owner: '',
+      attempts: 1,
+      error: 'Missed.',
+    });
     await store.claimSlot('job', 's2', 'a', 5_000);
-    expect(await store.markMissed('job', 's2', 'Missed.')).toBe(false);
+    expect(await store.markFailed('job', 's2', '', 'Missed.')).toBe(false);
   });
 });
