@@ -27,18 +27,18 @@ import {
   type EntryResult,
 } from './delivery-options.ts';
 
-/** A delivery's stop signal, and when a slot's posts were marked in flight (Deliverer.deliverHeld). */
-interface DeliverOpts {
-  signal?: AbortSignal | undefined;
-  markedAt?: number | undefined;
-}
-
-/** One entry's delivery as its steps share it: the deliverer's context, the entry, what became of it, the stop. */
+/**
+ * One entry's delivery as its steps share it: the deliverer's context, the entry, what became of it,
+ * the stop, and when a slot's step marked its posts in flight (Deliverer.deliverHeld).
+ */
 interface Post {
   ctx: DeliveryContext;
   entry: OutboxEntry;
   note: EntryResult;
   signal?: AbortSignal | undefined;
+  markedAt?: number | undefined;
+  /** Its sends and asked waits in this drain, and whether the provider may have the post. */
+  tries: { attempt: number; waits: number; waited: number; isUncertain: boolean };
 }
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
@@ -49,13 +49,6 @@ const LIMITED_WAITS = 10;
 /** Why a Discord post waits while the invalid-request limit is reached. */
 const INVALID_LIMIT_REASON =
   "Discord's invalid-request safety limit is reached (DISCORD_INVALID_REQUEST_LIMIT): scheduled posts to Discord wait for the end of its 10-minute window";
-
-/** A failed send, with what the loop knows of it: its tries, and whether the provider may have the post. */
-interface Failure {
-  err: unknown;
-  facts: RateLimitFacts | undefined;
-  tries: { attempt: number; waits: number; waited: number; isUncertain: boolean };
-}
 
 /** The webhook client of a destination name; only the table's own entries (a name like "constructor" is stored). */
 export function webhookClientFor(
@@ -154,12 +147,12 @@ function takenOver({ ctx, entry, note }: Post): EntryOutcome {
 
 /**
  * Waits out what the destination asked before the first send; an outcome when the entry goes back
- * instead. A fresh post marked in flight by its slot's step (`unmark`) is unmarked first.
+ * instead. A fresh post marked in flight by its slot's step (`markedAt`) is unmarked first.
  */
-async function waitTurn(post: Post, unmark: boolean): Promise<EntryOutcome | 'waited' | undefined> {
+async function waitTurn(post: Post): Promise<EntryOutcome | 'waited' | undefined> {
   const { ctx, entry } = post;
   const wait = await ctx.pauses.waitFor(scopesOf(entry), entry);
-  if (unmark && (wait.isHold || wait.ms > 0))
+  if (post.markedAt !== undefined && (wait.isHold || wait.ms > 0))
     await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
   if (wait.isHold || wait.ms > ctx.maxWaitMs) {
     const why =
@@ -200,9 +193,9 @@ function permanentReason(err: unknown): string | undefined {
     : `${err.code}: the ${err.service} refused the post`;
 }
 
-/** Delivers one entry; `markedAt` as for Deliverer.deliverHeld. */
-async function deliverEntry(post: Post, markedAt: number | undefined): Promise<EntryOutcome> {
-  const { ctx, entry, note } = post;
+/** Delivers one entry. */
+async function deliverEntry(post: Post): Promise<EntryOutcome> {
+  const { ctx, entry, note, markedAt, tries } = post;
   if (ctx.leases.isLost(entry.id)) return takenOver(post);
   if (ctx.now() - entry.createdAt > ctx.maxAgeMs) {
     const minutes = Math.round(ctx.maxAgeMs / 60_000);
@@ -218,13 +211,12 @@ async function deliverEntry(post: Post, markedAt: number | undefined): Promise<E
     },
   };
   // Waited once before the first send: this drain's own 429s are waited out below.
-  const early = await waitTurn(post, markedAt !== undefined);
+  const early = await waitTurn(post);
   if (early !== undefined && early !== 'waited') return early;
   // A slot's fresh post, marked in flight with its lease and sent within a third of it (before any
   // renewal was due), is surely still this process's: its send needs no store step of its own.
   let isMarked = early === undefined && markedAt !== undefined && ctx.now() - markedAt < ctx.leaseMs / 3;
   const isForDiscord = delivery.kind === 'webhook' && !('platform' in delivery.message);
-  const tries = { attempt: 1, waits: 0, waited: 0, isUncertain: entry.inFlightAt !== undefined };
   for (;;) {
     let facts: RateLimitFacts | undefined;
     // Discord's invalid-request limit stops a post rendered for Discord (a Slack one is tagged `platform`).
@@ -250,15 +242,19 @@ async function deliverEntry(post: Post, markedAt: number | undefined): Promise<E
       await ctx.pauses.learn(scopesOf(entry), facts);
       return outcome;
     } catch (err) {
-      const outcome = await afterFailure(post, { err, facts, tries });
+      const outcome = await afterFailure(post, err, facts);
       if (outcome !== undefined) return outcome;
     }
   }
 }
 
 /** What a failed send comes to: an outcome, or undefined to send again after a wait. */
-async function afterFailure(post: Post, { err, facts, tries }: Failure): Promise<EntryOutcome | undefined> {
-  const { ctx, entry, note } = post;
+async function afterFailure(
+  post: Post,
+  err: unknown,
+  facts?: RateLimitFacts,
+): Promise<EntryOutcome | undefined> {
+  const { ctx, entry, note, tries } = post;
   const isServiceError = err instanceof ServiceError;
   const isLimited = isServiceError && err.code === 'rate_limited';
   const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
@@ -316,17 +312,16 @@ export type Deliverer = ReturnType<typeof createDeliverer>;
 function deliverAll(
   ctx: DeliveryContext,
   entries: readonly OutboxEntry[],
-  { signal, markedAt }: DeliverOpts = {},
+  opts: Pick<Post, 'signal' | 'markedAt'> = {},
 ): Promise<EntryResult[]> {
   return Promise.all(
     entries.map(async (entry) => {
       const note: EntryResult = { id: entry.id, outcome: 'pending' };
       ctx.leases.keep(entry.id);
       try {
-        const post = { ctx, entry, note, signal };
-        note.outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () =>
-          deliverEntry(post, markedAt),
-        );
+        const tries = { attempt: 1, waits: 0, waited: 0, isUncertain: entry.inFlightAt !== undefined };
+        const post = { ctx, entry, note, tries, ...opts };
+        note.outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () => deliverEntry(post));
       } finally {
         ctx.leases.release(entry.id);
       }
@@ -367,6 +362,7 @@ export function createDeliverer(options: DeliveryOptions) {
       return [...drained.values()];
     },
     /** Delivers a slot's posts, leased to this owner by markPosted at `markedAt`: what became of each, in order. */
-    deliverHeld: (entries: readonly OutboxEntry[], opts?: DeliverOpts) => deliverAll(ctx, entries, opts),
+    deliverHeld: (entries: readonly OutboxEntry[], opts?: Pick<Post, 'signal' | 'markedAt'>) =>
+      deliverAll(ctx, entries, opts),
   };
 }
