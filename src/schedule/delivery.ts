@@ -10,13 +10,7 @@ import type { RateLimitFacts } from '../services/webhook/rate-limit.ts';
 import { byTurn, scopesOf } from './destination-pause.ts';
 import type { OutboxEntry } from '../store/store.ts';
 import type { Delivery } from './job.ts';
-import type {
-  Landing,
-  Place,
-  PostedMessage,
-  PostProgress,
-  WebhookClient,
-} from '../services/webhook/client.ts';
+import type { Place, PostedMessage, PostProgress, WebhookClient } from '../services/webhook/client.ts';
 import { parseChannelDestination } from '../core/channel.ts';
 import {
   createDeliveryContext,
@@ -70,14 +64,10 @@ async function send(
     const name = delivery.destination ?? 'default';
     const channel = parseChannelDestination(name);
     // Where its schedule's earlier posts left a board or a thread (mode:edit, thread:yes).
-    const { key, ...lands } = delivery.lands ?? { key: undefined };
-    const stored = key === undefined ? undefined : await ctx.store.getValue(key);
-    const opts = {
-      onRateLimit,
-      ...(key === undefined
-        ? {}
-        : { lands: { ...lands, at: stored ? (JSON.parse(stored) as Place) : undefined } as Landing }),
-    };
+    const { lands } = delivery;
+    const stored = lands && (await ctx.store.getValue(lands.key));
+    const at = stored ? (JSON.parse(stored) as Place) : undefined;
+    const opts = { onRateLimit, lands: lands && { how: lands.how, title: lands.title, at } };
     let posted: PostedMessage;
     if (channel) {
       const poster = ctx.channels?.[channel.platform];
@@ -91,7 +81,7 @@ async function send(
       if (!client) throw new Error(`the webhook destination "${name}" is not configured`);
       posted = await client.post(delivery.message, opts);
     }
-    if (key !== undefined && posted.landed) await ctx.store.setValue(key, JSON.stringify(posted.landed));
+    if (lands && posted.landed) await ctx.store.setValue(lands.key, JSON.stringify(posted.landed));
     return posted;
   }
   if (!ctx.services.email) throw new Error('the email service is not configured');
