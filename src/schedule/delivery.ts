@@ -31,8 +31,8 @@ interface Post {
   note: EntryResult;
   signal?: AbortSignal | undefined;
   markedAt?: number | undefined;
-  /** Its sends and asked waits in this drain, and whether the provider may have the post. */
-  tries: { attempt: number; waits: number; waited: number; isUncertain: boolean };
+  /** Its sends and the waits its destination asked for, in this drain. */
+  tries: { attempt: number; waits: number; waited: number };
 }
 
 /** Codes that a retry cannot fix: the webhook was revoked or deleted, or the payload is refused. */
@@ -216,9 +216,9 @@ async function deliverEntry(post: Post): Promise<EntryOutcome> {
       return putBack(post, ctx.retryBaseMs, new Error(INVALID_LIMIT_REASON), 'invalid-limit');
     }
     try {
-      if (tries.isUncertain) {
-        const at = entry.inFlightAt;
-        const inFlightSince = at === undefined ? undefined : new Date(at).toISOString();
+      // Only a first send can be a resend: a drain sends again only after an answer (afterFailure).
+      if (entry.inFlightAt !== undefined && tries.attempt + tries.waits === 1) {
+        const inFlightSince = new Date(entry.inFlightAt).toISOString();
         const reason = 'an earlier send got no answer (crash or timeout): the post may appear twice';
         ctx.log.warn({ ...named(entry), inFlightSince, reason }, 'outbox.resend_uncertain');
       }
@@ -226,7 +226,6 @@ async function deliverEntry(post: Post): Promise<EntryOutcome> {
       if (!isMarked && (await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: true })).length === 0)
         return takenOver(post);
       isMarked = false;
-      tries.isUncertain = true;
       const posted = await send(ctx, delivery, progress, (f) => (facts = f), entry.id);
       const outcome = await delivered(post, posted);
       await ctx.pauses.learn(scopesOf(entry), facts);
@@ -249,7 +248,7 @@ async function afterFailure(
   const isLimited = isServiceError && err.code === 'rate_limited';
   const asked = await ctx.pauses.learn(scopesOf(entry), facts, isLimited ? err.retryAfterMs : undefined);
   if (isServiceError && err.code === 'bad_response' && err.status === 204) return delivered(post, {});
-  // A timeout or a cut connection leaves it unknown whether the provider took the post.
+  // Any HTTP status: the provider did not take the post; a timeout or a cut connection leaves it unknown.
   const isAnswered = isServiceError && err.status !== undefined;
   if (isAnswered) await ctx.store.updateHeld([entry.id], ctx.owner, { inFlight: false });
   note.failure = {
@@ -259,7 +258,7 @@ async function afterFailure(
   };
   const permanent = permanentReason(err);
   if (permanent !== undefined) return giveUp(post, permanent, err);
-  if (tries.isUncertain && !isAnswered && isServiceError) {
+  if (isServiceError && !isAnswered) {
     // It may have posted: it stays leased, and is resent only after the lease.
     const fields = { ...named(entry), error: describe(err), resendAfterMs: ctx.leaseMs };
     ctx.log.warn(fields, 'outbox.outcome_unknown');
@@ -287,8 +286,6 @@ async function afterFailure(
   } catch {
     return putBack(post, 0, err, 'stopping');
   }
-  // An answer (any HTTP status) means the provider did not take the post.
-  if (isAnswered) tries.isUncertain = false;
   return undefined;
 }
 
@@ -309,8 +306,7 @@ function deliverAll(
       const note: EntryResult = { id: entry.id, outcome: 'pending' };
       ctx.leases.keep(entry.id);
       try {
-        const tries = { attempt: 1, waits: 0, waited: 0, isUncertain: entry.inFlightAt !== undefined };
-        const post = { ctx, entry, note, tries, ...opts };
+        const post = { ctx, entry, note, tries: { attempt: 1, waits: 0, waited: 0 }, ...opts };
         note.outcome = await ctx.pauses.inLane(scopesOf(entry).destination, () => deliverEntry(post));
       } finally {
         ctx.leases.release(entry.id);

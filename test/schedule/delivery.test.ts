@@ -201,6 +201,18 @@ describe.each(backends)('outbox delivery with the $name store', (b) => {
     expect(find('outbox.resend_uncertain')).toHaveLength(1);
   });
 
+  it('logs a resend as uncertain once: its 5xx answer makes the next send within the drain a certain one', async () => {
+    failFirst(1, () => HttpResponse.error());
+    const { deliverer, clock, find } = await setup();
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['pending']);
+    clock.advance(5 * 60_000 + 1);
+    failFirst(1, badGateway);
+    expect((await deliverer.drain()).map((r) => r.outcome)).toEqual(['delivered']);
+    expect(fake.server.requests).toHaveLength(3);
+    expect(find('outbox.resend_uncertain')).toHaveLength(1);
+    expect(find('outbox.outcome_unknown')).toHaveLength(1);
+  });
+
   it('keeps a post that still fails in the outbox and delivers it once on the next tick', async () => {
     failFirst(4, badGateway);
     const { deliverer, store, clock, find } = await setup();
