@@ -165,7 +165,7 @@ async function delivered({ ctx, entry, note }: Post, posted: Partial<PostedMessa
   const receipt = posted.id;
   await ctx.store.markDelivered(entry.id, receipt, entry.memory?.key);
   Object.assign(note, { receipt, channelId: posted.channelId });
-  const fields = { job: entry.job, slotId: entry.slotId, kind: entry.kind, attempts: entry.attempts };
+  const fields = { ...named(entry), attempts: entry.attempts };
   // A 204 to a wait=true post: Discord created the message and did not say its id.
   if (receipt === undefined) ctx.log.info(fields, 'outbox.delivered_without_id');
   else ctx.log.info({ ...fields, receipt }, 'outbox.delivered');
@@ -274,11 +274,10 @@ async function afterFailure(
       ? tries.waits >= LIMITED_WAITS || tries.waited + waitMs > ctx.maxWaitMs
       : tries.attempt >= ctx.triesPerDrain || waitMs > ctx.maxWaitMs;
   if (!isServiceError || isOutOfTries) {
-    if (!isServiceError) ctx.log.error({ job: entry.job, kind: entry.kind, err }, 'outbox.delivery_crashed');
+    if (!isServiceError) ctx.log.error({ ...named(entry), err }, 'outbox.delivery_crashed');
     return putBack(post, retryAfterMs ?? 0, err);
   }
-  const { job, kind } = entry;
-  ctx.log.debug({ job, kind, attempt: tries.attempt, code: err.code, delayMs: waitMs }, 'outbox.retry');
+  ctx.log.debug({ ...named(entry), attempt: tries.attempt, code: err.code, delayMs: waitMs }, 'outbox.retry');
   if (asked > 0) Object.assign(tries, { waits: tries.waits + 1, waited: tries.waited + waitMs });
   else tries.attempt++;
   try {
