@@ -19,6 +19,7 @@ import { refuseWatch, watchMemoryKey } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
+import type { ServiceMode } from '../sandbox/resolve.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction } from './audit.ts';
 import { checkHolidays } from '../holidays.ts';
@@ -96,9 +97,6 @@ export interface AddInput {
   /** The Discord or Slack channel /schedule add was typed in: the destination when `to` is absent. */
   channel?: ChatChannel | undefined;
 }
-
-/** A destination as the simulated-data guard sees it; absent where no guard is set. */
-export type DestinationMode = 'real' | 'simulated' | 'disabled';
 
 /** What /schedule list shows: each schedule with its next run and the run `/schedule skip` set aside. */
 export type Listing = Awaited<ReturnType<typeof listFor>>;
@@ -207,7 +205,7 @@ async function readAdd(
 async function listFor(opts: ScheduleServiceOptions, viewer: Viewer) {
   const { store, settings } = opts;
   const now = opts.now();
-  const modeOf = (destination: string): { destinationMode?: DestinationMode } =>
+  const modeOf = (destination: string): { destinationMode?: ServiceMode } =>
     opts.simulated ? { destinationMode: destinationModeOf(destination, opts.simulated.plan) } : {};
   const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
   const seen = records.filter((record) => canSee(settings, record, viewer));
