@@ -14,7 +14,7 @@ import type { Store } from '../store/store.ts';
 import { landsKey, newScheduleId, skipKey, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import { destinationFor, type DestinationSources } from './add-destination.ts';
 import { canSee, isScheduleAdmin, mayManage, type ScheduleAdmins, type Viewer } from './visibility.ts';
-import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
+import { canonicalTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch, watchMemoryKey } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
@@ -149,7 +149,9 @@ async function readAdd(
   const { settings } = opts;
   const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes, now: opts.now() });
   const isZoneTyped = Boolean(input.tz?.trim());
-  const timezone = checkTimeZone(input.tz?.trim() || input.zone || settings.timezone);
+  const tz = input.tz?.trim() || input.zone || settings.timezone;
+  const timezone = canonicalTimeZone(tz);
+  if (timezone === undefined) throw refusal((t) => t('scheduleRefusals:when.timeZone', { tz }));
   // Stored with its leading "/".
   const line = input.command.trim().replace(/^\/?/, '/');
   const isWatch = input.only === 'new';

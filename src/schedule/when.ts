@@ -52,13 +52,6 @@ export function canonicalTimeZone(tz: string): string | undefined {
 
 export const isTimeZone = (tz: string): boolean => canonicalTimeZone(tz) !== undefined;
 
-/** Throws the one sentence for a zone that is not an IANA name. */
-export function checkTimeZone(tz: string): string {
-  const zone = canonicalTimeZone(tz);
-  if (zone === undefined) throw refusal((t) => t('scheduleRefusals:when.timeZone', { tz }));
-  return zone;
-}
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** "7:30", "07:30", "7pm", "7:30 pm", "19h" → hour and minute. */
