@@ -231,12 +231,6 @@ export function previousRun(cron: string, tz: string, at: Date): Date | undefine
   return undefined;
 }
 
-/** The shortest gap between two runs of `job`, in minutes (sampled in UTC, so DST plays no part). */
-function shortestIntervalMinutes(job: Cron): number {
-  const runs = job.nextRuns(INTERVAL_SAMPLE, new Date(Date.UTC(2025, 0, 6))).map((run) => run.getTime());
-  return Math.min(...runs.slice(1).map((run, i) => (run - runs[i]!) / MINUTE_MS));
-}
-
 /** Reads `when`, refusing in one sentence anything more frequent than `minIntervalMinutes` or never due. */
 export function parseWhen(input: string, opts: { minIntervalMinutes: number; now?: Date }): ParsedWhen {
   const text = input.trim().replace(/\s+/g, ' ');
@@ -250,7 +244,9 @@ export function parseWhen(input: string, opts: { minIntervalMinutes: number; now
   if (!next || next.getTime() - now.getTime() > LONGEST_GAP_DAYS * DAY_MS) {
     throw refusal((t) => t('scheduleRefusals:when.noRun', { text, days: LONGEST_GAP_DAYS }));
   }
-  const shortest = shortestIntervalMinutes(job);
+  // The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part).
+  const runs = job.nextRuns(INTERVAL_SAMPLE, new Date(Date.UTC(2025, 0, 6))).map((run) => run.getTime());
+  const shortest = Math.min(...runs.slice(1).map((run, i) => (run - runs[i]!) / MINUTE_MS));
   if (shortest < opts.minIntervalMinutes) {
     const minimum = opts.minIntervalMinutes;
     throw refusal((t, locale) =>
