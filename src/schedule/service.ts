@@ -283,9 +283,7 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
     async history(id: string, viewer: Viewer, signal?: AbortSignal) {
       const record = await findSchedule(opts, id, viewer);
       const runs: HistoryRun[] = await store.history(record.id);
-      const link = opts.messageLink;
-      if (!link) return { record, runs };
-      const links = await Promise.all(runs.map((run) => link(record, run, signal)));
+      const links = await Promise.all(runs.map(async (run) => await opts.messageLink?.(record, run, signal)));
       return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
