@@ -200,20 +200,25 @@ function* wallTimes(cron: string, ref: Date, isForward: boolean, firstBatch = 1)
   }
 }
 
-/** The next `count` runs strictly after `from`, in `tz`. */
-export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
-  const runs: Date[] = [];
-  if (count <= 0) return runs;
+/** The runs strictly after `from`, in `tz`, in order; croner is asked for `firstBatch` wall times first. */
+export function* runsAfter(cron: string, tz: string, from: Date, firstBatch: number): Generator<Date> {
   let last = from.getTime();
   // No wall time before `from`'s own maps after it: a gap's times map to its end, whose wall time
   // is later than theirs, and a repeated hour's to their first pass.
-  for (const wall of wallTimes(cron, new Date(wallOf(last, tz)), true, count)) {
+  for (const wall of wallTimes(cron, new Date(wallOf(last, tz)), true, firstBatch)) {
     const at = instantOf(wall, tz);
     // Two wall times that meet in one instant (a gap's, a repeated hour's) are one run.
     if (at <= last) continue;
     last = at;
-    if (runs.push(new Date(at)) === count) break;
+    yield new Date(at);
   }
+}
+
+/** The next `count` runs strictly after `from`, in `tz`. */
+export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
+  const runs: Date[] = [];
+  if (count <= 0) return runs;
+  for (const run of runsAfter(cron, tz, from, count)) if (runs.push(run) === count) break;
   return runs;
 }
 
