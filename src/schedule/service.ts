@@ -288,15 +288,15 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
     },
     /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
     async preview(input: AddInput, creator: Actor, signal: AbortSignal) {
-      const { command: line, destination, timezone, ping, ...record } = await readAdd(opts, input, creator);
-      const [nextRun] = await runsAfterSkips({ ...record, timezone }, undefined, opts.now(), 1);
+      const record = await readAdd(opts, input, creator);
+      const [nextRun] = await runsAfterSkips(record, undefined, opts.now(), 1);
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
-      const run = { command: line, destination, actor: creator, ping };
+      const run = { ...record, actor: creator };
       const result = await runPost(opts.commands(), opts.simulated, signal, run).then(
         (reply) => ({ reply: reply! }),
         (err: unknown) => ({ error: userMessageFor(err) }),
       );
-      return { line, destination, timezone, nextRun, result };
+      return { line: record.command, destination: record.destination, nextRun, result };
     },
     /** The audit's latest entries `viewer` may read (audit.ts), of schedule `id` when given. */
     audit: (viewer: Viewer, id?: string) => readAudit(store, settings, viewer, id),
