@@ -24,14 +24,6 @@ export interface DestinationSources {
     | undefined;
 }
 
-function destinationOf(destinations: readonly string[], to: string | undefined): string {
-  const name = (to ?? 'default').trim().toLowerCase();
-  if (destinations.includes(name)) return name;
-  if (destinations.length === 0) throw refusal((t) => t('scheduleRefusals:destination.none'));
-  const known = destinations.join(', ');
-  throw refusal((t) => t('scheduleRefusals:destination.unknown', { name, known }));
-}
-
 /** `to:` names a configured destination; else the channel typed in, once herald may post there; else `default`. */
 export async function destinationFor(
   opts: DestinationSources,
@@ -43,8 +35,13 @@ export async function destinationFor(
   const workspaceId = workspaceOf(channel);
   const home: ScheduleHome = workspaceId === undefined ? {} : { workspaceId };
   const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
-  if (input.to !== undefined || channel === undefined || !check)
-    return { destination: destinationOf(opts.destinations, input.to), home };
+  if (input.to !== undefined || channel === undefined || !check) {
+    const name = (input.to ?? 'default').trim().toLowerCase();
+    if (opts.destinations.includes(name)) return { destination: name, home };
+    if (opts.destinations.length === 0) throw refusal((t) => t('scheduleRefusals:destination.none'));
+    const known = opts.destinations.join(', ');
+    throw refusal((t) => t('scheduleRefusals:destination.unknown', { name, known }));
+  }
   const grant = await check(channel);
   if (grant !== undefined) throw refusal((t) => t(`scheduleRefusals:postHere.${grant}`));
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
