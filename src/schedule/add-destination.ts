@@ -45,7 +45,12 @@ export async function destinationFor(
   const grant = await check(channel);
   if (grant !== undefined) throw refusal((t) => t(`scheduleRefusals:postHere.${grant}`));
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
-  refuseNonMember(channel, audience?.isMember);
+  // herald posts into a channel for a member only where they may post themselves.
+  const permissions = channel.platform === 'discord' ? channel.memberPermissions : undefined;
+  if (permissions !== undefined && !maySendMessages(permissions))
+    throw refusal((t) => t('scheduleRefusals:destination.notYourChannel'), 'forbidden');
+  if (channel.platform === 'slack' && audience?.isMember === false)
+    throw refusal((t) => t('scheduleRefusals:destination.notMember'), 'forbidden');
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
   // In the order a schedule's record keeps them.
   return {
@@ -66,15 +71,4 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
     Promise.reject(refusal((t, locale) => userMessageFor(err, t, locale))),
   );
   return { destination: channelDestination({ platform: creator.platform, id }), isDirect: true, home: {} };
-}
-
-/** herald posts into a channel for a member only where they may post themselves. */
-function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
-  if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
-    if (maySendMessages(channel.memberPermissions)) return;
-    throw refusal((t) => t('scheduleRefusals:destination.notYourChannel'), 'forbidden');
-  }
-  if (channel.platform === 'slack' && isMember === false) {
-    throw refusal((t) => t('scheduleRefusals:destination.notMember'), 'forbidden');
-  }
 }
