@@ -5,13 +5,16 @@ import { parseChannelDestination } from '../src/core/channel.ts';
 import type { Action, Embed, EmbedField, Reply } from '../src/core/reply.ts';
 import { DISCORD_LIMITS } from '../src/domain/discord.ts';
 import { mentionToken, type Mention } from '../src/domain/mentions.ts';
-import type { BuiltInSchedule, DestinationMode, Listing } from '../src/schedule/service.ts';
+import type { BuiltInSchedule, Listing } from '../src/schedule/service.ts';
 import type { ScheduleRecord } from '../src/schedule/schedules.ts';
 import { listMore, truncate } from './format.ts';
 import { at, destinationWords, ENGLISH, lastRunLine, nextWords, type Lang } from './schedule-format.ts';
 
+/** A destination as the simulated-data guard sees it; absent where no guard is set. */
+type DestinationMode = Listing['builtIns'][number]['destinationMode'];
+
 /** ` (real)`, ` (simulated)` or ` (disabled: …)` after a destination, where the guard knows which. */
-function modeWord(mode: DestinationMode | undefined, { t }: Lang): string {
+function modeWord(mode: DestinationMode, { t }: Lang): string {
   return mode ? t(`scheduleList:mode.${mode}`) : '';
 }
 
@@ -86,7 +89,7 @@ export function scheduleField(entry: Listing['schedules'][number], zone: string,
 function builtInField(
   b: BuiltInSchedule,
   nextRun: Date | undefined,
-  mode: DestinationMode | undefined,
+  mode: DestinationMode,
   zone: string,
   lang: Lang,
 ): EmbedField {

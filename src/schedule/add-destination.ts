@@ -24,14 +24,6 @@ export interface DestinationSources {
     | undefined;
 }
 
-function destinationOf(destinations: readonly string[], to: string | undefined): string {
-  const name = (to ?? 'default').trim().toLowerCase();
-  if (destinations.includes(name)) return name;
-  if (destinations.length === 0) throw refusal((t) => t('scheduleRefusals:destination.none'));
-  const known = destinations.join(', ');
-  throw refusal((t) => t('scheduleRefusals:destination.unknown', { name, known }));
-}
-
 /** `to:` names a configured destination; else the channel typed in, once herald may post there; else `default`. */
 export async function destinationFor(
   opts: DestinationSources,
@@ -43,12 +35,22 @@ export async function destinationFor(
   const workspaceId = workspaceOf(channel);
   const home: ScheduleHome = workspaceId === undefined ? {} : { workspaceId };
   const check = channel === undefined ? undefined : opts.channelChecks?.[channel.platform];
-  if (input.to !== undefined || channel === undefined || !check)
-    return { destination: destinationOf(opts.destinations, input.to), home };
+  if (input.to !== undefined || channel === undefined || !check) {
+    const name = (input.to ?? 'default').trim().toLowerCase();
+    if (opts.destinations.includes(name)) return { destination: name, home };
+    if (opts.destinations.length === 0) throw refusal((t) => t('scheduleRefusals:destination.none'));
+    const known = opts.destinations.join(', ');
+    throw refusal((t) => t('scheduleRefusals:destination.unknown', { name, known }));
+  }
   const grant = await check(channel);
   if (grant !== undefined) throw refusal((t) => t(`scheduleRefusals:postHere.${grant}`));
   const audience = await opts.channelAudiences?.[channel.platform]?.(channel, creator);
-  refuseNonMember(channel, audience?.isMember);
+  // herald posts into a channel for a member only where they may post themselves.
+  const permissions = channel.platform === 'discord' ? channel.memberPermissions : undefined;
+  if (permissions !== undefined && !maySendMessages(permissions))
+    throw refusal((t) => t('scheduleRefusals:destination.notYourChannel'), 'forbidden');
+  if (channel.platform === 'slack' && audience?.isMember === false)
+    throw refusal((t) => t('scheduleRefusals:destination.notMember'), 'forbidden');
   const guildId = channel.platform === 'discord' ? channel.guildId : undefined;
   // In the order a schedule's record keeps them.
   return {
@@ -69,15 +71,4 @@ async function directTo(opts: DestinationSources, creator: Actor, isThread: bool
     Promise.reject(refusal((t, locale) => userMessageFor(err, t, locale))),
   );
   return { destination: channelDestination({ platform: creator.platform, id }), isDirect: true, home: {} };
-}
-
-/** herald posts into a channel for a member only where they may post themselves. */
-function refuseNonMember(channel: ChatChannel, isMember: boolean | undefined): void {
-  if (channel.platform === 'discord' && channel.memberPermissions !== undefined) {
-    if (maySendMessages(channel.memberPermissions)) return;
-    throw refusal((t) => t('scheduleRefusals:destination.notYourChannel'), 'forbidden');
-  }
-  if (channel.platform === 'slack' && isMember === false) {
-    throw refusal((t) => t('scheduleRefusals:destination.notMember'), 'forbidden');
-  }
 }

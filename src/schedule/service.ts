@@ -14,11 +14,12 @@ import type { Store } from '../store/store.ts';
 import { landsKey, newScheduleId, skipKey, type ScheduleRecord, type ScheduleRun } from './schedules.ts';
 import { destinationFor, type DestinationSources } from './add-destination.ts';
 import { canSee, isScheduleAdmin, mayManage, type ScheduleAdmins, type Viewer } from './visibility.ts';
-import { checkTimeZone, nextRuns, parseWhen } from './when.ts';
+import { canonicalTimeZone, nextRuns, parseWhen } from './when.ts';
 import { refuseWatch, watchMemoryKey } from './watch.ts';
 import { DISCORD_LIMITS } from '../domain/discord.ts';
 import { decideSimulated, destinationModeOf, type SimulatedPolicy } from './simulated.ts';
 import type { MessageLinker } from './message-links.ts';
+import type { ServiceMode } from '../sandbox/resolve.ts';
 import { runPost } from './slot-run.ts';
 import { readAudit, recordAudit, sourceOf, type AuditAction } from './audit.ts';
 import { checkHolidays } from '../holidays.ts';
@@ -97,9 +98,6 @@ export interface AddInput {
   channel?: ChatChannel | undefined;
 }
 
-/** A destination as the simulated-data guard sees it; absent where no guard is set. */
-export type DestinationMode = 'real' | 'simulated' | 'disabled';
-
 /** What /schedule list shows: each schedule with its next run and the run `/schedule skip` set aside. */
 export type Listing = Awaited<ReturnType<typeof listFor>>;
 
@@ -151,7 +149,9 @@ async function readAdd(
   const { settings } = opts;
   const when = parseWhen(input.when, { minIntervalMinutes: settings.minIntervalMinutes, now: opts.now() });
   const isZoneTyped = Boolean(input.tz?.trim());
-  const timezone = checkTimeZone(input.tz?.trim() || input.zone || settings.timezone);
+  const tz = input.tz?.trim() || input.zone || settings.timezone;
+  const timezone = canonicalTimeZone(tz);
+  if (timezone === undefined) throw refusal((t) => t('scheduleRefusals:when.timeZone', { tz }));
   // Stored with its leading "/".
   const line = input.command.trim().replace(/^\/?/, '/');
   const isWatch = input.only === 'new';
@@ -207,7 +207,7 @@ async function readAdd(
 async function listFor(opts: ScheduleServiceOptions, viewer: Viewer) {
   const { store, settings } = opts;
   const now = opts.now();
-  const modeOf = (destination: string): { destinationMode?: DestinationMode } =>
+  const modeOf = (destination: string): { destinationMode?: ServiceMode } =>
     opts.simulated ? { destinationMode: destinationModeOf(destination, opts.simulated.plan) } : {};
   const [records, builtIns] = await Promise.all([store.listSchedules(), opts.builtIns?.() ?? []]);
   const seen = records.filter((record) => canSee(settings, record, viewer));
@@ -283,22 +283,20 @@ export function createScheduleService(opts: ScheduleServiceOptions) {
     async history(id: string, viewer: Viewer, signal?: AbortSignal) {
       const record = await findSchedule(opts, id, viewer);
       const runs: HistoryRun[] = await store.history(record.id);
-      const link = opts.messageLink;
-      if (!link) return { record, runs };
-      const links = await Promise.all(runs.map((run) => link(record, run, signal)));
+      const links = await Promise.all(runs.map(async (run) => await opts.messageLink?.(record, run, signal)));
       return { record, runs: runs.map((run, i) => (links[i] ? { ...run, link: links[i] } : run)) };
     },
     /** Checks `input` as add does, then runs its command once as `creator`, posting nothing. */
     async preview(input: AddInput, creator: Actor, signal: AbortSignal) {
-      const { command: line, destination, timezone, ping, ...record } = await readAdd(opts, input, creator);
-      const [nextRun] = await runsAfterSkips({ ...record, timezone }, undefined, opts.now(), 1);
+      const record = await readAdd(opts, input, creator);
+      const [nextRun] = await runsAfterSkips(record, undefined, opts.now(), 1);
       // Run as the slot will run it, as its creator; the post is shown, never posted or stored.
-      const run = { command: line, destination, actor: creator, ping };
+      const run = { ...record, actor: creator };
       const result = await runPost(opts.commands(), opts.simulated, signal, run).then(
         (reply) => ({ reply: reply! }),
         (err: unknown) => ({ error: userMessageFor(err) }),
       );
-      return { line, destination, timezone, nextRun, result };
+      return { line: record.command, destination: record.destination, nextRun, result };
     },
     /** The audit's latest entries `viewer` may read (audit.ts), of schedule `id` when given. */
     audit: (viewer: Viewer, id?: string) => readAudit(store, settings, viewer, id),

@@ -6,7 +6,7 @@ import type { ServiceKey } from '../domain/services.ts';
 import { SERVICE_VARIABLES } from '../config/index.ts';
 import type { Said } from '../errors.ts';
 import { formatList } from '../format.ts';
-import type { ServicePlan } from '../sandbox/resolve.ts';
+import type { ServiceMode, ServicePlan } from '../sandbox/resolve.ts';
 
 /** Which services are simulated, and SCHEDULE_ALLOW_SIMULATED. */
 export interface SimulatedPolicy {
@@ -17,10 +17,7 @@ export interface SimulatedPolicy {
 type SimulatedDecision = { kind: 'ok' } | { kind: 'refuse'; said: Said } | { kind: 'footer'; footer: string };
 
 /** `default` follows the webhook service (disabled when nothing configures it); any other destination is real. */
-export function destinationModeOf(
-  destination: string,
-  plan: Pick<ServicePlan, 'modes'>,
-): 'real' | 'simulated' | 'disabled' {
+export function destinationModeOf(destination: string, plan: Pick<ServicePlan, 'modes'>): ServiceMode {
   return destination === 'default' ? plan.modes.webhook : 'real';
 }
 

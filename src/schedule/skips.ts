@@ -3,7 +3,7 @@
 import { refusal } from '../errors.ts';
 import { skipKey, type ScheduleRecord, type ScheduleSkip } from './schedules.ts';
 import { formatInZone } from '../format.ts';
-import { nextRuns } from './when.ts';
+import { runsAfter } from './when.ts';
 import { readSkip, skipReason } from './slot-run.ts';
 import type { Store } from '../store/store.ts';
 
@@ -25,17 +25,11 @@ export async function runsAfterSkips(
   count: number,
 ): Promise<Date[]> {
   const out: Date[] = [];
-  let after = from;
-  let size = count + (skip ? 1 : 0);
-  for (let seen = 0; out.length < count && seen < LOOK_AHEAD; seen += size, size = 64) {
-    const batch = nextRuns(schedule.cron, schedule.timezone, after, size);
-    for (const at of batch) {
-      if (out.length === count || at.getTime() > from.getTime() + YEAR_MS) return out;
-      if ((await skipReason(schedule, at, () => Promise.resolve(skip))) !== undefined) continue;
-      out.push(at);
-    }
-    if (batch.length < size) break;
-    after = batch[batch.length - 1]!;
+  let seen = 0;
+  for (const at of runsAfter(schedule.cron, schedule.timezone, from, count + (skip ? 1 : 0))) {
+    if (seen++ === LOOK_AHEAD || at.getTime() > from.getTime() + YEAR_MS) break;
+    if ((await skipReason(schedule, at, () => Promise.resolve(skip))) !== undefined) continue;
+    if (out.push(at) === count) break;
   }
   return out;
 }

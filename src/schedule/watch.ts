@@ -72,16 +72,14 @@ function matchEntries(items: readonly WatchItem[], entries: readonly Entry[]): (
   });
 }
 
-const plural = (n: number, [one, many]: readonly [string, string]) => (n === 1 ? one : many);
-
 /** The post of `items` (at most WATCH_SHOWN_MAX shown), the reply's first embed titled `heading`. */
 function itemsPost(reply: Reply, heading: string, items: readonly WatchItem[], spec: WatchSpec): Reply {
   const [first = {}] = reply.embeds ?? [];
   const shown = items.slice(0, WATCH_SHOWN_MAX);
   const hidden = items.length - shown.length;
-  const noun = spec.noun ?? ['item', 'items'];
+  const [one, many] = spec.noun ?? ['item', 'items'];
   const more =
-    hidden > 0 ? `${hidden} more new ${plural(hidden, noun)} ${hidden === 1 ? 'is' : 'are'} not shown.` : '';
+    hidden > 0 ? `${hidden} more new ${hidden === 1 ? `${one} is` : `${many} are`} not shown.` : '';
   const footer = [spec.note ?? '', more].filter((x) => x !== '').join(' ');
   const embed: Embed = {
     ...first,

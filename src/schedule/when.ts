@@ -52,13 +52,6 @@ export function canonicalTimeZone(tz: string): string | undefined {
 
 export const isTimeZone = (tz: string): boolean => canonicalTimeZone(tz) !== undefined;
 
-/** Throws the one sentence for a zone that is not an IANA name. */
-export function checkTimeZone(tz: string): string {
-  const zone = canonicalTimeZone(tz);
-  if (zone === undefined) throw refusal((t) => t('scheduleRefusals:when.timeZone', { tz }));
-  return zone;
-}
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** "7:30", "07:30", "7pm", "7:30 pm", "19h" → hour and minute. */
@@ -207,20 +200,25 @@ function* wallTimes(cron: string, ref: Date, isForward: boolean, firstBatch = 1)
   }
 }
 
-/** The next `count` runs strictly after `from`, in `tz`. */
-export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
-  const runs: Date[] = [];
-  if (count <= 0) return runs;
+/** The runs strictly after `from`, in `tz`, in order; croner is asked for `firstBatch` wall times first. */
+export function* runsAfter(cron: string, tz: string, from: Date, firstBatch: number): Generator<Date> {
   let last = from.getTime();
   // No wall time before `from`'s own maps after it: a gap's times map to its end, whose wall time
   // is later than theirs, and a repeated hour's to their first pass.
-  for (const wall of wallTimes(cron, new Date(wallOf(last, tz)), true, count)) {
+  for (const wall of wallTimes(cron, new Date(wallOf(last, tz)), true, firstBatch)) {
     const at = instantOf(wall, tz);
     // Two wall times that meet in one instant (a gap's, a repeated hour's) are one run.
     if (at <= last) continue;
     last = at;
-    if (runs.push(new Date(at)) === count) break;
+    yield new Date(at);
   }
+}
+
+/** The next `count` runs strictly after `from`, in `tz`. */
+export function nextRuns(cron: string, tz: string, from: Date, count: number): Date[] {
+  const runs: Date[] = [];
+  if (count <= 0) return runs;
+  for (const run of runsAfter(cron, tz, from, count)) if (runs.push(run) === count) break;
   return runs;
 }
 
@@ -238,12 +236,6 @@ export function previousRun(cron: string, tz: string, at: Date): Date | undefine
   return undefined;
 }
 
-/** The shortest gap between two runs of `job`, in minutes (sampled in UTC, so DST plays no part). */
-function shortestIntervalMinutes(job: Cron): number {
-  const runs = job.nextRuns(INTERVAL_SAMPLE, new Date(Date.UTC(2025, 0, 6))).map((run) => run.getTime());
-  return Math.min(...runs.slice(1).map((run, i) => (run - runs[i]!) / MINUTE_MS));
-}
-
 /** Reads `when`, refusing in one sentence anything more frequent than `minIntervalMinutes` or never due. */
 export function parseWhen(input: string, opts: { minIntervalMinutes: number; now?: Date }): ParsedWhen {
   const text = input.trim().replace(/\s+/g, ' ');
@@ -257,7 +249,9 @@ export function parseWhen(input: string, opts: { minIntervalMinutes: number; now
   if (!next || next.getTime() - now.getTime() > LONGEST_GAP_DAYS * DAY_MS) {
     throw refusal((t) => t('scheduleRefusals:when.noRun', { text, days: LONGEST_GAP_DAYS }));
   }
-  const shortest = shortestIntervalMinutes(job);
+  // The shortest gap between two runs, in minutes (sampled in UTC, so DST plays no part).
+  const runs = job.nextRuns(INTERVAL_SAMPLE, new Date(Date.UTC(2025, 0, 6))).map((run) => run.getTime());
+  const shortest = Math.min(...runs.slice(1).map((run, i) => (run - runs[i]!) / MINUTE_MS));
   if (shortest < opts.minIntervalMinutes) {
     const minimum = opts.minIntervalMinutes;
     throw refusal((t, locale) =>

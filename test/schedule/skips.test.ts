@@ -99,6 +99,13 @@ describe('runsAfterSkips', () => {
     expect(next?.toISOString()).toBe('2026-12-26T23:00:00.000Z');
   });
 
+  it('looks 2,048 slots ahead at most: a schedule every minute finds no run past two holidays', async () => {
+    const everyMinute = { ...weekday, cron: '* * * * *' };
+    expect(await runsAfterSkips(everyMinute, undefined, new Date('2026-12-24T23:00:00Z'), 1)).toEqual([]);
+    const [next] = await runsAfterSkips(everyMinute, undefined, new Date('2026-12-25T23:00:00Z'), 1);
+    expect(next?.toISOString()).toBe('2026-12-26T23:00:00.000Z');
+  });
+
   it('is empty for a schedule whose every run is a holiday', async () => {
     const christmas = { ...weekday, cron: '0 8 25 12 *' };
     expect(await runsAfterSkips(christmas, undefined, new Date('2026-01-01T00:00:00Z'), 1)).toEqual([]);

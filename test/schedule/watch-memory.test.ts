@@ -88,6 +88,12 @@ describe('a watch remembers digests of keys', () => {
     }
   });
 
+  it('names the items it does not show in the noun of the command, one or many', async () => {
+    const { posts } = await watchRuns(jobsFor(), [range(1, 2), range(1, 13), range(1, 25)]);
+    expect(posts[1]?.embeds?.[0]?.footer).toMatch(/ 1 more new listing is not shown\.$/);
+    expect(posts[2]?.embeds?.[0]?.footer).toMatch(/ 2 more new listings are not shown\.$/);
+  });
+
   it('forgets the least recently seen first: an old listing seen again stays, an unseen one goes', async () => {
     const jobs = jobsFor();
     // Run 1 shows 0..49; each later run shows listing 0 again with 49 new ones (a page holds 50).
