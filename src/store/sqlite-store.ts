@@ -72,7 +72,7 @@ function asMethods<T>(steps: Steps<T>): T {
 /** `path` and its directory are made when missing; `:memory:` works too. */
 export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
   const now = opts.now ?? Date.now;
-  const db = openStoreFile(path);
+  const db = openStoreFile(path, atomic);
   const q = {
     get: db.prepare('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
     record: db.prepare('SELECT record FROM schedules WHERE id = ?'),
