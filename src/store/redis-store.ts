@@ -146,32 +146,25 @@ function redisValues(
 }
 
 function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
+  /** A schedule is read from these, as mergeRecord takes them. */
+  const stored = [k.records, k.paused, k.last];
   return {
     async listSchedules() {
-      const [records, paused, last] = await Promise.all([
-        redis.hgetall(k.records),
-        redis.hgetall(k.paused),
-        redis.hgetall(k.last),
-      ]);
+      const [records = {}, paused = {}, last = {}] = await Promise.all(stored.map((h) => redis.hgetall(h)));
       const all = Object.entries(records).map(([id, raw]) => mergeRecord(raw, paused[id], last[id]));
       return all.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
     },
     async dueSchedules(at, limit) {
-      const keys = [k.next, k.records, k.paused, k.last];
-      const due = (await script(lua.DUE_SCHEDULES, 4, ...keys, at, limit)) as [string, string, string][];
-      return due.map((stored) => mergeRecord(...stored));
+      const due = await script(lua.DUE_SCHEDULES, 4, k.next, ...stored, at, limit);
+      return (due as [string, string, string][]).map((parts) => mergeRecord(...parts));
     },
     async setNextRuns(next) {
       if (next.size === 0) return;
       await script(lua.SET_NEXT, 3, k.records, k.paused, k.next, ...[...next].flat());
     },
     async getSchedule(id) {
-      const [raw, paused, last] = await Promise.all([
-        redis.hget(k.records, id),
-        redis.hget(k.paused, id),
-        redis.hget(k.last, id),
-      ]);
-      return raw === null ? undefined : mergeRecord(raw, paused, last);
+      const [raw, paused, last] = await Promise.all(stored.map((h) => redis.hget(h, id)));
+      return raw ? mergeRecord(raw, paused, last) : undefined;
     },
     async addSchedule(record, max) {
       const { paused, lastRun: _lastRun, ...rest } = record;
