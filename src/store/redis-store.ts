@@ -235,14 +235,13 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
   };
 }
 
-/** A change as UPDATE_HELD's fields (null deletes one) and due time ('' as it was; 'done': due no more). */
-function heldFields(c: HeldChange, t: number): [object, number | 'done' | ''] {
-  if ('leaseMs' in c) return [{ nextAttemptAt: t + c.leaseMs, updatedAt: t }, t + c.leaseMs];
+/** A change as UPDATE_HELD's fields (null deletes one), from which it also moves the due index. */
+function heldFields(c: HeldChange, t: number): object {
+  if ('leaseMs' in c) return { nextAttemptAt: t + c.leaseMs, updatedAt: t };
   if ('inFlight' in c)
-    return [{ inFlightAt: c.inFlight ? t : null, ...(c.receipt ? { receipt: c.receipt } : {}) }, ''];
-  if ('retryAt' in c)
-    return [{ nextAttemptAt: c.retryAt, lastError: c.error, owner: '', updatedAt: t }, c.retryAt];
-  return [{ status: 'given_up', reason: c.giveUp, updatedAt: t }, 'done'];
+    return { inFlightAt: c.inFlight ? t : null, ...(c.receipt ? { receipt: c.receipt } : {}) };
+  if ('retryAt' in c) return { nextAttemptAt: c.retryAt, lastError: c.error, owner: '', updatedAt: t };
+  return { status: 'given_up', reason: c.giveUp, updatedAt: t };
 }
 
 function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
@@ -269,9 +268,8 @@ function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
     },
     async updateHeld(ids, owner, change) {
       if (ids.length === 0) return [];
-      const [set, at] = heldFields(change, now());
       const keys = [due, ...ids.map(entryKey)];
-      const args = [owner, JSON.stringify(set), at, retention, ...ids];
+      const args = [owner, JSON.stringify(heldFields(change, now())), retention, ...ids];
       return (await script(lua.UPDATE_HELD, keys.length, ...keys, ...args)) as string[];
     },
     async listOutbox(status) {
