@@ -189,14 +189,6 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
   };
 }
 
-/** CLAIM's answer: the ClaimResult, with the schedule's stored record and paused when claimed. */
-function claimOf(raw: string): ClaimResult {
-  const { record, paused, ...result } = JSON.parse(raw) as { record?: string; paused?: string };
-  return (
-    record === undefined ? result : { ...result, schedule: mergeRecord(record, paused) }
-  ) as ClaimResult;
-}
-
 function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
   const slotKey = (job: string, slotId: string) => key('slot', job, slotId);
   return {
@@ -210,7 +202,12 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
         key('kv', memoryKey ?? ''),
       ];
       const args = [job, slotId, owner, now(), leaseMs, retention, JSON.stringify(rules)];
-      return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as string);
+      // The ClaimResult, with the schedule's stored record and paused when claimed.
+      const answer = (await script(lua.CLAIM, keys.length, ...keys, ...args)) as string;
+      const { record, paused, ...result } = JSON.parse(answer) as { record?: string; paused?: string };
+      return (
+        record === undefined ? result : { ...result, schedule: mergeRecord(record, paused) }
+      ) as ClaimResult;
     },
     async markPosted(job, slotId, owner, deliveries, opts) {
       const t = now();
