@@ -9,8 +9,7 @@ import type { RedisRateBudgetOptions } from './rate-budget-redis.ts';
 
 export type * from './store.ts';
 export { RETENTION_MS } from './store.ts';
-export type { OpenRateBudget } from './rate-budget.ts';
-export { createSqliteStore, createMemoryRateBudget };
+export { createSqliteStore };
 
 /** A store that keeps nothing past the process: SQLite in memory, the same code as the file's. */
 export function createMemoryStore(opts: StoreOptions = {}): Store {

@@ -3,6 +3,9 @@
 // keys written before the tag, a SCAN by prefix, running a Lua script by its hash, and connecting.
 import type { Redis } from 'ioredis';
 
+/** Herald's one Redis factory; this file is loaded only when Redis is configured. */
+export { connectRedis as connectStoreRedis } from '../redis.ts';
+
 /** Where the store's keys are in Redis, and how it is reached. */
 export interface RedisPlace {
   /** Defaults to "herald:". Tests use a unique one per run. */
@@ -10,14 +13,6 @@ export interface RedisPlace {
   connectTimeoutMs?: number;
   /** Whether a rediss:// server's certificate is checked (REDIS_TLS_VERIFY). */
   verifyTls?: boolean | undefined;
-}
-
-/** Connects through herald's one Redis factory (src/redis.ts), loaded only when Redis is configured. */
-export async function connectStoreRedis(
-  url: string,
-  { connectTimeoutMs, verifyTls }: RedisPlace,
-): Promise<Redis> {
-  return (await import('../redis.ts')).connectRedis(url, { connectTimeoutMs, verifyTls });
 }
 
 export function storeKeyPrefix(prefix: string): string {

@@ -139,22 +139,22 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
-// KEYS: due, entry... ARGV: owner, the fields to set (JSON; null deletes one), due time ('' leaves
-// the index as it is; 'done' leaves the index, and the entry expires), retention, then the entries'
-// ids in KEYS' order. Only on the entries `owner` holds; returns their ids.
+// KEYS: due, entry... ARGV: owner, the fields to set (JSON; null deletes one), retention, then the
+// entries' ids in KEYS' order. Only on the entries `owner` holds; returns their ids. A new status
+// (given up) leaves the due index, and the entry expires; a new nextAttemptAt moves it there.
 export const UPDATE_HELD = `${SHARED}
-local out = {}
+local set, out = cjson.decode(ARGV[2]), {}
 for i = 2, #KEYS do
-  local id = ARGV[3 + i]
+  local id = ARGV[2 + i]
   if holds(KEYS[i], 'pending', ARGV[1]) then
-    for field, value in pairs(cjson.decode(ARGV[2])) do
+    for field, value in pairs(set) do
       if value == cjson.null then redis.call('HDEL', KEYS[i], field) else redis.call('HSET', KEYS[i], field, value) end
     end
-    if ARGV[3] == 'done' then
+    if set.status then
       redis.call('ZREM', KEYS[1], id)
-      redis.call('PEXPIRE', KEYS[i], ARGV[4])
-    elseif ARGV[3] ~= '' then
-      redis.call('ZADD', KEYS[1], ARGV[3], id)
+      redis.call('PEXPIRE', KEYS[i], ARGV[3])
+    elseif set.nextAttemptAt then
+      redis.call('ZADD', KEYS[1], set.nextAttemptAt, id)
     end
     table.insert(out, id)
   end

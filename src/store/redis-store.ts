@@ -146,32 +146,25 @@ function redisValues(
 }
 
 function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
+  /** A schedule is read from these, as mergeRecord takes them. */
+  const stored = [k.records, k.paused, k.last];
   return {
     async listSchedules() {
-      const [records, paused, last] = await Promise.all([
-        redis.hgetall(k.records),
-        redis.hgetall(k.paused),
-        redis.hgetall(k.last),
-      ]);
+      const [records = {}, paused = {}, last = {}] = await Promise.all(stored.map((h) => redis.hgetall(h)));
       const all = Object.entries(records).map(([id, raw]) => mergeRecord(raw, paused[id], last[id]));
       return all.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
     },
     async dueSchedules(at, limit) {
-      const keys = [k.next, k.records, k.paused, k.last];
-      const due = (await script(lua.DUE_SCHEDULES, 4, ...keys, at, limit)) as [string, string, string][];
-      return due.map((stored) => mergeRecord(...stored));
+      const due = await script(lua.DUE_SCHEDULES, 4, k.next, ...stored, at, limit);
+      return (due as [string, string, string][]).map((parts) => mergeRecord(...parts));
     },
     async setNextRuns(next) {
       if (next.size === 0) return;
       await script(lua.SET_NEXT, 3, k.records, k.paused, k.next, ...[...next].flat());
     },
     async getSchedule(id) {
-      const [raw, paused, last] = await Promise.all([
-        redis.hget(k.records, id),
-        redis.hget(k.paused, id),
-        redis.hget(k.last, id),
-      ]);
-      return raw === null ? undefined : mergeRecord(raw, paused, last);
+      const [raw, paused, last] = await Promise.all(stored.map((h) => redis.hget(h, id)));
+      return raw ? mergeRecord(raw, paused, last) : undefined;
     },
     async addSchedule(record, max) {
       const { paused, lastRun: _lastRun, ...rest } = record;
@@ -196,14 +189,6 @@ function redisSchedules({ redis, script, k }: RedisContext): ScheduleStore {
   };
 }
 
-/** CLAIM's answer: the ClaimResult, with the schedule's stored record and paused when claimed. */
-function claimOf(raw: string): ClaimResult {
-  const { record, paused, ...result } = JSON.parse(raw) as { record?: string; paused?: string };
-  return (
-    record === undefined ? result : { ...result, schedule: mergeRecord(record, paused) }
-  ) as ClaimResult;
-}
-
 function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
   const slotKey = (job: string, slotId: string) => key('slot', job, slotId);
   return {
@@ -217,7 +202,12 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
         key('kv', memoryKey ?? ''),
       ];
       const args = [job, slotId, owner, now(), leaseMs, retention, JSON.stringify(rules)];
-      return claimOf((await script(lua.CLAIM, keys.length, ...keys, ...args)) as string);
+      // The ClaimResult, with the schedule's stored record and paused when claimed.
+      const answer = (await script(lua.CLAIM, keys.length, ...keys, ...args)) as string;
+      const { record, paused, ...result } = JSON.parse(answer) as { record?: string; paused?: string };
+      return (
+        record === undefined ? result : { ...result, schedule: mergeRecord(record, paused) }
+      ) as ClaimResult;
     },
     async markPosted(job, slotId, owner, deliveries, opts) {
       const t = now();
@@ -242,14 +232,13 @@ function redisSlots({ redis, script, now, key, k }: RedisContext): SlotStore {
   };
 }
 
-/** A change as UPDATE_HELD's fields (null deletes one) and due time ('' as it was; 'done': due no more). */
-function heldFields(c: HeldChange, t: number): [object, number | 'done' | ''] {
-  if ('leaseMs' in c) return [{ nextAttemptAt: t + c.leaseMs, updatedAt: t }, t + c.leaseMs];
+/** A change as UPDATE_HELD's fields (null deletes one), from which it also moves the due index. */
+function heldFields(c: HeldChange, t: number): object {
+  if ('leaseMs' in c) return { nextAttemptAt: t + c.leaseMs, updatedAt: t };
   if ('inFlight' in c)
-    return [{ inFlightAt: c.inFlight ? t : null, ...(c.receipt ? { receipt: c.receipt } : {}) }, ''];
-  if ('retryAt' in c)
-    return [{ nextAttemptAt: c.retryAt, lastError: c.error, owner: '', updatedAt: t }, c.retryAt];
-  return [{ status: 'given_up', reason: c.giveUp, updatedAt: t }, 'done'];
+    return { inFlightAt: c.inFlight ? t : null, ...(c.receipt ? { receipt: c.receipt } : {}) };
+  if ('retryAt' in c) return { nextAttemptAt: c.retryAt, lastError: c.error, owner: '', updatedAt: t };
+  return { status: 'given_up', reason: c.giveUp, updatedAt: t };
 }
 
 function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
@@ -276,9 +265,8 @@ function redisOutbox({ redis, script, now, key }: RedisContext): OutboxStore {
     },
     async updateHeld(ids, owner, change) {
       if (ids.length === 0) return [];
-      const [set, at] = heldFields(change, now());
       const keys = [due, ...ids.map(entryKey)];
-      const args = [owner, JSON.stringify(set), at, retention, ...ids];
+      const args = [owner, JSON.stringify(heldFields(change, now())), retention, ...ids];
       return (await script(lua.UPDATE_HELD, keys.length, ...keys, ...args)) as string[];
     },
     async listOutbox(status) {

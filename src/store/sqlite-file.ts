@@ -69,54 +69,42 @@ CREATE TABLE IF NOT EXISTS schedule_runs (
 `;
 
 /**
- * Brings a store file written by an older herald up to the current schema (columns added since);
- * a file written before the next-fire index gets it, every schedule not paused looked at once.
+ * Creates the schema, and brings a file written by an older herald up to it: the columns added since
+ * (a file written before the next-fire index gets it, every schedule not paused looked at once), and
+ * a claims table with a rowid becomes the one above, its live claims kept.
  */
 function migrate(db: DatabaseSync): void {
+  db.exec(SCHEMA);
   const columnsOf = (table: string) =>
     (db.prepare(`PRAGMA table_info(${table})`).all() as unknown as { name: string }[]).map((c) => c.name);
-  for (const [table, name, type] of [
+  for (const [table, name, type, fill] of [
     ['outbox', 'receipt', 'TEXT'],
     ['outbox', 'in_flight_at', 'INTEGER'],
     ['outbox', 'memory_key', 'TEXT'],
     ['outbox', 'memory_value', 'TEXT'],
     ['kv', 'expires_at', 'INTEGER'],
-  ] as const)
-    if (!columnsOf(table).includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
-  if (!columnsOf('schedules').includes('next_run_at')) {
-    db.exec('ALTER TABLE schedules ADD COLUMN next_run_at INTEGER');
-    db.exec(
-      "UPDATE schedules SET next_run_at = CASE WHEN json_extract(record, '$.paused') THEN NULL ELSE 0 END",
-    );
-  }
+    ['schedules', 'next_run_at', 'INTEGER', "iif(json_extract(record, '$.paused'), NULL, 0)"],
+  ] as [string, string, string, string?][])
+    if (!columnsOf(table).includes(name)) {
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+      if (fill) db.exec(`UPDATE ${table} SET ${name} = ${fill}`);
+    }
   db.exec('CREATE INDEX IF NOT EXISTS schedules_next ON schedules (next_run_at)');
-  migrateClaims(db);
+  const claims = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'claims'").get();
+  if (!/WITHOUT ROWID/i.test((claims as { sql: string }).sql))
+    db.exec(`${claimsTable('claims_keyed')}; INSERT INTO claims_keyed SELECT key, expires_at FROM claims;
+      DROP TABLE claims; ALTER TABLE claims_keyed RENAME TO claims;`);
 }
 
-/** A claims table of an older file (with a rowid) becomes the one above, its live claims kept. */
-function migrateClaims(db: DatabaseSync): void {
-  const schema = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'claims'");
-  const isOld = () => !/WITHOUT ROWID/i.test((schema.get() as { sql: string }).sql);
-  if (!isOld()) return;
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    // Another replica opening the same file may have converted it meanwhile.
-    if (isOld())
-      db.exec(`${claimsTable('claims_keyed')}; INSERT INTO claims_keyed SELECT key, expires_at FROM claims;
-        DROP TABLE claims; ALTER TABLE claims_keyed RENAME TO claims;`);
-    db.exec('COMMIT');
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw err;
-  }
-}
-
-export function openStoreFile(path: string): DatabaseSync {
+/**
+ * `atomic` runs the schema and the migrations under the write lock, so that processes opening an
+ * older file at once migrate it once.
+ */
+export function openStoreFile(path: string, atomic: (db: DatabaseSync, fn: () => void) => void) {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: 5_000 });
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-  db.exec(SCHEMA);
-  migrate(db);
+  atomic(db, () => migrate(db));
   return db;
 }
 

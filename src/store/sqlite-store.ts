@@ -39,9 +39,9 @@ const ENTRY = `id, job, slot_id AS slotId, kind, payload, status, attempts, next
   last_error AS lastError, reason, receipt, in_flight_at AS inFlightAt, memory_key AS memoryKey,
   memory_value AS memoryValue, created_at AS createdAt, updated_at AS updatedAt`;
 
-/** Writes a value: key, value, now, and its expiry (NULL: kept until deleted). */
-const SET_VALUE = `INSERT INTO kv (key, value, updated_at, expires_at) VALUES (?, ?, ?, ?)
-  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
+/** Writes the value `source` gives: key, value, now, and its expiry (NULL: kept until deleted). */
+const writeValue = (source = 'VALUES (?, ?, ?, ?)') => `INSERT INTO kv (key, value, updated_at, expires_at)
+  ${source} ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
   expires_at = excluded.expires_at`;
 
 interface SqliteContext {
@@ -49,7 +49,6 @@ interface SqliteContext {
   now: () => number;
   scheduleOf: (id: string) => ScheduleRecord | undefined;
   valueOf: (key: string) => string | undefined;
-  setValue: StatementSync;
 }
 
 const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
@@ -72,13 +71,13 @@ function asMethods<T>(steps: Steps<T>): T {
 /** `path` and its directory are made when missing; `:memory:` works too. */
 export function createSqliteStore(path: string, opts: StoreOptions = {}): Store {
   const now = opts.now ?? Date.now;
-  const db = openStoreFile(path);
+  const db = openStoreFile(path, atomic);
   const q = {
     get: db.prepare('SELECT value FROM kv WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)'),
     record: db.prepare('SELECT record FROM schedules WHERE id = ?'),
-    set: db.prepare(SET_VALUE),
+    set: db.prepare(writeValue()),
     // An expired value counts as absent.
-    setIfAbsent: db.prepare(`${SET_VALUE} WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`),
+    setIfAbsent: db.prepare(`${writeValue()} WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= ?`),
     // A range of the primary key, from the prefix to the prefix and the last code point (herald's
     // keys are ASCII, so none that starts with the prefix lies past it), then the exact test.
     deleteRange: db.prepare(
@@ -107,7 +106,6 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
     now,
     scheduleOf: (id) => parseRecord(q.record.get(id)),
     valueOf: (key) => (q.get.get(key, now()) as { value: string } | undefined)?.value,
-    setValue: q.set,
   };
   return asMethods<Store>({
     kind: 'sqlite',
@@ -228,7 +226,7 @@ function refusal(s: SlotRecord | undefined, t: number, rules: ClaimRules): Claim
   return retryAt > t ? { status: 'waiting', until: retryAt } : undefined;
 }
 
-function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext): Steps<SlotStore> {
+function sqliteSlots({ db, now, scheduleOf, valueOf }: SqliteContext): Steps<SlotStore> {
   /** Sets `set`, then updated_at, job, slot_id and owner, on a slot that owner has claimed. */
   const claimed = (set: string) =>
     db.prepare(
@@ -255,6 +253,7 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
     ),
     postSlot: claimed(`status = 'posted', error = NULL`),
     failSlot: claimed(`status = 'failed', error = ?, lease_until = 0`),
+    setValue: db.prepare(writeValue()),
     addEntry: db.prepare(
       `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
        owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
@@ -299,7 +298,7 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
           const memory = [d.memory?.key ?? null, d.memory?.value ?? null];
           q.addEntry.run(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...held, ...memory, t, t);
         }
-        if (opts?.memory) setValue.run(opts.memory.key, opts.memory.value, t, null);
+        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
     markFailed: (job, slotId, owner, error) =>
@@ -308,7 +307,7 @@ function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext):
   };
 }
 
-function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> {
+function sqliteOutbox({ db, now }: SqliteContext): Steps<OutboxStore> {
   /** Sets `set`, then updated_at, id and owner, on a pending entry that owner holds. */
   const held = (set: string) =>
     db.prepare(`UPDATE outbox SET ${set}, updated_at = ? WHERE id = ? AND status = 'pending' AND owner = ?`);
@@ -324,7 +323,11 @@ function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> 
       `UPDATE outbox SET status = 'delivered', receipt = ?, payload = 'null', memory_key = NULL,
        memory_value = NULL, updated_at = ? WHERE id = ? AND status = 'pending'`,
     ),
-    memoryOf: db.prepare(`SELECT memory_key, memory_value FROM outbox WHERE id = ? AND status = 'pending'`),
+    // A pending entry's memory, if it has one, kept until deleted.
+    keepMemory: db.prepare(
+      writeValue(`SELECT memory_key, memory_value, ?, NULL FROM outbox WHERE id = ? AND status = 'pending'
+       AND memory_key IS NOT NULL AND memory_value IS NOT NULL`),
+    ),
     renew: held('next_attempt_at = ?'),
     inFlight: held('in_flight_at = ?, receipt = COALESCE(?, receipt)'),
     reschedule: held(`next_attempt_at = ?, last_error = ?, owner = ''`),
@@ -344,13 +347,8 @@ function sqliteOutbox({ db, now, setValue }: SqliteContext): Steps<OutboxStore> 
     markDelivered: (id, receipt) =>
       atomic(db, () => {
         const t = now();
-        const memory = q.memoryOf.get(id) as
-          { memory_key: string | null; memory_value: string | null } | undefined;
-        if (!memory) return false;
-        q.delivered.run(receipt ?? null, t, id);
-        if (memory.memory_key !== null && memory.memory_value !== null)
-          setValue.run(memory.memory_key, memory.memory_value, t, null);
-        return true;
+        q.keepMemory.run(t, id);
+        return changed(q.delivered.run(receipt ?? null, t, id));
       }),
     updateHeld: (ids, owner, c) =>
       atomic(db, () => {

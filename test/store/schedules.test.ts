@@ -1,10 +1,12 @@
 // One contract, three schedule stores: node:sqlite (a temp file, several handles as several
 // processes), the real Redis on 127.0.0.1:6379 (several clients as several replicas) and memory.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/spawn-herald.ts';
 import { newScheduleId, RUN_HISTORY, type ScheduleRecord } from '../../src/schedule/schedules.ts';
 import { createMemoryStore, createSqliteStore, openStore, type Store } from '../../src/store/index.ts';
 import { createRedisStore } from '../../src/store/redis-store.ts';
@@ -287,6 +289,35 @@ describe('the next-fire index over data written before it', () => {
     const s = createSqliteStore(file);
     expect(await s.dueSchedules(0, 10)).toEqual([a]);
     await s.close();
+  });
+
+  it('sqlite: processes opening an older file at once migrate it one after another, each opening it', async () => {
+    const file = join(dir, randomUUID(), 'old.sqlite');
+    await createSqliteStore(file).close();
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE schedules');
+    db.exec(
+      'CREATE TABLE schedules (id TEXT PRIMARY KEY, record TEXT NOT NULL, created_at INTEGER NOT NULL)',
+    );
+    // The write lock held until both have started opening: a migration that read the columns
+    // outside it would find next_run_at missing in both, and the second's ALTER would fail.
+    db.exec('BEGIN IMMEDIATE');
+    const code = `import { createSqliteStore } from ${JSON.stringify(join(ROOT, 'src/store/sqlite-store.ts'))};
+      console.log('opening'); await createSqliteStore(${JSON.stringify(file)}).close(); console.log('opened');`;
+    const opens = [0, 1].map(() => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', code]);
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const started = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      const ended = new Promise<string>((resolve) => child.on('close', () => resolve(out.trim())));
+      return { started, ended };
+    });
+    await Promise.all(opens.map((o) => o.started));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    db.exec('COMMIT');
+    db.close();
+    expect(await Promise.all(opens.map((o) => o.ended))).toEqual(['opening\nopened', 'opening\nopened']);
   });
 
   it('redis: keys from before the hash tag are renamed once, and their schedules enter the index', async () => {
