@@ -299,7 +299,7 @@ function logBuiltIns(engine: Engine): void {
 export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   const stopping = new AbortController();
   const engine = createEngine(opts, stopping.signal);
-  const { now, owner, log } = engine;
+  const { now, log } = engine;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
@@ -340,7 +340,6 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
     runSlot(target, now(), 'manual', asker);
 
   return {
-    owner,
     /** The dispatcher hands creators their waiting notices. */
     notices: engine.book.notices,
     /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
