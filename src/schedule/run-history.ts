@@ -159,16 +159,18 @@ export async function recordDrained(book: RunBook, drained: readonly EntryResult
       outcome: 'pending' as const,
     };
     if (!record || earlier.outcome !== 'pending') continue;
-    const delivery = { ...result, kind: 'webhook' as const };
-    const later = { job, slotId, status: 'posted' as const, deliveries: [delivery] };
+    const later = { job, slotId, status: 'posted' as const, deliveries: [result] };
     const { error: _error, nextRetryAt: _next, ...rest } = earlier;
     const run = { ...rest, ...runRecord(later, book.now().getTime()) };
     await recordChatRun(book, record, run, { deliveries: later.deliveries });
   }
 }
 
+/** A finished slot as its history reads it: what became of each post, not the post. */
+type Finished = Omit<SlotOutcome, 'deliveries'> & { deliveries: readonly EntryResult[] };
+
 /** Why a slot's run did not post, one sentence. */
-function failureSentence(outcome: SlotOutcome): string {
+function failureSentence(outcome: Finished): string {
   if (outcome.status === 'failed') return userMessageFor(outcome.error);
   const lost = outcome.deliveries.find((d) => d.outcome === 'given_up');
   if (lost) return `The destination refused the post: ${lost.failure?.reason ?? 'see the log'}.`;
@@ -177,7 +179,7 @@ function failureSentence(outcome: SlotOutcome): string {
 }
 
 /** A slot's run as its history keeps it; a watch's (`onlyNew`) that posted nothing is `no-change`. */
-function runRecord(outcome: SlotOutcome, at: number, onlyNew?: boolean): ScheduleRun {
+function runRecord(outcome: Finished, at: number, onlyNew?: boolean): ScheduleRun {
   const sent = outcome.deliveries.find((d) => d.receipt !== undefined);
   const base = {
     slotId: outcome.slotId,
@@ -254,7 +256,7 @@ function noticeSentence(record: ScheduleRecord, error: string | undefined, t: Tr
 
 interface RunContext {
   /** The run's posts: one given up on may say that the destination is gone (then the schedule pauses). */
-  deliveries?: SlotOutcome['deliveries'];
+  deliveries?: readonly EntryResult[];
   /** Its asker is its creator: the reply says it. */
   toldAlready?: boolean;
   nextRunAt?: number;

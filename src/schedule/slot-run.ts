@@ -24,7 +24,7 @@ export interface SlotOutcome {
   status: 'posted' | 'skipped' | 'failed';
   reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
   /** What became of each post, and the post itself. */
-  deliveries: (EntryResult & { kind: Delivery['kind']; delivery?: Delivery })[];
+  deliveries: (EntryResult & { delivery: Delivery })[];
   error?: unknown;
   /** Why the slot posted nothing because it is skipped (skips.ts). */
   skipped?: string;
@@ -231,11 +231,7 @@ export async function runClaimedSlot(deps: SlotDeps, work: SlotWork, slot: JobSl
     updatedAt: t,
   }));
   const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal, markedAt: t });
-  const delivered = result.map((r, i) => ({
-    ...r,
-    kind: entries[i]!.kind,
-    delivery: deliveries[i]!,
-  }));
+  const delivered = result.map((r, i) => ({ ...r, delivery: deliveries[i]! }));
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();
   const counts = { delivered: count('delivered'), pending: count('pending'), givenUp: count('given_up') };
