@@ -32,9 +32,6 @@ export interface SlotOutcome {
   durationMs?: number;
 }
 
-/** A watch's memory after its run: saved with the slot's delivered post (or its "posted" mark). */
-type SlotMemory = PostOptions['memory'];
-
 /** What a claimed slot's run needs: what its job is handed, and the engine's parts. */
 export interface SlotDeps extends Pick<JobContext, 'services' | 'store' | 'log' | 'now'> {
   /** The claim's owner; only it may mark the slot posted. */
@@ -65,9 +62,10 @@ export interface ChatSettings {
 
 /**
  * What a claimed slot runs: a built-in's job, or a chat schedule's line (chatWork), whose run leaves
- * a watch's new `memory` and why the slot was `skipped`.
+ * a watch's new `memory` (saved with the slot's last post, or its "posted" mark) and why the slot
+ * was `skipped`.
  */
-type SlotWork = Pick<Job, 'name' | 'run'> & { memory?: SlotMemory; skipped?: string };
+type SlotWork = Pick<Job, 'name' | 'run'> & { memory?: PostOptions['memory']; skipped?: string };
 
 /**
  * A chat schedule's slot, from the record and the watch memory (`before`) the claim read; `asker`:
@@ -116,7 +114,7 @@ export function chatWork(
   return work;
 }
 
-/** The run `/schedule skip` set aside, if any; none for a schedule not yet added (id ''). */
+/** The run `/schedule skip` set aside, if any. */
 export async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
   const raw = await store.getValue(skipKey(id));
   return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
