@@ -240,12 +240,9 @@ const isScheduled = (run: ScheduleRun) => !run.slotId.startsWith('manual:');
 
 /** How many scheduled slots in a row failed, newest first; a skipped slot says nothing either way. */
 function failedInARow(runs: readonly ScheduleRun[]): number {
-  let n = 0;
-  for (const run of runs.filter((r) => isScheduled(r) && r.outcome !== 'skipped')) {
-    if (run.outcome !== 'failed') break;
-    n++;
-  }
-  return n;
+  const counted = runs.filter((r) => isScheduled(r) && r.outcome !== 'skipped');
+  const n = counted.findIndex((r) => r.outcome !== 'failed');
+  return n === -1 ? counted.length : n;
 }
 
 function noticeSentence(record: ScheduleRecord, error: string | undefined, t: Translate): string {
