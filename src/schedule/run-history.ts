@@ -101,7 +101,7 @@ interface RunBookSettings
 
 type RunBook = ReturnType<typeof createRunBook>;
 
-export function createRunBook(settings: RunBookSettings) {
+export function createRunBook<S extends RunBookSettings>(settings: S) {
   return {
     ...settings,
     notices: createCreatorNotices(settings),

@@ -57,7 +57,7 @@ export interface ScheduleRunnerOptions
 
 export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
 
-/** What the engine's steps share: a slot's run's needs, the settings (defaults filled in) and the ticks' state. */
+/** The engine's steps share it: a slot's needs, the settings, the ticks' state; it is the runs' book too. */
 type Engine = ReturnType<typeof createEngine>;
 
 /** The most due schedules one tick takes; the rest wait for the next. */
@@ -118,7 +118,7 @@ async function claimAndRun(
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
   const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, asker) : target.job!;
   const outcome = await runClaimedSlot(engine, work, { ...slot, reason });
-  await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
+  await recordRun(engine, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
     nextRunAt: nextFire(target, slot.scheduledAt),
     ...(asker ? { asker } : {}),
@@ -182,7 +182,7 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
   engine.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
   if (!target.record) return;
   const run = { slotId: at.toISOString(), at: t, outcome: 'missed' as const, error: MISSED_SENTENCE };
-  await recordChatRun(engine.book, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
+  await recordChatRun(engine, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
 }
 
 /** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
@@ -224,12 +224,10 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
     now: () => now().getTime(),
   });
   return {
-    ...settings,
-    now,
+    ...createRunBook({ ...settings, now }),
     owner,
     deliverer,
     signal,
-    book: createRunBook({ ...settings, now }),
     queue: new PQueue({ concurrency: settings.concurrency }),
     /** Each built-in's first start, as the store keeps it (builtInTargets). */
     since: new Map<string, number>(),
@@ -246,7 +244,7 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
 async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<EntryResult[]> {
   try {
     const drained = await engine.deliverer.drain({ ...opts, signal: engine.signal });
-    await recordDrained(engine.book, drained).catch((err: unknown) =>
+    await recordDrained(engine, drained).catch((err: unknown) =>
       engine.log.error({ err }, 'schedule.record_failed'),
     );
     return drained;
@@ -341,7 +339,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
 
   return {
     /** The dispatcher hands creators their waiting notices. */
-    notices: engine.book.notices,
+    notices: engine.notices,
     /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
     async start() {
       logBuiltIns(engine);
