@@ -83,19 +83,16 @@ function skipped(job: string, slotId: string, reason: SlotOutcome['reason']): Sl
   return { job, slotId, status: 'skipped', reason, deliveries: [] };
 }
 
-/** Claims a slot and runs it, then records its history; `rules` are the tick's (a manual slot has none). */
-async function claimAndRun(
-  engine: Engine,
-  target: Target,
-  slot: JobSlot,
-  rules: ClaimRules = {},
-  asker?: Actor,
-): Promise<SlotOutcome> {
+/** How a slot is run: the tick's claim `rules` (a runSlot has none), and a manual run's `asker`. */
+type How = { rules?: ClaimRules; asker?: Actor | undefined };
+
+/** Claims a slot and runs it, then records its history. */
+async function claimAndRun(engine: Engine, target: Target, slot: JobSlot, how: How): Promise<SlotOutcome> {
   const { store, owner, log } = engine;
   const record = target.record;
   const watch = record?.onlyNew === true;
   const claim = await store.claimSlot(target.name, slot.id, owner, engine.leaseMs, {
-    ...rules,
+    ...how.rules,
     ...(record && {
       schedule: {
         id: record.id,
@@ -116,25 +113,19 @@ async function claimAndRun(
     return outcome;
   }
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
-  const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, asker) : target.job!;
+  const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, how.asker) : target.job!;
   const outcome = await runClaimedSlot(engine, work, { ...slot, reason });
   await recordRun(engine, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
     nextRunAt: nextFire(target, slot.scheduledAt),
-    ...(asker ? { asker } : {}),
+    ...(how.asker ? { asker: how.asker } : {}),
   });
   return outcome;
 }
 
 /** Claims and runs a slot as work a stop waits for; a throw of the store is a failed outcome. */
-function tracked(
-  engine: Engine,
-  target: Target,
-  slot: JobSlot,
-  rules?: ClaimRules,
-  asker?: Actor,
-): Promise<SlotOutcome> {
-  const run = claimAndRun(engine, target, slot, rules, asker).catch((err: unknown): SlotOutcome => {
+function tracked(engine: Engine, target: Target, slot: JobSlot, how: How = {}): Promise<SlotOutcome> {
+  const run = claimAndRun(engine, target, slot, how).catch((err: unknown): SlotOutcome => {
     engine.log.error({ job: target.name, slotId: slot.id, err }, 'job.failed');
     return { job: target.name, slotId: slot.id, status: 'failed', deliveries: [], error: err };
   });
@@ -171,7 +162,7 @@ async function dueWork(
   return () =>
     engine.signal.aborted
       ? Promise.resolve(skipped(target.name, slotId, 'running'))
-      : tracked(engine, target, slot, rules);
+      : tracked(engine, target, slot, { rules });
 }
 
 /** A slot whose window passed unrun: logged `job.missed`, counted, kept in its schedule's history. */
@@ -327,7 +318,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   ): Promise<SlotOutcome> {
     const id = at.toISOString();
     const slot = { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt: at, reason };
-    if (typeof target !== 'string') return tracked(engine, chatTarget(target), slot, {}, asker);
+    if (typeof target !== 'string') return tracked(engine, chatTarget(target), slot, { asker });
     const [builtIn] = await builtInTargets(engine, target);
     if (builtIn) return tracked(engine, builtIn, slot);
     const error = new Error(`unknown job "${target}"`);
