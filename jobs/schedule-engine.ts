@@ -18,14 +18,13 @@ import {
 } from '../src/schedule/service.ts';
 import type { ScheduleRun } from '../src/schedule/schedules.ts';
 import type { Services } from '../src/core/services.ts';
-import { webhookClientFor } from '../src/schedule/delivery.ts';
 import { previousRun } from '../src/schedule/when.ts';
 import { destinationMessages, landsRefusal, type ChannelClients } from '../src/destinations.ts';
 import type { WebhookClient } from '../src/services/webhook/client.ts';
 import { decideSimulated, type SimulatedPolicy } from '../src/schedule/simulated.ts';
 import { LOCALE } from '../src/format.ts';
 import { english } from '../src/i18n/translate.ts';
-import { createMessageLinker, type MessageLinker } from '../src/schedule/message-links.ts';
+import { createMessageLinker } from '../src/schedule/message-links.ts';
 import type { DirectMessage } from '../src/schedule/run-history.ts';
 import { RETENTION_MS, type Store } from '../src/store/index.ts';
 import type { RateBudget } from '../src/domain/rate-budget.ts';
@@ -177,17 +176,6 @@ export function directMessages(channels: ChannelClients | undefined): DirectMess
   };
 }
 
-/** Each posted run's message link for /schedule history, from the client that posted it. */
-export function messageLinker(
-  opts: Pick<SchedulingOptions, 'channels' | 'services' | 'destinations' | 'log'>,
-): MessageLinker {
-  return createMessageLinker({
-    ...(opts.channels ? { channels: opts.channels } : {}),
-    webhook: (name) => webhookClientFor(opts, name),
-    log: opts.log,
-  });
-}
-
 /** A schedule's language, as its posts have it (preferences.ts forSchedule). */
 const languageOf =
   (book: PreferenceBook): NonNullable<ScheduleRunnerOptions['languageOf']> =>
@@ -244,7 +232,7 @@ export function createScheduling(opts: SchedulingOptions): Scheduling {
     channelChecks: channelChecks(opts.channels),
     channelAudiences: channelAudiences(opts.channels),
     directChannels: directChannels(opts.channels),
-    messageLink: messageLinker(opts),
+    messageLink: createMessageLinker(opts),
     landsRefusal: landsRefusal(config.schedule),
     ...(opts.simulated ? { simulated: opts.simulated } : {}),
     now,

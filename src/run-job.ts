@@ -5,7 +5,6 @@
 // simulator answers; a job or schedule whose own services are simulated never posts to a real
 // destination unmarked (src/schedule/simulated.ts decides, for every run alike).
 import { renderConsole } from '../adapters/console/render.ts';
-import type { Delivery } from './schedule/job.ts';
 import { COLOR_HEX, type Color, type Embed } from './core/reply.ts';
 import type { WebhookMessage } from './services/webhook/client.ts';
 import { formatBytes } from './format.ts';
@@ -76,9 +75,7 @@ function renderPostedMessage(message: WebhookMessage): string {
 }
 
 /** Every post of a slot, readably, with its delivery state and the provider's id. */
-function renderSlotPosts(
-  posts: readonly (SlotOutcome['deliveries'][number] & { delivery: Delivery })[],
-): string {
+function renderSlotPosts(posts: SlotOutcome['deliveries']): string {
   return posts
     .map(({ delivery, outcome, receipt }) => {
       const state =
@@ -106,7 +103,7 @@ function summarize(name: string, outcome: SlotOutcome): { message: string; isSuc
     return { message: `${name} did not run: ${outcome.reason ?? 'skipped'}`, isSuccess: false };
   const undelivered = outcome.deliveries.filter((d) => d.outcome !== 'delivered');
   const counts = new Map<string, number>();
-  for (const d of outcome.deliveries) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
+  for (const d of outcome.deliveries) counts.set(d.delivery.kind, (counts.get(d.delivery.kind) ?? 0) + 1);
   const sent =
     [...counts].map(([kind, n]) => (n === 1 ? kind : `${n} ${kind}s`)).join(' and ') || 'nothing to post';
   if (undelivered.length === 0)
@@ -114,8 +111,8 @@ function summarize(name: string, outcome: SlotOutcome): { message: string; isSuc
   const what = undelivered
     .map((d) =>
       d.outcome === 'given_up'
-        ? `the ${d.kind} post was refused and given up`
-        : `the ${d.kind} post is kept in the outbox for a retry`,
+        ? `the ${d.delivery.kind} post was refused and given up`
+        : `the ${d.delivery.kind} post is kept in the outbox for a retry`,
     )
     .join('; ');
   return { message: `${name} ran but not every post was delivered: ${what} (see the log)`, isSuccess: false };
@@ -124,9 +121,7 @@ function summarize(name: string, outcome: SlotOutcome): { message: string; isSuc
 /** What the slot posted, as the console shows it, after the one-line outcome. */
 function describeRun(outcome: SlotOutcome, line: string): string {
   if (outcome.status !== 'posted') return line;
-  const posts = outcome.deliveries.filter((d) => d.delivery !== undefined) as Parameters<
-    typeof renderSlotPosts
-  >[0];
+  const posts = outcome.deliveries;
   return posts.length === 0 ? line : `${line}\n\n${renderSlotPosts(posts)}`;
 }
 

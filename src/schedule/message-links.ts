@@ -1,16 +1,12 @@
 // A run's message link for /schedule history, worked out when shown by the client that posted it,
 // from the message id the run recorded; none where the platform gives none, never a made-up one.
 import { parseChannelDestination } from '../core/channel.ts';
-import type { ChannelClient, WebhookClient } from '../services/webhook/client.ts';
-import type { JobLog } from './job.ts';
+import { webhookClientFor } from './delivery.ts';
+import type { DeliveryOptions } from './delivery-options.ts';
 import type { ScheduleRecord, ScheduleRun } from './schedules.ts';
 
-interface MessageLinkSources {
-  channels?: Readonly<Partial<Record<'discord' | 'slack', ChannelClient>>>;
-  /** A named destination's webhook client, `default` included. */
-  webhook(name: string): WebhookClient | undefined;
-  log: JobLog;
-}
+/** The clients that posted: the bot's own, and the destinations' webhooks as the deliverer finds them. */
+type MessageLinkSources = Pick<DeliveryOptions, 'channels' | 'services' | 'destinations' | 'log'>;
 
 /** The address of a run's posted message, or undefined where the platform gives none. */
 export type MessageLinker = (
@@ -30,7 +26,9 @@ export function createMessageLinker(sources: MessageLinkSources): MessageLinker 
       ...(channel && record.guildId ? { guildId: record.guildId } : {}),
     };
     try {
-      const client = channel ? sources.channels?.[channel.platform] : sources.webhook(record.destination);
+      const client = channel
+        ? sources.channels?.[channel.platform]
+        : webhookClientFor(sources, record.destination);
       return await client?.messageLink?.(ref, signal ? { signal } : {});
     } catch (err) {
       sources.log.warn({ err, scheduleId: record.id, slotId: run.slotId }, 'schedule.message_link_failed');

@@ -101,7 +101,7 @@ interface RunBookSettings
 
 type RunBook = ReturnType<typeof createRunBook>;
 
-export function createRunBook(settings: RunBookSettings) {
+export function createRunBook<S extends RunBookSettings>(settings: S) {
   return {
     ...settings,
     notices: createCreatorNotices(settings),
@@ -159,16 +159,18 @@ export async function recordDrained(book: RunBook, drained: readonly EntryResult
       outcome: 'pending' as const,
     };
     if (!record || earlier.outcome !== 'pending') continue;
-    const delivery = { ...result, kind: 'webhook' as const };
-    const later = { job, slotId, status: 'posted' as const, deliveries: [delivery] };
+    const later = { job, slotId, status: 'posted' as const, deliveries: [result] };
     const { error: _error, nextRetryAt: _next, ...rest } = earlier;
     const run = { ...rest, ...runRecord(later, book.now().getTime()) };
     await recordChatRun(book, record, run, { deliveries: later.deliveries });
   }
 }
 
+/** A finished slot as its history reads it: what became of each post, not the post. */
+type Finished = Omit<SlotOutcome, 'deliveries'> & { deliveries: readonly EntryResult[] };
+
 /** Why a slot's run did not post, one sentence. */
-function failureSentence(outcome: SlotOutcome): string {
+function failureSentence(outcome: Finished): string {
   if (outcome.status === 'failed') return userMessageFor(outcome.error);
   const lost = outcome.deliveries.find((d) => d.outcome === 'given_up');
   if (lost) return `The destination refused the post: ${lost.failure?.reason ?? 'see the log'}.`;
@@ -177,7 +179,7 @@ function failureSentence(outcome: SlotOutcome): string {
 }
 
 /** A slot's run as its history keeps it; a watch's (`onlyNew`) that posted nothing is `no-change`. */
-function runRecord(outcome: SlotOutcome, at: number, onlyNew?: boolean): ScheduleRun {
+function runRecord(outcome: Finished, at: number, onlyNew?: boolean): ScheduleRun {
   const sent = outcome.deliveries.find((d) => d.receipt !== undefined);
   const base = {
     slotId: outcome.slotId,
@@ -238,12 +240,9 @@ const isScheduled = (run: ScheduleRun) => !run.slotId.startsWith('manual:');
 
 /** How many scheduled slots in a row failed, newest first; a skipped slot says nothing either way. */
 function failedInARow(runs: readonly ScheduleRun[]): number {
-  let n = 0;
-  for (const run of runs.filter((r) => isScheduled(r) && r.outcome !== 'skipped')) {
-    if (run.outcome !== 'failed') break;
-    n++;
-  }
-  return n;
+  const counted = runs.filter((r) => isScheduled(r) && r.outcome !== 'skipped');
+  const n = counted.findIndex((r) => r.outcome !== 'failed');
+  return n === -1 ? counted.length : n;
 }
 
 function noticeSentence(record: ScheduleRecord, error: string | undefined, t: Translate): string {
@@ -254,7 +253,7 @@ function noticeSentence(record: ScheduleRecord, error: string | undefined, t: Tr
 
 interface RunContext {
   /** The run's posts: one given up on may say that the destination is gone (then the schedule pauses). */
-  deliveries?: SlotOutcome['deliveries'];
+  deliveries?: readonly EntryResult[];
   /** Its asker is its creator: the reply says it. */
   toldAlready?: boolean;
   nextRunAt?: number;

@@ -57,7 +57,7 @@ export interface ScheduleRunnerOptions
 
 export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
 
-/** What the engine's steps share: a slot's run's needs, the settings (defaults filled in) and the ticks' state. */
+/** The engine's steps share it: a slot's needs, the settings, the ticks' state; it is the runs' book too. */
 type Engine = ReturnType<typeof createEngine>;
 
 /** The most due schedules one tick takes; the rest wait for the next. */
@@ -83,19 +83,16 @@ function skipped(job: string, slotId: string, reason: SlotOutcome['reason']): Sl
   return { job, slotId, status: 'skipped', reason, deliveries: [] };
 }
 
-/** Claims a slot and runs it, then records its history; `rules` are the tick's (a manual slot has none). */
-async function claimAndRun(
-  engine: Engine,
-  target: Target,
-  slot: JobSlot,
-  rules: ClaimRules = {},
-  asker?: Actor,
-): Promise<SlotOutcome> {
+/** How a slot is run: the tick's claim `rules` (a runSlot has none), and a manual run's `asker`. */
+type How = { rules?: ClaimRules; asker?: Actor | undefined };
+
+/** Claims a slot and runs it, then records its history. */
+async function claimAndRun(engine: Engine, target: Target, slot: JobSlot, how: How): Promise<SlotOutcome> {
   const { store, owner, log } = engine;
   const record = target.record;
   const watch = record?.onlyNew === true;
   const claim = await store.claimSlot(target.name, slot.id, owner, engine.leaseMs, {
-    ...rules,
+    ...how.rules,
     ...(record && {
       schedule: {
         id: record.id,
@@ -116,25 +113,19 @@ async function claimAndRun(
     return outcome;
   }
   const reason = slot.reason === 'scheduled' && claim.attempt > 1 ? 'catch-up' : slot.reason;
-  const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, asker) : target.job!;
+  const work = claim.schedule ? chatWork(engine, claim.schedule, claim.memory, how.asker) : target.job!;
   const outcome = await runClaimedSlot(engine, work, { ...slot, reason });
-  await recordRun(engine.book, { name: target.name, record: claim.schedule ?? record }, outcome, {
+  await recordRun(engine, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
     nextRunAt: nextFire(target, slot.scheduledAt),
-    ...(asker ? { asker } : {}),
+    ...(how.asker ? { asker: how.asker } : {}),
   });
   return outcome;
 }
 
 /** Claims and runs a slot as work a stop waits for; a throw of the store is a failed outcome. */
-function tracked(
-  engine: Engine,
-  target: Target,
-  slot: JobSlot,
-  rules?: ClaimRules,
-  asker?: Actor,
-): Promise<SlotOutcome> {
-  const run = claimAndRun(engine, target, slot, rules, asker).catch((err: unknown): SlotOutcome => {
+function tracked(engine: Engine, target: Target, slot: JobSlot, how: How = {}): Promise<SlotOutcome> {
+  const run = claimAndRun(engine, target, slot, how).catch((err: unknown): SlotOutcome => {
     engine.log.error({ job: target.name, slotId: slot.id, err }, 'job.failed');
     return { job: target.name, slotId: slot.id, status: 'failed', deliveries: [], error: err };
   });
@@ -171,7 +162,7 @@ async function dueWork(
   return () =>
     engine.signal.aborted
       ? Promise.resolve(skipped(target.name, slotId, 'running'))
-      : tracked(engine, target, slot, rules);
+      : tracked(engine, target, slot, { rules });
 }
 
 /** A slot whose window passed unrun: logged `job.missed`, counted, kept in its schedule's history. */
@@ -182,7 +173,7 @@ async function recordMissed(engine: Engine, target: Target, at: Date, t: number)
   engine.onRun?.({ job: target.name, outcome: 'missed', durationMs: 0 });
   if (!target.record) return;
   const run = { slotId: at.toISOString(), at: t, outcome: 'missed' as const, error: MISSED_SENTENCE };
-  await recordChatRun(engine.book, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
+  await recordChatRun(engine, target.record, run, { nextRunAt: nextFire(target, new Date(t)) });
 }
 
 /** The built-ins as targets, each from its first start (kept in the store): nothing before it is caught up. */
@@ -224,12 +215,10 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
     now: () => now().getTime(),
   });
   return {
-    ...settings,
-    now,
+    ...createRunBook({ ...settings, now }),
     owner,
     deliverer,
     signal,
-    book: createRunBook({ ...settings, now }),
     queue: new PQueue({ concurrency: settings.concurrency }),
     /** Each built-in's first start, as the store keeps it (builtInTargets). */
     since: new Map<string, number>(),
@@ -246,7 +235,7 @@ function createEngine(opts: ScheduleRunnerOptions, signal: AbortSignal) {
 async function drainOutbox(engine: Engine, opts?: { includeBackingOff?: boolean }): Promise<EntryResult[]> {
   try {
     const drained = await engine.deliverer.drain({ ...opts, signal: engine.signal });
-    await recordDrained(engine.book, drained).catch((err: unknown) =>
+    await recordDrained(engine, drained).catch((err: unknown) =>
       engine.log.error({ err }, 'schedule.record_failed'),
     );
     return drained;
@@ -299,7 +288,7 @@ function logBuiltIns(engine: Engine): void {
 export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   const stopping = new AbortController();
   const engine = createEngine(opts, stopping.signal);
-  const { now, owner, log } = engine;
+  const { now, log } = engine;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SlotOutcome[]> | undefined;
 
@@ -329,7 +318,7 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
   ): Promise<SlotOutcome> {
     const id = at.toISOString();
     const slot = { id: reason === 'manual' ? `manual:${id}` : id, scheduledAt: at, reason };
-    if (typeof target !== 'string') return tracked(engine, chatTarget(target), slot, {}, asker);
+    if (typeof target !== 'string') return tracked(engine, chatTarget(target), slot, { asker });
     const [builtIn] = await builtInTargets(engine, target);
     if (builtIn) return tracked(engine, builtIn, slot);
     const error = new Error(`unknown job "${target}"`);
@@ -340,9 +329,8 @@ export function createScheduleRunner(opts: ScheduleRunnerOptions) {
     runSlot(target, now(), 'manual', asker);
 
   return {
-    owner,
     /** The dispatcher hands creators their waiting notices. */
-    notices: engine.book.notices,
+    notices: engine.notices,
     /** Starts the ticks; resolves after the first (which retries the outbox and catches up). */
     async start() {
       logBuiltIns(engine);

@@ -24,16 +24,13 @@ export interface SlotOutcome {
   status: 'posted' | 'skipped' | 'failed';
   reason?: 'already-posted' | 'held' | 'running' | 'claim-lost';
   /** What became of each post, and the post itself. */
-  deliveries: (EntryResult & { kind: Delivery['kind']; delivery?: Delivery })[];
+  deliveries: (EntryResult & { delivery: Delivery })[];
   error?: unknown;
   /** Why the slot posted nothing because it is skipped (skips.ts). */
   skipped?: string;
   /** How long the run took, delivery included (absent for a skipped slot). */
   durationMs?: number;
 }
-
-/** A watch's memory after its run: saved with the slot's delivered post (or its "posted" mark). */
-type SlotMemory = PostOptions['memory'];
 
 /** What a claimed slot's run needs: what its job is handed, and the engine's parts. */
 export interface SlotDeps extends Pick<JobContext, 'services' | 'store' | 'log' | 'now'> {
@@ -65,9 +62,10 @@ export interface ChatSettings {
 
 /**
  * What a claimed slot runs: a built-in's job, or a chat schedule's line (chatWork), whose run leaves
- * a watch's new `memory` and why the slot was `skipped`.
+ * a watch's new `memory` (saved with the slot's last post, or its "posted" mark) and why the slot
+ * was `skipped`.
  */
-type SlotWork = Pick<Job, 'name' | 'run'> & { memory?: SlotMemory; skipped?: string };
+type SlotWork = Pick<Job, 'name' | 'run'> & { memory?: PostOptions['memory']; skipped?: string };
 
 /**
  * A chat schedule's slot, from the record and the watch memory (`before`) the claim read; `asker`:
@@ -116,7 +114,7 @@ export function chatWork(
   return work;
 }
 
-/** The run `/schedule skip` set aside, if any; none for a schedule not yet added (id ''). */
+/** The run `/schedule skip` set aside, if any. */
 export async function readSkip(store: Store, id: string): Promise<ScheduleSkip | undefined> {
   const raw = await store.getValue(skipKey(id));
   return raw === undefined ? undefined : (JSON.parse(raw) as ScheduleSkip);
@@ -231,11 +229,7 @@ export async function runClaimedSlot(deps: SlotDeps, work: SlotWork, slot: JobSl
     updatedAt: t,
   }));
   const result = await deps.deliverer.deliverHeld(held, { signal: deps.signal, markedAt: t });
-  const delivered = result.map((r, i) => ({
-    ...r,
-    kind: entries[i]!.kind,
-    delivery: deliveries[i]!,
-  }));
+  const delivered = result.map((r, i) => ({ ...r, delivery: deliveries[i]! }));
   const count = (x: EntryOutcome) => delivered.filter((d) => d.outcome === x).length;
   const durationMs = elapsed();
   const counts = { delivered: count('delivered'), pending: count('pending'), givenUp: count('given_up') };

@@ -126,7 +126,7 @@ describe('a built-in schedule in the one engine', () => {
     expect(first.deliveries).toEqual([
       expect.objectContaining({
         id: 'report|2025-11-22T08:00:00.000Z|0:webhook',
-        kind: 'webhook',
+        delivery: expect.objectContaining({ kind: 'webhook' }) as unknown,
         outcome: 'delivered',
         receipt: expect.stringMatching(/^\d+$/) as string,
       }),

@@ -74,7 +74,7 @@ afterAll(async () => {
   await Promise.all([discord.close(), slack.server.close(), hooks.close(), guildless.close()]);
 });
 
-const linker = () => createMessageLinker({ channels, webhook: (name) => webhooks[name], log });
+const linker = () => createMessageLinker({ channels, services: {}, destinations: webhooks, log });
 
 function schedule(destination: string, guildId?: string): ScheduleRecord {
   return {

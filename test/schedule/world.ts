@@ -31,8 +31,8 @@ import {
   channelChecks,
   directChannels,
   directMessages,
-  messageLinker,
 } from '../../jobs/schedule-engine.ts';
+import { createMessageLinker } from '../../src/schedule/message-links.ts';
 import type { JobLog } from '../../src/schedule/job.ts';
 import type { ScheduleRunnerOptions } from '../../src/schedule/runner.ts';
 import type { WebhookClient } from '../../src/services/webhook/client.ts';
@@ -302,7 +302,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
           channelChecks: channelChecks(opts.channels),
           channelAudiences: channelAudiences(opts.channels),
           directChannels: directChannels(opts.channels),
-          messageLink: messageLinker({
+          messageLink: createMessageLinker({
             channels: opts.channels,
             services,
             destinations: {},
