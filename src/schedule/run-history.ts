@@ -126,7 +126,7 @@ export async function recordRun(
   book: RunBook,
   target: { name: string; record?: ScheduleRecord | undefined },
   outcome: SlotOutcome,
-  how: { attempt: number; nextRunAt: number; asker?: Actor },
+  how: { attempt: number; nextRunAt: () => number; asker?: Actor },
 ): Promise<void> {
   const { record } = target;
   const t = book.now().getTime();
@@ -142,7 +142,7 @@ export async function recordRun(
   await recordChatRun(book, record, run, {
     deliveries: outcome.deliveries,
     toldAlready: isCreatorAsking,
-    ...(settles ? { nextRunAt: how.nextRunAt } : {}),
+    ...(settles ? { nextRunAt: how.nextRunAt() } : {}),
   });
 }
 

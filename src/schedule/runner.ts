@@ -117,7 +117,8 @@ async function claimAndRun(engine: Engine, target: Target, slot: JobSlot, how: H
   const outcome = await runClaimedSlot(engine, work, { ...slot, reason });
   await recordRun(engine, { name: target.name, record: claim.schedule ?? record }, outcome, {
     attempt: claim.attempt,
-    nextRunAt: nextFire(target, slot.scheduledAt),
+    // Computed only for a slot that settles: a manual run's record needs no fire time.
+    nextRunAt: () => nextFire(target, slot.scheduledAt),
     ...(how.asker ? { asker: how.asker } : {}),
   });
   return outcome;

@@ -1,5 +1,5 @@
-// Review probe: a manual slot used not to compute its schedule's next fire time (only a settled
-// scheduled slot did); now claimAndRun computes it for every run, before recording the history.
+// A manual slot never moves its schedule's next fire time, so it never computes one: a schedule
+// whose zone this ICU no longer knows still runs and records a manual run.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createMemoryStore, type Store } from '../../src/store/index.ts';
 import { replica, startWorld, type World } from './world.ts';
