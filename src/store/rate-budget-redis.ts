@@ -4,7 +4,8 @@
 // With Redis down the budget is this process's own until it is back (withFallback).
 import type { Redis } from 'ioredis';
 import type { RateScope } from '../domain/rate-budget.ts';
-import { connectStoreRedis, scriptsOf, storeKeyPrefix, type RedisPlace } from './redis-common.ts';
+import { connectRedis } from '../redis.ts';
+import { scriptsOf, storeKeyPrefix, type RedisPlace } from './redis-common.ts';
 import {
   INVALID_WINDOW_MS,
   budgetOn,
@@ -88,7 +89,7 @@ export async function createRedisRateBudget(
   url: string,
   opts: RedisRateBudgetOptions,
 ): Promise<OpenRateBudget> {
-  const redis = await connectStoreRedis(url, opts);
+  const redis = await connectRedis(url, opts);
   const shared = redisSteps(redis, opts.keyPrefix ?? 'herald:');
   return {
     ...budgetOn(withFallback(shared, memorySteps(), opts.onRedisFailure), opts),

@@ -1,10 +1,7 @@
 // What the Redis store and the budget in Redis (rate-budget-redis.ts) share: the key prefix with
 // the `{sched}` hash tag (every key a script touches in one Cluster slot), the one-time rename of
-// keys written before the tag, a SCAN by prefix, running a Lua script by its hash, and connecting.
+// keys written before the tag, a SCAN by prefix, and running a Lua script by its hash.
 import type { Redis } from 'ioredis';
-
-/** Herald's one Redis factory; this file is loaded only when Redis is configured. */
-export { connectRedis as connectStoreRedis } from '../redis.ts';
 
 /** Where the store's keys are in Redis, and how it is reached. */
 export interface RedisPlace {

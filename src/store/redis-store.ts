@@ -6,8 +6,8 @@
 // <p> is the prefix and the `{sched}` hash tag: every key a script touches is in one Cluster slot,
 // passed in KEYS, never built inside a script.
 import type { Redis } from 'ioredis';
+import { connectRedis } from '../redis.ts';
 import {
-  connectStoreRedis,
   moveLegacyKeys,
   scanKeys,
   scriptsOf,
@@ -58,7 +58,7 @@ interface RedisContext {
 export async function createRedisStore(url: string, opts: RedisStoreOptions = {}): Promise<Store> {
   const prefix = opts.keyPrefix ?? 'herald:';
   const p = storeKeyPrefix(prefix);
-  const redis = await connectStoreRedis(url, opts);
+  const redis = await connectRedis(url, opts);
   await moveLegacyKeys(redis, prefix);
   const key = (...parts: string[]) => p + parts.join(':');
   const k = {
