@@ -49,6 +49,7 @@ interface SqliteContext {
   now: () => number;
   scheduleOf: (id: string) => ScheduleRecord | undefined;
   valueOf: (key: string) => string | undefined;
+  setValue: StatementSync;
 }
 
 const changed = (r: { changes: number | bigint }) => Number(r.changes) > 0;
@@ -106,6 +107,7 @@ export function createSqliteStore(path: string, opts: StoreOptions = {}): Store 
     now,
     scheduleOf: (id) => parseRecord(q.record.get(id)),
     valueOf: (key) => (q.get.get(key, now()) as { value: string } | undefined)?.value,
+    setValue: q.set,
   };
   return asMethods<Store>({
     kind: 'sqlite',
@@ -226,7 +228,7 @@ function refusal(s: SlotRecord | undefined, t: number, rules: ClaimRules): Claim
   return retryAt > t ? { status: 'waiting', until: retryAt } : undefined;
 }
 
-function sqliteSlots({ db, now, scheduleOf, valueOf }: SqliteContext): Steps<SlotStore> {
+function sqliteSlots({ db, now, scheduleOf, valueOf, setValue }: SqliteContext): Steps<SlotStore> {
   /** Sets `set`, then updated_at, job, slot_id and owner, on a slot that owner has claimed. */
   const claimed = (set: string) =>
     db.prepare(
@@ -253,7 +255,6 @@ function sqliteSlots({ db, now, scheduleOf, valueOf }: SqliteContext): Steps<Slo
     ),
     postSlot: claimed(`status = 'posted', error = NULL`),
     failSlot: claimed(`status = 'failed', error = ?, lease_until = 0`),
-    setValue: db.prepare(writeValue()),
     addEntry: db.prepare(
       `INSERT OR IGNORE INTO outbox (id, job, slot_id, kind, payload, status, attempts, next_attempt_at,
        owner, in_flight_at, memory_key, memory_value, created_at, updated_at)
@@ -298,7 +299,7 @@ function sqliteSlots({ db, now, scheduleOf, valueOf }: SqliteContext): Steps<Slo
           const memory = [d.memory?.key ?? null, d.memory?.value ?? null];
           q.addEntry.run(d.id, d.job, d.slotId, d.kind, JSON.stringify(d.payload), ...held, ...memory, t, t);
         }
-        if (opts?.memory) q.setValue.run(opts.memory.key, opts.memory.value, t, null);
+        if (opts?.memory) setValue.run(opts.memory.key, opts.memory.value, t, null);
         return true;
       }),
     markFailed: (job, slotId, owner, error) =>
